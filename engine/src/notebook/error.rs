@@ -1,0 +1,167 @@
+//! Typed errors of the notebook layer.
+
+use std::path::PathBuf;
+
+use super::prediction::Lock;
+
+/// A notebook could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read at all.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The folder holds no `notebook.ron`.
+    #[error("not a Vernier notebook (no notebook.ron): {}", path.display())]
+    NotANotebook {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// Refused before parsing: a notebook this large is not one Vernier wrote.
+    #[error("notebook file is {size} bytes, more than the {limit}-byte limit: {}", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// RON syntax or shape error, with its place in the file.
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What was wrong there.
+        message: String,
+    },
+    /// Written by a newer Vernier; opening it could lose what it holds.
+    #[error(
+        "notebook schema {found} is newer than this Vernier understands (up to {supported}); \
+         update Vernier to open it: {}", path.display()
+    )]
+    NewerSchema {
+        /// The file.
+        path: PathBuf,
+        /// Version in the file.
+        found: u32,
+        /// Newest version this build reads.
+        supported: u32,
+    },
+    /// Well-formed RON whose content breaks a rule of the log.
+    #[error("{message}: {}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// Which rule, and where.
+        message: String,
+    },
+}
+
+/// The step of an atomic save that failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveStep {
+    /// Turning the notebook into text.
+    Serialize,
+    /// Creating the temporary file.
+    CreateTemp,
+    /// Writing the temporary file.
+    Write,
+    /// Flushing the temporary file to disk.
+    SyncTemp,
+    /// Renaming it over the old file.
+    Rename,
+    /// Flushing the folder so the rename is durable.
+    SyncFolder,
+}
+
+impl std::fmt::Display for SaveStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SaveStep::Serialize => "serialising the notebook",
+            SaveStep::CreateTemp => "creating the temporary file",
+            SaveStep::Write => "writing the temporary file",
+            SaveStep::SyncTemp => "flushing the temporary file",
+            SaveStep::Rename => "replacing the old file",
+            SaveStep::SyncFolder => "flushing the folder",
+        })
+    }
+}
+
+/// A save failed; the previous file on disk is intact unless the step was
+/// [`SaveStep::SyncFolder`], where the new one is in place but may not have
+/// reached the disk yet.
+#[derive(Debug, thiserror::Error)]
+#[error("saving failed while {step} ({source}); the previous version is kept: {}", path.display())]
+pub struct SaveError {
+    /// The file being saved.
+    pub path: PathBuf,
+    /// Where it failed.
+    pub step: SaveStep,
+    /// What the OS said.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// An edit the log's rules refuse.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum NotebookError {
+    /// N4: locked predictions are read-only; amend instead.
+    #[error("prediction P{number} is locked ({lock}); add an amendment instead")]
+    PredictionLocked {
+        /// The prediction.
+        number: u32,
+        /// What locked it.
+        lock: Lock,
+    },
+    /// No prediction with that number.
+    #[error("there is no prediction P{0}")]
+    NoSuchPrediction(u32),
+    /// No run or soak with that number.
+    #[error("there is no {0}")]
+    NoSuchRow(super::run::Subject),
+    /// N5: discarding twice would overwrite the first reason.
+    #[error("{0} is already discarded")]
+    AlreadyDiscarded(super::run::Subject),
+    /// A required text is empty.
+    #[error("'{0}' must not be empty")]
+    Empty(&'static str),
+    /// An Environment field name that does not exist.
+    #[error("unknown Environment field '{0}'; the fields are: {fields}", fields = super::environment::EnvField::ALL.map(|f| f.label()).join(", "))]
+    UnknownField(String),
+    /// A Workbench value that is not L / B / D (+ shared or not).
+    #[error("'{0}' is not a workbench; write L, B or D, optionally followed by 'shared' or 'not shared'")]
+    BadWorkbench(String),
+}
+
+/// A new notebook could not be created.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateError {
+    /// Refused: creating would overwrite someone's log.
+    #[error("a notebook already exists here: {}", path.display())]
+    Exists {
+        /// The existing notebook file.
+        path: PathBuf,
+    },
+    /// A folder could not be made.
+    #[error("cannot create {}: {source}", path.display())]
+    Io {
+        /// The folder.
+        path: PathBuf,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The first save failed.
+    #[error(transparent)]
+    Save(#[from] SaveError),
+}

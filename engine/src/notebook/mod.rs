@@ -1,0 +1,332 @@
+//! The measurement log (SPEC N1–N8).
+//!
+//! A [`Notebook`] holds the five sections. Its rules live in its methods: a
+//! locked prediction cannot be edited, nothing is deleted, a discard is noted
+//! automatically. The folder on disk is handled by [`store`].
+
+mod environment;
+mod error;
+mod path;
+mod prediction;
+mod run;
+pub mod store;
+mod tag;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+pub use environment::{Bench, EnvField, Environment, Workbench};
+pub use error::{CreateError, LoadError, NotebookError, SaveError, SaveStep};
+pub use path::{NotebookPath, PathError};
+pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
+pub use run::{
+    Condition, Discard, Measurement, RawFile, Run, Soak, SoakNumbers, SoakProtocol, Subject, WarmupPolicy,
+    conditions_text,
+};
+pub use tag::Tag;
+
+/// The Runs section's column names, exactly as the log shows them (N2).
+pub const RUN_COLUMNS: [&str; 10] =
+    ["#", "What", "Command", "n (warm-up + timed)", "Median", "Dispersion", "Min / Max", "Conditions", "Raw file", "Tag"];
+/// The Predictions section's column names (N2).
+pub const PREDICTION_COLUMNS: [&str; 4] = ["#", "Experiment", "What I predict", "Why"];
+/// The Soak runs section's column names (N2).
+pub const SOAK_COLUMNS: [&str; 11] =
+    ["#", "Duration", "Interval", "P", "t_onset", "t_stable", "S", "S/P", "Tail IQR", "Conditions", "Raw file"];
+/// The five sections, in order.
+pub const SECTIONS: [&str; 5] = ["Environment", "Predictions", "Runs", "Soak runs", "Notes and anomalies"];
+/// The heading of the predictions section as the course writes it.
+pub const PREDICTIONS_HEADING: &str = "Predictions — recorded BEFORE any run";
+
+/// A time-stamped line under Notes and anomalies.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Note {
+    /// When it was written.
+    pub at: DateTime<Utc>,
+    /// The text.
+    pub text: String,
+    /// The row it is about (set for the automatic discard notes).
+    pub about: Option<Subject>,
+}
+
+/// The whole log of one project.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Notebook {
+    /// Schema version of the file (N8).
+    pub schema: u32,
+    /// Project title, e.g. "Project 3 — The Memory Wall Lab".
+    pub title: String,
+    /// When the notebook was created.
+    pub created_at: DateTime<Utc>,
+    /// The Environment section; every field may be edited at any time.
+    pub environment: Environment,
+    predictions: Vec<Prediction>,
+    runs: Vec<Run>,
+    soaks: Vec<Soak>,
+    notes: Vec<Note>,
+}
+
+impl Notebook {
+    /// An empty notebook.
+    pub fn new(title: &str, at: DateTime<Utc>) -> Self {
+        Self {
+            schema: store::SCHEMA_VERSION,
+            title: title.to_owned(),
+            created_at: at,
+            environment: Environment::default(),
+            predictions: Vec::new(),
+            runs: Vec::new(),
+            soaks: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// The Predictions section, amendments included, in recorded order.
+    pub fn predictions(&self) -> &[Prediction] {
+        &self.predictions
+    }
+
+    /// The Runs section, discarded rows included.
+    pub fn runs(&self) -> &[Run] {
+        &self.runs
+    }
+
+    /// The Soak runs section, discarded rows included.
+    pub fn soaks(&self) -> &[Soak] {
+        &self.soaks
+    }
+
+    /// Notes and anomalies, in time order.
+    pub fn notes(&self) -> &[Note] {
+        &self.notes
+    }
+
+    /// Prediction `P{number}`.
+    pub fn prediction(&self, number: u32) -> Option<&Prediction> {
+        self.predictions.iter().find(|p| p.number == number)
+    }
+
+    /// Run `R{number}`.
+    pub fn run(&self, number: u32) -> Option<&Run> {
+        self.runs.iter().find(|r| r.number == number)
+    }
+
+    /// Records a new prediction and seals it into the chain; returns its number.
+    pub fn add_prediction(&mut self, text: PredictionText, at: DateTime<Utc>) -> Result<u32, NotebookError> {
+        check_text(&text)?;
+        Ok(self.push_prediction(text, None, at))
+    }
+
+    /// Rewrites an open prediction. A locked one is refused (N4).
+    pub fn edit_prediction(&mut self, number: u32, text: PredictionText) -> Result<(), NotebookError> {
+        check_text(&text)?;
+        let index = self.prediction_index(number)?;
+        if let Some(lock) = self.lock_of(&self.predictions[index]) {
+            return Err(NotebookError::PredictionLocked { number, lock });
+        }
+        let p = &mut self.predictions[index];
+        p.experiment = text.experiment;
+        p.predict = text.predict;
+        p.why = text.why;
+        // Only open predictions follow an open one (locks cover a prefix of
+        // the chain), so re-sealing from here on touches no locked row.
+        for i in index..self.predictions.len() {
+            let prev = if i == 0 { String::new() } else { self.predictions[i - 1].hash.clone() };
+            self.predictions[i].reseal(&prev);
+        }
+        Ok(())
+    }
+
+    /// Adds an amendment to `P{number}`, quoting it; the original is kept
+    /// unchanged. Returns the amendment's own number.
+    pub fn amend_prediction(
+        &mut self,
+        number: u32,
+        predict: &str,
+        why: &str,
+        at: DateTime<Utc>,
+    ) -> Result<u32, NotebookError> {
+        let original = &self.predictions[self.prediction_index(number)?];
+        let text = PredictionText {
+            experiment: original.experiment.clone(),
+            predict: predict.trim().to_owned(),
+            why: why.trim().to_owned(),
+        };
+        check_text(&text)?;
+        let amends = Amendment { of: number, quote: original.predict.clone() };
+        Ok(self.push_prediction(text, Some(amends), at))
+    }
+
+    /// Locks every open prediction now (the CLI's `lock`); returns how many.
+    pub fn lock_open_predictions(&mut self, at: DateTime<Utc>) -> usize {
+        self.lock_open(Lock { at, cause: LockCause::User })
+    }
+
+    /// What has locked `prediction`, if anything: its stored lock, or the
+    /// first run or soak recorded at or after it (so a lock deleted from the
+    /// file by hand still holds).
+    pub fn lock_of(&self, prediction: &Prediction) -> Option<Lock> {
+        let after = |at: &DateTime<Utc>| *at >= prediction.recorded_at;
+        let runs = self.runs.iter().filter(|r| after(&r.recorded_at)).map(|r| Lock {
+            at: r.recorded_at,
+            cause: LockCause::Run(r.number),
+        });
+        let soaks = self.soaks.iter().filter(|s| after(&s.recorded_at)).map(|s| Lock {
+            at: s.recorded_at,
+            cause: LockCause::Soak(s.number),
+        });
+        prediction.lock.into_iter().chain(runs).chain(soaks).min_by_key(|l| l.at)
+    }
+
+    /// Records a run; every open prediction locks (N4). Returns its number.
+    pub fn record_run(&mut self, measurement: Measurement, at: DateTime<Utc>) -> u32 {
+        let number = next_number(self.runs.iter().map(|r| r.number));
+        self.runs.push(Run { number, recorded_at: at, discarded: None, measurement });
+        self.lock_open(Lock { at, cause: LockCause::Run(number) });
+        number
+    }
+
+    /// Records a soak; every open prediction locks (N4). Returns its number.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record_soak(
+        &mut self,
+        protocol: SoakProtocol,
+        numbers: SoakNumbers,
+        conditions: Vec<Condition>,
+        raw_file: Option<RawFile>,
+        tag: Tag,
+        synthetic: bool,
+        at: DateTime<Utc>,
+    ) -> u32 {
+        let number = next_number(self.soaks.iter().map(|s| s.number));
+        self.soaks.push(Soak {
+            number,
+            recorded_at: at,
+            discarded: None,
+            protocol,
+            numbers,
+            conditions,
+            raw_file,
+            tag,
+            synthetic,
+        });
+        self.lock_open(Lock { at, cause: LockCause::Soak(number) });
+        number
+    }
+
+    /// Sets a run or soak aside with a reason (N5): it stays in the log and a
+    /// note naming it is added under Notes and anomalies.
+    pub fn discard(&mut self, subject: Subject, reason: &str, at: DateTime<Utc>) -> Result<(), NotebookError> {
+        let reason = reason.trim();
+        if reason.is_empty() {
+            return Err(NotebookError::Empty("reason"));
+        }
+        let slot = match subject {
+            Subject::Run(n) => self.runs.iter_mut().find(|r| r.number == n).map(|r| &mut r.discarded),
+            Subject::Soak(n) => self.soaks.iter_mut().find(|s| s.number == n).map(|s| &mut s.discarded),
+        }
+        .ok_or(NotebookError::NoSuchRow(subject))?;
+        if slot.is_some() {
+            return Err(NotebookError::AlreadyDiscarded(subject));
+        }
+        *slot = Some(Discard { reason: reason.to_owned(), at });
+        self.notes.push(Note { at, text: format!("Discarded {subject}: {reason}"), about: Some(subject) });
+        Ok(())
+    }
+
+    /// Adds a free note.
+    pub fn add_note(&mut self, text: &str, at: DateTime<Utc>) -> Result<(), NotebookError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(NotebookError::Empty("note"));
+        }
+        self.notes.push(Note { at, text: text.to_owned(), about: None });
+        Ok(())
+    }
+
+    /// Sets an Environment field named by its label (`"Power source"`).
+    pub fn set_environment(&mut self, field: &str, value: &str) -> Result<(), NotebookError> {
+        let field = EnvField::from_label(field).ok_or_else(|| NotebookError::UnknownField(field.to_owned()))?;
+        self.environment.set(field, value)
+    }
+
+    /// Every prediction whose seal or link is broken (N4), with a sentence
+    /// naming it: "prediction P2 changed after run 3 was recorded".
+    pub fn integrity(&self) -> Vec<IntegrityFinding> {
+        prediction::verify_chain(&self.predictions, |p| self.lock_of(p))
+    }
+
+    /// Rules a file can break that its syntax cannot show: numbering and
+    /// references. Returns a message naming the row.
+    fn validate(&self) -> Result<(), String> {
+        check_numbering("prediction P", self.predictions.iter().map(|p| p.number))?;
+        check_numbering("run R", self.runs.iter().map(|r| r.number))?;
+        check_numbering("soak S", self.soaks.iter().map(|s| s.number))?;
+        for p in &self.predictions {
+            if let Some(a) = &p.amends
+                && a.of >= p.number
+            {
+                return Err(format!("prediction P{} amends P{}, which is not an earlier prediction", p.number, a.of));
+            }
+        }
+        Ok(())
+    }
+
+    fn push_prediction(&mut self, text: PredictionText, amends: Option<Amendment>, at: DateTime<Utc>) -> u32 {
+        let number = next_number(self.predictions.iter().map(|p| p.number));
+        let prev = self.predictions.last().map(|p| p.hash.clone()).unwrap_or_default();
+        let mut p = Prediction {
+            number,
+            experiment: text.experiment,
+            predict: text.predict,
+            why: text.why,
+            recorded_at: at,
+            amends,
+            lock: None,
+            prev: String::new(),
+            hash: String::new(),
+        };
+        p.reseal(&prev);
+        self.predictions.push(p);
+        number
+    }
+
+    fn lock_open(&mut self, lock: Lock) -> usize {
+        let open: Vec<usize> =
+            (0..self.predictions.len()).filter(|&i| self.lock_of(&self.predictions[i]).is_none()).collect();
+        for &i in &open {
+            self.predictions[i].lock = Some(lock);
+        }
+        open.len()
+    }
+
+    fn prediction_index(&self, number: u32) -> Result<usize, NotebookError> {
+        self.predictions.iter().position(|p| p.number == number).ok_or(NotebookError::NoSuchPrediction(number))
+    }
+}
+
+fn check_text(text: &PredictionText) -> Result<(), NotebookError> {
+    for (name, value) in [("Experiment", &text.experiment), ("What I predict", &text.predict), ("Why", &text.why)] {
+        if value.trim().is_empty() {
+            return Err(NotebookError::Empty(name));
+        }
+    }
+    Ok(())
+}
+
+fn next_number(existing: impl Iterator<Item = u32>) -> u32 {
+    existing.max().unwrap_or(0) + 1
+}
+
+/// Numbers must run 1, 2, 3 … in order: nothing is ever deleted (N5), so a
+/// gap or a repeat means the file was edited by hand.
+fn check_numbering(kind: &str, numbers: impl Iterator<Item = u32>) -> Result<(), String> {
+    for (expected, n) in (1..).zip(numbers) {
+        if n != expected {
+            return Err(format!("{kind}{n} is out of sequence (expected {kind}{expected}): rows were removed or reordered"));
+        }
+    }
+    Ok(())
+}

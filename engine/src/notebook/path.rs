@@ -1,0 +1,133 @@
+//! Paths stored in a notebook (SPEC N1): relative, and never leaving the
+//! notebook's folder — a notebook may come from someone else.
+
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// Why a stored path is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PathError {
+    /// An empty string names nothing.
+    #[error("empty path")]
+    Empty,
+    /// Absolute paths would point anywhere on the reader's machine.
+    #[error("'{0}' is absolute; notebook paths are relative to the notebook folder")]
+    Absolute(String),
+    /// `..` (or a Windows separator hiding one) could climb out of the folder.
+    #[error("'{0}' leaves the notebook folder")]
+    Escapes(String),
+    /// A control character or NUL has no business in a file name.
+    #[error("'{0}' contains a control character")]
+    ControlCharacter(String),
+}
+
+/// A path inside a notebook folder, such as `raw/run-3.csv`.
+///
+/// Checked when it is made and when it is read from `notebook.ron`, so a
+/// value of this type is always relative, uses `/`, and has no `..`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct NotebookPath(String);
+
+impl NotebookPath {
+    /// Checks `text` and wraps it.
+    pub fn new(text: impl Into<String>) -> Result<Self, PathError> {
+        let text = text.into();
+        if text.is_empty() {
+            return Err(PathError::Empty);
+        }
+        if text.chars().any(char::is_control) {
+            return Err(PathError::ControlCharacter(text.escape_debug().to_string()));
+        }
+        // A backslash is a separator on Windows; refusing it keeps a notebook
+        // written there from smuggling `..\..` past the check below.
+        if text.contains('\\') {
+            return Err(PathError::Escapes(text));
+        }
+        let path = Path::new(&text);
+        for component in path.components() {
+            match component {
+                Component::Normal(_) | Component::CurDir => {}
+                Component::ParentDir => return Err(PathError::Escapes(text)),
+                Component::RootDir | Component::Prefix(_) => return Err(PathError::Absolute(text)),
+            }
+        }
+        Ok(Self(text))
+    }
+
+    /// The path as stored, with `/` separators.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The file this names inside `root`, refusing a symbolic link (or a
+    /// linked parent folder) that resolves outside `root`.
+    pub fn resolve(&self, root: &Path) -> Result<PathBuf, PathError> {
+        let joined = root.join(&self.0);
+        let Ok(real_root) = root.canonicalize() else {
+            return Ok(joined);
+        };
+        // Canonicalise the deepest part that exists; what does not exist yet
+        // cannot be a link.
+        let mut existing = joined.as_path();
+        while !existing.exists() {
+            match existing.parent() {
+                Some(parent) => existing = parent,
+                None => return Ok(joined),
+            }
+        }
+        match existing.canonicalize() {
+            Ok(real) if real.starts_with(&real_root) => Ok(joined),
+            _ => Err(PathError::Escapes(self.0.clone())),
+        }
+    }
+}
+
+impl TryFrom<String> for NotebookPath {
+    type Error = PathError;
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        Self::new(text)
+    }
+}
+
+impl From<NotebookPath> for String {
+    fn from(path: NotebookPath) -> Self {
+        path.0
+    }
+}
+
+impl std::fmt::Display for NotebookPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SPEC N1: relative paths only, never out of the folder.
+    #[test]
+    fn refuses_escapes_and_absolute_paths() {
+        assert!(NotebookPath::new("raw/run-1.csv").is_ok());
+        assert!(NotebookPath::new("./raw/x.csv").is_ok());
+        for bad in ["../../../etc/hostname", "raw/../../x", "/etc/passwd", "raw\\..\\x", "", "a\u{1}b"] {
+            assert!(NotebookPath::new(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    // SPEC N1: a symbolic link out of the folder is refused.
+    #[cfg(unix)]
+    #[test]
+    fn refuses_symlink_escape() {
+        let outside = tempfile::tempdir().expect("tempdir");
+        let root = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(root.path().join("raw")).expect("mkdir");
+        std::os::unix::fs::symlink(outside.path(), root.path().join("raw/link")).expect("symlink");
+        let path = NotebookPath::new("raw/link/secret.csv").expect("lexically fine");
+        assert!(matches!(path.resolve(root.path()), Err(PathError::Escapes(_))));
+        let inside = NotebookPath::new("raw/ok.csv").expect("fine");
+        assert_eq!(inside.resolve(root.path()).expect("inside"), root.path().join("raw/ok.csv"));
+    }
+}

@@ -1,0 +1,176 @@
+//! Predictions, their locks, and the hash chain that makes a hand edit
+//! visible (SPEC N4).
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// What a student writes down before running anything.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PredictionText {
+    /// `Experiment`
+    pub experiment: String,
+    /// `What I predict`
+    pub predict: String,
+    /// `Why`
+    pub why: String,
+}
+
+/// A later correction of a locked prediction; the original stays as it was.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Amendment {
+    /// Number of the prediction this amends (`P{of}`).
+    pub of: u32,
+    /// The amended prediction's `What I predict`, quoted at amendment time.
+    pub quote: String,
+}
+
+/// What locked a prediction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LockCause {
+    /// The user locked it.
+    User,
+    /// Run `n` was recorded after it.
+    Run(u32),
+    /// Soak `S{n}` was recorded after it.
+    Soak(u32),
+}
+
+/// When and why a prediction became read-only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lock {
+    /// The moment it locked.
+    pub at: DateTime<Utc>,
+    /// What locked it.
+    pub cause: LockCause,
+}
+
+impl std::fmt::Display for Lock {
+    /// Completes "changed after …".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.cause {
+            LockCause::User => write!(f, "it was locked at {}", self.at.format("%Y-%m-%d %H:%M:%S UTC")),
+            LockCause::Run(n) => write!(f, "run {n} was recorded"),
+            LockCause::Soak(n) => write!(f, "soak S{n} was recorded"),
+        }
+    }
+}
+
+/// A row of the Predictions section, sealed into the chain.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Prediction {
+    /// `#`, shown as `P{number}`.
+    pub number: u32,
+    /// `Experiment`
+    pub experiment: String,
+    /// `What I predict`
+    pub predict: String,
+    /// `Why`
+    pub why: String,
+    /// When it was written down.
+    pub recorded_at: DateTime<Utc>,
+    /// Set when this row amends an earlier one.
+    pub amends: Option<Amendment>,
+    /// Set once it is read-only. Not sealed: locking changes no content, and
+    /// a lock removed by hand is still implied by any later run.
+    pub lock: Option<Lock>,
+    /// The previous prediction's `hash` ("" for the first).
+    pub prev: String,
+    /// SHA-256 (hex) over `prev` and this row's content.
+    pub hash: String,
+}
+
+impl Prediction {
+    /// `P{number}`.
+    pub fn label(&self) -> String {
+        format!("P{}", self.number)
+    }
+
+    /// The seal this row's content and `prev` should carry.
+    pub fn expected_hash(&self) -> String {
+        let mut h = Sha256::new();
+        // Each field is length-prefixed so no two different rows can produce
+        // the same byte stream by shifting text between fields.
+        let mut field = |bytes: &[u8]| {
+            h.update((bytes.len() as u64).to_le_bytes());
+            h.update(bytes);
+        };
+        field(b"vernier prediction v1");
+        field(self.prev.as_bytes());
+        field(self.number.to_string().as_bytes());
+        field(self.experiment.as_bytes());
+        field(self.predict.as_bytes());
+        field(self.why.as_bytes());
+        field(self.recorded_at.to_rfc3339_opts(SecondsFormat::Nanos, true).as_bytes());
+        match &self.amends {
+            Some(a) => {
+                field(a.of.to_string().as_bytes());
+                field(a.quote.as_bytes());
+            }
+            None => field(b"-"),
+        }
+        hex(&h.finalize())
+    }
+
+    pub(super) fn reseal(&mut self, prev: &str) {
+        prev.clone_into(&mut self.prev);
+        self.hash = self.expected_hash();
+    }
+}
+
+/// A prediction whose stored seal does not match its content: it was changed
+/// outside Vernier (N4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IntegrityFinding {
+    /// The prediction that changed.
+    pub prediction: u32,
+    /// What had locked it, if anything had.
+    pub locked: Option<Lock>,
+    /// The sentence to show.
+    pub message: String,
+}
+
+/// Checks every seal and every link of the chain.
+///
+/// A row whose seal fails was edited. A row whose seal holds but whose `prev`
+/// no longer matches its predecessor means the predecessor was edited and
+/// re-sealed — the finding names the predecessor.
+pub(super) fn verify_chain(
+    predictions: &[Prediction],
+    lock_of: impl Fn(&Prediction) -> Option<Lock>,
+) -> Vec<IntegrityFinding> {
+    let mut changed: Vec<usize> = Vec::new();
+    for (i, p) in predictions.iter().enumerate() {
+        if p.hash != p.expected_hash() || (i == 0 && !p.prev.is_empty()) {
+            changed.push(i);
+        } else if i > 0 && p.prev != predictions[i - 1].hash {
+            changed.push(i - 1);
+        }
+    }
+    changed.dedup();
+    changed
+        .into_iter()
+        .map(|i| {
+            let p = &predictions[i];
+            let locked = lock_of(p);
+            let message = match &locked {
+                Some(lock) => format!("prediction {} changed after {lock}", p.label()),
+                None => format!("prediction {} was edited outside Vernier (it was not locked yet)", p.label()),
+            };
+            IntegrityFinding { prediction: p.number, locked, message }
+        })
+        .collect()
+}
+
+/// Lower-case hexadecimal.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+        // Writing to a String cannot fail.
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}

@@ -1,0 +1,257 @@
+//! Rows of the Runs and Soak runs sections (SPEC N2, N5, N6).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::path::NotebookPath;
+use super::tag::Tag;
+use crate::stats::Summary;
+
+/// How warm-up trials were chosen (SPEC E3); part of every row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WarmupPolicy {
+    /// Discard a fixed number of trials.
+    Count(u32),
+    /// Discard until two consecutive trials agree within 5 %, at most `max`.
+    Settle {
+        /// Upper bound on discarded trials.
+        max: u32,
+    },
+}
+
+/// One measured condition, such as `power source` = `mains`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Condition {
+    /// What was read.
+    pub field: String,
+    /// Its value, or "not available".
+    pub value: String,
+}
+
+/// Why and when a row was set aside (SPEC N5). The row stays in the log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Discard {
+    /// The user's reason.
+    pub reason: String,
+    /// When it was discarded.
+    pub at: DateTime<Utc>,
+}
+
+/// Where a row's raw data lives, with the hash taken when it was written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFile {
+    /// Path inside the notebook, under `raw/`.
+    pub path: NotebookPath,
+    /// SHA-256 (hex) of the file as written.
+    pub sha256: String,
+}
+
+/// What a measurement produced: everything in a Runs row except its number
+/// and the log's bookkeeping.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Measurement {
+    /// `What` — a short description.
+    pub what: String,
+    /// `Command` as an argument vector (a kernel is `["kernel", name, …]`).
+    pub command: Vec<String>,
+    /// Warm-up policy used.
+    pub warmup: WarmupPolicy,
+    /// Trials actually discarded as warm-up.
+    pub warmup_trials: u32,
+    /// Summary of the timed trials.
+    pub summary: Summary,
+    /// Unit of every time value: `s`, `ms`, `ns/access`, …
+    pub unit: String,
+    /// Conditions captured with the run.
+    pub conditions: Vec<Condition>,
+    /// The raw trials, if kept.
+    pub raw_file: Option<RawFile>,
+    /// Provenance.
+    pub tag: Tag,
+    /// True when the figures come from a shipped synthetic dataset.
+    pub synthetic: bool,
+}
+
+/// A row of the Runs section.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Run {
+    /// `#`, shown as `R{number}`.
+    pub number: u32,
+    /// When it was recorded.
+    pub recorded_at: DateTime<Utc>,
+    /// Set when the run was discarded.
+    pub discarded: Option<Discard>,
+    /// The measured content.
+    pub measurement: Measurement,
+}
+
+impl Run {
+    /// `R{number}`.
+    pub fn label(&self) -> String {
+        format!("R{}", self.number)
+    }
+
+    /// `n (warm-up + timed)`, e.g. `3 + 31`, or `7 + 31 (settle)`.
+    pub fn n_column(&self) -> String {
+        let m = &self.measurement;
+        let settle = if matches!(m.warmup, WarmupPolicy::Settle { .. }) { " (settle)" } else { "" };
+        format!("{} + {}{settle}", m.warmup_trials, m.summary.n)
+    }
+
+    /// `Median`, rounded per S6, with its unit.
+    pub fn median_column(&self) -> String {
+        with_unit(&self.measurement.summary.rounded().median, &self.measurement.unit)
+    }
+
+    /// `Dispersion`: the IQR at the place S6 allows.
+    pub fn dispersion_column(&self) -> String {
+        format!("IQR {}", with_unit(&self.measurement.summary.rounded().iqr, &self.measurement.unit))
+    }
+
+    /// `Min / Max` at the median's decimal place.
+    pub fn min_max_column(&self) -> String {
+        let r = self.measurement.summary.rounded();
+        with_unit(&format!("{} / {}", r.min, r.max), &self.measurement.unit)
+    }
+
+    /// `Command`, quoted so that it reads as one would type it.
+    pub fn command_column(&self) -> String {
+        self.measurement.command.iter().map(|a| quote_arg(a)).collect::<Vec<_>>().join(" ")
+    }
+
+    /// `Conditions`, one `field: value` after another.
+    pub fn conditions_column(&self) -> String {
+        conditions_text(&self.measurement.conditions)
+    }
+
+    /// `Raw file`, or an empty string.
+    pub fn raw_file_column(&self) -> String {
+        self.measurement.raw_file.as_ref().map(|r| r.path.to_string()).unwrap_or_default()
+    }
+}
+
+/// The soak protocol, fixed before the run (SPEC T1).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SoakProtocol {
+    /// Total duration, seconds.
+    pub duration_s: f64,
+    /// Sampling interval, seconds.
+    pub interval_s: f64,
+    /// Opening window for P, seconds.
+    pub opening_window_s: f64,
+    /// Tail window for S, seconds.
+    pub tail_window_s: f64,
+    /// Onset threshold as a fraction of P.
+    pub threshold: f64,
+    /// Consecutive samples needed for onset and stability.
+    pub hold: u32,
+    /// Stability band around S, as a fraction.
+    pub band: f64,
+}
+
+impl Default for SoakProtocol {
+    /// The course's conventions: 600 s, 10 s, 30 s, 300 s, 0.95, 3, 0.03.
+    fn default() -> Self {
+        Self {
+            duration_s: 600.0,
+            interval_s: 10.0,
+            opening_window_s: 30.0,
+            tail_window_s: 300.0,
+            threshold: 0.95,
+            hold: 3,
+            band: 0.03,
+        }
+    }
+}
+
+/// The six numbers of a soak (SPEC T5), always reported together.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SoakNumbers {
+    /// P: median score over the opening window.
+    pub peak: f64,
+    /// t_onset in seconds; `None` is "none observed".
+    pub t_onset: Option<f64>,
+    /// t_stable in seconds; `None` is "none observed".
+    pub t_stable: Option<f64>,
+    /// S: median score over the tail window.
+    pub sustained: f64,
+    /// S/P.
+    pub ratio: f64,
+    /// IQR of the score over the tail window.
+    pub tail_iqr: f64,
+    /// Unit of P, S and the tail IQR, e.g. `chunks/s`.
+    pub unit: String,
+}
+
+/// A row of the Soak runs section.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Soak {
+    /// `#`, shown as `S{number}`.
+    pub number: u32,
+    /// When it was recorded.
+    pub recorded_at: DateTime<Utc>,
+    /// Set when the soak was discarded.
+    pub discarded: Option<Discard>,
+    /// The protocol fixed before the run.
+    pub protocol: SoakProtocol,
+    /// The six numbers.
+    pub numbers: SoakNumbers,
+    /// Conditions of the run.
+    pub conditions: Vec<Condition>,
+    /// The soak CSV.
+    pub raw_file: Option<RawFile>,
+    /// Provenance.
+    pub tag: Tag,
+    /// True for a shipped synthetic dataset.
+    pub synthetic: bool,
+}
+
+impl Soak {
+    /// `S{number}`.
+    pub fn label(&self) -> String {
+        format!("S{}", self.number)
+    }
+}
+
+/// A row a discard or a note can point at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Subject {
+    /// A Runs row.
+    Run(u32),
+    /// A Soak runs row.
+    Soak(u32),
+}
+
+impl std::fmt::Display for Subject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Subject::Run(n) => write!(f, "run R{n}"),
+            Subject::Soak(n) => write!(f, "soak S{n}"),
+        }
+    }
+}
+
+/// `field: value; field: value`.
+pub fn conditions_text(conditions: &[Condition]) -> String {
+    conditions.iter().map(|c| format!("{}: {}", c.field, c.value)).collect::<Vec<_>>().join("; ")
+}
+
+fn with_unit(value: &str, unit: &str) -> String {
+    if unit.is_empty() { value.to_owned() } else { format!("{value} {unit}") }
+}
+
+/// Quotes an argument the way a POSIX shell would need it, for display only;
+/// Vernier never hands this string to a shell.
+fn quote_arg(arg: &str) -> String {
+    let plain = !arg.is_empty()
+        && arg.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain { arg.to_owned() } else { format!("'{}'", arg.replace('\'', r"'\''")) }
+}

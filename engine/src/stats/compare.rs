@@ -1,0 +1,134 @@
+//! The comparison verdict (SPEC S7).
+//!
+//! The course's convention, not a statistical test: a difference between two
+//! medians is claimed only when it exceeds the sum of the two IQRs. A claimed
+//! difference names the metric first, then the direction, then the ratio.
+
+use serde::{Deserialize, Serialize};
+
+use super::rounding::{format_at, format_significant, significant_places};
+use super::summary::Summary;
+
+/// The two numbers S7 needs from each side.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    /// Median of the side.
+    pub median: f64,
+    /// Interquartile range of the side.
+    pub iqr: f64,
+}
+
+impl From<&Summary> for Spread {
+    fn from(s: &Summary) -> Self {
+        Self { median: s.median, iqr: s.iqr }
+    }
+}
+
+/// The outcome of comparing B against A.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// Median of A.
+    pub median_a: f64,
+    /// Median of B.
+    pub median_b: f64,
+    /// IQR of A.
+    pub iqr_a: f64,
+    /// IQR of B.
+    pub iqr_b: f64,
+    /// `|median_a − median_b|`.
+    pub difference: f64,
+    /// True only when `difference > iqr_a + iqr_b`.
+    pub claimed: bool,
+    /// `median_b / median_a`; `None` when A's median is zero.
+    pub ratio: Option<f64>,
+    /// The sentence to write, metric first.
+    pub verdict: String,
+}
+
+/// Compares B against A on `metric` (for example "median wall time"),
+/// naming the sides `names.0` (A) and `names.1` (B) in the verdict.
+pub fn compare(a: Spread, b: Spread, names: (&str, &str), metric: &str) -> Comparison {
+    let difference = (a.median - b.median).abs();
+    let allowance = a.iqr + b.iqr;
+    let claimed = difference > allowance;
+    let ratio = (a.median != 0.0).then(|| b.median / a.median);
+    let verdict = if claimed {
+        claimed_verdict(a.median, b.median, names, metric)
+    } else {
+        format!(
+            "{metric}: no difference I can resolve between {} and {} \
+             (difference {} is within the IQRs' sum {})",
+            names.0,
+            names.1,
+            format_significant(difference, 2),
+            format_significant(allowance, 2),
+        )
+    };
+    Comparison {
+        median_a: a.median,
+        median_b: b.median,
+        iqr_a: a.iqr,
+        iqr_b: b.iqr,
+        difference,
+        claimed,
+        ratio,
+        verdict,
+    }
+}
+
+/// "B is 1.2× A (22% above A)" or "B is 70% below A (A is 3.4× B)".
+///
+/// A ratio shows two significant digits of its distance from 1, so 1.22×
+/// keeps its 0.22 and 3.36 becomes 3.4×; a percentage shows two significant
+/// digits.
+fn claimed_verdict(ma: f64, mb: f64, (a, b): (&str, &str), metric: &str) -> String {
+    if ma <= 0.0 || mb <= 0.0 {
+        // Ratios of zero or negative quantities do not read as "× A".
+        let (dir, d) = if mb > ma { ("above", mb - ma) } else { ("below", ma - mb) };
+        return format!("{metric}: {b} is {} {dir} {a}", format_significant(d, 2));
+    }
+    let times = |r: f64| format_at(r, significant_places(r - 1.0, 2));
+    if mb > ma {
+        let pct = (mb / ma - 1.0) * 100.0;
+        format!("{metric}: {b} is {}× {a} ({}% above {a})", times(mb / ma), format_significant(pct, 2))
+    } else {
+        let pct = (1.0 - mb / ma) * 100.0;
+        format!("{metric}: {b} is {}% below {a} ({a} is {}× {b})", format_significant(pct, 2), times(ma / mb))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SPEC S7: the course's matmul pair, ijk 41.7 ms (IQR 0.9) vs ikj 12.4 ms (IQR 0.3).
+    #[test]
+    fn matmul_example_is_claimed_with_its_ratio() {
+        let c = compare(
+            Spread { median: 41.7, iqr: 0.9 },
+            Spread { median: 12.4, iqr: 0.3 },
+            ("A", "B"),
+            "median wall time",
+        );
+        assert!(c.claimed);
+        assert!((c.difference - 29.3).abs() < 1e-9);
+        assert!((c.ratio.expect("non-zero A") - 12.4 / 41.7).abs() < 1e-12);
+        assert_eq!(c.verdict, "median wall time: B is 70% below A (A is 3.4× B)");
+    }
+
+    // SPEC S7: d must exceed the IQR sum strictly.
+    #[test]
+    fn within_the_iqr_sum_is_unresolved() {
+        let c = compare(Spread { median: 10.0, iqr: 0.5 }, Spread { median: 10.4, iqr: 0.3 }, ("A", "B"), "median");
+        assert!(!c.claimed);
+        assert!(c.verdict.starts_with("median: no difference I can resolve"));
+        let edge = compare(Spread { median: 10.0, iqr: 0.5 }, Spread { median: 11.0, iqr: 0.5 }, ("A", "B"), "m");
+        assert!(!edge.claimed, "d equal to the IQR sum is not a difference");
+    }
+
+    #[test]
+    fn slower_b_is_phrased_as_a_multiple() {
+        let c = compare(Spread { median: 10.0, iqr: 0.1 }, Spread { median: 12.2, iqr: 0.1 }, ("old", "new"), "median wall time");
+        assert_eq!(c.verdict, "median wall time: new is 1.22× old (22% above old)");
+    }
+}

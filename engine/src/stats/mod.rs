@@ -1,0 +1,19 @@
+//! Statistics for timing samples (SPEC S1–S9).
+//!
+//! Pure functions over slices of `f64`, no I/O. The course's method is
+//! deliberately small: median, interpolated percentiles, IQR, min/max, drift,
+//! a rounding rule and a comparison convention. No means, no standard
+//! deviations, no p-values — timing samples are one-sided and not independent
+//! draws, so those would only look rigorous.
+
+mod compare;
+mod percentile;
+mod rounding;
+mod shape;
+mod summary;
+
+pub use compare::{Comparison, Spread, compare};
+pub use percentile::{median_of, percentile_sorted};
+pub use rounding::{Rounded, decimals_for_dispersion, format_at, format_significant};
+pub use shape::{Bimodality, WarmupCheck, bimodality, warmup_check};
+pub use summary::{NOISY_IQR_FRACTION, StatsError, Summary};
