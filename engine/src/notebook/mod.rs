@@ -262,7 +262,7 @@ impl Notebook {
     /// references. Returns a message naming the row.
     fn validate(&self) -> Result<(), String> {
         check_numbering("prediction P", self.predictions.iter().map(|p| p.number))?;
-        check_numbering("run R", self.runs.iter().map(|r| r.number))?;
+        check_numbering("run ", self.runs.iter().map(|r| r.number))?;
         check_numbering("soak S", self.soaks.iter().map(|s| s.number))?;
         for p in &self.predictions {
             if let Some(a) = &p.amends

@@ -47,6 +47,17 @@ pub struct Lock {
     pub cause: LockCause,
 }
 
+impl Lock {
+    /// A short form for tables: "by run 3", "by hand on 2026-11-30 06:05".
+    pub fn short(&self) -> String {
+        match self.cause {
+            LockCause::User => format!("by hand on {}", self.at.format("%Y-%m-%d %H:%M")),
+            LockCause::Run(n) => format!("by run {n}"),
+            LockCause::Soak(n) => format!("by soak S{n}"),
+        }
+    }
+}
+
 impl std::fmt::Display for Lock {
     /// Completes "changed after …".
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::path::NotebookPath;
 use super::tag::Tag;
-use crate::stats::Summary;
+use crate::stats::{Summary, format_significant};
 
 /// How warm-up trials were chosen (SPEC E3); part of every row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,7 +80,7 @@ pub struct Measurement {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Run {
-    /// `#`, shown as `R{number}`.
+    /// `#`.
     pub number: u32,
     /// When it was recorded.
     pub recorded_at: DateTime<Utc>,
@@ -91,9 +91,9 @@ pub struct Run {
 }
 
 impl Run {
-    /// `R{number}`.
+    /// `#` as shown: runs are numbered plainly (`run 3`), unlike `P2` and `S1`.
     pub fn label(&self) -> String {
-        format!("R{}", self.number)
+        self.number.to_string()
     }
 
     /// `n (warm-up + timed)`, e.g. `3 + 31`, or `7 + 31 (settle)`.
@@ -131,7 +131,29 @@ impl Run {
 
     /// `Raw file`, or an empty string.
     pub fn raw_file_column(&self) -> String {
-        self.measurement.raw_file.as_ref().map(|r| r.path.to_string()).unwrap_or_default()
+        raw_file_text(self.measurement.raw_file.as_ref())
+    }
+
+    /// Every column of the row as displayed, in the order of
+    /// [`RUN_COLUMNS`](super::RUN_COLUMNS); a discarded run is marked, never
+    /// hidden (N5).
+    pub fn columns(&self) -> [String; 10] {
+        let mut label = self.label();
+        if self.discarded.is_some() {
+            label.push_str(" (discarded)");
+        }
+        [
+            label,
+            self.measurement.what.clone(),
+            self.command_column(),
+            self.n_column(),
+            self.median_column(),
+            self.dispersion_column(),
+            self.min_max_column(),
+            self.conditions_column(),
+            self.raw_file_column(),
+            self.measurement.tag.to_string(),
+        ]
     }
 }
 
@@ -219,6 +241,35 @@ impl Soak {
     pub fn label(&self) -> String {
         format!("S{}", self.number)
     }
+
+    /// Every column of the row as displayed, in the order of
+    /// [`SOAK_COLUMNS`](super::SOAK_COLUMNS).
+    pub fn columns(&self) -> [String; 11] {
+        let n = &self.numbers;
+        let seconds = |t: Option<f64>| t.map_or_else(|| "none observed".to_owned(), |t| format!("{t} s"));
+        let tail_share = if n.sustained == 0.0 {
+            String::new()
+        } else {
+            format!(" ({}% of S)", format_significant(100.0 * n.tail_iqr / n.sustained, 2))
+        };
+        let mut label = self.label();
+        if self.discarded.is_some() {
+            label.push_str(" (discarded)");
+        }
+        [
+            label,
+            format!("{} s", self.protocol.duration_s),
+            format!("{} s", self.protocol.interval_s),
+            with_unit(&n.peak.to_string(), &n.unit),
+            seconds(n.t_onset),
+            seconds(n.t_stable),
+            with_unit(&n.sustained.to_string(), &n.unit),
+            format_significant(n.ratio, 2),
+            format!("{}{tail_share}", n.tail_iqr),
+            conditions_text(&self.conditions),
+            raw_file_text(self.raw_file.as_ref()),
+        ]
+    }
 }
 
 /// A row a discard or a note can point at.
@@ -233,7 +284,7 @@ pub enum Subject {
 impl std::fmt::Display for Subject {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Subject::Run(n) => write!(f, "run R{n}"),
+            Subject::Run(n) => write!(f, "run {n}"),
             Subject::Soak(n) => write!(f, "soak S{n}"),
         }
     }
@@ -242,6 +293,10 @@ impl std::fmt::Display for Subject {
 /// `field: value; field: value`.
 pub fn conditions_text(conditions: &[Condition]) -> String {
     conditions.iter().map(|c| format!("{}: {}", c.field, c.value)).collect::<Vec<_>>().join("; ")
+}
+
+fn raw_file_text(raw: Option<&RawFile>) -> String {
+    raw.map(|r| r.path.to_string()).unwrap_or_default()
 }
 
 fn with_unit(value: &str, unit: &str) -> String {

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::rounding::{format_at, format_significant, significant_places};
+use super::rounding::{decimals_for_dispersion, format_at, format_significant, significant_places};
 use super::summary::Summary;
 
 /// The two numbers S7 needs from each side.
@@ -55,13 +55,10 @@ pub fn compare(a: Spread, b: Spread, names: (&str, &str), metric: &str) -> Compa
     let verdict = if claimed {
         claimed_verdict(a.median, b.median, names, metric)
     } else {
+        let [d, sum] = at_allowance_place([difference, allowance], allowance);
         format!(
-            "{metric}: no difference I can resolve between {} and {} \
-             (difference {} is within the IQRs' sum {})",
-            names.0,
-            names.1,
-            format_significant(difference, 2),
-            format_significant(allowance, 2),
+            "{metric}: no difference I can resolve between {} and {} (difference {d} is within the IQRs' sum {sum})",
+            names.0, names.1,
         )
     };
     Comparison {
@@ -74,6 +71,12 @@ pub fn compare(a: Spread, b: Spread, names: (&str, &str), metric: &str) -> Compa
         ratio,
         verdict,
     }
+}
+
+/// `values` at the decimal place S6 gives the IQR sum, so a difference is
+/// quoted no more finely than the dispersion allows.
+pub fn at_allowance_place<const N: usize>(values: [f64; N], allowance: f64) -> [String; N] {
+    values.map(|v| decimals_for_dispersion(allowance).map_or_else(|| format!("{v}"), |d| format_at(v, d)))
 }
 
 /// "B is 1.2× A (22% above A)" or "B is 70% below A (A is 3.4× B)".

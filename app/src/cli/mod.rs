@@ -1,0 +1,145 @@
+//! The command line (SPEC C): argument parsing, dispatch and exit codes.
+//!
+//! Exit codes: 0 success, 1 findings or a failed operation, 2 bad usage or
+//! bad input, with a message that names the place.
+
+/// `println!` for command output that ends quietly when the reader has gone
+/// (`vernier show DIR | head`) instead of panicking on a broken pipe.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(format_args!($($arg)*))
+    };
+}
+
+mod notebook_cmds;
+mod numbers;
+mod show;
+mod stats_cmds;
+mod table;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Vernier: a lab notebook for performance measurements.
+#[derive(Debug, Parser)]
+#[command(name = "vernier", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Open the app on a notebook folder.
+    Open {
+        /// The notebook folder.
+        path: PathBuf,
+    },
+    /// Create a notebook folder (notebook.ron, raw/, exports/).
+    New {
+        /// The folder to create.
+        dir: PathBuf,
+        /// Project title, e.g. "Project 3 — The Memory Wall Lab".
+        #[arg(long, default_value = "Untitled project")]
+        title: String,
+    },
+    /// Show the whole notebook.
+    Show {
+        /// The notebook folder.
+        dir: PathBuf,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Record a prediction — before the run it predicts.
+    Predict(notebook_cmds::PredictArgs),
+    /// Lock every open prediction now.
+    Lock {
+        /// The notebook folder.
+        dir: PathBuf,
+    },
+    /// Add a time-stamped note under Notes and anomalies.
+    Note {
+        /// The notebook folder.
+        dir: PathBuf,
+        /// The note.
+        text: String,
+    },
+    /// Discard a run or a soak with a reason; it stays in the log.
+    Discard(notebook_cmds::DiscardArgs),
+    /// Set an Environment field, e.g. `vernier set DIR "Power source" mains`.
+    Set {
+        /// The notebook folder.
+        dir: PathBuf,
+        /// The field's name as the log shows it.
+        field: String,
+        /// The value (empty clears it).
+        value: String,
+    },
+    /// Summarise numbers: median, IQR, min/max, drift, the rounded figure.
+    Stats(stats_cmds::StatsArgs),
+    /// The S7 verdict between two samples.
+    Compare(stats_cmds::CompareArgs),
+}
+
+/// Writes one line to standard output. A closed pipe ends the output
+/// silently; any other failure is reported on stderr once.
+pub fn write_stdout(args: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    if let Err(e) = writeln!(std::io::stdout().lock(), "{args}")
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: cannot write the output: {e}");
+    }
+}
+
+/// A command that did not succeed, with the exit code it earns.
+#[derive(Debug)]
+pub struct Failure {
+    code: u8,
+    error: anyhow::Error,
+}
+
+impl Failure {
+    /// Bad usage or bad input: exit 2.
+    pub fn input(error: impl Into<anyhow::Error>) -> Self {
+        Self { code: 2, error: error.into() }
+    }
+
+    /// The operation failed (a save, a measurement): exit 1.
+    pub fn failed(error: impl Into<anyhow::Error>) -> Self {
+        Self { code: 1, error: error.into() }
+    }
+}
+
+/// What a command returns: the exit code to use when it ran to the end
+/// (0, or 1 when it reported findings).
+pub type Outcome = Result<u8, Failure>;
+
+/// Parses the arguments, runs the command or the app, and maps the result to
+/// an exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        None => crate::gui::run(None),
+        Some(Command::Open { path }) => crate::gui::run(Some(path)),
+        Some(Command::New { dir, title }) => notebook_cmds::new(&dir, &title),
+        Some(Command::Show { dir, json }) => show::show(&dir, json),
+        Some(Command::Predict(args)) => notebook_cmds::predict(&args),
+        Some(Command::Lock { dir }) => notebook_cmds::lock(&dir),
+        Some(Command::Note { dir, text }) => notebook_cmds::note(&dir, &text),
+        Some(Command::Discard(args)) => notebook_cmds::discard(&args),
+        Some(Command::Set { dir, field, value }) => notebook_cmds::set(&dir, &field, &value),
+        Some(Command::Stats(args)) => stats_cmds::stats(&args),
+        Some(Command::Compare(args)) => stats_cmds::compare(&args),
+    };
+    match outcome {
+        Ok(code) => ExitCode::from(code),
+        Err(Failure { code, error }) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(code)
+        }
+    }
+}

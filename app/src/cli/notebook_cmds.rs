@@ -1,0 +1,147 @@
+//! Commands that change a notebook: new, predict, lock, note, discard, set.
+//!
+//! Each loads the folder, applies one rule-checked change through the engine
+//! and saves atomically; a refused change leaves the file untouched.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use chrono::Utc;
+use clap::Args;
+use vernier_engine::notebook::{Notebook, NotebookError, PredictionText, Subject, store};
+
+use super::{Failure, Outcome};
+
+/// `vernier predict`.
+#[derive(Debug, Args)]
+pub struct PredictArgs {
+    /// The notebook folder.
+    dir: PathBuf,
+    /// `Experiment`: what will be run (required for a new prediction).
+    #[arg(long)]
+    experiment: Option<String>,
+    /// `What I predict`.
+    #[arg(long)]
+    predict: String,
+    /// `Why`.
+    #[arg(long)]
+    why: String,
+    /// Rewrite open prediction N (refused once it is locked).
+    #[arg(long, value_name = "N", value_parser = parse_prediction_number, conflicts_with = "amend")]
+    edit: Option<u32>,
+    /// Amend prediction N: a new, time-stamped row quoting it.
+    #[arg(long, value_name = "N", value_parser = parse_prediction_number)]
+    amend: Option<u32>,
+}
+
+/// `vernier discard`.
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("row").required(true))]
+pub struct DiscardArgs {
+    /// The notebook folder.
+    dir: PathBuf,
+    /// The run to discard (its number, e.g. 3).
+    #[arg(long, value_name = "N", group = "row", value_parser = |s: &str| parse_number(s, 'R'))]
+    run: Option<u32>,
+    /// The soak to discard (`1` or `S1`).
+    #[arg(long, value_name = "N", group = "row", value_parser = |s: &str| parse_number(s, 'S'))]
+    soak: Option<u32>,
+    /// Why it is set aside; it is listed under Notes and anomalies.
+    #[arg(long)]
+    why: String,
+}
+
+pub fn new(dir: &Path, title: &str) -> Outcome {
+    store::create(dir, title, Utc::now()).map_err(|e| match e {
+        vernier_engine::notebook::CreateError::Save(e) => Failure::failed(e),
+        other => Failure::input(other),
+    })?;
+    out!("created notebook '{title}' in {}", dir.display());
+    Ok(0)
+}
+
+pub fn predict(args: &PredictArgs) -> Outcome {
+    let now = Utc::now();
+    change(&args.dir, |nb| {
+        if let Some(n) = args.amend {
+            let number = nb.amend_prediction(n, &args.predict, &args.why, now)?;
+            return Ok(format!("recorded P{number}, amending P{n}"));
+        }
+        let experiment = match (&args.experiment, args.edit) {
+            (Some(e), _) => e.clone(),
+            (None, Some(n)) => nb.prediction(n).ok_or(NotebookError::NoSuchPrediction(n))?.experiment.clone(),
+            (None, None) => return Err(NotebookError::Empty("Experiment")),
+        };
+        let text = PredictionText { experiment, predict: args.predict.clone(), why: args.why.clone() };
+        match args.edit {
+            Some(n) => nb.edit_prediction(n, text).map(|()| format!("rewrote open prediction P{n}")),
+            None => nb.add_prediction(text, now).map(|n| format!("recorded P{n} at {}", now.format("%Y-%m-%d %H:%M:%S UTC"))),
+        }
+    })
+}
+
+pub fn lock(dir: &Path) -> Outcome {
+    change(dir, |nb| {
+        let count = nb.lock_open_predictions(Utc::now());
+        Ok(match count {
+            0 => "no open predictions to lock".to_owned(),
+            1 => "locked 1 prediction".to_owned(),
+            n => format!("locked {n} predictions"),
+        })
+    })
+}
+
+pub fn note(dir: &Path, text: &str) -> Outcome {
+    change(dir, |nb| nb.add_note(text, Utc::now()).map(|()| "note added".to_owned()))
+}
+
+pub fn discard(args: &DiscardArgs) -> Outcome {
+    let subject = match (args.run, args.soak) {
+        (Some(n), _) => Subject::Run(n),
+        (None, Some(n)) => Subject::Soak(n),
+        // clap's required group guarantees one of the two.
+        (None, None) => return Err(Failure::input(anyhow::anyhow!("name the row with --run N or --soak N"))),
+    };
+    change(&args.dir, |nb| {
+        nb.discard(subject, &args.why, Utc::now()).map(|()| format!("discarded {subject}; it is listed under Notes and anomalies"))
+    })
+}
+
+pub fn set(dir: &Path, field: &str, value: &str) -> Outcome {
+    change(dir, |nb| nb.set_environment(field, value).map(|()| format!("{} set", field.trim())))
+}
+
+/// Loads the notebook in `dir`, warning about any broken seal, applies
+/// `edit`, and saves. A refused edit is bad input (exit 2) and saves nothing.
+fn change(dir: &Path, edit: impl FnOnce(&mut Notebook) -> Result<String, NotebookError>) -> Outcome {
+    let mut notebook = open(dir)?;
+    let message = edit(&mut notebook).map_err(Failure::input)?;
+    store::save(dir, &notebook).map_err(Failure::failed)?;
+    out!("{message}");
+    Ok(0)
+}
+
+/// Loads a notebook for the command line and reports any integrity finding
+/// on stderr (N4: never silently accepted). Returns the notebook.
+pub fn open(dir: &Path) -> Result<Notebook, Failure> {
+    let notebook = store::load(dir).map_err(Failure::input)?;
+    for finding in notebook.integrity() {
+        eprintln!("warning: {}", finding.message);
+    }
+    Ok(notebook)
+}
+
+fn parse_prediction_number(text: &str) -> Result<u32, String> {
+    parse_number(text, 'P')
+}
+
+/// `3`, `R3` or `r3` → 3 (with the row's letter as `prefix`).
+fn parse_number(text: &str, prefix: char) -> Result<u32, String> {
+    let digits = text.trim().trim_start_matches([prefix, prefix.to_ascii_lowercase()]);
+    digits
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n > 0)
+        .with_context(|| format!("'{text}' is not a row number (write 3 or {prefix}3)"))
+        .map_err(|e| e.to_string())
+}

@@ -1,0 +1,112 @@
+//! `vernier show`: the whole notebook as text or as one JSON object.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::{Value, json};
+use vernier_engine::notebook::{Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, SOAK_COLUMNS};
+
+use super::notebook_cmds::open;
+use super::{Outcome, table};
+
+/// Prints the notebook; exit 1 when a prediction's seal is broken (N4).
+pub fn show(dir: &Path, json: bool) -> Outcome {
+    let notebook = open(dir)?;
+    if json {
+        out!("{}", to_json(&notebook, dir));
+    } else {
+        out!("{}", to_text(&notebook, dir).trim_end());
+    }
+    Ok(u8::from(!notebook.integrity().is_empty()))
+}
+
+fn to_text(nb: &Notebook, dir: &Path) -> String {
+    let mut out = String::new();
+    // Writing into a String cannot fail.
+    let _ = writeln!(out, "# Measurement Log — {}\n{}\n", nb.title, dir.display());
+
+    let env: Vec<Vec<String>> = nb.environment.rows().map(|(f, v)| vec![f.label().to_owned(), v]).collect();
+    let _ = writeln!(out, "## Environment\n{}\n", table::render(&["Field", "Value"], &env));
+
+    let mut headers = PREDICTION_COLUMNS.to_vec();
+    headers.extend(["Recorded", "Lock"]);
+    let rows: Vec<Vec<String>> = nb.predictions().iter().map(|p| {
+        let why = match &p.amends {
+            Some(a) => format!("{} [amends P{}: “{}”]", p.why, a.of, a.quote),
+            None => p.why.clone(),
+        };
+        let lock = nb.lock_of(p).map_or_else(|| "open".to_owned(), |l| format!("locked {}", l.short()));
+        vec![p.label(), p.experiment.clone(), p.predict.clone(), why, p.recorded_at.format("%Y-%m-%d %H:%M").to_string(), lock]
+    }).collect();
+    let _ = writeln!(out, "## {PREDICTIONS_HEADING}\n{}\n", table::render(&headers, &rows));
+
+    let rows: Vec<Vec<String>> = nb.runs().iter().map(|r| r.columns().to_vec()).collect();
+    let _ = writeln!(out, "## Runs\n{}\n", table::render(&RUN_COLUMNS, &rows));
+
+    let rows: Vec<Vec<String>> = nb.soaks().iter().map(|s| s.columns().to_vec()).collect();
+    let _ = writeln!(out, "## Soak runs\n{}\n", table::render(&SOAK_COLUMNS, &rows));
+
+    let _ = writeln!(out, "## Notes and anomalies");
+    for note in nb.notes() {
+        let _ = writeln!(out, "- {}  {}", note.at.format("%Y-%m-%d %H:%M"), note.text);
+    }
+    for finding in nb.integrity() {
+        let _ = writeln!(out, "\nINTEGRITY: {}", finding.message);
+    }
+    out
+}
+
+/// The JSON form: every section, each row with its displayed columns under
+/// their exact names, plus the raw values.
+fn to_json(nb: &Notebook, dir: &Path) -> Value {
+    let columns = |names: &[&str], cells: Vec<String>| -> Value {
+        names.iter().zip(cells).map(|(n, c)| ((*n).to_owned(), Value::String(c))).collect::<serde_json::Map<_, _>>().into()
+    };
+    json!({
+        "path": dir.display().to_string(),
+        "title": nb.title,
+        "schema": nb.schema,
+        "created_at": nb.created_at,
+        "environment": nb.environment.rows().map(|(f, v)| json!({"field": f.label(), "value": v})).collect::<Vec<_>>(),
+        "predictions": nb.predictions().iter().map(|p| {
+            let lock = nb.lock_of(p);
+            json!({
+                "number": p.number,
+                "label": p.label(),
+                "experiment": p.experiment,
+                "predict": p.predict,
+                "why": p.why,
+                "recorded_at": p.recorded_at,
+                "amends": p.amends,
+                "locked": lock.is_some(),
+                "locked_by": lock.map(|l| l.to_string()),
+                "hash": p.hash,
+            })
+        }).collect::<Vec<_>>(),
+        "runs": nb.runs().iter().map(|r| json!({
+            "number": r.number,
+            "columns": columns(&RUN_COLUMNS, r.columns().to_vec()),
+            "command": r.measurement.command,
+            "warmup": r.measurement.warmup_trials,
+            "timed": r.measurement.summary.n,
+            "unit": r.measurement.unit,
+            "stats": r.measurement.summary,
+            "tag": r.measurement.tag,
+            "synthetic": r.measurement.synthetic,
+            "recorded_at": r.recorded_at,
+            "discarded": r.discarded,
+        })).collect::<Vec<_>>(),
+        "soaks": nb.soaks().iter().map(|s| json!({
+            "number": s.number,
+            "columns": columns(&SOAK_COLUMNS, s.columns().to_vec()),
+            "protocol": s.protocol,
+            "numbers": s.numbers,
+            "tag": s.tag,
+            "synthetic": s.synthetic,
+            "recorded_at": s.recorded_at,
+            "discarded": s.discarded,
+        })).collect::<Vec<_>>(),
+        "notes": nb.notes(),
+        "integrity": nb.integrity(),
+    })
+}
