@@ -1,1 +1,15 @@
+//! Cross-crate tests of Vernier's engine, used as a library.
+//!
+//! Each module names the SPEC rules it covers; fixtures live in `fixtures/`.
 
+/// Shared fixtures: temporary notebooks and ready-made rows.
+mod util;
+
+/// N7: atomic save under injected faults and under SIGKILL.
+mod atomic_save;
+/// N1, N2, N8: the folder format, round trips, schema and error positions.
+mod notebook_store;
+/// N4: locked predictions, amendments, and the hash chain under tampering.
+mod prediction_chain;
+/// S1–S9 against numpy's values, and the statistics' invariants as properties.
+mod stats_reference;

@@ -69,13 +69,25 @@ pub fn predict(args: &PredictArgs) -> Outcome {
         }
         let experiment = match (&args.experiment, args.edit) {
             (Some(e), _) => e.clone(),
-            (None, Some(n)) => nb.prediction(n).ok_or(NotebookError::NoSuchPrediction(n))?.experiment.clone(),
+            (None, Some(n)) => nb
+                .prediction(n)
+                .ok_or(NotebookError::NoSuchPrediction(n))?
+                .experiment
+                .clone(),
             (None, None) => return Err(NotebookError::Empty("Experiment")),
         };
-        let text = PredictionText { experiment, predict: args.predict.clone(), why: args.why.clone() };
+        let text = PredictionText {
+            experiment,
+            predict: args.predict.clone(),
+            why: args.why.clone(),
+        };
         match args.edit {
-            Some(n) => nb.edit_prediction(n, text).map(|()| format!("rewrote open prediction P{n}")),
-            None => nb.add_prediction(text, now).map(|n| format!("recorded P{n} at {}", now.format("%Y-%m-%d %H:%M:%S UTC"))),
+            Some(n) => nb
+                .edit_prediction(n, text)
+                .map(|()| format!("rewrote open prediction P{n}")),
+            None => nb
+                .add_prediction(text, now)
+                .map(|n| format!("recorded P{n} at {}", now.format("%Y-%m-%d %H:%M:%S UTC"))),
         }
     })
 }
@@ -92,7 +104,10 @@ pub fn lock(dir: &Path) -> Outcome {
 }
 
 pub fn note(dir: &Path, text: &str) -> Outcome {
-    change(dir, |nb| nb.add_note(text, Utc::now()).map(|()| "note added".to_owned()))
+    change(dir, |nb| {
+        nb.add_note(text, Utc::now())
+            .map(|()| "note added".to_owned())
+    })
 }
 
 pub fn discard(args: &DiscardArgs) -> Outcome {
@@ -100,20 +115,31 @@ pub fn discard(args: &DiscardArgs) -> Outcome {
         (Some(n), _) => Subject::Run(n),
         (None, Some(n)) => Subject::Soak(n),
         // clap's required group guarantees one of the two.
-        (None, None) => return Err(Failure::input(anyhow::anyhow!("name the row with --run N or --soak N"))),
+        (None, None) => {
+            return Err(Failure::input(anyhow::anyhow!(
+                "name the row with --run N or --soak N"
+            )));
+        }
     };
     change(&args.dir, |nb| {
-        nb.discard(subject, &args.why, Utc::now()).map(|()| format!("discarded {subject}; it is listed under Notes and anomalies"))
+        nb.discard(subject, &args.why, Utc::now())
+            .map(|()| format!("discarded {subject}; it is listed under Notes and anomalies"))
     })
 }
 
 pub fn set(dir: &Path, field: &str, value: &str) -> Outcome {
-    change(dir, |nb| nb.set_environment(field, value).map(|()| format!("{} set", field.trim())))
+    change(dir, |nb| {
+        nb.set_environment(field, value)
+            .map(|()| format!("{} set", field.trim()))
+    })
 }
 
 /// Loads the notebook in `dir`, warning about any broken seal, applies
 /// `edit`, and saves. A refused edit is bad input (exit 2) and saves nothing.
-fn change(dir: &Path, edit: impl FnOnce(&mut Notebook) -> Result<String, NotebookError>) -> Outcome {
+fn change(
+    dir: &Path,
+    edit: impl FnOnce(&mut Notebook) -> Result<String, NotebookError>,
+) -> Outcome {
     let mut notebook = open(dir)?;
     let message = edit(&mut notebook).map_err(Failure::input)?;
     store::save(dir, &notebook).map_err(Failure::failed)?;
@@ -137,7 +163,9 @@ fn parse_prediction_number(text: &str) -> Result<u32, String> {
 
 /// `3`, `R3` or `r3` → 3 (with the row's letter as `prefix`).
 fn parse_number(text: &str, prefix: char) -> Result<u32, String> {
-    let digits = text.trim().trim_start_matches([prefix, prefix.to_ascii_lowercase()]);
+    let digits = text
+        .trim()
+        .trim_start_matches([prefix, prefix.to_ascii_lowercase()]);
     digits
         .parse::<u32>()
         .ok()

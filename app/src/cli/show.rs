@@ -4,7 +4,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use serde_json::{Value, json};
-use vernier_engine::notebook::{Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, SOAK_COLUMNS};
+use vernier_engine::notebook::{
+    Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, SOAK_COLUMNS,
+};
 
 use super::notebook_cmds::open;
 use super::{Outcome, table};
@@ -25,26 +27,55 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
     // Writing into a String cannot fail.
     let _ = writeln!(out, "# Measurement Log — {}\n{}\n", nb.title, dir.display());
 
-    let env: Vec<Vec<String>> = nb.environment.rows().map(|(f, v)| vec![f.label().to_owned(), v]).collect();
-    let _ = writeln!(out, "## Environment\n{}\n", table::render(&["Field", "Value"], &env));
+    let env: Vec<Vec<String>> = nb
+        .environment
+        .rows()
+        .map(|(f, v)| vec![f.label().to_owned(), v])
+        .collect();
+    let _ = writeln!(
+        out,
+        "## Environment\n{}\n",
+        table::render(&["Field", "Value"], &env)
+    );
 
     let mut headers = PREDICTION_COLUMNS.to_vec();
     headers.extend(["Recorded", "Lock"]);
-    let rows: Vec<Vec<String>> = nb.predictions().iter().map(|p| {
-        let why = match &p.amends {
-            Some(a) => format!("{} [amends P{}: “{}”]", p.why, a.of, a.quote),
-            None => p.why.clone(),
-        };
-        let lock = nb.lock_of(p).map_or_else(|| "open".to_owned(), |l| format!("locked {}", l.short()));
-        vec![p.label(), p.experiment.clone(), p.predict.clone(), why, p.recorded_at.format("%Y-%m-%d %H:%M").to_string(), lock]
-    }).collect();
-    let _ = writeln!(out, "## {PREDICTIONS_HEADING}\n{}\n", table::render(&headers, &rows));
+    let rows: Vec<Vec<String>> = nb
+        .predictions()
+        .iter()
+        .map(|p| {
+            let why = match &p.amends {
+                Some(a) => format!("{} [amends P{}: “{}”]", p.why, a.of, a.quote),
+                None => p.why.clone(),
+            };
+            let lock = nb
+                .lock_of(p)
+                .map_or_else(|| "open".to_owned(), |l| format!("locked {}", l.short()));
+            vec![
+                p.label(),
+                p.experiment.clone(),
+                p.predict.clone(),
+                why,
+                p.recorded_at.format("%Y-%m-%d %H:%M").to_string(),
+                lock,
+            ]
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "## {PREDICTIONS_HEADING}\n{}\n",
+        table::render(&headers, &rows)
+    );
 
     let rows: Vec<Vec<String>> = nb.runs().iter().map(|r| r.columns().to_vec()).collect();
     let _ = writeln!(out, "## Runs\n{}\n", table::render(&RUN_COLUMNS, &rows));
 
     let rows: Vec<Vec<String>> = nb.soaks().iter().map(|s| s.columns().to_vec()).collect();
-    let _ = writeln!(out, "## Soak runs\n{}\n", table::render(&SOAK_COLUMNS, &rows));
+    let _ = writeln!(
+        out,
+        "## Soak runs\n{}\n",
+        table::render(&SOAK_COLUMNS, &rows)
+    );
 
     let _ = writeln!(out, "## Notes and anomalies");
     for note in nb.notes() {
@@ -60,7 +91,12 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
 /// their exact names, plus the raw values.
 fn to_json(nb: &Notebook, dir: &Path) -> Value {
     let columns = |names: &[&str], cells: Vec<String>| -> Value {
-        names.iter().zip(cells).map(|(n, c)| ((*n).to_owned(), Value::String(c))).collect::<serde_json::Map<_, _>>().into()
+        names
+            .iter()
+            .zip(cells)
+            .map(|(n, c)| ((*n).to_owned(), Value::String(c)))
+            .collect::<serde_json::Map<_, _>>()
+            .into()
     };
     json!({
         "path": dir.display().to_string(),

@@ -2,7 +2,9 @@
 //! column names (SPEC N2).
 
 use egui::{RichText, Ui};
-use vernier_engine::notebook::{Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, SECTIONS, SOAK_COLUMNS};
+use vernier_engine::notebook::{
+    Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, SECTIONS, SOAK_COLUMNS,
+};
 
 /// The five sections of the log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,7 +23,13 @@ pub enum Section {
 
 impl Section {
     /// In the log's order.
-    pub const ALL: [Section; 5] = [Section::Environment, Section::Predictions, Section::Runs, Section::Soaks, Section::Notes];
+    pub const ALL: [Section; 5] = [
+        Section::Environment,
+        Section::Predictions,
+        Section::Runs,
+        Section::Soaks,
+        Section::Notes,
+    ];
 
     /// The name in the side bar.
     pub fn title(self) -> &'static str {
@@ -52,7 +60,11 @@ impl Section {
         match self {
             Section::Environment => {
                 let rows = nb.environment.rows().map(|(f, v)| {
-                    let shown = if v.is_empty() { format!("⟨{}⟩", f.hint()) } else { v };
+                    let shown = if v.is_empty() {
+                        format!("⟨{}⟩", f.hint())
+                    } else {
+                        v
+                    };
                     vec![f.label().to_owned(), shown]
                 });
                 grid(ui, "environment", &["Field", "Value"], rows);
@@ -60,18 +72,37 @@ impl Section {
             Section::Predictions => {
                 let rows = nb.predictions().iter().map(|p| {
                     let lock = if nb.lock_of(p).is_some() { "🔒 " } else { "" };
-                    vec![format!("{lock}{}", p.label()), p.experiment.clone(), p.predict.clone(), p.why.clone()]
+                    vec![
+                        format!("{lock}{}", p.label()),
+                        p.experiment.clone(),
+                        p.predict.clone(),
+                        p.why.clone(),
+                    ]
                 });
                 grid(ui, "predictions", &PREDICTION_COLUMNS, rows);
             }
-            Section::Runs => grid(ui, "runs", &RUN_COLUMNS, nb.runs().iter().map(|r| r.columns().to_vec())),
-            Section::Soaks => grid(ui, "soaks", &SOAK_COLUMNS, nb.soaks().iter().map(|s| s.columns().to_vec())),
+            Section::Runs => grid(
+                ui,
+                "runs",
+                &RUN_COLUMNS,
+                nb.runs().iter().map(|r| r.columns().to_vec()),
+            ),
+            Section::Soaks => grid(
+                ui,
+                "soaks",
+                &SOAK_COLUMNS,
+                nb.soaks().iter().map(|s| s.columns().to_vec()),
+            ),
             Section::Notes => {
                 if nb.notes().is_empty() {
                     ui.label(RichText::new("No notes yet. Every discarded run will be listed here with its reason.").weak());
                 }
                 for note in nb.notes() {
-                    ui.label(format!("{}  {}", note.at.format("%Y-%m-%d %H:%M"), note.text));
+                    ui.label(format!(
+                        "{}  {}",
+                        note.at.format("%Y-%m-%d %H:%M"),
+                        note.text
+                    ));
                 }
             }
         }
@@ -79,16 +110,19 @@ impl Section {
 }
 
 fn grid(ui: &mut Ui, id: &str, headers: &[&str], rows: impl Iterator<Item = Vec<String>>) {
-    egui::Grid::new(id).striped(true).spacing([16.0, 6.0]).show(ui, |ui| {
-        for h in headers {
-            ui.label(RichText::new(*h).strong());
-        }
-        ui.end_row();
-        for row in rows {
-            for cell in row {
-                ui.label(cell);
+    egui::Grid::new(id)
+        .striped(true)
+        .spacing([16.0, 6.0])
+        .show(ui, |ui| {
+            for h in headers {
+                ui.label(RichText::new(*h).strong());
             }
             ui.end_row();
-        }
-    });
+            for row in rows {
+                for cell in row {
+                    ui.label(cell);
+                }
+                ui.end_row();
+            }
+        });
 }

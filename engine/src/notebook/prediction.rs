@@ -42,6 +42,7 @@ pub enum LockCause {
 #[serde(deny_unknown_fields)]
 pub struct Lock {
     /// The moment it locked.
+    #[serde(with = "super::time")]
     pub at: DateTime<Utc>,
     /// What locked it.
     pub cause: LockCause,
@@ -62,7 +63,11 @@ impl std::fmt::Display for Lock {
     /// Completes "changed after …".
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.cause {
-            LockCause::User => write!(f, "it was locked at {}", self.at.format("%Y-%m-%d %H:%M:%S UTC")),
+            LockCause::User => write!(
+                f,
+                "it was locked at {}",
+                self.at.format("%Y-%m-%d %H:%M:%S UTC")
+            ),
             LockCause::Run(n) => write!(f, "run {n} was recorded"),
             LockCause::Soak(n) => write!(f, "soak S{n} was recorded"),
         }
@@ -82,11 +87,12 @@ pub struct Prediction {
     /// `Why`
     pub why: String,
     /// When it was written down.
+    #[serde(with = "super::time")]
     pub recorded_at: DateTime<Utc>,
     /// Set when this row amends an earlier one.
     pub amends: Option<Amendment>,
-    /// Set once it is read-only. Not sealed: locking changes no content, and
-    /// a lock removed by hand is still implied by any later run.
+    /// Set once it is read-only. Sealed with the content, so a lock removed
+    /// by hand breaks the seal (and any later run still implies it).
     pub lock: Option<Lock>,
     /// The previous prediction's `hash` ("" for the first).
     pub prev: String,
@@ -115,11 +121,26 @@ impl Prediction {
         field(self.experiment.as_bytes());
         field(self.predict.as_bytes());
         field(self.why.as_bytes());
-        field(self.recorded_at.to_rfc3339_opts(SecondsFormat::Nanos, true).as_bytes());
+        field(
+            self.recorded_at
+                .to_rfc3339_opts(SecondsFormat::Nanos, true)
+                .as_bytes(),
+        );
         match &self.amends {
             Some(a) => {
                 field(a.of.to_string().as_bytes());
                 field(a.quote.as_bytes());
+            }
+            None => field(b"-"),
+        }
+        match &self.lock {
+            Some(lock) => {
+                field(
+                    lock.at
+                        .to_rfc3339_opts(SecondsFormat::Nanos, true)
+                        .as_bytes(),
+                );
+                field(format!("{:?}", lock.cause).as_bytes());
             }
             None => field(b"-"),
         }
@@ -144,23 +165,74 @@ pub struct IntegrityFinding {
     pub message: String,
 }
 
-/// Checks every seal and every link of the chain.
-///
-/// A row whose seal fails was edited. A row whose seal holds but whose `prev`
-/// no longer matches its predecessor means the predecessor was edited and
-/// re-sealed — the finding names the predecessor.
+/// How one row of the chain stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ChainState {
+    /// Seal and link hold.
+    Sound,
+    /// The row's content no longer matches its seal: it was edited.
+    SealBroken,
+    /// The row's seal holds but its `prev` is not the previous row's hash:
+    /// the previous row was edited and re-sealed.
+    LinkBroken,
+}
+
+/// The state of every row, in order.
+pub(super) fn chain_states(predictions: &[Prediction]) -> Vec<ChainState> {
+    predictions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let expected_prev = if i == 0 {
+                ""
+            } else {
+                predictions[i - 1].hash.as_str()
+            };
+            if p.hash != p.expected_hash() {
+                ChainState::SealBroken
+            } else if p.prev != expected_prev {
+                ChainState::LinkBroken
+            } else {
+                ChainState::Sound
+            }
+        })
+        .collect()
+}
+
+/// Re-seals rows from `index` on after a permitted change, leaving every
+/// break found in `before` in place — so a hand edit is never laundered by
+/// a later, legitimate change such as a lock.
+pub(super) fn reseal_from(predictions: &mut [Prediction], index: usize, before: &[ChainState]) {
+    for i in index..predictions.len() {
+        let prev = if i == 0 {
+            String::new()
+        } else {
+            predictions[i - 1].hash.clone()
+        };
+        let p = &mut predictions[i];
+        match before.get(i).copied().unwrap_or(ChainState::Sound) {
+            ChainState::Sound => p.reseal(&prev),
+            ChainState::LinkBroken => p.hash = p.expected_hash(),
+            ChainState::SealBroken => {}
+        }
+    }
+}
+
+/// Every broken seal or link, as a finding naming the prediction that
+/// changed (for a broken link, the row before it).
 pub(super) fn verify_chain(
     predictions: &[Prediction],
     lock_of: impl Fn(&Prediction) -> Option<Lock>,
 ) -> Vec<IntegrityFinding> {
-    let mut changed: Vec<usize> = Vec::new();
-    for (i, p) in predictions.iter().enumerate() {
-        if p.hash != p.expected_hash() || (i == 0 && !p.prev.is_empty()) {
-            changed.push(i);
-        } else if i > 0 && p.prev != predictions[i - 1].hash {
-            changed.push(i - 1);
-        }
-    }
+    let mut changed: Vec<usize> = chain_states(predictions)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, state)| match state {
+            ChainState::Sound => None,
+            ChainState::SealBroken => Some(i),
+            ChainState::LinkBroken => Some(i.saturating_sub(1)),
+        })
+        .collect();
     changed.dedup();
     changed
         .into_iter()
@@ -169,9 +241,16 @@ pub(super) fn verify_chain(
             let locked = lock_of(p);
             let message = match &locked {
                 Some(lock) => format!("prediction {} changed after {lock}", p.label()),
-                None => format!("prediction {} was edited outside Vernier (it was not locked yet)", p.label()),
+                None => format!(
+                    "prediction {} was edited outside Vernier (it was not locked yet)",
+                    p.label()
+                ),
             };
-            IntegrityFinding { prediction: p.number, locked, message }
+            IntegrityFinding {
+                prediction: p.number,
+                locked,
+                message,
+            }
         })
         .collect()
 }
@@ -179,9 +258,11 @@ pub(super) fn verify_chain(
 /// Lower-case hexadecimal.
 pub(crate) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-        // Writing to a String cannot fail.
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            // Writing to a String cannot fail.
+            let _ = write!(s, "{b:02x}");
+            s
+        })
 }

@@ -1,0 +1,202 @@
+//! SPEC N1, N2, N3, N5, N8: the folder, round trips, schema and errors.
+
+use vernier_engine::notebook::{LoadError, Subject, Tag, store};
+
+use crate::util::{at, saved_notebook};
+
+// SPEC N1: the folder holds notebook.ron, raw/ and exports/.
+#[test]
+fn new_notebook_has_the_folder_layout() {
+    let (_tmp, dir, _nb) = saved_notebook();
+    assert!(dir.join("notebook.ron").is_file());
+    assert!(dir.join("raw").is_dir());
+    assert!(dir.join("exports").is_dir());
+    assert!(matches!(
+        store::create(&dir, "again", at(0)),
+        Err(vernier_engine::notebook::CreateError::Exists { .. })
+    ));
+}
+
+// SPEC N1–N5: what is saved loads back identical.
+#[test]
+fn round_trip_keeps_everything() {
+    let (_tmp, dir, mut nb) = saved_notebook();
+    nb.set_environment("Power source", "mains").expect("field");
+    nb.set_environment("Workbench", "L, shared").expect("field");
+    nb.discard(Subject::Run(1), "lid closed at t=120 s", at(70))
+        .expect("discard");
+    store::save(&dir, &nb).expect("save");
+    let back = store::load(&dir).expect("load");
+    assert_eq!(back, nb);
+    assert_eq!(back.run(1).expect("run 1").measurement.tag, Tag::Measured);
+}
+
+// SPEC N5: a discarded run stays, struck, and is listed under notes.
+#[test]
+fn discard_keeps_the_run_and_notes_the_reason() {
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    nb.discard(Subject::Run(1), "closed the lid out of habit", at(70))
+        .expect("discard");
+    assert_eq!(nb.runs().len(), 1);
+    assert_eq!(
+        nb.run(1)
+            .expect("run")
+            .discarded
+            .as_ref()
+            .expect("discarded")
+            .reason,
+        "closed the lid out of habit"
+    );
+    assert!(nb.run(1).expect("run").columns()[0].contains("discarded"));
+    let note = nb.notes().last().expect("a note");
+    assert_eq!(note.about, Some(Subject::Run(1)));
+    assert!(note.text.contains("closed the lid out of habit"));
+    assert!(
+        nb.discard(Subject::Run(1), "again", at(80)).is_err(),
+        "the first reason is kept"
+    );
+    assert!(nb.discard(Subject::Run(9), "no such run", at(80)).is_err());
+    assert!(nb.discard(Subject::Run(1), "  ", at(80)).is_err());
+}
+
+// SPEC N8: a malformed file names the file, line and column.
+#[test]
+fn malformed_file_names_line_and_column() {
+    let (_tmp, dir, _nb) = saved_notebook();
+    let path = dir.join("notebook.ron");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let broken = text.replacen("title:", "title =", 1);
+    let line = broken
+        .lines()
+        .position(|l| l.contains("title ="))
+        .expect("line")
+        + 1;
+    std::fs::write(&path, broken).expect("write");
+    match store::load(&dir) {
+        Err(LoadError::Syntax {
+            path: p,
+            line: l,
+            column,
+            ..
+        }) => {
+            assert_eq!(p, path);
+            assert_eq!(l, line);
+            assert!(column > 1);
+        }
+        other => panic!("expected a syntax error, got {other:?}"),
+    }
+    let message = store::load(&dir).expect_err("still broken").to_string();
+    assert!(
+        message.starts_with(&format!("{}:{line}:", path.display())),
+        "{message}"
+    );
+}
+
+// SPEC N8: a newer schema is refused, naming the versions.
+#[test]
+fn newer_schema_is_refused() {
+    let (_tmp, dir, _nb) = saved_notebook();
+    let path = dir.join("notebook.ron");
+    let text =
+        std::fs::read_to_string(&path)
+            .expect("read")
+            .replacen("schema: 1,", "schema: 7,", 1);
+    std::fs::write(&path, text).expect("write");
+    let err = store::load(&dir).expect_err("refused");
+    assert!(
+        matches!(
+            err,
+            LoadError::NewerSchema {
+                found: 7,
+                supported: 1,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("update Vernier"));
+}
+
+// SPEC N1: a stored raw-file path that leaves the folder is refused on load.
+#[test]
+fn escaping_raw_path_is_refused_on_load() {
+    let (_tmp, dir, mut nb) = saved_notebook();
+    let run = nb.run(1).expect("run").measurement.clone();
+    let mut with_raw = run;
+    with_raw.raw_file = Some(vernier_engine::notebook::RawFile {
+        path: vernier_engine::notebook::NotebookPath::new("raw/run-2.csv").expect("fine"),
+        sha256: "0".repeat(64),
+    });
+    nb.record_run(with_raw, at(90));
+    store::save(&dir, &nb).expect("save");
+    let path = dir.join("notebook.ron");
+    let text = std::fs::read_to_string(&path)
+        .expect("read")
+        .replace("raw/run-2.csv", "../../../etc/hostname");
+    std::fs::write(&path, text).expect("write");
+    let err = store::load(&dir).expect_err("refused").to_string();
+    assert!(err.contains("leaves the notebook folder"), "{err}");
+}
+
+// SPEC N2: the five sections and their exact column names.
+#[test]
+fn column_names_are_exact() {
+    use vernier_engine::notebook::{PREDICTION_COLUMNS, RUN_COLUMNS, SECTIONS, SOAK_COLUMNS};
+    assert_eq!(
+        SECTIONS,
+        [
+            "Environment",
+            "Predictions",
+            "Runs",
+            "Soak runs",
+            "Notes and anomalies"
+        ]
+    );
+    assert_eq!(
+        PREDICTION_COLUMNS,
+        ["#", "Experiment", "What I predict", "Why"]
+    );
+    assert_eq!(
+        RUN_COLUMNS,
+        [
+            "#",
+            "What",
+            "Command",
+            "n (warm-up + timed)",
+            "Median",
+            "Dispersion",
+            "Min / Max",
+            "Conditions",
+            "Raw file",
+            "Tag"
+        ]
+    );
+    assert_eq!(
+        SOAK_COLUMNS,
+        [
+            "#",
+            "Duration",
+            "Interval",
+            "P",
+            "t_onset",
+            "t_stable",
+            "S",
+            "S/P",
+            "Tail IQR",
+            "Conditions",
+            "Raw file"
+        ]
+    );
+}
+
+// SPEC N2, S6: a run's displayed columns follow the rounding rule.
+#[test]
+fn run_columns_are_rounded() {
+    let (_tmp, _dir, nb) = saved_notebook();
+    let cols = nb.run(1).expect("run").columns();
+    assert_eq!(cols[3], "3 + 5");
+    assert_eq!(cols[4], "12.50 ms");
+    assert_eq!(cols[5], "IQR 0.20 ms");
+    assert_eq!(cols[6], "12.40 / 24.90 ms");
+    assert_eq!(cols[9], "MEASURED");
+}

@@ -1,0 +1,211 @@
+//! SPEC N4: locked predictions, amendments, and the hash chain.
+
+use std::path::Path;
+
+use vernier_engine::notebook::{LockCause, Notebook, NotebookError, store};
+
+use crate::util::{at, measurement, saved_notebook, text};
+
+fn notebook_text(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join(store::NOTEBOOK_FILE)).expect("read notebook.ron")
+}
+
+fn messages(nb: &Notebook) -> Vec<String> {
+    nb.integrity().into_iter().map(|f| f.message).collect()
+}
+
+// SPEC N4: a run locks the predictions before it; the API refuses edits.
+#[test]
+fn locked_prediction_cannot_be_edited_through_the_api() {
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    let before = nb.prediction(1).expect("P1").clone();
+    let err = nb
+        .edit_prediction(1, text("x", "y", "z"))
+        .expect_err("P1 is locked by run 1");
+    assert!(
+        matches!(err, NotebookError::PredictionLocked { number: 1, lock } if lock.cause == LockCause::Run(1))
+    );
+    assert_eq!(
+        nb.prediction(1),
+        Some(&before),
+        "a refused edit changes nothing"
+    );
+
+    // P2 was recorded after run 1: still open, so it may be rewritten.
+    nb.edit_prediction(
+        2,
+        text(
+            "seq vs chase at 64 MiB",
+            "chase 25x slower",
+            "one load in flight",
+        ),
+    )
+    .expect("open");
+    assert!(
+        messages(&nb).is_empty(),
+        "a permitted edit keeps the chain sound"
+    );
+
+    // The user locks it; now it refuses too.
+    assert_eq!(nb.lock_open_predictions(at(50)), 1);
+    assert!(matches!(
+        nb.edit_prediction(2, text("a", "b", "c")),
+        Err(NotebookError::PredictionLocked { number: 2, .. })
+    ));
+    assert!(messages(&nb).is_empty());
+}
+
+// SPEC N4: an amendment quotes the locked original and leaves it intact.
+#[test]
+fn amendment_quotes_the_original() {
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    let original = nb.prediction(1).expect("P1").clone();
+    let n = nb
+        .amend_prediction(
+            1,
+            "ikj about 2x faster",
+            "the -O2 build vectorised ijk too",
+            at(60),
+        )
+        .expect("amend");
+    assert_eq!(n, 3);
+    let amendment = nb.prediction(3).expect("P3");
+    let amends = amendment.amends.as_ref().expect("an amendment");
+    assert_eq!(
+        (amends.of, amends.quote.as_str()),
+        (1, "ikj about 3x faster")
+    );
+    assert_eq!(amendment.experiment, original.experiment);
+    assert_eq!(amendment.recorded_at, at(60));
+    assert_eq!(nb.prediction(1), Some(&original));
+    assert!(messages(&nb).is_empty());
+}
+
+// SPEC N4: a hand edit of a locked prediction is reported on load, by name.
+#[test]
+fn hand_edit_is_reported_naming_the_prediction() {
+    let (_tmp, dir, _nb) = saved_notebook();
+    let edited = notebook_text(&dir).replace("ikj about 3x faster", "ikj about 4x faster");
+    std::fs::write(dir.join(store::NOTEBOOK_FILE), edited).expect("write");
+    let nb = store::load(&dir).expect("still loads");
+    assert_eq!(
+        messages(&nb),
+        ["prediction P1 changed after run 1 was recorded"]
+    );
+    assert_eq!(
+        nb.prediction(1).expect("P1").predict,
+        "ikj about 4x faster",
+        "shown as found, not silently fixed"
+    );
+}
+
+// SPEC N4: re-sealing the edited row by hand still breaks the next link,
+// and the finding names the row that changed, not its successor.
+#[test]
+fn resealed_hand_edit_names_the_edited_row() {
+    let (_tmp, dir, nb) = saved_notebook();
+    let mut forged = nb.prediction(1).expect("P1").clone();
+    forged.predict = "ikj about 4x faster".into();
+    let old_hash = forged.hash.clone();
+    let new_hash = forged.expected_hash();
+    let file = notebook_text(&dir);
+    // Replace only P1's own hash, the first occurrence (P2's `prev` follows it).
+    let forged_file = file
+        .replacen("ikj about 3x faster", "ikj about 4x faster", 1)
+        .replacen(
+            &format!("hash: \"{old_hash}\""),
+            &format!("hash: \"{new_hash}\""),
+            1,
+        );
+    assert_ne!(file, forged_file);
+    std::fs::write(dir.join(store::NOTEBOOK_FILE), forged_file).expect("write");
+    let nb = store::load(&dir).expect("loads");
+    assert_eq!(
+        messages(&nb),
+        ["prediction P1 changed after run 1 was recorded"]
+    );
+}
+
+// SPEC N4: a later legitimate change (a lock, a run) never launders a
+// hand edit: the finding survives the re-seal and the next save.
+#[test]
+fn later_changes_do_not_hide_a_hand_edit() {
+    let (_tmp, dir, _nb) = saved_notebook();
+    let edited = notebook_text(&dir).replace("chase 20x slower", "chase 30x slower");
+    std::fs::write(dir.join(store::NOTEBOOK_FILE), edited).expect("write");
+    let mut nb = store::load(&dir).expect("loads");
+    assert_eq!(
+        messages(&nb),
+        ["prediction P2 was edited outside Vernier (it was not locked yet)"]
+    );
+    nb.record_run(measurement("seq 64 MiB", &[4.0, 4.1, 4.05]), at(100));
+    store::save(&dir, &nb).expect("save");
+    let nb = store::load(&dir).expect("loads");
+    assert_eq!(
+        messages(&nb),
+        ["prediction P2 changed after run 2 was recorded"]
+    );
+}
+
+/// Byte range of the first `Prediction(` record in `text`, through its hash.
+fn first_prediction_span(text: &str) -> std::ops::Range<usize> {
+    let start = text.find("Prediction(").expect("a prediction");
+    let hash_at = start + text[start..].find("hash: \"").expect("its hash");
+    let end = hash_at + "hash: \"".len() + 64 + 1;
+    start..end
+}
+
+// SPEC N4: every single-byte change to a stored prediction is detected —
+// refused as malformed, or loaded with a finding naming P1. The only flips
+// allowed to pass are pure formatting: a separator (whitespace, or RON's
+// optional trailing comma) turned into another whitespace byte, which loads
+// a notebook identical to the original in every field.
+#[test]
+fn every_byte_flip_of_a_prediction_is_detected() {
+    let (_tmp, dir, original) = saved_notebook();
+    let file = notebook_text(&dir);
+    let span = first_prediction_span(&file);
+    assert!(file[span.clone()].contains("ikj about 3x faster"));
+    let path = dir.join(store::NOTEBOOK_FILE);
+    let (mut refused, mut reported, mut unchanged) = (0, 0, 0);
+    for i in span.clone() {
+        for mask in [0x01u8, 0x02, 0x20, 0x80] {
+            let mut bytes = file.clone().into_bytes();
+            bytes[i] ^= mask;
+            match store::from_bytes(&bytes, &path) {
+                Err(_) => refused += 1,
+                Ok(nb) if nb.integrity().iter().any(|f| f.prediction == 1) => reported += 1,
+                Ok(nb) => {
+                    let (old, new) = (file.as_bytes()[i], bytes[i]);
+                    let formatting = (old.is_ascii_whitespace() || old == b',')
+                        && (new.is_ascii_whitespace() || new.is_ascii_control());
+                    assert!(
+                        nb == original && formatting,
+                        "flipping byte {i} ({:?}) with {mask:#x} went unnoticed",
+                        file.as_bytes()[i] as char
+                    );
+                    unchanged += 1;
+                }
+            }
+        }
+    }
+    let total = span.len() * 4;
+    assert_eq!(refused + reported + unchanged, total);
+    eprintln!(
+        "{total} flips over {} bytes: {refused} refused, {reported} reported, {unchanged} formatting only",
+        span.len()
+    );
+
+    // A flipped letter of the prediction's own text still parses: it must be
+    // reported by name, not merely refused.
+    let text_at = file.find("ikj about 3x faster").expect("text");
+    for i in text_at..text_at + "ikj about 3x faster".len() {
+        let mut bytes = file.clone().into_bytes();
+        bytes[i] ^= 0x01;
+        let nb = store::from_bytes(&bytes, &path).expect("a changed letter still parses");
+        assert_eq!(
+            nb.integrity().first().map(|f| f.message.as_str()),
+            Some("prediction P1 changed after run 1 was recorded")
+        );
+    }
+}
