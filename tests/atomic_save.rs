@@ -24,10 +24,7 @@ impl FaultyStorage {
     fn tick(&self) -> io::Result<()> {
         self.count.set(self.count.get() + 1);
         if self.count.get() == self.fail_at {
-            Err(io::Error::other(format!(
-                "injected fault at operation {}",
-                self.fail_at
-            )))
+            Err(io::Error::other(format!("injected fault at operation {}", self.fail_at)))
         } else {
             Ok(())
         }
@@ -53,10 +50,7 @@ impl<'a> store::Storage for &'a FaultyStorage {
     type File = FaultyFile<'a>;
     fn create(&self, path: &Path) -> io::Result<FaultyFile<'a>> {
         self.tick()?;
-        Ok(FaultyFile {
-            file: std::fs::File::create(path)?,
-            storage: self,
-        })
+        Ok(FaultyFile { file: std::fs::File::create(path)?, storage: self })
     }
     fn sync(&self, file: &mut FaultyFile<'a>) -> io::Result<()> {
         self.tick()?;
@@ -82,14 +76,10 @@ fn every_injected_fault_keeps_the_previous_notebook() {
     let (_tmp, dir, old) = saved_notebook();
     let mut new = old.clone();
     // Large enough that the write takes several 4 KiB calls.
-    new.add_note(&"a long note ".repeat(2_000), at(99))
-        .expect("note");
+    new.add_note(&"a long note ".repeat(2_000), at(99)).expect("note");
     let mut steps = Vec::new();
     for fail_at in 1.. {
-        let storage = FaultyStorage {
-            fail_at,
-            count: Cell::new(0),
-        };
+        let storage = FaultyStorage { fail_at, count: Cell::new(0) };
         match store::save_with(&&storage, &dir, &new) {
             Ok(()) => {
                 assert_eq!(store::load(&dir).expect("loads"), new);
@@ -103,30 +93,17 @@ fn every_injected_fault_keeps_the_previous_notebook() {
                     assert_eq!(on_disk, new);
                     store::save(&dir, &old).expect("restore");
                 } else {
-                    assert_eq!(
-                        on_disk, old,
-                        "a failed save at {:?} changed the notebook",
-                        e.step
-                    );
+                    assert_eq!(on_disk, old, "a failed save at {:?} changed the notebook", e.step);
                 }
                 assert!(e.to_string().contains("previous version is kept"));
                 assert!(!dir.join(".notebook.ron.tmp").exists() || e.step == SaveStep::CreateTemp);
             }
         }
     }
-    for step in [
-        SaveStep::CreateTemp,
-        SaveStep::Write,
-        SaveStep::SyncTemp,
-        SaveStep::Rename,
-        SaveStep::SyncFolder,
-    ] {
+    for step in [SaveStep::CreateTemp, SaveStep::Write, SaveStep::SyncTemp, SaveStep::Rename, SaveStep::SyncFolder] {
         assert!(steps.contains(&step), "no fault was injected at {step:?}");
     }
-    assert!(
-        steps.iter().filter(|s| **s == SaveStep::Write).count() >= 5,
-        "several write calls were failed"
-    );
+    assert!(steps.iter().filter(|s| **s == SaveStep::Write).count() >= 5, "several write calls were failed");
 }
 
 const CHILD_ENV: &str = "VERNIER_TEST_SAVE_LOOP_DIR";
@@ -140,11 +117,7 @@ fn save_loop(dir: &Path, limit: Option<usize>) -> Notebook {
     let mut i = 0;
     while limit.is_none_or(|l| i < l) {
         i += 1;
-        nb.add_note(
-            &format!("save {i}"),
-            at(1_000 + i64::try_from(i).expect("small")),
-        )
-        .expect("note");
+        nb.add_note(&format!("save {i}"), at(1_000 + i64::try_from(i).expect("small"))).expect("note");
         store::save(dir, &nb).expect("save");
         writeln!(out, "saved {}", nb.notes().len()).expect("stdout");
         out.flush().expect("stdout");
@@ -175,23 +148,14 @@ fn save_loop_child() {
 fn sigkill_during_saves_never_tears_the_notebook() {
     let (_tmp, dir, mut nb) = saved_notebook();
     // A notebook of a few hundred kB, so a save takes long enough to be hit.
-    nb.add_note(
-        &"padding to make each save take a while ".repeat(2_000),
-        at(50),
-    )
-    .expect("note");
+    nb.add_note(&"padding to make each save take a while ".repeat(2_000), at(50)).expect("note");
     store::save(&dir, &nb).expect("save");
     let exe = std::env::current_exe().expect("test binary");
     let mut rng: u64 = 0x5DEE_CE66_D1CE_4E5B;
     let (mut mid_save, mut confirmed_total) = (0, 0);
     for round in 0..200 {
         let mut child = Command::new(&exe)
-            .args([
-                "--exact",
-                "atomic_save::save_loop_child",
-                "--nocapture",
-                "--test-threads=1",
-            ])
+            .args(["--exact", "atomic_save::save_loop_child", "--nocapture", "--test-threads=1"])
             .env(CHILD_ENV, &dir)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -211,30 +175,20 @@ fn sigkill_during_saves_never_tears_the_notebook() {
             .lines()
             .map_while(Result::ok)
             // The harness prints "test … ... " before the first line.
-            .filter_map(|l| {
-                l.rsplit_once("saved ")
-                    .and_then(|(_, n)| n.parse::<usize>().ok())
-            })
+            .filter_map(|l| l.rsplit_once("saved ").and_then(|(_, n)| n.parse::<usize>().ok()))
             .last();
-        let loaded =
-            store::load(&dir).unwrap_or_else(|e| panic!("round {round}: torn notebook: {e}"));
+        let loaded = store::load(&dir).unwrap_or_else(|e| panic!("round {round}: torn notebook: {e}"));
         assert!(loaded.integrity().is_empty(), "round {round}");
         if let Some(n) = confirmed {
             confirmed_total += 1;
             // Every save that returned is on disk; at most one more finished
             // between its return and the kill.
             let notes = loaded.notes().len();
-            assert!(
-                notes == n || notes == n + 1,
-                "round {round}: {n} saves confirmed, {notes} notes on disk"
-            );
+            assert!(notes == n || notes == n + 1, "round {round}: {n} saves confirmed, {notes} notes on disk");
         }
     }
     eprintln!(
         "200 kills: {mid_save} landed with a temporary file present, {confirmed_total} after at least one confirmed save"
     );
-    assert!(
-        confirmed_total > 50,
-        "most rounds should get a save in before the kill"
-    );
+    assert!(confirmed_total > 50, "most rounds should get a save in before the kill");
 }

@@ -11,10 +11,7 @@ fn new_notebook_has_the_folder_layout() {
     assert!(dir.join("notebook.ron").is_file());
     assert!(dir.join("raw").is_dir());
     assert!(dir.join("exports").is_dir());
-    assert!(matches!(
-        store::create(&dir, "again", at(0)),
-        Err(vernier_engine::notebook::CreateError::Exists { .. })
-    ));
+    assert!(matches!(store::create(&dir, "again", at(0)), Err(vernier_engine::notebook::CreateError::Exists { .. })));
 }
 
 // SPEC N1–N5: what is saved loads back identical.
@@ -23,8 +20,7 @@ fn round_trip_keeps_everything() {
     let (_tmp, dir, mut nb) = saved_notebook();
     nb.set_environment("Power source", "mains").expect("field");
     nb.set_environment("Workbench", "L, shared").expect("field");
-    nb.discard(Subject::Run(1), "lid closed at t=120 s", at(70))
-        .expect("discard");
+    nb.discard(Subject::Run(1), "lid closed at t=120 s", at(70)).expect("discard");
     store::save(&dir, &nb).expect("save");
     let back = store::load(&dir).expect("load");
     assert_eq!(back, nb);
@@ -35,26 +31,14 @@ fn round_trip_keeps_everything() {
 #[test]
 fn discard_keeps_the_run_and_notes_the_reason() {
     let (_tmp, _dir, mut nb) = saved_notebook();
-    nb.discard(Subject::Run(1), "closed the lid out of habit", at(70))
-        .expect("discard");
+    nb.discard(Subject::Run(1), "closed the lid out of habit", at(70)).expect("discard");
     assert_eq!(nb.runs().len(), 1);
-    assert_eq!(
-        nb.run(1)
-            .expect("run")
-            .discarded
-            .as_ref()
-            .expect("discarded")
-            .reason,
-        "closed the lid out of habit"
-    );
+    assert_eq!(nb.run(1).expect("run").discarded.as_ref().expect("discarded").reason, "closed the lid out of habit");
     assert!(nb.run(1).expect("run").columns()[0].contains("discarded"));
     let note = nb.notes().last().expect("a note");
     assert_eq!(note.about, Some(Subject::Run(1)));
     assert!(note.text.contains("closed the lid out of habit"));
-    assert!(
-        nb.discard(Subject::Run(1), "again", at(80)).is_err(),
-        "the first reason is kept"
-    );
+    assert!(nb.discard(Subject::Run(1), "again", at(80)).is_err(), "the first reason is kept");
     assert!(nb.discard(Subject::Run(9), "no such run", at(80)).is_err());
     assert!(nb.discard(Subject::Run(1), "  ", at(80)).is_err());
 }
@@ -66,19 +50,10 @@ fn malformed_file_names_line_and_column() {
     let path = dir.join("notebook.ron");
     let text = std::fs::read_to_string(&path).expect("read");
     let broken = text.replacen("title:", "title =", 1);
-    let line = broken
-        .lines()
-        .position(|l| l.contains("title ="))
-        .expect("line")
-        + 1;
+    let line = broken.lines().position(|l| l.contains("title =")).expect("line") + 1;
     std::fs::write(&path, broken).expect("write");
     match store::load(&dir) {
-        Err(LoadError::Syntax {
-            path: p,
-            line: l,
-            column,
-            ..
-        }) => {
+        Err(LoadError::Syntax { path: p, line: l, column, .. }) => {
             assert_eq!(p, path);
             assert_eq!(l, line);
             assert!(column > 1);
@@ -86,10 +61,7 @@ fn malformed_file_names_line_and_column() {
         other => panic!("expected a syntax error, got {other:?}"),
     }
     let message = store::load(&dir).expect_err("still broken").to_string();
-    assert!(
-        message.starts_with(&format!("{}:{line}:", path.display())),
-        "{message}"
-    );
+    assert!(message.starts_with(&format!("{}:{line}:", path.display())), "{message}");
 }
 
 // SPEC N8: a newer schema is refused, naming the versions.
@@ -97,23 +69,10 @@ fn malformed_file_names_line_and_column() {
 fn newer_schema_is_refused() {
     let (_tmp, dir, _nb) = saved_notebook();
     let path = dir.join("notebook.ron");
-    let text =
-        std::fs::read_to_string(&path)
-            .expect("read")
-            .replacen("schema: 1,", "schema: 7,", 1);
+    let text = std::fs::read_to_string(&path).expect("read").replacen("schema: 1,", "schema: 7,", 1);
     std::fs::write(&path, text).expect("write");
     let err = store::load(&dir).expect_err("refused");
-    assert!(
-        matches!(
-            err,
-            LoadError::NewerSchema {
-                found: 7,
-                supported: 1,
-                ..
-            }
-        ),
-        "{err:?}"
-    );
+    assert!(matches!(err, LoadError::NewerSchema { found: 7, supported: 1, .. }), "{err:?}");
     assert!(err.to_string().contains("update Vernier"));
 }
 
@@ -130,9 +89,7 @@ fn escaping_raw_path_is_refused_on_load() {
     nb.record_run(with_raw, at(90));
     store::save(&dir, &nb).expect("save");
     let path = dir.join("notebook.ron");
-    let text = std::fs::read_to_string(&path)
-        .expect("read")
-        .replace("raw/run-2.csv", "../../../etc/hostname");
+    let text = std::fs::read_to_string(&path).expect("read").replace("raw/run-2.csv", "../../../etc/hostname");
     std::fs::write(&path, text).expect("write");
     let err = store::load(&dir).expect_err("refused").to_string();
     assert!(err.contains("leaves the notebook folder"), "{err}");
@@ -142,20 +99,8 @@ fn escaping_raw_path_is_refused_on_load() {
 #[test]
 fn column_names_are_exact() {
     use vernier_engine::notebook::{PREDICTION_COLUMNS, RUN_COLUMNS, SECTIONS, SOAK_COLUMNS};
-    assert_eq!(
-        SECTIONS,
-        [
-            "Environment",
-            "Predictions",
-            "Runs",
-            "Soak runs",
-            "Notes and anomalies"
-        ]
-    );
-    assert_eq!(
-        PREDICTION_COLUMNS,
-        ["#", "Experiment", "What I predict", "Why"]
-    );
+    assert_eq!(SECTIONS, ["Environment", "Predictions", "Runs", "Soak runs", "Notes and anomalies"]);
+    assert_eq!(PREDICTION_COLUMNS, ["#", "Experiment", "What I predict", "Why"]);
     assert_eq!(
         RUN_COLUMNS,
         [
@@ -173,19 +118,7 @@ fn column_names_are_exact() {
     );
     assert_eq!(
         SOAK_COLUMNS,
-        [
-            "#",
-            "Duration",
-            "Interval",
-            "P",
-            "t_onset",
-            "t_stable",
-            "S",
-            "S/P",
-            "Tail IQR",
-            "Conditions",
-            "Raw file"
-        ]
+        ["#", "Duration", "Interval", "P", "t_onset", "t_stable", "S", "S/P", "Tail IQR", "Conditions", "Raw file"]
     );
 }
 

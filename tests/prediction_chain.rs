@@ -19,32 +19,13 @@ fn messages(nb: &Notebook) -> Vec<String> {
 fn locked_prediction_cannot_be_edited_through_the_api() {
     let (_tmp, _dir, mut nb) = saved_notebook();
     let before = nb.prediction(1).expect("P1").clone();
-    let err = nb
-        .edit_prediction(1, text("x", "y", "z"))
-        .expect_err("P1 is locked by run 1");
-    assert!(
-        matches!(err, NotebookError::PredictionLocked { number: 1, lock } if lock.cause == LockCause::Run(1))
-    );
-    assert_eq!(
-        nb.prediction(1),
-        Some(&before),
-        "a refused edit changes nothing"
-    );
+    let err = nb.edit_prediction(1, text("x", "y", "z")).expect_err("P1 is locked by run 1");
+    assert!(matches!(err, NotebookError::PredictionLocked { number: 1, lock } if lock.cause == LockCause::Run(1)));
+    assert_eq!(nb.prediction(1), Some(&before), "a refused edit changes nothing");
 
     // P2 was recorded after run 1: still open, so it may be rewritten.
-    nb.edit_prediction(
-        2,
-        text(
-            "seq vs chase at 64 MiB",
-            "chase 25x slower",
-            "one load in flight",
-        ),
-    )
-    .expect("open");
-    assert!(
-        messages(&nb).is_empty(),
-        "a permitted edit keeps the chain sound"
-    );
+    nb.edit_prediction(2, text("seq vs chase at 64 MiB", "chase 25x slower", "one load in flight")).expect("open");
+    assert!(messages(&nb).is_empty(), "a permitted edit keeps the chain sound");
 
     // The user locks it; now it refuses too.
     assert_eq!(nb.lock_open_predictions(at(50)), 1);
@@ -60,21 +41,11 @@ fn locked_prediction_cannot_be_edited_through_the_api() {
 fn amendment_quotes_the_original() {
     let (_tmp, _dir, mut nb) = saved_notebook();
     let original = nb.prediction(1).expect("P1").clone();
-    let n = nb
-        .amend_prediction(
-            1,
-            "ikj about 2x faster",
-            "the -O2 build vectorised ijk too",
-            at(60),
-        )
-        .expect("amend");
+    let n = nb.amend_prediction(1, "ikj about 2x faster", "the -O2 build vectorised ijk too", at(60)).expect("amend");
     assert_eq!(n, 3);
     let amendment = nb.prediction(3).expect("P3");
     let amends = amendment.amends.as_ref().expect("an amendment");
-    assert_eq!(
-        (amends.of, amends.quote.as_str()),
-        (1, "ikj about 3x faster")
-    );
+    assert_eq!((amends.of, amends.quote.as_str()), (1, "ikj about 3x faster"));
     assert_eq!(amendment.experiment, original.experiment);
     assert_eq!(amendment.recorded_at, at(60));
     assert_eq!(nb.prediction(1), Some(&original));
@@ -88,15 +59,8 @@ fn hand_edit_is_reported_naming_the_prediction() {
     let edited = notebook_text(&dir).replace("ikj about 3x faster", "ikj about 4x faster");
     std::fs::write(dir.join(store::NOTEBOOK_FILE), edited).expect("write");
     let nb = store::load(&dir).expect("still loads");
-    assert_eq!(
-        messages(&nb),
-        ["prediction P1 changed after run 1 was recorded"]
-    );
-    assert_eq!(
-        nb.prediction(1).expect("P1").predict,
-        "ikj about 4x faster",
-        "shown as found, not silently fixed"
-    );
+    assert_eq!(messages(&nb), ["prediction P1 changed after run 1 was recorded"]);
+    assert_eq!(nb.prediction(1).expect("P1").predict, "ikj about 4x faster", "shown as found, not silently fixed");
 }
 
 // SPEC N4: re-sealing the edited row by hand still breaks the next link,
@@ -110,20 +74,15 @@ fn resealed_hand_edit_names_the_edited_row() {
     let new_hash = forged.expected_hash();
     let file = notebook_text(&dir);
     // Replace only P1's own hash, the first occurrence (P2's `prev` follows it).
-    let forged_file = file
-        .replacen("ikj about 3x faster", "ikj about 4x faster", 1)
-        .replacen(
-            &format!("hash: \"{old_hash}\""),
-            &format!("hash: \"{new_hash}\""),
-            1,
-        );
+    let forged_file = file.replacen("ikj about 3x faster", "ikj about 4x faster", 1).replacen(
+        &format!("hash: \"{old_hash}\""),
+        &format!("hash: \"{new_hash}\""),
+        1,
+    );
     assert_ne!(file, forged_file);
     std::fs::write(dir.join(store::NOTEBOOK_FILE), forged_file).expect("write");
     let nb = store::load(&dir).expect("loads");
-    assert_eq!(
-        messages(&nb),
-        ["prediction P1 changed after run 1 was recorded"]
-    );
+    assert_eq!(messages(&nb), ["prediction P1 changed after run 1 was recorded"]);
 }
 
 // SPEC N4: a later legitimate change (a lock, a run) never launders a
@@ -134,17 +93,11 @@ fn later_changes_do_not_hide_a_hand_edit() {
     let edited = notebook_text(&dir).replace("chase 20x slower", "chase 30x slower");
     std::fs::write(dir.join(store::NOTEBOOK_FILE), edited).expect("write");
     let mut nb = store::load(&dir).expect("loads");
-    assert_eq!(
-        messages(&nb),
-        ["prediction P2 was edited outside Vernier (it was not locked yet)"]
-    );
+    assert_eq!(messages(&nb), ["prediction P2 was edited outside Vernier (it was not locked yet)"]);
     nb.record_run(measurement("seq 64 MiB", &[4.0, 4.1, 4.05]), at(100));
     store::save(&dir, &nb).expect("save");
     let nb = store::load(&dir).expect("loads");
-    assert_eq!(
-        messages(&nb),
-        ["prediction P2 changed after run 2 was recorded"]
-    );
+    assert_eq!(messages(&nb), ["prediction P2 changed after run 2 was recorded"]);
 }
 
 /// Byte range of the first `Prediction(` record in `text`, through its hash.

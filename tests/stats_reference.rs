@@ -44,10 +44,7 @@ fn matches_numpy_reference() {
             ("min", s.min, case.min),
             ("max", s.max, case.max),
         ] {
-            assert!(
-                close(ours, theirs),
-                "{name}: {what} is {ours}, numpy says {theirs}"
-            );
+            assert!(close(ours, theirs), "{name}: {what} is {ours}, numpy says {theirs}");
         }
         match (s.drift, case.drift) {
             (Some(ours), Some(theirs)) => {

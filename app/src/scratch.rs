@@ -9,10 +9,7 @@ use vernier_engine::notebook::store;
 /// (`~/.local/share/vernier/scratch` on Linux), or the temp folder when
 /// there is no home.
 pub fn scratch_dir() -> PathBuf {
-    dirs::data_dir()
-        .unwrap_or_else(std::env::temp_dir)
-        .join("vernier")
-        .join("scratch")
+    dirs::data_dir().unwrap_or_else(std::env::temp_dir).join("vernier").join("scratch")
 }
 
 /// The scratch notebook's folder, created on first use so the app always

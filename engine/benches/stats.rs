@@ -29,9 +29,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("stats_1m");
     group.sample_size(20);
     group.bench_function("summary", |b| b.iter(|| Summary::of(black_box(&data))));
-    group.bench_function("summary_rounded", |b| {
-        b.iter(|| Summary::of(black_box(&data)).map(|s| s.rounded()))
-    });
+    group.bench_function("summary_rounded", |b| b.iter(|| Summary::of(black_box(&data)).map(|s| s.rounded())));
     group.bench_function("bimodality", |b| b.iter(|| bimodality(black_box(&data))));
     group.finish();
 }

@@ -105,18 +105,12 @@ pub struct Failure {
 impl Failure {
     /// Bad usage or bad input: exit 2.
     pub fn input(error: impl Into<anyhow::Error>) -> Self {
-        Self {
-            code: 2,
-            error: error.into(),
-        }
+        Self { code: 2, error: error.into() }
     }
 
     /// The operation failed (a save, a measurement): exit 1.
     pub fn failed(error: impl Into<anyhow::Error>) -> Self {
-        Self {
-            code: 1,
-            error: error.into(),
-        }
+        Self { code: 1, error: error.into() }
     }
 }
 

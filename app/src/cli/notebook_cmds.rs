@@ -69,22 +69,12 @@ pub fn predict(args: &PredictArgs) -> Outcome {
         }
         let experiment = match (&args.experiment, args.edit) {
             (Some(e), _) => e.clone(),
-            (None, Some(n)) => nb
-                .prediction(n)
-                .ok_or(NotebookError::NoSuchPrediction(n))?
-                .experiment
-                .clone(),
+            (None, Some(n)) => nb.prediction(n).ok_or(NotebookError::NoSuchPrediction(n))?.experiment.clone(),
             (None, None) => return Err(NotebookError::Empty("Experiment")),
         };
-        let text = PredictionText {
-            experiment,
-            predict: args.predict.clone(),
-            why: args.why.clone(),
-        };
+        let text = PredictionText { experiment, predict: args.predict.clone(), why: args.why.clone() };
         match args.edit {
-            Some(n) => nb
-                .edit_prediction(n, text)
-                .map(|()| format!("rewrote open prediction P{n}")),
+            Some(n) => nb.edit_prediction(n, text).map(|()| format!("rewrote open prediction P{n}")),
             None => nb
                 .add_prediction(text, now)
                 .map(|n| format!("recorded P{n} at {}", now.format("%Y-%m-%d %H:%M:%S UTC"))),
@@ -104,10 +94,7 @@ pub fn lock(dir: &Path) -> Outcome {
 }
 
 pub fn note(dir: &Path, text: &str) -> Outcome {
-    change(dir, |nb| {
-        nb.add_note(text, Utc::now())
-            .map(|()| "note added".to_owned())
-    })
+    change(dir, |nb| nb.add_note(text, Utc::now()).map(|()| "note added".to_owned()))
 }
 
 pub fn discard(args: &DiscardArgs) -> Outcome {
@@ -116,9 +103,7 @@ pub fn discard(args: &DiscardArgs) -> Outcome {
         (None, Some(n)) => Subject::Soak(n),
         // clap's required group guarantees one of the two.
         (None, None) => {
-            return Err(Failure::input(anyhow::anyhow!(
-                "name the row with --run N or --soak N"
-            )));
+            return Err(Failure::input(anyhow::anyhow!("name the row with --run N or --soak N")));
         }
     };
     change(&args.dir, |nb| {
@@ -128,18 +113,12 @@ pub fn discard(args: &DiscardArgs) -> Outcome {
 }
 
 pub fn set(dir: &Path, field: &str, value: &str) -> Outcome {
-    change(dir, |nb| {
-        nb.set_environment(field, value)
-            .map(|()| format!("{} set", field.trim()))
-    })
+    change(dir, |nb| nb.set_environment(field, value).map(|()| format!("{} set", field.trim())))
 }
 
 /// Loads the notebook in `dir`, warning about any broken seal, applies
 /// `edit`, and saves. A refused edit is bad input (exit 2) and saves nothing.
-fn change(
-    dir: &Path,
-    edit: impl FnOnce(&mut Notebook) -> Result<String, NotebookError>,
-) -> Outcome {
+fn change(dir: &Path, edit: impl FnOnce(&mut Notebook) -> Result<String, NotebookError>) -> Outcome {
     let mut notebook = open(dir)?;
     let message = edit(&mut notebook).map_err(Failure::input)?;
     store::save(dir, &notebook).map_err(Failure::failed)?;
@@ -163,9 +142,7 @@ fn parse_prediction_number(text: &str) -> Result<u32, String> {
 
 /// `3`, `R3` or `r3` → 3 (with the row's letter as `prefix`).
 fn parse_number(text: &str, prefix: char) -> Result<u32, String> {
-    let digits = text
-        .trim()
-        .trim_start_matches([prefix, prefix.to_ascii_lowercase()]);
+    let digits = text.trim().trim_start_matches([prefix, prefix.to_ascii_lowercase()]);
     digits
         .parse::<u32>()
         .ok()

@@ -20,11 +20,7 @@ pub struct Sample {
 /// with a header row. Anything unreadable is bad input (exit 2) and the
 /// message names the line.
 pub fn read_sample(path: &str, column: Option<&str>) -> Result<Sample, Failure> {
-    let source = if path == "-" {
-        "stdin".to_owned()
-    } else {
-        path.to_owned()
-    };
+    let source = if path == "-" { "stdin".to_owned() } else { path.to_owned() };
     let text = read_text(path).map_err(Failure::input)?;
     let values = match column {
         None => parse_lines(&text),
@@ -40,9 +36,7 @@ pub fn read_sample(path: &str, column: Option<&str>) -> Result<Sample, Failure> 
 fn read_text(path: &str) -> anyhow::Result<String> {
     let mut text = String::new();
     if path == "-" {
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("reading standard input")?;
+        std::io::stdin().read_to_string(&mut text).context("reading standard input")?;
     } else {
         text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
     }
@@ -62,25 +56,17 @@ fn parse_lines(text: &str) -> anyhow::Result<Vec<f64>> {
 }
 
 fn parse_column(text: &str, name: &str) -> anyhow::Result<Vec<f64>> {
-    let mut reader = csv::ReaderBuilder::new()
-        .comment(Some(b'#'))
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
+    let mut reader =
+        csv::ReaderBuilder::new().comment(Some(b'#')).flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
     let headers = reader.headers().context("reading the CSV header")?.clone();
     let Some(index) = headers.iter().position(|h| h == name) else {
-        bail!(
-            "no column '{name}'; the columns are: {}",
-            headers.iter().collect::<Vec<_>>().join(", ")
-        );
+        bail!("no column '{name}'; the columns are: {}", headers.iter().collect::<Vec<_>>().join(", "));
     };
     let mut values = Vec::new();
     for record in reader.records() {
         let record = record.context("malformed CSV")?;
         let line = record.position().map_or(0, csv::Position::line);
-        let cell = record
-            .get(index)
-            .with_context(|| format!("line {line}: no value in column '{name}'"))?;
+        let cell = record.get(index).with_context(|| format!("line {line}: no value in column '{name}'"))?;
         values.push(parse_number(cell).with_context(|| format!("line {line}, column '{name}'"))?);
     }
     Ok(values)
@@ -114,9 +100,6 @@ mod tests {
         let err = parse_column(csv, "ms").expect_err("missing");
         assert!(format!("{err:#}").contains("the columns are: index, ns"));
         let err = parse_column("a\n1\nx\n", "a").expect_err("bad cell");
-        assert_eq!(
-            format!("{err:#}"),
-            "line 3, column 'a': 'x' is not a number"
-        );
+        assert_eq!(format!("{err:#}"), "line 3, column 'a': 'x' is not a number");
     }
 }

@@ -4,9 +4,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use serde_json::{Value, json};
-use vernier_engine::notebook::{
-    Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, SOAK_COLUMNS,
-};
+use vernier_engine::notebook::{Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, SOAK_COLUMNS};
 
 use super::notebook_cmds::open;
 use super::{Outcome, table};
@@ -27,16 +25,8 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
     // Writing into a String cannot fail.
     let _ = writeln!(out, "# Measurement Log — {}\n{}\n", nb.title, dir.display());
 
-    let env: Vec<Vec<String>> = nb
-        .environment
-        .rows()
-        .map(|(f, v)| vec![f.label().to_owned(), v])
-        .collect();
-    let _ = writeln!(
-        out,
-        "## Environment\n{}\n",
-        table::render(&["Field", "Value"], &env)
-    );
+    let env: Vec<Vec<String>> = nb.environment.rows().map(|(f, v)| vec![f.label().to_owned(), v]).collect();
+    let _ = writeln!(out, "## Environment\n{}\n", table::render(&["Field", "Value"], &env));
 
     let mut headers = PREDICTION_COLUMNS.to_vec();
     headers.extend(["Recorded", "Lock"]);
@@ -48,9 +38,7 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
                 Some(a) => format!("{} [amends P{}: “{}”]", p.why, a.of, a.quote),
                 None => p.why.clone(),
             };
-            let lock = nb
-                .lock_of(p)
-                .map_or_else(|| "open".to_owned(), |l| format!("locked {}", l.short()));
+            let lock = nb.lock_of(p).map_or_else(|| "open".to_owned(), |l| format!("locked {}", l.short()));
             vec![
                 p.label(),
                 p.experiment.clone(),
@@ -61,21 +49,13 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
             ]
         })
         .collect();
-    let _ = writeln!(
-        out,
-        "## {PREDICTIONS_HEADING}\n{}\n",
-        table::render(&headers, &rows)
-    );
+    let _ = writeln!(out, "## {PREDICTIONS_HEADING}\n{}\n", table::render(&headers, &rows));
 
     let rows: Vec<Vec<String>> = nb.runs().iter().map(|r| r.columns().to_vec()).collect();
     let _ = writeln!(out, "## Runs\n{}\n", table::render(&RUN_COLUMNS, &rows));
 
     let rows: Vec<Vec<String>> = nb.soaks().iter().map(|s| s.columns().to_vec()).collect();
-    let _ = writeln!(
-        out,
-        "## Soak runs\n{}\n",
-        table::render(&SOAK_COLUMNS, &rows)
-    );
+    let _ = writeln!(out, "## Soak runs\n{}\n", table::render(&SOAK_COLUMNS, &rows));
 
     let _ = writeln!(out, "## Notes and anomalies");
     for note in nb.notes() {

@@ -86,28 +86,11 @@ pub fn stats(args: &StatsArgs) -> Outcome {
         return Ok(0);
     }
     let r = summary.rounded();
-    let unit = if args.unit.is_empty() {
-        String::new()
-    } else {
-        format!(" {}", args.unit)
-    };
-    out!(
-        "{}, min {}, max {}{unit}, n={}",
-        r.headline(&args.unit),
-        r.min,
-        r.max,
-        summary.n
-    );
-    out!(
-        "  P25 {} / P75 {} (interpolated; full precision)",
-        summary.p25,
-        summary.p75
-    );
+    let unit = if args.unit.is_empty() { String::new() } else { format!(" {}", args.unit) };
+    out!("{}, min {}, max {}{unit}, n={}", r.headline(&args.unit), r.min, r.max, summary.n);
+    out!("  P25 {} / P75 {} (interpolated; full precision)", summary.p25, summary.p75);
     if let Some(fraction) = summary.iqr_fraction {
-        out!(
-            "  IQR is {}% of the median",
-            format_significant(100.0 * fraction, 2)
-        );
+        out!("  IQR is {}% of the median", format_significant(100.0 * fraction, 2));
     }
     if let Some(drift) = summary.drift {
         let direction = if drift > 0.0 {
@@ -118,10 +101,7 @@ pub fn stats(args: &StatsArgs) -> Outcome {
             "flat"
         };
         let sign = if drift > 0.0 { "+" } else { "" };
-        out!(
-            "  drift {sign}{}% (second half against first half: {direction})",
-            format_significant(100.0 * drift, 2)
-        );
+        out!("  drift {sign}{}% (second half against first half: {direction})", format_significant(100.0 * drift, 2));
     }
     if summary.even_count() {
         out!(
@@ -143,37 +123,18 @@ pub fn stats(args: &StatsArgs) -> Outcome {
         );
     }
     if let Some(w) = warmup {
-        let verdict = if w.stands_out {
-            "stands out: consider a longer warm-up"
-        } else {
-            "looks like the rest"
-        };
-        out!(
-            "  first value {} against the median of the rest {}: {verdict}",
-            w.first,
-            w.median_rest
-        );
+        let verdict = if w.stands_out { "stands out: consider a longer warm-up" } else { "looks like the rest" };
+        out!("  first value {} against the median of the rest {}: {verdict}", w.first, w.median_rest);
     }
     Ok(0)
 }
 
 pub fn compare(args: &CompareArgs) -> Outcome {
-    let (a, sample_a) = side(
-        args.file_a.as_deref(),
-        args.median_a.zip(args.iqr_a),
-        args.column.as_deref(),
-    )?;
-    let (b, sample_b) = side(
-        args.file_b.as_deref(),
-        args.median_b.zip(args.iqr_b),
-        args.column.as_deref(),
-    )?;
+    let (a, sample_a) = side(args.file_a.as_deref(), args.median_a.zip(args.iqr_a), args.column.as_deref())?;
+    let (b, sample_b) = side(args.file_b.as_deref(), args.median_b.zip(args.iqr_b), args.column.as_deref())?;
     let comparison = stats::compare(a, b, ("A", "B"), &args.metric);
     if args.json {
-        out!(
-            "{}",
-            serde_json::to_value(&comparison).map_err(Failure::failed)?
-        );
+        out!("{}", serde_json::to_value(&comparison).map_err(Failure::failed)?);
         return Ok(0);
     }
     print_comparison(&comparison, [sample_a.as_ref(), sample_b.as_ref()]);
@@ -188,14 +149,11 @@ fn side(
 ) -> Result<(Spread, Option<Sample>), Failure> {
     if let Some((median, iqr)) = given {
         if !(median.is_finite() && iqr.is_finite() && iqr >= 0.0) {
-            return Err(Failure::input(anyhow!(
-                "a median must be finite and an IQR finite and not negative"
-            )));
+            return Err(Failure::input(anyhow!("a median must be finite and an IQR finite and not negative")));
         }
         return Ok((Spread { median, iqr }, None));
     }
-    let file =
-        file.ok_or_else(|| Failure::input(anyhow!("give a file or --median/--iqr for each side")))?;
+    let file = file.ok_or_else(|| Failure::input(anyhow!("give a file or --median/--iqr for each side")))?;
     let sample = read_sample(file, column)?;
     let summary = Summary::of(&sample.values).map_err(Failure::input)?;
     Ok((Spread::from(&summary), Some(sample)))
@@ -203,23 +161,14 @@ fn side(
 
 fn print_comparison(c: &Comparison, samples: [Option<&Sample>; 2]) {
     out!("{}", c.verdict);
-    for (name, (median, iqr), sample) in [
-        ("A", (c.median_a, c.iqr_a), samples[0]),
-        ("B", (c.median_b, c.iqr_b), samples[1]),
-    ] {
+    for (name, (median, iqr), sample) in
+        [("A", (c.median_a, c.iqr_a), samples[0]), ("B", (c.median_b, c.iqr_b), samples[1])]
+    {
         let r = stats::Rounded::new(median, iqr, median, median);
-        let from = sample.map_or_else(String::new, |s| {
-            format!("   n={}  {}", s.values.len(), s.source)
-        });
+        let from = sample.map_or_else(String::new, |s| format!("   n={}  {}", s.values.len(), s.source));
         out!("  {name}  {}{from}", r.headline(""));
     }
-    let relation = if c.claimed {
-        "more than"
-    } else {
-        "not more than"
-    };
+    let relation = if c.claimed { "more than" } else { "not more than" };
     let [d, sum] = stats::at_allowance_place([c.difference, c.iqr_a + c.iqr_b], c.iqr_a + c.iqr_b);
-    out!(
-        "  difference {d} is {relation} the IQRs' sum {sum} (the course's convention, not a statistical test)"
-    );
+    out!("  difference {d} is {relation} the IQRs' sum {sum} (the course's convention, not a statistical test)");
 }

@@ -12,22 +12,12 @@ pub fn render(headers: &[&str], rows: &[Vec<String>]) -> String {
     };
     let widths: Vec<usize> = (0..headers.len()).map(width).collect();
     let line = |cells: &mut dyn Iterator<Item = &str>| {
-        let padded: Vec<String> = cells
-            .zip(&widths)
-            .map(|(c, &w)| format!("{c:<w$}"))
-            .collect();
+        let padded: Vec<String> = cells.zip(&widths).map(|(c, &w)| format!("{c:<w$}")).collect();
         padded.join("  ").trim_end().to_owned()
     };
     let mut out = line(&mut headers.iter().copied());
     out.push('\n');
-    out.push_str(&line(
-        &mut widths
-            .iter()
-            .map(|&w| "-".repeat(w))
-            .collect::<Vec<_>>()
-            .iter()
-            .map(String::as_str),
-    ));
+    out.push_str(&line(&mut widths.iter().map(|&w| "-".repeat(w)).collect::<Vec<_>>().iter().map(String::as_str)));
     for row in rows {
         out.push('\n');
         out.push_str(&line(&mut row.iter().map(String::as_str)));

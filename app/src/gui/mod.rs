@@ -47,12 +47,7 @@ impl VernierApp {
     /// The app on an already loaded notebook.
     pub fn new(dir: PathBuf, notebook: Notebook) -> Self {
         let findings = notebook.integrity();
-        Self {
-            dir,
-            notebook,
-            findings,
-            section: sections::Section::Environment,
-        }
+        Self { dir, notebook, findings, section: sections::Section::Environment }
     }
 }
 
@@ -62,42 +57,27 @@ impl eframe::App for VernierApp {
             ui.horizontal(|ui| {
                 ui.label(self.dir.display().to_string());
                 ui.separator();
-                ui.label("saved");
+                ui.label("read-only view");
                 for finding in &self.findings {
                     ui.separator();
-                    ui.colored_label(
-                        ui.visuals().error_fg_color,
-                        format!("⚠ {}", finding.message),
-                    );
+                    ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {}", finding.message));
                 }
             });
         });
-        egui::Panel::left("sections")
-            .resizable(false)
-            .default_size(190.0)
-            .show(ui, |ui| {
-                ui.add_space(6.0);
-                ui.heading("Vernier");
-                ui.label(egui::RichText::new(&self.notebook.title).weak());
-                ui.separator();
-                for section in sections::Section::ALL {
-                    let count = section
-                        .count(&self.notebook)
-                        .map(|n| format!("  ({n})"))
-                        .unwrap_or_default();
-                    ui.selectable_value(
-                        &mut self.section,
-                        section,
-                        format!("{}{count}", section.title()),
-                    );
-                }
-            });
+        egui::Panel::left("sections").resizable(false).default_size(190.0).show(ui, |ui| {
+            ui.add_space(6.0);
+            ui.heading("Vernier");
+            ui.label(egui::RichText::new(&self.notebook.title).weak());
+            ui.separator();
+            for section in sections::Section::ALL {
+                let count = section.count(&self.notebook).map(|n| format!("  ({n})")).unwrap_or_default();
+                ui.selectable_value(&mut self.section, section, format!("{}{count}", section.title()));
+            }
+        });
         egui::CentralPanel::default().show(ui, |ui| {
             ui.heading(self.section.heading());
             ui.add_space(4.0);
-            egui::ScrollArea::both()
-                .auto_shrink(false)
-                .show(ui, |ui| self.section.ui(ui, &self.notebook));
+            egui::ScrollArea::both().auto_shrink(false).show(ui, |ui| self.section.ui(ui, &self.notebook));
         });
     }
 }

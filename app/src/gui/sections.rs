@@ -23,13 +23,8 @@ pub enum Section {
 
 impl Section {
     /// In the log's order.
-    pub const ALL: [Section; 5] = [
-        Section::Environment,
-        Section::Predictions,
-        Section::Runs,
-        Section::Soaks,
-        Section::Notes,
-    ];
+    pub const ALL: [Section; 5] =
+        [Section::Environment, Section::Predictions, Section::Runs, Section::Soaks, Section::Notes];
 
     /// The name in the side bar.
     pub fn title(self) -> &'static str {
@@ -60,69 +55,61 @@ impl Section {
         match self {
             Section::Environment => {
                 let rows = nb.environment.rows().map(|(f, v)| {
-                    let shown = if v.is_empty() {
-                        format!("⟨{}⟩", f.hint())
-                    } else {
-                        v
-                    };
-                    vec![f.label().to_owned(), shown]
+                    // An empty field shows what belongs there, greyed out.
+                    let shown = if v.is_empty() { RichText::new(f.hint()).italics().weak() } else { RichText::new(v) };
+                    vec![RichText::new(f.label()), shown]
                 });
                 grid(ui, "environment", &["Field", "Value"], rows);
             }
             Section::Predictions => {
                 let rows = nb.predictions().iter().map(|p| {
                     let lock = if nb.lock_of(p).is_some() { "🔒 " } else { "" };
-                    vec![
-                        format!("{lock}{}", p.label()),
-                        p.experiment.clone(),
-                        p.predict.clone(),
-                        p.why.clone(),
-                    ]
+                    [format!("{lock}{}", p.label()), p.experiment.clone(), p.predict.clone(), p.why.clone()]
+                        .map(RichText::new)
+                        .to_vec()
                 });
                 grid(ui, "predictions", &PREDICTION_COLUMNS, rows);
             }
-            Section::Runs => grid(
-                ui,
-                "runs",
-                &RUN_COLUMNS,
-                nb.runs().iter().map(|r| r.columns().to_vec()),
-            ),
-            Section::Soaks => grid(
-                ui,
-                "soaks",
-                &SOAK_COLUMNS,
-                nb.soaks().iter().map(|s| s.columns().to_vec()),
-            ),
+            Section::Runs => {
+                grid(ui, "runs", &RUN_COLUMNS, nb.runs().iter().map(|r| r.columns().map(RichText::new).to_vec()));
+                empty_hint(ui, nb.runs().is_empty(), "No runs yet. Record predictions first: a run locks them.");
+            }
+            Section::Soaks => {
+                grid(ui, "soaks", &SOAK_COLUMNS, nb.soaks().iter().map(|s| s.columns().map(RichText::new).to_vec()));
+                empty_hint(ui, nb.soaks().is_empty(), "No soak runs yet.");
+            }
             Section::Notes => {
                 if nb.notes().is_empty() {
-                    ui.label(RichText::new("No notes yet. Every discarded run will be listed here with its reason.").weak());
+                    ui.label(
+                        RichText::new("No notes yet. Every discarded run will be listed here with its reason.").weak(),
+                    );
                 }
                 for note in nb.notes() {
-                    ui.label(format!(
-                        "{}  {}",
-                        note.at.format("%Y-%m-%d %H:%M"),
-                        note.text
-                    ));
+                    ui.label(format!("{}  {}", note.at.format("%Y-%m-%d %H:%M"), note.text));
                 }
             }
         }
     }
 }
 
-fn grid(ui: &mut Ui, id: &str, headers: &[&str], rows: impl Iterator<Item = Vec<String>>) {
-    egui::Grid::new(id)
-        .striped(true)
-        .spacing([16.0, 6.0])
-        .show(ui, |ui| {
-            for h in headers {
-                ui.label(RichText::new(*h).strong());
+fn empty_hint(ui: &mut Ui, empty: bool, text: &str) {
+    if empty {
+        ui.add_space(8.0);
+        ui.label(RichText::new(text).italics().weak());
+    }
+}
+
+fn grid(ui: &mut Ui, id: &str, headers: &[&str], rows: impl Iterator<Item = Vec<RichText>>) {
+    egui::Grid::new(id).striped(true).spacing([16.0, 6.0]).show(ui, |ui| {
+        for h in headers {
+            ui.label(RichText::new(*h).strong());
+        }
+        ui.end_row();
+        for row in rows {
+            for cell in row {
+                ui.label(cell);
             }
             ui.end_row();
-            for row in rows {
-                for cell in row {
-                    ui.label(cell);
-                }
-                ui.end_row();
-            }
-        });
+        }
+    });
 }

@@ -79,9 +79,7 @@ impl EnvField {
     /// Finds a field by its label, ignoring case and surrounding space.
     pub fn from_label(name: &str) -> Option<Self> {
         let name = name.trim();
-        Self::ALL
-            .into_iter()
-            .find(|f| f.label().eq_ignore_ascii_case(name))
+        Self::ALL.into_iter().find(|f| f.label().eq_ignore_ascii_case(name))
     }
 }
 
@@ -119,20 +117,14 @@ impl Workbench {
             Some('D') => Bench::D,
             Some(_) => return Err(bad()),
         };
-        let rest = chars
-            .as_str()
-            .trim_start_matches([' ', ',', ';', '-', '—', '·'])
-            .to_lowercase();
+        let rest = chars.as_str().trim_start_matches([' ', ',', ';', '-', '—', '·']).to_lowercase();
         let shared_host = match rest.trim() {
             "" => None,
             "shared" | "shared host" | "host shared" => Some(true),
             "not shared" | "unshared" | "dedicated" | "host not shared" => Some(false),
             _ => return Err(bad()),
         };
-        Ok(Self {
-            bench: Some(bench),
-            shared_host,
-        })
+        Ok(Self { bench: Some(bench), shared_host })
     }
 }
 
@@ -253,10 +245,7 @@ mod tests {
                 "Other load"
             ]
         );
-        assert_eq!(
-            EnvField::from_label("power SOURCE "),
-            Some(EnvField::PowerSource)
-        );
+        assert_eq!(EnvField::from_label("power SOURCE "), Some(EnvField::PowerSource));
     }
 
     // SPEC N2: Workbench is L / B / D plus whether the host is shared.
@@ -266,13 +255,7 @@ mod tests {
         env.set(EnvField::Workbench, "b, shared").expect("valid");
         assert_eq!(env.get(EnvField::Workbench), "B — shared host");
         env.set(EnvField::Workbench, "L not shared").expect("valid");
-        assert_eq!(
-            env.workbench,
-            Workbench {
-                bench: Some(Bench::L),
-                shared_host: Some(false)
-            }
-        );
+        assert_eq!(env.workbench, Workbench { bench: Some(Bench::L), shared_host: Some(false) });
         assert!(env.set(EnvField::Workbench, "X").is_err());
         assert!(env.set(EnvField::Workbench, "L maybe").is_err());
         env.set(EnvField::PowerSource, " mains ").expect("valid");

@@ -139,9 +139,7 @@ pub enum NotebookError {
     #[error("unknown Environment field '{0}'; the fields are: {fields}", fields = super::environment::EnvField::ALL.map(|f| f.label()).join(", "))]
     UnknownField(String),
     /// A Workbench value that is not L / B / D (+ shared or not).
-    #[error(
-        "'{0}' is not a workbench; write L, B or D, optionally followed by 'shared' or 'not shared'"
-    )]
+    #[error("'{0}' is not a workbench; write L, B or D, optionally followed by 'shared' or 'not shared'")]
     BadWorkbench(String),
 }
 

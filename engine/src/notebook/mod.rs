@@ -21,8 +21,8 @@ pub use error::{CreateError, LoadError, NotebookError, SaveError, SaveStep};
 pub use path::{NotebookPath, PathError};
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
 pub use run::{
-    Condition, Discard, Measurement, RawFile, Run, Soak, SoakNumbers, SoakProtocol, Subject,
-    WarmupPolicy, conditions_text,
+    Condition, Discard, Measurement, RawFile, Run, Soak, SoakNumbers, SoakProtocol, Subject, WarmupPolicy,
+    conditions_text,
 };
 pub use tag::Tag;
 
@@ -42,27 +42,10 @@ pub const RUN_COLUMNS: [&str; 10] = [
 /// The Predictions section's column names (N2).
 pub const PREDICTION_COLUMNS: [&str; 4] = ["#", "Experiment", "What I predict", "Why"];
 /// The Soak runs section's column names (N2).
-pub const SOAK_COLUMNS: [&str; 11] = [
-    "#",
-    "Duration",
-    "Interval",
-    "P",
-    "t_onset",
-    "t_stable",
-    "S",
-    "S/P",
-    "Tail IQR",
-    "Conditions",
-    "Raw file",
-];
+pub const SOAK_COLUMNS: [&str; 11] =
+    ["#", "Duration", "Interval", "P", "t_onset", "t_stable", "S", "S/P", "Tail IQR", "Conditions", "Raw file"];
 /// The five sections, in order.
-pub const SECTIONS: [&str; 5] = [
-    "Environment",
-    "Predictions",
-    "Runs",
-    "Soak runs",
-    "Notes and anomalies",
-];
+pub const SECTIONS: [&str; 5] = ["Environment", "Predictions", "Runs", "Soak runs", "Notes and anomalies"];
 /// The heading of the predictions section as the course writes it.
 pub const PREDICTIONS_HEADING: &str = "Predictions — recorded BEFORE any run";
 
@@ -144,21 +127,13 @@ impl Notebook {
     }
 
     /// Records a new prediction and seals it into the chain; returns its number.
-    pub fn add_prediction(
-        &mut self,
-        text: PredictionText,
-        at: DateTime<Utc>,
-    ) -> Result<u32, NotebookError> {
+    pub fn add_prediction(&mut self, text: PredictionText, at: DateTime<Utc>) -> Result<u32, NotebookError> {
         check_text(&text)?;
         Ok(self.push_prediction(text, None, at))
     }
 
     /// Rewrites an open prediction. A locked one is refused (N4).
-    pub fn edit_prediction(
-        &mut self,
-        number: u32,
-        text: PredictionText,
-    ) -> Result<(), NotebookError> {
+    pub fn edit_prediction(&mut self, number: u32, text: PredictionText) -> Result<(), NotebookError> {
         check_text(&text)?;
         let index = self.prediction_index(number)?;
         if let Some(lock) = self.lock_of(&self.predictions[index]) {
@@ -193,19 +168,13 @@ impl Notebook {
             why: why.trim().to_owned(),
         };
         check_text(&text)?;
-        let amends = Amendment {
-            of: number,
-            quote: original.predict.clone(),
-        };
+        let amends = Amendment { of: number, quote: original.predict.clone() };
         Ok(self.push_prediction(text, Some(amends), at))
     }
 
     /// Locks every open prediction now (the CLI's `lock`); returns how many.
     pub fn lock_open_predictions(&mut self, at: DateTime<Utc>) -> usize {
-        self.lock_open(Lock {
-            at,
-            cause: LockCause::User,
-        })
+        self.lock_open(Lock { at, cause: LockCause::User })
     }
 
     /// What has locked `prediction`, if anything: its stored lock, or the
@@ -217,39 +186,20 @@ impl Notebook {
             .runs
             .iter()
             .filter(|r| after(&r.recorded_at))
-            .map(|r| Lock {
-                at: r.recorded_at,
-                cause: LockCause::Run(r.number),
-            });
+            .map(|r| Lock { at: r.recorded_at, cause: LockCause::Run(r.number) });
         let soaks = self
             .soaks
             .iter()
             .filter(|s| after(&s.recorded_at))
-            .map(|s| Lock {
-                at: s.recorded_at,
-                cause: LockCause::Soak(s.number),
-            });
-        prediction
-            .lock
-            .into_iter()
-            .chain(runs)
-            .chain(soaks)
-            .min_by_key(|l| l.at)
+            .map(|s| Lock { at: s.recorded_at, cause: LockCause::Soak(s.number) });
+        prediction.lock.into_iter().chain(runs).chain(soaks).min_by_key(|l| l.at)
     }
 
     /// Records a run; every open prediction locks (N4). Returns its number.
     pub fn record_run(&mut self, measurement: Measurement, at: DateTime<Utc>) -> u32 {
         let number = next_number(self.runs.iter().map(|r| r.number));
-        self.lock_open(Lock {
-            at,
-            cause: LockCause::Run(number),
-        });
-        self.runs.push(Run {
-            number,
-            recorded_at: at,
-            discarded: None,
-            measurement,
-        });
+        self.lock_open(Lock { at, cause: LockCause::Run(number) });
+        self.runs.push(Run { number, recorded_at: at, discarded: None, measurement });
         number
     }
 
@@ -266,10 +216,7 @@ impl Notebook {
         at: DateTime<Utc>,
     ) -> u32 {
         let number = next_number(self.soaks.iter().map(|s| s.number));
-        self.lock_open(Lock {
-            at,
-            cause: LockCause::Soak(number),
-        });
+        self.lock_open(Lock { at, cause: LockCause::Soak(number) });
         self.soaks.push(Soak {
             number,
             recorded_at: at,
@@ -286,41 +233,21 @@ impl Notebook {
 
     /// Sets a run or soak aside with a reason (N5): it stays in the log and a
     /// note naming it is added under Notes and anomalies.
-    pub fn discard(
-        &mut self,
-        subject: Subject,
-        reason: &str,
-        at: DateTime<Utc>,
-    ) -> Result<(), NotebookError> {
+    pub fn discard(&mut self, subject: Subject, reason: &str, at: DateTime<Utc>) -> Result<(), NotebookError> {
         let reason = reason.trim();
         if reason.is_empty() {
             return Err(NotebookError::Empty("reason"));
         }
         let slot = match subject {
-            Subject::Run(n) => self
-                .runs
-                .iter_mut()
-                .find(|r| r.number == n)
-                .map(|r| &mut r.discarded),
-            Subject::Soak(n) => self
-                .soaks
-                .iter_mut()
-                .find(|s| s.number == n)
-                .map(|s| &mut s.discarded),
+            Subject::Run(n) => self.runs.iter_mut().find(|r| r.number == n).map(|r| &mut r.discarded),
+            Subject::Soak(n) => self.soaks.iter_mut().find(|s| s.number == n).map(|s| &mut s.discarded),
         }
         .ok_or(NotebookError::NoSuchRow(subject))?;
         if slot.is_some() {
             return Err(NotebookError::AlreadyDiscarded(subject));
         }
-        *slot = Some(Discard {
-            reason: reason.to_owned(),
-            at,
-        });
-        self.notes.push(Note {
-            at,
-            text: format!("Discarded {subject}: {reason}"),
-            about: Some(subject),
-        });
+        *slot = Some(Discard { reason: reason.to_owned(), at });
+        self.notes.push(Note { at, text: format!("Discarded {subject}: {reason}"), about: Some(subject) });
         Ok(())
     }
 
@@ -330,18 +257,13 @@ impl Notebook {
         if text.is_empty() {
             return Err(NotebookError::Empty("note"));
         }
-        self.notes.push(Note {
-            at,
-            text: text.to_owned(),
-            about: None,
-        });
+        self.notes.push(Note { at, text: text.to_owned(), about: None });
         Ok(())
     }
 
     /// Sets an Environment field named by its label (`"Power source"`).
     pub fn set_environment(&mut self, field: &str, value: &str) -> Result<(), NotebookError> {
-        let field = EnvField::from_label(field)
-            .ok_or_else(|| NotebookError::UnknownField(field.to_owned()))?;
+        let field = EnvField::from_label(field).ok_or_else(|| NotebookError::UnknownField(field.to_owned()))?;
         self.environment.set(field, value)
     }
 
@@ -361,27 +283,15 @@ impl Notebook {
             if let Some(a) = &p.amends
                 && a.of >= p.number
             {
-                return Err(format!(
-                    "prediction P{} amends P{}, which is not an earlier prediction",
-                    p.number, a.of
-                ));
+                return Err(format!("prediction P{} amends P{}, which is not an earlier prediction", p.number, a.of));
             }
         }
         Ok(())
     }
 
-    fn push_prediction(
-        &mut self,
-        text: PredictionText,
-        amends: Option<Amendment>,
-        at: DateTime<Utc>,
-    ) -> u32 {
+    fn push_prediction(&mut self, text: PredictionText, amends: Option<Amendment>, at: DateTime<Utc>) -> u32 {
         let number = next_number(self.predictions.iter().map(|p| p.number));
-        let prev = self
-            .predictions
-            .last()
-            .map(|p| p.hash.clone())
-            .unwrap_or_default();
+        let prev = self.predictions.last().map(|p| p.hash.clone()).unwrap_or_default();
         let mut p = Prediction {
             number,
             experiment: text.experiment,
@@ -403,9 +313,7 @@ impl Notebook {
     /// changes; a row already broken by a hand edit stays broken.
     fn lock_open(&mut self, lock: Lock) -> usize {
         let before = prediction::chain_states(&self.predictions);
-        let open: Vec<usize> = (0..self.predictions.len())
-            .filter(|&i| self.predictions[i].lock.is_none())
-            .collect();
+        let open: Vec<usize> = (0..self.predictions.len()).filter(|&i| self.predictions[i].lock.is_none()).collect();
         for &i in &open {
             self.predictions[i].lock = Some(lock);
         }
@@ -416,19 +324,12 @@ impl Notebook {
     }
 
     fn prediction_index(&self, number: u32) -> Result<usize, NotebookError> {
-        self.predictions
-            .iter()
-            .position(|p| p.number == number)
-            .ok_or(NotebookError::NoSuchPrediction(number))
+        self.predictions.iter().position(|p| p.number == number).ok_or(NotebookError::NoSuchPrediction(number))
     }
 }
 
 fn check_text(text: &PredictionText) -> Result<(), NotebookError> {
-    for (name, value) in [
-        ("Experiment", &text.experiment),
-        ("What I predict", &text.predict),
-        ("Why", &text.why),
-    ] {
+    for (name, value) in [("Experiment", &text.experiment), ("What I predict", &text.predict), ("Why", &text.why)] {
         if value.trim().is_empty() {
             return Err(NotebookError::Empty(name));
         }

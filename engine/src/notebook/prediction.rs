@@ -63,11 +63,7 @@ impl std::fmt::Display for Lock {
     /// Completes "changed after …".
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.cause {
-            LockCause::User => write!(
-                f,
-                "it was locked at {}",
-                self.at.format("%Y-%m-%d %H:%M:%S UTC")
-            ),
+            LockCause::User => write!(f, "it was locked at {}", self.at.format("%Y-%m-%d %H:%M:%S UTC")),
             LockCause::Run(n) => write!(f, "run {n} was recorded"),
             LockCause::Soak(n) => write!(f, "soak S{n} was recorded"),
         }
@@ -121,11 +117,7 @@ impl Prediction {
         field(self.experiment.as_bytes());
         field(self.predict.as_bytes());
         field(self.why.as_bytes());
-        field(
-            self.recorded_at
-                .to_rfc3339_opts(SecondsFormat::Nanos, true)
-                .as_bytes(),
-        );
+        field(self.recorded_at.to_rfc3339_opts(SecondsFormat::Nanos, true).as_bytes());
         match &self.amends {
             Some(a) => {
                 field(a.of.to_string().as_bytes());
@@ -135,11 +127,7 @@ impl Prediction {
         }
         match &self.lock {
             Some(lock) => {
-                field(
-                    lock.at
-                        .to_rfc3339_opts(SecondsFormat::Nanos, true)
-                        .as_bytes(),
-                );
+                field(lock.at.to_rfc3339_opts(SecondsFormat::Nanos, true).as_bytes());
                 field(format!("{:?}", lock.cause).as_bytes());
             }
             None => field(b"-"),
@@ -183,11 +171,7 @@ pub(super) fn chain_states(predictions: &[Prediction]) -> Vec<ChainState> {
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            let expected_prev = if i == 0 {
-                ""
-            } else {
-                predictions[i - 1].hash.as_str()
-            };
+            let expected_prev = if i == 0 { "" } else { predictions[i - 1].hash.as_str() };
             if p.hash != p.expected_hash() {
                 ChainState::SealBroken
             } else if p.prev != expected_prev {
@@ -204,11 +188,7 @@ pub(super) fn chain_states(predictions: &[Prediction]) -> Vec<ChainState> {
 /// a later, legitimate change such as a lock.
 pub(super) fn reseal_from(predictions: &mut [Prediction], index: usize, before: &[ChainState]) {
     for i in index..predictions.len() {
-        let prev = if i == 0 {
-            String::new()
-        } else {
-            predictions[i - 1].hash.clone()
-        };
+        let prev = if i == 0 { String::new() } else { predictions[i - 1].hash.clone() };
         let p = &mut predictions[i];
         match before.get(i).copied().unwrap_or(ChainState::Sound) {
             ChainState::Sound => p.reseal(&prev),
@@ -241,16 +221,9 @@ pub(super) fn verify_chain(
             let locked = lock_of(p);
             let message = match &locked {
                 Some(lock) => format!("prediction {} changed after {lock}", p.label()),
-                None => format!(
-                    "prediction {} was edited outside Vernier (it was not locked yet)",
-                    p.label()
-                ),
+                None => format!("prediction {} was edited outside Vernier (it was not locked yet)", p.label()),
             };
-            IntegrityFinding {
-                prediction: p.number,
-                locked,
-                message,
-            }
+            IntegrityFinding { prediction: p.number, locked, message }
         })
         .collect()
 }
@@ -258,11 +231,9 @@ pub(super) fn verify_chain(
 /// Lower-case hexadecimal.
 pub(crate) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-            // Writing to a String cannot fail.
-            let _ = write!(s, "{b:02x}");
-            s
-        })
+    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+        // Writing to a String cannot fail.
+        let _ = write!(s, "{b:02x}");
+        s
+    })
 }

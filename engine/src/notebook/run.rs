@@ -101,31 +101,18 @@ impl Run {
     /// `n (warm-up + timed)`, e.g. `3 + 31`, or `7 + 31 (settle)`.
     pub fn n_column(&self) -> String {
         let m = &self.measurement;
-        let settle = if matches!(m.warmup, WarmupPolicy::Settle { .. }) {
-            " (settle)"
-        } else {
-            ""
-        };
+        let settle = if matches!(m.warmup, WarmupPolicy::Settle { .. }) { " (settle)" } else { "" };
         format!("{} + {}{settle}", m.warmup_trials, m.summary.n)
     }
 
     /// `Median`, rounded per S6, with its unit.
     pub fn median_column(&self) -> String {
-        with_unit(
-            &self.measurement.summary.rounded().median,
-            &self.measurement.unit,
-        )
+        with_unit(&self.measurement.summary.rounded().median, &self.measurement.unit)
     }
 
     /// `Dispersion`: the IQR at the place S6 allows.
     pub fn dispersion_column(&self) -> String {
-        format!(
-            "IQR {}",
-            with_unit(
-                &self.measurement.summary.rounded().iqr,
-                &self.measurement.unit
-            )
-        )
+        format!("IQR {}", with_unit(&self.measurement.summary.rounded().iqr, &self.measurement.unit))
     }
 
     /// `Min / Max` at the median's decimal place.
@@ -136,12 +123,7 @@ impl Run {
 
     /// `Command`, quoted so that it reads as one would type it.
     pub fn command_column(&self) -> String {
-        self.measurement
-            .command
-            .iter()
-            .map(|a| quote_arg(a))
-            .collect::<Vec<_>>()
-            .join(" ")
+        self.measurement.command.iter().map(|a| quote_arg(a)).collect::<Vec<_>>().join(" ")
     }
 
     /// `Conditions`, one `field: value` after another.
@@ -267,15 +249,11 @@ impl Soak {
     /// [`SOAK_COLUMNS`](super::SOAK_COLUMNS).
     pub fn columns(&self) -> [String; 11] {
         let n = &self.numbers;
-        let seconds =
-            |t: Option<f64>| t.map_or_else(|| "none observed".to_owned(), |t| format!("{t} s"));
+        let seconds = |t: Option<f64>| t.map_or_else(|| "none observed".to_owned(), |t| format!("{t} s"));
         let tail_share = if n.sustained == 0.0 {
             String::new()
         } else {
-            format!(
-                " ({}% of S)",
-                format_significant(100.0 * n.tail_iqr / n.sustained, 2)
-            )
+            format!(" ({}% of S)", format_significant(100.0 * n.tail_iqr / n.sustained, 2))
         };
         let mut label = self.label();
         if self.discarded.is_some() {
@@ -317,11 +295,7 @@ impl std::fmt::Display for Subject {
 
 /// `field: value; field: value`.
 pub fn conditions_text(conditions: &[Condition]) -> String {
-    conditions
-        .iter()
-        .map(|c| format!("{}: {}", c.field, c.value))
-        .collect::<Vec<_>>()
-        .join("; ")
+    conditions.iter().map(|c| format!("{}: {}", c.field, c.value)).collect::<Vec<_>>().join("; ")
 }
 
 fn raw_file_text(raw: Option<&RawFile>) -> String {
@@ -329,23 +303,12 @@ fn raw_file_text(raw: Option<&RawFile>) -> String {
 }
 
 fn with_unit(value: &str, unit: &str) -> String {
-    if unit.is_empty() {
-        value.to_owned()
-    } else {
-        format!("{value} {unit}")
-    }
+    if unit.is_empty() { value.to_owned() } else { format!("{value} {unit}") }
 }
 
 /// Quotes an argument the way a POSIX shell would need it, for display only;
 /// Vernier never hands this string to a shell.
 fn quote_arg(arg: &str) -> String {
-    let plain = !arg.is_empty()
-        && arg
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-    if plain {
-        arg.to_owned()
-    } else {
-        format!("'{}'", arg.replace('\'', r"'\''"))
-    }
+    let plain = !arg.is_empty() && arg.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain { arg.to_owned() } else { format!("'{}'", arg.replace('\'', r"'\''")) }
 }

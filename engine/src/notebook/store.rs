@@ -24,8 +24,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// exhausting memory.
 pub const MAX_NOTEBOOK_BYTES: u64 = 256 * 1024 * 1024;
 
-const HEADER: &str =
-    "// Vernier notebook. Predictions are hash-chained: edit them in Vernier, not here.\n";
+const HEADER: &str = "// Vernier notebook. Predictions are hash-chained: edit them in Vernier, not here.\n";
 
 /// The file operations an atomic save needs.
 ///
@@ -77,18 +76,9 @@ pub fn atomic_write<S: Storage>(storage: &S, target: &Path, bytes: &[u8]) -> Res
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
+    let name = target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
     let temp = dir.join(format!(".{name}.tmp"));
-    let fail = |step| {
-        move |source| SaveError {
-            path: target.to_path_buf(),
-            step,
-            source,
-        }
-    };
+    let fail = |step| move |source| SaveError { path: target.to_path_buf(), step, source };
 
     let staged = (|| {
         let mut file = storage.create(&temp).map_err(fail(SaveStep::CreateTemp))?;
@@ -96,9 +86,7 @@ pub fn atomic_write<S: Storage>(storage: &S, target: &Path, bytes: &[u8]) -> Res
         file.flush().map_err(fail(SaveStep::Write))?;
         storage.sync(&mut file).map_err(fail(SaveStep::SyncTemp))?;
         drop(file);
-        storage
-            .rename(&temp, target)
-            .map_err(fail(SaveStep::Rename))
+        storage.rename(&temp, target).map_err(fail(SaveStep::Rename))
     })();
     if staged.is_err() {
         // The save error is what matters; a temporary file left behind is
@@ -125,10 +113,7 @@ pub fn create(dir: &Path, title: &str, at: DateTime<Utc>) -> Result<Notebook, Cr
         return Err(CreateError::Exists { path: file });
     }
     for sub in [dir.to_path_buf(), dir.join(RAW_DIR), dir.join(EXPORTS_DIR)] {
-        std::fs::create_dir_all(&sub).map_err(|source| CreateError::Io {
-            path: sub.clone(),
-            source,
-        })?;
+        std::fs::create_dir_all(&sub).map_err(|source| CreateError::Io { path: sub.clone(), source })?;
     }
     let notebook = Notebook::new(title, at);
     save(dir, &notebook)?;
@@ -141,11 +126,7 @@ pub fn save(dir: &Path, notebook: &Notebook) -> Result<(), SaveError> {
 }
 
 /// [`save`] through a given [`Storage`].
-pub fn save_with<S: Storage>(
-    storage: &S,
-    dir: &Path,
-    notebook: &Notebook,
-) -> Result<(), SaveError> {
+pub fn save_with<S: Storage>(storage: &S, dir: &Path, notebook: &Notebook) -> Result<(), SaveError> {
     let path = dir.join(NOTEBOOK_FILE);
     let text = to_text(notebook).map_err(|e| SaveError {
         path: path.clone(),
@@ -158,10 +139,7 @@ pub fn save_with<S: Storage>(
 /// The notebook as the text of `notebook.ron`.
 pub fn to_text(notebook: &Notebook) -> Result<String, ron::Error> {
     let config = ron::ser::PrettyConfig::new().struct_names(true);
-    Ok(format!(
-        "{HEADER}{}\n",
-        ron::ser::to_string_pretty(notebook, config)?
-    ))
+    Ok(format!("{HEADER}{}\n", ron::ser::to_string_pretty(notebook, config)?))
 }
 
 /// Loads the notebook in folder `dir` (or the `notebook.ron` given).
@@ -173,23 +151,14 @@ pub fn load(dir: &Path) -> Result<Notebook, LoadError> {
     let meta = match std::fs::metadata(&path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(LoadError::NotANotebook {
-                path: dir.to_path_buf(),
-            });
+            return Err(LoadError::NotANotebook { path: dir.to_path_buf() });
         }
         Err(source) => return Err(LoadError::Io { path, source }),
     };
     if meta.len() > MAX_NOTEBOOK_BYTES {
-        return Err(LoadError::TooLarge {
-            path,
-            size: meta.len(),
-            limit: MAX_NOTEBOOK_BYTES,
-        });
+        return Err(LoadError::TooLarge { path, size: meta.len(), limit: MAX_NOTEBOOK_BYTES });
     }
-    let bytes = std::fs::read(&path).map_err(|source| LoadError::Io {
-        path: path.clone(),
-        source,
-    })?;
+    let bytes = std::fs::read(&path).map_err(|source| LoadError::Io { path: path.clone(), source })?;
     from_bytes(&bytes, &path)
 }
 
@@ -197,12 +166,7 @@ pub fn load(dir: &Path) -> Result<Notebook, LoadError> {
 pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Notebook, LoadError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let (line, column) = line_column(&bytes[..e.valid_up_to()]);
-        LoadError::Syntax {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message: "not UTF-8 text".into(),
-        }
+        LoadError::Syntax { path: path.to_path_buf(), line, column, message: "not UTF-8 text".into() }
     })?;
 
     /// Only the version, read first so a newer file is refused by version
@@ -212,17 +176,11 @@ pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Notebook, LoadError> {
     struct Probe {
         schema: u32,
     }
-    let found = ron::from_str::<Probe>(text)
-        .map_err(|e| syntax(path, &e))?
-        .schema;
+    let found = ron::from_str::<Probe>(text).map_err(|e| syntax(path, &e))?.schema;
     match found {
         SCHEMA_VERSION => {}
         v if v > SCHEMA_VERSION => {
-            return Err(LoadError::NewerSchema {
-                path: path.to_path_buf(),
-                found: v,
-                supported: SCHEMA_VERSION,
-            });
+            return Err(LoadError::NewerSchema { path: path.to_path_buf(), found: v, supported: SCHEMA_VERSION });
         }
         // Version 1 is the first schema; a migration step per older version
         // goes here, each turning version k into k + 1 before the parse below.
@@ -234,10 +192,7 @@ pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Notebook, LoadError> {
         }
     }
     let notebook: Notebook = ron::from_str(text).map_err(|e| syntax(path, &e))?;
-    notebook.validate().map_err(|message| LoadError::Invalid {
-        path: path.to_path_buf(),
-        message,
-    })?;
+    notebook.validate().map_err(|message| LoadError::Invalid { path: path.to_path_buf(), message })?;
     Ok(notebook)
 }
 

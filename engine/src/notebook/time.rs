@@ -49,15 +49,8 @@ mod tests {
         let text = r#"(at:"2026-11-30T09:00:10.500Z")"#;
         let row: Row = ron::from_str(text).expect("canonical");
         assert_eq!(ron::to_string(&row).expect("ser"), text);
-        for other in [
-            "2026-11-30t09:00:10.500Z",
-            "2026-11-30T09:00:10.500+00:00",
-            "2026-11-30T09:00:10.5Z",
-        ] {
-            assert!(
-                ron::from_str::<Row>(&format!(r#"(at: "{other}")"#)).is_err(),
-                "{other} accepted"
-            );
+        for other in ["2026-11-30t09:00:10.500Z", "2026-11-30T09:00:10.500+00:00", "2026-11-30T09:00:10.5Z"] {
+            assert!(ron::from_str::<Row>(&format!(r#"(at: "{other}")"#)).is_err(), "{other} accepted");
         }
     }
 }

@@ -20,10 +20,7 @@ pub struct Spread {
 
 impl From<&Summary> for Spread {
     fn from(s: &Summary) -> Self {
-        Self {
-            median: s.median,
-            iqr: s.iqr,
-        }
+        Self { median: s.median, iqr: s.iqr }
     }
 }
 
@@ -79,9 +76,7 @@ pub fn compare(a: Spread, b: Spread, names: (&str, &str), metric: &str) -> Compa
 /// `values` at the decimal place S6 gives the IQR sum, so a difference is
 /// quoted no more finely than the dispersion allows.
 pub fn at_allowance_place<const N: usize>(values: [f64; N], allowance: f64) -> [String; N] {
-    values.map(|v| {
-        decimals_for_dispersion(allowance).map_or_else(|| format!("{v}"), |d| format_at(v, d))
-    })
+    values.map(|v| decimals_for_dispersion(allowance).map_or_else(|| format!("{v}"), |d| format_at(v, d)))
 }
 
 /// "B is 1.2× A (22% above A)" or "B is 70% below A (A is 3.4× B)".
@@ -92,28 +87,16 @@ pub fn at_allowance_place<const N: usize>(values: [f64; N], allowance: f64) -> [
 fn claimed_verdict(ma: f64, mb: f64, (a, b): (&str, &str), metric: &str) -> String {
     if ma <= 0.0 || mb <= 0.0 {
         // Ratios of zero or negative quantities do not read as "× A".
-        let (dir, d) = if mb > ma {
-            ("above", mb - ma)
-        } else {
-            ("below", ma - mb)
-        };
+        let (dir, d) = if mb > ma { ("above", mb - ma) } else { ("below", ma - mb) };
         return format!("{metric}: {b} is {} {dir} {a}", format_significant(d, 2));
     }
     let times = |r: f64| format_at(r, significant_places(r - 1.0, 2));
     if mb > ma {
         let pct = (mb / ma - 1.0) * 100.0;
-        format!(
-            "{metric}: {b} is {}× {a} ({}% above {a})",
-            times(mb / ma),
-            format_significant(pct, 2)
-        )
+        format!("{metric}: {b} is {}× {a} ({}% above {a})", times(mb / ma), format_significant(pct, 2))
     } else {
         let pct = (1.0 - mb / ma) * 100.0;
-        format!(
-            "{metric}: {b} is {}% below {a} ({a} is {}× {b})",
-            format_significant(pct, 2),
-            times(ma / mb)
-        )
+        format!("{metric}: {b} is {}% below {a} ({a} is {}× {b})", format_significant(pct, 2), times(ma / mb))
     }
 }
 
@@ -125,75 +108,35 @@ mod tests {
     #[test]
     fn matmul_example_is_claimed_with_its_ratio() {
         let c = compare(
-            Spread {
-                median: 41.7,
-                iqr: 0.9,
-            },
-            Spread {
-                median: 12.4,
-                iqr: 0.3,
-            },
+            Spread { median: 41.7, iqr: 0.9 },
+            Spread { median: 12.4, iqr: 0.3 },
             ("A", "B"),
             "median wall time",
         );
         assert!(c.claimed);
         assert!((c.difference - 29.3).abs() < 1e-9);
         assert!((c.ratio.expect("non-zero A") - 12.4 / 41.7).abs() < 1e-12);
-        assert_eq!(
-            c.verdict,
-            "median wall time: B is 70% below A (A is 3.4× B)"
-        );
+        assert_eq!(c.verdict, "median wall time: B is 70% below A (A is 3.4× B)");
     }
 
     // SPEC S7: d must exceed the IQR sum strictly.
     #[test]
     fn within_the_iqr_sum_is_unresolved() {
-        let c = compare(
-            Spread {
-                median: 10.0,
-                iqr: 0.5,
-            },
-            Spread {
-                median: 10.4,
-                iqr: 0.3,
-            },
-            ("A", "B"),
-            "median",
-        );
+        let c = compare(Spread { median: 10.0, iqr: 0.5 }, Spread { median: 10.4, iqr: 0.3 }, ("A", "B"), "median");
         assert!(!c.claimed);
         assert!(c.verdict.starts_with("median: no difference I can resolve"));
-        let edge = compare(
-            Spread {
-                median: 10.0,
-                iqr: 0.5,
-            },
-            Spread {
-                median: 11.0,
-                iqr: 0.5,
-            },
-            ("A", "B"),
-            "m",
-        );
+        let edge = compare(Spread { median: 10.0, iqr: 0.5 }, Spread { median: 11.0, iqr: 0.5 }, ("A", "B"), "m");
         assert!(!edge.claimed, "d equal to the IQR sum is not a difference");
     }
 
     #[test]
     fn slower_b_is_phrased_as_a_multiple() {
         let c = compare(
-            Spread {
-                median: 10.0,
-                iqr: 0.1,
-            },
-            Spread {
-                median: 12.2,
-                iqr: 0.1,
-            },
+            Spread { median: 10.0, iqr: 0.1 },
+            Spread { median: 12.2, iqr: 0.1 },
             ("old", "new"),
             "median wall time",
         );
-        assert_eq!(
-            c.verdict,
-            "median wall time: new is 1.22× old (22% above old)"
-        );
+        assert_eq!(c.verdict, "median wall time: new is 1.22× old (22% above old)");
     }
 }

@@ -14,11 +14,7 @@ pub fn percentile_sorted(sorted: &[f64], p: f64) -> f64 {
     let lo = h.floor() as usize;
     let hi = h.ceil() as usize;
     let frac = h - lo as f64;
-    if lo == hi || frac == 0.0 {
-        sorted[lo]
-    } else {
-        sorted[lo] + frac * (sorted[hi] - sorted[lo])
-    }
+    if lo == hi || frac == 0.0 { sorted[lo] } else { sorted[lo] + frac * (sorted[hi] - sorted[lo]) }
 }
 
 /// The median of an unsorted slice, reordering it in place.

@@ -43,11 +43,7 @@ impl Rounded {
 
     /// The course's headline form: `12.50 ms (IQR 0.20)`.
     pub fn headline(&self, unit: &str) -> String {
-        let unit = if unit.is_empty() {
-            String::new()
-        } else {
-            format!(" {unit}")
-        };
+        let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
         format!("{}{unit} (IQR {})", self.median, self.iqr)
     }
 }
@@ -108,11 +104,7 @@ pub(crate) fn significant_places(value: f64, digits: u32) -> i32 {
 fn leading_digit(value: f64, digits: u32) -> (u32, i32) {
     let text = format!("{value:.prec$e}", prec = digits.saturating_sub(1) as usize);
     let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
-    let lead = mantissa
-        .chars()
-        .next()
-        .and_then(|c| c.to_digit(10))
-        .unwrap_or(0);
+    let lead = mantissa.chars().next().and_then(|c| c.to_digit(10)).unwrap_or(0);
     (lead, exponent.parse().unwrap_or(0))
 }
 
@@ -151,19 +143,13 @@ mod tests {
         let r = Rounded::new(12.5, 0.19999999999999, 12.4, 24.9);
         assert_eq!((r.median.as_str(), r.iqr.as_str()), ("12.50", "0.20"));
         let r = Rounded::new(123_456.0, 1234.0, 100_000.0, 150_049.0);
-        assert_eq!(
-            (r.median.as_str(), r.iqr.as_str(), r.max.as_str()),
-            ("123500", "1200", "150000")
-        );
+        assert_eq!((r.median.as_str(), r.iqr.as_str(), r.max.as_str()), ("123500", "1200", "150000"));
     }
 
     #[test]
     fn zero_dispersion_keeps_the_value() {
         let r = Rounded::new(3.25, 0.0, 3.25, 3.25);
-        assert_eq!(
-            (r.decimals, r.median.as_str(), r.iqr.as_str()),
-            (None, "3.25", "0")
-        );
+        assert_eq!((r.decimals, r.median.as_str(), r.iqr.as_str()), (None, "3.25", "0"));
     }
 
     #[test]

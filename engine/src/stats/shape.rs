@@ -36,9 +36,8 @@ pub fn bimodality(trials: &[f64]) -> Option<Bimodality> {
     }
     let mut sorted = trials.to_vec();
     sorted.sort_unstable_by(f64::total_cmp);
-    let (split, gap) = (min_clump..=n - min_clump)
-        .map(|k| (k, sorted[k] - sorted[k - 1]))
-        .max_by(|x, y| x.1.total_cmp(&y.1))?;
+    let (split, gap) =
+        (min_clump..=n - min_clump).map(|k| (k, sorted[k] - sorted[k - 1])).max_by(|x, y| x.1.total_cmp(&y.1))?;
     let (low, high) = sorted.split_at(split);
     let iqr = |s: &[f64]| percentile_sorted(s, 0.75) - percentile_sorted(s, 0.25);
     let median = percentile_sorted(&sorted, 0.5);

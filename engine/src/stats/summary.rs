@@ -160,9 +160,6 @@ mod tests {
     #[test]
     fn refuses_empty_and_non_finite() {
         assert_eq!(Summary::of(&[]), Err(StatsError::Empty));
-        assert!(matches!(
-            Summary::of(&[1.0, f64::NAN]),
-            Err(StatsError::NotFinite { index: 1, .. })
-        ));
+        assert!(matches!(Summary::of(&[1.0, f64::NAN]), Err(StatsError::NotFinite { index: 1, .. })));
     }
 }

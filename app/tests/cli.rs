@@ -1,0 +1,237 @@
+//! The command line as a user runs it (SPEC C): the real `vernier` binary,
+//! its output, its exit codes and what it leaves on disk.
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn vernier(args: &[&str]) -> Output {
+    vernier_with_stdin(args, "")
+}
+
+fn vernier_with_stdin(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vernier"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run vernier");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    child.wait_with_output().expect("wait")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))
+}
+
+fn new_notebook(tmp: &Path) -> String {
+    let dir = tmp.join("nb").display().to_string();
+    let o = vernier(&["new", &dir, "--title", "Project 3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    dir
+}
+
+const FIVE: &str = "12.4\n12.5\n12.4\n12.6\n24.9\n";
+
+// SPEC C, S1–S4: the course's five timings from standard input, as JSON.
+#[test]
+fn stats_json_of_the_course_example() {
+    let o = vernier_with_stdin(&["stats", "-", "--json"], FIVE);
+    assert_eq!(o.status.code(), Some(0));
+    let v = json(&o);
+    assert_eq!(v["median"], 12.5);
+    assert_eq!(v["min"], 12.4);
+    assert_eq!(v["max"], 24.9);
+    assert_eq!(v["n"], 5);
+    for key in ["p25", "p75", "iqr", "iqr_fraction", "drift", "rounded"] {
+        assert!(v.get(key).is_some(), "missing key {key}");
+    }
+}
+
+// SPEC S6: the text form shows the rounded median with its IQR.
+#[test]
+fn stats_text_rounds_per_s6() {
+    let o = vernier_with_stdin(&["stats", "--unit", "ms"], FIVE);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("12.50 ms (IQR 0.20), min 12.40, max 24.90 ms, n=5"), "{}", stdout(&o));
+}
+
+// SPEC C: bad input is exit 2 with the line and the offending text.
+#[test]
+fn bad_number_names_the_line() {
+    let o = vernier_with_stdin(&["stats", "-"], "12.4\nbanana\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 2: 'banana' is not a number"), "{}", stderr(&o));
+    let o = vernier_with_stdin(&["stats"], "# only a comment\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no numbers in stdin"));
+}
+
+// SPEC C: a CSV column by name, with a bad column named.
+#[test]
+fn stats_reads_a_csv_column() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let file = tmp.path().join("raw.csv");
+    std::fs::write(&file, "# machine: test\nindex,ns\n0,100\n1,102\n2,101\n").expect("write");
+    let path = file.display().to_string();
+    let o = vernier(&["stats", &path, "--column", "ns", "--json"]);
+    assert_eq!(json(&o)["median"], 101.0);
+    let o = vernier(&["stats", &path, "--column", "ms"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no column 'ms'"), "{}", stderr(&o));
+}
+
+// SPEC S7: the seed's matmul pair is claimed, with a 3.4× ratio.
+#[test]
+fn compare_claims_the_matmul_difference() {
+    let args = ["compare", "--median-a", "41.7", "--iqr-a", "0.9", "--median-b", "12.4", "--iqr-b", "0.3"];
+    let o = vernier(&args);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("median wall time: B is 70% below A (A is 3.4× B)"), "{}", stdout(&o));
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let v = json(&vernier(&with_json));
+    assert_eq!(v["claimed"], true);
+    assert!((v["ratio"].as_f64().expect("ratio") - 12.4 / 41.7).abs() < 1e-12);
+    for key in ["median_a", "median_b", "iqr_a", "iqr_b", "difference", "verdict"] {
+        assert!(v.get(key).is_some(), "missing key {key}");
+    }
+}
+
+// SPEC S7: medians closer than the IQRs' sum are not resolved (files).
+#[test]
+fn compare_files_without_a_resolvable_difference() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let a = tmp.path().join("a.txt");
+    let b = tmp.path().join("b.txt");
+    std::fs::write(&a, "10.0\n10.4\n9.6\n10.2\n9.8\n").expect("write");
+    std::fs::write(&b, "10.3\n10.7\n9.9\n10.5\n10.1\n").expect("write");
+    let o = vernier(&["compare", &a.display().to_string(), &b.display().to_string(), "--json"]);
+    let v = json(&o);
+    assert_eq!(v["claimed"], false);
+    assert!(v["verdict"].as_str().expect("verdict").contains("no difference I can resolve"));
+}
+
+// SPEC N4, C: a locked prediction cannot be changed from the CLI; it can
+// be amended.
+#[test]
+fn cli_refuses_to_edit_a_locked_prediction() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = new_notebook(tmp.path());
+    let o = vernier(&["predict", &dir, "--experiment", "matmul", "--predict", "ikj 3x faster", "--why", "stride"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("recorded P1"));
+    let o = vernier(&["predict", &dir, "--edit", "P1", "--predict", "ikj 2x faster", "--why", "second thoughts"]);
+    assert_eq!(o.status.code(), Some(0), "an open prediction may be rewritten: {}", stderr(&o));
+    assert_eq!(vernier(&["lock", &dir]).status.code(), Some(0));
+    let before = std::fs::read(Path::new(&dir).join("notebook.ron")).expect("read");
+    let o = vernier(&["predict", &dir, "--edit", "1", "--predict", "ikj 9x faster", "--why", "hindsight"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("prediction P1 is locked"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(Path::new(&dir).join("notebook.ron")).expect("read"), before, "nothing saved");
+    let o = vernier(&["predict", &dir, "--amend", "P1", "--predict", "ikj 3.4x faster", "--why", "measured"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&vernier(&["show", &dir, "--json"]));
+    let predictions = v["predictions"].as_array().expect("list");
+    assert_eq!(predictions.len(), 2);
+    assert_eq!(predictions[0]["predict"], "ikj 2x faster");
+    assert_eq!(predictions[0]["locked"], true);
+    assert_eq!(predictions[1]["amends"]["quote"], "ikj 2x faster");
+}
+
+// SPEC N4: a hand edit of notebook.ron is reported on the next load,
+// naming the prediction; `show` exits 1 (a finding).
+#[test]
+fn hand_edit_is_reported_by_show() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = new_notebook(tmp.path());
+    vernier(&["predict", &dir, "--experiment", "seq", "--predict", "flat to 32 KiB", "--why", "L1"]);
+    vernier(&["lock", &dir]);
+    let file = Path::new(&dir).join("notebook.ron");
+    let text = std::fs::read_to_string(&file).expect("read").replace("flat to 32 KiB", "flat to 48 KiB");
+    std::fs::write(&file, text).expect("write");
+    let o = vernier(&["show", &dir]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("prediction P1 changed after it was locked"), "{}", stderr(&o));
+    let v = json(&vernier(&["show", &dir, "--json"]));
+    assert_eq!(v["integrity"][0]["prediction"], 1);
+}
+
+// SPEC N8, C: a malformed notebook.ron is exit 2 naming file and line.
+#[test]
+fn malformed_notebook_is_exit_2_with_place() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = new_notebook(tmp.path());
+    let file = Path::new(&dir).join("notebook.ron");
+    let text = std::fs::read_to_string(&file).expect("read").replacen("environment:", "environment =", 1);
+    let line = text.lines().position(|l| l.contains("environment =")).expect("line") + 1;
+    std::fs::write(&file, text).expect("write");
+    let o = vernier(&["show", &dir]);
+    assert_eq!(o.status.code(), Some(2));
+    let expected = format!("{}:{line}:", file.display());
+    assert!(stderr(&o).contains(&expected), "expected {expected} in {}", stderr(&o));
+}
+
+// SPEC N2, N5, C: set, note and discard through the CLI, read back by show.
+#[test]
+fn set_note_and_discard() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = new_notebook(tmp.path());
+    assert_eq!(vernier(&["set", &dir, "Power source", "mains"]).status.code(), Some(0));
+    assert_eq!(vernier(&["set", &dir, "workbench", "B shared"]).status.code(), Some(0));
+    let o = vernier(&["set", &dir, "Colour", "blue"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown Environment field 'Colour'"));
+    assert_eq!(vernier(&["set", &dir, "Workbench", "Q"]).status.code(), Some(2));
+    assert_eq!(vernier(&["note", &dir, "fan spun up at 10:02"]).status.code(), Some(0));
+    let o = vernier(&["discard", &dir, "--run", "1", "--why", "lid closed"]);
+    assert_eq!(o.status.code(), Some(2), "there is no run 1 yet");
+    assert!(stderr(&o).contains("there is no run 1"));
+    let v = json(&vernier(&["show", &dir, "--json"]));
+    let env = v["environment"].as_array().expect("env");
+    assert_eq!(env[5]["field"], "Power source");
+    assert_eq!(env[5]["value"], "mains");
+    assert_eq!(env[2]["value"], "B — shared host");
+    assert_eq!(v["notes"][0]["text"], "fan spun up at 10:02");
+}
+
+// SPEC N5, C: discard on a notebook that has runs (fixture in tests/).
+#[test]
+fn discard_a_recorded_run() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    std::fs::create_dir_all(dir.join("raw")).expect("mkdir");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/notebook-with-runs.ron");
+    std::fs::copy(fixture, dir.join("notebook.ron")).expect("copy fixture");
+    let d = dir.display().to_string();
+    let o = vernier(&["discard", &d, "--run", "2", "--why", "closed the lid at t=120 s"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = vernier(&["show", &d]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("2 (discarded)"), "{text}");
+    assert!(text.contains("Discarded run 2: closed the lid at t=120 s"), "{text}");
+    let o = vernier(&["discard", &d, "--run", "2", "--why", "again"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+// SPEC C: `new` refuses to overwrite an existing notebook.
+#[test]
+fn new_refuses_an_existing_notebook() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = new_notebook(tmp.path());
+    let o = vernier(&["new", &dir]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("a notebook already exists"));
+}
