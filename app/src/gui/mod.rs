@@ -5,6 +5,8 @@
 //! the disk.
 
 mod sections;
+#[cfg(test)]
+mod tests;
 
 use std::path::PathBuf;
 
