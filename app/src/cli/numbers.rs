@@ -1,6 +1,6 @@
 //! Reading a sample of numbers from a file, standard input or a CSV column.
 
-use std::io::Read as _;
+use std::io::{IsTerminal as _, Read as _};
 
 use anyhow::{Context as _, anyhow, bail};
 
@@ -36,7 +36,11 @@ pub fn read_sample(path: &str, column: Option<&str>) -> Result<Sample, Failure> 
 fn read_text(path: &str) -> anyhow::Result<String> {
     let mut text = String::new();
     if path == "-" {
-        std::io::stdin().read_to_string(&mut text).context("reading standard input")?;
+        let mut stdin = std::io::stdin();
+        if stdin.is_terminal() {
+            eprintln!("reading numbers from standard input, one per line; end with Ctrl-D");
+        }
+        stdin.read_to_string(&mut text).context("reading standard input")?;
     } else {
         text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
     }

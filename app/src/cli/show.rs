@@ -29,24 +29,14 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
     let _ = writeln!(out, "## Environment\n{}\n", table::render(&["Field", "Value"], &env));
 
     let mut headers = PREDICTION_COLUMNS.to_vec();
-    headers.extend(["Recorded", "Lock"]);
+    headers.push("Lock");
     let rows: Vec<Vec<String>> = nb
         .predictions()
         .iter()
         .map(|p| {
-            let why = match &p.amends {
-                Some(a) => format!("{} [amends P{}: “{}”]", p.why, a.of, a.quote),
-                None => p.why.clone(),
-            };
-            let lock = nb.lock_of(p).map_or_else(|| "open".to_owned(), |l| format!("locked {}", l.short()));
-            vec![
-                p.label(),
-                p.experiment.clone(),
-                p.predict.clone(),
-                why,
-                p.recorded_at.format("%Y-%m-%d %H:%M").to_string(),
-                lock,
-            ]
+            let mut row = p.columns().to_vec();
+            row.push(nb.lock_of(p).map_or_else(|| "open".to_owned(), |l| format!("locked {}", l.short())));
+            row
         })
         .collect();
     let _ = writeln!(out, "## {PREDICTIONS_HEADING}\n{}\n", table::render(&headers, &rows));

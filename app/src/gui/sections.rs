@@ -63,12 +63,18 @@ impl Section {
             }
             Section::Predictions => {
                 let rows = nb.predictions().iter().map(|p| {
-                    let lock = if nb.lock_of(p).is_some() { "🔒 " } else { "" };
-                    [format!("{lock}{}", p.label()), p.experiment.clone(), p.predict.clone(), p.why.clone()]
-                        .map(RichText::new)
-                        .to_vec()
+                    let mut cells = p.columns().map(RichText::new).to_vec();
+                    if nb.lock_of(p).is_some() {
+                        cells[0] = RichText::new(format!("🔒 {}", p.label()));
+                    }
+                    cells
                 });
                 grid(ui, "predictions", &PREDICTION_COLUMNS, rows);
+                empty_hint(
+                    ui,
+                    nb.predictions().is_empty(),
+                    "No predictions yet. Write them down before the first run.",
+                );
             }
             Section::Runs => {
                 grid(ui, "runs", &RUN_COLUMNS, nb.runs().iter().map(|r| r.columns().map(RichText::new).to_vec()));

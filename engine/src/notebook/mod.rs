@@ -39,8 +39,8 @@ pub const RUN_COLUMNS: [&str; 10] = [
     "Raw file",
     "Tag",
 ];
-/// The Predictions section's column names (N2).
-pub const PREDICTION_COLUMNS: [&str; 4] = ["#", "Experiment", "What I predict", "Why"];
+/// The Predictions section's column names (N2), then the time recorded.
+pub const PREDICTION_COLUMNS: [&str; 5] = ["#", "Experiment", "What I predict", "Why", "Recorded"];
 /// The Soak runs section's column names (N2).
 pub const SOAK_COLUMNS: [&str; 11] =
     ["#", "Duration", "Interval", "P", "t_onset", "t_stable", "S", "S/P", "Tail IQR", "Conditions", "Raw file"];
@@ -128,13 +128,13 @@ impl Notebook {
 
     /// Records a new prediction and seals it into the chain; returns its number.
     pub fn add_prediction(&mut self, text: PredictionText, at: DateTime<Utc>) -> Result<u32, NotebookError> {
-        check_text(&text)?;
+        let text = checked(text)?;
         Ok(self.push_prediction(text, None, at))
     }
 
     /// Rewrites an open prediction. A locked one is refused (N4).
     pub fn edit_prediction(&mut self, number: u32, text: PredictionText) -> Result<(), NotebookError> {
-        check_text(&text)?;
+        let text = checked(text)?;
         let index = self.prediction_index(number)?;
         if let Some(lock) = self.lock_of(&self.predictions[index]) {
             return Err(NotebookError::PredictionLocked { number, lock });
@@ -162,12 +162,11 @@ impl Notebook {
         at: DateTime<Utc>,
     ) -> Result<u32, NotebookError> {
         let original = &self.predictions[self.prediction_index(number)?];
-        let text = PredictionText {
+        let text = checked(PredictionText {
             experiment: original.experiment.clone(),
-            predict: predict.trim().to_owned(),
-            why: why.trim().to_owned(),
-        };
-        check_text(&text)?;
+            predict: predict.to_owned(),
+            why: why.to_owned(),
+        })?;
         let amends = Amendment { of: number, quote: original.predict.clone() };
         Ok(self.push_prediction(text, Some(amends), at))
     }
@@ -328,13 +327,17 @@ impl Notebook {
     }
 }
 
-fn check_text(text: &PredictionText) -> Result<(), NotebookError> {
-    for (name, value) in [("Experiment", &text.experiment), ("What I predict", &text.predict), ("Why", &text.why)] {
-        if value.trim().is_empty() {
-            return Err(NotebookError::Empty(name));
-        }
-    }
-    Ok(())
+/// The text with surrounding space trimmed; every field is required.
+fn checked(text: PredictionText) -> Result<PredictionText, NotebookError> {
+    let field = |name, value: String| {
+        let value = value.trim();
+        if value.is_empty() { Err(NotebookError::Empty(name)) } else { Ok(value.to_owned()) }
+    };
+    Ok(PredictionText {
+        experiment: field("Experiment", text.experiment)?,
+        predict: field("What I predict", text.predict)?,
+        why: field("Why", text.why)?,
+    })
 }
 
 fn next_number(existing: impl Iterator<Item = u32>) -> u32 {

@@ -102,6 +102,22 @@ impl Prediction {
         format!("P{}", self.number)
     }
 
+    /// The row as displayed: `#`, `Experiment`, `What I predict`, `Why`
+    /// (with the quoted original for an amendment) and the time recorded.
+    pub fn columns(&self) -> [String; 5] {
+        let why = match &self.amends {
+            Some(a) => format!("{} [amends P{}: “{}”]", self.why, a.of, a.quote),
+            None => self.why.clone(),
+        };
+        [
+            self.label(),
+            self.experiment.clone(),
+            self.predict.clone(),
+            why,
+            self.recorded_at.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
+        ]
+    }
+
     /// The seal this row's content and `prev` should carry.
     pub fn expected_hash(&self) -> String {
         let mut h = Sha256::new();
