@@ -8,5 +8,8 @@
 //! The desktop app and the command line (crate `vernier`) are thin layers over
 //! this library; tests drive it directly.
 
+pub mod harness;
+pub mod kernels;
+pub mod machine;
 pub mod notebook;
 pub mod stats;

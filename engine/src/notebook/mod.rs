@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 pub use environment::{Bench, EnvField, Environment, Workbench};
 pub use error::{CreateError, LoadError, NotebookError, SaveError, SaveStep};
 pub use path::{NotebookPath, PathError};
+pub(crate) use prediction::hex;
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
 pub use run::{
     Condition, Discard, Measurement, RawFile, Run, Soak, SoakNumbers, SoakProtocol, Subject, WarmupPolicy,

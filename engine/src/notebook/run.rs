@@ -17,6 +17,18 @@ pub enum WarmupPolicy {
         /// Upper bound on discarded trials.
         max: u32,
     },
+    /// Not recorded by the tool that measured the run (an import).
+    Unknown,
+}
+
+impl std::fmt::Display for WarmupPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WarmupPolicy::Count(n) => write!(f, "{n} warm-up trials"),
+            WarmupPolicy::Settle { max } => write!(f, "settle (until two trials agree within 5 %, at most {max})"),
+            WarmupPolicy::Unknown => f.write_str("warm-up not recorded"),
+        }
+    }
 }
 
 /// One measured condition, such as `power source` = `mains`.
@@ -101,8 +113,11 @@ impl Run {
     /// `n (warm-up + timed)`, e.g. `3 + 31`, or `7 + 31 (settle)`.
     pub fn n_column(&self) -> String {
         let m = &self.measurement;
-        let settle = if matches!(m.warmup, WarmupPolicy::Settle { .. }) { " (settle)" } else { "" };
-        format!("{} + {}{settle}", m.warmup_trials, m.summary.n)
+        match m.warmup {
+            WarmupPolicy::Count(_) => format!("{} + {}", m.warmup_trials, m.summary.n),
+            WarmupPolicy::Settle { .. } => format!("{} + {} (settle)", m.warmup_trials, m.summary.n),
+            WarmupPolicy::Unknown => format!("? + {} (warm-up not recorded)", m.summary.n),
+        }
     }
 
     /// `Median`, rounded per S6, with its unit.

@@ -1,0 +1,148 @@
+//! The engine thread (SPEC E1): benchmarks run away from the caller's
+//! thread, driven by messages — start and cancel in; progress, trials,
+//! finished and failed out.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::{BenchError, BenchResult, BenchSpec, TrialRecord, run_bench};
+
+/// Events buffered between the engine and its reader. Trial events beyond
+/// this are dropped (the finished result carries every trial); the final
+/// event is always delivered.
+const EVENT_CAPACITY: usize = 1024;
+
+/// Progress of the benchmark in flight.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Progress {
+    /// Trials taken.
+    pub done: u64,
+    /// Trials planned (an estimate when warm-up is `settle`).
+    pub total: u64,
+    /// Time since the start.
+    pub elapsed: Duration,
+    /// Estimated time left.
+    pub remaining: Duration,
+}
+
+/// What the engine reports.
+#[derive(Debug)]
+pub enum EngineEvent {
+    /// A benchmark started.
+    Started {
+        /// Trials planned.
+        total: u64,
+    },
+    /// A trial completed.
+    Trial(TrialRecord, Progress),
+    /// The benchmark finished (possibly ended early: see `failure`).
+    Finished(Box<BenchResult>),
+    /// It could not run at all.
+    Failed(BenchError),
+}
+
+enum Command {
+    Start(Box<BenchSpec>),
+    Shutdown,
+}
+
+/// Handle to the engine thread. Dropping it cancels any benchmark in
+/// flight and joins the thread.
+pub struct Engine {
+    commands: SyncSender<Command>,
+    events: Receiver<EngineEvent>,
+    cancel: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Engine {
+    /// Starts the engine thread. `waker` is called after each event is
+    /// queued (the app passes a repaint request; the CLI nothing).
+    pub fn spawn(waker: impl Fn() + Send + 'static) -> std::io::Result<Self> {
+        let (commands, inbox) = sync_channel::<Command>(16);
+        let (outbox, events) = sync_channel::<EngineEvent>(EVENT_CAPACITY);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&cancel);
+        let thread = std::thread::Builder::new()
+            .name("vernier-engine".into())
+            .spawn(move || serve(&inbox, &outbox, &flag, &waker))?;
+        Ok(Self { commands, events, cancel, thread: Some(thread) })
+    }
+
+    /// Starts a benchmark (queued behind any in flight).
+    pub fn start(&self, spec: BenchSpec) {
+        self.cancel.store(false, Ordering::Relaxed);
+        let _ = self.commands.send(Command::Start(Box::new(spec)));
+    }
+
+    /// Cancels the benchmark in flight: its child processes are killed and
+    /// it finishes, within 100 ms, with what it had measured.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// The event stream.
+    pub fn events(&self) -> &Receiver<EngineEvent> {
+        &self.events
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+        let _ = self.commands.send(Command::Shutdown);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn serve(inbox: &Receiver<Command>, outbox: &SyncSender<EngineEvent>, cancel: &Arc<AtomicBool>, waker: &dyn Fn()) {
+    while let Ok(Command::Start(spec)) = inbox.recv() {
+        let total = schedule_total(&spec);
+        let _ = outbox.try_send(EngineEvent::Started { total });
+        waker();
+        let started = Instant::now();
+        let flag = Arc::clone(cancel);
+        let events = outbox.clone();
+        // Each benchmark runs on a thread of its own, so pinning it (E8)
+        // never outlives the benchmark.
+        let worker = std::thread::Builder::new().name("vernier-bench".into()).spawn(move || {
+            let mut done = 0u64;
+            let mut on_trial = |t: &TrialRecord| {
+                done += 1;
+                let elapsed = started.elapsed();
+                let left = total.saturating_sub(done);
+                let remaining = elapsed.checked_div(u32::try_from(done).unwrap_or(u32::MAX)).unwrap_or_default()
+                    * u32::try_from(left).unwrap_or(u32::MAX);
+                let progress = Progress { done, total: total.max(done), elapsed, remaining };
+                // Never block the timed loop: a full queue drops a progress event.
+                if let Err(TrySendError::Disconnected(_)) = events.try_send(EngineEvent::Trial(*t, progress)) {
+                    flag.store(true, Ordering::Relaxed);
+                }
+            };
+            run_bench(&spec, &flag, &mut on_trial)
+        });
+        let last = match worker {
+            Ok(handle) => match handle.join() {
+                Ok(Ok(result)) => EngineEvent::Finished(Box::new(result)),
+                Ok(Err(e)) => EngineEvent::Failed(e),
+                Err(_) => EngineEvent::Failed(BenchError::Invalid("the benchmark thread panicked".into())),
+            },
+            Err(e) => EngineEvent::Failed(BenchError::Io(e)),
+        };
+        // The final event must arrive: wait for room if the reader is behind.
+        if outbox.send(last).is_err() {
+            return;
+        }
+        waker();
+    }
+}
+
+fn schedule_total(spec: &BenchSpec) -> u64 {
+    super::schedule::Plan { arms: spec.arms.len(), runs: spec.runs, warmup: spec.warmup, cooldown: spec.cooldown }
+        .estimated_trials()
+}

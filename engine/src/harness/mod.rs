@@ -1,0 +1,532 @@
+//! The benchmark harness (SPEC E): runs commands and kernels the honest
+//! way and returns every trial with its summary and conditions.
+//!
+//! [`run_bench`] is the synchronous core; [`Engine`] runs it on its own
+//! thread behind message channels, which is how the app and the command
+//! line use it.
+
+mod engine;
+mod process;
+pub mod raw;
+mod record;
+pub mod schedule;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+pub use engine::{Engine, EngineEvent, Progress};
+pub use process::{CommandRunner, CommandTrial};
+pub use record::{RecordError, Recorded, record};
+
+use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};
+use crate::machine::{Machine, NO_PLACEMENT};
+use crate::notebook::{Condition, WarmupPolicy};
+use crate::stats::{self, Comparison, Spread, Summary};
+
+/// Default timed trials per arm (SPEC E4).
+pub const DEFAULT_RUNS: u32 = 31;
+/// Default warm-up (SPEC E3).
+pub const DEFAULT_WARMUP: WarmupPolicy = WarmupPolicy::Count(3);
+/// Canary repetitions at each end of a session (SPEC E7).
+const CANARY_REPS: usize = 5;
+/// Runs of the bare shell used to state its cost (SPEC E2).
+const SHELL_COST_RUNS: usize = 11;
+
+/// What is measured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Subject {
+    /// An external command.
+    Command {
+        /// Argument vector; never handed to a shell unless `shell`.
+        argv: Vec<String>,
+        /// Run through `/bin/sh -c` (its own cost is then measured and stated).
+        shell: bool,
+    },
+    /// A built-in kernel.
+    Kernel(KernelSpec),
+}
+
+impl Subject {
+    /// The row's `Command`.
+    pub fn argv(&self) -> Vec<String> {
+        match self {
+            Subject::Command { argv, shell: false } => argv.clone(),
+            Subject::Command { argv, shell: true } => vec!["/bin/sh".into(), "-c".into(), argv.join(" ")],
+            Subject::Kernel(k) => k.argv(),
+        }
+    }
+}
+
+/// A benchmark request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BenchSpec {
+    /// One subject, or two for an interleaved comparison (A then B).
+    pub arms: Vec<Subject>,
+    /// Timed trials per arm; must be odd (SPEC E4).
+    pub runs: u32,
+    /// Warm-up policy (SPEC E3).
+    pub warmup: WarmupPolicy,
+    /// Pin the measuring thread (and the commands it starts) to this CPU.
+    pub pin: Option<usize>,
+    /// Pause before each later block of a comparison (SPEC E6).
+    pub cooldown: Option<Duration>,
+    /// Per-trial limit for commands; a kernel trial that overruns it ends
+    /// the run as timed out once it returns.
+    pub timeout: Option<Duration>,
+}
+
+impl BenchSpec {
+    /// A spec with the defaults (31 runs, warm-up 3) for these subjects.
+    pub fn new(arms: Vec<Subject>) -> Self {
+        Self { arms, runs: DEFAULT_RUNS, warmup: DEFAULT_WARMUP, pin: None, cooldown: None, timeout: None }
+    }
+}
+
+/// How one trial ended (recorded per trial: SPEC E10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum TrialStatus {
+    /// Success.
+    Ok,
+    /// Non-zero exit code.
+    Exit(i32),
+    /// Killed by a signal.
+    Signal(i32),
+    /// Overran the per-trial timeout and was killed.
+    Timeout,
+    /// Stopped by the user.
+    Cancelled,
+    /// A kernel's result failed verification.
+    WrongResult,
+}
+
+impl std::fmt::Display for TrialStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrialStatus::Ok => f.write_str("0"),
+            TrialStatus::Exit(c) => write!(f, "exit {c}"),
+            TrialStatus::Signal(s) => write!(f, "signal {s}"),
+            TrialStatus::Timeout => f.write_str("timeout"),
+            TrialStatus::Cancelled => f.write_str("cancelled"),
+            TrialStatus::WrongResult => f.write_str("wrong result"),
+        }
+    }
+}
+
+/// One trial, as written to the raw file (SPEC N6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TrialRecord {
+    /// Position in the whole session, from 0.
+    pub index: u32,
+    /// 0 for A, 1 for B.
+    pub arm: usize,
+    /// Position within its interleaved pair (1 or 2; always 1 for one arm).
+    pub position: u32,
+    /// A warm-up trial, not part of the summary.
+    pub warmup: bool,
+    /// Wall time in nanoseconds.
+    pub ns: u64,
+    /// How it ended.
+    pub status: TrialStatus,
+}
+
+/// One arm's result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ArmResult {
+    /// `A` or `B`.
+    pub label: String,
+    /// The row's `What`.
+    pub what: String,
+    /// The row's `Command`.
+    pub command: Vec<String>,
+    /// Unit of `timed` and the summary: `s`, `ns/access` or `ms`.
+    pub unit: String,
+    /// Warm-up trials taken.
+    pub warmup_trials: u32,
+    /// Timed trials in `unit`, in order.
+    pub timed: Vec<f64>,
+    /// Their summary; `None` when no timed trial succeeded.
+    pub summary: Option<Summary>,
+    /// Last verified checksum of a kernel.
+    pub checksum: Option<String>,
+}
+
+/// Whether the two orders of a comparison agree (SPEC E5).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OrderCheck {
+    /// median(B) − median(A) over the A-first block.
+    pub difference_ab: f64,
+    /// median(B) − median(A) over the B-first block.
+    pub difference_ba: f64,
+    /// True when they differ by more than the two arms' IQRs together.
+    pub confound: bool,
+}
+
+/// The canary bracket (SPEC E7).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct CanaryBracket {
+    /// Median canary time at the start, ms.
+    pub start_ms: f64,
+    /// Median canary time at the end, ms.
+    pub end_ms: f64,
+    /// end / start: above 1 the machine slowed down during the session.
+    pub ratio: f64,
+}
+
+/// Everything a benchmark produced.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BenchResult {
+    /// When the session started.
+    pub started_at: DateTime<Utc>,
+    /// Per arm.
+    pub arms: Vec<ArmResult>,
+    /// Every trial, warm-up included.
+    pub trials: Vec<TrialRecord>,
+    /// Warm-up policy used.
+    #[serde(skip)]
+    pub warmup: WarmupPolicy,
+    /// B against A (S7), for two arms.
+    pub comparison: Option<Comparison>,
+    /// The two orders compared, for two arms.
+    pub order: Option<OrderCheck>,
+    /// The thermal canary around the session.
+    pub canary: Option<CanaryBracket>,
+    /// "pinned to CPU n", or why not.
+    pub placement: String,
+    /// Median cost of the bare shell in seconds, when `--shell` was used.
+    pub shell_cost_s: Option<f64>,
+    /// Cool-down used between blocks, seconds.
+    pub cooldown_s: Option<f64>,
+    /// The machine's conditions at the start.
+    pub machine: Machine,
+    /// Why the run ended early, if it did; what was measured is kept.
+    pub failure: Option<String>,
+}
+
+impl BenchResult {
+    /// The conditions written beside every row of this session.
+    pub fn conditions(&self) -> Vec<Condition> {
+        let mut rows = self.machine.conditions();
+        let mut add = |field: &str, value: String| rows.push(Condition { field: field.into(), value });
+        add("warm-up policy", self.warmup.to_string());
+        add("placement used", self.placement.clone());
+        add("instrument", "Vernier harness, std::time::Instant (CLOCK_MONOTONIC) wall time per trial".into());
+        if let Some(c) = &self.canary {
+            add("canary end/start", format!("{:.3} ({:.2} ms → {:.2} ms)", c.ratio, c.start_ms, c.end_ms));
+        }
+        if let Some(cost) = self.shell_cost_s {
+            add("shell cost", format!("{cost:.6} s per trial (median of {SHELL_COST_RUNS} runs of /bin/sh -c '')"));
+        }
+        if let Some(cooldown) = self.cooldown_s {
+            add("cool-down", format!("{cooldown} s before the reversed block, then settle"));
+        }
+        if let Some(order) = &self.order {
+            let verdict = if order.confound { "order is a confound" } else { "the two orders agree" };
+            add("order check", verdict.to_owned());
+        }
+        rows
+    }
+}
+
+/// Why a benchmark could not run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// The request itself is wrong (even `-n`, no arms …).
+    #[error("{0}")]
+    Invalid(String),
+    /// The program does not exist or cannot be executed.
+    #[error("cannot run '{program}': {source}")]
+    Spawn {
+        /// The program as given.
+        program: String,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A kernel's parameters are wrong.
+    #[error("kernel: {0}")]
+    Kernel(#[from] KernelError),
+    /// The harness could not start a thread.
+    #[error("cannot start the harness: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A subject ready to be timed.
+enum Prepared {
+    Command { argv: Vec<String> },
+    Kernel(Box<dyn Kernel>),
+}
+
+/// The real [`schedule::Executor`]: commands through the runner, kernels in
+/// this thread.
+struct Live<'a> {
+    arms: Vec<Prepared>,
+    checksums: Vec<Option<String>>,
+    runner: &'a CommandRunner,
+    timeout: Option<Duration>,
+    cancel: &'a AtomicBool,
+}
+
+impl schedule::Executor for Live<'_> {
+    fn trial(&mut self, arm: usize) -> Result<(u64, TrialStatus), String> {
+        match &mut self.arms[arm] {
+            Prepared::Command { argv } => {
+                let t = self.runner.run(argv, self.timeout).map_err(|e| format!("cannot run '{}': {e}", argv[0]))?;
+                Ok((t.ns, t.status))
+            }
+            Prepared::Kernel(kernel) => {
+                let start = Instant::now();
+                let ran = kernel.run_once(self.cancel);
+                let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                match ran {
+                    Err(KernelError::Cancelled) => return Ok((ns, TrialStatus::Cancelled)),
+                    Err(e) => return Err(e.to_string()),
+                    Ok(()) => {}
+                }
+                // Verified after every timed call, outside the timed interval.
+                match kernel.verify() {
+                    Ok(sum) => self.checksums[arm] = Some(sum),
+                    Err(_) => return Ok((ns, TrialStatus::WrongResult)),
+                }
+                let late = self.timeout.is_some_and(|t| Duration::from_nanos(ns) > t);
+                Ok((ns, if late { TrialStatus::Timeout } else { TrialStatus::Ok }))
+            }
+        }
+    }
+
+    fn pause(&mut self, duration: Duration) -> bool {
+        let end = Instant::now() + duration;
+        while Instant::now() < end {
+            if self.cancel.load(Ordering::Relaxed) {
+                return false;
+            }
+            std::thread::sleep((end - Instant::now()).min(Duration::from_millis(20)));
+        }
+        !self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+/// Runs a benchmark on the calling thread. `on_trial` sees every trial as
+/// it completes; `cancel` stops it within 100 ms.
+///
+/// Pinning applies to the calling thread for the rest of its life, so the
+/// [`Engine`] runs each benchmark on a fresh thread.
+pub fn run_bench(
+    spec: &BenchSpec,
+    cancel: &Arc<AtomicBool>,
+    on_trial: &mut dyn FnMut(&TrialRecord),
+) -> Result<BenchResult, BenchError> {
+    validate(spec)?;
+    let started_at = Utc::now();
+    let machine = Machine::read();
+    let placement = pin(spec.pin);
+    let runner = CommandRunner::new(Arc::clone(cancel))?;
+    let prepared = spec.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>()?;
+    let shell_cost_s = if spec.arms.iter().any(|a| matches!(a, Subject::Command { shell: true, .. })) {
+        shell_cost(&runner)
+    } else {
+        None
+    };
+
+    let mut canary = Canary::new();
+    let canary_start = time_canary(&mut canary, cancel);
+    let arms = prepared.len();
+    let mut live = Live { arms: prepared, checksums: vec![None; arms], runner: &runner, timeout: spec.timeout, cancel };
+    let plan = schedule::Plan { arms, runs: spec.runs, warmup: spec.warmup, cooldown: spec.cooldown };
+    let outcome = schedule::run(&mut live, &plan, on_trial);
+    let canary_end = if outcome.stopped.is_none() { time_canary(&mut canary, cancel) } else { None };
+
+    let arm_results: Vec<ArmResult> =
+        spec.arms.iter().enumerate().map(|(i, subject)| arm_result(i, subject, &live, &outcome.trials)).collect();
+    let (comparison, order) = match arm_results.as_slice() {
+        [a, b] => (compare_arms(a, b), order_check(&outcome.trials, a, b, &live)),
+        _ => (None, None),
+    };
+    Ok(BenchResult {
+        started_at,
+        arms: arm_results,
+        trials: outcome.trials,
+        warmup: spec.warmup,
+        comparison,
+        order,
+        canary: canary_start.zip(canary_end).map(|(start_ms, end_ms)| CanaryBracket {
+            start_ms,
+            end_ms,
+            ratio: end_ms / start_ms,
+        }),
+        placement,
+        shell_cost_s,
+        cooldown_s: spec.cooldown.map(|d| d.as_secs_f64()),
+        machine,
+        failure: outcome.stopped.map(|stop| describe_stop(&stop, spec)),
+    })
+}
+
+fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
+    if spec.runs == 0 || spec.runs.is_multiple_of(2) {
+        return Err(BenchError::Invalid(format!(
+            "the number of runs must be odd (got {}): with an odd count the median is a trial you can point at; use {} or {}",
+            spec.runs,
+            spec.runs.saturating_sub(1).max(1),
+            spec.runs + 1
+        )));
+    }
+    if spec.arms.is_empty() || spec.arms.len() > 2 {
+        return Err(BenchError::Invalid("give one subject, or two to compare".into()));
+    }
+    for arm in &spec.arms {
+        if let Subject::Command { argv, shell } = arm {
+            let Some(program) = argv.first() else {
+                return Err(BenchError::Invalid("the command is empty".into()));
+            };
+            if !shell {
+                find_program(program)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `program` names an executable file, directly or on `PATH`,
+/// so a typo fails before any warm-up is spent on it.
+fn find_program(program: &str) -> Result<(), BenchError> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let executable =
+        |p: &std::path::Path| p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    let found = if program.contains('/') {
+        executable(std::path::Path::new(program))
+    } else {
+        std::env::var_os("PATH")
+            .is_some_and(|path| std::env::split_paths(&path).any(|dir| executable(&dir.join(program))))
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(BenchError::Spawn {
+            program: program.to_owned(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such program (not found on PATH)"),
+        })
+    }
+}
+
+fn prepare(subject: &Subject) -> Result<Prepared, BenchError> {
+    Ok(match subject {
+        Subject::Command { .. } => Prepared::Command { argv: subject.argv() },
+        Subject::Kernel(k) => Prepared::Kernel(k.prepare()?),
+    })
+}
+
+/// Pins the calling thread (SPEC E8) and says honestly whether it took.
+fn pin(cpu: Option<usize>) -> String {
+    let Some(cpu) = cpu else {
+        return "not pinned (no --pin given)".into();
+    };
+    let cores = core_affinity::get_core_ids().unwrap_or_default();
+    match cores.into_iter().find(|c| c.id == cpu) {
+        Some(core) if core_affinity::set_for_current(core) => format!("pinned to CPU {cpu}"),
+        Some(_) => format!("pinning to CPU {cpu} was refused: {NO_PLACEMENT}"),
+        None => format!("CPU {cpu} does not exist here; {NO_PLACEMENT}"),
+    }
+}
+
+fn shell_cost(runner: &CommandRunner) -> Option<f64> {
+    let argv = vec!["/bin/sh".to_owned(), "-c".into(), String::new()];
+    let mut times = Vec::with_capacity(SHELL_COST_RUNS);
+    for _ in 0..SHELL_COST_RUNS {
+        let t = runner.run(&argv, None).ok()?;
+        times.push(t.ns as f64 / 1e9);
+    }
+    Summary::of(&times).ok().map(|s| s.median)
+}
+
+fn time_canary(canary: &mut Canary, cancel: &AtomicBool) -> Option<f64> {
+    let mut times = Vec::with_capacity(CANARY_REPS);
+    for _ in 0..CANARY_REPS {
+        let start = Instant::now();
+        canary.run_once(cancel).ok()?;
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    Summary::of(&times).ok().map(|s| s.median)
+}
+
+fn scale(live: &Live<'_>, arm: usize, ns: u64) -> f64 {
+    match &live.arms[arm] {
+        Prepared::Command { .. } => ns as f64 / 1e9,
+        Prepared::Kernel(k) => k.scale(ns as f64),
+    }
+}
+
+fn arm_result(arm: usize, subject: &Subject, live: &Live<'_>, trials: &[TrialRecord]) -> ArmResult {
+    let timed: Vec<f64> = trials
+        .iter()
+        .filter(|t| t.arm == arm && !t.warmup && t.status == TrialStatus::Ok)
+        .map(|t| scale(live, arm, t.ns))
+        .collect();
+    let (what, unit) = match (&live.arms[arm], subject) {
+        (Prepared::Kernel(k), _) => (k.describe(), k.unit().to_owned()),
+        (Prepared::Command { argv }, _) => (argv.join(" "), "s".to_owned()),
+    };
+    ArmResult {
+        label: if arm == 0 { "A".into() } else { "B".into() },
+        what,
+        command: subject.argv(),
+        unit,
+        warmup_trials: u32::try_from(trials.iter().filter(|t| t.arm == arm && t.warmup).count()).unwrap_or(u32::MAX),
+        summary: Summary::of(&timed).ok(),
+        timed,
+        checksum: live.checksums[arm].clone(),
+    }
+}
+
+fn compare_arms(a: &ArmResult, b: &ArmResult) -> Option<Comparison> {
+    let (sa, sb) = (a.summary.as_ref()?, b.summary.as_ref()?);
+    let metric = if a.unit == b.unit { format!("median {}", metric_name(&a.unit)) } else { return None };
+    Some(stats::compare(Spread::from(sa), Spread::from(sb), ("A", "B"), &metric))
+}
+
+fn metric_name(unit: &str) -> &'static str {
+    match unit {
+        "ns/access" => "time per access",
+        _ => "wall time",
+    }
+}
+
+/// SPEC E5: the difference B − A measured A-first against B-first.
+fn order_check(trials: &[TrialRecord], a: &ArmResult, b: &ArmResult, live: &Live<'_>) -> Option<OrderCheck> {
+    let median = |arm: usize, position: u32| {
+        let values: Vec<f64> = trials
+            .iter()
+            .filter(|t| t.arm == arm && t.position == position && !t.warmup && t.status == TrialStatus::Ok)
+            .map(|t| scale(live, arm, t.ns))
+            .collect();
+        Summary::of(&values).ok().map(|s| s.median)
+    };
+    // A-first block: A at position 1, B at 2; the reversed block swaps them.
+    let difference_ab = median(1, 2)? - median(0, 1)?;
+    let difference_ba = median(1, 1)? - median(0, 2)?;
+    let allowance = a.summary.as_ref()?.iqr + b.summary.as_ref()?.iqr;
+    Some(OrderCheck { difference_ab, difference_ba, confound: (difference_ab - difference_ba).abs() > allowance })
+}
+
+fn describe_stop(stop: &schedule::Stop, spec: &BenchSpec) -> String {
+    match stop {
+        schedule::Stop::Failed { index, status } => {
+            let what = match status {
+                TrialStatus::Timeout => {
+                    format!(
+                        "timeout: trial {index} ran past {} s and was killed",
+                        spec.timeout.map_or(0.0, |t| t.as_secs_f64())
+                    )
+                }
+                TrialStatus::WrongResult => format!("trial {index} produced a wrong result; the measurement is void"),
+                other => format!("trial {index} failed ({other})"),
+            };
+            format!("{what}; every trial taken so far is kept")
+        }
+        schedule::Stop::Cancelled => "cancelled; every trial taken so far is kept".into(),
+        schedule::Stop::Error(e) => e.clone(),
+    }
+}

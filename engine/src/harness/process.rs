@@ -1,0 +1,191 @@
+//! Timing one run of an external command (SPEC E1, E2, E10).
+//!
+//! The hot path is what hyperfine does — spawn, wait, read the clock — so
+//! the harness adds nothing to a trial. Timeouts and cancellation are a
+//! separate watchdog thread's job: it kills the trial's whole process group.
+//! The wait uses `waitid(WNOWAIT)`, which leaves the child unreaped until the
+//! watchdog has forgotten it, so its process-group id cannot be reused by an
+//! unrelated process while the watchdog might still signal it.
+
+use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use rustix::process::{Pid, Signal, WaitId, WaitIdOptions, kill_process_group, waitid};
+
+use super::TrialStatus;
+
+/// How often the watchdog looks at the cancel flag: well inside the 100 ms
+/// that cancellation may take (SPEC E1).
+const WATCH_INTERVAL: Duration = Duration::from_millis(20);
+
+#[derive(Default)]
+struct Slot {
+    /// Process group of the trial in flight.
+    group: Option<Pid>,
+    deadline: Option<Instant>,
+    /// Why the watchdog killed the trial, if it did.
+    killed: Option<TrialStatus>,
+    shutdown: bool,
+}
+
+struct Shared {
+    slot: Mutex<Slot>,
+    wake: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Slot> {
+        // A panic elsewhere cannot leave the slot inconsistent: every field
+        // is written whole.
+        self.slot.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Runs command trials; owns the watchdog thread.
+pub struct CommandRunner {
+    shared: Arc<Shared>,
+    watchdog: Option<std::thread::JoinHandle<()>>,
+}
+
+/// One timed run of a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CommandTrial {
+    /// Wall time from before the spawn until the process had exited.
+    pub ns: u64,
+    /// How it ended.
+    pub status: TrialStatus,
+}
+
+impl CommandRunner {
+    /// Starts the watchdog, which kills a trial's process group when it
+    /// passes its deadline or when `cancel` is set.
+    pub fn new(cancel: Arc<AtomicBool>) -> std::io::Result<Self> {
+        let shared = Arc::new(Shared { slot: Mutex::new(Slot::default()), wake: Condvar::new() });
+        let watched = Arc::clone(&shared);
+        let watchdog =
+            std::thread::Builder::new().name("vernier-watchdog".into()).spawn(move || watch(&watched, &cancel))?;
+        Ok(Self { shared, watchdog: Some(watchdog) })
+    }
+
+    /// Runs `argv` once with no input and its output discarded.
+    ///
+    /// A spawn failure (no such program, not executable) is returned as an
+    /// error: it is a mistake in the command, not a measurement.
+    pub fn run(&self, argv: &[String], timeout: Option<Duration>) -> std::io::Result<CommandTrial> {
+        let (program, args) = argv.split_first().ok_or_else(|| std::io::Error::other("empty command"))?;
+        let mut command = Command::new(program);
+        command.args(args).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).process_group(0);
+
+        let start = Instant::now();
+        let mut child = command.spawn()?;
+        let group = Pid::from_child(&child);
+        {
+            let mut slot = self.shared.lock();
+            slot.group = Some(group);
+            slot.deadline = timeout.map(|t| start + t);
+            slot.killed = None;
+        }
+        self.shared.wake.notify_one();
+        let exited = wait_exited(group);
+        let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+
+        let killed = {
+            let mut slot = self.shared.lock();
+            slot.group = None;
+            slot.killed.take()
+        };
+        // Anything the command left running in its group goes too; the
+        // leader is still an unreaped zombie, so the group id is ours.
+        let _ = kill_process_group(group, Signal::KILL);
+        let status = reap(&mut child, exited)?;
+        Ok(CommandTrial { ns, status: killed.unwrap_or(status) })
+    }
+}
+
+impl Drop for CommandRunner {
+    fn drop(&mut self) {
+        self.shared.lock().shutdown = true;
+        self.shared.wake.notify_one();
+        if let Some(handle) = self.watchdog.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+/// Blocks until the child has exited, without reaping it.
+fn wait_exited(pid: Pid) -> std::io::Result<()> {
+    loop {
+        match waitid(WaitId::Pid(pid), WaitIdOptions::EXITED | WaitIdOptions::NOWAIT) {
+            Ok(_) => return Ok(()),
+            Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+fn reap(child: &mut Child, exited: std::io::Result<()>) -> std::io::Result<TrialStatus> {
+    exited?;
+    let status = child.wait()?;
+    Ok(match (status.code(), status.signal()) {
+        (Some(0), _) => TrialStatus::Ok,
+        (Some(code), _) => TrialStatus::Exit(code),
+        (None, Some(signal)) => TrialStatus::Signal(signal),
+        (None, None) => TrialStatus::Exit(-1),
+    })
+}
+
+fn watch(shared: &Shared, cancel: &AtomicBool) {
+    let mut slot = shared.lock();
+    while !slot.shutdown {
+        if let Some(group) = slot.group
+            && slot.killed.is_none()
+        {
+            let reason = if cancel.load(Ordering::Relaxed) {
+                Some(TrialStatus::Cancelled)
+            } else if slot.deadline.is_some_and(|d| Instant::now() >= d) {
+                Some(TrialStatus::Timeout)
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                let _ = kill_process_group(group, Signal::KILL);
+                slot.killed = Some(reason);
+            }
+        }
+        slot = shared.wake.wait_timeout(slot, WATCH_INTERVAL).map_or_else(|e| e.into_inner().0, |(g, _)| g);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| (*w).to_owned()).collect()
+    }
+
+    // SPEC E10: exit codes and signals are recorded as data.
+    #[test]
+    fn records_exit_status() {
+        let runner = CommandRunner::new(Arc::new(AtomicBool::new(false))).expect("watchdog");
+        assert_eq!(runner.run(&argv(&["true"]), None).expect("runs").status, TrialStatus::Ok);
+        assert_eq!(runner.run(&argv(&["false"]), None).expect("runs").status, TrialStatus::Exit(1));
+        let killed = runner.run(&argv(&["sh", "-c", "kill -9 $$"]), None).expect("runs");
+        assert_eq!(killed.status, TrialStatus::Signal(9));
+        assert!(runner.run(&argv(&["/no/such/program"]), None).is_err());
+    }
+
+    // SPEC E1, E10: a timeout kills the whole group, grandchildren included.
+    #[test]
+    fn timeout_kills_the_group() {
+        let runner = CommandRunner::new(Arc::new(AtomicBool::new(false))).expect("watchdog");
+        let start = Instant::now();
+        let trial =
+            runner.run(&argv(&["sh", "-c", "sleep 30 & sleep 30"]), Some(Duration::from_millis(200))).expect("runs");
+        assert_eq!(trial.status, TrialStatus::Timeout);
+        assert!(start.elapsed() < Duration::from_secs(2));
+    }
+}

@@ -1,0 +1,149 @@
+//! Built-in kernels (SPEC E2): `seq`, `chase`, three matmul orders and the
+//! `canary`.
+//!
+//! A kernel is prepared once (inputs built and validated, any reference
+//! computed), then its body runs once per timed repetition. The result goes
+//! through one optimisation barrier per repetition, never per iteration, and
+//! is verified after every timed call, outside the timed interval.
+
+mod canary;
+mod matmul;
+mod memory;
+mod rng;
+
+use std::sync::atomic::AtomicBool;
+
+pub use canary::Canary;
+pub use matmul::{Matmul, MatmulOrder};
+pub use memory::{Memory, MemoryWalk};
+
+/// Seed of every kernel input, fixed so runs and machines see the same data.
+pub const SEED: u64 = 12345;
+
+/// Why a kernel cannot be prepared or did not run correctly.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum KernelError {
+    /// The kernel's parameters are out of range.
+    #[error("{0}")]
+    Invalid(String),
+    /// A timed result did not match the reference: the measurement is void.
+    #[error("wrong result: {0}")]
+    WrongResult(String),
+    /// The user cancelled during the body.
+    #[error("cancelled")]
+    Cancelled,
+}
+
+/// Which kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KernelKind {
+    /// Sequential walk over a working set.
+    Seq,
+    /// Dependent pointer chase over a single random cycle.
+    Chase,
+    /// Matrix multiply, loop order i, j, p.
+    MatmulNaive,
+    /// Matrix multiply, loop order i, k, j.
+    MatmulIkj,
+    /// Matrix multiply, tiled.
+    MatmulBlocked,
+    /// Fixed register-only arithmetic, for the thermal canary.
+    Canary,
+}
+
+impl KernelKind {
+    /// Every kernel with its command-line name.
+    pub const ALL: [(&'static str, KernelKind); 6] = [
+        ("seq", KernelKind::Seq),
+        ("chase", KernelKind::Chase),
+        ("matmul-naive", KernelKind::MatmulNaive),
+        ("matmul-ikj", KernelKind::MatmulIkj),
+        ("matmul-blocked", KernelKind::MatmulBlocked),
+        ("canary", KernelKind::Canary),
+    ];
+
+    /// Looks a kernel up by its command-line name.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
+    }
+
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        Self::ALL.iter().find(|(_, k)| *k == self).map_or("?", |(n, _)| n)
+    }
+}
+
+/// A kernel and its parameters, as the user asked for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelSpec {
+    /// Which kernel.
+    pub kind: KernelKind,
+    /// Working set in bytes (`seq`, `chase`) or matrix dimension (matmul).
+    pub size: Option<u64>,
+    /// Tile edge for `matmul-blocked`.
+    pub tile: Option<u64>,
+}
+
+/// Default working set of `seq` and `chase`: 64 MiB, past every cache.
+pub const DEFAULT_WORKING_SET: u64 = 64 * 1024 * 1024;
+/// Default matrix dimension, as in the course's matmul lab.
+pub const DEFAULT_MATMUL_N: u64 = 512;
+/// Default tile edge of `matmul-blocked`.
+pub const DEFAULT_TILE: u64 = 64;
+
+impl KernelSpec {
+    /// The row's `Command`: how to run this again from the command line.
+    pub fn argv(&self) -> Vec<String> {
+        let mut argv = vec!["vernier".to_owned(), "bench".into(), "--kernel".into(), self.kind.name().into()];
+        if let Some(size) = self.size {
+            argv.extend(["--size".into(), size.to_string()]);
+        }
+        if let Some(tile) = self.tile {
+            argv.extend(["--tile".into(), tile.to_string()]);
+        }
+        argv
+    }
+
+    /// Validates the parameters and builds the kernel's inputs.
+    pub fn prepare(&self) -> Result<Box<dyn Kernel>, KernelError> {
+        let invalid = |m: String| Err(KernelError::Invalid(m));
+        if self.tile.is_some() && self.kind != KernelKind::MatmulBlocked {
+            return invalid(format!("--tile applies to matmul-blocked, not {}", self.kind.name()));
+        }
+        Ok(match self.kind {
+            KernelKind::Seq | KernelKind::Chase => {
+                let walk = if self.kind == KernelKind::Seq { MemoryWalk::Sequential } else { MemoryWalk::Chase };
+                Box::new(Memory::new(walk, self.size.unwrap_or(DEFAULT_WORKING_SET))?)
+            }
+            KernelKind::MatmulNaive | KernelKind::MatmulIkj | KernelKind::MatmulBlocked => {
+                let order = match self.kind {
+                    KernelKind::MatmulNaive => MatmulOrder::Naive,
+                    KernelKind::MatmulIkj => MatmulOrder::Ikj,
+                    _ => MatmulOrder::Blocked { tile: self.tile.unwrap_or(DEFAULT_TILE) },
+                };
+                Box::new(Matmul::new(order, self.size.unwrap_or(DEFAULT_MATMUL_N))?)
+            }
+            KernelKind::Canary => {
+                if self.size.is_some() {
+                    return invalid("the canary has a fixed size".into());
+                }
+                Box::new(Canary::new())
+            }
+        })
+    }
+}
+
+/// A prepared kernel.
+pub trait Kernel: Send {
+    /// The timed body: one repetition.
+    fn run_once(&mut self, cancel: &AtomicBool) -> Result<(), KernelError>;
+    /// Checks the last repetition's result (untimed) and returns its
+    /// checksum as text.
+    fn verify(&mut self) -> Result<String, KernelError>;
+    /// The row's unit: `ns/access` or `ms`.
+    fn unit(&self) -> &'static str;
+    /// Converts one repetition's nanoseconds into the unit.
+    fn scale(&self, ns: f64) -> f64;
+    /// What the kernel does, for the row's `What`.
+    fn describe(&self) -> String;
+}
