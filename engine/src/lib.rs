@@ -9,6 +9,8 @@
 //! this library; tests drive it directly.
 
 pub mod harness;
+pub mod import;
+pub mod instrument;
 pub mod kernels;
 pub mod machine;
 pub mod notebook;

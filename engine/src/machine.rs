@@ -236,7 +236,13 @@ fn hypervisor(flags: Option<&[String]>) -> Option<String> {
 fn counters() -> String {
     match perf_event::Builder::new(perf_event::events::Hardware::CPU_CYCLES).build() {
         Ok(_) => "available (hardware cycle counter opened)".into(),
-        Err(e) => format!("not available: {e}"),
+        Err(e) => match e.raw_os_error() {
+            // ENOENT / EOPNOTSUPP: the kernel offers no such event here (a VM without a virtual PMU, for one).
+            Some(2 | 95) => format!("not available: this machine exposes no hardware cycle counter ({e})"),
+            // EACCES / EPERM: a counter exists but this user may not read it.
+            Some(1 | 13) => format!("not available: not permitted here ({e}); see perf_event_paranoid"),
+            _ => format!("not available: {e}"),
+        },
     }
 }
 

@@ -11,6 +11,7 @@ macro_rules! out {
     };
 }
 
+mod bench_cmds;
 mod notebook_cmds;
 mod numbers;
 mod show;
@@ -82,6 +83,23 @@ enum Command {
     Stats(stats_cmds::StatsArgs),
     /// The S7 verdict between two samples.
     Compare(stats_cmds::CompareArgs),
+    /// Time a command or a built-in kernel, the honest way.
+    Bench(Box<bench_cmds::BenchArgs>),
+    /// The conditions Vernier can read on this machine.
+    Machine {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure the instrument: timer cost and step, noise floor, counters, pinning.
+    Instrument {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Import measurements taken by another tool.
+    #[command(subcommand)]
+    Import(bench_cmds::ImportCommand),
 }
 
 /// Writes one line to standard output. A closed pipe ends the output
@@ -93,6 +111,20 @@ pub fn write_stdout(args: std::fmt::Arguments<'_>) {
     {
         eprintln!("error: cannot write the output: {e}");
     }
+}
+
+/// The error and its causes on one line, leaving out a cause whose text the
+/// message already quotes (the engine's errors name their OS error).
+pub fn describe(error: &anyhow::Error) -> String {
+    let mut text = error.to_string();
+    for cause in error.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
 }
 
 /// A command that did not succeed, with the exit code it earns.
@@ -134,11 +166,15 @@ pub fn main() -> ExitCode {
         Some(Command::Set { dir, field, value }) => notebook_cmds::set(&dir, &field, &value),
         Some(Command::Stats(args)) => stats_cmds::stats(&args),
         Some(Command::Compare(args)) => stats_cmds::compare(&args),
+        Some(Command::Bench(args)) => bench_cmds::bench(&args),
+        Some(Command::Machine { json }) => bench_cmds::machine(json),
+        Some(Command::Instrument { json }) => bench_cmds::instrument(json),
+        Some(Command::Import(command)) => bench_cmds::import(&command),
     };
     match outcome {
         Ok(code) => ExitCode::from(code),
         Err(Failure { code, error }) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", describe(&error));
             ExitCode::from(code)
         }
     }

@@ -84,6 +84,12 @@ impl Engine {
         self.cancel.store(true, Ordering::Relaxed);
     }
 
+    /// A handle on the cancel flag, for a signal handler: setting it does
+    /// what [`Engine::cancel`] does.
+    pub fn cancel_token(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.cancel)
+    }
+
     /// The event stream.
     pub fn events(&self) -> &Receiver<EngineEvent> {
         &self.events

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 pub use engine::{Engine, EngineEvent, Progress};
 pub use process::{CommandRunner, CommandTrial};
-pub use record::{RecordError, Recorded, record};
+pub use record::{Recorded, record};
 
 use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};
 use crate::machine::{Machine, NO_PLACEMENT};
@@ -424,11 +424,14 @@ fn pin(cpu: Option<usize>) -> String {
     let Some(cpu) = cpu else {
         return "not pinned (no --pin given)".into();
     };
-    let cores = core_affinity::get_core_ids().unwrap_or_default();
+    let Some(cores) = core_affinity::get_core_ids() else {
+        return NO_PLACEMENT.to_owned();
+    };
+    let ids: Vec<String> = cores.iter().map(|c| c.id.to_string()).collect();
     match cores.into_iter().find(|c| c.id == cpu) {
         Some(core) if core_affinity::set_for_current(core) => format!("pinned to CPU {cpu}"),
         Some(_) => format!("pinning to CPU {cpu} was refused: {NO_PLACEMENT}"),
-        None => format!("CPU {cpu} does not exist here; {NO_PLACEMENT}"),
+        None => format!("not pinned: there is no CPU {cpu} (CPUs here: {})", ids.join(", ")),
     }
 }
 

@@ -5,9 +5,8 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 
 use super::BenchResult;
-use super::raw;
-use crate::notebook::store::{self, OsStorage, RAW_DIR};
-use crate::notebook::{Condition, Measurement, Notebook, NotebookPath, PathError, RawFile, SaveError, Tag};
+use super::raw::{self, RawError};
+use crate::notebook::{Condition, Measurement, Notebook, NotebookPath, Tag};
 
 /// What [`record`] added.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,26 +19,6 @@ pub struct Recorded {
     pub sha256: String,
 }
 
-/// The raw file could not be written.
-#[derive(Debug, thiserror::Error)]
-pub enum RecordError {
-    /// Writing the raw file failed.
-    #[error(transparent)]
-    Save(#[from] SaveError),
-    /// `raw/` could not be created.
-    #[error("cannot create {}: {source}", path.display())]
-    Folder {
-        /// The folder.
-        path: std::path::PathBuf,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
-    /// The generated name was refused (cannot happen with Vernier's names).
-    #[error(transparent)]
-    Path(#[from] PathError),
-}
-
 /// Writes the raw trials to `raw/` once and adds the session to `notebook`:
 /// one MEASURED Runs row per arm, and a note with the verdict of a
 /// comparison. A run that ended early adds no row — a note names what
@@ -50,25 +29,23 @@ pub fn record(
     notebook: &mut Notebook,
     result: &BenchResult,
     at: DateTime<Utc>,
-) -> Result<Recorded, RecordError> {
+) -> Result<Recorded, RawError> {
     let conditions = result.conditions();
-    let text = raw::render(result, &conditions);
-    let sha256 = raw::sha256_hex(text.as_bytes());
-    let first = notebook.runs().len() + 1;
+    let mut comments = vec![format!("started: {}", result.started_at.to_rfc3339())];
+    for arm in &result.arms {
+        comments.push(format!("arm {}: {} — command: {}", arm.label, arm.what, arm.command.join(" ")));
+    }
+    comments.extend(conditions.iter().map(|c| format!("{}: {}", c.field, c.value)));
+    if let Some(failure) = &result.failure {
+        comments.push(format!("ended early: {failure}"));
+    }
+    let text = raw::render(&comments, &result.trials);
     let stem = match &result.failure {
-        None => format!("run-{first}"),
+        None => format!("run-{}", notebook.runs().len() + 1),
         Some(_) => format!("failed-{}", result.started_at.format("%Y%m%d-%H%M%S")),
     };
-    let raw_dir = dir.join(RAW_DIR);
-    std::fs::create_dir_all(&raw_dir).map_err(|source| RecordError::Folder { path: raw_dir.clone(), source })?;
-    // Raw files are never overwritten: pick the first free name.
-    let name = (1..)
-        .map(|k| if k == 1 { format!("{stem}.csv") } else { format!("{stem}-{k}.csv") })
-        .find(|n| !raw_dir.join(n).exists())
-        .unwrap_or_else(|| format!("{stem}.csv"));
-    let path = NotebookPath::new(format!("{RAW_DIR}/{name}"))?;
-    store::atomic_write(&OsStorage, &raw_dir.join(&name), text.as_bytes())?;
-    let raw_file = RawFile { path: path.clone(), sha256: sha256.clone() };
+    let raw_file = raw::write_once(dir, &stem, &text)?;
+    let (path, sha256) = (raw_file.path.clone(), raw_file.sha256.clone());
 
     let mut runs = Vec::new();
     if let Some(failure) = &result.failure {

@@ -1,0 +1,374 @@
+//! `vernier bench`, `vernier machine`, `vernier instrument` and
+//! `vernier import hyperfine` (SPEC C, E).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::anyhow;
+use chrono::Utc;
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+use vernier_engine::harness::{self, ArmResult, BenchError, BenchResult, BenchSpec, Engine, EngineEvent, Subject};
+use vernier_engine::instrument;
+use vernier_engine::kernels::{KernelKind, KernelSpec};
+use vernier_engine::machine::Machine;
+use vernier_engine::notebook::{WarmupPolicy, store};
+use vernier_engine::stats::{Rounded, format_significant};
+
+use super::notebook_cmds::open;
+use super::{Failure, Outcome};
+
+/// `vernier bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Timed trials per arm; must be odd.
+    #[arg(short = 'n', long = "runs", default_value_t = harness::DEFAULT_RUNS)]
+    runs: u32,
+    /// Warm-up: a number of trials, or `settle` (until two agree within 5 %).
+    #[arg(long, default_value = "3", value_parser = parse_warmup)]
+    warmup: WarmupPolicy,
+    /// Pin the measurement (and the commands it starts) to this CPU.
+    #[arg(long, value_name = "CPU")]
+    pin: Option<usize>,
+    /// Pause this long before the reversed block of a comparison, then settle.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    cooldown: Option<Duration>,
+    /// Kill a trial that runs longer than this; the run then fails.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+    /// Record the run in this notebook (rows, raw file, notes).
+    #[arg(long, value_name = "DIR")]
+    notebook: Option<PathBuf>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// A built-in kernel instead of a command.
+    #[arg(long, value_name = "NAME", value_parser = parse_kernel)]
+    kernel: Option<KernelKind>,
+    /// Working set in bytes (seq, chase) or matrix dimension (matmul).
+    #[arg(long, value_name = "N")]
+    size: Option<u64>,
+    /// Tile edge for matmul-blocked.
+    #[arg(long, value_name = "T")]
+    tile: Option<u64>,
+    /// Compare against this command, interleaved (A is the command after --).
+    #[arg(long, value_name = "'CMD B'", conflicts_with = "vs_kernel")]
+    vs: Option<String>,
+    /// Compare against this kernel, interleaved (A is --kernel).
+    #[arg(long, value_name = "NAME", value_parser = parse_kernel, requires = "kernel")]
+    vs_kernel: Option<KernelKind>,
+    /// Run the command through /bin/sh -c; the shell's own cost is measured and stated.
+    #[arg(long)]
+    shell: bool,
+    /// After a kernel run, check that twice the work takes twice the time (E12).
+    #[arg(long, requires = "kernel")]
+    sanity: bool,
+    /// The command and its arguments (after --).
+    #[arg(last = true, value_name = "CMD")]
+    command: Vec<String>,
+}
+
+/// `vernier import`.
+#[derive(Debug, Subcommand)]
+pub enum ImportCommand {
+    /// A `hyperfine --export-json` file: one Runs row per command.
+    Hyperfine {
+        /// The JSON export.
+        file: PathBuf,
+        /// The notebook to record into.
+        #[arg(long, value_name = "DIR")]
+        notebook: PathBuf,
+    },
+}
+
+pub fn bench(args: &BenchArgs) -> Outcome {
+    let spec = spec(args)?;
+    if let Some(dir) = &args.notebook {
+        // Fail before measuring if the notebook cannot be read.
+        open(dir)?;
+    }
+    let result = run_with_progress(spec)?;
+    let recorded = match &args.notebook {
+        Some(dir) => Some(record(dir, &result)?),
+        None => None,
+    };
+    let sanity = match (&args.kernel, args.sanity, &result.failure) {
+        (Some(kind), true, None) => Some(
+            instrument::sanity(&kernel_spec(*kind, args)).map_err(|e| Failure::failed(anyhow!("sanity check: {e}")))?,
+        ),
+        _ => None,
+    };
+    let raw = recorded.as_ref().map(|r| r.raw_file.to_string());
+    if args.json {
+        let mut object = json!({
+            "runs": result.arms.iter().map(|a| arm_json(a, raw.as_deref(), result.failure.is_some())).collect::<Vec<_>>(),
+        });
+        if let Some(c) = &result.comparison {
+            object["comparison"] = json!(c);
+        }
+        object["order"] = json!(result.order);
+        object["canary"] = json!(result.canary);
+        object["placement"] = json!(result.placement);
+        object["shell_cost_s"] = json!(result.shell_cost_s);
+        object["sanity"] = json!(sanity);
+        object["recorded_runs"] = json!(recorded.as_ref().map(|r| &r.runs));
+        object["failure"] = json!(result.failure);
+        object["conditions"] = json!(result.machine);
+        out!("{object}");
+    } else {
+        print_text(&result, recorded.as_ref(), sanity.as_ref());
+    }
+    match &result.failure {
+        Some(failure) => Err(Failure::failed(anyhow!("the run failed: {failure}"))),
+        None => Ok(0),
+    }
+}
+
+fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
+    let a = match (args.kernel, args.command.is_empty()) {
+        (Some(kind), true) => Subject::Kernel(kernel_spec(kind, args)),
+        (None, false) => Subject::Command { argv: args.command.clone(), shell: args.shell },
+        (Some(_), false) => {
+            return Err(Failure::input(anyhow!("give either --kernel or a command after --, not both")));
+        }
+        (None, true) => {
+            return Err(Failure::input(anyhow!("nothing to measure: give a command after -- or --kernel NAME")));
+        }
+    };
+    let mut arms = vec![a];
+    if let Some(b) = &args.vs {
+        let argv = if args.shell {
+            vec![b.clone()]
+        } else {
+            shlex::split(b)
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| Failure::input(anyhow!("cannot split --vs '{b}' into words")))?
+        };
+        arms.push(Subject::Command { argv, shell: args.shell });
+    }
+    if let Some(kind) = args.vs_kernel {
+        let tile = (kind == KernelKind::MatmulBlocked).then_some(args.tile).flatten();
+        arms.push(Subject::Kernel(KernelSpec { kind, size: args.size, tile }));
+    }
+    Ok(BenchSpec {
+        arms,
+        runs: args.runs,
+        warmup: args.warmup,
+        pin: args.pin,
+        cooldown: args.cooldown,
+        timeout: args.timeout,
+    })
+}
+
+fn kernel_spec(kind: KernelKind, args: &BenchArgs) -> KernelSpec {
+    // With --vs-kernel, a tile belongs to whichever side is blocked.
+    let tile = if args.vs_kernel.is_some() && kind != KernelKind::MatmulBlocked { None } else { args.tile };
+    KernelSpec { kind, size: args.size, tile }
+}
+
+/// Runs the benchmark on the engine thread, drawing a progress bar on a
+/// terminal; Ctrl-C cancels it (children killed) instead of orphaning them.
+fn run_with_progress(spec: BenchSpec) -> Result<BenchResult, Failure> {
+    let engine = Engine::spawn(|| {}).map_err(Failure::failed)?;
+    let token = engine.cancel_token();
+    // A second handler cannot be installed; then Ctrl-C just ends the process.
+    let _ = ctrlc::set_handler(move || token.store(true, std::sync::atomic::Ordering::Relaxed));
+    engine.start(spec);
+    let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} trials  {msg}") {
+        bar.set_style(style);
+    }
+    loop {
+        let event = engine.events().recv().map_err(|_| Failure::failed(anyhow!("the engine stopped unexpectedly")))?;
+        match event {
+            EngineEvent::Started { total } => bar.set_length(total),
+            EngineEvent::Trial(_, p) => {
+                bar.set_length(p.total);
+                bar.set_position(p.done);
+                bar.set_message(format!("{:.0} s left", p.remaining.as_secs_f64().ceil()));
+            }
+            EngineEvent::Finished(result) => {
+                bar.finish_and_clear();
+                return Ok(*result);
+            }
+            EngineEvent::Failed(e) => {
+                bar.finish_and_clear();
+                return Err(match e {
+                    BenchError::Io(e) => Failure::failed(e),
+                    other => Failure::input(other),
+                });
+            }
+        }
+    }
+}
+
+fn record(dir: &std::path::Path, result: &BenchResult) -> Result<harness::Recorded, Failure> {
+    let mut notebook = open(dir)?;
+    let recorded = harness::record(dir, &mut notebook, result, Utc::now()).map_err(Failure::failed)?;
+    store::save(dir, &notebook).map_err(Failure::failed)?;
+    Ok(recorded)
+}
+
+fn arm_json(arm: &ArmResult, raw_file: Option<&str>, failed: bool) -> Value {
+    let mut object = match &arm.summary {
+        Some(s) => json!({
+            "n": s.n, "median": s.median, "p25": s.p25, "p75": s.p75, "iqr": s.iqr,
+            "iqr_fraction": s.iqr_fraction, "min": s.min, "max": s.max, "drift": s.drift,
+            "rounded": s.rounded(),
+        }),
+        None => json!({"n": 0}),
+    };
+    object["what"] = json!(arm.what);
+    object["command"] = json!(arm.command);
+    object["warmup"] = json!(arm.warmup_trials);
+    object["timed"] = json!(arm.timed.len());
+    object["raw_file"] = json!(raw_file);
+    object["failed"] = json!(failed);
+    object["unit"] = json!(arm.unit);
+    object["checksum"] = json!(arm.checksum);
+    object
+}
+
+fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity: Option<&instrument::Sanity>) {
+    for arm in &result.arms {
+        out!("{}: {}", arm.label, arm.what);
+        match &arm.summary {
+            Some(s) => {
+                let r = s.rounded();
+                out!(
+                    "  {}, min {}, max {} {}, n={} (+{} warm-up)",
+                    r.headline(&arm.unit),
+                    r.min,
+                    r.max,
+                    arm.unit,
+                    s.n,
+                    arm.warmup_trials
+                );
+                if s.is_noisy() {
+                    out!("  warning: IQR above a tenth of the median — the environment is the noise");
+                }
+                if let Some(b) = vernier_engine::stats::bimodality(&arm.timed) {
+                    out!(
+                        "  warning: two populations ({} near {}, {} near {}) — check for migration between core types",
+                        b.low_count,
+                        b.low_median,
+                        b.high_count,
+                        b.high_median
+                    );
+                }
+            }
+            None => out!("  no successful timed trial"),
+        }
+        if let Some(sum) = &arm.checksum {
+            out!("  result verified after every trial: {sum}");
+        }
+    }
+    if let Some(c) = &result.comparison {
+        out!("{}", c.verdict);
+    }
+    if let Some(o) = &result.order {
+        let unit = result.arms.first().map_or("", |a| a.unit.as_str());
+        let shown = |d: f64| Rounded::new(d, d.abs() * 0.01, d, d).median;
+        let verdict = if o.confound { "order is a confound" } else { "both orders agree" };
+        out!(
+            "order: {verdict} (B − A: {} {unit} A-first, {} {unit} B-first)",
+            shown(o.difference_ab),
+            shown(o.difference_ba)
+        );
+    }
+    let mut footer = vec![result.placement.clone()];
+    if let Some(c) = &result.canary {
+        footer.push(format!("canary end/start {}", format_significant(c.ratio, 3)));
+    }
+    if let Some(cost) = result.shell_cost_s {
+        footer.push(format!("the shell alone costs {} s per trial", format_significant(cost, 2)));
+    }
+    if let Some(r) = recorded {
+        let rows: Vec<String> = r.runs.iter().map(u32::to_string).collect();
+        footer.push(if rows.is_empty() {
+            format!("raw trials kept in {} (noted, no row: the run failed)", r.raw_file)
+        } else {
+            format!("recorded as run {} with {}", rows.join(" and "), r.raw_file)
+        });
+    }
+    out!("{}", footer.join(" · "));
+    if let Some(s) = sanity {
+        let doubling = if s.doubling_ok { "ok" } else { "NOT about 2: the loop may have been optimised away" };
+        out!("sanity: twice the work took {}× the time ({doubling})", format_significant(s.doubling_ratio, 2));
+        if let (Some(lpc), Some(ok)) = (s.loads_per_cycle, s.loads_per_cycle_ok) {
+            let verdict = if ok { "possible" } else { "IMPOSSIBLE for a dependent chain" };
+            out!("sanity: {} dependent loads per cycle ({verdict})", format_significant(lpc, 2));
+        }
+    }
+}
+
+pub fn machine(json_output: bool) -> Outcome {
+    let m = Machine::read();
+    if json_output {
+        out!("{}", json!(m));
+    } else {
+        for c in m.conditions() {
+            out!("{:<20} {}", c.field, c.value);
+        }
+    }
+    Ok(0)
+}
+
+pub fn instrument(json_output: bool) -> Outcome {
+    let check = instrument::check();
+    if json_output {
+        out!("{}", json!(check));
+        return Ok(0);
+    }
+    out!("clock                {}", check.clock);
+    out!("timer overhead       {} ns per read", format_significant(check.timer_overhead_ns, 2));
+    out!("timer resolution     {} ns (smallest step seen)", check.timer_resolution_ns);
+    let nf = &check.noise_floor;
+    out!(
+        "noise floor          {}% (canary ×{} back to back: {} – {} ms)",
+        format_significant(nf.spread * 100.0, 2),
+        nf.runs,
+        format_significant(nf.min_ms, 3),
+        format_significant(nf.max_ms, 3)
+    );
+    out!("counters             {}", check.counters);
+    out!("placement            {}", check.placement);
+    Ok(0)
+}
+
+pub fn import(command: &ImportCommand) -> Outcome {
+    let ImportCommand::Hyperfine { file, notebook: dir } = command;
+    let mut notebook = open(dir)?;
+    let runs = vernier_engine::import::hyperfine(file, dir, &mut notebook, Utc::now()).map_err(|e| match e {
+        vernier_engine::import::ImportError::Raw(e) => Failure::failed(e),
+        other => Failure::input(other),
+    })?;
+    store::save(dir, &notebook).map_err(Failure::failed)?;
+    let rows: Vec<String> = runs.iter().map(u32::to_string).collect();
+    out!("imported {} result(s) as run {}", runs.len(), rows.join(", "));
+    Ok(0)
+}
+
+fn parse_warmup(text: &str) -> Result<WarmupPolicy, String> {
+    if text.eq_ignore_ascii_case("settle") {
+        return Ok(WarmupPolicy::Settle { max: harness::schedule::SETTLE_MAX });
+    }
+    text.parse::<u32>()
+        .map(WarmupPolicy::Count)
+        .map_err(|_| format!("'{text}' is neither a number of trials nor 'settle'"))
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("'{text}' is not a positive number of seconds"))
+}
+
+fn parse_kernel(name: &str) -> Result<KernelKind, String> {
+    KernelKind::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = KernelKind::ALL.iter().map(|(n, _)| *n).collect();
+        format!("no kernel '{name}'; the kernels are {}", names.join(", "))
+    })
+}

@@ -1,0 +1,232 @@
+//! `vernier bench`, `machine`, `instrument` and `import` as a user runs them
+//! (SPEC C, E1–E12, N6).
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn vernier(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vernier")).args(args).output().expect("run vernier")
+}
+
+fn json(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!("not JSON ({e}): {}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    })
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn notebook(tmp: &Path) -> String {
+    let dir = tmp.join("nb").display().to_string();
+    assert_eq!(vernier(&["new", &dir]).status.code(), Some(0));
+    dir
+}
+
+/// Processes whose command line is exactly `words`.
+fn processes_running(words: &[&str]) -> usize {
+    let wanted: Vec<u8> = words.iter().flat_map(|w| w.bytes().chain([0])).collect();
+    std::fs::read_dir("/proc")
+        .expect("/proc")
+        .filter_map(Result::ok)
+        .filter(|e| std::fs::read(e.path().join("cmdline")).is_ok_and(|c| c == wanted))
+        .count()
+}
+
+// SPEC E3, E4, N6, C: sleep 0.01 timed 11 times after 3 warm-ups, in seconds,
+// recorded with a raw file whose hash the notebook keeps.
+#[test]
+fn bench_a_command_and_record_it() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let o = vernier(&["bench", "-n", "11", "--json", "--notebook", &dir, "--", "sleep", "0.01"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    let run = &v["runs"][0];
+    let median = run["median"].as_f64().expect("median");
+    assert!((0.009..0.05).contains(&median), "median {median} s");
+    assert_eq!(run["unit"], "s");
+    assert_eq!(run["timed"], 11);
+    assert_eq!(run["warmup"], 3);
+    assert_eq!(run["failed"], false);
+    for key in ["n", "p25", "p75", "iqr", "iqr_fraction", "min", "max", "drift", "rounded", "command"] {
+        assert!(run.get(key).is_some(), "missing {key}");
+    }
+    let raw = run["raw_file"].as_str().expect("raw file");
+    let raw_path = Path::new(&dir).join(raw);
+    let text = std::fs::read_to_string(&raw_path).expect("raw file exists");
+    assert!(text.contains("index,arm,position,warmup,ns,exit_status"));
+    assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 1 + 3 + 11);
+    assert!(text.lines().any(|l| l.starts_with("# power source:")), "conditions are in the comments");
+
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    let row = &shown["runs"][0];
+    assert_eq!(row["columns"]["Tag"], "MEASURED");
+    assert_eq!(row["columns"]["n (warm-up + timed)"], "3 + 11");
+    assert_eq!(row["columns"]["Raw file"], raw);
+}
+
+// SPEC E5, S7: an interleaved comparison claims sleep 0.02 against 0.01.
+#[test]
+fn interleaved_comparison_claims_the_difference() {
+    let o = vernier(&["bench", "-n", "11", "--json", "--vs", "sleep 0.02", "--", "sleep", "0.01"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    let c = &v["comparison"];
+    assert_eq!(c["claimed"], true);
+    let ratio = c["ratio"].as_f64().expect("ratio");
+    assert!((1.5..2.5).contains(&ratio), "ratio {ratio}");
+    assert!(v["order"]["confound"].is_boolean());
+    assert_eq!(v["runs"].as_array().expect("two arms").len(), 2);
+}
+
+// SPEC E10: a failing command ends the run failed (exit 1), and with a
+// notebook its trials are kept and noted.
+#[test]
+fn failing_command_is_exit_1_and_kept() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let o = vernier(&["bench", "-n", "5", "--notebook", &dir, "--", "false"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("failed (exit 1)"), "{}", stderr(&o));
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    assert_eq!(shown["runs"].as_array().expect("runs").len(), 0, "a failed run is not a row");
+    let note = shown["notes"][0]["text"].as_str().expect("a note");
+    assert!(note.contains("ended early") && note.contains("raw/failed-"), "{note}");
+    let raw = std::fs::read_dir(Path::new(&dir).join("raw")).expect("raw").count();
+    assert_eq!(raw, 1);
+}
+
+// SPEC C: a missing program is bad input, named.
+#[test]
+fn missing_program_is_exit_2() {
+    let o = vernier(&["bench", "--", "no-such-program-vernier", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot run 'no-such-program-vernier'"), "{}", stderr(&o));
+}
+
+// SPEC E1, E10: a timeout kills the trial and its group within about a
+// second, exit 1, and leaves no child behind.
+#[test]
+fn timeout_kills_and_leaves_nothing() {
+    let start = Instant::now();
+    let o = vernier(&["bench", "--timeout", "1", "--", "sh", "-c", "sleep 10.731 & sleep 10.732"]);
+    let took = start.elapsed();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("timeout"), "{}", stderr(&o));
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(processes_running(&["sleep", "10.731"]) + processes_running(&["sleep", "10.732"]), 0);
+}
+
+// SPEC E2, E4: invalid kernel parameters and an even count are refused.
+#[test]
+fn bad_parameters_are_exit_2() {
+    let o = vernier(&["bench", "--kernel", "matmul-blocked", "--tile", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("tile must be at least 1"));
+    let o = vernier(&["bench", "-n", "10", "--", "true"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("must be odd"));
+    let o = vernier(&["bench", "--kernel", "quicksort"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("the kernels are seq, chase"));
+}
+
+fn kernel_median(kernel: &str, size: &str) -> f64 {
+    let o = vernier(&["bench", "-n", "3", "--warmup", "1", "--json", "--kernel", kernel, "--size", size]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["runs"][0]["unit"], "ns/access");
+    v["runs"][0]["median"].as_f64().expect("median")
+}
+
+// SPEC E2: a full-lap chase over 64 MiB is far slower per access than seq
+// over the same array, and than chase over 16 KiB.
+#[test]
+fn chase_is_slower_than_seq_at_64_mib() {
+    let chase_big = kernel_median("chase", "67108864");
+    let seq_big = kernel_median("seq", "67108864");
+    let chase_small = kernel_median("chase", "16384");
+    assert!(chase_big > 3.0 * seq_big, "chase {chase_big} vs seq {seq_big} ns/access");
+    assert!(chase_big > 3.0 * chase_small, "chase at 64 MiB {chase_big} vs 16 KiB {chase_small}");
+}
+
+// SPEC E9: every key, and what /proc/cpuinfo says.
+#[test]
+fn machine_reads_proc_cpuinfo() {
+    let v = json(&vernier(&["machine", "--json"]));
+    for key in [
+        "cpu_model",
+        "logical_cpus",
+        "ram_bytes",
+        "os",
+        "kernel",
+        "caches",
+        "constant_tsc",
+        "nonstop_tsc",
+        "hypervisor",
+        "governor",
+        "freq_range_mhz",
+        "perf_event_paranoid",
+        "counters",
+        "placement",
+        "power_source",
+        "load_average",
+        "busy_processes",
+        "compiler",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").expect("cpuinfo");
+    if let Some(model) =
+        cpuinfo.lines().find_map(|l| l.strip_prefix("model name").map(|r| r.trim_start_matches([' ', '\t', ':'])))
+    {
+        assert_eq!(v["cpu_model"], model.trim());
+    }
+    let processors = cpuinfo.lines().filter(|l| l.starts_with("processor")).count();
+    assert_eq!(v["logical_cpus"].as_u64().expect("number") as usize, processors);
+    let flags = cpuinfo.lines().find(|l| l.starts_with("flags")).unwrap_or_default();
+    assert_eq!(v["constant_tsc"], flags.split_whitespace().any(|f| f == "constant_tsc"));
+}
+
+// SPEC E11: the instrument check reports each figure and never fails for
+// want of counters.
+#[test]
+fn instrument_check_reports() {
+    let o = vernier(&["instrument", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v = json(&o);
+    assert!(v["timer_overhead_ns"].as_f64().expect("overhead") > 0.0);
+    assert_eq!(v["noise_floor"]["runs"], 16);
+    assert!(v["noise_floor"]["spread"].as_f64().expect("spread") >= 0.0);
+    assert!(
+        v["counters"].as_str().expect("text").starts_with("available")
+            || v["counters"].as_str().expect("text").starts_with("not available")
+    );
+}
+
+// SPEC C: a hyperfine export becomes a Runs row with Vernier's statistics.
+#[test]
+fn import_hyperfine_export() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/hyperfine-true.json");
+    let o = vernier(&["import", "hyperfine", fixture, "--notebook", &dir]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&vernier(&["show", &dir, "--json"]));
+    let row = &v["runs"][0];
+    assert_eq!(row["columns"]["Tag"], "MEASURED");
+    assert_eq!(row["stats"]["n"], 5);
+    assert_eq!(row["stats"]["median"], 0.00055);
+    assert!(row["columns"]["n (warm-up + timed)"].as_str().expect("n").contains("not recorded"));
+    let bad = tmp.path().join("bad.json");
+    std::fs::write(&bad, r#"{"results":[{"command":"x","times":[1.0,-2.0]}]}"#).expect("write");
+    let o = vernier(&["import", "hyperfine", &bad.display().to_string(), "--notebook", &dir]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot be a measurement"), "{}", stderr(&o));
+}
