@@ -85,6 +85,7 @@ fn escaping_raw_path_is_refused_on_load() {
     with_raw.raw_file = Some(vernier_engine::notebook::RawFile {
         path: vernier_engine::notebook::NotebookPath::new("raw/run-2.csv").expect("fine"),
         sha256: "0".repeat(64),
+        arm: "A".into(),
     });
     nb.record_run(with_raw, at(90));
     store::save(&dir, &nb).expect("save");

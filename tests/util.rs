@@ -25,6 +25,7 @@ pub fn measurement(what: &str, trials: &[f64]) -> Measurement {
         warmup_trials: 3,
         summary: Summary::of(trials).expect("valid trials"),
         unit: "ms".into(),
+        ns_per_unit: 1e6,
         conditions: Vec::new(),
         raw_file: None,
         tag: Tag::Measured,

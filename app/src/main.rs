@@ -1,10 +1,6 @@
 //! `vernier` — the desktop app when run without a subcommand, the command
-//! line with one. Both drive the same engine library (`vernier_engine`).
-
-mod cli;
-mod gui;
-mod scratch;
+//! line with one.
 
 fn main() -> std::process::ExitCode {
-    cli::main()
+    vernier_app::cli::main()
 }

@@ -141,6 +141,7 @@ pub fn hyperfine(file: &Path, dir: &Path, notebook: &mut Notebook, at: DateTime<
             warmup_trials: 0,
             summary,
             unit: "s".into(),
+            ns_per_unit: 1e9,
             conditions,
             raw_file: Some(raw_file),
             tag: Tag::Measured,

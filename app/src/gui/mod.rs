@@ -1,19 +1,39 @@
-//! The desktop window (SPEC U). It opens a notebook and shows its sections
-//! with the log's exact column names.
+//! The desktop window (SPEC U): the live notebook, the engine behind it,
+//! and plots.
 //!
-//! The notebook is read before the window opens, so no frame ever waits on
-//! the disk.
+//! Views draw and push [`AppCommand`]s; [`VernierApp::run_command`] applies
+//! them after the frame. Measurements run on the engine thread and files are
+//! read and written on the I/O thread, so no frame waits on either.
 
-mod sections;
+mod io;
+mod new_run;
+mod plots;
+mod settings;
 #[cfg(test)]
 mod tests;
+mod views;
 
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
-use vernier_engine::notebook::{IntegrityFinding, Notebook, store};
+use egui::{Key, KeyboardShortcut, Modifiers, RichText};
+use vernier_engine::harness::{self, BenchSpec, Engine, EngineEvent};
+use vernier_engine::notebook::{EnvField, IntegrityFinding, Notebook, PredictionText, Subject, store};
 
 use crate::cli::{Failure, Outcome};
+pub use views::Section;
+
+/// Per frame, events are drained for at most this long so a burst of trials
+/// never delays drawing.
+const EVENT_BUDGET: Duration = Duration::from_millis(8);
+
+const SHORTCUT_NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
+const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+const SHORTCUT_SAVE_AS: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
+const SHORTCUT_RUN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::R);
+const SHORTCUT_CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Escape);
+const SHORTCUT_THEME: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::T);
 
 /// Opens the window on `path`, or on the scratch notebook when none is given.
 pub fn run(path: Option<PathBuf>) -> Outcome {
@@ -21,65 +41,597 @@ pub fn run(path: Option<PathBuf>) -> Outcome {
         Some(p) => p,
         None => crate::scratch::ensure_scratch().map_err(Failure::failed)?,
     };
+    // Read before the window exists, so the first frame already shows it.
     let notebook = store::load(&dir).map_err(Failure::input)?;
-    let app = VernierApp::new(dir, notebook);
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
-            .with_title(format!("Vernier — {}", app.dir.display()))
-            .with_inner_size([1100.0, 700.0])
-            .with_min_inner_size([640.0, 400.0]),
+            .with_title("Vernier")
+            .with_app_id("vernier")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([720.0, 480.0]),
         ..Default::default()
     };
-    eframe::run_native("Vernier", options, Box::new(|_cc| Ok(Box::new(app))))
-        .map_err(|e| anyhow::anyhow!("{e}"))
-        .context("the window could not open (is there a display?)")
-        .map_err(Failure::failed)?;
+    eframe::run_native("Vernier", options, Box::new(|cc| Ok(Box::new(VernierApp::new(cc, dir, notebook)))))
+        .map_err(|e| Failure::failed(anyhow::anyhow!("the window could not open (is there a display?): {e}")))?;
     Ok(0)
 }
 
-/// The app's state: the open notebook and which section is shown.
-pub struct VernierApp {
+/// Everything the window can be asked to do.
+pub enum AppCommand {
+    /// Show a section.
+    Show(Section),
+    /// Ask for a folder with a native dialog.
+    Pick(io::Pick),
+    /// Open this notebook folder.
+    OpenDir(PathBuf),
+    /// Open the New run dialog.
+    NewRun,
+    /// Start a benchmark.
+    StartRun(BenchSpec),
+    /// Cancel the benchmark in flight.
+    CancelRun,
+    /// Record a prediction.
+    AddPrediction(PredictionText),
+    /// Rewrite an open prediction.
+    EditPrediction(u32, PredictionText),
+    /// Amend a prediction.
+    AmendPrediction {
+        /// Which.
+        number: u32,
+        /// The new `What I predict`.
+        predict: String,
+        /// The new `Why`.
+        why: String,
+    },
+    /// Lock every open prediction.
+    LockPredictions,
+    /// Set an Environment field.
+    SetEnvironment(EnvField, String),
+    /// Add a note.
+    AddNote(String),
+    /// Discard a run with a reason.
+    Discard(u32, String),
+    /// Select a run and show its trials.
+    SelectRun(u32),
+    /// Switch between the dark and light themes.
+    ToggleTheme,
+}
+
+/// The benchmark in flight.
+struct LiveRun {
+    done: u64,
+    total: u64,
+    remaining: Duration,
+    points: [Vec<egui_plot::PlotPoint>; 2],
+    started: Instant,
+    title: String,
+}
+
+/// The open notebook and whether it is on disk.
+struct Doc {
     dir: PathBuf,
     notebook: Notebook,
     findings: Vec<IntegrityFinding>,
-    section: sections::Section,
+    /// Bumped on every change; a save reports the generation it wrote.
+    generation: u64,
+    saved: u64,
+    save_error: Option<String>,
+}
+
+/// The app.
+pub struct VernierApp {
+    doc: Doc,
+    settings: settings::Settings,
+    io: Option<io::Io>,
+    engine: Option<Engine>,
+    live: Option<LiveRun>,
+    views: views::ViewState,
+    new_run: Option<new_run::NewRunForm>,
+    trials: HashMap<u32, plots::RunTrials>,
+    status: Option<(String, bool)>,
+    commands: Vec<AppCommand>,
+    /// A save that found the I/O queue full, retried next frame.
+    save_pending: bool,
 }
 
 impl VernierApp {
-    /// The app on an already loaded notebook.
-    pub fn new(dir: PathBuf, notebook: Notebook) -> Self {
+    /// The app on an already loaded notebook. Works without storage (tests).
+    pub fn new(cc: &eframe::CreationContext<'_>, dir: PathBuf, notebook: Notebook) -> Self {
+        let mut settings: settings::Settings =
+            cc.storage.and_then(|s| eframe::get_value(s, settings::KEY)).unwrap_or_default();
+        settings.remember(&dir);
+        cc.egui_ctx.set_theme(if settings.dark { egui::Theme::Dark } else { egui::Theme::Light });
+        let ctx = cc.egui_ctx.clone();
+        let io = io::Io::spawn(move || ctx.request_repaint()).ok();
+        let ctx = cc.egui_ctx.clone();
+        let engine = Engine::spawn(move || ctx.request_repaint_after(Duration::from_millis(10))).ok();
         let findings = notebook.integrity();
-        Self { dir, notebook, findings, section: sections::Section::Environment }
+        Self {
+            doc: Doc { dir, notebook, findings, generation: 0, saved: 0, save_error: None },
+            settings,
+            io,
+            engine,
+            live: None,
+            views: views::ViewState::default(),
+            new_run: None,
+            trials: HashMap::new(),
+            status: None,
+            commands: Vec::new(),
+            save_pending: false,
+        }
+    }
+
+    /// The notebook shown (read-only; changes go through commands).
+    pub fn notebook(&self) -> &Notebook {
+        &self.doc.notebook
+    }
+
+    /// True while a benchmark runs.
+    pub fn running(&self) -> bool {
+        self.live.is_some()
+    }
+
+    /// True when every change has been saved.
+    pub fn saved(&self) -> bool {
+        self.doc.saved == self.doc.generation && !self.save_pending
+    }
+
+    fn say(&mut self, text: impl Into<String>, error: bool) {
+        self.status = Some((text.into(), error));
+    }
+
+    /// After every change: re-check the chain and save in the background.
+    fn changed(&mut self) {
+        self.doc.generation += 1;
+        self.doc.findings = self.doc.notebook.integrity();
+        self.request_save();
+    }
+
+    fn request_save(&mut self) {
+        let Some(io) = &self.io else {
+            self.doc.save_error = Some("the file thread is not running; changes cannot be saved".into());
+            return;
+        };
+        let request = io::Request::Save {
+            dir: self.doc.dir.clone(),
+            notebook: Box::new(self.doc.notebook.clone()),
+            generation: self.doc.generation,
+        };
+        self.save_pending = !io.send(request);
+    }
+
+    fn open(&mut self, dir: PathBuf, notebook: Notebook) {
+        self.settings.remember(&dir);
+        let findings = notebook.integrity();
+        self.doc = Doc { dir, notebook, findings, generation: 0, saved: 0, save_error: None };
+        self.views = views::ViewState { section: self.views.section, ..Default::default() };
+        self.trials.clear();
+    }
+
+    /// Applies one command.
+    fn run_command(&mut self, command: AppCommand) {
+        let now = chrono::Utc::now();
+        let nb = &mut self.doc.notebook;
+        let edit = match command {
+            AppCommand::Show(section) => {
+                self.views.section = section;
+                return;
+            }
+            AppCommand::Pick(purpose) => {
+                if let Some(io) = &self.io {
+                    io.pick_folder(purpose, self.doc.dir.parent().map(PathBuf::from));
+                }
+                return;
+            }
+            AppCommand::OpenDir(dir) => {
+                if let Some(io) = &self.io {
+                    io.send(io::Request::Load { dir });
+                }
+                return;
+            }
+            AppCommand::NewRun => {
+                if self.live.is_none() {
+                    self.new_run.get_or_insert_with(Default::default);
+                }
+                return;
+            }
+            AppCommand::StartRun(spec) => {
+                self.start_run(spec);
+                return;
+            }
+            AppCommand::CancelRun => {
+                if let Some(engine) = &self.engine {
+                    engine.cancel();
+                }
+                return;
+            }
+            AppCommand::ToggleTheme => {
+                self.settings.dark = !self.settings.dark;
+                return;
+            }
+            AppCommand::SelectRun(number) => {
+                self.select_run(number);
+                return;
+            }
+            AppCommand::AddPrediction(text) => nb.add_prediction(text, now).map(|n| format!("recorded P{n}")),
+            AppCommand::EditPrediction(n, text) => nb.edit_prediction(n, text).map(|()| format!("rewrote P{n}")),
+            AppCommand::AmendPrediction { number, predict, why } => {
+                nb.amend_prediction(number, &predict, &why, now).map(|n| format!("recorded P{n}, amending P{number}"))
+            }
+            AppCommand::LockPredictions => Ok(format!("locked {} prediction(s)", nb.lock_open_predictions(now))),
+            AppCommand::SetEnvironment(field, value) => {
+                nb.environment.set(field, &value).map(|()| format!("{} set", field.label()))
+            }
+            AppCommand::AddNote(text) => nb.add_note(&text, now).map(|()| "note added".to_owned()),
+            AppCommand::Discard(n, reason) => nb
+                .discard(Subject::Run(n), &reason, now)
+                .map(|()| format!("discarded run {n}; it is listed under Notes and anomalies")),
+        };
+        match edit {
+            Ok(message) => {
+                self.say(message, false);
+                self.changed();
+            }
+            // The notebook's rules refused it (a locked prediction, an empty
+            // reason …): say why, change nothing.
+            Err(e) => self.say(e.to_string(), true),
+        }
+    }
+
+    fn start_run(&mut self, spec: BenchSpec) {
+        let Some(engine) = &self.engine else {
+            self.say("the engine is not running; restart Vernier", true);
+            return;
+        };
+        let title = spec.arms.iter().map(|a| a.argv().join(" ")).collect::<Vec<_>>().join("  vs  ");
+        engine.start(spec);
+        self.new_run = None;
+        self.live = Some(LiveRun {
+            done: 0,
+            total: 0,
+            remaining: Duration::ZERO,
+            points: [Vec::new(), Vec::new()],
+            started: Instant::now(),
+            title,
+        });
+        self.views.section = Section::Runs;
+    }
+
+    fn select_run(&mut self, number: u32) {
+        self.views.selected_run = Some(number);
+        self.views.show_sweep = false;
+        if self.trials.contains_key(&number) {
+            return;
+        }
+        let raw = self.doc.notebook.run(number).and_then(|r| r.measurement.raw_file.as_ref()).map(|r| r.path.clone());
+        match raw.map(|p| p.resolve(&self.doc.dir)) {
+            Some(Ok(path)) => {
+                if let Some(io) = &self.io {
+                    io.send(io::Request::ReadTrials { run: number, path });
+                }
+            }
+            Some(Err(e)) => self.say(format!("run {number}'s raw file is refused: {e}"), true),
+            None => self.say(format!("run {number} has no raw file to plot"), false),
+        }
+    }
+
+    /// Drains engine and I/O events within the frame's budget.
+    fn drain_events(&mut self) {
+        let start = Instant::now();
+        while start.elapsed() < EVENT_BUDGET {
+            let event = self.engine.as_ref().and_then(|e| e.events().try_recv().ok());
+            let Some(event) = event else { break };
+            self.on_engine_event(event);
+        }
+        while start.elapsed() < EVENT_BUDGET {
+            let Some(event) = self.io.as_ref().and_then(io::Io::try_event) else { break };
+            self.on_io_event(event);
+        }
+        if self.save_pending {
+            self.request_save();
+        }
+    }
+
+    fn on_engine_event(&mut self, event: EngineEvent) {
+        match event {
+            EngineEvent::Started { total } => {
+                if let Some(live) = &mut self.live {
+                    live.total = total;
+                }
+            }
+            EngineEvent::Trial(trial, progress) => {
+                if let Some(live) = &mut self.live {
+                    live.done = progress.done;
+                    live.total = progress.total;
+                    live.remaining = progress.remaining;
+                    let arm = trial.arm.min(1);
+                    live.points[arm].push(egui_plot::PlotPoint::new(trial.index as f64, trial.ns as f64 / 1e6));
+                }
+            }
+            EngineEvent::Finished(result) => {
+                self.live = None;
+                let next_run = self.doc.notebook.runs().len() + 1;
+                match &self.io {
+                    Some(io) => {
+                        io.send(io::Request::WriteRaw { dir: self.doc.dir.clone(), result, next_run });
+                    }
+                    None => self.say("the run finished but the file thread is not running; it was not recorded", true),
+                }
+            }
+            EngineEvent::Failed(e) => {
+                self.live = None;
+                self.say(format!("the run could not start: {e}"), true);
+            }
+        }
+    }
+
+    fn on_io_event(&mut self, event: io::Event) {
+        match event {
+            io::Event::Saved { generation, result } => match result {
+                Ok(()) => {
+                    self.doc.saved = self.doc.saved.max(generation);
+                    self.doc.save_error = None;
+                }
+                Err(e) => self.doc.save_error = Some(e),
+            },
+            io::Event::Loaded { dir, result } => match result {
+                Ok(notebook) => {
+                    self.say(format!("opened {}", dir.display()), false);
+                    self.open(dir, *notebook);
+                }
+                Err(e) => self.say(e, true),
+            },
+            io::Event::RawWritten { result, raw } => match raw {
+                Ok(raw_file) => {
+                    let recorded = harness::add_rows(&mut self.doc.notebook, &result, &raw_file, chrono::Utc::now());
+                    let message = match (&result.failure, recorded.runs.as_slice()) {
+                        (Some(f), _) => format!("the run ended early ({f}); its trials are in {}", recorded.raw_file),
+                        (None, runs) => {
+                            let rows: Vec<String> = runs.iter().map(u32::to_string).collect();
+                            format!("recorded run {}", rows.join(" and "))
+                        }
+                    };
+                    let failed = result.failure.is_some();
+                    if let Some(&last) = recorded.runs.last() {
+                        self.select_run(last);
+                    }
+                    self.say(message, failed);
+                    self.changed();
+                }
+                Err(e) => self.say(format!("the run finished but its raw file could not be written: {e}"), true),
+            },
+            io::Event::Trials { run, result } => match (result, self.doc.notebook.run(run)) {
+                (Ok(trials), Some(r)) => {
+                    let view = plots::RunTrials::new(r, &trials);
+                    self.trials.insert(run, view);
+                }
+                (Err(e), _) => self.say(format!("run {run}: {e}"), true),
+                (Ok(_), None) => {}
+            },
+            io::Event::Picked { purpose, path: Some(dir) } => {
+                let request = match purpose {
+                    io::Pick::Open => io::Request::Load { dir },
+                    io::Pick::New => io::Request::Create { dir },
+                    io::Pick::SaveAs => {
+                        self.doc.dir = dir.clone();
+                        self.settings.remember(&dir);
+                        self.changed();
+                        return;
+                    }
+                };
+                if let Some(io) = &self.io {
+                    io.send(request);
+                }
+            }
+            io::Event::Picked { path: None, .. } => {}
+        }
+    }
+
+    fn shortcuts(&mut self, ctx: &egui::Context) {
+        let pressed = |s: &KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(s));
+        if pressed(&SHORTCUT_NEW) {
+            self.commands.push(AppCommand::Pick(io::Pick::New));
+        }
+        if pressed(&SHORTCUT_OPEN) {
+            self.commands.push(AppCommand::Pick(io::Pick::Open));
+        }
+        if pressed(&SHORTCUT_SAVE_AS) {
+            self.commands.push(AppCommand::Pick(io::Pick::SaveAs));
+        }
+        if pressed(&SHORTCUT_RUN) {
+            self.commands.push(AppCommand::NewRun);
+        }
+        if pressed(&SHORTCUT_THEME) {
+            self.commands.push(AppCommand::ToggleTheme);
+        }
+        if self.live.is_some() && pressed(&SHORTCUT_CANCEL) {
+            self.commands.push(AppCommand::CancelRun);
+        }
+        for (i, section) in Section::ALL.into_iter().enumerate() {
+            let key = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6, Key::Num7][i];
+            if pressed(&KeyboardShortcut::new(Modifiers::COMMAND, key)) {
+                self.commands.push(AppCommand::Show(section));
+            }
+        }
+    }
+
+    fn menu_ui(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        let item = |ui: &mut egui::Ui, label: &str, shortcut: &KeyboardShortcut| {
+            ui.add(egui::Button::new(label).shortcut_text(ctx.format_shortcut(shortcut))).clicked()
+        };
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if item(ui, "New notebook…", &SHORTCUT_NEW) {
+                    self.commands.push(AppCommand::Pick(io::Pick::New));
+                }
+                if item(ui, "Open notebook…", &SHORTCUT_OPEN) {
+                    self.commands.push(AppCommand::Pick(io::Pick::Open));
+                }
+                if item(ui, "Save as…", &SHORTCUT_SAVE_AS) {
+                    self.commands.push(AppCommand::Pick(io::Pick::SaveAs));
+                }
+                ui.separator();
+                ui.label(RichText::new("Recent").weak());
+                for dir in self.settings.recent.clone() {
+                    if dir != self.doc.dir && ui.button(dir.display().to_string()).clicked() {
+                        self.commands.push(AppCommand::OpenDir(dir));
+                    }
+                }
+            });
+            ui.menu_button("Run", |ui| {
+                if ui
+                    .add_enabled(
+                        self.live.is_none(),
+                        egui::Button::new("New run…").shortcut_text(ctx.format_shortcut(&SHORTCUT_RUN)),
+                    )
+                    .clicked()
+                {
+                    self.commands.push(AppCommand::NewRun);
+                }
+                if ui
+                    .add_enabled(
+                        self.live.is_some(),
+                        egui::Button::new("Cancel run").shortcut_text(ctx.format_shortcut(&SHORTCUT_CANCEL)),
+                    )
+                    .clicked()
+                {
+                    self.commands.push(AppCommand::CancelRun);
+                }
+            });
+            ui.menu_button("View", |ui| {
+                for (i, section) in Section::ALL.into_iter().enumerate() {
+                    let shortcut = format!("{}+{}", if cfg!(target_os = "macos") { "Cmd" } else { "Ctrl" }, i + 1);
+                    if ui.add(egui::Button::new(section.title()).shortcut_text(shortcut)).clicked() {
+                        self.commands.push(AppCommand::Show(section));
+                    }
+                }
+                ui.separator();
+                let theme = if self.settings.dark { "Light theme" } else { "Dark theme" };
+                if item(ui, theme, &SHORTCUT_THEME) {
+                    self.commands.push(AppCommand::ToggleTheme);
+                }
+            });
+        });
+    }
+
+    fn status_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(self.doc.dir.display().to_string()).monospace());
+            ui.separator();
+            match &self.doc.save_error {
+                Some(e) => ui.colored_label(ui.visuals().error_fg_color, format!("⚠ not saved: {e}")),
+                None if self.saved() => ui.label("✔ saved"),
+                None => ui.label("saving…"),
+            };
+            ui.separator();
+            match (&self.engine, &self.live) {
+                (None, _) => ui.colored_label(ui.visuals().error_fg_color, "engine stopped"),
+                (Some(_), Some(live)) => ui.label(format!("engine: running {}/{} trials", live.done, live.total)),
+                (Some(_), None) => ui.label("engine: idle"),
+            };
+            for f in &self.doc.findings {
+                ui.separator();
+                ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {}", f.message));
+            }
+            if let Some((text, error)) = &self.status {
+                ui.separator();
+                if *error {
+                    ui.colored_label(ui.visuals().error_fg_color, text);
+                } else {
+                    ui.label(text);
+                }
+            }
+        });
+    }
+
+    fn live_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(live) = &self.live else { return };
+        ui.horizontal(|ui| {
+            ui.strong(format!("Running: {}", live.title));
+            if ui.button("■ Cancel").on_hover_text("Esc").clicked() {
+                self.commands.push(AppCommand::CancelRun);
+            }
+        });
+        let fraction = if live.total == 0 { 0.0 } else { live.done as f32 / live.total as f32 };
+        let text = format!(
+            "{}/{} trials · {:.0} s elapsed · about {:.0} s left",
+            live.done,
+            live.total,
+            live.started.elapsed().as_secs_f64(),
+            live.remaining.as_secs_f64().ceil()
+        );
+        ui.add(egui::ProgressBar::new(fraction).text(text));
+        plots::live_plot(ui, &live.points);
     }
 }
 
 impl eframe::App for VernierApp {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        self.drain_events();
+        self.shortcuts(ctx);
+        if self.live.is_some() {
+            // Keep the elapsed time and the strip moving even between trials.
+            ctx.request_repaint_after(Duration::from_millis(100));
+        }
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        egui::Panel::bottom("status").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.label(self.dir.display().to_string());
-                ui.separator();
-                ui.label("read-only view");
-                for finding in &self.findings {
-                    ui.separator();
-                    ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {}", finding.message));
-                }
-            });
-        });
-        egui::Panel::left("sections").resizable(false).default_size(190.0).show(ui, |ui| {
+        let theme = if self.settings.dark { egui::Theme::Dark } else { egui::Theme::Light };
+        if ui.ctx().theme() != theme {
+            ui.ctx().set_theme(theme);
+        }
+        egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
+        egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
+        egui::Panel::left("sections").resizable(false).default_size(200.0).show(ui, |ui| {
             ui.add_space(6.0);
             ui.heading("Vernier");
-            ui.label(egui::RichText::new(&self.notebook.title).weak());
+            ui.label(RichText::new(&self.doc.notebook.title).weak());
             ui.separator();
-            for section in sections::Section::ALL {
-                let count = section.count(&self.notebook).map(|n| format!("  ({n})")).unwrap_or_default();
-                ui.selectable_value(&mut self.section, section, format!("{}{count}", section.title()));
+            for section in Section::ALL {
+                let count = section.count(&self.doc.notebook).map(|n| format!("  ({n})")).unwrap_or_default();
+                if ui.selectable_label(self.views.section == section, format!("{}{count}", section.title())).clicked() {
+                    self.commands.push(AppCommand::Show(section));
+                }
             }
         });
+        if self.live.is_some() {
+            egui::Panel::bottom("live").resizable(true).default_size(260.0).show(ui, |ui| self.live_ui(ui));
+        }
         egui::CentralPanel::default().show(ui, |ui| {
-            ui.heading(self.section.heading());
+            ui.heading(self.views.section.heading());
             ui.add_space(4.0);
-            egui::ScrollArea::both().auto_shrink(false).show(ui, |ui| self.section.ui(ui, &self.notebook));
+            let trials = self.views.selected_run.and_then(|n| self.trials.get(&n));
+            let mut cx = views::Context {
+                notebook: &self.doc.notebook,
+                commands: &mut self.commands,
+                trials,
+                dir: &self.doc.dir,
+            };
+            if self.views.section == Section::Runs {
+                // The runs table scrolls itself; an outer scroll area would fight it.
+                views::section_ui(ui, &mut self.views, &mut cx);
+            } else {
+                egui::ScrollArea::vertical()
+                    .auto_shrink(false)
+                    .show(ui, |ui| views::section_ui(ui, &mut self.views, &mut cx));
+            }
         });
+        if let Some(form) = &mut self.new_run {
+            let mut result = None;
+            egui::Modal::new(egui::Id::unique("new-run")).show(ui.ctx(), |ui| result = form.ui(ui));
+            match result {
+                Some(Ok(spec)) => self.commands.push(AppCommand::StartRun(spec)),
+                Some(Err(())) => self.new_run = None,
+                None => {}
+            }
+        }
+        for command in std::mem::take(&mut self.commands) {
+            self.run_command(command);
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, settings::KEY, &self.settings);
     }
 }

@@ -1,10 +1,32 @@
-//! The window driven like a user would, without a GPU (egui_kittest).
+//! The window driven as a user would, without a GPU (egui_kittest): the
+//! engine and file threads are the real ones.
 
+use std::time::{Duration, Instant};
+
+use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use vernier_engine::notebook::store;
 
 use super::VernierApp;
+
+fn app_on(dir: std::path::PathBuf) -> Harness<'static, VernierApp> {
+    let notebook = store::load(&dir).expect("notebook loads");
+    Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_eframe(|cc| VernierApp::new(cc, dir, notebook))
+}
+
+/// Steps frames until `done` holds, waiting for the engine and file threads.
+fn step_until(harness: &mut Harness<'static, VernierApp>, what: &str, done: impl Fn(&VernierApp) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while Instant::now() < deadline {
+        harness.step();
+        if done(harness.state()) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("timed out waiting for {what}");
+}
 
 fn fixture_app() -> (tempfile::TempDir, Harness<'static, VernierApp>) {
     let tmp = tempfile::tempdir().expect("tmp");
@@ -12,31 +34,26 @@ fn fixture_app() -> (tempfile::TempDir, Harness<'static, VernierApp>) {
     std::fs::create_dir_all(&dir).expect("mkdir");
     let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/notebook-with-runs.ron");
     std::fs::copy(fixture, dir.join(store::NOTEBOOK_FILE)).expect("copy");
-    let notebook = store::load(&dir).expect("fixture loads");
-    let harness =
-        Harness::builder().with_size(egui::vec2(1100.0, 700.0)).build_eframe(|_cc| VernierApp::new(dir, notebook));
+    let harness = app_on(dir);
     (tmp, harness)
 }
 
-// SPEC U1, N2: the side bar lists the five sections; the Environment opens
-// first with the course's field names.
+// SPEC U1, N2: the side bar lists the sections; Environment opens first.
 #[test]
 fn opens_on_the_environment() {
     let (_tmp, harness) = fixture_app();
-    for section in ["Predictions  (1)", "Runs  (2)", "Soak runs  (0)", "Notes and anomalies  (1)"] {
+    for section in ["Predictions  (1)", "Runs  (2)", "Soak runs  (0)", "Notes and anomalies  (1)", "Documents", "Audit"]
+    {
         harness.get_by_label(section);
     }
-    // In the side bar and as the heading of the open section.
-    assert_eq!(harness.get_all_by_label("Environment").count(), 2);
-    harness.get_by_label("Power source");
-    harness.get_by_label("mains");
+    assert_eq!(harness.get_all_by_label("Environment").count(), 2, "side bar and heading");
+    assert_eq!(harness.get_by_role_and_label(Role::TextInput, "Power source").value().as_deref(), Some("mains"));
 }
 
-// SPEC U1, N2, S6: clicking Runs shows the rows with rounded figures.
+// SPEC U1, N2, S6: the Runs table shows rounded figures under the exact names.
 #[test]
-fn clicking_runs_shows_the_rows() {
+fn runs_table_shows_the_rows() {
     let (_tmp, mut harness) = fixture_app();
-    assert!(harness.query_by_label("matmul ikj, N=512").is_none());
     harness.get_by_label("Runs  (2)").click();
     harness.run();
     harness.get_by_label("n (warm-up + timed)");
@@ -45,12 +62,92 @@ fn clicking_runs_shows_the_rows() {
     harness.get_by_label("IQR 0.15 ms");
 }
 
-// SPEC U2, N4: a prediction followed by a run shows its lock.
+// SPEC N2: an Environment field typed in the window is saved to disk.
 #[test]
-fn locked_prediction_shows_a_lock() {
+fn environment_edit_is_saved() {
     let (_tmp, mut harness) = fixture_app();
+    let field = harness.get_by_role_and_label(Role::TextInput, "Ambient");
+    field.focus();
+    field.type_text("22 °C, room thermometer");
+    harness.run();
+    harness.get_by_role_and_label(Role::TextInput, "Other load").focus();
+    harness.step();
+    step_until(&mut harness, "the save", |app| app.saved() && app.notebook().environment.ambient.starts_with("22"));
+    let dir = harness.state().doc.dir.clone();
+    assert_eq!(store::load(&dir).expect("reload").environment.ambient, "22 °C, room thermometer");
+}
+
+// SPEC U2, U3, N4, N5: type a prediction, run a small kernel and see the
+// row appear, see the prediction locked and an edit refused, discard the run
+// and find it under Notes and anomalies.
+#[test]
+fn predict_run_lock_discard() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    store::create(&dir, "GUI test", chrono::Utc::now()).expect("create");
+    let mut harness = app_on(dir.clone());
+
+    harness.get_by_label("Predictions  (0)").click();
+    harness.run();
+    for (label, text) in
+        [("Experiment", "seq at 1 MiB"), ("What I predict", "under 2 ns per access"), ("Why", "fits in L2")]
+    {
+        let field = harness.get_by_role_and_label(Role::TextInput, label);
+        field.focus();
+        field.type_text(text);
+        harness.run();
+    }
+    harness.get_by_label("Record").click();
+    harness.run();
+    assert_eq!(harness.state().notebook().predictions().len(), 1);
+    assert_eq!(harness.state().notebook().predictions()[0].predict, "under 2 ns per access");
+
+    // A small kernel run from the New run dialog.
+    harness.get_by_label("Runs  (0)").click();
+    harness.run();
+    harness.get_by_label("▶ New run…").click();
+    harness.run();
+    // The dialog opens on the seq kernel over 1 MiB: small and quick.
+    assert_eq!(harness.get_by_role_and_label(Role::TextInput, "Size").value().as_deref(), Some("1048576"));
+    harness.get_by_label("▶ Start").click();
+    harness.run();
+    assert!(harness.state().running(), "the run started");
+    step_until(&mut harness, "the run to be recorded", |app| app.notebook().runs().len() == 1 && app.saved());
+    let nb = harness.state().notebook();
+    let p1 = &nb.predictions()[0];
+    assert!(nb.lock_of(p1).is_some(), "the run locked P1");
+
+    // The locked prediction refuses an edit, and says why.
     harness.get_by_label("Predictions  (1)").click();
     harness.run();
     harness.get_by_label("🔒 P1");
-    harness.get_by_label("ikj about 3x faster");
+    harness.get_by_label("Edit").click();
+    harness.run();
+    harness.get_all_by_label("Record").last().expect("the dialog's Record").click();
+    harness.run();
+    harness.run();
+    harness.get_by_label_contains("prediction P1 is locked");
+    assert_eq!(harness.state().notebook().predictions()[0].predict, "under 2 ns per access");
+
+    // Discard the run with a reason; it stays, and the notes list it.
+    harness.get_by_label("Runs  (1)").click();
+    harness.run();
+    harness.get_all_by_label_contains("seq, working set").next().expect("the row").click();
+    harness.run();
+    harness.get_by_label("Discard…").click();
+    harness.run();
+    let reason = harness.get_by_role_and_label(Role::TextInput, "Reason");
+    reason.focus();
+    reason.type_text("lid closed at t=120 s");
+    harness.run();
+    harness.get_by_label("Discard").click();
+    harness.run();
+    step_until(&mut harness, "the discard to be saved", VernierApp::saved);
+    assert!(harness.state().notebook().runs()[0].discarded.is_some());
+    harness.get_by_label("Notes and anomalies  (1)").click();
+    harness.run();
+    harness.get_by_label_contains("Discarded run 1: lid closed at t=120 s");
+    let on_disk = store::load(&dir).expect("reload");
+    assert_eq!(on_disk.runs().len(), 1);
+    assert!(on_disk.runs()[0].discarded.is_some());
 }

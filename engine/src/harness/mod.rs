@@ -20,7 +20,7 @@ use serde::Serialize;
 
 pub use engine::{Engine, EngineEvent, Progress};
 pub use process::{CommandRunner, CommandTrial};
-pub use record::{Recorded, record};
+pub use record::{Recorded, add_rows, record, write_raw};
 
 use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};
 use crate::machine::{Machine, NO_PLACEMENT};
@@ -144,6 +144,8 @@ pub struct ArmResult {
     pub command: Vec<String>,
     /// Unit of `timed` and the summary: `s`, `ns/access` or `ms`.
     pub unit: String,
+    /// Nanoseconds per one `unit`.
+    pub ns_per_unit: f64,
     /// Warm-up trials taken.
     pub warmup_trials: u32,
     /// Timed trials in `unit`, in order.
@@ -215,7 +217,7 @@ impl BenchResult {
         add("placement used", self.placement.clone());
         add("instrument", "Vernier harness, std::time::Instant (CLOCK_MONOTONIC) wall time per trial".into());
         if let Some(c) = &self.canary {
-            add("canary end/start", format!("{:.3} ({:.2} ms → {:.2} ms)", c.ratio, c.start_ms, c.end_ms));
+            add("canary end/start", format!("{:.3} ({:.2} ms, then {:.2} ms)", c.ratio, c.start_ms, c.end_ms));
         }
         if let Some(cost) = self.shell_cost_s {
             add("shell cost", format!("{cost:.6} s per trial (median of {SHELL_COST_RUNS} runs of /bin/sh -c '')"));
@@ -472,11 +474,13 @@ fn arm_result(arm: usize, subject: &Subject, live: &Live<'_>, trials: &[TrialRec
         (Prepared::Kernel(k), _) => (k.describe(), k.unit().to_owned()),
         (Prepared::Command { argv }, _) => (argv.join(" "), "s".to_owned()),
     };
+    let ns_per_unit = 1.0 / scale(live, arm, 1);
     ArmResult {
         label: if arm == 0 { "A".into() } else { "B".into() },
         what,
         command: subject.argv(),
         unit,
+        ns_per_unit,
         warmup_trials: u32::try_from(trials.iter().filter(|t| t.arm == arm && t.warmup).count()).unwrap_or(u32::MAX),
         summary: Summary::of(&timed).ok(),
         timed,

@@ -1,4 +1,8 @@
 //! Writing a finished benchmark into a notebook (SPEC N3, N6, E10).
+//!
+//! Two steps, so the app can do the file I/O off its UI thread and the
+//! in-memory change on it: [`write_raw`] then [`add_rows`]. [`record`] does
+//! both, for the command line.
 
 use std::path::Path;
 
@@ -6,9 +10,9 @@ use chrono::{DateTime, Utc};
 
 use super::BenchResult;
 use super::raw::{self, RawError};
-use crate::notebook::{Condition, Measurement, Notebook, NotebookPath, Tag};
+use crate::notebook::{Condition, Measurement, Notebook, NotebookPath, RawFile, Tag};
 
-/// What [`record`] added.
+/// What [`add_rows`] added.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recorded {
     /// New Runs rows (empty when the run failed: it becomes a note).
@@ -19,34 +23,31 @@ pub struct Recorded {
     pub sha256: String,
 }
 
-/// Writes the raw trials to `raw/` once and adds the session to `notebook`:
-/// one MEASURED Runs row per arm, and a note with the verdict of a
-/// comparison. A run that ended early adds no row — a note names what
-/// happened and the raw file that keeps its trials. The caller saves the
-/// notebook.
-pub fn record(
-    dir: &Path,
-    notebook: &mut Notebook,
-    result: &BenchResult,
-    at: DateTime<Utc>,
-) -> Result<Recorded, RawError> {
-    let conditions = result.conditions();
+/// Writes the session's raw trials once into `raw/` of the notebook `dir`,
+/// named after the run number the first row will get (`next_run`), with the
+/// conditions as comments.
+pub fn write_raw(dir: &Path, result: &BenchResult, next_run: usize) -> Result<RawFile, RawError> {
     let mut comments = vec![format!("started: {}", result.started_at.to_rfc3339())];
     for arm in &result.arms {
         comments.push(format!("arm {}: {} — command: {}", arm.label, arm.what, arm.command.join(" ")));
+        comments.push(format!("arm {} unit: {} (ns / {})", arm.label, arm.unit, arm.ns_per_unit));
     }
-    comments.extend(conditions.iter().map(|c| format!("{}: {}", c.field, c.value)));
+    comments.extend(result.conditions().iter().map(|c| format!("{}: {}", c.field, c.value)));
     if let Some(failure) = &result.failure {
         comments.push(format!("ended early: {failure}"));
     }
-    let text = raw::render(&comments, &result.trials);
     let stem = match &result.failure {
-        None => format!("run-{}", notebook.runs().len() + 1),
+        None => format!("run-{next_run}"),
         Some(_) => format!("failed-{}", result.started_at.format("%Y%m%d-%H%M%S")),
     };
-    let raw_file = raw::write_once(dir, &stem, &text)?;
-    let (path, sha256) = (raw_file.path.clone(), raw_file.sha256.clone());
+    raw::write_once(dir, &stem, &raw::render(&comments, &result.trials))
+}
 
+/// Adds the session to `notebook`: one MEASURED Runs row per arm, and a note
+/// with the verdict of a comparison. A run that ended early adds no row — a
+/// note names what happened and the raw file that keeps its trials.
+pub fn add_rows(notebook: &mut Notebook, result: &BenchResult, raw_file: &RawFile, at: DateTime<Utc>) -> Recorded {
+    let (path, sha256) = (raw_file.path.clone(), raw_file.sha256.clone());
     let mut runs = Vec::new();
     if let Some(failure) = &result.failure {
         let commands: Vec<String> = result.arms.iter().map(|a| a.command.join(" ")).collect();
@@ -57,37 +58,48 @@ pub fn record(
             &sha256[..12]
         );
         let _ = notebook.add_note(&note, at);
-    } else {
-        for arm in &result.arms {
-            let Some(summary) = arm.summary.clone() else { continue };
-            let mut row_conditions = conditions.clone();
-            if let Some(sum) = &arm.checksum {
-                row_conditions.push(Condition {
-                    field: "result check".into(),
-                    value: format!("verified after every trial; {sum}"),
-                });
-            }
-            let measurement = Measurement {
-                what: arm.what.clone(),
-                command: arm.command.clone(),
-                warmup: result.warmup,
-                warmup_trials: arm.warmup_trials,
-                summary,
-                unit: arm.unit.clone(),
-                conditions: row_conditions,
-                raw_file: Some(raw_file.clone()),
-                tag: Tag::Measured,
-                synthetic: false,
-            };
-            runs.push(notebook.record_run(measurement, at));
-        }
-        if let (Some(c), [a, b]) = (&result.comparison, runs.as_slice()) {
-            let order = result
-                .order
-                .as_ref()
-                .map_or("", |o| if o.confound { "; order is a confound" } else { "; both orders agree" });
-            let _ = notebook.add_note(&format!("Runs {a} (A) and {b} (B), interleaved: {}{order}.", c.verdict), at);
-        }
+        return Recorded { runs, raw_file: path, sha256 };
     }
-    Ok(Recorded { runs, raw_file: path, sha256 })
+    let conditions = result.conditions();
+    for arm in &result.arms {
+        let Some(summary) = arm.summary.clone() else { continue };
+        let mut row_conditions = conditions.clone();
+        if let Some(sum) = &arm.checksum {
+            row_conditions
+                .push(Condition { field: "result check".into(), value: format!("verified after every trial; {sum}") });
+        }
+        let measurement = Measurement {
+            what: arm.what.clone(),
+            command: arm.command.clone(),
+            warmup: result.warmup,
+            warmup_trials: arm.warmup_trials,
+            summary,
+            unit: arm.unit.clone(),
+            ns_per_unit: arm.ns_per_unit,
+            conditions: row_conditions,
+            raw_file: Some(RawFile { arm: arm.label.clone(), ..raw_file.clone() }),
+            tag: Tag::Measured,
+            synthetic: false,
+        };
+        runs.push(notebook.record_run(measurement, at));
+    }
+    if let (Some(c), [a, b]) = (&result.comparison, runs.as_slice()) {
+        let order = result
+            .order
+            .as_ref()
+            .map_or("", |o| if o.confound { "; order is a confound" } else { "; both orders agree" });
+        let _ = notebook.add_note(&format!("Runs {a} (A) and {b} (B), interleaved: {}{order}.", c.verdict), at);
+    }
+    Recorded { runs, raw_file: path, sha256 }
+}
+
+/// [`write_raw`] then [`add_rows`]; the caller saves the notebook.
+pub fn record(
+    dir: &Path,
+    notebook: &mut Notebook,
+    result: &BenchResult,
+    at: DateTime<Utc>,
+) -> Result<Recorded, RawError> {
+    let raw_file = write_raw(dir, result, notebook.runs().len() + 1)?;
+    Ok(add_rows(notebook, result, &raw_file, at))
 }

@@ -60,6 +60,8 @@ pub struct RawFile {
     pub path: NotebookPath,
     /// SHA-256 (hex) of the file as written.
     pub sha256: String,
+    /// Which arm's rows are this run's (`A`, or `B` in a comparison).
+    pub arm: String,
 }
 
 /// What a measurement produced: everything in a Runs row except its number
@@ -79,6 +81,9 @@ pub struct Measurement {
     pub summary: Summary,
     /// Unit of every time value: `s`, `ms`, `ns/access`, …
     pub unit: String,
+    /// Nanoseconds of a raw trial per one `unit` (1e9 for `s`; for
+    /// `ns/access`, the loads per repetition), to read the raw file back.
+    pub ns_per_unit: f64,
     /// Conditions captured with the run.
     pub conditions: Vec<Condition>,
     /// The raw trials, if kept.
@@ -141,9 +146,28 @@ impl Run {
         self.measurement.command.iter().map(|a| quote_arg(a)).collect::<Vec<_>>().join(" ")
     }
 
-    /// `Conditions`, one `field: value` after another.
+    /// `Conditions` in short: the fields a reader needs beside the number
+    /// (machine, build, power, thermal state, placement, host). Every field
+    /// stays in the row and in its raw file; a row whose conditions use
+    /// other names shows them all.
     pub fn conditions_column(&self) -> String {
-        conditions_text(&self.measurement.conditions)
+        const SHOWN: [&str; 8] = [
+            "CPU model",
+            "logical CPUs",
+            "compiler",
+            "power source",
+            "canary end/start",
+            "placement used",
+            "hypervisor",
+            "load average",
+        ];
+        let conditions = &self.measurement.conditions;
+        let picked: Vec<&Condition> =
+            SHOWN.iter().filter_map(|name| conditions.iter().find(|c| c.field == *name)).collect();
+        if picked.is_empty() {
+            return conditions_text(conditions);
+        }
+        picked.iter().map(|c| format!("{}: {}", c.field, c.value)).collect::<Vec<_>>().join("; ")
     }
 
     /// `Raw file`, or an empty string.

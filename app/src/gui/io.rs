@@ -1,0 +1,164 @@
+//! File work for the window, on its own thread (SPEC U5, N7): the UI thread
+//! never waits on the disk or on a native file dialog.
+
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::thread::JoinHandle;
+
+use vernier_engine::harness::{self, BenchResult, TrialRecord};
+use vernier_engine::notebook::{Notebook, RawFile, store};
+
+/// Work for the I/O thread.
+pub enum Request {
+    /// Save the notebook (the newest of several queued saves wins).
+    Save { dir: PathBuf, notebook: Box<Notebook>, generation: u64 },
+    /// Load a notebook folder.
+    Load { dir: PathBuf },
+    /// Create a notebook folder, then load it.
+    Create { dir: PathBuf },
+    /// Write a finished run's raw file.
+    WriteRaw { dir: PathBuf, result: Box<BenchResult>, next_run: usize },
+    /// Read a run's trials back from its raw file.
+    ReadTrials { run: u32, path: PathBuf },
+    /// Stop.
+    Shutdown,
+}
+
+/// What the I/O thread reports.
+pub enum Event {
+    /// A save finished.
+    Saved { generation: u64, result: Result<(), String> },
+    /// A notebook was loaded (or created).
+    Loaded { dir: PathBuf, result: Result<Box<Notebook>, String> },
+    /// A raw file was written (or not).
+    RawWritten { result: Box<BenchResult>, raw: Result<RawFile, String> },
+    /// A run's trials.
+    Trials { run: u32, result: Result<Vec<TrialRecord>, String> },
+    /// A file dialog closed.
+    Picked { purpose: Pick, path: Option<PathBuf> },
+}
+
+/// Why a folder is being picked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    /// Open an existing notebook.
+    Open,
+    /// Create a new notebook.
+    New,
+    /// Save the current notebook under a new folder.
+    SaveAs,
+}
+
+/// Handle to the I/O thread.
+pub struct Io {
+    requests: SyncSender<Request>,
+    events: Receiver<Event>,
+    sender: SyncSender<Event>,
+    waker: std::sync::Arc<dyn Fn() + Send + Sync>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Io {
+    /// Starts the thread; `waker` asks the window to repaint.
+    pub fn spawn(waker: impl Fn() + Send + Sync + 'static) -> std::io::Result<Self> {
+        let (requests, inbox) = sync_channel::<Request>(64);
+        let (sender, events) = sync_channel::<Event>(64);
+        let waker: std::sync::Arc<dyn Fn() + Send + Sync> = std::sync::Arc::new(waker);
+        let (out, wake) = (sender.clone(), std::sync::Arc::clone(&waker));
+        let thread =
+            std::thread::Builder::new().name("vernier-io".into()).spawn(move || serve(&inbox, &out, &*wake))?;
+        Ok(Self { requests, events, sender, waker, thread: Some(thread) })
+    }
+
+    /// Queues work; `false` when the queue is full (try again next frame).
+    pub fn send(&self, request: Request) -> bool {
+        !matches!(self.requests.try_send(request), Err(TrySendError::Full(_)))
+    }
+
+    /// The next finished piece of work, if any.
+    pub fn try_event(&self) -> Option<Event> {
+        self.events.try_recv().ok()
+    }
+
+    /// Opens a native folder dialog on a thread of its own; the answer
+    /// arrives as [`Event::Picked`].
+    pub fn pick_folder(&self, purpose: Pick, start: Option<PathBuf>) {
+        let (out, wake) = (self.sender.clone(), std::sync::Arc::clone(&self.waker));
+        let spawned = std::thread::Builder::new().name("vernier-dialog".into()).spawn(move || {
+            let title = match purpose {
+                Pick::Open => "Open a notebook folder",
+                Pick::New => "Choose a folder for the new notebook",
+                Pick::SaveAs => "Save the notebook as (a new folder)",
+            };
+            let mut dialog = rfd::FileDialog::new().set_title(title);
+            if let Some(start) = start {
+                dialog = dialog.set_directory(start);
+            }
+            let _ = out.send(Event::Picked { purpose, path: dialog.pick_folder() });
+            wake();
+        });
+        if spawned.is_err() {
+            let _ = self.sender.try_send(Event::Picked { purpose, path: None });
+        }
+    }
+}
+
+impl Drop for Io {
+    fn drop(&mut self) {
+        // Queued saves run before the thread sees this, so nothing is lost.
+        let _ = self.requests.send(Request::Shutdown);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + Send + Sync)) {
+    let mut pending: Option<Request> = None;
+    loop {
+        let Some(request) = pending.take().or_else(|| inbox.recv().ok()) else { return };
+        let event = match request {
+            Request::Shutdown => return,
+            Request::Save { dir, notebook, generation } => {
+                // Later saves of the same folder make this one redundant.
+                let (mut dir, mut notebook, mut generation) = (dir, notebook, generation);
+                while let Ok(next) = inbox.try_recv() {
+                    match next {
+                        Request::Save { dir: d, notebook: n, generation: g } if d == dir => {
+                            (dir, notebook, generation) = (d, n, g)
+                        }
+                        other => {
+                            pending = Some(other);
+                            break;
+                        }
+                    }
+                }
+                let result = store::save(&dir, &notebook).map_err(|e| e.to_string());
+                Event::Saved { generation, result }
+            }
+            Request::Load { dir } => {
+                Event::Loaded { result: store::load(&dir).map(Box::new).map_err(|e| e.to_string()), dir }
+            }
+            Request::Create { dir } => {
+                let title =
+                    dir.file_name().map_or_else(|| "Untitled project".to_owned(), |n| n.to_string_lossy().into_owned());
+                let result = store::create(&dir, &title, chrono::Utc::now()).map(Box::new).map_err(|e| e.to_string());
+                Event::Loaded { dir, result }
+            }
+            Request::WriteRaw { dir, result, next_run } => {
+                let raw = harness::write_raw(&dir, &result, next_run).map_err(|e| e.to_string());
+                Event::RawWritten { result, raw }
+            }
+            Request::ReadTrials { run, path } => {
+                let result = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))
+                    .and_then(|text| harness::raw::parse(&text));
+                Event::Trials { run, result }
+            }
+        };
+        if out.send(event).is_err() {
+            return;
+        }
+        wake();
+    }
+}

@@ -1,0 +1,231 @@
+//! The "New run" dialog (SPEC U3): a command (or two, interleaved) or a
+//! kernel, with n, warm-up, pinning, cool-down and timeout.
+
+use std::time::Duration;
+
+use egui::{RichText, Ui};
+use vernier_engine::harness::{BenchSpec, DEFAULT_RUNS, Subject, schedule::SETTLE_MAX};
+use vernier_engine::kernels::{KernelKind, KernelSpec};
+use vernier_engine::notebook::WarmupPolicy;
+
+/// What is being filled in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewRunForm {
+    /// Kernel (true) or command (false).
+    pub kernel_mode: bool,
+    /// Command A as typed (split into words, no shell).
+    pub command: String,
+    /// Optional command B, interleaved with A.
+    pub versus: String,
+    /// The kernel.
+    pub kernel: KernelKind,
+    /// Optional kernel B.
+    pub versus_kernel: Option<KernelKind>,
+    /// Working set (bytes) or matrix dimension; empty for the default.
+    pub size: String,
+    /// Tile for matmul-blocked; empty for the default.
+    pub tile: String,
+    /// Timed trials (odd).
+    pub runs: u32,
+    /// Warm-up count, unless `settle`.
+    pub warmup: u32,
+    /// Warm up until two trials agree within 5 %.
+    pub settle: bool,
+    /// Pin to CPU `pin_cpu`.
+    pub pin: bool,
+    /// The CPU to pin to.
+    pub pin_cpu: usize,
+    /// Cool-down in seconds, 0 for none.
+    pub cooldown_s: f64,
+    /// Per-trial timeout in seconds, 0 for none.
+    pub timeout_s: f64,
+}
+
+impl Default for NewRunForm {
+    fn default() -> Self {
+        Self {
+            kernel_mode: true,
+            command: String::new(),
+            versus: String::new(),
+            kernel: KernelKind::Seq,
+            versus_kernel: None,
+            size: "1048576".into(),
+            tile: String::new(),
+            runs: DEFAULT_RUNS,
+            warmup: 3,
+            settle: false,
+            pin: false,
+            pin_cpu: 0,
+            cooldown_s: 0.0,
+            timeout_s: 0.0,
+        }
+    }
+}
+
+impl NewRunForm {
+    /// The request, or what is wrong with the form.
+    pub fn spec(&self) -> Result<BenchSpec, String> {
+        let number = |text: &str, what: &str| -> Result<Option<u64>, String> {
+            let text = text.trim();
+            if text.is_empty() {
+                return Ok(None);
+            }
+            text.parse::<u64>().map(Some).map_err(|_| format!("{what} must be a whole number, not '{text}'"))
+        };
+        let arms = if self.kernel_mode {
+            let size = number(&self.size, "the size")?;
+            let tile = number(&self.tile, "the tile")?;
+            let spec =
+                |kind: KernelKind| KernelSpec { kind, size, tile: tile.filter(|_| kind == KernelKind::MatmulBlocked) };
+            let mut arms = vec![Subject::Kernel(spec(self.kernel))];
+            if let Some(b) = self.versus_kernel {
+                arms.push(Subject::Kernel(spec(b)));
+            }
+            arms
+        } else {
+            let split = |text: &str| shlex::split(text).filter(|w| !w.is_empty());
+            let a = split(&self.command).ok_or("type the command to time")?;
+            let mut arms = vec![Subject::Command { argv: a, shell: false }];
+            if !self.versus.trim().is_empty() {
+                let b = split(&self.versus).ok_or("the second command cannot be split into words")?;
+                arms.push(Subject::Command { argv: b, shell: false });
+            }
+            arms
+        };
+        if self.runs.is_multiple_of(2) {
+            return Err(format!(
+                "n must be odd so the median is a trial you can point at; use {} or {}",
+                self.runs - 1,
+                self.runs + 1
+            ));
+        }
+        let seconds = |s: f64| (s > 0.0).then(|| Duration::from_secs_f64(s));
+        Ok(BenchSpec {
+            arms,
+            runs: self.runs,
+            warmup: if self.settle {
+                WarmupPolicy::Settle { max: SETTLE_MAX }
+            } else {
+                WarmupPolicy::Count(self.warmup)
+            },
+            pin: self.pin.then_some(self.pin_cpu),
+            cooldown: seconds(self.cooldown_s),
+            timeout: seconds(self.timeout_s),
+        })
+    }
+
+    /// Draws the form; returns the request when Start is pressed, or
+    /// `Err(())` when the dialog is dismissed.
+    pub fn ui(&mut self, ui: &mut Ui) -> Option<Result<BenchSpec, ()>> {
+        let mut outcome = None;
+        ui.heading("New run");
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut self.kernel_mode, true, "Built-in kernel");
+            ui.selectable_value(&mut self.kernel_mode, false, "Command");
+        });
+        egui::Grid::new("new-run").num_columns(2).spacing([12.0, 8.0]).show(ui, |ui| {
+            if self.kernel_mode {
+                let label = ui.label("Kernel");
+                kernel_combo(ui, "kernel-a", &mut self.kernel).labelled_by(label.id);
+                ui.end_row();
+                let label = ui.label("Compare with");
+                egui::ComboBox::from_id_salt("kernel-b")
+                    .selected_text(self.versus_kernel.map_or("nothing", KernelKind::name))
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut self.versus_kernel, None, "nothing");
+                        for (name, kind) in KernelKind::ALL {
+                            ui.selectable_value(&mut self.versus_kernel, Some(kind), name);
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                ui.end_row();
+                let label = ui.label("Size");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.size)
+                        .hint_text("bytes (seq, chase) or N (matmul)")
+                        .desired_width(200.0),
+                )
+                .labelled_by(label.id);
+                ui.end_row();
+                let label = ui.label("Tile");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.tile)
+                        .hint_text("matmul-blocked only; default 64")
+                        .desired_width(200.0),
+                )
+                .labelled_by(label.id);
+                ui.end_row();
+            } else {
+                let label = ui.label("Command A");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.command)
+                        .hint_text("./matmul 512  (no shell: words, not a script)")
+                        .desired_width(360.0),
+                )
+                .labelled_by(label.id);
+                ui.end_row();
+                let label = ui.label("Command B");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.versus)
+                        .hint_text("optional: interleaved A B …, then B A …")
+                        .desired_width(360.0),
+                )
+                .labelled_by(label.id);
+                ui.end_row();
+            }
+            let label = ui.label("n (timed, odd)");
+            ui.add(egui::DragValue::new(&mut self.runs).range(1..=10_001)).labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("Warm-up");
+            ui.horizontal(|ui| {
+                ui.add_enabled(!self.settle, egui::DragValue::new(&mut self.warmup).range(0..=1000).suffix(" trials"))
+                    .labelled_by(label.id);
+                ui.checkbox(&mut self.settle, "settle (until two agree within 5 %)");
+            });
+            ui.end_row();
+            let label = ui.label("Pinning");
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut self.pin, "pin to CPU");
+                ui.add_enabled(self.pin, egui::DragValue::new(&mut self.pin_cpu).range(0..=4095)).labelled_by(label.id);
+            });
+            ui.end_row();
+            let label = ui.label("Cool-down");
+            ui.add(
+                egui::DragValue::new(&mut self.cooldown_s).range(0.0..=3600.0).suffix(" s before the reversed block"),
+            )
+            .labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("Timeout");
+            ui.add(egui::DragValue::new(&mut self.timeout_s).range(0.0..=86_400.0).suffix(" s per trial (0: none)"))
+                .labelled_by(label.id);
+            ui.end_row();
+        });
+        let spec = self.spec();
+        if let Err(problem) = &spec {
+            ui.colored_label(ui.visuals().warn_fg_color, problem);
+        }
+        ui.horizontal(|ui| {
+            if ui.add_enabled(spec.is_ok(), egui::Button::new(RichText::new("▶ Start").strong())).clicked()
+                && let Ok(spec) = spec
+            {
+                outcome = Some(Ok(spec));
+            }
+            if ui.button("Close").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                outcome = Some(Err(()));
+            }
+        });
+        outcome
+    }
+}
+
+fn kernel_combo(ui: &mut Ui, id: &str, kind: &mut KernelKind) -> egui::Response {
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(kind.name())
+        .show_ui(ui, |ui| {
+            for (name, k) in KernelKind::ALL {
+                ui.selectable_value(kind, k, name);
+            }
+        })
+        .response
+}

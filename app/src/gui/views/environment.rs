@@ -1,0 +1,33 @@
+//! The Environment section: ten fields, editable at any time (SPEC N2).
+
+use egui::{RichText, Ui};
+use vernier_engine::notebook::EnvField;
+
+use super::{Context, ViewState};
+use crate::gui::AppCommand;
+
+pub fn environment_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+    ui.label(RichText::new("Write the boring fields: they are why anyone believes the interesting ones.").weak());
+    ui.add_space(6.0);
+    egui::Grid::new("environment").num_columns(2).striped(true).spacing([16.0, 6.0]).show(ui, |ui| {
+        ui.label(RichText::new("Field").strong());
+        ui.label(RichText::new("Value").strong());
+        ui.end_row();
+        for (i, field) in EnvField::ALL.into_iter().enumerate() {
+            let label = ui.label(field.label());
+            let saved = cx.notebook.environment.get(field);
+            let draft = state.env_drafts.entry(i).or_insert_with(|| saved.clone());
+            let edit = egui::TextEdit::singleline(draft).hint_text(field.hint()).desired_width(520.0);
+            let response = ui.add(edit).labelled_by(label.id);
+            // Commit when the field is left or Enter is pressed, not per keystroke.
+            if response.lost_focus() && *draft != saved {
+                cx.commands.push(AppCommand::SetEnvironment(field, draft.clone()));
+            }
+            if !response.has_focus() && *draft != saved && !response.lost_focus() {
+                // The notebook changed under the draft (another notebook opened).
+                *draft = saved;
+            }
+            ui.end_row();
+        }
+    });
+}

@@ -1,0 +1,130 @@
+//! One view per area of the window (SPEC U1). Views draw and push
+//! [`AppCommand`]s; they never change the notebook or touch a file.
+
+mod audit;
+mod documents;
+mod environment;
+mod notes;
+mod predictions;
+mod runs;
+mod soaks;
+
+use egui::{RichText, Ui};
+use vernier_engine::notebook::{Notebook, PREDICTIONS_HEADING, SECTIONS};
+
+use super::AppCommand;
+pub use predictions::PredictionForm;
+
+/// The areas of the window, in the side bar's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum Section {
+    /// Environment.
+    #[default]
+    Environment,
+    /// Predictions.
+    Predictions,
+    /// Runs.
+    Runs,
+    /// Soak runs.
+    Soaks,
+    /// Notes and anomalies.
+    Notes,
+    /// The six submission documents.
+    Documents,
+    /// The pre-submission audit.
+    Audit,
+}
+
+impl Section {
+    /// Every section, in order.
+    pub const ALL: [Section; 7] = [
+        Section::Environment,
+        Section::Predictions,
+        Section::Runs,
+        Section::Soaks,
+        Section::Notes,
+        Section::Documents,
+        Section::Audit,
+    ];
+
+    /// The name in the side bar (the log's own names for the first five).
+    pub fn title(self) -> &'static str {
+        match self {
+            Section::Documents => "Documents",
+            Section::Audit => "Audit",
+            other => SECTIONS[other as usize],
+        }
+    }
+
+    /// The heading above the view.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Section::Predictions => PREDICTIONS_HEADING,
+            other => other.title(),
+        }
+    }
+
+    /// Row count shown beside the name, where it means something.
+    pub fn count(self, nb: &Notebook) -> Option<usize> {
+        match self {
+            Section::Predictions => Some(nb.predictions().len()),
+            Section::Runs => Some(nb.runs().len()),
+            Section::Soaks => Some(nb.soaks().len()),
+            Section::Notes => Some(nb.notes().len()),
+            Section::Environment | Section::Documents | Section::Audit => None,
+        }
+    }
+}
+
+/// Transient state of the views: forms being typed, the selection.
+#[derive(Default)]
+pub struct ViewState {
+    /// The open section.
+    pub section: Section,
+    /// The "new prediction" form.
+    pub new_prediction: PredictionForm,
+    /// A prediction being rewritten, with its draft.
+    pub editing: Option<(u32, PredictionForm)>,
+    /// A prediction being amended, with the draft.
+    pub amending: Option<(u32, PredictionForm)>,
+    /// A run being discarded, with the reason typed so far.
+    pub discarding: Option<(u32, String)>,
+    /// The note being typed.
+    pub new_note: String,
+    /// Environment values being typed, by field index.
+    pub env_drafts: std::collections::HashMap<usize, String>,
+    /// The run whose trials are shown.
+    pub selected_run: Option<u32>,
+    /// Show the seq/chase sweep instead of one run's trials.
+    pub show_sweep: bool,
+}
+
+/// What a view gets to draw with.
+pub struct Context<'a> {
+    /// The notebook, read-only.
+    pub notebook: &'a Notebook,
+    /// Where views queue their effects.
+    pub commands: &'a mut Vec<AppCommand>,
+    /// Trials of the selected run, when loaded.
+    pub trials: Option<&'a super::plots::RunTrials>,
+    /// Folder of the notebook.
+    pub dir: &'a std::path::Path,
+}
+
+/// Draws the open section.
+pub fn section_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+    match state.section {
+        Section::Environment => environment::environment_ui(ui, state, cx),
+        Section::Predictions => predictions::predictions_ui(ui, state, cx),
+        Section::Runs => runs::runs_ui(ui, state, cx),
+        Section::Soaks => soaks::soaks_ui(ui, cx),
+        Section::Notes => notes::notes_ui(ui, state, cx),
+        Section::Documents => documents::documents_ui(ui, cx),
+        Section::Audit => audit::audit_ui(ui, cx),
+    }
+}
+
+/// A greyed, italic line for an empty view.
+pub fn hint(ui: &mut Ui, text: &str) {
+    ui.label(RichText::new(text).italics().weak());
+}

@@ -1,0 +1,37 @@
+//! Notes and anomalies (SPEC N2, N5): time-stamped lines; every discard
+//! appears here with its reason.
+
+use egui::{RichText, Ui};
+
+use super::{Context, ViewState, hint};
+use crate::gui::AppCommand;
+
+pub fn notes_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+    ui.horizontal(|ui| {
+        let label = ui.label("Note");
+        let edit = ui
+            .add(
+                egui::TextEdit::singleline(&mut state.new_note)
+                    .hint_text("what happened: a discarded run, a machine that woke up, a result you cannot explain")
+                    .desired_width(640.0),
+            )
+            .labelled_by(label.id);
+        let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        let typed = !state.new_note.trim().is_empty();
+        if (ui.add_enabled(typed, egui::Button::new("Add note")).clicked() || enter) && typed {
+            cx.commands.push(AppCommand::AddNote(std::mem::take(&mut state.new_note)));
+        }
+    });
+    ui.add_space(6.0);
+    if cx.notebook.notes().is_empty() {
+        hint(ui, "No notes yet. Every discarded run is listed here with its reason.");
+    }
+    egui::Grid::new("notes").striped(true).spacing([14.0, 6.0]).show(ui, |ui| {
+        for note in cx.notebook.notes().iter().rev() {
+            ui.label(RichText::new(note.at.format("%Y-%m-%d %H:%M").to_string()).monospace().weak());
+            let text = RichText::new(&note.text);
+            ui.label(if note.about.is_some() { text.strong() } else { text });
+            ui.end_row();
+        }
+    });
+}

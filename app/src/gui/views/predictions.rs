@@ -1,0 +1,188 @@
+//! The Predictions section (SPEC N4, U2): record before running; a locked
+//! prediction shows its lock, refuses edits and offers an amendment.
+
+use egui::{RichText, Ui};
+use egui_extras::{Column, TableBuilder};
+use vernier_engine::notebook::{PREDICTION_COLUMNS, Prediction, PredictionText};
+
+use super::{Context, ViewState, hint};
+use crate::gui::AppCommand;
+
+/// The three texts of a prediction being typed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PredictionForm {
+    /// `Experiment`
+    pub experiment: String,
+    /// `What I predict`
+    pub predict: String,
+    /// `Why`
+    pub why: String,
+}
+
+impl PredictionForm {
+    fn of(p: &Prediction) -> Self {
+        Self { experiment: p.experiment.clone(), predict: p.predict.clone(), why: p.why.clone() }
+    }
+
+    fn text(&self) -> PredictionText {
+        PredictionText { experiment: self.experiment.clone(), predict: self.predict.clone(), why: self.why.clone() }
+    }
+
+    fn complete(&self) -> bool {
+        [&self.experiment, &self.predict, &self.why].iter().all(|t| !t.trim().is_empty())
+    }
+}
+
+pub fn predictions_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+    let nb = cx.notebook;
+    ui.horizontal(|ui| {
+        ui.label(RichText::new("A prediction locks the moment a run or soak is recorded after it.").weak());
+        let open = nb.predictions().iter().any(|p| nb.lock_of(p).is_none());
+        if ui
+            .add_enabled(open, egui::Button::new("🔒 Lock all open"))
+            .on_hover_text("Lock every open prediction now")
+            .clicked()
+        {
+            cx.commands.push(AppCommand::LockPredictions);
+        }
+    });
+    ui.add_space(6.0);
+    if nb.predictions().is_empty() {
+        hint(ui, "No predictions yet. Write them down before the first run.");
+    }
+    let widths = [60.0, 170.0, 210.0, 230.0, 120.0, 110.0];
+    let line_height = 18.0;
+    // Rows are as tall as their longest wrapped text (about 7 px a character).
+    let lines = |text: &str, width: f32| ((text.chars().count() as f32 * 7.0) / width).ceil().max(1.0);
+    TableBuilder::new(ui)
+        .id_salt("predictions")
+        .striped(true)
+        .column(Column::exact(widths[0]))
+        .column(Column::initial(widths[1]).resizable(true))
+        .column(Column::initial(widths[2]).resizable(true))
+        .column(Column::initial(widths[3]).resizable(true))
+        .column(Column::exact(widths[4]))
+        .column(Column::exact(widths[5]))
+        .column(Column::remainder().at_least(120.0))
+        .header(22.0, |mut header| {
+            for h in PREDICTION_COLUMNS.iter().chain(&["Lock", ""]) {
+                header.col(|ui| {
+                    ui.strong(*h);
+                });
+            }
+        })
+        .body(|mut body| {
+            for p in nb.predictions() {
+                let lock = nb.lock_of(p);
+                let cells = p.columns();
+                let height = (1..4).map(|i| lines(&cells[i], widths[i])).fold(1.0, f32::max) * line_height + 6.0;
+                body.row(height, |mut row| {
+                    let label = if lock.is_some() { format!("🔒 {}", cells[0]) } else { cells[0].clone() };
+                    row.col(|ui| {
+                        ui.strong(label);
+                    });
+                    for cell in &cells[1..4] {
+                        row.col(|ui| {
+                            ui.add(egui::Label::new(cell.as_str()).wrap());
+                        });
+                    }
+                    row.col(|ui| {
+                        ui.label(p.recorded_at.format("%Y-%m-%d %H:%M").to_string());
+                    });
+                    row.col(|ui| {
+                        let text = lock.map_or_else(|| "open".to_owned(), |l| format!("locked {}", l.short()));
+                        ui.add(egui::Label::new(RichText::new(text).weak()).wrap());
+                    });
+                    row.col(|ui| {
+                        ui.horizontal(|ui| {
+                            // Offered on every row: a locked row's edit is
+                            // refused by the notebook, and the refusal is shown.
+                            if ui.small_button("Edit").clicked() {
+                                state.editing = Some((p.number, PredictionForm::of(p)));
+                            }
+                            if lock.is_some() && ui.small_button("Amend…").clicked() {
+                                let experiment = p.experiment.clone();
+                                state.amending = Some((p.number, PredictionForm { experiment, ..Default::default() }));
+                            }
+                        });
+                    });
+                });
+            }
+        });
+    ui.add_space(10.0);
+    ui.separator();
+    ui.label(RichText::new("New prediction").strong());
+    if form_ui(ui, "new", &mut state.new_prediction, true) && state.new_prediction.complete() {
+        cx.commands.push(AppCommand::AddPrediction(state.new_prediction.text()));
+        state.new_prediction = PredictionForm::default();
+    }
+    edit_dialogs(ui, state, cx);
+}
+
+/// The three fields and a button; returns true when the button was pressed.
+fn form_ui(ui: &mut Ui, id: &str, form: &mut PredictionForm, with_experiment: bool) -> bool {
+    let mut submit = false;
+    egui::Grid::new(("prediction-form", id)).num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
+        if with_experiment {
+            let label = ui.label("Experiment");
+            ui.add(
+                egui::TextEdit::singleline(&mut form.experiment)
+                    .hint_text("matmul ijk vs ikj, N=512")
+                    .desired_width(480.0),
+            )
+            .labelled_by(label.id);
+            ui.end_row();
+        }
+        let label = ui.label("What I predict");
+        ui.add(egui::TextEdit::singleline(&mut form.predict).hint_text("ikj about 3× faster").desired_width(480.0))
+            .labelled_by(label.id);
+        ui.end_row();
+        let label = ui.label("Why");
+        ui.add(
+            egui::TextEdit::singleline(&mut form.why).hint_text("unit stride in the inner loop").desired_width(480.0),
+        )
+        .labelled_by(label.id);
+        ui.end_row();
+        ui.label("");
+        submit = ui.add_enabled(form.complete(), egui::Button::new("Record")).clicked();
+        ui.end_row();
+    });
+    submit
+}
+
+fn edit_dialogs(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+    if let Some((number, form)) = &mut state.editing {
+        let mut close = false;
+        egui::Modal::new(egui::Id::unique("edit-prediction")).show(ui.ctx(), |ui| {
+            ui.heading(format!("Rewrite P{number}"));
+            if form_ui(ui, "edit", form, true) {
+                cx.commands.push(AppCommand::EditPrediction(*number, form.text()));
+                close = true;
+            }
+            close |= ui.button("Cancel").clicked();
+        });
+        if close {
+            state.editing = None;
+        }
+    }
+    if let Some((number, form)) = &mut state.amending {
+        let mut close = false;
+        let original = cx.notebook.prediction(*number).map(|p| p.predict.clone()).unwrap_or_default();
+        egui::Modal::new(egui::Id::unique("amend-prediction")).show(ui.ctx(), |ui| {
+            ui.heading(format!("Amend P{number}"));
+            ui.label(format!("The original stays as it is and is quoted: “{original}”"));
+            if form_ui(ui, "amend", form, false) {
+                cx.commands.push(AppCommand::AmendPrediction {
+                    number: *number,
+                    predict: form.predict.clone(),
+                    why: form.why.clone(),
+                });
+                close = true;
+            }
+            close |= ui.button("Cancel").clicked();
+        });
+        if close {
+            state.amending = None;
+        }
+    }
+}
