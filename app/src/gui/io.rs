@@ -16,6 +16,10 @@ pub enum Request {
     Load { dir: PathBuf },
     /// Create a notebook folder, then load it.
     Create { dir: PathBuf },
+    /// Load the folder if it holds a notebook, create one there otherwise.
+    OpenOrCreate { dir: PathBuf },
+    /// Copy the notebook, raw files included, into a new folder and save it there.
+    SaveAs { from: PathBuf, to: PathBuf, notebook: Box<Notebook> },
     /// Write a finished run's raw file.
     WriteRaw { dir: PathBuf, result: Box<BenchResult>, next_run: usize },
     /// Read a run's trials back from its raw file.
@@ -30,6 +34,8 @@ pub enum Event {
     Saved { generation: u64, result: Result<(), String> },
     /// A notebook was loaded (or created).
     Loaded { dir: PathBuf, result: Result<Box<Notebook>, String> },
+    /// The notebook now lives in `to` (or could not be copied there).
+    SavedAs { to: PathBuf, result: Result<(), String> },
     /// A raw file was written (or not).
     RawWritten { result: Box<BenchResult>, raw: Result<RawFile, String> },
     /// A run's trials.
@@ -139,12 +145,14 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
             Request::Load { dir } => {
                 Event::Loaded { result: store::load(&dir).map(Box::new).map_err(|e| e.to_string()), dir }
             }
-            Request::Create { dir } => {
+            Request::OpenOrCreate { dir } if dir.join(store::NOTEBOOK_FILE).exists() => loaded(dir),
+            Request::Create { dir } | Request::OpenOrCreate { dir } => {
                 let title =
                     dir.file_name().map_or_else(|| "Untitled project".to_owned(), |n| n.to_string_lossy().into_owned());
                 let result = store::create(&dir, &title, chrono::Utc::now()).map(Box::new).map_err(|e| e.to_string());
                 Event::Loaded { dir, result }
             }
+            Request::SaveAs { from, to, notebook } => Event::SavedAs { result: save_as(&from, &to, &notebook), to },
             Request::WriteRaw { dir, result, next_run } => {
                 let raw = harness::write_raw(&dir, &result, next_run).map_err(|e| e.to_string());
                 Event::RawWritten { result, raw }
@@ -161,4 +169,28 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
         }
         wake();
     }
+}
+
+fn loaded(dir: PathBuf) -> Event {
+    Event::Loaded { result: store::load(&dir).map(Box::new).map_err(|e| e.to_string()), dir }
+}
+
+/// Creates the folder layout in `to`, copies every raw file (they are the
+/// evidence the rows point at), then saves the notebook there. Refuses a
+/// folder that already holds a notebook.
+fn save_as(from: &std::path::Path, to: &std::path::Path, notebook: &Notebook) -> Result<(), String> {
+    if to.join(store::NOTEBOOK_FILE).exists() {
+        return Err(format!("a notebook already exists in {}; choose an empty folder", to.display()));
+    }
+    let raw_to = to.join(store::RAW_DIR);
+    for dir in [&raw_to, &to.join(store::EXPORTS_DIR)] {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    if let Ok(entries) = std::fs::read_dir(from.join(store::RAW_DIR)) {
+        for entry in entries.filter_map(Result::ok).filter(|e| e.path().is_file()) {
+            let target = raw_to.join(entry.file_name());
+            std::fs::copy(entry.path(), &target).map_err(|e| format!("cannot copy to {}: {e}", target.display()))?;
+        }
+    }
+    store::save(to, notebook).map_err(|e| e.to_string())
 }

@@ -132,6 +132,8 @@ pub struct VernierApp {
     commands: Vec<AppCommand>,
     /// A save that found the I/O queue full, retried next frame.
     save_pending: bool,
+    /// A folder path being typed, for systems without a native dialog.
+    path_prompt: Option<(io::Pick, String)>,
 }
 
 impl VernierApp {
@@ -158,6 +160,7 @@ impl VernierApp {
             status: None,
             commands: Vec::new(),
             save_pending: false,
+            path_prompt: None,
         }
     }
 
@@ -381,6 +384,14 @@ impl VernierApp {
                 }
                 Err(e) => self.say(e, true),
             },
+            io::Event::SavedAs { to, result } => match result {
+                Ok(()) => {
+                    self.say(format!("saved as {}; this is now the open notebook", to.display()), false);
+                    self.settings.remember(&to);
+                    self.doc.dir = to;
+                }
+                Err(e) => self.say(e, true),
+            },
             io::Event::RawWritten { result, raw } => match raw {
                 Ok(raw_file) => {
                     let recorded = harness::add_rows(&mut self.doc.notebook, &result, &raw_file, chrono::Utc::now());
@@ -412,12 +423,11 @@ impl VernierApp {
                 let request = match purpose {
                     io::Pick::Open => io::Request::Load { dir },
                     io::Pick::New => io::Request::Create { dir },
-                    io::Pick::SaveAs => {
-                        self.doc.dir = dir.clone();
-                        self.settings.remember(&dir);
-                        self.changed();
-                        return;
-                    }
+                    io::Pick::SaveAs => io::Request::SaveAs {
+                        from: self.doc.dir.clone(),
+                        to: dir,
+                        notebook: Box::new(self.doc.notebook.clone()),
+                    },
                 };
                 if let Some(io) = &self.io {
                     io.send(request);
@@ -470,6 +480,9 @@ impl VernierApp {
                 }
                 if item(ui, "Save as…", &SHORTCUT_SAVE_AS) {
                     self.commands.push(AppCommand::Pick(io::Pick::SaveAs));
+                }
+                if ui.button("Open or create by path…").on_hover_text("For desktops without a file-dialog service").clicked() {
+                    self.path_prompt = Some((io::Pick::Open, String::new()));
                 }
                 ui.separator();
                 ui.label(RichText::new("Recent").weak());
@@ -543,6 +556,36 @@ impl VernierApp {
                 }
             }
         });
+    }
+
+    /// Typing a folder path: opened if it holds a notebook, else created
+    /// (decided on the I/O thread, which may look at the disk).
+    fn path_prompt_ui(&mut self, ctx: &egui::Context) {
+        let Some((_, path)) = &mut self.path_prompt else { return };
+        let mut close = false;
+        let mut chosen = None;
+        egui::Modal::new(egui::Id::unique("path-prompt")).show(ctx, |ui| {
+            ui.heading("Open or create a notebook");
+            let label = ui.label("Folder");
+            let edit = ui.add(egui::TextEdit::singleline(path).desired_width(420.0)).labelled_by(label.id);
+            ui.label(RichText::new("A folder with notebook.ron is opened; an empty or new one becomes a new notebook.").weak());
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+            ui.horizontal(|ui| {
+                if (ui.add_enabled(!path.trim().is_empty(), egui::Button::new("Open")).clicked() || enter) && !path.trim().is_empty() {
+                    chosen = Some(PathBuf::from(path.trim()));
+                }
+                close |= ui.button("Cancel").clicked();
+            });
+        });
+        if let Some(dir) = chosen {
+            if let Some(io) = &self.io {
+                io.send(io::Request::OpenOrCreate { dir });
+            }
+            close = true;
+        }
+        if close {
+            self.path_prompt = None;
+        }
     }
 
     fn live_ui(&mut self, ui: &mut egui::Ui) {
@@ -626,6 +669,7 @@ impl eframe::App for VernierApp {
                 None => {}
             }
         }
+        self.path_prompt_ui(ui.ctx());
         for command in std::mem::take(&mut self.commands) {
             self.run_command(command);
         }
