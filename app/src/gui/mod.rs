@@ -164,6 +164,11 @@ impl VernierApp {
         }
     }
 
+    /// Queues a command as if a view had pushed it (tests and benchmarks).
+    pub fn apply(&mut self, command: AppCommand) {
+        self.run_command(command);
+    }
+
     /// The notebook shown (read-only; changes go through commands).
     pub fn notebook(&self) -> &Notebook {
         &self.doc.notebook
@@ -481,7 +486,11 @@ impl VernierApp {
                 if item(ui, "Save as…", &SHORTCUT_SAVE_AS) {
                     self.commands.push(AppCommand::Pick(io::Pick::SaveAs));
                 }
-                if ui.button("Open or create by path…").on_hover_text("For desktops without a file-dialog service").clicked() {
+                if ui
+                    .button("Open or create by path…")
+                    .on_hover_text("For desktops without a file-dialog service")
+                    .clicked()
+                {
                     self.path_prompt = Some((io::Pick::Open, String::new()));
                 }
                 ui.separator();
@@ -568,10 +577,15 @@ impl VernierApp {
             ui.heading("Open or create a notebook");
             let label = ui.label("Folder");
             let edit = ui.add(egui::TextEdit::singleline(path).desired_width(420.0)).labelled_by(label.id);
-            ui.label(RichText::new("A folder with notebook.ron is opened; an empty or new one becomes a new notebook.").weak());
+            ui.label(
+                RichText::new("A folder with notebook.ron is opened; an empty or new one becomes a new notebook.")
+                    .weak(),
+            );
             let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
             ui.horizontal(|ui| {
-                if (ui.add_enabled(!path.trim().is_empty(), egui::Button::new("Open")).clicked() || enter) && !path.trim().is_empty() {
+                if (ui.add_enabled(!path.trim().is_empty(), egui::Button::new("Open")).clicked() || enter)
+                    && !path.trim().is_empty()
+                {
                     chosen = Some(PathBuf::from(path.trim()));
                 }
                 close |= ui.button("Cancel").clicked();

@@ -1,0 +1,154 @@
+//! CPU time per frame of the window, headless (issue: 10 000 runs must stay
+//! smooth). Run with `cargo bench -p vernier --bench frame`.
+//!
+//! Each frame is one `egui_kittest` step: the app's `logic` and `ui`, egui's
+//! layout and the AccessKit tree, without GPU painting. Reported as median
+//! and 95th percentile over the frames of each case, empty notebook first.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use vernier_app::gui::{AppCommand, Section, VernierApp};
+use vernier_engine::harness::{BenchSpec, Subject};
+use vernier_engine::kernels::{KernelKind, KernelSpec};
+use vernier_engine::notebook::{Condition, Measurement, Notebook, RawFile, Tag, WarmupPolicy, store};
+use vernier_engine::stats::Summary;
+
+const FRAMES: usize = 300;
+
+fn main() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let empty = tmp.path().join("empty");
+    store::create(&empty, "empty", chrono::Utc::now()).expect("create");
+    let big = tmp.path().join("big");
+    build_big(&big);
+
+    let mut results = Vec::new();
+    for (name, dir) in [("empty notebook, Runs section", &empty), ("10 000 runs, table + selected run's plot", &big)] {
+        let mut harness = harness(dir);
+        harness.state_mut().apply(AppCommand::Show(Section::Runs));
+        if dir == &big {
+            harness.state_mut().apply(AppCommand::SelectRun(5_000));
+        }
+        settle(&mut harness);
+        results.push((name.to_owned(), frames(&mut harness, FRAMES, |_| {})));
+    }
+
+    // While a benchmark runs on the engine thread (a 64 MiB chase keeps one
+    // core busy), the window must keep drawing; then cancel must end it.
+    let mut harness = harness(&big);
+    harness.state_mut().apply(AppCommand::Show(Section::Runs));
+    let mut spec =
+        BenchSpec::new(vec![Subject::Kernel(KernelSpec { kind: KernelKind::Chase, size: Some(64 << 20), tile: None })]);
+    spec.runs = 101;
+    harness.state_mut().apply(AppCommand::StartRun(spec));
+    let during = frames(&mut harness, FRAMES, |_| std::thread::sleep(Duration::from_millis(5)));
+    assert!(harness.state().running(), "the run should still be going");
+    harness.state_mut().apply(AppCommand::CancelRun);
+    let cancelled = Instant::now();
+    while harness.state().running() {
+        harness.step();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    results.push(("10 000 runs, during a 64 MiB chase run".to_owned(), during));
+
+    println!("{:<44} {:>10} {:>10} {:>10}  frames", "case", "median", "p95", "max");
+    for (name, times) in &results {
+        let ms: Vec<f64> = times.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+        let s = Summary::of(&ms).expect("frames");
+        let mut sorted = ms.clone();
+        sorted.sort_by(f64::total_cmp);
+        let p95 = vernier_engine::stats::percentile_sorted(&sorted, 0.95);
+        println!("{name:<44} {:>7.2} ms {:>7.2} ms {:>7.2} ms  {}", s.median, p95, s.max, ms.len());
+    }
+    println!("cancel to idle: {:.0} ms", cancelled.elapsed().as_secs_f64() * 1e3);
+}
+
+fn harness(dir: &Path) -> Harness<'static, VernierApp> {
+    let notebook = store::load(dir).expect("load");
+    let dir = dir.to_path_buf();
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_accessibility_check(false)
+        .build_eframe(move |cc| VernierApp::new(cc, dir, notebook))
+}
+
+/// Lets the background threads deliver (the selected run's trials).
+fn settle(harness: &mut Harness<'static, VernierApp>) {
+    for _ in 0..50 {
+        harness.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn frames(harness: &mut Harness<'static, VernierApp>, n: usize, between: impl Fn(usize)) -> Vec<Duration> {
+    (0..n)
+        .map(|i| {
+            let start = Instant::now();
+            harness.step();
+            let took = start.elapsed();
+            between(i);
+            took
+        })
+        .collect()
+}
+
+/// A notebook of 10 000 runs with 31 trials each; run 5000 has a raw file.
+fn build_big(dir: &Path) {
+    let mut nb: Notebook = store::create(dir, "10 000 runs", chrono::Utc::now()).expect("create");
+    let conditions: Vec<Condition> = vernier_engine::machine::Machine::read().conditions();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut trials = || {
+        (0..31)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                10.0 + (state % 1000) as f64 / 1000.0
+            })
+            .collect::<Vec<f64>>()
+    };
+    let mut raw_trials = Vec::new();
+    for i in 1..=10_000u32 {
+        let t = trials();
+        if i == 5_000 {
+            raw_trials = t.clone();
+        }
+        let raw_file = (i == 5_000).then(|| RawFile {
+            path: vernier_engine::notebook::NotebookPath::new("raw/run-5000.csv").expect("path"),
+            sha256: String::new(),
+            arm: "A".into(),
+        });
+        nb.record_run(
+            Measurement {
+                what: format!("matmul ikj, N=512, take {i}"),
+                command: vec!["vernier".into(), "bench".into(), "--kernel".into(), "matmul-ikj".into()],
+                warmup: WarmupPolicy::Count(3),
+                warmup_trials: 3,
+                summary: Summary::of(&t).expect("trials"),
+                unit: "ms".into(),
+                ns_per_unit: 1e6,
+                conditions: conditions.clone(),
+                raw_file,
+                tag: Tag::Measured,
+                synthetic: false,
+            },
+            chrono::Utc::now(),
+        );
+    }
+    let rows: Vec<vernier_engine::harness::TrialRecord> = raw_trials
+        .iter()
+        .enumerate()
+        .map(|(i, ms)| vernier_engine::harness::TrialRecord {
+            index: i as u32,
+            arm: 0,
+            position: 1,
+            warmup: false,
+            ns: (ms * 1e6) as u64,
+            status: vernier_engine::harness::TrialStatus::Ok,
+        })
+        .collect();
+    std::fs::write(dir.join("raw/run-5000.csv"), vernier_engine::harness::raw::render(&[], &rows)).expect("raw");
+    store::save(dir, &nb).expect("save");
+}
