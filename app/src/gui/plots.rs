@@ -2,7 +2,7 @@
 //! seq/chase sweep on a log axis, and the live strip of a running benchmark.
 //! The conditions and the measurement window are written on the plot itself.
 
-use egui::{Color32, RichText, Ui};
+use egui::{Color32, Ui};
 use egui_plot::{BoxElem, BoxPlot, BoxSpread, HLine, Legend, Line, Plot, PlotPoints, Points};
 use vernier_engine::harness::{TrialRecord, TrialStatus};
 use vernier_engine::notebook::{Notebook, Run, WarmupPolicy};
@@ -69,7 +69,8 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
     let box_x = (warmup_n + trials.timed.len()) as f64 + 3.0;
     let spread = BoxSpread::new(s.min, s.p25, s.median, s.p75, s.max);
     let starts_above_zero = s.min > 0.0;
-    Plot::new(("run-plot", run.number))
+    let note = if starts_above_zero { format!("{caption} · y-axis does not start at zero") } else { caption };
+    let response = Plot::new(("run-plot", run.number))
         .height(ui.available_height().max(160.0))
         .legend(Legend::default())
         .x_axis_label("trial (in order taken)")
@@ -78,29 +79,25 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
             plot.points(Points::new("warm-up", warm).color(WARM).radius(3.0));
             plot.points(Points::new("timed", timed).color(TIMED).radius(3.0));
             plot.hline(HLine::new(format!("median {}", s.rounded().median), s.median).color(TIMED));
-            plot.hline(
-                HLine::new("P25 / P75", s.p25)
-                    .color(TIMED.gamma_multiply(0.4))
-                    .style(egui_plot::LineStyle::dashed_loose()),
-            );
-            plot.hline(
-                HLine::new("P25 / P75", s.p75)
-                    .color(TIMED.gamma_multiply(0.4))
-                    .style(egui_plot::LineStyle::dashed_loose()),
-            );
+            let quartile = TIMED.gamma_multiply(0.4);
+            plot.hline(HLine::new("P25 / P75", s.p25).color(quartile).style(egui_plot::LineStyle::dashed_loose()));
+            plot.hline(HLine::new("P25 / P75", s.p75).color(quartile).style(egui_plot::LineStyle::dashed_loose()));
             plot.box_plot(BoxPlot::new("box", vec![BoxElem::new(box_x, spread).box_width(1.5)]).color(TIMED));
-            let bounds = plot.plot_bounds();
-            let note =
-                if starts_above_zero { format!("{caption} · y-axis does not start at zero") } else { caption.clone() };
-            plot.text(
-                egui_plot::Text::new(
-                    "",
-                    egui_plot::PlotPoint::new(bounds.min()[0], bounds.max()[1]),
-                    RichText::new(note).small(),
-                )
-                .anchor(egui::Align2::LEFT_TOP),
-            );
         });
+    caption_on(ui, &response.response, &note);
+}
+
+/// Writes `text` on the plot's own pixels, top left, so the conditions go
+/// wherever a screenshot of the plot goes (SPEC U4, D5).
+fn caption_on(ui: &Ui, plot: &egui::Response, text: &str) {
+    let font = egui::FontId::proportional(11.0);
+    ui.painter().text(
+        plot.rect.left_top() + egui::vec2(52.0, 6.0),
+        egui::Align2::LEFT_TOP,
+        text,
+        font,
+        ui.visuals().weak_text_color(),
+    );
 }
 
 fn short_conditions(run: &Run) -> String {
@@ -144,8 +141,12 @@ pub fn sweep_plot(ui: &mut Ui, nb: &Notebook) {
         super::views::hint(ui, "No seq or chase runs yet: run the kernels at several --size values to see the sweep.");
         return;
     }
-    ui.label(RichText::new("median ns per access by working set (log scale); discarded runs left out").weak());
-    Plot::new("sweep")
+    let note = format!(
+        "median ns per access of {} seq and {} chase runs · log working-set axis · discarded runs left out",
+        seq.len(),
+        chase.len()
+    );
+    let response = Plot::new("sweep")
         .height(ui.available_height().max(160.0))
         .legend(Legend::default())
         .x_axis_label("working set (log scale)")
@@ -157,6 +158,7 @@ pub fn sweep_plot(ui: &mut Ui, nb: &Notebook) {
             plot.line(Line::new("chase", PlotPoints::new(chase.clone())).color(ARM_B));
             plot.points(Points::new("chase", PlotPoints::new(chase)).color(ARM_B).radius(4.0));
         });
+    caption_on(ui, &response.response, &note);
 }
 
 fn bytes_label(bytes: f64) -> String {
