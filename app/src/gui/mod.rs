@@ -1,7 +1,7 @@
 //! The desktop window (SPEC U): the live notebook, the engine behind it,
 //! and plots.
 //!
-//! Views draw and push [`AppCommand`]s; [`VernierApp::run_command`] applies
+//! Views draw and push [`AppCommand`]s; the app applies
 //! them after the frame. Measurements run on the engine thread and files are
 //! read and written on the I/O thread, so no frame waits on either.
 

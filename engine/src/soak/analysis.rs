@@ -1,0 +1,306 @@
+//! The six numbers of a soak (SPEC T5), the course tool's view (T6), the
+//! honesty line (T7), the negative result (T8) and comparing two soaks (T9).
+
+use serde::Serialize;
+
+use super::file::SoakData;
+use crate::notebook::SoakProtocol;
+use crate::stats::{Summary, format_significant, percentile_sorted};
+
+/// Opening window of the course's own analysis tool (T6).
+pub const COURSE_WINDOW_S: f64 = 60.0;
+
+/// The thresholds an analysis used (T1 defaults unless changed).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Thresholds {
+    /// Opening window for P, seconds.
+    pub opening_s: f64,
+    /// Tail window for S, seconds.
+    pub tail_s: f64,
+    /// Onset threshold as a fraction of P.
+    pub threshold: f64,
+    /// Consecutive samples for onset and stability.
+    pub hold: u32,
+    /// Stability band around S.
+    pub band: f64,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Self::from(&SoakProtocol::default())
+    }
+}
+
+impl From<&SoakProtocol> for Thresholds {
+    fn from(p: &SoakProtocol) -> Self {
+        Self { opening_s: p.opening_window_s, tail_s: p.tail_window_s, threshold: p.threshold, hold: p.hold, band: p.band }
+    }
+}
+
+/// Why a soak cannot be analysed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AnalysisError {
+    /// No sample falls in the opening window.
+    #[error("no sample falls in the first {0} s (the opening window); the run is too short or starts late")]
+    NoOpening(f64),
+    /// The score never moved off zero in the opening window.
+    #[error("the score over the opening window is zero; there is nothing to compare the rest with")]
+    ZeroPeak,
+    /// Thresholds out of range.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The six numbers, always together (T5).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Analysis {
+    /// P: median score over the opening window.
+    pub peak: f64,
+    /// First of `hold` consecutive samples below threshold × P.
+    pub t_onset: Option<f64>,
+    /// First sample at or after onset starting `hold` samples within ±band of S.
+    pub t_stable: Option<f64>,
+    /// S: median score over the tail window.
+    pub sustained: f64,
+    /// S / P.
+    pub ratio: f64,
+    /// IQR of the score over the tail window.
+    pub tail_iqr: f64,
+    /// Tail IQR / S.
+    pub tail_iqr_fraction: f64,
+    /// The thresholds used.
+    pub thresholds: Thresholds,
+    /// Samples in the opening window.
+    pub opening_samples: usize,
+    /// Samples in the tail window.
+    pub tail_samples: usize,
+    /// Length of the run, seconds (last sample's time).
+    pub duration_s: f64,
+}
+
+/// Analyses the score column (T5).
+pub fn analyze(data: &SoakData, th: &Thresholds) -> Result<Analysis, AnalysisError> {
+    if !(th.opening_s > 0.0 && th.tail_s > 0.0 && th.threshold > 0.0 && th.threshold <= 1.0 && th.hold >= 1 && th.band >= 0.0) {
+        return Err(AnalysisError::Invalid(format!(
+            "thresholds out of range: windows must be positive, threshold in (0, 1], hold at least 1, band not negative ({th:?})"
+        )));
+    }
+    let opening: Vec<f64> = data.t.iter().zip(&data.score).filter(|(t, _)| **t <= th.opening_s).map(|(_, s)| *s).collect();
+    let peak = median(&opening).ok_or(AnalysisError::NoOpening(th.opening_s))?;
+    if peak == 0.0 {
+        return Err(AnalysisError::ZeroPeak);
+    }
+    let end = data.t.last().copied().unwrap_or(0.0);
+    let tail: Vec<f64> = data.t.iter().zip(&data.score).filter(|(t, _)| **t > end - th.tail_s).map(|(_, s)| *s).collect();
+    let tail_summary = Summary::of(&tail).map_err(|_| AnalysisError::Invalid("the tail window holds no samples".into()))?;
+    let sustained = tail_summary.median;
+    let hold = th.hold as usize;
+    let below = |i: usize| data.score[i] < th.threshold * peak;
+    let onset_index = first_run(data.len(), hold, below);
+    let within = |i: usize| (data.score[i] - sustained).abs() <= th.band * sustained.abs();
+    let stable_index = onset_index.and_then(|o| first_run(data.len(), hold, |i| i >= o && within(i)).filter(|&s| s >= o));
+    Ok(Analysis {
+        peak,
+        t_onset: onset_index.map(|i| data.t[i]),
+        t_stable: stable_index.map(|i| data.t[i]),
+        sustained,
+        ratio: sustained / peak,
+        tail_iqr: tail_summary.iqr,
+        tail_iqr_fraction: if sustained == 0.0 { f64::NAN } else { tail_summary.iqr / sustained },
+        thresholds: *th,
+        opening_samples: opening.len(),
+        tail_samples: tail.len(),
+        duration_s: end,
+    })
+}
+
+/// Index of the first sample that starts `hold` consecutive samples for
+/// which `ok` holds.
+fn first_run(len: usize, hold: usize, ok: impl Fn(usize) -> bool) -> Option<usize> {
+    let mut run = 0;
+    for i in 0..len {
+        if ok(i) {
+            run += 1;
+            if run == hold {
+                return Some(i + 1 - hold);
+            }
+        } else {
+            run = 0;
+        }
+    }
+    None
+}
+
+fn median(values: &[f64]) -> Option<f64> {
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable_by(f64::total_cmp);
+    (!sorted.is_empty()).then(|| percentile_sorted(&sorted, 0.5))
+}
+
+/// The course analysis tool's view of the same file (T6): its own opening
+/// window, onset from the clock column, score summarised with a mean.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CourseView {
+    /// Its opening window, seconds (60 unless changed).
+    pub window_s: f64,
+    /// First row whose clock is below the run's peak clock; `None` when the
+    /// clock never left its peak (a constant column: no clock data).
+    pub clock_onset: Option<f64>,
+    /// Mean score over its opening window.
+    pub burst_mean_score: f64,
+    /// Mean score over the tail window.
+    pub tail_mean_score: f64,
+    /// Set when its opening window already holds throttled samples.
+    pub warning: Option<String>,
+}
+
+/// Computes the course tool's view.
+pub fn course_view(data: &SoakData, window_s: f64, tail_s: f64, score_onset: Option<f64>) -> CourseView {
+    let peak_clock = data.clock.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let peak_at = data.clock.iter().position(|&c| c == peak_clock).unwrap_or(0);
+    let clock_onset = (peak_at..data.len()).find(|&i| data.clock[i] < peak_clock).map(|i| data.t[i]);
+    let mean = |keep: &dyn Fn(f64) -> bool| {
+        let picked: Vec<f64> = data.t.iter().zip(&data.score).filter(|(t, _)| keep(**t)).map(|(_, s)| *s).collect();
+        if picked.is_empty() { f64::NAN } else { picked.iter().sum::<f64>() / picked.len() as f64 }
+    };
+    let end = data.t.last().copied().unwrap_or(0.0);
+    let throttled_inside = [clock_onset, score_onset].into_iter().flatten().filter(|&t| t <= window_s).reduce(f64::min);
+    CourseView {
+        window_s,
+        clock_onset,
+        burst_mean_score: mean(&|t| t <= window_s),
+        tail_mean_score: mean(&|t| t > end - tail_s),
+        warning: throttled_inside.map(|t| {
+            format!("its {window_s} s opening window already holds throttled samples (from t = {t} s), so its peak is understated; use a shorter window")
+        }),
+    }
+}
+
+/// The honesty line (T7): what a short benchmark would have claimed
+/// against what the whole run delivered.
+pub fn honesty_line(a: &Analysis, unit: &str) -> String {
+    let p = format_significant(a.peak, 3);
+    let s = format_significant(a.sustained, 3);
+    let pct = format_significant(100.0 * a.ratio, 2);
+    format!(
+        "A {}-second benchmark would have claimed {p} {unit}; over the whole {} s the machine delivered {s} {unit}, {pct}% of that.",
+        a.thresholds.opening_s, a.duration_s
+    )
+}
+
+/// The negative-result wording (T8), when no onset was observed.
+pub fn negative_result(a: &Analysis) -> Option<String> {
+    a.t_onset.is_none().then(|| {
+        format!(
+            "No onset observed under the stated threshold ({} of P, held {} samples) within the stated window ({} s). \
+             Either the machine has cooling headroom at this load, or the load is too light to reach its limit: \
+             raise the workers or the chunk, or run longer, to tell which.",
+            a.thresholds.threshold, a.thresholds.hold, a.duration_s
+        )
+    })
+}
+
+/// Two soaks compared number by number (T9).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SoakComparison {
+    /// One line per number: P, S, S/P.
+    pub lines: Vec<String>,
+    /// True when the sustained rates differ by more than the larger tail
+    /// IQR: for two runs of one configuration, the day drifted.
+    pub disagree: bool,
+}
+
+/// Compares B against A.
+pub fn compare(a: &Analysis, b: &Analysis, unit: &str) -> SoakComparison {
+    let sig = |v: f64| format_significant(v, 3);
+    let rel = |x: f64, y: f64| if x == 0.0 { String::new() } else { format!(" ({:+}%)", format_significant(100.0 * (y / x - 1.0), 2)) };
+    let lines = vec![
+        format!("P (peak): A {} {unit}, B {} {unit}{}", sig(a.peak), sig(b.peak), rel(a.peak, b.peak)),
+        format!("S (sustained): A {} {unit}, B {} {unit}{}", sig(a.sustained), sig(b.sustained), rel(a.sustained, b.sustained)),
+        format!("S/P: A {}, B {}", format_significant(a.ratio, 2), format_significant(b.ratio, 2)),
+    ];
+    let disagree = (a.sustained - b.sustained).abs() > a.tail_iqr.max(b.tail_iqr);
+    SoakComparison { lines, disagree }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A curve sampled every 10 s from t = 10 to `end`, score from `f(t)`,
+    /// clock from `clock(t)`.
+    fn curve(end: u32, f: impl Fn(f64) -> f64, clock: impl Fn(f64) -> f64) -> SoakData {
+        let mut d = SoakData::default();
+        for k in 1..=end / 10 {
+            let t = f64::from(k * 10);
+            d.push([t, clock(t), 0.0, 0.0, 0.0, f(t)]);
+        }
+        d
+    }
+
+    // SPEC T5: a clean step down at 200 s from 10 to 7.
+    #[test]
+    fn clean_step_down() {
+        let d = curve(600, |t| if t < 200.0 { 10.0 } else { 7.0 }, |_| 3000.0);
+        let a = analyze(&d, &Thresholds::default()).expect("analysable");
+        assert_eq!(a.peak, 10.0);
+        assert_eq!(a.t_onset, Some(200.0));
+        assert_eq!(a.t_stable, Some(200.0));
+        assert_eq!(a.sustained, 7.0);
+        assert!((a.ratio - 0.7).abs() < 1e-12);
+        assert_eq!(a.tail_iqr, 0.0);
+    }
+
+    // SPEC T5, T8: no throttling at all is a result, with S/P near 1.
+    #[test]
+    fn no_throttling() {
+        let d = curve(600, |t| 10.0 + if (t as u32 / 10) % 2 == 0 { 0.05 } else { -0.05 }, |_| 3000.0);
+        let a = analyze(&d, &Thresholds::default()).expect("analysable");
+        assert_eq!(a.t_onset, None);
+        assert_eq!(a.t_stable, None);
+        assert!((a.ratio - 1.0).abs() < 0.02);
+        assert!(negative_result(&a).expect("negative").starts_with("No onset observed"));
+    }
+
+    // SPEC T5: one low sample is not an onset (hold = 3).
+    #[test]
+    fn one_sample_dip_is_not_onset() {
+        let d = curve(600, |t| if t == 340.0 { 6.0 } else { 10.0 }, |_| 3000.0);
+        assert_eq!(analyze(&d, &Thresholds::default()).expect("ok").t_onset, None);
+    }
+
+    // SPEC T5, T6: throttling inside the first minute — the course view's
+    // 60 s window holds throttled samples and says so.
+    #[test]
+    fn throttles_inside_the_first_minute() {
+        let d = curve(600, |t| if t < 40.0 { 10.0 } else { 6.0 }, |t| if t < 40.0 { 3000.0 } else { 2000.0 });
+        let a = analyze(&d, &Thresholds::default()).expect("ok");
+        assert_eq!(a.t_onset, Some(40.0));
+        assert_eq!(a.peak, 10.0);
+        let c = course_view(&d, COURSE_WINDOW_S, 300.0, a.t_onset);
+        assert_eq!(c.clock_onset, Some(40.0));
+        assert!(c.burst_mean_score < 10.0, "the mean over 60 s understates the peak");
+        assert!(c.warning.expect("warned").contains("already holds throttled samples"));
+    }
+
+    // SPEC T6: a constant clock column gives no clock onset, even though
+    // the score collapsed.
+    #[test]
+    fn constant_clock_has_no_clock_onset() {
+        let d = curve(600, |t| if t < 100.0 { 10.0 } else { 5.0 }, |_| 2400.0);
+        let a = analyze(&d, &Thresholds::default()).expect("ok");
+        assert_eq!(a.t_onset, Some(100.0));
+        assert_eq!(course_view(&d, COURSE_WINDOW_S, 300.0, a.t_onset).clock_onset, None);
+    }
+
+    // SPEC T9: two runs that disagree by more than the tail IQR.
+    #[test]
+    fn comparison_flags_drift() {
+        let a = analyze(&curve(600, |t| if t < 200.0 { 10.0 } else { 7.0 }, |_| 1.0), &Thresholds::default()).expect("ok");
+        let b = analyze(&curve(600, |t| if t < 200.0 { 10.0 } else { 6.0 }, |_| 1.0), &Thresholds::default()).expect("ok");
+        let c = compare(&a, &b, "chunks/s");
+        assert!(c.disagree);
+        assert_eq!(c.lines.len(), 3);
+        assert!(!compare(&a, &a, "chunks/s").disagree);
+    }
+}

@@ -1,0 +1,230 @@
+//! The soak CSV (SPEC T4): exactly six numeric columns, conditions in `#`
+//! lines on top. Read strictly — the file may be someone else's — and
+//! streamed, so a million rows need no more memory than their numbers.
+
+use std::io::BufRead;
+use std::path::Path;
+
+/// The header, exactly.
+pub const HEADER: &str = "t_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score";
+/// The six column names, in order.
+pub const COLUMNS: [&str; 6] = ["t_seconds", "clock_mhz", "power_w", "soc_temp_c", "skin_temp_c", "score"];
+
+/// Why a soak file cannot be read; every variant names the place.
+#[derive(Debug, thiserror::Error)]
+pub enum SoakFileError {
+    /// The file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A problem at a line.
+    #[error("{}: line {line}: {message}", path.display())]
+    Line {
+        /// The file.
+        path: std::path::PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong there.
+        message: String,
+    },
+    /// No header, or no rows.
+    #[error("{}: {message}", path.display())]
+    Empty {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is missing.
+        message: String,
+    },
+}
+
+/// A soak file in columns.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SoakData {
+    /// `t_seconds`, strictly increasing.
+    pub t: Vec<f64>,
+    /// `clock_mhz`
+    pub clock: Vec<f64>,
+    /// `power_w`
+    pub power: Vec<f64>,
+    /// `soc_temp_c`
+    pub soc_temp: Vec<f64>,
+    /// `skin_temp_c`
+    pub skin_temp: Vec<f64>,
+    /// `score` (work per second)
+    pub score: Vec<f64>,
+    /// The `#` lines before the header, without the `#`.
+    pub comments: Vec<String>,
+}
+
+impl SoakData {
+    /// Columns named in `# placeholders:` — filled in, never observed.
+    pub fn placeholders(&self) -> Vec<String> {
+        self.comments
+            .iter()
+            .filter_map(|c| c.trim().strip_prefix("placeholders:"))
+            .flat_map(|list| list.split(',').map(|s| s.trim().to_owned()))
+            .filter(|s| !s.is_empty() && s != "none")
+            .collect()
+    }
+
+    /// True when the comments label the data synthetic.
+    pub fn synthetic(&self) -> bool {
+        self.comments.iter().any(|c| c.to_ascii_uppercase().contains("SYNTHETIC"))
+    }
+
+    /// Number of samples.
+    pub fn len(&self) -> usize {
+        self.t.len()
+    }
+
+    /// True when there are no samples.
+    pub fn is_empty(&self) -> bool {
+        self.t.is_empty()
+    }
+
+    /// Appends one row (used by the runner and by tests).
+    pub fn push(&mut self, row: [f64; 6]) {
+        let [t, clock, power, soc, skin, score] = row;
+        self.t.push(t);
+        self.clock.push(clock);
+        self.power.push(power);
+        self.soc_temp.push(soc);
+        self.skin_temp.push(skin);
+        self.score.push(score);
+    }
+}
+
+/// Reads a soak file.
+pub fn read(path: &Path) -> Result<SoakData, SoakFileError> {
+    let file = std::fs::File::open(path).map_err(|source| SoakFileError::Io { path: path.to_path_buf(), source })?;
+    parse(std::io::BufReader::with_capacity(1 << 16, file), path)
+}
+
+/// Parses soak CSV from `reader`; `path` is used in messages.
+pub fn parse(mut reader: impl BufRead, path: &Path) -> Result<SoakData, SoakFileError> {
+    let at = |line: usize, message: String| SoakFileError::Line { path: path.to_path_buf(), line, message };
+    let mut data = SoakData::default();
+    let mut buf = Vec::with_capacity(128);
+    let mut line = 0usize;
+    let mut header_seen = false;
+    loop {
+        buf.clear();
+        let read = reader.read_until(b'\n', &mut buf).map_err(|source| SoakFileError::Io { path: path.to_path_buf(), source })?;
+        if read == 0 {
+            break;
+        }
+        line += 1;
+        let text = trim_line(&buf);
+        if text.is_empty() {
+            continue;
+        }
+        if text[0] == b'#' {
+            if !header_seen {
+                data.comments.push(String::from_utf8_lossy(&text[1..]).trim().to_owned());
+            }
+            continue;
+        }
+        if !header_seen {
+            let found = String::from_utf8_lossy(text);
+            if found.replace(' ', "") != HEADER {
+                return Err(at(line, format!("the columns must be exactly {HEADER}; found '{}'", found.chars().take(120).collect::<String>())));
+            }
+            header_seen = true;
+            continue;
+        }
+        let mut row = [0.0f64; 6];
+        let mut fields = text.split(|&b| b == b',');
+        for (k, slot) in row.iter_mut().enumerate() {
+            let Some(field) = fields.next() else {
+                return Err(at(line, format!("{} fields, expected 6", k)));
+            };
+            *slot = number(field).map_err(|m| at(line, format!("column '{}': {m}", COLUMNS[k])))?;
+        }
+        if fields.next().is_some() {
+            return Err(at(line, "more than 6 fields".into()));
+        }
+        if let Some(&prev) = data.t.last()
+            && row[0] <= prev
+        {
+            return Err(at(line, format!("t_seconds {} does not come after the previous {prev}: time must increase", row[0])));
+        }
+        data.push(row);
+    }
+    if !header_seen {
+        return Err(SoakFileError::Empty { path: path.to_path_buf(), message: format!("no header line '{HEADER}'") });
+    }
+    if data.is_empty() {
+        return Err(SoakFileError::Empty { path: path.to_path_buf(), message: "the file holds no samples".into() });
+    }
+    Ok(data)
+}
+
+fn trim_line(bytes: &[u8]) -> &[u8] {
+    let end = bytes.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1);
+    let start = bytes[..end].iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(end);
+    &bytes[start..end]
+}
+
+fn number(field: &[u8]) -> Result<f64, String> {
+    let field = trim_line(field);
+    let shown = || String::from_utf8_lossy(field).chars().take(40).collect::<String>();
+    match fast_float2::parse::<f64, _>(field) {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(_) => Err(format!("'{}' is not a finite number", shown())),
+        Err(_) => Err(format!("'{}' is not a number", shown())),
+    }
+}
+
+/// Formats one row as written to the file.
+pub fn row_text(row: [f64; 6]) -> String {
+    let [t, clock, power, soc, skin, score] = row;
+    format!("{t},{clock},{power},{soc},{skin},{score}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(text: &str) -> Result<SoakData, SoakFileError> {
+        parse(text.as_bytes(), Path::new("s.csv"))
+    }
+
+    const GOOD: &str = "# machine: test\n# placeholders: power_w, skin_temp_c\nt_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score\n10,2400,0,50,0,2.5\n20,2400,0,51,0,2.4\n";
+
+    // SPEC T4: the exact columns, comments on top, placeholders named.
+    #[test]
+    fn reads_a_good_file() {
+        let d = parse_str(GOOD).expect("valid");
+        assert_eq!(d.len(), 2);
+        assert_eq!(d.score, [2.5, 2.4]);
+        assert_eq!(d.placeholders(), ["power_w", "skin_temp_c"]);
+        assert!(!d.synthetic());
+    }
+
+    // SPEC T4: every malformed file is refused with its line.
+    #[test]
+    fn malformed_files_name_the_line() {
+        let header = "t_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score\n";
+        let cases: [(&str, String, &str); 8] = [
+            ("empty", String::new(), "no header line"),
+            ("only comments", "# a\n# b\n".into(), "no header line"),
+            ("other order", "t_seconds,score,clock_mhz,power_w,soc_temp_c,skin_temp_c\n1,2,3,4,5,6\n".into(), "line 1: the columns must be exactly"),
+            ("non-numeric", format!("{header}10,2400,x,50,0,2\n"), "line 2: column 'power_w': 'x' is not a number"),
+            ("backwards", format!("{header}10,1,1,1,1,1\n5,1,1,1,1,1\n"), "line 3: t_seconds 5 does not come after"),
+            ("short row", format!("{header}10,1,1,1,1\n"), "line 2: 5 fields, expected 6"),
+            ("NaN", format!("{header}10,1,NaN,1,1,1\n"), "line 2: column 'power_w': 'NaN' is not a finite number"),
+            ("no rows", header.to_owned(), "holds no samples"),
+        ];
+        for (name, text, expected) in cases {
+            let err = parse_str(&text).expect_err(name).to_string();
+            assert!(err.contains(expected), "{name}: {err}");
+        }
+        let garbage: Vec<u8> = (0..2000u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+        assert!(parse(&garbage[..], Path::new("g.csv")).is_err());
+    }
+}
