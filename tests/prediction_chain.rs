@@ -162,3 +162,36 @@ fn every_byte_flip_of_a_prediction_is_detected() {
         );
     }
 }
+
+// SPEC T1, N4: a soak protocol is sealed with its prediction: it is what the
+// next soak runs, it locks when the soak is recorded, and a hand edit of it
+// is reported.
+#[test]
+fn soak_protocol_is_sealed_with_the_prediction() {
+    use vernier_engine::notebook::{SoakNumbers, SoakProtocol, Tag};
+    let (_tmp, dir, mut nb) = saved_notebook();
+    let protocol = SoakProtocol { duration_s: 900.0, ..SoakProtocol::default() };
+    let n = nb
+        .add_soak_prediction(text("soak, 8 workers", "onset near 180 s, S/P 0.75", "fanless"), protocol, at(60))
+        .expect("P3");
+    assert_eq!(nb.open_soak_protocol(), Some((n, protocol)));
+    store::save(&dir, &nb).expect("save");
+    let edited = notebook_text(&dir).replace("duration_s: 900.0", "duration_s: 600.0");
+    std::fs::write(dir.join(store::NOTEBOOK_FILE), edited).expect("write");
+    let tampered = store::load(&dir).expect("loads");
+    assert_eq!(messages(&tampered), [format!("prediction P{n} was edited outside Vernier (it was not locked yet)")]);
+
+    let numbers = SoakNumbers {
+        peak: 2.4,
+        t_onset: Some(180.0),
+        t_stable: Some(300.0),
+        sustained: 1.8,
+        ratio: 0.75,
+        tail_iqr: 0.05,
+        unit: "chunks/s".into(),
+    };
+    nb.record_soak(protocol, numbers, Vec::new(), None, Tag::Measured, false, at(70));
+    assert!(nb.lock_of(nb.prediction(n).expect("P3")).is_some(), "the soak locked its prediction");
+    assert_eq!(nb.open_soak_protocol(), None, "no open protocol is left to run");
+    assert!(messages(&nb).is_empty());
+}

@@ -35,6 +35,15 @@ fn main() {
         results.push((name.to_owned(), frames(&mut harness, FRAMES, |_| {})));
     }
 
+    // A 100 000-sample soak in the Soak runs chart.
+    let soak = tmp.path().join("soak-100k.csv");
+    write_soak(&soak, 100_000);
+    let mut harness_soak = harness(&big);
+    harness_soak.state_mut().apply(AppCommand::OpenSoak(Some(soak)));
+    harness_soak.state_mut().apply(AppCommand::Show(Section::Soaks));
+    settle(&mut harness_soak);
+    results.push(("10 000 runs, 100 000-sample soak chart".to_owned(), frames(&mut harness_soak, FRAMES, |_| {})));
+
     // While a benchmark runs on the engine thread (a 64 MiB chase keeps one
     // core busy), the window must keep drawing; then cancel must end it.
     let mut harness = harness(&big);
@@ -92,6 +101,26 @@ fn frames(harness: &mut Harness<'static, VernierApp>, n: usize, between: impl Fn
             took
         })
         .collect()
+}
+
+/// A soak file of `rows` samples every 0.5 s that throttles slowly.
+fn write_soak(path: &Path, rows: u32) {
+    let mut text = String::from(
+        "# synthetic benchmark input\n# placeholders: none\nt_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score\n",
+    );
+    for k in 1..=rows {
+        let t = f64::from(k) * 0.5;
+        let frac = (-t / 5000.0).exp();
+        let wobble = f64::from(k % 7) * 0.1;
+        text.push_str(&format!(
+            "{t},{},{},{},35,{}\n",
+            1800.0 + 1200.0 * frac,
+            6.0 + 9.0 * frac,
+            60.0 + 30.0 * (1.0 - frac),
+            60.0 + 40.0 * frac + wobble
+        ));
+    }
+    std::fs::write(path, text).expect("soak file");
 }
 
 /// A notebook of 10 000 runs with 31 trials each; run 5000 has a raw file.

@@ -14,4 +14,5 @@ pub mod instrument;
 pub mod kernels;
 pub mod machine;
 pub mod notebook;
+pub mod soak;
 pub mod stats;

@@ -15,6 +15,7 @@ mod bench_cmds;
 mod notebook_cmds;
 mod numbers;
 mod show;
+mod soak_cmds;
 mod stats_cmds;
 mod table;
 
@@ -97,6 +98,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The sustained-load (thermal soak) protocol.
+    #[command(subcommand)]
+    Soak(soak_cmds::SoakCommand),
     /// Import measurements taken by another tool.
     #[command(subcommand)]
     Import(bench_cmds::ImportCommand),
@@ -170,6 +174,7 @@ pub fn main() -> ExitCode {
         Some(Command::Machine { json }) => bench_cmds::machine(json),
         Some(Command::Instrument { json }) => bench_cmds::instrument(json),
         Some(Command::Import(command)) => bench_cmds::import(&command),
+        Some(Command::Soak(command)) => soak_cmds::soak(&command),
     };
     match outcome {
         Ok(code) => ExitCode::from(code),

@@ -32,6 +32,59 @@ pub struct PredictArgs {
     /// Amend prediction N: a new, time-stamped row quoting it.
     #[arg(long, value_name = "N", value_parser = parse_prediction_number)]
     amend: Option<u32>,
+    /// Fix a soak protocol with this prediction (T1); `soak run` then runs it.
+    #[arg(long, conflicts_with_all = ["edit", "amend"])]
+    soak: bool,
+    /// Soak duration, seconds (with --soak).
+    #[arg(long, requires = "soak", default_value_t = 600.0)]
+    duration: f64,
+    /// Soak sampling interval, seconds (with --soak).
+    #[arg(long, requires = "soak", default_value_t = 10.0)]
+    interval: f64,
+    /// Opening window for P, seconds (with --soak).
+    #[arg(long, requires = "soak", default_value_t = 30.0)]
+    opening: f64,
+    /// Tail window for S, seconds (with --soak).
+    #[arg(long, requires = "soak", default_value_t = 300.0)]
+    tail: f64,
+    /// Onset threshold as a fraction of P (with --soak).
+    #[arg(long, requires = "soak", default_value_t = 0.95)]
+    threshold: f64,
+    /// Consecutive samples for onset and stability (with --soak).
+    #[arg(long, requires = "soak", default_value_t = 3)]
+    hold: u32,
+    /// Stability band around S (with --soak).
+    #[arg(long, requires = "soak", default_value_t = 0.03)]
+    band: f64,
+}
+
+impl PredictArgs {
+    fn protocol(&self) -> Result<vernier_engine::notebook::SoakProtocol, NotebookError> {
+        let p = vernier_engine::notebook::SoakProtocol {
+            duration_s: self.duration,
+            interval_s: self.interval,
+            opening_window_s: self.opening,
+            tail_window_s: self.tail,
+            threshold: self.threshold,
+            hold: self.hold,
+            band: self.band,
+        };
+        let positive =
+            [p.duration_s, p.interval_s, p.opening_window_s, p.tail_window_s].iter().all(|v| v.is_finite() && *v > 0.0);
+        if positive
+            && p.interval_s <= p.duration_s
+            && p.threshold > 0.0
+            && p.threshold <= 1.0
+            && p.hold >= 1
+            && p.band >= 0.0
+        {
+            Ok(p)
+        } else {
+            Err(NotebookError::Empty(
+                "a valid soak protocol (positive times, interval ≤ duration, threshold in (0, 1], hold ≥ 1)",
+            ))
+        }
+    }
 }
 
 /// `vernier discard`.
@@ -73,6 +126,21 @@ pub fn predict(args: &PredictArgs) -> Outcome {
             (None, None) => return Err(NotebookError::Empty("Experiment")),
         };
         let text = PredictionText { experiment, predict: args.predict.clone(), why: args.why.clone() };
+        if args.soak {
+            let protocol = args.protocol()?;
+            return nb.add_soak_prediction(text, protocol, now).map(|n| {
+                format!(
+                    "recorded P{n} with its soak protocol: {} s every {} s, opening {} s, tail {} s, onset {} of P held {}, band ±{}",
+                    protocol.duration_s,
+                    protocol.interval_s,
+                    protocol.opening_window_s,
+                    protocol.tail_window_s,
+                    protocol.threshold,
+                    protocol.hold,
+                    protocol.band
+                )
+            });
+        }
         match args.edit {
             Some(n) => nb.edit_prediction(n, text).map(|()| format!("rewrote open prediction P{n}")),
             None => nb

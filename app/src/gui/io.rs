@@ -22,6 +22,8 @@ pub enum Request {
     SaveAs { from: PathBuf, to: PathBuf, notebook: Box<Notebook> },
     /// Write a finished run's raw file.
     WriteRaw { dir: PathBuf, result: Box<BenchResult>, next_run: usize },
+    /// Read and analyse a soak file (`None`: the shipped synthetic one).
+    ReadSoak { path: Option<PathBuf> },
     /// Read a run's trials back from its raw file.
     ReadTrials { run: u32, path: PathBuf },
     /// Stop.
@@ -38,6 +40,8 @@ pub enum Event {
     SavedAs { to: PathBuf, result: Result<(), String> },
     /// A raw file was written (or not).
     RawWritten { result: Box<BenchResult>, raw: Result<RawFile, String> },
+    /// A soak, analysed and ready to draw.
+    Soak(Result<Box<super::plots::SoakView>, String>),
     /// A run's trials.
     Trials { run: u32, result: Result<Vec<TrialRecord>, String> },
     /// A file dialog closed.
@@ -157,6 +161,7 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
                 let raw = harness::write_raw(&dir, &result, next_run).map_err(|e| e.to_string());
                 Event::RawWritten { result, raw }
             }
+            Request::ReadSoak { path } => Event::Soak(read_soak(path.as_deref())),
             Request::ReadTrials { run, path } => {
                 let result = std::fs::read_to_string(&path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))
@@ -169,6 +174,20 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
         }
         wake();
     }
+}
+
+/// Reads, analyses and downsamples a soak here, so the UI thread only draws.
+fn read_soak(path: Option<&std::path::Path>) -> Result<Box<super::plots::SoakView>, String> {
+    use vernier_engine::soak::file;
+    let (title, data) = match path {
+        Some(p) => (p.display().to_string(), file::read(p).map_err(|e| e.to_string())?),
+        None => (
+            "datasets/thermal-soak.csv".to_owned(),
+            file::parse(super::SHIPPED_SOAK.as_bytes(), std::path::Path::new("datasets/thermal-soak.csv"))
+                .map_err(|e| e.to_string())?,
+        ),
+    };
+    Ok(Box::new(super::plots::SoakView::new(title, &data)))
 }
 
 fn loaded(dir: PathBuf) -> Event {

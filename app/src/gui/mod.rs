@@ -95,7 +95,12 @@ pub enum AppCommand {
     SelectRun(u32),
     /// Switch between the dark and light themes.
     ToggleTheme,
+    /// Read, analyse and chart a soak file (`None`: the shipped synthetic one).
+    OpenSoak(Option<PathBuf>),
 }
+
+/// The shipped synthetic soak, built into the binary so it opens anywhere.
+pub const SHIPPED_SOAK: &str = include_str!("../../../datasets/thermal-soak.csv");
 
 /// The benchmark in flight.
 struct LiveRun {
@@ -134,6 +139,8 @@ pub struct VernierApp {
     save_pending: bool,
     /// A folder path being typed, for systems without a native dialog.
     path_prompt: Option<(io::Pick, String)>,
+    /// The soak shown in the Soak runs section.
+    soak: Option<plots::SoakView>,
 }
 
 impl VernierApp {
@@ -161,6 +168,7 @@ impl VernierApp {
             commands: Vec::new(),
             save_pending: false,
             path_prompt: None,
+            soak: None,
         }
     }
 
@@ -255,6 +263,12 @@ impl VernierApp {
             }
             AppCommand::ToggleTheme => {
                 self.settings.dark = !self.settings.dark;
+                return;
+            }
+            AppCommand::OpenSoak(path) => {
+                if let Some(io) = &self.io {
+                    io.send(io::Request::ReadSoak { path });
+                }
                 return;
             }
             AppCommand::SelectRun(number) => {
@@ -415,6 +429,10 @@ impl VernierApp {
                     self.changed();
                 }
                 Err(e) => self.say(format!("the run finished but its raw file could not be written: {e}"), true),
+            },
+            io::Event::Soak(result) => match result {
+                Ok(view) => self.soak = Some(*view),
+                Err(e) => self.say(e, true),
             },
             io::Event::Trials { run, result } => match (result, self.doc.notebook.run(run)) {
                 (Ok(trials), Some(r)) => {
@@ -663,6 +681,7 @@ impl eframe::App for VernierApp {
                 notebook: &self.doc.notebook,
                 commands: &mut self.commands,
                 trials,
+                soak: self.soak.as_ref(),
                 dir: &self.doc.dir,
             };
             if self.views.section == Section::Runs {

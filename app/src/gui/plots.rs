@@ -186,3 +186,135 @@ pub fn live_plot(ui: &mut Ui, points: &[Vec<egui_plot::PlotPoint>; 2]) {
             }
         });
 }
+
+/// A soak shown in the Soak runs section: its samples (downsampled once
+/// for drawing) and its analysis.
+pub struct SoakView {
+    /// Where it came from.
+    pub title: String,
+    /// The six numbers.
+    pub analysis: Result<vernier_engine::soak::Analysis, String>,
+    /// Score against time, at most ~2000 points (min/max per bucket).
+    pub score: Vec<egui_plot::PlotPoint>,
+    /// Clock against time, when the clock is an observation.
+    pub clock: Option<Vec<egui_plot::PlotPoint>>,
+    /// SoC temperature against time, when observed.
+    pub soc_temp: Option<Vec<egui_plot::PlotPoint>>,
+    /// Placeholder columns.
+    pub placeholders: Vec<String>,
+    /// Labelled synthetic.
+    pub synthetic: bool,
+    /// Thermal condition line from the comments (ambient, setup).
+    pub condition: String,
+}
+
+/// Longest series drawn point for point; longer ones are bucketed.
+const MAX_POINTS: usize = 2000;
+
+impl SoakView {
+    /// Analyses and downsamples `data` once, off the drawing path.
+    pub fn new(title: String, data: &vernier_engine::soak::SoakData) -> Self {
+        let placeholders = data.placeholders();
+        let observed = |name: &str| !placeholders.iter().any(|p| p == name);
+        let comment = |key: &str| data.comments.iter().find_map(|c| c.strip_prefix(key).map(|v| v.trim().to_owned()));
+        let condition = ["ambient:", "physical setup:", "power source:"]
+            .iter()
+            .filter_map(|k| comment(k).map(|v| format!("{} {v}", k.trim_end_matches(':'))))
+            .collect::<Vec<_>>()
+            .join(" · ");
+        Self {
+            title,
+            analysis: vernier_engine::soak::analyze(data, &vernier_engine::soak::Thresholds::default())
+                .map_err(|e| e.to_string()),
+            score: bucketed(&data.t, &data.score),
+            clock: observed("clock_mhz").then(|| bucketed(&data.t, &data.clock)),
+            soc_temp: observed("soc_temp_c").then(|| bucketed(&data.t, &data.soc_temp)),
+            synthetic: data.synthetic(),
+            placeholders,
+            condition: if condition.is_empty() { "thermal condition not stated in the file".into() } else { condition },
+        }
+    }
+}
+
+/// Keeps the shape of a long series: each bucket contributes its minimum
+/// and maximum, in time order.
+fn bucketed(t: &[f64], y: &[f64]) -> Vec<egui_plot::PlotPoint> {
+    if t.len() <= MAX_POINTS {
+        return t.iter().zip(y).map(|(&t, &y)| egui_plot::PlotPoint::new(t, y)).collect();
+    }
+    let size = t.len().div_ceil(MAX_POINTS / 2);
+    let mut out = Vec::with_capacity(MAX_POINTS + 2);
+    for (ts, ys) in t.chunks(size).zip(y.chunks(size)) {
+        let (lo, hi) = ys
+            .iter()
+            .enumerate()
+            .fold((0, 0), |(lo, hi), (i, v)| (if *v < ys[lo] { i } else { lo }, if *v > ys[hi] { i } else { hi }));
+        let (a, b) = if lo <= hi { (lo, hi) } else { (hi, lo) };
+        out.push(egui_plot::PlotPoint::new(ts[a], ys[a]));
+        if b != a {
+            out.push(egui_plot::PlotPoint::new(ts[b], ys[b]));
+        }
+    }
+    out
+}
+
+/// The soak chart (SPEC T10): score against time, the opening and tail
+/// windows shaded, onset and stable marked, the window and the thermal
+/// condition written on the chart, SYNTHETIC stamped on synthetic data.
+pub fn soak_chart(ui: &mut Ui, view: &SoakView) {
+    use egui_plot::{Span, VLine};
+    let height = (ui.available_height() * 0.6).max(200.0);
+    let end = view.score.last().map_or(0.0, |p| p.x);
+    let response = Plot::new(("soak", view.title.as_str()))
+        .height(height)
+        .legend(Legend::default())
+        .x_axis_label("time (s)")
+        .y_axis_label("score (chunks/s)")
+        .include_y(0.0)
+        .show(ui, |plot| {
+            if let Ok(a) = &view.analysis {
+                let th = &a.thresholds;
+                plot.add(Span::new("opening window", 0.0..=th.opening_s).fill(TIMED.gamma_multiply(0.15)));
+                plot.add(Span::new("tail window", (end - th.tail_s)..=end).fill(ARM_B.gamma_multiply(0.12)));
+                if let Some(t) = a.t_onset {
+                    plot.vline(VLine::new(format!("onset {t} s"), t).color(Color32::from_rgb(230, 80, 80)));
+                }
+                if let Some(t) = a.t_stable {
+                    plot.vline(VLine::new(format!("stable {t} s"), t).color(Color32::from_rgb(80, 200, 120)));
+                }
+                plot.hline(HLine::new("P", a.peak).color(TIMED.gamma_multiply(0.6)));
+                plot.hline(HLine::new("S", a.sustained).color(ARM_B.gamma_multiply(0.6)));
+            }
+            plot.line(Line::new("score", &view.score[..]).color(TIMED));
+        });
+    let mut caption = format!("{} · {}", view.title, view.condition);
+    if let Ok(a) = &view.analysis {
+        caption = format!(
+            "window: opening {} s, tail {} s of {} s · {caption}",
+            a.thresholds.opening_s, a.thresholds.tail_s, a.duration_s
+        );
+    }
+    caption_on(ui, &response.response, &caption);
+    if view.synthetic {
+        ui.painter().text(
+            response.response.rect.right_bottom() - egui::vec2(16.0, 40.0),
+            egui::Align2::RIGHT_BOTTOM,
+            "SYNTHETIC",
+            egui::FontId::proportional(28.0),
+            Color32::from_rgba_unmultiplied(230, 80, 80, 160),
+        );
+    }
+    let series: Vec<(&str, &Vec<egui_plot::PlotPoint>, &str)> =
+        [("clock", &view.clock, "MHz"), ("SoC temperature", &view.soc_temp, "°C")]
+            .into_iter()
+            .filter_map(|(name, s, unit)| s.as_ref().map(|s| (name, s, unit)))
+            .collect();
+    for (name, points, unit) in series {
+        Plot::new(("soak-aux", name, view.title.as_str()))
+            .height(((ui.available_height() - 8.0) / 2.0).max(100.0))
+            .legend(Legend::default())
+            .x_axis_label("time (s)")
+            .y_axis_label(format!("{name} ({unit})"))
+            .show(ui, |plot| plot.line(Line::new(name, &points[..])));
+    }
+}

@@ -130,7 +130,29 @@ impl Notebook {
     /// Records a new prediction and seals it into the chain; returns its number.
     pub fn add_prediction(&mut self, text: PredictionText, at: DateTime<Utc>) -> Result<u32, NotebookError> {
         let text = checked(text)?;
-        Ok(self.push_prediction(text, None, at))
+        Ok(self.push_prediction(text, None, None, at))
+    }
+
+    /// Records a soak prediction with the protocol fixed before the run
+    /// (T1): both are sealed together and lock when the soak is recorded.
+    pub fn add_soak_prediction(
+        &mut self,
+        text: PredictionText,
+        protocol: SoakProtocol,
+        at: DateTime<Utc>,
+    ) -> Result<u32, NotebookError> {
+        let text = checked(text)?;
+        Ok(self.push_prediction(text, None, Some(protocol), at))
+    }
+
+    /// The protocol of the newest open soak prediction: what the next soak
+    /// must run (T1).
+    pub fn open_soak_protocol(&self) -> Option<(u32, SoakProtocol)> {
+        self.predictions
+            .iter()
+            .rev()
+            .find(|p| p.protocol.is_some() && self.lock_of(p).is_none())
+            .and_then(|p| p.protocol.map(|proto| (p.number, proto)))
     }
 
     /// Rewrites an open prediction. A locked one is refused (N4).
@@ -169,7 +191,8 @@ impl Notebook {
             why: why.to_owned(),
         })?;
         let amends = Amendment { of: number, quote: original.predict.clone() };
-        Ok(self.push_prediction(text, Some(amends), at))
+        let protocol = original.protocol;
+        Ok(self.push_prediction(text, Some(amends), protocol, at))
     }
 
     /// Locks every open prediction now (the CLI's `lock`); returns how many.
@@ -289,7 +312,13 @@ impl Notebook {
         Ok(())
     }
 
-    fn push_prediction(&mut self, text: PredictionText, amends: Option<Amendment>, at: DateTime<Utc>) -> u32 {
+    fn push_prediction(
+        &mut self,
+        text: PredictionText,
+        amends: Option<Amendment>,
+        protocol: Option<SoakProtocol>,
+        at: DateTime<Utc>,
+    ) -> u32 {
         let number = next_number(self.predictions.iter().map(|p| p.number));
         let prev = self.predictions.last().map(|p| p.hash.clone()).unwrap_or_default();
         let mut p = Prediction {
@@ -299,6 +328,7 @@ impl Notebook {
             why: text.why,
             recorded_at: at,
             amends,
+            protocol,
             lock: None,
             prev: String::new(),
             hash: String::new(),

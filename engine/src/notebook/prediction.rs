@@ -71,7 +71,7 @@ impl std::fmt::Display for Lock {
 }
 
 /// A row of the Predictions section, sealed into the chain.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Prediction {
     /// `#`, shown as `P{number}`.
@@ -87,6 +87,9 @@ pub struct Prediction {
     pub recorded_at: DateTime<Utc>,
     /// Set when this row amends an earlier one.
     pub amends: Option<Amendment>,
+    /// A soak protocol fixed with this prediction, before the soak (T1).
+    #[serde(default)]
+    pub protocol: Option<super::run::SoakProtocol>,
     /// Set once it is read-only. Sealed with the content, so a lock removed
     /// by hand breaks the seal (and any later run still implies it).
     pub lock: Option<Lock>,
@@ -140,6 +143,15 @@ impl Prediction {
                 field(a.quote.as_bytes());
             }
             None => field(b"-"),
+        }
+        // Sealed only when present, so rows without a protocol keep the seal
+        // they had before protocols existed.
+        if let Some(p) = &self.protocol {
+            field(b"soak protocol");
+            for v in [p.duration_s, p.interval_s, p.opening_window_s, p.tail_window_s, p.threshold, p.band] {
+                field(&v.to_le_bytes());
+            }
+            field(&p.hold.to_le_bytes());
         }
         match &self.lock {
             Some(lock) => {

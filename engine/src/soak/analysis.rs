@@ -33,7 +33,13 @@ impl Default for Thresholds {
 
 impl From<&SoakProtocol> for Thresholds {
     fn from(p: &SoakProtocol) -> Self {
-        Self { opening_s: p.opening_window_s, tail_s: p.tail_window_s, threshold: p.threshold, hold: p.hold, band: p.band }
+        Self {
+            opening_s: p.opening_window_s,
+            tail_s: p.tail_window_s,
+            threshold: p.threshold,
+            hold: p.hold,
+            band: p.band,
+        }
     }
 }
 
@@ -80,25 +86,35 @@ pub struct Analysis {
 
 /// Analyses the score column (T5).
 pub fn analyze(data: &SoakData, th: &Thresholds) -> Result<Analysis, AnalysisError> {
-    if !(th.opening_s > 0.0 && th.tail_s > 0.0 && th.threshold > 0.0 && th.threshold <= 1.0 && th.hold >= 1 && th.band >= 0.0) {
+    if !(th.opening_s > 0.0
+        && th.tail_s > 0.0
+        && th.threshold > 0.0
+        && th.threshold <= 1.0
+        && th.hold >= 1
+        && th.band >= 0.0)
+    {
         return Err(AnalysisError::Invalid(format!(
             "thresholds out of range: windows must be positive, threshold in (0, 1], hold at least 1, band not negative ({th:?})"
         )));
     }
-    let opening: Vec<f64> = data.t.iter().zip(&data.score).filter(|(t, _)| **t <= th.opening_s).map(|(_, s)| *s).collect();
+    let opening: Vec<f64> =
+        data.t.iter().zip(&data.score).filter(|(t, _)| **t <= th.opening_s).map(|(_, s)| *s).collect();
     let peak = median(&opening).ok_or(AnalysisError::NoOpening(th.opening_s))?;
     if peak == 0.0 {
         return Err(AnalysisError::ZeroPeak);
     }
     let end = data.t.last().copied().unwrap_or(0.0);
-    let tail: Vec<f64> = data.t.iter().zip(&data.score).filter(|(t, _)| **t > end - th.tail_s).map(|(_, s)| *s).collect();
-    let tail_summary = Summary::of(&tail).map_err(|_| AnalysisError::Invalid("the tail window holds no samples".into()))?;
+    let tail: Vec<f64> =
+        data.t.iter().zip(&data.score).filter(|(t, _)| **t > end - th.tail_s).map(|(_, s)| *s).collect();
+    let tail_summary =
+        Summary::of(&tail).map_err(|_| AnalysisError::Invalid("the tail window holds no samples".into()))?;
     let sustained = tail_summary.median;
     let hold = th.hold as usize;
     let below = |i: usize| data.score[i] < th.threshold * peak;
     let onset_index = first_run(data.len(), hold, below);
     let within = |i: usize| (data.score[i] - sustained).abs() <= th.band * sustained.abs();
-    let stable_index = onset_index.and_then(|o| first_run(data.len(), hold, |i| i >= o && within(i)).filter(|&s| s >= o));
+    let stable_index =
+        onset_index.and_then(|o| first_run(data.len(), hold, |i| i >= o && within(i)).filter(|&s| s >= o));
     Ok(Analysis {
         peak,
         t_onset: onset_index.map(|i| data.t[i]),
@@ -213,10 +229,17 @@ pub struct SoakComparison {
 /// Compares B against A.
 pub fn compare(a: &Analysis, b: &Analysis, unit: &str) -> SoakComparison {
     let sig = |v: f64| format_significant(v, 3);
-    let rel = |x: f64, y: f64| if x == 0.0 { String::new() } else { format!(" ({:+}%)", format_significant(100.0 * (y / x - 1.0), 2)) };
+    let rel = |x: f64, y: f64| {
+        if x == 0.0 { String::new() } else { format!(" ({:+}%)", format_significant(100.0 * (y / x - 1.0), 2)) }
+    };
     let lines = vec![
         format!("P (peak): A {} {unit}, B {} {unit}{}", sig(a.peak), sig(b.peak), rel(a.peak, b.peak)),
-        format!("S (sustained): A {} {unit}, B {} {unit}{}", sig(a.sustained), sig(b.sustained), rel(a.sustained, b.sustained)),
+        format!(
+            "S (sustained): A {} {unit}, B {} {unit}{}",
+            sig(a.sustained),
+            sig(b.sustained),
+            rel(a.sustained, b.sustained)
+        ),
         format!("S/P: A {}, B {}", format_significant(a.ratio, 2), format_significant(b.ratio, 2)),
     ];
     let disagree = (a.sustained - b.sustained).abs() > a.tail_iqr.max(b.tail_iqr);
@@ -254,7 +277,7 @@ mod tests {
     // SPEC T5, T8: no throttling at all is a result, with S/P near 1.
     #[test]
     fn no_throttling() {
-        let d = curve(600, |t| 10.0 + if (t as u32 / 10) % 2 == 0 { 0.05 } else { -0.05 }, |_| 3000.0);
+        let d = curve(600, |t| 10.0 + if (t as u32 / 10).is_multiple_of(2) { 0.05 } else { -0.05 }, |_| 3000.0);
         let a = analyze(&d, &Thresholds::default()).expect("analysable");
         assert_eq!(a.t_onset, None);
         assert_eq!(a.t_stable, None);
@@ -296,8 +319,10 @@ mod tests {
     // SPEC T9: two runs that disagree by more than the tail IQR.
     #[test]
     fn comparison_flags_drift() {
-        let a = analyze(&curve(600, |t| if t < 200.0 { 10.0 } else { 7.0 }, |_| 1.0), &Thresholds::default()).expect("ok");
-        let b = analyze(&curve(600, |t| if t < 200.0 { 10.0 } else { 6.0 }, |_| 1.0), &Thresholds::default()).expect("ok");
+        let a =
+            analyze(&curve(600, |t| if t < 200.0 { 10.0 } else { 7.0 }, |_| 1.0), &Thresholds::default()).expect("ok");
+        let b =
+            analyze(&curve(600, |t| if t < 200.0 { 10.0 } else { 6.0 }, |_| 1.0), &Thresholds::default()).expect("ok");
         let c = compare(&a, &b, "chunks/s");
         assert!(c.disagree);
         assert_eq!(c.lines.len(), 3);

@@ -114,7 +114,9 @@ pub fn parse(mut reader: impl BufRead, path: &Path) -> Result<SoakData, SoakFile
     let mut header_seen = false;
     loop {
         buf.clear();
-        let read = reader.read_until(b'\n', &mut buf).map_err(|source| SoakFileError::Io { path: path.to_path_buf(), source })?;
+        let read = reader
+            .read_until(b'\n', &mut buf)
+            .map_err(|source| SoakFileError::Io { path: path.to_path_buf(), source })?;
         if read == 0 {
             break;
         }
@@ -132,7 +134,13 @@ pub fn parse(mut reader: impl BufRead, path: &Path) -> Result<SoakData, SoakFile
         if !header_seen {
             let found = String::from_utf8_lossy(text);
             if found.replace(' ', "") != HEADER {
-                return Err(at(line, format!("the columns must be exactly {HEADER}; found '{}'", found.chars().take(120).collect::<String>())));
+                return Err(at(
+                    line,
+                    format!(
+                        "the columns must be exactly {HEADER}; found '{}'",
+                        found.chars().take(120).collect::<String>()
+                    ),
+                ));
             }
             header_seen = true;
             continue;
@@ -151,7 +159,10 @@ pub fn parse(mut reader: impl BufRead, path: &Path) -> Result<SoakData, SoakFile
         if let Some(&prev) = data.t.last()
             && row[0] <= prev
         {
-            return Err(at(line, format!("t_seconds {} does not come after the previous {prev}: time must increase", row[0])));
+            return Err(at(
+                line,
+                format!("t_seconds {} does not come after the previous {prev}: time must increase", row[0]),
+            ));
         }
         data.push(row);
     }
@@ -213,7 +224,11 @@ mod tests {
         let cases: [(&str, String, &str); 8] = [
             ("empty", String::new(), "no header line"),
             ("only comments", "# a\n# b\n".into(), "no header line"),
-            ("other order", "t_seconds,score,clock_mhz,power_w,soc_temp_c,skin_temp_c\n1,2,3,4,5,6\n".into(), "line 1: the columns must be exactly"),
+            (
+                "other order",
+                "t_seconds,score,clock_mhz,power_w,soc_temp_c,skin_temp_c\n1,2,3,4,5,6\n".into(),
+                "line 1: the columns must be exactly",
+            ),
             ("non-numeric", format!("{header}10,2400,x,50,0,2\n"), "line 2: column 'power_w': 'x' is not a number"),
             ("backwards", format!("{header}10,1,1,1,1,1\n5,1,1,1,1,1\n"), "line 3: t_seconds 5 does not come after"),
             ("short row", format!("{header}10,1,1,1,1\n"), "line 2: 5 fields, expected 6"),

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Thermal-zone types taken as the SoC / package temperature, best first.
-const SOC_ZONES: [&str; 7] = ["x86_pkg_temp", "soc_thermal", "cpu-thermal", "cpu_thermal", "cpu0-thermal", "tcpu", "acpitz"];
+const SOC_ZONES: [&str; 7] =
+    ["x86_pkg_temp", "soc_thermal", "cpu-thermal", "cpu_thermal", "cpu0-thermal", "tcpu", "acpitz"];
 /// hwmon chips that report the CPU package temperature.
 const SOC_HWMON: [&str; 4] = ["coretemp", "k10temp", "zenpower", "cpu_thermal"];
 
@@ -41,7 +42,8 @@ impl Sensors {
     /// Looks for every source under `root` (`/` on a real machine).
     pub fn discover(root: &Path) -> Self {
         let zones = thermal_zones(root);
-        let zone = |names: &[&str]| names.iter().find_map(|n| zones.iter().find(|(t, _)| t == n).map(|(_, p)| p.clone()));
+        let zone =
+            |names: &[&str]| names.iter().find_map(|n| zones.iter().find(|(t, _)| t == n).map(|(_, p)| p.clone()));
         let soc = zone(&SOC_ZONES).or_else(|| hwmon_temp(root));
         let skin = zones.iter().find(|(t, _)| t.to_ascii_lowercase().contains("skin")).map(|(_, p)| p.clone());
         Self { clock: clock(root), soc, skin, rapl: rapl(root), last_energy: None }
@@ -49,17 +51,26 @@ impl Sensors {
 
     /// Where each column comes from, for the file's comments.
     pub fn sources(&self) -> Vec<(&'static str, String)> {
-        let show = |p: &Option<PathBuf>| p.as_ref().map_or_else(|| "placeholder (no source)".to_owned(), |p| p.display().to_string());
+        let show = |p: &Option<PathBuf>| {
+            p.as_ref().map_or_else(|| "placeholder (no source)".to_owned(), |p| p.display().to_string())
+        };
         vec![
             (
                 "clock_mhz",
                 match &self.clock {
                     Some(Clock::Cpufreq(p)) => format!("cpufreq scaling_cur_freq of {} CPUs", p.len()),
-                    Some(Clock::Cpuinfo(p)) => format!("{} 'cpu MHz' (may be a nominal figure on a virtual machine)", p.display()),
+                    Some(Clock::Cpuinfo(p)) => {
+                        format!("{} 'cpu MHz' (may be a nominal figure on a virtual machine)", p.display())
+                    }
                     None => "placeholder (no source)".into(),
                 },
             ),
-            ("power_w", self.rapl.as_ref().map_or_else(|| "placeholder (no source)".into(), |r| format!("RAPL {}", r.energy.display()))),
+            (
+                "power_w",
+                self.rapl
+                    .as_ref()
+                    .map_or_else(|| "placeholder (no source)".into(), |r| format!("RAPL {}", r.energy.display())),
+            ),
             ("soc_temp_c", show(&self.soc)),
             ("skin_temp_c", show(&self.skin)),
         ]
@@ -91,11 +102,17 @@ impl Sensors {
 
     fn clock_mhz(&self) -> f64 {
         let values: Vec<f64> = match &self.clock {
-            Some(Clock::Cpufreq(paths)) => paths.iter().filter_map(|p| read_number(p)).map(|khz| khz / 1000.0).collect(),
+            Some(Clock::Cpufreq(paths)) => {
+                paths.iter().filter_map(|p| read_number(p)).map(|khz| khz / 1000.0).collect()
+            }
             Some(Clock::Cpuinfo(path)) => std::fs::read_to_string(path)
                 .map(|t| {
                     t.lines()
-                        .filter_map(|l| l.split_once(':').filter(|(k, _)| k.trim() == "cpu MHz").and_then(|(_, v)| v.trim().parse().ok()))
+                        .filter_map(|l| {
+                            l.split_once(':')
+                                .filter(|(k, _)| k.trim() == "cpu MHz")
+                                .and_then(|(_, v)| v.trim().parse().ok())
+                        })
                         .collect()
                 })
                 .unwrap_or_default(),

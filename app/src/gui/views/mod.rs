@@ -97,6 +97,8 @@ pub struct ViewState {
     pub selected_run: Option<u32>,
     /// Show the seq/chase sweep instead of one run's trials.
     pub show_sweep: bool,
+    /// A soak file path being typed.
+    pub soak_path: String,
 }
 
 /// What a view gets to draw with.
@@ -107,6 +109,8 @@ pub struct Context<'a> {
     pub commands: &'a mut Vec<AppCommand>,
     /// Trials of the selected run, when loaded.
     pub trials: Option<&'a super::plots::RunTrials>,
+    /// The soak being shown, when one is loaded.
+    pub soak: Option<&'a super::plots::SoakView>,
     /// Folder of the notebook.
     pub dir: &'a std::path::Path,
 }
@@ -117,7 +121,7 @@ pub fn section_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         Section::Environment => environment::environment_ui(ui, state, cx),
         Section::Predictions => predictions::predictions_ui(ui, state, cx),
         Section::Runs => runs::runs_ui(ui, state, cx),
-        Section::Soaks => soaks::soaks_ui(ui, cx),
+        Section::Soaks => soaks::soaks_ui(ui, state, cx),
         Section::Notes => notes::notes_ui(ui, state, cx),
         Section::Documents => documents::documents_ui(ui, cx),
         Section::Audit => audit::audit_ui(ui, cx),

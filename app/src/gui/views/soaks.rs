@@ -1,28 +1,86 @@
-//! The Soak runs section (SPEC N2, T): recorded soaks with their six numbers.
+//! The Soak runs section (SPEC N2, T5, T10): recorded soaks with their six
+//! numbers; click one — or open any soak file — to see its chart.
 
 use egui::{RichText, Ui};
 use vernier_engine::notebook::SOAK_COLUMNS;
 
-use super::{Context, hint};
+use super::{Context, ViewState, hint};
+use crate::gui::{AppCommand, plots};
 
-pub fn soaks_ui(ui: &mut Ui, cx: &mut Context<'_>) {
+pub fn soaks_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     let nb = cx.notebook;
-    if nb.soaks().is_empty() {
-        hint(ui, "No soak runs yet. A soak's protocol is fixed and locked with your prediction before it starts.");
-        return;
-    }
-    egui::Grid::new("soaks").striped(true).spacing([14.0, 6.0]).show(ui, |ui| {
-        for h in SOAK_COLUMNS {
-            ui.label(RichText::new(h).strong());
+    ui.horizontal(|ui| {
+        let label = ui.label("Soak file");
+        ui.add(egui::TextEdit::singleline(&mut state.soak_path).hint_text("path to a soak CSV").desired_width(420.0))
+            .labelled_by(label.id);
+        if ui.add_enabled(!state.soak_path.trim().is_empty(), egui::Button::new("Analyse")).clicked() {
+            cx.commands.push(AppCommand::OpenSoak(Some(state.soak_path.trim().into())));
         }
-        ui.end_row();
-        for soak in nb.soaks() {
-            let discarded = soak.discarded.is_some();
-            for cell in soak.columns() {
-                let text = RichText::new(cell);
-                ui.label(if discarded { text.strikethrough().weak() } else { text });
-            }
-            ui.end_row();
+        if ui.button("Shipped synthetic soak").on_hover_text("datasets/thermal-soak.csv, labelled SYNTHETIC").clicked()
+        {
+            cx.commands.push(AppCommand::OpenSoak(None));
         }
     });
+    ui.add_space(6.0);
+    if nb.soaks().is_empty() {
+        hint(
+            ui,
+            "No soak runs recorded yet (vernier soak run --notebook DIR). A soak file can still be analysed above.",
+        );
+    } else {
+        egui::Grid::new("soaks").striped(true).spacing([14.0, 6.0]).show(ui, |ui| {
+            for h in SOAK_COLUMNS {
+                ui.label(RichText::new(h).strong());
+            }
+            ui.end_row();
+            for soak in nb.soaks() {
+                let discarded = soak.discarded.is_some();
+                let cells = soak.columns();
+                for (i, cell) in cells.into_iter().enumerate() {
+                    let text = RichText::new(cell);
+                    let text = if discarded { text.strikethrough().weak() } else { text };
+                    if i == 0
+                        && let Some(raw) = &soak.raw_file
+                    {
+                        if ui.link(text).clicked() {
+                            cx.commands.push(AppCommand::OpenSoak(Some(cx.dir.join(raw.path.as_str()))));
+                        }
+                    } else {
+                        ui.label(text);
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    }
+    ui.separator();
+    match cx.soak {
+        Some(view) => {
+            match &view.analysis {
+                Ok(a) => {
+                    let t = |v: Option<f64>| v.map_or_else(|| "none observed".to_owned(), |t| format!("{t} s"));
+                    ui.label(format!(
+                        "P {:.3} · t_onset {} · t_stable {} · S {:.3} · S/P {:.2} · tail IQR {:.3} chunks/s",
+                        a.peak,
+                        t(a.t_onset),
+                        t(a.t_stable),
+                        a.sustained,
+                        a.ratio,
+                        a.tail_iqr
+                    ));
+                    ui.label(RichText::new(vernier_engine::soak::analysis::honesty_line(a, "chunks/s")).weak());
+                }
+                Err(e) => {
+                    ui.colored_label(ui.visuals().warn_fg_color, e);
+                }
+            }
+            if !view.placeholders.is_empty() {
+                ui.label(
+                    RichText::new(format!("placeholders, not observations: {}", view.placeholders.join(", "))).weak(),
+                );
+            }
+            plots::soak_chart(ui, view);
+        }
+        None => hint(ui, "Choose a soak to see its curve."),
+    }
 }

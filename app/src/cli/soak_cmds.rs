@@ -1,0 +1,366 @@
+//! `vernier soak run | analyze | compare` (SPEC T, C).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::anyhow;
+use chrono::Utc;
+use clap::{Args, Subcommand};
+use serde_json::json;
+use vernier_engine::notebook::{EnvField, RawFile, SoakNumbers, SoakProtocol, Tag, store};
+use vernier_engine::soak::{self, Analysis, Thresholds, analysis, file, run};
+use vernier_engine::stats::format_significant;
+
+use super::notebook_cmds::open;
+use super::{Failure, Outcome};
+
+/// The score's unit.
+const UNIT: &str = "chunks/s";
+
+/// `vernier soak`.
+#[derive(Debug, Subcommand)]
+pub enum SoakCommand {
+    /// Run the sustained-load protocol and write its CSV as it goes.
+    Run(RunArgs),
+    /// The six numbers of a soak file, and the course tool's view of it.
+    Analyze(AnalyzeArgs),
+    /// Two soak files number by number.
+    Compare(CompareArgs),
+}
+
+/// Analysis thresholds (defaults per SPEC T1).
+#[derive(Debug, Args, Clone, Copy)]
+pub struct ThresholdArgs {
+    /// Opening window for P, seconds.
+    #[arg(long, default_value_t = 30.0)]
+    window: f64,
+    /// Tail window for S, seconds.
+    #[arg(long, default_value_t = 300.0)]
+    tail: f64,
+    /// Onset threshold, as a fraction of P.
+    #[arg(long, default_value_t = 0.95)]
+    threshold: f64,
+    /// Stability band around S.
+    #[arg(long, default_value_t = 0.03)]
+    band: f64,
+    /// Consecutive samples for onset and stability.
+    #[arg(long, default_value_t = 3)]
+    hold: u32,
+    /// Opening window of the course tool's view, seconds.
+    #[arg(long, default_value_t = analysis::COURSE_WINDOW_S)]
+    course_window: f64,
+}
+
+impl ThresholdArgs {
+    fn thresholds(&self) -> Thresholds {
+        Thresholds {
+            opening_s: self.window,
+            tail_s: self.tail,
+            threshold: self.threshold,
+            hold: self.hold,
+            band: self.band,
+        }
+    }
+}
+
+/// `vernier soak run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Duration, seconds (default 600; with --notebook, the protocol fixed with the prediction).
+    #[arg(long)]
+    duration: Option<f64>,
+    /// Sampling interval, seconds (default 10; with --notebook, from the protocol).
+    #[arg(long)]
+    interval: Option<f64>,
+    /// Worker threads (default: the logical CPUs).
+    #[arg(long)]
+    workers: Option<usize>,
+    /// The CSV to write (refused if it exists). With --notebook, defaults to raw/soak-N.csv there.
+    #[arg(long, value_name = "FILE.csv", required_unless_present = "notebook")]
+    out: Option<PathBuf>,
+    /// Record the soak in this notebook (its protocol, six numbers and file).
+    #[arg(long, value_name = "DIR")]
+    notebook: Option<PathBuf>,
+    /// Print the analysis as JSON when done.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `vernier soak analyze`.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// The soak CSV.
+    file: PathBuf,
+    #[command(flatten)]
+    thresholds: ThresholdArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `vernier soak compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Soak A.
+    a: PathBuf,
+    /// Soak B.
+    b: PathBuf,
+    #[command(flatten)]
+    thresholds: ThresholdArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn soak(command: &SoakCommand) -> Outcome {
+    match command {
+        SoakCommand::Run(args) => run_soak(args),
+        SoakCommand::Analyze(args) => analyze(args),
+        SoakCommand::Compare(args) => compare(args),
+    }
+}
+
+fn load(path: &Path) -> Result<soak::SoakData, Failure> {
+    file::read(path).map_err(Failure::input)
+}
+
+fn analysed(data: &soak::SoakData, th: &Thresholds) -> Result<Analysis, Failure> {
+    soak::analyze(data, th).map_err(Failure::input)
+}
+
+fn analyze(args: &AnalyzeArgs) -> Outcome {
+    let data = load(&args.file)?;
+    let th = args.thresholds.thresholds();
+    let a = analysed(&data, &th)?;
+    // T5: a changed threshold is stated, with the default result beside it.
+    let default = (th != Thresholds::default()).then(|| analysed(&data, &Thresholds::default())).transpose()?;
+    let course = soak::course_view(&data, args.thresholds.course_window, th.tail_s, a.t_onset);
+    let placeholders = data.placeholders();
+    if args.json {
+        let mut object = numbers_json(&a);
+        object["placeholders"] = json!(placeholders);
+        object["synthetic"] = json!(data.synthetic());
+        object["samples"] = json!(data.len());
+        object["course_view"] = json!(course);
+        object["honesty"] = json!(analysis::honesty_line(&a, UNIT));
+        object["negative_result"] = json!(analysis::negative_result(&a));
+        object["default_thresholds_result"] = json!(default.as_ref().map(numbers_json));
+        out!("{object}");
+        return Ok(0);
+    }
+    if data.synthetic() {
+        out!("SYNTHETIC data: a modeled shape, not a measurement — tag anything taken from it MODELED");
+    }
+    print_six(&a, "Vernier's view (median score)");
+    if let Some(d) = &default {
+        out!("thresholds changed from the protocol's defaults; with the defaults:");
+        print_six(d, "default thresholds");
+    }
+    out!("{}", analysis::honesty_line(&a, UNIT));
+    if let Some(negative) = analysis::negative_result(&a) {
+        out!("{negative}");
+    }
+    if !placeholders.is_empty() {
+        out!("placeholders (not observations): {}", placeholders.join(", "));
+    }
+    out!("course tool's view (opening window {} s, score as a mean):", course.window_s);
+    match course.clock_onset {
+        Some(t) => out!("  throttle onset from the clock: t = {t} s"),
+        None => {
+            out!("  throttle onset from the clock: none observed — the run never left its peak point (no clock data)")
+        }
+    }
+    out!(
+        "  mean score: {} {UNIT} in the opening window, {} {UNIT} in the tail",
+        format_significant(course.burst_mean_score, 3),
+        format_significant(course.tail_mean_score, 3)
+    );
+    if let Some(w) = &course.warning {
+        out!("  warning: {w}");
+    }
+    Ok(0)
+}
+
+fn numbers_json(a: &Analysis) -> serde_json::Value {
+    json!({
+        "peak": a.peak,
+        "t_onset": a.t_onset,
+        "t_stable": a.t_stable,
+        "sustained": a.sustained,
+        "ratio": a.ratio,
+        "tail_iqr": a.tail_iqr,
+        "tail_iqr_fraction": a.tail_iqr_fraction,
+        "thresholds": a.thresholds,
+    })
+}
+
+fn print_six(a: &Analysis, view: &str) {
+    let t = |v: Option<f64>| v.map_or_else(|| "none observed".to_owned(), |t| format!("{t} s"));
+    let th = &a.thresholds;
+    out!(
+        "{view} — opening {} s, tail {} s, threshold {} of P held {} samples, band ±{}",
+        th.opening_s,
+        th.tail_s,
+        th.threshold,
+        th.hold,
+        th.band
+    );
+    out!("  P        {} {UNIT}", format_significant(a.peak, 3));
+    out!("  t_onset  {}", t(a.t_onset));
+    out!("  t_stable {}", t(a.t_stable));
+    out!("  S        {} {UNIT}", format_significant(a.sustained, 3));
+    out!("  S/P      {}", format_significant(a.ratio, 2));
+    out!(
+        "  tail IQR {} {UNIT} ({}% of S)",
+        format_significant(a.tail_iqr, 2),
+        format_significant(100.0 * a.tail_iqr_fraction, 2)
+    );
+}
+
+fn compare(args: &CompareArgs) -> Outcome {
+    let th = args.thresholds.thresholds();
+    let a = analysed(&load(&args.a)?, &th)?;
+    let b = analysed(&load(&args.b)?, &th)?;
+    let c = analysis::compare(&a, &b, UNIT);
+    if args.json {
+        out!("{}", json!({"a": numbers_json(&a), "b": numbers_json(&b), "lines": c.lines, "disagree": c.disagree}));
+        return Ok(0);
+    }
+    for line in &c.lines {
+        out!("{line}");
+    }
+    if c.disagree {
+        out!(
+            "S differs by more than the tail IQR: if these are two runs of one configuration, the day drifted — say so, and report both"
+        );
+    } else {
+        out!("S agrees within the tail IQR");
+    }
+    Ok(0)
+}
+
+fn run_soak(args: &RunArgs) -> Outcome {
+    let seconds = |s: f64, what: &str| {
+        (s.is_finite() && s > 0.0)
+            .then(|| Duration::from_secs_f64(s))
+            .ok_or_else(|| Failure::input(anyhow!("{what} must be a positive number of seconds")))
+    };
+    let notebook = args.notebook.as_deref().map(|dir| open(dir).map(|nb| (dir, nb))).transpose()?;
+    // T1: in a notebook, the protocol was fixed with the prediction before the run.
+    let protocol = match &notebook {
+        Some((dir, nb)) => {
+            let Some((number, protocol)) = nb.open_soak_protocol() else {
+                return Err(Failure::input(anyhow!(
+                    "fix the soak protocol with your prediction first: vernier predict {} --soak --experiment … --predict … --why …",
+                    dir.display()
+                )));
+            };
+            for (given, fixed, name) in
+                [(args.duration, protocol.duration_s, "--duration"), (args.interval, protocol.interval_s, "--interval")]
+            {
+                if given.is_some_and(|g| g != fixed) {
+                    return Err(Failure::input(anyhow!(
+                        "{name} differs from the protocol fixed with P{number} ({fixed} s); amend the prediction to change it"
+                    )));
+                }
+            }
+            protocol
+        }
+        None => SoakProtocol {
+            duration_s: args.duration.unwrap_or(600.0),
+            interval_s: args.interval.unwrap_or(10.0),
+            ..SoakProtocol::default()
+        },
+    };
+    let duration = seconds(protocol.duration_s, "--duration")?;
+    let interval = seconds(protocol.interval_s, "--interval")?;
+    let workers =
+        args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    let out_path = match (&args.out, &notebook) {
+        (Some(p), _) => p.clone(),
+        (None, Some((dir, nb))) => dir.join(store::RAW_DIR).join(format!("soak-{}.csv", nb.soaks().len() + 1)),
+        (None, None) => return Err(Failure::input(anyhow!("give --out FILE.csv or --notebook DIR"))),
+    };
+    let context = notebook.as_ref().map_or_else(Vec::new, |(_, nb)| {
+        [EnvField::Ambient, EnvField::PhysicalSetup, EnvField::OtherLoad, EnvField::PreRunIdle, EnvField::PowerSource]
+            .iter()
+            .map(|f| {
+                let v = nb.environment.get(*f);
+                let key = match f {
+                    // The system's own reading is written too; this is what the student stated.
+                    EnvField::PowerSource => "power source (as stated in the notebook)".to_owned(),
+                    other => other.label().to_lowercase(),
+                };
+                (key, if v.is_empty() { "not stated".into() } else { v })
+            })
+            .collect()
+    });
+    let spec = run::SoakSpec { duration, interval, workers, out: out_path.clone(), sensors_root: "/".into(), context };
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let token = std::sync::Arc::clone(&cancel);
+    let _ = ctrlc::set_handler(move || token.store(true, std::sync::atomic::Ordering::Relaxed));
+    let total = (protocol.duration_s / protocol.interval_s).floor() as u64;
+    let bar = indicatif::ProgressBar::with_draw_target(Some(total), indicatif::ProgressDrawTarget::stderr());
+    let outcome = run::run(&spec, &cancel, &mut |n, row| {
+        bar.set_position(n as u64);
+        bar.set_message(format!("score {} {UNIT}", format_significant(row[5], 3)));
+    })
+    .map_err(|e| match e {
+        run::SoakRunError::Invalid(_) => Failure::input(e),
+        other => Failure::failed(other),
+    })?;
+    bar.finish_and_clear();
+    let data = load(&out_path)?;
+    let th = Thresholds::from(&protocol);
+    let result = soak::analyze(&data, &th);
+    if let (Some((dir, mut nb)), Ok(a)) = (notebook, &result) {
+        let bytes = std::fs::read(&out_path).map_err(Failure::failed)?;
+        let raw_file = store_path(dir, &out_path).map(|path| RawFile {
+            path,
+            sha256: vernier_engine::harness::raw::sha256_hex(&bytes),
+            arm: "A".into(),
+        });
+        let numbers = SoakNumbers {
+            peak: a.peak,
+            t_onset: a.t_onset,
+            t_stable: a.t_stable,
+            sustained: a.sustained,
+            ratio: a.ratio,
+            tail_iqr: a.tail_iqr,
+            unit: UNIT.into(),
+        };
+        let mut conditions = vernier_engine::machine::Machine::read().conditions();
+        conditions.push(vernier_engine::notebook::Condition {
+            field: "placeholders".into(),
+            value: if outcome.placeholders.is_empty() { "none".into() } else { outcome.placeholders.join(", ") },
+        });
+        let n = nb.record_soak(protocol, numbers, conditions, raw_file, Tag::Measured, false, Utc::now());
+        store::save(dir, &nb).map_err(Failure::failed)?;
+        out!("recorded as soak S{n} in {}", dir.display());
+    }
+    out!(
+        "{} samples written to {} ({} workers, chunk {:.1} ms{}){}",
+        outcome.samples,
+        out_path.display(),
+        workers,
+        outcome.chunk_ms,
+        if outcome.placeholders.is_empty() {
+            String::new()
+        } else {
+            format!("; placeholders: {}", outcome.placeholders.join(", "))
+        },
+        if outcome.cancelled { " — stopped early; every row written is kept" } else { "" }
+    );
+    match result {
+        Ok(a) if args.json => out!("{}", numbers_json(&a)),
+        Ok(a) => print_six(&a, "the six numbers"),
+        Err(e) => out!("not analysable yet: {e}"),
+    }
+    Ok(0)
+}
+
+/// The CSV's path inside the notebook, when it was written there.
+fn store_path(dir: &Path, file: &Path) -> Option<vernier_engine::notebook::NotebookPath> {
+    let relative = file.strip_prefix(dir).ok()?;
+    vernier_engine::notebook::NotebookPath::new(relative.to_string_lossy().replace('\\', "/")).ok()
+}

@@ -1,0 +1,194 @@
+//! Running a soak (SPEC T2, T3, T4): N workers repeat a calibrated chunk of
+//! work; every interval the chunks completed per second become the score,
+//! sampled beside the sensors, and the row is written at once — a soak
+//! stopped at minute 7 keeps its first 7 minutes.
+
+use std::hint::black_box;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use super::file::{HEADER, row_text};
+use super::sensors::Sensors;
+use crate::machine::Machine;
+
+/// A chunk is calibrated to take about this long on one core.
+const CHUNK_TARGET: Duration = Duration::from_millis(20);
+
+/// What to run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SoakSpec {
+    /// Total duration.
+    pub duration: Duration,
+    /// Sampling interval.
+    pub interval: Duration,
+    /// Worker threads (default: logical CPUs).
+    pub workers: usize,
+    /// The CSV to write; must not exist yet.
+    pub out: PathBuf,
+    /// Root of `/sys` and `/proc` (`/` on a real machine).
+    pub sensors_root: PathBuf,
+    /// Conditions only the user knows (ambient, physical setup, other load,
+    /// pre-run idle, shared host), written as comments.
+    pub context: Vec<(String, String)>,
+}
+
+/// How a soak went.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SoakOutcome {
+    /// Rows written.
+    pub samples: usize,
+    /// Xorshift steps per chunk.
+    pub chunk_steps: u64,
+    /// Calibrated time of one chunk, ms.
+    pub chunk_ms: f64,
+    /// Columns written as placeholders.
+    pub placeholders: Vec<&'static str>,
+    /// Stopped before its duration.
+    pub cancelled: bool,
+}
+
+/// Why a soak could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum SoakRunError {
+    /// Bad duration, interval or worker count.
+    #[error("{0}")]
+    Invalid(String),
+    /// The output file exists (a soak never overwrites one) or cannot be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Runs the soak, calling `on_sample` with each row as it is written.
+pub fn run(
+    spec: &SoakSpec,
+    cancel: &AtomicBool,
+    on_sample: &mut dyn FnMut(usize, [f64; 6]),
+) -> Result<SoakOutcome, SoakRunError> {
+    if spec.interval.is_zero() || spec.duration < spec.interval || spec.workers == 0 {
+        return Err(SoakRunError::Invalid(format!(
+            "need an interval above 0, a duration of at least one interval and at least one worker (got {:?}, {:?}, {})",
+            spec.interval, spec.duration, spec.workers
+        )));
+    }
+    let io = |source| SoakRunError::Io { path: spec.out.clone(), source };
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&spec.out).map_err(io)?;
+    let mut sensors = Sensors::discover(&spec.sensors_root);
+    let (chunk_steps, chunk_ms) = calibrate();
+    let placeholders = sensors.placeholders();
+    let machine = Machine::read();
+    let mut header = vec![
+        "Vernier soak — written as it runs; a stopped soak keeps every row it wrote".to_owned(),
+        format!("machine: {}", machine.cpu_model),
+        format!("OS: {}, kernel {}", machine.os, machine.kernel),
+        format!("logical CPUs: {}", machine.logical_cpus),
+        format!("power source: {}", machine.power_source),
+        format!("shared host: {}", machine.hypervisor),
+    ];
+    header.extend(spec.context.iter().map(|(k, v)| format!("{k}: {v}")));
+    header.extend([
+        format!("protocol: duration {} s, interval {} s", spec.duration.as_secs_f64(), spec.interval.as_secs_f64()),
+        format!("workers: {}", spec.workers),
+        format!("chunk size: {chunk_steps} dependent xorshift steps"),
+        format!("calibrated chunk time: {chunk_ms:.3} ms"),
+    ]);
+    header.extend(sensors.sources().into_iter().map(|(col, src)| format!("source {col}: {src}")));
+    header.push(format!(
+        "placeholders: {}",
+        if placeholders.is_empty() { "none".to_owned() } else { placeholders.join(", ") }
+    ));
+    let mut text: String = header.iter().map(|h| format!("# {}\n", h.replace(['\n', '\r'], " "))).collect();
+    text.push_str(HEADER);
+    text.push('\n');
+    file.write_all(text.as_bytes()).and_then(|()| file.sync_data()).map_err(io)?;
+
+    let done = Arc::new(AtomicU64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut workers = Vec::new();
+    for k in 0..spec.workers {
+        let (count, halt) = (Arc::clone(&done), Arc::clone(&stop));
+        let spawned = std::thread::Builder::new().name(format!("vernier-soak-{k}")).spawn(move || {
+            while !halt.load(Ordering::Relaxed) {
+                black_box(chunk(black_box(chunk_steps)));
+                count.fetch_add(1, Ordering::Relaxed);
+            }
+        });
+        match spawned {
+            Ok(handle) => workers.push(handle),
+            Err(e) => {
+                stop.store(true, Ordering::Relaxed);
+                return Err(SoakRunError::Io { path: spec.out.clone(), source: e });
+            }
+        }
+    }
+    let _ = sensors.sample(); // primes the energy counter
+    let start = Instant::now();
+    let (mut last_at, mut last_done) = (start, 0u64);
+    let ticks = (spec.duration.as_secs_f64() / spec.interval.as_secs_f64()).floor() as u32;
+    let mut samples = 0;
+    let mut cancelled = false;
+    let result = (|| {
+        for k in 1..=ticks {
+            let due = start + spec.interval * k;
+            while Instant::now() < due {
+                if cancel.load(Ordering::Relaxed) {
+                    cancelled = true;
+                    return Ok(());
+                }
+                std::thread::sleep((due - Instant::now()).min(Duration::from_millis(50)));
+            }
+            let now = Instant::now();
+            let count = done.load(Ordering::Relaxed);
+            let score = (count - last_done) as f64 / now.duration_since(last_at).as_secs_f64();
+            (last_at, last_done) = (now, count);
+            let [clock, power, soc, skin] = sensors.sample();
+            let t = (now.duration_since(start).as_secs_f64() * 1000.0).round() / 1000.0;
+            let row = [t, clock, power, soc, skin, score];
+            writeln!(file, "{}", row_text(row)).and_then(|()| file.sync_data()).map_err(io)?;
+            samples += 1;
+            on_sample(samples, row);
+        }
+        Ok(())
+    })();
+    stop.store(true, Ordering::Relaxed);
+    for w in workers {
+        let _ = w.join();
+    }
+    result.map(|()| SoakOutcome { samples, chunk_steps, chunk_ms, placeholders, cancelled })
+}
+
+/// One chunk: dependent integer steps in registers.
+fn chunk(steps: u64) -> u64 {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..steps {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+    }
+    x
+}
+
+/// Doubles the chunk until one takes [`CHUNK_TARGET`]; returns its steps
+/// and its median time over three runs.
+fn calibrate() -> (u64, f64) {
+    let time = |steps: u64| {
+        let start = Instant::now();
+        black_box(chunk(black_box(steps)));
+        start.elapsed()
+    };
+    let mut steps = 1u64 << 16;
+    while time(steps) < CHUNK_TARGET && steps < 1 << 40 {
+        steps *= 2;
+    }
+    let mut ms: Vec<f64> = (0..3).map(|_| time(steps).as_secs_f64() * 1e3).collect();
+    ms.sort_by(f64::total_cmp);
+    (steps, ms[1])
+}
