@@ -42,16 +42,25 @@ sustained = np.median(tail); iqr = np.percentile(tail, 75) - np.percentile(tail,
 print(f"{time.perf_counter() - start:.6f}", peak, sustained, iqr, file=sys.stderr)
 PY
 
-run_vernier() { /usr/bin/time -f "%e %M" "$v" soak analyze "$file" --json 2>>"$work/v.txt" >/dev/null; }
-run_pandas() { /usr/bin/time -f "%e %M" python3 "$work/pandas_analyze.py" "$file" 2>>"$work/p.txt" >/dev/null; }
+# Whole-process wall time (bash's `time`, ms resolution) and peak RSS (GNU time, KiB).
+timed() {
+  local out=$1; shift
+  { TIMEFORMAT=%3R; time /usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null 2>>"$work/inner"; } 2>>"$out.s"
+  awk '{print $1 * 1024}' "$work/rss" >> "$out.rss"
+}
 for r in $(seq "$rounds"); do
-  if (( r % 2 )); then run_vernier; run_pandas; else run_pandas; run_vernier; fi
+  if (( r % 2 )); then
+    timed "$work/v" "$v" soak analyze "$file" --json
+    timed "$work/p" python3 "$work/pandas_analyze.py" "$file"
+  else
+    timed "$work/p" python3 "$work/pandas_analyze.py" "$file"
+    timed "$work/v" "$v" soak analyze "$file" --json
+  fi
 done
-# Wall time and peak RSS (KiB) per round; pandas' line also has its own in-process time.
-awk '{print $1}' "$work/v.txt" > "$work/v_s"; awk 'NF==2 {print $1}' "$work/p.txt" > "$work/p_s"
-awk '{print $2 * 1024}' "$work/v.txt" > "$work/v_rss"
-echo "-- vernier soak analyze, wall s:"; "$v" stats "$work/v_s" | head -1
-echo "-- pandas read_csv + numpy medians (whole process, incl. interpreter start), wall s:"; "$v" stats "$work/p_s" | head -1
-echo "-- pandas, in-process time (read_csv + medians only), s:"; awk 'NF==5 {print $1}' "$work/p.txt" > "$work/p_in"; "$v" stats "$work/p_in" | head -1
-"$v" compare "$work/p_in" "$work/v_s" --metric "median time to analyse (A = pandas in-process, B = vernier whole process)" | head -1
-echo "-- vernier peak RSS, bytes (file is $size bytes):"; "$v" stats "$work/v_rss" | head -1
+awk 'NF==4 {print $1}' "$work/inner" > "$work/p_in"
+echo "-- vernier soak analyze (whole process), wall s:"; "$v" stats "$work/v.s" | head -1
+echo "-- python + pandas read_csv + numpy medians (whole process), wall s:"; "$v" stats "$work/p.s" | head -1
+echo "-- pandas in-process only (read_csv + medians, no interpreter start), s:"; "$v" stats "$work/p_in" | head -1
+"$v" compare "$work/p_in" "$work/v.s" --metric "median time to analyse (A = pandas in-process, B = vernier whole process)" | head -1
+echo "-- vernier peak RSS, bytes (file is $size bytes):"; "$v" stats "$work/v.rss" | head -1
+echo "-- pandas peak RSS, bytes:"; "$v" stats "$work/p.rss" | head -1
