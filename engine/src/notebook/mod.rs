@@ -23,7 +23,7 @@ pub(crate) use prediction::hex;
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
 pub use run::{
     Condition, Discard, Measurement, RawFile, Run, Soak, SoakNumbers, SoakProtocol, Subject, WarmupPolicy,
-    conditions_text,
+    conditions_text, short_conditions,
 };
 pub use tag::Tag;
 

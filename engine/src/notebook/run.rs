@@ -146,28 +146,9 @@ impl Run {
         self.measurement.command.iter().map(|a| quote_arg(a)).collect::<Vec<_>>().join(" ")
     }
 
-    /// `Conditions` in short: the fields a reader needs beside the number
-    /// (machine, build, power, thermal state, placement, host). Every field
-    /// stays in the row and in its raw file; a row whose conditions use
-    /// other names shows them all.
+    /// `Conditions` in short (see [`short_conditions`]).
     pub fn conditions_column(&self) -> String {
-        const SHOWN: [&str; 8] = [
-            "CPU model",
-            "logical CPUs",
-            "compiler",
-            "power source",
-            "canary end/start",
-            "placement used",
-            "hypervisor",
-            "load average",
-        ];
-        let conditions = &self.measurement.conditions;
-        let picked: Vec<&Condition> =
-            SHOWN.iter().filter_map(|name| conditions.iter().find(|c| c.field == *name)).collect();
-        if picked.is_empty() {
-            return conditions_text(conditions);
-        }
-        picked.iter().map(|c| format!("{}: {}", c.field, c.value)).collect::<Vec<_>>().join("; ")
+        short_conditions(&self.measurement.conditions)
     }
 
     /// `Raw file`, or an empty string.
@@ -308,7 +289,7 @@ impl Soak {
             with_unit(&format_significant(n.sustained, 3), &n.unit),
             format_significant(n.ratio, 2),
             format!("{}{tail_share}", format_significant(n.tail_iqr, 2)),
-            conditions_text(&self.conditions),
+            short_conditions(&self.conditions),
             raw_file_text(self.raw_file.as_ref()),
         ]
     }
@@ -330,6 +311,29 @@ impl std::fmt::Display for Subject {
             Subject::Soak(n) => write!(f, "soak S{n}"),
         }
     }
+}
+
+/// The conditions a reader needs beside a number (machine, build, power,
+/// thermal state, placement, host, placeholders); every field stays in the
+/// row and its raw file. Conditions under other names are shown in full.
+pub fn short_conditions(conditions: &[Condition]) -> String {
+    const SHOWN: [&str; 9] = [
+        "CPU model",
+        "logical CPUs",
+        "compiler",
+        "power source",
+        "canary end/start",
+        "placement used",
+        "hypervisor",
+        "load average",
+        "placeholders",
+    ];
+    let picked: Vec<&Condition> =
+        SHOWN.iter().filter_map(|name| conditions.iter().find(|c| c.field == *name)).collect();
+    if picked.is_empty() {
+        return conditions_text(conditions);
+    }
+    picked.iter().map(|c| format!("{}: {}", c.field, c.value)).collect::<Vec<_>>().join("; ")
 }
 
 /// `field: value; field: value`.

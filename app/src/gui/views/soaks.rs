@@ -28,29 +28,32 @@ pub fn soaks_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
             "No soak runs recorded yet (vernier soak run --notebook DIR). A soak file can still be analysed above.",
         );
     } else {
-        egui::Grid::new("soaks").striped(true).spacing([14.0, 6.0]).show(ui, |ui| {
-            for h in SOAK_COLUMNS {
-                ui.label(RichText::new(h).strong());
-            }
-            ui.end_row();
-            for soak in nb.soaks() {
-                let discarded = soak.discarded.is_some();
-                let cells = soak.columns();
-                for (i, cell) in cells.into_iter().enumerate() {
-                    let text = RichText::new(cell);
-                    let text = if discarded { text.strikethrough().weak() } else { text };
-                    if i == 0
-                        && let Some(raw) = &soak.raw_file
-                    {
-                        if ui.link(text).clicked() {
-                            cx.commands.push(AppCommand::OpenSoak(Some(cx.dir.join(raw.path.as_str()))));
-                        }
-                    } else {
-                        ui.label(text);
-                    }
+        // Sideways scrolling keeps a wide row from widening the chart below.
+        egui::ScrollArea::horizontal().id_salt("soaks-x").show(ui, |ui| {
+            egui::Grid::new("soaks").striped(true).spacing([14.0, 6.0]).show(ui, |ui| {
+                for h in SOAK_COLUMNS {
+                    ui.label(RichText::new(h).strong());
                 }
                 ui.end_row();
-            }
+                for soak in nb.soaks() {
+                    let discarded = soak.discarded.is_some();
+                    let cells = soak.columns();
+                    for (i, cell) in cells.into_iter().enumerate() {
+                        let text = RichText::new(cell);
+                        let text = if discarded { text.strikethrough().weak() } else { text };
+                        if i == 0
+                            && let Some(raw) = &soak.raw_file
+                        {
+                            if ui.link(text).clicked() {
+                                cx.commands.push(AppCommand::OpenSoak(Some(cx.dir.join(raw.path.as_str()))));
+                            }
+                        } else {
+                            ui.label(text);
+                        }
+                    }
+                    ui.end_row();
+                }
+            })
         });
     }
     ui.separator();
