@@ -9,6 +9,8 @@ mod io;
 mod new_run;
 mod plots;
 mod settings;
+mod soak_dialog;
+mod soak_runner;
 #[cfg(test)]
 mod tests;
 mod views;
@@ -19,7 +21,9 @@ use std::time::{Duration, Instant};
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText};
 use vernier_engine::harness::{self, BenchSpec, Engine, EngineEvent};
-use vernier_engine::notebook::{EnvField, IntegrityFinding, Notebook, PredictionText, Subject, store};
+use vernier_engine::notebook::{
+    EnvField, IntegrityFinding, Notebook, NotebookPath, PredictionText, RawFile, SoakNumbers, Subject, Tag, store,
+};
 
 use crate::cli::{Failure, Outcome};
 pub use views::Section;
@@ -97,6 +101,22 @@ pub enum AppCommand {
     ToggleTheme,
     /// Read, analyse and chart a soak file (`None`: the shipped synthetic one).
     OpenSoak(Option<PathBuf>),
+    /// Open the soak dialog.
+    SoakDialog,
+    /// Record a soak prediction with its protocol (T1).
+    FixSoak(PredictionText, vernier_engine::notebook::SoakProtocol),
+    /// Start the fixed soak protocol with this many workers.
+    StartSoak(usize),
+    /// Stop the running soak, keeping its rows.
+    CancelSoak,
+}
+
+/// The soak in flight.
+struct LiveSoak {
+    handle: soak_runner::SoakHandle,
+    total: usize,
+    points: Vec<egui_plot::PlotPoint>,
+    started: Instant,
 }
 
 /// The shipped synthetic soak, built into the binary so it opens anywhere.
@@ -141,6 +161,12 @@ pub struct VernierApp {
     path_prompt: Option<(io::Pick, String)>,
     /// The soak shown in the Soak runs section.
     soak: Option<plots::SoakView>,
+    /// The soak dialog, when open.
+    soak_form: Option<soak_dialog::SoakForm>,
+    /// The soak running, if any.
+    live_soak: Option<LiveSoak>,
+    /// For waking the window from other threads.
+    egui_ctx: egui::Context,
 }
 
 impl VernierApp {
@@ -169,6 +195,9 @@ impl VernierApp {
             save_pending: false,
             path_prompt: None,
             soak: None,
+            soak_form: None,
+            live_soak: None,
+            egui_ctx: cc.egui_ctx.clone(),
         }
     }
 
@@ -271,6 +300,25 @@ impl VernierApp {
                 }
                 return;
             }
+            AppCommand::SoakDialog => {
+                if self.live_soak.is_none() {
+                    self.soak_form.get_or_insert_with(Default::default);
+                }
+                return;
+            }
+            AppCommand::StartSoak(workers) => {
+                self.start_soak(workers);
+                return;
+            }
+            AppCommand::CancelSoak => {
+                if let Some(live) = &self.live_soak {
+                    live.handle.cancel();
+                }
+                return;
+            }
+            AppCommand::FixSoak(text, protocol) => {
+                nb.add_soak_prediction(text, protocol, now).map(|n| format!("recorded P{n} with its soak protocol"))
+            }
             AppCommand::SelectRun(number) => {
                 self.select_run(number);
                 return;
@@ -319,6 +367,102 @@ impl VernierApp {
         self.views.section = Section::Runs;
     }
 
+    /// Starts the protocol fixed with the newest open soak prediction.
+    fn start_soak(&mut self, workers: usize) {
+        let Some((_, protocol)) = self.doc.notebook.open_soak_protocol() else {
+            self.say("fix the soak protocol with a prediction first", true);
+            return;
+        };
+        if self.live.is_some() || self.live_soak.is_some() {
+            self.say("wait for the measurement in progress to finish: a soak needs the machine to itself", true);
+            return;
+        }
+        let n = self.doc.notebook.soaks().len() + 1;
+        let out = self.doc.dir.join(store::RAW_DIR).join(format!("soak-{n}.csv"));
+        let env = &self.doc.notebook.environment;
+        let stated = |f: EnvField| {
+            let v = env.get(f);
+            if v.is_empty() { "not stated".to_owned() } else { v }
+        };
+        let context = vec![
+            ("ambient".to_owned(), stated(EnvField::Ambient)),
+            ("physical setup".to_owned(), stated(EnvField::PhysicalSetup)),
+            ("other load".to_owned(), stated(EnvField::OtherLoad)),
+            ("pre-run idle".to_owned(), stated(EnvField::PreRunIdle)),
+            ("power source (as stated in the notebook)".to_owned(), stated(EnvField::PowerSource)),
+        ];
+        let ctx = self.egui_ctx.clone();
+        match soak_runner::SoakHandle::start(protocol, workers, out, context, move || ctx.request_repaint()) {
+            Ok(handle) => {
+                let total = (protocol.duration_s / protocol.interval_s).floor() as usize;
+                self.live_soak = Some(LiveSoak { handle, total, points: Vec::new(), started: Instant::now() });
+                self.soak_form = None;
+                self.views.section = Section::Soaks;
+            }
+            Err(e) => self.say(format!("the soak could not start: {e}"), true),
+        }
+    }
+
+    fn on_soak_event(&mut self, event: soak_runner::SoakEvent) {
+        match event {
+            soak_runner::SoakEvent::Sample(row) => {
+                if let Some(live) = &mut self.live_soak {
+                    live.points.push(egui_plot::PlotPoint::new(row[0], row[5]));
+                }
+            }
+            soak_runner::SoakEvent::Finished(result) => {
+                self.live_soak = None;
+                let done = match result {
+                    Ok(done) => done,
+                    Err(e) => return self.say(format!("the soak failed: {e}"), true),
+                };
+                let path = done
+                    .path
+                    .strip_prefix(&self.doc.dir)
+                    .ok()
+                    .and_then(|p| NotebookPath::new(p.to_string_lossy()).ok());
+                let raw_file = path.map(|path| RawFile { path, sha256: done.sha256.clone(), arm: "A".into() });
+                match done.analysis {
+                    Ok(a) => {
+                        let numbers = SoakNumbers {
+                            peak: a.peak,
+                            t_onset: a.t_onset,
+                            t_stable: a.t_stable,
+                            sustained: a.sustained,
+                            ratio: a.ratio,
+                            tail_iqr: a.tail_iqr,
+                            unit: "chunks/s".into(),
+                        };
+                        let n = self.doc.notebook.record_soak(
+                            done.protocol,
+                            numbers,
+                            done.conditions,
+                            raw_file,
+                            Tag::Measured,
+                            false,
+                            chrono::Utc::now(),
+                        );
+                        let stopped = if done.cancelled { " (stopped early; every row written is kept)" } else { "" };
+                        self.say(format!("recorded soak S{n}{stopped}"), false);
+                        self.changed();
+                    }
+                    Err(e) => {
+                        let _ = self.doc.notebook.add_note(
+                            &format!(
+                                "A soak stopped before it could be analysed ({e}); its rows are kept in {}.",
+                                done.path.display()
+                            ),
+                            chrono::Utc::now(),
+                        );
+                        self.say(format!("the soak could not be analysed: {e}"), true);
+                        self.changed();
+                    }
+                }
+                self.run_command(AppCommand::OpenSoak(Some(done.path)));
+            }
+        }
+    }
+
     fn select_run(&mut self, number: u32) {
         self.views.selected_run = Some(number);
         self.views.show_sweep = false;
@@ -348,6 +492,10 @@ impl VernierApp {
         while start.elapsed() < EVENT_BUDGET {
             let Some(event) = self.io.as_ref().and_then(io::Io::try_event) else { break };
             self.on_io_event(event);
+        }
+        while start.elapsed() < EVENT_BUDGET {
+            let Some(event) = self.live_soak.as_ref().and_then(|l| l.handle.try_event()) else { break };
+            self.on_soak_event(event);
         }
         if self.save_pending {
             self.request_save();
@@ -480,6 +628,9 @@ impl VernierApp {
         if self.live.is_some() && pressed(&SHORTCUT_CANCEL) {
             self.commands.push(AppCommand::CancelRun);
         }
+        if self.live_soak.is_some() && pressed(&SHORTCUT_CANCEL) {
+            self.commands.push(AppCommand::CancelSoak);
+        }
         for (i, section) in Section::ALL.into_iter().enumerate() {
             let key = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6, Key::Num7][i];
             if pressed(&KeyboardShortcut::new(Modifiers::COMMAND, key)) {
@@ -565,6 +716,10 @@ impl VernierApp {
                 None => ui.label("saving…"),
             };
             ui.separator();
+            if let Some(soak) = &self.live_soak {
+                ui.label(format!("soak running: {}/{} samples", soak.points.len(), soak.total));
+                ui.separator();
+            }
             match (&self.engine, &self.live) {
                 (None, _) => ui.colored_label(ui.visuals().error_fg_color, "engine stopped"),
                 (Some(_), Some(live)) => ui.label(format!("engine: running {}/{} trials", live.done, live.total)),
@@ -620,6 +775,29 @@ impl VernierApp {
         }
     }
 
+    fn live_soak_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(live) = &self.live_soak else { return };
+        ui.horizontal(|ui| {
+            ui.strong("Soak running — keep the machine as the protocol says");
+            if ui.button("■ Stop").on_hover_text("Esc — the rows written so far are kept").clicked() {
+                self.commands.push(AppCommand::CancelSoak);
+            }
+        });
+        let done = live.points.len();
+        let fraction = if live.total == 0 { 0.0 } else { done as f32 / live.total as f32 };
+        ui.add(egui::ProgressBar::new(fraction).text(format!(
+            "{done}/{} samples · {:.0} s elapsed",
+            live.total,
+            live.started.elapsed().as_secs_f64()
+        )));
+        egui_plot::Plot::new("live-soak-plot")
+            .height(ui.available_height().clamp(120.0, 260.0))
+            .include_y(0.0)
+            .x_axis_label("time (s)")
+            .y_axis_label("score (chunks/s)")
+            .show(ui, |plot| plot.line(egui_plot::Line::new("score", &live.points[..])));
+    }
+
     fn live_ui(&mut self, ui: &mut egui::Ui) {
         let Some(live) = &self.live else { return };
         ui.horizontal(|ui| {
@@ -673,6 +851,9 @@ impl eframe::App for VernierApp {
         if self.live.is_some() {
             egui::Panel::bottom("live").resizable(true).default_size(260.0).show(ui, |ui| self.live_ui(ui));
         }
+        if self.live_soak.is_some() {
+            egui::Panel::bottom("live-soak").resizable(true).default_size(260.0).show(ui, |ui| self.live_soak_ui(ui));
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             ui.heading(self.views.section.heading());
             ui.add_space(4.0);
@@ -703,6 +884,19 @@ impl eframe::App for VernierApp {
             }
         }
         self.path_prompt_ui(ui.ctx());
+        if let Some(form) = &mut self.soak_form {
+            let mut action = None;
+            egui::Modal::new(egui::Id::unique("soak-dialog"))
+                .show(ui.ctx(), |ui| action = form.ui(ui, &self.doc.notebook));
+            match action {
+                Some(soak_dialog::SoakAction::Fix(text, protocol)) => {
+                    self.commands.push(AppCommand::FixSoak(text, protocol))
+                }
+                Some(soak_dialog::SoakAction::Start(workers)) => self.commands.push(AppCommand::StartSoak(workers)),
+                Some(soak_dialog::SoakAction::Close) => self.soak_form = None,
+                None => {}
+            }
+        }
         for command in std::mem::take(&mut self.commands) {
             self.run_command(command);
         }

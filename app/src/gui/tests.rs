@@ -151,3 +151,36 @@ fn predict_run_lock_discard() {
     assert_eq!(on_disk.runs().len(), 1);
     assert!(on_disk.runs()[0].discarded.is_some());
 }
+
+// SPEC T1, T10, U: the soak protocol is fixed with a prediction first; the
+// soak started from the window runs, is recorded with its six numbers, locks
+// the prediction, and its chart opens.
+#[test]
+fn soak_from_the_window() {
+    use vernier_engine::notebook::{PredictionText, SoakProtocol};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    store::create(&dir, "soak test", chrono::Utc::now()).expect("create");
+    let mut harness = app_on(dir.clone());
+    harness.get_by_label("Soak runs  (0)").click();
+    harness.run();
+    harness.get_by_label("▶ Soak…").click();
+    harness.run();
+    // Without a protocol the dialog asks for one; fix a short one.
+    harness.get_by_label("Record prediction and protocol");
+    let text = PredictionText { experiment: "short soak".into(), predict: "no onset".into(), why: "a VM".into() };
+    let protocol = SoakProtocol { duration_s: 3.0, interval_s: 1.0, ..SoakProtocol::default() };
+    harness.state_mut().apply(super::AppCommand::FixSoak(text, protocol));
+    harness.run();
+    harness.get_by_label_contains("P1 fixed the protocol: 3 s sampled every 1 s");
+    harness.get_by_label("▶ Start soak").click();
+    harness.step();
+    step_until(&mut harness, "the soak to be recorded", |app| app.notebook().soaks().len() == 1 && app.saved());
+    let nb = harness.state().notebook();
+    assert!(nb.lock_of(&nb.predictions()[0]).is_some(), "the soak locked its prediction");
+    let soak = &nb.soaks()[0];
+    assert_eq!(soak.protocol, protocol);
+    assert!(soak.numbers.peak > 0.0);
+    assert!(dir.join("raw/soak-1.csv").is_file());
+    step_until(&mut harness, "the chart", |app| app.soak.is_some());
+}

@@ -10,6 +10,9 @@ use crate::gui::{AppCommand, plots};
 pub fn soaks_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     ui.horizontal(|ui| {
+        if ui.button("▶ Soak…").on_hover_text("Fix the protocol with a prediction, then run it").clicked() {
+            cx.commands.push(AppCommand::SoakDialog);
+        }
         let label = ui.label("Soak file");
         ui.add(egui::TextEdit::singleline(&mut state.soak_path).hint_text("path to a soak CSV").desired_width(420.0))
             .labelled_by(label.id);
