@@ -7,7 +7,7 @@ use anyhow::anyhow;
 use chrono::Utc;
 use clap::{Args, Subcommand};
 use serde_json::json;
-use vernier_engine::notebook::{EnvField, RawFile, SoakNumbers, SoakProtocol, Tag, store};
+use vernier_engine::notebook::{RawFile, SoakNumbers, SoakProtocol, Tag, store};
 use vernier_engine::soak::{self, Analysis, Thresholds, analysis, file, run};
 use vernier_engine::stats::format_significant;
 
@@ -281,20 +281,7 @@ fn run_soak(args: &RunArgs) -> Outcome {
         (None, Some((dir, nb))) => dir.join(store::RAW_DIR).join(format!("soak-{}.csv", nb.soaks().len() + 1)),
         (None, None) => return Err(Failure::input(anyhow!("give --out FILE.csv or --notebook DIR"))),
     };
-    let context = notebook.as_ref().map_or_else(Vec::new, |(_, nb)| {
-        [EnvField::Ambient, EnvField::PhysicalSetup, EnvField::OtherLoad, EnvField::PreRunIdle, EnvField::PowerSource]
-            .iter()
-            .map(|f| {
-                let v = nb.environment.get(*f);
-                let key = match f {
-                    // The system's own reading is written too; this is what the student stated.
-                    EnvField::PowerSource => "power source (as stated in the notebook)".to_owned(),
-                    other => other.label().to_lowercase(),
-                };
-                (key, if v.is_empty() { "not stated".into() } else { v })
-            })
-            .collect()
-    });
+    let context = notebook.as_ref().map_or_else(Vec::new, |(_, nb)| run::stated_context(&nb.environment));
     let spec = run::SoakSpec { duration, interval, workers, out: out_path.clone(), sensors_root: "/".into(), context };
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let token = std::sync::Arc::clone(&cancel);

@@ -379,18 +379,7 @@ impl VernierApp {
         }
         let n = self.doc.notebook.soaks().len() + 1;
         let out = self.doc.dir.join(store::RAW_DIR).join(format!("soak-{n}.csv"));
-        let env = &self.doc.notebook.environment;
-        let stated = |f: EnvField| {
-            let v = env.get(f);
-            if v.is_empty() { "not stated".to_owned() } else { v }
-        };
-        let context = vec![
-            ("ambient".to_owned(), stated(EnvField::Ambient)),
-            ("physical setup".to_owned(), stated(EnvField::PhysicalSetup)),
-            ("other load".to_owned(), stated(EnvField::OtherLoad)),
-            ("pre-run idle".to_owned(), stated(EnvField::PreRunIdle)),
-            ("power source (as stated in the notebook)".to_owned(), stated(EnvField::PowerSource)),
-        ];
+        let context = vernier_engine::soak::run::stated_context(&self.doc.notebook.environment);
         let ctx = self.egui_ctx.clone();
         match soak_runner::SoakHandle::start(protocol, workers, out, context, move || ctx.request_repaint()) {
             Ok(handle) => {

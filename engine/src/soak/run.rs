@@ -67,6 +67,25 @@ pub enum SoakRunError {
     },
 }
 
+/// The conditions only the student can state, taken from the notebook's
+/// Environment for the soak file's comments ("not stated" when empty). The
+/// power source is marked as stated, since the system's own reading is
+/// written beside it.
+pub fn stated_context(env: &crate::notebook::Environment) -> Vec<(String, String)> {
+    use crate::notebook::EnvField;
+    [EnvField::Ambient, EnvField::PhysicalSetup, EnvField::OtherLoad, EnvField::PreRunIdle, EnvField::PowerSource]
+        .into_iter()
+        .map(|f| {
+            let v = env.get(f);
+            let key = match f {
+                EnvField::PowerSource => "power source (as stated in the notebook)".to_owned(),
+                other => other.label().to_lowercase(),
+            };
+            (key, if v.is_empty() { "not stated".into() } else { v })
+        })
+        .collect()
+}
+
 /// Runs the soak, calling `on_sample` with each row as it is written.
 pub fn run(
     spec: &SoakSpec,
