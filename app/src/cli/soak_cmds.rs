@@ -7,15 +7,14 @@ use anyhow::anyhow;
 use chrono::Utc;
 use clap::{Args, Subcommand};
 use serde_json::json;
-use vernier_engine::notebook::{RawFile, SoakNumbers, SoakProtocol, Tag, store};
+use vernier_engine::notebook::{RawFile, SoakProtocol, Tag, store};
 use vernier_engine::soak::{self, Analysis, Thresholds, analysis, file, run};
 use vernier_engine::stats::format_significant;
 
 use super::notebook_cmds::open;
 use super::{Failure, Outcome};
 
-/// The score's unit.
-const UNIT: &str = "chunks/s";
+use vernier_engine::soak::SCORE_UNIT as UNIT;
 
 /// `vernier soak`.
 #[derive(Debug, Subcommand)]
@@ -307,21 +306,8 @@ fn run_soak(args: &RunArgs) -> Outcome {
             sha256: vernier_engine::harness::raw::sha256_hex(&bytes),
             arm: "A".into(),
         });
-        let numbers = SoakNumbers {
-            peak: a.peak,
-            t_onset: a.t_onset,
-            t_stable: a.t_stable,
-            sustained: a.sustained,
-            ratio: a.ratio,
-            tail_iqr: a.tail_iqr,
-            unit: UNIT.into(),
-        };
-        let mut conditions = vernier_engine::machine::Machine::read().conditions();
-        conditions.push(vernier_engine::notebook::Condition {
-            field: "placeholders".into(),
-            value: if outcome.placeholders.is_empty() { "none".into() } else { outcome.placeholders.join(", ") },
-        });
-        let n = nb.record_soak(protocol, numbers, conditions, raw_file, Tag::Measured, false, Utc::now());
+        let conditions = outcome.row_conditions(workers);
+        let n = nb.record_soak(protocol, a.numbers(UNIT), conditions, raw_file, Tag::Measured, false, Utc::now());
         store::save(dir, &nb).map_err(Failure::failed)?;
         out!("recorded as soak S{n} in {}", dir.display());
     }

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use egui::{Key, KeyboardShortcut, Modifiers, RichText};
 use vernier_engine::harness::{self, BenchSpec, Engine, EngineEvent};
 use vernier_engine::notebook::{
-    EnvField, IntegrityFinding, Notebook, NotebookPath, PredictionText, RawFile, SoakNumbers, Subject, Tag, store,
+    EnvField, IntegrityFinding, Notebook, NotebookPath, PredictionText, RawFile, Subject, Tag, store,
 };
 
 use crate::cli::{Failure, Outcome};
@@ -413,18 +413,9 @@ impl VernierApp {
                 let raw_file = path.map(|path| RawFile { path, sha256: done.sha256.clone(), arm: "A".into() });
                 match done.analysis {
                     Ok(a) => {
-                        let numbers = SoakNumbers {
-                            peak: a.peak,
-                            t_onset: a.t_onset,
-                            t_stable: a.t_stable,
-                            sustained: a.sustained,
-                            ratio: a.ratio,
-                            tail_iqr: a.tail_iqr,
-                            unit: "chunks/s".into(),
-                        };
                         let n = self.doc.notebook.record_soak(
                             done.protocol,
-                            numbers,
+                            a.numbers(vernier_engine::soak::SCORE_UNIT),
                             done.conditions,
                             raw_file,
                             Tag::Measured,

@@ -84,6 +84,21 @@ pub struct Analysis {
     pub duration_s: f64,
 }
 
+impl Analysis {
+    /// The six numbers as a Soak runs row stores them, in `unit`.
+    pub fn numbers(&self, unit: &str) -> crate::notebook::SoakNumbers {
+        crate::notebook::SoakNumbers {
+            peak: self.peak,
+            t_onset: self.t_onset,
+            t_stable: self.t_stable,
+            sustained: self.sustained,
+            ratio: self.ratio,
+            tail_iqr: self.tail_iqr,
+            unit: unit.to_owned(),
+        }
+    }
+}
+
 /// Analyses the score column (T5).
 pub fn analyze(data: &SoakData, th: &Thresholds) -> Result<Analysis, AnalysisError> {
     if !(th.opening_s > 0.0

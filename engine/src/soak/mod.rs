@@ -6,5 +6,8 @@ pub mod file;
 pub mod run;
 pub mod sensors;
 
+/// Unit of the score: chunks of calibrated work completed per second.
+pub const SCORE_UNIT: &str = "chunks/s";
+
 pub use analysis::{Analysis, AnalysisError, CourseView, SoakComparison, Thresholds, analyze, course_view};
 pub use file::{SoakData, SoakFileError};

@@ -67,6 +67,20 @@ pub enum SoakRunError {
     },
 }
 
+impl SoakOutcome {
+    /// The conditions stored with the Soak runs row: the machine's, the
+    /// placeholders, the load's worker count and calibrated chunk time.
+    pub fn row_conditions(&self, workers: usize) -> Vec<crate::notebook::Condition> {
+        use crate::notebook::Condition;
+        let placeholders = if self.placeholders.is_empty() { "none".into() } else { self.placeholders.join(", ") };
+        let mut conditions = Machine::read().conditions();
+        conditions.push(Condition { field: "placeholders".into(), value: placeholders });
+        conditions.push(Condition { field: "workers".into(), value: workers.to_string() });
+        conditions.push(Condition { field: "calibrated chunk time".into(), value: format!("{:.3} ms", self.chunk_ms) });
+        conditions
+    }
+}
+
 /// The conditions only the student can state, taken from the notebook's
 /// Environment for the soak file's comments ("not stated" when empty). The
 /// power source is marked as stated, since the system's own reading is

@@ -74,7 +74,13 @@ pub fn soaks_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
                         a.ratio,
                         a.tail_iqr
                     ));
-                    ui.label(RichText::new(vernier_engine::soak::analysis::honesty_line(a, "chunks/s")).weak());
+                    ui.label(
+                        RichText::new(vernier_engine::soak::analysis::honesty_line(
+                            a,
+                            vernier_engine::soak::SCORE_UNIT,
+                        ))
+                        .weak(),
+                    );
                 }
                 Err(e) => {
                     ui.colored_label(ui.visuals().warn_fg_color, e);
