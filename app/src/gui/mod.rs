@@ -843,6 +843,7 @@ impl eframe::App for VernierApp {
                 commands: &mut self.commands,
                 trials,
                 soak: self.soak.as_ref(),
+                findings: &self.doc.findings,
                 dir: &self.doc.dir,
             };
             if self.views.section == Section::Runs {

@@ -6,12 +6,12 @@ use egui::{RichText, Ui};
 use super::{Context, hint};
 
 pub fn audit_ui(ui: &mut Ui, cx: &mut Context<'_>) {
-    let findings = cx.notebook.integrity();
+    let findings = cx.findings;
     ui.label(RichText::new("A4 — every prediction recorded before its results, none changed afterwards").strong());
     if findings.is_empty() {
         ui.label(format!("✔ the chain of {} prediction(s) is intact", cx.notebook.predictions().len()));
     }
-    for f in &findings {
+    for f in findings {
         ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {}", f.message));
     }
     ui.add_space(8.0);

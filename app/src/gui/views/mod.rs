@@ -109,6 +109,8 @@ pub struct Context<'a> {
     pub commands: &'a mut Vec<AppCommand>,
     /// Trials of the selected run, when loaded.
     pub trials: Option<&'a super::plots::RunTrials>,
+    /// Broken seals found when the notebook last changed (not recomputed per frame).
+    pub findings: &'a [vernier_engine::notebook::IntegrityFinding],
     /// The soak being shown, when one is loaded.
     pub soak: Option<&'a super::plots::SoakView>,
     /// Folder of the notebook.
