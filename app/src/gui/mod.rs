@@ -349,6 +349,10 @@ impl VernierApp {
     }
 
     fn start_run(&mut self, spec: BenchSpec) {
+        if self.live_soak.is_some() {
+            self.say("a soak is running: it needs the machine to itself; stop it or wait", true);
+            return;
+        }
         let Some(engine) = &self.engine else {
             self.say("the engine is not running; restart Vernier", true);
             return;
