@@ -24,8 +24,8 @@ pub enum Request {
     WriteRaw { dir: PathBuf, result: Box<BenchResult>, next_run: usize },
     /// Read and analyse a soak file (`None`: the shipped synthetic one).
     ReadSoak { path: Option<PathBuf> },
-    /// Read a run's trials back from its raw file.
-    ReadTrials { run: u32, path: PathBuf },
+    /// Read a run's trials back from its raw file, a path inside `dir`.
+    ReadTrials { run: u32, dir: PathBuf, path: vernier_engine::notebook::NotebookPath },
     /// Stop.
     Shutdown,
 }
@@ -162,9 +162,11 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
                 Event::RawWritten { result, raw }
             }
             Request::ReadSoak { path } => Event::Soak(read_soak(path.as_deref())),
-            Request::ReadTrials { run, path } => {
-                let result = std::fs::read_to_string(&path)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))
+            Request::ReadTrials { run, dir, path } => {
+                let result = path
+                    .resolve(&dir)
+                    .map_err(|e| format!("the raw file is refused: {e}"))
+                    .and_then(|p| std::fs::read_to_string(&p).map_err(|e| format!("cannot read {}: {e}", p.display())))
                     .and_then(|text| harness::raw::parse(&text));
                 Event::Trials { run, result }
             }

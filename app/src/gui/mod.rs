@@ -454,14 +454,14 @@ impl VernierApp {
             return;
         }
         let raw = self.doc.notebook.run(number).and_then(|r| r.measurement.raw_file.as_ref()).map(|r| r.path.clone());
-        match raw.map(|p| p.resolve(&self.doc.dir)) {
-            Some(Ok(path)) => {
-                if let Some(io) = &self.io {
-                    io.send(io::Request::ReadTrials { run: number, path });
-                }
+        match (raw, &self.io) {
+            // Resolving the path looks at the disk (symbolic links), so the
+            // I/O thread does it.
+            (Some(path), Some(io)) => {
+                io.send(io::Request::ReadTrials { run: number, dir: self.doc.dir.clone(), path });
             }
-            Some(Err(e)) => self.say(format!("run {number}'s raw file is refused: {e}"), true),
-            None => self.say(format!("run {number} has no raw file to plot"), false),
+            (Some(_), None) => self.say("the file thread is not running", true),
+            (None, _) => self.say(format!("run {number} has no raw file to plot"), false),
         }
     }
 
