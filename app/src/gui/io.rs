@@ -44,8 +44,9 @@ pub enum Event {
     Soak(Result<Box<super::plots::SoakView>, String>),
     /// A run's trials.
     Trials { run: u32, result: Result<Vec<TrialRecord>, String> },
-    /// A file dialog closed.
-    Picked { purpose: Pick, path: Option<PathBuf> },
+    /// A file dialog closed. `failed` is set when it closed with nothing
+    /// too fast for a person to have cancelled it: no dialog service ran.
+    Picked { purpose: Pick, path: Option<PathBuf>, failed: bool },
 }
 
 /// Why a folder is being picked.
@@ -104,11 +105,14 @@ impl Io {
             if let Some(start) = start {
                 dialog = dialog.set_directory(start);
             }
-            let _ = out.send(Event::Picked { purpose, path: dialog.pick_folder() });
+            let opened = std::time::Instant::now();
+            let path = dialog.pick_folder();
+            let failed = path.is_none() && opened.elapsed() < std::time::Duration::from_millis(300);
+            let _ = out.send(Event::Picked { purpose, path, failed });
             wake();
         });
         if spawned.is_err() {
-            let _ = self.sender.try_send(Event::Picked { purpose, path: None });
+            let _ = self.sender.try_send(Event::Picked { purpose, path: None, failed: true });
         }
     }
 }

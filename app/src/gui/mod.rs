@@ -574,7 +574,7 @@ impl VernierApp {
                 (Err(e), _) => self.say(format!("run {run}: {e}"), true),
                 (Ok(_), None) => {}
             },
-            io::Event::Picked { purpose, path: Some(dir) } => {
+            io::Event::Picked { purpose, path: Some(dir), .. } => {
                 let request = match purpose {
                     io::Pick::Open => io::Request::Load { dir },
                     io::Pick::New => io::Request::Create { dir },
@@ -588,7 +588,11 @@ impl VernierApp {
                     io.send(request);
                 }
             }
-            io::Event::Picked { path: None, .. } => {}
+            io::Event::Picked { purpose, path: None, failed: true } => {
+                self.say("no file-dialog service answered on this desktop; type the folder instead", true);
+                self.path_prompt = Some((purpose, String::new()));
+            }
+            io::Event::Picked { path: None, failed: false, .. } => {}
         }
     }
 
@@ -727,11 +731,12 @@ impl VernierApp {
     /// Typing a folder path: opened if it holds a notebook, else created
     /// (decided on the I/O thread, which may look at the disk).
     fn path_prompt_ui(&mut self, ctx: &egui::Context) {
-        let Some((_, path)) = &mut self.path_prompt else { return };
+        let Some((purpose, path)) = &mut self.path_prompt else { return };
+        let save_as = *purpose == io::Pick::SaveAs;
         let mut close = false;
         let mut chosen = None;
         egui::Modal::new(egui::Id::unique("path-prompt")).show(ctx, |ui| {
-            ui.heading("Open or create a notebook");
+            ui.heading(if save_as { "Save the notebook as" } else { "Open or create a notebook" });
             let label = ui.label("Folder");
             let edit = ui.add(egui::TextEdit::singleline(path).desired_width(420.0)).labelled_by(label.id);
             ui.label(
@@ -749,8 +754,17 @@ impl VernierApp {
             });
         });
         if let Some(dir) = chosen {
+            let request = if save_as {
+                io::Request::SaveAs {
+                    from: self.doc.dir.clone(),
+                    to: dir,
+                    notebook: Box::new(self.doc.notebook.clone()),
+                }
+            } else {
+                io::Request::OpenOrCreate { dir }
+            };
             if let Some(io) = &self.io {
-                io.send(io::Request::OpenOrCreate { dir });
+                io.send(request);
             }
             close = true;
         }

@@ -184,3 +184,16 @@ fn soak_from_the_window() {
     assert!(dir.join("raw/soak-1.csv").is_file());
     step_until(&mut harness, "the chart", |app| app.soak.is_some());
 }
+
+// SPEC U5: opening another notebook reads it on the file thread and shows it;
+// it joins the recent list.
+#[test]
+fn open_another_notebook() {
+    let (tmp, mut harness) = fixture_app();
+    let other = tmp.path().join("other");
+    store::create(&other, "The other project", chrono::Utc::now()).expect("create");
+    harness.state_mut().apply(super::AppCommand::OpenDir(other.clone()));
+    step_until(&mut harness, "the other notebook", |app| app.notebook().title == "The other project");
+    assert_eq!(harness.state().settings.recent.first(), Some(&other));
+    harness.get_by_label("The other project");
+}
