@@ -7,6 +7,8 @@ mod util;
 
 /// N7: atomic save under injected faults and under SIGKILL.
 mod atomic_save;
+/// D1–D4: the six documents and the workbook round trip.
+mod documents;
 /// E1, E7, E10, N6: the engine thread, cancellation, recording.
 mod harness;
 /// N1, N2, N8: the folder format, round trips, schema and error positions.

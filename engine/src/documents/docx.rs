@@ -1,0 +1,128 @@
+//! A small WordprocessingML writer: real `Heading1`–`Heading3` styles, bold
+//! runs, bullets and tables with a repeated header row — what Word and
+//! LibreOffice open as a proper document.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+use super::blocks::{Block, Run};
+
+/// Writes `blocks` as the bytes of a `.docx` file.
+pub fn write(title: &str, blocks: &[Block]) -> Result<Vec<u8>, zip::result::ZipError> {
+    let mut body = String::new();
+    for block in blocks {
+        match block {
+            Block::Heading(level, runs) => paragraph(&mut body, Some(&format!("Heading{level}")), false, runs),
+            Block::Paragraph(runs) => paragraph(&mut body, None, false, runs),
+            Block::Bullet(runs) => paragraph(&mut body, Some("ListBullet"), true, runs),
+            Block::Table(rows) => table(&mut body, rows),
+        }
+    }
+    let document = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1134" w:right="1134" w:bottom="1134" w:left="1134" w:header="709" w:footer="709" w:gutter="0"/></w:sectPr></w:body></w:document>"#
+    );
+    let core = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>{}</dc:title><dc:creator>Vernier</dc:creator></cp:coreProperties>"#,
+        escape(title)
+    );
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    for (name, content) in [
+        ("[Content_Types].xml", CONTENT_TYPES),
+        ("_rels/.rels", ROOT_RELS),
+        ("word/_rels/document.xml.rels", DOCUMENT_RELS),
+        ("word/styles.xml", STYLES),
+        ("word/numbering.xml", NUMBERING),
+        ("docProps/core.xml", core.as_str()),
+        ("word/document.xml", document.as_str()),
+    ] {
+        zip.start_file(name, options)?;
+        zip.write_all(content.as_bytes())?;
+    }
+    Ok(zip.finish()?.into_inner())
+}
+
+fn paragraph(out: &mut String, style: Option<&str>, bullet: bool, runs: &[Run]) {
+    out.push_str("<w:p>");
+    if style.is_some() || bullet {
+        out.push_str("<w:pPr>");
+        if let Some(style) = style {
+            let _ = write!(out, r#"<w:pStyle w:val="{style}"/>"#);
+        }
+        if bullet {
+            out.push_str(r#"<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>"#);
+        }
+        out.push_str("</w:pPr>");
+    }
+    for run in runs {
+        out.push_str("<w:r>");
+        if run.bold {
+            out.push_str("<w:rPr><w:b/></w:rPr>");
+        }
+        let _ = write!(out, r#"<w:t xml:space="preserve">{}</w:t></w:r>"#, escape(&run.text));
+    }
+    out.push_str("</w:p>");
+}
+
+fn table(out: &mut String, rows: &[Vec<String>]) {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0).max(1);
+    out.push_str(r#"<w:tbl><w:tblPr><w:tblStyle w:val="Grid"/><w:tblW w:w="5000" w:type="pct"/><w:tblBorders>"#);
+    for side in ["top", "left", "bottom", "right", "insideH", "insideV"] {
+        let _ = write!(out, r#"<w:{side} w:val="single" w:sz="4" w:space="0" w:color="999999"/>"#);
+    }
+    out.push_str("</w:tblBorders></w:tblPr><w:tblGrid>");
+    for _ in 0..columns {
+        out.push_str(r#"<w:gridCol/>"#);
+    }
+    out.push_str("</w:tblGrid>");
+    for (i, row) in rows.iter().enumerate() {
+        out.push_str("<w:tr>");
+        if i == 0 {
+            // The header repeats on every page the table spans.
+            out.push_str("<w:trPr><w:tblHeader/></w:trPr>");
+        }
+        for k in 0..columns {
+            let text = row.get(k).map_or("", String::as_str);
+            out.push_str("<w:tc><w:tcPr><w:tcW w:w=\"0\" w:type=\"auto\"/></w:tcPr>");
+            paragraph(out, Some("TableText"), false, &[Run { text: text.to_owned(), bold: i == 0 }]);
+            out.push_str("</w:tc>");
+        }
+        out.push_str("</w:tr>");
+    }
+    out.push_str("</w:tbl><w:p/>");
+}
+
+/// XML-escapes text and drops the control characters XML 1.0 forbids (a
+/// single U+0001 makes a document unloadable).
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\t' | '\n' | '\r' => out.push(' '),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const CONTENT_TYPES: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>"#;
+
+const ROOT_RELS: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/></Relationships>"#;
+
+const DOCUMENT_RELS: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>"#;
+
+const STYLES: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Liberation Sans" w:hAnsi="Liberation Sans" w:cs="Liberation Sans"/><w:sz w:val="21"/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr><w:spacing w:after="120"/></w:pPr></w:pPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="360" w:after="120"/><w:outlineLvl w:val="0"/></w:pPr><w:rPr><w:b/><w:sz w:val="36"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/><w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="280" w:after="100"/><w:outlineLvl w:val="1"/></w:pPr><w:rPr><w:b/><w:sz w:val="28"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading3"><w:name w:val="heading 3"/><w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="200" w:after="80"/><w:outlineLvl w:val="2"/></w:pPr><w:rPr><w:b/><w:sz w:val="24"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="ListBullet"><w:name w:val="List Bullet"/><w:basedOn w:val="Normal"/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:style><w:style w:type="paragraph" w:styleId="TableText"><w:name w:val="Table Text"/><w:basedOn w:val="Normal"/><w:pPr><w:spacing w:after="0"/></w:pPr><w:rPr><w:sz w:val="18"/></w:rPr></w:style><w:style w:type="table" w:styleId="Grid"><w:name w:val="Table Grid"/></w:style></w:styles>"#;
+
+const NUMBERING: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="bullet"/><w:lvlText w:val="•"/><w:lvlJc w:val="left"/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>"#;

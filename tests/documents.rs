@@ -1,0 +1,100 @@
+//! SPEC D1–D4: the six documents, real files, and the workbook's round trip.
+
+use std::io::Read as _;
+
+use calamine::{Data, Reader, Xlsx};
+use vernier_engine::documents::{self, STEMS, measurements};
+
+use crate::util::{at, saved_notebook};
+
+fn part(bytes: &[u8], name: &str) -> String {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip package");
+    let mut text = String::new();
+    zip.by_name(name).expect("the part").read_to_string(&mut text).expect("utf-8");
+    text
+}
+
+// SPEC D1: exactly the six names, nothing else.
+#[test]
+fn export_writes_exactly_the_six_documents() {
+    let (_tmp, _dir, nb) = saved_notebook();
+    let files = documents::export(&nb).expect("export");
+    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, STEMS);
+    assert!(files.iter().all(|(_, bytes)| !bytes.is_empty()));
+}
+
+// SPEC D2, D3: real headings, bold, tables, parseable XML; a control
+// character in a note cannot break the file.
+#[test]
+fn docx_files_have_real_structure() {
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    nb.add_note("a control character \u{1} and <markup> & more", at(90)).expect("note");
+    nb.title = "Project 3 \u{1} <The Memory Wall Lab>".into();
+    let files = documents::export(&nb).expect("export");
+    for (name, bytes) in files.iter().filter(|(n, _)| n.ends_with(".docx")) {
+        let xml = part(bytes, "word/document.xml");
+        let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let styles: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.tag_name().name() == "pStyle")
+            .filter_map(|n| n.attributes().find(|a| a.name() == "val").map(|a| a.value()))
+            .collect();
+        assert!(styles.contains(&"Heading1"), "{name} has no Heading1");
+        assert!(styles.contains(&"Heading2"), "{name} has no Heading2");
+        assert!(doc.descendants().any(|n| n.tag_name().name() == "tbl"), "{name} has no table");
+        assert!(
+            doc.descendants().any(|n| n.tag_name().name() == "tblHeader"),
+            "{name}: the header row does not repeat"
+        );
+        assert!(doc.descendants().any(|n| n.tag_name().name() == "b"), "{name} has no bold run");
+        roxmltree::Document::parse(&part(bytes, "word/styles.xml")).expect("styles parse");
+    }
+    let report = &files[0].1;
+    let xml = part(report, "word/document.xml");
+    assert!(xml.contains("matmul ikj, N=512"), "the results table is filled from the notebook");
+    assert!(xml.contains("MEASURED"));
+    assert!(xml.contains(documents::PROMPT_MARK), "what only the student can write stays a marked prompt");
+    let text = String::from_utf8(files[5].1.clone()).expect("text");
+    assert!(text.starts_with("AI Usage — Project 3"), "{text}");
+}
+
+// SPEC D3: sheets and columns by the course's names, numbers as numbers, a
+// protected Predictions sheet, frozen headers, and `=` text stays text.
+#[test]
+fn workbook_has_the_sections_and_keeps_formulas_as_text() {
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    nb.add_note("=HYPERLINK(\"http://example.invalid\",\"click\")", at(90)).expect("note");
+    nb.add_note("+1 and -1 and @me", at(91)).expect("note");
+    let bytes = measurements::write(&nb).expect("workbook");
+    let mut book: Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes.clone())).expect("readable");
+    let names = book.sheet_names();
+    for sheet in ["Environment", "Predictions", "Runs", "Soak runs", "Notes and anomalies"] {
+        assert!(names.iter().any(|n| n == sheet), "no sheet {sheet}");
+    }
+    let runs = book.worksheet_range("Runs").expect("Runs");
+    let header: Vec<String> = runs.rows().next().expect("header").iter().map(ToString::to_string).collect();
+    assert_eq!(header[..10], vernier_engine::notebook::RUN_COLUMNS.map(String::from));
+    assert_eq!(runs.get((1, 11)), Some(&Data::Float(12.5)), "the median is stored as a number");
+    let notes = book.worksheet_range("Notes and anomalies").expect("notes");
+    let cells: Vec<String> = notes.rows().skip(1).map(|r| r[1].to_string()).collect();
+    assert!(cells.iter().any(|c| c.starts_with("=HYPERLINK")));
+    let formulas = book.worksheet_formula("Notes and anomalies").expect("formulas");
+    assert!(formulas.used_cells().all(|(_, _, f)| f.is_empty()), "no cell became a formula");
+    // Sheet order follows the log; the Predictions sheet is sheet 2.
+    let predictions = part(&bytes, "xl/worksheets/sheet2.xml");
+    assert!(predictions.contains("<sheetProtection"), "Predictions is protected");
+    assert!(part(&bytes, "xl/worksheets/sheet3.xml").contains("state=\"frozen\""), "the Runs header is frozen");
+}
+
+// SPEC D4: a workbook Vernier wrote reopens with nothing lost.
+#[test]
+fn workbook_round_trip_is_lossless() {
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    nb.add_note(&"long note ".repeat(8_000), at(95)).expect("a note longer than one cell");
+    let bytes = measurements::write(&nb).expect("workbook");
+    let back = measurements::read(&bytes, "measurements.xlsx").expect("reopens");
+    assert_eq!(back, nb);
+    assert!(back.integrity().is_empty());
+    assert!(measurements::read(b"not a workbook", "x.xlsx").is_err());
+}
