@@ -12,6 +12,7 @@ macro_rules! out {
 }
 
 mod bench_cmds;
+mod export_cmd;
 mod notebook_cmds;
 mod numbers;
 mod show;
@@ -49,7 +50,7 @@ enum Command {
     },
     /// Show the whole notebook.
     Show {
-        /// The notebook folder.
+        /// The notebook folder, or a measurements.xlsx that Vernier wrote.
         dir: PathBuf,
         /// Print one JSON object.
         #[arg(long)]
@@ -97,6 +98,14 @@ enum Command {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+    },
+    /// Write the six submission documents (default: the notebook's exports/).
+    Export {
+        /// The notebook folder.
+        dir: PathBuf,
+        /// Where to write them.
+        #[arg(long, value_name = "OUTDIR")]
+        out: Option<PathBuf>,
     },
     /// The sustained-load (thermal soak) protocol.
     #[command(subcommand)]
@@ -175,6 +184,7 @@ pub fn main() -> ExitCode {
         Some(Command::Instrument { json }) => bench_cmds::instrument(json),
         Some(Command::Import(command)) => bench_cmds::import(&command),
         Some(Command::Soak(command)) => soak_cmds::soak(&command),
+        Some(Command::Export { dir, out }) => export_cmd::export(&dir, out.as_ref()),
     };
     match outcome {
         Ok(code) => ExitCode::from(code),

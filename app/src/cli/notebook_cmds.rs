@@ -198,10 +198,28 @@ fn change(dir: &Path, edit: impl FnOnce(&mut Notebook) -> Result<String, Noteboo
 /// on stderr (N4: never silently accepted). Returns the notebook.
 pub fn open(dir: &Path) -> Result<Notebook, Failure> {
     let notebook = store::load(dir).map_err(Failure::input)?;
+    report_findings(&notebook);
+    Ok(notebook)
+}
+
+/// Reads a notebook for `show`: a folder, or a `measurements.xlsx` that
+/// Vernier wrote (D4), reopened from the copy it carries.
+pub fn open_any(path: &Path) -> Result<Notebook, Failure> {
+    if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xlsx")) {
+        return open(path);
+    }
+    let bytes =
+        std::fs::read(path).map_err(|e| Failure::input(anyhow::anyhow!("cannot read {}: {e}", path.display())))?;
+    let notebook =
+        vernier_engine::documents::measurements::read(&bytes, &path.display().to_string()).map_err(Failure::input)?;
+    report_findings(&notebook);
+    Ok(notebook)
+}
+
+fn report_findings(notebook: &Notebook) {
     for finding in notebook.integrity() {
         eprintln!("warning: {}", finding.message);
     }
-    Ok(notebook)
 }
 
 fn parse_prediction_number(text: &str) -> Result<u32, String> {

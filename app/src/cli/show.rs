@@ -6,12 +6,12 @@ use std::path::Path;
 use serde_json::{Value, json};
 use vernier_engine::notebook::{Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, SOAK_COLUMNS};
 
-use super::notebook_cmds::open;
+use super::notebook_cmds::open_any;
 use super::{Outcome, table};
 
 /// Prints the notebook; exit 1 when a prediction's seal is broken (N4).
 pub fn show(dir: &Path, json: bool) -> Outcome {
-    let notebook = open(dir)?;
+    let notebook = open_any(dir)?;
     if json {
         out!("{}", to_json(&notebook, dir));
     } else {

@@ -1,0 +1,39 @@
+//! `vernier export` (SPEC D1, D3): the six documents, written atomically.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::anyhow;
+use vernier_engine::documents::{self, STEMS};
+use vernier_engine::notebook::store::{self, EXPORTS_DIR, OsStorage};
+
+use super::notebook_cmds::open;
+use super::{Failure, Outcome};
+
+pub fn export(dir: &Path, out: Option<&PathBuf>) -> Outcome {
+    let notebook = open(dir)?;
+    let out = out.cloned().unwrap_or_else(|| dir.join(EXPORTS_DIR));
+    std::fs::create_dir_all(&out).map_err(|e| Failure::failed(anyhow!("cannot create {}: {e}", out.display())))?;
+    let files = documents::export(&notebook).map_err(Failure::failed)?;
+    for (name, bytes) in &files {
+        store::atomic_write(&OsStorage, &out.join(name), bytes).map_err(Failure::failed)?;
+        out!("wrote {}", out.join(name).display());
+    }
+    // D1: the submission is exactly these six; anything else there is named.
+    let others: Vec<String> = std::fs::read_dir(&out)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| !STEMS.contains(&n.as_str()) && !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    if !others.is_empty() {
+        eprintln!(
+            "warning: {} also holds {} — the submission is exactly the six documents",
+            out.display(),
+            others.join(", ")
+        );
+    }
+    Ok(0)
+}
