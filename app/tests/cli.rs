@@ -235,3 +235,39 @@ fn new_refuses_an_existing_notebook() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("a notebook already exists"));
 }
+
+// SPEC D1, D4, C: export writes exactly the six documents; show reopens the
+// workbook with the same content as the folder.
+#[test]
+fn export_then_show_the_workbook() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    std::fs::create_dir_all(dir.join("raw")).expect("mkdir");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/notebook-with-runs.ron");
+    std::fs::copy(fixture, dir.join("notebook.ron")).expect("copy");
+    let d = dir.display().to_string();
+    let o = vernier(&["export", &d]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("exports"))
+        .expect("exports")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "ai-usage.txt",
+            "measurements.xlsx",
+            "placement-decision.docx",
+            "report.docx",
+            "soc-architecture-review.docx",
+            "threat-model-report.docx"
+        ]
+    );
+    let from_folder = json(&vernier(&["show", &d, "--json"]));
+    let xlsx = dir.join("exports/measurements.xlsx").display().to_string();
+    let from_workbook = json(&vernier(&["show", &xlsx, "--json"]));
+    for key in ["title", "environment", "predictions", "runs", "soaks", "notes", "integrity"] {
+        assert_eq!(from_folder[key], from_workbook[key], "{key} differs after the round trip");
+    }
+}
