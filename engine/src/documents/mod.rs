@@ -6,7 +6,7 @@ pub mod blocks;
 pub mod docx;
 pub mod measurements;
 
-use blocks::{Block, parse_template};
+use blocks::parse_template;
 
 use crate::notebook::{EnvField, Notebook, Tag};
 
@@ -81,7 +81,10 @@ fn value(nb: &Notebook, name: &str) -> String {
             EnvField::PreRunIdle,
         ]
         .iter()
-        .map(|f| format!("{}: {}", f.label().to_lowercase(), nb.environment.get(*f)))
+        .map(|f| {
+            let v = nb.environment.get(*f);
+            format!("{}: {}", f.label().to_lowercase(), if v.is_empty() { "not stated" } else { v.as_str() })
+        })
         .collect::<Vec<_>>()
         .join(" · "),
         "method" => method(nb),
@@ -136,7 +139,14 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                 vec![row(&["Experiment", "Median", "Dispersion", "n (warm-up + timed)", "Conditions", "Tag"])];
             for r in nb.runs().iter().filter(|r| r.discarded.is_none()) {
                 let c = r.columns();
-                rows.push(vec![c[1].clone(), c[4].clone(), c[5].clone(), c[3].clone(), c[7].clone(), c[9].clone()]);
+                rows.push(vec![
+                    c[1].clone(),
+                    c[4].clone(),
+                    c[5].clone(),
+                    c[3].clone(),
+                    brief(&r.measurement.conditions),
+                    c[9].clone(),
+                ]);
             }
             for s in nb.soaks().iter().filter(|s| s.discarded.is_none()) {
                 let c = s.columns();
@@ -181,13 +191,11 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
     })
 }
 
-/// Every `Block::Heading` text, for tests and the audit.
-pub fn headings(blocks: &[Block]) -> Vec<String> {
-    blocks
+/// The conditions a report sentence carries: power, thermal state, placement.
+fn brief(conditions: &[crate::notebook::Condition]) -> String {
+    ["power source", "canary end/start", "placement used"]
         .iter()
-        .filter_map(|b| match b {
-            Block::Heading(_, runs) => Some(runs.iter().map(|r| r.text.as_str()).collect()),
-            _ => None,
-        })
-        .collect()
+        .filter_map(|f| conditions.iter().find(|c| c.field == *f).map(|c| format!("{}: {}", c.field, c.value)))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
