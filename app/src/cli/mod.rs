@@ -55,6 +55,12 @@ enum Command {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+        /// Only this run, in the course's long or short form (see --form).
+        #[arg(long, value_name = "N", conflicts_with = "json")]
+        run: Option<u32>,
+        /// With --run: `long` (the measurement-log entry) or `short` (a report sentence).
+        #[arg(long, value_parser = ["long", "short"], default_value = "long", requires = "run")]
+        form: String,
     },
     /// Record a prediction — before the run it predicts.
     Predict(notebook_cmds::PredictArgs),
@@ -171,7 +177,8 @@ pub fn main() -> ExitCode {
         None => crate::gui::run(None),
         Some(Command::Open { path }) => crate::gui::run(Some(path)),
         Some(Command::New { dir, title }) => notebook_cmds::new(&dir, &title),
-        Some(Command::Show { dir, json }) => show::show(&dir, json),
+        Some(Command::Show { dir, run: Some(n), form, .. }) => show::show_run(&dir, n, &form),
+        Some(Command::Show { dir, json, run: None, .. }) => show::show(&dir, json),
         Some(Command::Predict(args)) => notebook_cmds::predict(&args),
         Some(Command::Lock { dir }) => notebook_cmds::lock(&dir),
         Some(Command::Note { dir, text }) => notebook_cmds::note(&dir, &text),

@@ -20,6 +20,20 @@ pub fn show(dir: &Path, json: bool) -> Outcome {
     Ok(u8::from(!notebook.integrity().is_empty()))
 }
 
+/// One run in the course's long or short form (D7).
+pub fn show_run(dir: &Path, number: u32, form: &str) -> Outcome {
+    let notebook = open_any(dir)?;
+    let run = notebook.run(number).ok_or_else(|| {
+        super::Failure::input(vernier_engine::notebook::NotebookError::NoSuchRow(
+            vernier_engine::notebook::Subject::Run(number),
+        ))
+    })?;
+    let text =
+        if form == "short" { run.short_form(&notebook.environment) } else { run.long_form(&notebook.environment) };
+    out!("{text}");
+    Ok(0)
+}
+
 fn to_text(nb: &Notebook, dir: &Path) -> String {
     let mut out = String::new();
     // Writing into a String cannot fail.

@@ -156,6 +156,72 @@ impl Run {
         raw_file_text(self.measurement.raw_file.as_ref())
     }
 
+    /// The course's long form (D7): the figures, then one line each for
+    /// machine, build, conditions, placement, instrument and provenance.
+    pub fn long_form(&self, env: &super::Environment) -> String {
+        let m = &self.measurement;
+        let r = m.summary.rounded();
+        let get = |field: &str| m.conditions.iter().find(|c| c.field == field).map(|c| c.value.clone());
+        let stated = |f: super::EnvField| {
+            let v = env.get(f);
+            if v.is_empty() { None } else { Some(v) }
+        };
+        let machine = stated(super::EnvField::MachineOs)
+            .or_else(|| Some(format!("{}, {} logical CPUs", get("CPU model")?, get("logical CPUs")?)))
+            .unwrap_or_else(|| "machine not stated".into());
+        let build = stated(super::EnvField::CompilerFlags)
+            .or_else(|| get("compiler"))
+            .unwrap_or_else(|| "build not stated".into());
+        let conditions = [
+            stated(super::EnvField::PowerSource).map(|p| format!("{p} power")),
+            stated(super::EnvField::PreRunIdle).map(|i| format!("idle {i} before")),
+            stated(super::EnvField::Ambient).map(|a| format!("ambient {a}")),
+            stated(super::EnvField::PhysicalSetup),
+            stated(super::EnvField::OtherLoad),
+            get("canary end/start").map(|c| format!("canary end/start {}", c.split_whitespace().next().unwrap_or(&c))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ");
+        let placement = get("placement used")
+            .or_else(|| stated(super::EnvField::PlacementControl))
+            .unwrap_or_else(|| "placement not stated".into());
+        let instrument = get("instrument").unwrap_or_else(|| "instrument not stated".into());
+        let provenance = if m.synthetic { format!("{} (SYNTHETIC data)", m.tag) } else { m.tag.to_string() };
+        format!(
+            "{}\n  {} {u}, IQR {}, min {}, max {}, n={} (warm-up {})\n  {machine}\n  {build}\n  {}\n  {placement}\n  instrument: {instrument}\n  provenance: {provenance}",
+            m.what,
+            r.median,
+            r.iqr,
+            r.min,
+            r.max,
+            m.summary.n,
+            m.warmup_trials,
+            if conditions.is_empty() { "conditions not stated".into() } else { conditions },
+            u = m.unit,
+        )
+    }
+
+    /// The course's short form (D7): one report sentence with its conditions.
+    pub fn short_form(&self, env: &super::Environment) -> String {
+        let m = &self.measurement;
+        let r = m.summary.rounded();
+        let power = env.get(super::EnvField::PowerSource);
+        let power = if power.is_empty() { "power source not stated".to_owned() } else { format!("on {power} power") };
+        format!(
+            "{}: median {} {u} of {} repetitions after {} discarded, IQR {} {u}, {power}, {} ({}).",
+            m.what,
+            r.median,
+            m.summary.n,
+            m.warmup_trials,
+            r.iqr,
+            self.command_column(),
+            m.tag,
+            u = m.unit
+        )
+    }
+
     /// Every column of the row as displayed, in the order of
     /// [`RUN_COLUMNS`](super::RUN_COLUMNS); a discarded run is marked, never
     /// hidden (N5).
