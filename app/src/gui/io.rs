@@ -20,6 +20,8 @@ pub enum Request {
     OpenOrCreate { dir: PathBuf },
     /// Copy the notebook, raw files included, into a new folder and save it there.
     SaveAs { from: PathBuf, to: PathBuf, notebook: Box<Notebook> },
+    /// Write the six documents into the notebook's exports/ folder.
+    Export { dir: PathBuf, notebook: Box<Notebook> },
     /// Write a finished run's raw file.
     WriteRaw { dir: PathBuf, result: Box<BenchResult>, next_run: usize },
     /// Read and analyse a soak file (`None`: the shipped synthetic one).
@@ -38,6 +40,8 @@ pub enum Event {
     Loaded { dir: PathBuf, result: Result<Box<Notebook>, String> },
     /// The notebook now lives in `to` (or could not be copied there).
     SavedAs { to: PathBuf, result: Result<(), String> },
+    /// The documents were written: each name with its unwritten parts.
+    Exported(Result<Vec<(&'static str, usize)>, String>),
     /// A raw file was written (or not).
     RawWritten { result: Box<BenchResult>, raw: Result<RawFile, String> },
     /// A soak, analysed and ready to draw.
@@ -161,6 +165,7 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
                 Event::Loaded { dir, result }
             }
             Request::SaveAs { from, to, notebook } => Event::SavedAs { result: save_as(&from, &to, &notebook), to },
+            Request::Export { dir, notebook } => Event::Exported(export(&dir, &notebook)),
             Request::WriteRaw { dir, result, next_run } => {
                 let raw = harness::write_raw(&dir, &result, next_run).map_err(|e| e.to_string());
                 Event::RawWritten { result, raw }
@@ -194,6 +199,17 @@ fn read_soak(path: Option<&std::path::Path>) -> Result<Box<super::plots::SoakVie
         ),
     };
     Ok(Box::new(super::plots::SoakView::new(title, &data)))
+}
+
+/// Writes the six documents atomically into `dir/exports`.
+fn export(dir: &std::path::Path, notebook: &Notebook) -> Result<Vec<(&'static str, usize)>, String> {
+    use vernier_engine::documents;
+    let out = dir.join(store::EXPORTS_DIR);
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    for (name, bytes) in documents::export(notebook).map_err(|e| e.to_string())? {
+        store::atomic_write(&store::OsStorage, &out.join(name), &bytes).map_err(|e| e.to_string())?;
+    }
+    Ok(documents::unwritten(notebook))
 }
 
 fn loaded(dir: PathBuf) -> Event {

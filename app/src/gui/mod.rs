@@ -37,6 +37,7 @@ const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND
 const SHORTCUT_SAVE_AS: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
 const SHORTCUT_RUN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::R);
 const SHORTCUT_CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Escape);
+const SHORTCUT_EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
 const SHORTCUT_THEME: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::T);
 
 /// Opens the window on `path`, or on the scratch notebook when none is given.
@@ -101,6 +102,8 @@ pub enum AppCommand {
     ToggleTheme,
     /// Read, analyse and chart a soak file (`None`: the shipped synthetic one).
     OpenSoak(Option<PathBuf>),
+    /// Write the six documents into exports/.
+    Export,
     /// Open the soak dialog.
     SoakDialog,
     /// Record a soak prediction with its protocol (T1).
@@ -167,6 +170,8 @@ pub struct VernierApp {
     live_soak: Option<LiveSoak>,
     /// For waking the window from other threads.
     egui_ctx: egui::Context,
+    /// The last export: each document with its unwritten parts.
+    exported: Option<Vec<(&'static str, usize)>>,
 }
 
 impl VernierApp {
@@ -198,6 +203,7 @@ impl VernierApp {
             soak_form: None,
             live_soak: None,
             egui_ctx: cc.egui_ctx.clone(),
+            exported: None,
         }
     }
 
@@ -297,6 +303,15 @@ impl VernierApp {
             AppCommand::OpenSoak(path) => {
                 if let Some(io) = &self.io {
                     io.send(io::Request::ReadSoak { path });
+                }
+                return;
+            }
+            AppCommand::Export => {
+                if let Some(io) = &self.io {
+                    io.send(io::Request::Export {
+                        dir: self.doc.dir.clone(),
+                        notebook: Box::new(self.doc.notebook.clone()),
+                    });
                 }
                 return;
             }
@@ -535,6 +550,14 @@ impl VernierApp {
                 }
                 Err(e) => self.say(e, true),
             },
+            io::Event::Exported(result) => match result {
+                Ok(unwritten) => {
+                    let left: usize = unwritten.iter().map(|(_, n)| n).sum();
+                    self.say(format!("exported the six documents to exports/; {left} part(s) still to write"), false);
+                    self.exported = Some(unwritten);
+                }
+                Err(e) => self.say(format!("export failed: {e}"), true),
+            },
             io::Event::SavedAs { to, result } => match result {
                 Ok(()) => {
                     self.say(format!("saved as {}; this is now the open notebook", to.display()), false);
@@ -607,6 +630,9 @@ impl VernierApp {
         if pressed(&SHORTCUT_SAVE_AS) {
             self.commands.push(AppCommand::Pick(io::Pick::SaveAs));
         }
+        if pressed(&SHORTCUT_EXPORT) {
+            self.commands.push(AppCommand::Export);
+        }
         if pressed(&SHORTCUT_RUN) {
             self.commands.push(AppCommand::NewRun);
         }
@@ -642,6 +668,9 @@ impl VernierApp {
                 }
                 if item(ui, "Save as…", &SHORTCUT_SAVE_AS) {
                     self.commands.push(AppCommand::Pick(io::Pick::SaveAs));
+                }
+                if item(ui, "Export the six documents", &SHORTCUT_EXPORT) {
+                    self.commands.push(AppCommand::Export);
                 }
                 if ui
                     .button("Open or create by path…")
@@ -862,6 +891,7 @@ impl eframe::App for VernierApp {
                 trials,
                 soak: self.soak.as_ref(),
                 findings: &self.doc.findings,
+                exported: self.exported.as_deref(),
                 dir: &self.doc.dir,
             };
             if self.views.section == Section::Runs {

@@ -197,3 +197,26 @@ fn open_another_notebook() {
     assert_eq!(harness.state().settings.recent.first(), Some(&other));
     harness.get_by_label("The other project");
 }
+
+// SPEC D1, U: Export from the window writes exactly the six documents and
+// the Documents section says what is still to write.
+#[test]
+fn export_from_the_window() {
+    let (tmp, mut harness) = fixture_app();
+    harness.get_by_label("Documents").click();
+    harness.run();
+    harness.get_by_label("Export the six documents").click();
+    harness.step();
+    step_until(&mut harness, "the export", |app| app.exported.is_some());
+    let mut names: Vec<String> = std::fs::read_dir(tmp.path().join("nb/exports"))
+        .expect("exports")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 6);
+    harness.run();
+    assert!(
+        harness.get_all_by_label_contains("part(s) marked WRITE still to write").count() >= 4,
+        "the docx and txt documents have prompts"
+    );
+}

@@ -59,6 +59,22 @@ pub fn export(nb: &Notebook) -> Result<Vec<(&'static str, Vec<u8>)>, ExportError
     ])
 }
 
+/// For each document, how many parts still wait for the student to write
+/// them (marked prompts), in [`STEMS`] order; the workbook has none.
+pub fn unwritten(nb: &Notebook) -> Vec<(&'static str, usize)> {
+    let fill = |name: &str| value(nb, name);
+    let table = |name: &str| table(nb, name);
+    let count = |md: &str| blocks::to_text(&parse_template(md, &fill, &table)).matches(PROMPT_MARK).count();
+    vec![
+        ("report.docx", count(REPORT)),
+        ("measurements.xlsx", 0),
+        ("soc-architecture-review.docx", count(SOC_REVIEW)),
+        ("placement-decision.docx", count(PLACEMENT)),
+        ("threat-model-report.docx", count(THREAT_MODEL)),
+        ("ai-usage.txt", count(AI_USAGE)),
+    ]
+}
+
 /// The value of `{{name}}`: from the notebook, or a marked prompt.
 fn value(nb: &Notebook, name: &str) -> String {
     if let Some(prompt) = name.strip_prefix("write:") {

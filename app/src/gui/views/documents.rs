@@ -1,28 +1,40 @@
-//! The Documents section: the six fixed submission documents (SPEC D1).
+//! The Documents section (SPEC D1, D2): the six fixed submission documents,
+//! exported into the notebook's folder, with what is still to write.
 
 use egui::{RichText, Ui};
+use vernier_engine::documents::STEMS;
 
 use super::{Context, hint};
-
-/// The six stems, exactly as the course names them.
-const STEMS: [&str; 6] = [
-    "report.docx",
-    "measurements.xlsx",
-    "soc-architecture-review.docx",
-    "placement-decision.docx",
-    "threat-model-report.docx",
-    "ai-usage.txt",
-];
+use crate::gui::AppCommand;
 
 pub fn documents_ui(ui: &mut Ui, cx: &mut Context<'_>) {
-    ui.label(format!(
-        "The submission is exactly these six files, written into {}:",
-        cx.dir.join(vernier_engine::notebook::store::EXPORTS_DIR).display()
-    ));
+    ui.horizontal(|ui| {
+        if ui.button("Export the six documents").on_hover_text("Ctrl+E").clicked() {
+            cx.commands.push(AppCommand::Export);
+        }
+        ui.label(
+            RichText::new(format!("into {}", cx.dir.join(vernier_engine::notebook::store::EXPORTS_DIR).display()))
+                .weak(),
+        );
+    });
     ui.add_space(6.0);
-    for stem in STEMS {
-        ui.label(RichText::new(format!("• {stem}")).monospace());
-    }
+    egui::Grid::new("documents").striped(true).spacing([16.0, 6.0]).show(ui, |ui| {
+        for stem in STEMS {
+            ui.label(RichText::new(stem).monospace());
+            let state = match cx.exported.and_then(|e| e.iter().find(|(n, _)| *n == stem)) {
+                None => "not exported in this session".to_owned(),
+                Some((_, 0)) => "exported — filled from the notebook".to_owned(),
+                // The mark's pencil is not in the window's font; name it in words.
+                Some((_, n)) => format!("exported — {n} part(s) marked WRITE still to write"),
+            };
+            ui.label(state);
+            ui.end_row();
+        }
+    });
     ui.add_space(8.0);
-    hint(ui, "Filling and exporting the documents is not built yet.");
+    hint(
+        ui,
+        "The notebook fills machine, build, conditions, results, provenance and soak; the parts only you can write stay marked. \
+         Editing them here is not built yet: write them in the exported files.",
+    );
 }

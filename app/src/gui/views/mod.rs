@@ -111,6 +111,8 @@ pub struct Context<'a> {
     pub trials: Option<&'a super::plots::RunTrials>,
     /// Broken seals found when the notebook last changed (not recomputed per frame).
     pub findings: &'a [vernier_engine::notebook::IntegrityFinding],
+    /// The last export's documents with their unwritten parts.
+    pub exported: Option<&'a [(&'static str, usize)]>,
     /// The soak being shown, when one is loaded.
     pub soak: Option<&'a super::plots::SoakView>,
     /// Folder of the notebook.
