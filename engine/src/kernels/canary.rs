@@ -23,14 +23,20 @@ impl Canary {
     }
 
     fn block(steps: u64) -> u64 {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        for _ in 0..steps {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-        }
-        x
+        dependent_steps(steps)
     }
+}
+
+/// `steps` dependent xorshift steps in registers, touching no memory: the
+/// canary's block and the soak's chunk of work.
+pub fn dependent_steps(steps: u64) -> u64 {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    for _ in 0..steps {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+    }
+    x
 }
 
 impl Default for Canary {

@@ -13,7 +13,7 @@ mod rng;
 
 use std::sync::atomic::AtomicBool;
 
-pub use canary::Canary;
+pub use canary::{Canary, dependent_steps};
 pub use matmul::{Matmul, MatmulOrder};
 pub use memory::{Memory, MemoryWalk};
 

@@ -198,15 +198,9 @@ pub fn run(
     result.map(|()| SoakOutcome { samples, chunk_steps, chunk_ms, placeholders, cancelled })
 }
 
-/// One chunk: dependent integer steps in registers.
+/// One chunk of the load: the canary's register-only arithmetic.
 fn chunk(steps: u64) -> u64 {
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    for _ in 0..steps {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-    }
-    x
+    crate::kernels::dependent_steps(steps)
 }
 
 /// Doubles the chunk until one takes [`CHUNK_TARGET`]; returns its steps
