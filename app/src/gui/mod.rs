@@ -256,7 +256,10 @@ impl VernierApp {
         let findings = notebook.integrity();
         self.doc = Doc { dir, notebook, findings, generation: 0, saved: 0, save_error: None };
         self.views = views::ViewState { section: self.views.section, ..Default::default() };
+        // What was shown belonged to the previous notebook.
         self.trials.clear();
+        self.soak = None;
+        self.exported = None;
     }
 
     /// Applies one command.
