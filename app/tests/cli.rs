@@ -271,3 +271,24 @@ fn export_then_show_the_workbook() {
         assert_eq!(from_folder[key], from_workbook[key], "{key} differs after the round trip");
     }
 }
+
+// SPEC D6: the placement table from the shipped synthetic dataset.
+#[test]
+fn placement_table() {
+    let o = vernier(&[
+        "placement",
+        "--budget",
+        "game_frame=16.7",
+        "--rate",
+        "game_frame=60",
+        "--budget",
+        "video_encode_4k30_1s=1000",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("SYNTHETIC"), "{text}");
+    assert!(text.contains("44 mJ × 60 /s = 2640 mJ/s = 2.64 W"), "{text}");
+    assert!(text.contains("none of these"), "{text}");
+    let o = vernier(&["placement", "--budget", "game_frame=fast"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -15,6 +15,7 @@ mod bench_cmds;
 mod export_cmd;
 mod notebook_cmds;
 mod numbers;
+mod placement_cmd;
 mod show;
 mod soak_cmds;
 mod stats_cmds;
@@ -113,6 +114,8 @@ enum Command {
         #[arg(long, value_name = "OUTDIR")]
         out: Option<PathBuf>,
     },
+    /// The placement table: the cheapest processor that meets each deadline.
+    Placement(placement_cmd::PlacementArgs),
     /// The sustained-load (thermal soak) protocol.
     #[command(subcommand)]
     Soak(soak_cmds::SoakCommand),
@@ -191,6 +194,7 @@ pub fn main() -> ExitCode {
         Some(Command::Instrument { json }) => bench_cmds::instrument(json),
         Some(Command::Import(command)) => bench_cmds::import(&command),
         Some(Command::Soak(command)) => soak_cmds::soak(&command),
+        Some(Command::Placement(args)) => placement_cmd::placement(&args),
         Some(Command::Export { dir, out }) => export_cmd::export(&dir, out.as_ref()),
     };
     match outcome {

@@ -5,6 +5,7 @@
 pub mod blocks;
 pub mod docx;
 pub mod measurements;
+pub mod placement;
 
 use blocks::parse_template;
 

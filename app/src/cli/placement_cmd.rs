@@ -1,0 +1,57 @@
+//! `vernier placement` (SPEC D6): the placement table from a dataset and a
+//! budget per workload.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::anyhow;
+use clap::Args;
+use vernier_engine::documents::placement;
+
+use super::{Failure, Outcome, table};
+
+/// `vernier placement`.
+#[derive(Debug, Args)]
+pub struct PlacementArgs {
+    /// A placement dataset (workload,processor,latency_ms,energy_mj,supported);
+    /// the shipped synthetic one when omitted.
+    file: Option<PathBuf>,
+    /// A deadline per workload, e.g. `--budget game_frame=16.7` (ms); repeatable.
+    #[arg(long, value_name = "WORKLOAD=MS", value_parser = pair, required = true)]
+    budget: Vec<(String, f64)>,
+    /// Runs per second of a workload, for the duty-cycle energy line.
+    #[arg(long, value_name = "WORKLOAD=PER_S", value_parser = pair)]
+    rate: Vec<(String, f64)>,
+}
+
+pub fn placement(args: &PlacementArgs) -> Outcome {
+    let text = match &args.file {
+        Some(path) => {
+            std::fs::read_to_string(path).map_err(|e| Failure::input(anyhow!("cannot read {}: {e}", path.display())))?
+        }
+        None => placement::SHIPPED.to_owned(),
+    };
+    let source =
+        args.file.as_ref().map_or_else(|| "datasets/placement-bench.csv".to_owned(), |p| p.display().to_string());
+    let entries = placement::parse(&text).map_err(|e| Failure::input(anyhow!("{e} (in {source})")))?;
+    let budgets: BTreeMap<String, f64> = args.budget.iter().cloned().collect();
+    let rates: BTreeMap<String, f64> = args.rate.iter().cloned().collect();
+    let rows: Vec<Vec<String>> = placement::decide(&entries, &budgets, &rates)
+        .into_iter()
+        .map(|d| vec![d.workload, d.processor, d.why, d.cost])
+        .collect();
+    if text.to_ascii_uppercase().contains("SYNTHETIC") {
+        out!("SYNTHETIC data ({source}): every figure below is MODELED");
+    }
+    out!("{}", table::render(&["Workload", "Processor", "Why (and what it beat)", "What it costs"], &rows));
+    Ok(0)
+}
+
+fn pair(text: &str) -> Result<(String, f64), String> {
+    let (name, value) = text.split_once('=').ok_or_else(|| format!("'{text}' is not WORKLOAD=NUMBER"))?;
+    let value: f64 = value.trim().parse().map_err(|_| format!("'{value}' is not a number"))?;
+    if !(value.is_finite() && value > 0.0) {
+        return Err(format!("'{value}' must be a positive number"));
+    }
+    Ok((name.trim().to_owned(), value))
+}
