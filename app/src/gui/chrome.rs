@@ -1,0 +1,236 @@
+//! The window's frame around the sections: menus, keyboard shortcuts, the
+//! status bar, the running-measurement panels and the folder prompt.
+
+use std::path::PathBuf;
+
+use egui::{Key, KeyboardShortcut, Modifiers, RichText};
+
+use super::*;
+
+impl VernierApp {
+    pub(super) fn shortcuts(&mut self, ctx: &egui::Context) {
+        let pressed = |s: &KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(s));
+        if pressed(&SHORTCUT_NEW) {
+            self.commands.push(AppCommand::Pick(io::Pick::New));
+        }
+        if pressed(&SHORTCUT_OPEN) {
+            self.commands.push(AppCommand::Pick(io::Pick::Open));
+        }
+        if pressed(&SHORTCUT_SAVE_AS) {
+            self.commands.push(AppCommand::Pick(io::Pick::SaveAs));
+        }
+        if pressed(&SHORTCUT_EXPORT) {
+            self.commands.push(AppCommand::Export);
+        }
+        if pressed(&SHORTCUT_RUN) {
+            self.commands.push(AppCommand::NewRun);
+        }
+        if pressed(&SHORTCUT_THEME) {
+            self.commands.push(AppCommand::ToggleTheme);
+        }
+        if self.live.is_some() && pressed(&SHORTCUT_CANCEL) {
+            self.commands.push(AppCommand::CancelRun);
+        }
+        if self.live_soak.is_some() && pressed(&SHORTCUT_CANCEL) {
+            self.commands.push(AppCommand::CancelSoak);
+        }
+        for (i, section) in Section::ALL.into_iter().enumerate() {
+            let key = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6, Key::Num7][i];
+            if pressed(&KeyboardShortcut::new(Modifiers::COMMAND, key)) {
+                self.commands.push(AppCommand::Show(section));
+            }
+        }
+    }
+
+    pub(super) fn menu_ui(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        let item = |ui: &mut egui::Ui, label: &str, shortcut: &KeyboardShortcut| {
+            ui.add(egui::Button::new(label).shortcut_text(ctx.format_shortcut(shortcut))).clicked()
+        };
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if item(ui, "New notebook…", &SHORTCUT_NEW) {
+                    self.commands.push(AppCommand::Pick(io::Pick::New));
+                }
+                if item(ui, "Open notebook…", &SHORTCUT_OPEN) {
+                    self.commands.push(AppCommand::Pick(io::Pick::Open));
+                }
+                if item(ui, "Save as…", &SHORTCUT_SAVE_AS) {
+                    self.commands.push(AppCommand::Pick(io::Pick::SaveAs));
+                }
+                if item(ui, "Export the six documents", &SHORTCUT_EXPORT) {
+                    self.commands.push(AppCommand::Export);
+                }
+                if ui
+                    .button("Open or create by path…")
+                    .on_hover_text("For desktops without a file-dialog service")
+                    .clicked()
+                {
+                    self.path_prompt = Some((io::Pick::Open, String::new()));
+                }
+                ui.separator();
+                ui.label(RichText::new("Recent").weak());
+                for dir in self.settings.recent.clone() {
+                    if dir != self.doc.dir && ui.button(dir.display().to_string()).clicked() {
+                        self.commands.push(AppCommand::OpenDir(dir));
+                    }
+                }
+            });
+            ui.menu_button("Run", |ui| {
+                if ui
+                    .add_enabled(
+                        self.live.is_none(),
+                        egui::Button::new("New run…").shortcut_text(ctx.format_shortcut(&SHORTCUT_RUN)),
+                    )
+                    .clicked()
+                {
+                    self.commands.push(AppCommand::NewRun);
+                }
+                if ui
+                    .add_enabled(
+                        self.live.is_some(),
+                        egui::Button::new("Cancel run").shortcut_text(ctx.format_shortcut(&SHORTCUT_CANCEL)),
+                    )
+                    .clicked()
+                {
+                    self.commands.push(AppCommand::CancelRun);
+                }
+            });
+            ui.menu_button("View", |ui| {
+                for (i, section) in Section::ALL.into_iter().enumerate() {
+                    let shortcut = format!("{}+{}", if cfg!(target_os = "macos") { "Cmd" } else { "Ctrl" }, i + 1);
+                    if ui.add(egui::Button::new(section.title()).shortcut_text(shortcut)).clicked() {
+                        self.commands.push(AppCommand::Show(section));
+                    }
+                }
+                ui.separator();
+                let theme = if self.settings.dark { "Light theme" } else { "Dark theme" };
+                if item(ui, theme, &SHORTCUT_THEME) {
+                    self.commands.push(AppCommand::ToggleTheme);
+                }
+            });
+        });
+    }
+
+    pub(super) fn status_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(self.doc.dir.display().to_string()).monospace());
+            ui.separator();
+            match &self.doc.save_error {
+                Some(e) => ui.colored_label(ui.visuals().error_fg_color, format!("⚠ not saved: {e}")),
+                None if self.saved() => ui.label("✔ saved"),
+                None => ui.label("saving…"),
+            };
+            ui.separator();
+            if let Some(soak) = &self.live_soak {
+                ui.label(format!("soak running: {}/{} samples", soak.points.len(), soak.total));
+                ui.separator();
+            }
+            match (&self.engine, &self.live) {
+                (None, _) => ui.colored_label(ui.visuals().error_fg_color, "engine stopped"),
+                (Some(_), Some(live)) => ui.label(format!("engine: running {}/{} trials", live.done, live.total)),
+                (Some(_), None) => ui.label("engine: idle"),
+            };
+            for f in &self.doc.findings {
+                ui.separator();
+                ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {}", f.message));
+            }
+            if let Some((text, error)) = &self.status {
+                ui.separator();
+                if *error {
+                    ui.colored_label(ui.visuals().error_fg_color, text);
+                } else {
+                    ui.label(text);
+                }
+            }
+        });
+    }
+
+    /// Typing a folder path: opened if it holds a notebook, else created
+    /// (decided on the I/O thread, which may look at the disk).
+    pub(super) fn path_prompt_ui(&mut self, ctx: &egui::Context) {
+        let Some((purpose, path)) = &mut self.path_prompt else { return };
+        let save_as = *purpose == io::Pick::SaveAs;
+        let mut close = false;
+        let mut chosen = None;
+        egui::Modal::new(egui::Id::unique("path-prompt")).show(ctx, |ui| {
+            ui.heading(if save_as { "Save the notebook as" } else { "Open or create a notebook" });
+            let label = ui.label("Folder");
+            let edit = ui.add(egui::TextEdit::singleline(path).desired_width(420.0)).labelled_by(label.id);
+            ui.label(
+                RichText::new("A folder with notebook.ron is opened; an empty or new one becomes a new notebook.")
+                    .weak(),
+            );
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+            ui.horizontal(|ui| {
+                if (ui.add_enabled(!path.trim().is_empty(), egui::Button::new("Open")).clicked() || enter)
+                    && !path.trim().is_empty()
+                {
+                    chosen = Some(PathBuf::from(path.trim()));
+                }
+                close |= ui.button("Cancel").clicked();
+            });
+        });
+        if let Some(dir) = chosen {
+            let request = if save_as {
+                io::Request::SaveAs {
+                    from: self.doc.dir.clone(),
+                    to: dir,
+                    notebook: Box::new(self.doc.notebook.clone()),
+                }
+            } else {
+                io::Request::OpenOrCreate { dir }
+            };
+            if let Some(io) = &self.io {
+                io.send(request);
+            }
+            close = true;
+        }
+        if close {
+            self.path_prompt = None;
+        }
+    }
+
+    pub(super) fn live_soak_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(live) = &self.live_soak else { return };
+        ui.horizontal(|ui| {
+            ui.strong("Soak running — keep the machine as the protocol says");
+            if ui.button("■ Stop").on_hover_text("Esc — the rows written so far are kept").clicked() {
+                self.commands.push(AppCommand::CancelSoak);
+            }
+        });
+        let done = live.points.len();
+        let fraction = if live.total == 0 { 0.0 } else { done as f32 / live.total as f32 };
+        ui.add(egui::ProgressBar::new(fraction).text(format!(
+            "{done}/{} samples · {:.0} s elapsed",
+            live.total,
+            live.started.elapsed().as_secs_f64()
+        )));
+        egui_plot::Plot::new("live-soak-plot")
+            .height(ui.available_height().clamp(120.0, 260.0))
+            .include_y(0.0)
+            .x_axis_label("time (s)")
+            .y_axis_label("score (chunks/s)")
+            .show(ui, |plot| plot.line(egui_plot::Line::new("score", &live.points[..])));
+    }
+
+    pub(super) fn live_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(live) = &self.live else { return };
+        ui.horizontal(|ui| {
+            ui.strong(format!("Running: {}", live.title));
+            if ui.button("■ Cancel").on_hover_text("Esc").clicked() {
+                self.commands.push(AppCommand::CancelRun);
+            }
+        });
+        let fraction = if live.total == 0 { 0.0 } else { live.done as f32 / live.total as f32 };
+        let text = format!(
+            "{}/{} trials · {:.0} s elapsed · about {:.0} s left",
+            live.done,
+            live.total,
+            live.started.elapsed().as_secs_f64(),
+            live.remaining.as_secs_f64().ceil()
+        );
+        ui.add(egui::ProgressBar::new(fraction).text(text));
+        plots::live_plot(ui, &live.points);
+    }
+}

@@ -1,0 +1,201 @@
+//! What arrives from the engine, soak and file threads, applied between
+//! frames within a time budget.
+
+use std::time::Instant;
+
+use vernier_engine::harness::{self, EngineEvent};
+use vernier_engine::notebook::{NotebookPath, RawFile, Tag};
+
+use super::*;
+
+impl VernierApp {
+    /// Drains engine and I/O events within the frame's budget.
+    pub(super) fn drain_events(&mut self) {
+        let start = Instant::now();
+        while start.elapsed() < EVENT_BUDGET {
+            let event = self.engine.as_ref().and_then(|e| e.events().try_recv().ok());
+            let Some(event) = event else { break };
+            self.on_engine_event(event);
+        }
+        while start.elapsed() < EVENT_BUDGET {
+            let Some(event) = self.io.as_ref().and_then(io::Io::try_event) else { break };
+            self.on_io_event(event);
+        }
+        while start.elapsed() < EVENT_BUDGET {
+            let Some(event) = self.live_soak.as_ref().and_then(|l| l.handle.try_event()) else { break };
+            self.on_soak_event(event);
+        }
+        if self.save_pending {
+            self.request_save();
+        }
+    }
+
+    pub(super) fn on_engine_event(&mut self, event: EngineEvent) {
+        match event {
+            EngineEvent::Started { total } => {
+                if let Some(live) = &mut self.live {
+                    live.total = total;
+                }
+            }
+            EngineEvent::Trial(trial, progress) => {
+                if let Some(live) = &mut self.live {
+                    live.done = progress.done;
+                    live.total = progress.total;
+                    live.remaining = progress.remaining;
+                    let arm = trial.arm.min(1);
+                    live.points[arm].push(egui_plot::PlotPoint::new(trial.index as f64, trial.ns as f64 / 1e6));
+                }
+            }
+            EngineEvent::Finished(result) => {
+                self.live = None;
+                let next_run = self.doc.notebook.runs().len() + 1;
+                match &self.io {
+                    Some(io) => {
+                        io.send(io::Request::WriteRaw { dir: self.doc.dir.clone(), result, next_run });
+                    }
+                    None => self.say("the run finished but the file thread is not running; it was not recorded", true),
+                }
+            }
+            EngineEvent::Failed(e) => {
+                self.live = None;
+                self.say(format!("the run could not start: {e}"), true);
+            }
+        }
+    }
+
+    pub(super) fn on_soak_event(&mut self, event: soak_runner::SoakEvent) {
+        match event {
+            soak_runner::SoakEvent::Sample(row) => {
+                if let Some(live) = &mut self.live_soak {
+                    live.points.push(egui_plot::PlotPoint::new(row[0], row[5]));
+                }
+            }
+            soak_runner::SoakEvent::Finished(result) => {
+                self.live_soak = None;
+                let done = match result {
+                    Ok(done) => done,
+                    Err(e) => return self.say(format!("the soak failed: {e}"), true),
+                };
+                let path = done
+                    .path
+                    .strip_prefix(&self.doc.dir)
+                    .ok()
+                    .and_then(|p| NotebookPath::new(p.to_string_lossy()).ok());
+                let raw_file = path.map(|path| RawFile { path, sha256: done.sha256.clone(), arm: "A".into() });
+                match done.analysis {
+                    Ok(a) => {
+                        let n = self.doc.notebook.record_soak(
+                            done.protocol,
+                            a.numbers(vernier_engine::soak::SCORE_UNIT),
+                            done.conditions,
+                            raw_file,
+                            Tag::Measured,
+                            false,
+                            chrono::Utc::now(),
+                        );
+                        let stopped = if done.cancelled { " (stopped early; every row written is kept)" } else { "" };
+                        self.say(format!("recorded soak S{n}{stopped}"), false);
+                        self.changed();
+                    }
+                    Err(e) => {
+                        let _ = self.doc.notebook.add_note(
+                            &format!(
+                                "A soak stopped before it could be analysed ({e}); its rows are kept in {}.",
+                                done.path.display()
+                            ),
+                            chrono::Utc::now(),
+                        );
+                        self.say(format!("the soak could not be analysed: {e}"), true);
+                        self.changed();
+                    }
+                }
+                self.run_command(AppCommand::OpenSoak(Some(done.path)));
+            }
+        }
+    }
+
+    pub(super) fn on_io_event(&mut self, event: io::Event) {
+        match event {
+            io::Event::Saved { generation, result } => match result {
+                Ok(()) => {
+                    self.doc.saved = self.doc.saved.max(generation);
+                    self.doc.save_error = None;
+                }
+                Err(e) => self.doc.save_error = Some(e),
+            },
+            io::Event::Loaded { dir, result } => match result {
+                Ok(notebook) => {
+                    self.say(format!("opened {}", dir.display()), false);
+                    self.open(dir, *notebook);
+                }
+                Err(e) => self.say(e, true),
+            },
+            io::Event::Exported(result) => match result {
+                Ok(unwritten) => {
+                    let left: usize = unwritten.iter().map(|(_, n)| n).sum();
+                    self.say(format!("exported the six documents to exports/; {left} part(s) still to write"), false);
+                    self.exported = Some(unwritten);
+                }
+                Err(e) => self.say(format!("export failed: {e}"), true),
+            },
+            io::Event::SavedAs { to, result } => match result {
+                Ok(()) => {
+                    self.say(format!("saved as {}; this is now the open notebook", to.display()), false);
+                    self.settings.remember(&to);
+                    self.doc.dir = to;
+                }
+                Err(e) => self.say(e, true),
+            },
+            io::Event::RawWritten { result, raw } => match raw {
+                Ok(raw_file) => {
+                    let recorded = harness::add_rows(&mut self.doc.notebook, &result, &raw_file, chrono::Utc::now());
+                    let message = match (&result.failure, recorded.runs.as_slice()) {
+                        (Some(f), _) => format!("the run ended early ({f}); its trials are in {}", recorded.raw_file),
+                        (None, runs) => {
+                            let rows: Vec<String> = runs.iter().map(u32::to_string).collect();
+                            format!("recorded run {}", rows.join(" and "))
+                        }
+                    };
+                    let failed = result.failure.is_some();
+                    if let Some(&last) = recorded.runs.last() {
+                        self.select_run(last);
+                    }
+                    self.say(message, failed);
+                    self.changed();
+                }
+                Err(e) => self.say(format!("the run finished but its raw file could not be written: {e}"), true),
+            },
+            io::Event::Soak(result) => match result {
+                Ok(view) => self.soak = Some(*view),
+                Err(e) => self.say(e, true),
+            },
+            io::Event::Trials { run, result } => match (result, self.doc.notebook.run(run)) {
+                (Ok(trials), Some(r)) => {
+                    let view = plots::RunTrials::new(r, &trials);
+                    self.trials.insert(run, view);
+                }
+                (Err(e), _) => self.say(format!("run {run}: {e}"), true),
+                (Ok(_), None) => {}
+            },
+            io::Event::Picked { purpose, path: Some(dir), .. } => {
+                let request = match purpose {
+                    io::Pick::Open => io::Request::Load { dir },
+                    io::Pick::New => io::Request::Create { dir },
+                    io::Pick::SaveAs => io::Request::SaveAs {
+                        from: self.doc.dir.clone(),
+                        to: dir,
+                        notebook: Box::new(self.doc.notebook.clone()),
+                    },
+                };
+                if let Some(io) = &self.io {
+                    io.send(request);
+                }
+            }
+            io::Event::Picked { purpose, path: None, failed: true } => {
+                self.say("no file-dialog service answered on this desktop; type the folder instead", true);
+                self.path_prompt = Some((purpose, String::new()));
+            }
+            io::Event::Picked { path: None, failed: false, .. } => {}
+        }
+    }
+}
