@@ -1,10 +1,6 @@
 //! The window's frame around the sections: menus, keyboard shortcuts, the
 //! status bar, the running-measurement panels and the folder prompt.
 
-use std::path::PathBuf;
-
-use egui::{Key, KeyboardShortcut, Modifiers, RichText};
-
 use super::*;
 
 impl VernierApp {
@@ -181,9 +177,7 @@ impl VernierApp {
             } else {
                 io::Request::OpenOrCreate { dir }
             };
-            if let Some(io) = &self.io {
-                io.send(request);
-            }
+            self.send_io(request);
             close = true;
         }
         if close {

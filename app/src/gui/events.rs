@@ -49,12 +49,7 @@ impl VernierApp {
             EngineEvent::Finished(result) => {
                 self.live = None;
                 let next_run = self.doc.notebook.runs().len() + 1;
-                match &self.io {
-                    Some(io) => {
-                        io.send(io::Request::WriteRaw { dir: self.doc.dir.clone(), result, next_run });
-                    }
-                    None => self.say("the run finished but the file thread is not running; it was not recorded", true),
-                }
+                self.send_io(io::Request::WriteRaw { dir: self.doc.dir.clone(), result, next_run });
             }
             EngineEvent::Failed(e) => {
                 self.live = None;
@@ -187,9 +182,7 @@ impl VernierApp {
                         notebook: Box::new(self.doc.notebook.clone()),
                     },
                 };
-                if let Some(io) = &self.io {
-                    io.send(request);
-                }
+                self.send_io(request);
             }
             io::Event::Picked { purpose, path: None, failed: true } => {
                 self.say("no file-dialog service answered on this desktop; type the folder instead", true);

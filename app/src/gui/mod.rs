@@ -238,6 +238,17 @@ impl VernierApp {
         self.request_save();
     }
 
+    /// Hands work to the I/O thread; says so when it cannot take it, so no
+    /// request is dropped silently.
+    fn send_io(&mut self, request: io::Request) {
+        let queued = self.io.as_ref().map(|io| io.send(request));
+        match queued {
+            Some(true) => {}
+            Some(false) => self.say("the file thread is busy; try again in a moment", true),
+            None => self.say("the file thread is not running; restart Vernier", true),
+        }
+    }
+
     fn request_save(&mut self) {
         let Some(io) = &self.io else {
             self.doc.save_error = Some("the file thread is not running; changes cannot be saved".into());
@@ -278,9 +289,7 @@ impl VernierApp {
                 return;
             }
             AppCommand::OpenDir(dir) => {
-                if let Some(io) = &self.io {
-                    io.send(io::Request::Load { dir });
-                }
+                self.send_io(io::Request::Load { dir });
                 return;
             }
             AppCommand::NewRun => {
@@ -304,18 +313,13 @@ impl VernierApp {
                 return;
             }
             AppCommand::OpenSoak(path) => {
-                if let Some(io) = &self.io {
-                    io.send(io::Request::ReadSoak { path });
-                }
+                self.send_io(io::Request::ReadSoak { path });
                 return;
             }
             AppCommand::Export => {
-                if let Some(io) = &self.io {
-                    io.send(io::Request::Export {
-                        dir: self.doc.dir.clone(),
-                        notebook: Box::new(self.doc.notebook.clone()),
-                    });
-                }
+                let request =
+                    io::Request::Export { dir: self.doc.dir.clone(), notebook: Box::new(self.doc.notebook.clone()) };
+                self.send_io(request);
                 return;
             }
             AppCommand::SoakDialog => {
@@ -421,14 +425,11 @@ impl VernierApp {
             return;
         }
         let raw = self.doc.notebook.run(number).and_then(|r| r.measurement.raw_file.as_ref()).map(|r| r.path.clone());
-        match (raw, &self.io) {
+        match raw {
             // Resolving the path looks at the disk (symbolic links), so the
             // I/O thread does it.
-            (Some(path), Some(io)) => {
-                io.send(io::Request::ReadTrials { run: number, dir: self.doc.dir.clone(), path });
-            }
-            (Some(_), None) => self.say("the file thread is not running", true),
-            (None, _) => self.say(format!("run {number} has no raw file to plot"), false),
+            Some(path) => self.send_io(io::Request::ReadTrials { run: number, dir: self.doc.dir.clone(), path }),
+            None => self.say(format!("run {number} has no raw file to plot"), false),
         }
     }
 }
