@@ -3,7 +3,8 @@
 use std::io::Read as _;
 
 use calamine::{Data, Reader, Xlsx};
-use vernier_engine::documents::{self, STEMS, measurements};
+use vernier_engine::documents::{self, Attachments, STEMS, measurements};
+use vernier_engine::notebook::{Budget, Citation, Tag};
 
 use crate::util::{at, saved_notebook};
 
@@ -14,14 +15,93 @@ fn part(bytes: &[u8], name: &str) -> String {
     text
 }
 
-// SPEC D1: exactly the six names, nothing else.
+// SPEC D1: exactly the six names, nothing else, as files in `exports/`.
 #[test]
 fn export_writes_exactly_the_six_documents() {
+    let (_tmp, dir, nb) = saved_notebook();
+    let written = documents::export_to(&dir, &nb, None).expect("export");
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("exports"))
+        .expect("exports folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut expected: Vec<String> = STEMS.map(String::from).to_vec();
+    expected.sort();
+    assert_eq!(names, expected);
+    assert_eq!(written.len(), 6);
+    assert!(written.iter().all(|p| std::fs::metadata(p).expect("file").len() > 0));
+}
+
+// SPEC D5: the report carries its results chart as an embedded PNG whose
+// description names the window and the thermal condition.
+#[test]
+fn the_report_embeds_its_chart() {
     let (_tmp, _dir, nb) = saved_notebook();
-    let files = documents::export(&nb).expect("export");
-    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
-    assert_eq!(names, STEMS);
-    assert!(files.iter().all(|(_, bytes)| !bytes.is_empty()));
+    let files = documents::export(&nb, &Attachments::default()).expect("export");
+    let report = &files[0].1;
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(report)).expect("zip");
+    let mut png = Vec::new();
+    zip.by_name("word/media/chart1.png").expect("the chart is in the package").read_to_end(&mut png).expect("read");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let xml = part(report, "word/document.xml");
+    let doc = roxmltree::Document::parse(&xml).expect("xml");
+    let descr = doc
+        .descendants()
+        .find(|n| n.tag_name().name() == "docPr")
+        .and_then(|n| n.attribute("descr"))
+        .expect("the picture has a description");
+    assert!(descr.contains("window:") && descr.contains("thermal:"), "{descr}");
+    assert!(part(report, "word/_rels/document.xml.rels").contains("media/chart1.png"));
+    assert!(part(report, "[Content_Types].xml").contains("image/png"));
+}
+
+// SPEC D2: what the student writes replaces its prompt; a table answer
+// fills the table; citations and the placement deadlines fill theirs.
+#[test]
+fn written_answers_fill_the_documents() {
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    let prompts = documents::prompts("report.docx");
+    let question = prompts.iter().find(|p| p.contains("the question")).expect("a question prompt");
+    nb.writing.set_answer("report.docx", question, "Does the memory wall show at 8 MiB?");
+    let soc_prompts = documents::prompts("soc-architecture-review.docx");
+    let blocks_prompt = soc_prompts.iter().find(|p| p.starts_with("blocks of")).expect("block inventory prompt");
+    nb.writing.set_answer(
+        "soc-architecture-review.docx",
+        blocks_prompt,
+        "NPU | inference | DRAM | bandwidth | inferred | —",
+    );
+    nb.writing
+        .add_citation(Citation {
+            figure: "SoC-A peak bandwidth".into(),
+            value: "68.3 GB/s".into(),
+            url: "https://example.org/soc-a".into(),
+            retrieved: "2026-11-02".into(),
+            tag: Tag::Cited,
+        })
+        .expect("citation");
+    nb.writing
+        .set_placement(vec![Budget {
+            workload: "image_classification".into(),
+            deadline_ms: 50.0,
+            rate_per_s: Some(10.0),
+        }])
+        .expect("budget");
+    let files = documents::export(&nb, &Attachments::default()).expect("export");
+    let text = |i: usize| part(&files[i].1, "word/document.xml");
+    let report = text(0);
+    assert!(report.contains("Does the memory wall show at 8 MiB?"));
+    assert!(!report.contains(&format!("{} {question}", documents::PROMPT_MARK)));
+    assert!(report.contains("https://example.org/soc-a") && report.contains("2026-11-02"));
+    let soc = text(2);
+    assert!(soc.contains(">inferred<"), "the answer became table cells");
+    assert!(soc.contains("7500e6 × 16 = 120.0e9 bytes/s"), "the soc-compare arithmetic is shown");
+    let placement = text(3);
+    assert!(placement.contains(">NPU<"));
+    assert!(placement.contains("7 mJ × 10 /s = 70 mJ/s"), "the duty-cycle multiplication is shown");
+    assert!(placement.contains("SYNTHETIC"));
+    let before = documents::unwritten(&nb);
+    nb.writing.set_answer("report.docx", question, "");
+    assert_eq!(documents::unwritten(&nb)[0].1, before[0].1 + 1, "clearing an answer brings its prompt back");
 }
 
 // SPEC D2, D3: real headings, bold, tables, parseable XML; a control
@@ -31,7 +111,7 @@ fn docx_files_have_real_structure() {
     let (_tmp, _dir, mut nb) = saved_notebook();
     nb.add_note("a control character \u{1} and <markup> & more", at(90)).expect("note");
     nb.title = "Project 3 \u{1} <The Memory Wall Lab>".into();
-    let files = documents::export(&nb).expect("export");
+    let files = documents::export(&nb, &Attachments::default()).expect("export");
     for (name, bytes) in files.iter().filter(|(n, _)| n.ends_with(".docx")) {
         let xml = part(bytes, "word/document.xml");
         let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -92,6 +172,7 @@ fn workbook_has_the_sections_and_keeps_formulas_as_text() {
 fn workbook_round_trip_is_lossless() {
     let (_tmp, _dir, mut nb) = saved_notebook();
     nb.add_note(&"long note ".repeat(8_000), at(95)).expect("a note longer than one cell");
+    nb.writing.set_answer("report.docx", "the question", "line one\nline two");
     let bytes = measurements::write(&nb).expect("workbook");
     let back = measurements::read(&bytes, "measurements.xlsx").expect("reopens");
     assert_eq!(back, nb);

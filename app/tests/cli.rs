@@ -292,3 +292,34 @@ fn placement_table() {
     let o = vernier(&["placement", "--budget", "game_frame=fast"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+// SPEC D2: prompts are listed, answered and cleared from the command line;
+// citations are checked; placement deadlines are kept for the document.
+#[test]
+fn write_cite_and_keep_placement_deadlines() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let nb = new_notebook(tmp.path());
+    let listed = stdout(&vernier(&["write", &nb, "report.docx"]));
+    assert!(listed.contains(" 5. [to write] the question this project answers"), "{listed}");
+    let o = vernier(&["write", &nb, "report.docx", "5", "Where does the memory wall start?"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&vernier(&["write", &nb, "report.docx"])).contains(" 5. [written]"));
+    assert_eq!(vernier(&["write", &nb, "report.docx", "99", "x"]).status.code(), Some(2));
+    assert_eq!(vernier(&["write", &nb, "measurements.xlsx", "1", "x"]).status.code(), Some(2));
+    let o = vernier(&["cite", &nb, "--figure", "DRAM latency", "--value", "100 ns"]);
+    assert!(stdout(&o).contains("still needs a URL and a retrieval date"), "{}", stdout(&o));
+    let o = vernier(&["cite", &nb, "--figure", "x", "--value", "1", "--retrieved", "2026-02-30"]);
+    assert_eq!(o.status.code(), Some(2), "an impossible date is refused");
+    let o = vernier(&["placement", "--budget", "image_classification=50", "--notebook", &nb]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = vernier(&["placement", "--budget", "no_such_workload=50", "--notebook", &nb]);
+    assert_eq!(o.status.code(), Some(2));
+    let shown = json(&vernier(&["show", &nb, "--json"]));
+    let writing = &shown["writing"];
+    assert_eq!(
+        writing["answers"]["report.docx"]["the question this project answers, and what is out of scope"],
+        "Where does the memory wall start?"
+    );
+    assert_eq!(writing["citations"][0]["url"], "");
+    assert_eq!(writing["placement"][0]["workload"], "image_classification");
+}

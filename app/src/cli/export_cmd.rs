@@ -2,22 +2,18 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::anyhow;
 use vernier_engine::documents::{self, STEMS};
-use vernier_engine::notebook::store::{self, EXPORTS_DIR, OsStorage};
+use vernier_engine::notebook::store::EXPORTS_DIR;
 
 use super::notebook_cmds::open;
 use super::{Failure, Outcome};
 
 pub fn export(dir: &Path, out: Option<&PathBuf>) -> Outcome {
     let notebook = open(dir)?;
-    let out = out.cloned().unwrap_or_else(|| dir.join(EXPORTS_DIR));
-    std::fs::create_dir_all(&out).map_err(|e| Failure::failed(anyhow!("cannot create {}: {e}", out.display())))?;
-    let files = documents::export(&notebook).map_err(Failure::failed)?;
-    for (name, bytes) in &files {
-        store::atomic_write(&OsStorage, &out.join(name), bytes).map_err(Failure::failed)?;
-        out!("wrote {}", out.join(name).display());
+    for path in documents::export_to(dir, &notebook, out.map(PathBuf::as_path)).map_err(Failure::failed)? {
+        out!("wrote {}", path.display());
     }
+    let out = out.cloned().unwrap_or_else(|| dir.join(EXPORTS_DIR));
     // D1: the submission is exactly these six; anything else there is named.
     let others: Vec<String> = std::fs::read_dir(&out)
         .map(|entries| {

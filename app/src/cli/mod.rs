@@ -20,6 +20,7 @@ mod show;
 mod soak_cmds;
 mod stats_cmds;
 mod table;
+mod writing_cmds;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -116,6 +117,10 @@ enum Command {
     },
     /// The placement table: the cheapest processor that meets each deadline.
     Placement(placement_cmd::PlacementArgs),
+    /// Write the parts of the documents only you can write (lists them without a document).
+    Write(writing_cmds::WriteArgs),
+    /// List, add or remove the report's citations.
+    Cite(writing_cmds::CiteArgs),
     /// The sustained-load (thermal soak) protocol.
     #[command(subcommand)]
     Soak(soak_cmds::SoakCommand),
@@ -195,6 +200,8 @@ pub fn main() -> ExitCode {
         Some(Command::Import(command)) => bench_cmds::import(&command),
         Some(Command::Soak(command)) => soak_cmds::soak(&command),
         Some(Command::Placement(args)) => placement_cmd::placement(&args),
+        Some(Command::Write(args)) => writing_cmds::write(&args),
+        Some(Command::Cite(args)) => writing_cmds::cite(&args),
         Some(Command::Export { dir, out }) => export_cmd::export(&dir, out.as_ref()),
     };
     match outcome {

@@ -186,7 +186,7 @@ pub fn set(dir: &Path, field: &str, value: &str) -> Outcome {
 
 /// Loads the notebook in `dir`, warning about any broken seal, applies
 /// `edit`, and saves. A refused edit is bad input (exit 2) and saves nothing.
-fn change(dir: &Path, edit: impl FnOnce(&mut Notebook) -> Result<String, NotebookError>) -> Outcome {
+pub fn change(dir: &Path, edit: impl FnOnce(&mut Notebook) -> Result<String, NotebookError>) -> Outcome {
     let mut notebook = open(dir)?;
     let message = edit(&mut notebook).map_err(Failure::input)?;
     store::save(dir, &notebook).map_err(Failure::failed)?;

@@ -8,6 +8,9 @@ use anyhow::anyhow;
 use clap::Args;
 use vernier_engine::documents::placement;
 
+use vernier_engine::notebook::Budget;
+
+use super::notebook_cmds::change;
 use super::{Failure, Outcome, table};
 
 /// `vernier placement`.
@@ -22,6 +25,10 @@ pub struct PlacementArgs {
     /// Runs per second of a workload, for the duty-cycle energy line.
     #[arg(long, value_name = "WORKLOAD=PER_S", value_parser = pair)]
     rate: Vec<(String, f64)>,
+    /// Keep these deadlines in the notebook, so placement-decision.docx
+    /// carries this table (the shipped dataset only).
+    #[arg(long, value_name = "DIR", conflicts_with = "file")]
+    notebook: Option<PathBuf>,
 }
 
 pub fn placement(args: &PlacementArgs) -> Outcome {
@@ -44,6 +51,20 @@ pub fn placement(args: &PlacementArgs) -> Outcome {
         out!("SYNTHETIC data ({source}): every figure below is MODELED");
     }
     out!("{}", table::render(&["Workload", "Processor", "Why (and what it beat)", "What it costs"], &rows));
+    if let Some(dir) = &args.notebook {
+        let unknown: Vec<&str> =
+            budgets.keys().filter(|w| !entries.iter().any(|e| &e.workload == *w)).map(String::as_str).collect();
+        if !unknown.is_empty() {
+            return Err(Failure::input(anyhow!("{source} has no workload named {}", unknown.join(", "))));
+        }
+        let kept = budgets
+            .iter()
+            .map(|(w, &deadline_ms)| Budget { workload: w.clone(), deadline_ms, rate_per_s: rates.get(w).copied() })
+            .collect();
+        return change(dir, |nb| {
+            nb.writing.set_placement(kept).map(|()| "kept in the notebook for placement-decision.docx".to_owned())
+        });
+    }
     Ok(0)
 }
 

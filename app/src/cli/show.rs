@@ -127,6 +127,7 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "discarded": s.discarded,
         })).collect::<Vec<_>>(),
         "notes": nb.notes(),
+        "writing": nb.writing,
         "integrity": nb.integrity(),
     })
 }

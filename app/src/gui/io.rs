@@ -204,11 +204,7 @@ fn read_soak(path: Option<&std::path::Path>) -> Result<Box<super::plots::SoakVie
 /// Writes the six documents atomically into `dir/exports`.
 fn export(dir: &std::path::Path, notebook: &Notebook) -> Result<Vec<(&'static str, usize)>, String> {
     use vernier_engine::documents;
-    let out = dir.join(store::EXPORTS_DIR);
-    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    for (name, bytes) in documents::export(notebook).map_err(|e| e.to_string())? {
-        store::atomic_write(&store::OsStorage, &out.join(name), &bytes).map_err(|e| e.to_string())?;
-    }
+    documents::export_to(dir, notebook, None).map_err(|e| e.to_string())?;
     Ok(documents::unwritten(notebook))
 }
 

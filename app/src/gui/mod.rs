@@ -112,6 +112,19 @@ pub enum AppCommand {
     StartSoak(usize),
     /// Stop the running soak, keeping its rows.
     CancelSoak,
+    /// Write (or, empty, clear) the answer to a document's prompt (D2).
+    Write {
+        /// The document.
+        stem: &'static str,
+        /// The prompt answered.
+        prompt: &'static str,
+        /// The answer.
+        text: String,
+    },
+    /// Add a row to the citations table.
+    AddCitation(vernier_engine::notebook::Citation),
+    /// Remove citation N (1-based).
+    RemoveCitation(usize),
 }
 
 /// The soak in flight.
@@ -355,6 +368,16 @@ impl VernierApp {
                 nb.environment.set(field, &value).map(|()| format!("{} set", field.label()))
             }
             AppCommand::AddNote(text) => nb.add_note(&text, now).map(|()| "note added".to_owned()),
+            AppCommand::Write { stem, prompt, text } => {
+                nb.writing.set_answer(stem, prompt, &text);
+                Ok(format!("{stem}: answer saved"))
+            }
+            AppCommand::AddCitation(citation) => {
+                nb.writing.add_citation(citation).map(|n| format!("citation {n} added"))
+            }
+            AppCommand::RemoveCitation(n) => {
+                nb.writing.remove_citation(n).map(|c| format!("citation {n} ({}) removed", c.figure))
+            }
             AppCommand::Discard(n, reason) => nb
                 .discard(Subject::Run(n), &reason, now)
                 .map(|()| format!("discarded run {n}; it is listed under Notes and anomalies")),

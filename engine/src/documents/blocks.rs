@@ -25,15 +25,18 @@ pub enum Block {
     Bullet(Vec<Run>),
     /// A table; the first row is the header.
     Table(Vec<Vec<String>>),
+    /// A chart (SPEC D5).
+    Picture(super::chart::Picture),
 }
 
 /// Parses a Markdown template into blocks, replacing every `{{name}}` in the
-/// text with `fill(name)` (tables can also be filled whole: a paragraph that
-/// is exactly `{{table:name}}` becomes `table(name)`).
+/// text with `fill(name)`. A paragraph that is exactly `[[kind:name]]`
+/// (`[[table:results]]`, `[[chart:soak]]`) becomes the block
+/// `insert("kind:name")` gives, or stays as text when it gives none.
 pub fn parse_template(
     markdown: &str,
     fill: &dyn Fn(&str) -> String,
-    table: &dyn Fn(&str) -> Option<Vec<Vec<String>>>,
+    insert: &dyn Fn(&str) -> Option<Block>,
 ) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut runs: Vec<Run> = Vec::new();
@@ -58,7 +61,7 @@ pub fn parse_template(
             }
             Event::End(TagEnd::Table) => {
                 in_table = false;
-                blocks.push(Block::Table(std::mem::take(&mut rows)));
+                blocks.push(Block::Table(expand_rows(std::mem::take(&mut rows))));
             }
             Event::Start(Tag::TableHead | Tag::TableRow) => rows.push(Vec::new()),
             Event::End(TagEnd::TableCell) => {
@@ -80,11 +83,11 @@ pub fn parse_template(
             }
             Event::End(TagEnd::Paragraph) => {
                 let whole: String = runs.iter().map(|r| r.text.as_str()).collect();
-                let name = whole.trim().strip_prefix("[[table:").and_then(|r| r.strip_suffix("]]"));
-                match name.and_then(table) {
-                    Some(t) => {
+                let name = whole.trim().strip_prefix("[[").and_then(|r| r.strip_suffix("]]"));
+                match name.and_then(insert) {
+                    Some(block) => {
                         runs.clear();
-                        blocks.push(Block::Table(t));
+                        blocks.push(block);
                     }
                     None => blocks.push(Block::Paragraph(std::mem::take(&mut runs))),
                 }
@@ -94,6 +97,31 @@ pub fn parse_template(
         }
     }
     blocks
+}
+
+/// A table row whose only filled cell holds several lines, or cells split
+/// by `|`, becomes one row per line: that is how an answer written in the
+/// app fills a whole table (one row per line, cells separated by `|`).
+fn expand_rows(rows: Vec<Vec<String>>) -> Vec<Vec<String>> {
+    let width = rows.first().map_or(0, Vec::len);
+    let mut out = Vec::with_capacity(rows.len());
+    for (i, row) in rows.into_iter().enumerate() {
+        let single = row.iter().skip(1).all(String::is_empty);
+        if i == 0 || !single || !(row[0].contains('|') || row[0].contains('\n')) {
+            out.push(row);
+            continue;
+        }
+        for line in row[0].lines().filter(|l| !l.trim().is_empty()) {
+            let mut cells: Vec<String> = line.split('|').map(|c| c.trim().to_owned()).collect();
+            if cells.len() > width && width > 0 {
+                let tail = cells.split_off(width - 1).join(" | ");
+                cells.push(tail);
+            }
+            cells.resize(width.max(1), String::new());
+            out.push(cells);
+        }
+    }
+    out
 }
 
 /// Replaces `{{name}}` with `fill(name)`; anything else is kept as written.
@@ -138,6 +166,7 @@ pub fn to_text(blocks: &[Block]) -> String {
                 }
                 out.push('\n');
             }
+            Block::Picture(p) => out.push_str(&format!("[chart] {}\n\n", p.alt)),
         }
     }
     out
@@ -153,7 +182,8 @@ mod tests {
         let md = "# Title {{name}}\n\n**Machine:** {{machine}}\n\n- item {{x}}\n\n| A | B |\n|---|---|\n| {{a}} | 2 |\n\n[[table:runs]]\n";
         let fill =
             |k: &str| if k == "machine" { "# not a heading\n\n| nor | a table |".to_owned() } else { format!("<{k}>") };
-        let table = |k: &str| (k == "runs").then(|| vec![vec!["#".to_owned()], vec!["1".to_owned()]]);
+        let table =
+            |k: &str| (k == "table:runs").then(|| Block::Table(vec![vec!["#".to_owned()], vec!["1".to_owned()]]));
         let blocks = parse_template(md, &fill, &table);
         assert_eq!(blocks.len(), 5);
         assert!(matches!(&blocks[0], Block::Heading(1, r) if r[0].text == "Title <name>"));
@@ -167,5 +197,23 @@ mod tests {
         assert!(matches!(&blocks[2], Block::Bullet(r) if r[0].text == "item <x>"));
         assert_eq!(blocks[3], Block::Table(vec![vec!["A".into(), "B".into()], vec!["<a>".into(), "2".into()]]));
         assert_eq!(blocks[4], Block::Table(vec![vec!["#".into()], vec!["1".into()]]));
+    }
+
+    // SPEC D2: an answer written for a table prompt fills the table, one row
+    // per line; extra `|` stay in the last cell.
+    #[test]
+    fn a_table_answer_becomes_rows() {
+        let md = "| A | B | C |\n|---|---|---|\n| {{write: rows}} | | |\n";
+        let fill = |_: &str| "NPU | inference\n\nGPU | graphics | shares DRAM | and | more".to_owned();
+        let blocks = parse_template(md, &fill, &|_| None);
+        let s = |v: &[&str]| v.iter().map(|c| (*c).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            blocks,
+            vec![Block::Table(vec![
+                s(&["A", "B", "C"]),
+                s(&["NPU", "inference", ""]),
+                s(&["GPU", "graphics", "shares DRAM | and | more"]),
+            ])]
+        );
     }
 }

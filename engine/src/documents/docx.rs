@@ -6,21 +6,34 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use super::blocks::{Block, Run};
+use super::chart::Picture;
 
 /// Writes `blocks` as the bytes of a `.docx` file.
 pub fn write(title: &str, blocks: &[Block]) -> Result<Vec<u8>, zip::result::ZipError> {
     let mut body = String::new();
+    let mut media: Vec<(String, &[u8])> = Vec::new();
+    let mut rels = String::from(DOCUMENT_RELS_HEAD);
     for block in blocks {
         match block {
             Block::Heading(level, runs) => paragraph(&mut body, Some(&format!("Heading{level}")), false, runs),
             Block::Paragraph(runs) => paragraph(&mut body, None, false, runs),
             Block::Bullet(runs) => paragraph(&mut body, Some("ListBullet"), true, runs),
             Block::Table(rows) => table(&mut body, rows),
+            Block::Picture(p) => {
+                let n = media.len() + 1;
+                let _ = write!(
+                    rels,
+                    r#"<Relationship Id="rIdImg{n}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/chart{n}.png"/>"#
+                );
+                media.push((format!("word/media/chart{n}.png"), &p.png));
+                picture(&mut body, n, p);
+            }
         }
     }
+    rels.push_str("</Relationships>");
     let document = format!(
         r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1134" w:right="1134" w:bottom="1134" w:left="1134" w:header="709" w:footer="709" w:gutter="0"/></w:sectPr></w:body></w:document>"#
+<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body>{body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1134" w:right="1134" w:bottom="1134" w:left="1134" w:header="709" w:footer="709" w:gutter="0"/></w:sectPr></w:body></w:document>"#
     );
     let core = format!(
         r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
@@ -32,7 +45,7 @@ pub fn write(title: &str, blocks: &[Block]) -> Result<Vec<u8>, zip::result::ZipE
     for (name, content) in [
         ("[Content_Types].xml", CONTENT_TYPES),
         ("_rels/.rels", ROOT_RELS),
-        ("word/_rels/document.xml.rels", DOCUMENT_RELS),
+        ("word/_rels/document.xml.rels", rels.as_str()),
         ("word/styles.xml", STYLES),
         ("word/numbering.xml", NUMBERING),
         ("docProps/core.xml", core.as_str()),
@@ -40,6 +53,12 @@ pub fn write(title: &str, blocks: &[Block]) -> Result<Vec<u8>, zip::result::ZipE
     ] {
         zip.start_file(name, options)?;
         zip.write_all(content.as_bytes())?;
+    }
+    // PNG is already compressed.
+    let stored = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (name, png) in media {
+        zip.start_file(name, stored)?;
+        zip.write_all(png)?;
     }
     Ok(zip.finish()?.into_inner())
 }
@@ -61,9 +80,27 @@ fn paragraph(out: &mut String, style: Option<&str>, bullet: bool, runs: &[Run]) 
         if run.bold {
             out.push_str("<w:rPr><w:b/></w:rPr>");
         }
-        let _ = write!(out, r#"<w:t xml:space="preserve">{}</w:t></w:r>"#, escape(&run.text));
+        // A line break inside a written answer stays a line break.
+        for (i, line) in run.text.split('\n').enumerate() {
+            if i > 0 {
+                out.push_str("<w:br/>");
+            }
+            let _ = write!(out, r#"<w:t xml:space="preserve">{}</w:t>"#, escape(line));
+        }
+        out.push_str("</w:r>");
     }
     out.push_str("</w:p>");
+}
+
+/// An inline picture the width of the text column, keeping its aspect.
+fn picture(out: &mut String, n: usize, p: &Picture) {
+    const WIDTH_EMU: u64 = 6_300_000; // about 6.9 in: the A4 text column
+    let height = WIDTH_EMU * u64::from(p.height) / u64::from(p.width.max(1));
+    let alt = escape(&p.alt);
+    let _ = write!(
+        out,
+        r#"<w:p><w:pPr><w:jc w:val="center"/></w:pPr><w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="{WIDTH_EMU}" cy="{height}"/><wp:docPr id="{n}" name="Chart {n}" descr="{alt}"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="{n}" name="chart{n}.png" descr="{alt}"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="rIdImg{n}"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="{WIDTH_EMU}" cy="{height}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>"#
+    );
 }
 
 fn table(out: &mut String, rows: &[Vec<String>]) {
@@ -104,7 +141,8 @@ fn escape(text: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
-            '\t' | '\n' | '\r' => out.push(' '),
+            '\t' | '\n' => out.push(' '),
+            '\r' => {}
             c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
             c => out.push(c),
         }
@@ -113,13 +151,14 @@ fn escape(text: &str) -> String {
 }
 
 const CONTENT_TYPES: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>"#;
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>"#;
 
 const ROOT_RELS: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/></Relationships>"#;
 
-const DOCUMENT_RELS: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>"#;
+/// The document's relationships up to the pictures, which are appended.
+const DOCUMENT_RELS_HEAD: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/>"#;
 
 const STYLES: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Liberation Sans" w:hAnsi="Liberation Sans" w:cs="Liberation Sans"/><w:sz w:val="21"/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr><w:spacing w:after="120"/></w:pPr></w:pPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="360" w:after="120"/><w:outlineLvl w:val="0"/></w:pPr><w:rPr><w:b/><w:sz w:val="36"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/><w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="280" w:after="100"/><w:outlineLvl w:val="1"/></w:pPr><w:rPr><w:b/><w:sz w:val="28"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading3"><w:name w:val="heading 3"/><w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="200" w:after="80"/><w:outlineLvl w:val="2"/></w:pPr><w:rPr><w:b/><w:sz w:val="24"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="ListBullet"><w:name w:val="List Bullet"/><w:basedOn w:val="Normal"/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:style><w:style w:type="paragraph" w:styleId="TableText"><w:name w:val="Table Text"/><w:basedOn w:val="Normal"/><w:pPr><w:spacing w:after="0"/></w:pPr><w:rPr><w:sz w:val="18"/></w:rPr></w:style><w:style w:type="table" w:styleId="Grid"><w:name w:val="Table Grid"/></w:style></w:styles>"#;

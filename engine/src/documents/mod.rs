@@ -3,13 +3,18 @@
 //! writing them is the caller's job.
 
 pub mod blocks;
+pub mod chart;
 pub mod docx;
 pub mod measurements;
 pub mod placement;
+pub mod soc;
 
-use blocks::parse_template;
+use std::path::Path;
+
+use blocks::{Block, Run, parse_template};
 
 use crate::notebook::{EnvField, Notebook, Tag};
+use crate::soak::file::{self as soak_file, SoakData};
 
 /// Exactly the six document names (D1), in the course's order.
 pub const STEMS: [&str; 6] = [
@@ -42,44 +47,143 @@ pub enum ExportError {
     /// The notebook could not be serialised into the workbook.
     #[error("embedding the notebook failed: {0}")]
     Embed(#[from] ron::Error),
+    /// The export folder could not be made.
+    #[error("cannot create {}: {source}", path.display())]
+    Folder {
+        /// The folder.
+        path: std::path::PathBuf,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A document could not be saved.
+    #[error(transparent)]
+    Save(#[from] crate::notebook::SaveError),
+}
+
+/// The Markdown template of a document stem (none for the workbook, which
+/// is laid out by [`measurements`]).
+pub fn template(stem: &str) -> Option<&'static str> {
+    match stem {
+        "report.docx" => Some(REPORT),
+        "soc-architecture-review.docx" => Some(SOC_REVIEW),
+        "placement-decision.docx" => Some(PLACEMENT),
+        "threat-model-report.docx" => Some(THREAT_MODEL),
+        "ai-usage.txt" => Some(AI_USAGE),
+        _ => None,
+    }
+}
+
+/// The prompts only the student can answer in a document, in the order
+/// they appear (the keys of [`crate::notebook::Writing::answers`]).
+pub fn prompts(stem: &str) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let mut rest = template(stem).unwrap_or("");
+    while let Some(start) = rest.find("{{") {
+        let Some(end) = rest[start..].find("}}") else { break };
+        if let Some(prompt) = rest[start + 2..start + end].strip_prefix("write:") {
+            out.push(prompt.trim());
+        }
+        rest = &rest[start + end + 2..];
+    }
+    out
+}
+
+/// What the documents draw from the notebook's folder rather than the log
+/// itself: the samples of the soak the report charts.
+#[derive(Debug, Clone, Default)]
+pub struct Attachments {
+    /// The first kept soak's samples, or why they could not be read.
+    pub soak: Option<Result<(u32, SoakData), String>>,
+}
+
+impl Attachments {
+    /// Reads what the documents need from the notebook folder `dir`. Paths
+    /// come from the notebook and are confined to it (N7); a file that
+    /// cannot be read becomes a sentence in the document, not an error.
+    pub fn load(dir: &Path, nb: &Notebook) -> Self {
+        let soak = nb.soaks().iter().find(|s| s.discarded.is_none()).map(|s| {
+            let raw = s.raw_file.as_ref().ok_or_else(|| format!("soak {} names no raw file", s.label()))?;
+            let path = raw.path.resolve(dir).map_err(|e| e.to_string())?;
+            soak_file::read(&path).map(|data| (s.number, data)).map_err(|e| e.to_string())
+        });
+        Self { soak }
+    }
+}
+
+/// A document filled from the notebook, as blocks.
+pub fn fill(nb: &Notebook, stem: &str, attachments: &Attachments) -> Vec<blocks::Block> {
+    let value = |name: &str| value(nb, stem, name);
+    let insert = |name: &str| insert(nb, attachments, name);
+    parse_template(template(stem).unwrap_or(""), &value, &insert)
 }
 
 /// The six documents, in [`STEMS`] order, as `(name, bytes)`.
-pub fn export(nb: &Notebook) -> Result<Vec<(&'static str, Vec<u8>)>, ExportError> {
-    let fill = |name: &str| value(nb, name);
-    let table = |name: &str| table(nb, name);
-    let doc = |md: &str| parse_template(md, &fill, &table);
-    let report = doc(REPORT);
-    Ok(vec![
-        ("report.docx", docx::write(&nb.title, &report)?),
-        ("measurements.xlsx", measurements::write(nb)?),
-        ("soc-architecture-review.docx", docx::write(&nb.title, &doc(SOC_REVIEW))?),
-        ("placement-decision.docx", docx::write(&nb.title, &doc(PLACEMENT))?),
-        ("threat-model-report.docx", docx::write(&nb.title, &doc(THREAT_MODEL))?),
-        ("ai-usage.txt", blocks::to_text(&doc(AI_USAGE)).into_bytes()),
-    ])
+pub fn export(nb: &Notebook, attachments: &Attachments) -> Result<Vec<(&'static str, Vec<u8>)>, ExportError> {
+    STEMS
+        .iter()
+        .map(|&stem| {
+            let bytes = match stem {
+                "measurements.xlsx" => measurements::write(nb)?,
+                "ai-usage.txt" => blocks::to_text(&fill(nb, stem, attachments)).into_bytes(),
+                _ => docx::write(&nb.title, &fill(nb, stem, attachments))?,
+            };
+            Ok((stem, bytes))
+        })
+        .collect()
+}
+
+/// Exports the notebook in folder `dir` into `out` (the notebook's
+/// `exports/` when `None`), each file saved atomically; returns the paths.
+pub fn export_to(dir: &Path, nb: &Notebook, out: Option<&Path>) -> Result<Vec<std::path::PathBuf>, ExportError> {
+    let out = out.map_or_else(|| dir.join(crate::notebook::store::EXPORTS_DIR), Path::to_path_buf);
+    std::fs::create_dir_all(&out).map_err(|source| ExportError::Folder { path: out.clone(), source })?;
+    let mut written = Vec::new();
+    for (name, bytes) in export(nb, &Attachments::load(dir, nb))? {
+        let path = out.join(name);
+        crate::notebook::store::atomic_write(&crate::notebook::store::OsStorage, &path, &bytes)?;
+        written.push(path);
+    }
+    Ok(written)
 }
 
 /// For each document, how many parts still wait for the student to write
 /// them (marked prompts), in [`STEMS`] order; the workbook has none.
 pub fn unwritten(nb: &Notebook) -> Vec<(&'static str, usize)> {
-    let fill = |name: &str| value(nb, name);
-    let table = |name: &str| table(nb, name);
-    let count = |md: &str| blocks::to_text(&parse_template(md, &fill, &table)).matches(PROMPT_MARK).count();
-    vec![
-        ("report.docx", count(REPORT)),
-        ("measurements.xlsx", 0),
-        ("soc-architecture-review.docx", count(SOC_REVIEW)),
-        ("placement-decision.docx", count(PLACEMENT)),
-        ("threat-model-report.docx", count(THREAT_MODEL)),
-        ("ai-usage.txt", count(AI_USAGE)),
-    ]
+    let none = Attachments::default();
+    STEMS.iter().map(|&stem| (stem, blocks::to_text(&fill(nb, stem, &none)).matches(PROMPT_MARK).count())).collect()
 }
 
-/// The value of `{{name}}`: from the notebook, or a marked prompt.
-fn value(nb: &Notebook, name: &str) -> String {
+/// The block for `[[kind:name]]`: a table or a chart.
+fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Block> {
+    if let Some(table_name) = name.strip_prefix("table:") {
+        return table(nb, table_name).map(Block::Table);
+    }
+    let drawn = match name {
+        "chart:results" => chart::results(nb).transpose()?,
+        "chart:soak" => match attachments.soak.as_ref()? {
+            Ok((number, data)) => nb.soaks().iter().find(|s| s.number == *number).map(|s| chart::soak(s, data))?,
+            Err(why) => {
+                return Some(Block::Paragraph(vec![Run { text: format!("(no soak chart: {why})"), bold: false }]));
+            }
+        },
+        _ => return None,
+    };
+    Some(match drawn {
+        Ok(picture) => Block::Picture(picture),
+        Err(e) => Block::Paragraph(vec![Run { text: format!("({e})"), bold: false }]),
+    })
+}
+
+/// The value of `{{name}}` in document `stem`: from the notebook, the
+/// student's answer, or a marked prompt.
+fn value(nb: &Notebook, stem: &str, name: &str) -> String {
     if let Some(prompt) = name.strip_prefix("write:") {
-        return format!("{PROMPT_MARK} {}", prompt.trim());
+        let prompt = prompt.trim();
+        return match nb.writing.answer(stem, prompt) {
+            Some(text) => text.to_owned(),
+            None => format!("{PROMPT_MARK} {prompt}"),
+        };
     }
     let env = |f: EnvField| {
         let v = nb.environment.get(f);
@@ -106,6 +210,16 @@ fn value(nb: &Notebook, name: &str) -> String {
         .join(" · "),
         "method" => method(nb),
         "thermals" => thermals(nb),
+        "placement_source" => {
+            if nb.writing.placement.is_empty() {
+                format!("{PROMPT_MARK} set a deadline per workload (vernier placement --notebook) to fill the table")
+            } else {
+                format!(
+                    "Figures from {}: SYNTHETIC teaching data, every latency and energy MODELED.",
+                    placement::SOURCE
+                )
+            }
+        }
         other => format!("{PROMPT_MARK} {other}"),
     }
 }
@@ -172,7 +286,7 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                     format!("S {}", c[6]),
                     format!("tail IQR {}", c[8]),
                     format!("{} at {}", c[1], c[2]),
-                    c[9].clone(),
+                    brief(&s.conditions),
                     s.tag.to_string(),
                 ]);
             }
@@ -194,16 +308,45 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
             }
             rows
         }
-        "citations" => vec![
-            row(&["Figure", "Value", "Source (URL)", "Retrieved", "Tag"]),
-            vec![
-                format!("{PROMPT_MARK} every cited figure, with its URL and retrieval date"),
-                String::new(),
-                String::new(),
-                String::new(),
-                "CITED".into(),
-            ],
-        ],
+        "citations" => {
+            let mut rows = vec![row(&["Figure", "Value", "Source (URL)", "Retrieved", "Tag"])];
+            for c in &nb.writing.citations {
+                rows.push(vec![
+                    c.figure.clone(),
+                    c.value.clone(),
+                    c.url.clone(),
+                    c.retrieved.clone(),
+                    c.tag.to_string(),
+                ]);
+            }
+            if nb.writing.citations.is_empty() {
+                rows.push(vec![
+                    format!("{PROMPT_MARK} every cited figure, with its URL and retrieval date"),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    "CITED".into(),
+                ]);
+            }
+            rows
+        }
+        "placement" => {
+            let mut rows = vec![row(&["Workload", "Processor", "Why (and what it beat)", "What it costs"])];
+            if nb.writing.placement.is_empty() {
+                rows.push(vec![format!("{PROMPT_MARK} workload"), String::new(), String::new(), String::new()]);
+                return Some(rows);
+            }
+            let entries = placement::parse(placement::SHIPPED).unwrap_or_default();
+            let budgets = nb.writing.placement.iter().map(|b| (b.workload.clone(), b.deadline_ms)).collect();
+            let rates =
+                nb.writing.placement.iter().filter_map(|b| b.rate_per_s.map(|r| (b.workload.clone(), r))).collect();
+            rows.extend(placement::decide(&entries, &budgets, &rates).into_iter().map(|d| {
+                let cost = if d.cost == "—" { d.cost } else { format!("{} (MODELED)", d.cost) };
+                vec![d.workload, d.processor, d.why, cost]
+            }));
+            rows
+        }
+        "soc_memory" => soc::memory_table(&soc::parse(soc::SHIPPED).unwrap_or_default()),
         _ => return None,
     })
 }

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 /// The shipped synthetic dataset, built into the binary.
 pub const SHIPPED: &str = include_str!("../../../datasets/placement-bench.csv");
+/// Where [`SHIPPED`] lives in the repository, for captions and provenance.
+pub const SOURCE: &str = "datasets/placement-bench.csv";
 
 /// One workload on one processor.
 #[derive(Debug, Clone, PartialEq)]

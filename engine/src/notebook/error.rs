@@ -141,6 +141,15 @@ pub enum NotebookError {
     /// A Workbench value that is not L / B / D (+ shared or not).
     #[error("'{0}' is not a workbench; write L, B or D, optionally followed by 'shared' or 'not shared'")]
     BadWorkbench(String),
+    /// A citation whose URL or date is malformed.
+    #[error("citation refused: {0}")]
+    BadCitation(String),
+    /// A placement deadline or rate that is not a positive number.
+    #[error("the placement budget of '{0}' needs a positive deadline (ms) and, if given, a positive rate")]
+    BadBudget(String),
+    /// No citation with that number.
+    #[error("there is no citation {0}")]
+    NoSuchCitation(usize),
 }
 
 /// A new notebook could not be created.

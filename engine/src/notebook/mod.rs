@@ -12,6 +12,7 @@ mod run;
 pub mod store;
 mod tag;
 mod time;
+mod writing;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -26,6 +27,7 @@ pub use run::{
     conditions_text, short_conditions,
 };
 pub use tag::Tag;
+pub use writing::{Budget, Citation, Writing, is_date};
 
 /// The Runs section's column names, exactly as the log shows them (N2).
 pub const RUN_COLUMNS: [&str; 10] = [
@@ -80,6 +82,9 @@ pub struct Notebook {
     runs: Vec<Run>,
     soaks: Vec<Soak>,
     notes: Vec<Note>,
+    /// What the student wrote for the documents (D2); older files have none.
+    #[serde(default)]
+    pub writing: Writing,
 }
 
 impl Notebook {
@@ -94,6 +99,7 @@ impl Notebook {
             runs: Vec::new(),
             soaks: Vec::new(),
             notes: Vec::new(),
+            writing: Writing::default(),
         }
     }
 

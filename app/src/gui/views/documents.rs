@@ -1,40 +1,165 @@
 //! The Documents section (SPEC D1, D2): the six fixed submission documents,
-//! exported into the notebook's folder, with what is still to write.
+//! the parts of each only the student can write (edited here and kept in
+//! the notebook), the citations table, and the export.
 
 use egui::{RichText, Ui};
-use vernier_engine::documents::STEMS;
+use vernier_engine::documents::{self, STEMS};
+use vernier_engine::notebook::{Citation, Tag};
 
-use super::{Context, hint};
+use super::{Context, ViewState, hint};
 use crate::gui::AppCommand;
 
-pub fn documents_ui(ui: &mut Ui, cx: &mut Context<'_>) {
+/// The citation being typed.
+#[derive(Debug, Clone, Default)]
+pub struct CitationForm {
+    figure: String,
+    value: String,
+    url: String,
+    retrieved: String,
+    modeled: bool,
+    refused: Option<String>,
+}
+
+pub fn documents_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     ui.horizontal(|ui| {
         if ui.button("Export the six documents").on_hover_text("Ctrl+E").clicked() {
             cx.commands.push(AppCommand::Export);
         }
-        ui.label(
-            RichText::new(format!("into {}", cx.dir.join(vernier_engine::notebook::store::EXPORTS_DIR).display()))
-                .weak(),
-        );
+        let exports = cx.dir.join(vernier_engine::notebook::store::EXPORTS_DIR);
+        ui.label(RichText::new(format!("into {}", exports.display())).weak());
     });
     ui.add_space(6.0);
-    egui::Grid::new("documents").striped(true).spacing([16.0, 6.0]).show(ui, |ui| {
-        for stem in STEMS {
-            ui.label(RichText::new(stem).monospace());
-            let state = match cx.exported.and_then(|e| e.iter().find(|(n, _)| *n == stem)) {
-                None => "not exported in this session".to_owned(),
-                Some((_, 0)) => "exported — filled from the notebook".to_owned(),
-                // The mark's pencil is not in the window's font; name it in words.
-                Some((_, n)) => format!("exported — {n} part(s) marked WRITE still to write"),
-            };
-            ui.label(state);
+    let unwritten = documents::unwritten(cx.notebook);
+    ui.horizontal_wrapped(|ui| {
+        for (i, (stem, left)) in unwritten.iter().enumerate() {
+            // The workbook has nothing to write; it is filled from the log.
+            let text = if *left == 0 { format!("✔ {stem}") } else { format!("{stem} · {left} to write") };
+            if ui.selectable_label(state.document == i, text).clicked() {
+                state.document = i;
+            }
+        }
+    });
+    if let Some(when) = cx.exported {
+        let total: usize = when.iter().map(|(_, n)| n).sum();
+        ui.label(
+            RichText::new(format!("Exported in this session; {total} part(s) were still marked WRITE then.")).weak(),
+        );
+    }
+    ui.separator();
+    let stem = STEMS[state.document.min(STEMS.len() - 1)];
+    egui::ScrollArea::vertical().auto_shrink([false; 2]).show(ui, |ui| {
+        if stem == "measurements.xlsx" {
+            hint(
+                ui,
+                "The workbook is the log itself: one sheet per section, filled from the notebook. Nothing to write.",
+            );
+        } else {
+            prompts_ui(ui, state, cx, stem);
+        }
+        if stem == "report.docx" {
+            ui.add_space(10.0);
+            citations_ui(ui, state, cx);
+        }
+    });
+}
+
+/// One text box per prompt, committed when the box is left.
+fn prompts_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, stem: &'static str) {
+    hint(
+        ui,
+        "Machine, build, conditions, results, provenance, soak and charts come from the notebook. \
+         For a table, write one row per line with cells separated by |.",
+    );
+    ui.add_space(4.0);
+    for prompt in documents::prompts(stem) {
+        let saved = cx.notebook.writing.answer(stem, prompt).unwrap_or("").to_owned();
+        let mark = if saved.is_empty() { "○" } else { "✔" };
+        let label = ui.label(RichText::new(format!("{mark} {prompt}")).strong());
+        let draft = state.answer_drafts.entry((stem, prompt)).or_insert_with(|| saved.clone());
+        let response = ui
+            .add(
+                egui::TextEdit::multiline(draft)
+                    .desired_rows(2)
+                    .desired_width(f32::INFINITY)
+                    .hint_text("not written yet"),
+            )
+            .labelled_by(label.id);
+        if response.lost_focus() && *draft != saved {
+            cx.commands.push(AppCommand::Write { stem, prompt, text: draft.clone() });
+        } else if !response.has_focus() && !response.lost_focus() && *draft != saved {
+            // Another notebook was opened under the draft.
+            *draft = saved;
+        }
+        ui.add_space(4.0);
+    }
+}
+
+/// The report's citations table (A12: every row needs a URL and a date).
+fn citations_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+    ui.label(RichText::new("Citations — every cited figure with its URL and retrieval date").strong());
+    let citations = &cx.notebook.writing.citations;
+    if citations.is_empty() {
+        hint(ui, "No citations yet.");
+    }
+    egui::Grid::new("citations").striped(true).spacing([12.0, 4.0]).show(ui, |ui| {
+        for title in ["#", "Figure", "Value", "Source (URL)", "Retrieved", "Tag", ""] {
+            ui.label(RichText::new(title).strong());
+        }
+        ui.end_row();
+        for (i, c) in citations.iter().enumerate() {
+            ui.label((i + 1).to_string());
+            ui.label(&c.figure);
+            ui.label(&c.value);
+            missing_or(ui, &c.url);
+            missing_or(ui, &c.retrieved);
+            ui.label(c.tag.as_str());
+            if ui.small_button("Remove").clicked() {
+                cx.commands.push(AppCommand::RemoveCitation(i + 1));
+            }
             ui.end_row();
         }
     });
-    ui.add_space(8.0);
-    hint(
-        ui,
-        "The notebook fills machine, build, conditions, results, provenance and soak; the parts only you can write stay marked. \
-         Editing them here is not built yet: write them in the exported files.",
-    );
+    ui.add_space(4.0);
+    let form = &mut state.citation;
+    ui.horizontal_wrapped(|ui| {
+        for (name, text, width) in [
+            ("Figure", &mut form.figure, 180.0),
+            ("Value", &mut form.value, 90.0),
+            ("URL", &mut form.url, 220.0),
+            ("Retrieved", &mut form.retrieved, 90.0),
+        ] {
+            let label = ui.label(name);
+            let hint = if name == "Retrieved" { "YYYY-MM-DD" } else { "" };
+            ui.add(egui::TextEdit::singleline(text).desired_width(width).hint_text(hint)).labelled_by(label.id);
+        }
+        ui.checkbox(&mut form.modeled, "MODELED");
+        if ui.button("Add citation").clicked() {
+            let citation = Citation {
+                figure: form.figure.clone(),
+                value: form.value.clone(),
+                url: form.url.clone(),
+                retrieved: form.retrieved.clone(),
+                tag: if form.modeled { Tag::Modeled } else { Tag::Cited },
+            };
+            // Checked here too, so a refused row keeps what was typed.
+            match citation.checked() {
+                Ok(citation) => {
+                    cx.commands.push(AppCommand::AddCitation(citation));
+                    *form = CitationForm::default();
+                }
+                Err(e) => form.refused = Some(e.to_string()),
+            }
+        }
+    });
+    if let Some(why) = &form.refused {
+        ui.colored_label(ui.visuals().error_fg_color, why);
+    }
+}
+
+fn missing_or(ui: &mut Ui, text: &str) {
+    if text.is_empty() {
+        ui.colored_label(ui.visuals().warn_fg_color, "missing");
+    } else {
+        ui.label(text);
+    }
 }

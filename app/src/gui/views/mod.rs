@@ -99,6 +99,12 @@ pub struct ViewState {
     pub show_sweep: bool,
     /// A soak file path being typed.
     pub soak_path: String,
+    /// The document open in the Documents section (index into STEMS).
+    pub document: usize,
+    /// Answers being typed, by (document, prompt).
+    pub answer_drafts: std::collections::HashMap<(&'static str, &'static str), String>,
+    /// The citation being typed.
+    pub citation: documents::CitationForm,
 }
 
 /// What a view gets to draw with.
@@ -127,7 +133,7 @@ pub fn section_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         Section::Runs => runs::runs_ui(ui, state, cx),
         Section::Soaks => soaks::soaks_ui(ui, state, cx),
         Section::Notes => notes::notes_ui(ui, state, cx),
-        Section::Documents => documents::documents_ui(ui, cx),
+        Section::Documents => documents::documents_ui(ui, state, cx),
         Section::Audit => audit::audit_ui(ui, cx),
     }
 }

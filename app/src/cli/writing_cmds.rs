@@ -1,0 +1,163 @@
+//! `vernier write` and `vernier cite` (SPEC D2): what only the student can
+//! write in the documents, kept in the notebook so every export has it.
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::anyhow;
+use clap::Args;
+use vernier_engine::documents::{self, STEMS};
+use vernier_engine::notebook::{Citation, Tag};
+
+use super::notebook_cmds::{change, open};
+use super::{Failure, Outcome, table};
+
+/// `vernier write`.
+#[derive(Debug, Args)]
+pub struct WriteArgs {
+    /// The notebook folder.
+    dir: PathBuf,
+    /// The document, e.g. report.docx; without it, every prompt is listed.
+    document: Option<String>,
+    /// The prompt's number in that document's list.
+    prompt: Option<usize>,
+    /// The answer (`-` reads it from standard input; empty clears it).
+    text: Option<String>,
+}
+
+/// `vernier cite`.
+#[derive(Debug, Args)]
+pub struct CiteArgs {
+    /// The notebook folder.
+    dir: PathBuf,
+    /// What the figure is.
+    #[arg(long, requires = "value")]
+    figure: Option<String>,
+    /// The value with its unit.
+    #[arg(long, requires = "figure")]
+    value: Option<String>,
+    /// Where it was read (http or https).
+    #[arg(long, default_value = "")]
+    url: String,
+    /// When it was read, YYYY-MM-DD.
+    #[arg(long, default_value = "")]
+    retrieved: String,
+    /// The figure comes from a model, not a source (tag MODELED).
+    #[arg(long)]
+    modeled: bool,
+    /// Remove citation N instead.
+    #[arg(long, conflicts_with = "figure")]
+    remove: Option<usize>,
+}
+
+pub fn write(args: &WriteArgs) -> Outcome {
+    let Some(document) = &args.document else {
+        return list(&args.dir);
+    };
+    let stem = STEMS.iter().copied().find(|s| s == document).filter(|s| documents::template(s).is_some()).ok_or_else(
+        || {
+            Failure::input(anyhow!(
+                "'{document}' has nothing to write; the documents with prompts are: {}",
+                with_prompts()
+            ))
+        },
+    )?;
+    let prompts = documents::prompts(stem);
+    let Some(number) = args.prompt else {
+        return list_one(&args.dir, stem);
+    };
+    let prompt = number
+        .checked_sub(1)
+        .and_then(|i| prompts.get(i))
+        .ok_or_else(|| Failure::input(anyhow!("{stem} has prompts 1 to {}, not {number}", prompts.len())))?;
+    let text = match args.text.as_deref() {
+        Some("-") => {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| Failure::input(anyhow!("cannot read standard input: {e}")))?;
+            text
+        }
+        Some(text) => text.to_owned(),
+        None => return Err(Failure::input(anyhow!("give the answer after the prompt number (or - to read it)"))),
+    };
+    change(&args.dir, |nb| {
+        nb.writing.set_answer(stem, prompt, &text);
+        Ok(if text.trim().is_empty() {
+            format!("{stem}: cleared “{prompt}”")
+        } else {
+            format!("{stem}: answered “{prompt}”")
+        })
+    })
+}
+
+pub fn cite(args: &CiteArgs) -> Outcome {
+    if let Some(n) = args.remove {
+        return change(&args.dir, |nb| {
+            nb.writing.remove_citation(n).map(|c| format!("removed citation {n} ({})", c.figure))
+        });
+    }
+    let (Some(figure), Some(value)) = (&args.figure, &args.value) else {
+        let nb = open(&args.dir)?;
+        let rows: Vec<Vec<String>> = nb
+            .writing
+            .citations
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                vec![
+                    (i + 1).to_string(),
+                    c.figure.clone(),
+                    c.value.clone(),
+                    c.url.clone(),
+                    c.retrieved.clone(),
+                    c.tag.to_string(),
+                ]
+            })
+            .collect();
+        out!("{}", table::render(&["#", "Figure", "Value", "Source (URL)", "Retrieved", "Tag"], &rows));
+        return Ok(0);
+    };
+    let citation = Citation {
+        figure: figure.clone(),
+        value: value.clone(),
+        url: args.url.clone(),
+        retrieved: args.retrieved.clone(),
+        tag: if args.modeled { Tag::Modeled } else { Tag::Cited },
+    };
+    change(&args.dir, |nb| {
+        let n = nb.writing.add_citation(citation)?;
+        let c = &nb.writing.citations[n - 1];
+        let missing: Vec<&str> = [(c.url.is_empty(), "a URL"), (c.retrieved.is_empty(), "a retrieval date")]
+            .into_iter()
+            .filter_map(|(m, w)| m.then_some(w))
+            .collect();
+        Ok(if missing.is_empty() {
+            format!("added citation {n}")
+        } else {
+            format!("added citation {n}; it still needs {} (the audit will say so)", missing.join(" and "))
+        })
+    })
+}
+
+/// Every document's prompts, numbered, with whether each is written.
+fn list(dir: &Path) -> Outcome {
+    for stem in STEMS.iter().filter(|s| documents::template(s).is_some()) {
+        list_one(dir, stem)?;
+    }
+    Ok(0)
+}
+
+fn list_one(dir: &Path, stem: &str) -> Outcome {
+    let nb = open(dir)?;
+    out!("{stem}");
+    for (i, prompt) in documents::prompts(stem).iter().enumerate() {
+        let state = if nb.writing.answer(stem, prompt).is_some() { "written" } else { "to write" };
+        out!("  {:>2}. [{state}] {prompt}", i + 1);
+    }
+    Ok(0)
+}
+
+fn with_prompts() -> String {
+    STEMS.iter().filter(|s| documents::template(s).is_some()).copied().collect::<Vec<_>>().join(", ")
+}

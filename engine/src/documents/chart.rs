@@ -1,0 +1,344 @@
+//! Charts for the exported documents (SPEC D5), drawn to PNG. Every picture
+//! carries its own context, so it stays honest when copied out of the
+//! document: the measurement window, the thermal condition, axis labels
+//! with units, "y-axis does not start at zero" when it doesn't, and
+//! SYNTHETIC when the data is.
+
+use std::sync::Once;
+
+use plotters::prelude::*;
+
+use crate::notebook::{Notebook, Run, Soak};
+use crate::soak::file::SoakData;
+
+/// The font every chart is drawn with, shipped so a chart looks the same
+/// on every machine (DejaVu Sans; its licence allows bundling).
+const FONT: &[u8] = include_bytes!("../../../assets/DejaVuSans.ttf");
+const FAMILY: &str = "sans-serif";
+const WIDTH: u32 = 1200;
+const HEIGHT: u32 = 640;
+
+/// A chart ready to embed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picture {
+    /// PNG bytes.
+    pub png: Vec<u8>,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// What the picture shows, in words (alt text and the plain-text form).
+    pub alt: String,
+}
+
+/// A chart could not be drawn.
+#[derive(Debug, thiserror::Error)]
+#[error("drawing a chart failed: {0}")]
+pub struct ChartError(String);
+
+/// What is written on the picture above the plot.
+struct Caption {
+    title: String,
+    window: String,
+    thermal: String,
+    synthetic: bool,
+}
+
+/// One box of the results chart: a run's median, IQR and range.
+struct RunBox {
+    label: String,
+    median: f64,
+    p25: f64,
+    p75: f64,
+    min: f64,
+    max: f64,
+}
+
+/// The results chart: each kept run's median (dot), IQR (box) and min/max
+/// (whisker), for the unit most runs share. `None` when no run is kept.
+pub fn results(nb: &Notebook) -> Result<Option<Picture>, ChartError> {
+    let kept: Vec<&Run> = nb.runs().iter().filter(|r| r.discarded.is_none()).collect();
+    let Some(unit) = most_common(kept.iter().map(|r| r.measurement.unit.as_str())) else {
+        return Ok(None);
+    };
+    let runs: Vec<&Run> = kept.into_iter().filter(|r| r.measurement.unit == unit).collect();
+    let boxes: Vec<RunBox> = runs
+        .iter()
+        .map(|r| {
+            let s = &r.measurement.summary;
+            RunBox { label: r.label(), median: s.median, p25: s.p25, p75: s.p75, min: s.min, max: s.max }
+        })
+        .collect();
+    let (first, last) = (runs[0].recorded_at, runs[runs.len() - 1].recorded_at);
+    let canaries: Vec<f64> = runs
+        .iter()
+        .filter_map(|r| r.measurement.conditions.iter().find(|c| c.field == "canary end/start"))
+        .filter_map(|c| c.value.split_whitespace().next()?.parse().ok())
+        .collect();
+    let thermal = match (min_of(&canaries), max_of(&canaries)) {
+        (Some(lo), Some(hi)) => format!(
+            "thermal: canary end/start {lo:.3}–{hi:.3} over {} of {} runs (1.000 = no slowdown)",
+            canaries.len(),
+            runs.len()
+        ),
+        _ => "thermal: not recorded for these runs".to_owned(),
+    };
+    let caption = Caption {
+        title: format!("Runs in {unit}: median (dot), IQR (box), min–max (whisker)"),
+        window: format!(
+            "window: {} … {}, {} runs{}",
+            first.format("%Y-%m-%d %H:%M"),
+            last.format("%Y-%m-%d %H:%M UTC"),
+            runs.len(),
+            if runs.len() < nb.runs().len() { " (discarded runs and other units left out)" } else { "" }
+        ),
+        thermal,
+        synthetic: runs.iter().any(|r| r.measurement.synthetic),
+    };
+    draw_runs(&caption, &boxes, unit).map(Some)
+}
+
+/// The soak curve: the score over time with the onset and stable marks.
+pub fn soak(soak: &Soak, data: &SoakData) -> Result<Picture, ChartError> {
+    let n = &soak.numbers;
+    let marks: Vec<(String, f64)> = [("t_onset", n.t_onset), ("t_stable", n.t_stable)]
+        .into_iter()
+        .filter_map(|(name, t)| t.map(|t| (format!("{name} {t} s"), t)))
+        .collect();
+    let ambient = soak.conditions.iter().find(|c| c.field.to_lowercase().contains("ambient"));
+    let caption = Caption {
+        title: format!("Soak {}: work rate under sustained load", soak.label()),
+        window: format!(
+            "window: {} s of sustained load from {}, sampled every {} s",
+            soak.protocol.duration_s,
+            soak.recorded_at.format("%Y-%m-%d %H:%M UTC"),
+            soak.protocol.interval_s
+        ),
+        thermal: format!(
+            "thermal: the soak itself (P {:.3}, S {:.3} {u}, S/P {:.2}){}",
+            n.peak,
+            n.sustained,
+            n.ratio,
+            ambient.map_or_else(String::new, |a| format!("; ambient {}", a.value)),
+            u = n.unit
+        ),
+        synthetic: soak.synthetic || data.synthetic(),
+    };
+    let points: Vec<(f64, f64)> = data.t.iter().copied().zip(data.score.iter().copied()).collect();
+    draw_series(&caption, &points, &marks, ("time since load started (s)", &format!("score ({})", n.unit)))
+}
+
+fn draw_runs(caption: &Caption, boxes: &[RunBox], unit: &str) -> Result<Picture, ChartError> {
+    let lo = boxes.iter().map(|b| b.min).fold(f64::INFINITY, f64::min);
+    let hi = boxes.iter().map(|b| b.max).fold(f64::NEG_INFINITY, f64::max);
+    let (y0, y1) = y_range(lo, hi);
+    let count = boxes.len();
+    let alt = format!("{}. {} {}.", caption.title, caption.window, caption.thermal);
+    render(caption, y0, alt, |area| {
+        let mut chart = ChartBuilder::on(area)
+            .margin(16)
+            .x_label_area_size(48)
+            .y_label_area_size(90)
+            .build_cartesian_2d(-0.5f64..(count as f64 - 0.5), y0..y1)
+            .map_err(err)?;
+        let labels: Vec<String> = boxes.iter().map(|b| b.label.clone()).collect();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(count.min(24))
+            .x_label_formatter(&|x| {
+                let i = x.round();
+                if (x - i).abs() < 1e-6 && i >= 0.0 {
+                    labels.get(i as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .x_desc("run")
+            .y_desc(format!("median per trial ({unit})"))
+            .light_line_style(RGBColor(238, 238, 238))
+            .label_style((FAMILY, 16))
+            .axis_desc_style((FAMILY, 18))
+            .draw()
+            .map_err(err)?;
+        let blue = RGBColor(40, 90, 170);
+        for (i, b) in boxes.iter().enumerate() {
+            let x = i as f64;
+            chart
+                .draw_series(std::iter::once(PathElement::new(vec![(x, b.min), (x, b.max)], BLACK.stroke_width(2))))
+                .map_err(err)?;
+            for y in [b.min, b.max] {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(x - 0.12, y), (x + 0.12, y)],
+                        BLACK.stroke_width(2),
+                    )))
+                    .map_err(err)?;
+            }
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x - 0.25, b.p25), (x + 0.25, b.p75)],
+                    blue.mix(0.35).filled(),
+                )))
+                .map_err(err)?;
+            chart.draw_series(std::iter::once(Circle::new((x, b.median), 6, blue.filled()))).map_err(err)?;
+        }
+        Ok(())
+    })
+}
+
+fn draw_series(
+    caption: &Caption,
+    points: &[(f64, f64)],
+    marks: &[(String, f64)],
+    (x_desc, y_desc): (&str, &str),
+) -> Result<Picture, ChartError> {
+    let ys: Vec<f64> = points.iter().map(|p| p.1).collect();
+    let (y0, y1) = y_range(min_of(&ys).unwrap_or(0.0), max_of(&ys).unwrap_or(1.0));
+    let x1 = points.last().map_or(1.0, |p| p.0).max(1.0);
+    let alt = format!("{}. {} {}.", caption.title, caption.window, caption.thermal);
+    render(caption, y0, alt, |area| {
+        let mut chart = ChartBuilder::on(area)
+            .margin(16)
+            .x_label_area_size(48)
+            .y_label_area_size(90)
+            .build_cartesian_2d(0f64..x1, y0..y1)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .light_line_style(RGBColor(238, 238, 238))
+            .label_style((FAMILY, 16))
+            .axis_desc_style((FAMILY, 18))
+            .draw()
+            .map_err(err)?;
+        chart
+            .draw_series(LineSeries::new(points.iter().copied(), RGBColor(40, 90, 170).stroke_width(2)))
+            .map_err(err)?;
+        for (label, t) in marks {
+            let red = RGBColor(190, 40, 40);
+            chart
+                .draw_series(std::iter::once(PathElement::new(vec![(*t, y0), (*t, y1)], red.stroke_width(1))))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Text::new(label.clone(), (*t, y1), (FAMILY, 15).into_font().color(&red))))
+                .map_err(err)?;
+        }
+        Ok(())
+    })
+}
+
+/// Draws the caption band and hands the plot area to `plot`, then encodes.
+fn render(
+    caption: &Caption,
+    y0: f64,
+    alt: String,
+    plot: impl FnOnce(&DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>) -> Result<(), ChartError>,
+) -> Result<Picture, ChartError> {
+    register_font();
+    let mut rgb = vec![255u8; (WIDTH * HEIGHT * 3) as usize];
+    let flags: Vec<&str> = [(y0 != 0.0, "y-axis does not start at zero"), (caption.synthetic, "SYNTHETIC data")]
+        .into_iter()
+        .filter_map(|(on, text)| on.then_some(text))
+        .collect();
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, (WIDTH, HEIGHT)).into_drawing_area();
+        let (band, area) = root.split_vertically(96);
+        band.draw(&Text::new(caption.title.clone(), (16, 8), (FAMILY, 22).into_font())).map_err(err)?;
+        band.draw(&Text::new(caption.window.clone(), (16, 38), (FAMILY, 16).into_font())).map_err(err)?;
+        band.draw(&Text::new(caption.thermal.clone(), (16, 60), (FAMILY, 16).into_font())).map_err(err)?;
+        if !flags.is_empty() {
+            let style = (FAMILY, 18).into_font().color(&RGBColor(190, 40, 40));
+            band.draw(&Text::new(
+                flags.join(" · "),
+                (WIDTH as i32 - 16 - 11 * flags.join(" · ").len() as i32, 8),
+                style,
+            ))
+            .map_err(err)?;
+        }
+        plot(&area)?;
+        root.present().map_err(err)?;
+    }
+    let alt = if flags.is_empty() { alt } else { format!("{alt} {}.", flags.join("; ")) };
+    Ok(Picture { png: encode(&rgb)?, width: WIDTH, height: HEIGHT, alt })
+}
+
+fn encode(rgb: &[u8]) -> Result<Vec<u8>, ChartError> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, WIDTH, HEIGHT);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(err)?;
+    writer.write_image_data(rgb).map_err(err)?;
+    writer.finish().map_err(err)?;
+    Ok(out)
+}
+
+fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The font is compiled in and known to parse (a test draws with it).
+        let _ = plotters::style::register_font(FAMILY, FontStyle::Normal, FONT);
+    });
+}
+
+/// The y range: from zero when zero is near enough not to flatten the
+/// data (the lowest value is under half the highest), otherwise a padded
+/// window around the data — which the picture then says.
+fn y_range(lo: f64, hi: f64) -> (f64, f64) {
+    let (lo, hi) = if lo.is_finite() && hi.is_finite() { (lo, hi) } else { (0.0, 1.0) };
+    let span = (hi - lo).max(hi.abs() * 0.01).max(f64::MIN_POSITIVE);
+    let top = hi + span * 0.08;
+    if lo >= 0.0 && lo <= hi * 0.5 { (0.0, top) } else { (lo - span * 0.08, top) }
+}
+
+fn most_common<'a>(items: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for item in items {
+        match counts.iter_mut().find(|(k, _)| *k == item) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((item, 1)),
+        }
+    }
+    counts.into_iter().max_by_key(|&(_, n)| n).map(|(k, _)| k)
+}
+
+fn min_of(v: &[f64]) -> Option<f64> {
+    v.iter().copied().filter(|x| x.is_finite()).reduce(f64::min)
+}
+
+fn max_of(v: &[f64]) -> Option<f64> {
+    v.iter().copied().filter(|x| x.is_finite()).reduce(f64::max)
+}
+
+fn err(e: impl std::fmt::Display) -> ChartError {
+    ChartError(e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SPEC D5: the y-axis starts at zero unless that would flatten the data.
+    #[test]
+    fn the_axis_starts_at_zero_only_when_it_does_not_flatten() {
+        assert_eq!(y_range(1.0, 10.0).0, 0.0);
+        let (lo, hi) = y_range(12.4, 12.6);
+        assert!(lo > 12.0 && lo < 12.4 && hi > 12.6, "{lo} {hi}");
+        assert!(y_range(-3.0, 5.0).0 < -3.0);
+    }
+
+    // SPEC D5: a chart is a real PNG of the stated size, with the flags in its words.
+    #[test]
+    fn a_soak_chart_is_a_png_that_says_synthetic() {
+        let text = include_str!("../../../datasets/thermal-soak.csv");
+        let data = crate::soak::file::parse(text.as_bytes(), std::path::Path::new("thermal-soak.csv")).expect("parses");
+        let caption = Caption { title: "t".into(), window: "w".into(), thermal: "th".into(), synthetic: true };
+        let points: Vec<(f64, f64)> = data.t.iter().copied().zip(data.score.iter().copied()).collect();
+        let pic = draw_series(&caption, &points, &[("t_onset 80 s".into(), 80.0)], ("x (s)", "y (u)")).expect("draws");
+        assert_eq!(&pic.png[..8], b"\x89PNG\r\n\x1a\n");
+        assert_eq!((pic.width, pic.height), (WIDTH, HEIGHT));
+        assert!(pic.alt.contains("SYNTHETIC"), "{}", pic.alt);
+    }
+}
