@@ -15,5 +15,6 @@ pub mod instrument;
 pub mod kernels;
 pub mod machine;
 pub mod notebook;
+pub mod reproduce;
 pub mod soak;
 pub mod stats;

@@ -168,7 +168,7 @@ fn kernel_spec(kind: KernelKind, args: &BenchArgs) -> KernelSpec {
 
 /// Runs the benchmark on the engine thread, drawing a progress bar on a
 /// terminal; Ctrl-C cancels it (children killed) instead of orphaning them.
-fn run_with_progress(spec: BenchSpec) -> Result<BenchResult, Failure> {
+pub(super) fn run_with_progress(spec: BenchSpec) -> Result<BenchResult, Failure> {
     let engine = Engine::spawn(|| {}).map_err(Failure::failed)?;
     let token = engine.cancel_token();
     // A second handler cannot be installed; then Ctrl-C just ends the process.
@@ -202,7 +202,7 @@ fn run_with_progress(spec: BenchSpec) -> Result<BenchResult, Failure> {
     }
 }
 
-fn record(dir: &std::path::Path, result: &BenchResult) -> Result<harness::Recorded, Failure> {
+pub(super) fn record(dir: &std::path::Path, result: &BenchResult) -> Result<harness::Recorded, Failure> {
     let mut notebook = open(dir)?;
     let recorded = harness::record(dir, &mut notebook, result, Utc::now()).map_err(Failure::failed)?;
     store::save(dir, &notebook).map_err(Failure::failed)?;

@@ -16,6 +16,7 @@ mod export_cmd;
 mod notebook_cmds;
 mod numbers;
 mod placement_cmd;
+mod reproduce_cmd;
 mod show;
 mod soak_cmds;
 mod stats_cmds;
@@ -121,6 +122,8 @@ enum Command {
     Write(writing_cmds::WriteArgs),
     /// List, add or remove the report's citations.
     Cite(writing_cmds::CiteArgs),
+    /// Rerun one row of a classmate's notebook or measurements.xlsx here (shows it first; runs with --yes).
+    Reproduce(reproduce_cmd::ReproduceArgs),
     /// The sustained-load (thermal soak) protocol.
     #[command(subcommand)]
     Soak(soak_cmds::SoakCommand),
@@ -202,6 +205,7 @@ pub fn main() -> ExitCode {
         Some(Command::Placement(args)) => placement_cmd::placement(&args),
         Some(Command::Write(args)) => writing_cmds::write(&args),
         Some(Command::Cite(args)) => writing_cmds::cite(&args),
+        Some(Command::Reproduce(args)) => reproduce_cmd::reproduce(&args),
         Some(Command::Export { dir, out }) => export_cmd::export(&dir, out.as_ref()),
     };
     match outcome {

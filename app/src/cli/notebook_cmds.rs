@@ -202,18 +202,52 @@ pub fn open(dir: &Path) -> Result<Notebook, Failure> {
     Ok(notebook)
 }
 
-/// Reads a notebook for `show`: a folder, or a `measurements.xlsx` that
-/// Vernier wrote (D4), reopened from the copy it carries.
-pub fn open_any(path: &Path) -> Result<Notebook, Failure> {
+/// Someone's log, opened read-only: a notebook (a folder, or a workbook
+/// Vernier wrote) or a foreign `measurements.xlsx` read by header names.
+pub enum Log {
+    /// A Vernier notebook.
+    Notebook(Box<Notebook>),
+    /// A workbook Vernier did not write (D4).
+    Foreign(vernier_engine::documents::foreign::Foreign),
+}
+
+/// Opens a folder or any `measurements.xlsx` for reading; never writes it.
+pub fn open_log(path: &Path) -> Result<Log, Failure> {
+    use vernier_engine::documents::measurements::{self, Opened};
     if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xlsx")) {
-        return open(path);
+        return open(path).map(|nb| Log::Notebook(Box::new(nb)));
+    }
+    let size = std::fs::metadata(path)
+        .map_err(|e| Failure::input(anyhow::anyhow!("cannot read {}: {e}", path.display())))?
+        .len();
+    let limit = vernier_engine::documents::foreign::MAX_WORKBOOK_BYTES as u64;
+    if size > limit {
+        return Err(Failure::input(anyhow::anyhow!(
+            "{} is {size} bytes, more than the {limit}-byte limit for a workbook",
+            path.display()
+        )));
     }
     let bytes =
         std::fs::read(path).map_err(|e| Failure::input(anyhow::anyhow!("cannot read {}: {e}", path.display())))?;
-    let notebook =
-        vernier_engine::documents::measurements::read(&bytes, &path.display().to_string()).map_err(Failure::input)?;
-    report_findings(&notebook);
-    Ok(notebook)
+    Ok(match measurements::open(&bytes, &path.display().to_string()).map_err(Failure::input)? {
+        Opened::Vernier(nb) => {
+            report_findings(&nb);
+            Log::Notebook(nb)
+        }
+        Opened::Foreign(foreign) => Log::Foreign(foreign),
+    })
+}
+
+/// Reads a notebook for `show --run`: a folder, or a `measurements.xlsx`
+/// that Vernier wrote (D4), reopened from the copy it carries.
+pub fn open_any(path: &Path) -> Result<Notebook, Failure> {
+    match open_log(path)? {
+        Log::Notebook(nb) => Ok(*nb),
+        Log::Foreign(_) => Err(Failure::input(anyhow::anyhow!(
+            "{} was not written by Vernier; `vernier show` lists what it holds",
+            path.display()
+        ))),
+    }
 }
 
 fn report_findings(notebook: &Notebook) {

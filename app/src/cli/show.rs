@@ -6,12 +6,19 @@ use std::path::Path;
 use serde_json::{Value, json};
 use vernier_engine::notebook::{Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, SOAK_COLUMNS};
 
-use super::notebook_cmds::open_any;
+use vernier_engine::documents::foreign::Foreign;
+
+use super::notebook_cmds::{Log, open_any, open_log};
 use super::{Outcome, table};
 
-/// Prints the notebook; exit 1 when a prediction's seal is broken (N4).
+/// Prints the notebook; exit 1 when a prediction's seal is broken (N4). A
+/// foreign workbook is listed read-only with what could not be read (exit
+/// 1 when something could not).
 pub fn show(dir: &Path, json: bool) -> Outcome {
-    let notebook = open_any(dir)?;
+    let notebook = match open_log(dir)? {
+        Log::Notebook(nb) => *nb,
+        Log::Foreign(foreign) => return show_foreign(&foreign, dir, json),
+    };
     if json {
         out!("{}", to_json(&notebook, dir));
     } else {
@@ -32,6 +39,63 @@ pub fn show_run(dir: &Path, number: u32, form: &str) -> Outcome {
         if form == "short" { run.short_form(&notebook.environment) } else { run.long_form(&notebook.environment) };
     out!("{text}");
     Ok(0)
+}
+
+fn show_foreign(f: &Foreign, path: &Path, json: bool) -> Outcome {
+    if json {
+        let runs: Vec<Value> = f
+            .runs
+            .iter()
+            .map(|r| {
+                json!({
+                    "number": r.number, "what": r.what, "command": r.command, "warmup": r.warmup_trials,
+                    "timed": r.timed, "median": r.median, "iqr": r.iqr, "min_max": r.min_max, "unit": r.unit,
+                    "conditions": r.conditions, "raw_file": r.raw_file, "tag": r.tag,
+                })
+            })
+            .collect();
+        out!(
+            "{}",
+            json!({
+                "path": path.display().to_string(), "foreign": true, "environment": f.environment,
+                "predictions": f.predictions, "runs": runs, "notes": f.notes, "problems": f.problems,
+            })
+        );
+    } else {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "# {} — not written by Vernier; read by the course's column names, read-only\n",
+            path.display()
+        );
+        let env: Vec<Vec<String>> = f.environment.iter().map(|(k, v)| vec![k.clone(), v.clone()]).collect();
+        let _ = writeln!(out, "## Environment\n{}\n", table::render(&["Field", "Value"], &env));
+        let rows: Vec<Vec<String>> = f
+            .runs
+            .iter()
+            .map(|r| {
+                vec![
+                    r.number.to_string(),
+                    r.what.clone(),
+                    r.command.join(" "),
+                    format!("{} + {}", r.warmup_trials.map_or_else(|| "?".to_owned(), |w| w.to_string()), r.timed),
+                    format!("{} {}", r.median, r.unit),
+                    format!("IQR {} {}", r.iqr, r.unit),
+                ]
+            })
+            .collect();
+        let _ = writeln!(out, "## Runs\n{}\n", table::render(&RUN_COLUMNS[..6], &rows));
+        if f.problems.is_empty() {
+            let _ = writeln!(out, "Everything in it was read.");
+        } else {
+            let _ = writeln!(out, "## Could not be read");
+            for p in &f.problems {
+                let _ = writeln!(out, "- {p}");
+            }
+        }
+        out!("{}", out.trim_end());
+    }
+    Ok(u8::from(!f.problems.is_empty()))
 }
 
 fn to_text(nb: &Notebook, dir: &Path) -> String {

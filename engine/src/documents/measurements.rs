@@ -162,10 +162,38 @@ pub enum ReadError {
     Load(#[from] LoadError),
 }
 
+/// A workbook opened for reading (D4).
+#[derive(Debug)]
+pub enum Opened {
+    /// Written by Vernier: the notebook, with nothing lost.
+    Vernier(Box<Notebook>),
+    /// Anyone else's, read by header names, read-only.
+    Foreign(super::foreign::Foreign),
+}
+
+/// Opens any `measurements.xlsx`: Vernier's own through its embedded
+/// notebook, anyone else's by the course's header names.
+pub fn open(bytes: &[u8], path: &str) -> Result<Opened, ReadError> {
+    match read(bytes, path) {
+        Ok(nb) => Ok(Opened::Vernier(Box::new(nb))),
+        Err(ReadError::Foreign(_)) => super::foreign::read(bytes)
+            .map(Opened::Foreign)
+            .map_err(|message| ReadError::Unreadable { path: path.to_owned(), message }),
+        Err(e) => Err(e),
+    }
+}
+
 /// Reopens a `measurements.xlsx` written by Vernier, with nothing lost. The
 /// reader runs behind `catch_unwind`: a hostile file can make it panic.
 pub fn read(bytes: &[u8], path: &str) -> Result<Notebook, ReadError> {
     let unreadable = |message: String| ReadError::Unreadable { path: path.to_owned(), message };
+    if bytes.len() > super::foreign::MAX_WORKBOOK_BYTES {
+        return Err(unreadable(format!(
+            "{} bytes is more than the {}-byte limit",
+            bytes.len(),
+            super::foreign::MAX_WORKBOOK_BYTES
+        )));
+    }
     let embedded = std::panic::catch_unwind(|| -> Result<Option<String>, String> {
         let mut book: Xlsx<_> =
             calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e: calamine::XlsxError| e.to_string())?;

@@ -1,0 +1,292 @@
+//! A `measurements.xlsx` that Vernier did not write (SPEC D4): read
+//! read-only by the course's header names, every number checked, with a
+//! list of what could not be read. Nothing in it is trusted: commands stay
+//! argument vectors, paths stay text, numbers must parse and be finite.
+
+use std::io::Cursor;
+
+use calamine::{Data, Range, Reader, Xlsx};
+
+use crate::notebook::{Condition, RUN_COLUMNS};
+
+/// A workbook larger than this is refused before it is opened.
+pub const MAX_WORKBOOK_BYTES: usize = 64 * 1024 * 1024;
+/// Rows read per sheet; the rest are reported, not read.
+pub const MAX_ROWS: usize = 100_000;
+/// Timed trials a row may claim (a reproduce reruns that many).
+pub const MAX_TRIALS: u32 = 100_001;
+
+/// One Runs row as a classmate wrote it, after checking.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SheetRun {
+    /// The `#` column.
+    pub number: u32,
+    /// `What`.
+    pub what: String,
+    /// `Command`, split into words as a shell would quote them — never run
+    /// through a shell.
+    pub command: Vec<String>,
+    /// Warm-up trials, when stated.
+    pub warmup_trials: Option<u32>,
+    /// Timed trials.
+    pub timed: u32,
+    /// Median, in `unit`.
+    pub median: f64,
+    /// IQR, in `unit`.
+    pub iqr: f64,
+    /// Min and max, when stated.
+    pub min_max: Option<(f64, f64)>,
+    /// The unit written after the median.
+    pub unit: String,
+    /// `Conditions`, split at `;` into `field: value`.
+    pub conditions: Vec<Condition>,
+    /// `Raw file`, as text only.
+    pub raw_file: String,
+    /// `Tag`.
+    pub tag: String,
+}
+
+/// What a foreign workbook holds, read-only.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Foreign {
+    /// Environment `(Field, Value)` pairs.
+    pub environment: Vec<(String, String)>,
+    /// Predictions as `(#, Experiment, What I predict, Why)`.
+    pub predictions: Vec<[String; 4]>,
+    /// The Runs rows that could be read.
+    pub runs: Vec<SheetRun>,
+    /// Notes, as text.
+    pub notes: Vec<String>,
+    /// Everything that could not be read, one sentence each, naming the
+    /// sheet and the row.
+    pub problems: Vec<String>,
+}
+
+/// Reads the sheets by name and the columns by header; never fails on a
+/// missing sheet or a bad cell — those go to [`Foreign::problems`]. The
+/// reader runs behind `catch_unwind`: a hostile file can make it panic.
+pub fn read(bytes: &[u8]) -> Result<Foreign, String> {
+    if bytes.len() > MAX_WORKBOOK_BYTES {
+        return Err(format!("the workbook is {} bytes, more than the {MAX_WORKBOOK_BYTES}-byte limit", bytes.len()));
+    }
+    let sheets = std::panic::catch_unwind(|| -> Result<Vec<(String, Range<Data>)>, String> {
+        let mut book: Xlsx<_> =
+            calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e: calamine::XlsxError| e.to_string())?;
+        let mut sheets = Vec::new();
+        for name in book.sheet_names() {
+            let wanted = ["Environment", "Predictions", "Runs", "Notes and anomalies"];
+            if wanted.iter().any(|w| w.eq_ignore_ascii_case(name.trim())) {
+                let range = book.worksheet_range(&name).map_err(|e| e.to_string())?;
+                sheets.push((name.trim().to_owned(), range));
+            }
+        }
+        Ok(sheets)
+    })
+    .map_err(|_| "the workbook reader gave up on this file".to_owned())??;
+    let mut out = Foreign::default();
+    let sheet = |name: &str| sheets.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, r)| r);
+    for name in ["Environment", "Predictions", "Runs", "Notes and anomalies"] {
+        let Some(range) = sheet(name) else {
+            out.problems.push(format!("no '{name}' sheet"));
+            continue;
+        };
+        let table = Table::new(name, range, &mut out.problems);
+        match name {
+            "Environment" => {
+                for row in table.rows(&mut out.problems) {
+                    let field = row.text("Field");
+                    if !field.is_empty() {
+                        out.environment.push((field, row.text("Value")));
+                    }
+                }
+            }
+            "Predictions" => {
+                for row in table.rows(&mut out.problems) {
+                    out.predictions.push(["#", "Experiment", "What I predict", "Why"].map(|c| row.text(c)));
+                }
+            }
+            "Runs" => {
+                for row in table.rows(&mut out.problems) {
+                    match run(&row) {
+                        Ok(r) => out.runs.push(r),
+                        Err(why) => out.problems.push(format!("Runs row {}: {why}", row.line)),
+                    }
+                }
+            }
+            _ => {
+                for row in table.rows(&mut out.problems) {
+                    let note = row.text("Note");
+                    if !note.is_empty() {
+                        out.notes.push(note);
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A sheet with its header row mapped to column positions.
+struct Table<'a> {
+    name: &'a str,
+    range: &'a Range<Data>,
+    header: Vec<String>,
+}
+
+/// One data row of a [`Table`].
+struct Row<'a> {
+    table: &'a Table<'a>,
+    cells: &'a [Data],
+    /// 1-based row number as a spreadsheet shows it.
+    line: usize,
+}
+
+impl<'a> Table<'a> {
+    fn new(name: &'a str, range: &'a Range<Data>, problems: &mut Vec<String>) -> Self {
+        let header: Vec<String> = range
+            .rows()
+            .next()
+            .map(|r| r.iter().map(|c| c.to_string().trim().to_owned()).collect())
+            .unwrap_or_default();
+        let expected: &[&str] = match name {
+            "Environment" => &["Field", "Value"],
+            "Predictions" => &["#", "Experiment", "What I predict", "Why"],
+            "Runs" => &RUN_COLUMNS,
+            _ => &["Note"],
+        };
+        for column in expected {
+            if !header.iter().any(|h| h.eq_ignore_ascii_case(column)) {
+                problems.push(format!("{name}: no '{column}' column"));
+            }
+        }
+        Self { name, range, header }
+    }
+
+    fn rows(&'a self, problems: &mut Vec<String>) -> impl Iterator<Item = Row<'a>> + 'a {
+        let total = self.range.height().saturating_sub(1);
+        if total > MAX_ROWS {
+            problems.push(format!("{}: only the first {MAX_ROWS} of {total} rows were read", self.name));
+        }
+        self.range
+            .rows()
+            .enumerate()
+            .skip(1)
+            .take(MAX_ROWS)
+            .map(move |(i, cells)| Row { table: self, cells, line: i + 1 })
+            .filter(|row| row.cells.iter().any(|c| !c.to_string().trim().is_empty()))
+    }
+}
+
+impl Row<'_> {
+    /// The cell under `column`, as text ("" when the column is missing).
+    fn text(&self, column: &str) -> String {
+        self.table
+            .header
+            .iter()
+            .position(|h| h.eq_ignore_ascii_case(column))
+            .and_then(|k| self.cells.get(k))
+            .map(|c| c.to_string().trim().to_owned())
+            .unwrap_or_default()
+    }
+}
+
+fn run(row: &Row<'_>) -> Result<SheetRun, String> {
+    let number_text = row.text("#");
+    let number = number_text
+        .trim_start_matches(['R', 'r'])
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.trim_end_matches(".0").parse::<u32>().ok())
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("'#' is '{number_text}', not a row number"))?;
+    let command_text = row.text("Command");
+    let command = shlex::split(&command_text)
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| format!("Command '{command_text}' cannot be split into words"))?;
+    let (warmup_trials, timed) = n_column(&row.text("n (warm-up + timed)"))?;
+    let (median, unit) = value_with_unit(&row.text("Median"), "Median")?;
+    let dispersion = row.text("Dispersion");
+    let (iqr, _) = value_with_unit(dispersion.trim_start_matches("IQR").trim(), "Dispersion")?;
+    let min_max = {
+        let text = row.text("Min / Max");
+        let mut parts = text.split('/');
+        match (parts.next(), parts.next()) {
+            (Some(a), Some(b)) => Some((value_with_unit(a, "Min")?.0, value_with_unit(b, "Max")?.0)),
+            _ => None,
+        }
+    };
+    let conditions = row
+        .text("Conditions")
+        .split(';')
+        .filter_map(|part| {
+            let (field, value) = part.split_once(':')?;
+            Some(Condition { field: field.trim().to_owned(), value: value.trim().to_owned() })
+        })
+        .collect();
+    Ok(SheetRun {
+        number,
+        what: row.text("What"),
+        command,
+        warmup_trials,
+        timed,
+        median,
+        iqr,
+        min_max,
+        unit,
+        conditions,
+        raw_file: row.text("Raw file"),
+        tag: row.text("Tag"),
+    })
+}
+
+/// `3 + 11`, `3 + 11 (settle)`, `? + 11 …` or `11` → (warm-up, timed).
+fn n_column(text: &str) -> Result<(Option<u32>, u32), String> {
+    let bad = || format!("n '{text}' is not 'warm-up + timed'");
+    let number = |s: &str| s.split_whitespace().next().and_then(|t| t.parse::<u32>().ok());
+    let (warmup, timed) = match text.split_once('+') {
+        Some((w, t)) => (number(w), number(t).ok_or_else(bad)?),
+        None => (None, number(text).ok_or_else(bad)?),
+    };
+    if timed == 0 || timed > MAX_TRIALS {
+        return Err(format!("n claims {timed} timed trials; between 1 and {MAX_TRIALS} are read"));
+    }
+    if warmup.is_some_and(|w| w > MAX_TRIALS) {
+        return Err(format!("n claims more than {MAX_TRIALS} warm-up trials"));
+    }
+    Ok((warmup, timed))
+}
+
+/// `12.5 ms` → (12.5, "ms"). The number must be finite and not negative.
+fn value_with_unit(text: &str, column: &str) -> Result<(f64, String), String> {
+    let text = text.trim();
+    let split = text.find(|c: char| c.is_whitespace()).unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let value: f64 = number.parse().map_err(|_| format!("{column} '{text}' does not start with a number"))?;
+    if !value.is_finite() || value < 0.0 {
+        return Err(format!("{column} '{text}' is not a finite, non-negative number"));
+    }
+    // "(3%)" after an IQR is its fraction of the median, not a unit.
+    let unit = unit.split('(').next().unwrap_or("").trim().to_owned();
+    Ok((value, unit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SPEC D4: the course's cell texts read back as numbers.
+    #[test]
+    fn cells_are_read_by_their_course_spelling() {
+        assert_eq!(n_column("3 + 11"), Ok((Some(3), 11)));
+        assert_eq!(n_column("? + 31 (warm-up not recorded)"), Ok((None, 31)));
+        assert_eq!(n_column("5 + 11 (settle)"), Ok((Some(5), 11)));
+        assert!(n_column("3 + 0").is_err());
+        assert!(n_column("3 + 99999999").is_err());
+        assert_eq!(value_with_unit("12.5 ms", "Median"), Ok((12.5, "ms".into())));
+        assert_eq!(value_with_unit("0.2 ms (2%)", "Dispersion"), Ok((0.2, "ms".into())));
+        assert!(value_with_unit("NaN ms", "Median").is_err());
+        assert!(value_with_unit("inf", "Median").is_err());
+        assert!(value_with_unit("-1 s", "Median").is_err());
+        assert!(value_with_unit("12,5 ms", "Median").is_err());
+    }
+}

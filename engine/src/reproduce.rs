@@ -1,0 +1,285 @@
+//! Reproducing a classmate's row (SPEC R1–R3): what their row says was run,
+//! the same run here, both side by side with the S7 verdict and a diff of
+//! the conditions. Their file is only read; nothing in it runs until the
+//! user confirms, and then only as an argument vector — never a shell.
+
+use crate::documents::foreign::{MAX_TRIALS, SheetRun};
+use crate::harness::{BenchSpec, Subject};
+use crate::kernels::{KernelKind, KernelSpec};
+use crate::notebook::{Condition, Notebook, WarmupPolicy};
+use crate::stats::{Comparison, Spread, compare};
+
+/// Warm-up used when the original row does not state one (an import).
+pub const DEFAULT_WARMUP: u32 = 3;
+
+/// The row being reproduced, as its owner recorded it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Original {
+    /// Row number in their log.
+    pub row: u32,
+    /// `What`.
+    pub what: String,
+    /// `Command`, an argument vector.
+    pub command: Vec<String>,
+    /// The other side's command when the row was half of an interleaved
+    /// comparison, and which side this row was (`A` or `B`).
+    pub partner: Option<(String, Vec<String>)>,
+    /// Warm-up trials, when stated.
+    pub warmup_trials: Option<u32>,
+    /// Whether warm-up was "until settled" rather than a count.
+    pub settle: bool,
+    /// Timed trials.
+    pub timed: u32,
+    /// Median, in `unit`.
+    pub median: f64,
+    /// IQR, in `unit`.
+    pub iqr: f64,
+    /// Unit of the median.
+    pub unit: String,
+    /// Their conditions.
+    pub conditions: Vec<Condition>,
+}
+
+/// Why a row cannot be reproduced.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReproduceError {
+    /// No such row.
+    #[error("there is no run {0} in that log")]
+    NoSuchRow(u32),
+    /// The command would need a shell to mean what it says.
+    #[error("run {row} ran through a shell ({program} -c); Vernier reruns argument vectors only, never a shell string")]
+    Shell {
+        /// The row.
+        row: u32,
+        /// The shell named.
+        program: String,
+    },
+    /// A `vernier bench --kernel` command that does not parse.
+    #[error("run {row}: '{command}' is not a kernel Vernier knows how to rerun")]
+    BadKernel {
+        /// The row.
+        row: u32,
+        /// The command.
+        command: String,
+    },
+    /// The row's trial counts cannot be rerun as they are.
+    #[error("run {row}: {why}")]
+    BadCount {
+        /// The row.
+        row: u32,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+impl Original {
+    /// Row `row` of a Vernier notebook (theirs, opened read-only).
+    pub fn from_notebook(nb: &Notebook, row: u32) -> Result<Self, ReproduceError> {
+        let run = nb.run(row).ok_or(ReproduceError::NoSuchRow(row))?;
+        let m = &run.measurement;
+        // The other arm of an interleaved pair shares the raw file.
+        let partner = m.raw_file.as_ref().and_then(|raw| {
+            nb.runs()
+                .iter()
+                .filter(|r| r.number != row)
+                .find(|r| r.measurement.raw_file.as_ref().is_some_and(|o| o.path == raw.path))
+                .map(|other| (raw.arm.clone(), other.measurement.command.clone()))
+        });
+        Ok(Self {
+            row,
+            what: m.what.clone(),
+            command: m.command.clone(),
+            partner,
+            warmup_trials: (m.warmup != WarmupPolicy::Unknown).then_some(m.warmup_trials),
+            settle: matches!(m.warmup, WarmupPolicy::Settle { .. }),
+            timed: u32::try_from(m.summary.n).unwrap_or(u32::MAX),
+            median: m.summary.median,
+            iqr: m.summary.iqr,
+            unit: m.unit.clone(),
+            conditions: m.conditions.clone(),
+        })
+    }
+
+    /// Row `row` of a foreign workbook's Runs sheet.
+    pub fn from_sheet(runs: &[SheetRun], row: u32) -> Result<Self, ReproduceError> {
+        let r = runs.iter().find(|r| r.number == row).ok_or(ReproduceError::NoSuchRow(row))?;
+        Ok(Self {
+            row,
+            what: r.what.clone(),
+            command: r.command.clone(),
+            partner: None,
+            warmup_trials: r.warmup_trials,
+            settle: false,
+            timed: r.timed,
+            median: r.median,
+            iqr: r.iqr,
+            unit: r.unit.clone(),
+            conditions: r.conditions.clone(),
+        })
+    }
+
+    /// The run that repeats this row: same subject(s), n, warm-up and
+    /// interleaving order. Refuses shells and counts Vernier would not take.
+    pub fn spec(&self) -> Result<BenchSpec, ReproduceError> {
+        let bad = |why: String| ReproduceError::BadCount { row: self.row, why };
+        if self.timed.is_multiple_of(2) {
+            return Err(bad(format!("{} timed trials is even; Vernier reruns odd counts only (E4)", self.timed)));
+        }
+        if self.timed > MAX_TRIALS {
+            return Err(bad(format!("{} timed trials is more than {MAX_TRIALS}", self.timed)));
+        }
+        let warmup = match (self.settle, self.warmup_trials) {
+            (true, w) => WarmupPolicy::Settle { max: w.unwrap_or(50).clamp(1, 50) },
+            (false, Some(w)) if w <= MAX_TRIALS => WarmupPolicy::Count(w),
+            (false, Some(w)) => return Err(bad(format!("{w} warm-up trials is more than {MAX_TRIALS}"))),
+            (false, None) => WarmupPolicy::Count(DEFAULT_WARMUP),
+        };
+        let this = subject(self.row, &self.command)?;
+        let arms = match &self.partner {
+            Some((arm, other)) => {
+                let other = subject(self.row, other)?;
+                if arm == "B" { vec![other, this] } else { vec![this, other] }
+            }
+            None => vec![this],
+        };
+        Ok(BenchSpec { arms, runs: self.timed, warmup, pin: None, cooldown: None, timeout: None })
+    }
+
+    /// Which arm of the rerun is this row: 0 for A, 1 for B.
+    pub fn arm_index(&self) -> usize {
+        usize::from(self.partner.as_ref().is_some_and(|(arm, _)| arm == "B"))
+    }
+}
+
+/// A row's command as something to run: a Vernier kernel, or an argument
+/// vector handed to `execve` as it is (so `;`, `|`, `$( )` are just text).
+pub fn subject(row: u32, argv: &[String]) -> Result<Subject, ReproduceError> {
+    let program = argv.first().map(String::as_str).unwrap_or("");
+    let base = program.rsplit('/').next().unwrap_or(program);
+    if ["sh", "bash", "dash", "zsh", "ksh", "fish", "csh", "tcsh"].contains(&base) && argv.iter().any(|a| a == "-c") {
+        return Err(ReproduceError::Shell { row, program: program.to_owned() });
+    }
+    if base == "vernier" && argv.get(1).is_some_and(|a| a == "bench") {
+        return kernel(argv)
+            .map(Subject::Kernel)
+            .ok_or_else(|| ReproduceError::BadKernel { row, command: argv.join(" ") });
+    }
+    Ok(Subject::Command { argv: argv.to_vec(), shell: false })
+}
+
+/// Parses exactly what [`KernelSpec::argv`] writes.
+fn kernel(argv: &[String]) -> Option<KernelSpec> {
+    let mut spec = KernelSpec { kind: KernelKind::Seq, size: None, tile: None };
+    let mut kind = None;
+    let mut rest = argv.get(2..)?.iter();
+    while let Some(flag) = rest.next() {
+        let value = rest.next()?;
+        match flag.as_str() {
+            "--kernel" => kind = Some(KernelKind::from_name(value)?),
+            "--size" => spec.size = Some(value.parse().ok()?),
+            "--tile" => spec.tile = Some(value.parse().ok()?),
+            _ => return None,
+        }
+    }
+    spec.kind = kind?;
+    Some(spec)
+}
+
+/// One condition that differs between their run and this one.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct EnvDifference {
+    /// The condition.
+    pub field: String,
+    /// Theirs ("not recorded" when absent).
+    pub theirs: String,
+    /// Ours ("not recorded" when absent).
+    pub ours: String,
+}
+
+/// The conditions that differ, in their order then any only we recorded.
+/// The canary's timing text changes every run; only its ratio is compared.
+/// A kernel's result check is about the result, not the machine: left out.
+pub fn env_diff(theirs: &[Condition], ours: &[Condition]) -> Vec<EnvDifference> {
+    let value =
+        |list: &[Condition], field: &str| list.iter().find(|c| c.field == field).map(|c| normal(field, &c.value));
+    let mut fields: Vec<&str> = theirs.iter().map(|c| c.field.as_str()).collect();
+    for c in ours {
+        if !fields.contains(&c.field.as_str()) {
+            fields.push(&c.field);
+        }
+    }
+    fields
+        .into_iter()
+        .filter(|field| *field != "result check")
+        .filter_map(|field| {
+            let (t, o) = (value(theirs, field), value(ours, field));
+            (t != o).then(|| EnvDifference {
+                field: field.to_owned(),
+                theirs: t.unwrap_or_else(|| "not recorded".into()),
+                ours: o.unwrap_or_else(|| "not recorded".into()),
+            })
+        })
+        .collect()
+}
+
+fn normal(field: &str, value: &str) -> String {
+    if field == "canary end/start" {
+        value.split_whitespace().next().unwrap_or(value).to_owned()
+    } else {
+        value.to_owned()
+    }
+}
+
+/// The S7 verdict between their row and the rerun (theirs is A).
+pub fn verdict(original: &Original, median: f64, iqr: f64, unit: &str) -> Comparison {
+    compare(
+        Spread { median: original.median, iqr: original.iqr },
+        Spread { median, iqr },
+        ("theirs", "mine"),
+        &format!("median ({unit})"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| (*x).to_owned()).collect()
+    }
+
+    // SPEC R2, untrusted input: metacharacters are arguments, shells are refused.
+    #[test]
+    fn commands_stay_argument_vectors() {
+        let argv = s(&["echo", "hi;", "rm", "-rf", "$HOME", "|", "cat"]);
+        assert_eq!(subject(1, &argv), Ok(Subject::Command { argv: argv.clone(), shell: false }));
+        assert!(matches!(subject(1, &s(&["/bin/sh", "-c", "echo hi"])), Err(ReproduceError::Shell { .. })));
+        assert!(matches!(subject(1, &s(&["bash", "-c", "x"])), Err(ReproduceError::Shell { .. })));
+    }
+
+    // SPEC R3: a kernel row reruns the same kernel.
+    #[test]
+    fn kernel_rows_round_trip() {
+        let k = KernelSpec { kind: KernelKind::MatmulBlocked, size: Some(256), tile: Some(32) };
+        assert_eq!(subject(1, &k.argv()), Ok(Subject::Kernel(k)));
+        assert!(subject(1, &s(&["vernier", "bench", "--kernel", "nope"])).is_err());
+        assert!(subject(1, &s(&["vernier", "bench", "--kernel", "seq", "--evil", "x"])).is_err());
+    }
+
+    // SPEC R3: the diff names what changed and ignores the canary's timings.
+    #[test]
+    fn env_diff_names_changes() {
+        let c = |f: &str, v: &str| Condition { field: f.into(), value: v.into() };
+        let theirs =
+            vec![c("power source", "battery"), c("canary end/start", "1.000 (2 ms, then 2 ms)"), c("CPU model", "X")];
+        let ours = vec![
+            c("power source", "mains"),
+            c("canary end/start", "1.000 (3 ms, then 3 ms)"),
+            c("governor", "performance"),
+        ];
+        let d = env_diff(&theirs, &ours);
+        let fields: Vec<&str> = d.iter().map(|x| x.field.as_str()).collect();
+        assert_eq!(fields, ["power source", "CPU model", "governor"]);
+        assert_eq!(d[1].ours, "not recorded");
+    }
+}
