@@ -150,7 +150,7 @@ fn refuse_same_folder(theirs: &Path, mine: &Path) -> Result<(), Failure> {
 }
 
 fn plan_text(path: &Path, o: &Original, spec: &BenchSpec) -> String {
-    let commands: Vec<String> = spec.arms.iter().map(|a| shown(a)).collect();
+    let commands: Vec<String> = spec.arms.iter().map(shown).collect();
     let warmup = match o.warmup_trials {
         Some(w) if o.settle => format!("until settled (they discarded {w})"),
         Some(w) => format!("{w} trials discarded"),
