@@ -7,6 +7,7 @@ mod util;
 
 /// N7: atomic save under injected faults and under SIGKILL.
 mod atomic_save;
+mod audit;
 /// D1–D4: the six documents and the workbook round trip.
 mod documents;
 /// E1, E7, E10, N6: the engine thread, cancellation, recording.

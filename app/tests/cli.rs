@@ -323,3 +323,49 @@ fn write_cite_and_keep_placement_deadlines() {
     assert_eq!(writing["citations"][0]["url"], "");
     assert_eq!(writing["placement"][0]["workload"], "image_classification");
 }
+
+// SPEC A2, A3, A4, C: `vernier audit` names the check and the row; exit 1
+// with findings, 2 when the notebook cannot be read.
+#[test]
+fn audit_reports_conditions_raw_edits_and_hand_edited_predictions() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let nb = new_notebook(tmp.path());
+    let o = vernier(&["predict", &nb, "--experiment", "true", "--predict", "under 1 ms", "--why", "it does nothing"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = vernier(&["bench", "-n", "3", "--notebook", &nb, "--", "true"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/hyperfine-true.json");
+    let o = vernier(&["import", "hyperfine", "--notebook", &nb, fixture]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let raw = Path::new(&nb).join("raw/run-1.csv");
+    std::fs::OpenOptions::new().append(true).open(&raw).expect("open").write_all(b"A,9,0.5\n").expect("edit");
+    let file = Path::new(&nb).join("notebook.ron");
+    let text = std::fs::read_to_string(&file).expect("read");
+    std::fs::write(&file, text.replace("under 1 ms", "under 2 ms")).expect("hand edit");
+
+    let o = vernier(&["audit", &nb]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let shown = stdout(&o);
+    assert!(
+        shown.contains("A2 — ") && shown.contains("run 2: states no") && shown.contains("thermal condition"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("A3 — ")
+            && shown.contains("run 1: raw file raw/")
+            && shown.contains("changed after it was recorded"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("A4 — ") && shown.contains("prediction P1: prediction P1 changed after run 1 was recorded"),
+        "{shown}"
+    );
+
+    let v = json(&vernier(&["audit", &nb, "--json"]));
+    assert_eq!(v["clean"], false);
+    let findings = v["findings"].as_array().expect("findings");
+    for (check, kind) in [("A2", "run"), ("A3", "run"), ("A4", "prediction"), ("A11", "exports")] {
+        assert!(findings.iter().any(|f| f["check"] == check && f["place"]["kind"] == kind), "{check}: {v}");
+    }
+    assert_eq!(vernier(&["audit", tmp.path().to_str().expect("utf-8")]).status.code(), Some(2));
+}

@@ -8,6 +8,7 @@
 //! The desktop app and the command line (crate `vernier`) are thin layers over
 //! this library; tests drive it directly.
 
+pub mod audit;
 pub mod documents;
 pub mod harness;
 pub mod import;

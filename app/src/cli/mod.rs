@@ -11,6 +11,7 @@ macro_rules! out {
     };
 }
 
+mod audit_cmd;
 mod bench_cmds;
 mod export_cmd;
 mod notebook_cmds;
@@ -122,6 +123,14 @@ enum Command {
     Write(writing_cmds::WriteArgs),
     /// List, add or remove the report's citations.
     Cite(writing_cmds::CiteArgs),
+    /// The pre-submission audit (A1–A15): exit 0 clean, 1 findings, 2 unreadable.
+    Audit {
+        /// The notebook folder.
+        dir: PathBuf,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Rerun one row of a classmate's notebook or measurements.xlsx here (shows it first; runs with --yes).
     Reproduce(reproduce_cmd::ReproduceArgs),
     /// The sustained-load (thermal soak) protocol.
@@ -206,6 +215,7 @@ pub fn main() -> ExitCode {
         Some(Command::Write(args)) => writing_cmds::write(&args),
         Some(Command::Cite(args)) => writing_cmds::cite(&args),
         Some(Command::Reproduce(args)) => reproduce_cmd::reproduce(&args),
+        Some(Command::Audit { dir, json }) => audit_cmd::audit(&dir, json),
         Some(Command::Export { dir, out }) => export_cmd::export(&dir, out.as_ref()),
     };
     match outcome {

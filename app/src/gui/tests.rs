@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
+use vernier_engine::documents::STEMS;
 use vernier_engine::notebook::store;
 
 use super::VernierApp;
@@ -215,8 +216,51 @@ fn export_from_the_window() {
     names.sort();
     assert_eq!(names.len(), 6);
     harness.run();
-    assert!(
-        harness.get_all_by_label_contains("part(s) marked WRITE still to write").count() >= 4,
-        "the docx and txt documents have prompts"
-    );
+    harness.get_by_label_contains("Exported in this session");
+    for stem in STEMS.iter().filter(|s| !s.ends_with(".xlsx")) {
+        let pending = format!("{stem} · ");
+        assert!(harness.get_all_by_label_contains(&pending).next().is_some(), "{stem} has prompts left");
+    }
+    harness.get_by_label("✔ measurements.xlsx");
+}
+
+// SPEC D2: an answer typed in the Documents section is kept in the notebook
+// on disk and fills the prompt; a malformed citation is refused with the form kept.
+#[test]
+fn documents_prompts_are_written_in_the_window() {
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("Documents").click();
+    harness.run();
+    let prompt = "the question this project answers, and what is out of scope";
+    let label = format!("○ {prompt}");
+    let field = harness.get_by_role_and_label(Role::MultilineTextInput, &label);
+    field.focus();
+    field.type_text("Where does the memory wall start on this laptop?");
+    harness.run();
+    harness.get_by_role_and_label(Role::TextInput, "Figure").focus();
+    harness.step();
+    step_until(&mut harness, "the answer saved", |app| {
+        app.saved() && app.notebook().writing.answer("report.docx", prompt).is_some()
+    });
+    let dir = harness.state().doc.dir.clone();
+    let back = store::load(&dir).expect("reload");
+    assert_eq!(back.writing.answer("report.docx", prompt), Some("Where does the memory wall start on this laptop?"));
+    harness.run();
+    harness.get_by_role_and_label(Role::MultilineTextInput, &format!("✔ {prompt}"));
+
+    harness.get_by_role_and_label(Role::TextInput, "Figure").scroll_to_me();
+    harness.run();
+    harness.get_by_role_and_label(Role::TextInput, "Figure").type_text("DRAM latency");
+    harness.get_by_role_and_label(Role::TextInput, "Value").focus();
+    harness.get_by_role_and_label(Role::TextInput, "Value").type_text("100 ns");
+    harness.get_by_role_and_label(Role::TextInput, "URL").focus();
+    harness.get_by_role_and_label(Role::TextInput, "URL").type_text("ftp://example.org");
+    harness.run();
+    // The form sits below the report's prompts.
+    harness.get_by_label("Add citation").scroll_to_me();
+    harness.run();
+    harness.get_by_label("Add citation").click();
+    harness.run();
+    harness.get_by_label_contains("is not an http(s) URL");
+    assert!(harness.state().notebook().writing.citations.is_empty());
 }

@@ -247,7 +247,7 @@ fn thermals(nb: &Notebook) -> String {
         Some(s) => {
             let n = &s.numbers;
             format!(
-                "Soak {} ({} s, sampled every {} s): P {:.3} {u}, S {:.3} {u}, S/P {:.2}, tail IQR {:.3} {u}; onset {}.",
+                "Soak {} ({} s, sampled every {} s): P {:.3} {u}, S {:.3} {u}, S/P {:.2}, tail IQR {:.3} {u}; onset {} ({}{}).",
                 s.label(),
                 s.protocol.duration_s,
                 s.protocol.interval_s,
@@ -256,10 +256,12 @@ fn thermals(nb: &Notebook) -> String {
                 n.ratio,
                 n.tail_iqr,
                 n.t_onset.map_or_else(|| "none observed".into(), |t| format!("at {t} s")),
+                s.tag,
+                if s.synthetic { ", SYNTHETIC data" } else { "" },
                 u = n.unit
             )
         }
-        None => format!("{PROMPT_MARK} no soak is recorded; say what you know of the thermal state of every number"),
+        None => "No soak is recorded in this notebook.".to_owned(),
     }
 }
 

@@ -1,0 +1,40 @@
+//! `vernier audit` (SPEC A): every finding with its check, its sentence and
+//! the row or document line it points at. Exit 0 clean, 1 findings, 2
+//! unreadable.
+
+use std::path::Path;
+
+use vernier_engine::audit::{self, Check};
+
+use super::Outcome;
+use super::notebook_cmds::open;
+
+pub fn audit(dir: &Path, json: bool) -> Outcome {
+    let notebook = open(dir)?;
+    let report = audit::audit(dir, &notebook);
+    if json {
+        out!(
+            "{}",
+            serde_json::json!({ "clean": report.is_clean(), "documents_exported": report.documents_exported, "findings": report.findings })
+        );
+    } else {
+        for check in Check::ALL {
+            let found: Vec<_> = report.findings.iter().filter(|f| f.check == check).collect();
+            if found.is_empty() {
+                continue;
+            }
+            out!("{check} — {}", check.rule());
+            for f in found {
+                out!("  {}: {}", f.place, f.message);
+            }
+        }
+        let source = if report.documents_exported { "the files in exports/" } else { "what an export would write now" };
+        if report.is_clean() {
+            out!("✔ all {} checks pass (documents checked: {source})", Check::ALL.len());
+        } else {
+            let checks = Check::ALL.iter().filter(|c| report.findings.iter().any(|f| f.check == **c)).count();
+            out!("\n{} finding(s) in {checks} check(s); documents checked: {source}", report.findings.len());
+        }
+    }
+    Ok(u8::from(!report.is_clean()))
+}

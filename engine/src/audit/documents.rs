@@ -1,0 +1,365 @@
+//! The checks on the exported documents (A7–A15, and A10/A12 where the
+//! report shows them). Reads the files in `exports/`; when there are none,
+//! checks what an export would write now, so the student sees the same
+//! findings before exporting.
+
+use std::io::Read as _;
+use std::path::Path;
+
+use super::{Check, Finding, Place};
+use crate::documents::{self, Attachments, PROMPT_MARK, STEMS};
+use crate::notebook::store::EXPORTS_DIR;
+use crate::notebook::{Notebook, is_date};
+use crate::stats::decimals_for_dispersion;
+
+/// Documents larger than this are not read.
+const MAX_DOCUMENT_BYTES: u64 = 64 * 1024 * 1024;
+const TAGS: [&str; 4] = ["MEASURED", "DERIVED", "CITED", "MODELED"];
+
+/// One paragraph or table row of a document, in reading order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Line {
+    /// 1-based position.
+    number: usize,
+    /// Heading level, for headings.
+    heading: Option<u8>,
+    /// The nearest heading above.
+    section: String,
+    /// Table cells, for a table row (the text joins them with " | ").
+    cells: Option<Vec<String>>,
+    /// The text.
+    text: String,
+}
+
+/// Runs the document checks; returns whether the files on disk were read.
+pub(super) fn check(dir: &Path, nb: &Notebook, out: &mut Vec<Finding>) -> bool {
+    let exports = dir.join(EXPORTS_DIR);
+    let exported = STEMS.iter().any(|s| exports.join(s).is_file());
+    // A11: exactly the six names.
+    if exported {
+        let present: Vec<String> = std::fs::read_dir(&exports)
+            .map(|it| it.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+            .unwrap_or_default();
+        for stem in STEMS.iter().filter(|s| !present.iter().any(|p| p == *s)) {
+            out.push(finding(Check::A11, Place::Exports, format!("{stem} is missing")));
+        }
+        for extra in present.iter().filter(|p| !STEMS.contains(&p.as_str()) && !p.starts_with('.')) {
+            out.push(finding(
+                Check::A11,
+                Place::Exports,
+                format!("{extra} is not one of the six documents; remove it"),
+            ));
+        }
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        let oldest = STEMS.iter().filter_map(|s| modified(&exports.join(s))).min();
+        if let (Some(export), Some(log)) = (oldest, modified(&dir.join(crate::notebook::store::NOTEBOOK_FILE)))
+            && log > export
+        {
+            out.push(finding(
+                Check::A11,
+                Place::Exports,
+                "the notebook changed after the last export; export again".into(),
+            ));
+        }
+    } else {
+        out.push(finding(Check::A11, Place::Exports, "nothing is exported yet (Export writes the six)".into()));
+    }
+    let rendered = if exported { None } else { documents::export(nb, &Attachments::default()).ok() };
+    let bytes = |stem: &str| -> Option<Vec<u8>> {
+        match &rendered {
+            Some(files) => files.iter().find(|(n, _)| *n == stem).map(|(_, b)| b.clone()),
+            None => read_capped(&exports.join(stem)),
+        }
+    };
+    if let Some(report) = bytes("report.docx") {
+        match docx_lines(&report) {
+            Ok(lines) => report_checks(nb, &lines, out),
+            Err(e) => out.push(finding(Check::A11, Place::Exports, format!("report.docx cannot be read: {e}"))),
+        }
+    }
+    if let Some(text) = bytes("ai-usage.txt") {
+        ai_usage(&String::from_utf8_lossy(&text), out);
+    }
+    exported
+}
+
+fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
+    let at = |l: &Line| Place::Document { file: "report.docx".into(), line: l.number, section: l.section.clone() };
+    // A7, A8, A9: from the results onwards, every number sits in a tagged
+    // line, medians are rounded per S6, and claims carry their test.
+    let results = lines.iter().position(|l| l.heading.is_some() && l.text.contains("Results")).unwrap_or(lines.len());
+    let mut header: Option<&Vec<String>> = None;
+    for l in &lines[results..] {
+        if l.heading.is_some() {
+            header = None;
+            continue;
+        }
+        if l.text.starts_with(PROMPT_MARK) || l.section.contains("Citations") {
+            continue;
+        }
+        if let Some(cells) = &l.cells {
+            if header.is_none() {
+                header = Some(cells);
+                continue;
+            }
+        } else {
+            header = None;
+        }
+        let tagged = TAGS.iter().any(|t| l.text.contains(t));
+        if has_number(&l.text) && !tagged {
+            out.push(finding(Check::A7, at(l), format!("a number with no tag: “{}”", clip(&l.text))));
+        }
+        if let (Some(h), Some(cells)) = (header, &l.cells)
+            && let Some(problem) = rounding_problem(h, cells)
+        {
+            out.push(finding(Check::A8, at(l), problem));
+        }
+        let lower = l.text.to_lowercase();
+        // Prose only: a conditions cell may quote the machine's load average.
+        let prose = l.cells.is_none() && !lower.contains("load average");
+        if prose && ["average", "mean of", "averaged"].iter().any(|w| lower.contains(w)) && has_number(&l.text) {
+            out.push(finding(
+                Check::A1,
+                at(l),
+                format!("an average is reported; report the median with its IQR: “{}”", clip(&l.text)),
+            ));
+        }
+        let claims =
+            ["faster", "slower", "speedup", "× ", "x faster", "% above", "% below", "better than", "worse than"];
+        let tested = ["iqr", "s7", "resolve", "unresolvable", "within"].iter().any(|w| lower.contains(w));
+        if l.cells.is_none() && claims.iter().any(|c| lower.contains(c)) && !tested {
+            out.push(finding(
+                Check::A9,
+                at(l),
+                format!("a difference is claimed without its IQR test: “{}”", clip(&l.text)),
+            ));
+        }
+    }
+    // A10: synthetic rows must be labelled in the report.
+    let synthetic = nb.runs().iter().any(|r| r.discarded.is_none() && r.measurement.synthetic)
+        || nb.soaks().iter().any(|s| s.discarded.is_none() && s.synthetic);
+    if synthetic && !lines.iter().any(|l| l.text.contains("SYNTHETIC")) {
+        out.push(finding(
+            Check::A10,
+            Place::Document { file: "report.docx".into(), line: 1, section: String::new() },
+            "the notebook holds SYNTHETIC data but the report never says so".into(),
+        ));
+    }
+    // A12: the citations table.
+    let mut in_citations = false;
+    for l in lines {
+        if l.heading.is_some() {
+            in_citations = l.text.contains("Citations");
+            continue;
+        }
+        let Some(cells) = l.cells.as_ref().filter(|_| in_citations && !l.text.contains(PROMPT_MARK)) else {
+            continue;
+        };
+        // The header, and rows of the notebook's own table (reported as citations there).
+        if cells.first().is_some_and(|c| c == "Figure" || nb.writing.citations.iter().any(|n| &n.figure == c)) {
+            continue;
+        }
+        let url = cells.iter().any(|c| c.starts_with("http://") || c.starts_with("https://"));
+        let date = cells.iter().any(|c| is_date(c.trim()));
+        if !(url && date) {
+            out.push(finding(
+                Check::A12,
+                at(l),
+                format!(
+                    "a citation without {}: “{}”",
+                    if url {
+                        "a retrieval date"
+                    } else if date {
+                        "a URL"
+                    } else {
+                        "a URL or a retrieval date"
+                    },
+                    clip(&l.text)
+                ),
+            ));
+        }
+    }
+    // A13 and A15: the sections exist and are written.
+    section_filled(lines, "flattering choice", Check::A13, out);
+    for question in ["Performance", "Energy", "Thermals", "Placement"] {
+        section_filled(lines, question, Check::A15, out);
+    }
+}
+
+/// The section whose heading contains `name` exists and holds text with no
+/// prompt left in it.
+fn section_filled(lines: &[Line], name: &str, check: Check, out: &mut Vec<Finding>) {
+    let place = |l: &Line| Place::Document { file: "report.docx".into(), line: l.number, section: l.section.clone() };
+    let Some(start) = lines.iter().position(|l| l.heading.is_some() && l.text.contains(name)) else {
+        let at = Place::Document { file: "report.docx".into(), line: 1, section: String::new() };
+        out.push(finding(check, at, format!("there is no section headed “{name}”")));
+        return;
+    };
+    let level = lines[start].heading.unwrap_or(1);
+    let body: Vec<&Line> = lines[start + 1..].iter().take_while(|l| l.heading.is_none_or(|h| h > level)).collect();
+    match body.iter().find(|l| l.text.contains(PROMPT_MARK)) {
+        Some(l) => out.push(finding(check, place(l), format!("“{}” is not written yet", lines[start].text))),
+        None if body.iter().all(|l| l.text.trim().is_empty()) => {
+            out.push(finding(check, place(&lines[start]), format!("“{}” is empty", lines[start].text)));
+        }
+        None => {}
+    }
+}
+
+/// A14 on the plain-text form of ai-usage.txt.
+fn ai_usage(text: &str, out: &mut Vec<Finding>) {
+    let field = |label: &str| {
+        text.lines()
+            .enumerate()
+            .find(|(_, l)| l.starts_with(label))
+            .map(|(i, l)| (i + 1, l[label.len()..].trim().to_owned()))
+    };
+    let at = |line| Place::Document { file: "ai-usage.txt".into(), line, section: String::new() };
+    let Some((line, models)) = field("Models used:") else {
+        out.push(finding(Check::A14, at(1), "there is no “Models used:” line".into()));
+        return;
+    };
+    let none = models.to_lowercase().starts_with("none");
+    if models.is_empty() || models.contains(PROMPT_MARK) {
+        out.push(finding(Check::A14, at(line), "the models used are not named (write “none” if none were)".into()));
+    }
+    if none {
+        return;
+    }
+    for label in ["What I used them for:", "Where I overrode it, or caught it being wrong:"] {
+        match field(label) {
+            Some((line, v)) if v.is_empty() || v.contains(PROMPT_MARK) => {
+                out.push(finding(
+                    Check::A14,
+                    at(line),
+                    format!("“{}” is not written yet", label.trim_end_matches(':')),
+                ));
+            }
+            Some(_) => {}
+            None => out.push(finding(Check::A14, at(1), format!("there is no “{label}” line"))),
+        }
+    }
+}
+
+/// A8 on a results row: the median's decimals match what its IQR allows.
+fn rounding_problem(header: &[String], cells: &[String]) -> Option<String> {
+    let col = |name: &str| header.iter().position(|h| h == name);
+    let median = cells.get(col("Median")?)?;
+    let dispersion = cells.get(col("Dispersion")?)?;
+    let number = |text: &str| -> Option<(f64, i32)> {
+        let token = text.split_whitespace().find(|t| t.parse::<f64>().is_ok())?;
+        let decimals = token.split_once('.').map_or(0, |(_, d)| d.len() as i32);
+        Some((token.parse().ok()?, decimals))
+    };
+    let (_, median_places) = number(median)?;
+    let (iqr, _) = number(dispersion.trim_start_matches("IQR"))?;
+    let allowed = decimals_for_dispersion(iqr)?.max(0);
+    (median_places > allowed).then(|| {
+        format!("median “{median}” has {median_places} decimals; its dispersion “{dispersion}” supports {allowed}")
+    })
+}
+
+fn has_number(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(i, b)| {
+        // A digit that starts a number, not one inside a name like "S1" or "P2".
+        b.is_ascii_digit() && (i == 0 || !(bytes[i - 1].is_ascii_alphabetic() || bytes[i - 1] == b'_'))
+    })
+}
+
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(80) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_owned(),
+    }
+}
+
+fn finding(check: Check, place: Place, message: String) -> Finding {
+    Finding { check, place, message }
+}
+
+fn read_capped(path: &Path) -> Option<Vec<u8>> {
+    let file = std::fs::File::open(path).ok()?;
+    let mut bytes = Vec::new();
+    file.take(MAX_DOCUMENT_BYTES).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// The paragraphs and table rows of a `.docx`, with headings recognised by
+/// their Heading styles.
+fn docx_lines(bytes: &[u8]) -> Result<Vec<Line>, String> {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
+    let mut xml = String::new();
+    zip.by_name("word/document.xml")
+        .map_err(|e| e.to_string())?
+        .take(MAX_DOCUMENT_BYTES)
+        .read_to_string(&mut xml)
+        .map_err(|e| e.to_string())?;
+    let doc = roxmltree::Document::parse(&xml).map_err(|e| e.to_string())?;
+    let body = doc.descendants().find(|n| n.has_tag_name((W, "body"))).ok_or("no document body")?;
+    let mut lines = Vec::new();
+    let mut section = String::new();
+    for node in body.children().filter(roxmltree::Node::is_element) {
+        if node.has_tag_name((W, "p")) {
+            let text = paragraph_text(node);
+            let heading = node
+                .descendants()
+                .find(|n| n.has_tag_name((W, "pStyle")))
+                .and_then(|n| n.attribute((W, "val")))
+                .and_then(|v| v.strip_prefix("Heading"))
+                .and_then(|v| v.parse().ok());
+            if heading.is_some() {
+                section = text.clone();
+            }
+            lines.push(Line { number: lines.len() + 1, heading, section: section.clone(), cells: None, text });
+        } else if node.has_tag_name((W, "tbl")) {
+            for row in node.children().filter(|n| n.has_tag_name((W, "tr"))) {
+                let cells: Vec<String> =
+                    row.children().filter(|n| n.has_tag_name((W, "tc"))).map(paragraph_text).collect();
+                let text = cells.join(" | ");
+                lines.push(Line {
+                    number: lines.len() + 1,
+                    heading: None,
+                    section: section.clone(),
+                    cells: Some(cells),
+                    text,
+                });
+            }
+        }
+    }
+    Ok(lines)
+}
+
+const W: &str = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
+
+fn paragraph_text(node: roxmltree::Node<'_, '_>) -> String {
+    node.descendants()
+        .filter(|n| n.has_tag_name((W, "t")))
+        .filter_map(|n| n.text())
+        .collect::<String>()
+        .trim()
+        .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SPEC A8: more decimals than the IQR supports is a finding.
+    #[test]
+    fn rounding_follows_the_dispersion() {
+        let h: Vec<String> = ["Experiment", "Median", "Dispersion"].map(String::from).to_vec();
+        let row = |m: &str, d: &str| vec!["x".to_owned(), m.to_owned(), d.to_owned()];
+        assert_eq!(rounding_problem(&h, &row("12.5 ms", "IQR 0.2 ms")), None);
+        assert!(rounding_problem(&h, &row("12.4567 ms", "IQR 0.2 ms")).is_some());
+        assert_eq!(rounding_problem(&h, &row("12 ms", "IQR 3 ms")), None);
+    }
+
+    // SPEC A7: section names like S1 are not numbers; 12.5 is.
+    #[test]
+    fn numbers_are_told_from_names() {
+        assert!(!has_number("soak S1 on P2"));
+        assert!(has_number("median 12.5 ms"));
+        assert!(has_number("3 runs"));
+    }
+}

@@ -1,0 +1,185 @@
+//! The pre-submission audit (SPEC A1–A15): every check with its ID, a plain
+//! sentence, and the row or document line it points at. It reads the
+//! notebook, its raw files and the exported documents; it never writes.
+
+mod documents;
+mod rows;
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::notebook::Notebook;
+
+/// One of the fifteen checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Check {
+    /// Median, dispersion, n split into warm-up + timed.
+    A1,
+    /// Machine, build flags, power source, thermal condition.
+    A2,
+    /// Raw file named, present, hash matching.
+    A3,
+    /// Predictions before results, never changed.
+    A4,
+    /// The six soak numbers.
+    A5,
+    /// Discarded runs named under Notes with a reason.
+    A6,
+    /// Every number in the report tagged.
+    A7,
+    /// Medians rounded per S6.
+    A8,
+    /// Claimed differences pass S7.
+    A9,
+    /// Synthetic data labelled.
+    A10,
+    /// Exactly the six file names.
+    A11,
+    /// Citations with URL and retrieval date.
+    A12,
+    /// The flattering choice named.
+    A13,
+    /// AI usage stated.
+    A14,
+    /// The Four Questions answered.
+    A15,
+}
+
+impl Check {
+    /// Every check, in order.
+    pub const ALL: [Check; 15] = [
+        Check::A1,
+        Check::A2,
+        Check::A3,
+        Check::A4,
+        Check::A5,
+        Check::A6,
+        Check::A7,
+        Check::A8,
+        Check::A9,
+        Check::A10,
+        Check::A11,
+        Check::A12,
+        Check::A13,
+        Check::A14,
+        Check::A15,
+    ];
+
+    /// What the check asks, in one sentence.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Check::A1 => "Every run row has a median, a dispersion, and n split into warm-up + timed.",
+            Check::A2 => "Every run row states machine, build flags, power source and thermal condition.",
+            Check::A3 => "Every run row names its raw file, the file exists, and its hash matches.",
+            Check::A4 => "Every prediction was recorded before its results and never changed afterwards.",
+            Check::A5 => "Every soak reports all six numbers (P, t_onset, t_stable, S, S/P, tail IQR).",
+            Check::A6 => "Every discarded run is named under Notes and anomalies with a reason.",
+            Check::A7 => "Every number in the report is tagged MEASURED, DERIVED, CITED or MODELED.",
+            Check::A8 => "Every median is rounded to the place its dispersion supports.",
+            Check::A9 => "Every claimed difference passes the IQR test, or says it cannot be resolved.",
+            Check::A10 => "Synthetic data is labelled synthetic wherever it is used.",
+            Check::A11 => "The export folder holds exactly the six required documents.",
+            Check::A12 => "Every citation has a URL and a retrieval date.",
+            Check::A13 => "The report names the flattering choice.",
+            Check::A14 => "ai-usage.txt names the models, the uses and an override, or says none were used.",
+            Check::A15 => "The report answers Performance, Energy, Thermals and Placement under their own headings.",
+        }
+    }
+}
+
+impl std::fmt::Display for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+/// Where a finding points.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Place {
+    /// The notebook as a whole.
+    Notebook,
+    /// A prediction.
+    Prediction {
+        /// Its number.
+        number: u32,
+    },
+    /// A run.
+    Run {
+        /// Its number.
+        number: u32,
+    },
+    /// A soak.
+    Soak {
+        /// Its number.
+        number: u32,
+    },
+    /// A citation of the notebook's table.
+    Citation {
+        /// 1-based.
+        number: usize,
+    },
+    /// A line of an exported document: a paragraph or a table row.
+    Document {
+        /// The file name.
+        file: String,
+        /// 1-based paragraph or table-row number, in reading order.
+        line: usize,
+        /// The section heading it sits under.
+        section: String,
+    },
+    /// The export folder.
+    Exports,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Place::Notebook => f.write_str("notebook"),
+            Place::Prediction { number } => write!(f, "prediction P{number}"),
+            Place::Run { number } => write!(f, "run {number}"),
+            Place::Soak { number } => write!(f, "soak S{number}"),
+            Place::Citation { number } => write!(f, "citation {number}"),
+            Place::Document { file, line, section } if section.is_empty() => write!(f, "{file} line {line}"),
+            Place::Document { file, line, section } => write!(f, "{file} line {line} ({section})"),
+            Place::Exports => f.write_str("exports/"),
+        }
+    }
+}
+
+/// One thing the audit found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The check.
+    pub check: Check,
+    /// Where.
+    pub place: Place,
+    /// What is wrong, in a sentence.
+    pub message: String,
+}
+
+/// The audit's result.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// Every finding, ordered by check.
+    pub findings: Vec<Finding>,
+    /// True when the documents checked were the files in `exports/`; false
+    /// when there were none and the audit checked what an export would write.
+    pub documents_exported: bool,
+}
+
+impl Report {
+    /// No findings.
+    pub fn is_clean(&self) -> bool {
+        self.findings.is_empty()
+    }
+}
+
+/// Audits the notebook in `dir` (already loaded as `nb`) and its exports.
+pub fn audit(dir: &Path, nb: &Notebook) -> Report {
+    let mut findings = rows::check(dir, nb);
+    let documents_exported = documents::check(dir, nb, &mut findings);
+    findings.sort_by_key(|f| f.check);
+    Report { findings, documents_exported }
+}

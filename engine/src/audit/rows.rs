@@ -1,0 +1,146 @@
+//! The checks on the notebook's rows (A1–A6, A10, A12): what the log
+//! itself must hold, and the raw files its rows point at.
+
+use std::path::Path;
+
+use super::{Check, Finding, Place};
+use crate::harness::raw::sha256_hex;
+use crate::notebook::{Condition, EnvField, Notebook, RawFile, Subject, Tag, WarmupPolicy, is_date};
+
+/// Raw files larger than this are not hashed: Vernier never writes one.
+const MAX_RAW_BYTES: u64 = 512 * 1024 * 1024;
+
+pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut find = |check, place, message: String| out.push(Finding { check, place, message });
+    for run in nb.runs() {
+        let m = &run.measurement;
+        let place = || Place::Run { number: run.number };
+        let kept = run.discarded.is_none();
+        let s = &m.summary;
+        if kept && !(s.median.is_finite() && s.iqr.is_finite() && s.iqr >= 0.0 && s.n > 0) {
+            find(Check::A1, place(), "the median or its IQR is missing or not a number".into());
+        }
+        if kept && m.warmup == WarmupPolicy::Unknown {
+            find(Check::A1, place(), "n is not split into warm-up + timed: the warm-up was not recorded".into());
+        }
+        if kept {
+            let missing = unstated(nb, &m.conditions);
+            if !missing.is_empty() {
+                find(Check::A2, place(), format!("states no {}", missing.join(", no ")));
+            }
+        }
+        if let Some(problem) = raw_problem(dir, m.raw_file.as_ref()) {
+            find(Check::A3, place(), problem);
+        }
+        if m.synthetic && m.tag != Tag::Modeled {
+            find(Check::A10, place(), format!("holds SYNTHETIC data but is tagged {}, not MODELED", m.tag));
+        }
+        if let Some(d) = &run.discarded {
+            check_discard_note(nb, Subject::Run(run.number), &d.reason, &mut |c, m| find(c, place(), m));
+        }
+    }
+    for soak in nb.soaks() {
+        let place = || Place::Soak { number: soak.number };
+        let n = &soak.numbers;
+        let finite = |v: f64| v.is_finite();
+        let times_ok = [n.t_onset, n.t_stable].iter().all(|t| t.is_none_or(finite));
+        if soak.discarded.is_none() && !([n.peak, n.sustained, n.ratio, n.tail_iqr].into_iter().all(finite) && times_ok)
+        {
+            find(Check::A5, place(), "one of P, t_onset, t_stable, S, S/P, tail IQR is not a number".into());
+        }
+        if let Some(problem) = raw_problem(dir, soak.raw_file.as_ref()) {
+            find(Check::A3, place(), problem);
+        }
+        if soak.synthetic && soak.tag != Tag::Modeled {
+            find(Check::A10, place(), format!("holds SYNTHETIC data but is tagged {}, not MODELED", soak.tag));
+        }
+        if let Some(d) = &soak.discarded {
+            check_discard_note(nb, Subject::Soak(soak.number), &d.reason, &mut |c, m| find(c, place(), m));
+        }
+    }
+    for f in nb.integrity() {
+        find(Check::A4, Place::Prediction { number: f.prediction }, f.message.clone());
+    }
+    for (i, c) in nb.writing.citations.iter().enumerate() {
+        let mut missing = Vec::new();
+        if !(c.url.starts_with("https://") || c.url.starts_with("http://")) {
+            missing.push("a URL");
+        }
+        if !is_date(&c.retrieved) {
+            missing.push("a retrieval date (YYYY-MM-DD)");
+        }
+        if !missing.is_empty() {
+            find(
+                Check::A12,
+                Place::Citation { number: i + 1 },
+                format!("'{}' needs {}", c.figure, missing.join(" and ")),
+            );
+        }
+    }
+    out
+}
+
+/// Which of machine, build flags, power source and thermal condition
+/// neither the row nor the Environment states.
+fn unstated(nb: &Notebook, conditions: &[Condition]) -> Vec<&'static str> {
+    let row = |field: &str| {
+        conditions.iter().any(|c| c.field == field && !c.value.is_empty() && !c.value.starts_with("not available"))
+    };
+    let env = |field: EnvField| !nb.environment.get(field).trim().is_empty();
+    let thermal = row("canary end/start") || conditions.iter().any(|c| c.field.to_lowercase().contains("thermal"));
+    [
+        (row("CPU model") || env(EnvField::MachineOs), "machine"),
+        (row("compiler") || env(EnvField::CompilerFlags), "build flags"),
+        (row("power source") || env(EnvField::PowerSource), "power source"),
+        (thermal, "thermal condition"),
+    ]
+    .into_iter()
+    .filter_map(|(stated, name)| (!stated).then_some(name))
+    .collect()
+}
+
+/// Why a row's raw file fails A3, if it does: not named, outside the
+/// notebook, missing, or changed since it was recorded.
+fn raw_problem(dir: &Path, raw: Option<&RawFile>) -> Option<String> {
+    let Some(raw) = raw else {
+        return Some("names no raw file".into());
+    };
+    let path = match raw.path.resolve(dir) {
+        Ok(p) => p,
+        Err(e) => return Some(format!("raw file refused: {e}")),
+    };
+    match std::fs::metadata(&path) {
+        Err(_) => return Some(format!("raw file {} does not exist", raw.path)),
+        Ok(meta) if meta.len() > MAX_RAW_BYTES => {
+            return Some(format!("raw file {} is larger than {MAX_RAW_BYTES} bytes; not hashed", raw.path));
+        }
+        Ok(_) => {}
+    }
+    match std::fs::read(&path) {
+        Err(e) => Some(format!("raw file {} cannot be read: {e}", raw.path)),
+        Ok(bytes) if sha256_hex(&bytes) != raw.sha256 => Some(format!(
+            "raw file {} changed after it was recorded (SHA-256 {}…, recorded {}…)",
+            raw.path,
+            &sha256_hex(&bytes)[..12],
+            raw.sha256.get(..12).unwrap_or(&raw.sha256)
+        )),
+        Ok(_) => None,
+    }
+}
+
+/// A6: a note names the discarded row, and the discard has a reason.
+fn check_discard_note(nb: &Notebook, subject: Subject, reason: &str, find: &mut impl FnMut(Check, String)) {
+    if reason.trim().is_empty() {
+        find(Check::A6, format!("{subject} is discarded without a reason"));
+    }
+    let name = subject.to_string();
+    // "run 1" must not be found inside "run 12".
+    let names = |text: &str| {
+        text.match_indices(&name).any(|(i, _)| !text[i + name.len()..].starts_with(|c: char| c.is_ascii_digit()))
+    };
+    let named = nb.notes().iter().any(|n| n.about == Some(subject) || names(&n.text));
+    if !named {
+        find(Check::A6, format!("{subject} is discarded but no note under Notes and anomalies names it"));
+    }
+}
