@@ -125,11 +125,22 @@ impl VernierApp {
                 }
                 Err(e) => self.say(e, true),
             },
+            io::Event::Audited(report) => {
+                let n = report.findings.len();
+                self.say(
+                    if n == 0 { "audit: all checks pass".to_owned() } else { format!("audit: {n} finding(s)") },
+                    false,
+                );
+                self.audit = Some(*report);
+            }
             io::Event::Exported(result) => match result {
                 Ok(unwritten) => {
                     let left: usize = unwritten.iter().map(|(_, n)| n).sum();
                     self.say(format!("exported the six documents to exports/; {left} part(s) still to write"), false);
                     self.exported = Some(unwritten);
+                    if self.views.section == Section::Audit {
+                        self.commands.push(AppCommand::Audit);
+                    }
                 }
                 Err(e) => self.say(format!("export failed: {e}"), true),
             },

@@ -28,6 +28,8 @@ pub enum Request {
     ReadSoak { path: Option<PathBuf> },
     /// Read a run's trials back from its raw file, a path inside `dir`.
     ReadTrials { run: u32, dir: PathBuf, path: vernier_engine::notebook::NotebookPath },
+    /// Run the pre-submission audit (reads raw files and exports).
+    Audit { dir: PathBuf, notebook: Box<Notebook> },
     /// Stop.
     Shutdown,
 }
@@ -48,6 +50,8 @@ pub enum Event {
     Soak(Result<Box<super::plots::SoakView>, String>),
     /// A run's trials.
     Trials { run: u32, result: Result<Vec<TrialRecord>, String> },
+    /// The audit's findings.
+    Audited(Box<vernier_engine::audit::Report>),
     /// A file dialog closed. `failed` is set when it closed with nothing
     /// too fast for a person to have cancelled it: no dialog service ran.
     Picked { purpose: Pick, path: Option<PathBuf>, failed: bool },
@@ -166,6 +170,7 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
             }
             Request::SaveAs { from, to, notebook } => Event::SavedAs { result: save_as(&from, &to, &notebook), to },
             Request::Export { dir, notebook } => Event::Exported(export(&dir, &notebook)),
+            Request::Audit { dir, notebook } => Event::Audited(Box::new(vernier_engine::audit::audit(&dir, &notebook))),
             Request::WriteRaw { dir, result, next_run } => {
                 let raw = harness::write_raw(&dir, &result, next_run).map_err(|e| e.to_string());
                 Event::RawWritten { result, raw }

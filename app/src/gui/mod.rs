@@ -125,6 +125,10 @@ pub enum AppCommand {
     AddCitation(vernier_engine::notebook::Citation),
     /// Remove citation N (1-based).
     RemoveCitation(usize),
+    /// Run the pre-submission audit.
+    Audit,
+    /// Show what an audit finding points at.
+    Jump(vernier_engine::audit::Place),
 }
 
 /// The soak in flight.
@@ -185,6 +189,8 @@ pub struct VernierApp {
     egui_ctx: egui::Context,
     /// The last export: each document with its unwritten parts.
     exported: Option<Vec<(&'static str, usize)>>,
+    /// The last audit's findings.
+    audit: Option<vernier_engine::audit::Report>,
 }
 
 impl VernierApp {
@@ -217,6 +223,7 @@ impl VernierApp {
             live_soak: None,
             egui_ctx: cc.egui_ctx.clone(),
             exported: None,
+            audit: None,
         }
     }
 
@@ -253,6 +260,30 @@ impl VernierApp {
 
     /// Hands work to the I/O thread; says so when it cannot take it, so no
     /// request is dropped silently.
+    /// Opens the section an audit finding points at, with its row selected.
+    fn jump(&mut self, place: vernier_engine::audit::Place) {
+        use vernier_engine::audit::Place;
+        use vernier_engine::documents::STEMS;
+        let document = |file: &str| STEMS.iter().position(|s| *s == file).unwrap_or(0);
+        self.views.section = match place {
+            Place::Run { number } => {
+                self.select_run(number);
+                Section::Runs
+            }
+            Place::Soak { .. } => Section::Soaks,
+            Place::Prediction { .. } => Section::Predictions,
+            Place::Citation { .. } | Place::Exports => {
+                self.views.document = 0;
+                Section::Documents
+            }
+            Place::Document { file, .. } => {
+                self.views.document = document(&file);
+                Section::Documents
+            }
+            Place::Notebook => Section::Environment,
+        };
+    }
+
     fn send_io(&mut self, request: io::Request) {
         let queued = self.io.as_ref().map(|io| io.send(request));
         match queued {
@@ -284,6 +315,7 @@ impl VernierApp {
         self.trials.clear();
         self.soak = None;
         self.exported = None;
+        self.audit = None;
     }
 
     /// Applies one command.
@@ -293,6 +325,19 @@ impl VernierApp {
         let edit = match command {
             AppCommand::Show(section) => {
                 self.views.section = section;
+                if section == Section::Audit {
+                    self.commands.push(AppCommand::Audit);
+                }
+                return;
+            }
+            AppCommand::Audit => {
+                let request =
+                    io::Request::Audit { dir: self.doc.dir.clone(), notebook: Box::new(self.doc.notebook.clone()) };
+                self.send_io(request);
+                return;
+            }
+            AppCommand::Jump(place) => {
+                self.jump(place);
                 return;
             }
             AppCommand::Pick(purpose) => {
@@ -501,8 +546,8 @@ impl eframe::App for VernierApp {
                 commands: &mut self.commands,
                 trials,
                 soak: self.soak.as_ref(),
-                findings: &self.doc.findings,
                 exported: self.exported.as_deref(),
+                audit: self.audit.as_ref(),
                 dir: &self.doc.dir,
             };
             if self.views.section == Section::Runs {

@@ -264,3 +264,19 @@ fn documents_prompts_are_written_in_the_window() {
     harness.get_by_label_contains("is not an http(s) URL");
     assert!(harness.state().notebook().writing.citations.is_empty());
 }
+
+// SPEC A, U1: the Audit section runs the audit off the UI thread, groups the
+// findings by check, and a click on one opens the row it points at.
+#[test]
+fn audit_findings_open_their_row() {
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("Audit").click();
+    harness.run();
+    step_until(&mut harness, "the audit", |app| app.audit.is_some());
+    harness.run();
+    harness.get_by_label_contains("A11  The export folder holds exactly the six required documents.");
+    harness.get_by_label("run 1: names no raw file").click();
+    harness.run();
+    assert_eq!(harness.state().views.section, super::Section::Runs);
+    assert_eq!(harness.state().views.selected_run, Some(1));
+}

@@ -1,19 +1,54 @@
-//! The Audit section: what the notebook can already check about itself —
-//! the prediction chain (SPEC N4, A4).
+//! The Audit section (SPEC A): the pre-submission audit's findings grouped
+//! by check; a click on one opens the row or document it points at. The
+//! audit itself runs on the I/O thread (it reads raw files and exports).
 
 use egui::{RichText, Ui};
+use vernier_engine::audit::Check;
 
 use super::{Context, hint};
+use crate::gui::AppCommand;
 
 pub fn audit_ui(ui: &mut Ui, cx: &mut Context<'_>) {
-    let findings = cx.findings;
-    ui.label(RichText::new("A4 — every prediction recorded before its results, none changed afterwards").strong());
-    if findings.is_empty() {
-        ui.label(format!("✔ the chain of {} prediction(s) is intact", cx.notebook.predictions().len()));
+    ui.horizontal(|ui| {
+        if ui.button("Run the audit").clicked() {
+            cx.commands.push(AppCommand::Audit);
+        }
+        if ui.button("Export, then audit").on_hover_text("Ctrl+E writes the six documents first").clicked() {
+            cx.commands.push(AppCommand::Export);
+        }
+    });
+    ui.add_space(6.0);
+    let Some(report) = cx.audit else {
+        hint(ui, "Running the audit…");
+        return;
+    };
+    let source = if report.documents_exported {
+        "documents checked: the files in exports/"
+    } else {
+        "documents checked: what an export would write now (nothing is exported yet)"
+    };
+    if report.is_clean() {
+        ui.label(RichText::new(format!("✔ all {} checks pass", Check::ALL.len())).strong());
+    } else {
+        ui.label(RichText::new(format!("{} finding(s) — click one to open it", report.findings.len())).strong());
     }
-    for f in findings {
-        ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {}", f.message));
+    ui.label(RichText::new(source).weak());
+    ui.add_space(6.0);
+    for check in Check::ALL {
+        let found: Vec<_> = report.findings.iter().filter(|f| f.check == check).collect();
+        if found.is_empty() {
+            ui.label(RichText::new(format!("✔ {check}  {}", check.rule())).weak());
+            continue;
+        }
+        let title =
+            RichText::new(format!("⚠ {check}  {}  ({})", check.rule(), found.len())).color(ui.visuals().warn_fg_color);
+        egui::CollapsingHeader::new(title).id_salt(check).default_open(true).show(ui, |ui| {
+            for f in found {
+                let text = format!("{}: {}", f.place, f.message);
+                if ui.link(text).on_hover_text("open it").clicked() {
+                    cx.commands.push(AppCommand::Jump(f.place.clone()));
+                }
+            }
+        });
     }
-    ui.add_space(8.0);
-    hint(ui, "The other checks (A1–A15) are not built yet.");
 }

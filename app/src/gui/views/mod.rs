@@ -115,10 +115,10 @@ pub struct Context<'a> {
     pub commands: &'a mut Vec<AppCommand>,
     /// Trials of the selected run, when loaded.
     pub trials: Option<&'a super::plots::RunTrials>,
-    /// Broken seals found when the notebook last changed (not recomputed per frame).
-    pub findings: &'a [vernier_engine::notebook::IntegrityFinding],
     /// The last export's documents with their unwritten parts.
     pub exported: Option<&'a [(&'static str, usize)]>,
+    /// The last audit, when one has run.
+    pub audit: Option<&'a vernier_engine::audit::Report>,
     /// The soak being shown, when one is loaded.
     pub soak: Option<&'a super::plots::SoakView>,
     /// Folder of the notebook.
