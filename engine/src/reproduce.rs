@@ -4,10 +4,10 @@
 //! user confirms, and then only as an argument vector — never a shell.
 
 use crate::documents::foreign::{MAX_TRIALS, SheetRun};
-use crate::harness::{BenchSpec, Subject};
+use crate::harness::{BenchResult, BenchSpec, Subject};
 use crate::kernels::{KernelKind, KernelSpec};
-use crate::notebook::{Condition, Notebook, WarmupPolicy};
-use crate::stats::{Comparison, Spread, compare};
+use crate::notebook::{Condition, Notebook, WarmupPolicy, conditions_text};
+use crate::stats::{Comparison, Spread, at_allowance_place, compare};
 
 /// Warm-up used when the original row does not state one (an import).
 pub const DEFAULT_WARMUP: u32 = 3;
@@ -230,14 +230,130 @@ fn normal(field: &str, value: &str) -> String {
     }
 }
 
-/// The S7 verdict between their row and the rerun (theirs is A).
-pub fn verdict(original: &Original, median: f64, iqr: f64, unit: &str) -> Comparison {
-    compare(
-        Spread { median: original.median, iqr: original.iqr },
-        Spread { median, iqr },
-        ("theirs", "mine"),
-        &format!("median ({unit})"),
-    )
+/// Their row and the rerun side by side: the rerun in their unit, the S7
+/// verdict, the conditions that differ, and the note recorded with it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SideBySide {
+    /// The rerun's median, in their unit.
+    pub median: f64,
+    /// The rerun's IQR, in their unit.
+    pub iqr: f64,
+    /// The rerun's warm-up trials.
+    pub warmup: u32,
+    /// The rerun's timed trials.
+    pub timed: usize,
+    /// S7 between theirs (A) and mine (B); `None` when the units cannot be
+    /// put on one scale.
+    pub verdict: Option<Comparison>,
+    /// The verdict in words (or why there is none).
+    pub verdict_text: String,
+    /// Conditions that differ.
+    pub diff: Vec<EnvDifference>,
+    /// The run number it was recorded as in my notebook.
+    pub recorded_run: Option<u32>,
+}
+
+impl SideBySide {
+    /// Compares `result` (the rerun of `original`) with it.
+    pub fn new(original: &Original, result: &BenchResult, recorded_run: Option<u32>) -> Option<Self> {
+        let arm = result.arms.get(original.arm_index()).or(result.arms.first())?;
+        let summary = arm.summary.as_ref()?;
+        let scale = unit_scale(&arm.unit, &original.unit);
+        let f = scale.unwrap_or(1.0);
+        let (median, iqr) = (summary.median * f, summary.iqr * f);
+        let verdict = scale.map(|_| {
+            compare(
+                Spread { median: original.median, iqr: original.iqr },
+                Spread { median, iqr },
+                ("theirs", "mine"),
+                &format!("median ({})", original.unit),
+            )
+        });
+        let verdict_text = verdict.as_ref().map_or_else(
+            || format!("no verdict: their unit is '{}', mine is '{}'", original.unit, arm.unit),
+            |c| c.verdict.clone(),
+        );
+        Some(Self {
+            median,
+            iqr,
+            warmup: arm.warmup_trials,
+            timed: summary.n,
+            verdict,
+            verdict_text,
+            diff: env_diff(&original.conditions, &result.conditions()),
+            recorded_run,
+        })
+    }
+
+    /// The note that goes into my notebook, naming their row.
+    pub fn note(&self, original: &Original, source: &str) -> String {
+        let [their_median, their_iqr] = at_allowance_place([original.median, original.iqr], original.iqr);
+        let [my_median, my_iqr] = at_allowance_place([self.median, self.iqr], self.iqr);
+        format!(
+            "Run {} reproduces run {} of {source} ({}): theirs median {their_median} {u} (IQR {their_iqr}), mine \
+             {my_median} {u} (IQR {my_iqr}); {}. {} condition(s) differ.",
+            self.recorded_run.map_or_else(|| "?".to_owned(), |n| n.to_string()),
+            original.row,
+            original.what,
+            self.verdict_text,
+            self.diff.len(),
+            u = original.unit,
+        )
+    }
+}
+
+impl Original {
+    /// What will run, for the confirmation: command(s), trials, warm-up,
+    /// interleaving, their result and conditions.
+    pub fn plan(&self, source: &str, spec: &BenchSpec) -> String {
+        let commands: Vec<String> = spec.arms.iter().map(|a| quoted(&a.argv())).collect();
+        let warmup = match self.warmup_trials {
+            Some(w) if self.settle => format!("until settled (they discarded {w})"),
+            Some(w) => format!("{w} trials discarded"),
+            None => format!("not stated by them; {DEFAULT_WARMUP} will be discarded"),
+        };
+        let interleaving = if commands.len() == 2 {
+            format!("interleaved with its partner, A B … then B A … (this row is arm {})", ["A", "B"][self.arm_index()])
+        } else {
+            "none (one subject)".to_owned()
+        };
+        let [median, iqr] = at_allowance_place([self.median, self.iqr], self.iqr);
+        format!(
+            "Reproduce run {} of {source} ({})\n  command: {}\n  timed trials: {}\n  warm-up: {warmup}\n  \
+             interleaving: {interleaving}\n  their result: median {median} {u}, IQR {iqr} {u}\n  their conditions: {}\n\
+             Each command runs as an argument vector — no shell reads it.",
+            self.row,
+            self.what,
+            commands.join("  vs  "),
+            self.timed,
+            if self.conditions.is_empty() { "none recorded".to_owned() } else { conditions_text(&self.conditions) },
+            u = self.unit,
+        )
+    }
+}
+
+/// An argument vector as one would type it, each word quoted where a shell
+/// would need it.
+pub fn quoted(argv: &[String]) -> String {
+    argv.iter()
+        .map(|a| shlex::try_quote(a).map_or_else(|_| format!("{a:?}"), |q| q.into_owned()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The factor that turns `from` into `to` for time units; 1 when equal.
+pub fn unit_scale(from: &str, to: &str) -> Option<f64> {
+    if from == to {
+        return Some(1.0);
+    }
+    let seconds = |u: &str| match u {
+        "s" => Some(1.0),
+        "ms" => Some(1e-3),
+        "us" | "µs" => Some(1e-6),
+        "ns" => Some(1e-9),
+        _ => None,
+    };
+    Some(seconds(from)? / seconds(to)?)
 }
 
 #[cfg(test)]

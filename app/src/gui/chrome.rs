@@ -18,6 +18,10 @@ impl VernierApp {
         if pressed(&SHORTCUT_EXPORT) {
             self.commands.push(AppCommand::Export);
         }
+        // Before Ctrl+R, which would also match Ctrl+Shift+R.
+        if pressed(&SHORTCUT_REPRODUCE) {
+            self.commands.push(AppCommand::ReproduceDialog);
+        }
         if pressed(&SHORTCUT_RUN) {
             self.commands.push(AppCommand::NewRun);
         }
@@ -81,6 +85,9 @@ impl VernierApp {
                     .clicked()
                 {
                     self.commands.push(AppCommand::NewRun);
+                }
+                if item(ui, "Reproduce a classmate's row…", &SHORTCUT_REPRODUCE) {
+                    self.commands.push(AppCommand::ReproduceDialog);
                 }
                 if ui
                     .add_enabled(
@@ -226,5 +233,53 @@ impl VernierApp {
         );
         ui.add(egui::ProgressBar::new(fraction).text(text));
         plots::live_plot(ui, &live.points);
+    }
+
+    /// The Reproduce dialog and what it asks for.
+    pub(super) fn reproduce_ui(&mut self, ctx: &egui::Context) {
+        let busy = self.live.is_some() || self.live_soak.is_some();
+        let Some(dialog) = &mut self.reproduce else { return };
+        let mut action = None;
+        egui::Window::new("Reproduce a classmate's row")
+            .default_width(720.0)
+            .pivot(egui::Align2::CENTER_TOP)
+            .default_pos(ctx.content_rect().center_top() + egui::vec2(0.0, 60.0))
+            .collapsible(false)
+            .show(ctx, |ui| action = dialog.ui(ui, busy));
+        match action {
+            Some(reproduce::Action::Read(path)) => {
+                let theirs = if path.is_dir() {
+                    path.canonicalize().ok()
+                } else {
+                    path.parent().and_then(|p| p.canonicalize().ok())
+                };
+                if theirs.is_some() && theirs == self.doc.dir.canonicalize().ok() {
+                    dialog.log =
+                        Some(Err("that is the open notebook; open your own notebook and reproduce from theirs".into()));
+                } else {
+                    self.send_io(io::Request::ReadLog { path });
+                }
+            }
+            Some(reproduce::Action::Browse) => {
+                if let Some(io) = &self.io {
+                    io.pick_folder(io::Pick::Reproduce, None);
+                }
+            }
+            Some(reproduce::Action::Run(i)) => {
+                let spec = dialog
+                    .log
+                    .as_ref()
+                    .and_then(|l| l.as_ref().ok())
+                    .and_then(|l| l.rows.get(i))
+                    .and_then(|(_, s)| s.clone().ok());
+                if let Some(spec) = spec {
+                    dialog.pending = Some(i);
+                    dialog.outcome = None;
+                    self.commands.push(AppCommand::StartRun(spec));
+                }
+            }
+            Some(reproduce::Action::Close) => self.reproduce = None,
+            None => {}
+        }
     }
 }

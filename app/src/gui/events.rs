@@ -166,6 +166,7 @@ impl VernierApp {
                     if let Some(&last) = recorded.runs.last() {
                         self.select_run(last);
                     }
+                    self.reproduced(&result, &recorded.runs);
                     self.say(message, failed);
                     self.changed();
                 }
@@ -183,6 +184,23 @@ impl VernierApp {
                 (Err(e), _) => self.say(format!("run {run}: {e}"), true),
                 (Ok(_), None) => {}
             },
+            io::Event::Picked { purpose: io::Pick::Reproduce, path: Some(dir), .. } => {
+                if let Some(dialog) = &mut self.reproduce {
+                    dialog.path = dir.display().to_string();
+                }
+                self.send_io(io::Request::ReadLog { path: dir });
+            }
+            io::Event::Picked { purpose: io::Pick::Reproduce, path: None, failed } => {
+                if failed {
+                    self.say("no file-dialog service answered on this desktop; type the path instead", true);
+                }
+            }
+            io::Event::TheirLog(log) => {
+                if let Some(dialog) = &mut self.reproduce {
+                    dialog.log = Some(*log);
+                    dialog.selected = None;
+                }
+            }
             io::Event::Picked { purpose, path: Some(dir), .. } => {
                 let request = match purpose {
                     io::Pick::Open => io::Request::Load { dir },
@@ -192,6 +210,7 @@ impl VernierApp {
                         to: dir,
                         notebook: Box::new(self.doc.notebook.clone()),
                     },
+                    io::Pick::Reproduce => return,
                 };
                 self.send_io(request);
             }
@@ -200,6 +219,24 @@ impl VernierApp {
                 self.path_prompt = Some((purpose, String::new()));
             }
             io::Event::Picked { path: None, failed: false, .. } => {}
+        }
+    }
+
+    /// When the finished run was a reproduction, puts it beside their row
+    /// and records a note naming it.
+    fn reproduced(&mut self, result: &harness::BenchResult, runs: &[u32]) {
+        let Some(dialog) = &mut self.reproduce else { return };
+        let Some(i) = dialog.pending.take() else { return };
+        let Some(Ok(log)) = &dialog.log else { return };
+        let Some((original, _)) = log.rows.get(i) else { return };
+        if result.failure.is_some() {
+            return;
+        }
+        let mine = runs.get(original.arm_index()).copied();
+        if let Some(side) = vernier_engine::reproduce::SideBySide::new(original, result, mine) {
+            let note = side.note(original, &log.source.display().to_string());
+            let _ = self.doc.notebook.add_note(&note, chrono::Utc::now());
+            dialog.outcome = Some((original.clone(), side));
         }
     }
 }

@@ -28,6 +28,8 @@ pub enum Request {
     ReadSoak { path: Option<PathBuf> },
     /// Read a run's trials back from its raw file, a path inside `dir`.
     ReadTrials { run: u32, dir: PathBuf, path: vernier_engine::notebook::NotebookPath },
+    /// Read a classmate's notebook folder or workbook, read-only.
+    ReadLog { path: PathBuf },
     /// Run the pre-submission audit (reads raw files and exports).
     Audit { dir: PathBuf, notebook: Box<Notebook> },
     /// Stop.
@@ -50,6 +52,8 @@ pub enum Event {
     Soak(Result<Box<super::plots::SoakView>, String>),
     /// A run's trials.
     Trials { run: u32, result: Result<Vec<TrialRecord>, String> },
+    /// A classmate's log, read (or why not).
+    TheirLog(Box<Result<super::reproduce::TheirLog, String>>),
     /// The audit's findings.
     Audited(Box<vernier_engine::audit::Report>),
     /// A file dialog closed. `failed` is set when it closed with nothing
@@ -66,6 +70,8 @@ pub enum Pick {
     New,
     /// Save the current notebook under a new folder.
     SaveAs,
+    /// A classmate's notebook folder to reproduce from.
+    Reproduce,
 }
 
 /// Handle to the I/O thread.
@@ -108,6 +114,7 @@ impl Io {
                 Pick::Open => "Open a notebook folder",
                 Pick::New => "Choose a folder for the new notebook",
                 Pick::SaveAs => "Save the notebook as (a new folder)",
+                Pick::Reproduce => "Open a classmate's notebook folder (read-only)",
             };
             let mut dialog = rfd::FileDialog::new().set_title(title);
             if let Some(start) = start {
@@ -170,6 +177,7 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
             }
             Request::SaveAs { from, to, notebook } => Event::SavedAs { result: save_as(&from, &to, &notebook), to },
             Request::Export { dir, notebook } => Event::Exported(export(&dir, &notebook)),
+            Request::ReadLog { path } => Event::TheirLog(Box::new(super::reproduce::read_log(&path))),
             Request::Audit { dir, notebook } => Event::Audited(Box::new(vernier_engine::audit::audit(&dir, &notebook))),
             Request::WriteRaw { dir, result, next_run } => {
                 let raw = harness::write_raw(&dir, &result, next_run).map_err(|e| e.to_string());

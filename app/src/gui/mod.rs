@@ -10,6 +10,7 @@ mod events;
 mod io;
 mod new_run;
 mod plots;
+mod reproduce;
 mod settings;
 mod soak_dialog;
 mod soak_runner;
@@ -36,6 +37,7 @@ const SHORTCUT_NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND,
 const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
 const SHORTCUT_SAVE_AS: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
 const SHORTCUT_RUN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::R);
+const SHORTCUT_REPRODUCE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::R);
 const SHORTCUT_CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Escape);
 const SHORTCUT_EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
 const SHORTCUT_THEME: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::T);
@@ -127,6 +129,8 @@ pub enum AppCommand {
     RemoveCitation(usize),
     /// Run the pre-submission audit.
     Audit,
+    /// Open the Reproduce dialog.
+    ReproduceDialog,
     /// Show what an audit finding points at.
     Jump(vernier_engine::audit::Place),
 }
@@ -183,6 +187,8 @@ pub struct VernierApp {
     soak: Option<plots::SoakView>,
     /// The soak dialog, when open.
     soak_form: Option<soak_dialog::SoakForm>,
+    /// The Reproduce dialog, while open.
+    reproduce: Option<reproduce::Dialog>,
     /// The soak running, if any.
     live_soak: Option<LiveSoak>,
     /// For waking the window from other threads.
@@ -220,6 +226,7 @@ impl VernierApp {
             path_prompt: None,
             soak: None,
             soak_form: None,
+            reproduce: None,
             live_soak: None,
             egui_ctx: cc.egui_ctx.clone(),
             exported: None,
@@ -338,6 +345,10 @@ impl VernierApp {
             }
             AppCommand::Jump(place) => {
                 self.jump(place);
+                return;
+            }
+            AppCommand::ReproduceDialog => {
+                self.reproduce.get_or_insert_with(Default::default);
                 return;
             }
             AppCommand::Pick(purpose) => {
@@ -569,6 +580,7 @@ impl eframe::App for VernierApp {
             }
         }
         self.path_prompt_ui(ui.ctx());
+        self.reproduce_ui(ui.ctx());
         if let Some(form) = &mut self.soak_form {
             let mut action = None;
             egui::Modal::new(egui::Id::unique("soak-dialog"))

@@ -280,3 +280,58 @@ fn audit_findings_open_their_row() {
     assert_eq!(harness.state().views.section, super::Section::Runs);
     assert_eq!(harness.state().views.selected_run, Some(1));
 }
+
+// SPEC R1–R3, U: reproduce a classmate's row from the window — read their
+// notebook, pick the row, see the command, confirm, and get both rows side
+// by side with the verdict; the rerun is in my notebook, theirs is untouched.
+#[test]
+fn reproduce_a_row_from_the_window() {
+    use vernier_engine::notebook::{Measurement, Tag, WarmupPolicy};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let theirs = tmp.path().join("theirs");
+    let mut nb = store::create(&theirs, "Their project", chrono::Utc::now()).expect("create");
+    nb.record_run(
+        Measurement {
+            what: "true, their laptop".into(),
+            command: vec!["true".into()],
+            warmup: WarmupPolicy::Count(1),
+            warmup_trials: 1,
+            summary: vernier_engine::stats::Summary::of(&[0.0007, 0.0008, 0.0009]).expect("summary"),
+            unit: "s".into(),
+            ns_per_unit: 1e9,
+            conditions: Vec::new(),
+            raw_file: None,
+            tag: Tag::Measured,
+            synthetic: false,
+        },
+        chrono::Utc::now(),
+    );
+    store::save(&theirs, &nb).expect("save");
+    let before = std::fs::read(theirs.join(store::NOTEBOOK_FILE)).expect("read");
+    let mine = tmp.path().join("mine");
+    store::create(&mine, "Mine", chrono::Utc::now()).expect("create");
+    let mut harness = app_on(mine.clone());
+
+    harness.state_mut().apply(super::AppCommand::ReproduceDialog);
+    harness.run();
+    let path = harness.get_by_role_and_label(Role::TextInput, "Their notebook folder or measurements.xlsx");
+    path.focus();
+    path.type_text(&theirs.display().to_string());
+    harness.run();
+    harness.get_by_label("Read").click();
+    step_until(&mut harness, "their log", |app| app.reproduce.as_ref().is_some_and(|d| d.log.is_some()));
+    harness.run();
+    harness.get_by_label("1").click();
+    harness.run();
+    harness.get_by_label_contains("command: true");
+    harness.get_by_label("Run it here").click();
+    step_until(&mut harness, "the rerun", |app| app.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
+    harness.run();
+    harness.get_by_label_contains("S7: median (s)");
+    harness.get_by_label("run 1 (this notebook)");
+    step_until(&mut harness, "the save", |app| app.saved());
+    let back = store::load(&mine).expect("mine reloads");
+    assert_eq!(back.runs().len(), 1);
+    assert!(back.notes().iter().any(|n| n.text.contains("reproduces run 1 of")), "{:?}", back.notes());
+    assert_eq!(std::fs::read(theirs.join(store::NOTEBOOK_FILE)).expect("read"), before, "theirs is never written");
+}

@@ -1,5 +1,6 @@
 //! `notebook.ron` from anyone: loading must refuse or accept, never panic,
-//! and whatever loads must survive the integrity check and a save's text.
+//! and whatever loads must survive the integrity check, a save's text and
+//! the reproduce plan of every run.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,6 +11,10 @@ fuzz_target!(|data: &[u8]| {
         let _ = notebook.integrity();
         for run in notebook.runs() {
             let _ = run.columns();
+            // A classmate's notebook is reproduced from exactly this.
+            if let Ok(original) = vernier_engine::reproduce::Original::from_notebook(&notebook, run.number) {
+                let _ = original.spec();
+            }
         }
         for soak in notebook.soaks() {
             let _ = soak.columns();

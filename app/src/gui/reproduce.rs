@@ -1,0 +1,246 @@
+//! The Reproduce dialog (SPEC R1–R3): open a classmate's notebook folder or
+//! `measurements.xlsx` read-only, pick a row, read exactly what would run,
+//! confirm, and see both rows side by side with the S7 verdict and the
+//! conditions that differ. Their files are read on the I/O thread and never
+//! written; the rerun goes into the open notebook.
+
+use std::path::{Path, PathBuf};
+
+use egui::{RichText, Ui};
+use vernier_engine::documents::measurements::{self, Opened};
+use vernier_engine::harness::BenchSpec;
+use vernier_engine::notebook::store;
+use vernier_engine::reproduce::{Original, SideBySide};
+use vernier_engine::stats::at_allowance_place;
+
+/// A classmate's log, read for reproducing.
+pub struct TheirLog {
+    /// Where it was read from.
+    pub source: PathBuf,
+    /// Every run row, with the run that would repeat it or why none can.
+    pub rows: Vec<(Original, Result<BenchSpec, String>)>,
+    /// What could not be read (a foreign workbook's list).
+    pub problems: Vec<String>,
+}
+
+/// Reads a notebook folder or any `measurements.xlsx`, read-only. Runs on
+/// the I/O thread.
+pub fn read_log(path: &Path) -> Result<TheirLog, String> {
+    let (originals, problems) = if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xlsx")) {
+        let size = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?.len();
+        let limit = vernier_engine::documents::foreign::MAX_WORKBOOK_BYTES as u64;
+        if size > limit {
+            return Err(format!("{} is {size} bytes, more than the {limit}-byte limit", path.display()));
+        }
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        match measurements::open(&bytes, &path.display().to_string()).map_err(|e| e.to_string())? {
+            Opened::Vernier(nb) => (from_notebook(&nb), Vec::new()),
+            Opened::Foreign(f) => {
+                let rows = f.runs.iter().filter_map(|r| Original::from_sheet(&f.runs, r.number).ok()).collect();
+                (rows, f.problems)
+            }
+        }
+    } else {
+        let nb = store::load(path).map_err(|e| e.to_string())?;
+        (from_notebook(&nb), Vec::new())
+    };
+    let rows = originals
+        .into_iter()
+        .map(|o| {
+            let spec = o.spec().map_err(|e| e.to_string());
+            (o, spec)
+        })
+        .collect();
+    Ok(TheirLog { source: path.to_path_buf(), rows, problems })
+}
+
+fn from_notebook(nb: &vernier_engine::notebook::Notebook) -> Vec<Original> {
+    nb.runs()
+        .iter()
+        .filter(|r| r.discarded.is_none())
+        .filter_map(|r| Original::from_notebook(nb, r.number).ok())
+        .collect()
+}
+
+/// What the dialog asks the window to do.
+pub enum Action {
+    /// Read this log.
+    Read(PathBuf),
+    /// Pick a folder with the file dialog.
+    Browse,
+    /// Rerun this row (confirmed).
+    Run(usize),
+    /// Close the dialog.
+    Close,
+}
+
+/// The dialog's state.
+#[derive(Default)]
+pub struct Dialog {
+    /// The path being typed.
+    pub path: String,
+    /// The log read, or why it could not be.
+    pub log: Option<Result<TheirLog, String>>,
+    /// The row picked (index into `rows`).
+    pub selected: Option<usize>,
+    /// The row being rerun, until its result is recorded.
+    pub pending: Option<usize>,
+    /// The last rerun, side by side with its original.
+    pub outcome: Option<(Original, SideBySide)>,
+    /// The path field has had its first focus.
+    focused: bool,
+}
+
+impl Dialog {
+    /// Draws the dialog; `busy` while any run is in flight.
+    pub fn ui(&mut self, ui: &mut Ui, busy: bool) -> Option<Action> {
+        let mut action = None;
+        ui.horizontal(|ui| {
+            let label = ui.label("Their notebook folder or measurements.xlsx");
+            let edit = ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(360.0)).labelled_by(label.id);
+            if !self.focused {
+                // Typing starts in the path field as soon as the dialog opens.
+                edit.request_focus();
+                self.focused = true;
+            }
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if (ui.button("Read").clicked() || enter) && !self.path.trim().is_empty() {
+                action = Some(Action::Read(PathBuf::from(self.path.trim())));
+            }
+            if ui.button("Browse…").clicked() {
+                action = Some(Action::Browse);
+            }
+        });
+        ui.label(
+            RichText::new("Read-only: nothing in their files is changed, and nothing runs until you confirm.").weak(),
+        );
+        ui.separator();
+        match &self.log {
+            None => {}
+            Some(Err(e)) => {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
+            Some(Ok(_)) => {
+                if let Some(a) = self.log_ui(ui, busy) {
+                    action = Some(a);
+                }
+            }
+        }
+        if let Some((original, outcome)) = &self.outcome {
+            ui.separator();
+            side_by_side(ui, original, outcome);
+        }
+        ui.add_space(6.0);
+        if ui.button("Close").clicked() {
+            action = Some(Action::Close);
+        }
+        action
+    }
+
+    fn log_ui(&mut self, ui: &mut Ui, busy: bool) -> Option<Action> {
+        let Some(Ok(log)) = &self.log else { return None };
+        let mut action = None;
+        ui.label(RichText::new(format!("{} — {} run(s)", log.source.display(), log.rows.len())).strong());
+        if !log.problems.is_empty() {
+            egui::CollapsingHeader::new(format!("{} thing(s) could not be read", log.problems.len())).show(ui, |ui| {
+                for p in &log.problems {
+                    ui.label(p);
+                }
+            });
+        }
+        if !log.problems.is_empty() {
+            egui::CollapsingHeader::new(format!("{} thing(s) could not be read", log.problems.len())).show(ui, |ui| {
+                for p in &log.problems {
+                    ui.label(p);
+                }
+            });
+        }
+        egui::ScrollArea::vertical().max_height(180.0).show(ui, |ui| {
+            egui::Grid::new("their-rows").striped(true).spacing([12.0, 4.0]).show(ui, |ui| {
+                for title in ["#", "What", "n", "Median", "IQR"] {
+                    ui.label(RichText::new(title).strong());
+                }
+                ui.end_row();
+                for (i, (o, _)) in log.rows.iter().enumerate() {
+                    if ui.selectable_label(self.selected == Some(i), o.row.to_string()).clicked() {
+                        self.selected = Some(i);
+                    }
+                    ui.label(&o.what);
+                    ui.label(format!(
+                        "{} + {}",
+                        o.warmup_trials.map_or_else(|| "?".into(), |w| w.to_string()),
+                        o.timed
+                    ));
+                    let [median, iqr] = at_allowance_place([o.median, o.iqr], o.iqr);
+                    ui.label(format!("{median} {}", o.unit));
+                    ui.label(format!("{iqr} {}", o.unit));
+                    ui.end_row();
+                }
+            });
+        });
+        let Some((original, spec)) = self.selected.and_then(|i| log.rows.get(i)) else {
+            ui.label(RichText::new("Pick a row to see exactly what would run.").weak());
+            return None;
+        };
+        ui.separator();
+        match spec {
+            Ok(spec) => {
+                ui.label(RichText::new(original.plan(&log.source.display().to_string(), spec)).monospace());
+                let running = self.pending.is_some();
+                let label = if running { "Running…" } else { "Run it here" };
+                let run = ui.add_enabled(!busy && !running, egui::Button::new(label));
+                if run.on_hover_text("reruns the command shown above on this machine").clicked() {
+                    action = self.selected.map(Action::Run);
+                }
+            }
+            Err(why) => {
+                ui.colored_label(ui.visuals().error_fg_color, format!("cannot be rerun: {why}"));
+            }
+        }
+        action
+    }
+}
+
+fn side_by_side(ui: &mut Ui, o: &Original, s: &SideBySide) {
+    ui.label(RichText::new(format!("Run {} reproduced", o.row)).strong());
+    let [their_median, their_iqr] = at_allowance_place([o.median, o.iqr], o.iqr);
+    let [my_median, my_iqr] = at_allowance_place([s.median, s.iqr], s.iqr);
+    egui::Grid::new("side-by-side").striped(true).spacing([16.0, 4.0]).show(ui, |ui| {
+        for (a, b, c) in [
+            ("".to_owned(), "Theirs".to_owned(), "Mine".to_owned()),
+            ("Median".into(), format!("{their_median} {}", o.unit), format!("{my_median} {}", o.unit)),
+            ("IQR".into(), format!("{their_iqr} {}", o.unit), format!("{my_iqr} {}", o.unit)),
+            (
+                "n (warm-up + timed)".into(),
+                format!("{} + {}", o.warmup_trials.map_or_else(|| "?".into(), |w| w.to_string()), o.timed),
+                format!("{} + {}", s.warmup, s.timed),
+            ),
+            (
+                "Row".into(),
+                format!("run {}", o.row),
+                s.recorded_run.map_or_else(|| "not recorded".into(), |n| format!("run {n} (this notebook)")),
+            ),
+        ] {
+            ui.label(RichText::new(a).strong());
+            ui.label(b);
+            ui.label(c);
+            ui.end_row();
+        }
+    });
+    ui.label(RichText::new(format!("S7: {}", s.verdict_text)).strong());
+    if s.diff.is_empty() {
+        ui.label("No recorded condition differs.");
+    } else {
+        ui.label(format!("{} condition(s) differ:", s.diff.len()));
+        egui::Grid::new("env-diff").striped(true).spacing([16.0, 4.0]).show(ui, |ui| {
+            for (a, b, c) in std::iter::once(("Condition", "Theirs", "Mine"))
+                .chain(s.diff.iter().map(|d| (d.field.as_str(), d.theirs.as_str(), d.ours.as_str())))
+            {
+                ui.label(RichText::new(a).strong());
+                ui.label(b);
+                ui.label(c);
+                ui.end_row();
+            }
+        });
+    }
+}
