@@ -39,9 +39,9 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Open the app on a notebook folder.
+    /// Open the app on a notebook folder (a measurements.xlsx opens read-only, to reproduce from).
     Open {
-        /// The notebook folder.
+        /// The notebook folder, or a measurements.xlsx.
         path: PathBuf,
     },
     /// Create a notebook folder (notebook.ron, raw/, exports/).

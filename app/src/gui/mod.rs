@@ -44,9 +44,13 @@ const SHORTCUT_THEME: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAN
 
 /// Opens the window on `path`, or on the scratch notebook when none is given.
 pub fn run(path: Option<PathBuf>) -> Outcome {
+    // A workbook is someone's log to read, not a notebook to write: the
+    // window opens on the scratch notebook with the workbook's rows shown
+    // read-only in the Reproduce dialog (R1).
+    let workbook = path.clone().filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("xlsx")));
     let dir = match path {
-        Some(p) => p,
-        None => crate::scratch::ensure_scratch().map_err(Failure::failed)?,
+        Some(p) if workbook.is_none() => p,
+        _ => crate::scratch::ensure_scratch().map_err(Failure::failed)?,
     };
     // Read before the window exists, so the first frame already shows it.
     let notebook = store::load(&dir).map_err(Failure::input)?;
@@ -58,7 +62,17 @@ pub fn run(path: Option<PathBuf>) -> Outcome {
             .with_min_inner_size([720.0, 480.0]),
         ..Default::default()
     };
-    eframe::run_native("Vernier", options, Box::new(|cc| Ok(Box::new(VernierApp::new(cc, dir, notebook)))))
+    eframe::run_native(
+        "Vernier",
+        options,
+        Box::new(|cc| {
+            let mut app = VernierApp::new(cc, dir, notebook);
+            if let Some(workbook) = workbook {
+                app.apply(AppCommand::ReadTheirLog(workbook));
+            }
+            Ok(Box::new(app))
+        }),
+    )
         .map_err(|e| Failure::failed(anyhow::anyhow!("the window could not open (is there a display?): {e}")))?;
     Ok(0)
 }
@@ -131,6 +145,8 @@ pub enum AppCommand {
     Audit,
     /// Open the Reproduce dialog.
     ReproduceDialog,
+    /// Open the Reproduce dialog on this folder or workbook.
+    ReadTheirLog(PathBuf),
     /// Show what an audit finding points at.
     Jump(vernier_engine::audit::Place),
 }
@@ -349,6 +365,12 @@ impl VernierApp {
             }
             AppCommand::ReproduceDialog => {
                 self.reproduce.get_or_insert_with(Default::default);
+                return;
+            }
+            AppCommand::ReadTheirLog(path) => {
+                let dialog = self.reproduce.get_or_insert_with(Default::default);
+                dialog.path = path.display().to_string();
+                self.send_io(io::Request::ReadLog { path });
                 return;
             }
             AppCommand::Pick(purpose) => {
