@@ -114,6 +114,10 @@ fn sheet<'a>(
         ws.set_column_width(k as u16, if k == 0 { 12 } else { 24 })?;
     }
     ws.set_freeze_panes(1, 0)?;
+    // Printed or turned into a PDF, each sheet is one page wide.
+    ws.set_landscape();
+    ws.set_print_fit_to_pages(1, 0);
+    ws.set_repeat_rows(0, 0)?;
     Ok(ws)
 }
 
