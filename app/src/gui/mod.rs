@@ -73,7 +73,7 @@ pub fn run(path: Option<PathBuf>) -> Outcome {
             Ok(Box::new(app))
         }),
     )
-        .map_err(|e| Failure::failed(anyhow::anyhow!("the window could not open (is there a display?): {e}")))?;
+    .map_err(|e| Failure::failed(anyhow::anyhow!("the window could not open (is there a display?): {e}")))?;
     Ok(0)
 }
 

@@ -11,6 +11,9 @@ use crate::notebook::{Condition, RUN_COLUMNS};
 
 /// A workbook larger than this is refused before it is opened.
 pub const MAX_WORKBOOK_BYTES: usize = 64 * 1024 * 1024;
+/// What the parts of a workbook may add up to once decompressed: a small
+/// file that inflates past this is a zip bomb, refused before reading.
+pub const MAX_UNPACKED_BYTES: u64 = 512 * 1024 * 1024;
 /// Rows read per sheet; the rest are reported, not read.
 pub const MAX_ROWS: usize = 100_000;
 /// Timed trials a row may claim (a reproduce reruns that many).
@@ -66,9 +69,7 @@ pub struct Foreign {
 /// missing sheet or a bad cell — those go to [`Foreign::problems`]. The
 /// reader runs behind `catch_unwind`: a hostile file can make it panic.
 pub fn read(bytes: &[u8]) -> Result<Foreign, String> {
-    if bytes.len() > MAX_WORKBOOK_BYTES {
-        return Err(format!("the workbook is {} bytes, more than the {MAX_WORKBOOK_BYTES}-byte limit", bytes.len()));
-    }
+    check_package(bytes)?;
     let sheets = std::panic::catch_unwind(|| -> Result<Vec<(String, Range<Data>)>, String> {
         let mut book: Xlsx<_> =
             calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e: calamine::XlsxError| e.to_string())?;
@@ -124,6 +125,28 @@ pub fn read(bytes: &[u8]) -> Result<Foreign, String> {
         }
     }
     Ok(out)
+}
+
+/// Refuses a workbook too large, or whose parts claim to unpack to more
+/// than [`MAX_UNPACKED_BYTES`], before any reader inflates it.
+pub fn check_package(bytes: &[u8]) -> Result<(), String> {
+    check_sizes(bytes, MAX_UNPACKED_BYTES)
+}
+
+fn check_sizes(bytes: &[u8], max_unpacked: u64) -> Result<(), String> {
+    if bytes.len() > MAX_WORKBOOK_BYTES {
+        return Err(format!("the workbook is {} bytes, more than the {MAX_WORKBOOK_BYTES}-byte limit", bytes.len()));
+    }
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| format!("not a workbook: {e}"))?;
+    let mut total: u64 = 0;
+    for i in 0..zip.len() {
+        let size = zip.by_index_raw(i).map_err(|e| format!("not a workbook: {e}"))?.size();
+        total = total.saturating_add(size);
+    }
+    if total > max_unpacked {
+        return Err(format!("the workbook unpacks to {total} bytes, more than the {max_unpacked}-byte limit"));
+    }
+    Ok(())
 }
 
 /// A sheet with its header row mapped to column positions.
@@ -288,5 +311,22 @@ mod tests {
         assert!(value_with_unit("inf", "Median").is_err());
         assert!(value_with_unit("-1 s", "Median").is_err());
         assert!(value_with_unit("12,5 ms", "Median").is_err());
+    }
+
+    // Untrusted input: a package whose parts claim to unpack past the limit
+    // is refused before any reader inflates it.
+    #[test]
+    fn a_zip_bomb_is_refused_before_reading() {
+        use std::io::Write as _;
+        let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        zip.start_file("xl/worksheets/sheet1.xml", options).expect("start");
+        zip.write_all(&vec![0u8; 4 << 20]).expect("write");
+        let bytes = zip.finish().expect("finish").into_inner();
+        assert!(bytes.len() < 64 << 10, "{} bytes compressed", bytes.len());
+        // The same rule as MAX_UNPACKED_BYTES, at a size a test can build quickly.
+        let refused = check_sizes(&bytes, 1 << 20).expect_err("refused");
+        assert!(refused.contains("unpacks to 4194304 bytes"), "{refused}");
+        assert!(check_sizes(&bytes, 8 << 20).is_ok());
     }
 }

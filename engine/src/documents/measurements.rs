@@ -191,13 +191,7 @@ pub fn open(bytes: &[u8], path: &str) -> Result<Opened, ReadError> {
 /// reader runs behind `catch_unwind`: a hostile file can make it panic.
 pub fn read(bytes: &[u8], path: &str) -> Result<Notebook, ReadError> {
     let unreadable = |message: String| ReadError::Unreadable { path: path.to_owned(), message };
-    if bytes.len() > super::foreign::MAX_WORKBOOK_BYTES {
-        return Err(unreadable(format!(
-            "{} bytes is more than the {}-byte limit",
-            bytes.len(),
-            super::foreign::MAX_WORKBOOK_BYTES
-        )));
-    }
+    super::foreign::check_package(bytes).map_err(unreadable)?;
     let embedded = std::panic::catch_unwind(|| -> Result<Option<String>, String> {
         let mut book: Xlsx<_> =
             calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e: calamine::XlsxError| e.to_string())?;
