@@ -35,6 +35,41 @@ fn main() {
         results.push((name.to_owned(), frames(&mut harness, FRAMES, |_| {})));
     }
 
+    // The Documents and Audit sections on the big notebook: what they show
+    // is computed when the notebook changes (or on the I/O thread), never
+    // per frame.
+    for (name, section) in
+        [("10 000 runs, Documents section", Section::Documents), ("10 000 runs, Audit section", Section::Audit)]
+    {
+        let mut harness = harness(&big);
+        harness.state_mut().apply(AppCommand::Show(section));
+        settle(&mut harness);
+        results.push((name.to_owned(), frames(&mut harness, FRAMES, |_| {})));
+    }
+
+    // Edits on the big notebook: the frame that applies one re-checks the
+    // chain and hands the log to the I/O thread to save. Spaced edits find
+    // the last save done; back-to-back edits find it still holding the log,
+    // which then has to be copied.
+    let mut harness_edit = harness(&big);
+    settle(&mut harness_edit);
+    for (name, wait) in [("10 000 runs, an edit after the last save", true), ("10 000 runs, edits back to back", false)]
+    {
+        let edits: Vec<Duration> = (0..30)
+            .map(|i| {
+                while wait && !harness_edit.state().saved() {
+                    harness_edit.step();
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                let start = Instant::now();
+                harness_edit.state_mut().apply(AppCommand::AddNote(format!("note {i}")));
+                harness_edit.step();
+                start.elapsed()
+            })
+            .collect();
+        results.push((name.to_owned(), edits));
+    }
+
     // A 100 000-sample soak in the Soak runs chart.
     let soak = tmp.path().join("soak-100k.csv");
     write_soak(&soak, 100_000);

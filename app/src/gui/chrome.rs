@@ -176,11 +176,7 @@ impl VernierApp {
         });
         if let Some(dir) = chosen {
             let request = if save_as {
-                io::Request::SaveAs {
-                    from: self.doc.dir.clone(),
-                    to: dir,
-                    notebook: Box::new(self.doc.notebook.clone()),
-                }
+                io::Request::SaveAs { from: self.doc.dir.clone(), to: dir, notebook: Arc::clone(&self.doc.notebook) }
             } else {
                 io::Request::OpenOrCreate { dir }
             };

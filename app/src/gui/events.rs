@@ -79,7 +79,7 @@ impl VernierApp {
                 let raw_file = path.map(|path| RawFile { path, sha256: done.sha256.clone(), arm: "A".into() });
                 match done.analysis {
                     Ok(a) => {
-                        let n = self.doc.notebook.record_soak(
+                        let n = self.notebook_mut().record_soak(
                             done.protocol,
                             a.numbers(vernier_engine::soak::SCORE_UNIT),
                             done.conditions,
@@ -93,7 +93,7 @@ impl VernierApp {
                         self.changed();
                     }
                     Err(e) => {
-                        let _ = self.doc.notebook.add_note(
+                        let _ = self.notebook_mut().add_note(
                             &format!(
                                 "A soak stopped before it could be analysed ({e}); its rows are kept in {}.",
                                 done.path.display()
@@ -111,17 +111,20 @@ impl VernierApp {
 
     pub(super) fn on_io_event(&mut self, event: io::Event) {
         match event {
-            io::Event::Saved { generation, result } => match result {
+            io::Event::Saved { generation, result, unwritten } => match result {
                 Ok(()) => {
+                    if generation >= self.doc.saved {
+                        self.doc.unwritten = unwritten;
+                    }
                     self.doc.saved = self.doc.saved.max(generation);
                     self.doc.save_error = None;
                 }
                 Err(e) => self.doc.save_error = Some(e),
             },
-            io::Event::Loaded { dir, result } => match result {
+            io::Event::Loaded { dir, result, unwritten } => match result {
                 Ok(notebook) => {
                     self.say(format!("opened {}", dir.display()), false);
-                    self.open(dir, *notebook);
+                    self.open(dir, *notebook, unwritten);
                 }
                 Err(e) => self.say(e, true),
             },
@@ -154,7 +157,7 @@ impl VernierApp {
             },
             io::Event::RawWritten { result, raw } => match raw {
                 Ok(raw_file) => {
-                    let recorded = harness::add_rows(&mut self.doc.notebook, &result, &raw_file, chrono::Utc::now());
+                    let recorded = harness::add_rows(self.notebook_mut(), &result, &raw_file, chrono::Utc::now());
                     let message = match (&result.failure, recorded.runs.as_slice()) {
                         (Some(f), _) => format!("the run ended early ({f}); its trials are in {}", recorded.raw_file),
                         (None, runs) => {
@@ -208,7 +211,7 @@ impl VernierApp {
                     io::Pick::SaveAs => io::Request::SaveAs {
                         from: self.doc.dir.clone(),
                         to: dir,
-                        notebook: Box::new(self.doc.notebook.clone()),
+                        notebook: Arc::clone(&self.doc.notebook),
                     },
                     io::Pick::Reproduce => return,
                 };
@@ -235,7 +238,7 @@ impl VernierApp {
         let mine = runs.get(original.arm_index()).copied();
         if let Some(side) = vernier_engine::reproduce::SideBySide::new(original, result, mine) {
             let note = side.note(original, &log.source.display().to_string());
-            let _ = self.doc.notebook.add_note(&note, chrono::Utc::now());
+            let _ = Arc::make_mut(&mut self.doc.notebook).add_note(&note, chrono::Utc::now());
             dialog.outcome = Some((original.clone(), side));
         }
     }

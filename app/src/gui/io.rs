@@ -1,17 +1,19 @@
 //! File work for the window, on its own thread (SPEC U5, N7): the UI thread
 //! never waits on the disk or on a native file dialog.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::thread::JoinHandle;
 
+use vernier_engine::documents;
 use vernier_engine::harness::{self, BenchResult, TrialRecord};
 use vernier_engine::notebook::{Notebook, RawFile, store};
 
 /// Work for the I/O thread.
 pub enum Request {
     /// Save the notebook (the newest of several queued saves wins).
-    Save { dir: PathBuf, notebook: Box<Notebook>, generation: u64 },
+    Save { dir: PathBuf, notebook: Arc<Notebook>, generation: u64 },
     /// Load a notebook folder.
     Load { dir: PathBuf },
     /// Create a notebook folder, then load it.
@@ -19,9 +21,9 @@ pub enum Request {
     /// Load the folder if it holds a notebook, create one there otherwise.
     OpenOrCreate { dir: PathBuf },
     /// Copy the notebook, raw files included, into a new folder and save it there.
-    SaveAs { from: PathBuf, to: PathBuf, notebook: Box<Notebook> },
+    SaveAs { from: PathBuf, to: PathBuf, notebook: Arc<Notebook> },
     /// Write the six documents into the notebook's exports/ folder.
-    Export { dir: PathBuf, notebook: Box<Notebook> },
+    Export { dir: PathBuf, notebook: Arc<Notebook> },
     /// Write a finished run's raw file.
     WriteRaw { dir: PathBuf, result: Box<BenchResult>, next_run: usize },
     /// Read and analyse a soak file (`None`: the shipped synthetic one).
@@ -31,17 +33,18 @@ pub enum Request {
     /// Read a classmate's notebook folder or workbook, read-only.
     ReadLog { path: PathBuf },
     /// Run the pre-submission audit (reads raw files and exports).
-    Audit { dir: PathBuf, notebook: Box<Notebook> },
+    Audit { dir: PathBuf, notebook: Arc<Notebook> },
     /// Stop.
     Shutdown,
 }
 
 /// What the I/O thread reports.
 pub enum Event {
-    /// A save finished.
-    Saved { generation: u64, result: Result<(), String> },
-    /// A notebook was loaded (or created).
-    Loaded { dir: PathBuf, result: Result<Box<Notebook>, String> },
+    /// A save finished; with the parts of each document still to write in
+    /// the notebook saved (counted here, off the UI thread).
+    Saved { generation: u64, result: Result<(), String>, unwritten: Unwritten },
+    /// A notebook was loaded (or created), with its unwritten parts.
+    Loaded { dir: PathBuf, result: Result<Box<Notebook>, String>, unwritten: Unwritten },
     /// The notebook now lives in `to` (or could not be copied there).
     SavedAs { to: PathBuf, result: Result<(), String> },
     /// The documents were written: each name with its unwritten parts.
@@ -60,6 +63,9 @@ pub enum Event {
     /// too fast for a person to have cancelled it: no dialog service ran.
     Picked { purpose: Pick, path: Option<PathBuf>, failed: bool },
 }
+
+/// Parts of each document still to write (see `documents::unwritten`).
+pub type Unwritten = Vec<(&'static str, usize)>;
 
 /// Why a folder is being picked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,17 +169,14 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
                     }
                 }
                 let result = store::save(&dir, &notebook).map_err(|e| e.to_string());
-                Event::Saved { generation, result }
+                Event::Saved { generation, result, unwritten: documents::unwritten(&notebook) }
             }
-            Request::Load { dir } => {
-                Event::Loaded { result: store::load(&dir).map(Box::new).map_err(|e| e.to_string()), dir }
-            }
-            Request::OpenOrCreate { dir } if dir.join(store::NOTEBOOK_FILE).exists() => loaded(dir),
+            Request::Load { dir } => loaded(dir, store::load),
+            Request::OpenOrCreate { dir } if dir.join(store::NOTEBOOK_FILE).exists() => loaded(dir, store::load),
             Request::Create { dir } | Request::OpenOrCreate { dir } => {
                 let title =
                     dir.file_name().map_or_else(|| "Untitled project".to_owned(), |n| n.to_string_lossy().into_owned());
-                let result = store::create(&dir, &title, chrono::Utc::now()).map(Box::new).map_err(|e| e.to_string());
-                Event::Loaded { dir, result }
+                loaded(dir, |dir| store::create(dir, &title, chrono::Utc::now()))
             }
             Request::SaveAs { from, to, notebook } => Event::SavedAs { result: save_as(&from, &to, &notebook), to },
             Request::Export { dir, notebook } => Event::Exported(export(&dir, &notebook)),
@@ -216,13 +219,15 @@ fn read_soak(path: Option<&std::path::Path>) -> Result<Box<super::plots::SoakVie
 
 /// Writes the six documents atomically into `dir/exports`.
 fn export(dir: &std::path::Path, notebook: &Notebook) -> Result<Vec<(&'static str, usize)>, String> {
-    use vernier_engine::documents;
     documents::export_to(dir, notebook, None).map_err(|e| e.to_string())?;
     Ok(documents::unwritten(notebook))
 }
 
-fn loaded(dir: PathBuf) -> Event {
-    Event::Loaded { result: store::load(&dir).map(Box::new).map_err(|e| e.to_string()), dir }
+/// Loads (or creates) with `open`, and counts what is left to write.
+fn loaded<E: std::fmt::Display>(dir: PathBuf, open: impl FnOnce(&Path) -> Result<Notebook, E>) -> Event {
+    let result = open(&dir).map(Box::new).map_err(|e| e.to_string());
+    let unwritten = result.as_ref().map(|nb| documents::unwritten(nb)).unwrap_or_default();
+    Event::Loaded { dir, result, unwritten }
 }
 
 /// Creates the folder layout in `to`, copies every raw file (they are the

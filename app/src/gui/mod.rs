@@ -20,6 +20,7 @@ mod views;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText};
@@ -175,12 +176,24 @@ struct LiveRun {
 /// The open notebook and whether it is on disk.
 struct Doc {
     dir: PathBuf,
-    notebook: Notebook,
+    /// Shared with the I/O thread's pending save: a save costs a reference
+    /// count, and an edit copies the log only while a save still holds it.
+    notebook: Arc<Notebook>,
     findings: Vec<IntegrityFinding>,
+    /// Parts of each document still to write, as of the last save (counted
+    /// on the I/O thread: with 10 000 runs it takes tens of milliseconds).
+    unwritten: Vec<(&'static str, usize)>,
     /// Bumped on every change; a save reports the generation it wrote.
     generation: u64,
     saved: u64,
     save_error: Option<String>,
+}
+
+impl Doc {
+    fn new(dir: PathBuf, notebook: Notebook, unwritten: io::Unwritten) -> Self {
+        let findings = notebook.integrity();
+        Self { dir, notebook: Arc::new(notebook), findings, unwritten, generation: 0, saved: 0, save_error: None }
+    }
 }
 
 /// The app.
@@ -226,9 +239,12 @@ impl VernierApp {
         let io = io::Io::spawn(move || ctx.request_repaint()).ok();
         let ctx = cc.egui_ctx.clone();
         let engine = Engine::spawn(move || ctx.request_repaint_after(Duration::from_millis(10))).ok();
-        let findings = notebook.integrity();
         Self {
-            doc: Doc { dir, notebook, findings, generation: 0, saved: 0, save_error: None },
+            doc: {
+                // Counted once before the first frame; afterwards on the I/O thread.
+                let unwritten = vernier_engine::documents::unwritten(&notebook);
+                Doc::new(dir, notebook, unwritten)
+            },
             settings,
             io,
             engine,
@@ -281,6 +297,11 @@ impl VernierApp {
         self.request_save();
     }
 
+    /// The notebook, to change it (copied first only if a save still holds it).
+    fn notebook_mut(&mut self) -> &mut Notebook {
+        Arc::make_mut(&mut self.doc.notebook)
+    }
+
     /// Hands work to the I/O thread; says so when it cannot take it, so no
     /// request is dropped silently.
     /// Opens the section an audit finding points at, with its row selected.
@@ -323,16 +344,15 @@ impl VernierApp {
         };
         let request = io::Request::Save {
             dir: self.doc.dir.clone(),
-            notebook: Box::new(self.doc.notebook.clone()),
+            notebook: Arc::clone(&self.doc.notebook),
             generation: self.doc.generation,
         };
         self.save_pending = !io.send(request);
     }
 
-    fn open(&mut self, dir: PathBuf, notebook: Notebook) {
+    fn open(&mut self, dir: PathBuf, notebook: Notebook, unwritten: io::Unwritten) {
         self.settings.remember(&dir);
-        let findings = notebook.integrity();
-        self.doc = Doc { dir, notebook, findings, generation: 0, saved: 0, save_error: None };
+        self.doc = Doc::new(dir, notebook, unwritten);
         self.views = views::ViewState { section: self.views.section, ..Default::default() };
         // What was shown belonged to the previous notebook.
         self.trials.clear();
@@ -344,7 +364,6 @@ impl VernierApp {
     /// Applies one command.
     fn run_command(&mut self, command: AppCommand) {
         let now = chrono::Utc::now();
-        let nb = &mut self.doc.notebook;
         let edit = match command {
             AppCommand::Show(section) => {
                 self.views.section = section;
@@ -355,7 +374,7 @@ impl VernierApp {
             }
             AppCommand::Audit => {
                 let request =
-                    io::Request::Audit { dir: self.doc.dir.clone(), notebook: Box::new(self.doc.notebook.clone()) };
+                    io::Request::Audit { dir: self.doc.dir.clone(), notebook: Arc::clone(&self.doc.notebook) };
                 self.send_io(request);
                 return;
             }
@@ -409,7 +428,7 @@ impl VernierApp {
             }
             AppCommand::Export => {
                 let request =
-                    io::Request::Export { dir: self.doc.dir.clone(), notebook: Box::new(self.doc.notebook.clone()) };
+                    io::Request::Export { dir: self.doc.dir.clone(), notebook: Arc::clone(&self.doc.notebook) };
                 self.send_io(request);
                 return;
             }
@@ -429,34 +448,43 @@ impl VernierApp {
                 }
                 return;
             }
-            AppCommand::FixSoak(text, protocol) => {
-                nb.add_soak_prediction(text, protocol, now).map(|n| format!("recorded P{n} with its soak protocol"))
-            }
+            AppCommand::FixSoak(text, protocol) => self
+                .notebook_mut()
+                .add_soak_prediction(text, protocol, now)
+                .map(|n| format!("recorded P{n} with its soak protocol")),
             AppCommand::SelectRun(number) => {
                 self.select_run(number);
                 return;
             }
-            AppCommand::AddPrediction(text) => nb.add_prediction(text, now).map(|n| format!("recorded P{n}")),
-            AppCommand::EditPrediction(n, text) => nb.edit_prediction(n, text).map(|()| format!("rewrote P{n}")),
-            AppCommand::AmendPrediction { number, predict, why } => {
-                nb.amend_prediction(number, &predict, &why, now).map(|n| format!("recorded P{n}, amending P{number}"))
+            AppCommand::AddPrediction(text) => {
+                self.notebook_mut().add_prediction(text, now).map(|n| format!("recorded P{n}"))
             }
-            AppCommand::LockPredictions => Ok(format!("locked {} prediction(s)", nb.lock_open_predictions(now))),
+            AppCommand::EditPrediction(n, text) => {
+                self.notebook_mut().edit_prediction(n, text).map(|()| format!("rewrote P{n}"))
+            }
+            AppCommand::AmendPrediction { number, predict, why } => self
+                .notebook_mut()
+                .amend_prediction(number, &predict, &why, now)
+                .map(|n| format!("recorded P{n}, amending P{number}")),
+            AppCommand::LockPredictions => {
+                Ok(format!("locked {} prediction(s)", self.notebook_mut().lock_open_predictions(now)))
+            }
             AppCommand::SetEnvironment(field, value) => {
-                nb.environment.set(field, &value).map(|()| format!("{} set", field.label()))
+                self.notebook_mut().environment.set(field, &value).map(|()| format!("{} set", field.label()))
             }
-            AppCommand::AddNote(text) => nb.add_note(&text, now).map(|()| "note added".to_owned()),
+            AppCommand::AddNote(text) => self.notebook_mut().add_note(&text, now).map(|()| "note added".to_owned()),
             AppCommand::Write { stem, prompt, text } => {
-                nb.writing.set_answer(stem, prompt, &text);
+                self.notebook_mut().writing.set_answer(stem, prompt, &text);
                 Ok(format!("{stem}: answer saved"))
             }
             AppCommand::AddCitation(citation) => {
-                nb.writing.add_citation(citation).map(|n| format!("citation {n} added"))
+                self.notebook_mut().writing.add_citation(citation).map(|n| format!("citation {n} added"))
             }
             AppCommand::RemoveCitation(n) => {
-                nb.writing.remove_citation(n).map(|c| format!("citation {n} ({}) removed", c.figure))
+                self.notebook_mut().writing.remove_citation(n).map(|c| format!("citation {n} ({}) removed", c.figure))
             }
-            AppCommand::Discard(n, reason) => nb
+            AppCommand::Discard(n, reason) => self
+                .notebook_mut()
                 .discard(Subject::Run(n), &reason, now)
                 .map(|()| format!("discarded run {n}; it is listed under Notes and anomalies")),
         };
@@ -581,6 +609,7 @@ impl eframe::App for VernierApp {
                 soak: self.soak.as_ref(),
                 exported: self.exported.as_deref(),
                 audit: self.audit.as_ref(),
+                unwritten: &self.doc.unwritten,
                 dir: &self.doc.dir,
             };
             if self.views.section == Section::Runs {

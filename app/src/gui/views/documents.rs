@@ -29,9 +29,8 @@ pub fn documents_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         ui.label(RichText::new(format!("into {}", exports.display())).weak());
     });
     ui.add_space(6.0);
-    let unwritten = documents::unwritten(cx.notebook);
     ui.horizontal_wrapped(|ui| {
-        for (i, (stem, left)) in unwritten.iter().enumerate() {
+        for (i, (stem, left)) in cx.unwritten.iter().enumerate() {
             // The workbook has nothing to write; it is filled from the log.
             let text = if *left == 0 { format!("✔ {stem}") } else { format!("{stem} · {left} to write") };
             if ui.selectable_label(state.document == i, text).clicked() {

@@ -117,6 +117,8 @@ pub struct Context<'a> {
     pub trials: Option<&'a super::plots::RunTrials>,
     /// The last export's documents with their unwritten parts.
     pub exported: Option<&'a [(&'static str, usize)]>,
+    /// Parts of each document still to write.
+    pub unwritten: &'a [(&'static str, usize)],
     /// The last audit, when one has run.
     pub audit: Option<&'a vernier_engine::audit::Report>,
     /// The soak being shown, when one is loaded.
