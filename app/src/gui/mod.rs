@@ -142,6 +142,8 @@ pub enum AppCommand {
     AddCitation(vernier_engine::notebook::Citation),
     /// Remove citation N (1-based).
     RemoveCitation(usize),
+    /// Keep these deadlines for the placement table (D6).
+    SetPlacement(Vec<vernier_engine::notebook::Budget>),
     /// Run the pre-submission audit.
     Audit,
     /// Open the Reproduce dialog.
@@ -479,6 +481,13 @@ impl VernierApp {
             }
             AppCommand::AddCitation(citation) => {
                 self.notebook_mut().writing.add_citation(citation).map(|n| format!("citation {n} added"))
+            }
+            AppCommand::SetPlacement(budgets) => {
+                let count = budgets.len();
+                self.notebook_mut()
+                    .writing
+                    .set_placement(budgets)
+                    .map(|()| format!("kept {count} placement deadline(s)"))
             }
             AppCommand::RemoveCitation(n) => {
                 self.notebook_mut().writing.remove_citation(n).map(|c| format!("citation {n} ({}) removed", c.figure))

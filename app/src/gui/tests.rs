@@ -335,3 +335,32 @@ fn reproduce_a_row_from_the_window() {
     assert!(back.notes().iter().any(|n| n.text.contains("reproduces run 1 of")), "{:?}", back.notes());
     assert_eq!(std::fs::read(theirs.join(store::NOTEBOOK_FILE)).expect("read"), before, "theirs is never written");
 }
+
+// SPEC D6, D2: deadlines set in the Documents section are kept in the
+// notebook and give the placement table, cheapest processor first.
+#[test]
+fn placement_deadlines_from_the_window() {
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("Documents").click();
+    harness.run();
+    harness.get_by_label_contains("placement-decision.docx").click();
+    harness.run();
+    // The table sits below the document's prompts.
+    harness.get_by_label("game_frame").scroll_to_me();
+    harness.run();
+    harness.get_by_label("game_frame").click();
+    harness.run();
+    let deadline = harness.get_by_role_and_label(Role::TextInput, "deadline for game_frame");
+    deadline.focus();
+    deadline.type_text("16.7");
+    harness.run();
+    harness.get_by_label("Keep these deadlines").scroll_to_me();
+    harness.run();
+    harness.get_by_label("Keep these deadlines").click();
+    step_until(&mut harness, "the deadline saved", |app| app.saved() && !app.notebook().writing.placement.is_empty());
+    let kept = &harness.state().notebook().writing.placement;
+    assert_eq!((kept[0].workload.as_str(), kept[0].deadline_ms), ("game_frame", 16.7));
+    harness.run();
+    harness.get_by_label("GPU");
+    harness.get_by_label("kept in the notebook");
+}

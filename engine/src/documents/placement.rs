@@ -135,7 +135,7 @@ pub fn decide(entries: &[Entry], budgets: &BTreeMap<String, f64>, rates: &BTreeM
                 Some(&rate) => {
                     let per_second = energy * rate;
                     format!(
-                        "{energy} mJ per run → {energy} mJ × {rate} /s = {per_second} mJ/s = {} W",
+                        "{energy} mJ per run; at {rate} runs/s: {energy} mJ × {rate} /s = {per_second} mJ/s = {} W",
                         per_second / 1000.0
                     )
                 }
@@ -177,7 +177,7 @@ mod tests {
         assert!(by("video_encode_4k30_1s").why.contains("NPU unsupported"));
         let game = by("game_frame");
         assert_eq!(game.processor, "GPU");
-        assert_eq!(game.cost, "44 mJ per run → 44 mJ × 60 /s = 2640 mJ/s = 2.64 W");
+        assert_eq!(game.cost, "44 mJ per run; at 60 runs/s: 44 mJ × 60 /s = 2640 mJ/s = 2.64 W");
         assert!(game.why.contains("NPU, DSP unsupported"));
     }
 

@@ -3,8 +3,8 @@
 //! the notebook), the citations table, and the export.
 
 use egui::{RichText, Ui};
-use vernier_engine::documents::{self, STEMS};
-use vernier_engine::notebook::{Citation, Tag};
+use vernier_engine::documents::{self, STEMS, placement};
+use vernier_engine::notebook::{Budget, Citation, Tag};
 
 use super::{Context, ViewState, hint};
 use crate::gui::AppCommand;
@@ -58,6 +58,10 @@ pub fn documents_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         if stem == "report.docx" {
             ui.add_space(10.0);
             citations_ui(ui, state, cx);
+        }
+        if stem == "placement-decision.docx" {
+            ui.add_space(10.0);
+            placement_ui(ui, state, cx);
         }
     });
 }
@@ -153,6 +157,104 @@ fn citations_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     if let Some(why) = &form.refused {
         ui.colored_label(ui.visuals().error_fg_color, why);
     }
+}
+
+/// A deadline being typed for one workload: (kept, deadline ms, runs per s).
+pub type BudgetDraft = (bool, String, String);
+
+/// The placement table's deadlines (D6), over the shipped synthetic dataset,
+/// with the table they give shown as it will be exported.
+fn placement_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+    ui.label(RichText::new("Placement table — a deadline per workload (shipped SYNTHETIC dataset, MODELED)").strong());
+    let entries = placement::parse(placement::SHIPPED).unwrap_or_default();
+    let mut workloads: Vec<&str> = entries.iter().map(|e| e.workload.as_str()).collect();
+    workloads.dedup();
+    let kept = &cx.notebook.writing.placement;
+    if state.budgets.is_empty() {
+        for w in &workloads {
+            let saved = kept.iter().find(|b| b.workload == *w);
+            state.budgets.insert(
+                (*w).to_owned(),
+                (
+                    saved.is_some(),
+                    saved.map(|b| b.deadline_ms.to_string()).unwrap_or_default(),
+                    saved.and_then(|b| b.rate_per_s).map(|r| r.to_string()).unwrap_or_default(),
+                ),
+            );
+        }
+    }
+    egui::Grid::new("budgets").striped(true).spacing([12.0, 4.0]).show(ui, |ui| {
+        for title in ["Workload", "Deadline (ms)", "Runs per second (optional)"] {
+            ui.label(RichText::new(title).strong());
+        }
+        ui.end_row();
+        for w in &workloads {
+            let Some((on, deadline, rate)) = state.budgets.get_mut(*w) else { continue };
+            ui.checkbox(on, *w);
+            let d = ui.add_enabled(*on, egui::TextEdit::singleline(deadline).desired_width(90.0).hint_text("ms"));
+            d.on_hover_text(format!("deadline for {w}"));
+            ui.add_enabled(*on, egui::TextEdit::singleline(rate).desired_width(90.0).hint_text("/s"));
+            ui.end_row();
+        }
+    });
+    let parsed: Result<Vec<Budget>, String> = workloads
+        .iter()
+        .filter_map(|w| state.budgets.get(*w).filter(|b| b.0).map(|b| (w, b)))
+        .map(|(w, (_, deadline, rate))| {
+            let number = |text: &str, what: &str| {
+                text.trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite() && *v > 0.0)
+                    .ok_or(format!("{w}: {what} must be a positive number"))
+            };
+            Ok(Budget {
+                workload: (*w).to_owned(),
+                deadline_ms: number(deadline, "the deadline")?,
+                rate_per_s: if rate.trim().is_empty() { None } else { Some(number(rate, "the rate")?) },
+            })
+        })
+        .collect();
+    ui.horizontal(|ui| match &parsed {
+        Ok(budgets) => {
+            let by_name = |list: &[Budget]| {
+                let mut list = list.to_vec();
+                list.sort_by(|a, b| a.workload.cmp(&b.workload));
+                list
+            };
+            let changed = by_name(budgets) != by_name(kept);
+            if ui.add_enabled(changed, egui::Button::new("Keep these deadlines")).clicked() {
+                cx.commands.push(AppCommand::SetPlacement(budgets.clone()));
+            }
+            if !changed {
+                ui.label(RichText::new("kept in the notebook").weak());
+            }
+        }
+        Err(why) => {
+            ui.colored_label(ui.visuals().error_fg_color, why);
+        }
+    });
+    if kept.is_empty() {
+        return;
+    }
+    let budgets = kept.iter().map(|b| (b.workload.clone(), b.deadline_ms)).collect();
+    let rates = kept.iter().filter_map(|b| b.rate_per_s.map(|r| (b.workload.clone(), r))).collect();
+    egui::Grid::new("placement-table").striped(true).spacing([12.0, 4.0]).show(ui, |ui| {
+        for title in ["Workload", "Processor", "Why (and what it beat)", "What it costs"] {
+            ui.label(RichText::new(title).strong());
+        }
+        ui.end_row();
+        for d in placement::decide(&entries, &budgets, &rates) {
+            ui.label(d.workload);
+            ui.label(d.processor);
+            ui.scope(|ui| {
+                ui.set_width(460.0);
+                ui.add(egui::Label::new(d.why).wrap());
+            });
+            ui.label(d.cost);
+            ui.end_row();
+        }
+    });
 }
 
 fn missing_or(ui: &mut Ui, text: &str) {

@@ -105,6 +105,8 @@ pub struct ViewState {
     pub answer_drafts: std::collections::HashMap<(&'static str, &'static str), String>,
     /// The citation being typed.
     pub citation: documents::CitationForm,
+    /// Placement deadlines being typed, by workload.
+    pub budgets: std::collections::BTreeMap<String, documents::BudgetDraft>,
 }
 
 /// What a view gets to draw with.
