@@ -368,4 +368,10 @@ fn audit_reports_conditions_raw_edits_and_hand_edited_predictions() {
         assert!(findings.iter().any(|f| f["check"] == check && f["place"]["kind"] == kind), "{check}: {v}");
     }
     assert_eq!(vernier(&["audit", tmp.path().to_str().expect("utf-8")]).status.code(), Some(2));
+
+    // Documents exported elsewhere are audited where they are.
+    let out = tmp.path().join("submission").display().to_string();
+    assert_eq!(vernier(&["export", &nb, "--out", &out]).status.code(), Some(0));
+    let v = json(&vernier(&["audit", &nb, "--exports", &out, "--json"]));
+    assert_eq!(v["documents_exported"], true, "{v}");
 }

@@ -9,9 +9,12 @@ use vernier_engine::audit::{self, Check};
 use super::Outcome;
 use super::notebook_cmds::open;
 
-pub fn audit(dir: &Path, json: bool) -> Outcome {
+pub fn audit(dir: &Path, exports: Option<&Path>, json: bool) -> Outcome {
     let notebook = open(dir)?;
-    let report = audit::audit(dir, &notebook);
+    let report = match exports {
+        Some(exports) => audit::audit_exports(dir, &notebook, exports),
+        None => audit::audit(dir, &notebook),
+    };
     if json {
         out!(
             "{}",
@@ -28,7 +31,7 @@ pub fn audit(dir: &Path, json: bool) -> Outcome {
                 out!("  {}: {}", f.place, f.message);
             }
         }
-        let source = if report.documents_exported { "the files in exports/" } else { "what an export would write now" };
+        let source = if report.documents_exported { "the exported files" } else { "what an export would write now" };
         if report.is_clean() {
             out!("✔ all {} checks pass (documents checked: {source})", Check::ALL.len());
         } else {

@@ -127,6 +127,9 @@ enum Command {
     Audit {
         /// The notebook folder.
         dir: PathBuf,
+        /// Where the documents were exported, when not the notebook's exports/.
+        #[arg(long, value_name = "OUTDIR")]
+        exports: Option<PathBuf>,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -215,7 +218,7 @@ pub fn main() -> ExitCode {
         Some(Command::Write(args)) => writing_cmds::write(&args),
         Some(Command::Cite(args)) => writing_cmds::cite(&args),
         Some(Command::Reproduce(args)) => reproduce_cmd::reproduce(&args),
-        Some(Command::Audit { dir, json }) => audit_cmd::audit(&dir, json),
+        Some(Command::Audit { dir, exports, json }) => audit_cmd::audit(&dir, exports.as_deref(), json),
         Some(Command::Export { dir, out }) => export_cmd::export(&dir, out.as_ref()),
     };
     match outcome {

@@ -1,5 +1,5 @@
 //! The checks on the exported documents (A7–A15, and A10/A12 where the
-//! report shows them). Reads the files in `exports/`; when there are none,
+//! report shows them). Reads the exported files; when there are none,
 //! checks what an export would write now, so the student sees the same
 //! findings before exporting.
 
@@ -8,7 +8,6 @@ use std::path::Path;
 
 use super::{Check, Finding, Place};
 use crate::documents::{self, Attachments, PROMPT_MARK, STEMS};
-use crate::notebook::store::EXPORTS_DIR;
 use crate::notebook::{Notebook, is_date};
 use crate::stats::decimals_for_dispersion;
 
@@ -32,12 +31,11 @@ struct Line {
 }
 
 /// Runs the document checks; returns whether the files on disk were read.
-pub(super) fn check(dir: &Path, nb: &Notebook, out: &mut Vec<Finding>) -> bool {
-    let exports = dir.join(EXPORTS_DIR);
+pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Finding>) -> bool {
     let exported = STEMS.iter().any(|s| exports.join(s).is_file());
     // A11: exactly the six names.
     if exported {
-        let present: Vec<String> = std::fs::read_dir(&exports)
+        let present: Vec<String> = std::fs::read_dir(exports)
             .map(|it| it.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
             .unwrap_or_default();
         for stem in STEMS.iter().filter(|s| !present.iter().any(|p| p == *s)) {

@@ -176,10 +176,16 @@ impl Report {
     }
 }
 
-/// Audits the notebook in `dir` (already loaded as `nb`) and its exports.
+/// Audits the notebook in `dir` (already loaded as `nb`) and its exports in
+/// `dir/exports`.
 pub fn audit(dir: &Path, nb: &Notebook) -> Report {
+    audit_exports(dir, nb, &dir.join(crate::notebook::store::EXPORTS_DIR))
+}
+
+/// [`audit`] with the documents exported somewhere else (`vernier export --out`).
+pub fn audit_exports(dir: &Path, nb: &Notebook, exports: &Path) -> Report {
     let mut findings = rows::check(dir, nb);
-    let documents_exported = documents::check(dir, nb, &mut findings);
+    let documents_exported = documents::check(dir, nb, exports, &mut findings);
     findings.sort_by_key(|f| f.check);
     Report { findings, documents_exported }
 }
