@@ -38,6 +38,17 @@ fn snapshot(dir: &Path) -> BTreeMap<String, String> {
     out
 }
 
+/// Their notebook with one measured run of `true` (n = 3), and my empty one.
+fn theirs_and_mine() -> (tempfile::TempDir, String, String) {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let theirs = tmp.path().join("theirs").display().to_string();
+    let mine = tmp.path().join("mine").display().to_string();
+    ok(vernier(&["new", &theirs]));
+    ok(vernier(&["new", &mine]));
+    ok(vernier(&["bench", "-n", "3", "--notebook", &theirs, "--", "true"]));
+    (tmp, theirs, mine)
+}
+
 fn run_count(dir: &str) -> usize {
     let o = vernier(&["show", dir, "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
@@ -48,12 +59,7 @@ fn run_count(dir: &str) -> usize {
 // in my notebook with a reference to theirs, and their folder is unchanged.
 #[test]
 fn reproduce_a_classmates_notebook_row() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let theirs = tmp.path().join("theirs").display().to_string();
-    let mine = tmp.path().join("mine").display().to_string();
-    ok(vernier(&["new", &theirs]));
-    ok(vernier(&["new", &mine]));
-    ok(vernier(&["bench", "-n", "3", "--notebook", &theirs, "--", "true"]));
+    let (_tmp, theirs, mine) = theirs_and_mine();
     let before = snapshot(Path::new(&theirs));
 
     let o = vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine]);
@@ -91,19 +97,7 @@ fn foreign_workbook(path: &Path, rows: &[[&str; 10]]) {
     }
     let runs = book.add_worksheet();
     runs.set_name("Runs").expect("name");
-    let header = [
-        "#",
-        "What",
-        "Command",
-        "n (warm-up + timed)",
-        "Median",
-        "Dispersion",
-        "Min / Max",
-        "Conditions",
-        "Raw file",
-        "Tag",
-    ];
-    for (k, h) in header.iter().enumerate() {
+    for (k, h) in vernier_engine::notebook::RUN_COLUMNS.iter().enumerate() {
         runs.write_string(0, k as u16, *h).expect("cell");
     }
     for (r, row) in rows.iter().enumerate() {
@@ -176,12 +170,7 @@ fn foreign_workbook_is_read_by_headers_and_never_trusted() {
 // when the notebook is opened, before anything reads it.
 #[test]
 fn raw_path_outside_a_foreign_notebook_is_refused() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let theirs = tmp.path().join("theirs").display().to_string();
-    let mine = tmp.path().join("mine").display().to_string();
-    ok(vernier(&["new", &theirs]));
-    ok(vernier(&["new", &mine]));
-    ok(vernier(&["bench", "-n", "3", "--notebook", &theirs, "--", "true"]));
+    let (_tmp, theirs, mine) = theirs_and_mine();
     let file = Path::new(&theirs).join("notebook.ron");
     let ron = std::fs::read_to_string(&file).expect("read");
     let start = ron.find("path: \"raw/").expect("a raw path");

@@ -6,6 +6,7 @@
 
 use std::sync::Once;
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use crate::notebook::{Notebook, Run, Soak};
@@ -133,14 +134,8 @@ fn draw_runs(caption: &Caption, boxes: &[RunBox], unit: &str) -> Result<Picture,
     let hi = boxes.iter().map(|b| b.max).fold(f64::NEG_INFINITY, f64::max);
     let (y0, y1) = y_range(lo, hi);
     let count = boxes.len();
-    let alt = format!("{}. {} {}.", caption.title, caption.window, caption.thermal);
-    render(caption, y0, alt, |area| {
-        let mut chart = ChartBuilder::on(area)
-            .margin(16)
-            .x_label_area_size(48)
-            .y_label_area_size(90)
-            .build_cartesian_2d(-0.5f64..(count as f64 - 0.5), y0..y1)
-            .map_err(err)?;
+    render(caption, y0, |area| {
+        let mut chart = axes(area, -0.5..(count as f64 - 0.5), y0..y1)?;
         let labels: Vec<String> = boxes.iter().map(|b| b.label.clone()).collect();
         chart
             .configure_mesh()
@@ -196,14 +191,8 @@ fn draw_series(
     let ys: Vec<f64> = points.iter().map(|p| p.1).collect();
     let (y0, y1) = y_range(min_of(&ys).unwrap_or(0.0), max_of(&ys).unwrap_or(1.0));
     let x1 = points.last().map_or(1.0, |p| p.0).max(1.0);
-    let alt = format!("{}. {} {}.", caption.title, caption.window, caption.thermal);
-    render(caption, y0, alt, |area| {
-        let mut chart = ChartBuilder::on(area)
-            .margin(16)
-            .x_label_area_size(48)
-            .y_label_area_size(90)
-            .build_cartesian_2d(0f64..x1, y0..y1)
-            .map_err(err)?;
+    render(caption, y0, |area| {
+        let mut chart = axes(area, 0.0..x1, y0..y1)?;
         chart
             .configure_mesh()
             .x_desc(x_desc)
@@ -229,13 +218,25 @@ fn draw_series(
     })
 }
 
+/// The plot area's axes: room for the labels, linear in both directions.
+fn axes<'a, 'b>(
+    area: &'a Area<'b>,
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+) -> Result<ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>, ChartError> {
+    ChartBuilder::on(area).margin(16).x_label_area_size(48).y_label_area_size(90).build_cartesian_2d(x, y).map_err(err)
+}
+
+/// The part of the picture below the caption band.
+type Area<'b> = DrawingArea<BitMapBackend<'b>, plotters::coord::Shift>;
+
 /// Draws the caption band and hands the plot area to `plot`, then encodes.
 fn render(
     caption: &Caption,
     y0: f64,
-    alt: String,
-    plot: impl FnOnce(&DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>) -> Result<(), ChartError>,
+    plot: impl FnOnce(&Area<'_>) -> Result<(), ChartError>,
 ) -> Result<Picture, ChartError> {
+    let alt = format!("{}. {} {}.", caption.title, caption.window, caption.thermal);
     register_font();
     let mut rgb = vec![255u8; (WIDTH * HEIGHT * 3) as usize];
     let flags: Vec<&str> = [(y0 != 0.0, "y-axis does not start at zero"), (caption.synthetic, "SYNTHETIC data")]
