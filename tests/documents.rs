@@ -133,6 +133,7 @@ fn docx_files_have_real_structure() {
     let report = &files[0].1;
     let xml = part(report, "word/document.xml");
     assert!(xml.contains("matmul ikj, N=512"), "the results table is filled from the notebook");
+    assert!(!xml.contains("[["), "no placeholder is left, even for a chart with nothing to draw (no soak here)");
     assert!(xml.contains("MEASURED"));
     assert!(xml.contains(documents::PROMPT_MARK), "what only the student can write stays a marked prompt");
     let text = String::from_utf8(files[5].1.clone()).expect("text");

@@ -62,7 +62,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
     } else {
         out.push(finding(Check::A11, Place::Exports, "nothing is exported yet (Export writes the six)".into()));
     }
-    let rendered = if exported { None } else { documents::export(nb, &Attachments::default()).ok() };
+    let rendered = if exported { None } else { documents::export(nb, &Attachments::load(dir, nb)).ok() };
     let bytes = |stem: &str| -> Option<Vec<u8>> {
         match &rendered {
             Some(files) => files.iter().find(|(n, _)| *n == stem).map(|(_, b)| b.clone()),

@@ -169,20 +169,22 @@ fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Block>
     if let Some(table_name) = name.strip_prefix("table:") {
         return table(nb, table_name).map(Block::Table);
     }
+    let sentence = |text: String| Some(Block::Paragraph(vec![Run { text, bold: false }]));
+    // Nothing to draw leaves an empty paragraph, never the placeholder.
     let drawn = match name {
-        "chart:results" => chart::results(nb).transpose()?,
-        "chart:soak" => match attachments.soak.as_ref()? {
-            Ok((number, data)) => nb.soaks().iter().find(|s| s.number == *number).map(|s| chart::soak(s, data))?,
-            Err(why) => {
-                return Some(Block::Paragraph(vec![Run { text: format!("(no soak chart: {why})"), bold: false }]));
-            }
+        "chart:results" => chart::results(nb).transpose(),
+        "chart:soak" => match &attachments.soak {
+            Some(Ok((number, data))) => nb.soaks().iter().find(|s| s.number == *number).map(|s| chart::soak(s, data)),
+            Some(Err(why)) => return sentence(format!("(no soak chart: {why})")),
+            None => None,
         },
         _ => return None,
     };
-    Some(match drawn {
-        Ok(picture) => Block::Picture(picture),
-        Err(e) => Block::Paragraph(vec![Run { text: format!("({e})"), bold: false }]),
-    })
+    match drawn {
+        Some(Ok(picture)) => Some(Block::Picture(picture)),
+        Some(Err(e)) => sentence(format!("({e})")),
+        None => Some(Block::Paragraph(Vec::new())),
+    }
 }
 
 /// The value of `{{name}}` in document `stem`: from the notebook, the
