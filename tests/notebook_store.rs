@@ -69,11 +69,28 @@ fn malformed_file_names_line_and_column() {
 fn newer_schema_is_refused() {
     let (_tmp, dir, _nb) = saved_notebook();
     let path = dir.join("notebook.ron");
-    let text = std::fs::read_to_string(&path).expect("read").replacen("schema: 1,", "schema: 7,", 1);
-    std::fs::write(&path, text).expect("write");
+    let current = format!("schema: {},", store::SCHEMA_VERSION);
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(text.contains(&current));
+    std::fs::write(&path, text.replacen(&current, "schema: 7,", 1)).expect("write");
     let err = store::load(&dir).expect_err("refused");
-    assert!(matches!(err, LoadError::NewerSchema { found: 7, supported: 1, .. }), "{err:?}");
+    assert!(matches!(err, LoadError::NewerSchema { found: 7, supported: 2, .. }), "{err:?}");
     assert!(err.to_string().contains("update Vernier"));
+}
+
+// SPEC N8: a version 1 notebook (before the documents' writing was kept)
+// opens with nothing lost and is saved as version 2.
+#[test]
+fn version_1_notebooks_are_migrated() {
+    let v1 = include_str!("fixtures/notebook-with-runs.ron");
+    assert!(v1.contains("schema: 1,") && !v1.contains("writing"));
+    let nb = store::from_bytes(v1.as_bytes(), std::path::Path::new("v1/notebook.ron")).expect("a v1 file loads");
+    assert_eq!(nb.schema, 2);
+    assert_eq!(nb.runs().len(), 2);
+    assert!(nb.integrity().is_empty(), "the chain survives the migration");
+    let saved = store::to_text(&nb).expect("text");
+    assert!(saved.contains("schema: 2,"));
+    assert_eq!(store::from_bytes(saved.as_bytes(), std::path::Path::new("v2/notebook.ron")).expect("reload"), nb);
 }
 
 // SPEC N1: a stored raw-file path that leaves the folder is refused on load.

@@ -17,8 +17,10 @@ pub const NOTEBOOK_FILE: &str = "notebook.ron";
 pub const RAW_DIR: &str = "raw";
 /// Generated documents.
 pub const EXPORTS_DIR: &str = "exports";
-/// The schema version this build writes.
-pub const SCHEMA_VERSION: u32 = 1;
+/// The schema version this build writes. Version 2 added the documents'
+/// writing (answers, citations, placement deadlines); version 1 files are
+/// read and saved as version 2.
+pub const SCHEMA_VERSION: u32 = 2;
 /// A larger `notebook.ron` is refused before it is read: 10 000 runs take
 /// about 20 MB, so this leaves room while keeping a hostile file from
 /// exhausting memory.
@@ -178,12 +180,13 @@ pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Notebook, LoadError> {
     }
     let found = ron::from_str::<Probe>(text).map_err(|e| syntax(path, &e))?.schema;
     match found {
-        SCHEMA_VERSION => {}
+        // Version 1 lacks the `writing` section, which defaults to empty:
+        // the same parse reads it, and the save below writes version 2, so
+        // an older Vernier then refuses the file by version, not by field.
+        1 | SCHEMA_VERSION => {}
         v if v > SCHEMA_VERSION => {
             return Err(LoadError::NewerSchema { path: path.to_path_buf(), found: v, supported: SCHEMA_VERSION });
         }
-        // Version 1 is the first schema; a migration step per older version
-        // goes here, each turning version k into k + 1 before the parse below.
         v => {
             return Err(LoadError::Invalid {
                 path: path.to_path_buf(),
@@ -191,7 +194,8 @@ pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Notebook, LoadError> {
             });
         }
     }
-    let notebook: Notebook = ron::from_str(text).map_err(|e| syntax(path, &e))?;
+    let mut notebook: Notebook = ron::from_str(text).map_err(|e| syntax(path, &e))?;
+    notebook.schema = SCHEMA_VERSION;
     notebook.validate().map_err(|message| LoadError::Invalid { path: path.to_path_buf(), message })?;
     Ok(notebook)
 }
