@@ -373,3 +373,23 @@ fn brief(conditions: &[crate::notebook::Condition]) -> String {
         .collect::<Vec<_>>()
         .join("; ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SPEC D2: answers are keyed by their prompt, so no document may ask
+    // the same thing twice.
+    #[test]
+    fn prompts_are_unique_within_each_document() {
+        for stem in STEMS.iter().filter(|s| template(s).is_some()) {
+            let prompts = prompts(stem);
+            assert!(!prompts.is_empty(), "{stem} has prompts");
+            let mut sorted = prompts.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), prompts.len(), "{stem} repeats a prompt");
+        }
+        assert!(template("measurements.xlsx").is_none());
+    }
+}
