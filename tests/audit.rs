@@ -188,6 +188,7 @@ fn a6_discarded_run_not_mentioned() {
 #[test]
 fn a7_untagged_number_and_a9_untested_claim() {
     assert_eq!(with_answer("performance", "The ikj loop takes 12.5 ms."), [Check::A7]);
+    assert_eq!(with_answer("the metric first", "12.5 ms per 512×512 multiply"), [Check::A7], "the headline too");
     assert_eq!(with_answer("performance", "ikj is 8x faster than naive (MEASURED)."), [Check::A9]);
     assert!(with_answer("performance", "ikj is 8x faster than naive, beyond the IQRs' sum (MEASURED).").is_empty());
 }

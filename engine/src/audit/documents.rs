@@ -86,8 +86,11 @@ fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
     // A7, A8, A9: from the results onwards, every number sits in a tagged
     // line, medians are rounded per S6, and claims carry their test.
     let results = lines.iter().position(|l| l.heading.is_some() && l.text.contains("Results")).unwrap_or(lines.len());
+    // Before the results only the headline states a result; the lines
+    // around it state the conditions.
+    let headline = lines[..results].iter().filter(|l| l.text.starts_with("Headline result:"));
     let mut header: Option<&Vec<String>> = None;
-    for l in &lines[results..] {
+    for l in headline.chain(&lines[results..]) {
         if l.heading.is_some() {
             header = None;
             continue;
