@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::{Check, Finding, Place};
 use crate::harness::raw::sha256_hex;
-use crate::notebook::{Condition, EnvField, Notebook, RawFile, Subject, Tag, WarmupPolicy, is_date};
+use crate::notebook::{Condition, Discard, EnvField, Notebook, RawFile, Subject, Tag, WarmupPolicy, is_date};
 
 /// Raw files larger than this are not hashed: Vernier never writes one.
 const MAX_RAW_BYTES: u64 = 512 * 1024 * 1024;
@@ -30,15 +30,9 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
                 find(Check::A2, place(), format!("states no {}", missing.join(", no ")));
             }
         }
-        if let Some(problem) = raw_problem(dir, m.raw_file.as_ref()) {
-            find(Check::A3, place(), problem);
-        }
-        if m.synthetic && m.tag != Tag::Modeled {
-            find(Check::A10, place(), format!("holds SYNTHETIC data but is tagged {}, not MODELED", m.tag));
-        }
-        if let Some(d) = &run.discarded {
-            check_discard_note(nb, Subject::Run(run.number), &d.reason, &mut |c, m| find(c, place(), m));
-        }
+        let row =
+            Row { subject: Subject::Run(run.number), raw: m.raw_file.as_ref(), synthetic: m.synthetic, tag: m.tag };
+        row.check(dir, nb, run.discarded.as_ref(), &mut |c, message| find(c, place(), message));
     }
     for soak in nb.soaks() {
         let place = || Place::Soak { number: soak.number };
@@ -49,15 +43,13 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
         {
             find(Check::A5, place(), "one of P, t_onset, t_stable, S, S/P, tail IQR is not a number".into());
         }
-        if let Some(problem) = raw_problem(dir, soak.raw_file.as_ref()) {
-            find(Check::A3, place(), problem);
-        }
-        if soak.synthetic && soak.tag != Tag::Modeled {
-            find(Check::A10, place(), format!("holds SYNTHETIC data but is tagged {}, not MODELED", soak.tag));
-        }
-        if let Some(d) = &soak.discarded {
-            check_discard_note(nb, Subject::Soak(soak.number), &d.reason, &mut |c, m| find(c, place(), m));
-        }
+        let row = Row {
+            subject: Subject::Soak(soak.number),
+            raw: soak.raw_file.as_ref(),
+            synthetic: soak.synthetic,
+            tag: soak.tag,
+        };
+        row.check(dir, nb, soak.discarded.as_ref(), &mut |c, message| find(c, place(), message));
     }
     for f in nb.integrity() {
         find(Check::A4, Place::Prediction { number: f.prediction }, f.message.clone());
@@ -79,6 +71,30 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// What runs and soaks are both checked for.
+struct Row<'a> {
+    subject: Subject,
+    raw: Option<&'a RawFile>,
+    synthetic: bool,
+    tag: Tag,
+}
+
+impl Row<'_> {
+    /// A3 (its raw file), A10 (synthetic data tagged MODELED), A6 (a
+    /// discard with a reason, named in a note).
+    fn check(&self, dir: &Path, nb: &Notebook, discarded: Option<&Discard>, find: &mut impl FnMut(Check, String)) {
+        if let Some(problem) = raw_problem(dir, self.raw) {
+            find(Check::A3, problem);
+        }
+        if self.synthetic && self.tag != Tag::Modeled {
+            find(Check::A10, format!("holds SYNTHETIC data but is tagged {}, not MODELED", self.tag));
+        }
+        if let Some(d) = discarded {
+            check_discard_note(nb, self.subject, &d.reason, find);
+        }
+    }
 }
 
 /// Which of machine, build flags, power source and thermal condition
