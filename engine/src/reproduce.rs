@@ -334,7 +334,7 @@ impl Original {
 
 /// An argument vector as one would type it, each word quoted where a shell
 /// would need it.
-pub fn quoted(argv: &[String]) -> String {
+fn quoted(argv: &[String]) -> String {
     argv.iter()
         .map(|a| shlex::try_quote(a).map_or_else(|_| format!("{a:?}"), |q| q.into_owned()))
         .collect::<Vec<_>>()
@@ -342,7 +342,7 @@ pub fn quoted(argv: &[String]) -> String {
 }
 
 /// The factor that turns `from` into `to` for time units; 1 when equal.
-pub fn unit_scale(from: &str, to: &str) -> Option<f64> {
+fn unit_scale(from: &str, to: &str) -> Option<f64> {
     if from == to {
         return Some(1.0);
     }
