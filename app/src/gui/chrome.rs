@@ -256,9 +256,14 @@ impl VernierApp {
                     self.send_io(io::Request::ReadLog { path });
                 }
             }
-            Some(reproduce::Action::Browse) => {
+            Some(reproduce::Action::BrowseFolder) => {
                 if let Some(io) = &self.io {
-                    io.pick_folder(io::Pick::Reproduce, None);
+                    io.pick(io::Pick::Reproduce, None);
+                }
+            }
+            Some(reproduce::Action::BrowseWorkbook) => {
+                if let Some(io) = &self.io {
+                    io.pick(io::Pick::ReproduceWorkbook, None);
                 }
             }
             Some(reproduce::Action::Run(i)) => {

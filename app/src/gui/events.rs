@@ -187,13 +187,15 @@ impl VernierApp {
                 (Err(e), _) => self.say(format!("run {run}: {e}"), true),
                 (Ok(_), None) => {}
             },
-            io::Event::Picked { purpose: io::Pick::Reproduce, path: Some(dir), .. } => {
+            io::Event::Picked {
+                purpose: io::Pick::Reproduce | io::Pick::ReproduceWorkbook, path: Some(dir), ..
+            } => {
                 if let Some(dialog) = &mut self.reproduce {
                     dialog.path = dir.display().to_string();
                 }
                 self.send_io(io::Request::ReadLog { path: dir });
             }
-            io::Event::Picked { purpose: io::Pick::Reproduce, path: None, failed } => {
+            io::Event::Picked { purpose: io::Pick::Reproduce | io::Pick::ReproduceWorkbook, path: None, failed } => {
                 if failed {
                     self.say("no file-dialog service answered on this desktop; type the path instead", true);
                 }
@@ -213,7 +215,7 @@ impl VernierApp {
                         to: dir,
                         notebook: Arc::clone(&self.doc.notebook),
                     },
-                    io::Pick::Reproduce => return,
+                    io::Pick::Reproduce | io::Pick::ReproduceWorkbook => return,
                 };
                 self.send_io(request);
             }

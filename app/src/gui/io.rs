@@ -78,6 +78,8 @@ pub enum Pick {
     SaveAs,
     /// A classmate's notebook folder to reproduce from.
     Reproduce,
+    /// A classmate's workbook to reproduce from.
+    ReproduceWorkbook,
 }
 
 /// Handle to the I/O thread.
@@ -111,9 +113,10 @@ impl Io {
         self.events.try_recv().ok()
     }
 
-    /// Opens a native folder dialog on a thread of its own; the answer
-    /// arrives as [`Event::Picked`].
-    pub fn pick_folder(&self, purpose: Pick, start: Option<PathBuf>) {
+    /// Opens a native dialog on a thread of its own — a folder, or for
+    /// [`Pick::ReproduceWorkbook`] an `.xlsx` file; the answer arrives as
+    /// [`Event::Picked`].
+    pub fn pick(&self, purpose: Pick, start: Option<PathBuf>) {
         let (out, wake) = (self.sender.clone(), std::sync::Arc::clone(&self.waker));
         let spawned = std::thread::Builder::new().name("vernier-dialog".into()).spawn(move || {
             let title = match purpose {
@@ -121,13 +124,18 @@ impl Io {
                 Pick::New => "Choose a folder for the new notebook",
                 Pick::SaveAs => "Save the notebook as (a new folder)",
                 Pick::Reproduce => "Open a classmate's notebook folder (read-only)",
+                Pick::ReproduceWorkbook => "Open a classmate's measurements.xlsx (read-only)",
             };
             let mut dialog = rfd::FileDialog::new().set_title(title);
             if let Some(start) = start {
                 dialog = dialog.set_directory(start);
             }
             let opened = std::time::Instant::now();
-            let path = dialog.pick_folder();
+            let path = if purpose == Pick::ReproduceWorkbook {
+                dialog.add_filter("Workbook", &["xlsx"]).pick_file()
+            } else {
+                dialog.pick_folder()
+            };
             let failed = path.is_none() && opened.elapsed() < std::time::Duration::from_millis(300);
             let _ = out.send(Event::Picked { purpose, path, failed });
             wake();

@@ -396,7 +396,7 @@ impl VernierApp {
             }
             AppCommand::Pick(purpose) => {
                 if let Some(io) = &self.io {
-                    io.pick_folder(purpose, self.doc.dir.parent().map(PathBuf::from));
+                    io.pick(purpose, self.doc.dir.parent().map(PathBuf::from));
                 }
                 return;
             }

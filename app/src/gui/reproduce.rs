@@ -66,8 +66,10 @@ fn from_notebook(nb: &vernier_engine::notebook::Notebook) -> Vec<Original> {
 pub enum Action {
     /// Read this log.
     Read(PathBuf),
-    /// Pick a folder with the file dialog.
-    Browse,
+    /// Pick their notebook folder with the file dialog.
+    BrowseFolder,
+    /// Pick their workbook with the file dialog.
+    BrowseWorkbook,
     /// Rerun this row (confirmed).
     Run(usize),
     /// Close the dialog.
@@ -107,8 +109,11 @@ impl Dialog {
             if (ui.button("Read").clicked() || enter) && !self.path.trim().is_empty() {
                 action = Some(Action::Read(PathBuf::from(self.path.trim())));
             }
-            if ui.button("Browse…").clicked() {
-                action = Some(Action::Browse);
+            if ui.button("Folder…").clicked() {
+                action = Some(Action::BrowseFolder);
+            }
+            if ui.button("Workbook…").clicked() {
+                action = Some(Action::BrowseWorkbook);
             }
         });
         ui.label(
