@@ -3,10 +3,13 @@
 //! the conditions. Their file is only read; nothing in it runs until the
 //! user confirms, and then only as an argument vector — never a shell.
 
-use crate::documents::foreign::{MAX_TRIALS, SheetRun};
+use std::path::{Path, PathBuf};
+
+use crate::documents::foreign::{Foreign, MAX_TRIALS, MAX_WORKBOOK_BYTES, SheetRun};
+use crate::documents::measurements::{self, Opened, ReadError};
 use crate::harness::{BenchResult, BenchSpec, Subject};
 use crate::kernels::{KernelKind, KernelSpec};
-use crate::notebook::{Condition, Notebook, WarmupPolicy, conditions_text};
+use crate::notebook::{Condition, LoadError, Notebook, WarmupPolicy, conditions_text, store};
 use crate::stats::{Comparison, Spread, at_allowance_place, compare};
 
 /// Warm-up used when the original row does not state one (an import).
@@ -70,6 +73,96 @@ pub enum ReproduceError {
         /// What is wrong.
         why: String,
     },
+}
+
+/// Someone else's log, opened read-only: a notebook (a folder, or a
+/// workbook Vernier wrote) or a foreign `measurements.xlsx`.
+#[derive(Debug)]
+pub enum Log {
+    /// A Vernier notebook.
+    Notebook(Box<Notebook>),
+    /// A workbook Vernier did not write, read by header names (D4).
+    Foreign(Foreign),
+}
+
+/// Why someone's log could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Refused before reading it into memory.
+    #[error("{} is {size} bytes, more than the {MAX_WORKBOOK_BYTES}-byte limit for a workbook", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+    },
+    /// A notebook folder that does not load.
+    #[error(transparent)]
+    Notebook(#[from] LoadError),
+    /// A workbook that does not open.
+    #[error(transparent)]
+    Workbook(#[from] ReadError),
+}
+
+impl Log {
+    /// Opens a notebook folder or any `measurements.xlsx`; never writes it.
+    pub fn open(path: &Path) -> Result<Self, OpenError> {
+        if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xlsx")) {
+            return Ok(Log::Notebook(Box::new(store::load(path)?)));
+        }
+        let io = |source| OpenError::Io { path: path.to_path_buf(), source };
+        let size = std::fs::metadata(path).map_err(io)?.len();
+        if size > MAX_WORKBOOK_BYTES as u64 {
+            return Err(OpenError::TooLarge { path: path.to_path_buf(), size });
+        }
+        let bytes = std::fs::read(path).map_err(io)?;
+        Ok(match measurements::open(&bytes, &path.display().to_string())? {
+            Opened::Vernier(nb) => Log::Notebook(nb),
+            Opened::Foreign(f) => Log::Foreign(f),
+        })
+    }
+
+    /// Run `row`, as its owner recorded it.
+    pub fn original(&self, row: u32) -> Result<Original, ReproduceError> {
+        match self {
+            Log::Notebook(nb) => Original::from_notebook(nb, row),
+            Log::Foreign(f) => Original::from_sheet(&f.runs, row),
+        }
+    }
+
+    /// Every run that can be offered for reproducing (discarded ones left out).
+    pub fn originals(&self) -> Vec<Original> {
+        let rows: Vec<u32> = match self {
+            Log::Notebook(nb) => nb.runs().iter().filter(|r| r.discarded.is_none()).map(|r| r.number).collect(),
+            Log::Foreign(f) => f.runs.iter().map(|r| r.number).collect(),
+        };
+        rows.into_iter().filter_map(|row| self.original(row).ok()).collect()
+    }
+
+    /// What a foreign workbook could not give (empty for a notebook).
+    pub fn problems(&self) -> &[String] {
+        match self {
+            Log::Notebook(_) => &[],
+            Log::Foreign(f) => &f.problems,
+        }
+    }
+}
+
+/// True when `theirs` (a folder, or a file in one) is the notebook folder
+/// `mine`: a rerun must never be recorded into the log it reproduces.
+pub fn same_folder(theirs: &Path, mine: &Path) -> bool {
+    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+    let their_folder = if theirs.is_dir() { canonical(theirs) } else { theirs.parent().and_then(canonical) };
+    their_folder.is_some() && their_folder == canonical(mine)
 }
 
 impl Original {

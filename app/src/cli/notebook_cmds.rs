@@ -9,6 +9,7 @@ use anyhow::Context as _;
 use chrono::Utc;
 use clap::Args;
 use vernier_engine::notebook::{Notebook, NotebookError, PredictionText, Subject, store};
+use vernier_engine::reproduce::Log;
 
 use super::{Failure, Outcome};
 
@@ -202,40 +203,14 @@ pub fn open(dir: &Path) -> Result<Notebook, Failure> {
     Ok(notebook)
 }
 
-/// Someone's log, opened read-only: a notebook (a folder, or a workbook
-/// Vernier wrote) or a foreign `measurements.xlsx` read by header names.
-pub enum Log {
-    /// A Vernier notebook.
-    Notebook(Box<Notebook>),
-    /// A workbook Vernier did not write (D4).
-    Foreign(vernier_engine::documents::foreign::Foreign),
-}
-
 /// Opens a folder or any `measurements.xlsx` for reading; never writes it.
+/// A notebook's broken seals are reported on stderr.
 pub fn open_log(path: &Path) -> Result<Log, Failure> {
-    use vernier_engine::documents::measurements::{self, Opened};
-    if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xlsx")) {
-        return open(path).map(|nb| Log::Notebook(Box::new(nb)));
+    let log = Log::open(path).map_err(Failure::input)?;
+    if let Log::Notebook(nb) = &log {
+        report_findings(nb);
     }
-    let size = std::fs::metadata(path)
-        .map_err(|e| Failure::input(anyhow::anyhow!("cannot read {}: {e}", path.display())))?
-        .len();
-    let limit = vernier_engine::documents::foreign::MAX_WORKBOOK_BYTES as u64;
-    if size > limit {
-        return Err(Failure::input(anyhow::anyhow!(
-            "{} is {size} bytes, more than the {limit}-byte limit for a workbook",
-            path.display()
-        )));
-    }
-    let bytes =
-        std::fs::read(path).map_err(|e| Failure::input(anyhow::anyhow!("cannot read {}: {e}", path.display())))?;
-    Ok(match measurements::open(&bytes, &path.display().to_string()).map_err(Failure::input)? {
-        Opened::Vernier(nb) => {
-            report_findings(&nb);
-            Log::Notebook(nb)
-        }
-        Opened::Foreign(foreign) => Log::Foreign(foreign),
-    })
+    Ok(log)
 }
 
 /// Reads a notebook for `show --run`: a folder, or a `measurements.xlsx`

@@ -2,7 +2,7 @@
 //! this machine and put the two side by side. Their log is only read; the
 //! rerun goes into *your* notebook with a note naming their row.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::anyhow;
 use chrono::Utc;
@@ -10,11 +10,11 @@ use clap::Args;
 use serde_json::json;
 use vernier_engine::harness::{BenchSpec, Subject};
 use vernier_engine::notebook::store;
-use vernier_engine::reproduce::{Original, SideBySide};
+use vernier_engine::reproduce::{self, Original, SideBySide};
 use vernier_engine::stats::at_allowance_place;
 
 use super::bench_cmds::{record, run_with_progress};
-use super::notebook_cmds::{Log, open, open_log};
+use super::notebook_cmds::{open, open_log};
 use super::{Failure, Outcome, table};
 
 /// `vernier reproduce`.
@@ -37,12 +37,13 @@ pub struct ReproduceArgs {
 }
 
 pub fn reproduce(args: &ReproduceArgs) -> Outcome {
-    refuse_same_folder(&args.path, &args.notebook)?;
-    let original = match open_log(&args.path)? {
-        Log::Notebook(nb) => Original::from_notebook(&nb, args.row),
-        Log::Foreign(f) => Original::from_sheet(&f.runs, args.row),
+    if reproduce::same_folder(&args.path, &args.notebook) {
+        return Err(Failure::input(anyhow!(
+            "{} is the notebook you are reproducing from; record the rerun in your own notebook",
+            args.notebook.display()
+        )));
     }
-    .map_err(Failure::input)?;
+    let original = open_log(&args.path)?.original(args.row).map_err(Failure::input)?;
     let spec = original.spec().map_err(Failure::input)?;
     // Fail before measuring if your notebook cannot be read.
     open(&args.notebook)?;
@@ -111,20 +112,6 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
         }
     }
     Ok(0)
-}
-
-/// Their log and your notebook must be different folders: their files are
-/// never written.
-fn refuse_same_folder(theirs: &Path, mine: &Path) -> Result<(), Failure> {
-    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
-    let their_folder = if theirs.is_dir() { canonical(theirs) } else { theirs.parent().and_then(canonical) };
-    match (their_folder, canonical(mine)) {
-        (Some(t), Some(m)) if t == m => Err(Failure::input(anyhow!(
-            "{} is the notebook you are reproducing from; record the rerun in your own notebook",
-            mine.display()
-        ))),
-        _ => Ok(()),
-    }
 }
 
 fn plan_json(o: &Original, spec: &BenchSpec) -> serde_json::Value {

@@ -8,7 +8,9 @@ use vernier_engine::notebook::{Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING
 
 use vernier_engine::documents::foreign::Foreign;
 
-use super::notebook_cmds::{Log, open_any, open_log};
+use vernier_engine::reproduce::Log;
+
+use super::notebook_cmds::{open_any, open_log};
 use super::{Outcome, table};
 
 /// Prints the notebook; exit 1 when a prediction's seal is broken (N4). A

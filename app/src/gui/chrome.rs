@@ -244,12 +244,7 @@ impl VernierApp {
             .show(ctx, |ui| action = dialog.ui(ui, busy));
         match action {
             Some(reproduce::Action::Read(path)) => {
-                let theirs = if path.is_dir() {
-                    path.canonicalize().ok()
-                } else {
-                    path.parent().and_then(|p| p.canonicalize().ok())
-                };
-                if theirs.is_some() && theirs == self.doc.dir.canonicalize().ok() {
+                if vernier_engine::reproduce::same_folder(&path, &self.doc.dir) {
                     dialog.log =
                         Some(Err("that is the open notebook; open your own notebook and reproduce from theirs".into()));
                 } else {

@@ -7,10 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use egui::{RichText, Ui};
-use vernier_engine::documents::measurements::{self, Opened};
 use vernier_engine::harness::BenchSpec;
-use vernier_engine::notebook::store;
-use vernier_engine::reproduce::{Original, SideBySide};
+use vernier_engine::reproduce::{Log, Original, SideBySide};
 use vernier_engine::stats::at_allowance_place;
 
 /// A classmate's log, read for reproducing.
@@ -26,40 +24,16 @@ pub struct TheirLog {
 /// Reads a notebook folder or any `measurements.xlsx`, read-only. Runs on
 /// the I/O thread.
 pub fn read_log(path: &Path) -> Result<TheirLog, String> {
-    let (originals, problems) = if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xlsx")) {
-        let size = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?.len();
-        let limit = vernier_engine::documents::foreign::MAX_WORKBOOK_BYTES as u64;
-        if size > limit {
-            return Err(format!("{} is {size} bytes, more than the {limit}-byte limit", path.display()));
-        }
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        match measurements::open(&bytes, &path.display().to_string()).map_err(|e| e.to_string())? {
-            Opened::Vernier(nb) => (from_notebook(&nb), Vec::new()),
-            Opened::Foreign(f) => {
-                let rows = f.runs.iter().filter_map(|r| Original::from_sheet(&f.runs, r.number).ok()).collect();
-                (rows, f.problems)
-            }
-        }
-    } else {
-        let nb = store::load(path).map_err(|e| e.to_string())?;
-        (from_notebook(&nb), Vec::new())
-    };
-    let rows = originals
+    let log = Log::open(path).map_err(|e| e.to_string())?;
+    let rows = log
+        .originals()
         .into_iter()
         .map(|o| {
             let spec = o.spec().map_err(|e| e.to_string());
             (o, spec)
         })
         .collect();
-    Ok(TheirLog { source: path.to_path_buf(), rows, problems })
-}
-
-fn from_notebook(nb: &vernier_engine::notebook::Notebook) -> Vec<Original> {
-    nb.runs()
-        .iter()
-        .filter(|r| r.discarded.is_none())
-        .filter_map(|r| Original::from_notebook(nb, r.number).ok())
-        .collect()
+    Ok(TheirLog { source: path.to_path_buf(), rows, problems: log.problems().to_vec() })
 }
 
 /// What the dialog asks the window to do.
