@@ -25,25 +25,34 @@ mod table;
 mod writing_cmds;
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+use crate::exit::{Failure, Outcome};
 
 /// Vernier: a lab notebook for performance measurements.
 #[derive(Debug, Parser)]
 #[command(name = "vernier", version, about, long_about = None)]
-pub struct Cli {
+struct Cli {
     #[command(subcommand)]
-    command: Option<Command>,
+    face: Option<Face>,
 }
 
+/// The window's one subcommand, then every command of the command line.
 #[derive(Debug, Subcommand)]
-enum Command {
+enum Face {
     /// Open the app on a notebook folder (a measurements.xlsx opens read-only, to reproduce from).
     Open {
         /// The notebook folder, or a measurements.xlsx.
         path: PathBuf,
     },
+    #[command(flatten)]
+    Command(Command),
+}
+
+/// A command of the command line.
+#[derive(Debug, Subcommand)]
+pub enum Command {
     /// Create a notebook folder (notebook.ron, raw/, exports/).
     New {
         /// The folder to create.
@@ -155,77 +164,47 @@ pub fn write_stdout(args: std::fmt::Arguments<'_>) {
     }
 }
 
-/// The error and its causes on one line, leaving out a cause whose text the
-/// message already quotes (the engine's errors name their OS error).
-pub fn describe(error: &anyhow::Error) -> String {
-    let mut text = error.to_string();
-    for cause in error.chain().skip(1) {
-        let cause = cause.to_string();
-        if !text.contains(&cause) {
-            text.push_str(": ");
-            text.push_str(&cause);
-        }
-    }
-    text
+/// What the arguments ask for: the window (no subcommand, or `open`), or a
+/// command of the command line.
+pub enum Invocation {
+    /// Open the window on this notebook folder or workbook (`None`: the scratch notebook).
+    Window(Option<PathBuf>),
+    /// Run a command and exit.
+    Command(Box<Command>),
 }
 
-/// A command that did not succeed, with the exit code it earns.
-#[derive(Debug)]
-pub struct Failure {
-    code: u8,
-    error: anyhow::Error,
-}
-
-impl Failure {
-    /// Bad usage or bad input: exit 2.
-    pub fn input(error: impl Into<anyhow::Error>) -> Self {
-        Self { code: 2, error: error.into() }
-    }
-
-    /// The operation failed (a save, a measurement): exit 1.
-    pub fn failed(error: impl Into<anyhow::Error>) -> Self {
-        Self { code: 1, error: error.into() }
+/// Parses the process's arguments (clap prints usage and exits on bad ones).
+pub fn parse() -> Invocation {
+    match Cli::parse().face {
+        None => Invocation::Window(None),
+        Some(Face::Open { path }) => Invocation::Window(Some(path)),
+        Some(Face::Command(command)) => Invocation::Command(Box::new(command)),
     }
 }
 
-/// What a command returns: the exit code to use when it ran to the end
-/// (0, or 1 when it reported findings).
-pub type Outcome = Result<u8, Failure>;
-
-/// Parses the arguments, runs the command or the app, and maps the result to
-/// an exit code.
-pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let outcome = match cli.command {
-        None => crate::gui::run(None),
-        Some(Command::Open { path }) => crate::gui::run(Some(path)),
-        Some(Command::New { dir, title }) => notebook_cmds::new(&dir, &title),
-        Some(Command::Show { dir, run: Some(n), form, .. }) => show::show_run(&dir, n, &form),
-        Some(Command::Show { dir, json, run: None, .. }) => show::show(&dir, json),
-        Some(Command::Predict(args)) => notebook_cmds::predict(&args),
-        Some(Command::Lock { dir }) => notebook_cmds::lock(&dir),
-        Some(Command::Note { dir, text }) => notebook_cmds::note(&dir, &text),
-        Some(Command::Discard(args)) => notebook_cmds::discard(&args),
-        Some(Command::Set { dir, field, value }) => notebook_cmds::set(&dir, &field, &value),
-        Some(Command::Stats(args)) => stats_cmds::stats(&args),
-        Some(Command::Compare(args)) => stats_cmds::compare(&args),
-        Some(Command::Bench(args)) => bench_cmds::bench(&args),
-        Some(Command::Machine { json }) => bench_cmds::machine(json),
-        Some(Command::Instrument { json }) => bench_cmds::instrument(json),
-        Some(Command::Import(command)) => bench_cmds::import(&command),
-        Some(Command::Soak(command)) => soak_cmds::soak(&command),
-        Some(Command::Placement(args)) => placement_cmd::placement(&args),
-        Some(Command::Write(args)) => writing_cmds::write(&args),
-        Some(Command::Cite(args)) => writing_cmds::cite(&args),
-        Some(Command::Reproduce(args)) => reproduce_cmd::reproduce(&args),
-        Some(Command::Audit { dir, exports, json }) => audit_cmd::audit(&dir, exports.as_deref(), json),
-        Some(Command::Export { dir, out }) => export_cmd::export(&dir, out.as_ref()),
-    };
-    match outcome {
-        Ok(code) => ExitCode::from(code),
-        Err(Failure { code, error }) => {
-            eprintln!("error: {}", describe(&error));
-            ExitCode::from(code)
-        }
+/// Runs a command of the command line.
+pub fn run(command: Command) -> Outcome {
+    match command {
+        Command::New { dir, title } => notebook_cmds::new(&dir, &title),
+        Command::Show { dir, run: Some(n), form, .. } => show::show_run(&dir, n, &form),
+        Command::Show { dir, json, run: None, .. } => show::show(&dir, json),
+        Command::Predict(args) => notebook_cmds::predict(&args),
+        Command::Lock { dir } => notebook_cmds::lock(&dir),
+        Command::Note { dir, text } => notebook_cmds::note(&dir, &text),
+        Command::Discard(args) => notebook_cmds::discard(&args),
+        Command::Set { dir, field, value } => notebook_cmds::set(&dir, &field, &value),
+        Command::Stats(args) => stats_cmds::stats(&args),
+        Command::Compare(args) => stats_cmds::compare(&args),
+        Command::Bench(args) => bench_cmds::bench(&args),
+        Command::Machine { json } => bench_cmds::machine(json),
+        Command::Instrument { json } => bench_cmds::instrument(json),
+        Command::Import(command) => bench_cmds::import(&command),
+        Command::Soak(command) => soak_cmds::soak(&command),
+        Command::Placement(args) => placement_cmd::placement(&args),
+        Command::Write(args) => writing_cmds::write(&args),
+        Command::Cite(args) => writing_cmds::cite(&args),
+        Command::Reproduce(args) => reproduce_cmd::reproduce(&args),
+        Command::Audit { dir, exports, json } => audit_cmd::audit(&dir, exports.as_deref(), json),
+        Command::Export { dir, out } => export_cmd::export(&dir, out.as_ref()),
     }
 }

@@ -27,7 +27,6 @@ use egui::{Key, KeyboardShortcut, Modifiers, RichText};
 use vernier_engine::harness::{BenchSpec, Engine};
 use vernier_engine::notebook::{EnvField, IntegrityFinding, Notebook, PredictionText, Subject, store};
 
-use crate::cli::{Failure, Outcome};
 pub use views::Section;
 
 /// Per frame, events are drained for at most this long so a burst of trials
@@ -43,18 +42,32 @@ const SHORTCUT_CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE,
 const SHORTCUT_EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
 const SHORTCUT_THEME: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::T);
 
+/// Why the window could not start. `main` decides what exit code each earns.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The scratch notebook could not be created.
+    #[error("{0:#}")]
+    Scratch(anyhow::Error),
+    /// The notebook given could not be read.
+    #[error(transparent)]
+    Notebook(#[from] vernier_engine::notebook::LoadError),
+    /// No window could be opened.
+    #[error("the window could not open (is there a display?): {0}")]
+    Window(String),
+}
+
 /// Opens the window on `path`, or on the scratch notebook when none is given.
-pub fn run(path: Option<PathBuf>) -> Outcome {
+pub fn run(path: Option<PathBuf>) -> Result<(), StartError> {
     // A workbook is someone's log to read, not a notebook to write: the
     // window opens on the scratch notebook with the workbook's rows shown
     // read-only in the Reproduce dialog (R1).
     let workbook = path.clone().filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("xlsx")));
     let dir = match path {
         Some(p) if workbook.is_none() => p,
-        _ => crate::scratch::ensure_scratch().map_err(Failure::failed)?,
+        _ => crate::scratch::ensure_scratch().map_err(StartError::Scratch)?,
     };
     // Read before the window exists, so the first frame already shows it.
-    let notebook = store::load(&dir).map_err(Failure::input)?;
+    let notebook = store::load(&dir)?;
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Vernier")
@@ -74,8 +87,7 @@ pub fn run(path: Option<PathBuf>) -> Outcome {
             Ok(Box::new(app))
         }),
     )
-    .map_err(|e| Failure::failed(anyhow::anyhow!("the window could not open (is there a display?): {e}")))?;
-    Ok(0)
+    .map_err(|e| StartError::Window(e.to_string()))
 }
 
 /// Everything the window can be asked to do.
