@@ -8,7 +8,7 @@ use vernier_engine::audit::{self, Check, Place};
 use vernier_engine::documents::{self, STEMS};
 use vernier_engine::harness::raw;
 use vernier_engine::notebook::{
-    Citation, Condition, Notebook, SoakNumbers, SoakProtocol, Subject, Tag, WarmupPolicy, store,
+    Citation, Condition, NewSoak, Notebook, SoakNumbers, SoakProtocol, Subject, Tag, WarmupPolicy, store,
 };
 
 use crate::util::{at, measurement, text};
@@ -30,10 +30,10 @@ fn method_notebook() -> (tempfile::TempDir, std::path::PathBuf, Notebook) {
     for stem in STEMS {
         for prompt in documents::prompts(stem) {
             let answer = if prompt.starts_with("name and version") { "none" } else { "Written by the student." };
-            nb.writing.set_answer(stem, prompt, answer);
+            nb.set_answer(stem, prompt, answer);
         }
     }
-    nb.writing.add_citation(citation("https://example.org/soc-a", "2026-11-02")).expect("citation");
+    nb.add_citation(citation("https://example.org/soc-a", "2026-11-02")).expect("citation");
     export(&dir, &nb);
     (tmp, dir, nb)
 }
@@ -75,7 +75,7 @@ fn checks(dir: &Path) -> Vec<Check> {
 fn with_answer(prefix: &str, answer: &str) -> Vec<Check> {
     let (_tmp, dir, mut nb) = method_notebook();
     let prompt = documents::prompts("report.docx").into_iter().find(|p| p.starts_with(prefix)).expect("prompt");
-    nb.writing.set_answer("report.docx", prompt, answer);
+    nb.set_answer("report.docx", prompt, answer);
     export(&dir, &nb);
     checks(&dir)
 }
@@ -162,7 +162,17 @@ fn a5_soak_without_all_six_numbers() {
         unit: "chunks/s".into(),
     };
     let raw_file = raw::write_once(&dir, "soak-1", "t_seconds,score\n0,1\n").expect("raw");
-    nb.record_soak(protocol, numbers, Vec::new(), Some(raw_file), Tag::Measured, false, at(60));
+    nb.record_soak(
+        NewSoak {
+            protocol,
+            numbers,
+            conditions: Vec::new(),
+            raw_file: Some(raw_file),
+            tag: Tag::Measured,
+            synthetic: false,
+        },
+        at(60),
+    );
     export(&dir, &nb);
     assert!(checks(&dir).contains(&Check::A5));
 }
@@ -239,7 +249,7 @@ fn a11_exactly_six_files() {
 #[test]
 fn a12_citation_without_url_or_date() {
     let (_tmp, dir, mut nb) = method_notebook();
-    nb.writing.add_citation(citation("", "2026-11-02")).expect("citation");
+    nb.add_citation(citation("", "2026-11-02")).expect("citation");
     export(&dir, &nb);
     assert_eq!(checks(&dir), [Check::A12]);
 }
@@ -251,7 +261,7 @@ fn a13_a14_a15_unwritten_sections() {
     assert_eq!(with_answer("energy", ""), [Check::A15]);
     let (_tmp, dir, mut nb) = method_notebook();
     let models = documents::prompts("ai-usage.txt")[0];
-    nb.writing.set_answer("ai-usage.txt", models, "");
+    nb.set_answer("ai-usage.txt", models, "");
     export(&dir, &nb);
     assert_eq!(checks(&dir), [Check::A14]);
 }

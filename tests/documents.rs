@@ -62,30 +62,24 @@ fn written_answers_fill_the_documents() {
     let (_tmp, _dir, mut nb) = saved_notebook();
     let prompts = documents::prompts("report.docx");
     let question = prompts.iter().find(|p| p.contains("the question")).expect("a question prompt");
-    nb.writing.set_answer("report.docx", question, "Does the memory wall show at 8 MiB?");
+    nb.set_answer("report.docx", question, "Does the memory wall show at 8 MiB?");
     let soc_prompts = documents::prompts("soc-architecture-review.docx");
     let blocks_prompt = soc_prompts.iter().find(|p| p.starts_with("blocks of")).expect("block inventory prompt");
-    nb.writing.set_answer(
-        "soc-architecture-review.docx",
-        blocks_prompt,
-        "NPU | inference | DRAM | bandwidth | inferred | —",
-    );
-    nb.writing
-        .add_citation(Citation {
-            figure: "SoC-A peak bandwidth".into(),
-            value: "68.3 GB/s".into(),
-            url: "https://example.org/soc-a".into(),
-            retrieved: "2026-11-02".into(),
-            tag: Tag::Cited,
-        })
-        .expect("citation");
-    nb.writing
-        .set_placement(vec![Budget {
-            workload: "image_classification".into(),
-            deadline_ms: 50.0,
-            rate_per_s: Some(10.0),
-        }])
-        .expect("budget");
+    nb.set_answer("soc-architecture-review.docx", blocks_prompt, "NPU | inference | DRAM | bandwidth | inferred | —");
+    nb.add_citation(Citation {
+        figure: "SoC-A peak bandwidth".into(),
+        value: "68.3 GB/s".into(),
+        url: "https://example.org/soc-a".into(),
+        retrieved: "2026-11-02".into(),
+        tag: Tag::Cited,
+    })
+    .expect("citation");
+    nb.set_placement(vec![Budget {
+        workload: "image_classification".into(),
+        deadline_ms: 50.0,
+        rate_per_s: Some(10.0),
+    }])
+    .expect("budget");
     let files = documents::export(&nb, &Attachments::default()).expect("export");
     let text = |i: usize| part(&files[i].1, "word/document.xml");
     let report = text(0);
@@ -100,7 +94,7 @@ fn written_answers_fill_the_documents() {
     assert!(placement.contains("7 mJ × 10 /s = 70 mJ/s"), "the duty-cycle multiplication is shown");
     assert!(placement.contains("SYNTHETIC"));
     let before = documents::unwritten(&nb);
-    nb.writing.set_answer("report.docx", question, "");
+    nb.set_answer("report.docx", question, "");
     assert_eq!(documents::unwritten(&nb)[0].1, before[0].1 + 1, "clearing an answer brings its prompt back");
 }
 
@@ -173,7 +167,7 @@ fn workbook_has_the_sections_and_keeps_formulas_as_text() {
 fn workbook_round_trip_is_lossless() {
     let (_tmp, _dir, mut nb) = saved_notebook();
     nb.add_note(&"long note ".repeat(8_000), at(95)).expect("a note longer than one cell");
-    nb.writing.set_answer("report.docx", "the question", "line one\nline two");
+    nb.set_answer("report.docx", "the question", "line one\nline two");
     let bytes = measurements::write(&nb).expect("workbook");
     let back = measurements::read(&bytes, "measurements.xlsx").expect("reopens");
     assert_eq!(back, nb);

@@ -159,14 +159,14 @@ fn long_and_short_forms() {
     nb.set_environment("Power source", "mains").expect("field");
     nb.set_environment("Compiler + flags", "rustc 1.95 -C opt-level=3").expect("field");
     let run = nb.run(1).expect("run");
-    let long = run.long_form(&nb.environment);
+    let long = run.long_form(nb.environment());
     let lines: Vec<&str> = long.lines().collect();
     assert_eq!(lines[0], "matmul ikj, N=512");
     assert_eq!(lines[1], "  12.50 ms, IQR 0.20, min 12.40, max 24.90, n=5 (warm-up 3)");
     assert!(lines.iter().any(|l| l.trim() == "rustc 1.95 -C opt-level=3"));
     assert!(lines.iter().any(|l| l.contains("mains power")));
     assert_eq!(lines.last().copied(), Some("  provenance: MEASURED"));
-    let short = run.short_form(&nb.environment);
+    let short = run.short_form(nb.environment());
     assert!(
         short.starts_with(
             "matmul ikj, N=512: median 12.50 ms of 5 repetitions after 3 discarded, IQR 0.20 ms, on mains power"

@@ -62,7 +62,7 @@ pub fn placement(args: &PlacementArgs) -> Outcome {
             .map(|(w, &deadline_ms)| Budget { workload: w.clone(), deadline_ms, rate_per_s: rates.get(w).copied() })
             .collect();
         return change(dir, |nb| {
-            nb.writing.set_placement(kept).map(|()| "kept in the notebook for placement-decision.docx".to_owned())
+            nb.set_placement(kept).map(|()| "kept in the notebook for placement-decision.docx".to_owned())
         });
     }
     Ok(0)

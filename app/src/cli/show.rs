@@ -38,7 +38,7 @@ pub fn show_run(dir: &Path, number: u32, form: &str) -> Outcome {
         ))
     })?;
     let text =
-        if form == "short" { run.short_form(&notebook.environment) } else { run.long_form(&notebook.environment) };
+        if form == "short" { run.short_form(notebook.environment()) } else { run.long_form(notebook.environment()) };
     out!("{text}");
     Ok(0)
 }
@@ -105,7 +105,7 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
     // Writing into a String cannot fail.
     let _ = writeln!(out, "# Measurement Log — {}\n{}\n", nb.title, dir.display());
 
-    let env: Vec<Vec<String>> = nb.environment.rows().map(|(f, v)| vec![f.label().to_owned(), v]).collect();
+    let env: Vec<Vec<String>> = nb.environment().rows().map(|(f, v)| vec![f.label().to_owned(), v]).collect();
     let _ = writeln!(out, "## Environment\n{}\n", table::render(&["Field", "Value"], &env));
 
     let mut headers = PREDICTION_COLUMNS.to_vec();
@@ -153,7 +153,7 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
         "title": nb.title,
         "schema": nb.schema,
         "created_at": nb.created_at,
-        "environment": nb.environment.rows().map(|(f, v)| json!({"field": f.label(), "value": v})).collect::<Vec<_>>(),
+        "environment": nb.environment().rows().map(|(f, v)| json!({"field": f.label(), "value": v})).collect::<Vec<_>>(),
         "predictions": nb.predictions().iter().map(|p| {
             let lock = nb.lock_of(p);
             json!({
@@ -193,7 +193,7 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "discarded": s.discarded,
         })).collect::<Vec<_>>(),
         "notes": nb.notes(),
-        "writing": nb.writing,
+        "writing": nb.writing(),
         "integrity": nb.integrity(),
     })
 }

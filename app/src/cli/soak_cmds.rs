@@ -7,8 +7,8 @@ use anyhow::anyhow;
 use chrono::Utc;
 use clap::{Args, Subcommand};
 use serde_json::json;
-use vernier_engine::notebook::{RawFile, SoakProtocol, Tag, store};
-use vernier_engine::soak::{self, Analysis, Thresholds, analysis, file, run};
+use vernier_engine::notebook::{SoakProtocol, store};
+use vernier_engine::soak::{self, Analysis, Thresholds, analysis, file, record, run};
 use vernier_engine::stats::format_significant;
 
 use super::notebook_cmds::open;
@@ -271,45 +271,41 @@ fn run_soak(args: &RunArgs) -> Outcome {
             ..SoakProtocol::default()
         },
     };
-    let duration = seconds(protocol.duration_s, "--duration")?;
-    let interval = seconds(protocol.interval_s, "--interval")?;
+    seconds(protocol.duration_s, "--duration")?;
+    seconds(protocol.interval_s, "--interval")?;
     let workers =
         args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
     let out_path = match (&args.out, &notebook) {
         (Some(p), _) => p.clone(),
-        (None, Some((dir, nb))) => dir.join(store::RAW_DIR).join(format!("soak-{}.csv", nb.soaks().len() + 1)),
+        (None, Some((dir, nb))) => record::raw_path(dir, nb),
         (None, None) => return Err(Failure::input(anyhow!("give --out FILE.csv or --notebook DIR"))),
     };
-    let context = notebook.as_ref().map_or_else(Vec::new, |(_, nb)| run::stated_context(&nb.environment));
-    let spec = run::SoakSpec { duration, interval, workers, out: out_path.clone(), sensors_root: "/".into(), context };
+    let context = notebook.as_ref().map_or_else(Vec::new, |(_, nb)| run::stated_context(nb.environment()));
+    let spec = run::SoakSpec { protocol, workers, out: out_path.clone(), sensors_root: "/".into(), context };
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let token = std::sync::Arc::clone(&cancel);
     let _ = ctrlc::set_handler(move || token.store(true, std::sync::atomic::Ordering::Relaxed));
-    let total = (protocol.duration_s / protocol.interval_s).floor() as u64;
-    let bar = indicatif::ProgressBar::with_draw_target(Some(total), indicatif::ProgressDrawTarget::stderr());
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(u64::from(protocol.samples())),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
     let outcome = run::run(&spec, &cancel, &mut |n, row| {
         bar.set_position(n as u64);
-        bar.set_message(format!("score {} {UNIT}", format_significant(row[5], 3)));
+        bar.set_message(format!("score {} {UNIT}", format_significant(row.score, 3)));
     })
     .map_err(|e| match e {
         run::SoakRunError::Invalid(_) => Failure::input(e),
         other => Failure::failed(other),
     })?;
     bar.finish_and_clear();
-    let data = load(&out_path)?;
-    let th = Thresholds::from(&protocol);
-    let result = soak::analyze(&data, &th);
-    if let (Some((dir, mut nb)), Ok(a)) = (notebook, &result) {
-        let bytes = std::fs::read(&out_path).map_err(Failure::failed)?;
-        let raw_file = store_path(dir, &out_path).map(|path| RawFile {
-            path,
-            sha256: vernier_engine::harness::raw::sha256_hex(&bytes),
-            arm: "A".into(),
-        });
-        let conditions = outcome.row_conditions(workers);
-        let n = nb.record_soak(protocol, a.numbers(UNIT), conditions, raw_file, Tag::Measured, false, Utc::now());
+    let finished = record::finish(&out_path, protocol, &outcome).map_err(Failure::input)?;
+    if let Some((dir, mut nb)) = notebook {
+        let added = record::add_row(&mut nb, dir, &finished, Utc::now());
         store::save(dir, &nb).map_err(Failure::failed)?;
-        out!("recorded as soak S{n} in {}", dir.display());
+        match added {
+            record::Added::Soak(n) => out!("recorded as soak S{n} in {}", dir.display()),
+            record::Added::Note(_) => out!("not recorded as a row; a note in {} names the file", dir.display()),
+        }
     }
     out!(
         "{} samples written to {} ({} workers, chunk {:.1} ms{}){}",
@@ -324,16 +320,10 @@ fn run_soak(args: &RunArgs) -> Outcome {
         },
         if outcome.cancelled { " — stopped early; every row written is kept" } else { "" }
     );
-    match result {
-        Ok(a) if args.json => out!("{}", numbers_json(&a)),
-        Ok(a) => print_six(&a, "the six numbers"),
+    match &finished.analysis {
+        Ok(a) if args.json => out!("{}", numbers_json(a)),
+        Ok(a) => print_six(a, "the six numbers"),
         Err(e) => out!("not analysable yet: {e}"),
     }
     Ok(0)
-}
-
-/// The CSV's path inside the notebook, when it was written there.
-fn store_path(dir: &Path, file: &Path) -> Option<vernier_engine::notebook::NotebookPath> {
-    let relative = file.strip_prefix(dir).ok()?;
-    vernier_engine::notebook::NotebookPath::new(relative.to_string_lossy().replace('\\', "/")).ok()
 }

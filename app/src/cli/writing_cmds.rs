@@ -82,7 +82,7 @@ pub fn write(args: &WriteArgs) -> Outcome {
         None => return Err(Failure::input(anyhow!("give the answer after the prompt number (or - to read it)"))),
     };
     change(&args.dir, |nb| {
-        nb.writing.set_answer(stem, prompt, &text);
+        nb.set_answer(stem, prompt, &text);
         Ok(if text.trim().is_empty() {
             format!("{stem}: cleared “{prompt}”")
         } else {
@@ -93,14 +93,12 @@ pub fn write(args: &WriteArgs) -> Outcome {
 
 pub fn cite(args: &CiteArgs) -> Outcome {
     if let Some(n) = args.remove {
-        return change(&args.dir, |nb| {
-            nb.writing.remove_citation(n).map(|c| format!("removed citation {n} ({})", c.figure))
-        });
+        return change(&args.dir, |nb| nb.remove_citation(n).map(|c| format!("removed citation {n} ({})", c.figure)));
     }
     let (Some(figure), Some(value)) = (&args.figure, &args.value) else {
         let nb = open(&args.dir)?;
         let rows: Vec<Vec<String>> = nb
-            .writing
+            .writing()
             .citations
             .iter()
             .enumerate()
@@ -126,8 +124,8 @@ pub fn cite(args: &CiteArgs) -> Outcome {
         tag: if args.modeled { Tag::Modeled } else { Tag::Cited },
     };
     change(&args.dir, |nb| {
-        let n = nb.writing.add_citation(citation)?;
-        let c = &nb.writing.citations[n - 1];
+        let n = nb.add_citation(citation)?;
+        let c = &nb.writing().citations[n - 1];
         let missing: Vec<&str> = [(c.url.is_empty(), "a URL"), (c.retrieved.is_empty(), "a retrieval date")]
             .into_iter()
             .filter_map(|(m, w)| m.then_some(w))
@@ -152,7 +150,7 @@ fn list_one(dir: &Path, stem: &str) -> Outcome {
     let nb = open(dir)?;
     out!("{stem}");
     for (i, prompt) in documents::prompts(stem).iter().enumerate() {
-        let state = if nb.writing.answer(stem, prompt).is_some() { "written" } else { "to write" };
+        let state = if nb.writing().answer(stem, prompt).is_some() { "written" } else { "to write" };
         out!("  {:>2}. [{state}] {prompt}", i + 1);
     }
     Ok(0)

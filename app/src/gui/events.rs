@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use vernier_engine::harness::{self, EngineEvent};
-use vernier_engine::notebook::{NotebookPath, RawFile, Tag};
+use vernier_engine::soak::record;
 
 use super::*;
 
@@ -62,49 +62,26 @@ impl VernierApp {
         match event {
             soak_runner::SoakEvent::Sample(row) => {
                 if let Some(live) = &mut self.live_soak {
-                    live.points.push(egui_plot::PlotPoint::new(row[0], row[5]));
+                    live.points.push(egui_plot::PlotPoint::new(row.t_seconds, row.score));
                 }
             }
             soak_runner::SoakEvent::Finished(result) => {
                 self.live_soak = None;
-                let done = match result {
-                    Ok(done) => done,
+                let finished = match result {
+                    Ok(finished) => finished,
                     Err(e) => return self.say(format!("the soak failed: {e}"), true),
                 };
-                let path = done
-                    .path
-                    .strip_prefix(&self.doc.dir)
-                    .ok()
-                    .and_then(|p| NotebookPath::new(p.to_string_lossy()).ok());
-                let raw_file = path.map(|path| RawFile { path, sha256: done.sha256.clone(), arm: "A".into() });
-                match done.analysis {
-                    Ok(a) => {
-                        let n = self.notebook_mut().record_soak(
-                            done.protocol,
-                            a.numbers(vernier_engine::soak::SCORE_UNIT),
-                            done.conditions,
-                            raw_file,
-                            Tag::Measured,
-                            false,
-                            chrono::Utc::now(),
-                        );
-                        let stopped = if done.cancelled { " (stopped early; every row written is kept)" } else { "" };
+                let dir = self.doc.dir.clone();
+                match record::add_row(self.notebook_mut(), &dir, &finished, chrono::Utc::now()) {
+                    record::Added::Soak(n) => {
+                        let stopped =
+                            if finished.cancelled { " (stopped early; every row written is kept)" } else { "" };
                         self.say(format!("recorded soak S{n}{stopped}"), false);
-                        self.changed();
                     }
-                    Err(e) => {
-                        let _ = self.notebook_mut().add_note(
-                            &format!(
-                                "A soak stopped before it could be analysed ({e}); its rows are kept in {}.",
-                                done.path.display()
-                            ),
-                            chrono::Utc::now(),
-                        );
-                        self.say(format!("the soak could not be analysed: {e}"), true);
-                        self.changed();
-                    }
+                    record::Added::Note(why) => self.say(format!("the soak could not be analysed: {why}"), true),
                 }
-                self.run_command(AppCommand::OpenSoak(Some(done.path)));
+                self.changed();
+                self.run_command(AppCommand::OpenSoak(Some(finished.path.clone())));
             }
         }
     }

@@ -484,25 +484,22 @@ impl VernierApp {
                 Ok(format!("locked {} prediction(s)", self.notebook_mut().lock_open_predictions(now)))
             }
             AppCommand::SetEnvironment(field, value) => {
-                self.notebook_mut().environment.set(field, &value).map(|()| format!("{} set", field.label()))
+                self.notebook_mut().set_environment_field(field, &value).map(|()| format!("{} set", field.label()))
             }
             AppCommand::AddNote(text) => self.notebook_mut().add_note(&text, now).map(|()| "note added".to_owned()),
             AppCommand::Write { stem, prompt, text } => {
-                self.notebook_mut().writing.set_answer(stem, prompt, &text);
+                self.notebook_mut().set_answer(stem, prompt, &text);
                 Ok(format!("{stem}: answer saved"))
             }
             AppCommand::AddCitation(citation) => {
-                self.notebook_mut().writing.add_citation(citation).map(|n| format!("citation {n} added"))
+                self.notebook_mut().add_citation(citation).map(|n| format!("citation {n} added"))
             }
             AppCommand::SetPlacement(budgets) => {
                 let count = budgets.len();
-                self.notebook_mut()
-                    .writing
-                    .set_placement(budgets)
-                    .map(|()| format!("kept {count} placement deadline(s)"))
+                self.notebook_mut().set_placement(budgets).map(|()| format!("kept {count} placement deadline(s)"))
             }
             AppCommand::RemoveCitation(n) => {
-                self.notebook_mut().writing.remove_citation(n).map(|c| format!("citation {n} ({}) removed", c.figure))
+                self.notebook_mut().remove_citation(n).map(|c| format!("citation {n} ({}) removed", c.figure))
             }
             AppCommand::Discard(n, reason) => self
                 .notebook_mut()
@@ -553,13 +550,12 @@ impl VernierApp {
             self.say("wait for the measurement in progress to finish: a soak needs the machine to itself", true);
             return;
         }
-        let n = self.doc.notebook.soaks().len() + 1;
-        let out = self.doc.dir.join(store::RAW_DIR).join(format!("soak-{n}.csv"));
-        let context = vernier_engine::soak::run::stated_context(&self.doc.notebook.environment);
+        let out = vernier_engine::soak::record::raw_path(&self.doc.dir, &self.doc.notebook);
+        let context = vernier_engine::soak::run::stated_context(self.doc.notebook.environment());
         let ctx = self.egui_ctx.clone();
         match soak_runner::SoakHandle::start(protocol, workers, out, context, move || ctx.request_repaint()) {
             Ok(handle) => {
-                let total = (protocol.duration_s / protocol.interval_s).floor() as usize;
+                let total = protocol.samples() as usize;
                 self.live_soak = Some(LiveSoak { handle, total, points: Vec::new(), started: Instant::now() });
                 self.soak_form = None;
                 self.views.section = Section::Soaks;

@@ -79,9 +79,9 @@ fn environment_edit_is_saved() {
     harness.run();
     harness.get_by_role_and_label(Role::TextInput, "Other load").focus();
     harness.step();
-    step_until(&mut harness, "the save", |app| app.saved() && app.notebook().environment.ambient.starts_with("22"));
+    step_until(&mut harness, "the save", |app| app.saved() && app.notebook().environment().ambient.starts_with("22"));
     let dir = harness.state().doc.dir.clone();
-    assert_eq!(store::load(&dir).expect("reload").environment.ambient, "22 °C, room thermometer");
+    assert_eq!(store::load(&dir).expect("reload").environment().ambient, "22 °C, room thermometer");
 }
 
 // SPEC U2, U3, N4, N5: type a prediction, run a small kernel and see the
@@ -246,11 +246,11 @@ fn documents_prompts_are_written_in_the_window() {
     harness.get_by_role_and_label(Role::TextInput, "Figure").focus();
     harness.step();
     step_until(&mut harness, "the answer saved", |app| {
-        app.saved() && app.notebook().writing.answer("report.docx", prompt).is_some()
+        app.saved() && app.notebook().writing().answer("report.docx", prompt).is_some()
     });
     let dir = harness.state().doc.dir.clone();
     let back = store::load(&dir).expect("reload");
-    assert_eq!(back.writing.answer("report.docx", prompt), Some("Where does the memory wall start on this laptop?"));
+    assert_eq!(back.writing().answer("report.docx", prompt), Some("Where does the memory wall start on this laptop?"));
     harness.run();
     harness.get_by_role_and_label(Role::MultilineTextInput, &format!("✔ {prompt}"));
 
@@ -268,7 +268,7 @@ fn documents_prompts_are_written_in_the_window() {
     harness.get_by_label("Add citation").click();
     harness.run();
     harness.get_by_label_contains("is not an http(s) URL");
-    assert!(harness.state().notebook().writing.citations.is_empty());
+    assert!(harness.state().notebook().writing().citations.is_empty());
 }
 
 // SPEC A, U1: the Audit section runs the audit off the UI thread, groups the
@@ -363,8 +363,8 @@ fn placement_deadlines_from_the_window() {
     harness.get_by_label("Keep these deadlines").scroll_to_me();
     harness.run();
     harness.get_by_label("Keep these deadlines").click();
-    step_until(&mut harness, "the deadline saved", |app| app.saved() && !app.notebook().writing.placement.is_empty());
-    let kept = &harness.state().notebook().writing.placement;
+    step_until(&mut harness, "the deadline saved", |app| app.saved() && !app.notebook().writing().placement.is_empty());
+    let kept = &harness.state().notebook().writing().placement;
     assert_eq!((kept[0].workload.as_str(), kept[0].deadline_ms), ("game_frame", 16.7));
     harness.run();
     harness.get_by_label("GPU");

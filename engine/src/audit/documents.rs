@@ -157,7 +157,7 @@ fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
             continue;
         };
         // The header, and rows of the notebook's own table (reported as citations there).
-        if cells.first().is_some_and(|c| c == "Figure" || nb.writing.citations.iter().any(|n| &n.figure == c)) {
+        if cells.first().is_some_and(|c| c == "Figure" || nb.writing().citations.iter().any(|n| &n.figure == c)) {
             continue;
         }
         let url = cells.iter().any(|c| c.starts_with("http://") || c.starts_with("https://"));

@@ -54,7 +54,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
     for f in nb.integrity() {
         find(Check::A4, Place::Prediction { number: f.prediction }, f.message.clone());
     }
-    for (i, c) in nb.writing.citations.iter().enumerate() {
+    for (i, c) in nb.writing().citations.iter().enumerate() {
         let mut missing = Vec::new();
         if !(c.url.starts_with("https://") || c.url.starts_with("http://")) {
             missing.push("a URL");
@@ -103,7 +103,7 @@ fn unstated(nb: &Notebook, conditions: &[Condition]) -> Vec<&'static str> {
     let row = |field: &str| {
         conditions.iter().any(|c| c.field == field && !c.value.is_empty() && !c.value.starts_with("not available"))
     };
-    let env = |field: EnvField| !nb.environment.get(field).trim().is_empty();
+    let env = |field: EnvField| !nb.environment().get(field).trim().is_empty();
     let thermal = row("canary end/start") || conditions.iter().any(|c| c.field.to_lowercase().contains("thermal"));
     [
         (row("CPU model") || env(EnvField::MachineOs), "machine"),

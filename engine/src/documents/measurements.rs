@@ -26,7 +26,7 @@ pub fn write(nb: &Notebook) -> Result<Vec<u8>, super::ExportError> {
     for (i, field) in EnvField::ALL.into_iter().enumerate() {
         let row = i as u32 + 1;
         ws.write_string(row, 0, field.label())?;
-        ws.write_string(row, 1, visible(&nb.environment.get(field)))?;
+        ws.write_string(row, 1, visible(&nb.environment().get(field)))?;
     }
 
     let mut columns = PREDICTION_COLUMNS.to_vec();

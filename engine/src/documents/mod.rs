@@ -192,13 +192,13 @@ fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Block>
 fn value(nb: &Notebook, stem: &str, name: &str) -> String {
     if let Some(prompt) = name.strip_prefix("write:") {
         let prompt = prompt.trim();
-        return match nb.writing.answer(stem, prompt) {
+        return match nb.writing().answer(stem, prompt) {
             Some(text) => text.to_owned(),
             None => format!("{PROMPT_MARK} {prompt}"),
         };
     }
     let env = |f: EnvField| {
-        let v = nb.environment.get(f);
+        let v = nb.environment().get(f);
         if v.is_empty() { format!("{PROMPT_MARK} {} is empty in the Environment", f.label()) } else { v }
     };
     match name {
@@ -215,7 +215,7 @@ fn value(nb: &Notebook, stem: &str, name: &str) -> String {
         ]
         .iter()
         .map(|f| {
-            let v = nb.environment.get(*f);
+            let v = nb.environment().get(*f);
             format!("{}: {}", f.label().to_lowercase(), if v.is_empty() { "not stated" } else { v.as_str() })
         })
         .collect::<Vec<_>>()
@@ -223,7 +223,7 @@ fn value(nb: &Notebook, stem: &str, name: &str) -> String {
         "method" => method(nb),
         "thermals" => thermals(nb),
         "placement_source" => {
-            if nb.writing.placement.is_empty() {
+            if nb.writing().placement.is_empty() {
                 format!("{PROMPT_MARK} set a deadline per workload (vernier placement --notebook) to fill the table")
             } else {
                 format!(
@@ -324,7 +324,7 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
         }
         "citations" => {
             let mut rows = vec![row(&["Figure", "Value", "Source (URL)", "Retrieved", "Tag"])];
-            for c in &nb.writing.citations {
+            for c in &nb.writing().citations {
                 rows.push(vec![
                     c.figure.clone(),
                     c.value.clone(),
@@ -333,7 +333,7 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                     c.tag.to_string(),
                 ]);
             }
-            if nb.writing.citations.is_empty() {
+            if nb.writing().citations.is_empty() {
                 rows.push(vec![
                     format!("{PROMPT_MARK} every cited figure, with its URL and retrieval date"),
                     String::new(),
@@ -346,14 +346,14 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
         }
         "placement" => {
             let mut rows = vec![row(&["Workload", "Processor", "Why (and what it beat)", "What it costs"])];
-            if nb.writing.placement.is_empty() {
+            if nb.writing().placement.is_empty() {
                 rows.push(vec![format!("{PROMPT_MARK} workload"), String::new(), String::new(), String::new()]);
                 return Some(rows);
             }
             let entries = placement::parse(placement::SHIPPED).unwrap_or_default();
-            let budgets = nb.writing.placement.iter().map(|b| (b.workload.clone(), b.deadline_ms)).collect();
+            let budgets = nb.writing().placement.iter().map(|b| (b.workload.clone(), b.deadline_ms)).collect();
             let rates =
-                nb.writing.placement.iter().filter_map(|b| b.rate_per_s.map(|r| (b.workload.clone(), r))).collect();
+                nb.writing().placement.iter().filter_map(|b| b.rate_per_s.map(|r| (b.workload.clone(), r))).collect();
             rows.extend(placement::decide(&entries, &budgets, &rates).into_iter().map(|d| {
                 let cost = if d.cost == "—" { d.cost } else { format!("{} (MODELED)", d.cost) };
                 vec![d.workload, d.processor, d.why, cost]

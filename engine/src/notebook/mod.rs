@@ -23,7 +23,7 @@ pub use path::{NotebookPath, PathError};
 pub(crate) use prediction::hex;
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
 pub use run::{
-    Condition, Discard, Measurement, RawFile, Run, Soak, SoakNumbers, SoakProtocol, Subject, WarmupPolicy,
+    Condition, Discard, Measurement, NewSoak, RawFile, Run, Soak, SoakNumbers, SoakProtocol, Subject, WarmupPolicy,
     conditions_text, short_conditions,
 };
 pub use tag::Tag;
@@ -77,14 +77,14 @@ pub struct Notebook {
     #[serde(with = "time")]
     pub created_at: DateTime<Utc>,
     /// The Environment section; every field may be edited at any time.
-    pub environment: Environment,
+    environment: Environment,
     predictions: Vec<Prediction>,
     runs: Vec<Run>,
     soaks: Vec<Soak>,
     notes: Vec<Note>,
     /// What the student wrote for the documents (D2); older files have none.
     #[serde(default)]
-    pub writing: Writing,
+    writing: Writing,
 }
 
 impl Notebook {
@@ -101,6 +101,42 @@ impl Notebook {
             notes: Vec::new(),
             writing: Writing::default(),
         }
+    }
+
+    /// The Environment section.
+    pub fn environment(&self) -> &Environment {
+        &self.environment
+    }
+
+    /// What the student wrote for the documents: answers, citations,
+    /// placement deadlines.
+    pub fn writing(&self) -> &Writing {
+        &self.writing
+    }
+
+    /// Sets an Environment field (any field, at any time; empty clears it).
+    pub fn set_environment_field(&mut self, field: EnvField, value: &str) -> Result<(), NotebookError> {
+        self.environment.set(field, value)
+    }
+
+    /// Writes (or, empty, clears) the answer to a document's prompt (D2).
+    pub fn set_answer(&mut self, document: &str, prompt: &str, text: &str) {
+        self.writing.set_answer(document, prompt, text);
+    }
+
+    /// Adds a checked citation; returns its number (1-based).
+    pub fn add_citation(&mut self, citation: Citation) -> Result<usize, NotebookError> {
+        self.writing.add_citation(citation)
+    }
+
+    /// Removes citation `number` (1-based) and returns it.
+    pub fn remove_citation(&mut self, number: usize) -> Result<Citation, NotebookError> {
+        self.writing.remove_citation(number)
+    }
+
+    /// Keeps these deadlines for the placement table (D6).
+    pub fn set_placement(&mut self, budgets: Vec<Budget>) -> Result<(), NotebookError> {
+        self.writing.set_placement(budgets)
     }
 
     /// The Predictions section, amendments included, in recorded order.
@@ -233,19 +269,10 @@ impl Notebook {
     }
 
     /// Records a soak; every open prediction locks (N4). Returns its number.
-    #[allow(clippy::too_many_arguments)]
-    pub fn record_soak(
-        &mut self,
-        protocol: SoakProtocol,
-        numbers: SoakNumbers,
-        conditions: Vec<Condition>,
-        raw_file: Option<RawFile>,
-        tag: Tag,
-        synthetic: bool,
-        at: DateTime<Utc>,
-    ) -> u32 {
+    pub fn record_soak(&mut self, soak: NewSoak, at: DateTime<Utc>) -> u32 {
         let number = next_number(self.soaks.iter().map(|s| s.number));
         self.lock_open(Lock { at, cause: LockCause::Soak(number) });
+        let NewSoak { protocol, numbers, conditions, raw_file, tag, synthetic } = soak;
         self.soaks.push(Soak {
             number,
             recorded_at: at,
@@ -293,7 +320,7 @@ impl Notebook {
     /// Sets an Environment field named by its label (`"Power source"`).
     pub fn set_environment(&mut self, field: &str, value: &str) -> Result<(), NotebookError> {
         let field = EnvField::from_label(field).ok_or_else(|| NotebookError::UnknownField(field.to_owned()))?;
-        self.environment.set(field, value)
+        self.set_environment_field(field, value)
     }
 
     /// Every prediction whose seal or link is broken (N4), with a sentence

@@ -265,6 +265,15 @@ pub struct SoakProtocol {
     pub band: f64,
 }
 
+impl SoakProtocol {
+    /// How many samples the protocol takes: one at the end of every whole
+    /// interval of the duration (the soak's progress total).
+    pub fn samples(&self) -> u32 {
+        let n = (self.duration_s / self.interval_s).floor();
+        if n.is_finite() && n > 0.0 { n.min(f64::from(u32::MAX)) as u32 } else { 0 }
+    }
+}
+
 impl Default for SoakProtocol {
     /// The course's conventions: 600 s, 10 s, 30 s, 300 s, 0.95, 3, 0.03.
     fn default() -> Self {
@@ -298,6 +307,24 @@ pub struct SoakNumbers {
     pub tail_iqr: f64,
     /// Unit of P, S and the tail IQR, e.g. `chunks/s`.
     pub unit: String,
+}
+
+/// What a soak produced: everything in a Soak runs row except its number
+/// and the log's bookkeeping (see [`Notebook::record_soak`](super::Notebook::record_soak)).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewSoak {
+    /// The protocol fixed before the run.
+    pub protocol: SoakProtocol,
+    /// The six numbers.
+    pub numbers: SoakNumbers,
+    /// Conditions of the run.
+    pub conditions: Vec<Condition>,
+    /// The soak CSV.
+    pub raw_file: Option<RawFile>,
+    /// Provenance.
+    pub tag: Tag,
+    /// True for a shipped synthetic dataset.
+    pub synthetic: bool,
 }
 
 /// A row of the Soak runs section.

@@ -264,6 +264,7 @@ pub fn compare(a: &Analysis, b: &Analysis, unit: &str) -> SoakComparison {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::soak::file::SoakRow;
 
     /// A curve sampled every 10 s from t = 10 to `end`, score from `f(t)`,
     /// clock from `clock(t)`.
@@ -271,7 +272,7 @@ mod tests {
         let mut d = SoakData::default();
         for k in 1..=end / 10 {
             let t = f64::from(k * 10);
-            d.push([t, clock(t), 0.0, 0.0, 0.0, f(t)]);
+            d.push(SoakRow { t_seconds: t, clock_mhz: clock(t), score: f(t), ..SoakRow::default() });
         }
         d
     }

@@ -42,6 +42,32 @@ pub enum SoakFileError {
     },
 }
 
+/// One row of a soak CSV: what was sampled at the end of an interval, in
+/// the file's column order.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SoakRow {
+    /// `t_seconds` since the load started.
+    pub t_seconds: f64,
+    /// `clock_mhz` (0 when a placeholder).
+    pub clock_mhz: f64,
+    /// `power_w` (0 when a placeholder).
+    pub power_w: f64,
+    /// `soc_temp_c` (0 when a placeholder).
+    pub soc_temp_c: f64,
+    /// `skin_temp_c` (0 when a placeholder).
+    pub skin_temp_c: f64,
+    /// `score`: chunks of work completed per second in the interval.
+    pub score: f64,
+}
+
+impl SoakRow {
+    /// The row as written to the file, in [`HEADER`]'s order.
+    pub fn csv_line(&self) -> String {
+        let Self { t_seconds, clock_mhz, power_w, soc_temp_c, skin_temp_c, score } = self;
+        format!("{t_seconds},{clock_mhz},{power_w},{soc_temp_c},{skin_temp_c},{score}")
+    }
+}
+
 /// A soak file in columns.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SoakData {
@@ -88,14 +114,13 @@ impl SoakData {
     }
 
     /// Appends one row (used by the runner and by tests).
-    pub fn push(&mut self, row: [f64; 6]) {
-        let [t, clock, power, soc, skin, score] = row;
-        self.t.push(t);
-        self.clock.push(clock);
-        self.power.push(power);
-        self.soc_temp.push(soc);
-        self.skin_temp.push(skin);
-        self.score.push(score);
+    pub fn push(&mut self, row: SoakRow) {
+        self.t.push(row.t_seconds);
+        self.clock.push(row.clock_mhz);
+        self.power.push(row.power_w);
+        self.soc_temp.push(row.soc_temp_c);
+        self.skin_temp.push(row.skin_temp_c);
+        self.score.push(row.score);
     }
 }
 
@@ -164,7 +189,8 @@ pub fn parse(mut reader: impl BufRead, path: &Path) -> Result<SoakData, SoakFile
                 format!("t_seconds {} does not come after the previous {prev}: time must increase", row[0]),
             ));
         }
-        data.push(row);
+        let [t_seconds, clock_mhz, power_w, soc_temp_c, skin_temp_c, score] = row;
+        data.push(SoakRow { t_seconds, clock_mhz, power_w, soc_temp_c, skin_temp_c, score });
     }
     if !header_seen {
         return Err(SoakFileError::Empty { path: path.to_path_buf(), message: format!("no header line '{HEADER}'") });
@@ -189,12 +215,6 @@ fn number(field: &[u8]) -> Result<f64, String> {
         Ok(_) => Err(format!("'{}' is not a finite number", shown())),
         Err(_) => Err(format!("'{}' is not a number", shown())),
     }
-}
-
-/// Formats one row as written to the file.
-pub fn row_text(row: [f64; 6]) -> String {
-    let [t, clock, power, soc, skin, score] = row;
-    format!("{t},{clock},{power},{soc},{skin},{score}")
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 pub mod analysis;
 pub mod file;
+pub mod record;
 pub mod run;
 pub mod sensors;
 

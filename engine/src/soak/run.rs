@@ -10,9 +10,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::file::{HEADER, row_text};
+use super::file::{HEADER, SoakRow};
 use super::sensors::Sensors;
 use crate::machine::Machine;
+use crate::notebook::{Condition, SoakProtocol};
 
 /// A chunk is calibrated to take about this long on one core.
 const CHUNK_TARGET: Duration = Duration::from_millis(20);
@@ -20,10 +21,8 @@ const CHUNK_TARGET: Duration = Duration::from_millis(20);
 /// What to run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SoakSpec {
-    /// Total duration.
-    pub duration: Duration,
-    /// Sampling interval.
-    pub interval: Duration,
+    /// Duration and interval (the analysis thresholds are not the runner's).
+    pub protocol: SoakProtocol,
     /// Worker threads (default: logical CPUs).
     pub workers: usize,
     /// The CSV to write; must not exist yet.
@@ -46,6 +45,8 @@ pub struct SoakOutcome {
     pub chunk_ms: f64,
     /// Columns written as placeholders.
     pub placeholders: Vec<&'static str>,
+    /// Worker threads that ran the load.
+    pub workers: usize,
     /// Stopped before its duration.
     pub cancelled: bool,
 }
@@ -70,12 +71,11 @@ pub enum SoakRunError {
 impl SoakOutcome {
     /// The conditions stored with the Soak runs row: the machine's, the
     /// placeholders, the load's worker count and calibrated chunk time.
-    pub fn row_conditions(&self, workers: usize) -> Vec<crate::notebook::Condition> {
-        use crate::notebook::Condition;
+    pub fn row_conditions(&self) -> Vec<Condition> {
         let placeholders = if self.placeholders.is_empty() { "none".into() } else { self.placeholders.join(", ") };
         let mut conditions = Machine::read().conditions();
         conditions.push(Condition { field: "placeholders".into(), value: placeholders });
-        conditions.push(Condition { field: "workers".into(), value: workers.to_string() });
+        conditions.push(Condition { field: "workers".into(), value: self.workers.to_string() });
         conditions.push(Condition { field: "calibrated chunk time".into(), value: format!("{:.3} ms", self.chunk_ms) });
         conditions
     }
@@ -104,14 +104,17 @@ pub fn stated_context(env: &crate::notebook::Environment) -> Vec<(String, String
 pub fn run(
     spec: &SoakSpec,
     cancel: &AtomicBool,
-    on_sample: &mut dyn FnMut(usize, [f64; 6]),
+    on_sample: &mut dyn FnMut(usize, SoakRow),
 ) -> Result<SoakOutcome, SoakRunError> {
-    if spec.interval.is_zero() || spec.duration < spec.interval || spec.workers == 0 {
+    let (duration_s, interval_s) = (spec.protocol.duration_s, spec.protocol.interval_s);
+    let ticks = spec.protocol.samples();
+    let interval = Duration::try_from_secs_f64(interval_s).ok().filter(|i| !i.is_zero());
+    let (Some(interval), true, true) = (interval, ticks > 0, spec.workers > 0) else {
         return Err(SoakRunError::Invalid(format!(
-            "need an interval above 0, a duration of at least one interval and at least one worker (got {:?}, {:?}, {})",
-            spec.interval, spec.duration, spec.workers
+            "need an interval above 0, a duration of at least one interval and at least one worker (got {interval_s} s, {duration_s} s, {})",
+            spec.workers
         )));
-    }
+    };
     let io = |source| SoakRunError::Io { path: spec.out.clone(), source };
     let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&spec.out).map_err(io)?;
     let mut sensors = Sensors::discover(&spec.sensors_root);
@@ -128,7 +131,7 @@ pub fn run(
     ];
     header.extend(spec.context.iter().map(|(k, v)| format!("{k}: {v}")));
     header.extend([
-        format!("protocol: duration {} s, interval {} s", spec.duration.as_secs_f64(), spec.interval.as_secs_f64()),
+        format!("protocol: duration {duration_s} s, interval {interval_s} s"),
         format!("workers: {}", spec.workers),
         format!("chunk size: {chunk_steps} dependent xorshift steps"),
         format!("calibrated chunk time: {chunk_ms:.3} ms"),
@@ -165,12 +168,11 @@ pub fn run(
     let _ = sensors.sample(); // primes the energy counter
     let start = Instant::now();
     let (mut last_at, mut last_done) = (start, 0u64);
-    let ticks = (spec.duration.as_secs_f64() / spec.interval.as_secs_f64()).floor() as u32;
     let mut samples = 0;
     let mut cancelled = false;
     let result = (|| {
         for k in 1..=ticks {
-            let due = start + spec.interval * k;
+            let due = start + interval * k;
             while Instant::now() < due {
                 if cancel.load(Ordering::Relaxed) {
                     cancelled = true;
@@ -182,10 +184,10 @@ pub fn run(
             let count = done.load(Ordering::Relaxed);
             let score = (count - last_done) as f64 / now.duration_since(last_at).as_secs_f64();
             (last_at, last_done) = (now, count);
-            let [clock, power, soc, skin] = sensors.sample();
-            let t = (now.duration_since(start).as_secs_f64() * 1000.0).round() / 1000.0;
-            let row = [t, clock, power, soc, skin, score];
-            writeln!(file, "{}", row_text(row)).and_then(|()| file.sync_data()).map_err(io)?;
+            let [clock_mhz, power_w, soc_temp_c, skin_temp_c] = sensors.sample();
+            let t_seconds = (now.duration_since(start).as_secs_f64() * 1000.0).round() / 1000.0;
+            let row = SoakRow { t_seconds, clock_mhz, power_w, soc_temp_c, skin_temp_c, score };
+            writeln!(file, "{}", row.csv_line()).and_then(|()| file.sync_data()).map_err(io)?;
             samples += 1;
             on_sample(samples, row);
         }
@@ -195,7 +197,7 @@ pub fn run(
     for w in workers {
         let _ = w.join();
     }
-    result.map(|()| SoakOutcome { samples, chunk_steps, chunk_ms, placeholders, cancelled })
+    result.map(|()| SoakOutcome { samples, chunk_steps, chunk_ms, placeholders, workers: spec.workers, cancelled })
 }
 
 /// One chunk of the load: the canary's register-only arithmetic.

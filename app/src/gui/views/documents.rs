@@ -75,7 +75,7 @@ fn prompts_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, stem: &'
     );
     ui.add_space(4.0);
     for prompt in documents::prompts(stem) {
-        let saved = cx.notebook.writing.answer(stem, prompt).unwrap_or("").to_owned();
+        let saved = cx.notebook.writing().answer(stem, prompt).unwrap_or("").to_owned();
         let mark = if saved.is_empty() { "○" } else { "✔" };
         let label = ui.label(RichText::new(format!("{mark} {prompt}")).strong());
         let draft = state.answer_drafts.entry((stem, prompt)).or_insert_with(|| saved.clone());
@@ -100,7 +100,7 @@ fn prompts_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, stem: &'
 /// The report's citations table (A12: every row needs a URL and a date).
 fn citations_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     ui.label(RichText::new("Citations — every cited figure with its URL and retrieval date").strong());
-    let citations = &cx.notebook.writing.citations;
+    let citations = &cx.notebook.writing().citations;
     if citations.is_empty() {
         hint(ui, "No citations yet.");
     }
@@ -169,7 +169,7 @@ fn placement_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     let entries = placement::parse(placement::SHIPPED).unwrap_or_default();
     let mut workloads: Vec<&str> = entries.iter().map(|e| e.workload.as_str()).collect();
     workloads.dedup();
-    let kept = &cx.notebook.writing.placement;
+    let kept = &cx.notebook.writing().placement;
     if state.budgets.is_empty() {
         for w in &workloads {
             let saved = kept.iter().find(|b| b.workload == *w);

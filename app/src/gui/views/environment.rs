@@ -15,7 +15,7 @@ pub fn environment_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) 
         ui.end_row();
         for (i, field) in EnvField::ALL.into_iter().enumerate() {
             let label = ui.label(field.label());
-            let saved = cx.notebook.environment.get(field);
+            let saved = cx.notebook.environment().get(field);
             let draft = state.env_drafts.entry(i).or_insert_with(|| saved.clone());
             let edit = egui::TextEdit::singleline(draft).hint_text(field.hint()).desired_width(520.0);
             let response = ui.add(edit).labelled_by(label.id);
