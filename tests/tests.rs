@@ -16,5 +16,7 @@ mod harness;
 mod notebook_store;
 /// N4: locked predictions, amendments, and the hash chain under tampering.
 mod prediction_chain;
+/// RULES.md: every SPEC citation resolves there, and it lists exactly SPEC.md's IDs.
+mod rules;
 /// S1–S9 against numpy's values, and the statistics' invariants as properties.
 mod stats_reference;
