@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use crate::harness::raw::{self, RawError};
 use crate::harness::{TrialRecord, TrialStatus};
-use crate::notebook::{Condition, Measurement, Notebook, Tag, WarmupPolicy};
+use crate::notebook::{Condition, ConditionName, Measurement, Notebook, Tag, WarmupPolicy};
 use crate::stats::Summary;
 
 /// A larger export is refused before it is parsed.
@@ -121,11 +121,11 @@ pub fn hyperfine(file: &Path, dir: &Path, notebook: &mut Notebook, at: DateTime<
             .collect();
         let source = format!("hyperfine export {} (SHA-256 {})", file.display(), &source_hash[..12]);
         let conditions = vec![
-            Condition { field: "source".into(), value: source.clone() },
-            Condition {
-                field: "conditions".into(),
-                value: "not available: hyperfine does not record them; state them under Environment".into(),
-            },
+            Condition::new(ConditionName::Source, source.clone()),
+            Condition::new(
+                ConditionName::NotRecorded,
+                "not available: hyperfine does not record them; state them under Environment",
+            ),
         ];
         let comments = vec![format!("imported from {source}"), format!("command: {}", result.command)];
         let raw_file = raw::write_once(

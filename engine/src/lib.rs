@@ -1,14 +1,32 @@
-//! Vernier's engine: everything that measures, summarises and stores, with no
-//! GUI dependency.
+//! Vernier's engine: everything that measures, summarises, stores and
+//! exports, with no GUI dependency. Rule IDs (`SPEC S7`) are listed in the
+//! repository's `RULES.md`.
 //!
-//! - [`stats`] — the summary every number in Vernier is reported with (SPEC S).
-//! - [`notebook`] — the measurement log: its model, locked predictions with a
-//!   hash chain, and the atomic folder store (SPEC N).
+//! - [`notebook`] — the measurement log: its sections and rules, locked
+//!   predictions with a hash chain, the conditions vocabulary, and the atomic
+//!   folder store (SPEC N).
+//! - [`stats`] — the summary every number is reported with, the S6 rounding
+//!   and the S7 verdict (SPEC S).
+//! - [`harness`] — running a benchmark the honest way on its own thread:
+//!   warm-up, interleaving and reversal, the canary, raw files, recording
+//!   (SPEC E).
+//! - [`kernels`] — the built-in workloads (seq, chase, three matmuls, canary).
+//! - [`machine`] and [`instrument`] — the conditions read from the machine
+//!   (E9) and the instrument's own check (E11, E12).
+//! - [`soak`] — the thermal soak: its file, sensors, runner, analysis and
+//!   recording (SPEC T).
+//! - [`import`] — numbers measured by another tool (hyperfine).
+//! - [`documents`] — the six submission documents, charts, the workbook and
+//!   anyone else's workbook (SPEC D).
+//! - [`audit`] — the pre-submission audit (SPEC A).
+//! - [`reproduce`] — a classmate's row, its rerun and the verdict (SPEC R).
+//! - [`display`] — display rules several faces share (argument quoting).
 //!
-//! The desktop app and the command line (crate `vernier`) are thin layers over
+//! The desktop app and the command line (crate `vernier`) are thin faces on
 //! this library; tests drive it directly.
 
 pub mod audit;
+pub mod display;
 pub mod documents;
 pub mod harness;
 pub mod import;

@@ -5,11 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::display::quote_argv;
 use crate::documents::foreign::{Foreign, MAX_TRIALS, MAX_WORKBOOK_BYTES, SheetRun};
 use crate::documents::measurements::{self, Opened, ReadError};
 use crate::harness::{BenchResult, BenchSpec, Subject};
-use crate::kernels::{KernelKind, KernelSpec};
-use crate::notebook::{Condition, LoadError, Notebook, WarmupPolicy, conditions_text, store};
+use crate::kernels::KernelSpec;
+use crate::notebook::{Condition, ConditionName, LoadError, Notebook, WarmupPolicy, conditions_text, store};
 use crate::stats::{Comparison, Spread, at_allowance_place, compare};
 
 /// Warm-up used when the original row does not state one (an import).
@@ -253,29 +254,11 @@ pub fn subject(row: u32, argv: &[String]) -> Result<Subject, ReproduceError> {
         return Err(ReproduceError::Shell { row, program: program.to_owned() });
     }
     if base == "vernier" && argv.get(1).is_some_and(|a| a == "bench") {
-        return kernel(argv)
+        return KernelSpec::from_argv(argv)
             .map(Subject::Kernel)
             .ok_or_else(|| ReproduceError::BadKernel { row, command: argv.join(" ") });
     }
     Ok(Subject::Command { argv: argv.to_vec(), shell: false })
-}
-
-/// Parses exactly what [`KernelSpec::argv`] writes.
-fn kernel(argv: &[String]) -> Option<KernelSpec> {
-    let mut spec = KernelSpec { kind: KernelKind::Seq, size: None, tile: None };
-    let mut kind = None;
-    let mut rest = argv.get(2..)?.iter();
-    while let Some(flag) = rest.next() {
-        let value = rest.next()?;
-        match flag.as_str() {
-            "--kernel" => kind = Some(KernelKind::from_name(value)?),
-            "--size" => spec.size = Some(value.parse().ok()?),
-            "--tile" => spec.tile = Some(value.parse().ok()?),
-            _ => return None,
-        }
-    }
-    spec.kind = kind?;
-    Some(spec)
 }
 
 /// One condition that differs between their run and this one.
@@ -294,7 +277,7 @@ pub struct EnvDifference {
 /// A kernel's result check is about the result, not the machine: left out.
 pub fn env_diff(theirs: &[Condition], ours: &[Condition]) -> Vec<EnvDifference> {
     let value =
-        |list: &[Condition], field: &str| list.iter().find(|c| c.field == field).map(|c| normal(field, &c.value));
+        |list: &[Condition], field: &str| list.iter().find(|c| c.field == field).map(|c| c.brief_value().to_owned());
     let mut fields: Vec<&str> = theirs.iter().map(|c| c.field.as_str()).collect();
     for c in ours {
         if !fields.contains(&c.field.as_str()) {
@@ -303,7 +286,7 @@ pub fn env_diff(theirs: &[Condition], ours: &[Condition]) -> Vec<EnvDifference> 
     }
     fields
         .into_iter()
-        .filter(|field| *field != "result check")
+        .filter(|field| ConditionName::parse(field).is_none_or(ConditionName::compared_in_reproduce))
         .filter_map(|field| {
             let (t, o) = (value(theirs, field), value(ours, field));
             (t != o).then(|| EnvDifference {
@@ -313,14 +296,6 @@ pub fn env_diff(theirs: &[Condition], ours: &[Condition]) -> Vec<EnvDifference> 
             })
         })
         .collect()
-}
-
-fn normal(field: &str, value: &str) -> String {
-    if field == "canary end/start" {
-        value.split_whitespace().next().unwrap_or(value).to_owned()
-    } else {
-        value.to_owned()
-    }
 }
 
 /// Their row and the rerun side by side: the rerun in their unit, the S7
@@ -399,7 +374,7 @@ impl Original {
     /// What will run, for the confirmation: command(s), trials, warm-up,
     /// interleaving, their result and conditions.
     pub fn plan(&self, source: &str, spec: &BenchSpec) -> String {
-        let commands: Vec<String> = spec.arms.iter().map(|a| quoted(&a.argv())).collect();
+        let commands: Vec<String> = spec.arms.iter().map(|a| quote_argv(&a.argv())).collect();
         let warmup = match self.warmup_trials {
             Some(w) if self.settle => format!("until settled (they discarded {w})"),
             Some(w) => format!("{w} trials discarded"),
@@ -425,15 +400,6 @@ impl Original {
     }
 }
 
-/// An argument vector as one would type it, each word quoted where a shell
-/// would need it.
-fn quoted(argv: &[String]) -> String {
-    argv.iter()
-        .map(|a| shlex::try_quote(a).map_or_else(|_| format!("{a:?}"), |q| q.into_owned()))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// The factor that turns `from` into `to` for time units; 1 when equal.
 fn unit_scale(from: &str, to: &str) -> Option<f64> {
     if from == to {
@@ -452,6 +418,7 @@ fn unit_scale(from: &str, to: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::KernelKind;
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|x| (*x).to_owned()).collect()

@@ -5,7 +5,8 @@
 use egui::{Color32, Ui};
 use egui_plot::{BoxElem, BoxPlot, BoxSpread, HLine, Legend, Line, Plot, PlotPoints, Points};
 use vernier_engine::harness::{TrialRecord, TrialStatus};
-use vernier_engine::notebook::{Notebook, Run, WarmupPolicy};
+use vernier_engine::kernels::{DEFAULT_WORKING_SET, KernelKind, KernelSpec};
+use vernier_engine::notebook::{Brevity, Notebook, Run, WarmupPolicy, brief_conditions};
 use vernier_engine::stats;
 
 /// A run's trials, read back from its raw file and put in the row's unit.
@@ -53,7 +54,7 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
             WarmupPolicy::Settle { .. } => format!("{warmup_n} warm-up (settle)"),
             WarmupPolicy::Unknown => "an unrecorded warm-up".into(),
         },
-        short_conditions(run)
+        caption_conditions(run)
     );
     if let Some(b) = stats::bimodality(&trials.timed) {
         ui.colored_label(
@@ -100,43 +101,31 @@ fn caption_on(ui: &Ui, plot: &egui::Response, text: &str) {
     );
 }
 
-fn short_conditions(run: &Run) -> String {
-    let get = |field: &str| run.measurement.conditions.iter().find(|c| c.field == field).map(|c| c.value.as_str());
-    let mut parts = Vec::new();
-    if let Some(power) = get("power source") {
-        parts.push(format!("power {power}"));
-    }
-    if let Some(canary) = get("canary end/start") {
-        parts.push(format!("canary end/start {}", canary.split_whitespace().next().unwrap_or(canary)));
-    }
-    if let Some(placement) = get("placement used") {
-        parts.push(placement.to_owned());
-    }
-    if parts.is_empty() { "conditions not recorded".into() } else { parts.join(" · ") }
+/// Power, thermal state and placement, written on the plot (SPEC U4).
+fn caption_conditions(run: &Run) -> String {
+    let text = brief_conditions(&run.measurement.conditions, Brevity::Caption);
+    if text.is_empty() { "conditions not recorded".into() } else { text }
 }
 
 /// The seq and chase kernel runs of the notebook by working set, on a log
 /// axis: the gap between the curves is prefetching and memory-level
 /// parallelism.
 pub fn sweep_plot(ui: &mut Ui, nb: &Notebook) {
-    let series = |kernel: &str| -> Vec<[f64; 2]> {
+    let series = |kernel: KernelKind| -> Vec<[f64; 2]> {
         let mut points: Vec<[f64; 2]> = nb
             .runs()
             .iter()
             .filter(|r| r.discarded.is_none() && r.measurement.unit == "ns/access")
             .filter_map(|r| {
-                let c = &r.measurement.command;
-                let is_kernel = c.windows(2).any(|w| w[0] == "--kernel" && w[1] == kernel);
-                let size = c.windows(2).find(|w| w[0] == "--size").and_then(|w| w[1].parse::<f64>().ok());
-                (is_kernel)
-                    .then_some(size.unwrap_or(64.0 * 1024.0 * 1024.0))
-                    .map(|bytes| [bytes.log2(), r.measurement.summary.median])
+                let spec = KernelSpec::from_argv(&r.measurement.command).filter(|s| s.kind == kernel)?;
+                let bytes = spec.size.unwrap_or(DEFAULT_WORKING_SET) as f64;
+                Some([bytes.log2(), r.measurement.summary.median])
             })
             .collect();
         points.sort_by(|a, b| a[0].total_cmp(&b[0]));
         points
     };
-    let (seq, chase) = (series("seq"), series("chase"));
+    let (seq, chase) = (series(KernelKind::Seq), series(KernelKind::Chase));
     if seq.is_empty() && chase.is_empty() {
         super::views::hint(ui, "No seq or chase runs yet: run the kernels at several --size values to see the sweep.");
         return;

@@ -5,7 +5,9 @@ use std::path::Path;
 
 use super::{Check, Finding, Place};
 use crate::harness::raw::sha256_hex;
-use crate::notebook::{Condition, Discard, EnvField, Notebook, RawFile, Subject, Tag, WarmupPolicy, is_date};
+use crate::notebook::{
+    Condition, ConditionName, Conditions, Discard, EnvField, Notebook, RawFile, Subject, Tag, WarmupPolicy, is_date,
+};
 
 /// Raw files larger than this are not hashed: Vernier never writes one.
 const MAX_RAW_BYTES: u64 = 512 * 1024 * 1024;
@@ -100,15 +102,14 @@ impl Row<'_> {
 /// Which of machine, build flags, power source and thermal condition
 /// neither the row nor the Environment states.
 fn unstated(nb: &Notebook, conditions: &[Condition]) -> Vec<&'static str> {
-    let row = |field: &str| {
-        conditions.iter().any(|c| c.field == field && !c.value.is_empty() && !c.value.starts_with("not available"))
-    };
+    let row = |name: ConditionName| conditions.states(name);
     let env = |field: EnvField| !nb.environment().get(field).trim().is_empty();
-    let thermal = row("canary end/start") || conditions.iter().any(|c| c.field.to_lowercase().contains("thermal"));
+    // Someone else's row may name its thermal state in its own words.
+    let thermal = row(ConditionName::Canary) || conditions.iter().any(|c| c.field.to_lowercase().contains("thermal"));
     [
-        (row("CPU model") || env(EnvField::MachineOs), "machine"),
-        (row("compiler") || env(EnvField::CompilerFlags), "build flags"),
-        (row("power source") || env(EnvField::PowerSource), "power source"),
+        (row(ConditionName::CpuModel) || env(EnvField::MachineOs), "machine"),
+        (row(ConditionName::Compiler) || env(EnvField::CompilerFlags), "build flags"),
+        (row(ConditionName::PowerSource) || env(EnvField::PowerSource), "power source"),
         (thermal, "thermal condition"),
     ]
     .into_iter()

@@ -9,7 +9,7 @@ use std::sync::Once;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use crate::notebook::{Notebook, Run, Soak};
+use crate::notebook::{ConditionName, Conditions, Notebook, Run, Soak, canary_ratio};
 use crate::soak::file::SoakData;
 
 /// The font every chart is drawn with, shipped so a chart looks the same
@@ -73,8 +73,8 @@ pub fn results(nb: &Notebook) -> Result<Option<Picture>, ChartError> {
     let (first, last) = (runs[0].recorded_at, runs[runs.len() - 1].recorded_at);
     let canaries: Vec<f64> = runs
         .iter()
-        .filter_map(|r| r.measurement.conditions.iter().find(|c| c.field == "canary end/start"))
-        .filter_map(|c| c.value.split_whitespace().next()?.parse().ok())
+        .filter_map(|r| r.measurement.conditions.value_of(ConditionName::Canary))
+        .filter_map(canary_ratio)
         .collect();
     let thermal = match (min_of(&canaries), max_of(&canaries)) {
         (Some(lo), Some(hi)) => format!(

@@ -367,11 +367,7 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
 
 /// The conditions a report sentence carries: power, thermal state, placement.
 fn brief(conditions: &[crate::notebook::Condition]) -> String {
-    ["power source", "canary end/start", "placement used"]
-        .iter()
-        .filter_map(|f| conditions.iter().find(|c| c.field == *f).map(|c| format!("{}: {}", c.field, c.value)))
-        .collect::<Vec<_>>()
-        .join("; ")
+    crate::notebook::brief_conditions(conditions, crate::notebook::Brevity::Caption)
 }
 
 #[cfg(test)]

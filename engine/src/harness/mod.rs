@@ -24,7 +24,7 @@ pub use record::{Recorded, add_rows, record, write_raw};
 
 use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};
 use crate::machine::{Machine, NO_PLACEMENT};
-use crate::notebook::{Condition, WarmupPolicy};
+use crate::notebook::{Condition, ConditionName, WarmupPolicy, canary_value};
 use crate::stats::{self, Comparison, Spread, Summary};
 
 /// Default timed trials per arm (SPEC E4).
@@ -212,22 +212,28 @@ impl BenchResult {
     /// The conditions written beside every row of this session.
     pub fn conditions(&self) -> Vec<Condition> {
         let mut rows = self.machine.conditions();
-        let mut add = |field: &str, value: String| rows.push(Condition { field: field.into(), value });
-        add("warm-up policy", self.warmup.to_string());
-        add("placement used", self.placement.clone());
-        add("instrument", "Vernier harness, std::time::Instant (CLOCK_MONOTONIC) wall time per trial".into());
+        let mut add = |name: ConditionName, value: String| rows.push(Condition::new(name, value));
+        add(ConditionName::WarmupPolicy, self.warmup.to_string());
+        add(ConditionName::PlacementUsed, self.placement.clone());
+        add(
+            ConditionName::Instrument,
+            "Vernier harness, std::time::Instant (CLOCK_MONOTONIC) wall time per trial".into(),
+        );
         if let Some(c) = &self.canary {
-            add("canary end/start", format!("{:.3} ({:.2} ms, then {:.2} ms)", c.ratio, c.start_ms, c.end_ms));
+            add(ConditionName::Canary, canary_value(c.ratio, c.start_ms, c.end_ms));
         }
         if let Some(cost) = self.shell_cost_s {
-            add("shell cost", format!("{cost:.6} s per trial (median of {SHELL_COST_RUNS} runs of /bin/sh -c '')"));
+            add(
+                ConditionName::ShellCost,
+                format!("{cost:.6} s per trial (median of {SHELL_COST_RUNS} runs of /bin/sh -c '')"),
+            );
         }
         if let Some(cooldown) = self.cooldown_s {
-            add("cool-down", format!("{cooldown} s before the reversed block, then settle"));
+            add(ConditionName::CoolDown, format!("{cooldown} s before the reversed block, then settle"));
         }
         if let Some(order) = &self.order {
             let verdict = if order.confound { "order is a confound" } else { "the two orders agree" };
-            add("order check", verdict.to_owned());
+            add(ConditionName::OrderCheck, verdict.to_owned());
         }
         rows
     }

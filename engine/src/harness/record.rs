@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 
 use super::BenchResult;
 use super::raw::{self, RawError};
-use crate::notebook::{Condition, Measurement, Notebook, NotebookPath, RawFile, Tag};
+use crate::notebook::{Condition, ConditionName, Measurement, Notebook, NotebookPath, RawFile, Tag};
 
 /// What [`add_rows`] added.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,7 +66,7 @@ pub fn add_rows(notebook: &mut Notebook, result: &BenchResult, raw_file: &RawFil
         let mut row_conditions = conditions.clone();
         if let Some(sum) = &arm.checksum {
             row_conditions
-                .push(Condition { field: "result check".into(), value: format!("verified after every trial; {sum}") });
+                .push(Condition::new(ConditionName::ResultCheck, format!("verified after every trial; {sum}")));
         }
         let measurement = Measurement {
             what: arm.what.clone(),

@@ -104,6 +104,29 @@ impl KernelSpec {
         argv
     }
 
+    /// Reads back exactly what [`KernelSpec::argv`] writes (`vernier bench
+    /// --kernel NAME [--size N] [--tile N]`, the program under any folder);
+    /// `None` for anything else, so a row's command is never half-understood.
+    pub fn from_argv(argv: &[String]) -> Option<Self> {
+        let program = argv.first()?;
+        let base = program.rsplit(['/', '\\']).next().unwrap_or(program);
+        if base != "vernier" || argv.get(1).is_none_or(|a| a != "bench") {
+            return None;
+        }
+        let (mut kind, mut size, mut tile) = (None, None, None);
+        let mut rest = argv.get(2..)?.iter();
+        while let Some(flag) = rest.next() {
+            let value = rest.next()?;
+            match flag.as_str() {
+                "--kernel" => kind = Some(KernelKind::from_name(value)?),
+                "--size" => size = Some(value.parse().ok()?),
+                "--tile" => tile = Some(value.parse().ok()?),
+                _ => return None,
+            }
+        }
+        Some(Self { kind: kind?, size, tile })
+    }
+
     /// Validates the parameters and builds the kernel's inputs.
     pub fn prepare(&self) -> Result<Box<dyn Kernel>, KernelError> {
         let invalid = |m: String| Err(KernelError::Invalid(m));
@@ -146,4 +169,39 @@ pub trait Kernel: Send {
     fn scale(&self, ns: f64) -> f64;
     /// What the kernel does, for the row's `What`.
     fn describe(&self) -> String;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| (*w).to_owned()).collect()
+    }
+
+    // SPEC R2: a kernel row's command reads back as exactly the kernel it
+    // ran, and nothing else is taken for one.
+    #[test]
+    fn a_kernel_command_reads_back_as_its_kernel() {
+        let specs = [
+            KernelSpec { kind: KernelKind::Chase, size: Some(1 << 20), tile: None },
+            KernelSpec { kind: KernelKind::Seq, size: None, tile: None },
+            KernelSpec { kind: KernelKind::MatmulBlocked, size: Some(256), tile: Some(32) },
+        ];
+        for spec in specs {
+            assert_eq!(KernelSpec::from_argv(&spec.argv()), Some(spec));
+        }
+        let spec = KernelSpec::from_argv(&argv(&["/opt/bin/vernier", "bench", "--kernel", "seq"]));
+        assert_eq!(spec.map(|s| s.kind), Some(KernelKind::Seq));
+        for bad in [
+            &["vernier", "bench", "--kernel", "seq", "--evil", "x"][..],
+            &["vernier", "bench", "--kernel", "nope"],
+            &["vernier", "bench", "--size", "12"],
+            &["vernier", "bench", "--kernel"],
+            &["vernier", "stats", "--kernel", "seq"],
+            &["./matmul", "bench", "--kernel", "seq"],
+        ] {
+            assert_eq!(KernelSpec::from_argv(&argv(bad)), None, "{bad:?}");
+        }
+    }
 }

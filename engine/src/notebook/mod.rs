@@ -4,6 +4,7 @@
 //! locked prediction cannot be edited, nothing is deleted, a discard is noted
 //! automatically. The folder on disk is handled by [`store`].
 
+mod condition;
 mod environment;
 mod error;
 mod path;
@@ -17,15 +18,16 @@ mod writing;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+pub use condition::{
+    Brevity, Condition, ConditionKind, ConditionName, Conditions, brief_conditions, canary_ratio, canary_value,
+    conditions_text,
+};
 pub use environment::{Bench, EnvField, Environment, Workbench};
 pub use error::{CreateError, LoadError, NotebookError, SaveError, SaveStep};
 pub use path::{NotebookPath, PathError};
 pub(crate) use prediction::hex;
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
-pub use run::{
-    Condition, Discard, Measurement, NewSoak, RawFile, Run, Soak, SoakNumbers, SoakProtocol, Subject, WarmupPolicy,
-    conditions_text, short_conditions,
-};
+pub use run::{Discard, Measurement, NewSoak, RawFile, Run, Soak, SoakNumbers, SoakProtocol, Subject, WarmupPolicy};
 pub use tag::Tag;
 pub use writing::{Budget, Citation, Writing, is_date};
 

@@ -3,6 +3,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::condition::{Brevity, Condition, ConditionName, Conditions, brief_conditions};
 use super::path::NotebookPath;
 use super::tag::Tag;
 use crate::stats::{Summary, format_significant};
@@ -29,16 +30,6 @@ impl std::fmt::Display for WarmupPolicy {
             WarmupPolicy::Unknown => f.write_str("warm-up not recorded"),
         }
     }
-}
-
-/// One measured condition, such as `power source` = `mains`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Condition {
-    /// What was read.
-    pub field: String,
-    /// Its value, or "not available".
-    pub value: String,
 }
 
 /// Why and when a row was set aside (SPEC N5). The row stays in the log.
@@ -143,12 +134,12 @@ impl Run {
 
     /// `Command`, quoted so that it reads as one would type it.
     pub fn command_column(&self) -> String {
-        self.measurement.command.iter().map(|a| quote_arg(a)).collect::<Vec<_>>().join(" ")
+        crate::display::quote_argv(&self.measurement.command)
     }
 
-    /// `Conditions` in short (see [`short_conditions`]).
+    /// `Conditions` in short (see [`brief_conditions`]).
     pub fn conditions_column(&self) -> String {
-        short_conditions(&self.measurement.conditions)
+        brief_conditions(&self.measurement.conditions, Brevity::Column)
     }
 
     /// `Raw file`, or an empty string.
@@ -161,16 +152,18 @@ impl Run {
     pub fn long_form(&self, env: &super::Environment) -> String {
         let m = &self.measurement;
         let r = m.summary.rounded();
-        let get = |field: &str| m.conditions.iter().find(|c| c.field == field).map(|c| c.value.clone());
+        let get = |name: ConditionName| m.conditions.value_of(name).map(str::to_owned);
         let stated = |f: super::EnvField| {
             let v = env.get(f);
             if v.is_empty() { None } else { Some(v) }
         };
         let machine = stated(super::EnvField::MachineOs)
-            .or_else(|| Some(format!("{}, {} logical CPUs", get("CPU model")?, get("logical CPUs")?)))
+            .or_else(|| {
+                Some(format!("{}, {} logical CPUs", get(ConditionName::CpuModel)?, get(ConditionName::LogicalCpus)?))
+            })
             .unwrap_or_else(|| "machine not stated".into());
         let build = stated(super::EnvField::CompilerFlags)
-            .or_else(|| get("compiler"))
+            .or_else(|| get(ConditionName::Compiler))
             .unwrap_or_else(|| "build not stated".into());
         let conditions = [
             stated(super::EnvField::PowerSource).map(|p| format!("{p} power")),
@@ -178,16 +171,16 @@ impl Run {
             stated(super::EnvField::Ambient).map(|a| format!("ambient {a}")),
             stated(super::EnvField::PhysicalSetup),
             stated(super::EnvField::OtherLoad),
-            get("canary end/start").map(|c| format!("canary end/start {}", c.split_whitespace().next().unwrap_or(&c))),
+            m.conditions.condition(ConditionName::Canary).map(|c| format!("{} {}", c.field, c.brief_value())),
         ]
         .into_iter()
         .flatten()
         .collect::<Vec<_>>()
         .join(", ");
-        let placement = get("placement used")
+        let placement = get(ConditionName::PlacementUsed)
             .or_else(|| stated(super::EnvField::PlacementControl))
             .unwrap_or_else(|| "placement not stated".into());
-        let instrument = get("instrument").unwrap_or_else(|| "instrument not stated".into());
+        let instrument = get(ConditionName::Instrument).unwrap_or_else(|| "instrument not stated".into());
         let provenance = if m.synthetic { format!("{} (SYNTHETIC data)", m.tag) } else { m.tag.to_string() };
         format!(
             "{}\n  {} {u}, IQR {}, min {}, max {}, n={} (warm-up {})\n  {machine}\n  {build}\n  {}\n  {placement}\n  instrument: {instrument}\n  provenance: {provenance}",
@@ -382,7 +375,7 @@ impl Soak {
             with_unit(&format_significant(n.sustained, 3), &n.unit),
             format_significant(n.ratio, 2),
             format!("{}{tail_share}", format_significant(n.tail_iqr, 2)),
-            short_conditions(&self.conditions),
+            brief_conditions(&self.conditions, Brevity::Column),
             raw_file_text(self.raw_file.as_ref()),
         ]
     }
@@ -406,45 +399,10 @@ impl std::fmt::Display for Subject {
     }
 }
 
-/// The conditions a reader needs beside a number (machine, build, power,
-/// thermal state, placement, host, placeholders); every field stays in the
-/// row and its raw file. Conditions under other names are shown in full.
-pub fn short_conditions(conditions: &[Condition]) -> String {
-    const SHOWN: [&str; 9] = [
-        "CPU model",
-        "logical CPUs",
-        "compiler",
-        "power source",
-        "canary end/start",
-        "placement used",
-        "hypervisor",
-        "load average",
-        "placeholders",
-    ];
-    let picked: Vec<&Condition> =
-        SHOWN.iter().filter_map(|name| conditions.iter().find(|c| c.field == *name)).collect();
-    if picked.is_empty() {
-        return conditions_text(conditions);
-    }
-    picked.iter().map(|c| format!("{}: {}", c.field, c.value)).collect::<Vec<_>>().join("; ")
-}
-
-/// `field: value; field: value`.
-pub fn conditions_text(conditions: &[Condition]) -> String {
-    conditions.iter().map(|c| format!("{}: {}", c.field, c.value)).collect::<Vec<_>>().join("; ")
-}
-
 fn raw_file_text(raw: Option<&RawFile>) -> String {
     raw.map(|r| r.path.to_string()).unwrap_or_default()
 }
 
 fn with_unit(value: &str, unit: &str) -> String {
     if unit.is_empty() { value.to_owned() } else { format!("{value} {unit}") }
-}
-
-/// Quotes an argument the way a POSIX shell would need it, for display only;
-/// Vernier never hands this string to a shell.
-fn quote_arg(arg: &str) -> String {
-    let plain = !arg.is_empty() && arg.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-    if plain { arg.to_owned() } else { format!("'{}'", arg.replace('\'', r"'\''")) }
 }

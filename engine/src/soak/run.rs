@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::file::{HEADER, SoakRow};
 use super::sensors::Sensors;
 use crate::machine::Machine;
-use crate::notebook::{Condition, SoakProtocol};
+use crate::notebook::{Condition, ConditionName, SoakProtocol};
 
 /// A chunk is calibrated to take about this long on one core.
 const CHUNK_TARGET: Duration = Duration::from_millis(20);
@@ -74,9 +74,9 @@ impl SoakOutcome {
     pub fn row_conditions(&self) -> Vec<Condition> {
         let placeholders = if self.placeholders.is_empty() { "none".into() } else { self.placeholders.join(", ") };
         let mut conditions = Machine::read().conditions();
-        conditions.push(Condition { field: "placeholders".into(), value: placeholders });
-        conditions.push(Condition { field: "workers".into(), value: self.workers.to_string() });
-        conditions.push(Condition { field: "calibrated chunk time".into(), value: format!("{:.3} ms", self.chunk_ms) });
+        conditions.push(Condition::new(ConditionName::Placeholders, placeholders));
+        conditions.push(Condition::new(ConditionName::Workers, self.workers.to_string()));
+        conditions.push(Condition::new(ConditionName::CalibratedChunkTime, format!("{:.3} ms", self.chunk_ms)));
         conditions
     }
 }
