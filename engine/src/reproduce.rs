@@ -216,9 +216,7 @@ impl Original {
     /// interleaving order. Refuses shells and counts Vernier would not take.
     pub fn spec(&self) -> Result<BenchSpec, ReproduceError> {
         let bad = |why: String| ReproduceError::BadCount { row: self.row, why };
-        if self.timed.is_multiple_of(2) {
-            return Err(bad(format!("{} timed trials is even; Vernier reruns odd counts only (E4)", self.timed)));
-        }
+        crate::harness::check_odd_trials(self.timed).map_err(bad)?;
         if self.timed > MAX_TRIALS {
             return Err(bad(format!("{} timed trials is more than {MAX_TRIALS}", self.timed)));
         }

@@ -92,13 +92,7 @@ impl NewRunForm {
             }
             arms
         };
-        if self.runs.is_multiple_of(2) {
-            return Err(format!(
-                "n must be odd so the median is a trial you can point at; use {} or {}",
-                self.runs - 1,
-                self.runs + 1
-            ));
-        }
+        vernier_engine::harness::check_odd_trials(self.runs)?;
         let seconds = |s: f64| (s > 0.0).then(|| Duration::from_secs_f64(s));
         Ok(BenchSpec {
             arms,

@@ -373,15 +373,22 @@ pub fn run_bench(
     })
 }
 
-fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
-    if spec.runs == 0 || spec.runs.is_multiple_of(2) {
-        return Err(BenchError::Invalid(format!(
-            "the number of runs must be odd (got {}): with an odd count the median is a trial you can point at; use {} or {}",
-            spec.runs,
-            spec.runs.saturating_sub(1).max(1),
-            spec.runs + 1
-        )));
+/// SPEC E4: the number of timed trials must be odd, so the median is a
+/// trial one can point at; the message names the two nearest odd counts.
+/// Every face checks `n` here (the bench, the New run dialog, a reproduce).
+pub fn check_odd_trials(n: u32) -> Result<(), String> {
+    if n != 0 && !n.is_multiple_of(2) {
+        return Ok(());
     }
+    let below = n.saturating_sub(1).max(1);
+    let above = if n == 0 { 3 } else { n.saturating_add(1) };
+    Err(format!(
+        "the number of timed trials must be odd (got {n}): with an odd count the median is a trial you can point at; use {below} or {above}"
+    ))
+}
+
+fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
+    check_odd_trials(spec.runs).map_err(BenchError::Invalid)?;
     if spec.arms.is_empty() || spec.arms.len() > 2 {
         return Err(BenchError::Invalid("give one subject, or two to compare".into()));
     }
@@ -541,5 +548,23 @@ fn describe_stop(stop: &schedule::Stop, spec: &BenchSpec) -> String {
         }
         schedule::Stop::Cancelled => "cancelled; every trial taken so far is kept".into(),
         schedule::Stop::Error(e) => e.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SPEC E4: odd counts pass; an even count or zero is refused with the
+    // two nearest odd counts to use instead.
+    #[test]
+    fn only_odd_trial_counts_are_taken() {
+        for n in [1, 3, 31, 51] {
+            assert_eq!(check_odd_trials(n), Ok(()));
+        }
+        for (n, hint) in [(0, "use 1 or 3"), (2, "use 1 or 3"), (30, "use 29 or 31"), (u32::MAX - 1, "use")] {
+            let message = check_odd_trials(n).expect_err("even");
+            assert!(message.contains("must be odd") && message.contains(hint), "{message}");
+        }
     }
 }
