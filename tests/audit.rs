@@ -8,7 +8,7 @@ use vernier_engine::audit::{self, Check, Place};
 use vernier_engine::documents::{self, STEMS};
 use vernier_engine::harness::raw;
 use vernier_engine::notebook::{
-    Citation, Condition, NewSoak, Notebook, SoakNumbers, SoakProtocol, Subject, Tag, WarmupPolicy, store,
+    Citation, Condition, NewSoak, Notebook, RowRef, SoakNumbers, SoakProtocol, Tag, WarmupPolicy, store,
 };
 
 use crate::util::{at, measurement, text};
@@ -181,7 +181,7 @@ fn a5_soak_without_all_six_numbers() {
 #[test]
 fn a6_discarded_run_not_mentioned() {
     let (_tmp, dir, mut nb) = method_notebook();
-    nb.discard(Subject::Run(1), "a compile job ran on the other core", at(60)).expect("discard");
+    nb.discard(RowRef::Run(1), "a compile job ran on the other core", at(60)).expect("discard");
     export(&dir, &nb);
     assert!(checks(&dir).is_empty(), "the automatic note names it");
     let file = dir.join("notebook.ron");

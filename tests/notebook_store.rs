@@ -1,6 +1,6 @@
 //! SPEC N1, N2, N3, N5, N8: the folder, round trips, schema and errors.
 
-use vernier_engine::notebook::{LoadError, Subject, Tag, store};
+use vernier_engine::notebook::{LoadError, RowRef, Tag, store};
 
 use crate::util::{at, saved_notebook};
 
@@ -20,7 +20,7 @@ fn round_trip_keeps_everything() {
     let (_tmp, dir, mut nb) = saved_notebook();
     nb.set_environment("Power source", "mains").expect("field");
     nb.set_environment("Workbench", "L, shared").expect("field");
-    nb.discard(Subject::Run(1), "lid closed at t=120 s", at(70)).expect("discard");
+    nb.discard(RowRef::Run(1), "lid closed at t=120 s", at(70)).expect("discard");
     store::save(&dir, &nb).expect("save");
     let back = store::load(&dir).expect("load");
     assert_eq!(back, nb);
@@ -31,16 +31,16 @@ fn round_trip_keeps_everything() {
 #[test]
 fn discard_keeps_the_run_and_notes_the_reason() {
     let (_tmp, _dir, mut nb) = saved_notebook();
-    nb.discard(Subject::Run(1), "closed the lid out of habit", at(70)).expect("discard");
+    nb.discard(RowRef::Run(1), "closed the lid out of habit", at(70)).expect("discard");
     assert_eq!(nb.runs().len(), 1);
     assert_eq!(nb.run(1).expect("run").discarded.as_ref().expect("discarded").reason, "closed the lid out of habit");
     assert!(nb.run(1).expect("run").columns()[0].contains("discarded"));
     let note = nb.notes().last().expect("a note");
-    assert_eq!(note.about, Some(Subject::Run(1)));
+    assert_eq!(note.about, Some(RowRef::Run(1)));
     assert!(note.text.contains("closed the lid out of habit"));
-    assert!(nb.discard(Subject::Run(1), "again", at(80)).is_err(), "the first reason is kept");
-    assert!(nb.discard(Subject::Run(9), "no such run", at(80)).is_err());
-    assert!(nb.discard(Subject::Run(1), "  ", at(80)).is_err());
+    assert!(nb.discard(RowRef::Run(1), "again", at(80)).is_err(), "the first reason is kept");
+    assert!(nb.discard(RowRef::Run(9), "no such run", at(80)).is_err());
+    assert!(nb.discard(RowRef::Run(1), "  ", at(80)).is_err());
 }
 
 // SPEC N8: a malformed file names the file, line and column.

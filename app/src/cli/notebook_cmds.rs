@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use chrono::Utc;
 use clap::Args;
-use vernier_engine::notebook::{Notebook, NotebookError, PredictionText, Subject, store};
+use vernier_engine::notebook::{Notebook, NotebookError, PredictionText, RowRef, store};
 use vernier_engine::reproduce::Log;
 
 use super::{Failure, Outcome};
@@ -168,8 +168,8 @@ pub fn note(dir: &Path, text: &str) -> Outcome {
 
 pub fn discard(args: &DiscardArgs) -> Outcome {
     let subject = match (args.run, args.soak) {
-        (Some(n), _) => Subject::Run(n),
-        (None, Some(n)) => Subject::Soak(n),
+        (Some(n), _) => RowRef::Run(n),
+        (None, Some(n)) => RowRef::Soak(n),
         // clap's required group guarantees one of the two.
         (None, None) => {
             return Err(Failure::input(anyhow::anyhow!("name the row with --run N or --soak N")));

@@ -34,7 +34,7 @@ pub fn show_run(dir: &Path, number: u32, form: &str) -> Outcome {
     let notebook = open_any(dir)?;
     let run = notebook.run(number).ok_or_else(|| {
         super::Failure::input(vernier_engine::notebook::NotebookError::NoSuchRow(
-            vernier_engine::notebook::Subject::Run(number),
+            vernier_engine::notebook::RowRef::Run(number),
         ))
     })?;
     let text =

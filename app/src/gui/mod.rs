@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText};
 use vernier_engine::harness::{BenchSpec, Engine};
-use vernier_engine::notebook::{EnvField, IntegrityFinding, Notebook, PredictionText, Subject, store};
+use vernier_engine::notebook::{EnvField, IntegrityFinding, Notebook, PredictionText, RowRef, store};
 
 pub use views::Section;
 
@@ -503,7 +503,7 @@ impl VernierApp {
             }
             AppCommand::Discard(n, reason) => self
                 .notebook_mut()
-                .discard(Subject::Run(n), &reason, now)
+                .discard(RowRef::Run(n), &reason, now)
                 .map(|()| format!("discarded run {n}; it is listed under Notes and anomalies")),
         };
         match edit {

@@ -6,7 +6,7 @@ use std::path::Path;
 use super::{Check, Finding, Place};
 use crate::harness::raw::sha256_hex;
 use crate::notebook::{
-    Condition, ConditionName, Conditions, Discard, EnvField, Notebook, RawFile, Subject, Tag, WarmupPolicy, is_date,
+    Condition, ConditionName, Conditions, Discard, EnvField, Notebook, RawFile, RowRef, Tag, WarmupPolicy, is_date,
 };
 
 /// Raw files larger than this are not hashed: Vernier never writes one.
@@ -33,7 +33,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
             }
         }
         let row =
-            Row { subject: Subject::Run(run.number), raw: m.raw_file.as_ref(), synthetic: m.synthetic, tag: m.tag };
+            Row { subject: RowRef::Run(run.number), raw: m.raw_file.as_ref(), synthetic: m.synthetic, tag: m.tag };
         row.check(dir, nb, run.discarded.as_ref(), &mut |c, message| find(c, place(), message));
     }
     for soak in nb.soaks() {
@@ -46,7 +46,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
             find(Check::A5, place(), "one of P, t_onset, t_stable, S, S/P, tail IQR is not a number".into());
         }
         let row = Row {
-            subject: Subject::Soak(soak.number),
+            subject: RowRef::Soak(soak.number),
             raw: soak.raw_file.as_ref(),
             synthetic: soak.synthetic,
             tag: soak.tag,
@@ -77,7 +77,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
 
 /// What runs and soaks are both checked for.
 struct Row<'a> {
-    subject: Subject,
+    subject: RowRef,
     raw: Option<&'a RawFile>,
     synthetic: bool,
     tag: Tag,
@@ -147,7 +147,7 @@ fn raw_problem(dir: &Path, raw: Option<&RawFile>) -> Option<String> {
 }
 
 /// A6: a note names the discarded row, and the discard has a reason.
-fn check_discard_note(nb: &Notebook, subject: Subject, reason: &str, find: &mut impl FnMut(Check, String)) {
+fn check_discard_note(nb: &Notebook, subject: RowRef, reason: &str, find: &mut impl FnMut(Check, String)) {
     if reason.trim().is_empty() {
         find(Check::A6, format!("{subject} is discarded without a reason"));
     }

@@ -128,10 +128,10 @@ pub enum NotebookError {
     NoSuchPrediction(u32),
     /// No run or soak with that number.
     #[error("there is no {0}")]
-    NoSuchRow(super::run::Subject),
+    NoSuchRow(super::run::RowRef),
     /// N5: discarding twice would overwrite the first reason.
     #[error("{0} is already discarded")]
-    AlreadyDiscarded(super::run::Subject),
+    AlreadyDiscarded(super::run::RowRef),
     /// A required text is empty.
     #[error("'{0}' must not be empty")]
     Empty(&'static str),

@@ -27,7 +27,7 @@ pub use error::{CreateError, LoadError, NotebookError, SaveError, SaveStep};
 pub use path::{NotebookPath, PathError};
 pub(crate) use prediction::hex;
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
-pub use run::{Discard, Measurement, NewSoak, RawFile, Run, Soak, SoakNumbers, SoakProtocol, Subject, WarmupPolicy};
+pub use run::{Discard, Measurement, NewSoak, RawFile, RowRef, Run, Soak, SoakNumbers, SoakProtocol, WarmupPolicy};
 pub use tag::Tag;
 pub use writing::{Budget, Citation, Writing, is_date};
 
@@ -64,7 +64,7 @@ pub struct Note {
     /// The text.
     pub text: String,
     /// The row it is about (set for the automatic discard notes).
-    pub about: Option<Subject>,
+    pub about: Option<RowRef>,
 }
 
 /// The whole log of one project.
@@ -291,14 +291,14 @@ impl Notebook {
 
     /// Sets a run or soak aside with a reason (N5): it stays in the log and a
     /// note naming it is added under Notes and anomalies.
-    pub fn discard(&mut self, subject: Subject, reason: &str, at: DateTime<Utc>) -> Result<(), NotebookError> {
+    pub fn discard(&mut self, subject: RowRef, reason: &str, at: DateTime<Utc>) -> Result<(), NotebookError> {
         let reason = reason.trim();
         if reason.is_empty() {
             return Err(NotebookError::Empty("reason"));
         }
         let slot = match subject {
-            Subject::Run(n) => self.runs.iter_mut().find(|r| r.number == n).map(|r| &mut r.discarded),
-            Subject::Soak(n) => self.soaks.iter_mut().find(|s| s.number == n).map(|s| &mut s.discarded),
+            RowRef::Run(n) => self.runs.iter_mut().find(|r| r.number == n).map(|r| &mut r.discarded),
+            RowRef::Soak(n) => self.soaks.iter_mut().find(|s| s.number == n).map(|s| &mut s.discarded),
         }
         .ok_or(NotebookError::NoSuchRow(subject))?;
         if slot.is_some() {

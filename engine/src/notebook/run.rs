@@ -383,18 +383,18 @@ impl Soak {
 
 /// A row a discard or a note can point at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Subject {
+pub enum RowRef {
     /// A Runs row.
     Run(u32),
     /// A Soak runs row.
     Soak(u32),
 }
 
-impl std::fmt::Display for Subject {
+impl std::fmt::Display for RowRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Subject::Run(n) => write!(f, "run {n}"),
-            Subject::Soak(n) => write!(f, "soak S{n}"),
+            RowRef::Run(n) => write!(f, "run {n}"),
+            RowRef::Soak(n) => write!(f, "soak S{n}"),
         }
     }
 }
