@@ -49,14 +49,8 @@ pub enum ExportError {
     #[error("embedding the notebook failed: {0}")]
     Embed(#[from] ron::Error),
     /// The export folder could not be made.
-    #[error("cannot create {}: {source}", path.display())]
-    Folder {
-        /// The folder.
-        path: std::path::PathBuf,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Folder(#[from] crate::notebook::FolderError),
     /// A document could not be saved.
     #[error(transparent)]
     Save(#[from] crate::notebook::SaveError),
@@ -138,7 +132,7 @@ pub fn export(nb: &Notebook, attachments: &Attachments) -> Result<Vec<(&'static 
 /// `exports/` when `None`), each file saved atomically; returns the paths.
 pub fn export_to(dir: &Path, nb: &Notebook, out: Option<&Path>) -> Result<Vec<std::path::PathBuf>, ExportError> {
     let out = out.map_or_else(|| dir.join(crate::notebook::store::EXPORTS_DIR), Path::to_path_buf);
-    std::fs::create_dir_all(&out).map_err(|source| ExportError::Folder { path: out.clone(), source })?;
+    crate::notebook::create_folder(&out)?;
     let mut written = Vec::new();
     for (name, bytes) in export(nb, &Attachments::load(dir, nb))? {
         let path = out.join(name);

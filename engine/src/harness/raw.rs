@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 
 use super::TrialRecord;
 use crate::notebook::store::{self, OsStorage, RAW_DIR};
-use crate::notebook::{NotebookPath, PathError, RawFile, SaveError};
+use crate::notebook::{FolderError, NotebookPath, PathError, RawFile, SaveError, create_folder};
 
 /// The CSV header.
 pub const HEADER: &str = "index,arm,position,warmup,ns,exit_status";
@@ -21,14 +21,8 @@ pub enum RawError {
     #[error(transparent)]
     Save(#[from] SaveError),
     /// `raw/` could not be created.
-    #[error("cannot create {}: {source}", path.display())]
-    Folder {
-        /// The folder.
-        path: std::path::PathBuf,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Folder(#[from] FolderError),
     /// The generated name was refused (cannot happen with Vernier's names).
     #[error(transparent)]
     Path(#[from] PathError),
@@ -57,7 +51,7 @@ pub fn render(comments: &[String], trials: &[TrialRecord]) -> String {
 /// path and SHA-256.
 pub fn write_once(dir: &Path, stem: &str, text: &str) -> Result<RawFile, RawError> {
     let raw_dir = dir.join(RAW_DIR);
-    std::fs::create_dir_all(&raw_dir).map_err(|source| RawError::Folder { path: raw_dir.clone(), source })?;
+    create_folder(&raw_dir)?;
     let name = (1..)
         .map(|k| if k == 1 { format!("{stem}.csv") } else { format!("{stem}-{k}.csv") })
         .find(|n| !raw_dir.join(n).exists())

@@ -174,3 +174,19 @@ pub enum CreateError {
     #[error(transparent)]
     Save(#[from] SaveError),
 }
+
+/// A folder of the notebook (`raw/`, `exports/`) could not be created.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot create {}: {source}", path.display())]
+pub struct FolderError {
+    /// The folder.
+    pub path: std::path::PathBuf,
+    /// What the OS said.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Creates `dir` and its parents, naming it in the error.
+pub fn create_folder(dir: &std::path::Path) -> Result<(), FolderError> {
+    std::fs::create_dir_all(dir).map_err(|source| FolderError { path: dir.to_path_buf(), source })
+}

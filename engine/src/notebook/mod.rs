@@ -23,7 +23,7 @@ pub use condition::{
     conditions_text,
 };
 pub use environment::{Bench, EnvField, Environment, Workbench};
-pub use error::{CreateError, LoadError, NotebookError, SaveError, SaveStep};
+pub use error::{CreateError, FolderError, LoadError, NotebookError, SaveError, SaveStep, create_folder};
 pub use path::{NotebookPath, PathError};
 pub(crate) use prediction::hex;
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::file::SoakData;
-use crate::notebook::SoakProtocol;
+use crate::notebook::{SoakNumbers, SoakProtocol};
 use crate::stats::{Summary, format_significant, percentile_sorted};
 
 /// Opening window of the course's own analysis tool (T6).
@@ -57,21 +57,16 @@ pub enum AnalysisError {
     Invalid(String),
 }
 
-/// The six numbers, always together (T5).
+/// The six numbers, always together (T5), with how they were obtained.
+/// It reads as its [`SoakNumbers`] (`analysis.peak`): t_onset is the first
+/// of `hold` consecutive samples below threshold × P, t_stable the first
+/// sample at or after onset that starts `hold` samples within ±band of S.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Analysis {
-    /// P: median score over the opening window.
-    pub peak: f64,
-    /// First of `hold` consecutive samples below threshold × P.
-    pub t_onset: Option<f64>,
-    /// First sample at or after onset starting `hold` samples within ±band of S.
-    pub t_stable: Option<f64>,
-    /// S: median score over the tail window.
-    pub sustained: f64,
-    /// S / P.
-    pub ratio: f64,
-    /// IQR of the score over the tail window.
-    pub tail_iqr: f64,
+    /// The six numbers, in [`SCORE_UNIT`](super::SCORE_UNIT), as a Soak
+    /// runs row stores them.
+    #[serde(flatten)]
+    pub numbers: SoakNumbers,
     /// Tail IQR / S.
     pub tail_iqr_fraction: f64,
     /// The thresholds used.
@@ -84,18 +79,11 @@ pub struct Analysis {
     pub duration_s: f64,
 }
 
-impl Analysis {
-    /// The six numbers as a Soak runs row stores them, in `unit`.
-    pub fn numbers(&self, unit: &str) -> crate::notebook::SoakNumbers {
-        crate::notebook::SoakNumbers {
-            peak: self.peak,
-            t_onset: self.t_onset,
-            t_stable: self.t_stable,
-            sustained: self.sustained,
-            ratio: self.ratio,
-            tail_iqr: self.tail_iqr,
-            unit: unit.to_owned(),
-        }
+impl std::ops::Deref for Analysis {
+    type Target = SoakNumbers;
+
+    fn deref(&self) -> &SoakNumbers {
+        &self.numbers
     }
 }
 
@@ -131,12 +119,15 @@ pub fn analyze(data: &SoakData, th: &Thresholds) -> Result<Analysis, AnalysisErr
     let stable_index =
         onset_index.and_then(|o| first_run(data.len(), hold, |i| i >= o && within(i)).filter(|&s| s >= o));
     Ok(Analysis {
-        peak,
-        t_onset: onset_index.map(|i| data.t[i]),
-        t_stable: stable_index.map(|i| data.t[i]),
-        sustained,
-        ratio: sustained / peak,
-        tail_iqr: tail_summary.iqr,
+        numbers: SoakNumbers {
+            peak,
+            t_onset: onset_index.map(|i| data.t[i]),
+            t_stable: stable_index.map(|i| data.t[i]),
+            sustained,
+            ratio: sustained / peak,
+            tail_iqr: tail_summary.iqr,
+            unit: super::SCORE_UNIT.to_owned(),
+        },
         tail_iqr_fraction: if sustained == 0.0 { f64::NAN } else { tail_summary.iqr / sustained },
         thresholds: *th,
         opening_samples: opening.len(),

@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 
 use super::file::{self, SoakFileError};
 use super::run::SoakOutcome;
-use super::{Analysis, AnalysisError, SCORE_UNIT, Thresholds, analyze};
+use super::{Analysis, AnalysisError, Thresholds, analyze};
 use crate::harness::raw::sha256_hex;
 use crate::notebook::{Condition, NewSoak, Notebook, NotebookPath, RawFile, SoakProtocol, Tag, store};
 
@@ -72,7 +72,7 @@ pub fn add_row(notebook: &mut Notebook, dir: &Path, finished: &Finished, at: Dat
         Ok(analysis) => Added::Soak(notebook.record_soak(
             NewSoak {
                 protocol: finished.protocol,
-                numbers: analysis.numbers(SCORE_UNIT),
+                numbers: analysis.numbers.clone(),
                 conditions: finished.conditions.clone(),
                 raw_file: inside(dir, &finished.path).map(|path| RawFile {
                     path,
