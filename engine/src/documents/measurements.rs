@@ -3,6 +3,11 @@
 //! protected Predictions sheet. Every text goes in as a string — a note that
 //! begins with `=` stays text, never a formula. A hidden sheet carries the
 //! notebook itself, so Vernier reopens its own workbook with nothing lost.
+//!
+//! Each sheet is described once, as a [`Sheet`]: its columns in order, each
+//! knowing its header and how to fill its cell. No column number is written
+//! anywhere else, so a column added to a sheet moves its header and cells
+//! together. Every text cell is cut to what a cell holds (see `visible`).
 
 use std::io::Cursor;
 
@@ -76,7 +81,7 @@ impl<R> Sheet<R> {
 }
 
 /// The workbook's five visible sheets, one per notebook section (N2), in
-/// the log's order. [`Layout::default`] is the course's layout; [`write`]
+/// the log's order. [`Layout::default`] is the course's layout; [`write()`]
 /// uses it.
 pub struct Layout {
     /// Environment: field | value.
