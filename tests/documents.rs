@@ -3,8 +3,10 @@
 use std::io::Read as _;
 
 use calamine::{Data, Reader, Xlsx};
+use vernier_engine::documents::blocks::Block;
+use vernier_engine::documents::measurements::{Column, Layout};
 use vernier_engine::documents::{self, Attachments, STEMS, measurements};
-use vernier_engine::notebook::{Budget, Citation, Tag};
+use vernier_engine::notebook::{Budget, Citation, Run, RunColumn, Tag};
 
 use crate::util::{at, saved_notebook};
 
@@ -150,7 +152,8 @@ fn workbook_has_the_sections_and_keeps_formulas_as_text() {
     let runs = book.worksheet_range("Runs").expect("Runs");
     let header: Vec<String> = runs.rows().next().expect("header").iter().map(ToString::to_string).collect();
     assert_eq!(header[..10], vernier_engine::notebook::RUN_COLUMNS.map(String::from));
-    assert_eq!(runs.get((1, 11)), Some(&Data::Float(12.5)), "the median is stored as a number");
+    let median = header.iter().position(|h| h == "Median (value)").expect("a Median (value) column");
+    assert_eq!(runs.get((1, median)), Some(&Data::Float(12.5)), "the median is stored as a number");
     let notes = book.worksheet_range("Notes and anomalies").expect("notes");
     let cells: Vec<String> = notes.rows().skip(1).map(|r| r[1].to_string()).collect();
     assert!(cells.iter().any(|c| c.starts_with("=HYPERLINK")));
@@ -160,6 +163,68 @@ fn workbook_has_the_sections_and_keeps_formulas_as_text() {
     let predictions = part(&bytes, "xl/worksheets/sheet2.xml");
     assert!(predictions.contains("<sheetProtection"), "Predictions is protected");
     assert!(part(&bytes, "xl/worksheets/sheet3.xml").contains("state=\"frozen\""), "the Runs header is frozen");
+}
+
+/// Every row of the workbook's Runs sheet, header first.
+fn runs_sheet(bytes: &[u8]) -> Vec<Vec<Data>> {
+    let mut book: Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).expect("readable");
+    book.worksheet_range("Runs").expect("Runs").rows().map(<[Data]>::to_vec).collect()
+}
+
+// SPEC D3, N2: a sheet's columns are one list. A column added to it (here
+// after `Median`) is found in that place in the header row and in every
+// row, each later column moves one to the right with its values, and the
+// section's columns keep their exact names.
+#[test]
+fn a_column_added_to_the_layout_lands_in_its_place_in_the_workbook() {
+    let (_tmp, _dir, nb) = saved_notebook();
+    let before = runs_sheet(&measurements::write(&nb).expect("workbook"));
+    let mut layout = Layout::default();
+    let at = layout.runs.position(RunColumn::Median.header()).expect("a Median column") + 1;
+    layout.runs.columns.insert(at, Column::number("Median (µs)", |r: &Run| r.measurement.summary.median * 1e3));
+    let after = runs_sheet(&measurements::write_with(&nb, &layout).expect("workbook"));
+
+    assert_eq!(after[0][at], Data::String("Median (µs)".into()));
+    assert_eq!(after[1][at], Data::Float(12_500.0), "the run's median in µs, as a number");
+    assert_eq!(after.len(), before.len());
+    for (old, new) in before.iter().zip(&after) {
+        assert_eq!(new.len(), old.len() + 1);
+        assert_eq!(new[..at], old[..at], "the columns before it stay");
+        assert_eq!(new[at + 1..], old[at..], "every later column moves one to the right");
+    }
+    let header: Vec<String> = after[0].iter().map(ToString::to_string).collect();
+    for column in RunColumn::ALL {
+        let k = header.iter().position(|h| h == column.header()).expect("every Runs column by its name");
+        assert_eq!(Some(k), layout.runs.position(column.header()), "the header row follows the layout");
+    }
+    let value = header.iter().position(|h| h == "Median (value)").expect("Median (value)");
+    assert_eq!(value, RunColumn::ALL.len() + 2, "one to the right of where it stood without the new column");
+    assert_eq!(after[1][value], Data::Float(12.5));
+}
+
+// SPEC D2, N2: the report's results table takes each run's cells by column
+// name, so it carries the run's own Median, Dispersion, n and Tag.
+#[test]
+fn the_report_results_table_takes_run_cells_by_name() {
+    let (_tmp, _dir, nb) = saved_notebook();
+    let blocks = documents::fill(&nb, "report.docx", &Attachments::default());
+    let rows = blocks
+        .iter()
+        .find_map(|b| match b {
+            Block::Table(rows) if rows[0][0] == "Experiment" => Some(rows),
+            _ => None,
+        })
+        .expect("the results table");
+    let header = &rows[0];
+    let cell = |column: RunColumn| {
+        let k = header.iter().position(|h| h == column.header()).expect("a column named as in the Runs section");
+        rows[1][k].as_str()
+    };
+    assert_eq!(rows[1][0], "matmul ikj, N=512");
+    assert_eq!(cell(RunColumn::Median), "12.50 ms");
+    assert_eq!(cell(RunColumn::Dispersion), "IQR 0.20 ms");
+    assert_eq!(cell(RunColumn::N), "3 + 5");
+    assert_eq!(cell(RunColumn::Tag), "MEASURED");
 }
 
 // SPEC D4: a workbook Vernier wrote reopens with nothing lost.

@@ -1,6 +1,6 @@
 //! SPEC N1, N2, N3, N5, N8: the folder, round trips, schema and errors.
 
-use vernier_engine::notebook::{LoadError, RowRef, Tag, store};
+use vernier_engine::notebook::{LoadError, RowRef, RunColumn, Tag, store};
 
 use crate::util::{at, saved_notebook};
 
@@ -34,7 +34,7 @@ fn discard_keeps_the_run_and_notes_the_reason() {
     nb.discard(RowRef::Run(1), "closed the lid out of habit", at(70)).expect("discard");
     assert_eq!(nb.runs().len(), 1);
     assert_eq!(nb.run(1).expect("run").discarded.as_ref().expect("discarded").reason, "closed the lid out of habit");
-    assert!(nb.run(1).expect("run").columns()[0].contains("discarded"));
+    assert!(nb.run(1).expect("run").cell(RunColumn::Number).contains("discarded"));
     let note = nb.notes().last().expect("a note");
     assert_eq!(note.about, Some(RowRef::Run(1)));
     assert!(note.text.contains("closed the lid out of habit"));
@@ -144,12 +144,12 @@ fn column_names_are_exact() {
 #[test]
 fn run_columns_are_rounded() {
     let (_tmp, _dir, nb) = saved_notebook();
-    let cols = nb.run(1).expect("run").columns();
-    assert_eq!(cols[3], "3 + 5");
-    assert_eq!(cols[4], "12.50 ms");
-    assert_eq!(cols[5], "IQR 0.20 ms");
-    assert_eq!(cols[6], "12.40 / 24.90 ms");
-    assert_eq!(cols[9], "MEASURED");
+    let run = nb.run(1).expect("run");
+    assert_eq!(run.cell(RunColumn::N), "3 + 5");
+    assert_eq!(run.cell(RunColumn::Median), "12.50 ms");
+    assert_eq!(run.cell(RunColumn::Dispersion), "IQR 0.20 ms");
+    assert_eq!(run.cell(RunColumn::MinMax), "12.40 / 24.90 ms");
+    assert_eq!(run.cell(RunColumn::Tag), "MEASURED");
 }
 
 // SPEC D7: any run in the course's long and short forms.

@@ -4,7 +4,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use serde_json::{Value, json};
-use vernier_engine::notebook::{Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, SOAK_COLUMNS};
+use vernier_engine::notebook::{
+    Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, RunColumn, SOAK_COLUMNS, SoakColumn,
+};
 
 use vernier_engine::documents::foreign::Foreign;
 
@@ -86,7 +88,16 @@ fn show_foreign(f: &Foreign, path: &Path, json: bool) -> Outcome {
                 ]
             })
             .collect();
-        let _ = writeln!(out, "## Runs\n{}\n", table::render(&RUN_COLUMNS[..6], &rows));
+        let headers = [
+            RunColumn::Number,
+            RunColumn::What,
+            RunColumn::Command,
+            RunColumn::N,
+            RunColumn::Median,
+            RunColumn::Dispersion,
+        ]
+        .map(RunColumn::header);
+        let _ = writeln!(out, "## Runs\n{}\n", table::render(&headers, &rows));
         if f.problems.is_empty() {
             let _ = writeln!(out, "Everything in it was read.");
         } else {
@@ -140,13 +151,8 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
 /// The JSON form: every section, each row with its displayed columns under
 /// their exact names, plus the raw values.
 fn to_json(nb: &Notebook, dir: &Path) -> Value {
-    let columns = |names: &[&str], cells: Vec<String>| -> Value {
-        names
-            .iter()
-            .zip(cells)
-            .map(|(n, c)| ((*n).to_owned(), Value::String(c)))
-            .collect::<serde_json::Map<_, _>>()
-            .into()
+    let columns = |cells: &mut dyn Iterator<Item = (&str, String)>| -> Value {
+        cells.map(|(name, cell)| (name.to_owned(), Value::String(cell))).collect::<serde_json::Map<_, _>>().into()
     };
     json!({
         "path": dir.display().to_string(),
@@ -171,7 +177,7 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
         }).collect::<Vec<_>>(),
         "runs": nb.runs().iter().map(|r| json!({
             "number": r.number,
-            "columns": columns(&RUN_COLUMNS, r.columns().to_vec()),
+            "columns": columns(&mut RunColumn::ALL.iter().map(|&c| (c.header(), r.cell(c)))),
             "command": r.measurement.command,
             "warmup": r.measurement.warmup_trials,
             "timed": r.measurement.summary.n,
@@ -184,7 +190,7 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
         })).collect::<Vec<_>>(),
         "soaks": nb.soaks().iter().map(|s| json!({
             "number": s.number,
-            "columns": columns(&SOAK_COLUMNS, s.columns().to_vec()),
+            "columns": columns(&mut SoakColumn::ALL.iter().map(|&c| (c.header(), s.cell(c)))),
             "protocol": s.protocol,
             "numbers": s.numbers,
             "tag": s.tag,

@@ -3,6 +3,11 @@
 //! protected Predictions sheet. Every text goes in as a string — a note that
 //! begins with `=` stays text, never a formula. A hidden sheet carries the
 //! notebook itself, so Vernier reopens its own workbook with nothing lost.
+//!
+//! Each sheet is described once, as a [`Sheet`]: its columns in order, each
+//! knowing its header and how to fill its cell. No column number is written
+//! anywhere else, so a column added to a sheet moves its header and cells
+//! together. Every text cell is cut to what a cell holds (see `visible`).
 
 use std::io::Cursor;
 
@@ -10,85 +15,164 @@ use calamine::{Data, Reader, Xlsx};
 use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
 
 use crate::notebook::store::{from_bytes, to_text};
-use crate::notebook::{EnvField, LoadError, Notebook, PREDICTION_COLUMNS, RUN_COLUMNS, SOAK_COLUMNS};
+use crate::notebook::{
+    EnvField, LoadError, Note, Notebook, Prediction, PredictionColumn, Run, RunColumn, Soak, SoakColumn,
+};
 
 /// Name of the hidden sheet holding the notebook's own text.
 pub const EMBED_SHEET: &str = "vernier";
 /// Excel's limit on the text in one cell.
 const CELL_LIMIT: usize = 32_000;
 
-/// Writes the workbook.
+/// What one workbook cell holds: text, or a number a spreadsheet can
+/// compute with (D3).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    /// Written as a string, never as a formula.
+    Text(String),
+    /// Written as a number.
+    Number(f64),
+}
+
+/// How a column fills its cell from a row and the notebook around it.
+type Fill<R> = Box<dyn Fn(&R, &Notebook) -> Cell>;
+
+/// One column of a sheet: its header and how a row fills its cell.
+pub struct Column<R> {
+    header: &'static str,
+    fill: Fill<R>,
+}
+
+impl<R> Column<R> {
+    /// A column whose cells are text or numbers, row by row.
+    pub fn new(header: &'static str, fill: impl Fn(&R, &Notebook) -> Cell + 'static) -> Self {
+        Self { header, fill: Box::new(fill) }
+    }
+
+    /// A column of text cells.
+    pub fn text(header: &'static str, text: impl Fn(&R, &Notebook) -> String + 'static) -> Self {
+        Self::new(header, move |row, nb| Cell::Text(text(row, nb)))
+    }
+
+    /// A column of number cells.
+    pub fn number(header: &'static str, number: impl Fn(&R) -> f64 + 'static) -> Self {
+        Self::new(header, move |row, _| Cell::Number(number(row)))
+    }
+}
+
+/// A sheet described once: its columns in order. A column's number in the
+/// workbook is its index in `columns`, so adding, moving or removing a
+/// column here moves its header and every cell together.
+pub struct Sheet<R> {
+    /// The columns, left to right.
+    pub columns: Vec<Column<R>>,
+}
+
+impl<R> Sheet<R> {
+    /// A sheet whose columns are `columns`.
+    pub fn new(columns: impl IntoIterator<Item = Column<R>>) -> Self {
+        Self { columns: columns.into_iter().collect() }
+    }
+
+    /// The index of the column headed `header`, if the sheet has one.
+    pub fn position(&self, header: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c.header == header)
+    }
+}
+
+/// The workbook's five visible sheets, one per notebook section (N2), in
+/// the log's order. [`Layout::default`] is the course's layout; [`write()`]
+/// uses it.
+pub struct Layout {
+    /// Environment: field | value.
+    pub environment: Sheet<EnvField>,
+    /// The Predictions section's columns, then Amends and Locked.
+    pub predictions: Sheet<Prediction>,
+    /// The Runs section's columns, then the unit and the figures as numbers.
+    pub runs: Sheet<Run>,
+    /// The Soak runs section's columns, the protocol and numbers as numbers.
+    pub soaks: Sheet<Soak>,
+    /// Notes and anomalies: time | note.
+    pub notes: Sheet<Note>,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Self {
+            environment: Sheet::new([
+                Column::text("Field", |f: &EnvField, _| f.label().to_owned()),
+                Column::text("Value", |f: &EnvField, nb| nb.environment().get(*f)),
+            ]),
+            predictions: Sheet::new(
+                PredictionColumn::ALL
+                    .map(|c| Column::text(c.header(), move |p: &Prediction, _| p.cell(c)))
+                    .into_iter()
+                    .chain([
+                        Column::text("Amends", |p: &Prediction, _| {
+                            p.amends.as_ref().map(|a| format!("P{}: “{}”", a.of, a.quote)).unwrap_or_default()
+                        }),
+                        Column::text("Locked", |p: &Prediction, nb| {
+                            nb.lock_of(p).map(|l| l.short()).unwrap_or_default()
+                        }),
+                    ]),
+            ),
+            runs: Sheet::new(
+                RunColumn::ALL.map(|c| Column::text(c.header(), move |r: &Run, _| r.cell(c))).into_iter().chain([
+                    Column::text("Unit", |r: &Run, _| r.measurement.unit.clone()),
+                    Column::number("Median (value)", |r: &Run| r.measurement.summary.median),
+                    Column::number("IQR (value)", |r: &Run| r.measurement.summary.iqr),
+                    Column::number("Min", |r: &Run| r.measurement.summary.min),
+                    Column::number("Max", |r: &Run| r.measurement.summary.max),
+                    Column::text("Discarded", |r: &Run, _| {
+                        r.discarded.as_ref().map(|d| d.reason.clone()).unwrap_or_default()
+                    }),
+                ]),
+            ),
+            soaks: Sheet::new(SoakColumn::ALL.map(|c| Column::new(c.header(), move |s: &Soak, _| soak_cell(s, c)))),
+            notes: Sheet::new([
+                Column::text("Time", |n: &Note, _| n.at.format("%Y-%m-%d %H:%M:%S UTC").to_string()),
+                Column::text("Note", |n: &Note, _| n.text.clone()),
+            ]),
+        }
+    }
+}
+
+/// A soak's cell in the workbook: the protocol and the six numbers as
+/// numbers (D3); an unobserved time, the label, conditions and raw file as
+/// the log shows them.
+fn soak_cell(s: &Soak, column: SoakColumn) -> Cell {
+    let n = &s.numbers;
+    let time = |t: Option<f64>| t.map_or_else(|| Cell::Text(s.cell(column)), Cell::Number);
+    match column {
+        SoakColumn::Duration => Cell::Number(s.protocol.duration_s),
+        SoakColumn::Interval => Cell::Number(s.protocol.interval_s),
+        SoakColumn::Peak => Cell::Number(n.peak),
+        SoakColumn::Onset => time(n.t_onset),
+        SoakColumn::Stable => time(n.t_stable),
+        SoakColumn::Sustained => Cell::Number(n.sustained),
+        SoakColumn::Ratio => Cell::Number(n.ratio),
+        SoakColumn::TailIqr => Cell::Number(n.tail_iqr),
+        SoakColumn::Number | SoakColumn::Conditions | SoakColumn::RawFile => Cell::Text(s.cell(column)),
+    }
+}
+
+/// Writes the workbook in the course's [`Layout`].
 pub fn write(nb: &Notebook) -> Result<Vec<u8>, super::ExportError> {
+    write_with(nb, &Layout::default())
+}
+
+/// Writes the workbook with the sheets laid out by `layout`.
+pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::ExportError> {
     let mut book = Workbook::new();
     let bold = Format::new().set_bold();
 
-    let ws = sheet(&mut book, "Environment", &["Field", "Value"], &bold)?;
-    for (i, field) in EnvField::ALL.into_iter().enumerate() {
-        let row = i as u32 + 1;
-        ws.write_string(row, 0, field.label())?;
-        ws.write_string(row, 1, visible(&nb.environment().get(field)))?;
-    }
-
-    let mut columns = PREDICTION_COLUMNS.to_vec();
-    columns.extend(["Amends", "Locked"]);
-    let ws = sheet(&mut book, "Predictions", &columns, &bold)?;
-    for (i, p) in nb.predictions().iter().enumerate() {
-        let row = i as u32 + 1;
-        let cells = p.columns();
-        for (k, cell) in cells.iter().enumerate() {
-            ws.write_string(row, k as u16, visible(cell))?;
-        }
-        let amends = p.amends.as_ref().map(|a| format!("P{}: “{}”", a.of, a.quote)).unwrap_or_default();
-        ws.write_string(row, 5, amends)?;
-        ws.write_string(row, 6, nb.lock_of(p).map(|l| l.short()).unwrap_or_default())?;
-    }
+    sheet(&mut book, "Environment", &layout.environment, &EnvField::ALL, nb, &bold)?;
+    let ws = sheet(&mut book, "Predictions", &layout.predictions, nb.predictions(), nb, &bold)?;
     // D3: the predictions are read-only in the workbook too.
     ws.protect();
-
-    let mut columns = RUN_COLUMNS.to_vec();
-    columns.extend(["Unit", "Median (value)", "IQR (value)", "Min", "Max", "Discarded"]);
-    let ws = sheet(&mut book, "Runs", &columns, &bold)?;
-    for (i, r) in nb.runs().iter().enumerate() {
-        let row = i as u32 + 1;
-        for (k, cell) in r.columns().iter().enumerate() {
-            ws.write_string(row, k as u16, visible(cell))?;
-        }
-        let s = &r.measurement.summary;
-        ws.write_string(row, 10, &r.measurement.unit)?;
-        for (k, v) in [s.median, s.iqr, s.min, s.max].into_iter().enumerate() {
-            ws.write_number(row, 11 + k as u16, v)?;
-        }
-        ws.write_string(row, 15, r.discarded.as_ref().map(|d| d.reason.as_str()).unwrap_or_default())?;
-    }
-
-    let ws = sheet(&mut book, "Soak runs", &SOAK_COLUMNS, &bold)?;
-    for (i, s) in nb.soaks().iter().enumerate() {
-        let row = i as u32 + 1;
-        let cells = s.columns();
-        let n = &s.numbers;
-        ws.write_string(row, 0, &cells[0])?;
-        ws.write_number(row, 1, s.protocol.duration_s)?;
-        ws.write_number(row, 2, s.protocol.interval_s)?;
-        ws.write_number(row, 3, n.peak)?;
-        for (col, t) in [(4u16, n.t_onset), (5, n.t_stable)] {
-            match t {
-                Some(t) => ws.write_number(row, col, t)?,
-                None => ws.write_string(row, col, "none observed")?,
-            };
-        }
-        ws.write_number(row, 6, n.sustained)?;
-        ws.write_number(row, 7, n.ratio)?;
-        ws.write_number(row, 8, n.tail_iqr)?;
-        ws.write_string(row, 9, &cells[9])?;
-        ws.write_string(row, 10, &cells[10])?;
-    }
-
-    let ws = sheet(&mut book, "Notes and anomalies", &["Time", "Note"], &bold)?;
-    for (i, note) in nb.notes().iter().enumerate() {
-        let row = i as u32 + 1;
-        ws.write_string(row, 0, note.at.format("%Y-%m-%d %H:%M:%S UTC").to_string())?;
-        ws.write_string(row, 1, visible(&note.text))?;
-    }
+    sheet(&mut book, "Runs", &layout.runs, nb.runs(), nb, &bold)?;
+    sheet(&mut book, "Soak runs", &layout.soaks, nb.soaks(), nb, &bold)?;
+    sheet(&mut book, "Notes and anomalies", &layout.notes, nb.notes(), nb, &bold)?;
 
     // The notebook itself, for a lossless reopen (D4).
     let text = to_text(nb)?;
@@ -101,23 +185,37 @@ pub fn write(nb: &Notebook) -> Result<Vec<u8>, super::ExportError> {
     Ok(book.save_to_buffer()?)
 }
 
-fn sheet<'a>(
+/// Adds the sheet `name`: a bold, frozen header row from `layout`, then one
+/// row per item of `rows`, each cell in its column's position.
+fn sheet<'a, R>(
     book: &'a mut Workbook,
     name: &str,
-    header: &[&str],
+    layout: &Sheet<R>,
+    rows: &[R],
+    nb: &Notebook,
     bold: &Format,
 ) -> Result<&'a mut Worksheet, XlsxError> {
     let ws = book.add_worksheet();
     ws.set_name(name)?;
-    for (k, h) in header.iter().enumerate() {
-        ws.write_string_with_format(0, k as u16, *h, bold)?;
-        ws.set_column_width(k as u16, if k == 0 { 12 } else { 24 })?;
+    for (k, column) in layout.columns.iter().enumerate() {
+        let k = k as u16;
+        ws.write_string_with_format(0, k, column.header, bold)?;
+        ws.set_column_width(k, if k == 0 { 12 } else { 24 })?;
     }
     ws.set_freeze_panes(1, 0)?;
     // Printed or turned into a PDF, each sheet is one page wide.
     ws.set_landscape();
     ws.set_print_fit_to_pages(1, 0);
     ws.set_repeat_rows(0, 0)?;
+    for (i, item) in rows.iter().enumerate() {
+        let row = i as u32 + 1;
+        for (k, column) in layout.columns.iter().enumerate() {
+            match (column.fill)(item, nb) {
+                Cell::Text(text) => ws.write_string(row, k as u16, visible(&text))?,
+                Cell::Number(value) => ws.write_number(row, k as u16, value)?,
+            };
+        }
+    }
     Ok(ws)
 }
 

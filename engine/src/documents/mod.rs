@@ -14,7 +14,7 @@ use std::path::Path;
 
 use blocks::{Block, Run, parse_template};
 
-use crate::notebook::{EnvField, Notebook, Tag};
+use crate::notebook::{EnvField, Notebook, RunColumn, SoakColumn, Tag};
 use crate::soak::file::{self as soak_file, SoakData};
 
 /// Exactly the six document names (D1), in the course's order.
@@ -274,26 +274,30 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
     let row = |cells: &[&str]| cells.iter().map(|c| (*c).to_owned()).collect::<Vec<String>>();
     Some(match name {
         "results" => {
-            let mut rows =
-                vec![row(&["Experiment", "Median", "Dispersion", "n (warm-up + timed)", "Conditions", "Tag"])];
+            let mut rows = vec![row(&[
+                "Experiment",
+                RunColumn::Median.header(),
+                RunColumn::Dispersion.header(),
+                RunColumn::N.header(),
+                "Conditions",
+                RunColumn::Tag.header(),
+            ])];
             for r in nb.runs().iter().filter(|r| r.discarded.is_none()) {
-                let c = r.columns();
                 rows.push(vec![
-                    c[1].clone(),
-                    c[4].clone(),
-                    c[5].clone(),
-                    c[3].clone(),
+                    r.cell(RunColumn::What),
+                    r.cell(RunColumn::Median),
+                    r.cell(RunColumn::Dispersion),
+                    r.cell(RunColumn::N),
                     brief(&r.measurement.conditions),
-                    c[9].clone(),
+                    r.cell(RunColumn::Tag),
                 ]);
             }
             for s in nb.soaks().iter().filter(|s| s.discarded.is_none()) {
-                let c = s.columns();
                 rows.push(vec![
-                    format!("soak {}", c[0]),
-                    format!("S {}", c[6]),
-                    format!("tail IQR {}", c[8]),
-                    format!("{} at {}", c[1], c[2]),
+                    format!("soak {}", s.cell(SoakColumn::Number)),
+                    format!("S {}", s.cell(SoakColumn::Sustained)),
+                    format!("tail IQR {}", s.cell(SoakColumn::TailIqr)),
+                    format!("{} at {}", s.cell(SoakColumn::Duration), s.cell(SoakColumn::Interval)),
                     brief(&s.conditions),
                     s.tag.to_string(),
                 ]);

@@ -4,6 +4,7 @@
 //! locked prediction cannot be edited, nothing is deleted, a discard is noted
 //! automatically. The folder on disk is handled by [`store`].
 
+mod columns;
 mod condition;
 mod environment;
 mod error;
@@ -18,6 +19,7 @@ mod writing;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+pub use columns::{PredictionColumn, RunColumn, SoakColumn};
 pub use condition::{
     Brevity, Condition, ConditionKind, ConditionName, Conditions, brief_conditions, canary_ratio, canary_value,
     conditions_text,
@@ -32,23 +34,11 @@ pub use tag::Tag;
 pub use writing::{Budget, Citation, Writing, is_date};
 
 /// The Runs section's column names, exactly as the log shows them (N2).
-pub const RUN_COLUMNS: [&str; 10] = [
-    "#",
-    "What",
-    "Command",
-    "n (warm-up + timed)",
-    "Median",
-    "Dispersion",
-    "Min / Max",
-    "Conditions",
-    "Raw file",
-    "Tag",
-];
+pub const RUN_COLUMNS: [&str; RunColumn::ALL.len()] = RunColumn::HEADERS;
 /// The Predictions section's column names (N2), then the time recorded.
-pub const PREDICTION_COLUMNS: [&str; 5] = ["#", "Experiment", "What I predict", "Why", "Recorded"];
+pub const PREDICTION_COLUMNS: [&str; PredictionColumn::ALL.len()] = PredictionColumn::HEADERS;
 /// The Soak runs section's column names (N2).
-pub const SOAK_COLUMNS: [&str; 11] =
-    ["#", "Duration", "Interval", "P", "t_onset", "t_stable", "S", "S/P", "Tail IQR", "Conditions", "Raw file"];
+pub const SOAK_COLUMNS: [&str; SoakColumn::ALL.len()] = SoakColumn::HEADERS;
 /// The five sections, in order.
 pub const SECTIONS: [&str; 5] = ["Environment", "Predictions", "Runs", "Soak runs", "Notes and anomalies"];
 /// The heading of the predictions section as the course writes it.

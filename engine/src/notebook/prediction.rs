@@ -5,6 +5,8 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::columns::PredictionColumn;
+
 /// What a student writes down before running anything.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PredictionText {
@@ -105,20 +107,25 @@ impl Prediction {
         format!("P{}", self.number)
     }
 
-    /// The row as displayed: `#`, `Experiment`, `What I predict`, `Why`
-    /// (with the quoted original for an amendment) and the time recorded.
-    pub fn columns(&self) -> [String; 5] {
-        let why = match &self.amends {
-            Some(a) => format!("{} [amends P{}: “{}”]", self.why, a.of, a.quote),
-            None => self.why.clone(),
-        };
-        [
-            self.label(),
-            self.experiment.clone(),
-            self.predict.clone(),
-            why,
-            self.recorded_at.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
-        ]
+    /// The cell under `column` as displayed; `Why` carries the quoted
+    /// original of an amendment.
+    pub fn cell(&self, column: PredictionColumn) -> String {
+        match column {
+            PredictionColumn::Number => self.label(),
+            PredictionColumn::Experiment => self.experiment.clone(),
+            PredictionColumn::Predict => self.predict.clone(),
+            PredictionColumn::Why => match &self.amends {
+                Some(a) => format!("{} [amends P{}: “{}”]", self.why, a.of, a.quote),
+                None => self.why.clone(),
+            },
+            PredictionColumn::Recorded => self.recorded_at.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
+        }
+    }
+
+    /// Every cell of the row as displayed, in the order of
+    /// [`PredictionColumn::ALL`].
+    pub fn columns(&self) -> [String; PredictionColumn::ALL.len()] {
+        PredictionColumn::ALL.map(|c| self.cell(c))
     }
 
     /// The seal this row's content and `prev` should carry.

@@ -3,6 +3,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::columns::{RunColumn, SoakColumn};
 use super::condition::{Brevity, Condition, ConditionName, Conditions, brief_conditions};
 use super::path::NotebookPath;
 use super::tag::Tag;
@@ -215,26 +216,26 @@ impl Run {
         )
     }
 
-    /// Every column of the row as displayed, in the order of
-    /// [`RUN_COLUMNS`](super::RUN_COLUMNS); a discarded run is marked, never
-    /// hidden (N5).
-    pub fn columns(&self) -> [String; 10] {
-        let mut label = self.label();
-        if self.discarded.is_some() {
-            label.push_str(" (discarded)");
+    /// The cell under `column` as displayed; a discarded run is marked in
+    /// `#`, never hidden (N5).
+    pub fn cell(&self, column: RunColumn) -> String {
+        match column {
+            RunColumn::Number => discarded_label(self.label(), self.discarded.as_ref()),
+            RunColumn::What => self.measurement.what.clone(),
+            RunColumn::Command => self.command_column(),
+            RunColumn::N => self.n_column(),
+            RunColumn::Median => self.median_column(),
+            RunColumn::Dispersion => self.dispersion_column(),
+            RunColumn::MinMax => self.min_max_column(),
+            RunColumn::Conditions => self.conditions_column(),
+            RunColumn::RawFile => self.raw_file_column(),
+            RunColumn::Tag => self.measurement.tag.to_string(),
         }
-        [
-            label,
-            self.measurement.what.clone(),
-            self.command_column(),
-            self.n_column(),
-            self.median_column(),
-            self.dispersion_column(),
-            self.min_max_column(),
-            self.conditions_column(),
-            self.raw_file_column(),
-            self.measurement.tag.to_string(),
-        ]
+    }
+
+    /// Every cell of the row as displayed, in the order of [`RunColumn::ALL`].
+    pub fn columns(&self) -> [String; RunColumn::ALL.len()] {
+        RunColumn::ALL.map(|c| self.cell(c))
     }
 }
 
@@ -351,33 +352,36 @@ impl Soak {
         format!("S{}", self.number)
     }
 
-    /// Every column of the row as displayed, in the order of
-    /// [`SOAK_COLUMNS`](super::SOAK_COLUMNS).
-    pub fn columns(&self) -> [String; 11] {
+    /// The cell under `column` as displayed; a discarded soak is marked in
+    /// `#`, never hidden (N5).
+    pub fn cell(&self, column: SoakColumn) -> String {
         let n = &self.numbers;
         let seconds = |t: Option<f64>| t.map_or_else(|| "none observed".to_owned(), |t| format!("{t} s"));
-        let tail_share = if n.sustained == 0.0 {
-            String::new()
-        } else {
-            format!(" ({}% of S)", format_significant(100.0 * n.tail_iqr / n.sustained, 2))
-        };
-        let mut label = self.label();
-        if self.discarded.is_some() {
-            label.push_str(" (discarded)");
+        match column {
+            SoakColumn::Number => discarded_label(self.label(), self.discarded.as_ref()),
+            SoakColumn::Duration => format!("{} s", self.protocol.duration_s),
+            SoakColumn::Interval => format!("{} s", self.protocol.interval_s),
+            SoakColumn::Peak => with_unit(&format_significant(n.peak, 3), &n.unit),
+            SoakColumn::Onset => seconds(n.t_onset),
+            SoakColumn::Stable => seconds(n.t_stable),
+            SoakColumn::Sustained => with_unit(&format_significant(n.sustained, 3), &n.unit),
+            SoakColumn::Ratio => format_significant(n.ratio, 2),
+            SoakColumn::TailIqr => {
+                let share = if n.sustained == 0.0 {
+                    String::new()
+                } else {
+                    format!(" ({}% of S)", format_significant(100.0 * n.tail_iqr / n.sustained, 2))
+                };
+                format!("{}{share}", format_significant(n.tail_iqr, 2))
+            }
+            SoakColumn::Conditions => brief_conditions(&self.conditions, Brevity::Column),
+            SoakColumn::RawFile => raw_file_text(self.raw_file.as_ref()),
         }
-        [
-            label,
-            format!("{} s", self.protocol.duration_s),
-            format!("{} s", self.protocol.interval_s),
-            with_unit(&format_significant(n.peak, 3), &n.unit),
-            seconds(n.t_onset),
-            seconds(n.t_stable),
-            with_unit(&format_significant(n.sustained, 3), &n.unit),
-            format_significant(n.ratio, 2),
-            format!("{}{tail_share}", format_significant(n.tail_iqr, 2)),
-            brief_conditions(&self.conditions, Brevity::Column),
-            raw_file_text(self.raw_file.as_ref()),
-        ]
+    }
+
+    /// Every cell of the row as displayed, in the order of [`SoakColumn::ALL`].
+    pub fn columns(&self) -> [String; SoakColumn::ALL.len()] {
+        SoakColumn::ALL.map(|c| self.cell(c))
     }
 }
 
@@ -396,6 +400,14 @@ impl std::fmt::Display for RowRef {
             RowRef::Run(n) => write!(f, "run {n}"),
             RowRef::Soak(n) => write!(f, "soak S{n}"),
         }
+    }
+}
+
+/// A row's `#` cell: its label, marked when the row was discarded (N5).
+fn discarded_label(label: String, discarded: Option<&Discard>) -> String {
+    match discarded {
+        Some(_) => format!("{label} (discarded)"),
+        None => label,
     }
 }
 

@@ -3,7 +3,7 @@
 
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
-use vernier_engine::notebook::{PREDICTION_COLUMNS, Prediction, PredictionText};
+use vernier_engine::notebook::{PREDICTION_COLUMNS, Prediction, PredictionColumn, PredictionText};
 
 use super::{Context, ViewState, hint};
 use crate::gui::AppCommand;
@@ -74,14 +74,18 @@ pub fn predictions_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) 
         .body(|mut body| {
             for p in nb.predictions() {
                 let lock = nb.lock_of(p);
-                let cells = p.columns();
-                let height = (1..4).map(|i| lines(&cells[i], widths[i])).fold(1.0, f32::max) * line_height + 6.0;
+                // The three texts that wrap, under the table's columns 1 to 3.
+                let texts =
+                    [PredictionColumn::Experiment, PredictionColumn::Predict, PredictionColumn::Why].map(|c| p.cell(c));
+                let height =
+                    texts.iter().zip(&widths[1..4]).map(|(t, &w)| lines(t, w)).fold(1.0, f32::max) * line_height + 6.0;
                 body.row(height, |mut row| {
-                    let label = if lock.is_some() { format!("🔒 {}", cells[0]) } else { cells[0].clone() };
+                    let label = p.cell(PredictionColumn::Number);
+                    let label = if lock.is_some() { format!("🔒 {label}") } else { label };
                     row.col(|ui| {
                         ui.strong(label);
                     });
-                    for cell in &cells[1..4] {
+                    for cell in &texts {
                         row.col(|ui| {
                             ui.add(egui::Label::new(cell.as_str()).wrap());
                         });

@@ -4,7 +4,7 @@
 
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
-use vernier_engine::notebook::RUN_COLUMNS;
+use vernier_engine::notebook::RunColumn;
 
 use super::{Context, ViewState, hint};
 use crate::gui::{AppCommand, plots};
@@ -48,9 +48,9 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         }
         table
             .header(ROW_HEIGHT, |mut header| {
-                for name in RUN_COLUMNS {
+                for column in RunColumn::ALL {
                     header.col(|ui| {
-                        ui.strong(name);
+                        ui.strong(column.header());
                     });
                 }
             })
@@ -59,9 +59,9 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
                     let run = &nb.runs()[row.index()];
                     row.set_selected(state.selected_run == Some(run.number));
                     let discarded = run.discarded.is_some();
-                    for cell in run.columns() {
+                    for column in RunColumn::ALL {
                         row.col(|ui| {
-                            let text = RichText::new(cell);
+                            let text = RichText::new(run.cell(column));
                             // N5: a discarded run stays, struck through.
                             let label = egui::Label::new(if discarded { text.strikethrough().weak() } else { text });
                             ui.add(label.truncate().selectable(false));

@@ -2,7 +2,7 @@
 //! numbers; click one — or open any soak file — to see its chart.
 
 use egui::{RichText, Ui};
-use vernier_engine::notebook::SOAK_COLUMNS;
+use vernier_engine::notebook::SoakColumn;
 
 use super::{Context, ViewState, hint};
 use crate::gui::{AppCommand, plots};
@@ -34,17 +34,16 @@ pub fn soaks_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         // Sideways scrolling keeps a wide row from widening the chart below.
         egui::ScrollArea::horizontal().id_salt("soaks-x").show(ui, |ui| {
             egui::Grid::new("soaks").striped(true).spacing([14.0, 6.0]).show(ui, |ui| {
-                for h in SOAK_COLUMNS {
-                    ui.label(RichText::new(h).strong());
+                for column in SoakColumn::ALL {
+                    ui.label(RichText::new(column.header()).strong());
                 }
                 ui.end_row();
                 for soak in nb.soaks() {
                     let discarded = soak.discarded.is_some();
-                    let cells = soak.columns();
-                    for (i, cell) in cells.into_iter().enumerate() {
-                        let text = RichText::new(cell);
+                    for column in SoakColumn::ALL {
+                        let text = RichText::new(soak.cell(column));
                         let text = if discarded { text.strikethrough().weak() } else { text };
-                        if i == 0
+                        if column == SoakColumn::Number
                             && let Some(raw) = &soak.raw_file
                         {
                             if ui.link(text).clicked() {
