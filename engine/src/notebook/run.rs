@@ -63,7 +63,9 @@ pub struct RawFile {
 pub struct Measurement {
     /// `What` — a short description.
     pub what: String,
-    /// `Command` as an argument vector (a kernel is `["kernel", name, …]`).
+    /// `Command` as an argument vector; a built-in kernel is written as the
+    /// command that reruns it, `vernier bench --kernel NAME [--size N] [--tile N]`
+    /// ([`KernelSpec::argv`](crate::kernels::KernelSpec::argv)).
     pub command: Vec<String>,
     /// Warm-up policy used.
     pub warmup: WarmupPolicy,
