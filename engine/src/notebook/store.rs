@@ -141,7 +141,9 @@ pub fn save_with<S: Storage>(storage: &S, dir: &Path, notebook: &Notebook) -> Re
 
 /// The notebook as the text of `notebook.ron`.
 pub fn to_text(notebook: &Notebook) -> Result<String, ron::Error> {
-    let config = ron::ser::PrettyConfig::new().struct_names(true);
+    // ron ends lines with "\r\n" on Windows by default; one spelling on
+    // every OS keeps a notebook the same file wherever it was saved.
+    let config = ron::ser::PrettyConfig::new().struct_names(true).new_line("\n");
     Ok(format!("{HEADER}{}\n", ron::ser::to_string_pretty(notebook, config)?))
 }
 
