@@ -14,12 +14,21 @@ pub fn shell_argv(script: &str) -> Vec<String> {
 
 /// Whether `program` names an executable file, directly (when it holds a
 /// separator) or in one of the folders of `path` (the `PATH` variable).
-/// On Windows a name without extension is also tried with each of
-/// `%PATHEXT%`, as `cmd` does.
+/// On Windows a name is also tried with each extension of `%PATHEXT%`
+/// appended, as `cmd` does.
 pub fn is_on_path(program: &str, path: Option<&OsStr>) -> bool {
-    let extensions = extensions();
+    is_on_path_with(program, path, &extensions())
+}
+
+/// [`is_on_path`] with the extensions to try given.
+fn is_on_path_with(program: &str, path: Option<&OsStr>, extensions: &[String]) -> bool {
     let found = |p: &Path| {
-        is_executable(p) || extensions.iter().any(|ext| is_executable(&p.with_extension(ext.trim_start_matches('.'))))
+        is_executable(p)
+            || extensions.iter().any(|ext| {
+                let mut with_ext = p.as_os_str().to_owned();
+                with_ext.push(ext);
+                is_executable(Path::new(&with_ext))
+            })
     };
     if program.contains('/') || (cfg!(windows) && program.contains('\\')) {
         found(Path::new(program))
@@ -70,5 +79,9 @@ mod tests {
         assert!(!is_on_path("tool", None));
         assert!(is_on_path(&tool.to_string_lossy(), None));
         assert_eq!(shell_argv("echo hi").len(), 3);
+        // As on Windows: `python3.11` is found as `python3.11.EXE`.
+        std::fs::rename(&tool, dir.path().join("python3.11.EXE")).expect("rename");
+        assert!(is_on_path_with("python3.11", Some(&path), &[".COM".into(), ".EXE".into()]));
+        assert!(!is_on_path_with("python3.11", Some(&path), &[]));
     }
 }
