@@ -14,6 +14,9 @@ mod documents;
 mod harness;
 /// N1, N2, N8: the folder format, round trips, schema and error positions.
 mod notebook_store;
+/// N1, N6, N8, T4: notebooks and soak files written on Windows (CRLF, `\\`)
+/// open here, and a save is the same file on every OS.
+mod platforms;
 /// N4: locked predictions, amendments, and the hash chain under tampering.
 mod prediction_chain;
 /// RULES.md: every SPEC citation resolves there, and it lists exactly SPEC.md's IDs.

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use vernier_engine::notebook::store;
 
-/// Where the scratch notebook lives: the user's data folder
-/// (`~/.local/share/vernier/scratch` on Linux), or the temp folder when
+/// Where the scratch notebook lives: the user's data folder, `vernier/scratch`
+/// under `~/.local/share` on Linux, `~/Library/Application Support` on macOS
+/// and `%APPDATA%` (`…\AppData\Roaming`) on Windows; the temp folder when
 /// there is no home.
 pub fn scratch_dir() -> PathBuf {
     dirs::data_dir().unwrap_or_else(std::env::temp_dir).join("vernier").join("scratch")

@@ -73,7 +73,7 @@ pub fn check() -> InstrumentCheck {
     let (min_ms, max_ms) = times.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &t| (lo.min(t), hi.max(t)));
     let machine = Machine::read();
     InstrumentCheck {
-        clock: "std::time::Instant (CLOCK_MONOTONIC)".into(),
+        clock: crate::platform::INSTANT_CLOCK.into(),
         timer_overhead_ns: overhead,
         timer_resolution_ns: if resolution == u128::MAX { f64::NAN } else { resolution as f64 },
         noise_floor: NoiseFloor { runs: times.len(), min_ms, max_ms, spread: max_ms / min_ms - 1.0 },

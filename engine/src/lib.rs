@@ -34,6 +34,7 @@ pub mod instrument;
 pub mod kernels;
 pub mod machine;
 pub mod notebook;
+pub mod platform;
 pub mod reproduce;
 pub mod soak;
 pub mod stats;

@@ -1,5 +1,7 @@
 //! What the window remembers between sessions (eframe storage): never the
-//! notebook itself, which lives in its folder.
+//! notebook itself, which lives in its folder. eframe keeps it in each OS's
+//! usual place: `~/.local/share/vernier` on Linux, `~/Library/Application
+//! Support/vernier` on macOS, `%APPDATA%\vernier\data` on Windows.
 
 use std::path::PathBuf;
 

@@ -23,8 +23,9 @@ pub use process::{CommandRunner, CommandTrial};
 pub use record::{Recorded, add_rows, record, write_raw};
 
 use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};
-use crate::machine::{Machine, NO_PLACEMENT};
+use crate::machine::Machine;
 use crate::notebook::{Condition, ConditionName, WarmupPolicy, canary_value};
+use crate::platform::{self, process_group, program};
 use crate::stats::{self, Comparison, Spread, Summary};
 
 /// Default timed trials per arm (SPEC E4).
@@ -43,7 +44,8 @@ pub enum Subject {
     Command {
         /// Argument vector; never handed to a shell unless `shell`.
         argv: Vec<String>,
-        /// Run through `/bin/sh -c` (its own cost is then measured and stated).
+        /// Run through the platform's shell, `/bin/sh -c` (`cmd /C` on
+        /// Windows); its own cost is then measured and stated.
         shell: bool,
     },
     /// A built-in kernel.
@@ -55,7 +57,7 @@ impl Subject {
     pub fn argv(&self) -> Vec<String> {
         match self {
             Subject::Command { argv, shell: false } => argv.clone(),
-            Subject::Command { argv, shell: true } => vec!["/bin/sh".into(), "-c".into(), argv.join(" ")],
+            Subject::Command { argv, shell: true } => program::shell_argv(&argv.join(" ")),
             Subject::Kernel(k) => k.argv(),
         }
     }
@@ -198,6 +200,9 @@ pub struct BenchResult {
     pub canary: Option<CanaryBracket>,
     /// "pinned to CPU n", or why not.
     pub placement: String,
+    /// What happens to a command trial's descendants on this platform
+    /// (SPEC E15); `None` when only kernels ran.
+    pub process_cleanup: Option<String>,
     /// Median cost of the bare shell in seconds, when `--shell` was used.
     pub shell_cost_s: Option<f64>,
     /// Cool-down used between blocks, seconds.
@@ -215,17 +220,17 @@ impl BenchResult {
         let mut add = |name: ConditionName, value: String| rows.push(Condition::new(name, value));
         add(ConditionName::WarmupPolicy, self.warmup.to_string());
         add(ConditionName::PlacementUsed, self.placement.clone());
-        add(
-            ConditionName::Instrument,
-            "Vernier harness, std::time::Instant (CLOCK_MONOTONIC) wall time per trial".into(),
-        );
+        add(ConditionName::Instrument, format!("Vernier harness, {} wall time per trial", platform::INSTANT_CLOCK));
+        if let Some(cleanup) = &self.process_cleanup {
+            add(ConditionName::ProcessCleanup, cleanup.clone());
+        }
         if let Some(c) = &self.canary {
             add(ConditionName::Canary, canary_value(c.ratio, c.start_ms, c.end_ms));
         }
         if let Some(cost) = self.shell_cost_s {
             add(
                 ConditionName::ShellCost,
-                format!("{cost:.6} s per trial (median of {SHELL_COST_RUNS} runs of /bin/sh -c '')"),
+                format!("{cost:.6} s per trial (median of {SHELL_COST_RUNS} runs of {} '')", program::SHELL.join(" ")),
             );
         }
         if let Some(cooldown) = self.cooldown_s {
@@ -330,7 +335,7 @@ pub fn run_bench(
     validate(spec)?;
     let started_at = Utc::now();
     let machine = Machine::read();
-    let placement = pin(spec.pin);
+    let placement = platform::placement::pin(spec.pin);
     let runner = CommandRunner::new(Arc::clone(cancel))?;
     let prepared = spec.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>()?;
     let shell_cost_s = if spec.arms.iter().any(|a| matches!(a, Subject::Command { shell: true, .. })) {
@@ -366,6 +371,11 @@ pub fn run_bench(
             ratio: end_ms / start_ms,
         }),
         placement,
+        process_cleanup: spec
+            .arms
+            .iter()
+            .any(|a| matches!(a, Subject::Command { .. }))
+            .then(|| process_group::REACH.to_owned()),
         shell_cost_s,
         cooldown_s: spec.cooldown.map(|d| d.as_secs_f64()),
         machine,
@@ -408,16 +418,7 @@ fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
 /// Checks that `program` names an executable file, directly or on `PATH`,
 /// so a typo fails before any warm-up is spent on it.
 fn find_program(program: &str) -> Result<(), BenchError> {
-    use std::os::unix::fs::PermissionsExt as _;
-    let executable =
-        |p: &std::path::Path| p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
-    let found = if program.contains('/') {
-        executable(std::path::Path::new(program))
-    } else {
-        std::env::var_os("PATH")
-            .is_some_and(|path| std::env::split_paths(&path).any(|dir| executable(&dir.join(program))))
-    };
-    if found {
+    if program::is_on_path(program, std::env::var_os("PATH").as_deref()) {
         Ok(())
     } else {
         Err(BenchError::Spawn {
@@ -434,24 +435,8 @@ fn prepare(subject: &Subject) -> Result<Prepared, BenchError> {
     })
 }
 
-/// Pins the calling thread (SPEC E8) and says honestly whether it took.
-fn pin(cpu: Option<usize>) -> String {
-    let Some(cpu) = cpu else {
-        return "not pinned (no --pin given)".into();
-    };
-    let Some(cores) = core_affinity::get_core_ids() else {
-        return NO_PLACEMENT.to_owned();
-    };
-    let ids: Vec<String> = cores.iter().map(|c| c.id.to_string()).collect();
-    match cores.into_iter().find(|c| c.id == cpu) {
-        Some(core) if core_affinity::set_for_current(core) => format!("pinned to CPU {cpu}"),
-        Some(_) => format!("pinning to CPU {cpu} was refused: {NO_PLACEMENT}"),
-        None => format!("not pinned: there is no CPU {cpu} (CPUs here: {})", ids.join(", ")),
-    }
-}
-
 fn shell_cost(runner: &CommandRunner) -> Option<f64> {
-    let argv = vec!["/bin/sh".to_owned(), "-c".into(), String::new()];
+    let argv = program::shell_argv("");
     let mut times = Vec::with_capacity(SHELL_COST_RUNS);
     for _ in 0..SHELL_COST_RUNS {
         let t = runner.run(&argv, None).ok()?;

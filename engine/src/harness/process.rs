@@ -2,20 +2,17 @@
 //!
 //! The hot path is what hyperfine does — spawn, wait, read the clock — so
 //! the harness adds nothing to a trial. Timeouts and cancellation are a
-//! separate watchdog thread's job: it kills the trial's whole process group.
-//! The wait uses `waitid(WNOWAIT)`, which leaves the child unreaped until the
-//! watchdog has forgotten it, so its process-group id cannot be reused by an
-//! unrelated process while the watchdog might still signal it.
+//! separate watchdog thread's job: it kills the trial's whole group — a
+//! process group on Linux and macOS, a Job Object on Windows
+//! ([`crate::platform::process_group`]).
 
-use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use rustix::process::{Pid, Signal, WaitId, WaitIdOptions, kill_process_group, waitid};
-
 use super::TrialStatus;
+use crate::platform::process_group::{self, Group};
 
 /// How often the watchdog looks at the cancel flag: well inside the 100 ms
 /// that cancellation may take (SPEC E1).
@@ -23,8 +20,8 @@ const WATCH_INTERVAL: Duration = Duration::from_millis(20);
 
 #[derive(Default)]
 struct Slot {
-    /// Process group of the trial in flight.
-    group: Option<Pid>,
+    /// The group of the trial in flight.
+    group: Option<Group>,
     deadline: Option<Instant>,
     /// Why the watchdog killed the trial, if it did.
     killed: Option<TrialStatus>,
@@ -77,20 +74,21 @@ impl CommandRunner {
     pub fn run(&self, argv: &[String], timeout: Option<Duration>) -> std::io::Result<CommandTrial> {
         let (program, args) = argv.split_first().ok_or_else(|| std::io::Error::other("empty command"))?;
         let mut command = Command::new(program);
-        command.args(args).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).process_group(0);
+        command.args(args).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+        Group::prepare(&mut command);
 
         let start = Instant::now();
         let mut child = command.spawn()?;
-        let group = Pid::from_child(&child);
+        let group = Group::attach(&mut child)?;
         {
             let mut slot = self.shared.lock();
-            slot.group = Some(group);
+            slot.group = Some(group.clone());
             slot.deadline = timeout.map(|t| start + t);
             slot.killed = None;
         }
         // No wake-up here: the watchdog looks every 20 ms anyway, and
         // waking it would put a context switch inside the timed interval.
-        let exited = wait_exited(group);
+        let exited = group.wait_exited(&mut child);
         let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
 
         let killed = {
@@ -98,9 +96,9 @@ impl CommandRunner {
             slot.group = None;
             slot.killed.take()
         };
-        // Anything the command left running in its group goes too; the
-        // leader is still an unreaped zombie, so the group id is ours.
-        let _ = kill_process_group(group, Signal::KILL);
+        // Anything the command left running in its group goes too; on Unix
+        // the leader is still an unreaped zombie, so the group id is ours.
+        group.kill();
         let status = reap(&mut child, exited)?;
         Ok(CommandTrial { ns, status: killed.unwrap_or(status) })
     }
@@ -116,21 +114,10 @@ impl Drop for CommandRunner {
     }
 }
 
-/// Blocks until the child has exited, without reaping it.
-fn wait_exited(pid: Pid) -> std::io::Result<()> {
-    loop {
-        match waitid(WaitId::Pid(pid), WaitIdOptions::EXITED | WaitIdOptions::NOWAIT) {
-            Ok(_) => return Ok(()),
-            Err(rustix::io::Errno::INTR) => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
-}
-
 fn reap(child: &mut Child, exited: std::io::Result<()>) -> std::io::Result<TrialStatus> {
     exited?;
     let status = child.wait()?;
-    Ok(match (status.code(), status.signal()) {
+    Ok(match (status.code(), process_group::signal(&status)) {
         (Some(0), _) => TrialStatus::Ok,
         (Some(code), _) => TrialStatus::Exit(code),
         (None, Some(signal)) => TrialStatus::Signal(signal),
@@ -141,7 +128,7 @@ fn reap(child: &mut Child, exited: std::io::Result<()>) -> std::io::Result<Trial
 fn watch(shared: &Shared, cancel: &AtomicBool) {
     let mut slot = shared.lock();
     while !slot.shutdown {
-        if let Some(group) = slot.group
+        if let Some(group) = &slot.group
             && slot.killed.is_none()
         {
             let reason = if cancel.load(Ordering::Relaxed) {
@@ -152,7 +139,7 @@ fn watch(shared: &Shared, cancel: &AtomicBool) {
                 None
             };
             if let Some(reason) = reason {
-                let _ = kill_process_group(group, Signal::KILL);
+                group.kill();
                 slot.killed = Some(reason);
             }
         }
@@ -160,7 +147,8 @@ fn watch(shared: &Shared, cancel: &AtomicBool) {
     }
 }
 
-#[cfg(test)]
+// The commands below (`true`, `sh -c`) are Unix ones.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

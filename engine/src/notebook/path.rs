@@ -1,7 +1,10 @@
 //! Paths stored in a notebook (SPEC N1): relative, and never leaving the
-//! notebook's folder — a notebook may come from someone else.
+//! notebook's folder — a notebook may come from someone else, written on
+//! another OS. The check works on the text, not on `std::path`, so it
+//! judges a path the same way on Linux, macOS and Windows: `C:x` is a
+//! drive on Windows and a plain name on Linux, and both refuse it.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -14,9 +17,13 @@ pub enum PathError {
     /// Absolute paths would point anywhere on the reader's machine.
     #[error("'{0}' is absolute; notebook paths are relative to the notebook folder")]
     Absolute(String),
-    /// `..` (or a Windows separator hiding one) could climb out of the folder.
+    /// `..` could climb out of the folder.
     #[error("'{0}' leaves the notebook folder")]
     Escapes(String),
+    /// A name Windows cannot hold (a `:` names a drive or a hidden stream
+    /// there), so the notebook would not open on every OS.
+    #[error("'{0}' contains ':', which Windows does not allow in a file name")]
+    NotPortable(String),
     /// A control character or NUL has no business in a file name.
     #[error("'{0}' contains a control character")]
     ControlCharacter(String),
@@ -25,7 +32,8 @@ pub enum PathError {
 /// A path inside a notebook folder, such as `raw/run-3.csv`.
 ///
 /// Checked when it is made and when it is read from `notebook.ron`, so a
-/// value of this type is always relative, uses `/`, and has no `..`.
+/// value of this type is always relative, uses `/`, and has no `..`. A `\`
+/// (a notebook written by hand on Windows) is read as `/` and stored as `/`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct NotebookPath(String);
@@ -40,20 +48,21 @@ impl NotebookPath {
         if text.chars().any(char::is_control) {
             return Err(PathError::ControlCharacter(text.escape_debug().to_string()));
         }
-        // A backslash is a separator on Windows; refusing it keeps a notebook
-        // written there from smuggling `..\..` past the check below.
-        if text.contains('\\') {
-            return Err(PathError::Escapes(text));
+        let normal = text.replace('\\', "/");
+        let drive = normal.as_bytes().get(..2).is_some_and(|p| p[0].is_ascii_alphabetic() && p[1] == b':');
+        // `/x`, `//server/share` (from `\\server\share`) and `C:` are absolute somewhere.
+        if normal.starts_with('/') || drive {
+            return Err(PathError::Absolute(text));
         }
-        let path = Path::new(&text);
-        for component in path.components() {
-            match component {
-                Component::Normal(_) | Component::CurDir => {}
-                Component::ParentDir => return Err(PathError::Escapes(text)),
-                Component::RootDir | Component::Prefix(_) => return Err(PathError::Absolute(text)),
+        for part in normal.split('/') {
+            if part == ".." {
+                return Err(PathError::Escapes(text));
+            }
+            if part.contains(':') {
+                return Err(PathError::NotPortable(text));
             }
         }
-        Ok(Self(text))
+        Ok(Self(normal))
     }
 
     /// The path as stored, with `/` separators.
@@ -115,6 +124,18 @@ mod tests {
         for bad in ["../../../etc/hostname", "raw/../../x", "/etc/passwd", "raw\\..\\x", "", "a\u{1}b"] {
             assert!(NotebookPath::new(bad).is_err(), "{bad:?} accepted");
         }
+    }
+
+    // SPEC N1: a path is judged the same on every OS; Windows separators
+    // are read as `/`, and drives, shares and streams are refused everywhere.
+    #[test]
+    fn windows_paths_are_judged_the_same_everywhere() {
+        assert_eq!(NotebookPath::new("raw\\run-3.csv").expect("a Windows separator").as_str(), "raw/run-3.csv");
+        for absolute in ["C:\\Users\\x\\run.csv", "c:run.csv", "\\\\server\\share\\x", "\\x"] {
+            assert!(matches!(NotebookPath::new(absolute), Err(PathError::Absolute(_))), "{absolute:?}");
+        }
+        assert!(matches!(NotebookPath::new("raw\\..\\..\\x"), Err(PathError::Escapes(_))));
+        assert!(matches!(NotebookPath::new("raw/run.csv:hidden"), Err(PathError::NotPortable(_))));
     }
 
     // SPEC N1: a symbolic link out of the folder is refused.

@@ -60,10 +60,10 @@ impl Storage for OsStorage {
         file.sync_all()
     }
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
-        std::fs::rename(from, to)
+        crate::platform::fs::rename_over(from, to)
     }
     fn sync_dir(&self, dir: &Path) -> io::Result<()> {
-        File::open(dir)?.sync_all()
+        crate::platform::fs::sync_dir(dir)
     }
     fn remove(&self, path: &Path) -> io::Result<()> {
         std::fs::remove_file(path)
@@ -72,7 +72,8 @@ impl Storage for OsStorage {
 
 /// Replaces `target` with `bytes` so that a crash at any instant leaves
 /// either the old or the new content (N7): temporary file in the same
-/// folder, flush, fsync, rename, fsync the folder.
+/// folder, flush, fsync, rename, fsync the folder (a no-op on Windows, see
+/// [`crate::platform::fs`]).
 pub fn atomic_write<S: Storage>(storage: &S, target: &Path, bytes: &[u8]) -> Result<(), SaveError> {
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -140,7 +141,9 @@ pub fn save_with<S: Storage>(storage: &S, dir: &Path, notebook: &Notebook) -> Re
 
 /// The notebook as the text of `notebook.ron`.
 pub fn to_text(notebook: &Notebook) -> Result<String, ron::Error> {
-    let config = ron::ser::PrettyConfig::new().struct_names(true);
+    // ron ends lines with "\r\n" on Windows by default; one spelling on
+    // every OS keeps a notebook the same file wherever it was saved.
+    let config = ron::ser::PrettyConfig::new().struct_names(true).new_line("\n");
     Ok(format!("{HEADER}{}\n", ron::ser::to_string_pretty(notebook, config)?))
 }
 

@@ -2,6 +2,12 @@
 //! power and skin temperature, each from a real source or declared a
 //! placeholder. Paths are read under a root so tests can lay out fake
 //! `/sys` and `/proc` trees like real machines'.
+//!
+//! These are Linux's sources. macOS and Windows expose no clock,
+//! temperature or power reading to a program without root (macOS keeps them
+//! behind the SMC and `powermetrics`, Windows behind WMI as administrator),
+//! so there all four columns are named placeholders; the power source is
+//! still read, with the conditions (`crate::platform::conditions`).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -9,6 +15,12 @@ use std::time::Instant;
 /// Thermal-zone types taken as the SoC / package temperature, best first.
 const SOC_ZONES: [&str; 7] =
     ["x86_pkg_temp", "soc_thermal", "cpu-thermal", "cpu_thermal", "cpu0-thermal", "tcpu", "acpitz"];
+/// What a column with no source says in the file's comments.
+const NO_SOURCE: &str = if cfg!(target_os = "linux") {
+    "placeholder (no source)"
+} else {
+    "placeholder (not available on this platform without root)"
+};
 /// hwmon chips that report the CPU package temperature.
 const SOC_HWMON: [&str; 4] = ["coretemp", "k10temp", "zenpower", "cpu_thermal"];
 
@@ -51,9 +63,7 @@ impl Sensors {
 
     /// Where each column comes from, for the file's comments.
     pub fn sources(&self) -> Vec<(&'static str, String)> {
-        let show = |p: &Option<PathBuf>| {
-            p.as_ref().map_or_else(|| "placeholder (no source)".to_owned(), |p| p.display().to_string())
-        };
+        let show = |p: &Option<PathBuf>| p.as_ref().map_or_else(|| NO_SOURCE.to_owned(), |p| p.display().to_string());
         vec![
             (
                 "clock_mhz",
@@ -62,14 +72,12 @@ impl Sensors {
                     Some(Clock::Cpuinfo(p)) => {
                         format!("{} 'cpu MHz' (may be a nominal figure on a virtual machine)", p.display())
                     }
-                    None => "placeholder (no source)".into(),
+                    None => NO_SOURCE.into(),
                 },
             ),
             (
                 "power_w",
-                self.rapl
-                    .as_ref()
-                    .map_or_else(|| "placeholder (no source)".into(), |r| format!("RAPL {}", r.energy.display())),
+                self.rapl.as_ref().map_or_else(|| NO_SOURCE.into(), |r| format!("RAPL {}", r.energy.display())),
             ),
             ("soc_temp_c", show(&self.soc)),
             ("skin_temp_c", show(&self.skin)),

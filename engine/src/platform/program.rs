@@ -1,0 +1,87 @@
+//! Starting the command a student typed: which shell runs a `--shell`
+//! command, and what counts as an executable on `PATH`, differ by OS.
+
+use std::ffi::OsStr;
+use std::path::Path;
+
+/// The shell and its "run this string" flag.
+pub const SHELL: [&str; 2] = if cfg!(windows) { ["cmd", "/C"] } else { ["/bin/sh", "-c"] };
+
+/// `script` as an argument vector for [`SHELL`].
+pub fn shell_argv(script: &str) -> Vec<String> {
+    vec![SHELL[0].to_owned(), SHELL[1].to_owned(), script.to_owned()]
+}
+
+/// Whether `program` names an executable file, directly (when it holds a
+/// separator) or in one of the folders of `path` (the `PATH` variable).
+/// On Windows a name is also tried with each extension of `%PATHEXT%`
+/// appended, as `cmd` does.
+pub fn is_on_path(program: &str, path: Option<&OsStr>) -> bool {
+    is_on_path_with(program, path, &extensions())
+}
+
+/// [`is_on_path`] with the extensions to try given.
+fn is_on_path_with(program: &str, path: Option<&OsStr>, extensions: &[String]) -> bool {
+    let found = |p: &Path| {
+        is_executable(p)
+            || extensions.iter().any(|ext| {
+                let mut with_ext = p.as_os_str().to_owned();
+                with_ext.push(ext);
+                is_executable(Path::new(&with_ext))
+            })
+    };
+    if program.contains('/') || (cfg!(windows) && program.contains('\\')) {
+        found(Path::new(program))
+    } else {
+        path.is_some_and(|path| std::env::split_paths(path).any(|dir| found(&dir.join(program))))
+    }
+}
+
+/// Extensions `cmd` adds to a bare program name (none outside Windows).
+fn extensions() -> Vec<String> {
+    if !cfg!(windows) {
+        return Vec::new();
+    }
+    let listed = std::env::var("PATHEXT").unwrap_or_else(|_| ".COM;.EXE;.BAT;.CMD".into());
+    listed.split(';').filter(|e| !e.is_empty()).map(str::to_owned).collect()
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    path.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Windows has no execute bit: any file is started by its extension.
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SPEC E2: a typo is found before any warm-up, on PATH or by path.
+    #[test]
+    fn finds_programs_on_a_path() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let tool = dir.path().join("tool");
+        std::fs::write(&tool, "#!/bin/sh\n").expect("write");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
+        let path = std::env::join_paths([dir.path()]).expect("join");
+        assert!(is_on_path("tool", Some(&path)));
+        assert!(!is_on_path("no-such-tool", Some(&path)));
+        assert!(!is_on_path("tool", None));
+        assert!(is_on_path(&tool.to_string_lossy(), None));
+        assert_eq!(shell_argv("echo hi").len(), 3);
+        // As on Windows: `python3.11` is found as `python3.11.EXE`.
+        std::fs::rename(&tool, dir.path().join("python3.11.EXE")).expect("rename");
+        assert!(is_on_path_with("python3.11", Some(&path), &[".COM".into(), ".EXE".into()]));
+        assert!(!is_on_path_with("python3.11", Some(&path), &[]));
+    }
+}
