@@ -79,7 +79,9 @@ fn interleaved_comparison_claims_the_difference() {
     let c = &v["comparison"];
     assert_eq!(c["claimed"], true);
     let ratio = c["ratio"].as_f64().expect("ratio");
-    assert!((1.5..2.5).contains(&ratio), "ratio {ratio}");
+    // Each trial also pays for starting a process (a few ms, more on a busy
+    // machine), which pulls the 2× of the sleeps towards 1×.
+    assert!((1.2..2.5).contains(&ratio), "ratio {ratio}");
     assert!(v["order"]["confound"].is_boolean());
     assert_eq!(v["runs"].as_array().expect("two arms").len(), 2);
 }
