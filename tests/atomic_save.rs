@@ -50,7 +50,7 @@ impl<'a> store::Storage for &'a FaultyStorage {
     type File = FaultyFile<'a>;
     fn create(&self, path: &Path) -> io::Result<FaultyFile<'a>> {
         self.tick()?;
-        Ok(FaultyFile { file: std::fs::File::create(path)?, storage: self })
+        Ok(FaultyFile { file: std::fs::File::options().write(true).create_new(true).open(path)?, storage: self })
     }
     fn sync(&self, file: &mut FaultyFile<'a>) -> io::Result<()> {
         self.tick()?;
@@ -95,8 +95,10 @@ fn every_injected_fault_keeps_the_previous_notebook() {
                 } else {
                     assert_eq!(on_disk, old, "a failed save at {:?} changed the notebook", e.step);
                 }
-                assert!(e.to_string().contains("previous version is kept"));
-                assert!(!dir.join(".notebook.ron.tmp").exists() || e.step == SaveStep::CreateTemp);
+                let kept =
+                    if e.step == SaveStep::SyncFolder { "new version is in place" } else { "previous version is kept" };
+                assert!(e.to_string().contains(kept), "{e}");
+                assert_eq!(temporary_files(&dir), Vec::<String>::new(), "a failed save leaves no temporary file");
             }
         }
     }
@@ -104,6 +106,15 @@ fn every_injected_fault_keeps_the_previous_notebook() {
         assert!(steps.contains(&step), "no fault was injected at {step:?}");
     }
     assert!(steps.iter().filter(|s| **s == SaveStep::Write).count() >= 5, "several write calls were failed");
+}
+
+/// The names of the temporary files left in `dir`.
+fn temporary_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("the folder reads")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect()
 }
 
 const CHILD_ENV: &str = "VERNIER_TEST_SAVE_LOOP_DIR";

@@ -130,8 +130,18 @@ pub fn export(nb: &Notebook, attachments: &Attachments) -> Result<Vec<(&'static 
 
 /// Exports the notebook in folder `dir` into `out` (the notebook's
 /// `exports/` when `None`), each file saved atomically; returns the paths.
+/// The notebook's own `exports/` must be a real folder inside it (N10); a
+/// folder given with `out` is the user's explicit choice.
 pub fn export_to(dir: &Path, nb: &Notebook, out: Option<&Path>) -> Result<Vec<std::path::PathBuf>, ExportError> {
-    let out = out.map_or_else(|| dir.join(crate::notebook::store::EXPORTS_DIR), Path::to_path_buf);
+    let out = match out {
+        Some(out) => out.to_path_buf(),
+        None => {
+            let exports = dir.join(crate::notebook::store::EXPORTS_DIR);
+            crate::notebook::store::refuse_unless_real_folder(&exports)
+                .map_err(|source| crate::notebook::FolderError { path: exports.clone(), source })?;
+            exports
+        }
+    };
     crate::notebook::create_folder(&out)?;
     let mut written = Vec::new();
     for (name, bytes) in export(nb, &Attachments::load(dir, nb))? {

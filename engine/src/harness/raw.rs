@@ -26,6 +26,16 @@ pub enum RawError {
     /// The generated name was refused (cannot happen with Vernier's names).
     #[error(transparent)]
     Path(#[from] PathError),
+    /// `raw/` is a symbolic link or not a folder, or no name could be
+    /// reserved in it.
+    #[error("cannot write a raw file in {}: {source}", path.display())]
+    Refused {
+        /// The folder.
+        path: std::path::PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 /// The file's text: `comments` as `#` lines, then one row per trial.
@@ -49,16 +59,42 @@ pub fn render(comments: &[String], trials: &[TrialRecord]) -> String {
 /// Writes `text` to `raw/STEM.csv` in the notebook `dir` — or `STEM-2.csv`,
 /// `STEM-3.csv` … since a raw file is never overwritten — and returns its
 /// path and SHA-256.
+///
+/// The name is reserved by creating it new, so two writers (two benchmarks
+/// in two terminals) can never take the same one (N10); `raw/` must be a
+/// real folder inside the notebook, not a link out of it.
 pub fn write_once(dir: &Path, stem: &str, text: &str) -> Result<RawFile, RawError> {
     let raw_dir = dir.join(RAW_DIR);
+    let refused = |source| RawError::Refused { path: raw_dir.clone(), source };
+    store::refuse_unless_real_folder(&raw_dir).map_err(refused)?;
     create_folder(&raw_dir)?;
-    let name = (1..)
-        .map(|k| if k == 1 { format!("{stem}.csv") } else { format!("{stem}-{k}.csv") })
-        .find(|n| !raw_dir.join(n).exists())
-        .unwrap_or_else(|| format!("{stem}.csv"));
-    let path = NotebookPath::new(format!("{RAW_DIR}/{name}"))?;
-    store::atomic_write(&OsStorage, &raw_dir.join(&name), text.as_bytes())?;
-    Ok(RawFile { path, sha256: sha256_hex(text.as_bytes()), arm: "A".into() })
+    let name = reserve(&raw_dir, stem).map_err(refused)?;
+    let target = raw_dir.join(&name);
+    let written = NotebookPath::new(format!("{RAW_DIR}/{name}"))
+        .map_err(RawError::from)
+        .and_then(|path| Ok((path, store::atomic_write(&OsStorage, &target, text.as_bytes())?)));
+    match written {
+        Ok((path, ())) => Ok(RawFile { path, sha256: sha256_hex(text.as_bytes()), arm: "A".into() }),
+        Err(e) => {
+            // The empty reservation is ours; nothing else refers to it.
+            let _ = std::fs::remove_file(&target);
+            Err(e)
+        }
+    }
+}
+
+/// Creates the first free name of `STEM.csv`, `STEM-2.csv` … in `raw_dir`
+/// (empty, created new) and returns it.
+fn reserve(raw_dir: &Path, stem: &str) -> std::io::Result<String> {
+    for k in 1..=10_000u32 {
+        let name = if k == 1 { format!("{stem}.csv") } else { format!("{stem}-{k}.csv") };
+        match std::fs::File::options().write(true).create_new(true).open(raw_dir.join(&name)) {
+            Ok(_) => return Ok(name),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other(format!("10 000 files named {stem}-N.csv already exist")))
 }
 
 /// SHA-256 of `bytes` in lower-case hex.

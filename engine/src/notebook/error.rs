@@ -70,6 +70,12 @@ pub enum LoadError {
 /// The step of an atomic save that failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SaveStep {
+    /// Taking the notebook folder's lock (N10).
+    Lock,
+    /// Loading the notebook as it is now, to apply the change to it.
+    Reload,
+    /// Checking that the target is a real file inside the folder (N10).
+    Confine,
     /// Turning the notebook into text.
     Serialize,
     /// Creating the temporary file.
@@ -87,6 +93,9 @@ pub enum SaveStep {
 impl std::fmt::Display for SaveStep {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
+            SaveStep::Lock => "locking the notebook folder",
+            SaveStep::Reload => "reading the notebook as it is now",
+            SaveStep::Confine => "checking the file to replace",
             SaveStep::Serialize => "serialising the notebook",
             SaveStep::CreateTemp => "creating the temporary file",
             SaveStep::Write => "writing the temporary file",
@@ -99,9 +108,17 @@ impl std::fmt::Display for SaveStep {
 
 /// A save failed; the previous file on disk is intact unless the step was
 /// [`SaveStep::SyncFolder`], where the new one is in place but may not have
-/// reached the disk yet.
+/// reached the disk yet — and the message says which.
 #[derive(Debug, thiserror::Error)]
-#[error("saving failed while {step} ({source}); the previous version is kept: {}", path.display())]
+#[error(
+    "saving failed while {step} ({source}); {}: {}",
+    if *step == SaveStep::SyncFolder {
+        "the new version is in place but may not have reached the disk"
+    } else {
+        "the previous version is kept"
+    },
+    path.display()
+)]
 pub struct SaveError {
     /// The file being saved.
     pub path: PathBuf,

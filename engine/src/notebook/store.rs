@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use super::Notebook;
-use super::error::{CreateError, LoadError, SaveError, SaveStep};
+use super::error::{CreateError, LoadError, NotebookError, SaveError, SaveStep};
 
 /// The log's file name inside a notebook folder.
 pub const NOTEBOOK_FILE: &str = "notebook.ron";
@@ -35,7 +35,8 @@ const HEADER: &str = "// Vernier notebook. Predictions are hash-chained: edit th
 pub trait Storage {
     /// An open file being written.
     type File: Write;
-    /// Creates (or truncates) a file for writing.
+    /// Creates a new file for writing; fails when anything, a symbolic
+    /// link included, is already at `path` (never follows or truncates).
     fn create(&self, path: &Path) -> io::Result<Self::File>;
     /// Flushes a file's data and metadata to the disk.
     fn sync(&self, file: &mut Self::File) -> io::Result<()>;
@@ -54,7 +55,7 @@ pub struct OsStorage;
 impl Storage for OsStorage {
     type File = File;
     fn create(&self, path: &Path) -> io::Result<File> {
-        File::create(path)
+        File::options().write(true).create_new(true).open(path)
     }
     fn sync(&self, file: &mut File) -> io::Result<()> {
         file.sync_all()
@@ -74,17 +75,21 @@ impl Storage for OsStorage {
 /// either the old or the new content (N7): temporary file in the same
 /// folder, flush, fsync, rename, fsync the folder (a no-op on Windows, see
 /// [`crate::platform::fs`]).
+///
+/// Many writers may save into one folder at once (N10): each stages into a
+/// temporary file of its own, created new (so a symbolic link planted at a
+/// temporary name is never followed), and a `target` that is a symbolic
+/// link or anything but a regular file is refused rather than replaced.
 pub fn atomic_write<S: Storage>(storage: &S, target: &Path, bytes: &[u8]) -> Result<(), SaveError> {
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let name = target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-    let temp = dir.join(format!(".{name}.tmp"));
     let fail = |step| move |source| SaveError { path: target.to_path_buf(), step, source };
+    refuse_unless_regular(target).map_err(fail(SaveStep::Confine))?;
+    let (temp, mut file) = create_temp(storage, dir, target).map_err(fail(SaveStep::CreateTemp))?;
 
     let staged = (|| {
-        let mut file = storage.create(&temp).map_err(fail(SaveStep::CreateTemp))?;
         file.write_all(bytes).map_err(fail(SaveStep::Write))?;
         file.flush().map_err(fail(SaveStep::Write))?;
         storage.sync(&mut file).map_err(fail(SaveStep::SyncTemp))?;
@@ -92,12 +97,61 @@ pub fn atomic_write<S: Storage>(storage: &S, target: &Path, bytes: &[u8]) -> Res
         storage.rename(&temp, target).map_err(fail(SaveStep::Rename))
     })();
     if staged.is_err() {
-        // The save error is what matters; a temporary file left behind is
-        // overwritten by the next save.
+        // The save error is what matters; the temporary file is ours alone.
         let _ = storage.remove(&temp);
     }
     staged?;
     storage.sync_dir(dir).map_err(fail(SaveStep::SyncFolder))
+}
+
+/// A temporary file beside `target` that no other writer uses: named with
+/// this process's id and a counter, and created new.
+fn create_temp<S: Storage>(storage: &S, dir: &Path, target: &Path) -> io::Result<(PathBuf, S::File)> {
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let name = target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    let mut last = None;
+    for _ in 0..16 {
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let temp = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
+        match storage.create(&temp) {
+            Ok(file) => return Ok((temp, file)),
+            // Left by a crashed process with our id, or planted: take another name.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
+}
+
+/// Refuses to write over `path` unless it is a regular file or missing: a
+/// symbolic link would be replaced by the save (taking its target's place in
+/// the folder), and a folder, FIFO or device is not a file Vernier wrote.
+pub fn refuse_unless_regular(path: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(io::Error::other(format!(
+            "{} is a symbolic link; Vernier writes only real files inside the notebook folder",
+            path.display()
+        ))),
+        Ok(meta) if !meta.is_file() => Err(io::Error::other(format!("{} is not a regular file", path.display()))),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Refuses a notebook subfolder (`raw/`, `exports/`) that is a symbolic link
+/// or not a folder, so no write follows it out of the notebook (N1, N10).
+pub fn refuse_unless_real_folder(path: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(io::Error::other(format!(
+            "{} is a symbolic link; Vernier writes only inside the notebook folder",
+            path.display()
+        ))),
+        Ok(meta) if !meta.is_dir() => Err(io::Error::other(format!("{} is not a folder", path.display()))),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// The path of `notebook.ron` for a notebook folder (or that file itself).
@@ -123,12 +177,70 @@ pub fn create(dir: &Path, title: &str, at: DateTime<Utc>) -> Result<Notebook, Cr
     Ok(notebook)
 }
 
-/// Saves `notebook` into the folder `dir` atomically.
+/// Saves `notebook` into the folder `dir` atomically, as a whole, holding
+/// the folder's lock. For a change to the log use [`change`]: it applies
+/// the change to the file as it is now, so no other writer's change is lost.
 pub fn save(dir: &Path, notebook: &Notebook) -> Result<(), SaveError> {
+    let _lock = lock(dir)?;
     save_with(&OsStorage, dir, notebook)
 }
 
-/// [`save`] through a given [`Storage`].
+/// Name of the lock file in a notebook folder.
+pub const LOCK_FILE: &str = ".vernier.lock";
+
+/// This process's hold on a notebook folder while it applies one change
+/// (N10). Released when dropped; the operating system releases it when the
+/// process dies, so a crash leaves only the empty file, which is harmless.
+/// Reading never takes it.
+#[derive(Debug)]
+pub struct FolderLock {
+    _file: File,
+}
+
+/// Takes the lock of the notebook folder `dir`, waiting for another writer
+/// to finish its change (an advisory lock: `flock` on Linux and macOS,
+/// `LockFileEx` on Windows).
+pub fn lock(dir: &Path) -> Result<FolderLock, SaveError> {
+    let path = dir.join(LOCK_FILE);
+    let fail = |source| SaveError { path: path.clone(), step: SaveStep::Lock, source };
+    refuse_unless_regular(&path).map_err(fail)?;
+    let file = File::options().read(true).write(true).create(true).truncate(false).open(&path).map_err(fail)?;
+    file.lock().map_err(fail)?;
+    Ok(FolderLock { _file: file })
+}
+
+/// Why a [`change`] did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum ChangeError {
+    /// The notebook could not be read as it is now; nothing was written.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// The log's rules refuse the change; nothing was written.
+    #[error(transparent)]
+    Refused(#[from] NotebookError),
+    /// The change was applied but could not be saved (the message says
+    /// whether the previous version is kept).
+    #[error(transparent)]
+    Save(#[from] SaveError),
+}
+
+/// One change to the notebook in `dir`, the way every writer makes one so
+/// that the window, the command line and a second terminal can share a
+/// notebook (N10): lock the folder, load the file as it is now, apply
+/// `edit`, save atomically, unlock. Returns what `edit` returned and the
+/// notebook as saved.
+pub fn change<T>(
+    dir: &Path,
+    edit: impl FnOnce(&mut Notebook) -> Result<T, NotebookError>,
+) -> Result<(T, Notebook), ChangeError> {
+    let _lock = lock(dir)?;
+    let mut notebook = load(dir)?;
+    let value = edit(&mut notebook)?;
+    save_with(&OsStorage, dir, &notebook)?;
+    Ok((value, notebook))
+}
+
+/// [`save`] through a given [`Storage`], without taking the lock.
 pub fn save_with<S: Storage>(storage: &S, dir: &Path, notebook: &Notebook) -> Result<(), SaveError> {
     let path = dir.join(NOTEBOOK_FILE);
     let text = to_text(notebook).map_err(|e| SaveError {
