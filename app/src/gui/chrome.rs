@@ -34,9 +34,8 @@ impl VernierApp {
         if self.live_soak.is_some() && pressed(&SHORTCUT_CANCEL) {
             self.commands.push(AppCommand::CancelSoak);
         }
-        for (i, section) in Section::ALL.into_iter().enumerate() {
-            let key = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6, Key::Num7][i];
-            if pressed(&KeyboardShortcut::new(Modifiers::COMMAND, key)) {
+        for section in Section::ALL {
+            if pressed(&section.shortcut()) {
                 self.commands.push(AppCommand::Show(section));
             }
         }
@@ -100,9 +99,8 @@ impl VernierApp {
                 }
             });
             ui.menu_button("View", |ui| {
-                for (i, section) in Section::ALL.into_iter().enumerate() {
-                    let shortcut = format!("{}+{}", if cfg!(target_os = "macos") { "Cmd" } else { "Ctrl" }, i + 1);
-                    if ui.add(egui::Button::new(section.title()).shortcut_text(shortcut)).clicked() {
+                for section in Section::ALL {
+                    if item(ui, section.title(), &section.shortcut()) {
                         self.commands.push(AppCommand::Show(section));
                     }
                 }

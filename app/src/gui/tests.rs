@@ -370,3 +370,40 @@ fn placement_deadlines_from_the_window() {
     harness.get_by_label("GPU");
     harness.get_by_label("kept in the notebook");
 }
+
+// SPEC U1, U5: every section has a title, a heading and a shortcut of its
+// own (none shared with another section or a menu action), and each
+// shortcut opens its section.
+#[test]
+fn every_section_has_a_title_a_heading_and_its_own_shortcut() {
+    use super::{SHORTCUT_CANCEL, SHORTCUT_EXPORT, SHORTCUT_NEW, SHORTCUT_OPEN, SHORTCUT_REPRODUCE, SHORTCUT_RUN};
+    use super::{SHORTCUT_SAVE_AS, SHORTCUT_THEME, Section};
+    let (_tmp, mut harness) = fixture_app();
+    let mut taken = vec![
+        SHORTCUT_NEW,
+        SHORTCUT_OPEN,
+        SHORTCUT_SAVE_AS,
+        SHORTCUT_RUN,
+        SHORTCUT_REPRODUCE,
+        SHORTCUT_CANCEL,
+        SHORTCUT_EXPORT,
+        SHORTCUT_THEME,
+    ];
+    for (i, section) in Section::ALL.into_iter().enumerate() {
+        assert_eq!(section as usize, i, "Section::ALL lists {section:?} once, in order");
+        assert!(!section.title().trim().is_empty(), "{section:?} has no title");
+        assert!(!section.heading().trim().is_empty(), "{section:?} has no heading");
+        let shortcut = section.shortcut();
+        assert!(!taken.contains(&shortcut), "{section:?}'s shortcut is already taken");
+        taken.push(shortcut);
+    }
+    // Backwards, so each press moves away from the section shown before.
+    for section in Section::ALL.into_iter().rev() {
+        let shortcut = section.shortcut();
+        harness.key_press_modifiers(shortcut.modifiers, shortcut.logical_key);
+        harness.run();
+        assert_eq!(harness.state().views.section, section);
+        // The heading above the view (for most sections also the side bar's name).
+        assert!(harness.get_all_by_label(section.heading()).next().is_some(), "{section:?}'s heading is shown");
+    }
+}
