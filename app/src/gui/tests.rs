@@ -371,6 +371,57 @@ fn placement_deadlines_from_the_window() {
     harness.get_by_label("kept in the notebook");
 }
 
+// SPEC N7, U5: when the file thread dies, the status bar says so at once —
+// changes cannot be saved, and since when nothing is on disk — an edit made
+// afterwards is reported as not done, and the window never claims "saved".
+#[test]
+fn a_stopped_file_thread_is_reported() {
+    let (_tmp, mut harness) = fixture_app();
+    let dir = harness.state().doc.dir.clone();
+    harness.state_mut().io.as_mut().expect("the file thread runs").stop();
+    harness.run();
+    let stopped = "⚠ the file thread stopped: changes cannot be saved — restart Vernier; nothing since";
+    harness.get_by_label_contains(stopped);
+
+    let field = harness.get_by_role_and_label(Role::TextInput, "Ambient");
+    field.focus();
+    field.type_text("written after the file thread died");
+    harness.run();
+    harness.get_by_role_and_label(Role::TextInput, "Other load").focus();
+    harness.run();
+    assert!(harness.state().notebook().environment().ambient.starts_with("written after"), "the edit is in the window");
+    harness.get_by_label("the file thread stopped, so that was not done — restart Vernier");
+    harness.get_by_label_contains(stopped);
+    assert!(!harness.state().saved(), "an unsaved edit is not reported saved");
+    assert!(harness.query_by_label("✔ saved").is_none() && harness.query_by_label("saving…").is_none());
+    assert!(!store::load(&dir).expect("reload").environment().ambient.starts_with("written after"));
+}
+
+// SPEC E1, U3: when the engine thread dies during a run, the live panel ends
+// in a message saying the run is lost instead of running forever, and a new
+// run says it cannot start.
+#[test]
+fn a_stopped_engine_thread_is_reported() {
+    use vernier_engine::harness::{BenchSpec, Engine, Subject};
+    let (_tmp, mut harness) = fixture_app();
+    // The waker runs on the engine thread, so panicking there kills the
+    // thread right after its first event, as a bug in the engine would.
+    let dying = Engine::spawn(|| panic!("the engine thread dies here (expected by this test)")).expect("engine");
+    harness.state_mut().engine = Some(dying);
+    let spec = BenchSpec::new(vec![Subject::Command { argv: vec!["true".into()], shell: false }]);
+    harness.state_mut().apply(super::AppCommand::StartRun(spec.clone()));
+    assert!(harness.state().running(), "the run was handed to the engine");
+    step_until(&mut harness, "the dead engine to be noticed", |app| !app.running());
+    harness.run();
+    harness.get_by_label("the engine thread stopped — restart Vernier to measure again; the run “true” is lost");
+    harness.get_by_label("⚠ engine stopped");
+
+    harness.state_mut().apply(super::AppCommand::StartRun(spec));
+    harness.run();
+    assert!(!harness.state().running());
+    harness.get_by_label("the engine thread stopped — restart Vernier to measure again");
+}
+
 // SPEC U1, U5: every section has a title, a heading and a shortcut of its
 // own (none shared with another section or a menu action), and each
 // shortcut opens its section.
@@ -406,4 +457,23 @@ fn every_section_has_a_title_a_heading_and_its_own_shortcut() {
         // The heading above the view (for most sections also the side bar's name).
         assert!(harness.get_all_by_label(section.heading()).next().is_some(), "{section:?}'s heading is shown");
     }
+}
+
+// SPEC R1, U5: the Reproduce dialog's Read goes through the command queue to
+// the file thread, which refuses the open notebook itself (a rerun must never
+// be recorded into the log it reproduces), with nothing read on the UI thread.
+#[test]
+fn reproduce_refuses_the_open_notebook() {
+    let (_tmp, mut harness) = fixture_app();
+    let mine = harness.state().doc.dir.clone();
+    harness.state_mut().apply(super::AppCommand::ReproduceDialog);
+    harness.run();
+    let path = harness.get_by_role_and_label(Role::TextInput, "Their notebook folder or measurements.xlsx");
+    path.focus();
+    path.type_text(&mine.display().to_string());
+    harness.run();
+    harness.get_by_label("Read").click();
+    step_until(&mut harness, "the refusal", |app| app.reproduce.as_ref().is_some_and(|d| d.log.is_some()));
+    harness.run();
+    harness.get_by_label("that is the open notebook; open your own notebook and reproduce from theirs");
 }
