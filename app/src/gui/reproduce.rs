@@ -117,13 +117,6 @@ impl Dialog {
                 }
             });
         }
-        if !log.problems.is_empty() {
-            egui::CollapsingHeader::new(format!("{} thing(s) could not be read", log.problems.len())).show(ui, |ui| {
-                for p in &log.problems {
-                    ui.label(p);
-                }
-            });
-        }
         egui::ScrollArea::vertical().max_height(180.0).show(ui, |ui| {
             egui::Grid::new("their-rows").striped(true).spacing([12.0, 4.0]).show(ui, |ui| {
                 for title in ["#", "What", "n", "Median", "IQR"] {
