@@ -69,16 +69,22 @@ fn runs_table_shows_the_rows() {
     harness.get_by_label("IQR 0.15 ms");
 }
 
+/// Types `text` into the Environment's Ambient field and leaves it, which
+/// is when the window takes the edit in.
+fn type_ambient(harness: &mut Harness<'static, VernierApp>, text: &str) {
+    let field = harness.get_by_role_and_label(Role::TextInput, "Ambient");
+    field.focus();
+    field.type_text(text);
+    harness.run();
+    harness.get_by_role_and_label(Role::TextInput, "Other load").focus();
+    harness.step();
+}
+
 // SPEC N2: an Environment field typed in the window is saved to disk.
 #[test]
 fn environment_edit_is_saved() {
     let (_tmp, mut harness) = fixture_app();
-    let field = harness.get_by_role_and_label(Role::TextInput, "Ambient");
-    field.focus();
-    field.type_text("22 °C, room thermometer");
-    harness.run();
-    harness.get_by_role_and_label(Role::TextInput, "Other load").focus();
-    harness.step();
+    type_ambient(&mut harness, "22 °C, room thermometer");
     step_until(&mut harness, "the save", |app| app.saved() && app.notebook().environment().ambient.starts_with("22"));
     let dir = harness.state().doc.dir.clone();
     assert_eq!(store::load(&dir).expect("reload").environment().ambient, "22 °C, room thermometer");
@@ -287,6 +293,20 @@ fn audit_findings_open_their_row() {
     assert_eq!(harness.state().views.selected_run, Some(1));
 }
 
+/// Opens the Reproduce dialog, types `path` and presses Read, as a user
+/// would, then waits for the file thread's answer (their log or a refusal).
+fn read_their_log(harness: &mut Harness<'static, VernierApp>, path: &std::path::Path) {
+    harness.state_mut().apply(super::AppCommand::ReproduceDialog);
+    harness.run();
+    let field = harness.get_by_role_and_label(Role::TextInput, "Their notebook folder or measurements.xlsx");
+    field.focus();
+    field.type_text(&path.display().to_string());
+    harness.run();
+    harness.get_by_label("Read").click();
+    step_until(harness, "their log", |app| app.reproduce.as_ref().is_some_and(|d| d.log.is_some()));
+    harness.run();
+}
+
 // SPEC R1–R3, U: reproduce a classmate's row from the window — read their
 // notebook, pick the row, see the command, confirm, and get both rows side
 // by side with the verdict; the rerun is in my notebook, theirs is untouched.
@@ -318,15 +338,7 @@ fn reproduce_a_row_from_the_window() {
     store::create(&mine, "Mine", chrono::Utc::now()).expect("create");
     let mut harness = app_on(mine.clone());
 
-    harness.state_mut().apply(super::AppCommand::ReproduceDialog);
-    harness.run();
-    let path = harness.get_by_role_and_label(Role::TextInput, "Their notebook folder or measurements.xlsx");
-    path.focus();
-    path.type_text(&theirs.display().to_string());
-    harness.run();
-    harness.get_by_label("Read").click();
-    step_until(&mut harness, "their log", |app| app.reproduce.as_ref().is_some_and(|d| d.log.is_some()));
-    harness.run();
+    read_their_log(&mut harness, &theirs);
     harness.get_by_label("1").click();
     harness.run();
     harness.get_by_label_contains("command: true");
@@ -383,11 +395,7 @@ fn a_stopped_file_thread_is_reported() {
     let stopped = "⚠ the file thread stopped: changes cannot be saved — restart Vernier; nothing since";
     harness.get_by_label_contains(stopped);
 
-    let field = harness.get_by_role_and_label(Role::TextInput, "Ambient");
-    field.focus();
-    field.type_text("written after the file thread died");
-    harness.run();
-    harness.get_by_role_and_label(Role::TextInput, "Other load").focus();
+    type_ambient(&mut harness, "written after the file thread died");
     harness.run();
     assert!(harness.state().notebook().environment().ambient.starts_with("written after"), "the edit is in the window");
     harness.get_by_label("the file thread stopped, so that was not done — restart Vernier");
@@ -466,14 +474,6 @@ fn every_section_has_a_title_a_heading_and_its_own_shortcut() {
 fn reproduce_refuses_the_open_notebook() {
     let (_tmp, mut harness) = fixture_app();
     let mine = harness.state().doc.dir.clone();
-    harness.state_mut().apply(super::AppCommand::ReproduceDialog);
-    harness.run();
-    let path = harness.get_by_role_and_label(Role::TextInput, "Their notebook folder or measurements.xlsx");
-    path.focus();
-    path.type_text(&mine.display().to_string());
-    harness.run();
-    harness.get_by_label("Read").click();
-    step_until(&mut harness, "the refusal", |app| app.reproduce.as_ref().is_some_and(|d| d.log.is_some()));
-    harness.run();
+    read_their_log(&mut harness, &mine);
     harness.get_by_label("that is the open notebook; open your own notebook and reproduce from theirs");
 }
