@@ -7,11 +7,11 @@
 use std::path::{Path, PathBuf};
 
 use egui::{RichText, Ui};
-
-use super::{AppCommand, io::Pick};
 use vernier_engine::harness::BenchSpec;
 use vernier_engine::reproduce::{Log, Original, SideBySide, same_folder};
 use vernier_engine::stats::at_allowance_place;
+
+use super::{AppCommand, io::Pick};
 
 /// A classmate's log, read for reproducing.
 pub struct TheirLog {
