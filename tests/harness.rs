@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use vernier_engine::harness::{BenchSpec, Engine, EngineEvent, Subject, raw, record};
+use vernier_engine::harness::{BenchSpec, Engine, EngineEvent, Refused, Subject, raw, record};
 use vernier_engine::kernels::{KernelKind, KernelSpec};
 use vernier_engine::notebook::{WarmupPolicy, store};
 
@@ -76,6 +76,28 @@ fn engine_reports_trials_then_finishes() {
         let canary = result.canary.expect("canary");
         assert!(canary.ratio > 0.0 && canary.start_ms > 0.0);
     }
+}
+
+// SPEC E1: an engine whose thread has died says so — `try_start` is
+// refused as stopped (not busy) and the event stream reports disconnection —
+// so a caller can show it instead of waiting for a run that never comes.
+#[test]
+fn a_stopped_engine_refuses_work() {
+    // The waker runs on the engine thread; panicking there kills it after
+    // the first event, as a bug in the engine would.
+    let engine = Engine::spawn(|| panic!("the engine thread dies here (expected by this test)")).expect("engine");
+    assert_eq!(engine.try_start(BenchSpec::new(vec![command(&["true"])])), Ok(()));
+    let mut saw_disconnect = false;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline && !saw_disconnect {
+        match engine.events().recv_timeout(Duration::from_millis(100)) {
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => saw_disconnect = true,
+            Ok(EngineEvent::Started { .. }) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Ok(other) => panic!("unexpected event {other:?}"),
+        }
+    }
+    assert!(saw_disconnect, "the event stream reports the dead thread");
+    assert_eq!(engine.try_start(BenchSpec::new(vec![command(&["true"])])), Err(Refused::Stopped));
 }
 
 // SPEC N6, N3: recording writes the raw file once, keeps its hash, and adds

@@ -34,9 +34,8 @@ impl VernierApp {
         if self.live_soak.is_some() && pressed(&SHORTCUT_CANCEL) {
             self.commands.push(AppCommand::CancelSoak);
         }
-        for (i, section) in Section::ALL.into_iter().enumerate() {
-            let key = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6, Key::Num7][i];
-            if pressed(&KeyboardShortcut::new(Modifiers::COMMAND, key)) {
+        for section in Section::ALL {
+            if pressed(&section.shortcut()) {
                 self.commands.push(AppCommand::Show(section));
             }
         }
@@ -66,7 +65,7 @@ impl VernierApp {
                     .on_hover_text("For desktops without a file-dialog service")
                     .clicked()
                 {
-                    self.path_prompt = Some((io::Pick::Open, String::new()));
+                    self.commands.push(AppCommand::PromptPath(io::Pick::Open));
                 }
                 ui.separator();
                 ui.label(RichText::new("Recent").weak());
@@ -100,9 +99,8 @@ impl VernierApp {
                 }
             });
             ui.menu_button("View", |ui| {
-                for (i, section) in Section::ALL.into_iter().enumerate() {
-                    let shortcut = format!("{}+{}", if cfg!(target_os = "macos") { "Cmd" } else { "Ctrl" }, i + 1);
-                    if ui.add(egui::Button::new(section.title()).shortcut_text(shortcut)).clicked() {
+                for section in Section::ALL {
+                    if item(ui, section.title(), &section.shortcut()) {
                         self.commands.push(AppCommand::Show(section));
                     }
                 }
@@ -119,10 +117,19 @@ impl VernierApp {
         ui.horizontal(|ui| {
             ui.label(RichText::new(self.doc.dir.display().to_string()).monospace());
             ui.separator();
-            match &self.doc.save_error {
-                Some(e) => ui.colored_label(ui.visuals().error_fg_color, format!("⚠ not saved: {e}")),
-                None if self.saved() => ui.label("✔ saved"),
-                None => ui.label("saving…"),
+            match (&self.io, &self.doc.save_error) {
+                (None, _) => {
+                    let since = self.doc.on_disk_at.format("%H:%M:%S");
+                    ui.colored_label(
+                        ui.visuals().error_fg_color,
+                        format!(
+                            "⚠ the file thread stopped: changes cannot be saved — restart Vernier; nothing since {since} is on disk"
+                        ),
+                    )
+                }
+                (Some(_), Some(e)) => ui.colored_label(ui.visuals().error_fg_color, format!("⚠ not saved: {e}")),
+                (Some(_), None) if self.saved() => ui.label("✔ saved"),
+                (Some(_), None) => ui.label("saving…"),
             };
             ui.separator();
             if let Some(soak) = &self.live_soak {
@@ -130,7 +137,7 @@ impl VernierApp {
                 ui.separator();
             }
             match (&self.engine, &self.live) {
-                (None, _) => ui.colored_label(ui.visuals().error_fg_color, "engine stopped"),
+                (None, _) => ui.colored_label(ui.visuals().error_fg_color, "⚠ engine stopped"),
                 (Some(_), Some(live)) => ui.label(format!("engine: running {}/{} trials", live.done, live.total)),
                 (Some(_), None) => ui.label("engine: idle"),
             };
@@ -175,12 +182,7 @@ impl VernierApp {
             });
         });
         if let Some(dir) = chosen {
-            let request = if save_as {
-                io::Request::SaveAs { from: self.doc.dir.clone(), to: dir, notebook: Arc::clone(&self.doc.notebook) }
-            } else {
-                io::Request::OpenOrCreate { dir }
-            };
-            self.send_io(request);
+            self.commands.push(if save_as { AppCommand::SaveAs(dir) } else { AppCommand::OpenOrCreateDir(dir) });
             close = true;
         }
         if close {
@@ -235,47 +237,15 @@ impl VernierApp {
     pub(super) fn reproduce_ui(&mut self, ctx: &egui::Context) {
         let busy = self.live.is_some() || self.live_soak.is_some();
         let Some(dialog) = &mut self.reproduce else { return };
-        let mut action = None;
+        let mut close = false;
         egui::Window::new("Reproduce a classmate's row")
             .default_width(720.0)
             .pivot(egui::Align2::CENTER_TOP)
             .default_pos(ctx.content_rect().center_top() + egui::vec2(0.0, 60.0))
             .collapsible(false)
-            .show(ctx, |ui| action = dialog.ui(ui, busy));
-        match action {
-            Some(reproduce::Action::Read(path)) => {
-                if vernier_engine::reproduce::same_folder(&path, &self.doc.dir) {
-                    dialog.log =
-                        Some(Err("that is the open notebook; open your own notebook and reproduce from theirs".into()));
-                } else {
-                    self.send_io(io::Request::ReadLog { path });
-                }
-            }
-            Some(reproduce::Action::BrowseFolder) => {
-                if let Some(io) = &self.io {
-                    io.pick(io::Pick::Reproduce, None);
-                }
-            }
-            Some(reproduce::Action::BrowseWorkbook) => {
-                if let Some(io) = &self.io {
-                    io.pick(io::Pick::ReproduceWorkbook, None);
-                }
-            }
-            Some(reproduce::Action::Run(i)) => {
-                let spec = dialog
-                    .log
-                    .as_ref()
-                    .and_then(|l| l.as_ref().ok())
-                    .and_then(|l| l.rows.get(i))
-                    .and_then(|(_, s)| s.clone().ok());
-                if let Some(spec) = spec {
-                    dialog.pending = Some(i);
-                    dialog.outcome = None;
-                    self.commands.push(AppCommand::StartRun(spec));
-                }
-            }
-            Some(reproduce::Action::Close) => self.reproduce = None,
-            None => {}
+            .show(ctx, |ui| close = dialog.ui(ui, busy, &mut self.commands));
+        if close {
+            self.reproduce = None;
         }
     }
 }

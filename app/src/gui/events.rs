@@ -1,6 +1,7 @@
 //! What arrives from the engine, soak and file threads, applied between
 //! frames within a time budget.
 
+use std::sync::mpsc::TryRecvError;
 use std::time::Instant;
 
 use vernier_engine::harness::{self, EngineEvent};
@@ -9,25 +10,38 @@ use vernier_engine::soak::record;
 use super::*;
 
 impl VernierApp {
-    /// Drains engine and I/O events within the frame's budget.
+    /// Drains engine and I/O events within the frame's budget. A thread
+    /// found dead here (its channel disconnected) is reported at once, so
+    /// no "running…" or "saving…" waits for it forever.
     pub(super) fn drain_events(&mut self) {
         let start = Instant::now();
         while start.elapsed() < EVENT_BUDGET {
-            let event = self.engine.as_ref().and_then(|e| e.events().try_recv().ok());
-            let Some(event) = event else { break };
-            self.on_engine_event(event);
+            let Some(engine) = &self.engine else { break };
+            match engine.events().try_recv() {
+                Ok(event) => self.on_engine_event(event),
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    self.engine_stopped();
+                    break;
+                }
+            }
         }
         while start.elapsed() < EVENT_BUDGET {
-            let Some(event) = self.io.as_ref().and_then(io::Io::try_event) else { break };
-            self.on_io_event(event);
+            let Some(io) = &self.io else { break };
+            match io.try_event() {
+                Ok(event) => self.on_io_event(event),
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    self.io_stopped();
+                    break;
+                }
+            }
         }
         while start.elapsed() < EVENT_BUDGET {
             let Some(event) = self.live_soak.as_ref().and_then(|l| l.handle.try_event()) else { break };
             self.on_soak_event(event);
         }
-        if self.save_pending {
-            self.request_save();
-        }
+        self.flush_io();
     }
 
     pub(super) fn on_engine_event(&mut self, event: EngineEvent) {
@@ -92,6 +106,7 @@ impl VernierApp {
                 Ok(()) => {
                     if generation >= self.doc.saved {
                         self.doc.unwritten = unwritten;
+                        self.doc.on_disk_at = chrono::Local::now();
                     }
                     self.doc.saved = self.doc.saved.max(generation);
                     self.doc.save_error = None;
@@ -164,16 +179,15 @@ impl VernierApp {
                 (Err(e), _) => self.say(format!("run {run}: {e}"), true),
                 (Ok(_), None) => {}
             },
-            io::Event::Picked {
-                purpose: io::Pick::Reproduce | io::Pick::ReproduceWorkbook, path: Some(dir), ..
-            } => {
-                if let Some(dialog) = &mut self.reproduce {
-                    dialog.path = dir.display().to_string();
-                }
-                self.send_io(io::Request::ReadLog { path: dir });
-            }
+            io::Event::Picked { purpose, path: Some(path), .. } => self.run_command(match purpose {
+                io::Pick::Open => AppCommand::OpenDir(path),
+                io::Pick::New => AppCommand::CreateDir(path),
+                io::Pick::SaveAs => AppCommand::SaveAs(path),
+                io::Pick::Reproduce | io::Pick::ReproduceWorkbook => AppCommand::ReadTheirLog(path),
+            }),
             io::Event::Picked { purpose: io::Pick::Reproduce | io::Pick::ReproduceWorkbook, path: None, failed } => {
                 if failed {
+                    // The Reproduce dialog has its own path field.
                     self.say("no file-dialog service answered on this desktop; type the path instead", true);
                 }
             }
@@ -183,22 +197,9 @@ impl VernierApp {
                     dialog.selected = None;
                 }
             }
-            io::Event::Picked { purpose, path: Some(dir), .. } => {
-                let request = match purpose {
-                    io::Pick::Open => io::Request::Load { dir },
-                    io::Pick::New => io::Request::Create { dir },
-                    io::Pick::SaveAs => io::Request::SaveAs {
-                        from: self.doc.dir.clone(),
-                        to: dir,
-                        notebook: Arc::clone(&self.doc.notebook),
-                    },
-                    io::Pick::Reproduce | io::Pick::ReproduceWorkbook => return,
-                };
-                self.send_io(request);
-            }
             io::Event::Picked { purpose, path: None, failed: true } => {
                 self.say("no file-dialog service answered on this desktop; type the folder instead", true);
-                self.path_prompt = Some((purpose, String::new()));
+                self.run_command(AppCommand::PromptPath(purpose));
             }
             io::Event::Picked { path: None, failed: false, .. } => {}
         }

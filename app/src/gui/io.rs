@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError, sync_channel};
 use std::thread::JoinHandle;
 
 use vernier_engine::documents;
@@ -30,8 +30,9 @@ pub enum Request {
     ReadSoak { path: Option<PathBuf> },
     /// Read a run's trials back from its raw file, a path inside `dir`.
     ReadTrials { run: u32, dir: PathBuf, path: vernier_engine::notebook::NotebookPath },
-    /// Read a classmate's notebook folder or workbook, read-only.
-    ReadLog { path: PathBuf },
+    /// Read a classmate's notebook folder or workbook, read-only, refusing
+    /// it when it is `mine`, the open notebook (which needs the disk to tell).
+    ReadLog { path: PathBuf, mine: PathBuf },
     /// Run the pre-submission audit (reads raw files and exports).
     Audit { dir: PathBuf, notebook: Arc<Notebook> },
     /// Stop.
@@ -82,6 +83,15 @@ pub enum Pick {
     ReproduceWorkbook,
 }
 
+/// Why a request did not reach the I/O thread.
+pub enum Refused {
+    /// The queue is full: the thread is alive but behind. The request comes
+    /// back so the caller can retry it.
+    Busy(Request),
+    /// The thread has ended: nothing sent to it will ever run.
+    Stopped,
+}
+
 /// Handle to the I/O thread.
 pub struct Io {
     requests: SyncSender<Request>,
@@ -103,14 +113,34 @@ impl Io {
         Ok(Self { requests, events, sender, waker, thread: Some(thread) })
     }
 
-    /// Queues work; `false` when the queue is full (try again next frame).
-    pub fn send(&self, request: Request) -> bool {
-        !matches!(self.requests.try_send(request), Err(TrySendError::Full(_)))
+    /// Queues work without waiting, telling a full queue from a dead thread.
+    pub fn send(&self, request: Request) -> Result<(), Refused> {
+        self.requests.try_send(request).map_err(|e| match e {
+            TrySendError::Full(request) => Refused::Busy(request),
+            TrySendError::Disconnected(_) => Refused::Stopped,
+        })
     }
 
-    /// The next finished piece of work, if any.
-    pub fn try_event(&self) -> Option<Event> {
-        self.events.try_recv().ok()
+    /// The next finished piece of work; `Disconnected` once the thread has
+    /// ended and everything it sent has been read. The handle keeps a sender
+    /// for the dialog threads, so the channel alone would never say so.
+    pub fn try_event(&self) -> Result<Event, TryRecvError> {
+        let ended = self.thread.as_ref().is_none_or(JoinHandle::is_finished);
+        match self.events.try_recv() {
+            // Checked before reading, so an event sent just before the end is still read.
+            Err(TryRecvError::Empty) if ended => Err(TryRecvError::Disconnected),
+            other => other,
+        }
+    }
+
+    /// Ends the thread as a crash would, leaving the handle in place (tests
+    /// of what the window shows when the file thread is gone).
+    #[cfg(test)]
+    pub fn stop(&mut self) {
+        let _ = self.requests.send(Request::Shutdown);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
     }
 
     /// Opens a native dialog on a thread of its own — a folder, or for
@@ -188,7 +218,7 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
             }
             Request::SaveAs { from, to, notebook } => Event::SavedAs { result: save_as(&from, &to, &notebook), to },
             Request::Export { dir, notebook } => Event::Exported(export(&dir, &notebook)),
-            Request::ReadLog { path } => Event::TheirLog(Box::new(super::reproduce::read_log(&path))),
+            Request::ReadLog { path, mine } => Event::TheirLog(Box::new(super::reproduce::read_log(&path, &mine))),
             Request::Audit { dir, notebook } => Event::Audited(Box::new(vernier_engine::audit::audit(&dir, &notebook))),
             Request::WriteRaw { dir, result, next_run } => {
                 let raw = harness::write_raw(&dir, &result, next_run).map_err(|e| e.to_string());

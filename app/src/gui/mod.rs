@@ -18,13 +18,13 @@ mod soak_runner;
 mod tests;
 mod views;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText};
-use vernier_engine::harness::{BenchSpec, Engine};
+use vernier_engine::harness::{BenchSpec, Engine, Refused};
 use vernier_engine::notebook::{EnvField, IntegrityFinding, Notebook, PredictionText, RowRef, store};
 
 pub use views::Section;
@@ -98,6 +98,15 @@ pub enum AppCommand {
     Pick(io::Pick),
     /// Open this notebook folder.
     OpenDir(PathBuf),
+    /// Create a notebook in this folder and open it.
+    CreateDir(PathBuf),
+    /// Open the notebook in this folder, or create one there if it has none.
+    OpenOrCreateDir(PathBuf),
+    /// Copy the open notebook, raw files included, into this new folder and
+    /// carry on there.
+    SaveAs(PathBuf),
+    /// Ask for a folder path typed by hand (desktops without a file-dialog service).
+    PromptPath(io::Pick),
     /// Open the New run dialog.
     NewRun,
     /// Start a benchmark.
@@ -162,6 +171,8 @@ pub enum AppCommand {
     ReproduceDialog,
     /// Open the Reproduce dialog on this folder or workbook.
     ReadTheirLog(PathBuf),
+    /// Rerun row N (an index into the Reproduce dialog's rows), confirmed.
+    ReproduceRow(usize),
     /// Show what an audit finding points at.
     Jump(vernier_engine::audit::Place),
 }
@@ -201,20 +212,43 @@ struct Doc {
     generation: u64,
     saved: u64,
     save_error: Option<String>,
+    /// When the notebook on disk last matched the window (loaded or saved):
+    /// what a user loses if the file thread stops now.
+    on_disk_at: chrono::DateTime<chrono::Local>,
 }
 
 impl Doc {
     fn new(dir: PathBuf, notebook: Notebook, unwritten: io::Unwritten) -> Self {
         let findings = notebook.integrity();
-        Self { dir, notebook: Arc::new(notebook), findings, unwritten, generation: 0, saved: 0, save_error: None }
+        Self {
+            dir,
+            notebook: Arc::new(notebook),
+            findings,
+            unwritten,
+            generation: 0,
+            saved: 0,
+            save_error: None,
+            on_disk_at: chrono::Local::now(),
+        }
     }
 }
+
+/// Said when a request meets a stopped file thread: it was not carried out.
+const IO_REFUSED: &str = "the file thread stopped, so that was not done — restart Vernier";
+
+/// Said when the engine thread is gone: nothing can be measured until a restart.
+const ENGINE_STOPPED: &str = "the engine thread stopped — restart Vernier to measure again";
 
 /// The app.
 pub struct VernierApp {
     doc: Doc,
     settings: settings::Settings,
+    /// `None` once the file thread has stopped (or never started).
     io: Option<io::Io>,
+    /// Requests the I/O thread's full queue turned away, oldest first,
+    /// retried every frame in order: busy is not lost.
+    io_backlog: VecDeque<io::Request>,
+    /// `None` once the engine thread has stopped (or never started).
     engine: Option<Engine>,
     live: Option<LiveRun>,
     views: views::ViewState,
@@ -222,8 +256,6 @@ pub struct VernierApp {
     trials: HashMap<u32, plots::RunTrials>,
     status: Option<(String, bool)>,
     commands: Vec<AppCommand>,
-    /// A save that found the I/O queue full, retried next frame.
-    save_pending: bool,
     /// A folder path being typed, for systems without a native dialog.
     path_prompt: Option<(io::Pick, String)>,
     /// The soak shown in the Soak runs section.
@@ -261,6 +293,7 @@ impl VernierApp {
             },
             settings,
             io,
+            io_backlog: VecDeque::new(),
             engine,
             live: None,
             views: views::ViewState::default(),
@@ -268,7 +301,6 @@ impl VernierApp {
             trials: HashMap::new(),
             status: None,
             commands: Vec::new(),
-            save_pending: false,
             path_prompt: None,
             soak: None,
             soak_form: None,
@@ -297,7 +329,7 @@ impl VernierApp {
 
     /// True when every change has been saved.
     pub fn saved(&self) -> bool {
-        self.doc.saved == self.doc.generation && !self.save_pending
+        self.doc.saved == self.doc.generation
     }
 
     fn say(&mut self, text: impl Into<String>, error: bool) {
@@ -316,8 +348,6 @@ impl VernierApp {
         Arc::make_mut(&mut self.doc.notebook)
     }
 
-    /// Hands work to the I/O thread; says so when it cannot take it, so no
-    /// request is dropped silently.
     /// Opens the section an audit finding points at, with its row selected.
     fn jump(&mut self, place: vernier_engine::audit::Place) {
         use vernier_engine::audit::Place;
@@ -342,26 +372,57 @@ impl VernierApp {
         };
     }
 
+    /// Hands work to the I/O thread, behind any it could not take yet, so
+    /// requests keep their order. No request is dropped silently: a busy
+    /// thread gets it later, a stopped one is reported.
     fn send_io(&mut self, request: io::Request) {
-        let queued = self.io.as_ref().map(|io| io.send(request));
-        match queued {
-            Some(true) => {}
-            Some(false) => self.say("the file thread is busy; try again in a moment", true),
-            None => self.say("the file thread is not running; restart Vernier", true),
+        self.io_backlog.push_back(request);
+        self.flush_io();
+    }
+
+    /// Sends the backlog until the queue is full; called again every frame.
+    pub(super) fn flush_io(&mut self) {
+        while let Some(request) = self.io_backlog.pop_front() {
+            let sent = self.io.as_ref().map(|io| io.send(request));
+            match sent {
+                Some(Ok(())) => {}
+                Some(Err(io::Refused::Busy(request))) => return self.io_backlog.push_front(request),
+                Some(Err(io::Refused::Stopped)) | None => {
+                    self.io_stopped();
+                    return self.say(IO_REFUSED, true);
+                }
+            }
         }
     }
 
-    fn request_save(&mut self) {
-        let Some(io) = &self.io else {
-            self.doc.save_error = Some("the file thread is not running; changes cannot be saved".into());
-            return;
+    /// The file thread is gone: nothing more reaches the disk, and the status
+    /// bar's save indicator says so from now on (see `status_ui`).
+    pub(super) fn io_stopped(&mut self) {
+        self.io = None;
+        self.io_backlog.clear();
+    }
+
+    /// The engine thread is gone: the run in flight will never finish, so
+    /// its panel closes instead of spinning, and later starts say why.
+    pub(super) fn engine_stopped(&mut self) {
+        self.engine = None;
+        if let Some(dialog) = &mut self.reproduce {
+            dialog.pending = None;
+        }
+        let message = match self.live.take() {
+            Some(live) => format!("{ENGINE_STOPPED}; the run “{}” is lost", live.title),
+            None => ENGINE_STOPPED.to_owned(),
         };
+        self.say(message, true);
+    }
+
+    fn request_save(&mut self) {
         let request = io::Request::Save {
             dir: self.doc.dir.clone(),
             notebook: Arc::clone(&self.doc.notebook),
             generation: self.doc.generation,
         };
-        self.save_pending = !io.send(request);
+        self.send_io(request);
     }
 
     fn open(&mut self, dir: PathBuf, notebook: Notebook, unwritten: io::Unwritten) {
@@ -403,17 +464,49 @@ impl VernierApp {
             AppCommand::ReadTheirLog(path) => {
                 let dialog = self.reproduce.get_or_insert_with(Default::default);
                 dialog.path = path.display().to_string();
-                self.send_io(io::Request::ReadLog { path });
+                self.send_io(io::Request::ReadLog { path, mine: self.doc.dir.clone() });
+                return;
+            }
+            AppCommand::ReproduceRow(i) => {
+                let spec = self.reproduce.as_ref().and_then(|d| d.spec(i));
+                if let Some(spec) = spec
+                    && self.start_run(spec)
+                    && let Some(dialog) = &mut self.reproduce
+                {
+                    dialog.pending = Some(i);
+                    dialog.outcome = None;
+                }
                 return;
             }
             AppCommand::Pick(purpose) => {
-                if let Some(io) = &self.io {
-                    io.pick(purpose, self.doc.dir.parent().map(PathBuf::from));
+                // What is picked is handed to the I/O thread, so a dialog
+                // without it would only lead to a refusal.
+                match &self.io {
+                    Some(io) => io.pick(purpose, self.doc.dir.parent().map(PathBuf::from)),
+                    None => self.say(IO_REFUSED, true),
                 }
+                return;
+            }
+            AppCommand::PromptPath(purpose) => {
+                self.path_prompt = Some((purpose, String::new()));
                 return;
             }
             AppCommand::OpenDir(dir) => {
                 self.send_io(io::Request::Load { dir });
+                return;
+            }
+            AppCommand::CreateDir(dir) => {
+                self.send_io(io::Request::Create { dir });
+                return;
+            }
+            AppCommand::OpenOrCreateDir(dir) => {
+                self.send_io(io::Request::OpenOrCreate { dir });
+                return;
+            }
+            AppCommand::SaveAs(to) => {
+                let request =
+                    io::Request::SaveAs { from: self.doc.dir.clone(), to, notebook: Arc::clone(&self.doc.notebook) };
+                self.send_io(request);
                 return;
             }
             AppCommand::NewRun => {
@@ -427,6 +520,8 @@ impl VernierApp {
                 return;
             }
             AppCommand::CancelRun => {
+                // Without an engine there is no run to cancel: its death
+                // already ended the live panel and said so.
                 if let Some(engine) = &self.engine {
                     engine.cancel();
                 }
@@ -517,17 +612,28 @@ impl VernierApp {
         }
     }
 
-    fn start_run(&mut self, spec: BenchSpec) {
+    /// Starts a benchmark; true when the engine took it.
+    fn start_run(&mut self, spec: BenchSpec) -> bool {
         if self.live_soak.is_some() {
             self.say("a soak is running: it needs the machine to itself; stop it or wait", true);
-            return;
+            return false;
         }
         let Some(engine) = &self.engine else {
-            self.say("the engine is not running; restart Vernier", true);
-            return;
+            self.say(ENGINE_STOPPED, true);
+            return false;
         };
         let title = spec.arms.iter().map(|a| a.argv().join(" ")).collect::<Vec<_>>().join("  vs  ");
-        engine.start(spec);
+        match engine.try_start(spec) {
+            Ok(()) => {}
+            Err(Refused::Busy) => {
+                self.say("the engine is still busy with the previous run; start again when it finishes", true);
+                return false;
+            }
+            Err(Refused::Stopped) => {
+                self.engine_stopped();
+                return false;
+            }
+        }
         self.new_run = None;
         self.live = Some(LiveRun {
             done: 0,
@@ -538,6 +644,7 @@ impl VernierApp {
             title,
         });
         self.views.section = Section::Runs;
+        true
     }
 
     /// Starts the protocol fixed with the newest open soak prediction.

@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 
 use egui::{RichText, Ui};
 use vernier_engine::harness::BenchSpec;
-use vernier_engine::reproduce::{Log, Original, SideBySide};
+use vernier_engine::reproduce::{Log, Original, SideBySide, same_folder};
 use vernier_engine::stats::at_allowance_place;
+
+use super::{AppCommand, io::Pick};
 
 /// A classmate's log, read for reproducing.
 pub struct TheirLog {
@@ -21,9 +23,13 @@ pub struct TheirLog {
     pub problems: Vec<String>,
 }
 
-/// Reads a notebook folder or any `measurements.xlsx`, read-only. Runs on
-/// the I/O thread.
-pub fn read_log(path: &Path) -> Result<TheirLog, String> {
+/// Reads a notebook folder or any `measurements.xlsx`, read-only, unless it
+/// is the open notebook `mine`: a rerun must never be recorded into the log
+/// it reproduces. Runs on the I/O thread, since both steps read the disk.
+pub fn read_log(path: &Path, mine: &Path) -> Result<TheirLog, String> {
+    if same_folder(path, mine) {
+        return Err("that is the open notebook; open your own notebook and reproduce from theirs".into());
+    }
     let log = Log::open(path).map_err(|e| e.to_string())?;
     let rows = log
         .originals()
@@ -34,20 +40,6 @@ pub fn read_log(path: &Path) -> Result<TheirLog, String> {
         })
         .collect();
     Ok(TheirLog { source: path.to_path_buf(), rows, problems: log.problems().to_vec() })
-}
-
-/// What the dialog asks the window to do.
-pub enum Action {
-    /// Read this log.
-    Read(PathBuf),
-    /// Pick their notebook folder with the file dialog.
-    BrowseFolder,
-    /// Pick their workbook with the file dialog.
-    BrowseWorkbook,
-    /// Rerun this row (confirmed).
-    Run(usize),
-    /// Close the dialog.
-    Close,
 }
 
 /// The dialog's state.
@@ -68,9 +60,15 @@ pub struct Dialog {
 }
 
 impl Dialog {
-    /// Draws the dialog; `busy` while any run is in flight.
-    pub fn ui(&mut self, ui: &mut Ui, busy: bool) -> Option<Action> {
-        let mut action = None;
+    /// The run that would repeat row `i` of their log, if it can be rerun.
+    pub fn spec(&self, i: usize) -> Option<BenchSpec> {
+        let (_, spec) = self.log.as_ref()?.as_ref().ok()?.rows.get(i)?;
+        spec.clone().ok()
+    }
+
+    /// Draws the dialog, `busy` while any run is in flight, queueing what it
+    /// asks for on `commands`; true when the user closes it.
+    pub fn ui(&mut self, ui: &mut Ui, busy: bool, commands: &mut Vec<AppCommand>) -> bool {
         ui.horizontal(|ui| {
             let label = ui.label("Their notebook folder or measurements.xlsx");
             let edit = ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(360.0)).labelled_by(label.id);
@@ -81,13 +79,13 @@ impl Dialog {
             }
             let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if (ui.button("Read").clicked() || enter) && !self.path.trim().is_empty() {
-                action = Some(Action::Read(PathBuf::from(self.path.trim())));
+                commands.push(AppCommand::ReadTheirLog(PathBuf::from(self.path.trim())));
             }
             if ui.button("Folder…").clicked() {
-                action = Some(Action::BrowseFolder);
+                commands.push(AppCommand::Pick(Pick::Reproduce));
             }
             if ui.button("Workbook…").clicked() {
-                action = Some(Action::BrowseWorkbook);
+                commands.push(AppCommand::Pick(Pick::ReproduceWorkbook));
             }
         });
         ui.label(
@@ -99,34 +97,19 @@ impl Dialog {
             Some(Err(e)) => {
                 ui.colored_label(ui.visuals().error_fg_color, e);
             }
-            Some(Ok(_)) => {
-                if let Some(a) = self.log_ui(ui, busy) {
-                    action = Some(a);
-                }
-            }
+            Some(Ok(_)) => self.log_ui(ui, busy, commands),
         }
         if let Some((original, outcome)) = &self.outcome {
             ui.separator();
             side_by_side(ui, original, outcome);
         }
         ui.add_space(6.0);
-        if ui.button("Close").clicked() {
-            action = Some(Action::Close);
-        }
-        action
+        ui.button("Close").clicked()
     }
 
-    fn log_ui(&mut self, ui: &mut Ui, busy: bool) -> Option<Action> {
-        let Some(Ok(log)) = &self.log else { return None };
-        let mut action = None;
+    fn log_ui(&mut self, ui: &mut Ui, busy: bool, commands: &mut Vec<AppCommand>) {
+        let Some(Ok(log)) = &self.log else { return };
         ui.label(RichText::new(format!("{} — {} run(s)", log.source.display(), log.rows.len())).strong());
-        if !log.problems.is_empty() {
-            egui::CollapsingHeader::new(format!("{} thing(s) could not be read", log.problems.len())).show(ui, |ui| {
-                for p in &log.problems {
-                    ui.label(p);
-                }
-            });
-        }
         if !log.problems.is_empty() {
             egui::CollapsingHeader::new(format!("{} thing(s) could not be read", log.problems.len())).show(ui, |ui| {
                 for p in &log.problems {
@@ -159,7 +142,7 @@ impl Dialog {
         });
         let Some((original, spec)) = self.selected.and_then(|i| log.rows.get(i)) else {
             ui.label(RichText::new("Pick a row to see exactly what would run.").weak());
-            return None;
+            return;
         };
         ui.separator();
         match spec {
@@ -168,15 +151,16 @@ impl Dialog {
                 let running = self.pending.is_some();
                 let label = if running { "Running…" } else { "Run it here" };
                 let run = ui.add_enabled(!busy && !running, egui::Button::new(label));
-                if run.on_hover_text("reruns the command shown above on this machine").clicked() {
-                    action = self.selected.map(Action::Run);
+                if run.on_hover_text("reruns the command shown above on this machine").clicked()
+                    && let Some(i) = self.selected
+                {
+                    commands.push(AppCommand::ReproduceRow(i));
                 }
             }
             Err(why) => {
                 ui.colored_label(ui.visuals().error_fg_color, format!("cannot be rerun: {why}"));
             }
         }
-        action
     }
 }
 

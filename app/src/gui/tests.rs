@@ -69,16 +69,22 @@ fn runs_table_shows_the_rows() {
     harness.get_by_label("IQR 0.15 ms");
 }
 
+/// Types `text` into the Environment's Ambient field and leaves it, which
+/// is when the window takes the edit in.
+fn type_ambient(harness: &mut Harness<'static, VernierApp>, text: &str) {
+    let field = harness.get_by_role_and_label(Role::TextInput, "Ambient");
+    field.focus();
+    field.type_text(text);
+    harness.run();
+    harness.get_by_role_and_label(Role::TextInput, "Other load").focus();
+    harness.step();
+}
+
 // SPEC N2: an Environment field typed in the window is saved to disk.
 #[test]
 fn environment_edit_is_saved() {
     let (_tmp, mut harness) = fixture_app();
-    let field = harness.get_by_role_and_label(Role::TextInput, "Ambient");
-    field.focus();
-    field.type_text("22 °C, room thermometer");
-    harness.run();
-    harness.get_by_role_and_label(Role::TextInput, "Other load").focus();
-    harness.step();
+    type_ambient(&mut harness, "22 °C, room thermometer");
     step_until(&mut harness, "the save", |app| app.saved() && app.notebook().environment().ambient.starts_with("22"));
     let dir = harness.state().doc.dir.clone();
     assert_eq!(store::load(&dir).expect("reload").environment().ambient, "22 °C, room thermometer");
@@ -287,6 +293,20 @@ fn audit_findings_open_their_row() {
     assert_eq!(harness.state().views.selected_run, Some(1));
 }
 
+/// Opens the Reproduce dialog, types `path` and presses Read, as a user
+/// would, then waits for the file thread's answer (their log or a refusal).
+fn read_their_log(harness: &mut Harness<'static, VernierApp>, path: &std::path::Path) {
+    harness.state_mut().apply(super::AppCommand::ReproduceDialog);
+    harness.run();
+    let field = harness.get_by_role_and_label(Role::TextInput, "Their notebook folder or measurements.xlsx");
+    field.focus();
+    field.type_text(&path.display().to_string());
+    harness.run();
+    harness.get_by_label("Read").click();
+    step_until(harness, "their log", |app| app.reproduce.as_ref().is_some_and(|d| d.log.is_some()));
+    harness.run();
+}
+
 // SPEC R1–R3, U: reproduce a classmate's row from the window — read their
 // notebook, pick the row, see the command, confirm, and get both rows side
 // by side with the verdict; the rerun is in my notebook, theirs is untouched.
@@ -318,15 +338,7 @@ fn reproduce_a_row_from_the_window() {
     store::create(&mine, "Mine", chrono::Utc::now()).expect("create");
     let mut harness = app_on(mine.clone());
 
-    harness.state_mut().apply(super::AppCommand::ReproduceDialog);
-    harness.run();
-    let path = harness.get_by_role_and_label(Role::TextInput, "Their notebook folder or measurements.xlsx");
-    path.focus();
-    path.type_text(&theirs.display().to_string());
-    harness.run();
-    harness.get_by_label("Read").click();
-    step_until(&mut harness, "their log", |app| app.reproduce.as_ref().is_some_and(|d| d.log.is_some()));
-    harness.run();
+    read_their_log(&mut harness, &theirs);
     harness.get_by_label("1").click();
     harness.run();
     harness.get_by_label_contains("command: true");
@@ -369,4 +381,99 @@ fn placement_deadlines_from_the_window() {
     harness.run();
     harness.get_by_label("GPU");
     harness.get_by_label("kept in the notebook");
+}
+
+// SPEC N7, U5: when the file thread dies, the status bar says so at once —
+// changes cannot be saved, and since when nothing is on disk — an edit made
+// afterwards is reported as not done, and the window never claims "saved".
+#[test]
+fn a_stopped_file_thread_is_reported() {
+    let (_tmp, mut harness) = fixture_app();
+    let dir = harness.state().doc.dir.clone();
+    harness.state_mut().io.as_mut().expect("the file thread runs").stop();
+    harness.run();
+    let stopped = "⚠ the file thread stopped: changes cannot be saved — restart Vernier; nothing since";
+    harness.get_by_label_contains(stopped);
+
+    type_ambient(&mut harness, "written after the file thread died");
+    harness.run();
+    assert!(harness.state().notebook().environment().ambient.starts_with("written after"), "the edit is in the window");
+    harness.get_by_label("the file thread stopped, so that was not done — restart Vernier");
+    harness.get_by_label_contains(stopped);
+    assert!(!harness.state().saved(), "an unsaved edit is not reported saved");
+    assert!(harness.query_by_label("✔ saved").is_none() && harness.query_by_label("saving…").is_none());
+    assert!(!store::load(&dir).expect("reload").environment().ambient.starts_with("written after"));
+}
+
+// SPEC E1, U3: when the engine thread dies during a run, the live panel ends
+// in a message saying the run is lost instead of running forever, and a new
+// run says it cannot start.
+#[test]
+fn a_stopped_engine_thread_is_reported() {
+    use vernier_engine::harness::{BenchSpec, Engine, Subject};
+    let (_tmp, mut harness) = fixture_app();
+    // The waker runs on the engine thread, so panicking there kills the
+    // thread right after its first event, as a bug in the engine would.
+    let dying = Engine::spawn(|| panic!("the engine thread dies here (expected by this test)")).expect("engine");
+    harness.state_mut().engine = Some(dying);
+    let spec = BenchSpec::new(vec![Subject::Command { argv: vec!["true".into()], shell: false }]);
+    harness.state_mut().apply(super::AppCommand::StartRun(spec.clone()));
+    assert!(harness.state().running(), "the run was handed to the engine");
+    step_until(&mut harness, "the dead engine to be noticed", |app| !app.running());
+    harness.run();
+    harness.get_by_label("the engine thread stopped — restart Vernier to measure again; the run “true” is lost");
+    harness.get_by_label("⚠ engine stopped");
+
+    harness.state_mut().apply(super::AppCommand::StartRun(spec));
+    harness.run();
+    assert!(!harness.state().running());
+    harness.get_by_label("the engine thread stopped — restart Vernier to measure again");
+}
+
+// SPEC U1, U5: every section has a title, a heading and a shortcut of its
+// own (none shared with another section or a menu action), and each
+// shortcut opens its section.
+#[test]
+fn every_section_has_a_title_a_heading_and_its_own_shortcut() {
+    use super::{SHORTCUT_CANCEL, SHORTCUT_EXPORT, SHORTCUT_NEW, SHORTCUT_OPEN, SHORTCUT_REPRODUCE, SHORTCUT_RUN};
+    use super::{SHORTCUT_SAVE_AS, SHORTCUT_THEME, Section};
+    let (_tmp, mut harness) = fixture_app();
+    let mut taken = vec![
+        SHORTCUT_NEW,
+        SHORTCUT_OPEN,
+        SHORTCUT_SAVE_AS,
+        SHORTCUT_RUN,
+        SHORTCUT_REPRODUCE,
+        SHORTCUT_CANCEL,
+        SHORTCUT_EXPORT,
+        SHORTCUT_THEME,
+    ];
+    for (i, section) in Section::ALL.into_iter().enumerate() {
+        assert_eq!(section as usize, i, "Section::ALL lists {section:?} once, in order");
+        assert!(!section.title().trim().is_empty(), "{section:?} has no title");
+        assert!(!section.heading().trim().is_empty(), "{section:?} has no heading");
+        let shortcut = section.shortcut();
+        assert!(!taken.contains(&shortcut), "{section:?}'s shortcut is already taken");
+        taken.push(shortcut);
+    }
+    // Backwards, so each press moves away from the section shown before.
+    for section in Section::ALL.into_iter().rev() {
+        let shortcut = section.shortcut();
+        harness.key_press_modifiers(shortcut.modifiers, shortcut.logical_key);
+        harness.run();
+        assert_eq!(harness.state().views.section, section);
+        // The heading above the view (for most sections also the side bar's name).
+        assert!(harness.get_all_by_label(section.heading()).next().is_some(), "{section:?}'s heading is shown");
+    }
+}
+
+// SPEC R1, U5: the Reproduce dialog's Read goes through the command queue to
+// the file thread, which refuses the open notebook itself (a rerun must never
+// be recorded into the log it reproduces), with nothing read on the UI thread.
+#[test]
+fn reproduce_refuses_the_open_notebook() {
+    let (_tmp, mut harness) = fixture_app();
+    let mine = harness.state().doc.dir.clone();
+    read_their_log(&mut harness, &mine);
+    harness.get_by_label("that is the open notebook; open your own notebook and reproduce from theirs");
 }

@@ -44,6 +44,18 @@ pub enum EngineEvent {
     Failed(BenchError),
 }
 
+/// Why [`Engine::try_start`] did not queue a benchmark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// The command queue is full; the engine still runs, so a later try may succeed.
+    #[error("the engine is busy with earlier benchmarks")]
+    Busy,
+    /// The engine thread has ended (it panicked or was shut down): nothing
+    /// sent to it will ever run.
+    #[error("the engine thread has stopped")]
+    Stopped,
+}
+
 enum Command {
     Start(Box<BenchSpec>),
     Shutdown,
@@ -72,10 +84,23 @@ impl Engine {
         Ok(Self { commands, events, cancel, thread: Some(thread) })
     }
 
-    /// Starts a benchmark (queued behind any in flight).
+    /// Starts a benchmark (queued behind any in flight), waiting for room
+    /// in the queue. A stopped engine is seen on [`Engine::events`], which
+    /// then reports the channel disconnected.
     pub fn start(&self, spec: BenchSpec) {
         self.cancel.store(false, Ordering::Relaxed);
         let _ = self.commands.send(Command::Start(Box::new(spec)));
+    }
+
+    /// Starts a benchmark without waiting, for a caller that must not block
+    /// (the window's UI thread): says whether the queue was full or the
+    /// engine thread has stopped, so neither is mistaken for a run started.
+    pub fn try_start(&self, spec: BenchSpec) -> Result<(), Refused> {
+        self.cancel.store(false, Ordering::Relaxed);
+        self.commands.try_send(Command::Start(Box::new(spec))).map_err(|e| match e {
+            TrySendError::Full(_) => Refused::Busy,
+            TrySendError::Disconnected(_) => Refused::Stopped,
+        })
     }
 
     /// Cancels the benchmark in flight: its child processes are killed and

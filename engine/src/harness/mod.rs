@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-pub use engine::{Engine, EngineEvent, Progress};
+pub use engine::{Engine, EngineEvent, Progress, Refused};
 pub use process::{CommandRunner, CommandTrial};
 pub use record::{Recorded, add_rows, record, write_raw};
 

@@ -9,7 +9,7 @@ mod predictions;
 mod runs;
 mod soaks;
 
-use egui::{RichText, Ui};
+use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use vernier_engine::notebook::{Notebook, PREDICTIONS_HEADING, SECTIONS};
 
 use super::AppCommand;
@@ -47,13 +47,34 @@ impl Section {
         Section::Audit,
     ];
 
-    /// The name in the side bar (the log's own names for the first five).
+    /// The name in the side bar: the log's own names for the first five
+    /// (N2: identical in the window and the workbook). Each index is a
+    /// constant, so one past the end of `SECTIONS` fails to compile.
     pub fn title(self) -> &'static str {
         match self {
+            Section::Environment => SECTIONS[0],
+            Section::Predictions => SECTIONS[1],
+            Section::Runs => SECTIONS[2],
+            Section::Soaks => SECTIONS[3],
+            Section::Notes => SECTIONS[4],
             Section::Documents => "Documents",
             Section::Audit => "Audit",
-            other => SECTIONS[other as usize],
         }
+    }
+
+    /// The key that opens it (Ctrl/Cmd + its place in the side bar). A
+    /// match, so a new section cannot compile without one.
+    pub fn shortcut(self) -> KeyboardShortcut {
+        let key = match self {
+            Section::Environment => Key::Num1,
+            Section::Predictions => Key::Num2,
+            Section::Runs => Key::Num3,
+            Section::Soaks => Key::Num4,
+            Section::Notes => Key::Num5,
+            Section::Documents => Key::Num6,
+            Section::Audit => Key::Num7,
+        };
+        KeyboardShortcut::new(Modifiers::COMMAND, key)
     }
 
     /// The heading above the view.
