@@ -38,7 +38,20 @@ impl VernierApp {
             }
         }
         while start.elapsed() < EVENT_BUDGET {
-            let Some(event) = self.live_soak.as_ref().and_then(|l| l.handle.try_event()) else { break };
+            let Some(live) = &self.live_soak else { break };
+            let event = match live.handle.try_event() {
+                Ok(event) => event,
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    // The thread sends Finished before it ends; without it, it died.
+                    self.live_soak = None;
+                    self.say(
+                        "the soak thread stopped without a result; the rows it wrote are kept in raw/ — restart Vernier to soak again",
+                        true,
+                    );
+                    break;
+                }
+            };
             self.on_soak_event(event);
         }
         self.flush_io();

@@ -59,9 +59,10 @@ impl SoakHandle {
         self.cancel.store(true, Ordering::Relaxed);
     }
 
-    /// The next event, if any.
-    pub fn try_event(&self) -> Option<SoakEvent> {
-        self.events.try_recv().ok()
+    /// The next event; `Disconnected` when the soak thread has ended
+    /// without its last word (it died).
+    pub fn try_event(&self) -> Result<SoakEvent, std::sync::mpsc::TryRecvError> {
+        self.events.try_recv()
     }
 }
 
