@@ -15,7 +15,7 @@ use vernier_engine::machine::Machine;
 use vernier_engine::notebook::{WarmupPolicy, store};
 use vernier_engine::stats::{Rounded, format_significant};
 
-use super::notebook_cmds::open;
+use super::notebook_cmds::{apply, open};
 use super::{Failure, Outcome};
 
 /// `vernier bench`.
@@ -202,11 +202,13 @@ pub(super) fn run_with_progress(spec: BenchSpec) -> Result<BenchResult, Failure>
     }
 }
 
+/// Writes the raw file (its name reserved, so a second terminal's run never
+/// takes it), then adds the rows to the notebook as it is now, under the
+/// lock: run numbers are taken at that moment (N10).
 pub(super) fn record(dir: &std::path::Path, result: &BenchResult) -> Result<harness::Recorded, Failure> {
-    let mut notebook = open(dir)?;
-    let recorded = harness::record(dir, &mut notebook, result, Utc::now()).map_err(Failure::failed)?;
-    store::save(dir, &notebook).map_err(Failure::failed)?;
-    Ok(recorded)
+    let next_run = open(dir)?.runs().len() + 1;
+    let raw_file = harness::write_raw(dir, result, next_run).map_err(Failure::failed)?;
+    apply(dir, |nb| Ok::<_, std::convert::Infallible>(harness::add_rows(nb, result, &raw_file, Utc::now())))
 }
 
 fn arm_json(arm: &ArmResult, raw_file: Option<&str>, failed: bool) -> Value {
@@ -338,12 +340,15 @@ pub fn instrument(json_output: bool) -> Outcome {
 
 pub fn import(command: &ImportCommand) -> Outcome {
     let ImportCommand::Hyperfine { file, notebook: dir } = command;
-    let mut notebook = open(dir)?;
-    let runs = vernier_engine::import::hyperfine(file, dir, &mut notebook, Utc::now()).map_err(|e| match e {
-        vernier_engine::import::ImportError::Raw(e) => Failure::failed(e),
-        other => Failure::input(other),
-    })?;
-    store::save(dir, &notebook).map_err(Failure::failed)?;
+    open(dir)?;
+    let runs = store::change(dir, |nb| vernier_engine::import::hyperfine(file, dir, nb, Utc::now()))
+        .map_err(|e| match e {
+            store::ChangeError::Refused(vernier_engine::import::ImportError::Raw(e)) => Failure::failed(e),
+            store::ChangeError::Refused(other) => Failure::input(other),
+            store::ChangeError::Load(e) => Failure::input(e),
+            store::ChangeError::Save(e) => Failure::failed(e),
+        })?
+        .0;
     let rows: Vec<String> = runs.iter().map(u32::to_string).collect();
     out!("imported {} result(s) as run {}", runs.len(), rows.join(", "));
     Ok(0)

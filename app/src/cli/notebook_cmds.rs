@@ -185,14 +185,28 @@ pub fn set(dir: &Path, field: &str, value: &str) -> Outcome {
     change(dir, |nb| nb.set_environment(field, value).map(|()| format!("{} set", field.trim())))
 }
 
-/// Loads the notebook in `dir`, warning about any broken seal, applies
-/// `edit`, and saves. A refused edit is bad input (exit 2) and saves nothing.
+/// Applies `edit` to the notebook in `dir` as it is on disk now, under the
+/// folder's lock (N10), and prints its message once the change is saved;
+/// warns about any broken seal. A refused edit is bad input (exit 2) and
+/// saves nothing.
 pub fn change(dir: &Path, edit: impl FnOnce(&mut Notebook) -> Result<String, NotebookError>) -> Outcome {
-    let mut notebook = open(dir)?;
-    let message = edit(&mut notebook).map_err(Failure::input)?;
-    store::save(dir, &notebook).map_err(Failure::failed)?;
+    let message = apply(dir, edit)?;
     out!("{message}");
     Ok(0)
+}
+
+/// [`change`] without the printing: the edit's value once it is on disk.
+pub fn apply<T, E: std::error::Error + Send + Sync + 'static>(
+    dir: &Path,
+    edit: impl FnOnce(&mut Notebook) -> Result<T, E>,
+) -> Result<T, Failure> {
+    let (value, notebook) = store::change(dir, edit).map_err(|e| match e {
+        store::ChangeError::Save(e) => Failure::failed(e),
+        store::ChangeError::Load(e) => Failure::input(e),
+        store::ChangeError::Refused(e) => Failure::input(e),
+    })?;
+    report_findings(&notebook);
+    Ok(value)
 }
 
 /// Loads a notebook for the command line and reports any integrity finding

@@ -9,12 +9,11 @@ use chrono::Utc;
 use clap::Args;
 use serde_json::json;
 use vernier_engine::harness::{BenchSpec, Subject};
-use vernier_engine::notebook::store;
 use vernier_engine::reproduce::{self, Original, SideBySide};
 use vernier_engine::stats::at_allowance_place;
 
 use super::bench_cmds::{record, run_with_progress};
-use super::notebook_cmds::{open, open_log};
+use super::notebook_cmds::{apply, open, open_log};
 use super::{Failure, Outcome, table};
 
 /// `vernier reproduce`.
@@ -66,9 +65,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     let outcome = SideBySide::new(&original, &result, mine_row)
         .ok_or_else(|| Failure::failed(anyhow!("the rerun produced no trials")))?;
     let source = args.path.display().to_string();
-    let mut notebook = open(&args.notebook)?;
-    notebook.add_note(&outcome.note(&original, &source), Utc::now()).map_err(Failure::failed)?;
-    store::save(&args.notebook, &notebook).map_err(Failure::failed)?;
+    apply(&args.notebook, |nb| nb.add_note(&outcome.note(&original, &source), Utc::now()))?;
     if args.json {
         out!(
             "{}",

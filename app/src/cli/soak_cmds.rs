@@ -7,11 +7,11 @@ use anyhow::anyhow;
 use chrono::Utc;
 use clap::{Args, Subcommand};
 use serde_json::json;
-use vernier_engine::notebook::{SoakProtocol, store};
+use vernier_engine::notebook::SoakProtocol;
 use vernier_engine::soak::{self, Analysis, Thresholds, analysis, file, record, run};
 use vernier_engine::stats::format_significant;
 
-use super::notebook_cmds::open;
+use super::notebook_cmds::{apply, open};
 use super::{Failure, Outcome};
 
 use vernier_engine::soak::SCORE_UNIT as UNIT;
@@ -299,9 +299,9 @@ fn run_soak(args: &RunArgs) -> Outcome {
     })?;
     bar.finish_and_clear();
     let finished = record::finish(&out_path, protocol, &outcome).map_err(Failure::input)?;
-    if let Some((dir, mut nb)) = notebook {
-        let added = record::add_row(&mut nb, dir, &finished, Utc::now());
-        store::save(dir, &nb).map_err(Failure::failed)?;
+    if let Some((dir, _)) = notebook {
+        let added =
+            apply(dir, |nb| Ok::<_, std::convert::Infallible>(record::add_row(nb, dir, &finished, Utc::now())))?;
         match added {
             record::Added::Soak(n) => out!("recorded as soak S{n} in {}", dir.display()),
             record::Added::Note(_) => out!("not recorded as a row; a note in {} names the file", dir.display()),

@@ -209,15 +209,16 @@ pub fn lock(dir: &Path) -> Result<FolderLock, SaveError> {
     Ok(FolderLock { _file: file })
 }
 
-/// Why a [`change`] did not happen.
+/// Why a [`change`] did not happen. `E` is why the edit itself refused (the
+/// log's rules, or an importer's reason).
 #[derive(Debug, thiserror::Error)]
-pub enum ChangeError {
+pub enum ChangeError<E: std::error::Error = NotebookError> {
     /// The notebook could not be read as it is now; nothing was written.
     #[error(transparent)]
     Load(#[from] LoadError),
-    /// The log's rules refuse the change; nothing was written.
+    /// The edit was refused; nothing was written.
     #[error(transparent)]
-    Refused(#[from] NotebookError),
+    Refused(E),
     /// The change was applied but could not be saved (the message says
     /// whether the previous version is kept).
     #[error(transparent)]
@@ -229,15 +230,11 @@ pub enum ChangeError {
 /// notebook (N10): lock the folder, load the file as it is now, apply
 /// `edit`, save atomically, unlock. Returns what `edit` returned and the
 /// notebook as saved.
-pub fn change<T>(
+pub fn change<T, E: std::error::Error>(
     dir: &Path,
-    edit: impl FnOnce(&mut Notebook) -> Result<T, NotebookError>,
-) -> Result<(T, Notebook), ChangeError> {
-    let _lock = lock(dir)?;
-    let mut notebook = load(dir)?;
-    let value = edit(&mut notebook)?;
-    save_with(&OsStorage, dir, &notebook)?;
-    Ok((value, notebook))
+    edit: impl FnOnce(&mut Notebook) -> Result<T, E>,
+) -> Result<(T, Notebook), ChangeError<E>> {
+    change_stamped(dir, None, edit).map(|c| (c.value, c.notebook))
 }
 
 /// [`save`] through a given [`Storage`], without taking the lock.
@@ -264,6 +261,104 @@ pub fn to_text(notebook: &Notebook) -> Result<String, ron::Error> {
 /// Integrity is not judged here: call [`Notebook::integrity`] on the result
 /// and show what it finds.
 pub fn load(dir: &Path) -> Result<Notebook, LoadError> {
+    load_stamped(dir).map(|(notebook, _)| notebook)
+}
+
+/// What the notebook file held when this process last read or wrote it: a
+/// change made elsewhere shows as a different stamp. Size and time decide
+/// whether to read the file again; the hash, whether it really changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    sha256: String,
+}
+
+impl Stamp {
+    fn of(bytes: &[u8], meta: Option<&std::fs::Metadata>) -> Self {
+        Self {
+            len: bytes.len() as u64,
+            modified: meta.and_then(|m| m.modified().ok()),
+            sha256: super::prediction::hex(&<sha2::Sha256 as sha2::Digest>::digest(bytes)),
+        }
+    }
+
+    /// True when size and time still match: the file need not be read.
+    fn same_size_and_time(&self, meta: &std::fs::Metadata) -> bool {
+        self.len == meta.len() && self.modified.is_some() && self.modified == meta.modified().ok()
+    }
+}
+
+/// [`load`], with the [`Stamp`] of what was read.
+pub fn load_stamped(dir: &Path) -> Result<(Notebook, Stamp), LoadError> {
+    let (bytes, meta, path) = read_notebook_file(dir)?;
+    let notebook = from_bytes(&bytes, &path)?;
+    Ok((notebook, Stamp::of(&bytes, Some(&meta))))
+}
+
+/// The notebook in `dir` when it is no longer what `known` saw — re-read
+/// only when its size or time moved, parsed only when its content did.
+/// `Ok(None)`: unchanged (the stamp is refreshed when only the time moved).
+pub fn reload_if_changed(dir: &Path, known: &mut Stamp) -> Result<Option<Notebook>, LoadError> {
+    let path = notebook_file(dir);
+    let meta = std::fs::metadata(&path).map_err(|source| LoadError::Io { path: path.clone(), source })?;
+    if known.same_size_and_time(&meta) {
+        return Ok(None);
+    }
+    let (bytes, meta, path) = read_notebook_file(dir)?;
+    let stamp = Stamp::of(&bytes, Some(&meta));
+    if stamp.sha256 == known.sha256 {
+        *known = stamp;
+        return Ok(None);
+    }
+    let notebook = from_bytes(&bytes, &path)?;
+    *known = stamp;
+    Ok(Some(notebook))
+}
+
+/// A [`change_stamped`] that was applied and saved.
+#[derive(Debug)]
+pub struct Changed<T> {
+    /// What the edit returned.
+    pub value: T,
+    /// The notebook as saved: the file as it was, with the edit applied.
+    pub notebook: Notebook,
+    /// The stamp of what was saved.
+    pub stamp: Stamp,
+    /// True when the file was not what `known` saw: another program changed
+    /// it since, and its change is kept under this one.
+    pub changed_elsewhere: bool,
+}
+
+/// [`change`] for a writer that keeps a [`Stamp`] of what it last saw (the
+/// window), so it can tell the user when it applied its edit to a file that
+/// another program had changed.
+pub fn change_stamped<T, E: std::error::Error>(
+    dir: &Path,
+    known: Option<&Stamp>,
+    edit: impl FnOnce(&mut Notebook) -> Result<T, E>,
+) -> Result<Changed<T>, ChangeError<E>> {
+    let _lock = lock(dir)?;
+    let (mut notebook, before) = load_stamped(dir)?;
+    let value = edit(&mut notebook).map_err(ChangeError::Refused)?;
+    let path = dir.join(NOTEBOOK_FILE);
+    let text = to_text(&notebook).map_err(|e| SaveError {
+        path: path.clone(),
+        step: SaveStep::Serialize,
+        source: io::Error::other(e),
+    })?;
+    atomic_write(&OsStorage, &path, text.as_bytes())?;
+    let meta = std::fs::metadata(&path).ok();
+    Ok(Changed {
+        value,
+        notebook,
+        stamp: Stamp::of(text.as_bytes(), meta.as_ref()),
+        changed_elsewhere: known.is_some_and(|k| k.sha256 != before.sha256),
+    })
+}
+
+/// The bytes of the notebook file in `dir`, size-checked, with its metadata.
+fn read_notebook_file(dir: &Path) -> Result<(Vec<u8>, std::fs::Metadata, PathBuf), LoadError> {
     let path = notebook_file(dir);
     let meta = match std::fs::metadata(&path) {
         Ok(meta) => meta,
@@ -276,7 +371,7 @@ pub fn load(dir: &Path) -> Result<Notebook, LoadError> {
         return Err(LoadError::TooLarge { path, size: meta.len(), limit: MAX_NOTEBOOK_BYTES });
     }
     let bytes = std::fs::read(&path).map_err(|source| LoadError::Io { path: path.clone(), source })?;
-    from_bytes(&bytes, &path)
+    Ok((bytes, meta, path))
 }
 
 /// Parses the bytes of a `notebook.ron`; `path` is only used in messages.

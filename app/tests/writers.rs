@@ -1,0 +1,159 @@
+//! Many writers on one notebook (SPEC N10): processes that change the same
+//! folder at once each apply their change to the file as it is then, under
+//! the folder's lock, and a message of success means the change is on disk.
+//! Files planted in the folder by someone else are never followed on write.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn vernier(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vernier")).args(args).output().expect("run vernier")
+}
+
+fn new_notebook(tmp: &Path) -> String {
+    let dir = tmp.join("nb").display().to_string();
+    let o = vernier(&["new", &dir]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    dir
+}
+
+fn notes(dir: &str) -> Vec<String> {
+    let o = vernier(&["show", dir, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "the notebook loads: {}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    v["notes"].as_array().expect("notes").iter().filter_map(|n| n["text"].as_str().map(str::to_owned)).collect()
+}
+
+// SPEC N10: 4 processes × 50 notes at once — every note that reported
+// success is in the notebook, none that reported failure, and it loads.
+#[test]
+fn four_writers_lose_no_note() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = new_notebook(tmp.path());
+    let writers: Vec<_> = (0..4)
+        .map(|w| {
+            let dir = dir.clone();
+            std::thread::Builder::new()
+                .name(format!("writer-{w}"))
+                .spawn(move || {
+                    (0..50)
+                        .map(|i| {
+                            let text = format!("writer {w} note {i}");
+                            let o = vernier(&["note", &dir, &text]);
+                            (
+                                text,
+                                o.status.code() == Some(0) && String::from_utf8_lossy(&o.stdout).contains("note added"),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .expect("spawn")
+        })
+        .collect();
+    let outcomes: Vec<(String, bool)> = writers.into_iter().flat_map(|w| w.join().expect("writer")).collect();
+    let on_disk = notes(&dir);
+    for (text, reported) in &outcomes {
+        assert_eq!(on_disk.contains(text), *reported, "'{text}': reported {reported}, on disk {}", !*reported);
+    }
+    assert_eq!(outcomes.iter().filter(|(_, ok)| *ok).count(), 200, "every writer waited its turn");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .expect("folder")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+// SPEC N10, E10: two benchmarks recording into one notebook at once get
+// distinct run numbers, and each row's raw file is its own (hash matches).
+#[test]
+fn two_benchmarks_at_once_get_their_own_rows_and_raw_files() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = new_notebook(tmp.path());
+    let benches: Vec<_> = ["0.01", "0.03"]
+        .into_iter()
+        .map(|seconds| {
+            let dir = dir.clone();
+            std::thread::Builder::new()
+                .name(format!("bench-{seconds}"))
+                .spawn(move || {
+                    vernier(&["bench", "-n", "3", "--warmup", "0", "--notebook", &dir, "--", "sleep", seconds])
+                })
+                .expect("spawn")
+        })
+        .collect();
+    for b in benches {
+        let o = b.join().expect("bench");
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let o = vernier(&["show", &dir, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let runs = v["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), 2, "both runs are recorded");
+    let numbers: Vec<&str> = runs.iter().filter_map(|r| r["columns"]["#"].as_str()).collect();
+    assert_eq!(numbers, ["1", "2"]);
+    let raws: Vec<&str> = runs.iter().filter_map(|r| r["columns"]["Raw file"].as_str()).collect();
+    assert_ne!(raws[0], raws[1], "each run has its own raw file");
+    // The audit checks every raw file against the hash in its row.
+    let audit = vernier(&["audit", &dir, "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&audit.stdout).expect("audit json");
+    let findings = report["findings"].as_array().expect("findings");
+    assert!(
+        !findings.iter().any(|f| f["message"].as_str().is_some_and(|m| m.contains("hash") || m.contains("changed"))),
+        "no raw file was swapped: {findings:?}"
+    );
+    // And the commands are the ones each row says: the slower sleep has the larger median.
+    for r in runs {
+        let command = r["columns"]["Command"].as_str().expect("command");
+        let raw = std::fs::read_to_string(Path::new(&dir).join(r["columns"]["Raw file"].as_str().expect("raw")))
+            .expect("raw file");
+        assert!(raw.contains(command.trim_start_matches("sleep ")), "{command} / raw file mentions its command");
+    }
+}
+
+// SPEC N10: a symbolic link planted where Vernier stages its save, or as
+// notebook.ron, raw/ or exports/, is never followed or silently replaced.
+#[cfg(unix)]
+#[test]
+fn planted_symbolic_links_are_not_followed() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = new_notebook(tmp.path());
+    let victim = tmp.path().join("victim");
+    std::fs::write(&victim, "precious").expect("victim");
+    // The old fixed temporary name, and a guess at this process's next one.
+    symlink(&victim, Path::new(&dir).join(".notebook.ron.tmp")).expect("link");
+    let o = vernier(&["note", &dir, "hi"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "precious");
+    assert!(!std::fs::symlink_metadata(Path::new(&dir).join("notebook.ron")).expect("file").file_type().is_symlink());
+
+    // notebook.ron itself a link: the save is refused, the victim untouched.
+    let nb = Path::new(&dir).join("notebook.ron");
+    let real = tmp.path().join("elsewhere.ron");
+    std::fs::rename(&nb, &real).expect("move");
+    symlink(&real, &nb).expect("link");
+    let o = vernier(&["note", &dir, "again"]);
+    assert_eq!(o.status.code(), Some(1), "refused: {}", String::from_utf8_lossy(&o.stdout));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("symbolic link"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::symlink_metadata(&nb).expect("link").file_type().is_symlink(), "the link is not replaced");
+    std::fs::remove_file(&nb).expect("unlink");
+    std::fs::rename(&real, &nb).expect("move back");
+
+    // raw/ a link out of the folder: a recorded run refuses to write there.
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir(&outside).expect("outside");
+    std::fs::remove_dir(Path::new(&dir).join("raw")).expect("rmdir raw");
+    symlink(&outside, Path::new(&dir).join("raw")).expect("link raw");
+    let o = vernier(&["bench", "-n", "1", "--warmup", "0", "--notebook", &dir, "--", "true"]);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("symbolic link"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_dir(&outside).expect("outside").count(), 0, "nothing written outside the folder");
+
+    // exports/ a link: the export is refused.
+    std::fs::remove_dir(Path::new(&dir).join("exports")).expect("rmdir exports");
+    symlink(&outside, Path::new(&dir).join("exports")).expect("link exports");
+    let o = vernier(&["export", &dir]);
+    assert_ne!(o.status.code(), Some(0));
+    assert_eq!(std::fs::read_dir(&outside).expect("outside").count(), 0, "nothing exported outside the folder");
+}
