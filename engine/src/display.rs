@@ -50,6 +50,12 @@ pub fn inert(text: &str) -> Cow<'_, str> {
     made_inert(text, false)
 }
 
+/// [`inert`] for a line already built as a `String` (a table's cell): the
+/// same string back when nothing in it acts, so a clean cell costs a scan.
+pub fn inert_line(text: String) -> String {
+    if text.chars().any(|c| acts(c, false)) { made_inert(&text, false).into_owned() } else { text }
+}
+
 /// Multi-line text from a file (a note, an answer) as it may be shown: as
 /// [`inert`], but line feeds are kept as line breaks.
 pub fn inert_multiline(text: &str) -> Cow<'_, str> {
