@@ -25,12 +25,15 @@ fn acts(c: char, keep_lf: bool) -> bool {
     }
 }
 
-/// How an acting character is shown: `\x1b` below U+0080, `\u202e` above —
-/// the spelling a POSIX shell's `$'…'` quoting reads back as that character.
+/// How an acting character is shown: a C0 control as `\x1b`, any other as
+/// `\u202e`. A POSIX shell's `$'…'` quoting reads both back as the
+/// character, and the `\u` form is also JSON's own escape, so JSON output
+/// made inert is still valid JSON holding the same text (serde_json already
+/// escapes the C0 controls itself).
 fn visible(c: char, out: &mut String) {
     use std::fmt::Write as _;
     // Writing into a String cannot fail.
-    let _ = if (c as u32) < 0x80 { write!(out, "\\x{:02x}", c as u32) } else { write!(out, "\\u{:04x}", c as u32) };
+    let _ = if c < ' ' { write!(out, "\\x{:02x}", c as u32) } else { write!(out, "\\u{:04x}", c as u32) };
 }
 
 fn made_inert(text: &str, keep_lf: bool) -> Cow<'_, str> {
@@ -122,7 +125,7 @@ mod tests {
             ("a\x1b[31mb", r"a\x1b[31mb"),
             ("bell\x07", r"bell\x07"),
             ("nul\0", r"nul\x00"),
-            ("del\x7f", r"del\x7f"),
+            ("del\x7f", r"del\u007f"),
             ("csi\u{9b}2J", r"csi\u009b2J"),
             ("rlo\u{202e}cba", r"rlo\u202ecba"),
             ("lri\u{2066}x\u{2069}", r"lri\u2066x\u2069"),
