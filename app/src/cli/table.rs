@@ -43,6 +43,6 @@ mod tests {
     #[test]
     fn cells_are_inert() {
         let text = super::render(&["What"], &[vec!["a\nb\x1b[2K".into()]]);
-        assert_eq!(text, "What\n-----------\na\\x0ab\\x1b[2K");
+        assert_eq!(text, "What\n-------------\na\\x0ab\\x1b[2K");
     }
 }
