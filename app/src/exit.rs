@@ -33,7 +33,8 @@ pub fn code(outcome: Outcome) -> ExitCode {
     match outcome {
         Ok(code) => ExitCode::from(code),
         Err(Failure { code, error }) => {
-            eprintln!("error: {}", describe(&error));
+            // A message may quote someone else's file: shown inert (SPEC N10).
+            eprintln!("error: {}", vernier_engine::display::inert(&describe(&error)));
             ExitCode::from(code)
         }
     }

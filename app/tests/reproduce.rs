@@ -110,7 +110,7 @@ fn foreign_workbook(path: &Path, rows: &[[&str; 10]]) {
 
 // SPEC D4, R1, untrusted input: a foreign workbook is read by header names;
 // what cannot be read is listed; metacharacters in a command are arguments,
-// a shell string is refused, and a raw-file path is only text.
+// a shell's `-c` needs its own consent, and a raw-file path is only text.
 #[test]
 fn foreign_workbook_is_read_by_headers_and_never_trusted() {
     let tmp = tempfile::tempdir().expect("tmp");
@@ -152,7 +152,7 @@ fn foreign_workbook_is_read_by_headers_and_never_trusted() {
 
     let o = vernier(&["reproduce", &book, "--row", "2", "--notebook", &mine, "--yes"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("never a shell string"), "{}", text(&o));
+    assert!(text(&o).contains("runs code written in their file (sh -c)"), "{}", text(&o));
 
     let o = ok(vernier(&["reproduce", &book, "--row", "1", "--notebook", &mine, "--yes"]));
     let shown = text(&o);
@@ -182,4 +182,97 @@ fn raw_path_outside_a_foreign_notebook_is_refused() {
         assert_eq!(o.status.code(), Some(2), "{}", text(&o));
         assert!(text(&o).contains("../../../etc/hostname"), "the refusal names the path: {}", text(&o));
     }
+}
+
+/// A foreign workbook with one row per `(what, command, conditions)`, each
+/// of 2 warm-up and 3 timed trials.
+fn workbook_of(path: &Path, rows: &[(&str, &str, &str)]) {
+    let numbers: Vec<String> = (1..=rows.len()).map(|n| n.to_string()).collect();
+    let cells: Vec<[&str; 10]> = rows
+        .iter()
+        .zip(&numbers)
+        .map(|(&(what, command, conditions), n)| {
+            [n, what, command, "2 + 3", "0.001 s", "IQR 0.0001 s", "", conditions, "", "MEASURED"]
+        })
+        .collect();
+    foreign_workbook(path, &cells);
+}
+
+/// The bytes that would act on a terminal, a C1 CSI and the bidi marks included.
+fn acting(stdout: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(stdout);
+    stdout.contains(&0x1b) || stdout.contains(&b'\r') || text.contains(['\u{9b}', '\u{202e}', '\u{2066}', '\u{200f}'])
+}
+
+// SPEC N10, R2: escape sequences, C1 and bidi characters in a classmate's
+// cells (written by the workbook as `_x001B_`, decoded by the reader) are
+// shown as visible escapes by `show` and in `reproduce`'s plan: they can
+// neither erase the plan's lines nor reorder them. Nothing runs without --yes.
+#[test]
+fn escape_sequences_in_their_cells_are_shown_inert() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mine = tmp.path().join("mine").display().to_string();
+    ok(vernier(&["new", &mine]));
+    let book = tmp.path().join("measurements.xlsx");
+    let marker = tmp.path().join("SPOOFED");
+    let touch = format!("touch {}", marker.display());
+    workbook_of(
+        &book,
+        &[
+            ("seq\u{9b}2J \u{202e}txt.exe\u{2066}", &touch, "governor: x\x1b[2K\rcommand: true\u{200f}"),
+            ("spoof", "'\x1b[2K\rcommand: true'", "power source: battery"),
+        ],
+    );
+    let book = book.display().to_string();
+
+    let o = vernier(&["show", &book]);
+    assert!(!acting(&o.stdout), "show printed an acting character: {:?}", text(&o));
+    let shown = text(&o);
+    assert!(shown.contains(r"\x1b[2K\x0dcommand: true"), "{shown}");
+    assert!(shown.contains(r"seq\u009b2J \u202etxt.exe\u2066"), "{shown}");
+
+    for row in ["1", "2"] {
+        let o = vernier(&["reproduce", &book, "--row", row, "--notebook", &mine]);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        assert!(!acting(&o.stdout), "the plan printed an acting character: {:?}", text(&o));
+        let plan = text(&o);
+        assert!(plan.contains(r"\x1b[2K\x0dcommand: true"), "{plan}");
+        assert_eq!(plan.matches("command: ").count(), 2, "one command line, one visible spoof: {plan}");
+    }
+    let plan = text(&vernier(&["reproduce", &book, "--row", "1", "--notebook", &mine]));
+    assert!(plan.contains(&format!("command: touch {}", marker.display())), "the real command is shown: {plan}");
+    let plan = text(&vernier(&["reproduce", &book, "--row", "2", "--notebook", &mine, "--json"]));
+    let v: serde_json::Value = serde_json::from_str(plan.trim()).expect("JSON made inert is still JSON");
+    assert_eq!(v["plan"]["commands"][0][0], "\x1b[2K\rcommand: true", "the data itself is unchanged");
+    assert!(!marker.exists(), "nothing ran without --yes");
+}
+
+// SPEC R2: a row that runs code written in their file (here through `env`)
+// is refused with --yes alone, naming why, and runs with --allow-inline-code.
+#[test]
+fn inline_code_needs_its_own_consent() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mine = tmp.path().join("mine").display().to_string();
+    ok(vernier(&["new", &mine]));
+    let book = tmp.path().join("measurements.xlsx");
+    let marker = tmp.path().join("X");
+    let command = format!("env sh -c 'touch {}'", marker.display());
+    workbook_of(&book, &[("inline", &command, "")]);
+    let book = book.display().to_string();
+
+    let o = vernier(&["reproduce", &book, "--row", "1", "--notebook", &mine]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("WARNING: it runs code written in their file (env … sh -c)"), "{}", text(&o));
+    assert!(text(&o).contains("add --yes --allow-inline-code"), "{}", text(&o));
+
+    let o = vernier(&["reproduce", &book, "--row", "1", "--notebook", &mine, "--yes"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("runs code written in their file (env … sh -c)"), "{}", text(&o));
+    assert!(text(&o).contains("--allow-inline-code"), "{}", text(&o));
+    assert!(!marker.exists(), "--yes alone ran inline code");
+    assert_eq!(run_count(&mine), 0);
+
+    ok(vernier(&["reproduce", &book, "--row", "1", "--notebook", &mine, "--yes", "--allow-inline-code"]));
+    assert!(marker.exists(), "with both consents it runs");
+    assert_eq!(run_count(&mine), 1);
 }

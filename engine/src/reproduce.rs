@@ -1,11 +1,17 @@
 //! Reproducing a classmate's row (SPEC R1–R3): what their row says was run,
 //! the same run here, both side by side with the S7 verdict and a diff of
 //! the conditions. Their file is only read; nothing in it runs until the
-//! user confirms, and then only as an argument vector — never a shell.
+//! user confirms the exact argv, and then only as an argument vector. A
+//! command that visibly runs code written in their file (a shell's `-c`,
+//! see [`inline_code`]) needs a second, explicit consent.
+
+mod inline;
 
 use std::path::{Path, PathBuf};
 
-use crate::display::quote_argv;
+pub use inline::inline_code;
+
+use crate::display::{inert, quote_argv};
 use crate::documents::foreign::{Foreign, MAX_TRIALS, MAX_WORKBOOK_BYTES, SheetRun};
 use crate::documents::measurements::{self, Opened, ReadError};
 use crate::harness::{BenchResult, BenchSpec, Subject};
@@ -50,14 +56,6 @@ pub enum ReproduceError {
     /// No such row.
     #[error("there is no run {0} in that log")]
     NoSuchRow(u32),
-    /// The command would need a shell to mean what it says.
-    #[error("run {row} ran through a shell ({program} -c); Vernier reruns argument vectors only, never a shell string")]
-    Shell {
-        /// The row.
-        row: u32,
-        /// The shell named.
-        program: String,
-    },
     /// A `vernier bench --kernel` command that does not parse.
     #[error("run {row}: '{command}' is not a kernel Vernier knows how to rerun")]
     BadKernel {
@@ -213,7 +211,8 @@ impl Original {
     }
 
     /// The run that repeats this row: same subject(s), n, warm-up and
-    /// interleaving order. Refuses shells and counts Vernier would not take.
+    /// interleaving order. Refuses counts Vernier would not take; whether it
+    /// runs inline code is [`spec_inline_code`]'s question.
     pub fn spec(&self) -> Result<BenchSpec, ReproduceError> {
         let bad = |why: String| ReproduceError::BadCount { row: self.row, why };
         crate::harness::check_odd_trials(self.timed).map_err(bad)?;
@@ -248,15 +247,19 @@ impl Original {
 pub fn subject(row: u32, argv: &[String]) -> Result<Subject, ReproduceError> {
     let program = argv.first().map(String::as_str).unwrap_or("");
     let base = program.rsplit('/').next().unwrap_or(program);
-    if ["sh", "bash", "dash", "zsh", "ksh", "fish", "csh", "tcsh"].contains(&base) && argv.iter().any(|a| a == "-c") {
-        return Err(ReproduceError::Shell { row, program: program.to_owned() });
-    }
     if base == "vernier" && argv.get(1).is_some_and(|a| a == "bench") {
         return KernelSpec::from_argv(argv)
             .map(Subject::Kernel)
-            .ok_or_else(|| ReproduceError::BadKernel { row, command: argv.join(" ") });
+            .ok_or_else(|| ReproduceError::BadKernel { row, command: quote_argv(argv) });
     }
     Ok(Subject::Command { argv: argv.to_vec(), shell: false })
+}
+
+/// Why the rerun `spec` runs code written in their file (any arm), or
+/// `None`: such a rerun needs the extra consent (`--allow-inline-code`, the
+/// window's checkbox) on top of the confirmation.
+pub fn spec_inline_code(spec: &BenchSpec) -> Option<String> {
+    spec.arms.iter().find_map(|arm| inline_code(&arm.argv()))
 }
 
 /// One condition that differs between their run and this one.
@@ -370,7 +373,9 @@ impl SideBySide {
 
 impl Original {
     /// What will run, for the confirmation: command(s), trials, warm-up,
-    /// interleaving, their result and conditions.
+    /// interleaving, their result and conditions, and whether it runs code
+    /// written in their file. Every text from their file is shown inert, one
+    /// line each, so no cell can redraw or reorder the plan (SPEC R2).
     pub fn plan(&self, source: &str, spec: &BenchSpec) -> String {
         let commands: Vec<String> = spec.arms.iter().map(|a| quote_argv(&a.argv())).collect();
         let warmup = match self.warmup_trials {
@@ -384,16 +389,20 @@ impl Original {
             "none (one subject)".to_owned()
         };
         let [median, iqr] = at_allowance_place([self.median, self.iqr], self.iqr);
+        let conditions =
+            if self.conditions.is_empty() { "none recorded".to_owned() } else { conditions_text(&self.conditions) };
+        let inline = spec_inline_code(spec).map_or_else(String::new, |why| format!("\n  WARNING: it {why}"));
         format!(
-            "Reproduce run {} of {source} ({})\n  command: {}\n  timed trials: {}\n  warm-up: {warmup}\n  \
-             interleaving: {interleaving}\n  their result: median {median} {u}, IQR {iqr} {u}\n  their conditions: {}\n\
-             Each command runs as an argument vector — no shell reads it.",
+            "Reproduce run {} of {} ({})\n  command: {}\n  timed trials: {}\n  warm-up: {warmup}\n  \
+             interleaving: {interleaving}\n  their result: median {median} {u}, IQR {iqr} {u}\n  their conditions: {}{inline}\n\
+             Each command runs as an argument vector, exactly as quoted above, with your privileges.",
             self.row,
-            self.what,
+            inert(source),
+            inert(&self.what),
             commands.join("  vs  "),
             self.timed,
-            if self.conditions.is_empty() { "none recorded".to_owned() } else { conditions_text(&self.conditions) },
-            u = self.unit,
+            inert(&conditions),
+            u = inert(&self.unit),
         )
     }
 }
@@ -422,13 +431,39 @@ mod tests {
         v.iter().map(|x| (*x).to_owned()).collect()
     }
 
-    // SPEC R2, untrusted input: metacharacters are arguments, shells are refused.
+    // SPEC R2, untrusted input: metacharacters are arguments; a shell's `-c`
+    // is an argument vector too, flagged in the plan for its own consent.
     #[test]
     fn commands_stay_argument_vectors() {
         let argv = s(&["echo", "hi;", "rm", "-rf", "$HOME", "|", "cat"]);
         assert_eq!(subject(1, &argv), Ok(Subject::Command { argv: argv.clone(), shell: false }));
-        assert!(matches!(subject(1, &s(&["/bin/sh", "-c", "echo hi"])), Err(ReproduceError::Shell { .. })));
-        assert!(matches!(subject(1, &s(&["bash", "-c", "x"])), Err(ReproduceError::Shell { .. })));
+        let shell = s(&["env", "sh", "-c", "touch X"]);
+        assert_eq!(subject(1, &shell), Ok(Subject::Command { argv: shell.clone(), shell: false }));
+    }
+
+    // SPEC R2, N10: the plan shows their text inert, one line each, and says
+    // when the command runs code written in their file.
+    #[test]
+    fn plan_is_inert_and_flags_inline_code() {
+        let original = Original {
+            row: 1,
+            what: "seq\n  command: true".into(),
+            command: s(&["env", "sh", "-c", "touch X"]),
+            partner: None,
+            warmup_trials: Some(1),
+            settle: false,
+            timed: 3,
+            median: 1.0,
+            iqr: 0.1,
+            unit: "ms".into(),
+            conditions: vec![Condition { field: "governor".into(), value: "\x1b[2K\rcommand: true".into() }],
+        };
+        let spec = original.spec().expect("spec");
+        let plan = original.plan("theirs", &spec);
+        assert!(!plan.contains('\x1b') && !plan.contains('\r'), "{plan}");
+        assert!(plan.contains(r"seq\x0a  command: true") && plan.contains(r"\x1b[2K\x0dcommand: true"), "{plan}");
+        assert!(plan.contains("command: env sh -c 'touch X'"), "{plan}");
+        assert!(plan.contains("WARNING: it runs code written in their file (env … sh -c)"), "{plan}");
     }
 
     // SPEC R3: a kernel row reruns the same kernel.

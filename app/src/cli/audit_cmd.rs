@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use vernier_engine::audit::{self, Check};
+use vernier_engine::display::inert;
 
 use super::Outcome;
 use super::notebook_cmds::open;
@@ -28,7 +29,8 @@ pub fn audit(dir: &Path, exports: Option<&Path>, json: bool) -> Outcome {
             }
             out!("{check} — {}", check.rule());
             for f in found {
-                out!("  {}: {}", f.place, f.message);
+                // A finding may quote a document's line: one line, inert (SPEC N10).
+                out!("  {}: {}", inert(&f.place.to_string()), inert(&f.message));
             }
         }
         let source = if report.documents_exported { "the exported files" } else { "what an export would write now" };

@@ -27,6 +27,7 @@ mod writing_cmds;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use vernier_engine::display::inert_multiline;
 
 use crate::exit::{Failure, Outcome};
 
@@ -155,9 +156,16 @@ pub enum Command {
 
 /// Writes one line to standard output. A closed pipe ends the output
 /// silently; any other failure is reported on stderr once.
+///
+/// Everything printed goes through here, and much of it comes from someone
+/// else's file: it is made inert (SPEC N10) so no escape sequence reaches the
+/// terminal. Line feeds stay (output has lines); a single-line value is made
+/// inert where it is formatted (a table's cell, the reproduce plan), so it
+/// cannot add a line. JSON stays valid: see `display::inert`.
 pub fn write_stdout(args: std::fmt::Arguments<'_>) {
     use std::io::Write as _;
-    if let Err(e) = writeln!(std::io::stdout().lock(), "{args}")
+    let text = args.to_string();
+    if let Err(e) = writeln!(std::io::stdout().lock(), "{}", inert_multiline(&text))
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
         eprintln!("error: cannot write the output: {e}");

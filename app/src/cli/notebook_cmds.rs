@@ -241,7 +241,7 @@ pub fn open_any(path: &Path) -> Result<Notebook, Failure> {
 
 fn report_findings(notebook: &Notebook) {
     for finding in notebook.integrity() {
-        eprintln!("warning: {}", finding.message);
+        eprintln!("warning: {}", vernier_engine::display::inert(&finding.message));
     }
 }
 

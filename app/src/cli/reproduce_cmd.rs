@@ -8,6 +8,7 @@ use anyhow::anyhow;
 use chrono::Utc;
 use clap::Args;
 use serde_json::json;
+use vernier_engine::display::{inert, quote_argv};
 use vernier_engine::harness::{BenchSpec, Subject};
 use vernier_engine::reproduce::{self, Original, SideBySide};
 use vernier_engine::stats::at_allowance_place;
@@ -30,6 +31,11 @@ pub struct ReproduceArgs {
     /// Run it. Without this, Vernier only shows what it would run.
     #[arg(long)]
     yes: bool,
+    /// Also run a command that runs code written in their file (a shell's
+    /// `-c`, an interpreter's `-e`, `find -exec`, …), which `--yes` alone
+    /// refuses. A visible-pattern check, not a sandbox.
+    #[arg(long, requires = "yes")]
+    allow_inline_code: bool,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -46,14 +52,23 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     let spec = original.spec().map_err(Failure::input)?;
     // Fail before measuring if your notebook cannot be read.
     open(&args.notebook)?;
+    let inline = reproduce::spec_inline_code(&spec);
     if !args.yes {
         if args.json {
             out!("{}", json!({"ran": false, "plan": plan_json(&original, &spec)}));
         } else {
             out!("{}", original.plan(&args.path.display().to_string(), &spec));
-            out!("\nNothing was run. Check the command above, then add --yes to run it.");
+            let flags = if inline.is_some() { "--yes --allow-inline-code" } else { "--yes" };
+            out!("\nNothing was run. Check the command above, then add {flags} to run it.");
         }
         return Ok(1);
+    }
+    if let (Some(why), false) = (&inline, args.allow_inline_code) {
+        return Err(Failure::input(anyhow!(
+            "run {} {why}: {}; nothing was run. Read it, then add --allow-inline-code to --yes to run it anyway",
+            original.row,
+            spec.arms.iter().map(|a| quote_argv(&a.argv())).collect::<Vec<_>>().join("  vs  ")
+        )));
     }
     let result = run_with_progress(spec.clone())?;
     if let Some(failure) = &result.failure {
@@ -99,7 +114,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
             ],
         ];
         out!("{}", table::render(&["", "Theirs", "Mine"], &rows));
-        out!("\nverdict (S7): {}", outcome.verdict_text);
+        out!("\nverdict (S7): {}", inert(&outcome.verdict_text));
         if outcome.diff.is_empty() {
             out!("conditions: none differ");
         } else {
@@ -114,6 +129,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
 fn plan_json(o: &Original, spec: &BenchSpec) -> serde_json::Value {
     json!({
         "row": o.row, "what": o.what, "commands": spec.arms.iter().map(Subject::argv).collect::<Vec<_>>(),
+        "inline_code": reproduce::spec_inline_code(spec),
         "timed": o.timed, "warmup": o.warmup_trials, "settle": o.settle, "their_median": o.median,
         "their_iqr": o.iqr, "unit": o.unit, "their_conditions": o.conditions,
     })

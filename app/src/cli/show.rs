@@ -8,6 +8,7 @@ use vernier_engine::notebook::{
     Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, RunColumn, SOAK_COLUMNS, SoakColumn,
 };
 
+use vernier_engine::display::{inert, quote_argv};
 use vernier_engine::documents::foreign::Foreign;
 
 use vernier_engine::reproduce::Log;
@@ -81,7 +82,7 @@ fn show_foreign(f: &Foreign, path: &Path, json: bool) -> Outcome {
                 vec![
                     r.number.to_string(),
                     r.what.clone(),
-                    r.command.join(" "),
+                    quote_argv(&r.command),
                     format!("{} + {}", r.warmup_trials.map_or_else(|| "?".to_owned(), |w| w.to_string()), r.timed),
                     format!("{} {}", r.median, r.unit),
                     format!("IQR {} {}", r.iqr, r.unit),
@@ -103,7 +104,7 @@ fn show_foreign(f: &Foreign, path: &Path, json: bool) -> Outcome {
         } else {
             let _ = writeln!(out, "## Could not be read");
             for p in &f.problems {
-                let _ = writeln!(out, "- {p}");
+                let _ = writeln!(out, "- {}", inert(p));
             }
         }
         out!("{}", out.trim_end());
@@ -114,7 +115,7 @@ fn show_foreign(f: &Foreign, path: &Path, json: bool) -> Outcome {
 fn to_text(nb: &Notebook, dir: &Path) -> String {
     let mut out = String::new();
     // Writing into a String cannot fail.
-    let _ = writeln!(out, "# Measurement Log — {}\n{}\n", nb.title, dir.display());
+    let _ = writeln!(out, "# Measurement Log — {}\n{}\n", inert(&nb.title), dir.display());
 
     let env: Vec<Vec<String>> = nb.environment().rows().map(|(f, v)| vec![f.label().to_owned(), v]).collect();
     let _ = writeln!(out, "## Environment\n{}\n", table::render(&["Field", "Value"], &env));
@@ -143,7 +144,7 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
         let _ = writeln!(out, "- {}  {}", note.at.format("%Y-%m-%d %H:%M"), note.text);
     }
     for finding in nb.integrity() {
-        let _ = writeln!(out, "\nINTEGRITY: {}", finding.message);
+        let _ = writeln!(out, "\nINTEGRITY: {}", inert(&finding.message));
     }
     out
 }

@@ -89,13 +89,14 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
 }
 
 /// Writes `text` on the plot's own pixels, top left, so the conditions go
-/// wherever a screenshot of the plot goes (SPEC U4, D5).
+/// wherever a screenshot of the plot goes (SPEC U4, D5). Conditions and units
+/// may come from someone's file: the caption is shown inert (SPEC N10).
 fn caption_on(ui: &Ui, plot: &egui::Response, text: &str) {
     let font = egui::FontId::proportional(11.0);
     ui.painter().text(
         plot.rect.left_top() + egui::vec2(52.0, 6.0),
         egui::Align2::LEFT_TOP,
-        text,
+        vernier_engine::display::inert(text),
         font,
         ui.visuals().weak_text_color(),
     );

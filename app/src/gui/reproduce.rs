@@ -2,13 +2,16 @@
 //! `measurements.xlsx` read-only, pick a row, read exactly what would run,
 //! confirm, and see both rows side by side with the S7 verdict and the
 //! conditions that differ. Their files are read on the I/O thread and never
-//! written; the rerun goes into the open notebook.
+//! written; the rerun goes into the open notebook. Every text from their file
+//! is shown inert (SPEC N10), and a row that runs code written in their file
+//! needs its own tick before it can run (R2).
 
 use std::path::{Path, PathBuf};
 
 use egui::{RichText, Ui};
+use vernier_engine::display::inert;
 use vernier_engine::harness::BenchSpec;
-use vernier_engine::reproduce::{Log, Original, SideBySide, same_folder};
+use vernier_engine::reproduce::{Log, Original, SideBySide, same_folder, spec_inline_code};
 use vernier_engine::stats::at_allowance_place;
 
 use super::{AppCommand, io::Pick};
@@ -51,6 +54,9 @@ pub struct Dialog {
     pub log: Option<Result<TheirLog, String>>,
     /// The row picked (index into `rows`).
     pub selected: Option<usize>,
+    /// The row whose inline code the user allowed to run (its own tick,
+    /// given again for any other row).
+    pub inline_allowed: Option<usize>,
     /// The row being rerun, until its result is recorded.
     pub pending: Option<usize>,
     /// The last rerun, side by side with its original.
@@ -113,7 +119,7 @@ impl Dialog {
         if !log.problems.is_empty() {
             egui::CollapsingHeader::new(format!("{} thing(s) could not be read", log.problems.len())).show(ui, |ui| {
                 for p in &log.problems {
-                    ui.label(p);
+                    ui.label(inert(p));
                 }
             });
         }
@@ -127,20 +133,20 @@ impl Dialog {
                     if ui.selectable_label(self.selected == Some(i), o.row.to_string()).clicked() {
                         self.selected = Some(i);
                     }
-                    ui.label(&o.what);
+                    ui.label(inert(&o.what));
                     ui.label(format!(
                         "{} + {}",
                         o.warmup_trials.map_or_else(|| "?".into(), |w| w.to_string()),
                         o.timed
                     ));
                     let [median, iqr] = at_allowance_place([o.median, o.iqr], o.iqr);
-                    ui.label(format!("{median} {}", o.unit));
-                    ui.label(format!("{iqr} {}", o.unit));
+                    ui.label(format!("{median} {}", inert(&o.unit)));
+                    ui.label(format!("{iqr} {}", inert(&o.unit)));
                     ui.end_row();
                 }
             });
         });
-        let Some((original, spec)) = self.selected.and_then(|i| log.rows.get(i)) else {
+        let Some(((original, spec), selected)) = self.selected.and_then(|i| Some((log.rows.get(i)?, i))) else {
             ui.label(RichText::new("Pick a row to see exactly what would run.").weak());
             return;
         };
@@ -148,17 +154,26 @@ impl Dialog {
         match spec {
             Ok(spec) => {
                 ui.label(RichText::new(original.plan(&log.source.display().to_string(), spec)).monospace());
+                let consented = match spec_inline_code(spec) {
+                    None => true,
+                    Some(why) => {
+                        let mut ticked = self.inline_allowed == Some(selected);
+                        let text = format!("I have read it: let it run code written in their file ({why})");
+                        if ui.checkbox(&mut ticked, text).changed() {
+                            self.inline_allowed = ticked.then_some(selected);
+                        }
+                        ticked
+                    }
+                };
                 let running = self.pending.is_some();
                 let label = if running { "Running…" } else { "Run it here" };
-                let run = ui.add_enabled(!busy && !running, egui::Button::new(label));
-                if run.on_hover_text("reruns the command shown above on this machine").clicked()
-                    && let Some(i) = self.selected
-                {
-                    commands.push(AppCommand::ReproduceRow(i));
+                let run = ui.add_enabled(!busy && !running && consented, egui::Button::new(label));
+                if run.on_hover_text("reruns the command shown above on this machine, with your privileges").clicked() {
+                    commands.push(AppCommand::ReproduceRow(selected));
                 }
             }
             Err(why) => {
-                ui.colored_label(ui.visuals().error_fg_color, format!("cannot be rerun: {why}"));
+                ui.colored_label(ui.visuals().error_fg_color, format!("cannot be rerun: {}", inert(why)));
             }
         }
     }
@@ -166,13 +181,14 @@ impl Dialog {
 
 fn side_by_side(ui: &mut Ui, o: &Original, s: &SideBySide) {
     ui.label(RichText::new(format!("Run {} reproduced", o.row)).strong());
+    let unit = inert(&o.unit);
     let [their_median, their_iqr] = at_allowance_place([o.median, o.iqr], o.iqr);
     let [my_median, my_iqr] = at_allowance_place([s.median, s.iqr], s.iqr);
     egui::Grid::new("side-by-side").striped(true).spacing([16.0, 4.0]).show(ui, |ui| {
         for (a, b, c) in [
             ("".to_owned(), "Theirs".to_owned(), "Mine".to_owned()),
-            ("Median".into(), format!("{their_median} {}", o.unit), format!("{my_median} {}", o.unit)),
-            ("IQR".into(), format!("{their_iqr} {}", o.unit), format!("{my_iqr} {}", o.unit)),
+            ("Median".into(), format!("{their_median} {unit}"), format!("{my_median} {unit}")),
+            ("IQR".into(), format!("{their_iqr} {unit}"), format!("{my_iqr} {unit}")),
             (
                 "n (warm-up + timed)".into(),
                 format!("{} + {}", o.warmup_trials.map_or_else(|| "?".into(), |w| w.to_string()), o.timed),
@@ -190,7 +206,7 @@ fn side_by_side(ui: &mut Ui, o: &Original, s: &SideBySide) {
             ui.end_row();
         }
     });
-    ui.label(RichText::new(format!("S7: {}", s.verdict_text)).strong());
+    ui.label(RichText::new(format!("S7: {}", inert(&s.verdict_text))).strong());
     if s.diff.is_empty() {
         ui.label("No recorded condition differs.");
     } else {
@@ -199,9 +215,9 @@ fn side_by_side(ui: &mut Ui, o: &Original, s: &SideBySide) {
             for (a, b, c) in std::iter::once(("Condition", "Theirs", "Mine"))
                 .chain(s.diff.iter().map(|d| (d.field.as_str(), d.theirs.as_str(), d.ours.as_str())))
             {
-                ui.label(RichText::new(a).strong());
-                ui.label(b);
-                ui.label(c);
+                ui.label(RichText::new(inert(a)).strong());
+                ui.label(inert(b));
+                ui.label(inert(c));
                 ui.end_row();
             }
         });

@@ -312,14 +312,63 @@ fn read_their_log(harness: &mut Harness<'static, VernierApp>, path: &std::path::
 // by side with the verdict; the rerun is in my notebook, theirs is untouched.
 #[test]
 fn reproduce_a_row_from_the_window() {
-    use vernier_engine::notebook::{Measurement, Tag, WarmupPolicy};
     let tmp = tempfile::tempdir().expect("tmp");
     let theirs = tmp.path().join("theirs");
-    let mut nb = store::create(&theirs, "Their project", chrono::Utc::now()).expect("create");
+    their_notebook(&theirs, "true, their laptop", &["true"]);
+    let before = std::fs::read(theirs.join(store::NOTEBOOK_FILE)).expect("read");
+    let mine = tmp.path().join("mine");
+    store::create(&mine, "Mine", chrono::Utc::now()).expect("create");
+    let mut harness = app_on(mine.clone());
+    read_their_row(&mut harness, &theirs);
+    harness.get_by_label_contains("command: true");
+    harness.get_by_label("Run it here").click();
+    step_until(&mut harness, "the rerun", |app| app.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
+    harness.run();
+    harness.get_by_label_contains("S7: median (s)");
+    harness.get_by_label("run 1 (this notebook)");
+    step_until(&mut harness, "the save", |app| app.saved());
+    let back = store::load(&mine).expect("mine reloads");
+    assert_eq!(back.runs().len(), 1);
+    assert!(back.notes().iter().any(|n| n.text.contains("reproduces run 1 of")), "{:?}", back.notes());
+    assert_eq!(std::fs::read(theirs.join(store::NOTEBOOK_FILE)).expect("read"), before, "theirs is never written");
+}
+
+// SPEC R2, N10: in the Reproduce dialog their text is shown inert, and a row
+// that runs code written in their file cannot run until its own box is ticked.
+#[test]
+fn inline_code_needs_the_box_ticked_in_the_window() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let theirs = tmp.path().join("theirs");
+    their_notebook(&theirs, "spoof\x1b[2K\u{202e}", &["env", "sh", "-c", "true"]);
+    let mine = tmp.path().join("mine");
+    store::create(&mine, "Mine", chrono::Utc::now()).expect("create");
+    let mut harness = app_on(mine);
+    read_their_row(&mut harness, &theirs);
+    harness.get_by_label(r"spoof\x1b[2K\u202e");
+    harness.get_by_label_contains("WARNING: it runs code written in their file (env … sh -c)");
+    assert!(run_disabled(&harness), "inline code runs only after the tick");
+    harness.get_by_label_contains("let it run code written in their file").click();
+    harness.run();
+    assert!(!run_disabled(&harness), "the tick enables the run");
+    harness.get_by_label_contains("let it run code written in their file").click();
+    harness.run();
+    assert!(run_disabled(&harness), "untick disables it again");
+}
+
+/// Whether the dialog's "Run it here" button is greyed out.
+fn run_disabled(harness: &Harness<'static, VernierApp>) -> bool {
+    use egui_kittest::kittest::NodeT as _;
+    harness.get_by_label("Run it here").accesskit_node().is_disabled()
+}
+
+/// Their notebook at `dir` with one measured run of `command`, n = 3.
+fn their_notebook(dir: &std::path::Path, what: &str, command: &[&str]) {
+    use vernier_engine::notebook::{Measurement, Tag, WarmupPolicy};
+    let mut nb = store::create(dir, "Their project", chrono::Utc::now()).expect("create");
     nb.record_run(
         Measurement {
-            what: "true, their laptop".into(),
-            command: vec!["true".into()],
+            what: what.into(),
+            command: command.iter().map(|w| (*w).to_owned()).collect(),
             warmup: WarmupPolicy::Count(1),
             warmup_trials: 1,
             summary: vernier_engine::stats::Summary::of(&[0.0007, 0.0008, 0.0009]).expect("summary"),
@@ -332,26 +381,14 @@ fn reproduce_a_row_from_the_window() {
         },
         chrono::Utc::now(),
     );
-    store::save(&theirs, &nb).expect("save");
-    let before = std::fs::read(theirs.join(store::NOTEBOOK_FILE)).expect("read");
-    let mine = tmp.path().join("mine");
-    store::create(&mine, "Mine", chrono::Utc::now()).expect("create");
-    let mut harness = app_on(mine.clone());
+    store::save(dir, &nb).expect("save");
+}
 
-    read_their_log(&mut harness, &theirs);
+/// Opens the Reproduce dialog, reads `theirs` and picks its run 1.
+fn read_their_row(harness: &mut Harness<'static, VernierApp>, theirs: &std::path::Path) {
+    read_their_log(harness, theirs);
     harness.get_by_label("1").click();
     harness.run();
-    harness.get_by_label_contains("command: true");
-    harness.get_by_label("Run it here").click();
-    step_until(&mut harness, "the rerun", |app| app.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
-    harness.run();
-    harness.get_by_label_contains("S7: median (s)");
-    harness.get_by_label("run 1 (this notebook)");
-    step_until(&mut harness, "the save", |app| app.saved());
-    let back = store::load(&mine).expect("mine reloads");
-    assert_eq!(back.runs().len(), 1);
-    assert!(back.notes().iter().any(|n| n.text.contains("reproduces run 1 of")), "{:?}", back.notes());
-    assert_eq!(std::fs::read(theirs.join(store::NOTEBOOK_FILE)).expect("read"), before, "theirs is never written");
 }
 
 // SPEC D6, D2: deadlines set in the Documents section are kept in the

@@ -9,6 +9,8 @@ use std::sync::Once;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
+use crate::display::inert;
+
 use crate::notebook::{ConditionName, Conditions, Notebook, Run, Soak, canary_ratio};
 use crate::soak::file::SoakData;
 
@@ -236,7 +238,9 @@ fn render(
     y0: f64,
     plot: impl FnOnce(&Area<'_>) -> Result<(), ChartError>,
 ) -> Result<Picture, ChartError> {
-    let alt = format!("{}. {} {}.", caption.title, caption.window, caption.thermal);
+    // A unit or an ambient value may come from someone else's file.
+    let [title, window, thermal] = [&caption.title, &caption.window, &caption.thermal].map(|t| inert(t).into_owned());
+    let alt = format!("{title}. {window} {thermal}.");
     register_font();
     let mut rgb = vec![255u8; (WIDTH * HEIGHT * 3) as usize];
     let flags: Vec<&str> = [(y0 != 0.0, "y-axis does not start at zero"), (caption.synthetic, "SYNTHETIC data")]
@@ -246,9 +250,9 @@ fn render(
     {
         let root = BitMapBackend::with_buffer(&mut rgb, (WIDTH, HEIGHT)).into_drawing_area();
         let (band, area) = root.split_vertically(96);
-        band.draw(&Text::new(caption.title.clone(), (16, 8), (FAMILY, 22).into_font())).map_err(err)?;
-        band.draw(&Text::new(caption.window.clone(), (16, 38), (FAMILY, 16).into_font())).map_err(err)?;
-        band.draw(&Text::new(caption.thermal.clone(), (16, 60), (FAMILY, 16).into_font())).map_err(err)?;
+        band.draw(&Text::new(title, (16, 8), (FAMILY, 22).into_font())).map_err(err)?;
+        band.draw(&Text::new(window, (16, 38), (FAMILY, 16).into_font())).map_err(err)?;
+        band.draw(&Text::new(thermal, (16, 60), (FAMILY, 16).into_font())).map_err(err)?;
         if !flags.is_empty() {
             let style = (FAMILY, 18).into_font().color(&RGBColor(190, 40, 40));
             band.draw(&Text::new(

@@ -131,19 +131,20 @@ fn table(out: &mut String, rows: &[Vec<String>]) {
     out.push_str("</w:tbl><w:p/>");
 }
 
-/// XML-escapes text and drops the control characters XML 1.0 forbids (a
-/// single U+0001 makes a document unloadable).
+/// Every text the document shows, made inert (a control or direction
+/// character shown as an escape: it may come from someone else's file, and
+/// a single U+0001 would make the document unloadable) and XML-escaped. A
+/// multi-line run is split into lines before it gets here.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    for c in crate::display::inert(text).chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
-            '\t' | '\n' => out.push(' '),
-            '\r' => {}
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
+            '\t' => out.push(' '),
+            '\u{FFFE}' | '\u{FFFF}' => {}
             c => out.push(c),
         }
     }

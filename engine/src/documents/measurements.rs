@@ -219,12 +219,15 @@ fn sheet<'a, R>(
     Ok(ws)
 }
 
-/// A cell's text, cut to what a spreadsheet cell holds; the full text stays
-/// in the embedded notebook.
+/// A cell's text as a spreadsheet shows it: inert (SPEC N10 — a line feed
+/// stays, since a cell's own border keeps it from forging another cell, but
+/// no control or direction character acts), and cut to what a cell holds.
+/// The full, unchanged text stays in the embedded notebook.
 fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    let text = crate::display::inert_multiline(text);
     match text.char_indices().nth(CELL_LIMIT) {
         Some((cut, _)) => format!("{}… (cut here; the whole text is in the notebook)", &text[..cut]).into(),
-        None => text.into(),
+        None => text,
     }
 }
 

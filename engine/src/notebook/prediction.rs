@@ -107,10 +107,10 @@ impl Prediction {
         format!("P{}", self.number)
     }
 
-    /// The cell under `column` as displayed; `Why` carries the quoted
-    /// original of an amendment.
+    /// The cell under `column` as displayed, inert (SPEC N10); `Why`
+    /// carries the quoted original of an amendment.
     pub fn cell(&self, column: PredictionColumn) -> String {
-        match column {
+        crate::display::inert_line(match column {
             PredictionColumn::Number => self.label(),
             PredictionColumn::Experiment => self.experiment.clone(),
             PredictionColumn::Predict => self.predict.clone(),
@@ -119,7 +119,7 @@ impl Prediction {
                 None => self.why.clone(),
             },
             PredictionColumn::Recorded => self.recorded_at.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
-        }
+        })
     }
 
     /// Every cell of the row as displayed, in the order of

@@ -7,6 +7,7 @@ use super::columns::{RunColumn, SoakColumn};
 use super::condition::{Brevity, Condition, ConditionName, Conditions, brief_conditions};
 use super::path::NotebookPath;
 use super::tag::Tag;
+use crate::display::inert_line;
 use crate::stats::{Summary, format_significant};
 
 /// How warm-up trials were chosen (SPEC E3); part of every row.
@@ -185,27 +186,39 @@ impl Run {
             .unwrap_or_else(|| "placement not stated".into());
         let instrument = get(ConditionName::Instrument).unwrap_or_else(|| "instrument not stated".into());
         let provenance = if m.synthetic { format!("{} (SYNTHETIC data)", m.tag) } else { m.tag.to_string() };
-        format!(
-            "{}\n  {} {u}, IQR {}, min {}, max {}, n={} (warm-up {})\n  {machine}\n  {build}\n  {}\n  {placement}\n  instrument: {instrument}\n  provenance: {provenance}",
-            m.what,
-            r.median,
-            r.iqr,
-            r.min,
-            r.max,
-            m.summary.n,
-            m.warmup_trials,
+        // Each line is made inert on its own, so a stated value cannot add
+        // a line of its own (SPEC N10).
+        [
+            m.what.clone(),
+            format!(
+                "{} {u}, IQR {}, min {}, max {}, n={} (warm-up {})",
+                r.median,
+                r.iqr,
+                r.min,
+                r.max,
+                m.summary.n,
+                m.warmup_trials,
+                u = m.unit
+            ),
+            machine,
+            build,
             if conditions.is_empty() { "conditions not stated".into() } else { conditions },
-            u = m.unit,
-        )
+            placement,
+            format!("instrument: {instrument}"),
+            format!("provenance: {provenance}"),
+        ]
+        .map(inert_line)
+        .join("\n  ")
     }
 
-    /// The course's short form (D7): one report sentence with its conditions.
+    /// The course's short form (D7): one report sentence with its
+    /// conditions, shown inert.
     pub fn short_form(&self, env: &super::Environment) -> String {
         let m = &self.measurement;
         let r = m.summary.rounded();
         let power = env.get(super::EnvField::PowerSource);
         let power = if power.is_empty() { "power source not stated".to_owned() } else { format!("on {power} power") };
-        format!(
+        inert_line(format!(
             "{}: median {} {u} of {} repetitions after {} discarded, IQR {} {u}, {power}, {} ({}).",
             m.what,
             r.median,
@@ -215,13 +228,14 @@ impl Run {
             self.command_column(),
             m.tag,
             u = m.unit
-        )
+        ))
     }
 
     /// The cell under `column` as displayed; a discarded run is marked in
-    /// `#`, never hidden (N5).
+    /// `#`, never hidden (N5). Every face's table shows cells through here,
+    /// so this is where a cell is made inert (SPEC N10).
     pub fn cell(&self, column: RunColumn) -> String {
-        match column {
+        inert_line(match column {
             RunColumn::Number => discarded_label(self.label(), self.discarded.as_ref()),
             RunColumn::What => self.measurement.what.clone(),
             RunColumn::Command => self.command_column(),
@@ -232,7 +246,7 @@ impl Run {
             RunColumn::Conditions => self.conditions_column(),
             RunColumn::RawFile => self.raw_file_column(),
             RunColumn::Tag => self.measurement.tag.to_string(),
-        }
+        })
     }
 
     /// Every cell of the row as displayed, in the order of [`RunColumn::ALL`].
@@ -354,12 +368,12 @@ impl Soak {
         format!("S{}", self.number)
     }
 
-    /// The cell under `column` as displayed; a discarded soak is marked in
-    /// `#`, never hidden (N5).
+    /// The cell under `column` as displayed, inert (SPEC N10); a discarded
+    /// soak is marked in `#`, never hidden (N5).
     pub fn cell(&self, column: SoakColumn) -> String {
         let n = &self.numbers;
         let seconds = |t: Option<f64>| t.map_or_else(|| "none observed".to_owned(), |t| format!("{t} s"));
-        match column {
+        inert_line(match column {
             SoakColumn::Number => discarded_label(self.label(), self.discarded.as_ref()),
             SoakColumn::Duration => format!("{} s", self.protocol.duration_s),
             SoakColumn::Interval => format!("{} s", self.protocol.interval_s),
@@ -378,7 +392,7 @@ impl Soak {
             }
             SoakColumn::Conditions => brief_conditions(&self.conditions, Brevity::Column),
             SoakColumn::RawFile => raw_file_text(self.raw_file.as_ref()),
-        }
+        })
     }
 
     /// Every cell of the row as displayed, in the order of [`SoakColumn::ALL`].

@@ -44,7 +44,7 @@ pub fn audit_ui(ui: &mut Ui, cx: &mut Context<'_>) {
             RichText::new(format!("⚠ {check}  {}  ({})", check.rule(), found.len())).color(ui.visuals().warn_fg_color);
         egui::CollapsingHeader::new(title).id_salt(check).default_open(true).show(ui, |ui| {
             for f in found {
-                let text = format!("{}: {}", f.place, f.message);
+                let text = vernier_engine::display::inert_line(format!("{}: {}", f.place, f.message));
                 if ui.link(text).on_hover_text("open it").clicked() {
                     cx.commands.push(AppCommand::Jump(f.place.clone()));
                 }

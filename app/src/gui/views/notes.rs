@@ -29,7 +29,8 @@ pub fn notes_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     egui::Grid::new("notes").striped(true).spacing([14.0, 6.0]).show(ui, |ui| {
         for note in cx.notebook.notes().iter().rev() {
             ui.label(RichText::new(note.at.format("%Y-%m-%d %H:%M").to_string()).monospace().weak());
-            let text = RichText::new(&note.text);
+            // A note may come from someone's workbook: inert, lines kept (SPEC N10).
+            let text = RichText::new(vernier_engine::display::inert_multiline(&note.text));
             ui.label(if note.about.is_some() { text.strong() } else { text });
             ui.end_row();
         }

@@ -4,6 +4,7 @@
 
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
+use vernier_engine::display::inert;
 use vernier_engine::notebook::RunColumn;
 
 use super::{Context, ViewState, hint};
@@ -84,12 +85,12 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         return;
     };
     ui.horizontal(|ui| {
-        ui.strong(format!("Run {} — {}", run.number, run.measurement.what));
+        ui.strong(format!("Run {} — {}", run.number, inert(&run.measurement.what)));
         if run.discarded.is_none() && ui.button("Discard…").clicked() {
             state.discarding = Some((run.number, String::new()));
         }
         if let Some(d) = &run.discarded {
-            ui.label(RichText::new(format!("discarded: {}", d.reason)).weak());
+            ui.label(RichText::new(format!("discarded: {}", inert(&d.reason))).weak());
         }
         // D7: the course's two written forms, ready to paste.
         if ui.button("Copy long form").on_hover_text("the measurement-log entry").clicked() {

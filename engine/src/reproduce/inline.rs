@@ -1,0 +1,338 @@
+//! The second line of defence when reproducing (SPEC R2): does a command
+//! from someone else's file visibly run code written inline in that file —
+//! a shell's `-c`, an interpreter's `-e`, `find -exec`, awk's `system`? Such
+//! a row needs a consent of its own on top of the confirmation.
+//!
+//! This reads the argument vector only. It is a check for visible patterns,
+//! not a sandbox: a compiled program or a script file may do anything, and
+//! only the confirmation of the exact argv protects against that. Where the
+//! arguments are ambiguous the check errs towards flagging, since a false
+//! flag costs one extra consent and a miss costs nothing less than the run.
+
+/// A program that takes code on its command line: the option letters that
+/// introduce code, the long options that do, and the option letters whose
+/// value follows (attached, or as the next word).
+struct Interpreter {
+    names: &'static [&'static str],
+    code: &'static str,
+    long: &'static [&'static str],
+    takes_value: &'static str,
+    /// Options may follow the operands (`su user -c …`).
+    options_anywhere: bool,
+}
+
+const INTERPRETERS: &[Interpreter] = &[
+    Interpreter {
+        names: &["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "csh", "tcsh", "expect"],
+        code: "c",
+        long: &[],
+        takes_value: "oO",
+        options_anywhere: false,
+    },
+    Interpreter {
+        names: &["fish"],
+        code: "cC",
+        long: &["--command", "--init-command"],
+        takes_value: "",
+        options_anywhere: false,
+    },
+    Interpreter { names: &["su", "script"], code: "c", long: &["--command"], takes_value: "", options_anywhere: true },
+    Interpreter { names: &["python", "pypy"], code: "c", long: &[], takes_value: "WXm", options_anywhere: false },
+    // `-l` and `-0` take only digits, so `-lne` still reaches its `e`.
+    Interpreter { names: &["perl"], code: "eE", long: &[], takes_value: "IMmCxdDi", options_anywhere: false },
+    Interpreter { names: &["ruby", "jruby"], code: "e", long: &[], takes_value: "IrCEFx", options_anywhere: false },
+    Interpreter {
+        names: &["node", "nodejs", "bun", "deno"],
+        code: "ep",
+        long: &["--eval", "--print", "eval"],
+        takes_value: "r",
+        options_anywhere: false,
+    },
+    Interpreter { names: &["php"], code: "rRBE", long: &[], takes_value: "cdzF", options_anywhere: false },
+    Interpreter { names: &["lua", "luajit"], code: "e", long: &[], takes_value: "l", options_anywhere: false },
+    Interpreter {
+        names: &["julia"],
+        code: "eE",
+        long: &["--eval", "--print"],
+        takes_value: "",
+        options_anywhere: false,
+    },
+    Interpreter {
+        names: &["rscript", "r", "osascript"],
+        code: "e",
+        long: &[],
+        takes_value: "",
+        options_anywhere: false,
+    },
+    // PowerShell's options are whole words, never clusters.
+    Interpreter {
+        names: &["pwsh", "powershell"],
+        code: "",
+        long: &["-c", "-command", "-e", "-ec", "-encodedcommand", "--command"],
+        takes_value: "",
+        options_anywhere: true,
+    },
+];
+
+/// Programs that run the rest of their arguments as another command.
+const WRAPPERS: &[&str] = &[
+    "env",
+    "xargs",
+    "nice",
+    "timeout",
+    "nohup",
+    "stdbuf",
+    "setsid",
+    "sudo",
+    "doas",
+    "chrt",
+    "taskset",
+    "ionice",
+    "numactl",
+    "time",
+    "command",
+    "exec",
+    "flock",
+    "unbuffer",
+    "strace",
+    "ltrace",
+    "valgrind",
+    "perf",
+    "prlimit",
+    "cpulimit",
+    "chroot",
+    "unshare",
+    "nsenter",
+    "runuser",
+    "systemd-run",
+    "firejail",
+    "caffeinate",
+    "busybox",
+    "setarch",
+    "linux",
+    "tini",
+    "dumb-init",
+    "catchsegv",
+    "sg",
+    "newgrp",
+];
+
+/// Programs that hand their command to a shell as one string (`ssh`: the
+/// remote one).
+const SHELL_RUNNERS: &[&str] = &["watch", "hyperfine", "parallel", "ssh"];
+
+/// Why `argv` runs code written in the file it came from ("runs code
+/// written in their file: env … sh -c"), or `None` when it visibly does not.
+/// A wrapper (`env`, `xargs`, `nice`, `timeout`, `sudo`, …) counts when any
+/// command after it does, whatever its options and `VAR=value` words.
+pub fn inline_code(argv: &[String]) -> Option<String> {
+    found(argv).map(|what| format!("runs code written in their file ({what})"))
+}
+
+/// The pattern found in `argv`, or in any command a wrapper at its head
+/// runs. Every later word is tried as the wrapped command's start, so no
+/// wrapper's option syntax needs to be known, and wrappers nest for free.
+fn found(argv: &[String]) -> Option<String> {
+    let head = program(argv.first()?);
+    let wrapped = || {
+        (1..argv.len()).find_map(|i| {
+            let inner = direct(&argv[i..]).or_else(|| split_string(&argv[i..]))?;
+            Some(format!("{head} … {inner}"))
+        })
+    };
+    direct(argv).or_else(|| if WRAPPERS.contains(&head.as_str()) { wrapped() } else { None })
+}
+
+/// `env -S 'sh -c x'` (and `--split-string=`): a command line in one word.
+fn split_string(words: &[String]) -> Option<String> {
+    let first = words.first()?;
+    let value = match first.as_str() {
+        "-S" | "--split-string" => words.get(1)?.clone(),
+        w => w.strip_prefix("--split-string=").or_else(|| w.strip_prefix("-S")).filter(|v| !v.is_empty())?.to_owned(),
+    };
+    found(&shlex::split(&value)?)
+}
+
+/// The pattern when `argv`'s own program runs code from its arguments.
+fn direct(argv: &[String]) -> Option<String> {
+    let name = program(argv.first()?);
+    let args = &argv[1..];
+    if SHELL_RUNNERS.contains(&name.as_str()) && !args.is_empty() {
+        return Some(format!("{name} hands its command to a shell"));
+    }
+    if name == "cmd" {
+        return args
+            .iter()
+            .find(|a| a.eq_ignore_ascii_case("/c") || a.eq_ignore_ascii_case("/k"))
+            .map(|a| format!("cmd {a}"));
+    }
+    if name == "find" {
+        return args
+            .iter()
+            .find(|a| ["-exec", "-execdir", "-ok", "-okdir"].contains(&a.as_str()))
+            .map(|a| format!("find {a}"));
+    }
+    if name.ends_with("awk") {
+        return awk(&name, args);
+    }
+    if matches!(name.as_str(), "sudo" | "doas")
+        && args.iter().any(|a| matches!(a.as_str(), "-s" | "-i" | "--shell" | "--login"))
+    {
+        return Some(format!("{name} -s runs its command through a shell"));
+    }
+    let interpreter = INTERPRETERS.iter().find(|i| i.names.contains(&name.as_str()))?;
+    code_option(interpreter, args).map(|option| format!("{name} {option}"))
+}
+
+/// The option word that introduces code, scanning options as getopt does:
+/// clustered letters, a value attached or in the next word, `--` ending
+/// them, and (unless options may follow) the first operand ending them too.
+fn code_option(i: &Interpreter, args: &[String]) -> Option<String> {
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if word == "--" {
+            return None;
+        }
+        if i.long.iter().any(|l| word.eq_ignore_ascii_case(l) || word.starts_with(&format!("{l}="))) {
+            return Some(word.clone());
+        }
+        let letters = match word.strip_prefix('-').or_else(|| word.strip_prefix('+')) {
+            Some(l) if !l.is_empty() && !l.starts_with('-') => l,
+            _ if word.starts_with("--") => continue,
+            _ if i.options_anywhere => continue,
+            _ => return None,
+        };
+        for (k, letter) in letters.char_indices() {
+            if i.code.contains(letter) {
+                return Some(word.clone());
+            }
+            if i.takes_value.contains(letter) {
+                // `-m module` runs a module by name: what follows is not code here.
+                if letter == 'm' && i.names.contains(&"python") {
+                    return None;
+                }
+                // A value in the next word; an option there is read as
+                // one, so an optional value never hides a `-c`.
+                if k + letter.len_utf8() == letters.len()
+                    && words.as_slice().first().is_some_and(|w| !w.starts_with('-'))
+                {
+                    words.next();
+                }
+                break;
+            }
+        }
+    }
+    None
+}
+
+/// awk runs shell commands through `system(…)` and `|` pipes; its program is
+/// the first operand, or a `-e`/`--source` value (`-f` names a file).
+fn awk(name: &str, args: &[String]) -> Option<String> {
+    let mut programs = Vec::new();
+    let mut from_file = false;
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "-f" | "--file" => {
+                from_file = true;
+                words.next();
+            }
+            "-e" | "--source" => programs.extend(words.next()),
+            "-v" | "-F" | "--assign" | "--field-separator" => {
+                words.next();
+            }
+            "--" => {
+                programs.extend(words.next().filter(|_| !from_file));
+                break;
+            }
+            w if w.starts_with('-') && w.len() > 1 => {}
+            _ => {
+                if !from_file {
+                    programs.push(word);
+                }
+                break;
+            }
+        }
+    }
+    programs
+        .into_iter()
+        .find(|p| p.contains("system") || p.replace("||", "").contains('|'))
+        .map(|_| format!("{name} calling system or a pipe"))
+}
+
+/// The program's name as a family: without its directory, a `.exe`, or a
+/// version (`python3.12` is python, `perl5.36` is perl), in lower case.
+fn program(path: &str) -> String {
+    let base = path.rsplit(['/', '\\']).next().unwrap_or(path).to_ascii_lowercase();
+    let base = base.strip_suffix(".exe").unwrap_or(&base);
+    let trimmed = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
+    if trimmed.is_empty() { base.to_owned() } else { trimmed.to_owned() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(line: &str) -> Vec<String> {
+        shlex::split(line).expect("test argv")
+    }
+
+    // SPEC R2: commands that run code written in the file are flagged,
+    // through any wrapper, whatever the option spelling.
+    #[test]
+    fn inline_code_is_flagged() {
+        for line in [
+            "sh -c 'touch x'",
+            "/bin/sh -c x",
+            "env sh -c x",
+            "sh -ec x",
+            "bash -xc x",
+            "bash -o pipefail -c x",
+            "python3 -c 'import os'",
+            "/usr/bin/python3.12 -Bc x",
+            "perl -e 'system 1'",
+            "perl -lne x file",
+            "ruby -e x",
+            "node --eval x",
+            "php -r x",
+            "lua -e x",
+            "xargs sh -c x",
+            "find . -exec rm {} ;",
+            "find . -name a -execdir x {} +",
+            "env -i FOO=1 nice -n 5 timeout 3 bash -c x",
+            "nohup stdbuf -oL setsid sudo -u me zsh -c x",
+            "env -S 'sh -c x'",
+            "/usr/bin/awk 'BEGIN{system(\"x\")}'",
+            "gawk -v a=1 '{ print | \"sh\" }' f",
+            "su me -c x",
+            "fish --command=x",
+            "watch ls",
+            "cmd.exe /C dir",
+        ] {
+            assert!(inline_code(&argv(line)).is_some(), "{line}");
+        }
+        assert_eq!(inline_code(&argv("env sh -c x")).as_deref(), Some("runs code written in their file (env … sh -c)"));
+    }
+
+    // SPEC R2: ordinary programs, script files and look-alike options are not.
+    #[test]
+    fn programs_and_script_files_are_not_flagged() {
+        for line in [
+            "./matmul 512",
+            "python3 script.py -c",
+            "python3 -m timeit",
+            "sh script.sh",
+            "bash script.sh -c x",
+            "grep -e pattern file",
+            "awk '{ s += $1 } END { print s }' f",
+            "awk -f prog.awk f",
+            "nice -n 5 ./matmul 512",
+            "timeout 3 ./bench --case c",
+            "perl -Ilib script.pl",
+            "vernier bench --kernel seq",
+            "",
+        ] {
+            assert_eq!(inline_code(&argv(line)), None, "{line}");
+        }
+    }
+}
