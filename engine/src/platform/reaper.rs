@@ -81,9 +81,10 @@ mod imp {
     /// Looks at `/proc` at most this often per sweep: each look after the
     /// first finds what the strays killed by the previous one had started.
     const MAX_LOOKS: usize = 64;
-    /// How long a sweep waits for the processes it killed to be reapable.
-    /// A SIGKILLed process ends at once unless stuck in the kernel
-    /// (uninterruptible sleep); then it is left for the next sweep.
+    /// How long one sweep waits, in all, for the processes it killed to be
+    /// reapable. A SIGKILLed process ends at once unless stuck in the
+    /// kernel (uninterruptible sleep); then it is left for the next sweep,
+    /// and the run goes on.
     const REAP_WAIT: Duration = Duration::from_secs(1);
 
     /// Process-wide: the subreaper attribute belongs to the process, and
@@ -147,6 +148,7 @@ mod imp {
             }
             let (me, own_group) = (getpid().as_raw_nonzero().get(), getpgrp().as_raw_nonzero().get());
             let mut counted: Vec<i32> = Vec::new();
+            let deadline = Instant::now() + REAP_WAIT;
             for _ in 0..MAX_LOOKS {
                 let found: Vec<Stat> = children_of(me)
                     .into_iter()
@@ -166,7 +168,9 @@ mod imp {
                         let _ = kill_process(pid, Signal::KILL);
                     }
                 }
-                reap(&found);
+                if !reap(&found, deadline) {
+                    break;
+                }
             }
             counted.len()
         }
@@ -188,9 +192,9 @@ mod imp {
         i32::try_from(id).unwrap_or(i32::MAX)
     }
 
-    /// Waits, a bounded time, until every process in `killed` is reaped.
-    fn reap(killed: &[Stat]) {
-        let deadline = Instant::now() + REAP_WAIT;
+    /// Waits, until `deadline` at the latest, for every process in `killed`
+    /// to be reaped; says whether they all were.
+    fn reap(killed: &[Stat], deadline: Instant) -> bool {
         let mut pending: Vec<Pid> = killed.iter().filter_map(|c| Pid::from_raw(c.pid)).collect();
         while !pending.is_empty() && Instant::now() < deadline {
             // Ok(None): not ended yet; an error (ECHILD): nothing to reap.
@@ -199,6 +203,7 @@ mod imp {
                 std::thread::sleep(Duration::from_millis(1));
             }
         }
+        pending.is_empty()
     }
 
     /// Every process whose parent is `parent`, from `/proc/*/stat`.
