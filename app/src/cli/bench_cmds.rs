@@ -110,6 +110,7 @@ pub fn bench(args: &BenchArgs) -> Outcome {
         object["canary"] = json!(result.canary);
         object["placement"] = json!(result.placement);
         object["shell_cost_s"] = json!(result.shell_cost_s);
+        object["process_cleanup"] = json!(result.process_cleanup);
         object["sanity"] = json!(sanity);
         object["recorded_runs"] = json!(recorded.as_ref().map(|r| &r.runs));
         object["failure"] = json!(result.failure);

@@ -25,7 +25,7 @@ pub use record::{Recorded, add_rows, record, write_raw};
 use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};
 use crate::machine::Machine;
 use crate::notebook::{Condition, ConditionName, WarmupPolicy, canary_value};
-use crate::platform::{self, process_group, program};
+use crate::platform::{self, program};
 use crate::stats::{self, Comparison, Spread, Summary};
 
 /// Default timed trials per arm (SPEC E4).
@@ -281,13 +281,23 @@ struct Live<'a> {
     runner: &'a CommandRunner,
     timeout: Option<Duration>,
     cancel: &'a AtomicBool,
+    /// Trials started so far: the next one's index in the raw file.
+    taken: u32,
+    /// (trial index, how many) for each trial after which descendants
+    /// that had left its group were killed (SPEC E15).
+    strays: Vec<(u32, usize)>,
 }
 
 impl schedule::Executor for Live<'_> {
     fn trial(&mut self, arm: usize) -> Result<(u64, TrialStatus), String> {
+        let index = self.taken;
+        self.taken += 1;
         match &mut self.arms[arm] {
             Prepared::Command { argv } => {
                 let t = self.runner.run(argv, self.timeout).map_err(|e| format!("cannot run '{}': {e}", argv[0]))?;
+                if t.strays > 0 {
+                    self.strays.push((index, t.strays));
+                }
                 Ok((t.ns, t.status))
             }
             Prepared::Kernel(kernel) => {
@@ -347,7 +357,15 @@ pub fn run_bench(
     let mut canary = Canary::new();
     let canary_start = time_canary(&mut canary, cancel);
     let arms = prepared.len();
-    let mut live = Live { arms: prepared, checksums: vec![None; arms], runner: &runner, timeout: spec.timeout, cancel };
+    let mut live = Live {
+        arms: prepared,
+        checksums: vec![None; arms],
+        runner: &runner,
+        timeout: spec.timeout,
+        cancel,
+        taken: 0,
+        strays: Vec::new(),
+    };
     let plan = schedule::Plan { arms, runs: spec.runs, warmup: spec.warmup, cooldown: spec.cooldown };
     let outcome = schedule::run(&mut live, &plan, on_trial);
     let canary_end = if outcome.stopped.is_none() { time_canary(&mut canary, cancel) } else { None };
@@ -375,12 +393,36 @@ pub fn run_bench(
             .arms
             .iter()
             .any(|a| matches!(a, Subject::Command { .. }))
-            .then(|| process_group::REACH.to_owned()),
+            .then(|| process_cleanup(runner.reach(), &live.strays)),
         shell_cost_s,
         cooldown_s: spec.cooldown.map(|d| d.as_secs_f64()),
         machine,
         failure: outcome.stopped.map(|stop| describe_stop(&stop, spec)),
     })
+}
+
+/// How many descendants at most are named trial by trial in the "process
+/// cleanup" condition; beyond, the rest are summed up.
+const STRAY_TRIALS_NAMED: usize = 5;
+
+/// SPEC E15: what reaches a trial's descendants here, and every trial
+/// after which some that had left its group were still running and were
+/// killed — a daemon left behind is part of what the command did.
+fn process_cleanup(reach: &str, strays: &[(u32, usize)]) -> String {
+    let mut text = reach.to_owned();
+    for &(trial, count) in strays.iter().take(STRAY_TRIALS_NAMED) {
+        let what = if count == 1 {
+            "1 process that left the trial's group was".to_owned()
+        } else {
+            format!("{count} processes that left the trial's group were")
+        };
+        text.push_str(&format!("; {what} killed after trial {trial}"));
+    }
+    if let Some(rest) = strays.get(STRAY_TRIALS_NAMED..).filter(|r| !r.is_empty()) {
+        let count: usize = rest.iter().map(|&(_, n)| n).sum();
+        text.push_str(&format!("; {count} more after {} later trials", rest.len()));
+    }
+    text
 }
 
 /// SPEC E4: the number of timed trials must be odd, so the median is a
@@ -551,5 +593,18 @@ mod tests {
             let message = check_odd_trials(n).expect_err("even");
             assert!(message.contains("must be odd") && message.contains(hint), "{message}");
         }
+    }
+
+    // SPEC E15: the strays killed are named trial by trial, the rest summed.
+    #[test]
+    fn process_cleanup_names_the_strays() {
+        assert_eq!(process_cleanup("group killed", &[]), "group killed");
+        assert_eq!(
+            process_cleanup("group killed", &[(5, 2), (7, 1)]),
+            "group killed; 2 processes that left the trial's group were killed after trial 5; \
+             1 process that left the trial's group was killed after trial 7"
+        );
+        let many: Vec<(u32, usize)> = (0..8).map(|t| (t, 1)).collect();
+        assert!(process_cleanup("g", &many).ends_with("after trial 4; 3 more after 3 later trials"));
     }
 }

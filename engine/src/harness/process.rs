@@ -4,7 +4,9 @@
 //! the harness adds nothing to a trial. Timeouts and cancellation are a
 //! separate watchdog thread's job: it kills the trial's whole group — a
 //! process group on Linux and macOS, a Job Object on Windows
-//! ([`crate::platform::process_group`]).
+//! ([`crate::platform::process_group`]). After each trial, however it
+//! ended, the descendants that left the group are swept up where the OS
+//! lets them be found ([`crate::platform::reaper`]).
 
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use super::TrialStatus;
 use crate::platform::process_group::{self, Group};
+use crate::platform::reaper::Subreaper;
 
 /// How often the watchdog looks at the cancel flag: well inside the 100 ms
 /// that cancellation may take (SPEC E1).
@@ -45,6 +48,8 @@ impl Shared {
 pub struct CommandRunner {
     shared: Arc<Shared>,
     watchdog: Option<std::thread::JoinHandle<()>>,
+    /// Vernier stays the child subreaper while a runner lives.
+    reaper: Subreaper,
 }
 
 /// One timed run of a command.
@@ -54,6 +59,9 @@ pub struct CommandTrial {
     pub ns: u64,
     /// How it ended.
     pub status: TrialStatus,
+    /// Descendants that had left the trial's group, still running after it
+    /// ended, found and killed (SPEC E15).
+    pub strays: usize,
 }
 
 impl CommandRunner {
@@ -64,7 +72,13 @@ impl CommandRunner {
         let watched = Arc::clone(&shared);
         let watchdog =
             std::thread::Builder::new().name("vernier-watchdog".into()).spawn(move || watch(&watched, &cancel))?;
-        Ok(Self { shared, watchdog: Some(watchdog) })
+        Ok(Self { shared, watchdog: Some(watchdog), reaper: Subreaper::start() })
+    }
+
+    /// What happens to a trial's descendants here: the "process cleanup"
+    /// condition (SPEC E15).
+    pub fn reach(&self) -> &'static str {
+        self.reaper.reach()
     }
 
     /// Runs `argv` once with no input and its output discarded.
@@ -75,11 +89,9 @@ impl CommandRunner {
         let (program, args) = argv.split_first().ok_or_else(|| std::io::Error::other("empty command"))?;
         let mut command = Command::new(program);
         command.args(args).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
-        Group::prepare(&mut command);
 
         let start = Instant::now();
-        let mut child = command.spawn()?;
-        let group = Group::attach(&mut child)?;
+        let (mut child, group) = self.reaper.spawn(&mut command)?;
         {
             let mut slot = self.shared.lock();
             slot.group = Some(group.clone());
@@ -99,8 +111,11 @@ impl CommandRunner {
         // Anything the command left running in its group goes too; on Unix
         // the leader is still an unreaped zombie, so the group id is ours.
         group.kill();
-        let status = reap(&mut child, exited)?;
-        Ok(CommandTrial { ns, status: killed.unwrap_or(status) })
+        let status = reap(&mut child, exited);
+        // Swept even when reaping failed, so the trial's group is never
+        // left marked as in flight.
+        let strays = self.reaper.sweep(child.id());
+        Ok(CommandTrial { ns, status: killed.unwrap_or(status?), strays })
     }
 }
 
@@ -176,5 +191,26 @@ mod tests {
             runner.run(&argv(&["sh", "-c", "sleep 30 & sleep 30"]), Some(Duration::from_millis(200))).expect("runs");
         assert_eq!(trial.status, TrialStatus::Timeout);
         assert!(start.elapsed() < Duration::from_secs(2));
+    }
+
+    // SPEC E15: a daemon that setsid's away from the trial's group is
+    // re-parented to Vernier, killed and counted once the trial ends.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn setsid_descendant_is_swept() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let ready = tmp.path().join("ready");
+        let script = format!(
+            "setsid sh -c 'touch \"{0}\"; exec sleep 30.917' & \
+             i=0; while [ ! -e '{0}' ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done",
+            ready.display()
+        );
+        let runner = CommandRunner::new(Arc::new(AtomicBool::new(false))).expect("watchdog");
+        let trial = runner.run(&argv(&["sh", "-c", &script]), Some(Duration::from_secs(20))).expect("runs");
+        assert_eq!(trial.status, TrialStatus::Ok);
+        assert!(ready.exists());
+        assert_eq!(trial.strays, 1, "{}", runner.reach());
+        assert!(runner.reach().contains("re-parented to Vernier"));
+        assert_eq!(runner.run(&argv(&["true"]), None).expect("runs").strays, 0);
     }
 }

@@ -14,6 +14,7 @@ pub mod fs;
 pub mod placement;
 pub mod process_group;
 pub mod program;
+pub mod reaper;
 
 /// What a reading says when this OS has no source for it at all.
 pub const NOT_ON_THIS_PLATFORM: &str = "not available on this platform";

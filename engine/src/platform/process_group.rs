@@ -6,30 +6,19 @@
 //!   killed. The leader is waited for with `waitid(WNOWAIT)`, which leaves
 //!   it unreaped until the group has been killed, so the group id cannot be
 //!   reused by an unrelated process meanwhile. A descendant that starts its
-//!   own session (`setsid`) leaves the group and is not reached.
+//!   own session (`setsid`) leaves the group: on Linux the subreaper finds
+//!   it ([`super::reaper`]), on macOS nothing can.
 //! - Windows: the trial is put in a Job Object created to kill every process
 //!   in it when its last handle closes; a child is in its parent's job from
 //!   birth, so the job reaches all descendants that exist once the trial is
 //!   assigned (a process it starts in the instant between its spawn and the
 //!   assignment would escape).
 //!
-//! [`REACH`] says which of these holds beside every command row.
+//! [`super::reaper::Subreaper::reach`] says which of these holds beside
+//! every command row.
 
 use std::io;
 use std::process::{Child, Command, ExitStatus};
-
-/// What the harness can promise here about a trial's descendants.
-pub const REACH: &str = if cfg!(target_os = "linux") {
-    "process group killed at the end of each trial, on timeout and on cancel; \
-     a descendant that leaves the group (setsid) is not reached"
-} else if cfg!(target_os = "macos") {
-    "process group killed at the end of each trial, on timeout and on cancel; \
-     descendants that leave the group (setsid) cannot be found on macOS and are not killed"
-} else if cfg!(windows) {
-    "Job Object: the trial and every descendant in it killed at the end of each trial, on timeout and on cancel"
-} else {
-    "not available on this platform: descendants of a trial are not tracked"
-};
 
 #[cfg(unix)]
 mod imp {

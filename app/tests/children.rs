@@ -1,0 +1,181 @@
+//! No process outlives its trial (SPEC E15), as a user sees it: `vernier
+//! bench` stopped by a signal, and a benchmarked script that leaves a
+//! daemon behind. Linux only: the daemon is found through the child
+//! subreaper, which macOS and Windows do not have (Windows holds it in the
+//! Job Object instead).
+#![cfg(target_os = "linux")]
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long a process may take to appear, end or be reaped before a test
+/// gives up (generous: CI machines are loaded).
+const PATIENCE: Duration = Duration::from_secs(20);
+
+fn vernier() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_vernier"))
+}
+
+/// Kills, when the test ends however it ends, `vernier` and every pid the
+/// benchmarked script wrote down, so a failing test leaves nothing running.
+#[derive(Default)]
+struct Cleanup {
+    vernier: Option<Child>,
+    pids: Vec<u32>,
+}
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.vernier {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        for pid in &self.pids {
+            send("KILL", *pid);
+        }
+    }
+}
+
+fn send(signal: &str, pid: u32) {
+    let _ = Command::new("kill").args([format!("-{signal}"), pid.to_string()]).stderr(Stdio::null()).status();
+}
+
+/// Whether `pid` is a process that has not ended (a zombie has ended: it
+/// only waits for its parent, or init, to collect it).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| stat.rsplit_once(')').map(|(_, rest)| rest.trim_start().to_owned()))
+        .is_some_and(|rest| !rest.starts_with('Z') && !rest.starts_with('X'))
+}
+
+/// Polls `done` until it holds or `PATIENCE` runs out.
+fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + PATIENCE;
+    while Instant::now() < deadline {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    done()
+}
+
+/// The pids in `file`, once the script has moved it into place whole.
+fn pids_in(file: &Path) -> Vec<u32> {
+    assert!(eventually(|| file.exists()), "the script never wrote {}", file.display());
+    let text = std::fs::read_to_string(file).expect("pid file");
+    text.split_whitespace().map(|w| w.parse().expect("a pid")).collect()
+}
+
+/// Starts a three-trial bench of a shell that writes its own pid and its
+/// child's, then waits; sends `signal` to vernier once both are running;
+/// vernier must exit promptly with the run cancelled, and neither process
+/// may survive it.
+fn signal_cancels_and_kills_the_trial(signal: &str) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("trial.pid");
+    let script = format!("sleep 30 & echo $$ $! > '{0}.tmp' && mv '{0}.tmp' '{0}'; wait", file.display());
+    let mut cleanup = Cleanup::default();
+    let started = vernier()
+        .args(["bench", "-n", "3", "--warmup", "0", "--", "sh", "-c", &script])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start vernier");
+    let vernier_pid = started.id();
+    let vernier = cleanup.vernier.insert(started);
+    let pids = pids_in(&file);
+    cleanup.pids.clone_from(&pids);
+
+    send(signal, vernier_pid);
+    let sent = Instant::now();
+    let mut status = None;
+    assert!(
+        eventually(|| {
+            status = vernier.try_wait().ok().flatten();
+            status.is_some()
+        }),
+        "vernier still running {PATIENCE:?} after SIG{signal}"
+    );
+    let took = sent.elapsed();
+    let output = cleanup.vernier.take().expect("vernier").wait_with_output().expect("its output");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(status.and_then(|s| s.code()), Some(1), "SIG{signal}: {stderr}");
+    assert!(stderr.contains("cancelled"), "SIG{signal}: {stderr}");
+    assert!(took < Duration::from_secs(5), "SIG{signal}: vernier took {took:?} to exit");
+    for pid in pids {
+        assert!(eventually(|| !running(pid)), "SIG{signal}: process {pid} of the trial outlived vernier");
+    }
+}
+
+// SPEC E15, E1, E10: SIGTERM cancels the run like Ctrl-C — the trial's
+// group is killed, vernier exits at once with the run failed "cancelled".
+#[test]
+fn sigterm_cancels_the_run_and_kills_the_trial() {
+    signal_cancels_and_kills_the_trial("TERM");
+}
+
+// SPEC E15, E1, E10: so does SIGHUP (the terminal closed).
+#[test]
+fn sighup_cancels_the_run_and_kills_the_trial() {
+    signal_cancels_and_kills_the_trial("HUP");
+}
+
+// SPEC E15, E1, E10: and SIGINT sent by another process, not a terminal.
+#[test]
+fn sigint_cancels_the_run_and_kills_the_trial() {
+    signal_cancels_and_kills_the_trial("INT");
+}
+
+// SPEC E15, E9, N6: a benchmarked script starts a daemon in a session of
+// its own (setsid), which starts a child of its own, and exits at once.
+// When `vernier bench` returns, neither is running, and the run's
+// conditions (row and raw file) say that two processes that left the
+// trial's group were killed after trial 0.
+#[test]
+fn setsid_daemon_does_not_outlive_the_bench() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("daemon.pid");
+    let script = tmp.path().join("start-daemon.sh");
+    let f = file.display();
+    // The script waits (a bounded time) until the daemon has written its
+    // pids, so the daemon has left the group before the trial ends.
+    std::fs::write(
+        &script,
+        format!(
+            "setsid sh -c 'sleep 61 & echo $$ $! > \"{f}.tmp\" && mv \"{f}.tmp\" \"{f}\"; wait' &\n\
+             i=0; while [ ! -s '{f}' ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done\n"
+        ),
+    )
+    .expect("write the script");
+    let dir = tmp.path().join("nb");
+    let dir_text = dir.display().to_string();
+    assert_eq!(vernier().args(["new", &dir_text]).output().expect("new").status.code(), Some(0));
+
+    let mut cleanup = Cleanup::default();
+    let script_text = script.display().to_string();
+    let output = vernier()
+        .args(["bench", "-n", "1", "--warmup", "0", "--timeout", "30", "--notebook", &dir_text, "--"])
+        .args(["sh", &script_text])
+        .output()
+        .expect("run vernier");
+    let pids = pids_in(&file);
+    cleanup.pids.clone_from(&pids);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+
+    // Vernier reaped them itself before returning: no grace period needed,
+    // but a loaded machine is allowed one.
+    for pid in &pids {
+        assert!(eventually(|| !running(*pid)), "the daemon's process {pid} outlived the bench");
+    }
+    let said = "2 processes that left the trial's group were killed after trial 0";
+    let raw = std::fs::read_to_string(dir.join("raw/run-1.csv")).expect("raw file");
+    let cleanup_line = raw.lines().find(|l| l.starts_with("# process cleanup:")).unwrap_or_default();
+    assert!(cleanup_line.contains("re-parented to Vernier"), "{cleanup_line}");
+    assert!(cleanup_line.contains(said), "{cleanup_line}");
+    // RON writes the apostrophe escaped.
+    let notebook = std::fs::read_to_string(dir.join("notebook.ron")).expect("notebook").replace("\\'", "'");
+    assert!(notebook.contains(said), "the row's conditions do not say it");
+}
