@@ -129,7 +129,22 @@ impl VernierApp {
                 }
                 (Some(_), Some(e)) => ui.colored_label(ui.visuals().error_fg_color, format!("⚠ not saved: {e}")),
                 (Some(_), None) if self.saved() => ui.label("✔ saved"),
-                (Some(_), None) => ui.label("saving…"),
+                (Some(_), None) => match self.doc.saving_since.map(|t| t.elapsed().as_secs()) {
+                    // A slow disk (or a large notebook) is said, not hidden;
+                    // the label is redrawn each second while it lasts.
+                    Some(waited) if waited >= 3 => {
+                        ui.ctx().request_repaint_after(Duration::from_secs(1));
+                        ui.colored_label(
+                            ui.visuals().warn_fg_color,
+                            format!("saving… ({waited} s; the file thread is still at it — nothing is lost)"),
+                        )
+                    }
+                    Some(_) => {
+                        ui.ctx().request_repaint_after(Duration::from_secs(1));
+                        ui.label("saving…")
+                    }
+                    None => ui.label("saving…"),
+                },
             };
             ui.separator();
             if let Some(soak) = &self.live_soak {

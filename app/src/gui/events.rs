@@ -5,6 +5,8 @@ use std::sync::mpsc::TryRecvError;
 use std::time::Instant;
 
 use vernier_engine::harness::{self, EngineEvent};
+use vernier_engine::notebook::Notebook;
+use vernier_engine::reproduce::{Original, SideBySide};
 use vernier_engine::soak::record;
 
 use super::*;
@@ -98,34 +100,42 @@ impl VernierApp {
                     Ok(finished) => finished,
                     Err(e) => return self.say(format!("the soak failed: {e}"), true),
                 };
-                let dir = self.doc.dir.clone();
-                match record::add_row(self.notebook_mut(), &dir, &finished, chrono::Utc::now()) {
-                    record::Added::Soak(n) => {
-                        let stopped =
-                            if finished.cancelled { " (stopped early; every row written is kept)" } else { "" };
-                        self.say(format!("recorded soak S{n}{stopped}"), false);
-                    }
-                    record::Added::Note(why) => self.say(format!("the soak could not be analysed: {why}"), true),
-                }
-                self.changed();
-                self.run_command(AppCommand::OpenSoak(Some(finished.path.clone())));
+                let (dir, at) = (self.doc.dir.clone(), chrono::Utc::now());
+                let path = finished.path.clone();
+                let finished = Arc::new(*finished);
+                self.edit(Arc::new(move |nb: &mut Notebook| {
+                    Ok(match record::add_row(nb, &dir, &finished, at) {
+                        record::Added::Soak(n) => {
+                            let stopped =
+                                if finished.cancelled { " (stopped early; every row written is kept)" } else { "" };
+                            Applied::said(format!("recorded soak S{n}{stopped}"))
+                        }
+                        record::Added::Note(why) => Applied {
+                            message: format!("the soak could not be analysed: {why}; a note names its file"),
+                            failed: true,
+                            ..Applied::default()
+                        },
+                    })
+                }));
+                self.run_command(AppCommand::OpenSoak(Some(path)));
             }
         }
     }
 
     pub(super) fn on_io_event(&mut self, event: io::Event) {
         match event {
-            io::Event::Saved { generation, result, unwritten } => match result {
-                Ok(()) => {
-                    if generation >= self.doc.saved {
-                        self.doc.unwritten = unwritten;
-                        self.doc.on_disk_at = chrono::Local::now();
-                    }
-                    self.doc.saved = self.doc.saved.max(generation);
-                    self.doc.save_error = None;
+            io::Event::Changed { generation, result } => self.on_changed(generation, result),
+            io::Event::ChangedElsewhere { notebook, unwritten } => {
+                // With changes of its own in flight the window waits for
+                // their answer: it carries the other program's change too.
+                if self.saved() {
+                    self.doc.notebook = Arc::new(*notebook);
+                    self.doc.findings = self.doc.notebook.integrity();
+                    self.doc.unwritten = unwritten;
+                    self.doc.on_disk_at = chrono::Local::now();
+                    self.say(changed_elsewhere_message(), false);
                 }
-                Err(e) => self.doc.save_error = Some(e),
-            },
+            }
             io::Event::Loaded { dir, result, unwritten } => match result {
                 Ok(notebook) => {
                     self.say(format!("opened {}", dir.display()), false);
@@ -161,23 +171,7 @@ impl VernierApp {
                 Err(e) => self.say(e, true),
             },
             io::Event::RawWritten { result, raw } => match raw {
-                Ok(raw_file) => {
-                    let recorded = harness::add_rows(self.notebook_mut(), &result, &raw_file, chrono::Utc::now());
-                    let message = match (&result.failure, recorded.runs.as_slice()) {
-                        (Some(f), _) => format!("the run ended early ({f}); its trials are in {}", recorded.raw_file),
-                        (None, runs) => {
-                            let rows: Vec<String> = runs.iter().map(u32::to_string).collect();
-                            format!("recorded run {}", rows.join(" and "))
-                        }
-                    };
-                    let failed = result.failure.is_some();
-                    if let Some(&last) = recorded.runs.last() {
-                        self.select_run(last);
-                    }
-                    self.reproduced(&result, &recorded.runs);
-                    self.say(message, failed);
-                    self.changed();
-                }
+                Ok(raw_file) => self.record_run(Arc::from(result), raw_file),
                 Err(e) => self.say(format!("the run finished but its raw file could not be written: {e}"), true),
             },
             io::Event::Soak(result) => match result {
@@ -218,21 +212,95 @@ impl VernierApp {
         }
     }
 
-    /// When the finished run was a reproduction, puts it beside their row
-    /// and records a note naming it.
-    fn reproduced(&mut self, result: &harness::BenchResult, runs: &[u32]) {
-        let Some(dialog) = &mut self.reproduce else { return };
-        let Some(i) = dialog.pending.take() else { return };
-        let Some(Ok(log)) = &dialog.log else { return };
-        let Some((original, _)) = log.rows.get(i) else { return };
-        if result.failure.is_some() {
-            return;
+    /// What the file thread says of the changes up to `generation`.
+    fn on_changed(&mut self, generation: u64, result: Result<Box<io::Saved>, String>) {
+        let saved = match result {
+            Ok(saved) => saved,
+            Err(e) => {
+                // Nothing of these changes is on disk; the window keeps
+                // showing them, marked not saved, until a later change or
+                // a change elsewhere brings the file's own content back.
+                self.doc.saving_since = None;
+                self.doc.save_error = Some(e);
+                return;
+            }
+        };
+        self.doc.saved = self.doc.saved.max(generation);
+        self.doc.save_error = None;
+        self.doc.on_disk_at = chrono::Local::now();
+        if self.doc.saved == self.doc.generation {
+            // Every change is on disk: show the file as it is now, which
+            // holds any other program's changes too.
+            self.doc.saving_since = None;
+            self.doc.notebook = Arc::new(saved.notebook);
+            self.doc.findings = self.doc.notebook.integrity();
+            self.doc.unwritten = saved.unwritten;
         }
-        let mine = runs.get(original.arm_index()).copied();
-        if let Some(side) = vernier_engine::reproduce::SideBySide::new(original, result, mine) {
-            let note = side.note(original, &log.source.display().to_string());
-            let _ = Arc::make_mut(&mut self.doc.notebook).add_note(&note, chrono::Utc::now());
-            dialog.outcome = Some((original.clone(), side));
+        for message in saved.messages {
+            match message {
+                Ok(applied) => self.say(applied.message, applied.failed),
+                Err(e) => self.say(format!("not saved: the notebook on disk refuses it — {e}"), true),
+            }
+        }
+        if saved.changed_elsewhere {
+            self.say(changed_elsewhere_message(), false);
         }
     }
+
+    /// Records a finished run whose raw file is written, as one change: its
+    /// rows, and — when it reproduced a classmate's row — the note naming
+    /// their row; then selects it and shows the comparison.
+    fn record_run(&mut self, result: Arc<harness::BenchResult>, raw_file: vernier_engine::notebook::RawFile) {
+        let at = chrono::Utc::now();
+        let reproduced = self.reproduction_pending(&result);
+        let (from, shown_source) = (Arc::clone(&result), reproduced.clone());
+        let applied = self.edit(Arc::new(move |nb: &mut Notebook| {
+            let recorded = harness::add_rows(nb, &from, &raw_file, at);
+            if let Some((original, source)) = &shown_source
+                && let Some(side) = SideBySide::new(original, &from, recorded.runs.get(original.arm_index()).copied())
+            {
+                nb.add_note(&side.note(original, source), at)?;
+            }
+            Ok(match (&from.failure, recorded.runs.as_slice()) {
+                (Some(f), _) => Applied {
+                    message: format!("the run ended early ({f}); its trials are in {}", recorded.raw_file),
+                    failed: true,
+                    ..Applied::default()
+                },
+                (None, runs) => Applied {
+                    message: format!(
+                        "recorded run {}",
+                        runs.iter().map(u32::to_string).collect::<Vec<_>>().join(" and ")
+                    ),
+                    runs: runs.to_vec(),
+                    failed: false,
+                },
+            })
+        }));
+        let Some(applied) = applied else { return };
+        if let Some(&last) = applied.runs.last() {
+            self.select_run(last);
+        }
+        if let (Some((original, _)), Some(dialog)) = (reproduced, &mut self.reproduce) {
+            let mine = applied.runs.get(original.arm_index()).copied();
+            dialog.outcome = SideBySide::new(&original, &result, mine).map(|side| (original, side));
+        }
+    }
+
+    /// Their row and its source, when the finished run reproduced it.
+    fn reproduction_pending(&mut self, result: &harness::BenchResult) -> Option<(Original, String)> {
+        let dialog = self.reproduce.as_mut()?;
+        let i = dialog.pending.take()?;
+        let Some(Ok(log)) = &dialog.log else { return None };
+        let (original, _) = log.rows.get(i)?;
+        (result.failure.is_none()).then(|| (original.clone(), log.source.display().to_string()))
+    }
+}
+
+/// Said when the notebook shown was replaced by what another program saved.
+fn changed_elsewhere_message() -> String {
+    format!(
+        "notebook.ron was changed by another program (noticed {}); showing it as it is now — nothing typed here is lost",
+        chrono::Local::now().format("%H:%M:%S")
+    )
 }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, TrySendError, sync_channel};
 use std::thread::JoinHandle;
 
 use vernier_engine::documents;
@@ -12,8 +12,13 @@ use vernier_engine::notebook::{Notebook, RawFile, store};
 
 /// Work for the I/O thread.
 pub enum Request {
-    /// Save the notebook (the newest of several queued saves wins).
-    Save { dir: PathBuf, notebook: Arc<Notebook>, generation: u64 },
+    /// Apply a change to the notebook in `dir` as it is on disk, under the
+    /// folder's lock (N10); `generation` is the window's count of changes.
+    Change { dir: PathBuf, change: super::Change, generation: u64 },
+    /// Follow the notebook in `dir` from here on, reporting at once when the
+    /// file already differs from what the window `shown` (it was loaded
+    /// before the window existed).
+    Watch { dir: PathBuf, shown: Arc<Notebook> },
     /// Load a notebook folder.
     Load { dir: PathBuf },
     /// Create a notebook folder, then load it.
@@ -41,9 +46,11 @@ pub enum Request {
 
 /// What the I/O thread reports.
 pub enum Event {
-    /// A save finished; with the parts of each document still to write in
-    /// the notebook saved (counted here, off the UI thread).
-    Saved { generation: u64, result: Result<(), String>, unwritten: Unwritten },
+    /// Changes up to `generation` were applied to the file and saved, or
+    /// could not be (nothing of them is on disk then).
+    Changed { generation: u64, result: Result<Box<Saved>, String> },
+    /// Another program changed the notebook file; here it is as it is now.
+    ChangedElsewhere { notebook: Box<Notebook>, unwritten: Unwritten },
     /// A notebook was loaded (or created), with its unwritten parts.
     Loaded { dir: PathBuf, result: Result<Box<Notebook>, String>, unwritten: Unwritten },
     /// The notebook now lives in `to` (or could not be copied there).
@@ -67,6 +74,28 @@ pub enum Event {
 
 /// Parts of each document still to write (see `documents::unwritten`).
 pub type Unwritten = Vec<(&'static str, usize)>;
+
+/// What the file holds after the window's changes were applied to it.
+pub struct Saved {
+    /// The notebook as saved: the window's changes on top of the file as
+    /// it was, so another program's changes are in it too.
+    pub notebook: Notebook,
+    /// Each change's message, or why the notebook on disk refused it.
+    pub messages: Vec<Result<super::Applied, String>>,
+    /// The file had been changed by another program since the window last
+    /// read or wrote it.
+    pub changed_elsewhere: bool,
+    /// Parts of each document still to write (counted here, off the UI thread).
+    pub unwritten: Unwritten,
+}
+
+/// How often the file thread looks whether another program changed the
+/// open notebook (a `stat`; the file is read only when it moved).
+const WATCH_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// How long closing the window waits for the file thread to finish the
+/// changes queued before it; past that it says so on stderr and exits.
+const SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Why a folder is being picked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,28 +206,74 @@ impl Io {
 }
 
 impl Drop for Io {
+    /// Lets the changes queued before closing reach the disk (they run
+    /// before the thread sees `Shutdown`), but never waits forever: a thread
+    /// stuck on a slow disk is left behind after [`SHUTDOWN_WAIT`], and
+    /// stderr says that the last changes may not be on disk.
     fn drop(&mut self) {
-        // Queued saves run before the thread sees this, so nothing is lost.
-        let _ = self.requests.send(Request::Shutdown);
-        if let Some(thread) = self.thread.take() {
+        let deadline = std::time::Instant::now() + SHUTDOWN_WAIT;
+        let mut shutdown = Request::Shutdown;
+        loop {
+            match self.requests.try_send(shutdown) {
+                Err(TrySendError::Full(back)) if std::time::Instant::now() < deadline => {
+                    shutdown = back;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                _ => break,
+            }
+        }
+        let Some(thread) = self.thread.take() else { return };
+        while !thread.is_finished() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        if thread.is_finished() {
             let _ = thread.join();
+        } else {
+            eprintln!(
+                "vernier: the file thread did not finish within {} s; the last changes may not be on disk",
+                SHUTDOWN_WAIT.as_secs()
+            );
         }
     }
 }
 
+/// The open notebook as the file thread last read or wrote it.
+struct Watched {
+    dir: PathBuf,
+    stamp: store::Stamp,
+}
+
 fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + Send + Sync)) {
     let mut pending: Option<Request> = None;
+    let mut watched: Option<Watched> = None;
     loop {
-        let Some(request) = pending.take().or_else(|| inbox.recv().ok()) else { return };
+        let request = match pending.take() {
+            Some(request) => request,
+            None => match inbox.recv_timeout(WATCH_INTERVAL) {
+                Ok(request) => request,
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Some(event) = look_for_changes(watched.as_mut()) {
+                        if out.send(event).is_err() {
+                            return;
+                        }
+                        wake();
+                    }
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => return,
+            },
+        };
         let event = match request {
             Request::Shutdown => return,
-            Request::Save { dir, notebook, generation } => {
-                // Later saves of the same folder make this one redundant.
-                let (mut dir, mut notebook, mut generation) = (dir, notebook, generation);
+            Request::Change { dir, change, generation } => {
+                // Changes queued behind this one go to the disk in the same
+                // lock, load and save.
+                let (mut changes, mut generation) = (vec![change], generation);
                 while let Ok(next) = inbox.try_recv() {
                     match next {
-                        Request::Save { dir: d, notebook: n, generation: g } if d == dir => {
-                            (dir, notebook, generation) = (d, n, g)
+                        Request::Change { dir: d, change: c, generation: g } if d == dir => {
+                            changes.push(c);
+                            generation = g;
                         }
                         other => {
                             pending = Some(other);
@@ -206,17 +281,56 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
                         }
                     }
                 }
-                let result = store::save(&dir, &notebook).map_err(|e| e.to_string());
-                Event::Saved { generation, result, unwritten: documents::unwritten(&notebook) }
+                let known = watched.as_ref().filter(|w| w.dir == dir).map(|w| &w.stamp);
+                let result = store::change_stamped(&dir, known, |nb| {
+                    Ok::<_, std::convert::Infallible>(
+                        changes.iter().map(|c| c(nb).map_err(|e| e.to_string())).collect::<Vec<_>>(),
+                    )
+                });
+                let result = match result {
+                    Ok(changed) => {
+                        watched = Some(Watched { dir, stamp: changed.stamp });
+                        Ok(Box::new(Saved {
+                            unwritten: documents::unwritten(&changed.notebook),
+                            notebook: changed.notebook,
+                            messages: changed.value,
+                            changed_elsewhere: changed.changed_elsewhere,
+                        }))
+                    }
+                    Err(e) => Err(e.to_string()),
+                };
+                Event::Changed { generation, result }
             }
-            Request::Load { dir } => loaded(dir, store::load),
-            Request::OpenOrCreate { dir } if dir.join(store::NOTEBOOK_FILE).exists() => loaded(dir, store::load),
+            Request::Watch { dir, shown } => match store::load_stamped(&dir) {
+                Ok((notebook, stamp)) => {
+                    watched = Some(Watched { dir, stamp });
+                    if notebook == *shown {
+                        continue;
+                    }
+                    let unwritten = documents::unwritten(&notebook);
+                    Event::ChangedElsewhere { notebook: Box::new(notebook), unwritten }
+                }
+                // Unreadable now: the window already shows what it read.
+                Err(_) => continue,
+            },
+            Request::Load { dir } => loaded(dir, &mut watched, |_| Ok(())),
+            Request::OpenOrCreate { dir } if dir.join(store::NOTEBOOK_FILE).exists() => {
+                loaded(dir, &mut watched, |_| Ok(()))
+            }
             Request::Create { dir } | Request::OpenOrCreate { dir } => {
                 let title =
                     dir.file_name().map_or_else(|| "Untitled project".to_owned(), |n| n.to_string_lossy().into_owned());
-                loaded(dir, |dir| store::create(dir, &title, chrono::Utc::now()))
+                loaded(dir, &mut watched, |dir| {
+                    store::create(dir, &title, chrono::Utc::now()).map(drop).map_err(|e| e.to_string())
+                })
             }
-            Request::SaveAs { from, to, notebook } => Event::SavedAs { result: save_as(&from, &to, &notebook), to },
+            Request::SaveAs { from, to, notebook } => {
+                let result = save_as(&from, &to, &notebook);
+                if result.is_ok() {
+                    watched = store::load_stamped(&to).ok().map(|(_, stamp)| Watched { dir: to.clone(), stamp });
+                }
+                Event::SavedAs { result, to }
+            }
             Request::Export { dir, notebook } => Event::Exported(export(&dir, &notebook)),
             Request::ReadLog { path, mine } => Event::TheirLog(Box::new(super::reproduce::read_log(&path, &mine))),
             Request::Audit { dir, notebook } => Event::Audited(Box::new(vernier_engine::audit::audit(&dir, &notebook))),
@@ -262,10 +376,26 @@ fn export(dir: &std::path::Path, notebook: &Notebook) -> Result<Vec<(&'static st
 }
 
 /// Loads (or creates) with `open`, and counts what is left to write.
-fn loaded<E: std::fmt::Display>(dir: PathBuf, open: impl FnOnce(&Path) -> Result<Notebook, E>) -> Event {
-    let result = open(&dir).map(Box::new).map_err(|e| e.to_string());
+/// Prepares `dir` (nothing, or creating the notebook), loads it and starts
+/// watching it for changes made by other programs.
+fn loaded(dir: PathBuf, watched: &mut Option<Watched>, prepare: impl FnOnce(&Path) -> Result<(), String>) -> Event {
+    let result = prepare(&dir).and_then(|()| store::load_stamped(&dir).map_err(|e| e.to_string()));
+    let result = result.map(|(notebook, stamp)| {
+        *watched = Some(Watched { dir: dir.clone(), stamp });
+        Box::new(notebook)
+    });
     let unwritten = result.as_ref().map(|nb| documents::unwritten(nb)).unwrap_or_default();
     Event::Loaded { dir, result, unwritten }
+}
+
+/// The open notebook as it is now, when another program changed it since
+/// the file thread last read or wrote it. A file that cannot be read now
+/// (being replaced, say) is looked at again next time.
+fn look_for_changes(watched: Option<&mut Watched>) -> Option<Event> {
+    let watched = watched?;
+    let notebook = store::reload_if_changed(&watched.dir, &mut watched.stamp).ok()??;
+    let unwritten = documents::unwritten(&notebook);
+    Some(Event::ChangedElsewhere { notebook: Box::new(notebook), unwritten })
 }
 
 /// Creates the folder layout in `to`, copies every raw file (they are the

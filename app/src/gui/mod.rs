@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText};
 use vernier_engine::harness::{BenchSpec, Engine, Refused};
-use vernier_engine::notebook::{EnvField, IntegrityFinding, Notebook, PredictionText, RowRef, store};
+use vernier_engine::notebook::{EnvField, IntegrityFinding, Notebook, NotebookError, PredictionText, RowRef, store};
 
 pub use views::Section;
 
@@ -177,6 +177,30 @@ pub enum AppCommand {
     Jump(vernier_engine::audit::Place),
 }
 
+/// What a change to the notebook reports once applied: its message, and
+/// the runs it recorded (to select them).
+#[derive(Debug, Clone, Default)]
+pub struct Applied {
+    /// Said in the status bar once the change is on disk.
+    pub message: String,
+    /// Runs the change recorded.
+    pub runs: Vec<u32>,
+    /// The message is about a run that ended early.
+    pub failed: bool,
+}
+
+impl Applied {
+    fn said(message: impl Into<String>) -> Self {
+        Self { message: message.into(), ..Self::default() }
+    }
+}
+
+/// One change to the notebook, as a function of it: applied at once to the
+/// window's copy, then by the file thread to the notebook as it is on disk,
+/// under the folder's lock (N10). It captures everything it needs, its time
+/// stamp included, so both give the same row.
+pub type Change = Arc<dyn Fn(&mut Notebook) -> Result<Applied, NotebookError> + Send + Sync>;
+
 /// The soak in flight.
 struct LiveSoak {
     handle: soak_runner::SoakHandle,
@@ -215,6 +239,9 @@ struct Doc {
     /// When the notebook on disk last matched the window (loaded or saved):
     /// what a user loses if the file thread stops now.
     on_disk_at: chrono::DateTime<chrono::Local>,
+    /// Since when a change has been waiting for the file thread (the status
+    /// bar counts the seconds when it takes long).
+    saving_since: Option<Instant>,
 }
 
 impl Doc {
@@ -229,6 +256,7 @@ impl Doc {
             saved: 0,
             save_error: None,
             on_disk_at: chrono::Local::now(),
+            saving_since: None,
         }
     }
 }
@@ -285,7 +313,7 @@ impl VernierApp {
         let io = io::Io::spawn(move || ctx.request_repaint()).ok();
         let ctx = cc.egui_ctx.clone();
         let engine = Engine::spawn(move || ctx.request_repaint_after(Duration::from_millis(10))).ok();
-        Self {
+        let mut app = Self {
             doc: {
                 // Counted once before the first frame; afterwards on the I/O thread.
                 let unwritten = vernier_engine::documents::unwritten(&notebook);
@@ -309,7 +337,16 @@ impl VernierApp {
             egui_ctx: cc.egui_ctx.clone(),
             exported: None,
             audit: None,
-        }
+        };
+        app.watch();
+        app
+    }
+
+    /// Has the file thread follow the open notebook on disk from what the
+    /// window shows now (N10): a change made elsewhere since is reported.
+    fn watch(&mut self) {
+        let request = io::Request::Watch { dir: self.doc.dir.clone(), shown: Arc::clone(&self.doc.notebook) };
+        self.send_io(request);
     }
 
     /// Queues a command as if a view had pushed it (tests and benchmarks).
@@ -334,13 +371,6 @@ impl VernierApp {
 
     fn say(&mut self, text: impl Into<String>, error: bool) {
         self.status = Some((text.into(), error));
-    }
-
-    /// After every change: re-check the chain and save in the background.
-    fn changed(&mut self) {
-        self.doc.generation += 1;
-        self.doc.findings = self.doc.notebook.integrity();
-        self.request_save();
     }
 
     /// The notebook, to change it (copied first only if a save still holds it).
@@ -416,15 +446,6 @@ impl VernierApp {
         self.say(message, true);
     }
 
-    fn request_save(&mut self) {
-        let request = io::Request::Save {
-            dir: self.doc.dir.clone(),
-            notebook: Arc::clone(&self.doc.notebook),
-            generation: self.doc.generation,
-        };
-        self.send_io(request);
-    }
-
     fn open(&mut self, dir: PathBuf, notebook: Notebook, unwritten: io::Unwritten) {
         self.settings.remember(&dir);
         self.doc = Doc::new(dir, notebook, unwritten);
@@ -439,7 +460,7 @@ impl VernierApp {
     /// Applies one command.
     fn run_command(&mut self, command: AppCommand) {
         let now = chrono::Utc::now();
-        let edit = match command {
+        let change: Change = match command {
             AppCommand::Show(section) => {
                 self.views.section = section;
                 if section == Section::Audit {
@@ -557,58 +578,75 @@ impl VernierApp {
                 }
                 return;
             }
-            AppCommand::FixSoak(text, protocol) => self
-                .notebook_mut()
-                .add_soak_prediction(text, protocol, now)
-                .map(|n| format!("recorded P{n} with its soak protocol")),
             AppCommand::SelectRun(number) => {
                 self.select_run(number);
                 return;
             }
-            AppCommand::AddPrediction(text) => {
-                self.notebook_mut().add_prediction(text, now).map(|n| format!("recorded P{n}"))
+            AppCommand::FixSoak(text, protocol) => Arc::new(move |nb: &mut Notebook| {
+                let n = nb.add_soak_prediction(text.clone(), protocol, now)?;
+                Ok(Applied::said(format!("recorded P{n} with its soak protocol")))
+            }),
+            AppCommand::AddPrediction(text) => Arc::new(move |nb: &mut Notebook| {
+                nb.add_prediction(text.clone(), now).map(|n| Applied::said(format!("recorded P{n}")))
+            }),
+            AppCommand::EditPrediction(n, text) => Arc::new(move |nb: &mut Notebook| {
+                nb.edit_prediction(n, text.clone()).map(|()| Applied::said(format!("rewrote P{n}")))
+            }),
+            AppCommand::AmendPrediction { number, predict, why } => Arc::new(move |nb: &mut Notebook| {
+                let n = nb.amend_prediction(number, &predict, &why, now)?;
+                Ok(Applied::said(format!("recorded P{n}, amending P{number}")))
+            }),
+            AppCommand::LockPredictions => Arc::new(move |nb: &mut Notebook| {
+                Ok(Applied::said(format!("locked {} prediction(s)", nb.lock_open_predictions(now))))
+            }),
+            AppCommand::SetEnvironment(field, value) => Arc::new(move |nb: &mut Notebook| {
+                nb.set_environment_field(field, &value).map(|()| Applied::said(format!("{} set", field.label())))
+            }),
+            AppCommand::AddNote(text) => {
+                Arc::new(move |nb: &mut Notebook| nb.add_note(&text, now).map(|()| Applied::said("note added")))
             }
-            AppCommand::EditPrediction(n, text) => {
-                self.notebook_mut().edit_prediction(n, text).map(|()| format!("rewrote P{n}"))
-            }
-            AppCommand::AmendPrediction { number, predict, why } => self
-                .notebook_mut()
-                .amend_prediction(number, &predict, &why, now)
-                .map(|n| format!("recorded P{n}, amending P{number}")),
-            AppCommand::LockPredictions => {
-                Ok(format!("locked {} prediction(s)", self.notebook_mut().lock_open_predictions(now)))
-            }
-            AppCommand::SetEnvironment(field, value) => {
-                self.notebook_mut().set_environment_field(field, &value).map(|()| format!("{} set", field.label()))
-            }
-            AppCommand::AddNote(text) => self.notebook_mut().add_note(&text, now).map(|()| "note added".to_owned()),
-            AppCommand::Write { stem, prompt, text } => {
-                self.notebook_mut().set_answer(stem, prompt, &text);
-                Ok(format!("{stem}: answer saved"))
-            }
-            AppCommand::AddCitation(citation) => {
-                self.notebook_mut().add_citation(citation).map(|n| format!("citation {n} added"))
-            }
-            AppCommand::SetPlacement(budgets) => {
+            AppCommand::Write { stem, prompt, text } => Arc::new(move |nb: &mut Notebook| {
+                nb.set_answer(stem, prompt, &text);
+                Ok(Applied::said(format!("{stem}: answer saved")))
+            }),
+            AppCommand::AddCitation(citation) => Arc::new(move |nb: &mut Notebook| {
+                nb.add_citation(citation.clone()).map(|n| Applied::said(format!("citation {n} added")))
+            }),
+            AppCommand::SetPlacement(budgets) => Arc::new(move |nb: &mut Notebook| {
                 let count = budgets.len();
-                self.notebook_mut().set_placement(budgets).map(|()| format!("kept {count} placement deadline(s)"))
-            }
-            AppCommand::RemoveCitation(n) => {
-                self.notebook_mut().remove_citation(n).map(|c| format!("citation {n} ({}) removed", c.figure))
-            }
-            AppCommand::Discard(n, reason) => self
-                .notebook_mut()
-                .discard(RowRef::Run(n), &reason, now)
-                .map(|()| format!("discarded run {n}; it is listed under Notes and anomalies")),
+                nb.set_placement(budgets.clone()).map(|()| Applied::said(format!("kept {count} placement deadline(s)")))
+            }),
+            AppCommand::RemoveCitation(n) => Arc::new(move |nb: &mut Notebook| {
+                nb.remove_citation(n).map(|c| Applied::said(format!("citation {n} ({}) removed", c.figure)))
+            }),
+            AppCommand::Discard(n, reason) => Arc::new(move |nb: &mut Notebook| {
+                nb.discard(RowRef::Run(n), &reason, now)
+                    .map(|()| Applied::said(format!("discarded run {n}; it is listed under Notes and anomalies")))
+            }),
         };
-        match edit {
-            Ok(message) => {
-                self.say(message, false);
-                self.changed();
+        self.edit(change);
+    }
+
+    /// Applies `change` to the window's copy at once, so the window shows
+    /// it, then hands it to the file thread, which applies it to the notebook
+    /// as it is on disk under the folder's lock (N10). Its message is said
+    /// when the file thread reports it saved; a change the notebook's rules
+    /// refuse is said now and goes nowhere.
+    fn edit(&mut self, change: Change) -> Option<Applied> {
+        match change(self.notebook_mut()) {
+            Err(e) => {
+                self.say(e.to_string(), true);
+                None
             }
-            // The notebook's rules refused it (a locked prediction, an empty
-            // reason …): say why, change nothing.
-            Err(e) => self.say(e.to_string(), true),
+            Ok(applied) => {
+                self.doc.generation += 1;
+                self.doc.findings = self.doc.notebook.integrity();
+                self.doc.saving_since.get_or_insert_with(Instant::now);
+                let request =
+                    io::Request::Change { dir: self.doc.dir.clone(), change, generation: self.doc.generation };
+                self.send_io(request);
+                Some(applied)
+            }
         }
     }
 

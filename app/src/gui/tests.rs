@@ -90,6 +90,56 @@ fn environment_edit_is_saved() {
     assert_eq!(store::load(&dir).expect("reload").environment().ambient, "22 °C, room thermometer");
 }
 
+// SPEC N10, U5: the window follows the disk. A note and a run recorded by
+// the command line while the window is open both survive a note typed in the
+// window; text being typed survives the reload; the status bar says the
+// notebook was changed elsewhere.
+#[test]
+fn the_window_and_the_command_line_share_a_notebook() {
+    let (_tmp, mut harness) = fixture_app();
+    let dir = harness.state().doc.dir.clone();
+    // Half-typed, still focused: a draft, not yet an edit.
+    let field = harness.get_by_role_and_label(Role::TextInput, "Ambient");
+    field.focus();
+    field.type_text("22 °C");
+    harness.run();
+    // Meanwhile a terminal changes the notebook the way `vernier note` and
+    // `vernier set` do: under the folder's lock, on the file as it is.
+    store::change(&dir, |nb| {
+        nb.add_note("fan spun up at 10:02 (from the terminal)", chrono::Utc::now())?;
+        nb.set_environment("Power source", "battery")
+    })
+    .expect("the terminal's change");
+    step_until(&mut harness, "the window to notice", |app| {
+        app.notebook().notes().iter().any(|n| n.text.contains("from the terminal"))
+    });
+    harness.run();
+    harness.get_by_label_contains("changed by another program");
+    assert_eq!(harness.get_by_role_and_label(Role::TextInput, "Power source").value().as_deref(), Some("battery"));
+    assert_eq!(
+        harness.get_by_role_and_label(Role::TextInput, "Ambient").value().as_deref(),
+        Some("22 °C"),
+        "the text being typed survives the reload"
+    );
+    // Another terminal change lands while the window's own edit is made: the
+    // window applies its edit to the file as it is, so both survive.
+    store::change(&dir, |nb| nb.add_note("second terminal note", chrono::Utc::now())).expect("terminal");
+    harness.get_by_role_and_label(Role::TextInput, "Other load").focus();
+    harness.step();
+    harness.state_mut().apply(super::AppCommand::AddNote("typed in the window".into()));
+    step_until(&mut harness, "the window's changes on disk", |app| {
+        app.saved() && app.notebook().notes().iter().any(|n| n.text == "second terminal note")
+    });
+    let on_disk = store::load(&dir).expect("loads");
+    let texts: Vec<&str> = on_disk.notes().iter().map(|n| n.text.as_str()).collect();
+    for expected in ["fan spun up at 10:02 (from the terminal)", "second terminal note", "typed in the window"] {
+        assert!(texts.contains(&expected), "{expected:?} is on disk: {texts:?}");
+    }
+    assert_eq!(on_disk.environment().ambient, "22 °C");
+    assert_eq!(on_disk.environment().power_source, "battery");
+    assert_eq!(harness.state().notebook(), &on_disk, "the window shows the file as it is");
+}
+
 // SPEC U2, U3, N4, N5: type a prediction, run a small kernel and see the
 // row appear, see the prediction locked and an edit refused, discard the run
 // and find it under Notes and anomalies.
