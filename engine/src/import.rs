@@ -8,34 +8,21 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
+use crate::bounded::{ReadError, read_bounded};
 use crate::harness::raw::{self, RawError};
 use crate::harness::{TrialRecord, TrialStatus};
 use crate::notebook::{Condition, ConditionName, Measurement, Notebook, Tag, WarmupPolicy};
 use crate::stats::Summary;
 
-/// A larger export is refused before it is parsed.
+/// A larger export is refused as its bytes arrive, before it is parsed.
 pub const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Why an import failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
-    /// The file could not be read.
-    #[error("cannot read {}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: std::path::PathBuf,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
-    /// Too large to be a hyperfine export.
-    #[error("{} is {size} bytes, more than the {MAX_IMPORT_BYTES}-byte limit for an import", path.display())]
-    TooLarge {
-        /// The file.
-        path: std::path::PathBuf,
-        /// Its size.
-        size: u64,
-    },
+    /// The file could not be read, or was refused unread.
+    #[error(transparent)]
+    Read(#[from] ReadError),
     /// Not the JSON hyperfine writes.
     #[error("{}:{line}:{column}: not a hyperfine JSON export: {message}", path.display())]
     Format {
@@ -79,12 +66,7 @@ struct HyperfineResult {
 /// a raw copy of the times in `raw/`. Returns the new run numbers; the
 /// caller saves the notebook.
 pub fn hyperfine(file: &Path, dir: &Path, notebook: &mut Notebook, at: DateTime<Utc>) -> Result<Vec<u32>, ImportError> {
-    let io = |source| ImportError::Io { path: file.to_path_buf(), source };
-    let size = std::fs::metadata(file).map_err(io)?.len();
-    if size > MAX_IMPORT_BYTES {
-        return Err(ImportError::TooLarge { path: file.to_path_buf(), size });
-    }
-    let bytes = std::fs::read(file).map_err(io)?;
+    let bytes = read_bounded(file, MAX_IMPORT_BYTES, "a hyperfine export")?;
     let export: Export = serde_json::from_slice(&bytes).map_err(|e| ImportError::Format {
         path: file.to_path_buf(),
         line: e.line(),

@@ -9,8 +9,8 @@ use calamine::{Data, Range, Reader, Xlsx};
 
 use crate::notebook::{Condition, RUN_COLUMNS};
 
-/// A workbook larger than this is refused before it is opened.
-pub const MAX_WORKBOOK_BYTES: usize = 64 * 1024 * 1024;
+/// A workbook larger than this is refused as its bytes arrive.
+pub const MAX_WORKBOOK_BYTES: u64 = 64 * 1024 * 1024;
 /// What the parts of a workbook may add up to once decompressed: a small
 /// file that inflates past this is a zip bomb, refused before reading.
 pub const MAX_UNPACKED_BYTES: u64 = 512 * 1024 * 1024;
@@ -134,7 +134,7 @@ pub fn check_package(bytes: &[u8]) -> Result<(), String> {
 }
 
 fn check_sizes(bytes: &[u8], max_unpacked: u64) -> Result<(), String> {
-    if bytes.len() > MAX_WORKBOOK_BYTES {
+    if bytes.len() as u64 > MAX_WORKBOOK_BYTES {
         return Err(format!("the workbook is {} bytes, more than the {MAX_WORKBOOK_BYTES}-byte limit", bytes.len()));
     }
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| format!("not a workbook: {e}"))?;

@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use super::Notebook;
 use super::error::{CreateError, LoadError, SaveError, SaveStep};
+use crate::bounded;
 
 /// The log's file name inside a notebook folder.
 pub const NOTEBOOK_FILE: &str = "notebook.ron";
@@ -21,7 +22,7 @@ pub const EXPORTS_DIR: &str = "exports";
 /// writing (answers, citations, placement deadlines); version 1 files are
 /// read and saved as version 2.
 pub const SCHEMA_VERSION: u32 = 2;
-/// A larger `notebook.ron` is refused before it is read: 10 000 runs take
+/// A larger `notebook.ron` is refused as its bytes arrive: 10 000 runs take
 /// about 20 MB, so this leaves room while keeping a hostile file from
 /// exhausting memory.
 pub const MAX_NOTEBOOK_BYTES: u64 = 256 * 1024 * 1024;
@@ -101,7 +102,7 @@ pub fn atomic_write<S: Storage>(storage: &S, target: &Path, bytes: &[u8]) -> Res
 
 /// The path of `notebook.ron` for a notebook folder (or that file itself).
 pub fn notebook_file(path: &Path) -> PathBuf {
-    if path.file_name().is_some_and(|n| n == NOTEBOOK_FILE) && path.is_file() {
+    if path.file_name().is_some_and(|n| n == NOTEBOOK_FILE) && !path.is_dir() {
         path.to_path_buf()
     } else {
         path.join(NOTEBOOK_FILE)
@@ -150,17 +151,10 @@ pub fn to_text(notebook: &Notebook) -> Result<String, ron::Error> {
 /// and show what it finds.
 pub fn load(dir: &Path) -> Result<Notebook, LoadError> {
     let path = notebook_file(dir);
-    let meta = match std::fs::metadata(&path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(LoadError::NotANotebook { path: dir.to_path_buf() });
-        }
-        Err(source) => return Err(LoadError::Io { path, source }),
+    let bytes = match bounded::read_bounded(&path, MAX_NOTEBOOK_BYTES, "a notebook") {
+        Err(e) if e.is_not_found() => return Err(LoadError::NotANotebook { path: dir.to_path_buf() }),
+        read => read?,
     };
-    if meta.len() > MAX_NOTEBOOK_BYTES {
-        return Err(LoadError::TooLarge { path, size: meta.len(), limit: MAX_NOTEBOOK_BYTES });
-    }
-    let bytes = std::fs::read(&path).map_err(|source| LoadError::Io { path: path.clone(), source })?;
     from_bytes(&bytes, &path)
 }
 

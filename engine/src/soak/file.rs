@@ -13,7 +13,10 @@ pub const COLUMNS: [&str; 6] = ["t_seconds", "clock_mhz", "power_w", "soc_temp_c
 /// Why a soak file cannot be read; every variant names the place.
 #[derive(Debug, thiserror::Error)]
 pub enum SoakFileError {
-    /// The file could not be read.
+    /// The file was refused unread (not a regular file) or could not be opened.
+    #[error(transparent)]
+    Open(#[from] crate::bounded::ReadError),
+    /// Reading failed part-way, or passed [`MAX_SOAK_BYTES`].
     #[error("cannot read {}: {source}", path.display())]
     Io {
         /// The file.
@@ -124,9 +127,13 @@ impl SoakData {
     }
 }
 
-/// Reads a soak file.
+/// A soak file larger than this is refused as its bytes arrive: a day
+/// sampled every 0.1 s takes about 60 MB.
+pub const MAX_SOAK_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Reads a soak file, streamed, at most [`MAX_SOAK_BYTES`].
 pub fn read(path: &Path) -> Result<SoakData, SoakFileError> {
-    let file = std::fs::File::open(path).map_err(|source| SoakFileError::Io { path: path.to_path_buf(), source })?;
+    let file = crate::bounded::BoundedFile::open(path, MAX_SOAK_BYTES, "a soak file")?;
     parse(std::io::BufReader::with_capacity(1 << 16, file), path)
 }
 
