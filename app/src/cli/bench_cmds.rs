@@ -339,14 +339,24 @@ pub fn instrument(json_output: bool) -> Outcome {
 pub fn import(command: &ImportCommand) -> Outcome {
     let ImportCommand::Hyperfine { file, notebook: dir } = command;
     let mut notebook = open(dir)?;
-    let runs = vernier_engine::import::hyperfine(file, dir, &mut notebook, Utc::now()).map_err(|e| match e {
-        vernier_engine::import::ImportError::Raw(e) => Failure::failed(e),
+    use vernier_engine::import::{ImportError, Imported};
+    let imported = vernier_engine::import::hyperfine(file, dir, &mut notebook, Utc::now()).map_err(|e| match e {
+        ImportError::Raw(e) => Failure::failed(e),
         other => Failure::input(other),
     })?;
     store::save(dir, &notebook).map_err(Failure::failed)?;
-    let rows: Vec<String> = runs.iter().map(u32::to_string).collect();
-    out!("imported {} result(s) as run {}", runs.len(), rows.join(", "));
-    Ok(0)
+    let mut rows = Vec::new();
+    for result in &imported {
+        match result {
+            Imported::Run(number) => rows.push(number.to_string()),
+            Imported::Failed(note) => eprintln!("{note}"),
+        }
+    }
+    if !rows.is_empty() {
+        out!("imported {} result(s) as run {}", rows.len(), rows.join(", "));
+    }
+    // Like a bench run that ended early: the operation did not measure.
+    Ok(u8::from(rows.len() < imported.len()))
 }
 
 fn parse_warmup(text: &str) -> Result<WarmupPolicy, String> {

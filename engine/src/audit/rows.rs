@@ -7,6 +7,7 @@ use super::{Check, Finding, Place};
 use crate::harness::raw::{self, sha256_hex};
 use crate::notebook::{
     Condition, ConditionName, Conditions, Discard, EnvField, Notebook, RawFile, RowRef, Tag, WarmupPolicy, is_date,
+    plausible,
 };
 
 pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
@@ -19,6 +20,9 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
         let s = &m.summary;
         if kept && !(s.median.is_finite() && s.iqr.is_finite() && s.iqr >= 0.0 && s.n > 0) {
             find(Check::A1, place(), "the median or its IQR is missing or not a number".into());
+        }
+        if let Some(why) = plausible::absurd_summary(s, &m.unit, m.ns_per_unit) {
+            find(Check::A1, place(), format!("cannot be a measurement as it stands: {why}"));
         }
         if kept && m.warmup == WarmupPolicy::Unknown {
             find(Check::A1, place(), "n is not split into warm-up + timed: the warm-up was not recorded".into());

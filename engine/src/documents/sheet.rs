@@ -70,8 +70,6 @@ impl Sheet {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     // SPEC D4, N10: one cell at XFD1048576 costs one cell, not a grid of the
     // sheet's extent; what lies past the limits is named, not read.
     #[test]
@@ -82,7 +80,7 @@ mod tests {
         sheet.write(1, 0, "kept").expect("write");
         sheet.write(1_048_575, 16_383, "far").expect("write");
         let bytes = book.save_to_buffer().expect("save");
-        let foreign = super::super::foreign::read(&bytes).expect("reads");
+        let foreign = crate::documents::foreign::read(&bytes).expect("reads");
         assert_eq!(foreign.notes, ["kept"]);
         assert!(
             foreign.problems.iter().any(|p| p.contains("Notes and anomalies: 1 cells beyond")),

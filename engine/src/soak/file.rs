@@ -5,6 +5,8 @@
 use std::io::BufRead;
 use std::path::Path;
 
+use crate::notebook::plausible::MAX_VALUE;
+
 /// The header, exactly.
 pub const HEADER: &str = "t_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score";
 /// The six column names, in order.
@@ -188,6 +190,9 @@ pub fn parse(mut reader: impl BufRead, path: &Path) -> Result<SoakData, SoakFile
         if fields.next().is_some() {
             return Err(at(line, "more than 6 fields".into()));
         }
+        if row[0] < 0.0 {
+            return Err(at(line, format!("t_seconds {} is a negative time", row[0])));
+        }
         if let Some(&prev) = data.t.last()
             && row[0] <= prev
         {
@@ -218,6 +223,7 @@ fn number(field: &[u8]) -> Result<f64, String> {
     let field = trim_line(field);
     let shown = || String::from_utf8_lossy(field).chars().take(40).collect::<String>();
     match fast_float2::parse::<f64, _>(field) {
+        Ok(v) if v.abs() > MAX_VALUE => Err(format!("'{}' is more than 10^15", shown())),
         Ok(v) if v.is_finite() => Ok(v),
         Ok(_) => Err(format!("'{}' is not a finite number", shown())),
         Err(_) => Err(format!("'{}' is not a number", shown())),
