@@ -100,7 +100,7 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
 /// bounds, which overflows to infinity near f64::MAX. Only a notebook edited
 /// by hand can hold such a value (imports refuse it, the audit names it).
 fn beyond_plot(values: impl IntoIterator<Item = f64>) -> Option<f64> {
-    values.into_iter().find(|v| !(v.abs() <= plausible::MAX_VALUE))
+    values.into_iter().find(|v| !v.is_finite() || v.abs() > plausible::MAX_VALUE)
 }
 
 /// Writes `text` on the plot's own pixels, top left, so the conditions go

@@ -57,6 +57,9 @@ pub enum LoadError {
 pub enum SaveStep {
     /// Turning the notebook into text.
     Serialize,
+    /// Refused: the text is larger than a load accepts, so the file written
+    /// could never be opened again.
+    TooLarge,
     /// Creating the temporary file.
     CreateTemp,
     /// Writing the temporary file.
@@ -73,6 +76,7 @@ impl std::fmt::Display for SaveStep {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             SaveStep::Serialize => "serialising the notebook",
+            SaveStep::TooLarge => "checking its size",
             SaveStep::CreateTemp => "creating the temporary file",
             SaveStep::Write => "writing the temporary file",
             SaveStep::SyncTemp => "flushing the temporary file",

@@ -123,7 +123,8 @@ pub fn create(dir: &Path, title: &str, at: DateTime<Utc>) -> Result<Notebook, Cr
     Ok(notebook)
 }
 
-/// Saves `notebook` into the folder `dir` atomically.
+/// Saves `notebook` into the folder `dir` atomically; a notebook larger
+/// than a load accepts is refused and the file on disk stays as it was.
 pub fn save(dir: &Path, notebook: &Notebook) -> Result<(), SaveError> {
     save_with(&OsStorage, dir, notebook)
 }
@@ -136,6 +137,14 @@ pub fn save_with<S: Storage>(storage: &S, dir: &Path, notebook: &Notebook) -> Re
         step: SaveStep::Serialize,
         source: io::Error::other(e),
     })?;
+    if text.len() as u64 > MAX_NOTEBOOK_BYTES {
+        let message = format!(
+            "the notebook would be {} bytes, more than the {MAX_NOTEBOOK_BYTES} bytes a load accepts",
+            text.len()
+        );
+        let source = io::Error::new(io::ErrorKind::FileTooLarge, message);
+        return Err(SaveError { path, step: SaveStep::TooLarge, source });
+    }
     atomic_write(storage, &path, text.as_bytes())
 }
 
