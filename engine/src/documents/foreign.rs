@@ -9,7 +9,7 @@ use calamine::{Data, Reader, Xlsx};
 
 use super::sheet::Sheet;
 
-use crate::notebook::{Condition, RUN_COLUMNS};
+use crate::notebook::{Condition, RUN_COLUMNS, plausible};
 
 /// A workbook larger than this is refused as its bytes arrive.
 pub const MAX_WORKBOOK_BYTES: u64 = 64 * 1024 * 1024;
@@ -282,6 +282,9 @@ fn value_with_unit(text: &str, column: &str) -> Result<(f64, String), String> {
     if !value.is_finite() || value < 0.0 {
         return Err(format!("{column} '{text}' is not a finite, non-negative number"));
     }
+    if value > plausible::MAX_VALUE {
+        return Err(format!("{column} '{text}' is more than 10^15, which cannot be a measurement"));
+    }
     // "(3%)" after an IQR is its fraction of the median, not a unit.
     let unit = unit.split('(').next().unwrap_or("").trim().to_owned();
     Ok((value, unit))
@@ -304,6 +307,7 @@ mod tests {
         assert!(value_with_unit("NaN ms", "Median").is_err());
         assert!(value_with_unit("inf", "Median").is_err());
         assert!(value_with_unit("-1 s", "Median").is_err());
+        assert!(value_with_unit("1e300 s", "Median").is_err());
         assert!(value_with_unit("12,5 ms", "Median").is_err());
     }
 
