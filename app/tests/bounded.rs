@@ -111,7 +111,7 @@ fn a_nan_summary_is_refused_at_load_naming_the_row() {
     assert!(stderr(&o).contains("run 1 cannot be a measurement"), "{}", stderr(&o));
 }
 
-// SPEC E15, E7: a hyperfine export whose every trial exited 1 is a failed
+// SPEC E15, E10: a hyperfine export whose every trial exited 1 is a failed
 // run, as in `bench`: no MEASURED row, a note and the kept trials instead.
 #[test]
 fn a_hyperfine_export_of_failed_trials_records_no_row() {

@@ -66,7 +66,7 @@ struct HyperfineResult {
 pub enum Imported {
     /// Recorded as this MEASURED Runs row.
     Run(u32),
-    /// Not recorded: a trial exited non-zero, which ends a `bench` too (E7).
+    /// Not recorded: a trial exited non-zero, which ends a `bench` too (E10).
     /// The sentence names the trial and the raw file that keeps the times;
     /// the same sentence is added as a note.
     Failed(String),
