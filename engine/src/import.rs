@@ -8,34 +8,21 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
+use crate::bounded::{ReadError, read_bounded};
 use crate::harness::raw::{self, RawError};
 use crate::harness::{TrialRecord, TrialStatus};
-use crate::notebook::{Condition, ConditionName, Measurement, Notebook, Tag, WarmupPolicy};
+use crate::notebook::{Condition, ConditionName, Measurement, Notebook, Tag, WarmupPolicy, plausible};
 use crate::stats::Summary;
 
-/// A larger export is refused before it is parsed.
+/// A larger export is refused as its bytes arrive, before it is parsed.
 pub const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Why an import failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
-    /// The file could not be read.
-    #[error("cannot read {}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: std::path::PathBuf,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
-    /// Too large to be a hyperfine export.
-    #[error("{} is {size} bytes, more than the {MAX_IMPORT_BYTES}-byte limit for an import", path.display())]
-    TooLarge {
-        /// The file.
-        path: std::path::PathBuf,
-        /// Its size.
-        size: u64,
-    },
+    /// The file could not be read, or was refused unread.
+    #[error(transparent)]
+    Read(#[from] ReadError),
     /// Not the JSON hyperfine writes.
     #[error("{}:{line}:{column}: not a hyperfine JSON export: {message}", path.display())]
     Format {
@@ -74,17 +61,30 @@ struct HyperfineResult {
     exit_codes: Vec<Option<i32>>,
 }
 
+/// What became of one result of an export.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Imported {
+    /// Recorded as this MEASURED Runs row.
+    Run(u32),
+    /// Not recorded: a trial exited non-zero, which ends a `bench` too (E10).
+    /// The sentence names the trial and the raw file that keeps the times;
+    /// the same sentence is added as a note.
+    Failed(String),
+}
+
 /// Reads a `hyperfine --export-json` file and records one MEASURED Runs
-/// row per command, with Vernier's own statistics over hyperfine's times and
-/// a raw copy of the times in `raw/`. Returns the new run numbers; the
-/// caller saves the notebook.
-pub fn hyperfine(file: &Path, dir: &Path, notebook: &mut Notebook, at: DateTime<Utc>) -> Result<Vec<u32>, ImportError> {
-    let io = |source| ImportError::Io { path: file.to_path_buf(), source };
-    let size = std::fs::metadata(file).map_err(io)?.len();
-    if size > MAX_IMPORT_BYTES {
-        return Err(ImportError::TooLarge { path: file.to_path_buf(), size });
-    }
-    let bytes = std::fs::read(file).map_err(io)?;
+/// row per command whose every trial exited 0, with Vernier's own
+/// statistics over hyperfine's times and a raw copy of the times in `raw/`.
+/// A command with a failed trial gets no row, only a note, as a `bench`
+/// run that ended early. Every time is checked before anything is written;
+/// the caller saves the notebook.
+pub fn hyperfine(
+    file: &Path,
+    dir: &Path,
+    notebook: &mut Notebook,
+    at: DateTime<Utc>,
+) -> Result<Vec<Imported>, ImportError> {
+    let bytes = read_bounded(file, MAX_IMPORT_BYTES, "a hyperfine export")?;
     let export: Export = serde_json::from_slice(&bytes).map_err(|e| ImportError::Format {
         path: file.to_path_buf(),
         line: e.line(),
@@ -95,14 +95,24 @@ pub fn hyperfine(file: &Path, dir: &Path, notebook: &mut Notebook, at: DateTime<
     if export.results.is_empty() {
         return Err(invalid("the export holds no results".into()));
     }
-    let source_hash = raw::sha256_hex(&bytes);
-    let mut numbers = Vec::new();
+    let label = |k: usize, result: &HyperfineResult| format!("result {} ('{}')", k + 1, result.command);
+    let mut summaries = Vec::with_capacity(export.results.len());
     for (k, result) in export.results.iter().enumerate() {
-        let label = format!("result {} ('{}')", k + 1, result.command);
-        if let Some(bad) = result.times.iter().find(|t| !t.is_finite() || **t < 0.0) {
-            return Err(invalid(format!("{label} has a time of {bad} s, which cannot be a measurement")));
+        for (i, &t) in result.times.iter().enumerate() {
+            if let Some(why) = plausible::impossible(t).or_else(|| plausible::absurd(t, "s", Some(1e9))) {
+                return Err(invalid(format!(
+                    "{}: trial {} {why}; it cannot be a measurement",
+                    label(k, result),
+                    i + 1
+                )));
+            }
         }
-        let summary = Summary::of(&result.times).map_err(|e| invalid(format!("{label}: {e}")))?;
+        summaries.push(Summary::of(&result.times).map_err(|e| invalid(format!("{}: {e}", label(k, result))))?);
+    }
+    let source_hash = raw::sha256_hex(&bytes);
+    let source = format!("hyperfine export {} (SHA-256 {})", file.display(), &source_hash[..12]);
+    let mut imported = Vec::new();
+    for ((k, result), summary) in export.results.iter().enumerate().zip(summaries) {
         let trials: Vec<TrialRecord> = result
             .times
             .iter()
@@ -119,7 +129,27 @@ pub fn hyperfine(file: &Path, dir: &Path, notebook: &mut Notebook, at: DateTime<
                 },
             })
             .collect();
-        let source = format!("hyperfine export {} (SHA-256 {})", file.display(), &source_hash[..12]);
+        let comments = vec![format!("imported from {source}"), format!("command: {}", result.command)];
+        let failed = trials.iter().find(|t| t.status != TrialStatus::Ok);
+        let stem = match failed {
+            None => format!("hyperfine-{}", notebook.runs().len() + 1),
+            Some(_) => format!("hyperfine-failed-{}", k + 1),
+        };
+        let raw_file = raw::write_once(dir, &stem, &raw::render(&comments, &trials))?;
+        if let Some(t) = failed {
+            let note = format!(
+                "{} of {source} was not recorded: trial {} failed ({}). Its {} trials are kept in {} (SHA-256 {}).",
+                label(k, result),
+                t.index + 1,
+                t.status,
+                trials.len(),
+                raw_file.path,
+                &raw_file.sha256[..12]
+            );
+            let _ = notebook.add_note(&note, at);
+            imported.push(Imported::Failed(note));
+            continue;
+        }
         let conditions = vec![
             Condition::new(ConditionName::Source, source.clone()),
             Condition::new(
@@ -127,12 +157,6 @@ pub fn hyperfine(file: &Path, dir: &Path, notebook: &mut Notebook, at: DateTime<
                 "not available: hyperfine does not record them; state them under Environment",
             ),
         ];
-        let comments = vec![format!("imported from {source}"), format!("command: {}", result.command)];
-        let raw_file = raw::write_once(
-            dir,
-            &format!("hyperfine-{}", notebook.runs().len() + 1),
-            &raw::render(&comments, &trials),
-        )?;
         let measurement = Measurement {
             what: format!("{} (imported from hyperfine)", result.command),
             // Stored as the one string hyperfine ran, usually through a shell.
@@ -147,7 +171,7 @@ pub fn hyperfine(file: &Path, dir: &Path, notebook: &mut Notebook, at: DateTime<
             tag: Tag::Measured,
             synthetic: false,
         };
-        numbers.push(notebook.record_run(measurement, at));
+        imported.push(Imported::Run(notebook.record_run(measurement, at)));
     }
-    Ok(numbers)
+    Ok(imported)
 }

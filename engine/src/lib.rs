@@ -26,6 +26,7 @@
 //! this library; tests drive it directly.
 
 pub mod audit;
+pub mod bounded;
 pub mod display;
 pub mod documents;
 pub mod harness;

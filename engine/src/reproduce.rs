@@ -7,7 +7,7 @@
 
 mod inline;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub use inline::inline_code;
 
@@ -87,23 +87,9 @@ pub enum Log {
 /// Why someone's log could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
-    /// The file could not be read.
-    #[error("cannot read {}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
-    /// Refused before reading it into memory.
-    #[error("{} is {size} bytes, more than the {MAX_WORKBOOK_BYTES}-byte limit for a workbook", path.display())]
-    TooLarge {
-        /// The file.
-        path: PathBuf,
-        /// Its size.
-        size: u64,
-    },
+    /// The workbook could not be read, or was refused unread.
+    #[error(transparent)]
+    Read(#[from] crate::bounded::ReadError),
     /// A notebook folder that does not load.
     #[error(transparent)]
     Notebook(#[from] LoadError),
@@ -118,12 +104,7 @@ impl Log {
         if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xlsx")) {
             return Ok(Log::Notebook(Box::new(store::load(path)?)));
         }
-        let io = |source| OpenError::Io { path: path.to_path_buf(), source };
-        let size = std::fs::metadata(path).map_err(io)?.len();
-        if size > MAX_WORKBOOK_BYTES as u64 {
-            return Err(OpenError::TooLarge { path: path.to_path_buf(), size });
-        }
-        let bytes = std::fs::read(path).map_err(io)?;
+        let bytes = crate::bounded::read_bounded(path, MAX_WORKBOOK_BYTES, "a workbook")?;
         Ok(match measurements::open(&bytes, &path.display().to_string())? {
             Opened::Vernier(nb) => Log::Notebook(nb),
             Opened::Foreign(f) => Log::Foreign(f),

@@ -341,18 +341,28 @@ pub fn instrument(json_output: bool) -> Outcome {
 
 pub fn import(command: &ImportCommand) -> Outcome {
     let ImportCommand::Hyperfine { file, notebook: dir } = command;
+    use vernier_engine::import::{ImportError, Imported};
     open(dir)?;
-    let runs = store::change(dir, |nb| vernier_engine::import::hyperfine(file, dir, nb, Utc::now()))
+    let imported = store::change(dir, |nb| vernier_engine::import::hyperfine(file, dir, nb, Utc::now()))
         .map_err(|e| match e {
-            store::ChangeError::Refused(vernier_engine::import::ImportError::Raw(e)) => Failure::failed(e),
+            store::ChangeError::Refused(ImportError::Raw(e)) => Failure::failed(e),
             store::ChangeError::Refused(other) => Failure::input(other),
             store::ChangeError::Load(e) => Failure::input(e),
             store::ChangeError::Save(e) => Failure::failed(e),
         })?
         .0;
-    let rows: Vec<String> = runs.iter().map(u32::to_string).collect();
-    out!("imported {} result(s) as run {}", runs.len(), rows.join(", "));
-    Ok(0)
+    let mut rows = Vec::new();
+    for result in &imported {
+        match result {
+            Imported::Run(number) => rows.push(number.to_string()),
+            Imported::Failed(note) => eprintln!("{note}"),
+        }
+    }
+    if !rows.is_empty() {
+        out!("imported {} result(s) as run {}", rows.len(), rows.join(", "));
+    }
+    // Like a bench run that ended early: the operation did not measure.
+    Ok(u8::from(rows.len() < imported.len()))
 }
 
 fn parse_warmup(text: &str) -> Result<WarmupPolicy, String> {

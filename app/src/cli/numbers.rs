@@ -1,8 +1,11 @@
 //! Reading a sample of numbers from a file, standard input or a CSV column.
 
-use std::io::{IsTerminal as _, Read as _};
+use std::io::IsTerminal as _;
+use std::path::Path;
 
 use anyhow::{Context as _, anyhow, bail};
+use vernier_engine::bounded;
+use vernier_engine::import::MAX_IMPORT_BYTES;
 
 use super::Failure;
 
@@ -34,17 +37,16 @@ pub fn read_sample(path: &str, column: Option<&str>) -> Result<Sample, Failure> 
 }
 
 fn read_text(path: &str) -> anyhow::Result<String> {
-    let mut text = String::new();
-    if path == "-" {
-        let mut stdin = std::io::stdin();
+    let bytes = if path == "-" {
+        let stdin = std::io::stdin();
         if stdin.is_terminal() {
             eprintln!("reading numbers from standard input, one per line; end with Ctrl-D");
         }
-        stdin.read_to_string(&mut text).context("reading standard input")?;
+        bounded::read_stream(stdin, Path::new("standard input"), MAX_IMPORT_BYTES, "a list of numbers")?
     } else {
-        text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-    }
-    Ok(text)
+        bounded::read_bounded(Path::new(path), MAX_IMPORT_BYTES, "a list of numbers")?
+    };
+    String::from_utf8(bytes).with_context(|| format!("{path} is not UTF-8 text"))
 }
 
 fn parse_lines(text: &str) -> anyhow::Result<Vec<f64>> {

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use anyhow::anyhow;
 use clap::Args;
+use vernier_engine::bounded;
 use vernier_engine::documents::placement;
+use vernier_engine::import::MAX_IMPORT_BYTES;
 
 use vernier_engine::notebook::Budget;
 
@@ -34,7 +36,7 @@ pub struct PlacementArgs {
 pub fn placement(args: &PlacementArgs) -> Outcome {
     let text = match &args.file {
         Some(path) => {
-            std::fs::read_to_string(path).map_err(|e| Failure::input(anyhow!("cannot read {}: {e}", path.display())))?
+            bounded::read_text_bounded(path, MAX_IMPORT_BYTES, "a placement table").map_err(Failure::input)?
         }
         None => placement::SHIPPED.to_owned(),
     };

@@ -1,13 +1,13 @@
 //! `vernier write` and `vernier cite` (SPEC D2): what only the student can
 //! write in the documents, kept in the notebook so every export has it.
 
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
 use clap::Args;
+use vernier_engine::bounded;
 use vernier_engine::documents::{self, STEMS};
-use vernier_engine::notebook::{Citation, Tag};
+use vernier_engine::notebook::{Citation, Tag, store};
 
 use super::notebook_cmds::{change, open};
 use super::{Failure, Outcome, table};
@@ -71,12 +71,17 @@ pub fn write(args: &WriteArgs) -> Outcome {
         .and_then(|i| prompts.get(i))
         .ok_or_else(|| Failure::input(anyhow!("{stem} has prompts 1 to {}, not {number}", prompts.len())))?;
     let text = match args.text.as_deref() {
+        // An answer that alone passes the notebook's load limit could never
+        // be saved, so no more than that is read.
         Some("-") => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| Failure::input(anyhow!("cannot read standard input: {e}")))?;
-            text
+            let bytes = bounded::read_stream(
+                std::io::stdin(),
+                Path::new("standard input"),
+                store::MAX_NOTEBOOK_BYTES,
+                "an answer",
+            )
+            .map_err(Failure::input)?;
+            String::from_utf8(bytes).map_err(|e| Failure::input(anyhow!("standard input is not UTF-8 text: {e}")))?
         }
         Some(text) => text.to_owned(),
         None => return Err(Failure::input(anyhow!("give the answer after the prompt number (or - to read it)"))),

@@ -343,8 +343,8 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
                 let result = path
                     .resolve(&dir)
                     .map_err(|e| format!("the raw file is refused: {e}"))
-                    .and_then(|p| std::fs::read_to_string(&p).map_err(|e| format!("cannot read {}: {e}", p.display())))
-                    .and_then(|text| harness::raw::parse(&text));
+                    .and_then(|p| harness::raw::read(&p).map_err(|e| e.to_string()))
+                    .and_then(|bytes| harness::raw::parse(&String::from_utf8_lossy(&bytes)));
                 Event::Trials { run, result }
             }
         };

@@ -6,7 +6,7 @@ use egui::{Color32, Ui};
 use egui_plot::{BoxElem, BoxPlot, BoxSpread, HLine, Legend, Line, Plot, PlotPoints, Points};
 use vernier_engine::harness::{TrialRecord, TrialStatus};
 use vernier_engine::kernels::{DEFAULT_WORKING_SET, KernelKind, KernelSpec};
-use vernier_engine::notebook::{Brevity, Notebook, Run, WarmupPolicy, brief_conditions};
+use vernier_engine::notebook::{Brevity, Notebook, Run, WarmupPolicy, brief_conditions, plausible};
 use vernier_engine::stats;
 
 /// A run's trials, read back from its raw file and put in the row's unit.
@@ -45,6 +45,14 @@ const ARM_B: Color32 = Color32::from_rgb(255, 160, 60);
 pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
     let m = &run.measurement;
     let s = &m.summary;
+    let figures = [s.min, s.p25, s.median, s.p75, s.max];
+    if let Some(v) = beyond_plot(figures.iter().chain(&trials.warmup).chain(&trials.timed).copied()) {
+        super::views::hint(
+            ui,
+            &format!("Not plotted: a value of {v:e} {} is beyond 10^15; the audit names this row.", m.unit),
+        );
+        return;
+    }
     let warmup_n = trials.warmup.len();
     let caption = format!(
         "{} timed trials after {} · {}",
@@ -88,6 +96,13 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
     caption_on(ui, &response.response, &note);
 }
 
+/// The first value a plot must not be given: egui_plot pads its automatic
+/// bounds, which overflows to infinity near f64::MAX. Only a notebook edited
+/// by hand can hold such a value (imports refuse it, the audit names it).
+fn beyond_plot(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+    values.into_iter().find(|v| !v.is_finite() || v.abs() > plausible::MAX_VALUE)
+}
+
 /// Writes `text` on the plot's own pixels, top left, so the conditions go
 /// wherever a screenshot of the plot goes (SPEC U4, D5). Conditions and units
 /// may come from someone's file: the caption is shown inert (SPEC N10).
@@ -126,15 +141,24 @@ pub fn sweep_plot(ui: &mut Ui, nb: &Notebook) {
         points.sort_by(|a, b| a[0].total_cmp(&b[0]));
         points
     };
-    let (seq, chase) = (series(KernelKind::Seq), series(KernelKind::Chase));
+    let (mut seq, mut chase) = (series(KernelKind::Seq), series(KernelKind::Chase));
+    let left_out = [&mut seq, &mut chase]
+        .into_iter()
+        .map(|points| {
+            let before = points.len();
+            points.retain(|p| beyond_plot(p.iter().copied()).is_none());
+            before - points.len()
+        })
+        .sum::<usize>();
     if seq.is_empty() && chase.is_empty() {
         super::views::hint(ui, "No seq or chase runs yet: run the kernels at several --size values to see the sweep.");
         return;
     }
     let note = format!(
-        "median ns per access of {} seq and {} chase runs · log working-set axis · discarded runs left out",
+        "median ns per access of {} seq and {} chase runs · log working-set axis · discarded runs left out{}",
         seq.len(),
-        chase.len()
+        chase.len(),
+        if left_out > 0 { format!(" · {left_out} runs beyond 10^15 left out") } else { String::new() }
     );
     let response = Plot::new("sweep")
         .height(ui.available_height().max(160.0))

@@ -280,10 +280,7 @@ fn finding(check: Check, place: Place, message: String) -> Finding {
 }
 
 fn read_capped(path: &Path) -> Option<Vec<u8>> {
-    let file = std::fs::File::open(path).ok()?;
-    let mut bytes = Vec::new();
-    file.take(MAX_DOCUMENT_BYTES).read_to_end(&mut bytes).ok()?;
-    Some(bytes)
+    crate::bounded::read_bounded(path, MAX_DOCUMENT_BYTES, "an exported document").ok()
 }
 
 /// The paragraphs and table rows of a `.docx`, with headings recognised by

@@ -4,13 +4,11 @@
 use std::path::Path;
 
 use super::{Check, Finding, Place};
-use crate::harness::raw::sha256_hex;
+use crate::harness::raw::{self, sha256_hex};
 use crate::notebook::{
     Condition, ConditionName, Conditions, Discard, EnvField, Notebook, RawFile, RowRef, Tag, WarmupPolicy, is_date,
+    plausible,
 };
-
-/// Raw files larger than this are not hashed: Vernier never writes one.
-const MAX_RAW_BYTES: u64 = 512 * 1024 * 1024;
 
 pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -22,6 +20,9 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
         let s = &m.summary;
         if kept && !(s.median.is_finite() && s.iqr.is_finite() && s.iqr >= 0.0 && s.n > 0) {
             find(Check::A1, place(), "the median or its IQR is missing or not a number".into());
+        }
+        if let Some(why) = plausible::absurd_summary(s, &m.unit, m.ns_per_unit) {
+            find(Check::A1, place(), format!("cannot be a measurement as it stands: {why}"));
         }
         if kept && m.warmup == WarmupPolicy::Unknown {
             find(Check::A1, place(), "n is not split into warm-up + timed: the warm-up was not recorded".into());
@@ -127,15 +128,9 @@ fn raw_problem(dir: &Path, raw: Option<&RawFile>) -> Option<String> {
         Ok(p) => p,
         Err(e) => return Some(format!("raw file refused: {e}")),
     };
-    match std::fs::metadata(&path) {
-        Err(_) => return Some(format!("raw file {} does not exist", raw.path)),
-        Ok(meta) if meta.len() > MAX_RAW_BYTES => {
-            return Some(format!("raw file {} is larger than {MAX_RAW_BYTES} bytes; not hashed", raw.path));
-        }
-        Ok(_) => {}
-    }
-    match std::fs::read(&path) {
-        Err(e) => Some(format!("raw file {} cannot be read: {e}", raw.path)),
+    match raw::read(&path) {
+        Err(e) if e.is_not_found() => Some(format!("raw file {} does not exist", raw.path)),
+        Err(e) => Some(format!("raw file {} not hashed: {e}", raw.path)),
         Ok(bytes) if sha256_hex(&bytes) != raw.sha256 => Some(format!(
             "raw file {} changed after it was recorded (SHA-256 {}…, recorded {}…)",
             raw.path,

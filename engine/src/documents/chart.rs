@@ -132,6 +132,21 @@ pub fn soak(soak: &Soak, data: &SoakData) -> Result<Picture, ChartError> {
 }
 
 fn draw_runs(caption: &Caption, boxes: &[RunBox], unit: &str) -> Result<Picture, ChartError> {
+    let values = || boxes.iter().flat_map(|b| [b.min, b.p25, b.median, b.p75, b.max]);
+    let Some(y) = Scale::of(values()) else {
+        return render(caption, 0.0, |area| undrawable(area, values()));
+    };
+    let boxes: Vec<RunBox> = boxes
+        .iter()
+        .map(|b| RunBox {
+            label: b.label.clone(),
+            median: y.apply(b.median),
+            p25: y.apply(b.p25),
+            p75: y.apply(b.p75),
+            min: y.apply(b.min),
+            max: y.apply(b.max),
+        })
+        .collect();
     let lo = boxes.iter().map(|b| b.min).fold(f64::INFINITY, f64::min);
     let hi = boxes.iter().map(|b| b.max).fold(f64::NEG_INFINITY, f64::max);
     let (y0, y1) = y_range(lo, hi);
@@ -152,7 +167,7 @@ fn draw_runs(caption: &Caption, boxes: &[RunBox], unit: &str) -> Result<Picture,
                 }
             })
             .x_desc("run")
-            .y_desc(format!("median per trial ({unit})"))
+            .y_desc(format!("median per trial ({}{unit})", y.prefix))
             .light_line_style(RGBColor(238, 238, 238))
             .label_style((FAMILY, 16))
             .axis_desc_style((FAMILY, 18))
@@ -190,6 +205,14 @@ fn draw_series(
     marks: &[(String, f64)],
     (x_desc, y_desc): (&str, &str),
 ) -> Result<Picture, ChartError> {
+    let all = || points.iter().flat_map(|p| [p.0, p.1]).chain(marks.iter().map(|m| m.1));
+    let (Some(x), Some(y)) =
+        (Scale::of(points.iter().map(|p| p.0).chain(marks.iter().map(|m| m.1))), Scale::of(points.iter().map(|p| p.1)))
+    else {
+        return render(caption, 0.0, |area| undrawable(area, all()));
+    };
+    let points: Vec<(f64, f64)> = points.iter().map(|&(t, v)| (x.apply(t), y.apply(v))).collect();
+    let marks: Vec<(String, f64)> = marks.iter().map(|(label, t)| (label.clone(), x.apply(*t))).collect();
     let ys: Vec<f64> = points.iter().map(|p| p.1).collect();
     let (y0, y1) = y_range(min_of(&ys).unwrap_or(0.0), max_of(&ys).unwrap_or(1.0));
     let x1 = points.last().map_or(1.0, |p| p.0).max(1.0);
@@ -197,8 +220,8 @@ fn draw_series(
         let mut chart = axes(area, 0.0..x1, y0..y1)?;
         chart
             .configure_mesh()
-            .x_desc(x_desc)
-            .y_desc(y_desc)
+            .x_desc(x.described(x_desc))
+            .y_desc(y.described(y_desc))
             .light_line_style(RGBColor(238, 238, 238))
             .label_style((FAMILY, 16))
             .axis_desc_style((FAMILY, 18))
@@ -207,7 +230,7 @@ fn draw_series(
         chart
             .draw_series(LineSeries::new(points.iter().copied(), RGBColor(40, 90, 170).stroke_width(2)))
             .map_err(err)?;
-        for (label, t) in marks {
+        for (label, t) in &marks {
             let red = RGBColor(190, 40, 40);
             chart
                 .draw_series(std::iter::once(PathElement::new(vec![(*t, y0), (*t, y1)], red.stroke_width(1))))
@@ -288,12 +311,61 @@ fn register_font() {
     });
 }
 
+/// Values divided by a power of ten so that plotters only ever sees ranges
+/// of ordinary size: its tick search never ends on a range that reaches
+/// towards f64::MAX (the padding overflows to infinity) or into subnormal
+/// numbers. Ordinary magnitudes are drawn as they are.
+struct Scale {
+    divisor: f64,
+    /// Put before the unit: "" or "×10^15 ".
+    prefix: String,
+}
+
+impl Scale {
+    /// The scale for `values`, or `None` when no power of ten brings them
+    /// to an ordinary size (then the chart is not drawn and says why).
+    fn of(values: impl Iterator<Item = f64> + Clone) -> Option<Self> {
+        let largest = values.clone().map(f64::abs).fold(0.0, f64::max);
+        if !largest.is_finite() {
+            return None;
+        }
+        if largest == 0.0 || (1e-6..1e12).contains(&largest) {
+            return Some(Self { divisor: 1.0, prefix: String::new() });
+        }
+        let exponent = largest.log10().floor() as i32;
+        let divisor = 10f64.powi(exponent);
+        let fits = divisor.is_normal() && values.map(|v| v / divisor).all(|v| v.is_finite() && v.abs() < 1e3);
+        fits.then(|| Self { divisor, prefix: format!("×10^{exponent} ") })
+    }
+
+    fn apply(&self, value: f64) -> f64 {
+        value / self.divisor
+    }
+
+    /// An axis description with the scale put before its unit in brackets.
+    fn described(&self, desc: &str) -> String {
+        match desc.split_once('(') {
+            Some((name, unit)) if !self.prefix.is_empty() => format!("{name}({}{unit}", self.prefix),
+            _ => desc.to_owned(),
+        }
+    }
+}
+
+/// Fills the plot area with why nothing is drawn, naming the extremes.
+fn undrawable(area: &Area<'_>, values: impl Iterator<Item = f64>) -> Result<(), ChartError> {
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let text = format!("not drawn: the values run from {lo:e} to {hi:e}, beyond what a chart can show");
+    area.draw(&Text::new(text, (32, 48), (FAMILY, 20).into_font().color(&RGBColor(190, 40, 40)))).map_err(err)
+}
+
 /// The y range: from zero when zero is near enough not to flatten the
 /// data (the lowest value is under half the highest), otherwise a padded
 /// window around the data — which the picture then says.
 fn y_range(lo: f64, hi: f64) -> (f64, f64) {
     let (lo, hi) = if lo.is_finite() && hi.is_finite() { (lo, hi) } else { (0.0, 1.0) };
-    let span = (hi - lo).max(hi.abs() * 0.01).max(f64::MIN_POSITIVE);
+    // All zeros still get a unit-high axis rather than a subnormal one.
+    let span = (hi - lo).max(hi.abs() * 0.01);
+    let span = if span > 0.0 { span } else { 1.0 };
     let top = hi + span * 0.08;
     if lo >= 0.0 && lo <= hi * 0.5 { (0.0, top) } else { (lo - span * 0.08, top) }
 }
@@ -332,6 +404,24 @@ mod tests {
         let (lo, hi) = y_range(12.4, 12.6);
         assert!(lo > 12.0 && lo < 12.4 && hi > 12.6, "{lo} {hi}");
         assert!(y_range(-3.0, 5.0).0 < -3.0);
+    }
+
+    // SPEC D5, N10: any finite value gives a picture in bounded time: huge
+    // ones are drawn in powers of ten, ones no power of ten brings to an
+    // ordinary size are named on the picture instead of drawn.
+    #[test]
+    fn extreme_values_are_scaled_or_named_never_looped_on() {
+        let caption = || Caption { title: "t".into(), window: "w".into(), thermal: "th".into(), synthetic: false };
+        let one = |v: f64| RunBox { label: "1".into(), median: v, p25: v, p75: v, min: v, max: v };
+        for v in [f64::MAX, 1e300, 1e15, 0.0, 5e-324, 1e-310, f64::MIN_POSITIVE, 12.5] {
+            let pic = draw_runs(&caption(), &[one(v), one(v / 2.0)], "s").expect("draws");
+            assert_eq!(&pic.png[..8], b"\x89PNG\r\n\x1a\n", "{v}");
+        }
+        assert_eq!(Scale::of([f64::MAX].into_iter()).map(|s| s.prefix), Some("×10^308 ".to_owned()));
+        assert!(Scale::of([5e-324].into_iter()).is_none());
+        assert_eq!(Scale::of([12.5, 0.0].into_iter()).map(|s| s.divisor), Some(1.0));
+        let points = [(0.0, f64::MAX), (f64::MAX, 1.0)];
+        draw_series(&caption(), &points, &[("t_onset".into(), f64::MAX)], ("x (s)", "y (u)")).expect("draws");
     }
 
     // SPEC D5: a chart is a real PNG of the stated size, with the flags in its words.

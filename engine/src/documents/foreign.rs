@@ -5,17 +5,17 @@
 
 use std::io::Cursor;
 
-use calamine::{Data, Range, Reader, Xlsx};
+use calamine::{Data, Reader, Xlsx};
 
-use crate::notebook::{Condition, RUN_COLUMNS};
+use super::sheet::Sheet;
 
-/// A workbook larger than this is refused before it is opened.
-pub const MAX_WORKBOOK_BYTES: usize = 64 * 1024 * 1024;
+use crate::notebook::{Condition, RUN_COLUMNS, plausible};
+
+/// A workbook larger than this is refused as its bytes arrive.
+pub const MAX_WORKBOOK_BYTES: u64 = 64 * 1024 * 1024;
 /// What the parts of a workbook may add up to once decompressed: a small
 /// file that inflates past this is a zip bomb, refused before reading.
 pub const MAX_UNPACKED_BYTES: u64 = 512 * 1024 * 1024;
-/// Rows read per sheet; the rest are reported, not read.
-pub const MAX_ROWS: usize = 100_000;
 /// Timed trials a row may claim (a reproduce reruns that many).
 pub const MAX_TRIALS: u32 = 100_001;
 
@@ -70,15 +70,14 @@ pub struct Foreign {
 /// reader runs behind `catch_unwind`: a hostile file can make it panic.
 pub fn read(bytes: &[u8]) -> Result<Foreign, String> {
     check_package(bytes)?;
-    let sheets = std::panic::catch_unwind(|| -> Result<Vec<(String, Range<Data>)>, String> {
+    let sheets = std::panic::catch_unwind(|| -> Result<Vec<(String, Sheet)>, String> {
         let mut book: Xlsx<_> =
             calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e: calamine::XlsxError| e.to_string())?;
         let mut sheets = Vec::new();
         for name in book.sheet_names() {
             let wanted = ["Environment", "Predictions", "Runs", "Notes and anomalies"];
             if wanted.iter().any(|w| w.eq_ignore_ascii_case(name.trim())) {
-                let range = book.worksheet_range(&name).map_err(|e| e.to_string())?;
-                sheets.push((name.trim().to_owned(), range));
+                sheets.push((name.trim().to_owned(), Sheet::read(&mut book, &name)?));
             }
         }
         Ok(sheets)
@@ -87,14 +86,15 @@ pub fn read(bytes: &[u8]) -> Result<Foreign, String> {
     let mut out = Foreign::default();
     let sheet = |name: &str| sheets.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, r)| r);
     for name in ["Environment", "Predictions", "Runs", "Notes and anomalies"] {
-        let Some(range) = sheet(name) else {
+        let Some(sheet) = sheet(name) else {
             out.problems.push(format!("no '{name}' sheet"));
             continue;
         };
-        let table = Table::new(name, range, &mut out.problems);
+        out.problems.extend(sheet.left_out.clone());
+        let table = Table::new(name, sheet, &mut out.problems);
         match name {
             "Environment" => {
-                for row in table.rows(&mut out.problems) {
+                for row in table.rows() {
                     let field = row.text("Field");
                     if !field.is_empty() {
                         out.environment.push((field, row.text("Value")));
@@ -102,12 +102,12 @@ pub fn read(bytes: &[u8]) -> Result<Foreign, String> {
                 }
             }
             "Predictions" => {
-                for row in table.rows(&mut out.problems) {
+                for row in table.rows() {
                     out.predictions.push(["#", "Experiment", "What I predict", "Why"].map(|c| row.text(c)));
                 }
             }
             "Runs" => {
-                for row in table.rows(&mut out.problems) {
+                for row in table.rows() {
                     match run(&row) {
                         Ok(r) => out.runs.push(r),
                         Err(why) => out.problems.push(format!("Runs row {}: {why}", row.line)),
@@ -115,7 +115,7 @@ pub fn read(bytes: &[u8]) -> Result<Foreign, String> {
                 }
             }
             _ => {
-                for row in table.rows(&mut out.problems) {
+                for row in table.rows() {
                     let note = row.text("Note");
                     if !note.is_empty() {
                         out.notes.push(note);
@@ -134,7 +134,7 @@ pub fn check_package(bytes: &[u8]) -> Result<(), String> {
 }
 
 fn check_sizes(bytes: &[u8], max_unpacked: u64) -> Result<(), String> {
-    if bytes.len() > MAX_WORKBOOK_BYTES {
+    if bytes.len() as u64 > MAX_WORKBOOK_BYTES {
         return Err(format!("the workbook is {} bytes, more than the {MAX_WORKBOOK_BYTES}-byte limit", bytes.len()));
     }
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| format!("not a workbook: {e}"))?;
@@ -149,27 +149,26 @@ fn check_sizes(bytes: &[u8], max_unpacked: u64) -> Result<(), String> {
     Ok(())
 }
 
-/// A sheet with its header row mapped to column positions.
+/// A sheet with its header row (its first row) mapped to column positions.
 struct Table<'a> {
-    name: &'a str,
-    range: &'a Range<Data>,
+    sheet: &'a Sheet,
     header: Vec<String>,
 }
 
 /// One data row of a [`Table`].
 struct Row<'a> {
     table: &'a Table<'a>,
-    cells: &'a [Data],
+    cells: Vec<Data>,
     /// 1-based row number as a spreadsheet shows it.
     line: usize,
 }
 
 impl<'a> Table<'a> {
-    fn new(name: &'a str, range: &'a Range<Data>, problems: &mut Vec<String>) -> Self {
-        let header: Vec<String> = range
+    fn new(name: &str, sheet: &'a Sheet, problems: &mut Vec<String>) -> Self {
+        let header: Vec<String> = sheet
             .rows()
             .next()
-            .map(|r| r.iter().map(|c| c.to_string().trim().to_owned()).collect())
+            .map(|(_, r)| r.iter().map(|c| c.to_string().trim().to_owned()).collect())
             .unwrap_or_default();
         let expected: &[&str] = match name {
             "Environment" => &["Field", "Value"],
@@ -182,20 +181,15 @@ impl<'a> Table<'a> {
                 problems.push(format!("{name}: no '{column}' column"));
             }
         }
-        Self { name, range, header }
+        Self { sheet, header }
     }
 
-    fn rows(&'a self, problems: &mut Vec<String>) -> impl Iterator<Item = Row<'a>> + 'a {
-        let total = self.range.height().saturating_sub(1);
-        if total > MAX_ROWS {
-            problems.push(format!("{}: only the first {MAX_ROWS} of {total} rows were read", self.name));
-        }
-        self.range
+    /// The data rows, laid out one at a time as they are read.
+    fn rows(&'a self) -> impl Iterator<Item = Row<'a>> + 'a {
+        self.sheet
             .rows()
-            .enumerate()
             .skip(1)
-            .take(MAX_ROWS)
-            .map(move |(i, cells)| Row { table: self, cells, line: i + 1 })
+            .map(move |(i, cells)| Row { table: self, cells, line: i as usize + 1 })
             .filter(|row| row.cells.iter().any(|c| !c.to_string().trim().is_empty()))
     }
 }
@@ -288,6 +282,9 @@ fn value_with_unit(text: &str, column: &str) -> Result<(f64, String), String> {
     if !value.is_finite() || value < 0.0 {
         return Err(format!("{column} '{text}' is not a finite, non-negative number"));
     }
+    if value > plausible::MAX_VALUE {
+        return Err(format!("{column} '{text}' is more than 10^15, which cannot be a measurement"));
+    }
     // "(3%)" after an IQR is its fraction of the median, not a unit.
     let unit = unit.split('(').next().unwrap_or("").trim().to_owned();
     Ok((value, unit))
@@ -310,6 +307,7 @@ mod tests {
         assert!(value_with_unit("NaN ms", "Median").is_err());
         assert!(value_with_unit("inf", "Median").is_err());
         assert!(value_with_unit("-1 s", "Median").is_err());
+        assert!(value_with_unit("1e300 s", "Median").is_err());
         assert!(value_with_unit("12,5 ms", "Median").is_err());
     }
 

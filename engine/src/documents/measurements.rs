@@ -299,11 +299,15 @@ pub fn read(bytes: &[u8], path: &str) -> Result<Notebook, ReadError> {
         if !book.sheet_names().iter().any(|n| n == EMBED_SHEET) {
             return Ok(None);
         }
-        let range = book.worksheet_range(EMBED_SHEET).map_err(|e| e.to_string())?;
-        let text: String = range
+        let sheet = super::sheet::Sheet::read(&mut book, EMBED_SHEET)?;
+        // A notebook cut short would load as a different log: refuse instead.
+        if let Some(left_out) = sheet.left_out {
+            return Err(left_out);
+        }
+        let text: String = sheet
             .rows()
-            .filter_map(|row| match row.first() {
-                Some(Data::String(s)) => Some(s.as_str()),
+            .filter_map(|(_, row)| match row.into_iter().next() {
+                Some(Data::String(s)) => Some(s),
                 _ => None,
             })
             .collect();

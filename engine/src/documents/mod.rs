@@ -8,6 +8,7 @@ pub mod docx;
 pub mod foreign;
 pub mod measurements;
 pub mod placement;
+pub mod sheet;
 pub mod soc;
 
 use std::path::Path;

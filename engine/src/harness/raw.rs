@@ -8,8 +8,13 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::TrialRecord;
+use crate::bounded::{ReadError, read_bounded};
 use crate::notebook::store::{self, OsStorage, RAW_DIR};
 use crate::notebook::{FolderError, NotebookPath, PathError, RawFile, SaveError, create_folder};
+
+/// A raw file larger than this is neither hashed nor read: a million
+/// trials take about 40 MB.
+pub const MAX_RAW_BYTES: u64 = 512 * 1024 * 1024;
 
 /// The CSV header.
 pub const HEADER: &str = "index,arm,position,warmup,ns,exit_status";
@@ -100,6 +105,11 @@ fn reserve(raw_dir: &Path, stem: &str) -> std::io::Result<String> {
 /// SHA-256 of `bytes` in lower-case hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     crate::notebook::hex(&Sha256::digest(bytes))
+}
+
+/// The bytes of the raw file at `path`, which may be someone else's.
+pub fn read(path: &Path) -> Result<Vec<u8>, ReadError> {
+    read_bounded(path, MAX_RAW_BYTES, "a raw trial file")
 }
 
 /// Reads the trial rows of a raw file back (the `#` lines are skipped).

@@ -7,30 +7,15 @@ use super::prediction::Lock;
 /// A notebook could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    /// The file could not be read at all.
-    #[error("cannot read {}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
+    /// The file could not be read, or was refused unread (not a regular
+    /// file, or past the size limit).
+    #[error(transparent)]
+    Read(#[from] crate::bounded::ReadError),
     /// The folder holds no `notebook.ron`.
     #[error("not a Vernier notebook (no notebook.ron): {}", path.display())]
     NotANotebook {
         /// The folder.
         path: PathBuf,
-    },
-    /// Refused before parsing: a notebook this large is not one Vernier wrote.
-    #[error("notebook file is {size} bytes, more than the {limit}-byte limit: {}", path.display())]
-    TooLarge {
-        /// The file.
-        path: PathBuf,
-        /// Its size.
-        size: u64,
-        /// The limit.
-        limit: u64,
     },
     /// RON syntax or shape error, with its place in the file.
     #[error("{}:{line}:{column}: {message}", path.display())]
@@ -78,6 +63,9 @@ pub enum SaveStep {
     Confine,
     /// Turning the notebook into text.
     Serialize,
+    /// Refused: the text is larger than a load accepts, so the file written
+    /// could never be opened again.
+    TooLarge,
     /// Creating the temporary file.
     CreateTemp,
     /// Writing the temporary file.
@@ -97,6 +85,7 @@ impl std::fmt::Display for SaveStep {
             SaveStep::Reload => "reading the notebook as it is now",
             SaveStep::Confine => "checking the file to replace",
             SaveStep::Serialize => "serialising the notebook",
+            SaveStep::TooLarge => "checking its size",
             SaveStep::CreateTemp => "creating the temporary file",
             SaveStep::Write => "writing the temporary file",
             SaveStep::SyncTemp => "flushing the temporary file",

@@ -9,6 +9,7 @@ mod condition;
 mod environment;
 mod error;
 mod path;
+pub mod plausible;
 mod prediction;
 mod run;
 pub mod store;
@@ -327,6 +328,12 @@ impl Notebook {
         check_numbering("prediction P", self.predictions.iter().map(|p| p.number))?;
         check_numbering("run ", self.runs.iter().map(|r| r.number))?;
         check_numbering("soak S", self.soaks.iter().map(|s| s.number))?;
+        // An absurd but possible figure loads and is named by the audit (A1).
+        for run in &self.runs {
+            if let Some(why) = plausible::impossible_summary(&run.measurement.summary) {
+                return Err(format!("run {} cannot be a measurement: {why}", run.number));
+            }
+        }
         for p in &self.predictions {
             if let Some(a) = &p.amends
                 && a.of >= p.number

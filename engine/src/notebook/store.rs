@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use super::Notebook;
 use super::error::{CreateError, LoadError, NotebookError, SaveError, SaveStep};
+use crate::bounded;
 
 /// The log's file name inside a notebook folder.
 pub const NOTEBOOK_FILE: &str = "notebook.ron";
@@ -21,7 +22,7 @@ pub const EXPORTS_DIR: &str = "exports";
 /// writing (answers, citations, placement deadlines); version 1 files are
 /// read and saved as version 2.
 pub const SCHEMA_VERSION: u32 = 2;
-/// A larger `notebook.ron` is refused before it is read: 10 000 runs take
+/// A larger `notebook.ron` is refused as its bytes arrive: 10 000 runs take
 /// about 20 MB, so this leaves room while keeping a hostile file from
 /// exhausting memory.
 pub const MAX_NOTEBOOK_BYTES: u64 = 256 * 1024 * 1024;
@@ -156,7 +157,7 @@ pub fn refuse_unless_real_folder(path: &Path) -> io::Result<()> {
 
 /// The path of `notebook.ron` for a notebook folder (or that file itself).
 pub fn notebook_file(path: &Path) -> PathBuf {
-    if path.file_name().is_some_and(|n| n == NOTEBOOK_FILE) && path.is_file() {
+    if path.file_name().is_some_and(|n| n == NOTEBOOK_FILE) && !path.is_dir() {
         path.to_path_buf()
     } else {
         path.join(NOTEBOOK_FILE)
@@ -178,8 +179,10 @@ pub fn create(dir: &Path, title: &str, at: DateTime<Utc>) -> Result<Notebook, Cr
 }
 
 /// Saves `notebook` into the folder `dir` atomically, as a whole, holding
-/// the folder's lock. For a change to the log use [`change`]: it applies
-/// the change to the file as it is now, so no other writer's change is lost.
+/// the folder's lock; a notebook larger than a load accepts is refused and
+/// the file on disk stays as it was. For a change to the log use
+/// [`change`]: it applies the change to the file as it is now, so no other
+/// writer's change is lost.
 pub fn save(dir: &Path, notebook: &Notebook) -> Result<(), SaveError> {
     let _lock = lock(dir)?;
     save_with(&OsStorage, dir, notebook)
@@ -239,13 +242,28 @@ pub fn change<T, E: std::error::Error>(
 
 /// [`save`] through a given [`Storage`], without taking the lock.
 pub fn save_with<S: Storage>(storage: &S, dir: &Path, notebook: &Notebook) -> Result<(), SaveError> {
+    write_text(storage, dir, notebook).map(drop)
+}
+
+/// Renders `notebook`, refuses it when a load would not accept it back (the
+/// file on disk stays as it was), writes it atomically and returns the text.
+fn write_text<S: Storage>(storage: &S, dir: &Path, notebook: &Notebook) -> Result<String, SaveError> {
     let path = dir.join(NOTEBOOK_FILE);
     let text = to_text(notebook).map_err(|e| SaveError {
         path: path.clone(),
         step: SaveStep::Serialize,
         source: io::Error::other(e),
     })?;
-    atomic_write(storage, &path, text.as_bytes())
+    if text.len() as u64 > MAX_NOTEBOOK_BYTES {
+        let message = format!(
+            "the notebook would be {} bytes, more than the {MAX_NOTEBOOK_BYTES} bytes a load accepts",
+            text.len()
+        );
+        let source = io::Error::new(io::ErrorKind::FileTooLarge, message);
+        return Err(SaveError { path, step: SaveStep::TooLarge, source });
+    }
+    atomic_write(storage, &path, text.as_bytes())?;
+    Ok(text)
 }
 
 /// The notebook as the text of `notebook.ron`.
@@ -301,7 +319,7 @@ pub fn load_stamped(dir: &Path) -> Result<(Notebook, Stamp), LoadError> {
 /// `Ok(None)`: unchanged (the stamp is refreshed when only the time moved).
 pub fn reload_if_changed(dir: &Path, known: &mut Stamp) -> Result<Option<Notebook>, LoadError> {
     let path = notebook_file(dir);
-    let meta = std::fs::metadata(&path).map_err(|source| LoadError::Io { path: path.clone(), source })?;
+    let meta = std::fs::metadata(&path).map_err(|source| bounded::ReadError::Io { path: path.clone(), source })?;
     if known.same_size_and_time(&meta) {
         return Ok(None);
     }
@@ -341,14 +359,8 @@ pub fn change_stamped<T, E: std::error::Error>(
     let _lock = lock(dir)?;
     let (mut notebook, before) = load_stamped(dir)?;
     let value = edit(&mut notebook).map_err(ChangeError::Refused)?;
-    let path = dir.join(NOTEBOOK_FILE);
-    let text = to_text(&notebook).map_err(|e| SaveError {
-        path: path.clone(),
-        step: SaveStep::Serialize,
-        source: io::Error::other(e),
-    })?;
-    atomic_write(&OsStorage, &path, text.as_bytes())?;
-    let meta = std::fs::metadata(&path).ok();
+    let text = write_text(&OsStorage, dir, &notebook)?;
+    let meta = std::fs::metadata(dir.join(NOTEBOOK_FILE)).ok();
     Ok(Changed {
         value,
         notebook,
@@ -360,17 +372,18 @@ pub fn change_stamped<T, E: std::error::Error>(
 /// The bytes of the notebook file in `dir`, size-checked, with its metadata.
 fn read_notebook_file(dir: &Path) -> Result<(Vec<u8>, std::fs::Metadata, PathBuf), LoadError> {
     let path = notebook_file(dir);
+    // Its time is taken before it is read: a change landing in between then
+    // only makes the next look read the file once more, never miss it.
     let meta = match std::fs::metadata(&path) {
-        Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             return Err(LoadError::NotANotebook { path: dir.to_path_buf() });
         }
-        Err(source) => return Err(LoadError::Io { path, source }),
+        meta => meta.map_err(|source| bounded::ReadError::Io { path: path.clone(), source })?,
     };
-    if meta.len() > MAX_NOTEBOOK_BYTES {
-        return Err(LoadError::TooLarge { path, size: meta.len(), limit: MAX_NOTEBOOK_BYTES });
-    }
-    let bytes = std::fs::read(&path).map_err(|source| LoadError::Io { path: path.clone(), source })?;
+    let bytes = match bounded::read_bounded(&path, MAX_NOTEBOOK_BYTES, "a notebook") {
+        Err(e) if e.is_not_found() => return Err(LoadError::NotANotebook { path: dir.to_path_buf() }),
+        read => read?,
+    };
     Ok((bytes, meta, path))
 }
 

@@ -5,6 +5,8 @@
 use std::io::BufRead;
 use std::path::Path;
 
+use crate::notebook::plausible::MAX_VALUE;
+
 /// The header, exactly.
 pub const HEADER: &str = "t_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score";
 /// The six column names, in order.
@@ -13,7 +15,10 @@ pub const COLUMNS: [&str; 6] = ["t_seconds", "clock_mhz", "power_w", "soc_temp_c
 /// Why a soak file cannot be read; every variant names the place.
 #[derive(Debug, thiserror::Error)]
 pub enum SoakFileError {
-    /// The file could not be read.
+    /// The file was refused unread (not a regular file) or could not be opened.
+    #[error(transparent)]
+    Open(#[from] crate::bounded::ReadError),
+    /// Reading failed part-way, or passed [`MAX_SOAK_BYTES`].
     #[error("cannot read {}: {source}", path.display())]
     Io {
         /// The file.
@@ -124,9 +129,13 @@ impl SoakData {
     }
 }
 
-/// Reads a soak file.
+/// A soak file larger than this is refused as its bytes arrive: a day
+/// sampled every 0.1 s takes about 60 MB.
+pub const MAX_SOAK_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Reads a soak file, streamed, at most [`MAX_SOAK_BYTES`].
 pub fn read(path: &Path) -> Result<SoakData, SoakFileError> {
-    let file = std::fs::File::open(path).map_err(|source| SoakFileError::Io { path: path.to_path_buf(), source })?;
+    let file = crate::bounded::BoundedFile::open(path, MAX_SOAK_BYTES, "a soak file")?;
     parse(std::io::BufReader::with_capacity(1 << 16, file), path)
 }
 
@@ -181,6 +190,9 @@ pub fn parse(mut reader: impl BufRead, path: &Path) -> Result<SoakData, SoakFile
         if fields.next().is_some() {
             return Err(at(line, "more than 6 fields".into()));
         }
+        if row[0] < 0.0 {
+            return Err(at(line, format!("t_seconds {} is a negative time", row[0])));
+        }
         if let Some(&prev) = data.t.last()
             && row[0] <= prev
         {
@@ -211,6 +223,7 @@ fn number(field: &[u8]) -> Result<f64, String> {
     let field = trim_line(field);
     let shown = || String::from_utf8_lossy(field).chars().take(40).collect::<String>();
     match fast_float2::parse::<f64, _>(field) {
+        Ok(v) if v.abs() > MAX_VALUE => Err(format!("'{}' is more than 10^15", shown())),
         Ok(v) if v.is_finite() => Ok(v),
         Ok(_) => Err(format!("'{}' is not a finite number", shown())),
         Err(_) => Err(format!("'{}' is not a number", shown())),

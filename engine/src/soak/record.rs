@@ -42,7 +42,7 @@ pub struct Finished {
 /// Reads the CSV the soak wrote at `path` back, hashes it and analyses it
 /// with the protocol's thresholds.
 pub fn finish(path: &Path, protocol: SoakProtocol, outcome: &SoakOutcome) -> Result<Finished, SoakFileError> {
-    let bytes = std::fs::read(path).map_err(|source| SoakFileError::Io { path: path.to_path_buf(), source })?;
+    let bytes = crate::bounded::read_bounded(path, file::MAX_SOAK_BYTES, "a soak file")?;
     let data = file::parse(&bytes[..], path)?;
     Ok(Finished {
         path: path.to_path_buf(),
