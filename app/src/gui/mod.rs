@@ -76,11 +76,27 @@ pub fn run(path: Option<PathBuf>) -> Result<(), StartError> {
             .with_min_inner_size([720.0, 480.0]),
         ..Default::default()
     };
+    // SPEC E15: SIGINT, SIGTERM and SIGHUP close the window the way its
+    // close button does — a run in flight is cancelled and its trial's
+    // process group killed, queued changes reach the disk — instead of
+    // ending the process under a running trial.
+    let terminate = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let woken: Arc<std::sync::OnceLock<egui::Context>> = Arc::default();
+    let (flag, wake) = (Arc::clone(&terminate), Arc::clone(&woken));
+    // Refused only when a handler is already set (never, for the window).
+    let _ = ctrlc::set_handler(move || {
+        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(ctx) = wake.get() {
+            ctx.request_repaint();
+        }
+    });
     eframe::run_native(
         "Vernier",
         options,
-        Box::new(|cc| {
+        Box::new(move |cc| {
+            let _ = woken.set(cc.egui_ctx.clone());
             let mut app = VernierApp::new(cc, dir, notebook);
+            app.terminate = terminate;
             if let Some(workbook) = workbook {
                 app.apply(AppCommand::ReadTheirLog(workbook));
             }
@@ -300,6 +316,8 @@ pub struct VernierApp {
     exported: Option<Vec<(&'static str, usize)>>,
     /// The last audit's findings.
     audit: Option<vernier_engine::audit::Report>,
+    /// Set by a termination signal: cancel what runs and close.
+    terminate: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl VernierApp {
@@ -337,6 +355,7 @@ impl VernierApp {
             egui_ctx: cc.egui_ctx.clone(),
             exported: None,
             audit: None,
+            terminate: Arc::default(),
         };
         app.watch();
         app
@@ -727,6 +746,11 @@ impl VernierApp {
 
 impl eframe::App for VernierApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        if self.terminate.load(std::sync::atomic::Ordering::Relaxed) {
+            self.run_command(AppCommand::CancelRun);
+            self.run_command(AppCommand::CancelSoak);
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
         self.drain_events();
         self.shortcuts(ctx);
         if self.live.is_some() {
