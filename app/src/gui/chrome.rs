@@ -146,6 +146,16 @@ impl VernierApp {
                     None => ui.label("saving…"),
                 },
             };
+            if let Some(busy) = self.io_busy_since.map(|t| t.elapsed().as_secs()) {
+                ui.ctx().request_repaint_after(Duration::from_secs(1));
+                if busy >= 5 {
+                    ui.separator();
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        format!("the file thread has been working for {busy} s; the window stays usable"),
+                    );
+                }
+            }
             ui.separator();
             if let Some(soak) = &self.live_soak {
                 ui.label(format!("soak running: {}/{} samples", soak.points.len(), soak.total));

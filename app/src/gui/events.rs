@@ -123,6 +123,12 @@ impl VernierApp {
     }
 
     pub(super) fn on_io_event(&mut self, event: io::Event) {
+        if event.is_answer() {
+            self.io_waiting = self.io_waiting.saturating_sub(1);
+            if self.io_waiting == 0 {
+                self.io_busy_since = None;
+            }
+        }
         match event {
             io::Event::Changed { generation, result } => self.on_changed(generation, result),
             io::Event::ChangedElsewhere { notebook, unwritten } => {

@@ -72,6 +72,22 @@ pub enum Event {
     Picked { purpose: Pick, path: Option<PathBuf>, failed: bool },
 }
 
+impl Request {
+    /// True when the file thread answers it with exactly one event (what
+    /// the window counts to say how long the thread has been busy).
+    pub fn is_answered(&self) -> bool {
+        !matches!(self, Request::Watch { .. } | Request::Shutdown)
+    }
+}
+
+impl Event {
+    /// True when it answers a request (see [`Request::is_answered`]);
+    /// a change noticed on disk and a closed file dialog answer none.
+    pub fn is_answer(&self) -> bool {
+        !matches!(self, Event::ChangedElsewhere { .. } | Event::Picked { .. })
+    }
+}
+
 /// Parts of each document still to write (see `documents::unwritten`).
 pub type Unwritten = Vec<(&'static str, usize)>;
 

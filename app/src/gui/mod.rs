@@ -292,6 +292,10 @@ pub struct VernierApp {
     /// Requests the I/O thread's full queue turned away, oldest first,
     /// retried every frame in order: busy is not lost.
     io_backlog: VecDeque<io::Request>,
+    /// Requests sent to the file thread and not answered yet, and since
+    /// when it has had work: a long export or audit is said, not hidden.
+    io_waiting: usize,
+    io_busy_since: Option<Instant>,
     /// `None` once the engine thread has stopped (or never started).
     engine: Option<Engine>,
     live: Option<LiveRun>,
@@ -340,6 +344,8 @@ impl VernierApp {
             settings,
             io,
             io_backlog: VecDeque::new(),
+            io_waiting: 0,
+            io_busy_since: None,
             engine,
             live: None,
             views: views::ViewState::default(),
@@ -425,6 +431,10 @@ impl VernierApp {
     /// requests keep their order. No request is dropped silently: a busy
     /// thread gets it later, a stopped one is reported.
     fn send_io(&mut self, request: io::Request) {
+        if request.is_answered() {
+            self.io_waiting += 1;
+            self.io_busy_since.get_or_insert_with(Instant::now);
+        }
         self.io_backlog.push_back(request);
         self.flush_io();
     }
@@ -449,6 +459,8 @@ impl VernierApp {
     pub(super) fn io_stopped(&mut self) {
         self.io = None;
         self.io_backlog.clear();
+        self.io_waiting = 0;
+        self.io_busy_since = None;
     }
 
     /// The engine thread is gone: the run in flight will never finish, so
