@@ -5,6 +5,8 @@
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
+use crate::display::{inert, inert_multiline};
+
 /// A run of text, bold or not.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Run {
@@ -145,9 +147,11 @@ fn substitute(text: &str, fill: &dyn Fn(&str) -> String) -> String {
     out
 }
 
-/// The blocks as plain text (for `ai-usage.txt` and previews).
+/// The blocks as plain text (for `ai-usage.txt` and previews). Text from
+/// the notebook is written inert (N10): a file someone `cat`s must not carry
+/// a terminal's control sequences.
 pub fn to_text(blocks: &[Block]) -> String {
-    let line = |runs: &[Run]| runs.iter().map(|r| r.text.as_str()).collect::<String>();
+    let line = |runs: &[Run]| runs.iter().map(|r| inert_multiline(&r.text)).collect::<String>();
     let mut out = String::new();
     for block in blocks {
         match block {
@@ -162,11 +166,12 @@ pub fn to_text(blocks: &[Block]) -> String {
             Block::Bullet(runs) => out.push_str(&format!("- {}\n", line(runs))),
             Block::Table(rows) => {
                 for row in rows {
-                    out.push_str(&format!("{}\n", row.join(" | ")));
+                    let cells: Vec<_> = row.iter().map(|c| inert(c)).collect();
+                    out.push_str(&format!("{}\n", cells.join(" | ")));
                 }
                 out.push('\n');
             }
-            Block::Picture(p) => out.push_str(&format!("[chart] {}\n\n", p.alt)),
+            Block::Picture(p) => out.push_str(&format!("[chart] {}\n\n", inert(&p.alt))),
         }
     }
     out
@@ -175,6 +180,21 @@ pub fn to_text(blocks: &[Block]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // SPEC N10, D1: ai-usage.txt is plain text someone may `cat`: the
+    // notebook's text reaches it inert, its line breaks kept.
+    #[test]
+    fn plain_text_is_inert() {
+        let blocks = vec![
+            Block::Heading(1, vec![Run { text: "T\x1b]0;pwned\x07".into(), bold: false }]),
+            Block::Paragraph(vec![Run { text: "model\x1b[31mX\u{202e}Y\u{9b}Z\nsecond line".into(), bold: false }]),
+            Block::Table(vec![vec!["a\x1b".into(), "b".into()]]),
+        ];
+        let text = to_text(&blocks);
+        assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{text:?}");
+        assert!(!text.contains('\u{202e}'));
+        assert!(text.contains("model\\x1b[31mX\\u202eY\\u009bZ\nsecond line"), "{text}");
+    }
 
     // SPEC D2: a value goes in as text and cannot change the structure.
     #[test]

@@ -356,6 +356,11 @@ pub fn change_stamped<T, E: std::error::Error>(
     known: Option<&Stamp>,
     edit: impl FnOnce(&mut Notebook) -> Result<T, E>,
 ) -> Result<Changed<T>, ChangeError<E>> {
+    // A folder without a notebook gets no lock file, and no word of a
+    // "previous version" that never was.
+    if std::fs::symlink_metadata(notebook_file(dir)).is_err_and(|e| e.kind() == io::ErrorKind::NotFound) {
+        return Err(LoadError::NotANotebook { path: dir.to_path_buf() }.into());
+    }
     let _lock = lock(dir)?;
     let (mut notebook, before) = load_stamped(dir)?;
     let value = edit(&mut notebook).map_err(ChangeError::Refused)?;

@@ -64,6 +64,23 @@ const INTERPRETERS: &[Interpreter] = &[
         takes_value: "",
         options_anywhere: false,
     },
+    // Programs that run a shell command given with `-c` among their options.
+    Interpreter { names: &["flock", "sg"], code: "c", long: &["--command"], takes_value: "", options_anywhere: true },
+    // Editors and debuggers run commands given on their command line.
+    Interpreter {
+        names: &["vim", "vi", "nvim", "ex", "view", "gvim"],
+        code: "cS",
+        long: &["--cmd"],
+        takes_value: "",
+        options_anywhere: true,
+    },
+    Interpreter {
+        names: &["gdb", "lldb"],
+        code: "x",
+        long: &["-ex", "-iex", "--eval-command", "--init-eval-command", "-o", "--one-line"],
+        takes_value: "",
+        options_anywhere: true,
+    },
     // PowerShell's options are whole words, never clusters.
     Interpreter {
         names: &["pwsh", "powershell"],
@@ -115,6 +132,9 @@ const WRAPPERS: &[&str] = &[
     "catchsegv",
     "sg",
     "newgrp",
+    "fakeroot",
+    "proot",
+    "bwrap",
 ];
 
 /// Programs that hand their command to a shell as one string (`ssh`: the
@@ -143,14 +163,53 @@ fn found(argv: &[String]) -> Option<String> {
     direct(argv).or_else(|| if WRAPPERS.contains(&head.as_str()) { wrapped() } else { None })
 }
 
-/// `env -S 'sh -c x'` (and `--split-string=`): a command line in one word.
+/// `env -S 'sh -c x'` (and `-iS`, `--split-string=`): a command line in
+/// one word.
 fn split_string(words: &[String]) -> Option<String> {
     let first = words.first()?;
     let value = match first.as_str() {
-        "-S" | "--split-string" => words.get(1)?.clone(),
-        w => w.strip_prefix("--split-string=").or_else(|| w.strip_prefix("-S")).filter(|v| !v.is_empty())?.to_owned(),
+        "--split-string" => words.get(1)?.clone(),
+        w if w.starts_with("--split-string=") => w.trim_start_matches("--split-string=").to_owned(),
+        // `S` anywhere in a cluster of letters: its value is the rest of
+        // the word, or the next word.
+        w if w.starts_with('-') && !w.starts_with("--") && w.contains('S') => {
+            let rest = &w[w.find('S')? + 1..];
+            if rest.is_empty() { words.get(1)?.clone() } else { rest.to_owned() }
+        }
+        _ => return None,
     };
     found(&shlex::split(&value)?)
+}
+
+/// Options of common tools whose value is a command they run: ssh/scp's
+/// `ProxyCommand`, tar's checkpoint actions and `--to-command`, make's
+/// `--eval`, git's `-c` (aliases and pagers run commands).
+fn command_in_options(name: &str, args: &[String]) -> Option<String> {
+    let lower = |a: &String| a.to_ascii_lowercase();
+    let hit = match name {
+        _ if args.iter().any(|a| lower(a).contains("proxycommand") || lower(a).contains("localcommand")) => {
+            "an ssh option that runs a command"
+        }
+        "tar" | "bsdtar"
+            if args.iter().any(|a| {
+                let a = lower(a);
+                a.contains("--checkpoint-action") || a.contains("--to-command") || a.contains("--use-compress-program")
+            }) =>
+        {
+            "tar running a command"
+        }
+        "make" | "gmake" if args.iter().any(|a| a.starts_with("--eval")) => "make --eval",
+        "git" if args.iter().any(|a| a == "-c" || a.starts_with("--config-env")) => {
+            "git -c (configuration can run commands)"
+        }
+        n if ["vim", "vi", "nvim", "ex", "view", "gvim"].contains(&n)
+            && args.iter().any(|a| a.len() > 1 && a.starts_with('+')) =>
+        {
+            "an editor's +command"
+        }
+        _ => return None,
+    };
+    Some(hit.to_owned())
 }
 
 /// The pattern when `argv`'s own program runs code from its arguments.
@@ -175,6 +234,9 @@ fn direct(argv: &[String]) -> Option<String> {
     if name.ends_with("awk") {
         return awk(&name, args);
     }
+    if let Some(hit) = command_in_options(&name, args) {
+        return Some(hit);
+    }
     if matches!(name.as_str(), "sudo" | "doas")
         && args.iter().any(|a| matches!(a.as_str(), "-s" | "-i" | "--shell" | "--login"))
     {
@@ -198,7 +260,15 @@ fn code_option(i: &Interpreter, args: &[String]) -> Option<String> {
         }
         let letters = match word.strip_prefix('-').or_else(|| word.strip_prefix('+')) {
             Some(l) if !l.is_empty() && !l.starts_with('-') => l,
-            _ if word.starts_with("--") => continue,
+            _ if word.starts_with("--") => {
+                // A long option may take the next word as its value
+                // (`bash --rcfile FILE -c …`): skip it rather than take it
+                // for the first operand, erring towards flagging.
+                if !word.contains('=') && words.as_slice().first().is_some_and(|w| !w.starts_with('-')) {
+                    words.next();
+                }
+                continue;
+            }
             _ if i.options_anywhere => continue,
             _ => return None,
         };
@@ -207,9 +277,16 @@ fn code_option(i: &Interpreter, args: &[String]) -> Option<String> {
                 return Some(word.clone());
             }
             if i.takes_value.contains(letter) {
-                // `-m module` runs a module by name: what follows is not code here.
+                // `-m module` runs a module by name: what follows is not code
+                // here — except modules that run code given to them.
                 if letter == 'm' && i.names.contains(&"python") {
-                    return None;
+                    let module =
+                        if k + 1 < letters.len() { Some(&letters[k + 1..]) } else { words.next().map(String::as_str) };
+                    let runs_code = ["timeit", "cprofile", "profile", "trace", "pdb"];
+                    return module
+                        .filter(|m| runs_code.contains(&m.to_ascii_lowercase().as_str()))
+                        .filter(|_| !words.as_slice().is_empty())
+                        .map(|m| format!("-m {m}"));
                 }
                 // A value in the next word; an option there is read as
                 // one, so an optional value never hides a `-c`.
@@ -308,6 +385,23 @@ mod tests {
             "fish --command=x",
             "watch ls",
             "cmd.exe /C dir",
+            // Found by an attacker's review: long options with a value,
+            // clustered -S, wrappers and tools whose options run commands.
+            "bash --init-file /dev/null -c x",
+            "bash --rcfile /dev/null -c x",
+            "env -iS 'sh -c x'",
+            "env -vS 'sh -c x'",
+            "fakeroot sh -c x",
+            "sg root -c x",
+            "flock /tmp/f -c x",
+            "scp -o 'ProxyCommand=touch m' x:y z",
+            "make '--eval=$(shell touch m)' -f /dev/null",
+            "tar -cf /dev/null '--checkpoint-action=exec=touch m' .",
+            "vim -es -c '!touch m'",
+            "vim +'!touch m'",
+            "gdb -batch -ex 'shell touch m'",
+            "git -c 'alias.x=!touch m' x",
+            "python3 -m timeit 'import os'",
         ] {
             assert!(inline_code(&argv(line)).is_some(), "{line}");
         }
