@@ -308,10 +308,10 @@ fn run_soak(args: &RunArgs) -> Outcome {
         }
     }
     out!(
-        "{} samples written to {} ({} workers, chunk {:.1} ms{}){}",
+        "{} samples written to {} ({workers} worker{}, chunk {:.1} ms{}){}",
         outcome.samples,
         out_path.display(),
-        workers,
+        if workers == 1 { "" } else { "s" },
         outcome.chunk_ms,
         if outcome.placeholders.is_empty() {
             String::new()
