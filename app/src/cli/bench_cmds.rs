@@ -83,14 +83,13 @@ pub enum ImportCommand {
 
 pub fn bench(args: &BenchArgs) -> Outcome {
     let spec = spec(args)?;
-    if let Some(dir) = &args.notebook {
-        // Fail before measuring if the notebook cannot be read.
-        open(dir)?;
-    }
+    // Fail before measuring if the notebook cannot be read or its raw/
+    // cannot be written; the raw file's name is taken now (N10).
+    let reserved = args.notebook.as_deref().map(reserve_raw).transpose()?;
     let result = run_with_progress(spec)?;
-    let recorded = match &args.notebook {
-        Some(dir) => Some(record(dir, &result)?),
-        None => None,
+    let recorded = match (&args.notebook, reserved) {
+        (Some(dir), Some(reserved)) => Some(record(dir, &result, reserved)?),
+        _ => None,
     };
     let sanity = match (&args.kernel, args.sanity, &result.failure) {
         (Some(kind), true, None) => Some(
@@ -203,12 +202,23 @@ pub(super) fn run_with_progress(spec: BenchSpec) -> Result<BenchResult, Failure>
     }
 }
 
-/// Writes the raw file (its name reserved, so a second terminal's run never
-/// takes it), then adds the rows to the notebook as it is now, under the
-/// lock: run numbers are taken at that moment (N10).
-pub(super) fn record(dir: &std::path::Path, result: &BenchResult) -> Result<harness::Recorded, Failure> {
+/// Checks the notebook in `dir` reads and takes the raw-file name its next
+/// run will write, before the run starts: a second terminal's run can never
+/// take the same one, and a refused `raw/` stops the run before it measures.
+pub(super) fn reserve_raw(dir: &std::path::Path) -> Result<harness::raw::Reserved, Failure> {
     let next_run = open(dir)?.runs().len() + 1;
-    let raw_file = harness::write_raw(dir, result, next_run).map_err(Failure::failed)?;
+    harness::raw::Reserved::take(dir, &harness::raw_stem(next_run)).map_err(Failure::failed)
+}
+
+/// Writes the raw file into its reserved name, then adds the rows to the
+/// notebook as it is now, under the lock: run numbers are taken at that
+/// moment (N10).
+pub(super) fn record(
+    dir: &std::path::Path,
+    result: &BenchResult,
+    reserved: harness::raw::Reserved,
+) -> Result<harness::Recorded, Failure> {
+    let raw_file = harness::write_raw_reserved(dir, result, reserved).map_err(Failure::failed)?;
     apply(dir, |nb| Ok::<_, std::convert::Infallible>(harness::add_rows(nb, result, &raw_file, Utc::now())))
 }
 

@@ -13,7 +13,7 @@ use vernier_engine::harness::{BenchSpec, Subject};
 use vernier_engine::reproduce::{self, Original, SideBySide};
 use vernier_engine::stats::at_allowance_place;
 
-use super::bench_cmds::{record, run_with_progress};
+use super::bench_cmds::{record, reserve_raw, run_with_progress};
 use super::notebook_cmds::{apply, open, open_log};
 use super::{Failure, Outcome, table};
 
@@ -70,12 +70,13 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
             spec.arms.iter().map(|a| quote_argv(&a.argv())).collect::<Vec<_>>().join("  vs  ")
         )));
     }
+    let reserved = reserve_raw(&args.notebook)?;
     let result = run_with_progress(spec.clone())?;
     if let Some(failure) = &result.failure {
-        record(&args.notebook, &result)?;
+        record(&args.notebook, &result, reserved)?;
         return Err(Failure::failed(anyhow!("the rerun failed: {failure}")));
     }
-    let recorded = record(&args.notebook, &result)?;
+    let recorded = record(&args.notebook, &result, reserved)?;
     let mine_row = recorded.runs.get(original.arm_index()).copied();
     let outcome = SideBySide::new(&original, &result, mine_row)
         .ok_or_else(|| Failure::failed(anyhow!("the rerun produced no trials")))?;

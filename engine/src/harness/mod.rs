@@ -20,7 +20,7 @@ use serde::Serialize;
 
 pub use engine::{Engine, EngineEvent, Progress, Refused};
 pub use process::{CommandRunner, CommandTrial};
-pub use record::{Recorded, add_rows, record, write_raw};
+pub use record::{Recorded, add_rows, raw_stem, record, write_raw, write_raw_reserved};
 
 use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};
 use crate::machine::Machine;

@@ -69,21 +69,59 @@ pub fn render(comments: &[String], trials: &[TrialRecord]) -> String {
 /// in two terminals) can never take the same one (N10); `raw/` must be a
 /// real folder inside the notebook, not a link out of it.
 pub fn write_once(dir: &Path, stem: &str, text: &str) -> Result<RawFile, RawError> {
-    let raw_dir = dir.join(RAW_DIR);
-    let refused = |source| RawError::Refused { path: raw_dir.clone(), source };
-    store::refuse_unless_real_folder(&raw_dir).map_err(refused)?;
-    create_folder(&raw_dir)?;
-    let name = reserve(&raw_dir, stem).map_err(refused)?;
-    let target = raw_dir.join(&name);
-    let written = NotebookPath::new(format!("{RAW_DIR}/{name}"))
-        .map_err(RawError::from)
-        .and_then(|path| Ok((path, store::atomic_write(&OsStorage, &target, text.as_bytes())?)));
-    match written {
-        Ok((path, ())) => Ok(RawFile { path, sha256: sha256_hex(text.as_bytes()), arm: "A".into() }),
-        Err(e) => {
-            // The empty reservation is ours; nothing else refers to it.
-            let _ = std::fs::remove_file(&target);
-            Err(e)
+    Reserved::take(dir, stem)?.write(text)
+}
+
+/// A raw-file name taken in the notebook's `raw/` — created empty and new —
+/// before the trials it will hold exist: a run reserves its name when it
+/// starts, so two runs never get the same one, and a `raw/` that is refused
+/// (a symbolic link out of the folder) stops the run before it measures.
+/// Dropped unwritten, the empty file is removed.
+#[derive(Debug)]
+pub struct Reserved {
+    path: NotebookPath,
+    file: Option<std::path::PathBuf>,
+}
+
+impl Reserved {
+    /// Takes the first free `raw/STEM.csv`, `STEM-2.csv` … in `dir`.
+    pub fn take(dir: &Path, stem: &str) -> Result<Self, RawError> {
+        let raw_dir = dir.join(RAW_DIR);
+        let refused = |source| RawError::Refused { path: raw_dir.clone(), source };
+        store::refuse_unless_real_folder(&raw_dir).map_err(refused)?;
+        create_folder(&raw_dir)?;
+        let name = reserve(&raw_dir, stem).map_err(refused)?;
+        let file = raw_dir.join(&name);
+        match NotebookPath::new(format!("{RAW_DIR}/{name}")) {
+            Ok(path) => Ok(Self { path, file: Some(file) }),
+            Err(e) => {
+                let _ = std::fs::remove_file(&file);
+                Err(e.into())
+            }
+        }
+    }
+
+    /// Writes `text` into the reserved file, once, atomically.
+    pub fn write(mut self, text: &str) -> Result<RawFile, RawError> {
+        let file = self.file.take().ok_or_else(|| RawError::Refused {
+            path: self.path.to_string().into(),
+            source: std::io::Error::other("this raw file was already written"),
+        })?;
+        match store::atomic_write(&OsStorage, &file, text.as_bytes()) {
+            Ok(()) => Ok(RawFile { path: self.path.clone(), sha256: sha256_hex(text.as_bytes()), arm: "A".into() }),
+            Err(e) => {
+                let _ = std::fs::remove_file(&file);
+                Err(e.into())
+            }
+        }
+    }
+}
+
+impl Drop for Reserved {
+    fn drop(&mut self) {
+        // Never written: the empty reservation is ours and nothing refers to it.
+        if let Some(file) = self.file.take() {
+            let _ = std::fs::remove_file(file);
         }
     }
 }
@@ -175,6 +213,22 @@ fn parse_status(text: &str) -> Option<super::TrialStatus> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // SPEC N10, N6: a run takes its raw-file name when it starts; a second
+    // run never gets the same one, and a name never written is given back.
+    #[test]
+    fn reserved_names_are_distinct_and_let_go_unwritten() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let first = Reserved::take(tmp.path(), "run-1").expect("first");
+        let second = Reserved::take(tmp.path(), "run-1").expect("second");
+        assert_eq!(first.path.to_string(), "raw/run-1.csv");
+        assert_eq!(second.path.to_string(), "raw/run-1-2.csv");
+        let written = first.write("index\n").expect("written");
+        assert_eq!(std::fs::read_to_string(tmp.path().join("raw/run-1.csv")).expect("read"), "index\n");
+        assert_eq!(written.sha256, sha256_hex(b"index\n"));
+        drop(second);
+        assert!(!tmp.path().join("raw/run-1-2.csv").exists(), "an unwritten reservation is removed");
+    }
     use crate::harness::TrialStatus;
 
     // SPEC N6: what is written reads back the same.

@@ -27,6 +27,18 @@ pub struct Recorded {
 /// named after the run number the first row will get (`next_run`), with the
 /// conditions as comments.
 pub fn write_raw(dir: &Path, result: &BenchResult, next_run: usize) -> Result<RawFile, RawError> {
+    write_raw_reserved(dir, result, raw::Reserved::take(dir, &raw_stem(next_run))?)
+}
+
+/// The name a run's raw file is reserved under when the run starts.
+pub fn raw_stem(next_run: usize) -> String {
+    format!("run-{next_run}")
+}
+
+/// [`write_raw`] into a name reserved when the run started; a run that
+/// ended early is written under a `failed-…` name instead, and the
+/// reservation is let go.
+pub fn write_raw_reserved(dir: &Path, result: &BenchResult, reserved: raw::Reserved) -> Result<RawFile, RawError> {
     let mut comments = vec![format!("started: {}", result.started_at.to_rfc3339())];
     for arm in &result.arms {
         comments.push(format!("arm {}: {} — command: {}", arm.label, arm.what, arm.command.join(" ")));
@@ -36,11 +48,11 @@ pub fn write_raw(dir: &Path, result: &BenchResult, next_run: usize) -> Result<Ra
     if let Some(failure) = &result.failure {
         comments.push(format!("ended early: {failure}"));
     }
-    let stem = match &result.failure {
-        None => format!("run-{next_run}"),
-        Some(_) => format!("failed-{}", result.started_at.format("%Y%m%d-%H%M%S")),
-    };
-    raw::write_once(dir, &stem, &raw::render(&comments, &result.trials))
+    let text = raw::render(&comments, &result.trials);
+    match &result.failure {
+        None => reserved.write(&text),
+        Some(_) => raw::write_once(dir, &format!("failed-{}", result.started_at.format("%Y%m%d-%H%M%S")), &text),
+    }
 }
 
 /// Adds the session to `notebook`: one MEASURED Runs row per arm, and a note
