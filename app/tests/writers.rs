@@ -127,6 +127,9 @@ fn planted_symbolic_links_are_not_followed() {
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "precious");
     assert!(!std::fs::symlink_metadata(Path::new(&dir).join("notebook.ron")).expect("file").file_type().is_symlink());
+    // Under the lock every leftover temporary is stale: the planted link is
+    // removed (the link, not its target).
+    assert!(std::fs::symlink_metadata(Path::new(&dir).join(".notebook.ron.tmp")).is_err(), "stale temporary removed");
 
     // notebook.ron itself a link: the save is refused, the victim untouched.
     let nb = Path::new(&dir).join("notebook.ron");

@@ -11,16 +11,20 @@
 use std::borrow::Cow;
 
 /// Characters that act instead of being read: the C0 controls, DEL, the C1
-/// controls, and the Unicode marks that reorder or break a line without a
-/// glyph (ALM, LRM, RLM, LRE..RLO, LRI..PDI, and the line and paragraph
-/// separators). TAB and, in multi-line text, LF are read as they are.
+/// controls, the Unicode marks that reorder or break a line without a glyph
+/// (ALM, LRM, RLM, LRE..RLO, LRI..PDI, the line and paragraph separators),
+/// and the invisible ones that hide a difference between two look-alike
+/// words (zero width space, word joiner and invisible operators, the
+/// deprecated format controls, the byte order mark). TAB and, in multi-line
+/// text, LF are read as they are; ZWNJ and ZWJ are left alone, as scripts
+/// and emoji need them.
 fn acts(c: char, keep_lf: bool) -> bool {
     match c {
         '\t' => false,
         '\n' => !keep_lf,
         '\0'..='\x1f' | '\x7f'..='\u{9f}' => true,
-        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}' => true,
-        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => true,
+        '\u{061c}' | '\u{200b}' | '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}' | '\u{feff}' => true,
+        '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206f}' => true,
         _ => false,
     }
 }
@@ -129,6 +133,8 @@ mod tests {
             ("csi\u{9b}2J", r"csi\u009b2J"),
             ("rlo\u{202e}cba", r"rlo\u202ecba"),
             ("lri\u{2066}x\u{2069}", r"lri\u2066x\u2069"),
+            ("zero\u{200b}width\u{feff}", r"zero\u200bwidth\ufeff"),
+            ("word\u{2060}joiner", r"word\u2060joiner"),
             ("rlm\u{200f}", r"rlm\u200f"),
             ("cr\rline", r"cr\x0dline"),
         ] {

@@ -209,7 +209,24 @@ pub fn lock(dir: &Path) -> Result<FolderLock, SaveError> {
     refuse_unless_regular(&path).map_err(fail)?;
     let file = File::options().read(true).write(true).create(true).truncate(false).open(&path).map_err(fail)?;
     file.lock().map_err(fail)?;
+    remove_stale_temporaries(dir);
     Ok(FolderLock { _file: file })
+}
+
+/// Removes `notebook.ron`'s temporary files left by a writer that died
+/// mid-save. Only a lock holder writes them, so with the lock held every
+/// one found is stale. Best effort: a leftover is harmless, only untidy.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let prefix = format!(".{NOTEBOOK_FILE}.");
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(&prefix) && name.ends_with(".tmp") {
+            // `remove_file` on a symbolic link removes the link, never its target.
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Why a [`change`] did not happen. `E` is why the edit itself refused (the
