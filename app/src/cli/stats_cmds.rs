@@ -123,8 +123,7 @@ pub fn stats(args: &StatsArgs) -> Outcome {
         );
     }
     if let Some(w) = warmup {
-        let verdict = if w.stands_out { "stands out: consider a longer warm-up" } else { "looks like the rest" };
-        out!("  first value {} against the median of the rest {}: {verdict}", w.first, w.median_rest);
+        out!("  {}", w.describe(""));
     }
     Ok(0)
 }

@@ -68,6 +68,9 @@ pub fn add_rows(notebook: &mut Notebook, result: &BenchResult, raw_file: &RawFil
             row_conditions
                 .push(Condition::new(ConditionName::ResultCheck, format!("verified after every trial; {sum}")));
         }
+        if let Some(check) = &arm.first_trial_check {
+            row_conditions.push(Condition::new(ConditionName::FirstTrialCheck, check.describe(&arm.unit)));
+        }
         let measurement = Measurement {
             what: arm.what.clone(),
             command: arm.command.clone(),
