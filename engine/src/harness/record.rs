@@ -30,7 +30,7 @@ pub fn write_raw(dir: &Path, result: &BenchResult, next_run: usize) -> Result<Ra
     let mut comments = vec![format!("started: {}", result.started_at.to_rfc3339())];
     for arm in &result.arms {
         comments.push(format!("arm {}: {} — command: {}", arm.label, arm.what, arm.command.join(" ")));
-        comments.push(format!("arm {} unit: {} (ns / {})", arm.label, arm.unit, arm.ns_per_unit));
+        comments.push(raw::unit_comment(&arm.label, &arm.unit, arm.ns_per_unit));
     }
     comments.extend(result.conditions().iter().map(|c| format!("{}: {}", c.field, c.value)));
     if let Some(failure) = &result.failure {
