@@ -70,6 +70,38 @@ fn bench_a_command_and_record_it() {
     assert_eq!(row["columns"]["Raw file"], raw);
 }
 
+// SPEC S9, E3, N2: with warm-up 0, bench prints the first timed trial
+// against the rest and stores it with the row; after a warm-up it does not.
+#[test]
+fn warmup_zero_prints_and_stores_the_first_trial_check() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let o = vernier(&["bench", "-n", "5", "--warmup", "0", "--json", "--notebook", &dir, "--", "true"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let check = &json(&o)["runs"][0]["warmup_check"];
+    assert!(check["stands_out"].is_boolean(), "{check}");
+    assert!(check["first"].as_f64().is_some_and(|f| f > 0.0), "{check}");
+    let text = vernier(&["bench", "-n", "5", "--warmup", "0", "--", "true"]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("warm-up 0: first value "), "{}", stderr(&text));
+
+    let o = vernier(&["bench", "-n", "5", "--warmup", "2", "--json", "--notebook", &dir, "--", "true"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(json(&o)["runs"][0]["warmup_check"].is_null());
+
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    let check_of = |run: usize| {
+        shown["runs"][run]["conditions"]
+            .as_array()
+            .expect("conditions")
+            .iter()
+            .find(|c| c["field"] == "first-trial check")
+            .and_then(|c| c["value"].as_str().map(str::to_owned))
+    };
+    let stored = check_of(0).expect("run 1 keeps the check");
+    assert!(stored.starts_with("first value ") && stored.contains(" s against the median of the rest "), "{stored}");
+    assert_eq!(check_of(1), None, "no check after a warm-up of 2");
+}
+
 // SPEC E5, S7: an interleaved comparison claims sleep 0.02 against 0.01.
 #[test]
 fn interleaved_comparison_claims_the_difference() {

@@ -375,3 +375,73 @@ fn audit_reports_conditions_raw_edits_and_hand_edited_predictions() {
     let v = json(&vernier(&["audit", &nb, "--exports", &out, "--json"]));
     assert_eq!(v["documents_exported"], true, "{v}");
 }
+
+// SPEC S1, E3, S9, N6: `stats` of a raw trial file summarises each arm's
+// timed trials only and lists the warm-up apart; its medians are the rows'.
+#[test]
+fn stats_of_a_raw_file_summarises_each_arm_without_its_warmup() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = new_notebook(tmp.path());
+    let o = vernier(&[
+        "bench",
+        "-n",
+        "5",
+        "--warmup",
+        "2",
+        "--vs",
+        "sleep 0.02",
+        "--notebook",
+        &dir,
+        "--",
+        "sleep",
+        "0.01",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let raw = Path::new(&dir).join("raw/run-1.csv").display().to_string();
+
+    let text = vernier(&["stats", &raw, "--column", "ns"]);
+    assert_eq!(text.status.code(), Some(0), "{}", stderr(&text));
+    let text = stdout(&text);
+    for arm in ["arm A, in s", "arm B, in s"] {
+        assert!(text.contains(arm), "{text}");
+    }
+    assert_eq!(text.matches(", n=5").count(), 2, "{text}");
+    assert_eq!(text.matches("warm-up (not in the summary): 2 trials: ").count(), 2, "{text}");
+
+    let v = json(&vernier(&["stats", &raw, "--json"]));
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    let arms = v["arms"].as_array().expect("arms");
+    assert_eq!(arms.len(), 2);
+    for (arm, row) in arms.iter().zip(shown["runs"].as_array().expect("runs")) {
+        assert_eq!(arm["n"], 5);
+        assert_eq!(arm["unit"], "s");
+        assert_eq!(arm["warmup"]["count"], 2);
+        assert_eq!(arm["warmup"]["values"].as_array().map(Vec::len), Some(2));
+        assert_eq!(arm["median"], row["stats"]["median"], "{arm} against {row}");
+    }
+    assert_eq!(arms[1]["arm"], "B");
+}
+
+// SPEC S1, E10: hand-written raw trials without a unit stay in ns; a failed
+// trial is counted apart; another column of the file reads as before.
+#[test]
+fn stats_of_raw_trials_without_a_unit_keeps_nanoseconds() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let path = tmp.path().join("run.csv");
+    let raw = "# hand-written\nindex,arm,position,warmup,ns,exit_status\n0,A,1,1,900,0\n1,A,1,0,100,0\n\
+               2,A,1,0,102,0\n3,A,1,0,5000,exit 1\n4,A,1,0,101,0\n";
+    std::fs::write(&path, raw).expect("write");
+    let path = path.display().to_string();
+    let v = json(&vernier(&["stats", &path, "--json"]));
+    let a = &v["arms"][0];
+    assert_eq!((a["n"].as_u64(), a["median"].as_f64(), a["unit"].as_str()), (Some(3), Some(101.0), Some("ns")));
+    assert_eq!(a["unit_from_file"], false);
+    assert_eq!(a["failed"], 1);
+    assert_eq!(a["warmup"]["values"], serde_json::json!([900.0]));
+    assert_eq!(v["arms"].as_array().map(Vec::len), Some(1));
+    let text = stdout(&vernier(&["stats", &path]));
+    assert!(text.contains("arm A, in ns (the file states no unit"), "{text}");
+    assert!(text.contains("failed (not in the summary): 1 trial"), "{text}");
+    let index = json(&vernier(&["stats", &path, "--column", "index", "--json"]));
+    assert_eq!((index["n"].as_u64(), index["median"].as_f64()), (Some(5), Some(2.0)));
+}

@@ -239,6 +239,8 @@ fn arm_json(arm: &ArmResult, raw_file: Option<&str>, failed: bool) -> Value {
     object["failed"] = json!(failed);
     object["unit"] = json!(arm.unit);
     object["checksum"] = json!(arm.checksum);
+    // The same key `vernier stats --json` uses for the same check.
+    object["warmup_check"] = json!(arm.first_trial_check);
     object
 }
 
@@ -271,6 +273,9 @@ fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity
                 }
             }
             None => out!("  no successful timed trial"),
+        }
+        if let Some(check) = &arm.first_trial_check {
+            out!("  warm-up 0: {}", check.describe(&arm.unit));
         }
         if let Some(sum) = &arm.checksum {
             out!("  result verified after every trial: {sum}");

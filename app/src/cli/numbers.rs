@@ -5,6 +5,8 @@ use std::path::Path;
 
 use anyhow::{Context as _, anyhow, bail};
 use vernier_engine::bounded;
+use vernier_engine::harness::TrialRecord;
+use vernier_engine::harness::raw::{self, ArmUnit};
 use vernier_engine::import::MAX_IMPORT_BYTES;
 
 use super::Failure;
@@ -18,16 +20,62 @@ pub struct Sample {
     pub source: String,
 }
 
+/// Vernier's own raw trial file, read as what it is rather than as a column
+/// of numbers: its `ns` column mixes warm-up trials, failed trials and both
+/// arms of a comparison, so one summary of it would be false.
+#[derive(Debug)]
+pub struct RawTrials {
+    /// Every trial, in order.
+    pub trials: Vec<TrialRecord>,
+    /// The arms' units the file states reliably.
+    pub units: Vec<ArmUnit>,
+    /// The path, for messages.
+    pub source: String,
+}
+
+/// What `vernier stats` reads.
+#[derive(Debug)]
+pub enum Input {
+    /// Numbers, as [`read_sample`] reads them.
+    Numbers(Sample),
+    /// A raw trial file, read without `--column` or with `--column ns`.
+    Raw(RawTrials),
+}
+
+/// Like [`read_sample`], but a raw trial file (recognised by its header,
+/// whatever its name or source) is read as trials; `--column` naming any
+/// other of its columns reads that column as numbers, as before.
+pub fn read_input(path: &str, column: Option<&str>) -> Result<Input, Failure> {
+    let (text, source) = read_source(path)?;
+    if raw::is_raw(&text) && column.is_none_or(|c| c == "ns") {
+        let trials = raw::parse(&text).map_err(|e| Failure::input(anyhow!("reading {source}: {e}")))?;
+        if trials.is_empty() {
+            return Err(Failure::input(anyhow!("no trials in {source}")));
+        }
+        return Ok(Input::Raw(RawTrials { trials, units: raw::units(&text), source }));
+    }
+    parse_sample(&text, source, column).map(Input::Numbers)
+}
+
 /// Reads numbers from `path` (`-` is standard input): one per line, blank
 /// lines and `#` comments skipped — or, with `column`, that column of a CSV
 /// with a header row. Anything unreadable is bad input (exit 2) and the
 /// message names the line.
 pub fn read_sample(path: &str, column: Option<&str>) -> Result<Sample, Failure> {
+    let (text, source) = read_source(path)?;
+    parse_sample(&text, source, column)
+}
+
+/// The text at `path` and its name for messages.
+fn read_source(path: &str) -> Result<(String, String), Failure> {
     let source = if path == "-" { "stdin".to_owned() } else { path.to_owned() };
-    let text = read_text(path).map_err(Failure::input)?;
+    Ok((read_text(path).map_err(Failure::input)?, source))
+}
+
+fn parse_sample(text: &str, source: String, column: Option<&str>) -> Result<Sample, Failure> {
     let values = match column {
-        None => parse_lines(&text),
-        Some(name) => parse_column(&text, name),
+        None => parse_lines(text),
+        Some(name) => parse_column(text, name),
     }
     .map_err(|e| Failure::input(e.context(format!("reading {source}"))))?;
     if values.is_empty() {

@@ -184,6 +184,7 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "timed": r.measurement.summary.n,
             "unit": r.measurement.unit,
             "stats": r.measurement.summary,
+            "conditions": r.measurement.conditions,
             "tag": r.measurement.tag,
             "synthetic": r.measurement.synthetic,
             "recorded_at": r.recorded_at,

@@ -2,16 +2,19 @@
 
 use anyhow::anyhow;
 use clap::Args;
-use serde_json::json;
+use serde_json::{Value, json};
+use vernier_engine::harness::{TrialRecord, TrialStatus};
 use vernier_engine::stats::{self, Comparison, Spread, Summary, format_significant};
 
-use super::numbers::{Sample, read_sample};
+use super::numbers::{Input, RawTrials, Sample, read_input, read_sample};
 use super::{Failure, Outcome};
 
 /// `vernier stats`.
 #[derive(Debug, Args)]
 pub struct StatsArgs {
     /// File of numbers, one per line; `-` or nothing reads standard input.
+    /// One of Vernier's raw trial files is summarised per arm, timed trials
+    /// only, in the unit the file states for each arm.
     #[arg(default_value = "-")]
     file: String,
     /// Read this column of a CSV file (with a header row) instead.
@@ -58,36 +61,49 @@ pub struct CompareArgs {
 }
 
 pub fn stats(args: &StatsArgs) -> Outcome {
-    let sample = read_sample(&args.file, args.column.as_deref())?;
-    let summary = Summary::of(&sample.values).map_err(Failure::input)?;
-    let bimodal = stats::bimodality(&sample.values);
-    let warmup = stats::warmup_check(&sample.values);
-    if args.json {
-        let mut object = json!({
-            "n": summary.n,
-            "median": summary.median,
-            "p25": summary.p25,
-            "p75": summary.p75,
-            "iqr": summary.iqr,
-            "iqr_fraction": summary.iqr_fraction,
-            "min": summary.min,
-            "max": summary.max,
-            "drift": summary.drift,
-            "rounded": summary.rounded(),
-            "noisy": summary.is_noisy(),
-            "even_count": summary.even_count(),
-            "bimodal": bimodal,
-            "warmup_check": warmup,
-        });
-        if !args.unit.is_empty() {
-            object["unit"] = json!(args.unit);
+    match read_input(&args.file, args.column.as_deref())? {
+        Input::Numbers(sample) => {
+            let summary = Summary::of(&sample.values).map_err(Failure::input)?;
+            if args.json {
+                let mut object = summary_json(&summary, &sample.values);
+                if !args.unit.is_empty() {
+                    object["unit"] = json!(args.unit);
+                }
+                out!("{object}");
+            } else {
+                print_summary(&summary, &sample.values, &args.unit);
+            }
         }
-        out!("{object}");
-        return Ok(0);
+        Input::Raw(raw) => raw_stats(&raw, args.json),
     }
+    Ok(0)
+}
+
+/// A summary and what its median hides (S8, S9), as one JSON object.
+fn summary_json(summary: &Summary, values: &[f64]) -> Value {
+    json!({
+        "n": summary.n,
+        "median": summary.median,
+        "p25": summary.p25,
+        "p75": summary.p75,
+        "iqr": summary.iqr,
+        "iqr_fraction": summary.iqr_fraction,
+        "min": summary.min,
+        "max": summary.max,
+        "drift": summary.drift,
+        "rounded": summary.rounded(),
+        "noisy": summary.is_noisy(),
+        "even_count": summary.even_count(),
+        "bimodal": stats::bimodality(values),
+        "warmup_check": stats::warmup_check(values),
+    })
+}
+
+/// A summary and what its median hides (S8, S9), as text.
+fn print_summary(summary: &Summary, values: &[f64], unit_name: &str) {
     let r = summary.rounded();
-    let unit = if args.unit.is_empty() { String::new() } else { format!(" {}", args.unit) };
-    out!("{}, min {}, max {}{unit}, n={}", r.headline(&args.unit), r.min, r.max, summary.n);
+    let unit = if unit_name.is_empty() { String::new() } else { format!(" {unit_name}") };
+    out!("{}, min {}, max {}{unit}, n={}", r.headline(unit_name), r.min, r.max, summary.n);
     out!("  P25 {} / P75 {} (interpolated; full precision)", summary.p25, summary.p75);
     if let Some(fraction) = summary.iqr_fraction {
         out!("  IQR is {}% of the median", format_significant(100.0 * fraction, 2));
@@ -113,7 +129,7 @@ pub fn stats(args: &StatsArgs) -> Outcome {
             "warning: the IQR is more than a tenth of the median — the environment is the noise; more repetitions will not fix it"
         );
     }
-    if let Some(b) = bimodal {
+    if let Some(b) = stats::bimodality(values) {
         out!(
             "warning: two populations ({} trials near {}, {} near {}) — the median hides them; check for migration between core types",
             b.low_count,
@@ -122,11 +138,99 @@ pub fn stats(args: &StatsArgs) -> Outcome {
             b.high_median
         );
     }
-    if let Some(w) = warmup {
-        let verdict = if w.stands_out { "stands out: consider a longer warm-up" } else { "looks like the rest" };
-        out!("  first value {} against the median of the rest {}: {verdict}", w.first, w.median_rest);
+    if let Some(w) = stats::warmup_check(values) {
+        out!("  {}", w.describe(""));
     }
-    Ok(0)
+}
+
+/// One arm of a raw trial file as `stats` summarises it: the timed trials
+/// that succeeded (S1, E10), the warm-up apart (E3), in the unit its row
+/// uses when the file states it reliably, else in nanoseconds.
+struct RawArm {
+    label: &'static str,
+    unit: String,
+    /// True when `unit` comes from the file's `arm X unit` comment.
+    stated: bool,
+    timed: Vec<f64>,
+    warmup: Vec<f64>,
+    failed: usize,
+}
+
+impl RawArm {
+    fn of(raw: &RawTrials) -> Vec<Self> {
+        ["A", "B"]
+            .into_iter()
+            .enumerate()
+            .filter(|&(arm, _)| raw.trials.iter().any(|t| t.arm == arm))
+            .map(|(arm, label)| {
+                let stated = raw.units.iter().find(|u| u.label == label);
+                let (unit, ns_per_unit) = stated.map_or(("ns".to_owned(), 1.0), |u| (u.unit.clone(), u.ns_per_unit));
+                let trials = || raw.trials.iter().filter(move |t| t.arm == arm);
+                let value = |t: &TrialRecord| t.ns as f64 / ns_per_unit;
+                RawArm {
+                    label,
+                    unit,
+                    stated: stated.is_some(),
+                    timed: trials().filter(|t| !t.warmup && t.status == TrialStatus::Ok).map(value).collect(),
+                    warmup: trials().filter(|t| t.warmup).map(value).collect(),
+                    failed: trials().filter(|t| !t.warmup && t.status != TrialStatus::Ok).count(),
+                }
+            })
+            .collect()
+    }
+
+    /// Where the unit comes from, said once per arm.
+    fn unit_note(&self) -> String {
+        if self.stated {
+            format!("in {}, the unit of its row (converted from the file's ns)", self.unit)
+        } else {
+            "in ns (the file states no unit for this arm that can be read)".to_owned()
+        }
+    }
+}
+
+/// `stats` of a raw trial file: one summary per arm, the warm-up and the
+/// failed trials listed apart and never in the summary.
+fn raw_stats(raw: &RawTrials, json_output: bool) {
+    let arms = RawArm::of(raw);
+    if json_output {
+        let objects: Vec<Value> = arms
+            .iter()
+            .map(|arm| {
+                let mut object = Summary::of(&arm.timed)
+                    .map_or_else(|_| json!({"n": 0}), |summary| summary_json(&summary, &arm.timed));
+                object["arm"] = json!(arm.label);
+                object["unit"] = json!(arm.unit);
+                object["unit_from_file"] = json!(arm.stated);
+                object["warmup"] = json!({"count": arm.warmup.len(), "values": arm.warmup});
+                object["failed"] = json!(arm.failed);
+                object
+            })
+            .collect();
+        out!("{}", json!({"source": raw.source, "raw_trials": true, "arms": objects}));
+        return;
+    }
+    out!("{}: Vernier's raw trials — one summary per arm, of its successful timed trials only", raw.source);
+    for arm in &arms {
+        out!("arm {}, {}:", arm.label, arm.unit_note());
+        match Summary::of(&arm.timed) {
+            Ok(summary) => print_summary(&summary, &arm.timed, &arm.unit),
+            Err(_) => out!("  no successful timed trial"),
+        }
+        let values: Vec<String> = arm.warmup.iter().map(f64::to_string).collect();
+        match values.len() {
+            0 => out!("  warm-up: none"),
+            n => out!("  warm-up (not in the summary): {}: {} {}", trials(n), values.join(" "), arm.unit),
+        }
+        if arm.failed > 0 {
+            out!("  failed (not in the summary): {}", trials(arm.failed));
+        }
+    }
+}
+
+/// "1 trial", "3 trials".
+fn trials(n: usize) -> String {
+    if n == 1 { "1 trial".to_owned() } else { format!("{n} trials") }
 }
 
 pub fn compare(args: &CompareArgs) -> Outcome {

@@ -26,7 +26,7 @@ use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};
 use crate::machine::Machine;
 use crate::notebook::{Condition, ConditionName, WarmupPolicy, canary_value};
 use crate::platform::{self, program};
-use crate::stats::{self, Comparison, Spread, Summary};
+use crate::stats::{self, Comparison, Spread, Summary, WarmupCheck};
 
 /// Default timed trials per arm (SPEC E4).
 pub const DEFAULT_RUNS: u32 = 31;
@@ -156,6 +156,10 @@ pub struct ArmResult {
     pub summary: Option<Summary>,
     /// Last verified checksum of a kernel.
     pub checksum: Option<String>,
+    /// The first timed trial against the rest (SPEC S9), only when this arm
+    /// took no warm-up trial: after a warm-up the first timed trial is
+    /// already warm and the check would answer a question nobody asked.
+    pub first_trial_check: Option<WarmupCheck>,
 }
 
 /// Whether the two orders of a comparison agree (SPEC E5).
@@ -515,14 +519,16 @@ fn arm_result(arm: usize, subject: &Subject, live: &Live<'_>, trials: &[TrialRec
         (Prepared::Command { argv }, _) => (argv.join(" "), "s".to_owned()),
     };
     let ns_per_unit = 1.0 / scale(live, arm, 1);
+    let warmup_trials = u32::try_from(trials.iter().filter(|t| t.arm == arm && t.warmup).count()).unwrap_or(u32::MAX);
     ArmResult {
         label: if arm == 0 { "A".into() } else { "B".into() },
         what,
         command: subject.argv(),
         unit,
         ns_per_unit,
-        warmup_trials: u32::try_from(trials.iter().filter(|t| t.arm == arm && t.warmup).count()).unwrap_or(u32::MAX),
+        warmup_trials,
         summary: Summary::of(&timed).ok(),
+        first_trial_check: if warmup_trials == 0 { stats::warmup_check(&timed) } else { None },
         timed,
         checksum: live.checksums[arm].clone(),
     }

@@ -61,6 +61,53 @@ pub fn render(comments: &[String], trials: &[TrialRecord]) -> String {
     out
 }
 
+/// The `#` comment that states an arm's unit, so the file can be read back
+/// in the unit its row uses: `arm A unit: s (ns / 1000000000)`.
+pub fn unit_comment(label: &str, unit: &str, ns_per_unit: f64) -> String {
+    format!("arm {label} unit: {unit} (ns / {ns_per_unit})")
+}
+
+/// An arm's unit as a raw file's comment states it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArmUnit {
+    /// `A` or `B`.
+    pub label: String,
+    /// The row's unit (`s`, `ns/access` …).
+    pub unit: String,
+    /// Nanoseconds per one `unit`; finite and positive.
+    pub ns_per_unit: f64,
+}
+
+/// The arms' units stated by [`unit_comment`] lines before the header. An
+/// arm stated twice, or with a divisor that is not a finite positive number,
+/// is left out: the file may be someone else's, and a wrong unit would
+/// print a wrong number, where nanoseconds are always right.
+pub fn units(text: &str) -> Vec<ArmUnit> {
+    let stated: Vec<ArmUnit> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|line| line.is_empty() || line.starts_with('#'))
+        .filter_map(|line| {
+            let (label, rest) = line.strip_prefix("# arm ")?.split_once(" unit: ")?;
+            let (unit, divisor) = rest.rsplit_once(" (ns / ")?;
+            // The harness writes 1 / (1 / 1e9) as 999999999.9999999; 15
+            // significant digits give back the 1e9 it means, so the values
+            // read back carry no float artefact and match the row's.
+            let written: f64 = divisor.strip_suffix(')')?.parse().ok()?;
+            let ns_per_unit: f64 = format!("{written:.14e}").parse().ok()?;
+            let valid = matches!(label, "A" | "B") && !unit.is_empty() && ns_per_unit.is_finite() && ns_per_unit > 0.0;
+            valid.then(|| ArmUnit { label: label.to_owned(), unit: unit.to_owned(), ns_per_unit })
+        })
+        .collect();
+    stated.iter().filter(|u| stated.iter().filter(|v| v.label == u.label).count() == 1).cloned().collect()
+}
+
+/// True when `text` is a raw trial file: its first line that is not a
+/// comment is [`HEADER`].
+pub fn is_raw(text: &str) -> bool {
+    text.lines().map(str::trim).find(|line| !line.is_empty() && !line.starts_with('#')) == Some(HEADER)
+}
+
 /// Writes `text` to `raw/STEM.csv` in the notebook `dir` — or `STEM-2.csv`,
 /// `STEM-3.csv` … since a raw file is never overwritten — and returns its
 /// path and SHA-256.
@@ -244,5 +291,21 @@ mod tests {
         assert_eq!(parse(&text), Ok(trials));
         assert!(parse("index,arm,position,warmup,ns,exit_status\n0,C,1,0,5,0\n").is_err());
         assert!(parse("nonsense\n").is_err());
+    }
+
+    // SPEC N6: the unit comments read back; a doubtful one is left out.
+    #[test]
+    fn units_read_back_and_doubt_leaves_nanoseconds() {
+        let comments = [unit_comment("A", "s", 1.0 / (1.0 / 1e9)), unit_comment("B", "ns/access", 2.5)];
+        let text = render(&comments, &[]);
+        assert!(is_raw(&text));
+        let read = units(&text);
+        assert_eq!(read.len(), 2);
+        assert_eq!((read[0].label.as_str(), read[0].unit.as_str(), read[0].ns_per_unit), ("A", "s", 1e9));
+        assert_eq!((read[1].unit.as_str(), read[1].ns_per_unit), ("ns/access", 2.5));
+        let twice = render(&[unit_comment("A", "s", 1e9), unit_comment("A", "ms", 1e6)], &[]);
+        assert_eq!(units(&twice), []);
+        assert_eq!(units(&render(&[unit_comment("A", "s", 0.0)], &[])), []);
+        assert!(!is_raw("index,ns\n1,2\n"));
     }
 }

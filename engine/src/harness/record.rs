@@ -42,7 +42,7 @@ pub fn write_raw_reserved(dir: &Path, result: &BenchResult, reserved: raw::Reser
     let mut comments = vec![format!("started: {}", result.started_at.to_rfc3339())];
     for arm in &result.arms {
         comments.push(format!("arm {}: {} — command: {}", arm.label, arm.what, arm.command.join(" ")));
-        comments.push(format!("arm {} unit: {} (ns / {})", arm.label, arm.unit, arm.ns_per_unit));
+        comments.push(raw::unit_comment(&arm.label, &arm.unit, arm.ns_per_unit));
     }
     comments.extend(result.conditions().iter().map(|c| format!("{}: {}", c.field, c.value)));
     if let Some(failure) = &result.failure {
@@ -79,6 +79,9 @@ pub fn add_rows(notebook: &mut Notebook, result: &BenchResult, raw_file: &RawFil
         if let Some(sum) = &arm.checksum {
             row_conditions
                 .push(Condition::new(ConditionName::ResultCheck, format!("verified after every trial; {sum}")));
+        }
+        if let Some(check) = &arm.first_trial_check {
+            row_conditions.push(Condition::new(ConditionName::FirstTrialCheck, check.describe(&arm.unit)));
         }
         let measurement = Measurement {
             what: arm.what.clone(),

@@ -140,6 +140,7 @@ vocabulary! {
     CoolDown = "cool-down", Method, None;
     OrderCheck = "order check", Method, None;
     ResultCheck = "result check", Method, None;
+    FirstTrialCheck = "first-trial check", Method, None;
     ProcessCleanup = "process cleanup", Method, None;
     Placeholders = "placeholders", Soak, Some(Brevity::Column);
     Workers = "workers", Soak, None;

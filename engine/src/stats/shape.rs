@@ -68,6 +68,18 @@ pub struct WarmupCheck {
     pub stands_out: bool,
 }
 
+impl WarmupCheck {
+    /// The one sentence every face prints and a row stores (SPEC S9), so
+    /// `stats`, `bench` and the notebook say it the same way; `unit` follows
+    /// each figure when it is not empty. The figures keep full precision:
+    /// the point is to compare them, not to headline them.
+    pub fn describe(&self, unit: &str) -> String {
+        let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+        let verdict = if self.stands_out { "stands out: consider a longer warm-up" } else { "looks like the rest" };
+        format!("first value {}{unit} against the median of the rest {}{unit}: {verdict}", self.first, self.median_rest)
+    }
+}
+
 /// Compares the first trial of `trials` (in order) with the others; needs at
 /// least three trials.
 pub fn warmup_check(trials: &[f64]) -> Option<WarmupCheck> {
@@ -122,5 +134,9 @@ mod tests {
         let warm = warmup_check(&[12.5, 12.4, 12.5, 12.4, 12.6, 12.5]).expect("enough trials");
         assert!(!warm.stands_out);
         assert_eq!(warmup_check(&[1.0, 2.0]), None);
+        assert_eq!(
+            warm.describe("ms"),
+            "first value 12.5 ms against the median of the rest 12.5 ms: looks like the rest"
+        );
     }
 }
