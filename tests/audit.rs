@@ -8,7 +8,7 @@ use vernier_engine::audit::{self, Check, Place};
 use vernier_engine::documents::{self, STEMS};
 use vernier_engine::harness::raw;
 use vernier_engine::notebook::{
-    Citation, Condition, NewSoak, Notebook, RowRef, SoakNumbers, SoakProtocol, Tag, WarmupPolicy, store,
+    Citation, Condition, Notebook, RowRef, Soak, SoakNumbers, SoakProtocol, Tag, WarmupPolicy, store,
 };
 
 use crate::util::{at, measurement, text};
@@ -163,7 +163,10 @@ fn a5_soak_without_all_six_numbers() {
     };
     let raw_file = raw::write_once(&dir, "soak-1", "t_seconds,score\n0,1\n").expect("raw");
     nb.record_soak(
-        NewSoak {
+        Soak {
+            number: 0,
+            recorded_at: at(60),
+            discarded: None,
             protocol,
             numbers,
             conditions: Vec::new(),

@@ -168,7 +168,7 @@ fn every_byte_flip_of_a_prediction_is_detected() {
 // is reported.
 #[test]
 fn soak_protocol_is_sealed_with_the_prediction() {
-    use vernier_engine::notebook::{NewSoak, SoakNumbers, SoakProtocol, Tag};
+    use vernier_engine::notebook::{Soak, SoakNumbers, SoakProtocol, Tag};
     let (_tmp, dir, mut nb) = saved_notebook();
     let protocol = SoakProtocol { duration_s: 900.0, ..SoakProtocol::default() };
     let n = nb
@@ -191,7 +191,17 @@ fn soak_protocol_is_sealed_with_the_prediction() {
         unit: "chunks/s".into(),
     };
     nb.record_soak(
-        NewSoak { protocol, numbers, conditions: Vec::new(), raw_file: None, tag: Tag::Measured, synthetic: false },
+        Soak {
+            number: 0,
+            recorded_at: at(70),
+            discarded: None,
+            protocol,
+            numbers,
+            conditions: Vec::new(),
+            raw_file: None,
+            tag: Tag::Measured,
+            synthetic: false,
+        },
         at(70),
     );
     assert!(nb.lock_of(nb.prediction(n).expect("P3")).is_some(), "the soak locked its prediction");

@@ -30,7 +30,7 @@ pub use error::{CreateError, FolderError, LoadError, NotebookError, SaveError, S
 pub use path::{NotebookPath, PathError};
 pub(crate) use prediction::hex;
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
-pub use run::{Discard, Measurement, NewSoak, RawFile, RowRef, Run, Soak, SoakNumbers, SoakProtocol, WarmupPolicy};
+pub use run::{Discard, Measurement, RawFile, RowRef, Run, Soak, SoakNumbers, SoakProtocol, WarmupPolicy};
 pub use tag::Tag;
 pub use writing::{Budget, Citation, Writing, is_date};
 
@@ -262,21 +262,12 @@ impl Notebook {
     }
 
     /// Records a soak; every open prediction locks (N4). Returns its number.
-    pub fn record_soak(&mut self, soak: NewSoak, at: DateTime<Utc>) -> u32 {
+    /// The row's bookkeeping is the notebook's: `soak` is given the next
+    /// number, `at` as its time, and starts kept, whatever it held.
+    pub fn record_soak(&mut self, soak: Soak, at: DateTime<Utc>) -> u32 {
         let number = next_number(self.soaks.iter().map(|s| s.number));
         self.lock_open(Lock { at, cause: LockCause::Soak(number) });
-        let NewSoak { protocol, numbers, conditions, raw_file, tag, synthetic } = soak;
-        self.soaks.push(Soak {
-            number,
-            recorded_at: at,
-            discarded: None,
-            protocol,
-            numbers,
-            conditions,
-            raw_file,
-            tag,
-            synthetic,
-        });
+        self.soaks.push(Soak { number, recorded_at: at, discarded: None, ..soak });
         number
     }
 

@@ -319,24 +319,6 @@ pub struct SoakNumbers {
     pub unit: String,
 }
 
-/// What a soak produced: everything in a Soak runs row except its number
-/// and the log's bookkeeping (see [`Notebook::record_soak`](super::Notebook::record_soak)).
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewSoak {
-    /// The protocol fixed before the run.
-    pub protocol: SoakProtocol,
-    /// The six numbers.
-    pub numbers: SoakNumbers,
-    /// Conditions of the run.
-    pub conditions: Vec<Condition>,
-    /// The soak CSV.
-    pub raw_file: Option<RawFile>,
-    /// Provenance.
-    pub tag: Tag,
-    /// True for a shipped synthetic dataset.
-    pub synthetic: bool,
-}
-
 /// A row of the Soak runs section.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -21,6 +21,18 @@ struct Interpreter {
     options_anywhere: bool,
 }
 
+impl Interpreter {
+    /// One whose option letters take no value.
+    const fn no_values(
+        names: &'static [&'static str],
+        code: &'static str,
+        long: &'static [&'static str],
+        options_anywhere: bool,
+    ) -> Self {
+        Self { names, code, long, takes_value: "", options_anywhere }
+    }
+}
+
 const INTERPRETERS: &[Interpreter] = &[
     Interpreter {
         names: &["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "csh", "tcsh", "expect"],
@@ -36,7 +48,7 @@ const INTERPRETERS: &[Interpreter] = &[
         takes_value: "",
         options_anywhere: false,
     },
-    Interpreter { names: &["su", "script"], code: "c", long: &["--command"], takes_value: "", options_anywhere: true },
+    Interpreter::no_values(&["su", "script"], "c", &["--command"], true),
     Interpreter { names: &["python", "pypy"], code: "c", long: &[], takes_value: "WXm", options_anywhere: false },
     // `-l` and `-0` take only digits, so `-lne` still reaches its `e`.
     Interpreter { names: &["perl"], code: "eE", long: &[], takes_value: "IMmCxdDi", options_anywhere: false },
@@ -50,45 +62,25 @@ const INTERPRETERS: &[Interpreter] = &[
     },
     Interpreter { names: &["php"], code: "rRBE", long: &[], takes_value: "cdzF", options_anywhere: false },
     Interpreter { names: &["lua", "luajit"], code: "e", long: &[], takes_value: "l", options_anywhere: false },
-    Interpreter {
-        names: &["julia"],
-        code: "eE",
-        long: &["--eval", "--print"],
-        takes_value: "",
-        options_anywhere: false,
-    },
-    Interpreter {
-        names: &["rscript", "r", "osascript"],
-        code: "e",
-        long: &[],
-        takes_value: "",
-        options_anywhere: false,
-    },
+    Interpreter::no_values(&["julia"], "eE", &["--eval", "--print"], false),
+    Interpreter::no_values(&["rscript", "r", "osascript"], "e", &[], false),
     // Programs that run a shell command given with `-c` among their options.
-    Interpreter { names: &["flock", "sg"], code: "c", long: &["--command"], takes_value: "", options_anywhere: true },
+    Interpreter::no_values(&["flock", "sg"], "c", &["--command"], true),
     // Editors and debuggers run commands given on their command line.
-    Interpreter {
-        names: &["vim", "vi", "nvim", "ex", "view", "gvim"],
-        code: "cS",
-        long: &["--cmd"],
-        takes_value: "",
-        options_anywhere: true,
-    },
-    Interpreter {
-        names: &["gdb", "lldb"],
-        code: "x",
-        long: &["-ex", "-iex", "--eval-command", "--init-eval-command", "-o", "--one-line"],
-        takes_value: "",
-        options_anywhere: true,
-    },
+    Interpreter::no_values(&["vim", "vi", "nvim", "ex", "view", "gvim"], "cS", &["--cmd"], true),
+    Interpreter::no_values(
+        &["gdb", "lldb"],
+        "x",
+        &["-ex", "-iex", "--eval-command", "--init-eval-command", "-o", "--one-line"],
+        true,
+    ),
     // PowerShell's options are whole words, never clusters.
-    Interpreter {
-        names: &["pwsh", "powershell"],
-        code: "",
-        long: &["-c", "-command", "-e", "-ec", "-encodedcommand", "--command"],
-        takes_value: "",
-        options_anywhere: true,
-    },
+    Interpreter::no_values(
+        &["pwsh", "powershell"],
+        "",
+        &["-c", "-command", "-e", "-ec", "-encodedcommand", "--command"],
+        true,
+    ),
 ];
 
 /// Programs that run the rest of their arguments as another command.

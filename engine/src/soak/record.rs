@@ -14,7 +14,7 @@ use super::file::{self, SoakFileError};
 use super::run::SoakOutcome;
 use super::{Analysis, AnalysisError, Thresholds, analyze};
 use crate::harness::raw::sha256_hex;
-use crate::notebook::{Condition, NewSoak, Notebook, NotebookPath, RawFile, SoakProtocol, Tag, store};
+use crate::notebook::{Condition, Notebook, NotebookPath, RawFile, Soak, SoakProtocol, Tag, store};
 
 /// Where the next soak of `notebook` (kept in `dir`) writes its CSV:
 /// `raw/soak-N.csv`, N being the row it will become.
@@ -70,7 +70,10 @@ pub enum Added {
 pub fn add_row(notebook: &mut Notebook, dir: &Path, finished: &Finished, at: DateTime<Utc>) -> Added {
     match &finished.analysis {
         Ok(analysis) => Added::Soak(notebook.record_soak(
-            NewSoak {
+            Soak {
+                number: 0,
+                recorded_at: at,
+                discarded: None,
                 protocol: finished.protocol,
                 numbers: analysis.numbers.clone(),
                 conditions: finished.conditions.clone(),
