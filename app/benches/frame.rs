@@ -110,12 +110,12 @@ fn main() {
 }
 
 fn harness(dir: &Path) -> Harness<'static, VernierApp> {
-    let notebook = store::load(dir).expect("load");
+    let (notebook, stamp) = store::load_stamped(dir).expect("load");
     let dir = dir.to_path_buf();
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .with_accessibility_check(false)
-        .build_eframe(move |cc| VernierApp::new(cc, dir, notebook))
+        .build_eframe(move |cc| VernierApp::new(cc, dir, notebook, stamp))
 }
 
 /// Lets the background threads deliver (the selected run's trials).

@@ -15,10 +15,9 @@ pub enum Request {
     /// Apply a change to the notebook in `dir` as it is on disk, under the
     /// folder's lock (N10); `generation` is the window's count of changes.
     Change { dir: PathBuf, change: super::Change, generation: u64 },
-    /// Follow the notebook in `dir` from here on, reporting at once when the
-    /// file already differs from what the window `shown` (it was loaded
-    /// before the window existed).
-    Watch { dir: PathBuf, shown: Arc<Notebook> },
+    /// Follow the notebook in `dir` from here on, from the stamp of what the
+    /// window `seen` when it read it (before the window existed).
+    Watch { dir: PathBuf, seen: store::Stamp },
     /// Load a notebook folder.
     Load { dir: PathBuf },
     /// Create a notebook folder, then load it.
@@ -317,18 +316,10 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
                 };
                 Event::Changed { generation, result }
             }
-            Request::Watch { dir, shown } => match store::load_stamped(&dir) {
-                Ok((notebook, stamp)) => {
-                    watched = Some(Watched { dir, stamp });
-                    if notebook == *shown {
-                        continue;
-                    }
-                    let unwritten = documents::unwritten(&notebook);
-                    Event::ChangedElsewhere { notebook: Box::new(notebook), unwritten }
-                }
-                // Unreadable now: the window already shows what it read.
-                Err(_) => continue,
-            },
+            Request::Watch { dir, seen } => {
+                watched = Some(Watched { dir, stamp: seen });
+                continue;
+            }
             Request::Load { dir } => loaded(dir, &mut watched, |_| Ok(())),
             Request::OpenOrCreate { dir } if dir.join(store::NOTEBOOK_FILE).exists() => {
                 loaded(dir, &mut watched, |_| Ok(()))

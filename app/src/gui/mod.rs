@@ -66,8 +66,9 @@ pub fn run(path: Option<PathBuf>) -> Result<(), StartError> {
         Some(p) if workbook.is_none() => p,
         _ => crate::scratch::ensure_scratch().map_err(StartError::Scratch)?,
     };
-    // Read before the window exists, so the first frame already shows it.
-    let notebook = store::load(&dir)?;
+    // Read before the window exists, so the first frame already shows it;
+    // the stamp of what was read lets the file thread follow the file.
+    let (notebook, stamp) = store::load_stamped(&dir)?;
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Vernier")
@@ -95,7 +96,7 @@ pub fn run(path: Option<PathBuf>) -> Result<(), StartError> {
         options,
         Box::new(move |cc| {
             let _ = woken.set(cc.egui_ctx.clone());
-            let mut app = VernierApp::new(cc, dir, notebook);
+            let mut app = VernierApp::new(cc, dir, notebook, stamp);
             app.terminate = terminate;
             if let Some(workbook) = workbook {
                 app.apply(AppCommand::ReadTheirLog(workbook));
@@ -241,8 +242,9 @@ struct LiveRun {
 /// The open notebook and whether it is on disk.
 struct Doc {
     dir: PathBuf,
-    /// Shared with the I/O thread's pending save: a save costs a reference
-    /// count, and an edit copies the log only while a save still holds it.
+    /// Shared with the file thread's export, audit and watch requests: handing
+    /// it over costs a reference count, and an edit copies the log only while
+    /// one of them still holds it.
     notebook: Arc<Notebook>,
     findings: Vec<IntegrityFinding>,
     /// Parts of each document still to write, as of the last save (counted
@@ -326,7 +328,7 @@ pub struct VernierApp {
 
 impl VernierApp {
     /// The app on an already loaded notebook. Works without storage (tests).
-    pub fn new(cc: &eframe::CreationContext<'_>, dir: PathBuf, notebook: Notebook) -> Self {
+    pub fn new(cc: &eframe::CreationContext<'_>, dir: PathBuf, notebook: Notebook, seen: store::Stamp) -> Self {
         let mut settings: settings::Settings =
             cc.storage.and_then(|s| eframe::get_value(s, settings::KEY)).unwrap_or_default();
         settings.remember(&dir);
@@ -363,15 +365,11 @@ impl VernierApp {
             audit: None,
             terminate: Arc::default(),
         };
-        app.watch();
+        // The file thread follows the file from what was read (N10): a
+        // change made since shows at its first look.
+        let request = io::Request::Watch { dir: app.doc.dir.clone(), seen };
+        app.send_io(request);
         app
-    }
-
-    /// Has the file thread follow the open notebook on disk from what the
-    /// window shows now (N10): a change made elsewhere since is reported.
-    fn watch(&mut self) {
-        let request = io::Request::Watch { dir: self.doc.dir.clone(), shown: Arc::clone(&self.doc.notebook) };
-        self.send_io(request);
     }
 
     /// Queues a command as if a view had pushed it (tests and benchmarks).
@@ -398,7 +396,7 @@ impl VernierApp {
         self.status = Some((text.into(), error));
     }
 
-    /// The notebook, to change it (copied first only if a save still holds it).
+    /// The notebook, to change it (copied first only if the file thread still holds it).
     fn notebook_mut(&mut self) -> &mut Notebook {
         Arc::make_mut(&mut self.doc.notebook)
     }

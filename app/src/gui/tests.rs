@@ -12,14 +12,14 @@ use vernier_engine::notebook::store;
 use super::VernierApp;
 
 fn app_on(dir: std::path::PathBuf) -> Harness<'static, VernierApp> {
-    let notebook = store::load(&dir).expect("notebook loads");
+    let (notebook, stamp) = store::load_stamped(&dir).expect("notebook loads");
     // The file thread wakes the window when a save lands (and with it the
     // count of unwritten prompts), which may fall inside a `run`: allow a few
     // more frames for it to settle than the default four.
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .with_max_steps(12)
-        .build_eframe(|cc| VernierApp::new(cc, dir, notebook))
+        .build_eframe(|cc| VernierApp::new(cc, dir, notebook, stamp))
 }
 
 /// Steps frames until `done` holds, waiting for the engine and file threads.
