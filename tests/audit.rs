@@ -20,9 +20,12 @@ fn method_notebook() -> (tempfile::TempDir, std::path::PathBuf, Notebook) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let dir = tmp.path().join("nb");
     let mut nb = store::create(&dir, "Project 3 — The Memory Wall Lab", at(0)).expect("create");
-    for (field, value) in
-        [("Machine / OS", "ThinkPad X1, Linux 6.8"), ("Compiler + flags", "rustc -O"), ("Power source", "mains")]
-    {
+    for (field, value) in [
+        ("Machine / OS", "ThinkPad X1, Linux 6.8"),
+        ("Compiler + flags", "rustc -O"),
+        ("Power source", "mains"),
+        ("Pre-run idle", "5 min"),
+    ] {
         nb.set_environment(field, value).expect("set");
     }
     nb.add_prediction(text("matmul ikj, N=512", "about 12 ms", "unit stride"), at(10)).expect("P1");
@@ -48,11 +51,13 @@ fn citation(url: &str, retrieved: &str) -> Citation {
     }
 }
 
-/// Records `m` with a canary condition and a raw file, as the harness does.
+/// Records `m` with a canary condition, the build from the Environment and
+/// a raw file, as the harness does.
 fn record(dir: &Path, nb: &mut Notebook, mut m: vernier_engine::notebook::Measurement, seconds: i64) -> u32 {
     let raw_file = raw::write_once(dir, &format!("run-{seconds}"), "arm,trial,seconds\nA,0,0.0125\n").expect("raw");
     m.raw_file = Some(raw_file);
     m.conditions.push(Condition { field: "canary end/start".into(), value: "1.002 (2.1 ms, then 2.1 ms)".into() });
+    m.conditions.push(Condition { field: "build".into(), value: "rustc -O (from the Environment)".into() });
     nb.record_run(m, at(seconds))
 }
 
@@ -101,21 +106,25 @@ fn a1_average_and_unsplit_n() {
     assert_eq!(checks(&dir), [Check::A1]);
 }
 
-// SPEC A2: a bare number with no conditions.
+// SPEC A2, N9, N11: a bare number with no conditions, no build and no
+// thermal state beyond the canary.
 #[test]
 fn a2_run_without_power_source_or_thermal_condition() {
     let (_tmp, dir, mut nb) = method_notebook();
     nb.set_environment("Power source", "").expect("clear");
+    nb.set_environment("Pre-run idle", "").expect("clear");
     let n = nb.record_run(measurement("bare", &[1.0, 1.1, 1.2]), at(60));
     let report = audit::audit(&dir, &nb);
     let a2: Vec<_> = report.findings.iter().filter(|f| f.check == Check::A2).collect();
     assert!(
         a2.iter().any(|f| f.place == Place::Run { number: n }
+            && f.message.contains("build flags")
             && f.message.contains("power source")
             && f.message.contains("thermal condition")),
         "{a2:#?}"
     );
-    assert!(a2.iter().any(|f| f.place == Place::Run { number: 1 } && f.message == "states no power source"));
+    // SPEC N9: run 1 keeps the power source and idle stated when it ran.
+    assert!(!a2.iter().any(|f| f.place == Place::Run { number: 1 }), "{a2:#?}");
 }
 
 // SPEC A3: a raw file edited after it was recorded, or missing.
@@ -173,6 +182,7 @@ fn a5_soak_without_all_six_numbers() {
             raw_file: Some(raw_file),
             tag: Tag::Measured,
             synthetic: false,
+            stated: None,
         },
         at(60),
     );

@@ -74,22 +74,22 @@ fn newer_schema_is_refused() {
     assert!(text.contains(&current));
     std::fs::write(&path, text.replacen(&current, "schema: 7,", 1)).expect("write");
     let err = store::load(&dir).expect_err("refused");
-    assert!(matches!(err, LoadError::NewerSchema { found: 7, supported: 2, .. }), "{err:?}");
+    assert!(matches!(err, LoadError::NewerSchema { found: 7, supported: 3, .. }), "{err:?}");
     assert!(err.to_string().contains("update Vernier"));
 }
 
 // SPEC N8: a version 1 notebook (before the documents' writing was kept)
-// opens with nothing lost and is saved as version 2.
+// opens with nothing lost and is saved as the current version.
 #[test]
 fn version_1_notebooks_are_migrated() {
     let v1 = include_str!("fixtures/notebook-with-runs.ron");
     assert!(v1.contains("schema: 1,") && !v1.contains("writing"));
     let nb = store::from_bytes(v1.as_bytes(), std::path::Path::new("v1/notebook.ron")).expect("a v1 file loads");
-    assert_eq!(nb.schema, 2);
+    assert_eq!(nb.schema, store::SCHEMA_VERSION);
     assert_eq!(nb.runs().len(), 2);
     assert!(nb.integrity().is_empty(), "the chain survives the migration");
     let saved = store::to_text(&nb).expect("text");
-    assert!(saved.contains("schema: 2,"));
+    assert!(saved.contains("schema: 3,"));
     assert_eq!(store::from_bytes(saved.as_bytes(), std::path::Path::new("v2/notebook.ron")).expect("reload"), nb);
 }
 
@@ -157,16 +157,21 @@ fn run_columns_are_rounded() {
 fn long_and_short_forms() {
     let (_tmp, _dir, mut nb) = saved_notebook();
     nb.set_environment("Power source", "mains").expect("field");
-    nb.set_environment("Compiler + flags", "rustc 1.95 -C opt-level=3").expect("field");
-    let run = nb.run(1).expect("run");
-    let long = run.long_form(nb.environment());
+    let mut m = nb.run(1).expect("run").measurement.clone();
+    m.conditions.push(vernier_engine::notebook::Condition::new(
+        vernier_engine::notebook::ConditionName::Build,
+        "rustc 1.95 -C opt-level=3",
+    ));
+    let number = nb.record_run(m, at(50));
+    let run = nb.run(number).expect("run");
+    let long = run.long_form();
     let lines: Vec<&str> = long.lines().collect();
     assert_eq!(lines[0], "matmul ikj, N=512");
     assert_eq!(lines[1], "  12.50 ms, IQR 0.20, min 12.40, max 24.90, n=5 (warm-up 3)");
-    assert!(lines.iter().any(|l| l.trim() == "rustc 1.95 -C opt-level=3"));
+    assert!(lines.iter().any(|l| l.trim() == "build: rustc 1.95 -C opt-level=3"));
     assert!(lines.iter().any(|l| l.contains("mains power")));
     assert_eq!(lines.last().copied(), Some("  provenance: MEASURED"));
-    let short = run.short_form(nb.environment());
+    let short = run.short_form();
     assert!(
         short.starts_with(
             "matmul ikj, N=512: median 12.50 ms of 5 repetitions after 3 discarded, IQR 0.20 ms, on mains power"

@@ -201,6 +201,7 @@ fn soak_protocol_is_sealed_with_the_prediction() {
             raw_file: None,
             tag: Tag::Measured,
             synthetic: false,
+            stated: None,
         },
         at(70),
     );

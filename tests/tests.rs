@@ -21,5 +21,7 @@ mod platforms;
 mod prediction_chain;
 /// RULES.md: every SPEC citation resolves there, and it lists exactly SPEC.md's IDs.
 mod rules;
+/// N9, N11: rows keep their snapshot and build; the file stores each snapshot once.
+mod snapshots;
 /// S1–S9 against numpy's values, and the statistics' invariants as properties.
 mod stats_reference;

@@ -264,3 +264,52 @@ fn import_hyperfine_export() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot be a measurement"), "{}", stderr(&o));
 }
+
+// SPEC N11, A2: a timed program's row states the build the student gave and
+// the SHA-256 of the executable and of a script argument, never Vernier's
+// toolchain; without a build and with an empty Environment field, the
+// audit names the row under A2.
+#[test]
+fn a_command_row_states_the_build_given_and_the_program_that_ran() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let script = tmp.path().join("work.sh");
+    std::fs::write(&script, "exit 0\n").expect("script");
+    let script = script.display().to_string();
+    let o = vernier(
+        &["bench", "-n", "3", "--warmup", "0", "--build", "gcc -O2 -march=native", "--notebook", &dir]
+            .into_iter()
+            .chain(["--", "sh", script.as_str()])
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = vernier(&["bench", "-n", "3", "--warmup", "0", "--notebook", &dir, "--", "true"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    let conditions = |run: usize| -> Vec<(String, String)> {
+        shown["runs"][run]["conditions"]
+            .as_array()
+            .expect("conditions")
+            .iter()
+            .map(|c| (c["field"].as_str().unwrap_or("").to_owned(), c["value"].as_str().unwrap_or("").to_owned()))
+            .collect()
+    };
+    let value = |run: usize, field: &str| conditions(run).into_iter().find(|(f, _)| f == field).map(|(_, v)| v);
+    assert_eq!(value(0, "build").as_deref(), Some("gcc -O2 -march=native"));
+    assert_eq!(value(0, "compiler"), None, "Vernier's toolchain is not the program's build");
+    let program = value(0, "program").expect("the program is identified");
+    assert!(program.contains("/sh (SHA-256 ") && program.ends_with(')'), "{program}");
+    let files = value(0, "argument files").expect("the script is identified");
+    assert!(files.starts_with(&format!("{script} (SHA-256 ")), "{files}");
+    assert_eq!(value(1, "build"), None, "no build given, none stated under Environment");
+
+    let long = String::from_utf8_lossy(&vernier(&["show", &dir, "--run", "1", "--form", "long"]).stdout).into_owned();
+    assert!(long.contains("build: gcc -O2 -march=native") && !long.contains("rustc"), "{long}");
+    let audit = String::from_utf8_lossy(&vernier(&["audit", &dir]).stdout).into_owned();
+    // The A2 heading, then its findings indented under it.
+    let a2: Vec<&str> =
+        audit.lines().skip_while(|l| !l.starts_with("A2")).skip(1).take_while(|l| l.starts_with(' ')).collect();
+    assert!(a2.iter().any(|l| l.contains("run 2") && l.contains("build flags")), "{audit}");
+    assert!(!a2.iter().any(|l| l.contains("run 1") && l.contains("build flags")), "{audit}");
+}

@@ -76,12 +76,14 @@ pub enum Imported {
 /// row per command whose every trial exited 0, with Vernier's own
 /// statistics over hyperfine's times and a raw copy of the times in `raw/`.
 /// A command with a failed trial gets no row, only a note, as a `bench`
-/// run that ended early. Every time is checked before anything is written;
-/// the caller saves the notebook.
+/// run that ended early. `build` is how the measured program was built
+/// (SPEC N11; default: the Environment's Compiler + flags). Every time is
+/// checked before anything is written; the caller saves the notebook.
 pub fn hyperfine(
     file: &Path,
     dir: &Path,
     notebook: &mut Notebook,
+    build: Option<&str>,
     at: DateTime<Utc>,
 ) -> Result<Vec<Imported>, ImportError> {
     let bytes = read_bounded(file, MAX_IMPORT_BYTES, "a hyperfine export")?;
@@ -150,13 +152,14 @@ pub fn hyperfine(
             imported.push(Imported::Failed(note));
             continue;
         }
-        let conditions = vec![
+        let mut conditions = vec![
             Condition::new(ConditionName::Source, source.clone()),
             Condition::new(
                 ConditionName::NotRecorded,
                 "not available: hyperfine does not record them; state them under Environment",
             ),
         ];
+        conditions.extend(crate::harness::build_condition(notebook, build));
         let measurement = Measurement {
             what: format!("{} (imported from hyperfine)", result.command),
             // Stored as the one string hyperfine ran, usually through a shell.

@@ -214,7 +214,7 @@ impl Original {
             }
             None => vec![this],
         };
-        Ok(BenchSpec { arms, runs: self.timed, warmup, pin: None, cooldown: None, timeout: None })
+        Ok(BenchSpec { runs: self.timed, warmup, ..BenchSpec::new(arms) })
     }
 
     /// Which arm of the rerun is this row: 0 for A, 1 for B.

@@ -60,6 +60,10 @@ pub struct BenchArgs {
     /// Run the command through /bin/sh -c; the shell's own cost is measured and stated.
     #[arg(long)]
     shell: bool,
+    /// How the program was built, e.g. "g++ -O2 -std=c++17" (default: the
+    /// Environment's Compiler + flags). A kernel's build is Vernier's own.
+    #[arg(long, value_name = "TEXT", conflicts_with = "kernel")]
+    build: Option<String>,
     /// After a kernel run, check that twice the work takes twice the time (E12).
     #[arg(long, requires = "kernel")]
     sanity: bool,
@@ -78,6 +82,10 @@ pub enum ImportCommand {
         /// The notebook to record into.
         #[arg(long, value_name = "DIR")]
         notebook: PathBuf,
+        /// How the measured program was built (default: the Environment's
+        /// Compiler + flags).
+        #[arg(long, value_name = "TEXT")]
+        build: Option<String>,
     },
 }
 
@@ -157,6 +165,7 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         pin: args.pin,
         cooldown: args.cooldown,
         timeout: args.timeout,
+        build: args.build.as_deref().map(str::trim).filter(|b| !b.is_empty()).map(str::to_owned),
     })
 }
 
@@ -355,17 +364,18 @@ pub fn instrument(json_output: bool) -> Outcome {
 }
 
 pub fn import(command: &ImportCommand) -> Outcome {
-    let ImportCommand::Hyperfine { file, notebook: dir } = command;
+    let ImportCommand::Hyperfine { file, notebook: dir, build } = command;
     use vernier_engine::import::{ImportError, Imported};
     open(dir)?;
-    let imported = store::change(dir, |nb| vernier_engine::import::hyperfine(file, dir, nb, Utc::now()))
-        .map_err(|e| match e {
-            store::ChangeError::Refused(ImportError::Raw(e)) => Failure::failed(e),
-            store::ChangeError::Refused(other) => Failure::input(other),
-            store::ChangeError::Load(e) => Failure::input(e),
-            store::ChangeError::Save(e) => Failure::failed(e),
-        })?
-        .0;
+    let imported =
+        store::change(dir, |nb| vernier_engine::import::hyperfine(file, dir, nb, build.as_deref(), Utc::now()))
+            .map_err(|e| match e {
+                store::ChangeError::Refused(ImportError::Raw(e)) => Failure::failed(e),
+                store::ChangeError::Refused(other) => Failure::input(other),
+                store::ChangeError::Load(e) => Failure::input(e),
+                store::ChangeError::Save(e) => Failure::failed(e),
+            })?
+            .0;
     let mut rows = Vec::new();
     for result in &imported {
         match result {

@@ -5,7 +5,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use vernier_engine::notebook::{
-    Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, RunColumn, SOAK_COLUMNS, SoakColumn,
+    EnvField, Environment, Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, RunColumn, SOAK_COLUMNS,
+    SoakColumn,
 };
 
 use vernier_engine::display::{inert, quote_argv};
@@ -40,8 +41,7 @@ pub fn show_run(dir: &Path, number: u32, form: &str) -> Outcome {
             vernier_engine::notebook::RowRef::Run(number),
         ))
     })?;
-    let text =
-        if form == "short" { run.short_form(notebook.environment()) } else { run.long_form(notebook.environment()) };
+    let text = if form == "short" { run.short_form() } else { run.long_form() };
     out!("{text}");
     Ok(0)
 }
@@ -118,7 +118,14 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
     let _ = writeln!(out, "# Measurement Log — {}\n{}\n", inert(&nb.title), dir.display());
 
     let env: Vec<Vec<String>> = nb.environment().rows().map(|(f, v)| vec![f.label().to_owned(), v]).collect();
-    let _ = writeln!(out, "## Environment\n{}\n", table::render(&["Field", "Value"], &env));
+    let _ = writeln!(out, "## Environment\n{}", table::render(&["Field", "Value"], &env));
+    // Rows keep what was stated when they were recorded (SPEC N9).
+    for field in EnvField::ALL {
+        if let Some(hint) = nb.stated_hint(field) {
+            let _ = writeln!(out, "{}: {} — {}", field.label(), inert(&nb.environment().get(field)), inert(&hint));
+        }
+    }
+    out.push('\n');
 
     let mut headers = PREDICTION_COLUMNS.to_vec();
     headers.push("Lock");
@@ -155,6 +162,11 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
     let columns = |cells: &mut dyn Iterator<Item = (&str, String)>| -> Value {
         cells.map(|(name, cell)| (name.to_owned(), Value::String(cell))).collect::<serde_json::Map<_, _>>().into()
     };
+    // A row's snapshot of the Environment (SPEC N9); null when the row was
+    // recorded before rows kept one.
+    let stated = |env: Option<&Environment>| -> Value {
+        env.map_or(Value::Null, |e| e.rows().map(|(f, v)| (f.label().to_owned(), Value::String(v))).collect())
+    };
     json!({
         "path": dir.display().to_string(),
         "title": nb.title,
@@ -185,6 +197,7 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "unit": r.measurement.unit,
             "stats": r.measurement.summary,
             "conditions": r.measurement.conditions,
+            "stated_environment": stated(r.stated.as_ref()),
             "tag": r.measurement.tag,
             "synthetic": r.measurement.synthetic,
             "recorded_at": r.recorded_at,
@@ -195,6 +208,8 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "columns": columns(&mut SoakColumn::ALL.iter().map(|&c| (c.header(), s.cell(c)))),
             "protocol": s.protocol,
             "numbers": s.numbers,
+            "conditions": s.conditions,
+            "stated_environment": stated(s.stated.as_ref()),
             "tag": s.tag,
             "synthetic": s.synthetic,
             "recorded_at": s.recorded_at,

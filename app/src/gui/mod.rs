@@ -561,7 +561,8 @@ impl VernierApp {
             }
             AppCommand::NewRun => {
                 if self.live.is_none() {
-                    self.new_run.get_or_insert_with(Default::default);
+                    let build = self.doc.notebook.environment().get(EnvField::CompilerFlags);
+                    self.new_run.get_or_insert_with(|| new_run::NewRunForm::with_build(build));
                 }
                 return;
             }

@@ -39,6 +39,8 @@ pub struct NewRunForm {
     pub cooldown_s: f64,
     /// Per-trial timeout in seconds, 0 for none.
     pub timeout_s: f64,
+    /// How the commands' program was built (SPEC N11).
+    pub build: String,
 }
 
 impl Default for NewRunForm {
@@ -58,11 +60,18 @@ impl Default for NewRunForm {
             pin_cpu: 0,
             cooldown_s: 0.0,
             timeout_s: 0.0,
+            build: String::new(),
         }
     }
 }
 
 impl NewRunForm {
+    /// A fresh form whose build starts as the Environment's Compiler +
+    /// flags as stated when the dialog opens (SPEC N11).
+    pub fn with_build(build: String) -> Self {
+        Self { build, ..Self::default() }
+    }
+
     /// The request, or what is wrong with the form.
     pub fn spec(&self) -> Result<BenchSpec, String> {
         let number = |text: &str, what: &str| -> Result<Option<u64>, String> {
@@ -105,6 +114,8 @@ impl NewRunForm {
             pin: self.pin.then_some(self.pin_cpu),
             cooldown: seconds(self.cooldown_s),
             timeout: seconds(self.timeout_s),
+            // A kernel's build is Vernier's own.
+            build: Some(self.build.trim()).filter(|b| !self.kernel_mode && !b.is_empty()).map(str::to_owned),
         })
     }
 
@@ -163,6 +174,14 @@ impl NewRunForm {
                 ui.add(
                     egui::TextEdit::singleline(&mut self.versus)
                         .hint_text("optional: interleaved A B …, then B A …")
+                        .desired_width(360.0),
+                )
+                .labelled_by(label.id);
+                ui.end_row();
+                let label = ui.label("Build");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.build)
+                        .hint_text("how the program was built: g++ -O2 -std=c++17")
                         .desired_width(360.0),
                 )
                 .labelled_by(label.id);

@@ -6,7 +6,7 @@ use egui::{Color32, Ui};
 use egui_plot::{BoxElem, BoxPlot, BoxSpread, HLine, Legend, Line, Plot, PlotPoints, Points};
 use vernier_engine::harness::{TrialRecord, TrialStatus};
 use vernier_engine::kernels::{DEFAULT_WORKING_SET, KernelKind, KernelSpec};
-use vernier_engine::notebook::{Brevity, Notebook, Run, WarmupPolicy, brief_conditions, plausible};
+use vernier_engine::notebook::{Brevity, Notebook, Run, WarmupPolicy, plausible};
 use vernier_engine::stats;
 
 /// A run's trials, read back from its raw file and put in the row's unit.
@@ -119,7 +119,7 @@ fn caption_on(ui: &Ui, plot: &egui::Response, text: &str) {
 
 /// Power, thermal state and placement, written on the plot (SPEC U4).
 fn caption_conditions(run: &Run) -> String {
-    let text = brief_conditions(&run.measurement.conditions, Brevity::Caption);
+    let text = run.context().brief(Brevity::Caption);
     if text.is_empty() { "conditions not recorded".into() } else { text }
 }
 

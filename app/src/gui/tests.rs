@@ -411,27 +411,49 @@ fn run_disabled(harness: &Harness<'static, VernierApp>) -> bool {
     harness.get_by_label("Run it here").accesskit_node().is_disabled()
 }
 
+/// A measured run of `command`, n = 3, without conditions.
+fn measured(what: &str, command: &[&str]) -> vernier_engine::notebook::Measurement {
+    use vernier_engine::notebook::{Measurement, Tag, WarmupPolicy};
+    Measurement {
+        what: what.into(),
+        command: command.iter().map(|w| (*w).to_owned()).collect(),
+        warmup: WarmupPolicy::Count(1),
+        warmup_trials: 1,
+        summary: vernier_engine::stats::Summary::of(&[0.0007, 0.0008, 0.0009]).expect("summary"),
+        unit: "s".into(),
+        ns_per_unit: 1e9,
+        conditions: Vec::new(),
+        raw_file: None,
+        tag: Tag::Measured,
+        synthetic: false,
+    }
+}
+
 /// Their notebook at `dir` with one measured run of `command`, n = 3.
 fn their_notebook(dir: &std::path::Path, what: &str, command: &[&str]) {
-    use vernier_engine::notebook::{Measurement, Tag, WarmupPolicy};
     let mut nb = store::create(dir, "Their project", chrono::Utc::now()).expect("create");
-    nb.record_run(
-        Measurement {
-            what: what.into(),
-            command: command.iter().map(|w| (*w).to_owned()).collect(),
-            warmup: WarmupPolicy::Count(1),
-            warmup_trials: 1,
-            summary: vernier_engine::stats::Summary::of(&[0.0007, 0.0008, 0.0009]).expect("summary"),
-            unit: "s".into(),
-            ns_per_unit: 1e9,
-            conditions: Vec::new(),
-            raw_file: None,
-            tag: Tag::Measured,
-            synthetic: false,
-        },
-        chrono::Utc::now(),
-    );
+    nb.record_run(measured(what, command), chrono::Utc::now());
     store::save(dir, &nb).expect("save");
+}
+
+// SPEC N9: rows keep the Environment stated when they ran; the field that
+// changed since says which rows kept which value.
+#[test]
+fn the_environment_names_rows_measured_under_another_value() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    let mut nb = store::create(&dir, "Power", chrono::Utc::now()).expect("create");
+    nb.set_environment("Power source", "mains").expect("field");
+    for i in 1..=4 {
+        nb.record_run(measured(&format!("run {i}"), &["true"]), chrono::Utc::now());
+    }
+    nb.set_environment("Power source", "battery").expect("field");
+    nb.record_run(measured("on battery", &["true"]), chrono::Utc::now());
+    store::save(&dir, &nb).expect("save");
+    let mut harness = app_on(dir);
+    harness.run();
+    assert_eq!(harness.get_by_role_and_label(Role::TextInput, "Power source").value().as_deref(), Some("battery"));
+    harness.get_by_label("runs 1–4 were measured with \"mains\"");
 }
 
 /// Opens the Reproduce dialog, reads `theirs` and picks its run 1.

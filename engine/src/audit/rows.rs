@@ -5,10 +5,7 @@ use std::path::Path;
 
 use super::{Check, Finding, Place};
 use crate::harness::raw::{self, sha256_hex};
-use crate::notebook::{
-    Condition, ConditionName, Conditions, Discard, EnvField, Notebook, RawFile, RowRef, Tag, WarmupPolicy, is_date,
-    plausible,
-};
+use crate::notebook::{Discard, NOT_RECORDED, Notebook, RawFile, RowRef, Tag, WarmupPolicy, is_date, plausible};
 
 pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -28,9 +25,13 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
             find(Check::A1, place(), "n is not split into warm-up + timed: the warm-up was not recorded".into());
         }
         if kept {
-            let missing = unstated(nb, &m.conditions);
+            // The row's own record only (SPEC N9): an Environment stated
+            // after it was measured says nothing about it.
+            let context = run.context();
+            let missing = context.unstated();
             if !missing.is_empty() {
-                find(Check::A2, place(), format!("states no {}", missing.join(", no ")));
+                let why = if context.stated.is_none() { format!(" ({NOT_RECORDED})") } else { String::new() };
+                find(Check::A2, place(), format!("states no {}{why}", missing.join(", no ")));
             }
         }
         let row =
@@ -98,24 +99,6 @@ impl Row<'_> {
             check_discard_note(nb, self.subject, &d.reason, find);
         }
     }
-}
-
-/// Which of machine, build flags, power source and thermal condition
-/// neither the row nor the Environment states.
-fn unstated(nb: &Notebook, conditions: &[Condition]) -> Vec<&'static str> {
-    let row = |name: ConditionName| conditions.states(name);
-    let env = |field: EnvField| !nb.environment().get(field).trim().is_empty();
-    // Someone else's row may name its thermal state in its own words.
-    let thermal = row(ConditionName::Canary) || conditions.iter().any(|c| c.field.to_lowercase().contains("thermal"));
-    [
-        (row(ConditionName::CpuModel) || env(EnvField::MachineOs), "machine"),
-        (row(ConditionName::Compiler) || env(EnvField::CompilerFlags), "build flags"),
-        (row(ConditionName::PowerSource) || env(EnvField::PowerSource), "power source"),
-        (thermal, "thermal condition"),
-    ]
-    .into_iter()
-    .filter_map(|(stated, name)| (!stated).then_some(name))
-    .collect()
 }
 
 /// Why a row's raw file fails A3, if it does: not named, outside the

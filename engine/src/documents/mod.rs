@@ -15,7 +15,7 @@ use std::path::Path;
 
 use blocks::{Block, Run, parse_template};
 
-use crate::notebook::{EnvField, Notebook, RunColumn, SoakColumn, Tag};
+use crate::notebook::{Brevity, EnvField, Notebook, RunColumn, SoakColumn, Tag};
 use crate::soak::file::{self as soak_file, SoakData};
 
 /// Exactly the six document names (D1), in the course's order.
@@ -299,7 +299,7 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                     r.cell(RunColumn::Median),
                     r.cell(RunColumn::Dispersion),
                     r.cell(RunColumn::N),
-                    brief(&r.measurement.conditions),
+                    r.context().brief(Brevity::Caption),
                     r.cell(RunColumn::Tag),
                 ]);
             }
@@ -309,7 +309,7 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                     format!("S {}", s.cell(SoakColumn::Sustained)),
                     format!("tail IQR {}", s.cell(SoakColumn::TailIqr)),
                     format!("{} at {}", s.cell(SoakColumn::Duration), s.cell(SoakColumn::Interval)),
-                    brief(&s.conditions),
+                    s.context().brief(Brevity::Caption),
                     s.tag.to_string(),
                 ]);
             }
@@ -372,11 +372,6 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
         "soc_memory" => soc::memory_table(&soc::parse(soc::SHIPPED).unwrap_or_default()),
         _ => return None,
     })
-}
-
-/// The conditions a report sentence carries: power, thermal state, placement.
-fn brief(conditions: &[crate::notebook::Condition]) -> String {
-    crate::notebook::brief_conditions(conditions, crate::notebook::Brevity::Caption)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 
 mod engine;
 mod process;
+pub mod provenance;
 pub mod raw;
 mod record;
 pub mod schedule;
@@ -20,6 +21,8 @@ use serde::Serialize;
 
 pub use engine::{Engine, EngineEvent, Progress, Refused};
 pub use process::{CommandRunner, CommandTrial};
+pub use provenance::Provenance;
+pub(crate) use record::build_condition;
 pub use record::{Recorded, add_rows, raw_stem, record, write_raw, write_raw_reserved};
 
 use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};
@@ -79,12 +82,15 @@ pub struct BenchSpec {
     /// Per-trial limit for commands; a kernel trial that overruns it ends
     /// the run as timed out once it returns.
     pub timeout: Option<Duration>,
+    /// How the commands' program was built, as the student states it
+    /// (SPEC N11); a kernel's build is Vernier's own and needs none.
+    pub build: Option<String>,
 }
 
 impl BenchSpec {
     /// A spec with the defaults (31 runs, warm-up 3) for these subjects.
     pub fn new(arms: Vec<Subject>) -> Self {
-        Self { arms, runs: DEFAULT_RUNS, warmup: DEFAULT_WARMUP, pin: None, cooldown: None, timeout: None }
+        Self { arms, runs: DEFAULT_RUNS, warmup: DEFAULT_WARMUP, pin: None, cooldown: None, timeout: None, build: None }
     }
 }
 
@@ -160,6 +166,9 @@ pub struct ArmResult {
     /// took no warm-up trial: after a warm-up the first timed trial is
     /// already warm and the check would answer a question nobody asked.
     pub first_trial_check: Option<WarmupCheck>,
+    /// The program a command arm ran, identified as it started (SPEC N11);
+    /// `None` for a kernel.
+    pub provenance: Option<Provenance>,
 }
 
 /// Whether the two orders of a comparison agree (SPEC E5).
@@ -213,15 +222,24 @@ pub struct BenchResult {
     pub cooldown_s: Option<f64>,
     /// The machine's conditions at the start.
     pub machine: Machine,
+    /// The commands' build as stated (SPEC N11).
+    pub build: Option<String>,
     /// Why the run ended early, if it did; what was measured is kept.
     pub failure: Option<String>,
 }
 
 impl BenchResult {
-    /// The conditions written beside every row of this session.
+    /// The conditions written beside every row of this session. Vernier's
+    /// own toolchain is the build only of its kernels (SPEC N11): a session
+    /// of commands states the build it was given instead.
     pub fn conditions(&self) -> Vec<Condition> {
+        let kernels = self.arms.iter().any(|a| a.provenance.is_none());
         let mut rows = self.machine.conditions();
+        rows.retain(|c| kernels || c.name() != Some(ConditionName::Compiler));
         let mut add = |name: ConditionName, value: String| rows.push(Condition::new(name, value));
+        if let Some(build) = &self.build {
+            add(ConditionName::Build, build.clone());
+        }
         add(ConditionName::WarmupPolicy, self.warmup.to_string());
         add(ConditionName::PlacementUsed, self.placement.clone());
         add(ConditionName::Instrument, format!("Vernier harness, {} wall time per trial", platform::INSTANT_CLOCK));
@@ -352,6 +370,14 @@ pub fn run_bench(
     let placement = platform::placement::pin(spec.pin);
     let runner = CommandRunner::new(Arc::clone(cancel))?;
     let prepared = spec.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>()?;
+    let provenance: Vec<Option<Provenance>> = spec
+        .arms
+        .iter()
+        .map(|subject| match subject {
+            Subject::Command { argv, .. } => Some(Provenance::of(argv)),
+            Subject::Kernel(_) => None,
+        })
+        .collect();
     let shell_cost_s = if spec.arms.iter().any(|a| matches!(a, Subject::Command { shell: true, .. })) {
         shell_cost(&runner)
     } else {
@@ -374,8 +400,13 @@ pub fn run_bench(
     let outcome = schedule::run(&mut live, &plan, on_trial);
     let canary_end = if outcome.stopped.is_none() { time_canary(&mut canary, cancel) } else { None };
 
-    let arm_results: Vec<ArmResult> =
-        spec.arms.iter().enumerate().map(|(i, subject)| arm_result(i, subject, &live, &outcome.trials)).collect();
+    let arm_results: Vec<ArmResult> = spec
+        .arms
+        .iter()
+        .zip(provenance)
+        .enumerate()
+        .map(|(i, (subject, provenance))| ArmResult { provenance, ..arm_result(i, subject, &live, &outcome.trials) })
+        .collect();
     let (comparison, order) = match arm_results.as_slice() {
         [a, b] => (compare_arms(a, b), order_check(&outcome.trials, a, b, &live)),
         _ => (None, None),
@@ -401,6 +432,7 @@ pub fn run_bench(
         shell_cost_s,
         cooldown_s: spec.cooldown.map(|d| d.as_secs_f64()),
         machine,
+        build: spec.build.clone(),
         failure: outcome.stopped.map(|stop| describe_stop(&stop, spec)),
     })
 }
@@ -531,6 +563,7 @@ fn arm_result(arm: usize, subject: &Subject, live: &Live<'_>, trials: &[TrialRec
         first_trial_check: if warmup_trials == 0 { stats::warmup_check(&timed) } else { None },
         timed,
         checksum: live.checksums[arm].clone(),
+        provenance: None,
     }
 }
 

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 
 use super::BenchResult;
 use super::raw::{self, RawError};
-use crate::notebook::{Condition, ConditionName, Measurement, Notebook, NotebookPath, RawFile, Tag};
+use crate::notebook::{Condition, ConditionName, EnvField, Measurement, Notebook, NotebookPath, RawFile, Tag};
 
 /// What [`add_rows`] added.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,6 +83,12 @@ pub fn add_rows(notebook: &mut Notebook, result: &BenchResult, raw_file: &RawFil
         if let Some(check) = &arm.first_trial_check {
             row_conditions.push(Condition::new(ConditionName::FirstTrialCheck, check.describe(&arm.unit)));
         }
+        if let Some(provenance) = &arm.provenance {
+            row_conditions.extend(provenance.conditions());
+            if result.build.is_none() {
+                row_conditions.extend(build_condition(notebook, None));
+            }
+        }
         let measurement = Measurement {
             what: arm.what.clone(),
             command: arm.command.clone(),
@@ -106,6 +112,19 @@ pub fn add_rows(notebook: &mut Notebook, result: &BenchResult, raw_file: &RawFil
         let _ = notebook.add_note(&format!("Runs {a} (A) and {b} (B), interleaved: {}{order}.", c.verdict), at);
     }
     Recorded { runs, raw_file: path, sha256 }
+}
+
+/// A measured program's `build` condition (SPEC N11): the build `given`
+/// for the row, else the Environment's Compiler + flags as stated at this
+/// moment, said to come from there. Nothing when neither says: the audit
+/// then names the row (A2).
+pub(crate) fn build_condition(notebook: &Notebook, given: Option<&str>) -> Option<Condition> {
+    if let Some(given) = given.map(str::trim).filter(|g| !g.is_empty()) {
+        return Some(Condition::new(ConditionName::Build, given));
+    }
+    let stated = notebook.environment().get(EnvField::CompilerFlags);
+    let stated = stated.trim();
+    (!stated.is_empty()).then(|| Condition::new(ConditionName::Build, format!("{stated} (from the Environment)")))
 }
 
 /// [`write_raw`] then [`add_rows`]; the caller saves the notebook.

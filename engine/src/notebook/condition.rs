@@ -132,6 +132,9 @@ vocabulary! {
     LoadAverage = "load average", Machine, Some(Brevity::Column);
     BusyProcesses = "busy processes", Machine, None;
     Compiler = "compiler", Machine, Some(Brevity::Column);
+    Build = "build", Method, Some(Brevity::Column);
+    Program = "program", Method, None;
+    ArgumentFiles = "argument files", Method, None;
     WarmupPolicy = "warm-up policy", Method, None;
     PlacementUsed = "placement used", Method, Some(Brevity::Caption);
     Instrument = "instrument", Method, None;
@@ -150,10 +153,11 @@ vocabulary! {
 }
 
 /// The brief column's names, in the order it shows them.
-const BRIEF_ORDER: [ConditionName; 9] = [
+const BRIEF_ORDER: [ConditionName; 10] = [
     ConditionName::CpuModel,
     ConditionName::LogicalCpus,
     ConditionName::Compiler,
+    ConditionName::Build,
     ConditionName::PowerSource,
     ConditionName::Canary,
     ConditionName::PlacementUsed,
@@ -175,6 +179,15 @@ impl ConditionName {
             (Some(_), Brevity::Column) => true,
             (Some(smallest), Brevity::Caption) => smallest == Brevity::Caption,
         }
+    }
+
+    /// True for a fact about the machine that stays the same from run to
+    /// run: it belongs to the row's snapshot, which the notebook file
+    /// stores once for every row that shares it (SPEC N9). The load and
+    /// the busy processes are read afresh for every row and stay with it.
+    pub fn is_shared(self) -> bool {
+        matches!(self.kind(), ConditionKind::Machine)
+            && !matches!(self, ConditionName::LoadAverage | ConditionName::BusyProcesses)
     }
 
     /// True when two rows differing in it says something about the machine

@@ -6,8 +6,10 @@
 
 mod columns;
 mod condition;
+mod context;
 mod environment;
 mod error;
+mod file;
 mod path;
 pub mod plausible;
 mod prediction;
@@ -25,6 +27,7 @@ pub use condition::{
     Brevity, Condition, ConditionKind, ConditionName, Conditions, brief_conditions, canary_ratio, canary_value,
     conditions_text,
 };
+pub use context::{NOT_RECORDED, RowContext};
 pub use environment::{Bench, EnvField, Environment, Workbench};
 pub use error::{CreateError, FolderError, LoadError, NotebookError, SaveError, SaveStep, create_folder};
 pub use path::{NotebookPath, PathError};
@@ -58,9 +61,10 @@ pub struct Note {
     pub about: Option<RowRef>,
 }
 
-/// The whole log of one project.
+/// The whole log of one project. It is written and read through its file
+/// form ([`file`]), which stores each row's snapshot once.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(into = "file::NotebookFile", try_from = "file::NotebookFile")]
 pub struct Notebook {
     /// Schema version of the file (N8).
     pub schema: u32,
@@ -75,8 +79,7 @@ pub struct Notebook {
     runs: Vec<Run>,
     soaks: Vec<Soak>,
     notes: Vec<Note>,
-    /// What the student wrote for the documents (D2); older files have none.
-    #[serde(default)]
+    /// What the student wrote for the documents (D2).
     writing: Writing,
 }
 
@@ -254,21 +257,62 @@ impl Notebook {
     }
 
     /// Records a run; every open prediction locks (N4). Returns its number.
-    pub fn record_run(&mut self, measurement: Measurement, at: DateTime<Utc>) -> u32 {
+    /// The row keeps the Environment as stated now (N9): every way a row
+    /// enters the log comes through here or [`Self::record_soak`].
+    pub fn record_run(&mut self, mut measurement: Measurement, at: DateTime<Utc>) -> u32 {
         let number = next_number(self.runs.iter().map(|r| r.number));
         self.lock_open(Lock { at, cause: LockCause::Run(number) });
-        self.runs.push(Run { number, recorded_at: at, discarded: None, measurement });
+        shared_first(&mut measurement.conditions);
+        let stated = Some(self.environment.clone());
+        self.runs.push(Run { number, recorded_at: at, discarded: None, measurement, stated });
         number
     }
 
     /// Records a soak; every open prediction locks (N4). Returns its number.
     /// The row's bookkeeping is the notebook's: `soak` is given the next
-    /// number, `at` as its time, and starts kept, whatever it held.
-    pub fn record_soak(&mut self, soak: Soak, at: DateTime<Utc>) -> u32 {
+    /// number, `at` as its time, the Environment as stated now (N9), and
+    /// starts kept, whatever it held.
+    pub fn record_soak(&mut self, mut soak: Soak, at: DateTime<Utc>) -> u32 {
         let number = next_number(self.soaks.iter().map(|s| s.number));
         self.lock_open(Lock { at, cause: LockCause::Soak(number) });
-        self.soaks.push(Soak { number, recorded_at: at, discarded: None, ..soak });
+        shared_first(&mut soak.conditions);
+        let stated = Some(self.environment.clone());
+        self.soaks.push(Soak { number, recorded_at: at, discarded: None, stated, ..soak });
         number
+    }
+
+    /// The hint beside an Environment field when earlier rows kept another
+    /// value (N9), e.g. `runs 1–4 were measured with "mains"`; `None` when
+    /// every row agrees with today's value.
+    pub fn stated_hint(&self, field: EnvField) -> Option<String> {
+        let parts: Vec<String> = self
+            .stated_differently(field)
+            .into_iter()
+            .map(|(value, rows)| {
+                let verb = if rows.len() == 1 { "was" } else { "were" };
+                let value = if value.is_empty() { "nothing stated".to_owned() } else { format!("\"{value}\"") };
+                format!("{} {verb} measured with {value}", row_list(&rows))
+            })
+            .collect();
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
+    /// For each Environment field, the rows recorded under a different
+    /// stated value than today's, with the value they kept (N9): the hint
+    /// "runs 1–4 were measured on mains" beside the field.
+    pub fn stated_differently(&self, field: EnvField) -> Vec<(String, Vec<RowRef>)> {
+        let now = self.environment.get(field);
+        let mut groups: Vec<(String, Vec<RowRef>)> = Vec::new();
+        let rows = self.runs.iter().map(|r| (RowRef::Run(r.number), r.stated.as_ref()));
+        let soaks = self.soaks.iter().map(|s| (RowRef::Soak(s.number), s.stated.as_ref()));
+        for (row, stated) in rows.chain(soaks) {
+            let Some(then) = stated.map(|e| e.get(field)).filter(|then| *then != now) else { continue };
+            match groups.iter_mut().find(|(value, _)| *value == then) {
+                Some((_, members)) => members.push(row),
+                None => groups.push((then, vec![row])),
+            }
+        }
+        groups
     }
 
     /// Sets a run or soak aside with a reason (N5): it stays in the log and a
@@ -392,6 +436,47 @@ fn checked(text: PredictionText) -> Result<PredictionText, NotebookError> {
         predict: field("What I predict", text.predict)?,
         why: field("Why", text.why)?,
     })
+}
+
+/// Rows named compactly: `runs 1–4, 7 and soak S2`.
+pub fn row_list(rows: &[RowRef]) -> String {
+    let runs: Vec<u32> = rows.iter().filter_map(|r| if let RowRef::Run(n) = r { Some(*n) } else { None }).collect();
+    let soaks: Vec<u32> = rows.iter().filter_map(|r| if let RowRef::Soak(n) = r { Some(*n) } else { None }).collect();
+    let ranges = |numbers: &[u32], prefix: &str| {
+        let mut parts: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < numbers.len() {
+            let start = numbers[i];
+            while i + 1 < numbers.len() && numbers[i + 1] == numbers[i] + 1 {
+                i += 1;
+            }
+            let end = numbers[i];
+            parts.push(if end == start {
+                format!("{prefix}{start}")
+            } else {
+                format!("{prefix}{start}–{prefix}{end}")
+            });
+            i += 1;
+        }
+        parts.join(", ")
+    };
+    let mut named = Vec::new();
+    if !runs.is_empty() {
+        let noun = if runs.len() == 1 { "run" } else { "runs" };
+        named.push(format!("{noun} {}", ranges(&runs, "")));
+    }
+    if !soaks.is_empty() {
+        let noun = if soaks.len() == 1 { "soak" } else { "soaks" };
+        named.push(format!("{noun} {}", ranges(&soaks, "S")));
+    }
+    named.join(" and ")
+}
+
+/// Orders a row's conditions with the unchanging machine facts first (a
+/// stable partition), so its file form can share them with other rows
+/// ([`file`]) and read them back in the same order.
+fn shared_first(conditions: &mut [Condition]) {
+    conditions.sort_by_key(|c| !c.name().is_some_and(ConditionName::is_shared));
 }
 
 fn next_number(existing: impl Iterator<Item = u32>) -> u32 {

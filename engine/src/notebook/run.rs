@@ -4,10 +4,13 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::columns::{RunColumn, SoakColumn};
-use super::condition::{Brevity, Condition, ConditionName, Conditions, brief_conditions};
+use super::condition::{Brevity, Condition, ConditionName, Conditions};
+use super::context::{NOT_RECORDED, RowContext};
+use super::environment::{EnvField, Environment};
 use super::path::NotebookPath;
 use super::tag::Tag;
 use crate::display::inert_line;
+use crate::kernels::KernelSpec;
 use crate::stats::{Summary, format_significant};
 
 /// How warm-up trials were chosen (SPEC E3); part of every row.
@@ -89,19 +92,21 @@ pub struct Measurement {
     pub synthetic: bool,
 }
 
-/// A row of the Runs section.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A row of the Runs section. The notebook file stores it through its
+/// file form ([`super::file`]), which keeps each distinct snapshot once.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Run {
     /// `#`.
     pub number: u32,
     /// When it was recorded.
-    #[serde(with = "super::time")]
     pub recorded_at: DateTime<Utc>,
     /// Set when the run was discarded.
     pub discarded: Option<Discard>,
     /// The measured content.
     pub measurement: Measurement,
+    /// The Environment as stated when the run was recorded (SPEC N9);
+    /// `None` for a row of a notebook written before rows kept it.
+    pub stated: Option<Environment>,
 }
 
 impl Run {
@@ -141,9 +146,19 @@ impl Run {
         crate::display::quote_argv(&self.measurement.command)
     }
 
-    /// `Conditions` in short (see [`brief_conditions`]).
+    /// What the row says about where and how it was measured: its own
+    /// conditions and its stated snapshot, never today's Environment.
+    pub fn context(&self) -> RowContext<'_> {
+        RowContext {
+            conditions: &self.measurement.conditions,
+            stated: self.stated.as_ref(),
+            kernel: KernelSpec::from_argv(&self.measurement.command).is_some(),
+        }
+    }
+
+    /// `Conditions` in short (see [`RowContext::brief`]).
     pub fn conditions_column(&self) -> String {
-        brief_conditions(&self.measurement.conditions, Brevity::Column)
+        self.context().brief(Brevity::Column)
     }
 
     /// `Raw file`, or an empty string.
@@ -152,40 +167,14 @@ impl Run {
     }
 
     /// The course's long form (D7): the figures, then one line each for
-    /// machine, build, conditions, placement, instrument and provenance.
-    pub fn long_form(&self, env: &super::Environment) -> String {
+    /// machine, build, conditions, placement, instrument and provenance,
+    /// all from the row's own record (SPEC N9).
+    pub fn long_form(&self) -> String {
         let m = &self.measurement;
         let r = m.summary.rounded();
-        let get = |name: ConditionName| m.conditions.value_of(name).map(str::to_owned);
-        let stated = |f: super::EnvField| {
-            let v = env.get(f);
-            if v.is_empty() { None } else { Some(v) }
-        };
-        let machine = stated(super::EnvField::MachineOs)
-            .or_else(|| {
-                Some(format!("{}, {} logical CPUs", get(ConditionName::CpuModel)?, get(ConditionName::LogicalCpus)?))
-            })
-            .unwrap_or_else(|| "machine not stated".into());
-        let build = stated(super::EnvField::CompilerFlags)
-            .or_else(|| get(ConditionName::Compiler))
-            .unwrap_or_else(|| "build not stated".into());
-        let conditions = [
-            stated(super::EnvField::PowerSource).map(|p| format!("{p} power")),
-            stated(super::EnvField::PreRunIdle).map(|i| format!("idle {i} before")),
-            stated(super::EnvField::Ambient).map(|a| format!("ambient {a}")),
-            stated(super::EnvField::PhysicalSetup),
-            stated(super::EnvField::OtherLoad),
-            m.conditions.condition(ConditionName::Canary).map(|c| format!("{} {}", c.field, c.brief_value())),
-        ]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(", ");
-        let placement = get(ConditionName::PlacementUsed)
-            .or_else(|| stated(super::EnvField::PlacementControl))
-            .unwrap_or_else(|| "placement not stated".into());
-        let instrument = get(ConditionName::Instrument).unwrap_or_else(|| "instrument not stated".into());
+        let instrument = m.conditions.value_of(ConditionName::Instrument).unwrap_or("instrument not stated").to_owned();
         let provenance = if m.synthetic { format!("{} (SYNTHETIC data)", m.tag) } else { m.tag.to_string() };
+        let [machine, build, conditions, placement] = self.context().long_lines();
         // Each line is made inert on its own, so a stated value cannot add
         // a line of its own (SPEC N10).
         [
@@ -202,7 +191,7 @@ impl Run {
             ),
             machine,
             build,
-            if conditions.is_empty() { "conditions not stated".into() } else { conditions },
+            conditions,
             placement,
             format!("instrument: {instrument}"),
             format!("provenance: {provenance}"),
@@ -212,14 +201,20 @@ impl Run {
     }
 
     /// The course's short form (D7): one report sentence with its
-    /// conditions, shown inert.
-    pub fn short_form(&self, env: &super::Environment) -> String {
+    /// conditions as the row recorded them, shown inert.
+    pub fn short_form(&self) -> String {
         let m = &self.measurement;
         let r = m.summary.rounded();
-        let power = env.get(super::EnvField::PowerSource);
-        let power = if power.is_empty() { "power source not stated".to_owned() } else { format!("on {power} power") };
+        let context = self.context();
+        let power = match (context.power_source(), context.stated) {
+            (Some(power), _) => format!("on {power} power"),
+            (None, None) => NOT_RECORDED.to_owned(),
+            (None, Some(_)) => "power source not stated".to_owned(),
+        };
+        let idle = context.stated(EnvField::PreRunIdle).map(|i| format!(", idle {i} before")).unwrap_or_default();
+        let build = context.build().map(|b| format!(", built with {b}")).unwrap_or_default();
         inert_line(format!(
-            "{}: median {} {u} of {} repetitions after {} discarded, IQR {} {u}, {power}, {} ({}).",
+            "{}: median {} {u} of {} repetitions after {} discarded, IQR {} {u}, {power}{idle}{build}, {} ({}).",
             m.what,
             r.median,
             m.summary.n,
@@ -319,14 +314,13 @@ pub struct SoakNumbers {
     pub unit: String,
 }
 
-/// A row of the Soak runs section.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A row of the Soak runs section, stored like a [`Run`] through the
+/// notebook's file form.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Soak {
     /// `#`, shown as `S{number}`.
     pub number: u32,
     /// When it was recorded.
-    #[serde(with = "super::time")]
     pub recorded_at: DateTime<Utc>,
     /// Set when the soak was discarded.
     pub discarded: Option<Discard>,
@@ -342,12 +336,19 @@ pub struct Soak {
     pub tag: Tag,
     /// True for a shipped synthetic dataset.
     pub synthetic: bool,
+    /// The Environment as stated when the soak was recorded (SPEC N9).
+    pub stated: Option<Environment>,
 }
 
 impl Soak {
     /// `S{number}`.
     pub fn label(&self) -> String {
         format!("S{}", self.number)
+    }
+
+    /// What the row says about where and how it ran (see [`Run::context`]).
+    pub fn context(&self) -> RowContext<'_> {
+        RowContext { conditions: &self.conditions, stated: self.stated.as_ref(), kernel: false }
     }
 
     /// The cell under `column` as displayed, inert (SPEC N10); a discarded
@@ -372,7 +373,7 @@ impl Soak {
                 };
                 format!("{}{share}", format_significant(n.tail_iqr, 2))
             }
-            SoakColumn::Conditions => brief_conditions(&self.conditions, Brevity::Column),
+            SoakColumn::Conditions => self.context().brief(Brevity::Column),
             SoakColumn::RawFile => raw_file_text(self.raw_file.as_ref()),
         })
     }

@@ -19,9 +19,10 @@ pub const RAW_DIR: &str = "raw";
 /// Generated documents.
 pub const EXPORTS_DIR: &str = "exports";
 /// The schema version this build writes. Version 2 added the documents'
-/// writing (answers, citations, placement deadlines); version 1 files are
-/// read and saved as version 2.
-pub const SCHEMA_VERSION: u32 = 2;
+/// writing (answers, citations, placement deadlines); version 3 the rows'
+/// snapshots (the stated Environment kept with every row, SPEC N9). Older
+/// files are read and saved as version 3, their rows as recorded.
+pub const SCHEMA_VERSION: u32 = 3;
 /// A larger `notebook.ron` is refused as its bytes arrive: 10 000 runs take
 /// about 20 MB, so this leaves room while keeping a hostile file from
 /// exhausting memory.
@@ -425,10 +426,11 @@ pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Notebook, LoadError> {
     }
     let found = ron::from_str::<Probe>(text).map_err(|e| syntax(path, &e))?.schema;
     match found {
-        // Version 1 lacks the `writing` section, which defaults to empty:
-        // the same parse reads it, and the save below writes version 2, so
-        // an older Vernier then refuses the file by version, not by field.
-        1 | SCHEMA_VERSION => {}
+        // Version 1 lacks the `writing` section and versions 1–2 the
+        // snapshots, which default to empty: the same parse reads them, and
+        // the next save writes version 3, so an older Vernier then refuses
+        // the file by version, not by field.
+        1..=SCHEMA_VERSION => {}
         v if v > SCHEMA_VERSION => {
             return Err(LoadError::NewerSchema { path: path.to_path_buf(), found: v, supported: SCHEMA_VERSION });
         }

@@ -2,7 +2,7 @@
 //! command, and what counts as an executable on `PATH`, differ by OS.
 
 use std::ffi::OsStr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The shell and its "run this string" flag.
 pub const SHELL: [&str; 2] = if cfg!(windows) { ["cmd", "/C"] } else { ["/bin/sh", "-c"] };
@@ -17,23 +17,30 @@ pub fn shell_argv(script: &str) -> Vec<String> {
 /// On Windows a name is also tried with each extension of `%PATHEXT%`
 /// appended, as `cmd` does.
 pub fn is_on_path(program: &str, path: Option<&OsStr>) -> bool {
-    is_on_path_with(program, path, &extensions())
+    find_on_path(program, path).is_some()
 }
 
-/// [`is_on_path`] with the extensions to try given.
-fn is_on_path_with(program: &str, path: Option<&OsStr>, extensions: &[String]) -> bool {
+/// The executable file `program` names, found as [`is_on_path`] finds it:
+/// the file that runs when the command starts.
+pub fn find_on_path(program: &str, path: Option<&OsStr>) -> Option<PathBuf> {
+    find_with(program, path, &extensions())
+}
+
+/// [`find_on_path`] with the extensions to try given.
+fn find_with(program: &str, path: Option<&OsStr>, extensions: &[String]) -> Option<PathBuf> {
     let found = |p: &Path| {
-        is_executable(p)
-            || extensions.iter().any(|ext| {
+        std::iter::once(p.to_path_buf())
+            .chain(extensions.iter().map(|ext| {
                 let mut with_ext = p.as_os_str().to_owned();
                 with_ext.push(ext);
-                is_executable(Path::new(&with_ext))
-            })
+                PathBuf::from(with_ext)
+            }))
+            .find(|candidate| is_executable(candidate))
     };
     if program.contains('/') || (cfg!(windows) && program.contains('\\')) {
         found(Path::new(program))
     } else {
-        path.is_some_and(|path| std::env::split_paths(path).any(|dir| found(&dir.join(program))))
+        std::env::split_paths(path?).find_map(|dir| found(&dir.join(program)))
     }
 }
 
@@ -81,7 +88,7 @@ mod tests {
         assert_eq!(shell_argv("echo hi").len(), 3);
         // As on Windows: `python3.11` is found as `python3.11.EXE`.
         std::fs::rename(&tool, dir.path().join("python3.11.EXE")).expect("rename");
-        assert!(is_on_path_with("python3.11", Some(&path), &[".COM".into(), ".EXE".into()]));
-        assert!(!is_on_path_with("python3.11", Some(&path), &[]));
+        assert!(find_with("python3.11", Some(&path), &[".COM".into(), ".EXE".into()]).is_some());
+        assert!(find_with("python3.11", Some(&path), &[]).is_none());
     }
 }

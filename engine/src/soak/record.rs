@@ -84,6 +84,7 @@ pub fn add_row(notebook: &mut Notebook, dir: &Path, finished: &Finished, at: Dat
                 }),
                 tag: Tag::Measured,
                 synthetic: false,
+                stated: None,
             },
             at,
         )),

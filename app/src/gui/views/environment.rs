@@ -5,6 +5,7 @@ use vernier_engine::notebook::EnvField;
 
 use super::{Context, ViewState};
 use crate::gui::AppCommand;
+use vernier_engine::display::inert;
 
 pub fn environment_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     ui.label(RichText::new("Write the boring fields: they are why anyone believes the interesting ones.").weak());
@@ -18,7 +19,18 @@ pub fn environment_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) 
             let saved = cx.notebook.environment().get(field);
             let draft = state.env_drafts.entry(i).or_insert_with(|| saved.clone());
             let edit = egui::TextEdit::singleline(draft).hint_text(field.hint()).desired_width(520.0);
-            let response = ui.add(edit).labelled_by(label.id);
+            // Rows keep the value stated when they were recorded (SPEC N9):
+            // say which ones a change here does not reach.
+            let hint = cx.notebook.stated_hint(field);
+            let response = ui
+                .vertical(|ui| {
+                    let response = ui.add(edit).labelled_by(label.id);
+                    if let Some(hint) = hint {
+                        ui.label(RichText::new(inert(&hint)).small().color(ui.visuals().warn_fg_color));
+                    }
+                    response
+                })
+                .inner;
             // Commit when the field is left or Enter is pressed, not per keystroke.
             if response.lost_focus() && *draft != saved {
                 cx.commands.push(AppCommand::SetEnvironment(field, draft.clone()));

@@ -94,10 +94,10 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         }
         // D7: the course's two written forms, ready to paste.
         if ui.button("Copy long form").on_hover_text("the measurement-log entry").clicked() {
-            ui.ctx().copy_text(run.long_form(nb.environment()));
+            ui.ctx().copy_text(run.long_form());
         }
         if ui.button("Copy short form").on_hover_text("one report sentence with its conditions").clicked() {
-            ui.ctx().copy_text(run.short_form(nb.environment()));
+            ui.ctx().copy_text(run.short_form());
         }
     });
     match cx.trials {

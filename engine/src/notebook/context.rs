@@ -1,0 +1,161 @@
+//! What a row says about where and how it was measured (SPEC N9, N11): its
+//! own conditions and the Environment as the student had stated it when the
+//! row was recorded. Every face that shows a row's machine, build, power
+//! source or thermal state asks a [`RowContext`], so none of them can read
+//! today's Environment in place of the row's.
+
+use super::condition::{Brevity, Condition, ConditionName, Conditions, brief_conditions};
+use super::environment::{EnvField, Environment};
+
+/// Said of a row recorded before rows kept their stated Environment.
+pub const NOT_RECORDED: &str = "stated environment not recorded with this row";
+
+/// A row's conditions with its stated Environment snapshot.
+#[derive(Debug, Clone, Copy)]
+pub struct RowContext<'a> {
+    /// The conditions the row keeps (machine-read and method).
+    pub conditions: &'a [Condition],
+    /// The Environment as stated when the row was recorded; `None` for a
+    /// row from a notebook written before snapshots were kept.
+    pub stated: Option<&'a Environment>,
+    /// True when the row timed one of Vernier's built-in kernels, whose
+    /// build is Vernier's own.
+    pub kernel: bool,
+}
+
+impl RowContext<'_> {
+    /// True when the row's numbers come from another tool's file: what was
+    /// read or stated here is then about the importing moment, not the
+    /// measuring machine, and is labelled so.
+    pub fn imported(&self) -> bool {
+        self.conditions.states(ConditionName::Source)
+    }
+
+    /// A stated field of the snapshot, when it says something.
+    pub fn stated(&self, field: EnvField) -> Option<String> {
+        let value = self.stated?.get(field);
+        (!value.trim().is_empty()).then_some(value)
+    }
+
+    /// How a stated value is labelled: plain for a measured row, "stated at
+    /// import" for an imported one.
+    fn stated_label(&self) -> &'static str {
+        if self.imported() { "stated at import" } else { "stated" }
+    }
+
+    /// The power source the row ran on: as the machine reported it, or as
+    /// stated when the machine could not say (SPEC S13 compares these).
+    pub fn power_source(&self) -> Option<String> {
+        match self.conditions.condition(ConditionName::PowerSource) {
+            Some(c) if c.is_stated() => Some(c.value.clone()),
+            _ => self.stated(EnvField::PowerSource),
+        }
+    }
+
+    /// The build of the program measured (SPEC N11): what the student
+    /// stated for the row, or Vernier's own toolchain for a built-in
+    /// kernel. Never the Environment of today, nor Vernier's toolchain for
+    /// someone's program.
+    pub fn build(&self) -> Option<String> {
+        if let Some(build) = self.conditions.condition(ConditionName::Build).filter(|c| c.is_stated()) {
+            return Some(build.value.clone());
+        }
+        let compiler = self.conditions.condition(ConditionName::Compiler).filter(|c| c.is_stated());
+        compiler.filter(|_| self.kernel).map(|c| format!("{} (Vernier's built-in kernel)", c.value))
+    }
+
+    /// The thermal state as the row states it: a pre-run idle, the ambient
+    /// or a soak state, in the row's own words when it is someone else's.
+    /// The canary alone is not a thermal condition (SPEC A2).
+    pub fn thermal(&self) -> Option<String> {
+        let stated = [
+            self.stated(EnvField::PreRunIdle).map(|i| format!("idle {i} before the run")),
+            self.stated(EnvField::Ambient).map(|a| format!("ambient {a}")),
+        ];
+        let theirs = self
+            .conditions
+            .iter()
+            .filter(|c| c.name().is_none() && c.is_stated())
+            .filter(|c| ["thermal", "soak", "idle", "ambient"].iter().any(|w| c.field.to_lowercase().contains(w)))
+            .map(|c| format!("{}: {}", c.field, c.value));
+        let all: Vec<String> = stated.into_iter().flatten().chain(theirs).collect();
+        (!all.is_empty()).then(|| all.join(", "))
+    }
+
+    /// The row's conditions for a place of `room`, with the power source
+    /// filled from the snapshot when the machine could not report it, and
+    /// a row without a snapshot saying so in the Conditions column.
+    pub fn brief(&self, room: Brevity) -> String {
+        let mut shown: Vec<Condition> = self.conditions.to_vec();
+        let read = self.conditions.states(ConditionName::PowerSource);
+        if let (false, Some(power)) = (read, self.stated(EnvField::PowerSource)) {
+            let value = format!("{power} ({})", self.stated_label());
+            match shown.iter_mut().find(|c| c.name() == Some(ConditionName::PowerSource)) {
+                Some(c) => c.value = value,
+                None => shown.push(Condition::new(ConditionName::PowerSource, value)),
+            }
+        }
+        let mut text = brief_conditions(&shown, room);
+        if let Some(thermal) = self.stated.and(self.thermal()) {
+            if !text.is_empty() {
+                text.push_str("; ");
+            }
+            text.push_str(&thermal);
+        }
+        match (self.stated, room) {
+            (None, Brevity::Column) if text.is_empty() => NOT_RECORDED.to_owned(),
+            (None, Brevity::Column) => format!("{text}; {NOT_RECORDED}"),
+            _ => text,
+        }
+    }
+
+    /// The long form's lines about the row (D7): machine, build,
+    /// conditions, placement; each says when it was not stated.
+    pub fn long_lines(&self) -> [String; 4] {
+        let get = |name: ConditionName| self.conditions.value_of(name).map(str::to_owned);
+        let label = self.stated_label();
+        let machine = self
+            .stated(EnvField::MachineOs)
+            .map(|m| if self.imported() { format!("{m} ({label})") } else { m })
+            .or_else(|| {
+                Some(format!("{}, {} logical CPUs", get(ConditionName::CpuModel)?, get(ConditionName::LogicalCpus)?))
+            })
+            .unwrap_or_else(|| "machine not stated".into());
+        let build = self.build().map_or_else(|| "build not stated".to_owned(), |b| format!("build: {b}"));
+        let mut conditions: Vec<String> = [
+            self.power_source().map(|p| format!("{p} power")),
+            self.thermal(),
+            self.stated(EnvField::PhysicalSetup),
+            self.stated(EnvField::OtherLoad).map(|o| format!("other load: {o}")),
+            self.conditions.condition(ConditionName::Canary).map(|c| format!("{} {}", c.field, c.brief_value())),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if self.stated.is_none() {
+            conditions.push(NOT_RECORDED.into());
+        } else if self.imported() && !conditions.is_empty() {
+            conditions.push(format!("({label}, not read from the measuring machine)"));
+        }
+        let conditions = if conditions.is_empty() { "conditions not stated".into() } else { conditions.join(", ") };
+        let placement = get(ConditionName::PlacementUsed)
+            .or_else(|| self.stated(EnvField::PlacementControl).map(|p| format!("placement control: {p}")))
+            .unwrap_or_else(|| "placement not stated".into());
+        [machine, build, conditions, placement]
+    }
+
+    /// Which of machine, build, power source and thermal condition the row
+    /// does not state (SPEC A2), from its own record only.
+    pub fn unstated(&self) -> Vec<&'static str> {
+        let machine = self.conditions.states(ConditionName::CpuModel) || self.stated(EnvField::MachineOs).is_some();
+        [
+            (machine, "machine"),
+            (self.build().is_some(), "build flags"),
+            (self.power_source().is_some(), "power source"),
+            (self.thermal().is_some(), "thermal condition (a pre-run idle, the ambient or a soak state)"),
+        ]
+        .into_iter()
+        .filter_map(|(stated, name)| (!stated).then_some(name))
+        .collect()
+    }
+}

@@ -1,0 +1,224 @@
+//! The notebook as `notebook.ron` holds it (SPEC N8, N9).
+//!
+//! In memory every row carries its whole record: its conditions and the
+//! Environment as stated when it was recorded. On disk the part that
+//! repeats from row to row — the stated Environment and the machine facts
+//! that do not change between runs ([`ConditionName::is_shared`]) — is kept
+//! once in a table of snapshots, and each row names its snapshot by index,
+//! so a notebook of thousands of runs does not repeat the same twenty
+//! fields thousands of times. A row of a file written before snapshots
+//! (schema 1 and 2) names none: it keeps its conditions as recorded and
+//! says its stated environment was not recorded with it.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::condition::Condition;
+use super::environment::Environment;
+use super::run::{Discard, Measurement, RawFile, Run, Soak, SoakNumbers, SoakProtocol};
+use super::{Note, Notebook, Prediction, Tag, Writing};
+
+/// What rows share: the stated Environment and the unchanging machine
+/// facts, as they were when the rows were recorded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Snapshot {
+    /// The Environment as stated.
+    stated: Environment,
+    /// The leading machine conditions of every row that names this
+    /// snapshot, in their order.
+    machine: Vec<Condition>,
+}
+
+/// The file's top level; the schema version is first, so it can be read
+/// before anything else (see [`super::store::from_bytes`]).
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "Notebook", deny_unknown_fields)]
+pub(super) struct NotebookFile {
+    schema: u32,
+    title: String,
+    #[serde(with = "super::time")]
+    created_at: DateTime<Utc>,
+    environment: Environment,
+    /// Absent before schema 3.
+    #[serde(default)]
+    snapshots: Vec<Snapshot>,
+    predictions: Vec<Prediction>,
+    runs: Vec<RunFile>,
+    soaks: Vec<SoakFile>,
+    notes: Vec<Note>,
+    /// Absent in schema 1.
+    #[serde(default)]
+    writing: Writing,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "Run", deny_unknown_fields)]
+struct RunFile {
+    number: u32,
+    #[serde(with = "super::time")]
+    recorded_at: DateTime<Utc>,
+    discarded: Option<Discard>,
+    /// Index into the snapshots; absent before schema 3.
+    #[serde(default)]
+    snapshot: Option<u32>,
+    /// The measurement, its conditions without the snapshot's.
+    measurement: Measurement,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "Soak", deny_unknown_fields)]
+struct SoakFile {
+    number: u32,
+    #[serde(with = "super::time")]
+    recorded_at: DateTime<Utc>,
+    discarded: Option<Discard>,
+    #[serde(default)]
+    snapshot: Option<u32>,
+    protocol: SoakProtocol,
+    numbers: SoakNumbers,
+    /// The soak's conditions without the snapshot's.
+    conditions: Vec<Condition>,
+    raw_file: Option<RawFile>,
+    tag: Tag,
+    synthetic: bool,
+}
+
+/// The snapshot table being built while a notebook is written.
+#[derive(Default)]
+struct Table(Vec<Snapshot>);
+
+impl Table {
+    /// Splits a row's record into its snapshot's index and the conditions
+    /// it keeps itself. Only a row with a stated Environment has a
+    /// snapshot, so a pre-snapshot row is written back as it was read.
+    fn split(&mut self, stated: Option<Environment>, mut conditions: Vec<Condition>) -> (Option<u32>, Vec<Condition>) {
+        let Some(stated) = stated else { return (None, conditions) };
+        let shared = conditions.iter().take_while(|c| c.name().is_some_and(|n| n.is_shared())).count();
+        let own = conditions.split_off(shared);
+        let snapshot = Snapshot { stated, machine: conditions };
+        let index = match self.0.iter().position(|s| *s == snapshot) {
+            Some(i) => i,
+            None => {
+                self.0.push(snapshot);
+                self.0.len() - 1
+            }
+        };
+        (Some(u32::try_from(index).unwrap_or(u32::MAX)), own)
+    }
+}
+
+/// Reads a row's snapshot back: its stated Environment and its conditions
+/// in full. An index outside the table is a file edited by hand.
+fn join(
+    snapshots: &[Snapshot],
+    index: Option<u32>,
+    own: Vec<Condition>,
+    row: impl FnOnce() -> String,
+) -> Result<(Option<Environment>, Vec<Condition>), String> {
+    let Some(index) = index else { return Ok((None, own)) };
+    let snapshot = usize::try_from(index)
+        .ok()
+        .and_then(|i| snapshots.get(i))
+        .ok_or_else(|| format!("{} names snapshot {index}, which the file does not have", row()))?;
+    let mut conditions = snapshot.machine.clone();
+    conditions.extend(own);
+    Ok((Some(snapshot.stated.clone()), conditions))
+}
+
+impl From<Notebook> for NotebookFile {
+    fn from(nb: Notebook) -> Self {
+        let mut table = Table::default();
+        let runs = nb
+            .runs
+            .into_iter()
+            .map(|r| {
+                let mut measurement = r.measurement;
+                let (snapshot, own) = table.split(r.stated, std::mem::take(&mut measurement.conditions));
+                measurement.conditions = own;
+                RunFile { number: r.number, recorded_at: r.recorded_at, discarded: r.discarded, snapshot, measurement }
+            })
+            .collect();
+        let soaks = nb
+            .soaks
+            .into_iter()
+            .map(|s| {
+                let (snapshot, conditions) = table.split(s.stated, s.conditions);
+                SoakFile {
+                    number: s.number,
+                    recorded_at: s.recorded_at,
+                    discarded: s.discarded,
+                    snapshot,
+                    protocol: s.protocol,
+                    numbers: s.numbers,
+                    conditions,
+                    raw_file: s.raw_file,
+                    tag: s.tag,
+                    synthetic: s.synthetic,
+                }
+            })
+            .collect();
+        NotebookFile {
+            schema: nb.schema,
+            title: nb.title,
+            created_at: nb.created_at,
+            environment: nb.environment,
+            snapshots: table.0,
+            predictions: nb.predictions,
+            runs,
+            soaks,
+            notes: nb.notes,
+            writing: nb.writing,
+        }
+    }
+}
+
+impl TryFrom<NotebookFile> for Notebook {
+    type Error = String;
+
+    fn try_from(file: NotebookFile) -> Result<Self, String> {
+        let snapshots = file.snapshots;
+        let runs = file
+            .runs
+            .into_iter()
+            .map(|r| {
+                let mut measurement = r.measurement;
+                let own = std::mem::take(&mut measurement.conditions);
+                let (stated, conditions) = join(&snapshots, r.snapshot, own, || format!("run {}", r.number))?;
+                measurement.conditions = conditions;
+                Ok(Run { number: r.number, recorded_at: r.recorded_at, discarded: r.discarded, measurement, stated })
+            })
+            .collect::<Result<_, String>>()?;
+        let soaks = file
+            .soaks
+            .into_iter()
+            .map(|s| {
+                let (stated, conditions) =
+                    join(&snapshots, s.snapshot, s.conditions, || format!("soak S{}", s.number))?;
+                Ok(Soak {
+                    number: s.number,
+                    recorded_at: s.recorded_at,
+                    discarded: s.discarded,
+                    protocol: s.protocol,
+                    numbers: s.numbers,
+                    conditions,
+                    raw_file: s.raw_file,
+                    tag: s.tag,
+                    synthetic: s.synthetic,
+                    stated,
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(Notebook {
+            schema: file.schema,
+            title: file.title,
+            created_at: file.created_at,
+            environment: file.environment,
+            predictions: file.predictions,
+            runs,
+            soaks,
+            notes: file.notes,
+            writing: file.writing,
+        })
+    }
+}

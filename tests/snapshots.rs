@@ -1,0 +1,188 @@
+//! SPEC N9, N11: a row keeps the conditions, the stated Environment and the
+//! build of its moment, in every face; the file stores each snapshot once.
+
+use calamine::{Data, Reader, Xlsx};
+use vernier_engine::audit::{self, Check, Place};
+use vernier_engine::documents::blocks::Block;
+use vernier_engine::documents::{self, Attachments, measurements};
+use vernier_engine::notebook::{Condition, ConditionName, EnvField, NOT_RECORDED, Notebook, RowRef, RunColumn, store};
+
+use crate::util::{at, measurement, saved_notebook};
+
+/// A run measured here: the machine could not say its power source, and it
+/// timed a command (not a kernel).
+fn command_run(what: &str) -> vernier_engine::notebook::Measurement {
+    let mut m = measurement(what, &[10.1, 10.0, 10.2, 10.1, 10.3]);
+    m.command = vec!["./mm".into(), "512".into()];
+    m.conditions = vec![
+        Condition::new(ConditionName::CpuModel, "Test CPU"),
+        Condition::new(ConditionName::LogicalCpus, "8"),
+        Condition::new(ConditionName::PowerSource, "not available"),
+        Condition::new(ConditionName::LoadAverage, "0.1 0.2 0.3"),
+        Condition::new(ConditionName::PlacementUsed, "pinned to CPU 2"),
+        Condition::new(ConditionName::Build, "g++ -O2 (from the Environment)"),
+    ];
+    m
+}
+
+fn results_table(nb: &Notebook) -> Vec<Vec<String>> {
+    documents::fill(nb, "report.docx", &Attachments::default())
+        .into_iter()
+        .find_map(|b| match b {
+            Block::Table(rows) if rows[0][0] == "Experiment" => Some(rows),
+            _ => None,
+        })
+        .expect("the results table")
+}
+
+fn workbook_runs(nb: &Notebook) -> Vec<Vec<String>> {
+    let bytes = measurements::write(nb).expect("workbook");
+    let mut book: Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).expect("readable");
+    let range = book.worksheet_range("Runs").expect("Runs");
+    range.rows().map(|r| r.iter().map(Data::to_string).collect()).collect()
+}
+
+// SPEC N9: a run on mains, the Environment then set to battery, a second
+// run: run 1 still says mains in every face, run 2 battery; the
+// Environment section names the rows that kept another value.
+#[test]
+fn a_row_keeps_the_environment_it_was_measured_in() {
+    let (_tmp, dir, mut nb) = saved_notebook();
+    nb.set_environment("Power source", "mains").expect("field");
+    nb.set_environment("Pre-run idle", "5 min").expect("field");
+    nb.set_environment("Compiler + flags", "g++ -O2").expect("field");
+    let first = nb.record_run(command_run("naive"), at(100));
+    nb.set_environment("Power source", "battery").expect("field");
+    let second = nb.record_run(command_run("naive again"), at(200));
+    store::save(&dir, &nb).expect("save");
+    let mut nb = store::load(&dir).expect("load");
+
+    let run1 = nb.run(first).expect("run");
+    let run2 = nb.run(second).expect("run");
+    assert!(run1.long_form().contains("mains power"), "{}", run1.long_form());
+    assert!(!run1.long_form().contains("battery"), "{}", run1.long_form());
+    assert!(run1.short_form().contains("on mains power, idle 5 min before"), "{}", run1.short_form());
+    assert!(run1.cell(RunColumn::Conditions).contains("power source: mains (stated)"));
+    assert!(run2.long_form().contains("battery power"), "{}", run2.long_form());
+    assert!(run2.short_form().contains("on battery power"), "{}", run2.short_form());
+
+    // The report's results table and the workbook's Runs sheet.
+    let table = results_table(&nb);
+    let row = |what: &str| table.iter().find(|r| r[0] == what).expect("row").join(" | ");
+    assert!(row("naive").contains("mains (stated)"), "{}", row("naive"));
+    assert!(row("naive again").contains("battery (stated)"), "{}", row("naive again"));
+    let sheet = workbook_runs(&nb);
+    let line = |what: &str| sheet.iter().find(|r| r.iter().any(|c| c == what)).expect("row").join(" | ");
+    assert!(line("naive").contains("mains (stated)") && !line("naive").contains("battery"), "{}", line("naive"));
+    assert!(line("naive again").contains("battery (stated)"), "{}", line("naive again"));
+
+    // The audit reads the row's snapshot: run 1 states power, idle and
+    // build (from the Environment as it was) and is not named under A2.
+    let report = audit::audit(&dir, &nb);
+    let a2 = |n: u32| report.findings.iter().find(|f| f.check == Check::A2 && f.place == Place::Run { number: n });
+    assert!(a2(first).is_none(), "{:?}", a2(first));
+
+    // Run 1 of the fixture was recorded before anything was stated.
+    assert_eq!(
+        nb.stated_hint(EnvField::PowerSource).as_deref(),
+        Some("run 1 was measured with nothing stated; run 2 was measured with \"mains\"")
+    );
+    assert_eq!(
+        nb.stated_differently(EnvField::PowerSource),
+        vec![("".to_owned(), vec![RowRef::Run(1)]), ("mains".to_owned(), vec![RowRef::Run(first)])]
+    );
+    nb.set_environment("Power source", "mains").expect("field");
+    assert_eq!(
+        nb.stated_hint(EnvField::PowerSource).as_deref(),
+        Some("run 1 was measured with nothing stated; run 3 was measured with \"battery\"")
+    );
+}
+
+// SPEC N8, N9: a schema-2 notebook opens, its rows keep their conditions as
+// recorded and say the stated environment was not recorded with them —
+// never filled in from today's values; saved, it becomes schema 3.
+#[test]
+fn rows_of_a_schema_2_notebook_say_their_environment_was_not_recorded() {
+    let v1 = include_str!("fixtures/notebook-with-runs.ron");
+    let v2 = v1.replacen("schema: 1,", "schema: 2,", 1);
+    let mut nb = store::from_bytes(v2.as_bytes(), std::path::Path::new("v2/notebook.ron")).expect("a v2 file loads");
+    assert_eq!(nb.schema, store::SCHEMA_VERSION);
+    nb.set_environment("Power source", "battery").expect("field");
+    for run in nb.runs() {
+        assert_eq!(run.stated, None);
+        assert!(run.long_form().contains(NOT_RECORDED), "{}", run.long_form());
+        assert!(!run.long_form().contains("battery"), "today's value is not theirs");
+        assert!(run.cell(RunColumn::Conditions).contains(NOT_RECORDED));
+    }
+    let saved = store::to_text(&nb).expect("text");
+    assert!(saved.contains("schema: 3,"));
+    let again = store::from_bytes(saved.as_bytes(), std::path::Path::new("v3/notebook.ron")).expect("reload");
+    assert_eq!(again, nb, "a pre-snapshot row is written back as it was read");
+}
+
+// SPEC N9: a thousand runs under one Environment store its snapshot once;
+// the file reads back to the same notebook.
+#[test]
+fn each_distinct_snapshot_is_stored_once() {
+    let (_tmp, dir, mut nb) = saved_notebook();
+    nb.set_environment("Machine / OS", "a laptop of a distinctive name").expect("field");
+    for i in 0..1000 {
+        nb.record_run(command_run(&format!("row {i}")), at(100 + i));
+    }
+    nb.set_environment("Power source", "battery").expect("field");
+    nb.record_run(command_run("after"), at(5000));
+    let text = store::to_text(&nb).expect("text");
+    // Two snapshots (before and after the change), each written once.
+    assert_eq!(text.matches("a laptop of a distinctive name").count(), 3, "two snapshots + the Environment");
+    assert_eq!(text.matches("Test CPU").count(), 2);
+    // The load average is read afresh for each row and stays with it.
+    assert_eq!(text.matches("0.1 0.2 0.3").count(), 1001);
+    store::save(&dir, &nb).expect("save");
+    assert_eq!(store::load(&dir).expect("load"), nb);
+}
+
+// SPEC N8: a row naming a snapshot the file does not have is refused, by row.
+#[test]
+fn a_row_naming_a_missing_snapshot_is_refused() {
+    let (_tmp, dir, mut nb) = saved_notebook();
+    nb.record_run(command_run("x"), at(100));
+    let text = store::to_text(&nb).expect("text").replace("snapshot: Some(0)", "snapshot: Some(9)");
+    let err = store::from_bytes(text.as_bytes(), &dir.join("notebook.ron")).expect_err("refused");
+    assert!(err.to_string().contains("names snapshot 9"), "{err}");
+}
+
+// SPEC N11, A2: a timed program's row states the build given, never
+// Vernier's toolchain; with none given and an empty Environment field the
+// audit names the row; a kernel's build is Vernier's own.
+#[test]
+fn a_command_row_states_its_own_build() {
+    let (_tmp, dir, mut nb) = saved_notebook();
+    let mut m = command_run("no build");
+    m.conditions.retain(|c| c.name() != Some(ConditionName::Build));
+    m.conditions.push(Condition::new(ConditionName::Compiler, "rustc 1.95 — release build (opt-level 3)"));
+    let bare = nb.record_run(m.clone(), at(100));
+    m.conditions.push(Condition::new(ConditionName::Build, "g++ -O2 -std=c++17"));
+    let built = nb.record_run(m, at(200));
+    let run = |n| nb.run(n).expect("run");
+    assert!(run(bare).long_form().contains("build not stated"), "{}", run(bare).long_form());
+    assert!(!run(bare).long_form().contains("rustc"), "Vernier's toolchain is not the program's");
+    assert!(run(built).long_form().contains("build: g++ -O2 -std=c++17"));
+    let report = audit::audit(&dir, &nb);
+    let a2: Vec<_> = report.findings.iter().filter(|f| f.check == Check::A2).collect();
+    let named = |n: u32| a2.iter().find(|f| f.place == Place::Run { number: n }).map(|f| f.message.clone());
+    assert!(named(bare).is_some_and(|m| m.contains("build flags")), "{a2:?}");
+    assert!(named(built).is_none_or(|m| !m.contains("build flags")), "{a2:?}");
+    // The canary alone is not a thermal condition.
+    assert!(named(built).is_some_and(|m| m.contains("thermal condition")), "{a2:?}");
+
+    let mut kernel = measurement("seq 64 MiB", &[1.0, 1.1, 1.0]);
+    kernel.command = vec!["vernier".into(), "bench".into(), "--kernel".into(), "seq".into()];
+    kernel.conditions = vec![Condition::new(ConditionName::Compiler, "rustc 1.95 — release build (opt-level 3)")];
+    let k = nb.record_run(kernel, at(300));
+    assert!(
+        nb.run(k)
+            .expect("run")
+            .long_form()
+            .contains("rustc 1.95 — release build (opt-level 3) (Vernier's built-in kernel)")
+    );
+}
