@@ -126,3 +126,69 @@ fn record_writes_raw_once_and_adds_the_row() {
     assert_eq!(again.path.as_str(), "raw/run-2-2.csv");
     assert_eq!(std::fs::read(dir.join("raw/run-2.csv")).expect("kept"), bytes);
 }
+
+// SPEC S11, S7, E5: an interleaved comparison is recorded as one pair of
+// rows with its labels, verdict, paired ratios and order effect, and every
+// face carries it: the Runs lines, the workbook's Comparisons sheet, the
+// report's comparisons table, the comparison's sentence.
+#[test]
+fn a_comparison_is_recorded_as_a_pair_in_every_face() {
+    use calamine::{Reader, Xlsx};
+    use vernier_engine::documents::{self, Attachments, blocks::Block, measurements};
+    use vernier_engine::notebook::{RunColumn, RunsLine};
+
+    let (_tmp, dir, mut nb) = crate::util::saved_notebook();
+    let engine = Engine::spawn(|| {}).expect("engine");
+    let mut spec = BenchSpec::new(vec![command(&["sleep", "0.02"]), command(&["sleep", "0.002"])]);
+    spec.runs = 5;
+    spec.warmup = WarmupPolicy::Count(1);
+    spec.what = Some("sleep length".into());
+    spec.labels = [Some("long".into()), Some("short".into())];
+    engine.start(spec);
+    let result = finish(&engine, Duration::from_secs(60));
+    let recorded = record(&dir, &mut nb, &result, at(500)).expect("recorded");
+    assert_eq!(recorded.runs, [2, 3]);
+    store::save(&dir, &nb).expect("save");
+    let nb = store::load(&dir).expect("the pair survives a save");
+
+    let pair = &nb.pairs()[0];
+    assert_eq!((pair.label(), pair.runs, pair.labels.clone()), ("C1".into(), [2, 3], ["long".into(), "short".into()]));
+    assert_eq!(nb.run(2).expect("A").measurement.what, "sleep length: long");
+    assert!(pair.verdict.claimed, "{}", pair.verdict.verdict);
+    assert!(
+        pair.verdict.verdict.contains("short is") && pair.verdict.verdict.contains("long"),
+        "{}",
+        pair.verdict.verdict
+    );
+    let paired = pair.paired.as_ref().expect("paired ratios");
+    assert_eq!(paired.n, 5);
+    assert!((0.05..0.5).contains(&paired.median), "B/A of adjacent trials: {}", paired.median);
+    assert!(pair.order.as_ref().and_then(|o| o.effect).is_some(), "the order effect is sized");
+    assert_eq!(nb.pair_of(3).map(|(p, arm)| (p.number, arm)), Some((1, 1)));
+
+    // The Runs table: the pair's line right under its two rows.
+    let lines = nb.runs_lines();
+    assert!(matches!(lines[3], RunsLine::Pair(p) if p.number == 1));
+    assert!(lines[3].cell(RunColumn::Median).starts_with("B/A 0."), "{}", lines[3].cell(RunColumn::Median));
+    assert!(lines[3].cell(RunColumn::Conditions).contains("short is"));
+    assert!(pair.sentence().starts_with("sleep length: median "), "{}", pair.sentence());
+    assert!(pair.sentence().contains("paired short/long"), "{}", pair.sentence());
+
+    // The workbook's Comparisons sheet and the report's table.
+    let bytes = measurements::write(&nb).expect("workbook");
+    let mut book: Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).expect("readable");
+    let sheet = book.worksheet_range("Comparisons").expect("a Comparisons sheet");
+    let rows: Vec<Vec<String>> = sheet.rows().map(|r| r.iter().map(ToString::to_string).collect()).collect();
+    assert_eq!(rows[0][..3], ["#", "What", "Run A"].map(String::from));
+    assert!(rows[1].iter().any(|c| c.contains("short is")), "{:?}", rows[1]);
+    assert!(rows[1].iter().any(|c| c.starts_with("paired short/long")), "{:?}", rows[1]);
+    let table = documents::fill(&nb, "report.docx", &Attachments::default())
+        .into_iter()
+        .find_map(|b| match b {
+            Block::Table(rows) if rows[0][0] == "Comparison" => Some(rows),
+            _ => None,
+        })
+        .expect("the report's comparisons table");
+    assert_eq!(table[1][1], "2 (long) vs 3 (short)");
+    assert!(table[1][3].starts_with("paired short/long"), "{:?}", table[1]);
+}

@@ -313,3 +313,42 @@ fn a_command_row_states_the_build_given_and_the_program_that_ran() {
     assert!(a2.iter().any(|l| l.contains("run 2") && l.contains("build flags")), "{audit}");
     assert!(!a2.iter().any(|l| l.contains("run 1") && l.contains("build flags")), "{audit}");
 }
+
+// SPEC S11, E5, C: `bench --vs` names its arms, prints and stores the
+// paired ratios B/A and the order effect beside the verdict; `show` lists
+// the pair under its two rows; labels without a second arm are refused.
+#[test]
+fn a_comparison_has_labels_paired_ratios_and_an_order_effect() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let args = ["bench", "-n", "5", "--warmup", "1", "--what", "sleep", "--label-a", "long", "--label-b", "short"];
+    let o = vernier(
+        &args
+            .into_iter()
+            .chain(["--vs", "sleep 0.002", "--json", "--notebook", &dir, "--", "sleep", "0.02"])
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    let c = &v["comparison"];
+    assert_eq!((c["label_a"].as_str(), c["label_b"].as_str()), (Some("long"), Some("short")));
+    assert_eq!(c["paired_ratio"]["n"], 5);
+    let ratio = c["paired_ratio"]["median"].as_f64().expect("paired median");
+    assert!((0.05..0.5).contains(&ratio), "{ratio}");
+    assert!(c["paired_ratio"]["iqr"].as_f64().is_some());
+    assert!(c["order_effect"].as_f64().is_some());
+    assert!(c["verdict"].as_str().is_some_and(|t| t.contains("short is")), "{c}");
+
+    let shown = String::from_utf8_lossy(&vernier(&["show", &dir]).stdout).into_owned();
+    assert!(shown.contains("C1 (1 vs 2)"), "{shown}");
+    assert!(shown.contains("C1: long (run 1) vs short (run 2)"), "{shown}");
+    let j = json(&vernier(&["show", &dir, "--json"]));
+    assert_eq!(j["comparisons"][0]["runs"], serde_json::json!([1, 2]));
+    assert_eq!(j["runs"][0]["columns"]["What"], "sleep: long");
+    let short = String::from_utf8_lossy(&vernier(&["show", &dir, "--run", "2", "--form", "short"]).stdout).into_owned();
+    assert!(short.lines().nth(1).is_some_and(|l| l.starts_with("sleep: median ")), "{short}");
+
+    let o = vernier(&["bench", "-n", "3", "--label-a", "x", "--", "true"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--label-a and --label-b name the arms of a comparison"), "{}", stderr(&o));
+}

@@ -64,6 +64,15 @@ pub struct BenchArgs {
     /// Environment's Compiler + flags). A kernel's build is Vernier's own.
     #[arg(long, value_name = "TEXT", conflicts_with = "kernel")]
     build: Option<String>,
+    /// What the run (or the comparison) is about; names its row(s).
+    #[arg(long, value_name = "TEXT")]
+    what: Option<String>,
+    /// The label of arm A of a comparison (default: its command).
+    #[arg(long, value_name = "TEXT")]
+    label_a: Option<String>,
+    /// The label of arm B of a comparison (default: its command).
+    #[arg(long, value_name = "TEXT")]
+    label_b: Option<String>,
     /// After a kernel run, check that twice the work takes twice the time (E12).
     #[arg(long, requires = "kernel")]
     sanity: bool,
@@ -112,6 +121,14 @@ pub fn bench(args: &BenchArgs) -> Outcome {
         });
         if let Some(c) = &result.comparison {
             object["comparison"] = json!(c);
+            // SPEC S11: the arms' labels and the paired ratios B/A.
+            object["comparison"]["label_a"] = json!(result.labels.first());
+            object["comparison"]["label_b"] = json!(result.labels.get(1));
+            object["comparison"]["paired_ratio"] = json!(result.paired.as_ref().map(|p| json!({
+                "n": p.n, "median": p.median, "p25": p.p25, "p75": p.p75, "iqr": p.iqr,
+                "min": p.min, "max": p.max, "rounded": p.rounded(),
+            })));
+            object["comparison"]["order_effect"] = json!(result.order.as_ref().and_then(|o| o.effect));
         }
         object["order"] = json!(result.order);
         object["canary"] = json!(result.canary);
@@ -158,6 +175,11 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         let tile = (kind == KernelKind::MatmulBlocked).then_some(args.tile).flatten();
         arms.push(Subject::Kernel(KernelSpec { kind, size: args.size, tile }));
     }
+    if arms.len() == 1 && (args.label_a.is_some() || args.label_b.is_some()) {
+        return Err(Failure::input(anyhow!(
+            "--label-a and --label-b name the arms of a comparison: add --vs 'CMD B' or --vs-kernel NAME (use --what to name one run)"
+        )));
+    }
     Ok(BenchSpec {
         arms,
         runs: args.runs,
@@ -165,7 +187,9 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         pin: args.pin,
         cooldown: args.cooldown,
         timeout: args.timeout,
-        build: args.build.as_deref().map(str::trim).filter(|b| !b.is_empty()).map(str::to_owned),
+        build: given(args.build.as_deref()),
+        what: given(args.what.as_deref()),
+        labels: [given(args.label_a.as_deref()), given(args.label_b.as_deref())],
     })
 }
 
@@ -293,12 +317,16 @@ fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity
     if let Some(c) = &result.comparison {
         out!("{}", c.verdict);
     }
+    if let (Some(p), [la, lb]) = (&result.paired, result.labels.as_slice()) {
+        let r = p.rounded();
+        out!("paired {lb}/{la} of adjacent trials: median {} (IQR {}, {} pairs)", r.median, r.iqr, p.n);
+    }
     if let Some(o) = &result.order {
         let unit = result.arms.first().map_or("", |a| a.unit.as_str());
         let shown = |d: f64| Rounded::new(d, d.abs() * 0.01, d, d).median;
-        let verdict = if o.confound { "order is a confound" } else { "both orders agree" };
         out!(
-            "order: {verdict} (B − A: {} {unit} A-first, {} {unit} B-first)",
+            "order: {} (B − A: {} {unit} A-first, {} {unit} B-first)",
+            o.describe(),
             shown(o.difference_ab),
             shown(o.difference_ba)
         );
@@ -388,6 +416,11 @@ pub fn import(command: &ImportCommand) -> Outcome {
     }
     // Like a bench run that ended early: the operation did not measure.
     Ok(u8::from(rows.len() < imported.len()))
+}
+
+/// A text option as given, trimmed; blank counts as not given.
+fn given(text: Option<&str>) -> Option<String> {
+    text.map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned)
 }
 
 fn parse_warmup(text: &str) -> Result<WarmupPolicy, String> {

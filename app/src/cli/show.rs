@@ -43,6 +43,10 @@ pub fn show_run(dir: &Path, number: u32, form: &str) -> Outcome {
     })?;
     let text = if form == "short" { run.short_form() } else { run.long_form() };
     out!("{text}");
+    // An arm of a comparison: the comparison in its own sentence (S11).
+    if let Some((pair, _)) = notebook.pair_of(number) {
+        out!("{}", if form == "short" { pair.sentence() } else { format!("  comparison: {}", pair.line()) });
+    }
     Ok(0)
 }
 
@@ -140,8 +144,16 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
         .collect();
     let _ = writeln!(out, "## {PREDICTIONS_HEADING}\n{}\n", table::render(&headers, &rows));
 
-    let rows: Vec<Vec<String>> = nb.runs().iter().map(|r| r.columns().to_vec()).collect();
+    // Each comparison sits under its two rows with its verdict (S11).
+    let rows: Vec<Vec<String>> =
+        nb.runs_lines().iter().map(|line| RunColumn::ALL.map(|c| line.cell(c)).to_vec()).collect();
     let _ = writeln!(out, "## Runs\n{}\n", table::render(&RUN_COLUMNS, &rows));
+    for pair in nb.pairs() {
+        let _ = writeln!(out, "{}", pair.line());
+    }
+    if !nb.pairs().is_empty() {
+        out.push('\n');
+    }
 
     let rows: Vec<Vec<String>> = nb.soaks().iter().map(|s| s.columns().to_vec()).collect();
     let _ = writeln!(out, "## Soak runs\n{}\n", table::render(&SOAK_COLUMNS, &rows));
@@ -214,6 +226,20 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "synthetic": s.synthetic,
             "recorded_at": s.recorded_at,
             "discarded": s.discarded,
+        })).collect::<Vec<_>>(),
+        "comparisons": nb.pairs().iter().map(|p| json!({
+            "number": p.number,
+            "label": p.label(),
+            "what": p.what,
+            "runs": p.runs,
+            "label_a": p.labels[0],
+            "label_b": p.labels[1],
+            "unit": p.unit,
+            "comparison": p.verdict,
+            "paired_ratio": p.paired,
+            "order": p.order,
+            "sentence": p.sentence(),
+            "recorded_at": p.recorded_at,
         })).collect::<Vec<_>>(),
         "notes": nb.notes(),
         "writing": nb.writing(),

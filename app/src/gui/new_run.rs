@@ -41,6 +41,10 @@ pub struct NewRunForm {
     pub timeout_s: f64,
     /// How the commands' program was built (SPEC N11).
     pub build: String,
+    /// What the run or comparison is about; empty: named by its command.
+    pub what: String,
+    /// The labels of arms A and B of a comparison (SPEC S11).
+    pub labels: [String; 2],
 }
 
 impl Default for NewRunForm {
@@ -61,6 +65,8 @@ impl Default for NewRunForm {
             cooldown_s: 0.0,
             timeout_s: 0.0,
             build: String::new(),
+            what: String::new(),
+            labels: [String::new(), String::new()],
         }
     }
 }
@@ -102,6 +108,7 @@ impl NewRunForm {
             arms
         };
         vernier_engine::harness::check_odd_trials(self.runs)?;
+        let arms_count = arms.len();
         let seconds = |s: f64| (s > 0.0).then(|| Duration::from_secs_f64(s));
         Ok(BenchSpec {
             arms,
@@ -116,6 +123,8 @@ impl NewRunForm {
             timeout: seconds(self.timeout_s),
             // A kernel's build is Vernier's own.
             build: Some(self.build.trim()).filter(|b| !self.kernel_mode && !b.is_empty()).map(str::to_owned),
+            what: given(&self.what),
+            labels: if arms_count > 1 { [given(&self.labels[0]), given(&self.labels[1])] } else { [None, None] },
         })
     }
 
@@ -187,6 +196,26 @@ impl NewRunForm {
                 .labelled_by(label.id);
                 ui.end_row();
             }
+            let label = ui.label("What");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.what)
+                    .hint_text("optional: what this run is about")
+                    .desired_width(360.0),
+            )
+            .labelled_by(label.id);
+            ui.end_row();
+            let comparing =
+                if self.kernel_mode { self.versus_kernel.is_some() } else { !self.versus.trim().is_empty() };
+            if comparing {
+                let label = ui.label("Labels A / B");
+                ui.horizontal(|ui| {
+                    for (text, hint) in self.labels.iter_mut().zip(["A, e.g. naive", "B, e.g. blocked"]) {
+                        ui.add(egui::TextEdit::singleline(text).hint_text(hint).desired_width(170.0))
+                            .labelled_by(label.id);
+                    }
+                });
+                ui.end_row();
+            }
             let label = ui.label("n (timed, odd)");
             ui.add(egui::DragValue::new(&mut self.runs).range(1..=10_001)).labelled_by(label.id);
             ui.end_row();
@@ -230,6 +259,11 @@ impl NewRunForm {
         });
         outcome
     }
+}
+
+/// A typed text, trimmed; blank is not given.
+fn given(text: &str) -> Option<String> {
+    Some(text.trim()).filter(|t| !t.is_empty()).map(str::to_owned)
 }
 
 fn kernel_combo(ui: &mut Ui, id: &str, kind: &mut KernelKind) -> egui::Response {

@@ -16,7 +16,7 @@ use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
 
 use crate::notebook::store::{from_bytes, to_text};
 use crate::notebook::{
-    EnvField, LoadError, Note, Notebook, Prediction, PredictionColumn, Run, RunColumn, Soak, SoakColumn,
+    EnvField, LoadError, Note, Notebook, Pair, Prediction, PredictionColumn, Run, RunColumn, Soak, SoakColumn,
 };
 
 /// Name of the hidden sheet holding the notebook's own text.
@@ -80,8 +80,8 @@ impl<R> Sheet<R> {
     }
 }
 
-/// The workbook's five visible sheets, one per notebook section (N2), in
-/// the log's order. [`Layout::default`] is the course's layout; [`write()`]
+/// The workbook's visible sheets: one per notebook section (N2), in the
+/// log's order, with the comparisons beside the Runs they pair (S11). [`Layout::default`] is the course's layout; [`write()`]
 /// uses it.
 pub struct Layout {
     /// Environment: field | value.
@@ -90,6 +90,9 @@ pub struct Layout {
     pub predictions: Sheet<Prediction>,
     /// The Runs section's columns, then the unit and the figures as numbers.
     pub runs: Sheet<Run>,
+    /// Each interleaved comparison: its two runs, labels, verdict, paired
+    /// ratio and order effect.
+    pub comparisons: Sheet<Pair>,
     /// The Soak runs section's columns, the protocol and numbers as numbers.
     pub soaks: Sheet<Soak>,
     /// Notes and anomalies: time | note.
@@ -128,6 +131,24 @@ impl Default for Layout {
                     }),
                 ]),
             ),
+            comparisons: Sheet::new([
+                Column::text("#", |p: &Pair, _| p.label()),
+                Column::text("What", |p: &Pair, _| p.what.clone()),
+                Column::number("Run A", |p: &Pair| f64::from(p.runs[0])),
+                Column::number("Run B", |p: &Pair| f64::from(p.runs[1])),
+                Column::text("Label A", |p: &Pair, _| p.labels[0].clone()),
+                Column::text("Label B", |p: &Pair, _| p.labels[1].clone()),
+                Column::text("Verdict (S7)", |p: &Pair, _| p.verdict.verdict.clone()),
+                Column::text("Paired B/A", |p: &Pair, _| p.paired_text()),
+                Column::text("Order", |p: &Pair, _| p.order.as_ref().map(|o| o.describe()).unwrap_or_default()),
+                Column::text("Unit", |p: &Pair, _| p.unit.clone()),
+                Column::number("Median A", |p: &Pair| p.verdict.median_a),
+                Column::number("Median B", |p: &Pair| p.verdict.median_b),
+                Column::number("IQR A", |p: &Pair| p.verdict.iqr_a),
+                Column::number("IQR B", |p: &Pair| p.verdict.iqr_b),
+                Column::new("Paired B/A median", |p: &Pair, _| optional(p.paired.as_ref().map(|s| s.median))),
+                Column::new("Paired B/A IQR", |p: &Pair, _| optional(p.paired.as_ref().map(|s| s.iqr))),
+            ]),
             soaks: Sheet::new(SoakColumn::ALL.map(|c| Column::new(c.header(), move |s: &Soak, _| soak_cell(s, c)))),
             notes: Sheet::new([
                 Column::text("Time", |n: &Note, _| n.at.format("%Y-%m-%d %H:%M:%S UTC").to_string()),
@@ -135,6 +156,11 @@ impl Default for Layout {
             ]),
         }
     }
+}
+
+/// A number, or an empty text cell when there is none.
+fn optional(value: Option<f64>) -> Cell {
+    value.map_or_else(|| Cell::Text(String::new()), Cell::Number)
 }
 
 /// A soak's cell in the workbook: the protocol and the six numbers as
@@ -171,6 +197,7 @@ pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::Expo
     // D3: the predictions are read-only in the workbook too.
     ws.protect();
     sheet(&mut book, "Runs", &layout.runs, nb.runs(), nb, &bold)?;
+    sheet(&mut book, "Comparisons", &layout.comparisons, nb.pairs(), nb, &bold)?;
     sheet(&mut book, "Soak runs", &layout.soaks, nb.soaks(), nb, &bold)?;
     sheet(&mut book, "Notes and anomalies", &layout.notes, nb.notes(), nb, &bold)?;
 

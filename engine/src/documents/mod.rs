@@ -171,10 +171,13 @@ pub fn unwritten(nb: &Notebook) -> Vec<(&'static str, usize)> {
 
 /// The block for `[[kind:name]]`: a table or a chart.
 fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Block> {
+    let sentence = |text: String| Some(Block::Paragraph(vec![Run { text, bold: false }]));
+    if name == "table:comparisons" && nb.pairs().is_empty() {
+        return sentence("No interleaved comparison is recorded in this notebook.".to_owned());
+    }
     if let Some(table_name) = name.strip_prefix("table:") {
         return table(nb, table_name).map(Block::Table);
     }
-    let sentence = |text: String| Some(Block::Paragraph(vec![Run { text, bold: false }]));
     // Nothing to draw leaves an empty paragraph, never the placeholder.
     let drawn = match name {
         "chart:results" => chart::results(nb).transpose(),
@@ -311,6 +314,21 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                     format!("{} at {}", s.cell(SoakColumn::Duration), s.cell(SoakColumn::Interval)),
                     s.context().brief(Brevity::Caption),
                     s.tag.to_string(),
+                ]);
+            }
+            rows
+        }
+        // SPEC S11: each comparison with its verdict, paired ratio and order.
+        "comparisons" => {
+            let mut rows = vec![row(&["Comparison", "Runs", "Verdict (S7)", "Paired ratio", "Order"])];
+            for p in nb.pairs() {
+                let discarded = p.runs.iter().any(|&n| nb.run(n).is_some_and(|r| r.discarded.is_some()));
+                rows.push(vec![
+                    format!("{}: {}{}", p.label(), p.what, if discarded { " (an arm is discarded)" } else { "" }),
+                    format!("{} ({}) vs {} ({})", p.runs[0], p.labels[0], p.runs[1], p.labels[1]),
+                    p.verdict.verdict.clone(),
+                    p.paired_text(),
+                    p.order.as_ref().map(|o| o.describe()).unwrap_or_default(),
                 ]);
             }
             rows

@@ -29,6 +29,7 @@ use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};
 use crate::machine::Machine;
 use crate::notebook::{Condition, ConditionName, WarmupPolicy, canary_value};
 use crate::platform::{self, program};
+pub use crate::stats::OrderCheck;
 use crate::stats::{self, Comparison, Spread, Summary, WarmupCheck};
 
 /// Default timed trials per arm (SPEC E4).
@@ -85,12 +86,27 @@ pub struct BenchSpec {
     /// How the commands' program was built, as the student states it
     /// (SPEC N11); a kernel's build is Vernier's own and needs none.
     pub build: Option<String>,
+    /// What the run (or the comparison) is about, as the student names it.
+    pub what: Option<String>,
+    /// The arms' labels, A then B (SPEC S11); an arm without one is named
+    /// by its command.
+    pub labels: [Option<String>; 2],
 }
 
 impl BenchSpec {
     /// A spec with the defaults (31 runs, warm-up 3) for these subjects.
     pub fn new(arms: Vec<Subject>) -> Self {
-        Self { arms, runs: DEFAULT_RUNS, warmup: DEFAULT_WARMUP, pin: None, cooldown: None, timeout: None, build: None }
+        Self {
+            arms,
+            runs: DEFAULT_RUNS,
+            warmup: DEFAULT_WARMUP,
+            pin: None,
+            cooldown: None,
+            timeout: None,
+            build: None,
+            what: None,
+            labels: [None, None],
+        }
     }
 }
 
@@ -171,17 +187,6 @@ pub struct ArmResult {
     pub provenance: Option<Provenance>,
 }
 
-/// Whether the two orders of a comparison agree (SPEC E5).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct OrderCheck {
-    /// median(B) − median(A) over the A-first block.
-    pub difference_ab: f64,
-    /// median(B) − median(A) over the B-first block.
-    pub difference_ba: f64,
-    /// True when they differ by more than the two arms' IQRs together.
-    pub confound: bool,
-}
-
 /// The canary bracket (SPEC E7).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct CanaryBracket {
@@ -224,6 +229,12 @@ pub struct BenchResult {
     pub machine: Machine,
     /// The commands' build as stated (SPEC N11).
     pub build: Option<String>,
+    /// What the session is about, as named (`--what`).
+    pub what: Option<String>,
+    /// Each arm's label: the one given, or its command (SPEC S11).
+    pub labels: Vec<String>,
+    /// SPEC S11: B/A of adjacent trials, for two arms.
+    pub paired: Option<Summary>,
     /// Why the run ended early, if it did; what was measured is kept.
     pub failure: Option<String>,
 }
@@ -259,8 +270,7 @@ impl BenchResult {
             add(ConditionName::CoolDown, format!("{cooldown} s before the reversed block, then settle"));
         }
         if let Some(order) = &self.order {
-            let verdict = if order.confound { "order is a confound" } else { "the two orders agree" };
-            add(ConditionName::OrderCheck, verdict.to_owned());
+            add(ConditionName::OrderCheck, order.describe());
         }
         rows
     }
@@ -400,16 +410,21 @@ pub fn run_bench(
     let outcome = schedule::run(&mut live, &plan, on_trial);
     let canary_end = if outcome.stopped.is_none() { time_canary(&mut canary, cancel) } else { None };
 
-    let arm_results: Vec<ArmResult> = spec
+    let mut arm_results: Vec<ArmResult> = spec
         .arms
         .iter()
         .zip(provenance)
         .enumerate()
         .map(|(i, (subject, provenance))| ArmResult { provenance, ..arm_result(i, subject, &live, &outcome.trials) })
         .collect();
-    let (comparison, order) = match arm_results.as_slice() {
-        [a, b] => (compare_arms(a, b), order_check(&outcome.trials, a, b, &live)),
-        _ => (None, None),
+    let labels = name_arms(&mut arm_results, spec);
+    let (comparison, order, paired) = match (arm_results.as_slice(), labels.as_slice()) {
+        ([a, b], [la, lb]) => (
+            compare_arms(a, b, (la, lb)),
+            order_check(&outcome.trials, a, b, &live),
+            stats::paired_ratios(&a.timed, &b.timed),
+        ),
+        _ => (None, None, None),
     };
     Ok(BenchResult {
         started_at,
@@ -433,6 +448,9 @@ pub fn run_bench(
         cooldown_s: spec.cooldown.map(|d| d.as_secs_f64()),
         machine,
         build: spec.build.clone(),
+        what: spec.what.clone(),
+        labels,
+        paired,
         failure: outcome.stopped.map(|stop| describe_stop(&stop, spec)),
     })
 }
@@ -567,10 +585,27 @@ fn arm_result(arm: usize, subject: &Subject, live: &Live<'_>, trials: &[TrialRec
     }
 }
 
-fn compare_arms(a: &ArmResult, b: &ArmResult) -> Option<Comparison> {
+/// Each arm's label (the one given, else its command) and its row's
+/// `What`: the label, under the session's `--what` when one was given.
+fn name_arms(arms: &mut [ArmResult], spec: &BenchSpec) -> Vec<String> {
+    let labels: Vec<String> =
+        arms.iter().zip(&spec.labels).map(|(arm, label)| label.clone().unwrap_or_else(|| arm.what.clone())).collect();
+    let single = arms.len() == 1;
+    for ((arm, label), given) in arms.iter_mut().zip(&labels).zip(&spec.labels) {
+        arm.what = match (&spec.what, given) {
+            (Some(what), _) if single => what.clone(),
+            (Some(what), Some(_)) => format!("{what}: {label}"),
+            (Some(what), None) => format!("{what}: {}", arm.label),
+            (None, _) => label.clone(),
+        };
+    }
+    labels
+}
+
+fn compare_arms(a: &ArmResult, b: &ArmResult, names: (&str, &str)) -> Option<Comparison> {
     let (sa, sb) = (a.summary.as_ref()?, b.summary.as_ref()?);
     let metric = if a.unit == b.unit { format!("median {}", metric_name(&a.unit)) } else { return None };
-    Some(stats::compare(Spread::from(sa), Spread::from(sb), ("A", "B"), &metric))
+    Some(stats::compare(Spread::from(sa), Spread::from(sb), names, &metric))
 }
 
 fn metric_name(unit: &str) -> &'static str {
@@ -593,8 +628,8 @@ fn order_check(trials: &[TrialRecord], a: &ArmResult, b: &ArmResult, live: &Live
     // A-first block: A at position 1, B at 2; the reversed block swaps them.
     let difference_ab = median(1, 2)? - median(0, 1)?;
     let difference_ba = median(1, 1)? - median(0, 2)?;
-    let allowance = a.summary.as_ref()?.iqr + b.summary.as_ref()?.iqr;
-    Some(OrderCheck { difference_ab, difference_ba, confound: (difference_ab - difference_ba).abs() > allowance })
+    let (sa, sb) = (a.summary.as_ref()?, b.summary.as_ref()?);
+    Some(OrderCheck::new(difference_ab, difference_ba, sa.iqr + sb.iqr, sa.median))
 }
 
 fn describe_stop(stop: &schedule::Stop, spec: &BenchSpec) -> String {

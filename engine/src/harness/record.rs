@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 
 use super::BenchResult;
 use super::raw::{self, RawError};
-use crate::notebook::{Condition, ConditionName, EnvField, Measurement, Notebook, NotebookPath, RawFile, Tag};
+use crate::notebook::{Condition, ConditionName, EnvField, Measurement, NewPair, Notebook, NotebookPath, RawFile, Tag};
 
 /// What [`add_rows`] added.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,12 +104,21 @@ pub fn add_rows(notebook: &mut Notebook, result: &BenchResult, raw_file: &RawFil
         };
         runs.push(notebook.record_run(measurement, at));
     }
-    if let (Some(c), [a, b]) = (&result.comparison, runs.as_slice()) {
-        let order = result
-            .order
-            .as_ref()
-            .map_or("", |o| if o.confound { "; order is a confound" } else { "; both orders agree" });
-        let _ = notebook.add_note(&format!("Runs {a} (A) and {b} (B), interleaved: {}{order}.", c.verdict), at);
+    if let (Some(c), [a, b], [la, lb]) = (&result.comparison, runs.as_slice(), result.labels.as_slice()) {
+        let pair = NewPair {
+            what: result.what.clone().unwrap_or_else(|| format!("{la} vs {lb}")),
+            labels: [la.clone(), lb.clone()],
+            unit: result.arms[0].unit.clone(),
+            verdict: c.clone(),
+            paired: result.paired.clone(),
+            order: result.order.clone(),
+        };
+        // Both rows were just recorded, so the pair's runs exist.
+        if let Ok(number) = notebook.record_pair(pair, [*a, *b], at) {
+            let order = result.order.as_ref().map(|o| format!("; {}", o.describe())).unwrap_or_default();
+            let note = format!("Comparison C{number}: runs {a} (A) and {b} (B), interleaved: {}{order}.", c.verdict);
+            let _ = notebook.add_note(&note, at);
+        }
     }
     Recorded { runs, raw_file: path, sha256 }
 }

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::condition::Condition;
 use super::environment::Environment;
 use super::run::{Discard, Measurement, RawFile, Run, Soak, SoakNumbers, SoakProtocol};
-use super::{Note, Notebook, Prediction, Tag, Writing};
+use super::{Note, Notebook, Pair, Prediction, Tag, Writing};
 
 /// What rows share: the stated Environment and the unchanging machine
 /// facts, as they were when the rows were recorded.
@@ -46,6 +46,9 @@ pub(super) struct NotebookFile {
     predictions: Vec<Prediction>,
     runs: Vec<RunFile>,
     soaks: Vec<SoakFile>,
+    /// Absent before schema 3.
+    #[serde(default)]
+    comparisons: Vec<Pair>,
     notes: Vec<Note>,
     /// Absent in schema 1.
     #[serde(default)]
@@ -167,6 +170,7 @@ impl From<Notebook> for NotebookFile {
             predictions: nb.predictions,
             runs,
             soaks,
+            comparisons: nb.pairs,
             notes: nb.notes,
             writing: nb.writing,
         }
@@ -217,6 +221,7 @@ impl TryFrom<NotebookFile> for Notebook {
             predictions: file.predictions,
             runs,
             soaks,
+            pairs: file.comparisons,
             notes: file.notes,
             writing: file.writing,
         })

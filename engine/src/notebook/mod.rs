@@ -10,6 +10,7 @@ mod context;
 mod environment;
 mod error;
 mod file;
+mod pair;
 mod path;
 pub mod plausible;
 mod prediction;
@@ -30,6 +31,7 @@ pub use condition::{
 pub use context::{NOT_RECORDED, RowContext};
 pub use environment::{Bench, EnvField, Environment, Workbench};
 pub use error::{CreateError, FolderError, LoadError, NotebookError, SaveError, SaveStep, create_folder};
+pub use pair::{NewPair, Pair};
 pub use path::{NotebookPath, PathError};
 pub(crate) use prediction::hex;
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
@@ -61,6 +63,26 @@ pub struct Note {
     pub about: Option<RowRef>,
 }
 
+/// A line of the Runs table: a run, or a comparison shown under its two
+/// rows with its verdict (SPEC S11).
+#[derive(Debug, Clone, Copy)]
+pub enum RunsLine<'a> {
+    /// A Runs row.
+    Run(&'a Run),
+    /// A comparison, after the later of its two rows.
+    Pair(&'a Pair),
+}
+
+impl RunsLine<'_> {
+    /// The cell under `column`, inert.
+    pub fn cell(&self, column: RunColumn) -> String {
+        match self {
+            RunsLine::Run(run) => run.cell(column),
+            RunsLine::Pair(pair) => pair.cell(column),
+        }
+    }
+}
+
 /// The whole log of one project. It is written and read through its file
 /// form ([`file`]), which stores each row's snapshot once.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -78,6 +100,8 @@ pub struct Notebook {
     predictions: Vec<Prediction>,
     runs: Vec<Run>,
     soaks: Vec<Soak>,
+    /// Interleaved comparisons, each naming its two Runs rows (S11).
+    pairs: Vec<Pair>,
     notes: Vec<Note>,
     /// What the student wrote for the documents (D2).
     writing: Writing,
@@ -94,6 +118,7 @@ impl Notebook {
             predictions: Vec::new(),
             runs: Vec::new(),
             soaks: Vec::new(),
+            pairs: Vec::new(),
             notes: Vec::new(),
             writing: Writing::default(),
         }
@@ -148,6 +173,46 @@ impl Notebook {
     /// The Soak runs section, discarded rows included.
     pub fn soaks(&self) -> &[Soak] {
         &self.soaks
+    }
+
+    /// The interleaved comparisons, in recorded order.
+    pub fn pairs(&self) -> &[Pair] {
+        &self.pairs
+    }
+
+    /// The comparison run `number` is an arm of, with the arm's index (0
+    /// for A, 1 for B).
+    pub fn pair_of(&self, number: u32) -> Option<(&Pair, usize)> {
+        self.pairs.iter().find_map(|p| p.runs.iter().position(|&r| r == number).map(|arm| (p, arm)))
+    }
+
+    /// The Runs table's lines: every run in order, each comparison right
+    /// after the later of its two rows.
+    pub fn runs_lines(&self) -> Vec<RunsLine<'_>> {
+        let mut pairs: Vec<(u32, &Pair)> = self.pairs.iter().map(|p| (p.runs[0].max(p.runs[1]), p)).collect();
+        pairs.sort_by_key(|(closing, _)| *closing);
+        let mut pairs = pairs.into_iter().peekable();
+        let mut lines = Vec::with_capacity(self.runs.len() + self.pairs.len());
+        for run in &self.runs {
+            lines.push(RunsLine::Run(run));
+            while let Some((_, pair)) = pairs.next_if(|(closing, _)| *closing <= run.number) {
+                lines.push(RunsLine::Pair(pair));
+            }
+        }
+        lines
+    }
+
+    /// Records runs `a` and `b` as one comparison; returns its number.
+    pub fn record_pair(&mut self, pair: NewPair, runs: [u32; 2], at: DateTime<Utc>) -> Result<u32, NotebookError> {
+        for n in runs {
+            if self.run(n).is_none() {
+                return Err(NotebookError::NoSuchRow(RowRef::Run(n)));
+            }
+        }
+        let number = next_number(self.pairs.iter().map(|p| p.number));
+        let NewPair { what, labels, unit, verdict, paired, order } = pair;
+        self.pairs.push(Pair { number, what, runs, labels, unit, verdict, paired, order, recorded_at: at });
+        Ok(number)
     }
 
     /// Notes and anomalies, in time order.
@@ -363,6 +428,12 @@ impl Notebook {
         check_numbering("prediction P", self.predictions.iter().map(|p| p.number))?;
         check_numbering("run ", self.runs.iter().map(|r| r.number))?;
         check_numbering("soak S", self.soaks.iter().map(|s| s.number))?;
+        check_numbering("comparison C", self.pairs.iter().map(|p| p.number))?;
+        for p in &self.pairs {
+            if let Some(n) = p.runs.iter().find(|&&n| self.run(n).is_none()) {
+                return Err(format!("comparison {} names run {n}, which the notebook does not have", p.label()));
+            }
+        }
         // An absurd but possible figure loads and is named by the audit (A1).
         for run in &self.runs {
             if let Some(why) = plausible::impossible_summary(&run.measurement.summary) {

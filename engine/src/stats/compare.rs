@@ -24,6 +24,61 @@ impl From<&Summary> for Spread {
     }
 }
 
+/// Whether the two orders of an interleaved comparison agree (SPEC E5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrderCheck {
+    /// median(B) − median(A) over the A-first block.
+    pub difference_ab: f64,
+    /// median(B) − median(A) over the B-first block.
+    pub difference_ba: f64,
+    /// True when they differ by more than the two arms' IQRs together.
+    pub confound: bool,
+    /// The size of the order effect: how far B − A moves when the order
+    /// is reversed, as a fraction of A's median; `None` when A's median
+    /// is zero.
+    pub effect: Option<f64>,
+}
+
+impl OrderCheck {
+    /// The check from the two blocks' differences, the arms' IQRs and A's
+    /// median.
+    pub fn new(difference_ab: f64, difference_ba: f64, allowance: f64, median_a: f64) -> Self {
+        let moved = difference_ab - difference_ba;
+        Self {
+            difference_ab,
+            difference_ba,
+            confound: moved.abs() > allowance,
+            effect: (median_a != 0.0).then(|| moved / median_a),
+        }
+    }
+
+    /// The order effect as a signed percentage, `+0.3 %`.
+    pub fn effect_text(&self) -> Option<String> {
+        self.effect.map(|e| format!("{}{} %", if e >= 0.0 { "+" } else { "" }, format_significant(100.0 * e, 2)))
+    }
+
+    /// `order effect +0.3 % (the two orders agree)`.
+    pub fn describe(&self) -> String {
+        let verdict = if self.confound { "order is a confound" } else { "the two orders agree" };
+        match self.effect_text() {
+            Some(effect) => format!("order effect {effect} ({verdict})"),
+            None => verdict.to_owned(),
+        }
+    }
+}
+
+/// SPEC S11: the ratios B/A of adjacent trials of an interleaved run — the
+/// k-th timed trial of B over the k-th of A, which ran in the same round —
+/// summarised like any trials. `None` with no pair or a zero in A.
+pub fn paired_ratios(a: &[f64], b: &[f64]) -> Option<Summary> {
+    let ratios: Vec<f64> = a.iter().zip(b).map(|(a, b)| b / a).collect();
+    if ratios.iter().any(|r| !r.is_finite()) {
+        return None;
+    }
+    Summary::of(&ratios).ok()
+}
+
 /// The outcome of comparing B against A.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {

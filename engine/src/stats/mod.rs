@@ -12,7 +12,7 @@ mod rounding;
 mod shape;
 mod summary;
 
-pub use compare::{Comparison, Spread, at_allowance_place, compare};
+pub use compare::{Comparison, OrderCheck, Spread, at_allowance_place, compare, paired_ratios};
 pub use percentile::{median_of, percentile_sorted};
 pub use rounding::{Rounded, decimals_for_dispersion, format_at, format_significant};
 pub use shape::{Bimodality, WarmupCheck, bimodality, warmup_check};

@@ -5,7 +5,7 @@
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 use vernier_engine::display::inert;
-use vernier_engine::notebook::RunColumn;
+use vernier_engine::notebook::{RunColumn, RunsLine};
 
 use super::{Context, ViewState, hint};
 use crate::gui::{AppCommand, plots};
@@ -44,8 +44,12 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
             .column(Column::initial(220.0).clip(true).resizable(true))
             .column(Column::initial(110.0).clip(true))
             .column(Column::remainder().at_least(90.0));
-        if let Some(selected) = state.selected_run {
-            table = table.scroll_to_row(selected.saturating_sub(1) as usize, None);
+        // Runs, each comparison under its two rows with its verdict (S11).
+        let lines = nb.runs_lines();
+        if let Some(selected) = state.selected_run
+            && let Some(index) = lines.iter().position(|l| matches!(l, RunsLine::Run(r) if r.number == selected))
+        {
+            table = table.scroll_to_row(index, None);
         }
         table
             .header(ROW_HEIGHT, |mut header| {
@@ -56,20 +60,28 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
                 }
             })
             .body(|body| {
-                body.rows(ROW_HEIGHT, nb.runs().len(), |mut row| {
-                    let run = &nb.runs()[row.index()];
-                    row.set_selected(state.selected_run == Some(run.number));
-                    let discarded = run.discarded.is_some();
+                body.rows(ROW_HEIGHT, lines.len(), |mut row| {
+                    let line = lines[row.index()];
+                    let (number, discarded, pair) = match line {
+                        RunsLine::Run(run) => (run.number, run.discarded.is_some(), false),
+                        // A comparison's line selects its arm B.
+                        RunsLine::Pair(p) => (p.runs[1], false, true),
+                    };
+                    row.set_selected(!pair && state.selected_run == Some(number));
                     for column in RunColumn::ALL {
                         row.col(|ui| {
-                            let text = RichText::new(run.cell(column));
+                            let text = RichText::new(line.cell(column));
                             // N5: a discarded run stays, struck through.
-                            let label = egui::Label::new(if discarded { text.strikethrough().weak() } else { text });
-                            ui.add(label.truncate().selectable(false));
+                            let text = if discarded { text.strikethrough().weak() } else { text };
+                            let text = if pair { text.italics() } else { text };
+                            let label = ui.add(egui::Label::new(text).truncate().selectable(false));
+                            if pair && column == RunColumn::Conditions {
+                                label.on_hover_text(line.cell(column));
+                            }
                         });
                     }
                     if row.response().clicked() {
-                        cx.commands.push(AppCommand::SelectRun(run.number));
+                        cx.commands.push(AppCommand::SelectRun(number));
                     }
                 });
             });
@@ -100,6 +112,14 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
             ui.ctx().copy_text(run.short_form());
         }
     });
+    if let Some((pair, _)) = nb.pair_of(run.number) {
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(pair.line()).italics());
+            if ui.button("Copy comparison sentence").on_hover_text("the comparison in one report sentence").clicked() {
+                ui.ctx().copy_text(pair.sentence());
+            }
+        });
+    }
     match cx.trials {
         Some(trials) if trials.run == run.number => plots::run_plot(ui, run, trials),
         _ => hint(ui, "Reading the trials…"),

@@ -1,0 +1,137 @@
+//! An interleaved A/B comparison kept as one record (SPEC S7, S11, E5): the
+//! two Runs rows it produced, the arms' labels, the verdict with its
+//! reasoning, the paired ratios and the order effect, all as computed when
+//! the comparison was measured — a face shows them, never recomputes them.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::{RunColumn, Tag};
+use crate::display::inert_line;
+use crate::stats::{Comparison, OrderCheck, Summary, decimals_for_dispersion, format_at, format_significant};
+
+/// A comparison row, shown as `C{number}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pair {
+    /// `#`, shown as `C{number}`.
+    pub number: u32,
+    /// What the comparison is about (`--what`), or the two labels.
+    pub what: String,
+    /// The Runs rows of arm A and arm B.
+    pub runs: [u32; 2],
+    /// The arms' labels, A then B (`--label-a`, `--label-b`; the command
+    /// when none was given).
+    pub labels: [String; 2],
+    /// The unit of both arms' medians.
+    pub unit: String,
+    /// S7 between A and B, with its sentence.
+    pub verdict: Comparison,
+    /// S11: B/A of adjacent trials, summarised; `None` when not computable.
+    pub paired: Option<Summary>,
+    /// E5: the two orders compared.
+    pub order: Option<OrderCheck>,
+    /// When it was recorded (the runs' time).
+    #[serde(with = "super::time")]
+    pub recorded_at: DateTime<Utc>,
+}
+
+/// What a comparison is made of, before the notebook numbers it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewPair {
+    /// See [`Pair::what`].
+    pub what: String,
+    /// See [`Pair::labels`].
+    pub labels: [String; 2],
+    /// See [`Pair::unit`].
+    pub unit: String,
+    /// See [`Pair::verdict`].
+    pub verdict: Comparison,
+    /// See [`Pair::paired`].
+    pub paired: Option<Summary>,
+    /// See [`Pair::order`].
+    pub order: Option<OrderCheck>,
+}
+
+impl Pair {
+    /// `C{number}`.
+    pub fn label(&self) -> String {
+        format!("C{}", self.number)
+    }
+
+    /// The paired ratio in words: `paired B/A 0.45 (IQR 0.01, 31 pairs)`.
+    pub fn paired_text(&self) -> String {
+        match &self.paired {
+            Some(p) => {
+                let r = p.rounded();
+                format!("paired {}/{} {} (IQR {}, {} pairs)", self.labels[1], self.labels[0], r.median, r.iqr, p.n)
+            }
+            None => "paired ratios not available".to_owned(),
+        }
+    }
+
+    /// The pair's line in the Runs table, under its two rows, cell by
+    /// column: the paired ratio where a run has its median, the verdict
+    /// where a run has its conditions. Inert.
+    pub fn cell(&self, column: RunColumn) -> String {
+        let ratio = self.paired.as_ref().map(Summary::rounded);
+        inert_line(match column {
+            RunColumn::Number => format!("{} ({} vs {})", self.label(), self.runs[0], self.runs[1]),
+            RunColumn::What => self.what.clone(),
+            RunColumn::Command => format!("{} vs {}", self.labels[0], self.labels[1]),
+            RunColumn::N => self.paired.as_ref().map_or_else(String::new, |p| format!("{} pairs", p.n)),
+            RunColumn::Median => ratio.as_ref().map_or_else(String::new, |r| format!("B/A {}", r.median)),
+            RunColumn::Dispersion => {
+                let order = self.order.as_ref().and_then(OrderCheck::effect_text).map(|e| format!(" · order {e}"));
+                ratio.as_ref().map_or_else(String::new, |r| format!("IQR {}{}", r.iqr, order.unwrap_or_default()))
+            }
+            RunColumn::MinMax => ratio.as_ref().map_or_else(String::new, |r| format!("{} / {}", r.min, r.max)),
+            RunColumn::Conditions => self.verdict.verdict.clone(),
+            RunColumn::RawFile => String::new(),
+            RunColumn::Tag => Tag::Derived.to_string(),
+        })
+    }
+
+    /// The pair as one line beside its rows: label, arms, verdict, paired
+    /// ratio and order effect, inert.
+    pub fn line(&self) -> String {
+        let mut parts = vec![
+            format!(
+                "{}: {} (run {}) vs {} (run {})",
+                self.label(),
+                self.labels[0],
+                self.runs[0],
+                self.labels[1],
+                self.runs[1]
+            ),
+            self.verdict.verdict.clone(),
+            self.paired_text(),
+        ];
+        parts.extend(self.order.as_ref().map(OrderCheck::describe));
+        inert_line(parts.join(" · "))
+    }
+
+    /// The comparison in one report sentence (D7): the medians in the
+    /// rows' unit, the verdict, the paired ratio.
+    pub fn sentence(&self) -> String {
+        let v = &self.verdict;
+        // Each median at the place its own IQR allows (S6).
+        let value = |x: f64, iqr: f64| {
+            decimals_for_dispersion(iqr).map_or_else(|| format_significant(x, 3), |d| format_at(x, d))
+        };
+        let order = self.order.as_ref().map(|o| format!("; {}", o.describe())).unwrap_or_default();
+        inert_line(format!(
+            "{}: median {} {u} for {} against {} {u} for {} (runs {} and {}, interleaved); {}; {}{order}.",
+            self.what,
+            value(v.median_b, v.iqr_b),
+            self.labels[1],
+            value(v.median_a, v.iqr_a),
+            self.labels[0],
+            self.runs[0],
+            self.runs[1],
+            v.verdict,
+            self.paired_text(),
+            u = self.unit,
+        ))
+    }
+}
