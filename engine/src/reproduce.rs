@@ -169,7 +169,8 @@ impl Original {
             median: m.summary.median,
             iqr: m.summary.iqr,
             unit: m.unit.clone(),
-            conditions: m.conditions.clone(),
+            // Their row's own record, the power source they stated included.
+            conditions: run.context().effective_conditions(),
         })
     }
 

@@ -82,10 +82,10 @@ impl RowContext<'_> {
         (!all.is_empty()).then(|| all.join(", "))
     }
 
-    /// The row's conditions for a place of `room`, with the power source
-    /// filled from the snapshot when the machine could not report it, and
-    /// a row without a snapshot saying so in the Conditions column.
-    pub fn brief(&self, room: Brevity) -> String {
+    /// The row's conditions with its power source filled from the snapshot
+    /// when the machine could not report it, marked as stated: what a plan
+    /// or a diff shows of the row (SPEC N9).
+    pub fn effective_conditions(&self) -> Vec<Condition> {
         let mut shown: Vec<Condition> = self.conditions.to_vec();
         let read = self.conditions.states(ConditionName::PowerSource);
         if let (false, Some(power)) = (read, self.stated(EnvField::PowerSource)) {
@@ -95,7 +95,14 @@ impl RowContext<'_> {
                 None => shown.push(Condition::new(ConditionName::PowerSource, value)),
             }
         }
-        let mut text = brief_conditions(&shown, room);
+        shown
+    }
+
+    /// The row's conditions for a place of `room`, with the power source
+    /// filled from the snapshot when the machine could not report it, and
+    /// a row without a snapshot saying so in the Conditions column.
+    pub fn brief(&self, room: Brevity) -> String {
+        let mut text = brief_conditions(&self.effective_conditions(), room);
         if let Some(thermal) = self.stated.and(self.thermal()) {
             if !text.is_empty() {
                 text.push_str("; ");
