@@ -170,7 +170,7 @@ fn a_comparison_is_recorded_as_a_pair_in_every_face() {
     let lines = nb.runs_lines();
     assert!(matches!(lines[3], RunsLine::Pair(p) if p.number == 1));
     assert!(lines[3].cell(RunColumn::Median).starts_with("B/A 0."), "{}", lines[3].cell(RunColumn::Median));
-    assert!(lines[3].cell(RunColumn::Conditions).contains("short is"));
+    assert!(lines[3].cell(RunColumn::What).contains("short is"), "the verdict beside the pair");
     assert!(pair.sentence().starts_with("sleep length: median "), "{}", pair.sentence());
     assert!(pair.sentence().contains("paired short/long"), "{}", pair.sentence());
 

@@ -320,7 +320,7 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
         }
         // SPEC S11: each comparison with its verdict, paired ratio and order.
         "comparisons" => {
-            let mut rows = vec![row(&["Comparison", "Runs", "Verdict (S7)", "Paired ratio", "Order"])];
+            let mut rows = vec![row(&["Comparison", "Runs", "Verdict (S7)", "Paired ratio", "Order", "Tag"])];
             for p in nb.pairs() {
                 let discarded = p.runs.iter().any(|&n| nb.run(n).is_some_and(|r| r.discarded.is_some()));
                 rows.push(vec![
@@ -329,6 +329,8 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                     p.verdict.verdict.clone(),
                     p.paired_text(),
                     p.order.as_ref().map(|o| o.describe()).unwrap_or_default(),
+                    // Computed from the two rows' MEASURED trials.
+                    Tag::Derived.to_string(),
                 ]);
             }
             rows

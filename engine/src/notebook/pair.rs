@@ -71,14 +71,16 @@ impl Pair {
     }
 
     /// The pair's line in the Runs table, under its two rows, cell by
-    /// column: the paired ratio where a run has its median, the verdict
-    /// where a run has its conditions. Inert.
+    /// column: the verdict where a run has its What, the paired ratio where
+    /// a run has its median, the order check where a run has its
+    /// conditions. Inert.
     pub fn cell(&self, column: RunColumn) -> String {
         let ratio = self.paired.as_ref().map(Summary::rounded);
         inert_line(match column {
             RunColumn::Number => format!("{} ({} vs {})", self.label(), self.runs[0], self.runs[1]),
-            RunColumn::What => self.what.clone(),
-            RunColumn::Command => format!("{} vs {}", self.labels[0], self.labels[1]),
+            // The verdict where a reader looks first (S7, S11).
+            RunColumn::What => self.verdict.verdict.clone(),
+            RunColumn::Command => format!("{}: {} vs {}", self.what, self.labels[0], self.labels[1]),
             RunColumn::N => self.paired.as_ref().map_or_else(String::new, |p| format!("{} pairs", p.n)),
             RunColumn::Median => ratio.as_ref().map_or_else(String::new, |r| format!("B/A {}", r.median)),
             RunColumn::Dispersion => {
@@ -86,7 +88,7 @@ impl Pair {
                 ratio.as_ref().map_or_else(String::new, |r| format!("IQR {}{}", r.iqr, order.unwrap_or_default()))
             }
             RunColumn::MinMax => ratio.as_ref().map_or_else(String::new, |r| format!("{} / {}", r.min, r.max)),
-            RunColumn::Conditions => self.verdict.verdict.clone(),
+            RunColumn::Conditions => self.order.as_ref().map(OrderCheck::describe).unwrap_or_default(),
             RunColumn::RawFile => String::new(),
             RunColumn::Tag => Tag::Derived.to_string(),
         })

@@ -75,7 +75,7 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
                             let text = if discarded { text.strikethrough().weak() } else { text };
                             let text = if pair { text.italics() } else { text };
                             let label = ui.add(egui::Label::new(text).truncate().selectable(false));
-                            if pair && column == RunColumn::Conditions {
+                            if pair && matches!(column, RunColumn::What | RunColumn::Command | RunColumn::Conditions) {
                                 label.on_hover_text(line.cell(column));
                             }
                         });
