@@ -57,7 +57,9 @@ fn opens_on_the_environment() {
     assert_eq!(harness.get_by_role_and_label(Role::TextInput, "Power source").value().as_deref(), Some("mains"));
 }
 
-// SPEC U1, N2, S6: the Runs table shows rounded figures under the exact names.
+// SPEC U1, N2, S6, S12: the Runs table shows rounded figures under the
+// exact names, the stored drift beside the IQR (rows recorded before the
+// halves were kept, so never flagged).
 #[test]
 fn runs_table_shows_the_rows() {
     let (_tmp, mut harness) = fixture_app();
@@ -66,7 +68,8 @@ fn runs_table_shows_the_rows() {
     harness.get_by_label("n (warm-up + timed)");
     harness.get_by_label("matmul ikj, N=512");
     harness.get_by_label("12.40 ms");
-    harness.get_by_label("IQR 0.15 ms");
+    harness.get_by_label("IQR 0.15 ms · drift 0 %");
+    harness.get_by_label("IQR 0.6 ms · drift -0.48 %");
 }
 
 /// Types `text` into the Environment's Ambient field and leaves it, which

@@ -9,6 +9,7 @@ use super::path::NotebookPath;
 use super::tag::Tag;
 use crate::display::inert_line;
 use crate::stats::{Summary, format_significant};
+use crate::units::Figures;
 
 /// How warm-up trials were chosen (SPEC E3); part of every row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,20 +121,25 @@ impl Run {
         }
     }
 
-    /// `Median`, rounded per S6, with its unit.
+    /// The row's figures as every face shows them: in the unit S12 picks
+    /// for its median, rounded per S6, drift beside the IQR.
+    pub fn figures(&self) -> Figures {
+        Figures::of(&self.measurement.summary, &self.measurement.unit)
+    }
+
+    /// `Median`, rounded per S6, in its display unit (S12).
     pub fn median_column(&self) -> String {
-        with_unit(&self.measurement.summary.rounded().median, &self.measurement.unit)
+        self.figures().median()
     }
 
-    /// `Dispersion`: the IQR at the place S6 allows.
+    /// `Dispersion`: the IQR at the place S6 allows, and the drift (S5, S12).
     pub fn dispersion_column(&self) -> String {
-        format!("IQR {}", with_unit(&self.measurement.summary.rounded().iqr, &self.measurement.unit))
+        self.figures().dispersion()
     }
 
-    /// `Min / Max` at the median's decimal place.
+    /// `Min / Max` at the median's decimal place, in its unit.
     pub fn min_max_column(&self) -> String {
-        let r = self.measurement.summary.rounded();
-        with_unit(&format!("{} / {}", r.min, r.max), &self.measurement.unit)
+        self.figures().min_max()
     }
 
     /// `Command`, quoted so that it reads as one would type it.
@@ -155,7 +161,6 @@ impl Run {
     /// machine, build, conditions, placement, instrument and provenance.
     pub fn long_form(&self, env: &super::Environment) -> String {
         let m = &self.measurement;
-        let r = m.summary.rounded();
         let get = |name: ConditionName| m.conditions.value_of(name).map(str::to_owned);
         let stated = |f: super::EnvField| {
             let v = env.get(f);
@@ -190,16 +195,7 @@ impl Run {
         // a line of its own (SPEC N10).
         [
             m.what.clone(),
-            format!(
-                "{} {u}, IQR {}, min {}, max {}, n={} (warm-up {})",
-                r.median,
-                r.iqr,
-                r.min,
-                r.max,
-                m.summary.n,
-                m.warmup_trials,
-                u = m.unit
-            ),
+            format!("{}, n={} (warm-up {})", self.figures().line(), m.summary.n, m.warmup_trials),
             machine,
             build,
             if conditions.is_empty() { "conditions not stated".into() } else { conditions },
@@ -215,19 +211,18 @@ impl Run {
     /// conditions, shown inert.
     pub fn short_form(&self, env: &super::Environment) -> String {
         let m = &self.measurement;
-        let r = m.summary.rounded();
+        let f = self.figures();
         let power = env.get(super::EnvField::PowerSource);
         let power = if power.is_empty() { "power source not stated".to_owned() } else { format!("on {power} power") };
         inert_line(format!(
-            "{}: median {} {u} of {} repetitions after {} discarded, IQR {} {u}, {power}, {} ({}).",
+            "{}: median {} of {} repetitions after {} discarded, {}, {power}, {} ({}).",
             m.what,
-            r.median,
+            f.median(),
             m.summary.n,
             m.warmup_trials,
-            r.iqr,
+            f.dispersion(),
             self.command_column(),
             m.tag,
-            u = m.unit
         ))
     }
 

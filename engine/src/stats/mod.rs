@@ -14,6 +14,7 @@ mod summary;
 
 pub use compare::{Comparison, Spread, at_allowance_place, compare};
 pub use percentile::{median_of, percentile_sorted};
+pub(crate) use rounding::trim_zeros;
 pub use rounding::{
     Rounded, decimals_for_dispersion, format_at, format_percent, format_percent_change, format_plain,
     format_significant,
