@@ -39,7 +39,7 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
             .column(Column::initial(200.0).clip(true).resizable(true))
             .column(Column::initial(130.0))
             .column(Column::initial(100.0))
-            .column(Column::initial(110.0))
+            .column(Column::initial(200.0).clip(true).resizable(true))
             .column(Column::initial(150.0))
             .column(Column::initial(220.0).clip(true).resizable(true))
             .column(Column::initial(110.0).clip(true))
@@ -60,12 +60,23 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
                     let run = &nb.runs()[row.index()];
                     row.set_selected(state.selected_run == Some(run.number));
                     let discarded = run.discarded.is_some();
+                    // S4, S12: a noisy or drifting row's Dispersion is flagged,
+                    // its sentences on hover and above the run's plot.
+                    let flags: Vec<String> = run.measurement.summary.flags().iter().map(|f| format!("⚠ {f}")).collect();
                     for column in RunColumn::ALL {
                         row.col(|ui| {
-                            let text = RichText::new(run.cell(column));
+                            let mut text = RichText::new(run.cell(column));
+                            let flagged = column == RunColumn::Dispersion && !flags.is_empty();
+                            if flagged && !discarded {
+                                text =
+                                    RichText::new(format!("⚠ {}", run.cell(column))).color(ui.visuals().warn_fg_color);
+                            }
                             // N5: a discarded run stays, struck through.
                             let label = egui::Label::new(if discarded { text.strikethrough().weak() } else { text });
-                            ui.add(label.truncate().selectable(false));
+                            let response = ui.add(label.truncate().selectable(false));
+                            if flagged {
+                                response.on_hover_text(flags.join("\n"));
+                            }
                         });
                     }
                     if row.response().clicked() {
