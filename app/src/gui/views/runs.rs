@@ -39,7 +39,7 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
             .column(Column::initial(200.0).clip(true).resizable(true))
             .column(Column::initial(130.0))
             .column(Column::initial(100.0))
-            .column(Column::initial(200.0).clip(true).resizable(true))
+            .column(Column::initial(240.0).clip(true).resizable(true))
             .column(Column::initial(150.0))
             .column(Column::initial(220.0).clip(true).resizable(true))
             .column(Column::initial(110.0).clip(true))
