@@ -202,8 +202,9 @@ fn a_column_added_to_the_layout_lands_in_its_place_in_the_workbook() {
     assert_eq!(after[1][value], Data::Float(12.5));
 }
 
-// SPEC D2, N2: the report's results table takes each run's cells by column
-// name, so it carries the run's own Median, Dispersion, n and Tag.
+// SPEC D2, N2, S12: the report's results table takes each run's cells by
+// column name, so it carries the run's own Median, Dispersion (with its
+// drift), n and Tag.
 #[test]
 fn the_report_results_table_takes_run_cells_by_name() {
     let (_tmp, _dir, nb) = saved_notebook();
@@ -222,7 +223,7 @@ fn the_report_results_table_takes_run_cells_by_name() {
     };
     assert_eq!(rows[1][0], "matmul ikj, N=512");
     assert_eq!(cell(RunColumn::Median), "12.50 ms");
-    assert_eq!(cell(RunColumn::Dispersion), "IQR 0.20 ms");
+    assert_eq!(cell(RunColumn::Dispersion), "IQR 0.20 ms · drift +51 %");
     assert_eq!(cell(RunColumn::N), "3 + 5");
     assert_eq!(cell(RunColumn::Tag), "MEASURED");
 }
@@ -238,4 +239,47 @@ fn workbook_round_trip_is_lossless() {
     assert_eq!(back, nb);
     assert!(back.integrity().is_empty());
     assert!(measurements::read(b"not a workbook", "x.xlsx").is_err());
+}
+
+// SPEC S5, S12: the exported workbook and report show each row's figures in
+// its display unit with the drift beside the IQR; an old row without its
+// halves still shows its stored drift; the workbook's numbers stay in the
+// stored unit at full precision.
+#[test]
+fn exported_documents_show_drift_and_display_units() {
+    let (_tmp, dir, mut nb) = saved_notebook();
+    let mut seconds =
+        crate::util::measurement("true, timed", &[0.000700, 0.000712, 0.000715, 0.000730, 0.000731, 0.000729]);
+    (seconds.unit, seconds.ns_per_unit) = ("s".into(), 1e9);
+    nb.record_run(seconds, at(50));
+    let mut old = crate::util::measurement("recorded before the halves were kept", &[0.30, 0.31, 0.29, 0.30, 0.32]);
+    (old.unit, old.ns_per_unit, old.summary.halves, old.summary.drift) = ("ns/access".into(), 1.0, None, Some(0.012));
+    nb.record_run(old, at(60));
+    documents::export_to(&dir, &nb, None).expect("export");
+
+    let bytes = std::fs::read(dir.join("exports/measurements.xlsx")).expect("workbook");
+    let rows = runs_sheet(&bytes);
+    let header: Vec<String> = rows[0].iter().map(ToString::to_string).collect();
+    let col = |name: &str| header.iter().position(|h| h == name).expect(name);
+    let text = |row: usize, name: &str| rows[row][col(name)].to_string();
+    assert_eq!(text(2, "Median"), "722 µs");
+    assert_eq!(text(2, "Dispersion"), "IQR 17 µs · drift +2.5 %");
+    assert_eq!(text(2, "Min / Max"), "700 / 731 µs");
+    assert_eq!(rows[2][col("Median (value)")], Data::Float(0.000722));
+    assert_eq!(text(2, "Unit"), "s");
+    let Data::Float(drift) = rows[2][col("Drift (value)")] else { panic!("drift is a number: {:?}", rows[2]) };
+    assert!((drift - 18.0 / 712.0).abs() < 1e-9, "{drift}");
+    assert_eq!(text(3, "Median"), "0.300 ns/access", "below 1 ns a time stays in ns");
+    assert_eq!(text(3, "Dispersion"), "IQR 0.010 ns/access · drift +1.2 %", "an old row shows its stored drift");
+
+    let xml = part(&std::fs::read(dir.join("exports/report.docx")).expect("report"), "word/document.xml");
+    let doc = roxmltree::Document::parse(&xml).expect("xml");
+    let report: Vec<&str> = doc.descendants().filter(|n| n.tag_name().name() == "t").filter_map(|n| n.text()).collect();
+    let report = report.join("\n");
+    for shown in
+        ["722 µs", "IQR 17 µs · drift +2.5 %", "IQR 0.20 ms · drift +51 %", "IQR 0.010 ns/access · drift +1.2 %"]
+    {
+        assert!(report.contains(shown), "the report's results table shows “{shown}”");
+    }
+    assert!(!report.contains("99999") && !report.contains("00000"), "no float artefact in the report: {report}");
 }

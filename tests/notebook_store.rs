@@ -140,19 +140,21 @@ fn column_names_are_exact() {
     );
 }
 
-// SPEC N2, S6: a run's displayed columns follow the rounding rule.
+// SPEC N2, S6, S5, S12: a run's displayed columns follow the rounding rule,
+// the drift beside the IQR.
 #[test]
 fn run_columns_are_rounded() {
     let (_tmp, _dir, nb) = saved_notebook();
     let run = nb.run(1).expect("run");
     assert_eq!(run.cell(RunColumn::N), "3 + 5");
     assert_eq!(run.cell(RunColumn::Median), "12.50 ms");
-    assert_eq!(run.cell(RunColumn::Dispersion), "IQR 0.20 ms");
+    assert_eq!(run.cell(RunColumn::Dispersion), "IQR 0.20 ms · drift +51 %");
     assert_eq!(run.cell(RunColumn::MinMax), "12.40 / 24.90 ms");
     assert_eq!(run.cell(RunColumn::Tag), "MEASURED");
 }
 
-// SPEC D7: any run in the course's long and short forms.
+// SPEC D7, S12: any run in the course's long and short forms, drift beside
+// the IQR.
 #[test]
 fn long_and_short_forms() {
     let (_tmp, _dir, mut nb) = saved_notebook();
@@ -167,14 +169,15 @@ fn long_and_short_forms() {
     let long = run.long_form();
     let lines: Vec<&str> = long.lines().collect();
     assert_eq!(lines[0], "matmul ikj, N=512");
-    assert_eq!(lines[1], "  12.50 ms, IQR 0.20, min 12.40, max 24.90, n=5 (warm-up 3)");
+    assert_eq!(lines[1], "  12.50 ms (IQR 0.20 ms · drift +51 %), min 12.40, max 24.90 ms, n=5 (warm-up 3)");
     assert!(lines.iter().any(|l| l.trim() == "build: rustc 1.95 -C opt-level=3"));
     assert!(lines.iter().any(|l| l.contains("mains power")));
     assert_eq!(lines.last().copied(), Some("  provenance: MEASURED"));
     let short = run.short_form();
     assert!(
         short.starts_with(
-            "matmul ikj, N=512: median 12.50 ms of 5 repetitions after 3 discarded, IQR 0.20 ms, on mains power"
+            "matmul ikj, N=512: median 12.50 ms of 5 repetitions after 3 discarded, IQR 0.20 ms · drift +51 %, on \
+             mains power"
         ),
         "{short}"
     );

@@ -98,7 +98,8 @@ fn warmup_zero_prints_and_stores_the_first_trial_check() {
             .and_then(|c| c["value"].as_str().map(str::to_owned))
     };
     let stored = check_of(0).expect("run 1 keeps the check");
-    assert!(stored.starts_with("first value ") && stored.contains(" s against the median of the rest "), "{stored}");
+    // S12: both figures in the display unit of the rest's median (µs or ms for `true`).
+    assert!(stored.starts_with("first value ") && stored.contains("s against the median of the rest "), "{stored}");
     assert_eq!(check_of(1), None, "no check after a warm-up of 2");
 }
 
@@ -351,4 +352,35 @@ fn a_comparison_has_labels_paired_ratios_and_an_order_effect() {
     let o = vernier(&["bench", "-n", "3", "--label-a", "x", "--", "true"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--label-a and --label-b name the arms of a comparison"), "{}", stderr(&o));
+}
+
+// SPEC S5, S12: `bench` prints each arm's figures in the unit its median is
+// shown in, with the drift beside the IQR; its JSON keeps the base unit and
+// adds `display_unit`; the recorded row shows the same in `show`.
+#[test]
+fn bench_shows_drift_and_display_units() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let o = vernier(&["bench", "-n", "5", "--warmup", "1", "--notebook", &dir, "--", "true"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let figures = text.lines().nth(1).expect("the figures line");
+    // `true` takes microseconds to a few milliseconds: never shown in seconds.
+    assert!(figures.contains(" µs (IQR ") || figures.contains(" ms (IQR "), "{text}");
+    assert!(figures.contains(" · drift "), "{text}");
+    assert!(figures.ends_with(", n=5 (+1 warm-up)"), "{text}");
+    assert!(!text.contains("99999") && !text.contains("0.000"), "no float artefact, no leading zeros: {text}");
+
+    let v = json(&vernier(&["bench", "-n", "3", "--warmup", "0", "--json", "--", "true"]));
+    let run = &v["runs"][0];
+    assert_eq!(run["unit"], "s");
+    assert!(matches!(run["display_unit"].as_str(), Some("µs" | "ms")), "{run}");
+    assert!(run["median"].as_f64().is_some_and(|m| m < 1.0), "the value stays in seconds: {run}");
+
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    let row = &shown["runs"][0];
+    assert!(matches!(row["display_unit"].as_str(), Some("µs" | "ms")), "{row}");
+    let dispersion = row["columns"]["Dispersion"].as_str().expect("Dispersion");
+    assert!(dispersion.starts_with("IQR ") && dispersion.contains(" · drift "), "{dispersion}");
+    assert!(row["stats"]["halves"]["first"].is_f64(), "the halves are kept with the row: {row}");
 }

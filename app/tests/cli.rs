@@ -59,12 +59,33 @@ fn stats_json_of_the_course_example() {
     }
 }
 
-// SPEC S6: the text form shows the rounded median with its IQR.
+// SPEC S6, S5, S12: the text form shows the rounded median with its IQR and
+// drift, and flags halves that differ by more than the IQR.
 #[test]
 fn stats_text_rounds_per_s6() {
     let o = vernier_with_stdin(&["stats", "--unit", "ms"], FIVE);
     assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).starts_with("12.50 ms (IQR 0.20), min 12.40, max 24.90 ms, n=5"), "{}", stdout(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("12.50 ms (IQR 0.20 ms · drift +51 %), min 12.40, max 24.90 ms, n=5"), "{text}");
+    assert!(text.contains("warning: the second half's median is 51 % above the first's, more than the IQR: the machine changed during the run"), "{text}");
+}
+
+// SPEC S12: a time in seconds is shown in the largest unit its median
+// allows, its IQR and extremes in the same unit; JSON keeps the base unit
+// and adds `display_unit`.
+#[test]
+fn stats_shows_times_in_their_display_unit() {
+    let o = vernier_with_stdin(
+        &["stats", "--unit", "s"],
+        "0.000700\n0.000712\n0.000715\n0.000730\n0.000731\n0.000729\n0.000721\n",
+    );
+    let text = stdout(&o);
+    assert!(text.starts_with("721 µs (IQR 16 µs · drift +2.4 %), min 700, max 731 µs, n=7"), "{text}");
+    let v = json(&vernier_with_stdin(&["stats", "--unit", "s", "--json"], "0.000700\n0.000712\n0.000715\n"));
+    assert_eq!((v["unit"].as_str(), v["display_unit"].as_str()), (Some("s"), Some("µs")));
+    assert_eq!(v["median"], 0.000712);
+    let v = json(&vernier_with_stdin(&["stats", "--unit", "chunks/s", "--json"], "0.5\n0.6\n0.7\n"));
+    assert_eq!(v["display_unit"], "chunks/s", "a unit that is not a time is never rescaled");
 }
 
 // SPEC C: bad input is exit 2 with the line and the offending text.

@@ -21,6 +21,9 @@
 //! - [`audit`] — the pre-submission audit (SPEC A).
 //! - [`reproduce`] — a classmate's row, its rerun and the verdict (SPEC R).
 //! - [`display`] — display rules several faces share (argument quoting).
+//! - [`units`] — the one rule for numbers with units: times in the largest
+//!   unit the median allows, sizes in KiB/MiB/GiB, drift beside the IQR
+//!   (SPEC S6, S12).
 //!
 //! The desktop app and the command line (crate `vernier`) are thin faces on
 //! this library; tests drive it directly.
@@ -39,3 +42,4 @@ pub mod platform;
 pub mod reproduce;
 pub mod soak;
 pub mod stats;
+pub mod units;

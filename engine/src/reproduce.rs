@@ -17,7 +17,8 @@ use crate::documents::measurements::{self, Opened, ReadError};
 use crate::harness::{BenchResult, BenchSpec, Subject};
 use crate::kernels::KernelSpec;
 use crate::notebook::{Condition, ConditionName, LoadError, Notebook, WarmupPolicy, conditions_text, store};
-use crate::stats::{Comparison, Spread, at_allowance_place, compare};
+use crate::stats::{Comparison, Spread, compare};
+use crate::units::{DisplayUnit, Figures, time_factor};
 
 /// Warm-up used when the original row does not state one (an import).
 pub const DEFAULT_WARMUP: u32 = 3;
@@ -338,18 +339,28 @@ impl SideBySide {
 
     /// The note that goes into my notebook, naming their row.
     pub fn note(&self, original: &Original, source: &str) -> String {
-        let [their_median, their_iqr] = at_allowance_place([original.median, original.iqr], original.iqr);
-        let [my_median, my_iqr] = at_allowance_place([self.median, self.iqr], self.iqr);
+        let [theirs, mine] = self.figures(original);
         format!(
-            "Run {} reproduces run {} of {source} ({}): theirs median {their_median} {u} (IQR {their_iqr}), mine \
-             {my_median} {u} (IQR {my_iqr}); {}. {} condition(s) differ.",
+            "Run {} reproduces run {} of {source} ({}): theirs median {} (IQR {}), mine {} (IQR {}); {}. {} \
+             condition(s) differ.",
             self.recorded_run.map_or_else(|| "?".to_owned(), |n| n.to_string()),
             original.row,
             original.what,
+            theirs.median(),
+            theirs.iqr(),
+            mine.median(),
+            mine.iqr(),
             self.verdict_text,
             self.diff.len(),
-            u = original.unit,
         )
+    }
+
+    /// Their row's median and IQR and the rerun's, both in the unit S12
+    /// picks for theirs, so the two read digit for digit.
+    pub fn figures(&self, original: &Original) -> [Figures; 2] {
+        let unit = DisplayUnit::for_median(&original.unit, original.median);
+        [(original.median, original.iqr), (self.median, self.iqr)]
+            .map(|(median, iqr)| unit.figures([median, iqr, median, median], None))
     }
 }
 
@@ -370,38 +381,35 @@ impl Original {
         } else {
             "none (one subject)".to_owned()
         };
-        let [median, iqr] = at_allowance_place([self.median, self.iqr], self.iqr);
+        let theirs = self.figures();
         let conditions =
             if self.conditions.is_empty() { "none recorded".to_owned() } else { conditions_text(&self.conditions) };
         let inline = spec_inline_code(spec).map_or_else(String::new, |why| format!("\n  WARNING: it {why}"));
         format!(
             "Reproduce run {} of {} ({})\n  command: {}\n  timed trials: {}\n  warm-up: {warmup}\n  \
-             interleaving: {interleaving}\n  their result: median {median} {u}, IQR {iqr} {u}\n  their conditions: {}{inline}\n\
+             interleaving: {interleaving}\n  their result: median {}, IQR {}\n  their conditions: {}{inline}\n\
              Each command runs as an argument vector, exactly as quoted above, with your privileges.",
             self.row,
             inert(source),
             inert(&self.what),
             commands.join("  vs  "),
             self.timed,
+            inert(&theirs.median()),
+            inert(&theirs.iqr()),
             inert(&conditions),
-            u = inert(&self.unit),
         )
+    }
+
+    /// Their median and IQR as shown (S6, S12), in their unit rescaled
+    /// when it is a time.
+    pub fn figures(&self) -> Figures {
+        Figures::new([self.median, self.iqr, self.median, self.median], None, &self.unit)
     }
 }
 
 /// The factor that turns `from` into `to` for time units; 1 when equal.
 fn unit_scale(from: &str, to: &str) -> Option<f64> {
-    if from == to {
-        return Some(1.0);
-    }
-    let seconds = |u: &str| match u {
-        "s" => Some(1.0),
-        "ms" => Some(1e-3),
-        "us" | "µs" => Some(1e-6),
-        "ns" => Some(1e-9),
-        _ => None,
-    };
-    Some(seconds(from)? / seconds(to)?)
+    if from == to { Some(1.0) } else { time_factor(from, to) }
 }
 
 #[cfg(test)]

@@ -13,7 +13,8 @@ use vernier_engine::instrument;
 use vernier_engine::kernels::{KernelKind, KernelSpec};
 use vernier_engine::machine::Machine;
 use vernier_engine::notebook::{WarmupPolicy, store};
-use vernier_engine::stats::{Rounded, format_significant};
+use vernier_engine::stats::format_significant;
+use vernier_engine::units::{DisplayUnit, Figures};
 
 use super::notebook_cmds::{apply, open};
 use super::{Failure, Outcome};
@@ -261,6 +262,8 @@ fn arm_json(arm: &ArmResult, raw_file: Option<&str>, failed: bool) -> Value {
             "n": s.n, "median": s.median, "p25": s.p25, "p75": s.p75, "iqr": s.iqr,
             "iqr_fraction": s.iqr_fraction, "min": s.min, "max": s.max, "drift": s.drift,
             "rounded": s.rounded(),
+            // The values stay in `unit` at full precision; a person is shown them in this one (S12).
+            "display_unit": DisplayUnit::for_median(&arm.unit, s.median).name(),
         }),
         None => json!({"n": 0}),
     };
@@ -282,27 +285,12 @@ fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity
         out!("{}: {}", arm.label, arm.what);
         match &arm.summary {
             Some(s) => {
-                let r = s.rounded();
-                out!(
-                    "  {}, min {}, max {} {}, n={} (+{} warm-up)",
-                    r.headline(&arm.unit),
-                    r.min,
-                    r.max,
-                    arm.unit,
-                    s.n,
-                    arm.warmup_trials
-                );
-                if s.is_noisy() {
-                    out!("  warning: IQR above a tenth of the median — the environment is the noise");
+                out!("  {}, n={} (+{} warm-up)", Figures::of(s, &arm.unit).line(), s.n, arm.warmup_trials);
+                for flag in s.flags() {
+                    out!("  warning: {flag}");
                 }
                 if let Some(b) = vernier_engine::stats::bimodality(&arm.timed) {
-                    out!(
-                        "  warning: two populations ({} near {}, {} near {}) — check for migration between core types",
-                        b.low_count,
-                        b.low_median,
-                        b.high_count,
-                        b.high_median
-                    );
+                    out!("  warning: {}", b.describe(&arm.unit));
                 }
             }
             None => out!("  no successful timed trial"),
@@ -322,13 +310,16 @@ fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity
         out!("paired {lb}/{la} of adjacent trials: median {} (IQR {}, {} pairs)", r.median, r.iqr, p.n);
     }
     if let Some(o) = &result.order {
-        let unit = result.arms.first().map_or("", |a| a.unit.as_str());
-        let shown = |d: f64| Rounded::new(d, d.abs() * 0.01, d, d).median;
+        // The differences in the unit arm A's median is shown in (S12).
+        let unit = result.arms.first().map_or_else(
+            || DisplayUnit::for_median("", 0.0),
+            |a| DisplayUnit::for_median(&a.unit, a.summary.as_ref().map_or(0.0, |s| s.median)),
+        );
         out!(
-            "order: {} (B − A: {} {unit} A-first, {} {unit} B-first)",
+            "order: {} (B − A: {} A-first, {} B-first)",
             o.describe(),
-            shown(o.difference_ab),
-            shown(o.difference_ba)
+            unit.quantity(o.difference_ab),
+            unit.quantity(o.difference_ba)
         );
     }
     let mut footer = vec![result.placement.clone()];
@@ -336,7 +327,7 @@ fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity
         footer.push(format!("canary end/start {}", format_significant(c.ratio, 3)));
     }
     if let Some(cost) = result.shell_cost_s {
-        footer.push(format!("the shell alone costs {} s per trial", format_significant(cost, 2)));
+        footer.push(format!("the shell alone costs {} per trial", DisplayUnit::for_median("s", cost).quantity(cost)));
     }
     if let Some(r) = recorded {
         let rows: Vec<String> = r.runs.iter().map(u32::to_string).collect();
@@ -363,7 +354,7 @@ pub fn machine(json_output: bool) -> Outcome {
         out!("{}", json!(m));
     } else {
         for c in m.conditions() {
-            out!("{:<20} {}", c.field, c.value);
+            out!("{:<20} {}", c.shown_field(), c.shown_value());
         }
     }
     Ok(0)

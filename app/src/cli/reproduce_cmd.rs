@@ -11,7 +11,6 @@ use serde_json::json;
 use vernier_engine::display::{inert, quote_argv};
 use vernier_engine::harness::{BenchSpec, Subject};
 use vernier_engine::reproduce::{self, Original, SideBySide};
-use vernier_engine::stats::at_allowance_place;
 
 use super::bench_cmds::{record, reserve_raw, run_with_progress};
 use super::notebook_cmds::{apply, open, open_log};
@@ -93,12 +92,10 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
             })
         );
     } else {
-        let [their_median, their_iqr] = at_allowance_place([original.median, original.iqr], original.iqr);
-        let [my_median, my_iqr] = at_allowance_place([outcome.median, outcome.iqr], outcome.iqr);
-        let u = &original.unit;
+        let [theirs, mine] = outcome.figures(&original);
         let rows = vec![
-            vec!["Median".into(), format!("{their_median} {u}"), format!("{my_median} {u}")],
-            vec!["IQR".into(), format!("{their_iqr} {u}"), format!("{my_iqr} {u}")],
+            vec!["Median".into(), theirs.median(), mine.median()],
+            vec!["IQR".into(), theirs.iqr(), mine.iqr()],
             vec![
                 "n (warm-up + timed)".into(),
                 format!(

@@ -59,6 +59,7 @@ fn show_foreign(f: &Foreign, path: &Path, json: bool) -> Outcome {
                 json!({
                     "number": r.number, "what": r.what, "command": r.command, "warmup": r.warmup_trials,
                     "timed": r.timed, "median": r.median, "iqr": r.iqr, "min_max": r.min_max, "unit": r.unit,
+                    "display_unit": r.figures().unit().name(),
                     "conditions": r.conditions, "raw_file": r.raw_file, "tag": r.tag,
                 })
             })
@@ -88,8 +89,8 @@ fn show_foreign(f: &Foreign, path: &Path, json: bool) -> Outcome {
                     r.what.clone(),
                     quote_argv(&r.command),
                     format!("{} + {}", r.warmup_trials.map_or_else(|| "?".to_owned(), |w| w.to_string()), r.timed),
-                    format!("{} {}", r.median, r.unit),
-                    format!("IQR {} {}", r.iqr, r.unit),
+                    r.figures().median(),
+                    r.figures().dispersion(),
                 ]
             })
             .collect();
@@ -207,6 +208,8 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "warmup": r.measurement.warmup_trials,
             "timed": r.measurement.summary.n,
             "unit": r.measurement.unit,
+            // The stats stay in `unit` at full precision; a person is shown them in this one (S12).
+            "display_unit": r.figures().unit().name(),
             "stats": r.measurement.summary,
             "conditions": r.measurement.conditions,
             "stated_environment": stated(r.stated.as_ref()),

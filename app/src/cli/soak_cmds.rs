@@ -10,6 +10,7 @@ use serde_json::json;
 use vernier_engine::notebook::SoakProtocol;
 use vernier_engine::soak::{self, Analysis, Thresholds, analysis, file, record, run};
 use vernier_engine::stats::format_significant;
+use vernier_engine::units::DisplayUnit;
 
 use super::notebook_cmds::{apply, open};
 use super::{Failure, Outcome};
@@ -190,6 +191,10 @@ fn numbers_json(a: &Analysis) -> serde_json::Value {
         "tail_iqr": a.tail_iqr,
         "tail_iqr_fraction": a.tail_iqr_fraction,
         "thresholds": a.thresholds,
+        // The times (t_onset, t_stable, the windows) are in seconds at full
+        // precision; a person is shown them in this unit (S12). The scores
+        // are a rate and are never rescaled.
+        "display_unit": DisplayUnit::for_median("s", a.duration_s).name(),
     })
 }
 

@@ -4,7 +4,8 @@ use anyhow::anyhow;
 use clap::Args;
 use serde_json::{Value, json};
 use vernier_engine::harness::{TrialRecord, TrialStatus};
-use vernier_engine::stats::{self, Comparison, Spread, Summary, format_significant};
+use vernier_engine::stats::{self, Comparison, Spread, Summary, format_percent, format_percent_change, format_plain};
+use vernier_engine::units::{DisplayUnit, Figures};
 
 use super::numbers::{Input, RawTrials, Sample, read_input, read_sample};
 use super::{Failure, Outcome};
@@ -68,6 +69,7 @@ pub fn stats(args: &StatsArgs) -> Outcome {
                 let mut object = summary_json(&summary, &sample.values);
                 if !args.unit.is_empty() {
                     object["unit"] = json!(args.unit);
+                    object["display_unit"] = json!(DisplayUnit::for_median(&args.unit, summary.median).name());
                 }
                 out!("{object}");
             } else {
@@ -93,22 +95,28 @@ fn summary_json(summary: &Summary, values: &[f64]) -> Value {
         "drift": summary.drift,
         "rounded": summary.rounded(),
         "noisy": summary.is_noisy(),
+        "drifted": summary.drifted(),
         "even_count": summary.even_count(),
         "bimodal": stats::bimodality(values),
         "warmup_check": stats::warmup_check(values),
     })
 }
 
-/// A summary and what its median hides (S8, S9), as text.
+/// A summary and what its median hides (S4, S8, S9, S12), as text, in the
+/// display unit S12 picks for `unit_name`.
 fn print_summary(summary: &Summary, values: &[f64], unit_name: &str) {
-    let r = summary.rounded();
-    let unit = if unit_name.is_empty() { String::new() } else { format!(" {unit_name}") };
-    out!("{}, min {}, max {}{unit}, n={}", r.headline(unit_name), r.min, r.max, summary.n);
-    out!("  P25 {} / P75 {} (interpolated; full precision)", summary.p25, summary.p75);
+    let figures = Figures::of(summary, unit_name);
+    let unit = figures.unit();
+    out!("{}, n={}", figures.line(), summary.n);
+    out!(
+        "  P25 {} / P75 {} (interpolated; full precision)",
+        format_plain(unit.scale(summary.p25)),
+        unit.after(&format_plain(unit.scale(summary.p75)))
+    );
     if let Some(fraction) = summary.iqr_fraction {
-        out!("  IQR is {}% of the median", format_significant(100.0 * fraction, 2));
+        out!("  IQR is {} of the median", format_percent(fraction));
     }
-    if let Some(drift) = summary.drift {
+    if let (Some(drift), Some([first, second])) = (summary.drift, figures.halves()) {
         let direction = if drift > 0.0 {
             "slowing down"
         } else if drift < 0.0 {
@@ -116,30 +124,24 @@ fn print_summary(summary: &Summary, values: &[f64], unit_name: &str) {
         } else {
             "flat"
         };
-        let sign = if drift > 0.0 { "+" } else { "" };
-        out!("  drift {sign}{}% (second half against first half: {direction})", format_significant(100.0 * drift, 2));
+        out!(
+            "  drift {}: second half's median {second} against the first's {first} ({direction})",
+            format_percent_change(drift)
+        );
     }
     if summary.even_count() {
         out!(
             "warning: an even count — the median is the mean of the two middle values, not an observed trial; use an odd count"
         );
     }
-    if summary.is_noisy() {
-        out!(
-            "warning: the IQR is more than a tenth of the median — the environment is the noise; more repetitions will not fix it"
-        );
+    for flag in summary.flags() {
+        out!("warning: {flag}");
     }
     if let Some(b) = stats::bimodality(values) {
-        out!(
-            "warning: two populations ({} trials near {}, {} near {}) — the median hides them; check for migration between core types",
-            b.low_count,
-            b.low_median,
-            b.high_count,
-            b.high_median
-        );
+        out!("warning: {}", b.describe(unit_name));
     }
     if let Some(w) = stats::warmup_check(values) {
-        out!("  {}", w.describe(""));
+        out!("  {}", w.describe(unit_name));
     }
 }
 
@@ -197,10 +199,14 @@ fn raw_stats(raw: &RawTrials, json_output: bool) {
         let objects: Vec<Value> = arms
             .iter()
             .map(|arm| {
-                let mut object = Summary::of(&arm.timed)
-                    .map_or_else(|_| json!({"n": 0}), |summary| summary_json(&summary, &arm.timed));
+                let summary = Summary::of(&arm.timed).ok();
+                let mut object =
+                    summary.as_ref().map_or_else(|| json!({"n": 0}), |summary| summary_json(summary, &arm.timed));
                 object["arm"] = json!(arm.label);
                 object["unit"] = json!(arm.unit);
+                if let Some(summary) = &summary {
+                    object["display_unit"] = json!(DisplayUnit::for_median(&arm.unit, summary.median).name());
+                }
                 object["unit_from_file"] = json!(arm.stated);
                 object["warmup"] = json!({"count": arm.warmup.len(), "values": arm.warmup});
                 object["failed"] = json!(arm.failed);
@@ -213,14 +219,17 @@ fn raw_stats(raw: &RawTrials, json_output: bool) {
     out!("{}: Vernier's raw trials — one summary per arm, of its successful timed trials only", raw.source);
     for arm in &arms {
         out!("arm {}, {}:", arm.label, arm.unit_note());
-        match Summary::of(&arm.timed) {
-            Ok(summary) => print_summary(&summary, &arm.timed, &arm.unit),
+        let summary = Summary::of(&arm.timed);
+        match &summary {
+            Ok(summary) => print_summary(summary, &arm.timed, &arm.unit),
             Err(_) => out!("  no successful timed trial"),
         }
-        let values: Vec<String> = arm.warmup.iter().map(f64::to_string).collect();
+        // The warm-up in the unit the timed trials are shown in (S12).
+        let unit = DisplayUnit::for_median(&arm.unit, summary.map_or(0.0, |s| s.median));
+        let values: Vec<String> = arm.warmup.iter().map(|&v| format_plain(unit.scale(v))).collect();
         match values.len() {
             0 => out!("  warm-up: none"),
-            n => out!("  warm-up (not in the summary): {}: {} {}", trials(n), values.join(" "), arm.unit),
+            n => out!("  warm-up (not in the summary): {}: {}", trials(n), unit.after(&values.join(" "))),
         }
         if arm.failed > 0 {
             out!("  failed (not in the summary): {}", trials(arm.failed));

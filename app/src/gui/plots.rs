@@ -4,6 +4,7 @@
 
 use egui::{Color32, Ui};
 use egui_plot::{BoxElem, BoxPlot, BoxSpread, HLine, Legend, Line, Plot, PlotPoints, Points};
+use vernier_engine::display::inert;
 use vernier_engine::harness::{TrialRecord, TrialStatus};
 use vernier_engine::kernels::{DEFAULT_WORKING_SET, KernelKind, KernelSpec};
 use vernier_engine::notebook::{Brevity, Notebook, Run, WarmupPolicy, plausible};
@@ -38,6 +39,7 @@ impl RunTrials {
 const WARM: Color32 = Color32::from_rgb(150, 150, 150);
 const TIMED: Color32 = Color32::from_rgb(90, 160, 255);
 const ARM_B: Color32 = Color32::from_rgb(255, 160, 60);
+const HALVES: Color32 = Color32::from_rgb(80, 200, 120);
 
 /// The trials in order (warm-up grey), the median and the IQR band, and a
 /// box (P25–P75, whiskers to min and max) to the right — two clumps show
@@ -64,36 +66,65 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
         },
         caption_conditions(run)
     );
-    if let Some(b) = stats::bimodality(&trials.timed) {
-        ui.colored_label(
-            ui.visuals().warn_fg_color,
-            format!(
-                "⚠ two populations: {} trials near {:.4}, {} near {:.4} {}",
-                b.low_count, b.low_median, b.high_count, b.high_median, m.unit
-            ),
-        );
+    // S4, S12, S8: what the median does not say, above the plot.
+    for flag in s.flags() {
+        ui.colored_label(ui.visuals().warn_fg_color, inert(&format!("⚠ {flag}")));
     }
-    let warm: PlotPoints = trials.warmup.iter().enumerate().map(|(i, &v)| [i as f64, v]).collect();
-    let timed: PlotPoints = trials.timed.iter().enumerate().map(|(i, &v)| [(warmup_n + i) as f64, v]).collect();
+    if let Some(b) = stats::bimodality(&trials.timed) {
+        ui.colored_label(ui.visuals().warn_fg_color, inert(&format!("⚠ {}", b.describe(&m.unit))));
+    }
+    // Every value is drawn in the unit the row's median is shown in (S12).
+    let figures = run.figures();
+    let unit = figures.unit();
+    let y = |v: f64| unit.scale(v);
+    let warm: PlotPoints = trials.warmup.iter().enumerate().map(|(i, &v)| [i as f64, y(v)]).collect();
+    let timed: PlotPoints = trials.timed.iter().enumerate().map(|(i, &v)| [(warmup_n + i) as f64, y(v)]).collect();
     let box_x = (warmup_n + trials.timed.len()) as f64 + 3.0;
-    let spread = BoxSpread::new(s.min, s.p25, s.median, s.p75, s.max);
+    let spread = BoxSpread::new(y(s.min), y(s.p25), y(s.median), y(s.p75), y(s.max));
+    let halves = halves_marks(run, warmup_n);
     let starts_above_zero = s.min > 0.0;
     let note = if starts_above_zero { format!("{caption} · y-axis does not start at zero") } else { caption };
     let response = Plot::new(("run-plot", run.number))
         .height(ui.available_height().max(160.0))
         .legend(Legend::default())
         .x_axis_label("trial (in order taken)")
-        .y_axis_label(format!("time per trial ({})", m.unit))
+        .y_axis_label(inert(&format!("time per trial ({})", unit.name())))
         .show(ui, |plot| {
             plot.points(Points::new("warm-up", warm).color(WARM).radius(3.0));
             plot.points(Points::new("timed", timed).color(TIMED).radius(3.0));
-            plot.hline(HLine::new(format!("median {}", s.rounded().median), s.median).color(TIMED));
+            plot.hline(HLine::new(inert(&format!("median {}", figures.median())), y(s.median)).color(TIMED));
             let quartile = TIMED.gamma_multiply(0.4);
-            plot.hline(HLine::new("P25 / P75", s.p25).color(quartile).style(egui_plot::LineStyle::dashed_loose()));
-            plot.hline(HLine::new("P25 / P75", s.p75).color(quartile).style(egui_plot::LineStyle::dashed_loose()));
+            let dashed = egui_plot::LineStyle::dashed_loose();
+            plot.hline(HLine::new("P25 / P75", y(s.p25)).color(quartile).style(dashed));
+            plot.hline(HLine::new("P25 / P75", y(s.p75)).color(quartile).style(dashed));
+            for (name, points) in halves {
+                plot.line(Line::new(inert(&name), PlotPoints::new(points)).color(HALVES).width(3.0));
+            }
             plot.box_plot(BoxPlot::new("box", vec![BoxElem::new(box_x, spread).box_width(1.5)]).color(TIMED));
         });
     caption_on(ui, &response.response, &note);
+}
+
+/// The medians of the run's two halves (S5) as two marks, each across the
+/// trials of its half, in the unit the plot is drawn in; none for a row
+/// recorded before Vernier kept them.
+fn halves_marks(run: &Run, warmup_n: usize) -> Vec<(String, Vec<[f64; 2]>)> {
+    let s = &run.measurement.summary;
+    let figures = run.figures();
+    let (Some(h), Some([first, second])) = (s.halves, figures.halves()) else { return Vec::new() };
+    let unit = figures.unit();
+    let (start, half) = (warmup_n as f64, (s.n / 2) as f64);
+    let end = start + s.n as f64 - 1.0;
+    vec![
+        (
+            format!("first half median {first}"),
+            vec![[start - 0.3, unit.scale(h.first)], [start + half - 0.7, unit.scale(h.first)]],
+        ),
+        (
+            format!("second half median {second}"),
+            vec![[end - half + 0.7, unit.scale(h.second)], [end + 0.3, unit.scale(h.second)]],
+        ),
+    ]
 }
 
 /// The first value a plot must not be given: egui_plot pads its automatic
@@ -165,7 +196,7 @@ pub fn sweep_plot(ui: &mut Ui, nb: &Notebook) {
         .legend(Legend::default())
         .x_axis_label("working set (log scale)")
         .y_axis_label("ns per access")
-        .x_axis_formatter(|mark, _| bytes_label(2f64.powf(mark.value)))
+        .x_axis_formatter(|mark, _| vernier_engine::units::size(2f64.powf(mark.value)))
         .show(ui, |plot| {
             plot.line(Line::new("seq", PlotPoints::new(seq.clone())).color(TIMED));
             plot.points(Points::new("seq", PlotPoints::new(seq)).color(TIMED).radius(4.0));
@@ -173,17 +204,6 @@ pub fn sweep_plot(ui: &mut Ui, nb: &Notebook) {
             plot.points(Points::new("chase", PlotPoints::new(chase)).color(ARM_B).radius(4.0));
         });
     caption_on(ui, &response.response, &note);
-}
-
-fn bytes_label(bytes: f64) -> String {
-    let units = ["B", "KiB", "MiB", "GiB"];
-    let mut value = bytes;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < units.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{} {}", stats::format_significant(value, 3), units[unit])
 }
 
 /// The trials of a running benchmark as they arrive, per arm, in ms.

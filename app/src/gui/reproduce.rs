@@ -12,7 +12,6 @@ use egui::{RichText, Ui};
 use vernier_engine::display::inert;
 use vernier_engine::harness::BenchSpec;
 use vernier_engine::reproduce::{Log, Original, SideBySide, same_folder, spec_inline_code};
-use vernier_engine::stats::at_allowance_place;
 
 use super::{AppCommand, io::Pick};
 
@@ -139,9 +138,9 @@ impl Dialog {
                         o.warmup_trials.map_or_else(|| "?".into(), |w| w.to_string()),
                         o.timed
                     ));
-                    let [median, iqr] = at_allowance_place([o.median, o.iqr], o.iqr);
-                    ui.label(format!("{median} {}", inert(&o.unit)));
-                    ui.label(format!("{iqr} {}", inert(&o.unit)));
+                    let figures = o.figures();
+                    ui.label(inert(&figures.median()));
+                    ui.label(inert(&figures.iqr()));
                     ui.end_row();
                 }
             });
@@ -181,14 +180,12 @@ impl Dialog {
 
 fn side_by_side(ui: &mut Ui, o: &Original, s: &SideBySide) {
     ui.label(RichText::new(format!("Run {} reproduced", o.row)).strong());
-    let unit = inert(&o.unit);
-    let [their_median, their_iqr] = at_allowance_place([o.median, o.iqr], o.iqr);
-    let [my_median, my_iqr] = at_allowance_place([s.median, s.iqr], s.iqr);
+    let [theirs, mine] = s.figures(o).map(|f| [inert(&f.median()).into_owned(), inert(&f.iqr()).into_owned()]);
     egui::Grid::new("side-by-side").striped(true).spacing([16.0, 4.0]).show(ui, |ui| {
         for (a, b, c) in [
             ("".to_owned(), "Theirs".to_owned(), "Mine".to_owned()),
-            ("Median".into(), format!("{their_median} {unit}"), format!("{my_median} {unit}")),
-            ("IQR".into(), format!("{their_iqr} {unit}"), format!("{my_iqr} {unit}")),
+            ("Median".into(), theirs[0].clone(), mine[0].clone()),
+            ("IQR".into(), theirs[1].clone(), mine[1].clone()),
             (
                 "n (warm-up + timed)".into(),
                 format!("{} + {}", o.warmup_trials.map_or_else(|| "?".into(), |w| w.to_string()), o.timed),

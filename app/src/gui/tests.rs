@@ -57,7 +57,9 @@ fn opens_on_the_environment() {
     assert_eq!(harness.get_by_role_and_label(Role::TextInput, "Power source").value().as_deref(), Some("mains"));
 }
 
-// SPEC U1, N2, S6: the Runs table shows rounded figures under the exact names.
+// SPEC U1, N2, S6, S12: the Runs table shows rounded figures under the
+// exact names, the stored drift beside the IQR (rows recorded before the
+// halves were kept, so never flagged).
 #[test]
 fn runs_table_shows_the_rows() {
     let (_tmp, mut harness) = fixture_app();
@@ -66,7 +68,65 @@ fn runs_table_shows_the_rows() {
     harness.get_by_label("n (warm-up + timed)");
     harness.get_by_label("matmul ikj, N=512");
     harness.get_by_label("12.40 ms");
-    harness.get_by_label("IQR 0.15 ms");
+    harness.get_by_label("IQR 0.15 ms · drift 0 %");
+    harness.get_by_label("IQR 0.6 ms · drift -0.48 %");
+}
+
+// SPEC S5, S12, S4: a row whose halves' medians differ by more than its IQR
+// is flagged in the Runs table as a noisy row would be, and its plot says
+// the machine changed during the run.
+#[test]
+fn a_drifting_run_is_flagged() {
+    use vernier_engine::harness::{TrialRecord, TrialStatus, raw};
+    use vernier_engine::notebook::{Measurement, Tag, WarmupPolicy};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    let mut nb = store::create(&dir, "Drift", chrono::Utc::now()).expect("create");
+    // Halves 100 and 110 ms apart by more than the IQR (8 ms), which is
+    // under a tenth of the median: drifting, not noisy.
+    let ms = [100.0, 100.0, 100.0, 106.0, 106.0, 104.0, 104.0, 110.0, 110.0, 110.0];
+    let trials: Vec<TrialRecord> = (0u32..)
+        .zip(ms)
+        .map(|(index, v)| TrialRecord {
+            index,
+            arm: 0,
+            position: 1,
+            warmup: false,
+            ns: (v * 1e6) as u64,
+            status: TrialStatus::Ok,
+        })
+        .collect();
+    let text = raw::render(&[raw::unit_comment("A", "ms", 1e6)], &trials);
+    let raw_file = raw::write_once(&dir, "run-1", &text).expect("raw file");
+    let summary = vernier_engine::stats::Summary::of(&ms).expect("summary");
+    assert!(summary.drifted() && !summary.is_noisy(), "{summary:?}");
+    nb.record_run(
+        Measurement {
+            what: "drifting run".into(),
+            command: vec!["./work".into()],
+            warmup: WarmupPolicy::Count(0),
+            warmup_trials: 0,
+            summary,
+            unit: "ms".into(),
+            ns_per_unit: 1e6,
+            conditions: Vec::new(),
+            raw_file: Some(raw_file),
+            tag: Tag::Measured,
+            synthetic: false,
+        },
+        chrono::Utc::now(),
+    );
+    store::save(&dir, &nb).expect("save");
+    let mut harness = app_on(dir);
+    harness.get_by_label("Runs  (1)").click();
+    harness.run();
+    harness.get_by_label("⚠ IQR 8 ms · drift +10 %");
+    harness.get_by_label("drifting run").click();
+    step_until(&mut harness, "the trials", |app| app.trials.contains_key(&1));
+    harness.run();
+    harness.get_by_label(
+        "⚠ the second half's median is 10 % above the first's, more than the IQR: the machine changed during the run",
+    );
 }
 
 /// Types `text` into the Environment's Ambient field and leaves it, which

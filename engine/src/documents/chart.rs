@@ -10,6 +10,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use crate::display::inert;
+use crate::units::DisplayUnit;
 
 use crate::notebook::{ConditionName, Conditions, Notebook, Run, Soak, canary_ratio};
 use crate::soak::file::SoakData;
@@ -65,13 +66,18 @@ pub fn results(nb: &Notebook) -> Result<Option<Picture>, ChartError> {
         return Ok(None);
     };
     let runs: Vec<&Run> = kept.into_iter().filter(|r| r.measurement.unit == unit).collect();
+    // S12: the axis is in the largest unit in which every median is at least 1.
+    let smallest = runs.iter().map(|r| r.measurement.summary.median.abs()).filter(|m| *m > 0.0).reduce(f64::min);
+    let shown = DisplayUnit::for_median(unit, smallest.unwrap_or(0.0));
     let boxes: Vec<RunBox> = runs
         .iter()
         .map(|r| {
             let s = &r.measurement.summary;
-            RunBox { label: r.label(), median: s.median, p25: s.p25, p75: s.p75, min: s.min, max: s.max }
+            let [median, p25, p75, min, max] = [s.median, s.p25, s.p75, s.min, s.max].map(|v| shown.scale(v));
+            RunBox { label: r.label(), median, p25, p75, min, max }
         })
         .collect();
+    let unit = shown.name();
     let (first, last) = (runs[0].recorded_at, runs[runs.len() - 1].recorded_at);
     let canaries: Vec<f64> = runs
         .iter()

@@ -207,6 +207,15 @@ impl Row<'_> {
     }
 }
 
+impl SheetRun {
+    /// The row's median and IQR as Vernier shows any row (S6, S12), in its
+    /// unit rescaled when it is a time.
+    pub fn figures(&self) -> crate::units::Figures {
+        let (min, max) = self.min_max.unwrap_or((self.median, self.median));
+        crate::units::Figures::new([self.median, self.iqr, min, max], None, &self.unit)
+    }
+}
+
 fn run(row: &Row<'_>) -> Result<SheetRun, String> {
     let number_text = row.text("#");
     let number = number_text

@@ -88,7 +88,8 @@ pub struct Layout {
     pub environment: Sheet<EnvField>,
     /// The Predictions section's columns, then Amends and Locked.
     pub predictions: Sheet<Prediction>,
-    /// The Runs section's columns, then the unit and the figures as numbers.
+    /// The Runs section's columns (figures in their display unit, S12), then
+    /// the stored unit and the figures in it as numbers.
     pub runs: Sheet<Run>,
     /// Each interleaved comparison: its two runs, labels, verdict, paired
     /// ratio and order effect.
@@ -124,6 +125,10 @@ impl Default for Layout {
                     Column::text("Unit", |r: &Run, _| r.measurement.unit.clone()),
                     Column::number("Median (value)", |r: &Run| r.measurement.summary.median),
                     Column::number("IQR (value)", |r: &Run| r.measurement.summary.iqr),
+                    // S5 as a fraction (0.012 for +1.2 %); empty where there is none.
+                    Column::new("Drift (value)", |r: &Run, _| {
+                        r.measurement.summary.drift.map_or_else(|| Cell::Text(String::new()), Cell::Number)
+                    }),
                     Column::number("Min", |r: &Run| r.measurement.summary.min),
                     Column::number("Max", |r: &Run| r.measurement.summary.max),
                     Column::text("Discarded", |r: &Run, _| {

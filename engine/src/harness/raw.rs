@@ -62,9 +62,11 @@ pub fn render(comments: &[String], trials: &[TrialRecord]) -> String {
 }
 
 /// The `#` comment that states an arm's unit, so the file can be read back
-/// in the unit its row uses: `arm A unit: s (ns / 1000000000)`.
+/// in the unit its row uses: `arm A unit: s (ns / 1000000000)`. The
+/// divisor is written without its float artefact (the harness computes 1e9
+/// as 999999999.9999999), like every number a person reads (S12).
 pub fn unit_comment(label: &str, unit: &str, ns_per_unit: f64) -> String {
-    format!("arm {label} unit: {unit} (ns / {ns_per_unit})")
+    format!("arm {label} unit: {unit} (ns / {})", crate::stats::format_plain(ns_per_unit))
 }
 
 /// An arm's unit as a raw file's comment states it.
@@ -90,9 +92,10 @@ pub fn units(text: &str) -> Vec<ArmUnit> {
         .filter_map(|line| {
             let (label, rest) = line.strip_prefix("# arm ")?.split_once(" unit: ")?;
             let (unit, divisor) = rest.rsplit_once(" (ns / ")?;
-            // The harness writes 1 / (1 / 1e9) as 999999999.9999999; 15
-            // significant digits give back the 1e9 it means, so the values
-            // read back carry no float artefact and match the row's.
+            // Files written before the divisor was rounded say 1 / (1 / 1e9)
+            // as 999999999.9999999; 15 significant digits give back the 1e9
+            // it means, so the values read back carry no float artefact and
+            // match the row's.
             let written: f64 = divisor.strip_suffix(')')?.parse().ok()?;
             let ns_per_unit: f64 = format!("{written:.14e}").parse().ok()?;
             let valid = matches!(label, "A" | "B") && !unit.is_empty() && ns_per_unit.is_finite() && ns_per_unit > 0.0;
@@ -297,6 +300,9 @@ mod tests {
     #[test]
     fn units_read_back_and_doubt_leaves_nanoseconds() {
         let comments = [unit_comment("A", "s", 1.0 / (1.0 / 1e9)), unit_comment("B", "ns/access", 2.5)];
+        // SPEC S12: the header a person reads carries no float artefact.
+        assert_eq!(comments[0], "arm A unit: s (ns / 1000000000)");
+        assert!(units(&render(&["arm A unit: s (ns / 999999999.9999999)".into()], &[]))[0].ns_per_unit == 1e9);
         let text = render(&comments, &[]);
         assert!(is_raw(&text));
         let read = units(&text);

@@ -156,7 +156,7 @@ impl Kernel for Memory {
             MemoryWalk::Sequential => "seq",
             MemoryWalk::Chase => "chase",
         };
-        format!("{walk}, working set {} bytes, {} loads per repetition", self.bytes, self.loads())
+        format!("{walk}, working set {}, {} loads per repetition", crate::units::size(self.bytes as f64), self.loads())
     }
 }
 

@@ -8,6 +8,8 @@
 //! kept and shown in full. Adding a condition is one new [`ConditionName`]
 //! variant: its name, kind and place in the brief column are all here.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 /// One measured condition, such as `power source` = `mains`.
@@ -34,6 +36,35 @@ impl Condition {
     /// True when the value states something (not empty, not "not available").
     pub fn is_stated(&self) -> bool {
         !self.value.trim().is_empty() && !self.value.starts_with("not available")
+    }
+
+    /// The name as a person reads it beside [`Condition::shown_value`]:
+    /// `RAM bytes` is shown as `RAM`, since its value is shown in GiB.
+    pub fn shown_field(&self) -> &str {
+        match self.name() {
+            Some(ConditionName::RamBytes) => "RAM",
+            _ => &self.field,
+        }
+    }
+
+    /// The value as a person reads it: sizes (the RAM, the caches) in
+    /// KiB, MiB, GiB (SPEC S12), every other value as stored. The stored
+    /// value keeps its bytes.
+    pub fn shown_value(&self) -> Cow<'_, str> {
+        match self.name() {
+            Some(ConditionName::RamBytes) => Cow::Owned(crate::units::size_text(&self.value)),
+            Some(ConditionName::Caches) => Cow::Owned(
+                self.value
+                    .split(", ")
+                    .map(|cache| match cache.rsplit_once(' ') {
+                        Some((name, size)) => format!("{name} {}", crate::units::size_text(size)),
+                        None => cache.to_owned(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            _ => Cow::Borrowed(&self.value),
+        }
     }
 
     /// The value as a brief column shows it: the canary's ratio without its
@@ -235,9 +266,9 @@ pub fn brief_conditions(conditions: &[Condition], room: Brevity) -> String {
     picked.join("; ")
 }
 
-/// Every condition, `field: value; field: value`.
+/// Every condition, `field: value; field: value`, each value as shown.
 pub fn conditions_text(conditions: &[Condition]) -> String {
-    conditions.iter().map(|c| format!("{}: {}", c.field, c.value)).collect::<Vec<_>>().join("; ")
+    conditions.iter().map(|c| format!("{}: {}", c.shown_field(), c.shown_value())).collect::<Vec<_>>().join("; ")
 }
 
 /// The canary's value as the harness writes it: the end/start ratio, then
@@ -296,5 +327,18 @@ mod tests {
         let theirs = vec![Condition { field: "Thermal".into(), value: "warm".into() }];
         assert_eq!(brief_conditions(&theirs, Brevity::Column), "Thermal: warm");
         assert_eq!(brief_conditions(&theirs, Brevity::Caption), "");
+    }
+
+    // SPEC S12: sizes are shown in KiB, MiB, GiB; the stored bytes stay.
+    #[test]
+    fn sizes_are_shown_in_binary_multiples() {
+        let ram = Condition::new(ConditionName::RamBytes, "25276502016");
+        let caches = Condition::new(ConditionName::Caches, "L1 Data 48K, L3 Unified 12288K");
+        assert_eq!(ram.shown_value(), "23.5 GiB");
+        assert_eq!(caches.shown_value(), "L1 Data 48 KiB, L3 Unified 12 MiB");
+        assert_eq!(conditions_text(std::slice::from_ref(&ram)), "RAM: 23.5 GiB");
+        assert_eq!(ram.value, "25276502016");
+        let unread = Condition::new(ConditionName::RamBytes, "not available");
+        assert_eq!(unread.shown_value(), "not available");
     }
 }

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{RunColumn, Tag};
 use crate::display::inert_line;
-use crate::stats::{Comparison, OrderCheck, Summary, decimals_for_dispersion, format_at, format_significant};
+use crate::stats::{Comparison, OrderCheck, Summary};
+use crate::units::DisplayUnit;
 
 /// A comparison row, shown as `C{number}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -117,13 +118,13 @@ impl Pair {
     /// rows' unit, the verdict, the paired ratio.
     pub fn sentence(&self) -> String {
         let v = &self.verdict;
-        // Each median at the place its own IQR allows (S6).
-        let value = |x: f64, iqr: f64| {
-            decimals_for_dispersion(iqr).map_or_else(|| format_significant(x, 3), |d| format_at(x, d))
-        };
+        // Both medians in the unit the smaller one is shown in (S12), each
+        // at the place its own IQR allows (S6).
+        let unit = DisplayUnit::for_median(&self.unit, v.median_a.min(v.median_b));
+        let value = |m: f64, iqr: f64| unit.figures([m, iqr, m, m], None).median();
         let order = self.order.as_ref().map(|o| format!("; {}", o.describe())).unwrap_or_default();
         inert_line(format!(
-            "{}: median {} {u} for {} against {} {u} for {} (runs {} and {}, interleaved); {}; {}{order}.",
+            "{}: median {} for {} against {} for {} (runs {} and {}, interleaved); {}; {}{order}.",
             self.what,
             value(v.median_b, v.iqr_b),
             self.labels[1],
@@ -133,7 +134,6 @@ impl Pair {
             self.runs[1],
             v.verdict,
             self.paired_text(),
-            u = self.unit,
         ))
     }
 }

@@ -35,21 +35,23 @@ pub fn absurd(value: f64, unit: &str, ns_per_unit: Option<f64>) -> Option<String
     }
 }
 
-/// The values of a summary that a check applies to, by name.
-fn figures(s: &Summary) -> [(&'static str, f64); 6] {
+/// The values of a summary that a check applies to, by name: the halves'
+/// medians too, since they flag a row (S12).
+fn figures(s: &Summary) -> impl Iterator<Item = (&'static str, f64)> {
+    let halves = s.halves.map(|h| [("first half's median", h.first), ("second half's median", h.second)]);
     [("median", s.median), ("P25", s.p25), ("P75", s.p75), ("IQR", s.iqr), ("min", s.min), ("max", s.max)]
+        .into_iter()
+        .chain(halves.into_iter().flatten())
 }
 
 /// The first impossible figure of a summary, named: "max is NaN, …".
 pub fn impossible_summary(s: &Summary) -> Option<String> {
-    figures(s).into_iter().find_map(|(name, v)| impossible(v).map(|why| format!("its {name} {why}")))
+    figures(s).find_map(|(name, v)| impossible(v).map(|why| format!("its {name} {why}")))
 }
 
 /// The first absurd figure of a summary, named.
 pub fn absurd_summary(s: &Summary, unit: &str, ns_per_unit: f64) -> Option<String> {
-    figures(s)
-        .into_iter()
-        .find_map(|(name, v)| absurd(v, unit, Some(ns_per_unit)).map(|why| format!("its {name} {why}")))
+    figures(s).find_map(|(name, v)| absurd(v, unit, Some(ns_per_unit)).map(|why| format!("its {name} {why}")))
 }
 
 #[cfg(test)]

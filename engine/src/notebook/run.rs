@@ -12,6 +12,7 @@ use super::tag::Tag;
 use crate::display::inert_line;
 use crate::kernels::KernelSpec;
 use crate::stats::{Summary, format_significant};
+use crate::units::Figures;
 
 /// How warm-up trials were chosen (SPEC E3); part of every row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,20 +126,25 @@ impl Run {
         }
     }
 
-    /// `Median`, rounded per S6, with its unit.
+    /// The row's figures as every face shows them: in the unit S12 picks
+    /// for its median, rounded per S6, drift beside the IQR.
+    pub fn figures(&self) -> Figures {
+        Figures::of(&self.measurement.summary, &self.measurement.unit)
+    }
+
+    /// `Median`, rounded per S6, in its display unit (S12).
     pub fn median_column(&self) -> String {
-        with_unit(&self.measurement.summary.rounded().median, &self.measurement.unit)
+        self.figures().median()
     }
 
-    /// `Dispersion`: the IQR at the place S6 allows.
+    /// `Dispersion`: the IQR at the place S6 allows, and the drift (S5, S12).
     pub fn dispersion_column(&self) -> String {
-        format!("IQR {}", with_unit(&self.measurement.summary.rounded().iqr, &self.measurement.unit))
+        self.figures().dispersion()
     }
 
-    /// `Min / Max` at the median's decimal place.
+    /// `Min / Max` at the median's decimal place, in its unit.
     pub fn min_max_column(&self) -> String {
-        let r = self.measurement.summary.rounded();
-        with_unit(&format!("{} / {}", r.min, r.max), &self.measurement.unit)
+        self.figures().min_max()
     }
 
     /// `Command`, quoted so that it reads as one would type it.
@@ -171,7 +177,6 @@ impl Run {
     /// all from the row's own record (SPEC N9).
     pub fn long_form(&self) -> String {
         let m = &self.measurement;
-        let r = m.summary.rounded();
         let instrument = m.conditions.value_of(ConditionName::Instrument).unwrap_or("instrument not stated").to_owned();
         let provenance = if m.synthetic { format!("{} (SYNTHETIC data)", m.tag) } else { m.tag.to_string() };
         let [machine, build, conditions, placement] = self.context().long_lines();
@@ -179,16 +184,7 @@ impl Run {
         // a line of its own (SPEC N10).
         [
             m.what.clone(),
-            format!(
-                "{} {u}, IQR {}, min {}, max {}, n={} (warm-up {})",
-                r.median,
-                r.iqr,
-                r.min,
-                r.max,
-                m.summary.n,
-                m.warmup_trials,
-                u = m.unit
-            ),
+            format!("{}, n={} (warm-up {})", self.figures().line(), m.summary.n, m.warmup_trials),
             machine,
             build,
             conditions,
@@ -204,7 +200,7 @@ impl Run {
     /// conditions as the row recorded them, shown inert.
     pub fn short_form(&self) -> String {
         let m = &self.measurement;
-        let r = m.summary.rounded();
+        let f = self.figures();
         let context = self.context();
         let power = match (context.power_source(), context.stated) {
             (Some(power), _) => format!("on {power} power"),
@@ -214,15 +210,14 @@ impl Run {
         let idle = context.stated(EnvField::PreRunIdle).map(|i| format!(", idle {i} before")).unwrap_or_default();
         let build = context.build().map(|b| format!(", built with {b}")).unwrap_or_default();
         inert_line(format!(
-            "{}: median {} {u} of {} repetitions after {} discarded, IQR {} {u}, {power}{idle}{build}, {} ({}).",
+            "{}: median {} of {} repetitions after {} discarded, {}, {power}{idle}{build}, {} ({}).",
             m.what,
-            r.median,
+            f.median(),
             m.summary.n,
             m.warmup_trials,
-            r.iqr,
+            f.dispersion(),
             self.command_column(),
             m.tag,
-            u = m.unit
         ))
     }
 

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::rounding::{decimals_for_dispersion, format_at, format_significant, significant_places};
+use super::rounding::{decimals_for_dispersion, format_at, format_plain, format_significant, significant_places};
 use super::summary::Summary;
 
 /// The two numbers S7 needs from each side.
@@ -131,7 +131,7 @@ pub fn compare(a: Spread, b: Spread, names: (&str, &str), metric: &str) -> Compa
 /// `values` at the decimal place S6 gives the IQR sum, so a difference is
 /// quoted no more finely than the dispersion allows.
 pub fn at_allowance_place<const N: usize>(values: [f64; N], allowance: f64) -> [String; N] {
-    values.map(|v| decimals_for_dispersion(allowance).map_or_else(|| format!("{v}"), |d| format_at(v, d)))
+    values.map(|v| decimals_for_dispersion(allowance).map_or_else(|| format_plain(v), |d| format_at(v, d)))
 }
 
 /// "B is 1.2× A (22% above A)" or "B is 70% below A (A is 3.4× B)".

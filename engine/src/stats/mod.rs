@@ -14,6 +14,10 @@ mod summary;
 
 pub use compare::{Comparison, OrderCheck, Spread, at_allowance_place, compare, paired_ratios};
 pub use percentile::{median_of, percentile_sorted};
-pub use rounding::{Rounded, decimals_for_dispersion, format_at, format_significant};
+pub(crate) use rounding::trim_zeros;
+pub use rounding::{
+    Rounded, decimals_for_dispersion, format_at, format_percent, format_percent_change, format_plain,
+    format_significant,
+};
 pub use shape::{Bimodality, WarmupCheck, bimodality, warmup_check};
-pub use summary::{NOISY_IQR_FRACTION, StatsError, Summary};
+pub use summary::{Flag, Halves, NOISY_IQR_FRACTION, StatsError, Summary};

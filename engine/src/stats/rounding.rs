@@ -30,7 +30,7 @@ impl Rounded {
         let show = |v: f64| match decimals {
             Some(d) => format_at(v, d),
             // A zero IQR supports every digit the value has.
-            None => format!("{v}"),
+            None => format_plain(v),
         };
         Self {
             decimals,
@@ -77,6 +77,41 @@ pub fn format_at(value: f64, decimals: i32) -> String {
     strip_negative_zero(text)
 }
 
+/// `value` written in full for a person: every digit an `f64` holds
+/// reliably (15 significant), trailing zeros dropped, so the binary
+/// representation's noise never shows (`0.008862572499999999` is
+/// `0.0088625725`, `999999999.9999999` is `1000000000`). Non-finite values
+/// are written as they are.
+pub fn format_plain(value: f64) -> String {
+    if value == 0.0 {
+        return "0".to_owned();
+    }
+    if !value.is_finite() {
+        return format!("{value}");
+    }
+    trim_zeros(format_at(value, significant_places(value, 15).max(0)))
+}
+
+/// A relative change (`0.012` for 1.2 %) as a signed percentage: two
+/// significant digits, never finer than a hundredth of a percent, with its
+/// direction always written (`+1.2 %`, `-0.35 %`, `+150 %`; `0.00 %` for a
+/// change too small to show). Used for drift (SPEC S5, S12).
+pub fn format_percent_change(fraction: f64) -> String {
+    let text = format_percent(fraction);
+    let shown_as_zero = text.chars().all(|c| c == '0' || c == '.' || c == ' ' || c == '%');
+    if fraction > 0.0 && !shown_as_zero { format!("+{text}") } else { text }
+}
+
+/// A fraction as a percentage with two significant digits, never finer than
+/// a hundredth of a percent: `0.041` is `4.1 %`, `-0.0035` is `-0.35 %`.
+pub fn format_percent(fraction: f64) -> String {
+    let percent = 100.0 * fraction;
+    if !percent.is_finite() {
+        return format!("{percent} %");
+    }
+    format!("{} %", format_at(percent, significant_places(percent, 2).clamp(0, 2)))
+}
+
 /// `value` with `digits` significant digits (at least one), for ratios and
 /// percentages in verdicts.
 pub fn format_significant(value: f64, digits: u32) -> String {
@@ -106,6 +141,15 @@ fn leading_digit(value: f64, digits: u32) -> (u32, i32) {
     let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
     let lead = mantissa.chars().next().and_then(|c| c.to_digit(10)).unwrap_or(0);
     (lead, exponent.parse().unwrap_or(0))
+}
+
+/// `12.500` → `12.5`, `64.0` → `64`; a number without a decimal point is
+/// left alone.
+pub(crate) fn trim_zeros(text: String) -> String {
+    if !text.contains('.') {
+        return text;
+    }
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 fn strip_negative_zero(text: String) -> String {
@@ -159,5 +203,29 @@ mod tests {
         assert_eq!(format_significant(70.26, 2), "70");
         assert_eq!(format_significant(9.96, 2), "10");
         assert_eq!(format_at(-0.0004, 2), "0.00");
+    }
+
+    // SPEC S12: a number written in full carries no float artefact.
+    #[test]
+    fn plain_numbers_have_no_float_artefacts() {
+        assert_eq!(format_plain(0.008862572499999999), "0.0088625725");
+        assert_eq!(format_plain(999999999.9999999), "1000000000");
+        assert_eq!(format_plain(0.1 + 0.2), "0.3");
+        assert_eq!(format_plain(12.5), "12.5");
+        assert_eq!(format_plain(-0.0), "0");
+        assert_eq!(format_plain(1e20), "100000000000000000000");
+        let r = Rounded::new(0.1 + 0.2, 0.0, 0.1 + 0.2, 0.1 + 0.2);
+        assert_eq!(r.median, "0.3");
+    }
+
+    // SPEC S5, S12: drift is a signed percentage, two significant digits.
+    #[test]
+    fn percent_changes_are_signed() {
+        assert_eq!(format_percent_change(0.012), "+1.2 %");
+        assert_eq!(format_percent_change(-0.0035), "-0.35 %");
+        assert_eq!(format_percent_change(1.5), "+150 %");
+        assert_eq!(format_percent_change(0.0), "0 %");
+        assert_eq!(format_percent_change(3e-7), "0.00 %");
+        assert_eq!(format_percent(0.041), "4.1 %");
     }
 }

@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::percentile::percentile_sorted;
+use super::rounding::Rounded;
+use crate::units::DisplayUnit;
 
 /// Two clumps found in a sample: the median sits between two machines
 /// (typically a thread migrating between core types).
@@ -19,6 +21,23 @@ pub struct Bimodality {
     pub high_median: f64,
     /// Width of the empty gap between the clumps.
     pub gap: f64,
+}
+
+impl Bimodality {
+    /// The one warning every face shows (SPEC S8), each clump's median in
+    /// the display unit of the lower one (S12): `two populations (13 trials
+    /// near 8.01 ms, 2 near 8.86 ms) — …`.
+    pub fn describe(&self, unit: &str) -> String {
+        let shown = DisplayUnit::for_median(unit, self.low_median);
+        format!(
+            "two populations ({} trials near {}, {} near {}) — the median hides them; check for migration between \
+             core types",
+            self.low_count,
+            shown.quantity(self.low_median),
+            self.high_count,
+            shown.quantity(self.high_median)
+        )
+    }
 }
 
 /// Looks for two clumps in `trials` (any order).
@@ -70,13 +89,23 @@ pub struct WarmupCheck {
 
 impl WarmupCheck {
     /// The one sentence every face prints and a row stores (SPEC S9), so
-    /// `stats`, `bench` and the notebook say it the same way; `unit` follows
-    /// each figure when it is not empty. The figures keep full precision:
-    /// the point is to compare them, not to headline them.
+    /// `stats`, `bench` and the notebook say it the same way. Both figures
+    /// are in the display unit of the rest's median and at the place the
+    /// rest's IQR supports (S6, S12), so they compare digit for digit.
     pub fn describe(&self, unit: &str) -> String {
-        let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+        let shown = DisplayUnit::for_median(unit, self.median_rest);
+        let r = Rounded::new(
+            shown.scale(self.median_rest),
+            shown.scale(self.iqr_rest),
+            shown.scale(self.first),
+            shown.scale(self.first),
+        );
         let verdict = if self.stands_out { "stands out: consider a longer warm-up" } else { "looks like the rest" };
-        format!("first value {}{unit} against the median of the rest {}{unit}: {verdict}", self.first, self.median_rest)
+        format!(
+            "first value {} against the median of the rest {}: {verdict}",
+            shown.after(&r.min),
+            shown.after(&r.median)
+        )
     }
 }
 
@@ -112,6 +141,20 @@ mod tests {
         let b = bimodality(&trials).expect("two clumps");
         assert_eq!((b.low_count, b.high_count), (18, 13));
         assert!((b.low_median - 10.02).abs() < 1e-9);
+        assert!(b.describe("ms").starts_with("two populations (18 trials near 10.0 ms, 13 near 15.0 ms)"));
+        // SPEC S12: no float artefact in the clumps' medians.
+        let b = Bimodality {
+            low_count: 13,
+            high_count: 2,
+            low_median: 0.00801109,
+            high_median: 0.008862572499999999,
+            gap: 0.0008,
+        };
+        assert!(
+            b.describe("s").starts_with("two populations (13 trials near 8.01 ms, 2 near 8.86 ms)"),
+            "{}",
+            b.describe("s")
+        );
     }
 
     // SPEC S8: one slow outlier, or a smooth spread, is not two populations.
@@ -136,7 +179,12 @@ mod tests {
         assert_eq!(warmup_check(&[1.0, 2.0]), None);
         assert_eq!(
             warm.describe("ms"),
-            "first value 12.5 ms against the median of the rest 12.5 ms: looks like the rest"
+            "first value 12.50 ms against the median of the rest 12.50 ms: looks like the rest"
+        );
+        let cold = warmup_check(&[0.0019, 0.00124, 0.00125, 0.00124, 0.00126]).expect("enough trials");
+        assert_eq!(
+            cold.describe("s"),
+            "first value 1.900 ms against the median of the rest 1.245 ms: stands out: consider a longer warm-up"
         );
     }
 }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::percentile::{median_of, percentile_sorted};
-use super::rounding::Rounded;
+use super::rounding::{Rounded, format_percent};
 
 /// Above this IQR/median the environment is the noise and more repetitions
 /// will not fix it (SPEC S4).
@@ -50,6 +50,66 @@ pub struct Summary {
     /// half, by trial order (S5); `None` below two trials or with a zero
     /// first-half median.
     pub drift: Option<f64>,
+    /// The two halves' medians that `drift` compares, kept so a row can be
+    /// flagged when they differ by more than the IQR (S12). `None` below two
+    /// trials, and in rows recorded before Vernier kept them: such a row
+    /// shows its stored drift but cannot be flagged — the halves are never
+    /// re-derived from anything else.
+    #[serde(default)]
+    pub halves: Option<Halves>,
+}
+
+/// The medians of the first and the second half of the timed trials, by
+/// trial order (SPEC S5). With an odd count the middle trial belongs to
+/// neither half.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Halves {
+    /// Median of the first half.
+    pub first: f64,
+    /// Median of the second half.
+    pub second: f64,
+}
+
+/// Why a row's median is not the whole story: each is flagged beside the
+/// row, with a sentence saying what it means.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Flag {
+    /// The IQR is above a tenth of the median (SPEC S4).
+    Noisy,
+    /// The two halves' medians differ by more than the IQR (SPEC S12).
+    Drifted {
+        /// The halves that differ.
+        halves: Halves,
+        /// The stored drift, when the first half's median is not zero.
+        drift: Option<f64>,
+    },
+}
+
+impl Flag {
+    /// The sentence every face shows for this flag.
+    pub fn sentence(&self) -> String {
+        match self {
+            Flag::Noisy => {
+                "the IQR is more than a tenth of the median: the environment is the noise, and more repetitions \
+                 will not fix it"
+                    .to_owned()
+            }
+            Flag::Drifted { halves, drift } => {
+                let direction = if halves.second > halves.first { "above" } else { "below" };
+                let by = drift.map_or_else(String::new, |d| format!("{} ", format_percent(d.abs())));
+                format!(
+                    "the second half's median is {by}{direction} the first's, more than the IQR: the machine changed \
+                     during the run"
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Flag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.sentence())
+    }
 }
 
 impl Summary {
@@ -70,6 +130,7 @@ impl Summary {
         // Interpolation can leave a tiny negative difference when p25 and p75
         // straddle equal values; the IQR is a width and never negative.
         let iqr = (p75 - p25).max(0.0);
+        let halves = halves(trials);
         Ok(Self {
             n: trials.len(),
             median,
@@ -79,7 +140,8 @@ impl Summary {
             iqr_fraction: (median != 0.0).then(|| iqr / median.abs()),
             min: sorted[0],
             max: sorted[sorted.len() - 1],
-            drift: drift(trials),
+            drift: halves.and_then(|h| (h.first != 0.0).then(|| (h.second - h.first) / h.first.abs())),
+            halves,
         })
     }
 
@@ -94,6 +156,19 @@ impl Summary {
         self.iqr_fraction.is_some_and(|f| f > NOISY_IQR_FRACTION)
     }
 
+    /// True when the two halves' medians differ by more than the IQR: the
+    /// machine changed during the run (S12). A row without its halves (an
+    /// older notebook's) is never flagged.
+    pub fn drifted(&self) -> bool {
+        self.halves.is_some_and(|h| (h.second - h.first).abs() > self.iqr)
+    }
+
+    /// What is flagged beside this summary, noise first (S4, S12).
+    pub fn flags(&self) -> Vec<Flag> {
+        let drifted = self.halves.filter(|_| self.drifted()).map(|halves| Flag::Drifted { halves, drift: self.drift });
+        self.is_noisy().then_some(Flag::Noisy).into_iter().chain(drifted).collect()
+    }
+
     /// The best-of-n, shown in its own column (S3).
     pub fn best(&self) -> f64 {
         self.min
@@ -105,18 +180,19 @@ impl Summary {
     }
 }
 
-/// Drift between the two halves of a run, by trial order (SPEC S5).
+/// The medians of the two halves of a run, by trial order, that drift
+/// compares (SPEC S5).
 ///
 /// With an odd count the middle trial belongs to neither half, so both halves
 /// have the same weight.
-fn drift(trials: &[f64]) -> Option<f64> {
+fn halves(trials: &[f64]) -> Option<Halves> {
     let half = trials.len() / 2;
     if half == 0 {
         return None;
     }
     let first = median_of(&mut trials[..half].to_vec())?;
     let second = median_of(&mut trials[trials.len() - half..].to_vec())?;
-    (first != 0.0).then(|| (second - first) / first.abs())
+    Some(Halves { first, second })
 }
 
 #[cfg(test)]
@@ -155,6 +231,47 @@ mod tests {
         let ramping = Summary::of(&[11.0, 11.0, 10.0, 10.0]).expect("valid");
         assert!(ramping.drift.expect("drift") < 0.0);
         assert_eq!(Summary::of(&[1.0]).expect("valid").drift, None);
+    }
+
+    // SPEC S5, S12: halves that differ by more than the IQR flag the row
+    // with the sentence saying the machine changed; halves within it do not.
+    #[test]
+    fn drift_beyond_the_iqr_is_flagged() {
+        let heating = Summary::of(&[10.0, 12.0, 10.0, 13.0, 11.0, 13.0]).expect("valid");
+        assert_eq!(heating.halves, Some(Halves { first: 10.0, second: 13.0 }));
+        assert!(heating.iqr < 3.0 && heating.drifted(), "{heating:?}");
+        let flags = heating.flags();
+        assert_eq!(flags.len(), 2, "{flags:?}");
+        assert_eq!(
+            flags[1].sentence(),
+            "the second half's median is 30 % above the first's, more than the IQR: the machine changed during the run"
+        );
+        let steady = Summary::of(&[10.0, 10.4, 9.8, 10.2, 10.1, 9.9]).expect("valid");
+        assert!(!steady.drifted(), "{steady:?}");
+        assert!(steady.flags().is_empty());
+        let ramping = Summary::of(&[13.0, 11.0, 13.0, 10.0, 12.0, 10.0]).expect("valid");
+        let sentence = ramping.flags().last().map(Flag::sentence).unwrap_or_default();
+        assert!(sentence.starts_with("the second half's median is 23 % below the first's"), "{sentence}");
+    }
+
+    // SPEC S5, S12: a row recorded before the halves were kept loads with its
+    // drift, and is never flagged from anything else.
+    #[test]
+    fn an_old_row_without_halves_keeps_its_drift_unflagged() {
+        let old = "(n: 4, median: 10.5, p25: 10.0, p75: 11.0, iqr: 1.0, iqr_fraction: Some(0.095), \
+                   min: 10.0, max: 30.0, drift: Some(0.5))";
+        let s: Summary = ron::from_str(old).expect("an old summary loads");
+        assert_eq!((s.drift, s.halves), (Some(0.5), None));
+        assert!(!s.drifted());
+        assert!(s.flags().is_empty());
+    }
+
+    // SPEC S4: the noisy flag comes first and says more trials will not help.
+    #[test]
+    fn noise_is_flagged_with_its_sentence() {
+        let noisy = Summary::of(&[8.0, 12.0, 9.0, 11.5, 10.0]).expect("valid");
+        assert_eq!(noisy.flags().first(), Some(&Flag::Noisy));
+        assert!(Flag::Noisy.sentence().contains("more repetitions will not fix it"));
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
             .column(Column::initial(200.0).clip(true).resizable(true))
             .column(Column::initial(130.0))
             .column(Column::initial(100.0))
-            .column(Column::initial(110.0))
+            .column(Column::initial(240.0).clip(true).resizable(true))
             .column(Column::initial(150.0))
             .column(Column::initial(220.0).clip(true).resizable(true))
             .column(Column::initial(110.0).clip(true))
@@ -62,21 +62,36 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
             .body(|body| {
                 body.rows(ROW_HEIGHT, lines.len(), |mut row| {
                     let line = lines[row.index()];
-                    let (number, discarded, pair) = match line {
-                        RunsLine::Run(run) => (run.number, run.discarded.is_some(), false),
+                    let (number, discarded, pair, flags) = match line {
+                        // S4, S12: a noisy or drifting row's Dispersion is
+                        // flagged, its sentences on hover and above its plot.
+                        RunsLine::Run(run) => {
+                            let flags: Vec<String> =
+                                run.measurement.summary.flags().iter().map(|f| format!("⚠ {f}")).collect();
+                            (run.number, run.discarded.is_some(), false, flags)
+                        }
                         // A comparison's line selects its arm B.
-                        RunsLine::Pair(p) => (p.runs[1], false, true),
+                        RunsLine::Pair(p) => (p.runs[1], false, true, Vec::new()),
                     };
                     row.set_selected(!pair && state.selected_run == Some(number));
                     for column in RunColumn::ALL {
                         row.col(|ui| {
-                            let text = RichText::new(line.cell(column));
+                            let flagged = column == RunColumn::Dispersion && !flags.is_empty();
+                            let text = if flagged && !discarded {
+                                RichText::new(format!("⚠ {}", line.cell(column))).color(ui.visuals().warn_fg_color)
+                            } else {
+                                RichText::new(line.cell(column))
+                            };
                             // N5: a discarded run stays, struck through.
                             let text = if discarded { text.strikethrough().weak() } else { text };
                             let text = if pair { text.italics() } else { text };
-                            let label = ui.add(egui::Label::new(text).truncate().selectable(false));
-                            if pair && matches!(column, RunColumn::What | RunColumn::Command | RunColumn::Conditions) {
-                                label.on_hover_text(line.cell(column));
+                            let response = ui.add(egui::Label::new(text).truncate().selectable(false));
+                            if flagged {
+                                response.on_hover_text(flags.join("\n"));
+                            } else if pair
+                                && matches!(column, RunColumn::What | RunColumn::Command | RunColumn::Conditions)
+                            {
+                                response.on_hover_text(line.cell(column));
                             }
                         });
                     }
