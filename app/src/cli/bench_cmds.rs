@@ -64,6 +64,10 @@ pub struct BenchArgs {
     /// Environment's Compiler + flags). A kernel's build is Vernier's own.
     #[arg(long, value_name = "TEXT", conflicts_with = "kernel")]
     build: Option<String>,
+    /// This run is the control condition, repeated in each session, that
+    /// comparisons across sessions are weighed against (S14).
+    #[arg(long, conflicts_with_all = ["vs", "vs_kernel"])]
+    control: bool,
     /// After a kernel run, check that twice the work takes twice the time (E12).
     #[arg(long, requires = "kernel")]
     sanity: bool,
@@ -166,6 +170,7 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         cooldown: args.cooldown,
         timeout: args.timeout,
         build: args.build.as_deref().map(str::trim).filter(|b| !b.is_empty()).map(str::to_owned),
+        control: args.control,
     })
 }
 

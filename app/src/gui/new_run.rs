@@ -41,6 +41,8 @@ pub struct NewRunForm {
     pub timeout_s: f64,
     /// How the commands' program was built (SPEC N11).
     pub build: String,
+    /// The run is the control condition, repeated in each session (SPEC S14).
+    pub control: bool,
 }
 
 impl Default for NewRunForm {
@@ -61,6 +63,7 @@ impl Default for NewRunForm {
             cooldown_s: 0.0,
             timeout_s: 0.0,
             build: String::new(),
+            control: false,
         }
     }
 }
@@ -102,6 +105,7 @@ impl NewRunForm {
             arms
         };
         vernier_engine::harness::check_odd_trials(self.runs)?;
+        vernier_engine::harness::check_control(self.control, arms.len())?;
         let seconds = |s: f64| (s > 0.0).then(|| Duration::from_secs_f64(s));
         Ok(BenchSpec {
             arms,
@@ -116,6 +120,7 @@ impl NewRunForm {
             timeout: seconds(self.timeout_s),
             // A kernel's build is Vernier's own.
             build: Some(self.build.trim()).filter(|b| !self.kernel_mode && !b.is_empty()).map(str::to_owned),
+            control: self.control,
         })
     }
 
@@ -212,6 +217,12 @@ impl NewRunForm {
             let label = ui.label("Timeout");
             ui.add(egui::DragValue::new(&mut self.timeout_s).range(0.0..=86_400.0).suffix(" s per trial (0: none)"))
                 .labelled_by(label.id);
+            ui.end_row();
+            ui.label("Session");
+            ui.checkbox(&mut self.control, "Control (repeated each session)").on_hover_text(
+                "the condition you repeat in every session, so a comparison across days can be weighed against \
+                 how far the machine itself moved (S14); one subject only",
+            );
             ui.end_row();
         });
         let spec = self.spec();
