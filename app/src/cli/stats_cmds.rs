@@ -272,7 +272,5 @@ fn print_comparison(c: &Comparison, samples: [Option<&Sample>; 2]) {
         let from = sample.map_or_else(String::new, |s| format!("   n={}  {}", s.values.len(), s.source));
         out!("  {name}  {}{from}", r.headline(""));
     }
-    let relation = if c.claimed { "more than" } else { "not more than" };
-    let [d, sum] = stats::at_allowance_place([c.difference, c.iqr_a + c.iqr_b], c.iqr_a + c.iqr_b);
-    out!("  difference {d} is {relation} the IQRs' sum {sum} (the course's convention, not a statistical test)");
+    out!("  {}", c.reasoning());
 }
