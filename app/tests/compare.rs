@@ -137,7 +137,7 @@ fn a_control_that_moved_more_than_the_effect_leaves_no_claim() {
     assert!(
         shown.starts_with(
             "median wall time: no claim — runs 1 and 4 were recorded in different sessions and the difference (22%) \
-             cannot be told from the day-to-day drift: the control (./control) moved +30% between them (run 2 → run \
+             cannot be told from the day-to-day drift: the control (./control) moved +30% between them (run 2 to run \
              3), more than the difference\n"
         ),
         "{shown}"
@@ -158,7 +158,7 @@ fn a_steady_control_lets_the_claim_stand() {
     assert!(shown.starts_with("median wall time: run 4 is 1.22× run 1 (22% above run 1); "), "{shown}");
     assert!(
         shown.contains(
-            "the control (./control) moved +0.40% between them (run 2 → run 3), less than the difference (22%)"
+            "the control (./control) moved +0.40% between them (run 2 to run 3), less than the difference (22%)"
         ),
         "{shown}"
     );

@@ -207,15 +207,19 @@ pub struct Session {
 }
 
 impl Session {
-    /// "session 2 (2026-12-02 09:00–11:40 UTC)".
+    /// "session 2 (2026-12-02 09:00–11:40 UTC)", or one time when its runs
+    /// fall within one minute.
     pub fn describe(&self) -> String {
-        let (start, end) = (self.start.format("%Y-%m-%d %H:%M"), self.end);
-        let end = if end.date_naive() == self.start.date_naive() {
-            end.format("%H:%M").to_string()
+        let start = self.start.format("%Y-%m-%d %H:%M").to_string();
+        let end = self.end.format("%Y-%m-%d %H:%M").to_string();
+        let end = if end == start {
+            String::new()
+        } else if self.end.date_naive() == self.start.date_naive() {
+            format!("–{}", self.end.format("%H:%M"))
         } else {
-            end.format("%Y-%m-%d %H:%M").to_string()
+            format!("–{end}")
         };
-        format!("session {} ({start}–{end} UTC)", self.number)
+        format!("session {} ({start}{end} UTC)", self.number)
     }
 }
 
@@ -452,7 +456,7 @@ fn session_check(found: &Result<ControlDrift, NoControl>, (a, b): (u32, u32), ef
         ),
         (Ok(c), effect) => {
             let moved = format!(
-                "the control ({}) moved {} between them (run {} → run {})",
+                "the control ({}) moved {} between them (run {} to run {})",
                 quote_argv(&c.command),
                 signed_percent(c.drift),
                 c.run_a,
@@ -637,6 +641,7 @@ mod tests {
         let members: Vec<Vec<u32>> = found.iter().map(|s| s.runs.clone()).collect();
         assert_eq!(members, [vec![1, 2, 3], vec![4], vec![5]]);
         assert_eq!(found[0].describe(), "session 1 (2026-11-30 09:00–19:54 UTC)");
+        assert_eq!(found[2].describe(), "session 3 (2026-12-02 09:00 UTC)");
     }
 
     /// Run 1 (A) and its control (run 2) on day one; the control (run 3)
@@ -662,7 +667,7 @@ mod tests {
         assert_eq!(
             c.comparison.verdict,
             "median wall time: no claim — runs 1 and 4 were recorded in different sessions and the difference (22%) \
-             cannot be told from the day-to-day drift: the control (./ctl) moved +30% between them (run 2 → run 3), \
+             cannot be told from the day-to-day drift: the control (./ctl) moved +30% between them (run 2 to run 3), \
              more than the difference"
         );
     }
@@ -675,7 +680,7 @@ mod tests {
         assert_eq!(
             c.comparison.verdict,
             "median wall time: run 4 is 1.22× run 1 (22% above run 1); runs 1 and 4 were recorded in different \
-             sessions; the control (./ctl) moved +0.40% between them (run 2 → run 3), less than the difference (22%)"
+             sessions; the control (./ctl) moved +0.40% between them (run 2 to run 3), less than the difference (22%)"
         );
         assert_eq!(c.checks[0].kind, CheckKind::Report);
     }
