@@ -20,6 +20,8 @@
 //!   anyone else's workbook (SPEC D).
 //! - [`audit`] — the pre-submission audit (SPEC A).
 //! - [`reproduce`] — a classmate's row, its rerun and the verdict (SPEC R).
+//! - [`compare`] — two recorded rows compared: S7 with the power-source and
+//!   session guards (SPEC S13, S14), for every face that compares rows.
 //! - [`display`] — display rules several faces share (argument quoting).
 //! - [`units`] — the one rule for numbers with units: times in the largest
 //!   unit the median allows, sizes in KiB/MiB/GiB, drift beside the IQR
@@ -30,6 +32,7 @@
 
 pub mod audit;
 pub mod bounded;
+pub mod compare;
 pub mod display;
 pub mod documents;
 pub mod harness;

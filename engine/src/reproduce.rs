@@ -11,14 +11,17 @@ use std::path::Path;
 
 pub use inline::inline_code;
 
+use crate::compare::{guarded, power_check, unit_scale};
 use crate::display::{inert, quote_argv};
 use crate::documents::foreign::{Foreign, MAX_TRIALS, MAX_WORKBOOK_BYTES, SheetRun};
 use crate::documents::measurements::{self, Opened, ReadError};
 use crate::harness::{BenchResult, BenchSpec, Subject};
 use crate::kernels::KernelSpec;
-use crate::notebook::{Condition, ConditionName, LoadError, Notebook, WarmupPolicy, conditions_text, store};
+use crate::notebook::{
+    Condition, ConditionName, LoadError, Notebook, RowContext, Run, WarmupPolicy, conditions_text, store,
+};
 use crate::stats::{Comparison, Spread, compare};
-use crate::units::{DisplayUnit, Figures, time_factor};
+use crate::units::{DisplayUnit, Figures};
 
 /// Warm-up used when the original row does not state one (an import).
 pub const DEFAULT_WARMUP: u32 = 3;
@@ -49,6 +52,8 @@ pub struct Original {
     pub unit: String,
     /// Their conditions.
     pub conditions: Vec<Condition>,
+    /// The power source their row ran on, as it recorded it (SPEC S13).
+    pub power_source: Option<String>,
 }
 
 /// Why a row cannot be reproduced.
@@ -172,6 +177,7 @@ impl Original {
             unit: m.unit.clone(),
             // Their row's own record, the power source they stated included.
             conditions: run.context().effective_conditions(),
+            power_source: run.context().power_source(),
         })
     }
 
@@ -190,6 +196,12 @@ impl Original {
             iqr: r.iqr,
             unit: r.unit.clone(),
             conditions: r.conditions.clone(),
+            // Their Conditions column, read by name whatever its case.
+            power_source: r
+                .conditions
+                .iter()
+                .find(|c| c.field.eq_ignore_ascii_case(ConditionName::PowerSource.as_str()) && c.is_stated())
+                .map(|c| c.value.clone()),
         })
     }
 
@@ -294,7 +306,8 @@ pub struct SideBySide {
     pub warmup: u32,
     /// The rerun's timed trials.
     pub timed: usize,
-    /// S7 between theirs (A) and mine (B); `None` when the units cannot be
+    /// S7 between theirs (A) and mine (B), guarded by S13 (their row's
+    /// power source against the rerun's); `None` when the units cannot be
     /// put on one scale.
     pub verdict: Option<Comparison>,
     /// The verdict in words (or why there is none).
@@ -306,20 +319,31 @@ pub struct SideBySide {
 }
 
 impl SideBySide {
-    /// Compares `result` (the rerun of `original`) with it.
-    pub fn new(original: &Original, result: &BenchResult, recorded_run: Option<u32>) -> Option<Self> {
+    /// Compares `result` (the rerun of `original`) with it; `mine` is the
+    /// rerun's row once recorded, whose power source S13 weighs against
+    /// theirs (before it is recorded, what the machine read).
+    pub fn new(original: &Original, result: &BenchResult, mine: Option<&Run>) -> Option<Self> {
         let arm = result.arms.get(original.arm_index()).or(result.arms.first())?;
         let summary = arm.summary.as_ref()?;
         let scale = unit_scale(&arm.unit, &original.unit);
         let f = scale.unwrap_or(1.0);
         let (median, iqr) = (summary.median * f, summary.iqr * f);
+        let read = result.conditions();
+        let my_power = match mine {
+            Some(run) => run.context().power_source(),
+            None => RowContext { conditions: &read, stated: None, kernel: false }.power_source(),
+        };
+        let theirs = format!("their run {}", original.row);
+        let (_, power) = power_check((&theirs, original.power_source.as_deref()), ("the rerun", my_power.as_deref()));
         let verdict = scale.map(|_| {
-            compare(
+            let metric = format!("median ({})", original.unit);
+            let s7 = compare(
                 Spread { median: original.median, iqr: original.iqr },
                 Spread { median, iqr },
                 ("theirs", "mine"),
-                &format!("median ({})", original.unit),
-            )
+                &metric,
+            );
+            guarded(&s7, &metric, power.as_slice())
         });
         let verdict_text = verdict.as_ref().map_or_else(
             || format!("no verdict: their unit is '{}', mine is '{}'", original.unit, arm.unit),
@@ -332,8 +356,8 @@ impl SideBySide {
             timed: summary.n,
             verdict,
             verdict_text,
-            diff: env_diff(&original.conditions, &result.conditions()),
-            recorded_run,
+            diff: env_diff(&original.conditions, &read),
+            recorded_run: mine.map(|r| r.number),
         })
     }
 
@@ -407,11 +431,6 @@ impl Original {
     }
 }
 
-/// The factor that turns `from` into `to` for time units; 1 when equal.
-fn unit_scale(from: &str, to: &str) -> Option<f64> {
-    if from == to { Some(1.0) } else { time_factor(from, to) }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -447,6 +466,7 @@ mod tests {
             iqr: 0.1,
             unit: "ms".into(),
             conditions: vec![Condition { field: "governor".into(), value: "\x1b[2K\rcommand: true".into() }],
+            power_source: None,
         };
         let spec = original.spec().expect("spec");
         let plan = original.plan("theirs", &spec);

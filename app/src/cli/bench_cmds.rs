@@ -74,6 +74,10 @@ pub struct BenchArgs {
     /// The label of arm B of a comparison (default: its command).
     #[arg(long, value_name = "TEXT")]
     label_b: Option<String>,
+    /// This run is the control condition, repeated in each session, that
+    /// comparisons across sessions are weighed against (S14).
+    #[arg(long, conflicts_with_all = ["vs", "vs_kernel"])]
+    control: bool,
     /// After a kernel run, check that twice the work takes twice the time (E12).
     #[arg(long, requires = "kernel")]
     sanity: bool,
@@ -191,6 +195,7 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         build: given(args.build.as_deref()),
         what: given(args.what.as_deref()),
         labels: [given(args.label_a.as_deref()), given(args.label_b.as_deref())],
+        control: args.control,
     })
 }
 

@@ -13,6 +13,7 @@ macro_rules! out {
 
 mod audit_cmd;
 mod bench_cmds;
+mod compare_cmd;
 mod export_cmd;
 mod notebook_cmds;
 mod numbers;
@@ -103,7 +104,7 @@ pub enum Command {
     },
     /// Summarise numbers: median, IQR, min/max, drift, the rounded figure.
     Stats(stats_cmds::StatsArgs),
-    /// The S7 verdict between two samples.
+    /// The S7 verdict between two samples, or two rows of a notebook (--notebook DIR --run A --run B).
     Compare(stats_cmds::CompareArgs),
     /// Time a command or a built-in kernel, the honest way.
     Bench(Box<bench_cmds::BenchArgs>),

@@ -77,7 +77,9 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     }
     let recorded = record(&args.notebook, &result, reserved)?;
     let mine_row = recorded.runs.get(original.arm_index()).copied();
-    let outcome = SideBySide::new(&original, &result, mine_row)
+    // The rerun's row as recorded: its power source is what S13 weighs.
+    let mine = open(&args.notebook)?;
+    let outcome = SideBySide::new(&original, &result, mine_row.and_then(|n| mine.run(n)))
         .ok_or_else(|| Failure::failed(anyhow!("the rerun produced no trials")))?;
     let source = args.path.display().to_string();
     apply(&args.notebook, |nb| nb.add_note(&outcome.note(&original, &source), Utc::now()))?;

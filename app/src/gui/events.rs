@@ -263,7 +263,8 @@ impl VernierApp {
         let applied = self.edit(Arc::new(move |nb: &mut Notebook| {
             let recorded = harness::add_rows(nb, &from, &raw_file, at);
             if let Some((original, source)) = &shown_source
-                && let Some(side) = SideBySide::new(original, &from, recorded.runs.get(original.arm_index()).copied())
+                && let Some(side) =
+                    SideBySide::new(original, &from, recorded.runs.get(original.arm_index()).and_then(|n| nb.run(*n)))
             {
                 nb.add_note(&side.note(original, source), at)?;
             }
@@ -288,7 +289,7 @@ impl VernierApp {
             self.select_run(last);
         }
         if let (Some((original, _)), Some(dialog)) = (reproduced, &mut self.reproduce) {
-            let mine = applied.runs.get(original.arm_index()).copied();
+            let mine = applied.runs.get(original.arm_index()).and_then(|n| self.doc.notebook.run(*n));
             dialog.outcome = SideBySide::new(&original, &result, mine).map(|side| (original, side));
         }
     }

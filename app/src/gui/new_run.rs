@@ -45,6 +45,8 @@ pub struct NewRunForm {
     pub what: String,
     /// The labels of arms A and B of a comparison (SPEC S11).
     pub labels: [String; 2],
+    /// The run is the control condition, repeated in each session (SPEC S14).
+    pub control: bool,
 }
 
 impl Default for NewRunForm {
@@ -67,6 +69,7 @@ impl Default for NewRunForm {
             build: String::new(),
             what: String::new(),
             labels: [String::new(), String::new()],
+            control: false,
         }
     }
 }
@@ -109,6 +112,7 @@ impl NewRunForm {
         };
         vernier_engine::harness::check_odd_trials(self.runs)?;
         let arms_count = arms.len();
+        vernier_engine::harness::check_control(self.control, arms_count)?;
         let seconds = |s: f64| (s > 0.0).then(|| Duration::from_secs_f64(s));
         Ok(BenchSpec {
             arms,
@@ -125,6 +129,7 @@ impl NewRunForm {
             build: Some(self.build.trim()).filter(|b| !self.kernel_mode && !b.is_empty()).map(str::to_owned),
             what: given(&self.what),
             labels: if arms_count > 1 { [given(&self.labels[0]), given(&self.labels[1])] } else { [None, None] },
+            control: self.control,
         })
     }
 
@@ -241,6 +246,12 @@ impl NewRunForm {
             let label = ui.label("Timeout");
             ui.add(egui::DragValue::new(&mut self.timeout_s).range(0.0..=86_400.0).suffix(" s per trial (0: none)"))
                 .labelled_by(label.id);
+            ui.end_row();
+            ui.label("Session");
+            ui.checkbox(&mut self.control, "Control (repeated each session)").on_hover_text(
+                "the condition you repeat in every session, so a comparison across days can be weighed against \
+                 how far the machine itself moved (S14); one subject only",
+            );
             ui.end_row();
         });
         let spec = self.spec();

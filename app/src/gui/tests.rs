@@ -646,3 +646,76 @@ fn reproduce_refuses_the_open_notebook() {
     read_their_log(&mut harness, &mine);
     harness.get_by_label("that is the open notebook; open your own notebook and reproduce from theirs");
 }
+
+/// A notebook of two command runs an hour apart: run 1 stated on mains,
+/// run 2 on battery.
+fn mains_then_battery() -> (tempfile::TempDir, std::path::PathBuf) {
+    use vernier_engine::notebook::{Measurement, Tag, WarmupPolicy};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    let start = chrono::Utc::now() - chrono::Duration::hours(2);
+    let mut nb = store::create(&dir, "compare", start).expect("create");
+    let row = |command: &str, median: f64| Measurement {
+        what: format!("matmul {}", command.trim_start_matches("./")),
+        command: vec![command.into(), "512".into()],
+        warmup: WarmupPolicy::Count(3),
+        warmup_trials: 3,
+        summary: vernier_engine::stats::Summary::of(&[median - 0.1, median, median + 0.1]).expect("trials"),
+        unit: "ms".into(),
+        ns_per_unit: 1e6,
+        conditions: Vec::new(),
+        raw_file: None,
+        tag: Tag::Measured,
+        synthetic: false,
+    };
+    nb.set_environment("Power source", "mains").expect("field");
+    nb.record_run(row("./naive", 10.0), start);
+    nb.set_environment("Power source", "battery").expect("field");
+    nb.record_run(row("./blocked", 12.2), start + chrono::Duration::hours(1));
+    store::save(&dir, &nb).expect("save");
+    (tmp, dir)
+}
+
+// SPEC S13, S7: the Runs section compares two rows with the engine's
+// verdict — "Compare with…" on run 1, then a click on run 2 — and a mains
+// run against a battery run makes no claim; Esc closes the window.
+#[test]
+fn compare_two_runs_from_the_runs_section() {
+    let (_tmp, dir) = mains_then_battery();
+    let mut harness = app_on(dir);
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    harness.get_by_label("matmul naive").click();
+    harness.run();
+    harness.get_by_label("Compare with…").click();
+    harness.run();
+    harness.get_by_label_contains("Comparing run 1: click the run to compare it with");
+    harness.get_by_label("matmul blocked").click();
+    harness.run();
+    harness.get_by_label(
+        "median wall time: no claim — never compare a mains run against a battery run: run 1 ran on mains, run 2 on \
+         battery",
+    );
+    harness.get_by_label_contains("S13 (no claim)");
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    assert!(harness.state().views.comparing.is_none(), "Esc closes the comparison");
+    assert!(harness.query_by_label_contains("never compare a mains run").is_none());
+}
+
+// SPEC S14, U3: the New run dialog's "Control (repeated each session)"
+// marks the run as the control; with a second subject it refuses to start.
+#[test]
+fn new_run_marks_the_control() {
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    harness.get_by_label("▶ New run…").click();
+    harness.run();
+    harness.get_by_label("Control (repeated each session)").click();
+    harness.run();
+    let form = harness.state().new_run.clone().expect("the dialog is open");
+    assert!(form.control && form.spec().expect("a valid run").control);
+    let two = super::new_run::NewRunForm { versus_kernel: Some(vernier_engine::kernels::KernelKind::Chase), ..form };
+    assert!(two.spec().is_err_and(|e| e.contains("a control is one condition")));
+}

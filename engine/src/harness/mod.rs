@@ -27,7 +27,7 @@ pub use record::{Recorded, add_rows, raw_stem, record, write_raw, write_raw_rese
 
 use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};
 use crate::machine::Machine;
-use crate::notebook::{Condition, ConditionName, WarmupPolicy, canary_value};
+use crate::notebook::{CONTROL, Condition, ConditionName, WarmupPolicy, canary_value};
 use crate::platform::{self, program};
 pub use crate::stats::OrderCheck;
 use crate::stats::{self, Comparison, Spread, Summary, WarmupCheck};
@@ -91,6 +91,10 @@ pub struct BenchSpec {
     /// The arms' labels, A then B (SPEC S11); an arm without one is named
     /// by its command.
     pub labels: [Option<String>; 2],
+    /// The run is the control condition, repeated in each session (SPEC
+    /// S14): its row says so, and comparisons across sessions weigh their
+    /// difference against its drift. One subject only.
+    pub control: bool,
 }
 
 impl BenchSpec {
@@ -106,6 +110,7 @@ impl BenchSpec {
             build: None,
             what: None,
             labels: [None, None],
+            control: false,
         }
     }
 }
@@ -235,6 +240,8 @@ pub struct BenchResult {
     pub labels: Vec<String>,
     /// SPEC S11: B/A of adjacent trials, for two arms.
     pub paired: Option<Summary>,
+    /// The run is the control condition (SPEC S14).
+    pub control: bool,
     /// Why the run ended early, if it did; what was measured is kept.
     pub failure: Option<String>,
 }
@@ -250,6 +257,9 @@ impl BenchResult {
         let mut add = |name: ConditionName, value: String| rows.push(Condition::new(name, value));
         if let Some(build) = &self.build {
             add(ConditionName::Build, build.clone());
+        }
+        if self.control {
+            add(ConditionName::Control, CONTROL.to_owned());
         }
         add(ConditionName::WarmupPolicy, self.warmup.to_string());
         add(ConditionName::PlacementUsed, self.placement.clone());
@@ -451,6 +461,7 @@ pub fn run_bench(
         what: spec.what.clone(),
         labels,
         paired,
+        control: spec.control,
         failure: outcome.stopped.map(|stop| describe_stop(&stop, spec)),
     })
 }
@@ -493,11 +504,23 @@ pub fn check_odd_trials(n: u32) -> Result<(), String> {
     ))
 }
 
+/// SPEC S14: a control is one condition, timed on its own in each session;
+/// a comparison of two subjects cannot be it. Every face checks here.
+pub fn check_control(control: bool, arms: usize) -> Result<(), String> {
+    if control && arms > 1 {
+        return Err(
+            "a control is one condition repeated in each session: time it on its own, not in a comparison".to_owned()
+        );
+    }
+    Ok(())
+}
+
 fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
     check_odd_trials(spec.runs).map_err(BenchError::Invalid)?;
     if spec.arms.is_empty() || spec.arms.len() > 2 {
         return Err(BenchError::Invalid("give one subject, or two to compare".into()));
     }
+    check_control(spec.control, spec.arms.len()).map_err(BenchError::Invalid)?;
     for arm in &spec.arms {
         if let Subject::Command { argv, shell } = arm {
             let Some(program) = argv.first() else {

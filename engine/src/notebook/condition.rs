@@ -176,6 +176,7 @@ vocabulary! {
     ResultCheck = "result check", Method, None;
     FirstTrialCheck = "first-trial check", Method, None;
     ProcessCleanup = "process cleanup", Method, None;
+    Control = "control", Method, Some(Brevity::Column);
     Placeholders = "placeholders", Soak, Some(Brevity::Column);
     Workers = "workers", Soak, None;
     CalibratedChunkTime = "calibrated chunk time", Soak, None;
@@ -183,8 +184,15 @@ vocabulary! {
     NotRecorded = "conditions", Provenance, None;
 }
 
-/// The brief column's names, in the order it shows them.
-const BRIEF_ORDER: [ConditionName; 10] = [
+/// The value of [`ConditionName::Control`]: the run is the control
+/// condition, repeated in each session so a comparison across sessions can
+/// weigh its difference against the machine's own drift (SPEC S14).
+pub const CONTROL: &str = "control condition, repeated in each session (SPEC S14)";
+
+/// The brief column's names, in the order it shows them. A control says so
+/// first: it is what the row is for.
+const BRIEF_ORDER: [ConditionName; 11] = [
+    ConditionName::Control,
     ConditionName::CpuModel,
     ConditionName::LogicalCpus,
     ConditionName::Compiler,
@@ -222,9 +230,10 @@ impl ConditionName {
     }
 
     /// True when two rows differing in it says something about the machine
-    /// or the method; a kernel's result check is about the result.
+    /// or the method; a kernel's result check is about the result, and
+    /// being the control is the row's role in its own notebook.
     pub fn compared_in_reproduce(self) -> bool {
-        self != ConditionName::ResultCheck
+        !matches!(self, ConditionName::ResultCheck | ConditionName::Control)
     }
 }
 

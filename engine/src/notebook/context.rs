@@ -44,10 +44,11 @@ impl RowContext<'_> {
     }
 
     /// The power source the row ran on: as the machine reported it, or as
-    /// stated when the machine could not say (SPEC S13 compares these).
+    /// stated when the machine could not say — Windows reports `unknown`
+    /// when its power status does not tell (SPEC S13 compares these).
     pub fn power_source(&self) -> Option<String> {
         match self.conditions.condition(ConditionName::PowerSource) {
-            Some(c) if c.is_stated() => Some(c.value.clone()),
+            Some(c) if c.is_stated() && !c.value.eq_ignore_ascii_case("unknown") => Some(c.value.clone()),
             _ => self.stated(EnvField::PowerSource),
         }
     }

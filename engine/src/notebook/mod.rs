@@ -25,8 +25,8 @@ use serde::{Deserialize, Serialize};
 
 pub use columns::{PredictionColumn, RunColumn, SoakColumn};
 pub use condition::{
-    Brevity, Condition, ConditionKind, ConditionName, Conditions, brief_conditions, canary_ratio, canary_value,
-    conditions_text,
+    Brevity, CONTROL, Condition, ConditionKind, ConditionName, Conditions, brief_conditions, canary_ratio,
+    canary_value, conditions_text,
 };
 pub use context::{NOT_RECORDED, RowContext};
 pub use environment::{Bench, EnvField, Environment, Workbench};

@@ -100,6 +100,19 @@ pub struct Comparison {
     pub verdict: String,
 }
 
+impl Comparison {
+    /// How S7 decided, quoted no more finely than the IQRs' sum allows:
+    /// "difference 2.2 is more than the IQRs' sum 0.4 (…)". Measured on the
+    /// numbers, so it still says what S7 found when a guard has taken the
+    /// claim away (see `crate::compare`).
+    pub fn reasoning(&self) -> String {
+        let allowance = self.iqr_a + self.iqr_b;
+        let [d, sum] = at_allowance_place([self.difference, allowance], allowance);
+        let relation = if self.difference > allowance { "more than" } else { "not more than" };
+        format!("difference {d} is {relation} the IQRs' sum {sum} (the course's convention, not a statistical test)")
+    }
+}
+
 /// Compares B against A on `metric` (for example "median wall time"),
 /// naming the sides `names.0` (A) and `names.1` (B) in the verdict.
 pub fn compare(a: Spread, b: Spread, names: (&str, &str), metric: &str) -> Comparison {

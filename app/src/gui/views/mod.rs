@@ -118,6 +118,8 @@ pub struct ViewState {
     pub selected_run: Option<u32>,
     /// Show the seq/chase sweep instead of one run's trials.
     pub show_sweep: bool,
+    /// Two runs being compared from the Runs section.
+    pub comparing: Option<runs::Comparing>,
     /// A soak file path being typed.
     pub soak_path: String,
     /// The document open in the Documents section (index into STEMS).

@@ -1,11 +1,14 @@
 //! The Runs section (SPEC N2, N5, U1, U4): a virtualised table — only the
 //! visible rows are built, so ten thousand runs scroll smoothly — and the
-//! selected run's trials, or the seq/chase sweep.
+//! selected run's trials, or the seq/chase sweep; and two rows compared
+//! (SPEC S7, S13, S14): "Compare with…" on the selected run, then a click
+//! on the other, answered by the engine's `compare_runs`.
 
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
+use vernier_engine::compare::{CheckKind, CompareError, RowComparison, compare_runs};
 use vernier_engine::display::inert;
-use vernier_engine::notebook::{RunColumn, RunsLine};
+use vernier_engine::notebook::{Notebook, RunColumn, RunsLine};
 
 use super::{Context, ViewState, hint};
 use crate::gui::{AppCommand, plots};
@@ -23,6 +26,18 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     if nb.runs().is_empty() {
         hint(ui, "No runs yet. Record your predictions first: the first run locks them.");
         return;
+    }
+    let picking = state.comparing.as_ref().filter(|c| c.outcome.is_none()).map(|c| c.a);
+    if let Some(a) = picking {
+        ui.horizontal(|ui| {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!("Comparing run {a}: click the run to compare it with (Esc cancels)."),
+            );
+            if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                state.comparing = None;
+            }
+        });
     }
     let plot_height = (ui.available_height() * 0.45).clamp(180.0, 360.0);
     let table_height = (ui.available_height() - plot_height - 40.0).max(120.0);
@@ -96,11 +111,15 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
                         });
                     }
                     if row.response().clicked() {
-                        cx.commands.push(AppCommand::SelectRun(number));
+                        match &mut state.comparing {
+                            Some(c) if c.outcome.is_none() => c.outcome = Some((number, compare_runs(nb, c.a, number))),
+                            _ => cx.commands.push(AppCommand::SelectRun(number)),
+                        }
                     }
                 });
             });
     });
+    compare_window(ui, state, nb);
     // Leave the table's scroll-to alone once the selection is shown.
     ui.separator();
     if state.show_sweep {
@@ -126,6 +145,13 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         if ui.button("Copy short form").on_hover_text("one report sentence with its conditions").clicked() {
             ui.ctx().copy_text(run.short_form());
         }
+        if ui
+            .button("Compare with…")
+            .on_hover_text("then click the other run: S7, with the power-source and session checks")
+            .clicked()
+        {
+            state.comparing = Some(Comparing { a: run.number, outcome: None });
+        }
     });
     if let Some((pair, _)) = nb.pair_of(run.number) {
         ui.horizontal(|ui| {
@@ -140,6 +166,70 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         _ => hint(ui, "Reading the trials…"),
     }
     discard_dialog(ui, state, cx);
+}
+
+/// Two runs being compared: `a`, chosen with "Compare with…", then the run
+/// clicked in the table and the engine's answer.
+pub struct Comparing {
+    /// Run A.
+    pub a: u32,
+    /// Run B and the comparison, once B is clicked.
+    pub outcome: Option<(u32, Result<RowComparison, CompareError>)>,
+}
+
+/// The comparison's window: the verdict first, the two rows, how S7
+/// decided and each check. Esc or Close closes it.
+fn compare_window(ui: &mut Ui, state: &mut ViewState, nb: &Notebook) {
+    let Some(Comparing { a, outcome: Some((b, outcome)) }) = &state.comparing else { return };
+    let modal = egui::Modal::new(egui::Id::unique("compare-runs")).show(ui.ctx(), |ui| {
+        ui.set_width(640.0);
+        ui.heading(format!("Run {b} against run {a}"));
+        let c = match outcome {
+            Ok(c) => c,
+            Err(e) => {
+                ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+                return ui.button("Close").clicked();
+            }
+        };
+        let colour = if c.comparison.claimed { ui.visuals().text_color() } else { ui.visuals().warn_fg_color };
+        ui.label(RichText::new(c.comparison.verdict.as_str()).strong().color(colour));
+        ui.add_space(6.0);
+        egui::Grid::new("compare-rows").num_columns(5).spacing([12.0, 4.0]).striped(true).show(ui, |ui| {
+            for header in ["Run", "Median", "Dispersion", "Power source", "Session"] {
+                ui.strong(header);
+            }
+            ui.end_row();
+            for (number, power, session) in [(c.run_a, &c.power_a, &c.session_a), (c.run_b, &c.power_b, &c.session_b)] {
+                let cell = |column| nb.run(number).map(|r| r.cell(column)).unwrap_or_default();
+                ui.label(format!("{} — {}", cell(RunColumn::Number), cell(RunColumn::What)));
+                ui.label(cell(RunColumn::Median));
+                ui.label(cell(RunColumn::Dispersion));
+                ui.label(power.as_deref().map_or_else(|| "not recorded".to_owned(), |p| inert(p).into_owned()));
+                ui.label(session.describe());
+                ui.end_row();
+            }
+        });
+        ui.add_space(6.0);
+        ui.label(format!("S7 (in {}): {}", inert(&c.unit), c.comparison.reasoning()));
+        for check in &c.checks {
+            let weight = match check.kind {
+                CheckKind::NoClaim => "no claim",
+                CheckKind::Flag => "flagged",
+                CheckKind::Report => "reported",
+            };
+            ui.label(format!("{} ({weight}): {}", check.rule, check.text));
+        }
+        ui.horizontal(|ui| {
+            if ui.button("Copy verdict").clicked() {
+                ui.ctx().copy_text(c.comparison.verdict.clone());
+            }
+            ui.button("Close").clicked()
+        })
+        .inner
+    });
+    if modal.inner || modal.should_close() {
+        state.comparing = None;
+    }
 }
 
 fn discard_dialog(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {

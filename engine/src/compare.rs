@@ -1,0 +1,715 @@
+//! Two recorded rows compared (SPEC S7, S13, S14).
+//!
+//! S7 alone looks only at two medians and two IQRs. Two rows of a notebook
+//! also carry where and when they were measured, and the course names two
+//! ways that makes a difference meaningless: a run on mains against a run
+//! on battery (S13), and a difference smaller than what the machine itself
+//! did between two sessions (S14, checked against a control condition
+//! repeated in each). Every face that compares two rows —
+//! `vernier compare --notebook`, the window's Runs section and a reproduce —
+//! takes its verdict from here, so the guards are the same everywhere.
+//!
+//! Sessions: the Runs rows, in the order they were recorded, form one
+//! session until more than [`SESSION_GAP_HOURS`] pass without a row. A gap
+//! in the rows, not the calendar date, because the notebook keeps UTC times
+//! and no time zone: a date boundary would cut an evening's work in two at
+//! UTC midnight, while a night away from the machine always leaves a gap.
+
+use chrono::{DateTime, Duration, Utc};
+use serde::Serialize;
+
+use crate::display::{inert, quote_argv};
+use crate::notebook::{ConditionName, Conditions, Notebook, Run};
+use crate::stats::{Comparison, Spread, compare, format_significant};
+
+/// A new session starts when this many hours pass without a recorded run.
+pub const SESSION_GAP_HOURS: i64 = 8;
+
+/// Why two rows cannot be compared at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CompareError {
+    /// No such row.
+    #[error("there is no run {0} in this notebook")]
+    NoSuchRun(u32),
+    /// The same row twice.
+    #[error("run {0} is compared with itself: give two different runs")]
+    SameRun(u32),
+    /// Units with no common scale (`ns/access` against `s`, `GB/s` against `ms`).
+    #[error(
+        "run {a} is in '{unit_a}' and run {b} in '{unit_b}': these cannot be put on one scale, so their medians \
+         cannot be compared"
+    )]
+    Units {
+        /// Run A.
+        a: u32,
+        /// A's unit.
+        unit_a: String,
+        /// Run B.
+        b: u32,
+        /// B's unit.
+        unit_b: String,
+    },
+}
+
+/// The factor that turns a value in `from` into `to` for time units; 1 when
+/// the units are the same text; `None` when they share no scale.
+pub fn unit_scale(from: &str, to: &str) -> Option<f64> {
+    if from == to { Some(1.0) } else { crate::units::time_factor(from, to) }
+}
+
+/// The power sources S13 tells apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Power {
+    Mains,
+    Battery,
+}
+
+impl Power {
+    /// What a recorded power source says plainly: the machine's `mains` or
+    /// `battery`, or a student's "AC", "plugged in", "on battery (80 %)".
+    /// Text that names both, or neither, says nothing S13 can use.
+    fn read(text: &str) -> Option<Power> {
+        let text = text.to_lowercase();
+        let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+        let has = |w: &[&str]| words.iter().any(|word| w.contains(word));
+        let mains = has(&["mains", "ac", "plugged", "charger", "charging", "adapter", "wall"]);
+        let battery = has(&["battery", "batteries", "unplugged"]);
+        match (mains, battery) {
+            (true, false) => Some(Power::Mains),
+            (false, true) => Some(Power::Battery),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Power::Mains => "mains",
+            Power::Battery => "battery",
+        }
+    }
+}
+
+/// What S13 found about the two rows' power sources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum PowerCheck {
+    /// Both recorded, and the same.
+    #[serde(rename = "same")]
+    Same,
+    /// One ran on mains, the other on battery: no claim.
+    #[serde(rename = "differs")]
+    Differs,
+    /// At least one is not recorded, or does not say plainly which: flagged.
+    #[serde(rename = "cannot tell")]
+    CannotTell,
+}
+
+/// How much a check weighs on the verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckKind {
+    /// The verdict makes no claim.
+    NoClaim,
+    /// The verdict stands, flagged with the reason.
+    Flag,
+    /// Said beside the verdict; it weakens nothing.
+    Report,
+}
+
+/// One finding about two rows beyond their medians.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Check {
+    /// The rule, e.g. `S13`.
+    pub rule: &'static str,
+    /// What it does to the verdict.
+    pub kind: CheckKind,
+    /// The sentence, inert.
+    pub text: String,
+}
+
+impl Check {
+    fn new(rule: &'static str, kind: CheckKind, text: String) -> Self {
+        Self { rule, kind, text }
+    }
+}
+
+/// SPEC S13 between two rows named `a.0` and `b.0` with the power sources
+/// they recorded: only a known difference (mains against battery) takes the
+/// claim away; a source not recorded, or not plain, is said and flagged.
+pub fn power_check(a: (&str, Option<&str>), b: (&str, Option<&str>)) -> (PowerCheck, Option<Check>) {
+    let (read_a, read_b) = (a.1.and_then(Power::read), b.1.and_then(Power::read));
+    match (read_a, read_b) {
+        (Some(pa), Some(pb)) if pa == pb => (PowerCheck::Same, None),
+        (Some(pa), Some(pb)) => {
+            let text = format!(
+                "never compare a mains run against a battery run: {} ran on {}, {} on {}",
+                a.0,
+                pa.name(),
+                b.0,
+                pb.name()
+            );
+            (PowerCheck::Differs, Some(Check::new("S13", CheckKind::NoClaim, text)))
+        }
+        _ => {
+            let said = |(name, power): (&str, Option<&str>), read: Option<Power>| match (power, read) {
+                (None, _) => format!("{name} did not record its power source"),
+                (Some(p), None) => format!("{name} recorded \"{}\"", inert(p)),
+                (Some(_), Some(p)) => format!("{name} ran on {}", p.name()),
+            };
+            let text = format!(
+                "cannot tell whether both ran on the same power source: {}, {}",
+                said(a, read_a),
+                said(b, read_b)
+            );
+            (PowerCheck::CannotTell, Some(Check::new("S13", CheckKind::Flag, text)))
+        }
+    }
+}
+
+/// The S7 verdict `s7` after `checks`: no claim when one of them says so,
+/// the verdict flagged when one flags it, and what is reported said after.
+/// The metric stays first, as S7 writes it.
+pub fn guarded(s7: &Comparison, metric: &str, checks: &[Check]) -> Comparison {
+    let texts = |kind: CheckKind| checks.iter().filter(move |c| c.kind == kind).map(|c| c.text.as_str());
+    let blocks: Vec<&str> = texts(CheckKind::NoClaim).collect();
+    let mut verdict =
+        if blocks.is_empty() { s7.verdict.clone() } else { format!("{metric}: no claim — {}", blocks.join("; ")) };
+    for flag in texts(CheckKind::Flag) {
+        verdict.push_str(&format!("; flagged: {flag}"));
+    }
+    for report in texts(CheckKind::Report) {
+        verdict.push_str(&format!("; {report}"));
+    }
+    Comparison { claimed: s7.claimed && blocks.is_empty(), verdict, ..s7.clone() }
+}
+
+/// Runs recorded without a gap of more than [`SESSION_GAP_HOURS`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Session {
+    /// 1 for the notebook's first session.
+    pub number: usize,
+    /// When its first run was recorded.
+    pub start: DateTime<Utc>,
+    /// When its last run was recorded.
+    pub end: DateTime<Utc>,
+    /// Its runs, in recorded order.
+    #[serde(skip)]
+    pub runs: Vec<u32>,
+}
+
+impl Session {
+    /// "session 2 (2026-12-02 09:00–11:40 UTC)", or one time when its runs
+    /// fall within one minute.
+    pub fn describe(&self) -> String {
+        let start = self.start.format("%Y-%m-%d %H:%M").to_string();
+        let end = self.end.format("%Y-%m-%d %H:%M").to_string();
+        let end = if end == start {
+            String::new()
+        } else if self.end.date_naive() == self.start.date_naive() {
+            format!("–{}", self.end.format("%H:%M"))
+        } else {
+            format!("–{end}")
+        };
+        format!("session {} ({start}{end} UTC)", self.number)
+    }
+}
+
+/// The notebook's Runs rows grouped into sessions (see the module's note),
+/// discarded rows included: the machine was in use then all the same.
+pub fn sessions(runs: &[Run]) -> Vec<Session> {
+    let mut order: Vec<&Run> = runs.iter().collect();
+    order.sort_by_key(|r| (r.recorded_at, r.number));
+    let mut sessions: Vec<Session> = Vec::new();
+    for run in order {
+        match sessions.last_mut() {
+            Some(s) if run.recorded_at - s.end <= Duration::hours(SESSION_GAP_HOURS) => {
+                s.end = run.recorded_at;
+                s.runs.push(run.number);
+            }
+            _ => sessions.push(Session {
+                number: sessions.len() + 1,
+                start: run.recorded_at,
+                end: run.recorded_at,
+                runs: vec![run.number],
+            }),
+        }
+    }
+    sessions
+}
+
+/// The control condition measured in both sessions (SPEC S14).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ControlDrift {
+    /// The control's command.
+    pub command: Vec<String>,
+    /// The control row in run A's session (the one nearest A in time).
+    pub run_a: u32,
+    /// The control row in run B's session (the one nearest B in time).
+    pub run_b: u32,
+    /// Its median in A's session, in `unit`.
+    pub median_a: f64,
+    /// Its median in B's session, in `unit`.
+    pub median_b: f64,
+    /// The unit of both medians (the control row's in A's session).
+    pub unit: String,
+    /// `(median_b − median_a) / median_a`: how far the machine moved.
+    pub drift: f64,
+}
+
+/// Two rows of one notebook compared: S7 on their medians and IQRs as
+/// recorded, on one scale, with S13 and S14 applied. Its JSON form is SPEC
+/// C's `compare` keys (the guarded verdict) and the guards' own fields.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RowComparison {
+    /// Run A's number.
+    pub run_a: u32,
+    /// Run B's number.
+    pub run_b: u32,
+    /// The unit of every figure: A's (B's converted when it was recorded in
+    /// another unit of time).
+    pub unit: String,
+    /// The metric the verdict names first.
+    pub metric: String,
+    /// The verdict after the guards: `claimed` only when S7 claims and no
+    /// guard takes the claim away.
+    #[serde(flatten)]
+    pub comparison: Comparison,
+    /// What S7 alone says (`d > iA + iB`).
+    pub s7_claimed: bool,
+    /// A's power source as it recorded it.
+    pub power_a: Option<String>,
+    /// B's power source as it recorded it.
+    pub power_b: Option<String>,
+    /// S13's finding.
+    pub power: PowerCheck,
+    /// A's session.
+    pub session_a: Session,
+    /// B's session.
+    pub session_b: Session,
+    /// `|median_b − median_a| / median_a`; `None` when A's median is zero.
+    pub effect: Option<f64>,
+    /// The control's drift between the two sessions, when they differ and
+    /// both have one.
+    pub control: Option<ControlDrift>,
+    /// Every finding beyond S7, in the order the verdict says them.
+    pub checks: Vec<Check>,
+}
+
+impl RowComparison {
+    /// True when the two rows are from one session.
+    pub fn same_session(&self) -> bool {
+        self.session_a.number == self.session_b.number
+    }
+}
+
+/// Compares run `b` against run `a` of `nb` (SPEC S7, S13, S14).
+pub fn compare_runs(nb: &Notebook, a: u32, b: u32) -> Result<RowComparison, CompareError> {
+    if a == b {
+        return Err(CompareError::SameRun(a));
+    }
+    let run_a = nb.run(a).ok_or(CompareError::NoSuchRun(a))?;
+    let run_b = nb.run(b).ok_or(CompareError::NoSuchRun(b))?;
+    let (ma, mb) = (&run_a.measurement, &run_b.measurement);
+    let scale = unit_scale(&mb.unit, &ma.unit).ok_or_else(|| CompareError::Units {
+        a,
+        unit_a: ma.unit.clone(),
+        b,
+        unit_b: mb.unit.clone(),
+    })?;
+    let metric = if unit_scale(&ma.unit, "s").is_some() {
+        "median wall time".to_owned()
+    } else {
+        format!("median ({})", inert(&ma.unit))
+    };
+    let (name_a, name_b) = (format!("run {a}"), format!("run {b}"));
+    let side_a = Spread::from(&ma.summary);
+    let side_b = Spread { median: mb.summary.median * scale, iqr: mb.summary.iqr * scale };
+    let s7 = compare(side_a, side_b, (&name_a, &name_b), &metric);
+
+    let mut checks = Vec::new();
+    for run in [run_a, run_b].into_iter().filter(|r| r.discarded.is_some()) {
+        let reason = run.discarded.as_ref().map(|d| inert(&d.reason).into_owned()).unwrap_or_default();
+        checks.push(Check::new("N5", CheckKind::Flag, format!("run {} was discarded ({reason})", run.number)));
+    }
+    let (power_a, power_b) = (run_a.context().power_source(), run_b.context().power_source());
+    let (power, power_finding) = power_check((&name_a, power_a.as_deref()), (&name_b, power_b.as_deref()));
+    checks.extend(power_finding);
+
+    let all = sessions(nb.runs());
+    let session_of = |n: u32| all.iter().find(|s| s.runs.contains(&n)).cloned().ok_or(CompareError::NoSuchRun(n));
+    let (session_a, session_b) = (session_of(a)?, session_of(b)?);
+    let effect = (side_a.median > 0.0).then(|| (side_b.median - side_a.median).abs() / side_a.median);
+    let mut control = None;
+    if session_a.number != session_b.number {
+        let found = control_drift(nb, (run_a, &session_a), (run_b, &session_b));
+        checks.push(session_check(&found, (a, b), effect));
+        control = found.ok();
+    }
+    Ok(RowComparison {
+        run_a: a,
+        run_b: b,
+        unit: ma.unit.clone(),
+        comparison: guarded(&s7, &metric, &checks),
+        metric,
+        s7_claimed: s7.claimed,
+        power_a,
+        power_b,
+        power,
+        session_a,
+        session_b,
+        effect,
+        control,
+        checks,
+    })
+}
+
+/// Why no control drift could be found between two sessions.
+#[derive(Debug, Clone, PartialEq)]
+enum NoControl {
+    /// The sessions of these runs have no control row.
+    Missing(Vec<u32>),
+    /// Both have control rows, but of different commands.
+    Unmatched,
+}
+
+/// The control rows of a session: kept rows marked as the control.
+fn controls<'a>(nb: &'a Notebook, session: &Session) -> Vec<&'a Run> {
+    session
+        .runs
+        .iter()
+        .filter_map(|n| nb.run(*n))
+        .filter(|r| r.discarded.is_none() && r.measurement.conditions.states(ConditionName::Control))
+        .collect()
+}
+
+/// The control's drift between the session of `a` and that of `b`: for each
+/// command controlled in both, its row nearest `a` in A's session against
+/// its row nearest `b` in B's; when several commands are, the one that
+/// moved most, so the drift is never understated.
+fn control_drift(nb: &Notebook, a: (&Run, &Session), b: (&Run, &Session)) -> Result<ControlDrift, NoControl> {
+    let (in_a, in_b) = (controls(nb, a.1), controls(nb, b.1));
+    let missing: Vec<u32> =
+        [(a.0.number, in_a.is_empty()), (b.0.number, in_b.is_empty())].iter().filter(|m| m.1).map(|m| m.0).collect();
+    if !missing.is_empty() {
+        return Err(NoControl::Missing(missing));
+    }
+    let mut commands: Vec<&Vec<String>> = Vec::new();
+    for row in &in_a {
+        if !commands.contains(&&row.measurement.command) {
+            commands.push(&row.measurement.command);
+        }
+    }
+    commands
+        .into_iter()
+        .filter_map(|command| {
+            let ca = nearest(&in_a, command, a.0.recorded_at)?;
+            let cb = nearest(&in_b, command, b.0.recorded_at)?;
+            let scale = unit_scale(&cb.measurement.unit, &ca.measurement.unit)?;
+            let (median_a, median_b) = (ca.measurement.summary.median, cb.measurement.summary.median * scale);
+            (median_a > 0.0).then(|| ControlDrift {
+                command: command.clone(),
+                run_a: ca.number,
+                run_b: cb.number,
+                median_a,
+                median_b,
+                unit: ca.measurement.unit.clone(),
+                drift: (median_b - median_a) / median_a,
+            })
+        })
+        .max_by(|x, y| x.drift.abs().total_cmp(&y.drift.abs()))
+        .ok_or(NoControl::Unmatched)
+}
+
+/// The row of `rows` that ran `command` nearest in time to `at`.
+fn nearest<'a>(rows: &[&'a Run], command: &[String], at: DateTime<Utc>) -> Option<&'a Run> {
+    rows.iter().copied().filter(|r| r.measurement.command == command).min_by_key(|r| (r.recorded_at - at).abs())
+}
+
+/// SPEC S14's finding for two rows of different sessions.
+fn session_check(found: &Result<ControlDrift, NoControl>, (a, b): (u32, u32), effect: Option<f64>) -> Check {
+    let apart = format!("runs {a} and {b} were recorded in different sessions");
+    match (found, effect) {
+        (Err(NoControl::Missing(runs)), _) => {
+            let whose = match runs.as_slice() {
+                [one] => format!("the session of run {one}"),
+                _ => format!("the sessions of runs {a} and {b}"),
+            };
+            Check::new(
+                "S14",
+                CheckKind::Flag,
+                format!("{apart}; no control run in {whose}: the day-to-day drift is unknown"),
+            )
+        }
+        (Err(NoControl::Unmatched), _) => Check::new(
+            "S14",
+            CheckKind::Flag,
+            format!("{apart}; their sessions' control runs time different commands: the day-to-day drift is unknown"),
+        ),
+        (Ok(c), effect) => {
+            let moved = format!(
+                "the control ({}) moved {} between them (run {} to run {})",
+                quote_argv(&c.command),
+                signed_percent(c.drift),
+                c.run_a,
+                c.run_b
+            );
+            match effect {
+                Some(e) if c.drift.abs() > e => Check::new(
+                    "S14",
+                    CheckKind::NoClaim,
+                    format!(
+                        "{apart} and the difference ({}) cannot be told from the day-to-day drift: {moved}, more \
+                         than the difference",
+                        percent(e)
+                    ),
+                ),
+                Some(e) => Check::new(
+                    "S14",
+                    CheckKind::Report,
+                    format!("{apart}; {moved}, less than the difference ({})", percent(e)),
+                ),
+                None => Check::new(
+                    "S14",
+                    CheckKind::Flag,
+                    format!(
+                        "{apart}; {moved}, but run {a}'s median is zero, so the difference has no share to weigh it against"
+                    ),
+                ),
+            }
+        }
+    }
+}
+
+/// `0.061` as "6.1%", two significant digits as S7 writes its percentages,
+/// so the verdict's figures read alike.
+fn percent(share: f64) -> String {
+    format!("{}%", format_significant(share * 100.0, 2))
+}
+
+/// `0.061` as "+6.1%", `-0.0041` as "-0.41%".
+fn signed_percent(share: f64) -> String {
+    let sign = if share > 0.0 { "+" } else { "" };
+    format!("{sign}{}", percent(share))
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+
+    use super::*;
+    use crate::notebook::{CONTROL, Condition, Measurement, Tag, WarmupPolicy};
+    use crate::stats::Summary;
+
+    /// 2026-11-30 09:00 UTC plus `hours`.
+    fn at(hours: f64) -> DateTime<Utc> {
+        let start = Utc.with_ymd_and_hms(2026, 11, 30, 9, 0, 0).single().expect("a valid date");
+        start + Duration::seconds((hours * 3600.0) as i64)
+    }
+
+    fn row(command: &str, trials: &[f64], unit: &str, control: bool) -> Measurement {
+        let mut conditions = vec![Condition::new(ConditionName::PowerSource, "not available")];
+        if control {
+            conditions.push(Condition::new(ConditionName::Control, CONTROL));
+        }
+        Measurement {
+            what: command.into(),
+            command: command.split(' ').map(str::to_owned).collect(),
+            warmup: WarmupPolicy::Count(3),
+            warmup_trials: 3,
+            summary: Summary::of(trials).expect("trials"),
+            unit: unit.into(),
+            ns_per_unit: 1e6,
+            conditions,
+            raw_file: None,
+            tag: Tag::Measured,
+            synthetic: false,
+        }
+    }
+
+    /// Medians 10.0 (IQR 0.1) and `b` (IQR 0.1), in ms.
+    fn ten() -> [f64; 5] {
+        [9.9, 9.95, 10.0, 10.05, 10.1]
+    }
+
+    fn around(m: f64) -> [f64; 5] {
+        ten().map(|t| t - 10.0 + m)
+    }
+
+    /// A notebook stated on mains, with whatever rows `build` adds.
+    fn notebook(build: impl FnOnce(&mut Notebook)) -> Notebook {
+        let mut nb = Notebook::new("t", at(0.0));
+        nb.set_environment("Power source", "mains").expect("field");
+        build(&mut nb);
+        nb
+    }
+
+    // SPEC S7: two rows of one session on one power source get S7's own
+    // verdict, with nothing added.
+    #[test]
+    fn same_power_same_session_is_plain_s7() {
+        let nb = notebook(|nb| {
+            nb.record_run(row("./a", &ten(), "ms", false), at(0.1));
+            nb.record_run(row("./b", &around(12.2), "ms", false), at(0.2));
+        });
+        let c = compare_runs(&nb, 1, 2).expect("comparable");
+        let s7 = compare(
+            Spread::from(&nb.runs()[0].measurement.summary),
+            Spread::from(&nb.runs()[1].measurement.summary),
+            ("run 1", "run 2"),
+            "median wall time",
+        );
+        assert_eq!(c.comparison, s7);
+        assert_eq!(c.comparison.verdict, "median wall time: run 2 is 1.22× run 1 (22% above run 1)");
+        assert!(c.comparison.claimed && c.s7_claimed && c.checks.is_empty() && c.same_session());
+        assert_eq!(c.power, PowerCheck::Same);
+    }
+
+    // SPEC S13: mains against battery (as stated when each row was
+    // recorded) is flagged and makes no claim, whatever S7 says.
+    #[test]
+    fn mains_against_battery_makes_no_claim() {
+        let nb = notebook(|nb| {
+            nb.record_run(row("./a", &ten(), "ms", false), at(0.1));
+            nb.set_environment("Power source", "on battery (80 %)").expect("field");
+            nb.record_run(row("./b", &around(12.2), "ms", false), at(0.2));
+            // Today's Environment is not what either row ran on.
+            nb.set_environment("Power source", "mains").expect("field");
+        });
+        let c = compare_runs(&nb, 1, 2).expect("comparable");
+        assert!(c.s7_claimed && !c.comparison.claimed);
+        assert_eq!(c.power, PowerCheck::Differs);
+        assert_eq!(
+            c.comparison.verdict,
+            "median wall time: no claim — never compare a mains run against a battery run: run 1 ran on mains, run 2 \
+             on battery"
+        );
+        assert!(!c.comparison.verdict.contains('×'), "{}", c.comparison.verdict);
+        // The machine's own reading wins over what was stated.
+        let nb = notebook(|nb| {
+            let mut battery = row("./a", &ten(), "ms", false);
+            battery.conditions = vec![Condition::new(ConditionName::PowerSource, "battery")];
+            nb.record_run(battery, at(0.1));
+            nb.record_run(row("./b", &around(10.01), "ms", false), at(0.2));
+        });
+        let c = compare_runs(&nb, 1, 2).expect("comparable");
+        assert!(!c.s7_claimed && !c.comparison.claimed);
+        assert!(c.comparison.verdict.contains("run 1 ran on battery, run 2 on mains"), "{}", c.comparison.verdict);
+    }
+
+    // SPEC S13: one source unknown is said and flagged, but only a known
+    // difference takes the claim away.
+    #[test]
+    fn an_unknown_power_source_is_flagged_not_blocking() {
+        let nb = notebook(|nb| {
+            nb.record_run(row("./a", &ten(), "ms", false), at(0.1));
+            nb.set_environment("Power source", "").expect("field");
+            nb.record_run(row("./b", &around(12.2), "ms", false), at(0.2));
+        });
+        let c = compare_runs(&nb, 1, 2).expect("comparable");
+        assert_eq!(c.power, PowerCheck::CannotTell);
+        assert!(c.comparison.claimed);
+        assert_eq!(
+            c.comparison.verdict,
+            "median wall time: run 2 is 1.22× run 1 (22% above run 1); flagged: cannot tell whether both ran on the \
+             same power source: run 1 ran on mains, run 2 did not record its power source"
+        );
+        assert_eq!(Power::read("AC"), Some(Power::Mains));
+        assert_eq!(Power::read("mains (stated)"), Some(Power::Mains));
+        assert_eq!(Power::read("Battery"), Some(Power::Battery));
+        assert_eq!(Power::read("unknown"), None);
+        assert_eq!(Power::read("mains, battery at 100 %"), None);
+    }
+
+    // SPEC S14: a session ends after more than SESSION_GAP_HOURS without a row.
+    #[test]
+    fn sessions_are_split_by_gaps() {
+        let nb = notebook(|nb| {
+            for hours in [0.0, 3.0, 10.9, 19.0, 48.0] {
+                nb.record_run(row("./a", &ten(), "ms", false), at(hours));
+            }
+        });
+        let found = sessions(nb.runs());
+        let members: Vec<Vec<u32>> = found.iter().map(|s| s.runs.clone()).collect();
+        assert_eq!(members, [vec![1, 2, 3], vec![4], vec![5]]);
+        assert_eq!(found[0].describe(), "session 1 (2026-11-30 09:00–19:54 UTC)");
+        assert_eq!(found[2].describe(), "session 3 (2026-12-02 09:00 UTC)");
+    }
+
+    /// Run 1 (A) and its control (run 2) on day one; the control (run 3)
+    /// at `control_b` and B (run 4) at 12.2 ms on day three.
+    fn two_sessions(control_b: f64) -> Notebook {
+        notebook(|nb| {
+            nb.record_run(row("./a", &ten(), "ms", false), at(0.0));
+            nb.record_run(row("./ctl", &around(5.0), "ms", true), at(0.5));
+            nb.record_run(row("./ctl", &around(control_b), "ms", true), at(48.0));
+            nb.record_run(row("./b", &around(12.2), "ms", false), at(48.5));
+        })
+    }
+
+    // SPEC S14: across sessions, a control that moved more than the effect
+    // leaves no claim.
+    #[test]
+    fn a_control_that_moved_more_than_the_effect_leaves_no_claim() {
+        let c = compare_runs(&two_sessions(6.5), 1, 4).expect("comparable");
+        assert!(c.s7_claimed && !c.comparison.claimed);
+        let control = c.control.as_ref().expect("a control in both sessions");
+        assert_eq!((control.run_a, control.run_b), (2, 3));
+        assert!((control.drift - 0.3).abs() < 1e-9);
+        assert_eq!(
+            c.comparison.verdict,
+            "median wall time: no claim — runs 1 and 4 were recorded in different sessions and the difference (22%) \
+             cannot be told from the day-to-day drift: the control (./ctl) moved +30% between them (run 2 to run 3), \
+             more than the difference"
+        );
+    }
+
+    // SPEC S14: a steady control lets the claim stand, its drift reported.
+    #[test]
+    fn a_steady_control_lets_the_claim_stand() {
+        let c = compare_runs(&two_sessions(5.02), 1, 4).expect("comparable");
+        assert!(c.comparison.claimed && !c.same_session());
+        assert_eq!(
+            c.comparison.verdict,
+            "median wall time: run 4 is 1.22× run 1 (22% above run 1); runs 1 and 4 were recorded in different \
+             sessions; the control (./ctl) moved +0.40% between them (run 2 to run 3), less than the difference (22%)"
+        );
+        assert_eq!(c.checks[0].kind, CheckKind::Report);
+    }
+
+    // SPEC S14: without a control in one session the drift is unknown: the
+    // S7 verdict stands, flagged. A discarded control is no control.
+    #[test]
+    fn no_control_in_a_session_is_flagged() {
+        let mut nb = two_sessions(5.0);
+        nb.discard(crate::notebook::RowRef::Run(3), "lid closed", at(49.0)).expect("discard");
+        let c = compare_runs(&nb, 1, 4).expect("comparable");
+        assert!(c.comparison.claimed && c.control.is_none());
+        assert_eq!(c.checks[0].kind, CheckKind::Flag);
+        assert!(
+            c.comparison.verdict.ends_with(
+                "; flagged: runs 1 and 4 were recorded in different sessions; no control run in the session of run \
+                 4: the day-to-day drift is unknown"
+            ),
+            "{}",
+            c.comparison.verdict
+        );
+    }
+
+    // SPEC S7, S12: rows in two units of time are put on A's scale; rows
+    // whose units share none are refused, naming both.
+    #[test]
+    fn units_are_put_on_one_scale_or_refused() {
+        let nb = notebook(|nb| {
+            nb.record_run(row("./a", &ten(), "ms", false), at(0.1));
+            nb.record_run(row("./b", &around(12.2).map(|t| t / 1000.0), "s", false), at(0.2));
+            nb.record_run(row("./seq", &ten(), "ns/access", false), at(0.3));
+        });
+        let c = compare_runs(&nb, 1, 2).expect("comparable");
+        assert!((c.comparison.median_b - 12.2).abs() < 1e-9 && c.unit == "ms");
+        assert_eq!(
+            compare_runs(&nb, 1, 3).map(|_| ()),
+            Err(CompareError::Units { a: 1, unit_a: "ms".into(), b: 3, unit_b: "ns/access".into() })
+        );
+        assert_eq!(compare_runs(&nb, 1, 1).map(|_| ()), Err(CompareError::SameRun(1)));
+        assert_eq!(compare_runs(&nb, 1, 9).map(|_| ()), Err(CompareError::NoSuchRun(9)));
+    }
+}
