@@ -82,7 +82,10 @@ fn rows_on_one_power_source_get_the_s7_verdict() {
     });
     let (shown, v) = compare(&dir, "1", "2");
     assert!(shown.starts_with("median wall time: run 2 is 1.22× run 1 (22% above run 1)\n"), "{shown}");
-    assert!(shown.contains("difference 2.20 is more than the IQRs' sum 0.20 (the course's convention"), "{shown}");
+    assert!(
+        shown.contains("S7: difference 2.20 ms is more than the IQRs' sum 0.20 ms (the course's convention"),
+        "{shown}"
+    );
     for key in ["median_a", "median_b", "iqr_a", "iqr_b", "difference", "claimed", "ratio", "verdict"] {
         assert!(v.get(key).is_some(), "missing key {key}: {v}");
     }

@@ -323,7 +323,7 @@ pub fn compare_runs(nb: &Notebook, a: u32, b: u32) -> Result<RowComparison, Comp
     let (name_a, name_b) = (format!("run {a}"), format!("run {b}"));
     let side_a = Spread::from(&ma.summary);
     let side_b = Spread { median: mb.summary.median * scale, iqr: mb.summary.iqr * scale };
-    let s7 = compare(side_a, side_b, (&name_a, &name_b), &metric);
+    let s7 = compare(side_a, side_b, (&name_a, &name_b), &metric, &ma.unit);
 
     let mut checks = Vec::new();
     for run in [run_a, run_b].into_iter().filter(|r| r.discarded.is_some()) {
@@ -556,6 +556,7 @@ mod tests {
             Spread::from(&nb.runs()[1].measurement.summary),
             ("run 1", "run 2"),
             "median wall time",
+            "ms",
         );
         assert_eq!(c.comparison, s7);
         assert_eq!(c.comparison.verdict, "median wall time: run 2 is 1.22× run 1 (22% above run 1)");

@@ -342,6 +342,7 @@ impl SideBySide {
                 Spread { median, iqr },
                 ("theirs", "mine"),
                 &metric,
+                &original.unit,
             );
             guarded(&s7, &metric, power.as_slice())
         });

@@ -44,8 +44,7 @@ fn print_text(nb: &Notebook, c: &RowComparison) {
         row(c.run_b, c.power_b.as_deref(), c.session_b.describe()),
     ];
     out!("\n{}\n", table::render(&["Run", "What", "Median", "Dispersion", "Power source", "Session"], &rows));
-    let unit = if c.unit.is_empty() { String::new() } else { format!(", in {}", c.unit) };
-    out!("S7{unit}: {}", c.comparison.reasoning());
+    out!("S7: {}", c.comparison.reasoning());
     for check in &c.checks {
         out!("{}: {}", check.rule, check.text);
     }

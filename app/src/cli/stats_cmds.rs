@@ -255,7 +255,7 @@ pub fn compare(args: &CompareArgs) -> Outcome {
     }
     let (a, sample_a) = side(args.file_a.as_deref(), args.median_a.zip(args.iqr_a), args.column.as_deref())?;
     let (b, sample_b) = side(args.file_b.as_deref(), args.median_b.zip(args.iqr_b), args.column.as_deref())?;
-    let comparison = stats::compare(a, b, ("A", "B"), &args.metric);
+    let comparison = stats::compare(a, b, ("A", "B"), &args.metric, "");
     if args.json {
         out!("{}", serde_json::to_value(&comparison).map_err(Failure::failed)?);
         return Ok(0);

@@ -628,7 +628,7 @@ fn name_arms(arms: &mut [ArmResult], spec: &BenchSpec) -> Vec<String> {
 fn compare_arms(a: &ArmResult, b: &ArmResult, names: (&str, &str)) -> Option<Comparison> {
     let (sa, sb) = (a.summary.as_ref()?, b.summary.as_ref()?);
     let metric = if a.unit == b.unit { format!("median {}", metric_name(&a.unit)) } else { return None };
-    Some(stats::compare(Spread::from(sa), Spread::from(sb), names, &metric))
+    Some(stats::compare(Spread::from(sa), Spread::from(sb), names, &metric, &a.unit))
 }
 
 fn metric_name(unit: &str) -> &'static str {

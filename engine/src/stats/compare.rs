@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rounding::{decimals_for_dispersion, format_at, format_plain, format_significant, significant_places};
 use super::summary::Summary;
+use crate::units::DisplayUnit;
 
 /// The two numbers S7 needs from each side.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -98,24 +99,41 @@ pub struct Comparison {
     pub ratio: Option<f64>,
     /// The sentence to write, metric first.
     pub verdict: String,
+    /// The unit of the medians and IQRs (empty when they have none); the
+    /// sentences quote differences in its display unit (S12).
+    #[serde(default)]
+    pub unit: String,
 }
 
 impl Comparison {
+    /// S7 on the numbers themselves: the difference exceeds the IQRs' sum.
+    fn claimed_by_s7(&self) -> bool {
+        self.difference > self.iqr_a + self.iqr_b
+    }
+
     /// How S7 decided, quoted no more finely than the IQRs' sum allows:
     /// "difference 2.2 is more than the IQRs' sum 0.4 (…)". Measured on the
     /// numbers, so it still says what S7 found when a guard has taken the
     /// claim away (see `crate::compare`).
     pub fn reasoning(&self) -> String {
-        let allowance = self.iqr_a + self.iqr_b;
-        let [d, sum] = at_allowance_place([self.difference, allowance], allowance);
-        let relation = if self.difference > allowance { "more than" } else { "not more than" };
+        let [d, sum] = difference_and_allowance(self.median_a, self.median_b, self.iqr_a + self.iqr_b, &self.unit);
+        let relation = if self.claimed_by_s7() { "more than" } else { "not more than" };
         format!("difference {d} is {relation} the IQRs' sum {sum} (the course's convention, not a statistical test)")
     }
 }
 
+/// The difference of two medians and the IQRs' sum, in the display unit of
+/// the smaller median (S12), at the place S6 gives the sum: `0.4 ms`.
+fn difference_and_allowance(ma: f64, mb: f64, allowance: f64, unit: &str) -> [String; 2] {
+    let shown = DisplayUnit::for_median(unit, ma.abs().min(mb.abs()));
+    let scaled = shown.scale(allowance);
+    at_allowance_place([shown.scale((ma - mb).abs()), scaled], scaled).map(|v| shown.after(&v))
+}
+
 /// Compares B against A on `metric` (for example "median wall time"),
-/// naming the sides `names.0` (A) and `names.1` (B) in the verdict.
-pub fn compare(a: Spread, b: Spread, names: (&str, &str), metric: &str) -> Comparison {
+/// both in `unit`, naming the sides `names.0` (A) and `names.1` (B) in the
+/// verdict.
+pub fn compare(a: Spread, b: Spread, names: (&str, &str), metric: &str, unit: &str) -> Comparison {
     let difference = (a.median - b.median).abs();
     let allowance = a.iqr + b.iqr;
     let claimed = difference > allowance;
@@ -123,7 +141,7 @@ pub fn compare(a: Spread, b: Spread, names: (&str, &str), metric: &str) -> Compa
     let verdict = if claimed {
         claimed_verdict(a.median, b.median, names, metric)
     } else {
-        let [d, sum] = at_allowance_place([difference, allowance], allowance);
+        let [d, sum] = difference_and_allowance(a.median, b.median, allowance, unit);
         format!(
             "{metric}: no difference I can resolve between {} and {} (difference {d} is within the IQRs' sum {sum})",
             names.0, names.1,
@@ -138,6 +156,7 @@ pub fn compare(a: Spread, b: Spread, names: (&str, &str), metric: &str) -> Compa
         claimed,
         ratio,
         verdict,
+        unit: unit.to_owned(),
     }
 }
 
@@ -180,6 +199,7 @@ mod tests {
             Spread { median: 12.4, iqr: 0.3 },
             ("A", "B"),
             "median wall time",
+            "ms",
         );
         assert!(c.claimed);
         assert!((c.difference - 29.3).abs() < 1e-9);
@@ -190,11 +210,29 @@ mod tests {
     // SPEC S7: d must exceed the IQR sum strictly.
     #[test]
     fn within_the_iqr_sum_is_unresolved() {
-        let c = compare(Spread { median: 10.0, iqr: 0.5 }, Spread { median: 10.4, iqr: 0.3 }, ("A", "B"), "median");
+        let c = compare(Spread { median: 10.0, iqr: 0.5 }, Spread { median: 10.4, iqr: 0.3 }, ("A", "B"), "median", "");
         assert!(!c.claimed);
         assert!(c.verdict.starts_with("median: no difference I can resolve"));
-        let edge = compare(Spread { median: 10.0, iqr: 0.5 }, Spread { median: 11.0, iqr: 0.5 }, ("A", "B"), "m");
+        let edge = compare(Spread { median: 10.0, iqr: 0.5 }, Spread { median: 11.0, iqr: 0.5 }, ("A", "B"), "m", "");
         assert!(!edge.claimed, "d equal to the IQR sum is not a difference");
+    }
+
+    // SPEC S7, S12: an unresolved difference is quoted in the display unit
+    // of the smaller median, never as a bare fraction of a second.
+    #[test]
+    fn an_unresolved_difference_is_quoted_in_a_readable_unit() {
+        let a = Spread { median: 0.00801, iqr: 0.0009 };
+        let b = Spread { median: 0.00829, iqr: 0.0012 };
+        let c = compare(a, b, ("A", "B"), "median wall time", "s");
+        assert_eq!(
+            c.verdict,
+            "median wall time: no difference I can resolve between A and B (difference 0.3 ms is within the IQRs' sum \
+             2.1 ms)"
+        );
+        assert_eq!(
+            c.reasoning(),
+            "difference 0.3 ms is not more than the IQRs' sum 2.1 ms (the course's convention, not a statistical test)"
+        );
     }
 
     #[test]
@@ -204,6 +242,7 @@ mod tests {
             Spread { median: 12.2, iqr: 0.1 },
             ("old", "new"),
             "median wall time",
+            "s",
         );
         assert_eq!(c.verdict, "median wall time: new is 1.22× old (22% above old)");
     }

@@ -210,7 +210,7 @@ fn compare_window(ui: &mut Ui, state: &mut ViewState, nb: &Notebook) {
             }
         });
         ui.add_space(6.0);
-        ui.label(format!("S7 (in {}): {}", inert(&c.unit), c.comparison.reasoning()));
+        ui.label(format!("S7: {}", c.comparison.reasoning()));
         for check in &c.checks {
             let weight = match check.kind {
                 CheckKind::NoClaim => "no claim",
