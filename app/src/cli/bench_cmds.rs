@@ -60,7 +60,8 @@ pub struct BenchArgs {
     /// Run the command through /bin/sh -c; the shell's own cost is measured and stated.
     #[arg(long)]
     shell: bool,
-    /// After a kernel run, check that twice the work takes twice the time (E12).
+    /// After a kernel run, check that twice the input takes about twice the time,
+    /// and for chase the loads per cycle against Vernier's own clock estimate (E12).
     #[arg(long, requires = "kernel")]
     sanity: bool,
     /// The command and its arguments (after --).
@@ -310,13 +311,8 @@ fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity
         });
     }
     out!("{}", footer.join(" · "));
-    if let Some(s) = sanity {
-        let doubling = if s.doubling_ok { "ok" } else { "NOT about 2: the loop may have been optimised away" };
-        out!("sanity: twice the work took {}× the time ({doubling})", format_significant(s.doubling_ratio, 2));
-        if let (Some(lpc), Some(ok)) = (s.loads_per_cycle, s.loads_per_cycle_ok) {
-            let verdict = if ok { "possible" } else { "IMPOSSIBLE for a dependent chain" };
-            out!("sanity: {} dependent loads per cycle ({verdict})", format_significant(lpc, 2));
-        }
+    for line in sanity.map(instrument::Sanity::describe).unwrap_or_default() {
+        out!("sanity: {line}");
     }
 }
 
