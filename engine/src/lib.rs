@@ -20,6 +20,8 @@
 //!   anyone else's workbook (SPEC D).
 //! - [`audit`] — the pre-submission audit (SPEC A).
 //! - [`reproduce`] — a classmate's row, its rerun and the verdict (SPEC R).
+//! - [`extend`] — one of my own rows rerun to 51 trials, and whether its
+//!   median moved by more than the difference I mean to claim (SPEC S10).
 //! - [`display`] — display rules several faces share (argument quoting).
 //!
 //! The desktop app and the command line (crate `vernier`) are thin faces on
@@ -29,6 +31,7 @@ pub mod audit;
 pub mod bounded;
 pub mod display;
 pub mod documents;
+pub mod extend;
 pub mod harness;
 pub mod import;
 pub mod instrument;

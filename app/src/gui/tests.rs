@@ -428,6 +428,7 @@ fn their_notebook(dir: &std::path::Path, what: &str, command: &[&str]) {
             raw_file: None,
             tag: Tag::Measured,
             synthetic: false,
+            extends: None,
         },
         chrono::Utc::now(),
     );

@@ -142,6 +142,7 @@ vocabulary! {
     ResultCheck = "result check", Method, None;
     FirstTrialCheck = "first-trial check", Method, None;
     ProcessCleanup = "process cleanup", Method, None;
+    Extends = "extends", Method, None;
     Placeholders = "placeholders", Soak, Some(Brevity::Column);
     Workers = "workers", Soak, None;
     CalibratedChunkTime = "calibrated chunk time", Soak, None;
@@ -178,9 +179,10 @@ impl ConditionName {
     }
 
     /// True when two rows differing in it says something about the machine
-    /// or the method; a kernel's result check is about the result.
+    /// or the method; a kernel's result check is about the result, and the
+    /// run a row extends (S10) is about its own log.
     pub fn compared_in_reproduce(self) -> bool {
-        self != ConditionName::ResultCheck
+        !matches!(self, ConditionName::ResultCheck | ConditionName::Extends)
     }
 }
 
