@@ -64,6 +64,16 @@ pub struct BenchArgs {
     /// and for chase the loads per cycle against Vernier's own clock estimate (E12).
     #[arg(long, requires = "kernel")]
     sanity: bool,
+    /// Rerun run N of --notebook to 51 timed trials with its own spec, as a new
+    /// row linked to it, and see whether its median moved (S10).
+    #[arg(long, value_name = "N", requires = "notebook", conflicts_with_all = [
+        "command", "kernel", "vs", "vs_kernel", "shell", "sanity", "pin", "warmup", "runs", "cooldown",
+    ])]
+    extend: Option<u32>,
+    /// With --extend: the difference you mean to claim, in the run's unit, with a
+    /// time unit (0.5ms, 500us) or as a percentage of its median (5%).
+    #[arg(long, value_name = "VALUE|PCT", requires = "extend")]
+    claim: Option<String>,
     /// The command and its arguments (after --).
     #[arg(last = true, value_name = "CMD")]
     command: Vec<String>,
@@ -83,6 +93,9 @@ pub enum ImportCommand {
 }
 
 pub fn bench(args: &BenchArgs) -> Outcome {
+    if let (Some(run), Some(dir)) = (args.extend, &args.notebook) {
+        return super::extend_cmd::extend(dir, run, args.claim.as_deref(), args.timeout, args.json);
+    }
     let spec = spec(args)?;
     // Fail before measuring if the notebook cannot be read or its raw/
     // cannot be written; the raw file's name is taken now (N10).

@@ -14,6 +14,7 @@ macro_rules! out {
 mod audit_cmd;
 mod bench_cmds;
 mod export_cmd;
+mod extend_cmd;
 mod notebook_cmds;
 mod numbers;
 mod placement_cmd;

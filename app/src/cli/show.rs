@@ -185,6 +185,7 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "unit": r.measurement.unit,
             "stats": r.measurement.summary,
             "conditions": r.measurement.conditions,
+            "extends": r.measurement.extends,
             "tag": r.measurement.tag,
             "synthetic": r.measurement.synthetic,
             "recorded_at": r.recorded_at,
