@@ -565,3 +565,52 @@ fn reproduce_refuses_the_open_notebook() {
     read_their_log(&mut harness, &mine);
     harness.get_by_label("that is the open notebook; open your own notebook and reproduce from theirs");
 }
+
+// SPEC S10, U3: "Extend to 51 trials" on a selected run starts the rerun in
+// the background like any run; it is recorded as a new row linked to the
+// run, which is unchanged, and the verdict is said when it is done. An
+// imported row's button is greyed out: there is no spec to rerun.
+#[test]
+fn extend_a_run_from_the_window() {
+    use egui_kittest::kittest::NodeT as _;
+    use vernier_engine::notebook::{Condition, ConditionName, WarmupPolicy};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    their_notebook(&dir, "true, quick", &["true"]);
+    store::change(&dir, |nb| {
+        let mut imported = nb.runs()[0].measurement.clone();
+        imported.what = "imported from hyperfine".into();
+        imported.warmup = WarmupPolicy::Unknown;
+        imported.conditions = vec![Condition::new(ConditionName::Source, "hyperfine export results.json")];
+        nb.record_run(imported, chrono::Utc::now());
+        Ok::<_, std::convert::Infallible>(())
+    })
+    .expect("an imported row");
+    let mut harness = app_on(dir.clone());
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    harness.get_by_label("imported from hyperfine").click();
+    harness.run();
+    assert!(harness.get_by_label("Extend to 51 trials").accesskit_node().is_disabled(), "no spec to rerun");
+
+    harness.get_by_label("true, quick").click();
+    harness.run();
+    let claim = harness.get_by_role_and_label(Role::TextInput, "Claim");
+    claim.focus();
+    claim.type_text("1000s");
+    harness.run();
+    harness.get_by_label("Extend to 51 trials").click();
+    harness.run();
+    assert!(harness.state().running(), "the rerun started in the background");
+    step_until(&mut harness, "the extension to be recorded", |app| app.notebook().runs().len() == 3 && app.saved());
+    harness.run();
+    let nb = harness.state().notebook();
+    let (original, new) = (&nb.runs()[0], &nb.runs()[2]);
+    assert_eq!(new.measurement.extends, Some(1));
+    assert_eq!(new.measurement.summary.n, 51);
+    assert_eq!(original.measurement.summary.n, 3, "the run extended is unchanged");
+    harness.get_by_label_contains("Run 1 extended to 51 trials as run 3");
+    harness.get_by_label_contains("the median moved by less than the 1000 s you mean to claim (given as 1000s)");
+    harness.get_by_label("extends run 1");
+    assert_eq!(store::load(&dir).expect("reload").runs()[2].measurement.extends, Some(1));
+}
