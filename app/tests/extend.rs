@@ -65,7 +65,9 @@ fn extend_reruns_to_51_trials_as_a_linked_row() {
     assert_eq!(v["recorded_run"], 2);
     assert_eq!(v["median_before"], original["stats"]["median"]);
     let (before, after) = (v["median_before"].as_f64().expect("before"), v["median_after"].as_f64().expect("after"));
-    assert_eq!(v["moved"].as_f64(), Some((after - before).abs()));
+    // serde_json reads a float to within an ulp, so compare within a picosecond.
+    let moved = v["moved"].as_f64().expect("moved");
+    assert!((moved - (after - before).abs()).abs() < 1e-12, "{moved} vs {after} − {before}");
     assert_eq!(v["claim"], 1000.0);
     assert_eq!(v["moved_more_than_claim"], false);
     assert_eq!(v["timed_after"], 51);
@@ -125,7 +127,7 @@ fn extending_one_arm_reruns_the_comparison() {
     assert_eq!((arms[1]["extends"].as_u64(), arms[1]["arm"].as_str()), (Some(2), Some("B")));
     let difference =
         (before[1]["stats"]["median"].as_f64().expect("B") - before[0]["stats"]["median"].as_f64().expect("A")).abs();
-    assert_eq!(v["claim"].as_f64(), Some(difference));
+    assert!((v["claim"].as_f64().expect("claim") - difference).abs() < 1e-12, "{v}");
     assert!(
         v["claim_from"].as_str().expect("from").contains("the difference between the medians of runs 1 and 2"),
         "{v}"

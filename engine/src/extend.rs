@@ -149,6 +149,16 @@ pub struct Moved {
     pub unit: String,
 }
 
+impl Moved {
+    /// The medians before and after as text, each at the place S6 gives
+    /// its own row's IQR, as the Runs table shows the two rows.
+    pub fn medians_shown(&self) -> [String; 2] {
+        let [before] = at_allowance_place([self.median_before], self.iqr_before);
+        let [after] = at_allowance_place([self.median_after], self.iqr_after);
+        [before, after]
+    }
+}
+
 /// The result of an extension (SPEC S10): the run asked for, every run
 /// extended, and the verdict against the claim or, without one, the IQR.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -396,7 +406,7 @@ fn verdict(
     let moves: Vec<String> = arms
         .iter()
         .map(|m| {
-            let [before, after] = at_allowance_place([m.median_before, m.median_after], m.iqr_before);
+            let [before, after] = m.medians_shown();
             let name = m.arm.as_ref().map_or_else(String::new, |arm| format!("{arm} "));
             // Words, not arrows: the window's font has no arrow.
             format!("{name}median from {before} to {after} {}, moved {}", m.unit, sig(m.moved, &m.unit))

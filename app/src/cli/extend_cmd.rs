@@ -10,7 +10,7 @@ use chrono::Utc;
 use serde_json::json;
 use vernier_engine::extend::{Extension, Outcome};
 use vernier_engine::harness;
-use vernier_engine::stats::{at_allowance_place, format_significant};
+use vernier_engine::stats::format_significant;
 
 use super::bench_cmds::{record, reserve_raw, run_with_progress};
 use super::notebook_cmds::{apply, open};
@@ -63,7 +63,7 @@ fn print_text(outcome: &Outcome) {
         .iter()
         .map(|m| {
             let unit = &m.unit;
-            let [before, after] = at_allowance_place([m.median_before, m.median_after], m.iqr_before);
+            let [before, after] = m.medians_shown();
             vec![
                 format!("{} → {}", m.extends, m.recorded_run.map_or_else(|| "?".to_owned(), |n| n.to_string())),
                 m.arm.clone().unwrap_or_default(),
@@ -71,11 +71,12 @@ fn print_text(outcome: &Outcome) {
                 format!("{after} {unit}"),
                 format!("{} {unit}", format_significant(m.moved, 2)),
                 format!("{} {unit}", format_significant(m.iqr_before, 2)),
+                format!("{} {unit}", format_significant(m.iqr_after, 2)),
                 format!("{} → {}", m.timed_before, m.timed_after),
             ]
         })
         .collect();
-    let headers = ["Run", "Arm", "Median before", "Median after", "Moved", "IQR before", "Timed trials"];
+    let headers = ["Run", "Arm", "Median before", "Median after", "Moved", "IQR before", "IQR after", "Timed trials"];
     out!("{}", table::render(&headers, &rows));
     let against = match (outcome.claim, &outcome.claim_from) {
         (Some(claim), Some(from)) => {
