@@ -266,6 +266,7 @@ impl VernierApp {
         let at = chrono::Utc::now();
         let reproduced = self.reproduction_pending(&result);
         let extending = self.extending.take().map(Arc::new);
+        let extended = extending.is_some();
         let (from, shown_source) = (Arc::clone(&result), reproduced.clone());
         let applied = self.edit(Arc::new(move |nb: &mut Notebook| {
             let (recorded, verdict) = match extending.as_deref() {
@@ -298,6 +299,10 @@ impl VernierApp {
         let Some(applied) = applied else { return };
         if let Some(&last) = applied.runs.last() {
             self.select_run(last);
+        }
+        if extended && !applied.failed {
+            // The status bar cuts a long sentence; the run view shows it whole.
+            self.views.extension = Some((applied.runs.clone(), applied.message.clone()));
         }
         if let (Some((original, _)), Some(dialog)) = (reproduced, &mut self.reproduce) {
             let mine = applied.runs.get(original.arm_index()).copied();

@@ -609,8 +609,11 @@ fn extend_a_run_from_the_window() {
     assert_eq!(new.measurement.extends, Some(1));
     assert_eq!(new.measurement.summary.n, 51);
     assert_eq!(original.measurement.summary.n, 3, "the run extended is unchanged");
-    harness.get_by_label_contains("Run 1 extended to 51 trials as run 3");
-    harness.get_by_label_contains("the median moved by less than the 1000 s you mean to claim (given as 1000s)");
+    // Said in the status bar, and whole beside the new run.
+    let verdict = "Run 1 extended to 51 trials as run 3";
+    assert_eq!(harness.get_all_by_label_contains(verdict).count(), 2);
+    let shown = harness.get_by_label_contains(&format!("S10: {verdict}")).accesskit_node().value().unwrap_or_default();
+    assert!(shown.contains("the median moved by less than the 1000 s you mean to claim (given as 1000s)"), "{shown}");
     harness.get_by_label("extends run 1");
     assert_eq!(store::load(&dir).expect("reload").runs()[2].measurement.extends, Some(1));
 }

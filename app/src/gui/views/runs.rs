@@ -119,7 +119,7 @@ fn extend_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, run: u32)
     ui.horizontal(|ui| {
         let label = ui.label("Claim");
         ui.add(
-            egui::TextEdit::singleline(&mut state.extend_claim).hint_text("optional: 0.5ms or 5%").desired_width(140.0),
+            egui::TextEdit::singleline(&mut state.extend_claim).hint_text("optional: 0.5ms or 5%").desired_width(180.0),
         )
         .labelled_by(label.id)
         .on_hover_text("the difference you mean to claim; for a comparison it defaults to its difference");
@@ -135,6 +135,11 @@ fn extend_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, run: u32)
             cx.commands.push(AppCommand::ExtendRun(run, state.extend_claim.clone()));
         }
     });
+    if let Some((runs, verdict)) = &state.extension
+        && runs.contains(&run)
+    {
+        ui.label(RichText::new(format!("S10: {}", inert(verdict))).strong());
+    }
 }
 
 fn discard_dialog(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
