@@ -30,6 +30,7 @@ pub fn measurement(what: &str, trials: &[f64]) -> Measurement {
         raw_file: None,
         tag: Tag::Measured,
         synthetic: false,
+        extends: None,
     }
 }
 

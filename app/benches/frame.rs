@@ -197,6 +197,7 @@ fn build_big(dir: &Path) {
                 raw_file,
                 tag: Tag::Measured,
                 synthetic: false,
+                extends: None,
             },
             chrono::Utc::now(),
         );

@@ -52,6 +52,7 @@ fn row(command: &str, median: f64, control: bool) -> Measurement {
         raw_file: None,
         tag: Tag::Measured,
         synthetic: false,
+        extends: None,
     }
 }
 

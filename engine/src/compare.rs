@@ -522,6 +522,7 @@ mod tests {
             raw_file: None,
             tag: Tag::Measured,
             synthetic: false,
+            extends: None,
         }
     }
 

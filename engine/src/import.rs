@@ -173,6 +173,7 @@ pub fn hyperfine(
             raw_file: Some(raw_file),
             tag: Tag::Measured,
             synthetic: false,
+            extends: None,
         };
         imported.push(Imported::Run(notebook.record_run(measurement, at)));
     }

@@ -22,6 +22,8 @@
 //! - [`reproduce`] — a classmate's row, its rerun and the verdict (SPEC R).
 //! - [`compare`] — two recorded rows compared: S7 with the power-source and
 //!   session guards (SPEC S13, S14), for every face that compares rows.
+//! - [`extend`] — one of my own rows rerun to 51 trials, and whether its
+//!   median moved by more than the difference I mean to claim (SPEC S10).
 //! - [`display`] — display rules several faces share (argument quoting).
 //! - [`units`] — the one rule for numbers with units: times in the largest
 //!   unit the median allows, sizes in KiB/MiB/GiB, drift beside the IQR
@@ -35,6 +37,7 @@ pub mod bounded;
 pub mod compare;
 pub mod display;
 pub mod documents;
+pub mod extend;
 pub mod harness;
 pub mod import;
 pub mod instrument;

@@ -94,12 +94,6 @@ impl Machine {
         crate::platform::conditions::read()
     }
 
-    /// The current clock of CPU 0 in MHz, where the OS gives one (used by
-    /// the operations-per-cycle check).
-    pub fn current_mhz() -> Option<f64> {
-        crate::platform::conditions::current_mhz()
-    }
-
     /// The conditions as labelled rows for a notebook entry.
     pub fn conditions(&self) -> Vec<Condition> {
         let caches =

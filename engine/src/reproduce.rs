@@ -156,14 +156,11 @@ impl Original {
     pub fn from_notebook(nb: &Notebook, row: u32) -> Result<Self, ReproduceError> {
         let run = nb.run(row).ok_or(ReproduceError::NoSuchRow(row))?;
         let m = &run.measurement;
-        // The other arm of an interleaved pair shares the raw file.
-        let partner = m.raw_file.as_ref().and_then(|raw| {
-            nb.runs()
-                .iter()
-                .filter(|r| r.number != row)
-                .find(|r| r.measurement.raw_file.as_ref().is_some_and(|o| o.path == raw.path))
-                .map(|other| (raw.arm.clone(), other.measurement.command.clone()))
-        });
+        let partner = m
+            .raw_file
+            .as_ref()
+            .zip(nb.comparison_partner(row))
+            .map(|(raw, other)| (raw.arm.clone(), other.measurement.command.clone()));
         Ok(Self {
             row,
             what: m.what.clone(),

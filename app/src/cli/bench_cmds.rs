@@ -78,9 +78,20 @@ pub struct BenchArgs {
     /// comparisons across sessions are weighed against (S14).
     #[arg(long, conflicts_with_all = ["vs", "vs_kernel"])]
     control: bool,
-    /// After a kernel run, check that twice the work takes twice the time (E12).
+    /// After a kernel run, check that twice the input takes about twice the time,
+    /// and for chase the loads per cycle against Vernier's own clock estimate (E12).
     #[arg(long, requires = "kernel")]
     sanity: bool,
+    /// Rerun run N of --notebook to 51 timed trials with its own spec, as a new
+    /// row linked to it, and see whether its median moved (S10).
+    #[arg(long, value_name = "N", requires = "notebook", conflicts_with_all = [
+        "command", "kernel", "vs", "vs_kernel", "shell", "sanity", "pin", "warmup", "runs", "cooldown",
+    ])]
+    extend: Option<u32>,
+    /// With --extend: the difference you mean to claim, in the run's unit, with a
+    /// time unit (0.5ms, 500us) or as a percentage of its median (5%).
+    #[arg(long, value_name = "VALUE|PCT", requires = "extend")]
+    claim: Option<String>,
     /// The command and its arguments (after --).
     #[arg(last = true, value_name = "CMD")]
     command: Vec<String>,
@@ -104,6 +115,9 @@ pub enum ImportCommand {
 }
 
 pub fn bench(args: &BenchArgs) -> Outcome {
+    if let (Some(run), Some(dir)) = (args.extend, &args.notebook) {
+        return super::extend_cmd::extend(dir, run, args.claim.as_deref(), args.timeout, args.json);
+    }
     let spec = spec(args)?;
     // Fail before measuring if the notebook cannot be read or its raw/
     // cannot be written; the raw file's name is taken now (N10).
@@ -343,13 +357,8 @@ fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity
         });
     }
     out!("{}", footer.join(" · "));
-    if let Some(s) = sanity {
-        let doubling = if s.doubling_ok { "ok" } else { "NOT about 2: the loop may have been optimised away" };
-        out!("sanity: twice the work took {}× the time ({doubling})", format_significant(s.doubling_ratio, 2));
-        if let (Some(lpc), Some(ok)) = (s.loads_per_cycle, s.loads_per_cycle_ok) {
-            let verdict = if ok { "possible" } else { "IMPOSSIBLE for a dependent chain" };
-            out!("sanity: {} dependent loads per cycle ({verdict})", format_significant(lpc, 2));
-        }
+    for line in sanity.map(instrument::Sanity::describe).unwrap_or_default() {
+        out!("sanity: {line}");
     }
 }
 

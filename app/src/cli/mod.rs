@@ -15,6 +15,7 @@ mod audit_cmd;
 mod bench_cmds;
 mod compare_cmd;
 mod export_cmd;
+mod extend_cmd;
 mod notebook_cmds;
 mod numbers;
 mod placement_cmd;

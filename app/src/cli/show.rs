@@ -213,6 +213,7 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "stats": r.measurement.summary,
             "conditions": r.measurement.conditions,
             "stated_environment": stated(r.stated.as_ref()),
+            "extends": r.measurement.extends,
             "tag": r.measurement.tag,
             "synthetic": r.measurement.synthetic,
             "recorded_at": r.recorded_at,

@@ -82,6 +82,7 @@ impl VernierApp {
             }
             EngineEvent::Failed(e) => {
                 self.live = None;
+                self.extending = None;
                 self.say(format!("the run could not start: {e}"), true);
             }
         }
@@ -178,7 +179,10 @@ impl VernierApp {
             },
             io::Event::RawWritten { result, raw } => match raw {
                 Ok(raw_file) => self.record_run(Arc::from(result), raw_file),
-                Err(e) => self.say(format!("the run finished but its raw file could not be written: {e}"), true),
+                Err(e) => {
+                    self.extending = None;
+                    self.say(format!("the run finished but its raw file could not be written: {e}"), true)
+                }
             },
             io::Event::Soak(result) => match result {
                 Ok(view) => self.soak = Some(*view),
@@ -255,13 +259,23 @@ impl VernierApp {
 
     /// Records a finished run whose raw file is written, as one change: its
     /// rows, and — when it reproduced a classmate's row — the note naming
-    /// their row; then selects it and shows the comparison.
+    /// their row, or — when it extended runs of this notebook (S10) — the
+    /// link to them and the verdict, said in the status bar; then selects
+    /// it and shows the comparison.
     fn record_run(&mut self, result: Arc<harness::BenchResult>, raw_file: vernier_engine::notebook::RawFile) {
         let at = chrono::Utc::now();
         let reproduced = self.reproduction_pending(&result);
+        let extending = self.extending.take().map(Arc::new);
+        let extended = extending.is_some();
         let (from, shown_source) = (Arc::clone(&result), reproduced.clone());
         let applied = self.edit(Arc::new(move |nb: &mut Notebook| {
-            let recorded = harness::add_rows(nb, &from, &raw_file, at);
+            let (recorded, verdict) = match extending.as_deref() {
+                Some((plan, claim)) => {
+                    let (recorded, outcome) = plan.record(nb, &from, &raw_file, at, claim.as_ref());
+                    (recorded, outcome.map(|o| o.verdict))
+                }
+                None => (harness::add_rows(nb, &from, &raw_file, at), None),
+            };
             if let Some((original, source)) = &shown_source
                 && let Some(side) =
                     SideBySide::new(original, &from, recorded.runs.get(original.arm_index()).and_then(|n| nb.run(*n)))
@@ -275,10 +289,9 @@ impl VernierApp {
                     ..Applied::default()
                 },
                 (None, runs) => Applied {
-                    message: format!(
-                        "recorded run {}",
-                        runs.iter().map(u32::to_string).collect::<Vec<_>>().join(" and ")
-                    ),
+                    message: verdict.clone().unwrap_or_else(|| {
+                        format!("recorded run {}", runs.iter().map(u32::to_string).collect::<Vec<_>>().join(" and "))
+                    }),
                     runs: runs.to_vec(),
                     failed: false,
                 },
@@ -287,6 +300,10 @@ impl VernierApp {
         let Some(applied) = applied else { return };
         if let Some(&last) = applied.runs.last() {
             self.select_run(last);
+        }
+        if extended && !applied.failed {
+            // The status bar cuts a long sentence; the run view shows it whole.
+            self.views.extension = Some((applied.runs.clone(), applied.message.clone()));
         }
         if let (Some((original, _)), Some(dialog)) = (reproduced, &mut self.reproduce) {
             let mine = applied.runs.get(original.arm_index()).and_then(|n| self.doc.notebook.run(*n));

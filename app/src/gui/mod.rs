@@ -24,6 +24,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText};
+use vernier_engine::extend::{Claim, Extension};
 use vernier_engine::harness::{BenchSpec, Engine, Refused};
 use vernier_engine::notebook::{EnvField, IntegrityFinding, Notebook, NotebookError, PredictionText, RowRef, store};
 
@@ -190,6 +191,9 @@ pub enum AppCommand {
     ReadTheirLog(PathBuf),
     /// Rerun row N (an index into the Reproduce dialog's rows), confirmed.
     ReproduceRow(usize),
+    /// Rerun run N to 51 trials as a new row linked to it, judged against
+    /// the claim typed (empty: none) (S10).
+    ExtendRun(u32, String),
     /// Show what an audit finding points at.
     Jump(vernier_engine::audit::Place),
 }
@@ -314,6 +318,9 @@ pub struct VernierApp {
     soak_form: Option<soak_dialog::SoakForm>,
     /// The Reproduce dialog, while open.
     reproduce: Option<reproduce::Dialog>,
+    /// The extension the run in flight is (S10), with its claim: recorded
+    /// linked to the runs it extends, with its verdict said.
+    extending: Option<(Extension, Option<Claim>)>,
     /// The soak running, if any.
     live_soak: Option<LiveSoak>,
     /// For waking the window from other threads.
@@ -359,6 +366,7 @@ impl VernierApp {
             soak: None,
             soak_form: None,
             reproduce: None,
+            extending: None,
             live_soak: None,
             egui_ctx: cc.egui_ctx.clone(),
             exported: None,
@@ -468,6 +476,7 @@ impl VernierApp {
         if let Some(dialog) = &mut self.reproduce {
             dialog.pending = None;
         }
+        self.extending = None;
         let message = match self.live.take() {
             Some(live) => format!("{ENGINE_STOPPED}; the run “{}” is lost", live.title),
             None => ENGINE_STOPPED.to_owned(),
@@ -525,6 +534,24 @@ impl VernierApp {
                 {
                     dialog.pending = Some(i);
                     dialog.outcome = None;
+                }
+                return;
+            }
+            AppCommand::ExtendRun(run, claim) => {
+                if self.live.is_some() {
+                    self.say("wait for the run in progress to finish, then extend", true);
+                    return;
+                }
+                let claim = Some(claim.trim()).filter(|c| !c.is_empty());
+                let planned = Extension::plan(&self.doc.notebook, run)
+                    .and_then(|plan| plan.claim(claim).map(|claim| (plan, claim)));
+                match planned {
+                    Ok((plan, claim)) => {
+                        if self.start_run(plan.spec.clone()) {
+                            self.extending = Some((plan, claim));
+                        }
+                    }
+                    Err(e) => self.say(e.to_string(), true),
                 }
                 return;
             }

@@ -113,6 +113,7 @@ fn a_drifting_run_is_flagged() {
             raw_file: Some(raw_file),
             tag: Tag::Measured,
             synthetic: false,
+            extends: None,
         },
         chrono::Utc::now(),
     );
@@ -486,6 +487,7 @@ fn measured(what: &str, command: &[&str]) -> vernier_engine::notebook::Measureme
         raw_file: None,
         tag: Tag::Measured,
         synthetic: false,
+        extends: None,
     }
 }
 
@@ -667,6 +669,7 @@ fn mains_then_battery() -> (tempfile::TempDir, std::path::PathBuf) {
         raw_file: None,
         tag: Tag::Measured,
         synthetic: false,
+        extends: None,
     };
     nb.set_environment("Power source", "mains").expect("field");
     nb.record_run(row("./naive", 10.0), start);
@@ -718,4 +721,56 @@ fn new_run_marks_the_control() {
     assert!(form.control && form.spec().expect("a valid run").control);
     let two = super::new_run::NewRunForm { versus_kernel: Some(vernier_engine::kernels::KernelKind::Chase), ..form };
     assert!(two.spec().is_err_and(|e| e.contains("a control is one condition")));
+}
+
+// SPEC S10, U3: "Extend to 51 trials" on a selected run starts the rerun in
+// the background like any run; it is recorded as a new row linked to the
+// run, which is unchanged, and the verdict is said when it is done. An
+// imported row's button is greyed out: there is no spec to rerun.
+#[test]
+fn extend_a_run_from_the_window() {
+    use egui_kittest::kittest::NodeT as _;
+    use vernier_engine::notebook::{Condition, ConditionName, WarmupPolicy};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    their_notebook(&dir, "true, quick", &["true"]);
+    store::change(&dir, |nb| {
+        let mut imported = nb.runs()[0].measurement.clone();
+        imported.what = "imported from hyperfine".into();
+        imported.warmup = WarmupPolicy::Unknown;
+        imported.conditions = vec![Condition::new(ConditionName::Source, "hyperfine export results.json")];
+        nb.record_run(imported, chrono::Utc::now());
+        Ok::<_, std::convert::Infallible>(())
+    })
+    .expect("an imported row");
+    let mut harness = app_on(dir.clone());
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    harness.get_by_label("imported from hyperfine").click();
+    harness.run();
+    assert!(harness.get_by_label("Extend to 51 trials").accesskit_node().is_disabled(), "no spec to rerun");
+
+    harness.get_by_label("true, quick").click();
+    harness.run();
+    let claim = harness.get_by_role_and_label(Role::TextInput, "Claim");
+    claim.focus();
+    claim.type_text("1000s");
+    harness.run();
+    harness.get_by_label("Extend to 51 trials").click();
+    harness.run();
+    assert!(harness.state().running(), "the rerun started in the background");
+    step_until(&mut harness, "the extension to be recorded", |app| app.notebook().runs().len() == 3 && app.saved());
+    harness.run();
+    let nb = harness.state().notebook();
+    let (original, new) = (&nb.runs()[0], &nb.runs()[2]);
+    assert_eq!(new.measurement.extends, Some(1));
+    assert_eq!(new.measurement.summary.n, 51);
+    assert_eq!(original.measurement.summary.n, 3, "the run extended is unchanged");
+    // Said in the status bar, and whole beside the new run.
+    let verdict = "Run 1 extended to 51 trials as run 3";
+    assert_eq!(harness.get_all_by_label_contains(verdict).count(), 2);
+    let shown = harness.get_by_label_contains(&format!("S10: {verdict}")).accesskit_node().value().unwrap_or_default();
+    assert!(shown.contains("the median moved by less than the 1000 s you mean to claim (given as 1000s)"), "{shown}");
+    harness.get_by_label("extends run 1");
+    assert_eq!(store::load(&dir).expect("reload").runs()[2].measurement.extends, Some(1));
 }

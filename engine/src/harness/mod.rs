@@ -23,11 +23,11 @@ pub use engine::{Engine, EngineEvent, Progress, Refused};
 pub use process::{CommandRunner, CommandTrial};
 pub use provenance::Provenance;
 pub(crate) use record::build_condition;
-pub use record::{Recorded, add_rows, raw_stem, record, write_raw, write_raw_reserved};
+pub use record::{Recorded, add_rows, add_rows_extending, raw_stem, record, write_raw, write_raw_reserved};
 
 use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};
 use crate::machine::Machine;
-use crate::notebook::{CONTROL, Condition, ConditionName, WarmupPolicy, canary_value};
+use crate::notebook::{CONTROL, Condition, ConditionName, Conditions, WarmupPolicy, canary_value};
 use crate::platform::{self, program};
 pub use crate::stats::OrderCheck;
 use crate::stats::{self, Comparison, Spread, Summary, WarmupCheck};
@@ -277,13 +277,23 @@ impl BenchResult {
             );
         }
         if let Some(cooldown) = self.cooldown_s {
-            add(ConditionName::CoolDown, format!("{cooldown} s before the reversed block, then settle"));
+            add(ConditionName::CoolDown, format!("{cooldown}{COOLDOWN_TEXT}"));
         }
         if let Some(order) = &self.order {
             add(ConditionName::OrderCheck, order.describe());
         }
         rows
     }
+}
+
+/// What follows the seconds in a row's `cool-down` condition.
+const COOLDOWN_TEXT: &str = " s before the reversed block, then settle";
+
+/// The cool-down a row's conditions state, read back exactly as
+/// [`BenchResult::conditions`] writes it, so a rerun repeats it (S10).
+pub fn recorded_cooldown(conditions: &[Condition]) -> Option<Duration> {
+    let seconds: f64 = conditions.value_of(ConditionName::CoolDown)?.strip_suffix(COOLDOWN_TEXT)?.parse().ok()?;
+    Duration::try_from_secs_f64(seconds).ok().filter(|d| !d.is_zero())
 }
 
 /// Why a benchmark could not run at all.
@@ -515,7 +525,10 @@ pub fn check_control(control: bool, arms: usize) -> Result<(), String> {
     Ok(())
 }
 
-fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
+/// Refuses a request that cannot run — an even count, no arm, a program
+/// not found — before anything is measured or reserved. [`run_bench`]
+/// checks it again; a face calls it to refuse before it starts.
+pub fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
     check_odd_trials(spec.runs).map_err(BenchError::Invalid)?;
     if spec.arms.is_empty() || spec.arms.len() > 2 {
         return Err(BenchError::Invalid("give one subject, or two to compare".into()));

@@ -59,6 +59,19 @@ pub fn write_raw_reserved(dir: &Path, result: &BenchResult, reserved: raw::Reser
 /// with the verdict of a comparison. A run that ended early adds no row — a
 /// note names what happened and the raw file that keeps its trials.
 pub fn add_rows(notebook: &mut Notebook, result: &BenchResult, raw_file: &RawFile, at: DateTime<Utc>) -> Recorded {
+    add_rows_extending(notebook, result, raw_file, at, &[])
+}
+
+/// [`add_rows`] for a rerun of earlier rows to more trials (SPEC S10): arm
+/// `i`'s row is linked to run `extends[i]`, by its `extends` field and a
+/// condition naming it. The earlier rows are not touched.
+pub fn add_rows_extending(
+    notebook: &mut Notebook,
+    result: &BenchResult,
+    raw_file: &RawFile,
+    at: DateTime<Utc>,
+    extends: &[u32],
+) -> Recorded {
     let (path, sha256) = (raw_file.path.clone(), raw_file.sha256.clone());
     let mut runs = Vec::new();
     if let Some(failure) = &result.failure {
@@ -73,7 +86,7 @@ pub fn add_rows(notebook: &mut Notebook, result: &BenchResult, raw_file: &RawFil
         return Recorded { runs, raw_file: path, sha256 };
     }
     let conditions = result.conditions();
-    for arm in &result.arms {
+    for (i, arm) in result.arms.iter().enumerate() {
         let Some(summary) = arm.summary.clone() else { continue };
         let mut row_conditions = conditions.clone();
         if let Some(sum) = &arm.checksum {
@@ -89,6 +102,11 @@ pub fn add_rows(notebook: &mut Notebook, result: &BenchResult, raw_file: &RawFil
                 row_conditions.extend(build_condition(notebook, None));
             }
         }
+        let extends = extends.get(i).copied();
+        if let Some(run) = extends {
+            let text = format!("run {run}, rerun to {} timed trials (S10)", summary.n);
+            row_conditions.push(Condition::new(ConditionName::Extends, text));
+        }
         let measurement = Measurement {
             what: arm.what.clone(),
             command: arm.command.clone(),
@@ -101,6 +119,7 @@ pub fn add_rows(notebook: &mut Notebook, result: &BenchResult, raw_file: &RawFil
             raw_file: Some(RawFile { arm: arm.label.clone(), ..raw_file.clone() }),
             tag: Tag::Measured,
             synthetic: false,
+            extends,
         };
         runs.push(notebook.record_run(measurement, at));
     }

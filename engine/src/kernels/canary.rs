@@ -5,7 +5,7 @@
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{Kernel, KernelError};
+use super::{Doubled, Kernel, KernelError};
 
 /// Dependent xorshift steps per repetition (about 10 ms at 3 GHz).
 const STEPS: u64 = 10_000_000;
@@ -13,13 +13,16 @@ const CANCEL_STRIDE: u64 = 1 << 20;
 
 /// The canary.
 pub struct Canary {
+    /// Blocks of `CANCEL_STRIDE` steps per repetition: fixed, except in
+    /// the doubling check's larger copy.
+    blocks: u64,
     last: u64,
 }
 
 impl Canary {
     /// The one fixed canary.
     pub fn new() -> Self {
-        Self { last: 0 }
+        Self { blocks: STEPS / CANCEL_STRIDE, last: 0 }
     }
 
     fn block(steps: u64) -> u64 {
@@ -48,7 +51,7 @@ impl Default for Canary {
 impl Kernel for Canary {
     fn run_once(&mut self, cancel: &AtomicBool) -> Result<(), KernelError> {
         let mut acc = 0u64;
-        for _ in 0..STEPS / CANCEL_STRIDE {
+        for _ in 0..self.blocks {
             // The input passes through a barrier so the block cannot be
             // computed at compile time.
             acc ^= Self::block(black_box(CANCEL_STRIDE));
@@ -63,8 +66,7 @@ impl Kernel for Canary {
     fn verify(&mut self) -> Result<String, KernelError> {
         // Blocks repeat the same sequence, so pairs cancel under XOR: an odd
         // number of blocks leaves exactly one block's value.
-        let blocks = STEPS / CANCEL_STRIDE;
-        let expected = if blocks % 2 == 1 { Self::block(CANCEL_STRIDE) } else { 0 };
+        let expected = if self.blocks % 2 == 1 { Self::block(CANCEL_STRIDE) } else { 0 };
         if self.last == expected {
             Ok(format!("value {expected:#x}"))
         } else {
@@ -80,7 +82,12 @@ impl Kernel for Canary {
         ns / 1e6
     }
 
+    fn doubled(&self) -> Result<Doubled, KernelError> {
+        let larger = Canary { blocks: 2 * self.blocks, last: 0 };
+        Ok(Doubled { kernel: Box::new(larger), work_ratio: 2.0 })
+    }
+
     fn describe(&self) -> String {
-        format!("canary, {} dependent xorshift steps", STEPS / CANCEL_STRIDE * CANCEL_STRIDE)
+        format!("canary, {} dependent xorshift steps", self.blocks * CANCEL_STRIDE)
     }
 }

@@ -5,7 +5,7 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::rng::SplitMix64;
-use super::{Kernel, KernelError, SEED};
+use super::{Doubled, Kernel, KernelError, SEED};
 
 /// Largest dimension accepted: three 4096² matrices take 400 MB.
 const MAX_N: u64 = 4096;
@@ -154,6 +154,20 @@ impl Kernel for Matmul {
 
     fn scale(&self, ns: f64) -> f64 {
         ns / 1e6
+    }
+
+    fn doubled(&self) -> Result<Doubled, KernelError> {
+        // N³ multiply-adds: N·∛2 doubles them, rounded to a whole dimension
+        // (at least one more), and the ratio actually used is stated.
+        let n = self.n as u64;
+        let larger = ((n as f64 * 2f64.cbrt()).round() as u64).max(n + 1);
+        if larger > MAX_N {
+            return Err(KernelError::Invalid(format!(
+                "the doubling check needs N={larger}, more than the largest dimension {MAX_N}"
+            )));
+        }
+        let work_ratio = (larger as f64 / n as f64).powi(3);
+        Ok(Doubled { kernel: Box::new(Matmul::new(self.order, larger)?), work_ratio })
     }
 
     fn describe(&self) -> String {

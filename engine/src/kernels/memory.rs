@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::rng::SplitMix64;
-use super::{Kernel, KernelError, SEED};
+use super::{Doubled, Kernel, KernelError, SEED};
 
 const LINE_BYTES: u64 = 64;
 const WORDS_PER_LINE: usize = 8;
@@ -44,6 +44,12 @@ pub struct Memory {
 impl Memory {
     /// Builds the cycle over `bytes` (rounded down to whole 64-byte lines).
     pub fn new(walk: MemoryWalk, bytes: u64) -> Result<Self, KernelError> {
+        Self::with_laps(walk, bytes, None)
+    }
+
+    /// [`Memory::new`] walking `laps` laps per repetition, or as many as
+    /// make a repetition long enough to time.
+    fn with_laps(walk: MemoryWalk, bytes: u64, laps: Option<usize>) -> Result<Self, KernelError> {
         if !(2 * LINE_BYTES..=MAX_BYTES).contains(&bytes) {
             return Err(KernelError::Invalid(format!(
                 "working set must be between {} and {MAX_BYTES} bytes, not {bytes}",
@@ -56,7 +62,7 @@ impl Memory {
         for (i, next) in sattolo_cycle(nodes).into_iter().enumerate() {
             words[i * WORDS_PER_LINE] = next as u64;
         }
-        let laps = MIN_LOADS.div_ceil(nodes);
+        let laps = laps.unwrap_or_else(|| MIN_LOADS.div_ceil(nodes));
         Ok(Self { walk, bytes: nodes as u64 * LINE_BYTES, words, nodes, laps, last: 0 })
     }
 
@@ -149,6 +155,21 @@ impl Kernel for Memory {
 
     fn scale(&self, ns: f64) -> f64 {
         ns / self.loads() as f64
+    }
+
+    fn doubled(&self) -> Result<Doubled, KernelError> {
+        // As many laps over twice the lines: exactly twice the loads. With
+        // the laps left to `new`, a small working set would take half the
+        // laps and the work would not grow at all.
+        let bytes = self.bytes.saturating_mul(2);
+        if bytes > MAX_BYTES {
+            return Err(KernelError::Invalid(format!(
+                "the doubling check needs twice the working set, {bytes} bytes, more than the {MAX_BYTES} a kernel may take"
+            )));
+        }
+        let larger = Self::with_laps(self.walk, bytes, Some(self.laps))?;
+        let work_ratio = larger.loads() as f64 / self.loads() as f64;
+        Ok(Doubled { kernel: Box::new(larger), work_ratio })
     }
 
     fn describe(&self) -> String {

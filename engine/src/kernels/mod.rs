@@ -169,6 +169,22 @@ pub trait Kernel: Send {
     fn scale(&self, ns: f64) -> f64;
     /// What the kernel does, for the row's `What`.
     fn describe(&self) -> String;
+    /// The same kernel on a larger input, for the doubling check (SPEC
+    /// E12): the check must grow the input, not repeat the same work, since
+    /// a loop the compiler hoisted out of the repetitions would double
+    /// with a repeat but not with a larger input.
+    fn doubled(&self) -> Result<Doubled, KernelError>;
+}
+
+/// A kernel on a larger input and how much more work it does (SPEC E12).
+pub struct Doubled {
+    /// The larger kernel, prepared.
+    pub kernel: Box<dyn Kernel>,
+    /// Work of one repetition of it over one of the original (loads for
+    /// `seq` and `chase`, multiply-adds for matmul, steps for the canary):
+    /// 2, or the ratio actually used when the input cannot grow by exactly
+    /// two (a matrix dimension is a whole number).
+    pub work_ratio: f64,
 }
 
 #[cfg(test)]
@@ -203,5 +219,32 @@ mod tests {
         ] {
             assert_eq!(KernelSpec::from_argv(&argv(bad)), None, "{bad:?}");
         }
+    }
+
+    // SPEC E12: the doubling check grows the input — twice the working set
+    // over as many laps (twice the loads, even for a set small enough to
+    // take many laps), N·∛2 for matmul with the work ratio it really gives —
+    // and the larger kernel runs and verifies.
+    #[test]
+    fn doubling_grows_the_input_and_the_work() {
+        let cancel = AtomicBool::new(false);
+        let cases = [
+            (KernelSpec { kind: KernelKind::Seq, size: Some(16 * 1024), tile: None }, "working set 32768 bytes", 2.0),
+            (KernelSpec { kind: KernelKind::Chase, size: Some(16 * 1024), tile: None }, "working set 32768 bytes", 2.0),
+            (KernelSpec { kind: KernelKind::MatmulIkj, size: Some(64), tile: None }, "N=81", (81f64 / 64.0).powi(3)),
+            (KernelSpec { kind: KernelKind::MatmulBlocked, size: Some(1), tile: Some(4) }, "N=2", 8.0),
+            (KernelSpec { kind: KernelKind::Canary, size: None, tile: None }, "18874368 dependent", 2.0),
+        ];
+        for (spec, larger_input, ratio) in cases {
+            let kernel = spec.prepare().expect("valid");
+            let Doubled { kernel: mut larger, work_ratio } = kernel.doubled().expect("grows");
+            assert!((work_ratio - ratio).abs() < 1e-12, "{spec:?}: work ratio {work_ratio}, not {ratio}");
+            assert!(larger.describe().contains(larger_input), "{spec:?}: {}", larger.describe());
+            larger.run_once(&cancel).expect("runs");
+            larger.verify().expect("verifies");
+        }
+        let memory = KernelSpec { kind: KernelKind::Seq, size: Some(16 * 1024), tile: None }.prepare().expect("valid");
+        let larger = memory.doubled().expect("grows").kernel;
+        assert_eq!(larger.scale(2.0), memory.scale(1.0), "twice the loads per repetition");
     }
 }

@@ -177,6 +177,7 @@ vocabulary! {
     FirstTrialCheck = "first-trial check", Method, None;
     ProcessCleanup = "process cleanup", Method, None;
     Control = "control", Method, Some(Brevity::Column);
+    Extends = "extends", Method, None;
     Placeholders = "placeholders", Soak, Some(Brevity::Column);
     Workers = "workers", Soak, None;
     CalibratedChunkTime = "calibrated chunk time", Soak, None;
@@ -230,10 +231,11 @@ impl ConditionName {
     }
 
     /// True when two rows differing in it says something about the machine
-    /// or the method; a kernel's result check is about the result, and
-    /// being the control is the row's role in its own notebook.
+    /// or the method; a kernel's result check is about the result, being
+    /// the control is the row's role in its own notebook, and the run a row
+    /// extends (S10) is about its own log.
     pub fn compared_in_reproduce(self) -> bool {
-        !matches!(self, ConditionName::ResultCheck | ConditionName::Control)
+        !matches!(self, ConditionName::ResultCheck | ConditionName::Control | ConditionName::Extends)
     }
 }
 

@@ -230,6 +230,19 @@ impl Notebook {
         self.runs.iter().find(|r| r.number == number)
     }
 
+    /// The other arm of the interleaved comparison run `number` belongs
+    /// to: its pair's other run; for rows recorded before comparisons were
+    /// kept as pairs, the run that shares its raw file (arm A or B).
+    pub fn comparison_partner(&self, number: u32) -> Option<&Run> {
+        if let Some((pair, arm)) = self.pair_of(number) {
+            return self.run(pair.runs[1 - arm]);
+        }
+        let raw = self.run(number)?.measurement.raw_file.as_ref()?;
+        self.runs
+            .iter()
+            .find(|r| r.number != number && r.measurement.raw_file.as_ref().is_some_and(|o| o.path == raw.path))
+    }
+
     /// Records a new prediction and seals it into the chain; returns its number.
     pub fn add_prediction(&mut self, text: PredictionText, at: DateTime<Utc>) -> Result<u32, NotebookError> {
         let text = checked(text)?;

@@ -91,6 +91,10 @@ pub struct Measurement {
     pub tag: Tag,
     /// True when the figures come from a shipped synthetic dataset.
     pub synthetic: bool,
+    /// The run this one reran to more trials (SPEC S10); the link the
+    /// `extends` condition states in words. Rows before it have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extends: Option<u32>,
 }
 
 /// A row of the Runs section. The notebook file stores it through its

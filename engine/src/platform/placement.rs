@@ -36,6 +36,16 @@ pub fn pin(cpu: Option<usize>) -> String {
     pin_with(cpu, cpus(), set_for_current)
 }
 
+/// How a pin that took is written, before the CPU's number.
+const PINNED_TO: &str = "pinned to CPU ";
+
+/// The CPU a [`pin`] text says the run was pinned to (`pinned to CPU 3`),
+/// read back exactly as [`pin_with`] writes it; `None` for anything else —
+/// not pinned, refused, or another platform's wording.
+pub fn pinned_cpu(text: &str) -> Option<usize> {
+    text.strip_prefix(PINNED_TO)?.parse().ok()
+}
+
 /// [`pin`] over a list of CPU ids (`None`: the OS would not list them) and
 /// a setter that reports whether the pin took.
 pub fn pin_with(cpu: Option<usize>, cpus: Option<Vec<usize>>, set: impl FnOnce(usize) -> bool) -> String {
@@ -46,11 +56,7 @@ pub fn pin_with(cpu: Option<usize>, cpus: Option<Vec<usize>>, set: impl FnOnce(u
         return NO_PLACEMENT.to_owned();
     };
     if cpus.contains(&cpu) {
-        if set(cpu) {
-            format!("pinned to CPU {cpu}")
-        } else {
-            format!("pinning to CPU {cpu} was refused: {NO_PLACEMENT}")
-        }
+        if set(cpu) { format!("{PINNED_TO}{cpu}") } else { format!("pinning to CPU {cpu} was refused: {NO_PLACEMENT}") }
     } else {
         let ids: Vec<String> = cpus.iter().map(ToString::to_string).collect();
         format!("not pinned: there is no CPU {cpu} (CPUs here: {})", ids.join(", "))
@@ -89,6 +95,21 @@ mod tests {
         assert!(pin_with(Some(1), Some(vec![0, 1]), |_| false).ends_with(NO_PLACEMENT));
         assert_eq!(pin_with(Some(7), Some(vec![0, 1]), |_| true), "not pinned: there is no CPU 7 (CPUs here: 0, 1)");
         assert_eq!(pin_with(Some(0), None, |_| true), NO_PLACEMENT);
+    }
+
+    // SPEC E8, S10: a pin that took reads back as its CPU (an extension
+    // pins where the original did); nothing else is taken for a pin.
+    #[test]
+    fn a_pin_reads_back_as_its_cpu() {
+        assert_eq!(pinned_cpu(&pin_with(Some(3), Some(vec![0, 3]), |_| true)), Some(3));
+        for other in [
+            pin_with(None, Some(vec![0]), |_| true),
+            pin_with(Some(1), Some(vec![0, 1]), |_| false),
+            pin_with(Some(7), Some(vec![0]), |_| true),
+            MACOS_HINT_ONLY.to_owned(),
+        ] {
+            assert_eq!(pinned_cpu(&other), None, "{other}");
+        }
     }
 
     // SPEC E8, E11: the probe never claims a pin on a platform that only hints.

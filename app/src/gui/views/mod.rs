@@ -110,6 +110,10 @@ pub struct ViewState {
     pub amending: Option<(u32, PredictionForm)>,
     /// A run being discarded, with the reason typed so far.
     pub discarding: Option<(u32, String)>,
+    /// The difference to claim when the selected run is extended (S10).
+    pub extend_claim: String,
+    /// The last extension's new runs and its verdict, shown with them.
+    pub extension: Option<(Vec<u32>, String)>,
     /// The note being typed.
     pub new_note: String,
     /// Environment values being typed, by field index.

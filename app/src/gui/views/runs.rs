@@ -8,6 +8,7 @@ use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 use vernier_engine::compare::{CheckKind, CompareError, RowComparison, compare_runs};
 use vernier_engine::display::inert;
+use vernier_engine::extend::Extension;
 use vernier_engine::notebook::{Notebook, RunColumn, RunsLine};
 
 use super::{Context, ViewState, hint};
@@ -152,6 +153,9 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         {
             state.comparing = Some(Comparing { a: run.number, outcome: None });
         }
+        if let Some(earlier) = run.measurement.extends {
+            ui.label(RichText::new(format!("extends run {earlier}")).weak());
+        }
     });
     if let Some((pair, _)) = nb.pair_of(run.number) {
         ui.horizontal(|ui| {
@@ -161,6 +165,7 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
             }
         });
     }
+    extend_ui(ui, state, cx, run.number);
     match cx.trials {
         Some(trials) if trials.run == run.number => plots::run_plot(ui, run, trials),
         _ => hint(ui, "Reading the trials…"),
@@ -229,6 +234,36 @@ fn compare_window(ui: &mut Ui, state: &mut ViewState, nb: &Notebook) {
     });
     if modal.inner || modal.should_close() {
         state.comparing = None;
+    }
+}
+
+/// S10: rerun the selected run's spec to 51 trials as a new row linked to
+/// it, judged against the claim typed; a run that cannot be extended says why.
+fn extend_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, run: u32) {
+    let plan = Extension::plan(cx.notebook, run);
+    ui.horizontal(|ui| {
+        let label = ui.label("Claim");
+        ui.add(
+            egui::TextEdit::singleline(&mut state.extend_claim).hint_text("optional: 0.5ms or 5%").desired_width(180.0),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("the difference you mean to claim; for a comparison it defaults to its difference");
+        let button = ui.add_enabled(plan.is_ok(), egui::Button::new("Extend to 51 trials"));
+        let button = match &plan {
+            Ok(_) => button.on_hover_text(
+                "rerun this run's spec (command or kernel, warm-up, pin) to 51 timed trials as a new row, \
+                 and see whether the median moved by more than the difference you mean to claim",
+            ),
+            Err(why) => button.on_disabled_hover_text(inert(&why.to_string())),
+        };
+        if button.clicked() {
+            cx.commands.push(AppCommand::ExtendRun(run, state.extend_claim.clone()));
+        }
+    });
+    if let Some((runs, verdict)) = &state.extension
+        && runs.contains(&run)
+    {
+        ui.label(RichText::new(format!("S10: {}", inert(verdict))).strong());
     }
 }
 

@@ -72,17 +72,6 @@ pub fn read(files: &impl Files, base: Machine) -> Machine {
     }
 }
 
-/// The current clock of CPU 0 in MHz, from cpufreq or `/proc/cpuinfo`.
-pub fn current_mhz(files: &impl Files) -> Option<f64> {
-    files
-        .read(&format!("{CPUFREQ}/scaling_cur_freq"))
-        .and_then(|s| s.trim().parse::<f64>().ok())
-        .map(|khz| khz / 1000.0)
-        .or_else(|| {
-            files.read("/proc/cpuinfo").as_deref().and_then(|c| field(c, "cpu MHz")).and_then(|v| v.parse().ok())
-        })
-}
-
 fn os_name(os_release: &str) -> Option<String> {
     os_release.lines().find_map(|l| l.strip_prefix("PRETTY_NAME=")).map(|v| v.trim_matches('"').to_owned())
 }
@@ -245,7 +234,6 @@ mod tests {
         assert_eq!(m.power_source.0.as_deref(), Some("battery"));
         assert_eq!(m.load_average.0, Some([0.52, 0.58, 0.59]));
         assert_eq!(m.busy_processes.0, Some(vec!["cc1 (plus) (42)".to_owned()]));
-        assert_eq!(current_mhz(&files), Some(2900.5));
     }
 
     // SPEC E9: a container with almost nothing readable says "not available".
@@ -253,7 +241,6 @@ mod tests {
     fn bare_container_reads_nothing() {
         let m = read(&FakeFiles::default(), blank("c".into(), "p".into()));
         crate::platform::conditions::tests::assert_nothing_read(&m);
-        assert_eq!(current_mhz(&FakeFiles::default()), None);
     }
 
     // SPEC E9: a guest names its hypervisor; mains online wins over a battery.

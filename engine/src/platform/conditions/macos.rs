@@ -91,13 +91,6 @@ pub fn read(commands: &impl Commands, base: Machine) -> Machine {
     }
 }
 
-/// The nominal clock in MHz: Intel Macs report it, Apple silicon does not
-/// (and neither reports the current clock without root).
-pub fn current_mhz(commands: &impl Commands) -> Option<f64> {
-    let hz = commands.output("/usr/sbin/sysctl", &["-n", "hw.cpufrequency"])?;
-    hz.trim().parse::<f64>().ok().filter(|hz| *hz > 0.0).map(|hz| hz / 1e6)
-}
-
 /// "macOS 14.5 (23F79)" from `sw_vers`.
 fn os_name(sw_vers: &str) -> Option<String> {
     let name = field(sw_vers, "ProductName")?;
@@ -196,7 +189,6 @@ mod tests {
         assert_eq!(m.load_average.0, Some([1.5, 1.62, 1.71]));
         assert_eq!(m.busy_processes.0, Some(vec!["/usr/bin/clang (812)".to_owned(), "ps (900)".to_owned()]));
         assert_eq!((m.governor.0, m.perf_event_paranoid.0), (None, None));
-        assert_eq!(current_mhz(&fake), None, "a multi-line answer is not one frequency");
     }
 
     // SPEC E9: an Intel Mac in a VM on mains: invariant TSC and frequency range.

@@ -25,21 +25,12 @@ pub fn read() -> Machine {
     native::read(blank(super::counters::probe(), super::placement::probe()))
 }
 
-/// The current clock of CPU 0 in MHz, where the OS gives one (used by the
-/// operations-per-cycle check, SPEC E12).
-pub fn current_mhz() -> Option<f64> {
-    native::current_mhz()
-}
-
 /// The readers over this OS's real sources.
 #[cfg(target_os = "linux")]
 mod native {
     use super::{Machine, RealFiles, linux};
     pub fn read(base: Machine) -> Machine {
         linux::read(&RealFiles, base)
-    }
-    pub fn current_mhz() -> Option<f64> {
-        linux::current_mhz(&RealFiles)
     }
 }
 
@@ -50,20 +41,14 @@ mod native {
     pub fn read(base: Machine) -> Machine {
         macos::read(&RealCommands, base)
     }
-    pub fn current_mhz() -> Option<f64> {
-        macos::current_mhz(&RealCommands)
-    }
 }
 
 /// The readers over this OS's real sources.
 #[cfg(windows)]
 mod native {
-    use super::{Machine, WindowsApi as _, windows};
+    use super::{Machine, windows};
     pub fn read(base: Machine) -> Machine {
         windows::read(&windows::RealApi, base)
-    }
-    pub fn current_mhz() -> Option<f64> {
-        windows::RealApi.cpu_mhz()
     }
 }
 
@@ -73,9 +58,6 @@ mod native {
     use super::Machine;
     pub fn read(base: Machine) -> Machine {
         base
-    }
-    pub fn current_mhz() -> Option<f64> {
-        None
     }
 }
 

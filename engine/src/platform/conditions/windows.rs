@@ -35,8 +35,6 @@ pub trait WindowsApi {
     fn kernel_version(&self) -> Option<String>;
     /// The power status, or `None` when the call failed.
     fn power_status(&self) -> Option<PowerStatus>;
-    /// The clock of CPU 0 in MHz, as Windows reports it.
-    fn cpu_mhz(&self) -> Option<f64>;
 }
 
 /// Fills `base` from the Windows APIs.
@@ -106,9 +104,6 @@ impl WindowsApi for RealApi {
     fn power_status(&self) -> Option<PowerStatus> {
         ffi::power_status()
     }
-    fn cpu_mhz(&self) -> Option<f64> {
-        Self::cpus()?.cpus().first().map(|c| c.frequency() as f64).filter(|mhz| *mhz > 0.0)
-    }
 }
 
 /// The one Windows call no safe crate wraps.
@@ -170,9 +165,6 @@ mod tests {
         }
         fn power_status(&self) -> Option<PowerStatus> {
             self.power
-        }
-        fn cpu_mhz(&self) -> Option<f64> {
-            None
         }
     }
 

@@ -1,0 +1,557 @@
+//! Extending a run to more trials (SPEC S10): run N's spec — its command
+//! or kernel, warm-up policy, pin, shell and cool-down, and for one arm of
+//! an interleaved comparison both arms, interleaved again — rerun to 51
+//! timed trials and recorded as new rows linked to the runs extended, then
+//! whether the median moved by more than the difference the student means
+//! to claim. The rows extended are never changed.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::compare::unit_scale;
+use crate::display::quote_argv;
+use crate::harness::{self, BenchResult, BenchSpec, Recorded, Subject};
+use crate::notebook::{ConditionName, Conditions, Notebook, RawFile, Run, Tag, WarmupPolicy};
+use crate::platform::{placement, program};
+use crate::reproduce;
+use crate::stats::format_significant;
+use crate::units::DisplayUnit;
+
+/// Timed trials of an extension: S10's "from 31 to 51".
+pub const EXTENDED_TRIALS: u32 = 51;
+
+/// Why a run cannot be extended, or a claim not understood.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ExtendError {
+    /// No such row.
+    #[error("there is no run {0} in this notebook")]
+    NoSuchRun(u32),
+    /// The row was set aside (N5).
+    #[error("run {run} was discarded ({reason}); extend a run that is kept")]
+    Discarded {
+        /// The row.
+        run: u32,
+        /// Why it was discarded.
+        reason: String,
+    },
+    /// Another tool measured it: there is no spec to repeat.
+    #[error(
+        "run {run} was imported ({from}): Vernier did not measure it, so there is no spec to rerun — time its command with `vernier bench` instead"
+    )]
+    Imported {
+        /// The row.
+        run: u32,
+        /// Where it came from, as the row says.
+        from: String,
+    },
+    /// Not a measurement at all (a synthetic, derived or cited figure).
+    #[error("run {run} is not a measurement Vernier made ({what}), so there is nothing to rerun")]
+    NotMeasured {
+        /// The row.
+        run: u32,
+        /// What it is instead.
+        what: String,
+    },
+    /// The warm-up policy is unknown, so the spec cannot be repeated.
+    #[error("run {0} does not record its warm-up policy, so its spec cannot be repeated")]
+    NoWarmup(u32),
+    /// The row has no command.
+    #[error("run {0} records no command, so there is nothing to rerun")]
+    NoCommand(u32),
+    /// A `vernier bench --kernel` command that does not parse.
+    #[error("run {run}: '{command}' is not a kernel Vernier knows how to rerun")]
+    BadKernel {
+        /// The row.
+        run: u32,
+        /// Its command.
+        command: String,
+    },
+    /// Already as long as an extension or longer.
+    #[error("run {run} already has {timed} timed trials, no fewer than the {EXTENDED_TRIALS} an extension takes")]
+    AlreadyExtended {
+        /// The row.
+        run: u32,
+        /// Its timed trials.
+        timed: usize,
+    },
+    /// A claim that cannot be read.
+    #[error("'{given}' is not a claim: {why}")]
+    BadClaim {
+        /// The text given.
+        given: String,
+        /// What is wrong, and what to give instead.
+        why: String,
+    },
+}
+
+/// A run as it stood before the extension.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Before {
+    /// Its number.
+    pub run: u32,
+    /// `A` or `B` when it is one arm of a comparison.
+    pub arm: Option<String>,
+    /// Median, in `unit`.
+    pub median: f64,
+    /// IQR, in `unit`.
+    pub iqr: f64,
+    /// Timed trials.
+    pub timed: usize,
+    /// Its unit.
+    pub unit: String,
+}
+
+/// What extending a run will do: the runs extended (one, or both arms of a
+/// comparison, in the rerun's arm order) and the spec that reruns them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extension {
+    /// The run asked for.
+    pub run: u32,
+    /// Every run extended, in the order of `spec.arms`.
+    pub before: Vec<Before>,
+    /// The rerun: the same subjects, warm-up, pin, shell and cool-down, 51
+    /// timed trials.
+    pub spec: BenchSpec,
+}
+
+/// The difference the student means to claim, in the row's unit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Claim {
+    /// The difference, in the unit of the run asked for.
+    pub value: f64,
+    /// Where it came from, for the verdict: the text given, or the
+    /// comparison it defaults to.
+    pub from: String,
+}
+
+/// How one run's median moved.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Moved {
+    /// The run extended.
+    pub extends: u32,
+    /// The new row.
+    pub recorded_run: Option<u32>,
+    /// `A` or `B` in a comparison.
+    pub arm: Option<String>,
+    /// Its median before.
+    pub median_before: f64,
+    /// The new row's median.
+    pub median_after: f64,
+    /// `|median_after − median_before|`.
+    pub moved: f64,
+    /// Its IQR before.
+    pub iqr_before: f64,
+    /// The new row's IQR.
+    pub iqr_after: f64,
+    /// Timed trials before.
+    pub timed_before: usize,
+    /// Timed trials of the new row.
+    pub timed_after: usize,
+    /// Unit of its figures: the run's own (two arms may differ).
+    pub unit: String,
+}
+
+impl Moved {
+    /// The medians before and after as text, each at the place S6 gives
+    /// its own row's IQR, as the Runs table shows the two rows.
+    pub fn medians_shown(&self) -> [String; 2] {
+        let unit = self.display_unit();
+        let median = |m: f64, iqr: f64| unit.figures([m, iqr, m, m], None).median();
+        [median(self.median_before, self.iqr_before), median(self.median_after, self.iqr_after)]
+    }
+
+    /// The unit this extension's numbers are shown in (S12): the one the
+    /// smaller of the two medians is shown in.
+    pub fn display_unit(&self) -> DisplayUnit {
+        DisplayUnit::for_median(&self.unit, self.median_before.min(self.median_after))
+    }
+
+    /// A move or an IQR of this extension, two significant digits, with
+    /// its unit: `1.2 ms`.
+    pub fn amount(&self, value: f64) -> String {
+        amount(&self.display_unit(), value)
+    }
+}
+
+/// The result of an extension (SPEC S10): the run asked for, every run
+/// extended, and the verdict against the claim or, without one, the IQR.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    /// The run asked for.
+    #[serde(flatten)]
+    pub asked: Moved,
+    /// The difference to claim, in the unit of the run asked for; `None` when none was given and
+    /// the run is not part of a comparison.
+    pub claim: Option<f64>,
+    /// Where the claim came from.
+    pub claim_from: Option<String>,
+    /// True when some run extended in the claim's unit moved by more than it.
+    pub moved_more_than_claim: Option<bool>,
+    /// True when some run extended moved by more than its own IQR.
+    pub moved_more_than_iqr: bool,
+    /// Every run extended (both arms of a comparison).
+    pub arms: Vec<Moved>,
+    /// The sentence every face shows and the note records.
+    pub verdict: String,
+}
+
+impl Extension {
+    /// The extension of run `run` of `notebook`, or why it cannot be
+    /// extended. One arm of a kept comparison brings its partner: both are
+    /// rerun interleaved, as they were measured.
+    pub fn plan(notebook: &Notebook, run: u32) -> Result<Self, ExtendError> {
+        let this = notebook.run(run).ok_or(ExtendError::NoSuchRun(run))?;
+        let subject = rerunnable(this)?;
+        let partner = notebook.comparison_partner(run).filter(|p| p.discarded.is_none());
+        let mut arms = vec![(this, subject)];
+        if let Some(other) = partner {
+            let pair = (other, rerunnable(other)?);
+            if arm_of(this).as_deref() == Some("B") {
+                arms.insert(0, pair);
+            } else {
+                arms.push(pair);
+            }
+        }
+        let m = &this.measurement;
+        // Named and built as the rows it extends: the pair's labels and
+        // what, or the run's own What; the build the row stated (N11).
+        let pair = notebook.pair_of(run).map(|(p, _)| p).filter(|_| partner.is_some());
+        let spec = BenchSpec {
+            runs: EXTENDED_TRIALS,
+            warmup: m.warmup,
+            pin: m.conditions.value_of(ConditionName::PlacementUsed).and_then(placement::pinned_cpu),
+            cooldown: harness::recorded_cooldown(&m.conditions),
+            build: m.conditions.value_of(ConditionName::Build).map(str::to_owned),
+            what: match (pair, partner) {
+                (Some(p), _) => Some(p.what.clone()),
+                (None, None) => Some(m.what.clone()),
+                // A comparison from before pairs were kept: named by its commands.
+                (None, Some(_)) => None,
+            },
+            labels: pair.map_or([None, None], |p| p.labels.clone().map(Some)),
+            ..BenchSpec::new(arms.iter().map(|(_, subject)| subject.clone()).collect())
+        };
+        let before = arms
+            .iter()
+            .map(|(r, _)| Before {
+                run: r.number,
+                arm: partner.and(arm_of(r)),
+                median: r.measurement.summary.median,
+                iqr: r.measurement.summary.iqr,
+                timed: r.measurement.summary.n,
+                unit: r.measurement.unit.clone(),
+            })
+            .collect();
+        Ok(Self { run, before, spec })
+    }
+
+    /// The run asked for, before.
+    fn asked(&self) -> Option<&Before> {
+        self.before.iter().find(|b| b.run == self.run)
+    }
+
+    /// `|median B − median A|` of the comparison, when the run is one arm
+    /// of one and both arms share a unit.
+    pub fn comparison_difference(&self) -> Option<f64> {
+        match self.before.as_slice() {
+            [a, b] if a.unit == b.unit => Some((b.median - a.median).abs()),
+            _ => None,
+        }
+    }
+
+    /// The claim to judge against: `given` (a value in the run's unit, with
+    /// a time unit — `0.5ms`, `500us` — or a percentage of its median,
+    /// `5%`), else the comparison's difference, else none.
+    pub fn claim(&self, given: Option<&str>) -> Result<Option<Claim>, ExtendError> {
+        let Some(asked) = self.asked() else { return Ok(None) };
+        if let Some(text) = given {
+            let value = parse_claim(text, &asked.unit, asked.median)
+                .map_err(|why| ExtendError::BadClaim { given: text.to_owned(), why })?;
+            return Ok(Some(Claim { value, from: format!("given as {}", text.trim()) }));
+        }
+        Ok(self.comparison_difference().map(|value| {
+            let runs: Vec<String> = self.before.iter().map(|b| b.run.to_string()).collect();
+            Claim { value, from: format!("the difference between the medians of runs {}", runs.join(" and ")) }
+        }))
+    }
+
+    /// Records the rerun as new rows linked to the runs extended, with a
+    /// note carrying the verdict; returns what was added and, when the
+    /// rerun succeeded, the outcome. A rerun that ended early is recorded as
+    /// any run is (a note, no row) and has no outcome.
+    pub fn record(
+        &self,
+        notebook: &mut Notebook,
+        result: &BenchResult,
+        raw_file: &RawFile,
+        at: DateTime<Utc>,
+        claim: Option<&Claim>,
+    ) -> (Recorded, Option<Outcome>) {
+        let links: Vec<u32> = self.before.iter().map(|b| b.run).collect();
+        let recorded = harness::add_rows_extending(notebook, result, raw_file, at, &links);
+        let outcome = self.outcome(result, claim, &recorded.runs);
+        if let Some(outcome) = &outcome {
+            // The note cannot be empty; a refusal would only lose the sentence.
+            let _ = notebook.add_note(&outcome.verdict, at);
+        }
+        (recorded, outcome)
+    }
+
+    /// Compares the rerun with the runs extended; `recorded` are the new
+    /// rows, in arm order.
+    pub fn outcome(&self, result: &BenchResult, claim: Option<&Claim>, recorded: &[u32]) -> Option<Outcome> {
+        if result.failure.is_some() || result.arms.len() != self.before.len() {
+            return None;
+        }
+        let arms = self
+            .before
+            .iter()
+            .zip(&result.arms)
+            .enumerate()
+            .map(|(i, (before, arm))| {
+                let summary = arm.summary.as_ref()?;
+                let f = unit_scale(&arm.unit, &before.unit)?;
+                let median_after = summary.median * f;
+                Some(Moved {
+                    extends: before.run,
+                    recorded_run: recorded.get(i).copied(),
+                    arm: before.arm.clone(),
+                    median_before: before.median,
+                    median_after,
+                    moved: (median_after - before.median).abs(),
+                    iqr_before: before.iqr,
+                    iqr_after: summary.iqr * f,
+                    timed_before: before.timed,
+                    timed_after: summary.n,
+                    unit: before.unit.clone(),
+                })
+            })
+            .collect::<Option<Vec<Moved>>>()?;
+        let asked = arms.iter().find(|m| m.extends == self.run)?.clone();
+        let unit = &asked.unit;
+        let moved_more_than_claim = claim.map(|c| arms.iter().filter(|m| m.unit == *unit).any(|m| m.moved > c.value));
+        let moved_more_than_iqr = arms.iter().any(|m| m.moved > m.iqr_before);
+        let verdict = verdict(&arms, unit, claim, moved_more_than_claim, moved_more_than_iqr);
+        Some(Outcome {
+            asked,
+            claim: claim.map(|c| c.value),
+            claim_from: claim.map(|c| c.from.clone()),
+            moved_more_than_claim,
+            moved_more_than_iqr,
+            arms,
+            verdict,
+        })
+    }
+}
+
+/// What reruns `run`, or why nothing can.
+fn rerunnable(run: &Run) -> Result<Subject, ExtendError> {
+    let m = &run.measurement;
+    let number = run.number;
+    if let Some(d) = &run.discarded {
+        return Err(ExtendError::Discarded { run: number, reason: d.reason.clone() });
+    }
+    if let Some(from) = m.conditions.value_of(ConditionName::Source) {
+        return Err(ExtendError::Imported { run: number, from: from.to_owned() });
+    }
+    if m.synthetic || m.tag != Tag::Measured {
+        let what = if m.synthetic { "synthetic data".to_owned() } else { format!("tagged {}", m.tag) };
+        return Err(ExtendError::NotMeasured { run: number, what });
+    }
+    if m.warmup == WarmupPolicy::Unknown {
+        return Err(ExtendError::NoWarmup(number));
+    }
+    if m.summary.n >= EXTENDED_TRIALS as usize {
+        return Err(ExtendError::AlreadyExtended { run: number, timed: m.summary.n });
+    }
+    if m.command.is_empty() {
+        return Err(ExtendError::NoCommand(number));
+    }
+    // A `--shell` row keeps the shell's argument vector; it goes through
+    // the shell again, so the shell's cost is measured and stated again.
+    if m.conditions.states(ConditionName::ShellCost)
+        && let [_, _, script] = m.command.as_slice()
+        && m.command == program::shell_argv(script)
+    {
+        return Ok(Subject::Command { argv: vec![script.clone()], shell: true });
+    }
+    reproduce::subject(number, &m.command)
+        .map_err(|_| ExtendError::BadKernel { run: number, command: quote_argv(&m.command) })
+}
+
+/// The arm a run was in its comparison, from its raw file.
+fn arm_of(run: &Run) -> Option<String> {
+    run.measurement.raw_file.as_ref().map(|r| r.arm.clone())
+}
+
+/// Reads a claim in `unit`: a bare number is in the unit; a suffix may be
+/// the unit itself or a time unit (converted to the unit's time, so `2ns`
+/// is 2 for `ns/access`); `5%` is 5 % of `median`.
+fn parse_claim(text: &str, unit: &str, median: f64) -> Result<f64, String> {
+    let number = |t: &str| t.trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0);
+    let usage = || {
+        format!(
+            "give the difference you mean to claim as a number in the run's unit ({unit}), with a time unit (0.5ms, 500us) or as a percentage of its median (5%)"
+        )
+    };
+    let text = text.trim();
+    if let Some(percent) = text.strip_suffix('%') {
+        return number(percent).map(|p| p / 100.0 * median.abs()).ok_or_else(usage);
+    }
+    if let Some(value) = number(text) {
+        return Ok(value);
+    }
+    let mut suffixes = vec![unit, "ns", "us", "µs", "ms", "s"];
+    suffixes.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    for suffix in suffixes.into_iter().filter(|s| !s.is_empty()) {
+        let Some(value) = text.strip_suffix(suffix).and_then(number) else { continue };
+        if suffix == unit {
+            return Ok(value);
+        }
+        // The unit's time: `ns` of `ns/access`, the unit itself otherwise.
+        let time = unit.split('/').next().unwrap_or(unit);
+        return unit_scale(suffix, time)
+            .map(|f| value * f)
+            .ok_or_else(|| format!("the run's unit is {unit}, not a time; {}", usage()));
+    }
+    Err(usage())
+}
+
+/// `value` in `unit`'s display scale, two significant digits, with the unit.
+pub fn amount(unit: &DisplayUnit, value: f64) -> String {
+    unit.after(&format_significant(unit.scale(value), 2))
+}
+
+/// The verdict sentence: how the medians moved, then against the claim or,
+/// without one, against the IQR with a plain word that none was given.
+fn verdict(
+    arms: &[Moved],
+    unit: &str,
+    claim: Option<&Claim>,
+    more_than_claim: Option<bool>,
+    more_than_iqr: bool,
+) -> String {
+    // The claim on its own scale: 1000 s, not a billion µs.
+    let claimed = |value: f64| amount(&DisplayUnit::for_median(unit, value), value);
+    let moves: Vec<String> = arms
+        .iter()
+        .map(|m| {
+            let [before, after] = m.medians_shown();
+            let name = m.arm.as_ref().map_or_else(String::new, |arm| format!("{arm} "));
+            // Words, not arrows: the window's font has no arrow.
+            format!("{name}median from {before} to {after}, moved {}", m.amount(m.moved))
+        })
+        .collect();
+    let runs = |pick: fn(&Moved) -> Option<u32>| {
+        arms.iter().map(|m| pick(m).map_or_else(|| "?".to_owned(), |n| n.to_string())).collect::<Vec<_>>()
+    };
+    let (old, new) = (runs(|m| Some(m.extends)), runs(|m| m.recorded_run));
+    let trials = arms.first().map_or(0, |m| m.timed_before);
+    let head = match arms {
+        [_] => format!("Run {} extended to {EXTENDED_TRIALS} trials as run {}", old.join(""), new.join("")),
+        _ => format!(
+            "Runs {} extended to {EXTENDED_TRIALS} trials, interleaved again, as runs {}",
+            old.join(" and "),
+            new.join(" and ")
+        ),
+    };
+    let (either, all, its) = if arms.len() > 1 {
+        ("a median", "both medians", "their IQRs")
+    } else {
+        ("the median", "the median", "its IQR")
+    };
+    let judgement = match (claim, more_than_claim) {
+        (Some(c), Some(true)) => format!(
+            "{either} moved by more than the {} you mean to claim ({}): at {trials} trials the median was not settled \
+             to that precision — do not claim a difference that small from these runs",
+            claimed(c.value),
+            c.from
+        ),
+        (Some(c), _) => format!(
+            "{all} moved by less than the {} you mean to claim ({}): {trials} trials were enough for that claim",
+            claimed(c.value),
+            c.from
+        ),
+        (None, _) => {
+            let iqrs: Vec<String> = arms.iter().map(|m| m.amount(m.iqr_before)).collect();
+            let against = if more_than_iqr {
+                format!(
+                    "{either} moved by more than its IQR before ({}): it was not settled at {trials} trials",
+                    iqrs.join(", ")
+                )
+            } else {
+                format!("{all} stayed within {its} before ({})", iqrs.join(", "))
+            };
+            format!(
+                "{against}. No claim was given, so this says nothing about a difference you mean to claim: name it (a value, or a percentage of the median) to judge it"
+            )
+        }
+    };
+    format!("{head}: {}; {judgement}.", moves.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SPEC S10: a claim is a value in the row's unit, a time with its unit
+    // (converted), or a percentage of the median; anything else is refused
+    // with what to give instead.
+    #[test]
+    fn claims_are_read_in_the_rows_unit() {
+        let close = |got: Result<f64, String>, want: f64| {
+            let got = got.expect("a claim");
+            assert!((got - want).abs() <= want.abs() * 1e-12, "{got} vs {want}");
+        };
+        close(parse_claim("0.0005", "s", 0.01), 0.0005);
+        close(parse_claim("0.5ms", "s", 0.01), 0.0005);
+        close(parse_claim("500us", "s", 0.01), 0.0005);
+        close(parse_claim("500 µs", "s", 0.01), 0.0005);
+        close(parse_claim("5%", "s", 0.01), 0.0005);
+        close(parse_claim("2ns", "ns/access", 80.0), 2.0);
+        close(parse_claim("2 ns/access", "ns/access", 80.0), 2.0);
+        close(parse_claim("0.5ms", "ms", 8.0), 0.5);
+        close(parse_claim("1s", "ms", 8.0), 1000.0);
+        close(parse_claim("0", "s", 0.01), 0.0);
+        for bad in ["", "fast", "-1ms", "5 %%", "1e999", "NaN", "3 furlongs"] {
+            let why = parse_claim(bad, "s", 0.01).expect_err(bad);
+            assert!(why.contains("percentage of its median"), "{bad}: {why}");
+        }
+        assert!(parse_claim("1ms", "GB/s", 3.0).expect_err("not a time").contains("not a time"));
+    }
+
+    fn moved(run: u32, before: f64, after: f64, iqr: f64) -> Moved {
+        Moved {
+            extends: run,
+            recorded_run: Some(run + 10),
+            arm: None,
+            median_before: before,
+            median_after: after,
+            moved: (after - before).abs(),
+            iqr_before: iqr,
+            iqr_after: iqr,
+            timed_before: 31,
+            timed_after: 51,
+            unit: "ms".into(),
+        }
+    }
+
+    // SPEC S10: the verdict says how far the median moved and whether that
+    // is more than the claim; with no claim it says so plainly.
+    #[test]
+    fn the_verdict_names_the_move_and_what_it_was_judged_against() {
+        let arms = [moved(3, 1.20, 1.25, 0.02)];
+        let claim = Claim { value: 0.5, from: "given as 0.5".into() };
+        let held = verdict(&arms, "ms", Some(&claim), Some(false), true);
+        let start = "Run 3 extended to 51 trials as run 13: median from 1.200 to 1.250 ms, moved 0.050 ms; ";
+        assert!(held.starts_with(start), "{held}");
+        assert!(held.contains("the median moved by less than the 0.50 ms you mean to claim (given as 0.5)"), "{held}");
+        let small = Claim { value: 0.01, from: "given as 0.01".into() };
+        let moved_more = verdict(&arms, "ms", Some(&small), Some(true), true);
+        assert!(moved_more.contains("the median moved by more than the 0.010 ms you mean to claim"), "{moved_more}");
+        let none = verdict(&arms, "ms", None, None, true);
+        assert!(none.contains("more than its IQR before (0.020 ms)") && none.contains("No claim was given"), "{none}");
+        let still = verdict(&[moved(3, 1.20, 1.21, 0.02)], "ms", None, None, false);
+        assert!(still.contains("the median stayed within its IQR before (0.020 ms). No claim was given"), "{still}");
+    }
+}
