@@ -536,19 +536,20 @@ mod tests {
         }
     }
 
-    // SPEC S10: the verdict says how far the median moved and whether that
-    // is more than the claim; with no claim it says so plainly.
+    // SPEC S10, S12: the verdict says how far the median moved and whether
+    // that is more than the claim (each on its own readable scale); with no
+    // claim it says so plainly.
     #[test]
     fn the_verdict_names_the_move_and_what_it_was_judged_against() {
         let arms = [moved(3, 1.20, 1.25, 0.02)];
         let claim = Claim { value: 0.5, from: "given as 0.5".into() };
         let held = verdict(&arms, "ms", Some(&claim), Some(false), true);
-        let start = "Run 3 extended to 51 trials as run 13: median from 1.200 to 1.250 ms, moved 0.050 ms; ";
+        let start = "Run 3 extended to 51 trials as run 13: median from 1.200 ms to 1.250 ms, moved 0.050 ms; ";
         assert!(held.starts_with(start), "{held}");
-        assert!(held.contains("the median moved by less than the 0.50 ms you mean to claim (given as 0.5)"), "{held}");
+        assert!(held.contains("the median moved by less than the 500 µs you mean to claim (given as 0.5)"), "{held}");
         let small = Claim { value: 0.01, from: "given as 0.01".into() };
         let moved_more = verdict(&arms, "ms", Some(&small), Some(true), true);
-        assert!(moved_more.contains("the median moved by more than the 0.010 ms you mean to claim"), "{moved_more}");
+        assert!(moved_more.contains("the median moved by more than the 10 µs you mean to claim"), "{moved_more}");
         let none = verdict(&arms, "ms", None, None, true);
         assert!(none.contains("more than its IQR before (0.020 ms)") && none.contains("No claim was given"), "{none}");
         let still = verdict(&[moved(3, 1.20, 1.21, 0.02)], "ms", None, None, false);

@@ -320,8 +320,8 @@ mod tests {
     fn sanity_doubles_the_input_and_times_its_own_clock() {
         let spec = KernelSpec { kind: KernelKind::Chase, size: Some(16 * 1024), tile: None };
         let s = sanity(&spec).expect("runs");
-        assert!(s.kernel.contains("working set 16384 bytes"), "{}", s.kernel);
-        assert!(s.doubled.contains("working set 32768 bytes"), "{}", s.doubled);
+        assert!(s.kernel.contains("working set 16 KiB"), "{}", s.kernel);
+        assert!(s.doubled.contains("working set 32 KiB"), "{}", s.doubled);
         assert_eq!(s.work_ratio, 2.0);
         assert!(s.doubling_ratio.is_finite() && s.doubling_ratio > 0.0, "{}", s.doubling_ratio);
         assert_eq!(s.doubling_ok, s.growth == Growth::About);

@@ -229,8 +229,8 @@ mod tests {
     fn doubling_grows_the_input_and_the_work() {
         let cancel = AtomicBool::new(false);
         let cases = [
-            (KernelSpec { kind: KernelKind::Seq, size: Some(16 * 1024), tile: None }, "working set 32768 bytes", 2.0),
-            (KernelSpec { kind: KernelKind::Chase, size: Some(16 * 1024), tile: None }, "working set 32768 bytes", 2.0),
+            (KernelSpec { kind: KernelKind::Seq, size: Some(16 * 1024), tile: None }, "working set 32 KiB", 2.0),
+            (KernelSpec { kind: KernelKind::Chase, size: Some(16 * 1024), tile: None }, "working set 32 KiB", 2.0),
             (KernelSpec { kind: KernelKind::MatmulIkj, size: Some(64), tile: None }, "N=81", (81f64 / 64.0).powi(3)),
             (KernelSpec { kind: KernelKind::MatmulBlocked, size: Some(1), tile: Some(4) }, "N=2", 8.0),
             (KernelSpec { kind: KernelKind::Canary, size: None, tile: None }, "18874368 dependent", 2.0),
