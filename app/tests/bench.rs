@@ -2,30 +2,10 @@
 //! (SPEC C, E1–E12, N6).
 
 use std::path::Path;
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
-fn vernier(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vernier")).args(args).output().expect("run vernier")
-}
-
-fn json(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
-        panic!("not JSON ({e}): {}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-    })
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn notebook(tmp: &Path) -> String {
-    let dir = tmp.join("nb").display().to_string();
-    assert_eq!(vernier(&["new", &dir]).status.code(), Some(0));
-    dir
-}
+mod common;
+use common::{json, notebook, stderr, vernier};
 
 /// Processes whose command line is exactly `words`.
 fn processes_running(words: &[&str]) -> usize {

@@ -3,29 +3,14 @@
 //! then the real binary.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use serde_json::Value;
 use vernier_engine::notebook::{CONTROL, Condition, ConditionName, Measurement, Notebook, Tag, WarmupPolicy, store};
 use vernier_engine::stats::Summary;
 
-fn vernier(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vernier")).args(args).output().expect("run vernier")
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
-fn ok(o: Output) -> Output {
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    o
-}
-
-fn json(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", text(o)))
-}
+mod common;
+use common::{json, ok, text, vernier};
 
 /// 2026-11-30 09:00 UTC plus `hours`.
 fn at(hours: i64) -> DateTime<Utc> {

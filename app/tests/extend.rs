@@ -3,33 +3,12 @@
 //! against a claim; and the rows it refuses.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
-fn vernier(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vernier")).args(args).output().expect("run vernier")
-}
-
-fn json(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
-        panic!("not JSON ({e}): {}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-    })
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn notebook(tmp: &Path) -> String {
-    let dir = tmp.join("nb").display().to_string();
-    assert_eq!(vernier(&["new", &dir]).status.code(), Some(0));
-    dir
-}
+mod common;
+use common::{json, notebook, stderr, stdout, vernier};
 
 fn runs(dir: &str) -> Vec<Value> {
     json(&vernier(&["show", dir, "--json"]))["runs"].as_array().expect("runs").clone()

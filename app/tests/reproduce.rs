@@ -3,22 +3,11 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output};
 
 use sha2::{Digest, Sha256};
 
-fn vernier(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vernier")).args(args).output().expect("run vernier")
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
-fn ok(o: Output) -> Output {
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    o
-}
+mod common;
+use common::{ok, text, vernier};
 
 /// Every file under `dir` with its SHA-256: proof that nothing was written.
 fn snapshot(dir: &Path) -> BTreeMap<String, String> {

@@ -1,17 +1,11 @@
 //! `vernier soak` as a user runs it (SPEC T, C).
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn vernier(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vernier")).args(args).output().expect("run vernier")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{stderr, vernier};
 
 fn dataset() -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/../datasets/thermal-soak.csv").to_owned()

@@ -4,11 +4,9 @@
 //! Files planted in the folder by someone else are never followed on write.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn vernier(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vernier")).args(args).output().expect("run vernier")
-}
+mod common;
+use common::vernier;
 
 fn new_notebook(tmp: &Path) -> String {
     let dir = tmp.join("nb").display().to_string();
