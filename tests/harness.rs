@@ -192,3 +192,28 @@ fn a_comparison_is_recorded_as_a_pair_in_every_face() {
     assert_eq!(table[1][1], "2 (long) vs 3 (short)");
     assert!(table[1][3].starts_with("paired short/long"), "{:?}", table[1]);
 }
+
+// SPEC N9, N11: a run keeps the Environment as stated when it started: a
+// field changed while it ran (from another terminal) is not what it was
+// measured under, nor is the build defaulted from it.
+#[test]
+fn a_run_keeps_the_environment_stated_when_it_started() {
+    use vernier_engine::notebook::{ConditionName, Conditions, EnvField};
+    let (_tmp, dir, mut nb) = crate::util::saved_notebook();
+    nb.set_environment("Power source", "mains").expect("field");
+    nb.set_environment("Compiler + flags", "gcc -O2").expect("field");
+    let engine = Engine::spawn(|| {}).expect("engine");
+    let mut spec = BenchSpec::new(vec![command(&["true"])]);
+    spec.runs = 3;
+    spec.stated = Some(nb.environment().clone());
+    engine.start(spec);
+    let result = finish(&engine, Duration::from_secs(30));
+    // Changed while it ran.
+    nb.set_environment("Power source", "battery").expect("field");
+    nb.set_environment("Compiler + flags", "clang -O3").expect("field");
+    let recorded = record(&dir, &mut nb, &result, at(500)).expect("recorded");
+    let run = nb.run(recorded.runs[0]).expect("row");
+    assert_eq!(run.stated.as_ref().map(|e| e.get(EnvField::PowerSource)).as_deref(), Some("mains"));
+    assert_eq!(run.context().power_source().as_deref(), Some("mains"));
+    assert_eq!(run.measurement.conditions.value_of(ConditionName::Build), Some("gcc -O2 (from the Environment)"));
+}

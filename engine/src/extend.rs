@@ -224,7 +224,8 @@ impl Extension {
             build: m.conditions.value_of(ConditionName::Build).map(str::to_owned),
             what: match (pair, partner) {
                 (Some(p), _) => Some(p.what.clone()),
-                (None, None) => Some(m.what.clone()),
+                // A What that a command's line break made two lines stays unnamed.
+                (None, None) => Some(m.what.clone()).filter(|w| !w.chars().any(char::is_control)),
                 // A comparison from before pairs were kept: named by its commands.
                 (None, Some(_)) => None,
             },

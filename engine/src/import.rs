@@ -159,7 +159,7 @@ pub fn hyperfine(
                 "not available: hyperfine does not record them; state them under Environment",
             ),
         ];
-        conditions.extend(crate::harness::build_condition(notebook, build));
+        conditions.extend(crate::harness::build_condition(notebook.environment(), build));
         let measurement = Measurement {
             what: format!("{} (imported from hyperfine)", result.command),
             // Stored as the one string hyperfine ran, usually through a shell.

@@ -12,7 +12,7 @@ use vernier_engine::harness::{self, ArmResult, BenchError, BenchResult, BenchSpe
 use vernier_engine::instrument;
 use vernier_engine::kernels::{KernelKind, KernelSpec};
 use vernier_engine::machine::Machine;
-use vernier_engine::notebook::{WarmupPolicy, store};
+use vernier_engine::notebook::{Environment, WarmupPolicy, store};
 use vernier_engine::stats::format_significant;
 use vernier_engine::units::{DisplayUnit, Figures};
 
@@ -121,8 +121,8 @@ pub fn bench(args: &BenchArgs) -> Outcome {
     let spec = spec(args)?;
     // Fail before measuring if the notebook cannot be read or its raw/
     // cannot be written; the raw file's name is taken now (N10).
-    let reserved = args.notebook.as_deref().map(reserve_raw).transpose()?;
-    let result = run_with_progress(spec)?;
+    let (reserved, stated) = args.notebook.as_deref().map(reserve_raw).transpose()?.unzip();
+    let result = run_with_progress(BenchSpec { stated, ..spec })?;
     let recorded = match (&args.notebook, reserved) {
         (Some(dir), Some(reserved)) => Some(record(dir, &result, reserved)?),
         _ => None,
@@ -210,6 +210,7 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         what: given(args.what.as_deref()),
         labels: [given(args.label_a.as_deref()), given(args.label_b.as_deref())],
         control: args.control,
+        stated: None,
     })
 }
 
@@ -258,9 +259,13 @@ pub(super) fn run_with_progress(spec: BenchSpec) -> Result<BenchResult, Failure>
 /// Checks the notebook in `dir` reads and takes the raw-file name its next
 /// run will write, before the run starts: a second terminal's run can never
 /// take the same one, and a refused `raw/` stops the run before it measures.
-pub(super) fn reserve_raw(dir: &std::path::Path) -> Result<harness::raw::Reserved, Failure> {
-    let next_run = open(dir)?.runs().len() + 1;
-    harness::raw::Reserved::take(dir, &harness::raw_stem(next_run)).map_err(Failure::failed)
+/// Takes the raw file's name for the next run, and returns the notebook's
+/// Environment as stated now, when the run starts: what its rows keep (N9).
+pub(super) fn reserve_raw(dir: &std::path::Path) -> Result<(harness::raw::Reserved, Environment), Failure> {
+    let notebook = open(dir)?;
+    let next_run = notebook.runs().len() + 1;
+    let reserved = harness::raw::Reserved::take(dir, &harness::raw_stem(next_run)).map_err(Failure::failed)?;
+    Ok((reserved, notebook.environment().clone()))
 }
 
 /// Writes the raw file into its reserved name, then adds the rows to the

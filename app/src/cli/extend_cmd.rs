@@ -30,8 +30,8 @@ pub fn extend(
     let mut spec = plan.spec.clone();
     spec.timeout = timeout;
     harness::validate(&spec).map_err(|e| Failure::input(anyhow!("run {run} cannot be rerun: {e}")))?;
-    let reserved = reserve_raw(dir)?;
-    let result = run_with_progress(spec)?;
+    let (reserved, stated) = reserve_raw(dir)?;
+    let result = run_with_progress(harness::BenchSpec { stated: Some(stated), ..spec })?;
     if let Some(failure) = &result.failure {
         record(dir, &result, reserved)?;
         return Err(Failure::failed(anyhow!("the rerun of run {run} failed: {failure}")));

@@ -69,8 +69,8 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
             spec.arms.iter().map(|a| quote_argv(&a.argv())).collect::<Vec<_>>().join("  vs  ")
         )));
     }
-    let reserved = reserve_raw(&args.notebook)?;
-    let result = run_with_progress(spec.clone())?;
+    let (reserved, stated) = reserve_raw(&args.notebook)?;
+    let result = run_with_progress(BenchSpec { stated: Some(stated), ..spec.clone() })?;
     if let Some(failure) = &result.failure {
         record(&args.notebook, &result, reserved)?;
         return Err(Failure::failed(anyhow!("the rerun failed: {failure}")));

@@ -708,7 +708,9 @@ impl VernierApp {
     }
 
     /// Starts a benchmark; true when the engine took it.
-    fn start_run(&mut self, spec: BenchSpec) -> bool {
+    fn start_run(&mut self, mut spec: BenchSpec) -> bool {
+        // The rows keep the Environment as stated now, when the run starts (N9).
+        spec.stated = Some(self.doc.notebook.environment().clone());
         if self.live_soak.is_some() {
             self.say("a soak is running: it needs the machine to itself; stop it or wait", true);
             return false;

@@ -114,7 +114,7 @@ impl NewRunForm {
         let arms_count = arms.len();
         vernier_engine::harness::check_control(self.control, arms_count)?;
         let seconds = |s: f64| (s > 0.0).then(|| Duration::from_secs_f64(s));
-        Ok(BenchSpec {
+        let spec = BenchSpec {
             arms,
             runs: self.runs,
             warmup: if self.settle {
@@ -130,7 +130,11 @@ impl NewRunForm {
             what: given(&self.what),
             labels: if arms_count > 1 { [given(&self.labels[0]), given(&self.labels[1])] } else { [None, None] },
             control: self.control,
-        })
+            // The window states it when it starts the run.
+            stated: None,
+        };
+        vernier_engine::harness::check_names(&spec)?;
+        Ok(spec)
     }
 
     /// Draws the form; returns the request when Start is pressed, or

@@ -27,7 +27,7 @@ pub use record::{Recorded, add_rows, add_rows_extending, raw_stem, record, write
 
 use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};
 use crate::machine::Machine;
-use crate::notebook::{CONTROL, Condition, ConditionName, Conditions, WarmupPolicy, canary_value};
+use crate::notebook::{CONTROL, Condition, ConditionName, Conditions, Environment, WarmupPolicy, canary_value};
 use crate::platform::{self, program};
 pub use crate::stats::OrderCheck;
 use crate::stats::{self, Comparison, Spread, Summary, WarmupCheck};
@@ -95,6 +95,9 @@ pub struct BenchSpec {
     /// S14): its row says so, and comparisons across sessions weigh their
     /// difference against its drift. One subject only.
     pub control: bool,
+    /// The notebook's Environment as stated when the run started, which its
+    /// rows keep (SPEC N9); `None`: as stated when they are recorded.
+    pub stated: Option<Environment>,
 }
 
 impl BenchSpec {
@@ -111,6 +114,7 @@ impl BenchSpec {
             what: None,
             labels: [None, None],
             control: false,
+            stated: None,
         }
     }
 }
@@ -242,6 +246,9 @@ pub struct BenchResult {
     pub paired: Option<Summary>,
     /// The run is the control condition (SPEC S14).
     pub control: bool,
+    /// The Environment as stated when the run started (SPEC N9).
+    #[serde(skip)]
+    pub stated: Option<Environment>,
     /// Why the run ended early, if it did; what was measured is kept.
     pub failure: Option<String>,
 }
@@ -472,6 +479,7 @@ pub fn run_bench(
         labels,
         paired,
         control: spec.control,
+        stated: spec.stated.clone(),
         failure: outcome.stopped.map(|stop| describe_stop(&stop, spec)),
     })
 }
@@ -525,6 +533,21 @@ pub fn check_control(control: bool, arms: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// A run's What and its arms' labels name rows in every face, one line
+/// each: a line break or another control character in one is refused,
+/// so no name can start a line of its own in a verdict or a note.
+pub fn check_names(spec: &BenchSpec) -> Result<(), String> {
+    let names = spec.what.iter().map(|w| ("--what", w)).chain(
+        spec.labels.iter().zip(["--label-a", "--label-b"]).filter_map(|(l, option)| l.as_ref().map(|l| (option, l))),
+    );
+    for (option, name) in names {
+        if let Some(c) = name.chars().find(|c| c.is_control()) {
+            return Err(format!("{option} is one line of text: it holds the control character U+{:04X}", u32::from(c)));
+        }
+    }
+    Ok(())
+}
+
 /// Refuses a request that cannot run — an even count, no arm, a program
 /// not found — before anything is measured or reserved. [`run_bench`]
 /// checks it again; a face calls it to refuse before it starts.
@@ -534,6 +557,7 @@ pub fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
         return Err(BenchError::Invalid("give one subject, or two to compare".into()));
     }
     check_control(spec.control, spec.arms.len()).map_err(BenchError::Invalid)?;
+    check_names(spec).map_err(BenchError::Invalid)?;
     for arm in &spec.arms {
         if let Subject::Command { argv, shell } = arm {
             let Some(program) = argv.first() else {
@@ -624,8 +648,13 @@ fn arm_result(arm: usize, subject: &Subject, live: &Live<'_>, trials: &[TrialRec
 /// Each arm's label (the one given, else its command) and its row's
 /// `What`: the label, under the session's `--what` when one was given.
 fn name_arms(arms: &mut [ArmResult], spec: &BenchSpec) -> Vec<String> {
-    let labels: Vec<String> =
-        arms.iter().zip(&spec.labels).map(|(arm, label)| label.clone().unwrap_or_else(|| arm.what.clone())).collect();
+    // A command named by itself is shown inert, so a line break in its
+    // arguments cannot start a line of a verdict (given labels are checked).
+    let labels: Vec<String> = arms
+        .iter()
+        .zip(&spec.labels)
+        .map(|(arm, label)| label.clone().unwrap_or_else(|| crate::display::inert_line(arm.what.clone())))
+        .collect();
     let single = arms.len() == 1;
     for ((arm, label), given) in arms.iter_mut().zip(&labels).zip(&spec.labels) {
         arm.what = match (&spec.what, given) {

@@ -10,7 +10,9 @@ use chrono::{DateTime, Utc};
 
 use super::BenchResult;
 use super::raw::{self, RawError};
-use crate::notebook::{Condition, ConditionName, EnvField, Measurement, NewPair, Notebook, NotebookPath, RawFile, Tag};
+use crate::notebook::{
+    Condition, ConditionName, EnvField, Environment, Measurement, NewPair, Notebook, NotebookPath, RawFile, Tag,
+};
 
 /// What [`add_rows`] added.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,6 +88,8 @@ pub fn add_rows_extending(
         return Recorded { runs, raw_file: path, sha256 };
     }
     let conditions = result.conditions();
+    // The Environment as stated when the run started, if the face said.
+    let stated = result.stated.clone().unwrap_or_else(|| notebook.environment().clone());
     for (i, arm) in result.arms.iter().enumerate() {
         let Some(summary) = arm.summary.clone() else { continue };
         let mut row_conditions = conditions.clone();
@@ -99,7 +103,7 @@ pub fn add_rows_extending(
         if let Some(provenance) = &arm.provenance {
             row_conditions.extend(provenance.conditions());
             if result.build.is_none() {
-                row_conditions.extend(build_condition(notebook, None));
+                row_conditions.extend(build_condition(&stated, None));
             }
         }
         let extends = extends.get(i).copied();
@@ -121,7 +125,7 @@ pub fn add_rows_extending(
             synthetic: false,
             extends,
         };
-        runs.push(notebook.record_run(measurement, at));
+        runs.push(notebook.record_run_stated(measurement, stated.clone(), at));
     }
     if let (Some(c), [a, b], [la, lb]) = (&result.comparison, runs.as_slice(), result.labels.as_slice()) {
         let pair = NewPair {
@@ -143,14 +147,14 @@ pub fn add_rows_extending(
 }
 
 /// A measured program's `build` condition (SPEC N11): the build `given`
-/// for the row, else the Environment's Compiler + flags as stated at this
-/// moment, said to come from there. Nothing when neither says: the audit
+/// for the row, else `environment`'s Compiler + flags (as stated when the
+/// run started), said to come from there. Nothing when neither says: the audit
 /// then names the row (A2).
-pub(crate) fn build_condition(notebook: &Notebook, given: Option<&str>) -> Option<Condition> {
+pub(crate) fn build_condition(environment: &Environment, given: Option<&str>) -> Option<Condition> {
     if let Some(given) = given.map(str::trim).filter(|g| !g.is_empty()) {
         return Some(Condition::new(ConditionName::Build, given));
     }
-    let stated = notebook.environment().get(EnvField::CompilerFlags);
+    let stated = environment.get(EnvField::CompilerFlags);
     let stated = stated.trim();
     (!stated.is_empty()).then(|| Condition::new(ConditionName::Build, format!("{stated} (from the Environment)")))
 }

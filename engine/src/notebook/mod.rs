@@ -337,12 +337,19 @@ impl Notebook {
     /// Records a run; every open prediction locks (N4). Returns its number.
     /// The row keeps the Environment as stated now (N9): every way a row
     /// enters the log comes through here or [`Self::record_soak`].
-    pub fn record_run(&mut self, mut measurement: Measurement, at: DateTime<Utc>) -> u32 {
+    pub fn record_run(&mut self, measurement: Measurement, at: DateTime<Utc>) -> u32 {
+        let stated = self.environment.clone();
+        self.record_run_stated(measurement, stated, at)
+    }
+
+    /// [`Self::record_run`] for a run that kept the Environment as it was
+    /// stated when it started (N9): a field changed while it ran (from
+    /// another terminal, say) is not what it was measured under.
+    pub fn record_run_stated(&mut self, mut measurement: Measurement, stated: Environment, at: DateTime<Utc>) -> u32 {
         let number = next_number(self.runs.iter().map(|r| r.number));
         self.lock_open(Lock { at, cause: LockCause::Run(number) });
         shared_first(&mut measurement.conditions);
-        let stated = Some(self.environment.clone());
-        self.runs.push(Run { number, recorded_at: at, discarded: None, measurement, stated });
+        self.runs.push(Run { number, recorded_at: at, discarded: None, measurement, stated: Some(stated) });
         number
     }
 
