@@ -86,7 +86,7 @@ fn main() {
     let mut spec =
         BenchSpec::new(vec![Subject::Kernel(KernelSpec { kind: KernelKind::Chase, size: Some(64 << 20), tile: None })]);
     spec.runs = 101;
-    harness.state_mut().apply(AppCommand::StartRun(spec));
+    harness.state_mut().apply(AppCommand::StartRun(Box::new(spec)));
     let during = frames(&mut harness, FRAMES, |_| std::thread::sleep(Duration::from_millis(5)));
     assert!(harness.state().running(), "the run should still be going");
     harness.state_mut().apply(AppCommand::CancelRun);

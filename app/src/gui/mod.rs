@@ -128,7 +128,7 @@ pub enum AppCommand {
     /// Open the New run dialog.
     NewRun,
     /// Start a benchmark.
-    StartRun(BenchSpec),
+    StartRun(Box<BenchSpec>),
     /// Cancel the benchmark in flight.
     CancelRun,
     /// Record a prediction.
@@ -594,7 +594,7 @@ impl VernierApp {
                 return;
             }
             AppCommand::StartRun(spec) => {
-                self.start_run(spec);
+                self.start_run(*spec);
                 return;
             }
             AppCommand::CancelRun => {
@@ -851,7 +851,7 @@ impl eframe::App for VernierApp {
             let mut result = None;
             egui::Modal::new(egui::Id::unique("new-run")).show(ui.ctx(), |ui| result = form.ui(ui));
             match result {
-                Some(Ok(spec)) => self.commands.push(AppCommand::StartRun(spec)),
+                Some(Ok(spec)) => self.commands.push(AppCommand::StartRun(Box::new(spec))),
                 Some(Err(())) => self.new_run = None,
                 None => {}
             }

@@ -588,14 +588,14 @@ fn a_stopped_engine_thread_is_reported() {
     let dying = Engine::spawn(|| panic!("the engine thread dies here (expected by this test)")).expect("engine");
     harness.state_mut().engine = Some(dying);
     let spec = BenchSpec::new(vec![Subject::Command { argv: vec!["true".into()], shell: false }]);
-    harness.state_mut().apply(super::AppCommand::StartRun(spec.clone()));
+    harness.state_mut().apply(super::AppCommand::StartRun(Box::new(spec.clone())));
     assert!(harness.state().running(), "the run was handed to the engine");
     step_until(&mut harness, "the dead engine to be noticed", |app| !app.running());
     harness.run();
     harness.get_by_label("the engine thread stopped — restart Vernier to measure again; the run “true” is lost");
     harness.get_by_label("⚠ engine stopped");
 
-    harness.state_mut().apply(super::AppCommand::StartRun(spec));
+    harness.state_mut().apply(super::AppCommand::StartRun(Box::new(spec)));
     harness.run();
     assert!(!harness.state().running());
     harness.get_by_label("the engine thread stopped — restart Vernier to measure again");

@@ -84,7 +84,7 @@ impl RunsLine<'_> {
 }
 
 /// The whole log of one project. It is written and read through its file
-/// form ([`file`]), which stores each row's snapshot once.
+/// form (the private `file` module), which stores each row's snapshot once.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(into = "file::NotebookFile", try_from = "file::NotebookFile")]
 pub struct Notebook {
@@ -565,7 +565,7 @@ pub fn row_list(rows: &[RowRef]) -> String {
 
 /// Orders a row's conditions with the unchanging machine facts first (a
 /// stable partition), so its file form can share them with other rows
-/// ([`file`]) and read them back in the same order.
+/// (the `file` module) and read them back in the same order.
 fn shared_first(conditions: &mut [Condition]) {
     conditions.sort_by_key(|c| !c.name().is_some_and(ConditionName::is_shared));
 }

@@ -98,7 +98,7 @@ pub struct Measurement {
 }
 
 /// A row of the Runs section. The notebook file stores it through its
-/// file form ([`super::file`]), which keeps each distinct snapshot once.
+/// file form (the notebook's private `file` module), which keeps each distinct snapshot once.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Run {
     /// `#`.
