@@ -76,6 +76,17 @@ fn a_row_keeps_the_environment_it_was_measured_in() {
     assert!(line("naive").contains("mains (stated)") && !line("naive").contains("battery"), "{}", line("naive"));
     assert!(line("naive again").contains("battery (stated)"), "{}", line("naive again"));
 
+    // The report's header states what the rows were measured under, not
+    // today's fields: each value with the rows it holds for.
+    let report = documents::blocks::to_text(&documents::fill(&nb, "report.docx", &Attachments::default()));
+    assert!(
+        report.contains("power source: not stated (run 1); mains (run 2); battery (run 3)"),
+        "{}",
+        report.lines().find(|l| l.contains("Conditions")).unwrap_or_default()
+    );
+    assert!(report.contains("Build: not stated (run 1); g++ -O2 (from the Environment) (runs 2–3)"), "{report}");
+    assert!(table.iter().any(|r| r.join(" | ").contains("build: g++ -O2 (from the Environment)")));
+
     // The audit reads the row's snapshot: run 1 states power, idle and
     // build (from the Environment as it was) and is not named under A2.
     let report = audit::audit(&dir, &nb);

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use blocks::{Block, Run, parse_template};
 
-use crate::notebook::{Brevity, EnvField, Notebook, RunColumn, SoakColumn, Tag};
+use crate::notebook::{Brevity, EnvField, Notebook, RowContext, RowRef, RunColumn, SoakColumn, Tag, row_list};
 use crate::soak::file::{self as soak_file, SoakData};
 
 /// Exactly the six document names (D1), in the course's order.
@@ -212,8 +212,9 @@ fn value(nb: &Notebook, stem: &str, name: &str) -> String {
     match name {
         "title" => nb.title.clone(),
         "workbench" => env(EnvField::Workbench),
-        "machine" => env(EnvField::MachineOs),
-        "build" => env(EnvField::CompilerFlags),
+        // What the rows were measured under (N9, N11), not today's fields.
+        "machine" => across_rows(nb, |c| c.machine()).unwrap_or_else(|| env(EnvField::MachineOs)),
+        "build" => across_rows(nb, |c| c.build()).unwrap_or_else(|| env(EnvField::CompilerFlags)),
         "conditions" => [
             EnvField::PowerSource,
             EnvField::Ambient,
@@ -222,9 +223,16 @@ fn value(nb: &Notebook, stem: &str, name: &str) -> String {
             EnvField::PreRunIdle,
         ]
         .iter()
-        .map(|f| {
-            let v = nb.environment().get(*f);
-            format!("{}: {}", f.label().to_lowercase(), if v.is_empty() { "not stated" } else { v.as_str() })
+        .map(|&f| {
+            let from_rows = match f {
+                EnvField::PowerSource => across_rows(nb, |c| c.power_source()),
+                _ => across_rows(nb, |c| c.stated(f)),
+            };
+            let v = from_rows.unwrap_or_else(|| {
+                let v = nb.environment().get(f);
+                if v.is_empty() { "not stated".to_owned() } else { v }
+            });
+            format!("{}: {v}", f.label().to_lowercase())
         })
         .collect::<Vec<_>>()
         .join(" · "),
@@ -284,6 +292,29 @@ fn thermals(nb: &Notebook) -> String {
     }
 }
 
+/// What the kept rows say of one thing (their machine, build, power …),
+/// each from its own record: the one value when they agree, else each
+/// value with the rows it holds for — "mains (runs 1–2); battery (run 3)".
+/// `None` when the notebook has no kept row yet.
+fn across_rows(nb: &Notebook, read: impl Fn(&RowContext) -> Option<String>) -> Option<String> {
+    let runs = nb.runs().iter().filter(|r| r.discarded.is_none()).map(|r| (RowRef::Run(r.number), read(&r.context())));
+    let soaks =
+        nb.soaks().iter().filter(|s| s.discarded.is_none()).map(|s| (RowRef::Soak(s.number), read(&s.context())));
+    let mut groups: Vec<(String, Vec<RowRef>)> = Vec::new();
+    for (row, value) in runs.chain(soaks) {
+        let value = value.unwrap_or_else(|| "not stated".to_owned());
+        match groups.iter_mut().find(|(v, _)| *v == value) {
+            Some((_, rows)) => rows.push(row),
+            None => groups.push((value, vec![row])),
+        }
+    }
+    match groups.as_slice() {
+        [] => None,
+        [(one, _)] => Some(one.clone()),
+        _ => Some(groups.iter().map(|(v, rows)| format!("{v} ({})", row_list(rows))).collect::<Vec<_>>().join("; ")),
+    }
+}
+
 fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
     let row = |cells: &[&str]| cells.iter().map(|c| (*c).to_owned()).collect::<Vec<String>>();
     Some(match name {
@@ -302,7 +333,11 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                     r.cell(RunColumn::Median),
                     r.cell(RunColumn::Dispersion),
                     r.cell(RunColumn::N),
-                    r.context().brief(Brevity::Caption),
+                    // The row's conditions and its build (N11), as recorded.
+                    match r.context().build() {
+                        Some(build) => format!("{}; build: {build}", r.context().brief(Brevity::Caption)),
+                        None => r.context().brief(Brevity::Caption),
+                    },
                     r.cell(RunColumn::Tag),
                 ]);
             }

@@ -53,6 +53,17 @@ impl RowContext<'_> {
         }
     }
 
+    /// The machine as the row states it: the stated Machine / OS (marked
+    /// when stated at import), else the CPU read when it ran.
+    pub fn machine(&self) -> Option<String> {
+        let get = |name: ConditionName| self.conditions.value_of(name);
+        self.stated(EnvField::MachineOs)
+            .map(|m| if self.imported() { format!("{m} ({})", self.stated_label()) } else { m })
+            .or_else(|| {
+                Some(format!("{}, {} logical CPUs", get(ConditionName::CpuModel)?, get(ConditionName::LogicalCpus)?))
+            })
+    }
+
     /// The build of the program measured (SPEC N11): what the student
     /// stated for the row, or Vernier's own toolchain for a built-in
     /// kernel. Never the Environment of today, nor Vernier's toolchain for
@@ -122,13 +133,7 @@ impl RowContext<'_> {
     pub fn long_lines(&self) -> [String; 4] {
         let get = |name: ConditionName| self.conditions.value_of(name).map(str::to_owned);
         let label = self.stated_label();
-        let machine = self
-            .stated(EnvField::MachineOs)
-            .map(|m| if self.imported() { format!("{m} ({label})") } else { m })
-            .or_else(|| {
-                Some(format!("{}, {} logical CPUs", get(ConditionName::CpuModel)?, get(ConditionName::LogicalCpus)?))
-            })
-            .unwrap_or_else(|| "machine not stated".into());
+        let machine = self.machine().unwrap_or_else(|| "machine not stated".into());
         let build = self.build().map_or_else(|| "build not stated".to_owned(), |b| format!("build: {b}"));
         let mut conditions: Vec<String> = [
             self.power_source().map(|p| format!("{p} power")),
