@@ -15,7 +15,7 @@ use crate::notebook::{ConditionName, Conditions, Notebook, RawFile, Run, Tag, Wa
 use crate::platform::{placement, program};
 use crate::reproduce;
 use crate::stats::format_significant;
-use crate::units::DisplayUnit;
+use crate::units::{DisplayUnit, Figures};
 
 /// Timed trials of an extension: S10's "from 31 to 51".
 pub const EXTENDED_TRIALS: u32 = 51;
@@ -155,8 +155,8 @@ impl Moved {
     /// The medians before and after as text, each at the place S6 gives
     /// its own row's IQR, as the Runs table shows the two rows.
     pub fn medians_shown(&self) -> [String; 2] {
-        let unit = self.display_unit();
-        let median = |m: f64, iqr: f64| unit.figures([m, iqr, m, m], None).median();
+        // Each in its own display unit (S12): 900 µs, then 3.0 ms.
+        let median = |m: f64, iqr: f64| Figures::new([m, iqr, m, m], None, &self.unit).median();
         [median(self.median_before, self.iqr_before), median(self.median_after, self.iqr_after)]
     }
 
@@ -166,10 +166,10 @@ impl Moved {
         DisplayUnit::for_median(&self.unit, self.median_before.min(self.median_after))
     }
 
-    /// A move or an IQR of this extension, two significant digits, with
-    /// its unit: `1.2 ms`.
+    /// A move or an IQR of this extension, two significant digits, on its
+    /// own scale: `1.2 ms`, `58 µs`.
     pub fn amount(&self, value: f64) -> String {
-        amount(&self.display_unit(), value)
+        quantity(&self.unit, value)
     }
 }
 
@@ -418,9 +418,11 @@ fn parse_claim(text: &str, unit: &str, median: f64) -> Result<f64, String> {
     Err(usage())
 }
 
-/// `value` in `unit`'s display scale, two significant digits, with the unit.
-pub fn amount(unit: &DisplayUnit, value: f64) -> String {
-    unit.after(&format_significant(unit.scale(value), 2))
+/// `value` (in `unit`) on its own display scale (S12), two significant
+/// digits, with the unit: a claim of 1000 s reads `1000 s`, not a billion µs.
+pub fn quantity(unit: &str, value: f64) -> String {
+    let shown = DisplayUnit::for_median(unit, value);
+    shown.after(&format_significant(shown.scale(value), 2))
 }
 
 /// The verdict sentence: how the medians moved, then against the claim or,
@@ -432,8 +434,7 @@ fn verdict(
     more_than_claim: Option<bool>,
     more_than_iqr: bool,
 ) -> String {
-    // The claim on its own scale: 1000 s, not a billion µs.
-    let claimed = |value: f64| amount(&DisplayUnit::for_median(unit, value), value);
+    let claimed = |value: f64| quantity(unit, value);
     let moves: Vec<String> = arms
         .iter()
         .map(|m| {
@@ -545,15 +546,15 @@ mod tests {
         let arms = [moved(3, 1.20, 1.25, 0.02)];
         let claim = Claim { value: 0.5, from: "given as 0.5".into() };
         let held = verdict(&arms, "ms", Some(&claim), Some(false), true);
-        let start = "Run 3 extended to 51 trials as run 13: median from 1.200 ms to 1.250 ms, moved 0.050 ms; ";
+        let start = "Run 3 extended to 51 trials as run 13: median from 1.200 ms to 1.250 ms, moved 50 µs; ";
         assert!(held.starts_with(start), "{held}");
         assert!(held.contains("the median moved by less than the 500 µs you mean to claim (given as 0.5)"), "{held}");
         let small = Claim { value: 0.01, from: "given as 0.01".into() };
         let moved_more = verdict(&arms, "ms", Some(&small), Some(true), true);
         assert!(moved_more.contains("the median moved by more than the 10 µs you mean to claim"), "{moved_more}");
         let none = verdict(&arms, "ms", None, None, true);
-        assert!(none.contains("more than its IQR before (0.020 ms)") && none.contains("No claim was given"), "{none}");
+        assert!(none.contains("more than its IQR before (20 µs)") && none.contains("No claim was given"), "{none}");
         let still = verdict(&[moved(3, 1.20, 1.21, 0.02)], "ms", None, None, false);
-        assert!(still.contains("the median stayed within its IQR before (0.020 ms). No claim was given"), "{still}");
+        assert!(still.contains("the median stayed within its IQR before (20 µs). No claim was given"), "{still}");
     }
 }

@@ -90,7 +90,7 @@ pub struct BenchArgs {
     extend: Option<u32>,
     /// With --extend: the difference you mean to claim, in the run's unit, with a
     /// time unit (0.5ms, 500us) or as a percentage of its median (5%).
-    #[arg(long, value_name = "VALUE|PCT", requires = "extend")]
+    #[arg(long, value_name = "VALUE|PCT", requires = "extend", allow_hyphen_values = true)]
     claim: Option<String>,
     /// The command and its arguments (after --).
     #[arg(last = true, value_name = "CMD")]
@@ -148,6 +148,7 @@ pub fn bench(args: &BenchArgs) -> Outcome {
                 "min": p.min, "max": p.max, "rounded": p.rounded(),
             })));
             object["comparison"]["order_effect"] = json!(result.order.as_ref().and_then(|o| o.effect));
+            object["comparison"]["display_unit"] = json!(c.display_unit());
         }
         object["order"] = json!(result.order);
         object["canary"] = json!(result.canary);
@@ -158,6 +159,14 @@ pub fn bench(args: &BenchArgs) -> Outcome {
         object["recorded_runs"] = json!(recorded.as_ref().map(|r| &r.runs));
         object["failure"] = json!(result.failure);
         object["conditions"] = json!(result.machine);
+        // Vernier's toolchain builds only its kernels (N11): a session of
+        // commands states the build it was given instead.
+        if result.arms.iter().all(|a| a.provenance.is_some())
+            && let Some(conditions) = object["conditions"].as_object_mut()
+        {
+            conditions.remove("compiler");
+        }
+        object["build"] = json!(result.build);
         out!("{object}");
     } else {
         print_text(&result, recorded.as_ref(), sanity.as_ref());
@@ -299,6 +308,9 @@ fn arm_json(arm: &ArmResult, raw_file: Option<&str>, failed: bool) -> Value {
     object["failed"] = json!(failed);
     object["unit"] = json!(arm.unit);
     object["checksum"] = json!(arm.checksum);
+    // The program a command ran, identified (N11).
+    object["program"] = json!(arm.provenance.as_ref().map(|p| &p.program));
+    object["argument_files"] = json!(arm.provenance.as_ref().map(|p| &p.argument_files));
     // The same key `vernier stats --json` uses for the same check.
     object["warmup_check"] = json!(arm.first_trial_check);
     object

@@ -19,7 +19,10 @@ pub fn rows(dir: &Path, runs: &[u32], json: bool) -> Outcome {
     let nb = open_any(dir)?;
     let c = compare_runs(&nb, a, b).map_err(Failure::input)?;
     if json {
-        out!("{}", serde_json::to_value(&c).map_err(Failure::failed)?);
+        let mut object = serde_json::to_value(&c).map_err(Failure::failed)?;
+        // Values stay in `unit`; a person is shown them in this one (S12).
+        object["display_unit"] = serde_json::json!(c.comparison.display_unit());
+        out!("{object}");
     } else {
         print_text(&nb, &c);
     }

@@ -49,6 +49,7 @@ pub fn extend(
     if json_output {
         let mut object = json!(outcome);
         object["raw_file"] = json!(recorded.raw_file.to_string());
+        object["display_unit"] = json!(outcome.asked.display_unit().name());
         out!("{object}");
     } else {
         print_text(&outcome);
@@ -80,10 +81,7 @@ fn print_text(outcome: &Outcome) {
         (Some(claim), Some(from)) => {
             format!(
                 "the difference you mean to claim, {} ({from})",
-                vernier_engine::extend::amount(
-                    &vernier_engine::units::DisplayUnit::for_median(&outcome.asked.unit, claim),
-                    claim
-                )
+                vernier_engine::extend::quantity(&outcome.asked.unit, claim)
             )
         }
         _ => "the IQR before — no claim was given (--claim VALUE or PCT)".to_owned(),

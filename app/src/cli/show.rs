@@ -240,6 +240,7 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "label_b": p.labels[1],
             "unit": p.unit,
             "comparison": p.verdict,
+            "display_unit": p.verdict.display_unit(),
             "paired_ratio": p.paired,
             "order": p.order,
             "sentence": p.sentence(),

@@ -106,6 +106,11 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// The unit the two medians are shown in (S12): the smaller one's.
+    pub fn display_unit(&self) -> String {
+        DisplayUnit::for_median(&self.unit, self.median_a.abs().min(self.median_b.abs())).name().to_owned()
+    }
+
     /// S7 on the numbers themselves: the difference exceeds the IQRs' sum.
     fn claimed_by_s7(&self) -> bool {
         self.difference > self.iqr_a + self.iqr_b
