@@ -265,3 +265,24 @@ fn inline_code_needs_its_own_consent() {
     assert!(marker.exists(), "with both consents it runs");
     assert_eq!(run_count(&mine), 1);
 }
+
+// SPEC N11, R3: a rerun of a different program is named in the conditions
+// that differ — their script's SHA-256 against the one that ran here.
+#[test]
+fn a_different_script_is_named_among_the_differences() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (theirs, mine) = (tmp.path().join("theirs"), tmp.path().join("mine"));
+    let script = tmp.path().join("work.sh");
+    std::fs::write(&script, "exit 0\n").expect("script");
+    let [theirs, mine, script] = [&theirs, &mine, &script].map(|p| p.display().to_string());
+    ok(vernier(&["new", &theirs]));
+    ok(vernier(&["new", &mine]));
+    ok(vernier(&["bench", "-n", "3", "--notebook", &theirs, "--", "sh", &script]));
+    std::fs::write(&script, "true\nexit 0\n").expect("a different script");
+    let o = ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"]));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let diff = v["env_diff"].as_array().unwrap_or_else(|| panic!("a diff: {v}"));
+    let files = diff.iter().find(|d| d["field"] == "argument files").unwrap_or_else(|| panic!("{v}"));
+    let [theirs, ours] = [&files["theirs"], &files["ours"]].map(|s| s.as_str().unwrap_or_default().to_owned());
+    assert!(theirs.contains("(SHA-256 ") && ours.contains("(SHA-256 ") && theirs != ours, "{files}");
+}

@@ -325,7 +325,9 @@ impl SideBySide {
         let scale = unit_scale(&arm.unit, &original.unit);
         let f = scale.unwrap_or(1.0);
         let (median, iqr) = (summary.median * f, summary.iqr * f);
-        let read = result.conditions();
+        // The rerun's row as recorded (its program and build included), or
+        // the session's conditions when it was not recorded.
+        let read = mine.map_or_else(|| result.conditions(), |run| run.context().effective_conditions());
         let my_power = match mine {
             Some(run) => run.context().power_source(),
             None => RowContext { conditions: &read, stated: None, kernel: false }.power_source(),
