@@ -154,6 +154,7 @@ pub fn hyperfine(
         }
         let mut conditions = vec![
             Condition::new(ConditionName::Source, source.clone()),
+            Condition::new(ConditionName::Instrument, "hyperfine: wall time of each run of the command"),
             Condition::new(
                 ConditionName::NotRecorded,
                 "not available: hyperfine does not record them; state them under Environment",

@@ -207,7 +207,13 @@ impl Sanity {
     pub fn describe(&self) -> Vec<String> {
         let verdict = match self.growth {
             Growth::About => "about in proportion: ok",
-            Growth::Less => "NOT in proportion: the loop may have been optimised away or hoisted",
+            // Every repetition's result is verified, so the work did run:
+            // the original input is the slow one for its size.
+            Growth::Less => {
+                "NOT in proportion: less than the work, though every result was verified — the original input is \
+                 slower for its size than the larger one (a matmul N that is a power of two makes columns collide \
+                 in the cache: try an N that is not)"
+            }
             Growth::More => {
                 "more than the work: the larger input costs more per unit of work, likely because it left a cache level"
             }

@@ -127,7 +127,9 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
     // Rows keep what was stated when they were recorded (SPEC N9).
     for field in EnvField::ALL {
         if let Some(hint) = nb.stated_hint(field) {
-            let _ = writeln!(out, "{}: {} — {}", field.label(), inert(&nb.environment().get(field)), inert(&hint));
+            let now = nb.environment().get(field);
+            let now = if now.is_empty() { "(empty)".to_owned() } else { inert(&now).into_owned() };
+            let _ = writeln!(out, "{}: {now} — {}", field.label(), inert(&hint));
         }
     }
     out.push('\n');

@@ -106,6 +106,10 @@ impl Default for Layout {
             environment: Sheet::new([
                 Column::text("Field", |f: &EnvField, _| f.label().to_owned()),
                 Column::text("Value", |f: &EnvField, nb| nb.environment().get(*f)),
+                // Rows keep what was stated when they ran (N9).
+                Column::text("Rows measured with another value", |f: &EnvField, nb| {
+                    nb.stated_hint(*f).unwrap_or_default()
+                }),
             ]),
             predictions: Sheet::new(
                 PredictionColumn::ALL
