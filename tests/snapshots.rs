@@ -197,3 +197,16 @@ fn a_command_row_states_its_own_build() {
             .contains("rustc 1.95 — release build (opt-level 3) (Vernier's built-in kernel)")
     );
 }
+
+// SPEC A2, N9: a placeholder such as `n/a` or `?` states nothing.
+#[test]
+fn a_placeholder_is_not_a_stated_condition() {
+    let (_tmp, dir, mut nb) = saved_notebook();
+    nb.set_environment("Power source", "n/a").expect("field");
+    nb.set_environment("Pre-run idle", "?").expect("field");
+    let n = nb.record_run(command_run("placeholders"), at(100));
+    let report = audit::audit(&dir, &nb);
+    let finding = report.findings.iter().find(|f| f.check == Check::A2 && f.place == Place::Run { number: n });
+    let message = finding.map(|f| f.message.clone()).unwrap_or_default();
+    assert!(message.contains("power source") && message.contains("thermal condition"), "{message}");
+}

@@ -31,10 +31,12 @@ impl RowContext<'_> {
         self.conditions.states(ConditionName::Source)
     }
 
-    /// A stated field of the snapshot, when it says something.
+    /// A stated field of the snapshot, when it says something: a
+    /// placeholder such as `?` or `n/a` states nothing (SPEC A2).
     pub fn stated(&self, field: EnvField) -> Option<String> {
         let value = self.stated?.get(field);
-        (!value.trim().is_empty()).then_some(value)
+        let placeholder = ["", "?", "-", "—", "n/a", "na", "tbd", "unknown", "not stated"];
+        (!placeholder.contains(&value.trim().to_lowercase().as_str())).then_some(value)
     }
 
     /// How a stated value is labelled: plain for a measured row, "stated at

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::percentile::percentile_sorted;
 use super::rounding::Rounded;
+use crate::harness::schedule::SETTLE_TOLERANCE;
 use crate::units::DisplayUnit;
 
 /// Two clumps found in a sample: the median sits between two machines
@@ -82,8 +83,12 @@ pub struct WarmupCheck {
     pub iqr_rest: f64,
     /// `first / median_rest` (`None` when that median is zero).
     pub ratio: Option<f64>,
-    /// True when the first trial lies further from the rest's median than
-    /// the rest's IQR — the S7 test with the first trial as a sample of one.
+    /// True when the first trial is slower than the rest's median by more
+    /// than the rest's IQR (the S7 test with the first trial as a sample of
+    /// one) and by more than 5 % (the settle rule's tolerance, so a few
+    /// nearly equal trials with a tiny IQR do not flag a 1 % difference).
+    /// A cold start is slow; a first trial faster than the rest says
+    /// nothing about warm-up.
     pub stands_out: bool,
 }
 
@@ -125,7 +130,7 @@ pub fn warmup_check(trials: &[f64]) -> Option<WarmupCheck> {
         median_rest,
         iqr_rest,
         ratio: (median_rest != 0.0).then(|| first / median_rest),
-        stands_out: (first - median_rest).abs() > iqr_rest,
+        stands_out: first - median_rest > iqr_rest.max(SETTLE_TOLERANCE * median_rest.abs()),
     })
 }
 
@@ -176,6 +181,9 @@ mod tests {
         assert!((cold.ratio.expect("ratio") - 19.0 / 12.5).abs() < 1e-12);
         let warm = warmup_check(&[12.5, 12.4, 12.5, 12.4, 12.6, 12.5]).expect("enough trials");
         assert!(!warm.stands_out);
+        // Two rest trials give a tiny IQR: 1 % slower, or faster, is not a cold start.
+        assert!(!warmup_check(&[206.2, 203.6, 203.7]).expect("three").stands_out);
+        assert!(!warmup_check(&[150.0, 203.6, 203.7]).expect("three").stands_out);
         assert_eq!(warmup_check(&[1.0, 2.0]), None);
         assert_eq!(
             warm.describe("ms"),
