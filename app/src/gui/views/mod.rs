@@ -118,6 +118,8 @@ pub struct ViewState {
     pub new_note: String,
     /// Environment values being typed, by field index.
     pub env_drafts: std::collections::HashMap<usize, String>,
+    /// The Environment's hints, kept while the notebook's rows stay the same.
+    pub env_hints: environment::HintCache,
     /// The run whose trials are shown.
     pub selected_run: Option<u32>,
     /// Show the seq/chase sweep instead of one run's trials.
