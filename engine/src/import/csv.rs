@@ -172,8 +172,18 @@ impl Table {
                 continue;
             }
             let cells: Vec<String> = trimmed.split(',').map(|c| c.trim().trim_matches('"').trim().to_owned()).collect();
-            match header {
+            match &header {
                 None => header = Some((i + 1, cells)),
+                // A comma inside a number (`5,731`) would shift every
+                // later cell into the wrong column.
+                Some((_, names)) if cells.len() > names.len() => {
+                    return Err(CsvError::At {
+                        path: path.to_path_buf(),
+                        line: i + 1,
+                        column: None,
+                        message: format!("{} fields where the header names {}", cells.len(), names.len()),
+                    });
+                }
                 Some(_) => rows.push(Row { line: i + 1, cells }),
             }
         }
@@ -603,4 +613,181 @@ fn differ_text(head: &str, differing: &[String], shown: usize) -> String {
     let listed = differing.iter().take(shown).cloned().collect::<Vec<_>>().join("; ");
     let tail = if more > 0 { format!("; and {more} more") } else { String::new() };
     format!("{head} on {} row(s): {listed}{tail}", differing.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MATMUL: &str = "pair,first,naive_ms,blocked_ms,checksum
+1,naive,5.712,2.618,134217728.000000
+2,blocked,5.688,2.604,134217728.000000
+3,naive,5.731,2.597,134217728.000000
+4,blocked,5.694,2.611,134217728.000000
+5,naive,5.705,2.589,134217728.000000
+6,blocked,5.742,2.626,134217728.000000
+7,naive,5.699,2.602,134217728.000000
+";
+
+    fn paired() -> CsvSpec {
+        CsvSpec {
+            arms: Arms::Two(["naive_ms".into(), "blocked_ms".into()]),
+            pair: Some("pair".into()),
+            first: Some("first".into()),
+            unit: None,
+            warmup: None,
+            warmup_stated: Some(1),
+            what: None,
+            labels: [None, None],
+            command: None,
+            build: None,
+            instrument: None,
+        }
+    }
+
+    /// Imports `text` as `trials.csv` into a fresh notebook folder.
+    fn run(text: &str, spec: &CsvSpec) -> (Result<CsvImported, CsvError>, Notebook, tempfile::TempDir) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("trials.csv");
+        std::fs::write(&file, text).expect("write");
+        let mut nb = Notebook::new("t", Utc::now());
+        let result = import(&file, dir.path(), &mut nb, spec, Utc::now());
+        (result, nb, dir)
+    }
+
+    fn raw_files(dir: &Path) -> usize {
+        std::fs::read_dir(dir.join("raw")).map(|d| d.count()).unwrap_or(0)
+    }
+
+    // SPEC E14: the matmul driver's seven alternating pairs become two rows
+    // and a pair; medians, IQRs, the paired ratio and the order check are
+    // those computed by hand (linear interpolation, as numpy's default).
+    #[test]
+    fn the_matmul_driver_becomes_two_rows_and_a_pair() {
+        let (result, nb, dir) = run(MATMUL, &paired());
+        let imported = result.expect("imports");
+        assert_eq!(imported.runs, vec![1, 2]);
+        let [a, b] = [&nb.runs()[0], &nb.runs()[1]];
+        assert!((a.measurement.summary.median - 5.705).abs() < 1e-12);
+        assert!((a.measurement.summary.iqr - 0.025).abs() < 1e-9);
+        assert!((b.measurement.summary.median - 2.604).abs() < 1e-12);
+        assert!((b.measurement.summary.iqr - 0.015).abs() < 1e-9);
+        assert_eq!(a.measurement.unit, "ms");
+        assert!((a.measurement.ns_per_unit - 1e6).abs() < f64::EPSILON);
+        assert_eq!(a.n_column(), "1 (not in the file) + 7");
+        assert_eq!(a.measurement.raw_file.as_ref().map(|r| r.arm.as_str()), Some("A"));
+        let pair = &nb.pairs()[0];
+        assert_eq!(pair.labels, ["naive".to_owned(), "blocked".to_owned()]);
+        let ratio = pair.paired.as_ref().expect("paired ratios");
+        assert!((ratio.median - 0.457_331_940_090_560_8).abs() < 1e-12);
+        let order = pair.order.as_ref().expect("order check");
+        assert!((order.difference_ab - (2.5995 - 5.7085)).abs() < 1e-9);
+        assert!((order.difference_ba - (2.611 - 5.694)).abs() < 1e-9);
+        assert!(!order.confound);
+        assert!(pair.verdict.claimed);
+        let checks = imported.checksums.expect("checksum column");
+        assert!(!checks.differ, "{}", checks.text);
+        // The raw file is the source, byte for byte.
+        let raw = std::fs::read_to_string(dir.path().join(imported.raw_file.path.to_string())).expect("raw");
+        assert_eq!(raw, MATMUL);
+        assert_eq!(imported.raw_file.sha256, raw::sha256_hex(MATMUL.as_bytes()));
+    }
+
+    // SPEC E14: `#` comments are skipped, `--warmup K` drops the first K
+    // trials of the arm, and a single arm takes its unit from --unit.
+    #[test]
+    fn one_column_with_comments_and_warmup_in_the_file() {
+        let text = "# my driver, 2026-11-30\n\ntrial,t\n# a note between rows\n1,9.0\n2,1.0\n3,2.0\n4,3.0\n";
+        let spec = CsvSpec {
+            arms: Arms::One("t".into()),
+            pair: None,
+            first: None,
+            warmup: Some(1),
+            warmup_stated: None,
+            unit: Some("us".into()),
+            ..paired()
+        };
+        let (result, nb, _dir) = run(text, &spec);
+        let imported = result.expect("imports");
+        assert_eq!(imported.pair, None);
+        let row = &nb.runs()[0];
+        assert!((row.measurement.summary.median - 2.0).abs() < f64::EPSILON);
+        assert_eq!(row.n_column(), "1 + 3");
+        assert_eq!(row.measurement.warmup, WarmupPolicy::Count(1));
+        assert!((row.measurement.ns_per_unit - 1e3).abs() < f64::EPSILON);
+    }
+
+    // SPEC E14: a single checksum column that changes is reported, in a
+    // note too; per-arm checksums are compared within a relative 1e-9.
+    #[test]
+    fn differing_checksums_are_reported() {
+        let text = MATMUL.replacen("5.705,2.589,134217728.000000", "5.705,2.589,134217729.000000", 1);
+        let (result, nb, _dir) = run(&text, &paired());
+        let checks = result.expect("imports").checksums.expect("checked");
+        assert!(checks.differ);
+        assert!(checks.text.contains("line 6 (pair 5) reads 134217729.000000"), "{}", checks.text);
+        assert!(nb.notes().iter().any(|n| n.text.contains("checksums differ")));
+
+        let per_arm = "naive_ms,blocked_ms,naive_checksum,blocked_checksum\n1,2,10.0,10.00000000001\n1,2,10.0,10.5\n";
+        let spec = CsvSpec { pair: None, first: None, ..paired() };
+        let (result, _, _dir) = run(per_arm, &spec);
+        let checks = result.expect("imports").checksums.expect("checked");
+        assert!(checks.differ);
+        assert!(checks.text.contains("line 3: 10.0 against 10.5"), "{}", checks.text);
+        assert!(!checks.text.contains("line 2"), "within 1e-9: {}", checks.text);
+    }
+
+    // SPEC E14 (issue 16 item 6): each bad file names its line and column
+    // and records nothing, not even the raw copy.
+    #[test]
+    fn bad_input_names_line_and_column_and_records_nothing() {
+        let cases: [(String, CsvSpec, &str); 8] = [
+            (MATMUL.replace("naive_ms", "slow_ms"), paired(), "line 1: no column 'naive_ms'"),
+            (MATMUL.replace("5.731", "5,731"), paired(), "line 4: 6 fields where the header names 5"),
+            (MATMUL.replace("5.731", "abc"), paired(), "line 4, column 3 (naive_ms): 'abc' is not a number"),
+            (
+                MATMUL.replace("2.597", "-2.597"),
+                paired(),
+                "line 4, column 4 (blocked_ms): the time is -2.597, a negative time",
+            ),
+            (
+                MATMUL.replace("2.597", "inf"),
+                paired(),
+                "line 4, column 4 (blocked_ms): the time is inf, not a finite number",
+            ),
+            ("pair,first,naive_ms,blocked_ms\n".to_owned(), paired(), "line 1, column 3 (naive_ms): empty arm"),
+            (
+                MATMUL.replace(",2.602,", ",,"),
+                paired(),
+                "line 8, column 4 (blocked_ms): unequal arm lengths: naive_ms has 7 trials, blocked_ms has 6",
+            ),
+            (
+                MATMUL.to_owned(),
+                CsvSpec { unit: Some("parsec".into()), ..paired() },
+                "line 1, column 3 (naive_ms): unknown unit 'parsec'",
+            ),
+        ];
+        for (text, spec, expected) in cases {
+            let (result, nb, dir) = run(&text, &spec);
+            let message = result.err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(message.contains("trials.csv, ") && message.contains(expected), "{expected}: got {message}");
+            assert!(nb.runs().is_empty() && nb.pairs().is_empty());
+            assert_eq!(raw_files(dir.path()), 0, "{expected}");
+        }
+        let no_suffix = MATMUL.replace("naive_ms", "naive").replace("blocked_ms", "blocked");
+        let spec = CsvSpec { arms: Arms::Two(["naive".into(), "blocked".into()]), ..paired() };
+        let message = run(&no_suffix, &spec).0.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(message.contains("line 1, column 3 (naive): unknown unit: give --unit"), "{message}");
+        let bad_first = MATMUL.replacen("blocked,5.688", "tiled,5.688", 1);
+        let message = run(&bad_first, &paired()).0.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(message.contains("line 3, column 2 (first): 'tiled' names no arm"), "{message}");
+    }
+
+    #[test]
+    fn checksums_agree_within_a_relative_tolerance() {
+        assert!(agree("1e12", "1.0000000001e12"));
+        assert!(!agree("1e12", "1.00001e12"));
+        assert!(agree("deadbeef", "deadbeef"));
+        assert!(!agree("deadbeef", "deadbeee"));
+    }
 }
