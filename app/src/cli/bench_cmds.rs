@@ -114,7 +114,7 @@ pub enum ImportCommand {
     },
     /// A CSV of trials from your own instrument: one Runs row per arm, and
     /// two arms recorded as a comparison (SPEC E14).
-    Csv(CsvArgs),
+    Csv(Box<CsvArgs>),
 }
 
 /// `vernier import csv`.
