@@ -63,6 +63,7 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
             WarmupPolicy::Count(_) => format!("{warmup_n} warm-up"),
             WarmupPolicy::Settle { .. } => format!("{warmup_n} warm-up (settle)"),
             WarmupPolicy::Unknown => "an unrecorded warm-up".into(),
+            WarmupPolicy::Stated(n) => format!("{n} warm-up not in the file"),
         },
         caption_conditions(run)
     );

@@ -26,6 +26,11 @@ pub enum WarmupPolicy {
     },
     /// Not recorded by the tool that measured the run (an import).
     Unknown,
+    /// This many warm-up trials ran but are not in the imported file (a
+    /// student's driver that runs one warm-up pair and does not print it,
+    /// SPEC E14): the count is the student's statement, not a trial Vernier
+    /// can show.
+    Stated(u32),
 }
 
 impl std::fmt::Display for WarmupPolicy {
@@ -34,6 +39,8 @@ impl std::fmt::Display for WarmupPolicy {
             WarmupPolicy::Count(n) => write!(f, "{n} warm-up trials"),
             WarmupPolicy::Settle { max } => write!(f, "settle (until two trials agree within 5 %, at most {max})"),
             WarmupPolicy::Unknown => f.write_str("warm-up not recorded"),
+            WarmupPolicy::Stated(1) => f.write_str("1 warm-up trial, not in the file (stated at import)"),
+            WarmupPolicy::Stated(n) => write!(f, "{n} warm-up trials, not in the file (stated at import)"),
         }
     }
 }
@@ -127,6 +134,7 @@ impl Run {
             WarmupPolicy::Count(_) => format!("{} + {}", m.warmup_trials, m.summary.n),
             WarmupPolicy::Settle { .. } => format!("{} + {} (settle)", m.warmup_trials, m.summary.n),
             WarmupPolicy::Unknown => format!("? + {} (warm-up not recorded)", m.summary.n),
+            WarmupPolicy::Stated(n) => format!("{n} (not in the file) + {}", m.summary.n),
         }
     }
 

@@ -1,0 +1,793 @@
+//! A CSV of trials from the student's own instrument (SPEC E14, C:
+//! `vernier import csv`).
+//!
+//! The course asks students to write their own harness; the matmul lab's
+//! driver times only the multiply and prints `pair,first,naive_ms,
+//! blocked_ms,checksum`. Timing the whole process measures something else,
+//! so its numbers must enter the log as they are: one MEASURED row per arm,
+//! the instrument named, the warm-up stated, the file kept unchanged as the
+//! rows' raw file, and two arms recorded as the same first-class pair as
+//! `bench --vs` (paired ratios from the file's rows, the order check from
+//! its `first` column).
+//!
+//! The file is the student's, and may be anything: it is read bounded,
+//! every cell of a time column is checked, and a bad cell is named by its
+//! file, line and column before anything is written.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+
+use super::MAX_IMPORT_BYTES;
+use crate::bounded::{ReadError, read_bounded};
+use crate::display::inert_line;
+use crate::harness::raw::{self, RawError};
+use crate::notebook::{
+    Condition, ConditionName, Measurement, NewPair, Notebook, RawFile, Tag, WarmupPolicy, plausible,
+};
+use crate::stats::{self, OrderCheck, Spread, Summary};
+
+/// Checksums of two arms agree when they differ by at most this fraction
+/// of the larger: the two loops may sum in another order.
+pub const CHECKSUM_TOLERANCE: f64 = 1e-9;
+
+/// The units a time column may be in, with nanoseconds per unit.
+const UNITS: [(&str, f64); 4] = [("ms", 1e6), ("us", 1e3), ("ns", 1.0), ("s", 1e9)];
+
+/// Which columns hold the times.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arms {
+    /// One arm: `--column NAME`.
+    One(String),
+    /// A paired comparison: `--a NAME --b NAME`, one row per pair.
+    Two([String; 2]),
+}
+
+/// What to import and how to describe it; every text is the user's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CsvSpec {
+    /// The time columns.
+    pub arms: Arms,
+    /// The column naming each pair (kept; used to name rows in messages).
+    pub pair: Option<String>,
+    /// The column naming which arm ran first in each row, by its label or
+    /// its column's stem (`naive` for `naive_ms`).
+    pub first: Option<String>,
+    /// `ms`, `us`, `ns` or `s`; else read from the columns' suffix.
+    pub unit: Option<String>,
+    /// The first K trials of each arm in the file are warm-up.
+    pub warmup: Option<u32>,
+    /// N warm-up trials ran but are not in the file.
+    pub warmup_stated: Option<u32>,
+    /// The rows' (and the pair's) `What`.
+    pub what: Option<String>,
+    /// The arms' labels (default: each column's stem).
+    pub labels: [Option<String>; 2],
+    /// How the file was produced, stored as the rows' command.
+    pub command: Option<String>,
+    /// How the measured program was built (default: the Environment's).
+    pub build: Option<String>,
+    /// The instrument that took the times.
+    pub instrument: Option<String>,
+}
+
+/// Why a CSV import failed. Nothing has been recorded.
+#[derive(Debug, thiserror::Error)]
+pub enum CsvError {
+    /// The file could not be read, or was refused unread.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// A cell, a header or a line of the file cannot be taken.
+    #[error("{}, line {line}{}: {message}", path.display(), column.as_ref().map(|c| format!(", {c}")).unwrap_or_default())]
+    At {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line in the file.
+        line: usize,
+        /// The column, when one cell or header is at fault.
+        column: Option<Column>,
+        /// What is wrong.
+        message: String,
+    },
+    /// The options do not fit the file (no line to name).
+    #[error("{}: {message}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The raw copy could not be written.
+    #[error(transparent)]
+    Raw(#[from] RawError),
+}
+
+/// A column of the file: its 1-based position and its header name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Column {
+    /// 1-based position in the row.
+    pub number: usize,
+    /// Its header name, inert.
+    pub name: String,
+}
+
+impl fmt::Display for Column {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column {} ({})", self.number, self.name)
+    }
+}
+
+/// What the checksums say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChecksumCheck {
+    /// The sentence the rows keep as their result check.
+    pub text: String,
+    /// True when some values disagree.
+    pub differ: bool,
+}
+
+/// What a CSV import recorded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CsvImported {
+    /// The new MEASURED Runs rows, arm A first.
+    pub runs: Vec<u32>,
+    /// The comparison `C{n}` of two arms.
+    pub pair: Option<u32>,
+    /// The checksum columns' verdict, when the file has any.
+    pub checksums: Option<ChecksumCheck>,
+    /// The unchanged copy of the file in `raw/`.
+    pub raw_file: RawFile,
+}
+
+/// One data row of the file.
+struct Row {
+    line: usize,
+    cells: Vec<String>,
+}
+
+impl Row {
+    fn cell(&self, column: usize) -> &str {
+        self.cells.get(column).map_or("", String::as_str)
+    }
+}
+
+/// The file, split: its header and its data rows (comments and blank
+/// lines left out).
+struct Table {
+    path: PathBuf,
+    header_line: usize,
+    names: Vec<String>,
+    rows: Vec<Row>,
+}
+
+impl Table {
+    fn parse(path: &Path, text: &str) -> Result<Self, CsvError> {
+        let mut header: Option<(usize, Vec<String>)> = None;
+        let mut rows = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = if i == 0 { line.trim_start_matches('\u{feff}') } else { line };
+            let trimmed = line.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let cells: Vec<String> = trimmed.split(',').map(|c| c.trim().trim_matches('"').trim().to_owned()).collect();
+            match &header {
+                None => header = Some((i + 1, cells)),
+                // A comma inside a number (`5,731`) would shift every
+                // later cell into the wrong column.
+                Some((_, names)) if cells.len() > names.len() => {
+                    return Err(CsvError::At {
+                        path: path.to_path_buf(),
+                        line: i + 1,
+                        column: None,
+                        message: format!("{} fields where the header names {}", cells.len(), names.len()),
+                    });
+                }
+                Some(_) => rows.push(Row { line: i + 1, cells }),
+            }
+        }
+        let Some((header_line, names)) = header else {
+            return Err(CsvError::Invalid {
+                path: path.to_path_buf(),
+                message: "no header row: the file holds only comments or blank lines".into(),
+            });
+        };
+        Ok(Self { path: path.to_path_buf(), header_line, names, rows })
+    }
+
+    fn at(&self, line: usize, column: Option<usize>, message: impl Into<String>) -> CsvError {
+        CsvError::At {
+            path: self.path.clone(),
+            line,
+            column: column.map(|k| Column { number: k + 1, name: inert_line(self.names[k].clone()) }),
+            message: message.into(),
+        }
+    }
+
+    /// The position of the column named `name`; exactly one must exist.
+    fn find(&self, name: &str, option: &str) -> Result<usize, CsvError> {
+        let found: Vec<usize> = (0..self.names.len()).filter(|&k| self.names[k] == name.trim()).collect();
+        match found.as_slice() {
+            [k] => Ok(*k),
+            [] => Err(self.at(
+                self.header_line,
+                None,
+                format!(
+                    "no column '{}' ({option}) in the header; its columns are {}",
+                    inert_line(name.to_owned()),
+                    inert_line(self.names.join(", "))
+                ),
+            )),
+            [_, second, ..] => Err(self.at(
+                self.header_line,
+                Some(*second),
+                format!("the header names '{}' more than once", inert_line(name.to_owned())),
+            )),
+        }
+    }
+
+    /// A column's position by name, ignoring case, when present.
+    fn find_optional(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n.eq_ignore_ascii_case(name))
+    }
+
+    /// `line 5 (pair 3)`: a row as a message names it.
+    fn row_name(&self, row: &Row, pair: Option<usize>) -> String {
+        match pair.filter(|&k| !row.cell(k).is_empty()) {
+            Some(k) => {
+                format!(
+                    "line {} ({} {})",
+                    row.line,
+                    inert_line(self.names[k].clone()),
+                    inert_line(row.cell(k).to_owned())
+                )
+            }
+            None => format!("line {}", row.line),
+        }
+    }
+}
+
+/// An arm's column: where it is, its stem (`naive` for `naive_ms`) and the
+/// unit its suffix states.
+struct ArmColumn {
+    index: usize,
+    stem: String,
+    suffix: Option<&'static str>,
+}
+
+impl ArmColumn {
+    fn of(table: &Table, name: &str, option: &str) -> Result<Self, CsvError> {
+        let index = table.find(name, option)?;
+        let name = &table.names[index];
+        let lower = name.to_ascii_lowercase();
+        let suffix =
+            UNITS.iter().map(|(u, _)| *u).find(|u| lower.len() > u.len() + 1 && lower.ends_with(&format!("_{u}")));
+        let stem = match suffix {
+            Some(u) => name[..name.len() - u.len() - 1].to_owned(),
+            None => name.clone(),
+        };
+        Ok(Self { index, stem, suffix })
+    }
+}
+
+/// Reads a CSV of trials and records one MEASURED Runs row per arm — and,
+/// for two arms, their comparison as a pair — with the file copied
+/// unchanged into `raw/` as the rows' raw file. Every cell is checked
+/// before anything is written, so a bad file records nothing; the caller
+/// saves the notebook (under its lock, through `store::change`).
+pub fn import(
+    file: &Path,
+    dir: &Path,
+    notebook: &mut Notebook,
+    spec: &CsvSpec,
+    at: DateTime<Utc>,
+) -> Result<CsvImported, CsvError> {
+    let bytes = read_bounded(file, MAX_IMPORT_BYTES, "a CSV of trials")?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| CsvError::At {
+        path: file.to_path_buf(),
+        line: bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1,
+        column: None,
+        message: "not UTF-8 text".into(),
+    })?;
+    let table = Table::parse(file, text)?;
+    let invalid = |message: String| CsvError::Invalid { path: file.to_path_buf(), message };
+
+    let columns: Vec<ArmColumn> = match &spec.arms {
+        Arms::One(name) => vec![ArmColumn::of(&table, name, "--column")?],
+        Arms::Two([a, b]) => vec![ArmColumn::of(&table, a, "--a")?, ArmColumn::of(&table, b, "--b")?],
+    };
+    let pair_column = spec.pair.as_deref().map(|p| table.find(p, "--pair")).transpose()?;
+    let first_column = spec.first.as_deref().map(|f| table.find(f, "--first")).transpose()?;
+    let (unit, ns_per_unit) = unit_of(&table, &columns, spec.unit.as_deref())?;
+
+    let values = read_times(&table, &columns, unit)?;
+    let warmup = spec.warmup.unwrap_or(0) as usize;
+    let rows = table.rows.len();
+    if warmup >= rows {
+        return Err(invalid(format!("--warmup {warmup} leaves no timed trials: the file has {rows} row(s) of trials")));
+    }
+    let mut summaries = Vec::new();
+    for (arm, column) in values.iter().zip(&columns) {
+        let summary =
+            Summary::of(&arm[warmup..]).map_err(|e| table.at(table.header_line, Some(column.index), format!("{e}")))?;
+        summaries.push(summary);
+    }
+
+    let labels: Vec<String> = columns
+        .iter()
+        .zip(&spec.labels)
+        .map(|(c, given)| inert_line(given.clone().unwrap_or_else(|| c.stem.clone())))
+        .collect();
+    let firsts = first_column.map(|k| first_arms(&table, k, &columns, &labels)).transpose()?;
+    let checksums = checksum_check(&table, &columns, pair_column);
+
+    // Everything is checked: from here on the import only writes.
+    let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let name = inert_line(name);
+    let raw_file = raw::write_once(dir, &format!("import-csv-{}", notebook.runs().len() + 1), text)?;
+    let (policy, warmup_trials) = match (spec.warmup, spec.warmup_stated) {
+        (_, Some(n)) => (WarmupPolicy::Stated(n), n),
+        (Some(k), None) => (WarmupPolicy::Count(k), k),
+        (None, None) => (WarmupPolicy::Unknown, 0),
+    };
+    let instrument =
+        spec.instrument.clone().unwrap_or_else(|| format!("the student's own instrument, named in the file {name}"));
+
+    let (comparison, paired, order) = match (summaries.as_slice(), values.as_slice()) {
+        ([sa, sb], [va, vb]) => {
+            let metric = "median time";
+            let verdict = stats::compare(Spread::from(sa), Spread::from(sb), (&labels[0], &labels[1]), metric, unit);
+            let paired = stats::paired_ratios(&va[warmup..], &vb[warmup..]);
+            let order = firsts.as_ref().and_then(|f| order_check(&f[warmup..], &va[warmup..], &vb[warmup..], sa, sb));
+            (Some(verdict), paired, order)
+        }
+        _ => (None, None, None),
+    };
+
+    let mut runs = Vec::new();
+    for (k, ((column, summary), label)) in columns.iter().zip(summaries).zip(&labels).enumerate() {
+        let mut conditions = vec![
+            Condition::new(
+                ConditionName::Source,
+                format!(
+                    "{name} (imported CSV), column {}, SHA-256 {}",
+                    inert_line(table.names[column.index].clone()),
+                    &raw_file.sha256[..12]
+                ),
+            ),
+            Condition::new(ConditionName::Instrument, instrument.clone()),
+            Condition::new(ConditionName::WarmupPolicy, warmup_text(policy)),
+        ];
+        conditions.extend(crate::harness::build_condition(notebook.environment(), spec.build.as_deref()));
+        if let Some(order) = &order {
+            conditions.push(Condition::new(ConditionName::OrderCheck, order.describe()));
+        }
+        if let Some(check) = &checksums {
+            conditions.push(Condition::new(ConditionName::ResultCheck, check.text.clone()));
+        }
+        conditions.push(Condition::new(
+            ConditionName::NotRecorded,
+            "not available: a CSV of trials does not record them; state them under Environment",
+        ));
+        let what = match (&spec.what, columns.len()) {
+            (Some(what), 1) => what.clone(),
+            (Some(what), _) => format!("{what}: {label}"),
+            (None, _) => label.clone(),
+        };
+        let measurement = Measurement {
+            what,
+            command: spec.command.iter().cloned().collect(),
+            warmup: policy,
+            warmup_trials,
+            summary,
+            unit: unit.to_owned(),
+            ns_per_unit,
+            conditions,
+            raw_file: Some(RawFile { arm: if k == 0 { "A" } else { "B" }.into(), ..raw_file.clone() }),
+            tag: Tag::Measured,
+            synthetic: false,
+            extends: None,
+        };
+        runs.push(notebook.record_run(measurement, at));
+    }
+
+    let mut pair = None;
+    if let (Some(verdict), [a, b]) = (comparison, runs.as_slice()) {
+        let sentence = verdict.verdict.clone();
+        let new = NewPair {
+            what: spec.what.clone().unwrap_or_else(|| format!("{} vs {}", labels[0], labels[1])),
+            labels: [labels[0].clone(), labels[1].clone()],
+            unit: unit.to_owned(),
+            verdict,
+            paired,
+            order: order.clone(),
+        };
+        // Both rows were just recorded, so the pair's runs exist.
+        if let Ok(number) = notebook.record_pair(new, [*a, *b], at) {
+            let order = order.map(|o| format!("; {}", o.describe())).unwrap_or_default();
+            let note =
+                format!("Comparison C{number}: runs {a} (A) and {b} (B), imported from {name}: {sentence}{order}.");
+            let _ = notebook.add_note(&note, at);
+            pair = Some(number);
+        }
+    }
+    if let Some(check) = checksums.as_ref().filter(|c| c.differ) {
+        let rows: Vec<String> = runs.iter().map(u32::to_string).collect();
+        let note = format!("Imported {name} (run {}): {}", rows.join(", "), check.text);
+        let _ = notebook.add_note(&note, at);
+    }
+    Ok(CsvImported { runs, pair, checksums, raw_file })
+}
+
+/// The row's `warm-up policy` condition.
+fn warmup_text(policy: WarmupPolicy) -> String {
+    match policy {
+        WarmupPolicy::Count(k) => format!("the first {k} trials of each arm in the file (kept in the raw file)"),
+        other => other.to_string(),
+    }
+}
+
+/// The unit given, else the one the columns' suffix states; both arms
+/// must agree.
+fn unit_of(table: &Table, columns: &[ArmColumn], given: Option<&str>) -> Result<(&'static str, f64), CsvError> {
+    let known = || UNITS.iter().map(|(u, _)| *u).collect::<Vec<_>>().join(", ");
+    let lookup = |u: &str| UNITS.iter().find(|(name, _)| *name == u).copied();
+    let first = &columns[0];
+    if let Some(given) = given {
+        let given = given.trim();
+        let given = if given == "µs" || given == "μs" { "us" } else { given };
+        let Some((unit, ns)) = lookup(given) else {
+            return Err(table.at(
+                table.header_line,
+                Some(first.index),
+                format!("unknown unit '{}' (--unit): the units are {}", inert_line(given.to_owned()), known()),
+            ));
+        };
+        if let Some(c) = columns.iter().find(|c| c.suffix.is_some_and(|s| s != unit)) {
+            return Err(table.at(
+                table.header_line,
+                Some(c.index),
+                format!("--unit {unit} but the column's name says {}", c.suffix.unwrap_or_default()),
+            ));
+        }
+        return Ok((unit, ns));
+    }
+    let Some(unit) = first.suffix else {
+        return Err(table.at(
+            table.header_line,
+            Some(first.index),
+            format!("unknown unit: give --unit ({}) or end the column's name with _ms, _us, _ns or _s", known()),
+        ));
+    };
+    if let Some(c) = columns.iter().find(|c| c.suffix != Some(unit)) {
+        return Err(table.at(
+            table.header_line,
+            Some(c.index),
+            format!(
+                "the arms' units differ ({unit} and {}); give --unit if they are the same",
+                c.suffix.unwrap_or("none")
+            ),
+        ));
+    }
+    lookup(unit).ok_or_else(|| table.at(table.header_line, Some(first.index), "unknown unit"))
+}
+
+/// Every arm's times, checked cell by cell.
+fn read_times(table: &Table, columns: &[ArmColumn], unit: &str) -> Result<Vec<Vec<f64>>, CsvError> {
+    if table.rows.is_empty() {
+        return Err(table.at(
+            table.header_line,
+            Some(columns[0].index),
+            "empty arm: the file has a header but no trials",
+        ));
+    }
+    let counts: Vec<usize> =
+        columns.iter().map(|c| table.rows.iter().filter(|r| !r.cell(c.index).is_empty()).count()).collect();
+    let mut values = vec![Vec::with_capacity(table.rows.len()); columns.len()];
+    for row in &table.rows {
+        for (arm, column) in columns.iter().enumerate() {
+            let cell = row.cell(column.index);
+            let at = |message: String| table.at(row.line, Some(column.index), message);
+            if cell.is_empty() {
+                let name = |k: usize| inert_line(table.names[columns[k].index].clone());
+                return Err(at(match counts.as_slice() {
+                    [0, ..] | [_, 0] => "empty arm: no trials in this column".to_owned(),
+                    [a, b] if a != b => {
+                        format!(
+                            "unequal arm lengths: {} has {a} trials, {} has {b}; this cell is empty",
+                            name(0),
+                            name(1)
+                        )
+                    }
+                    _ => "empty cell: every row must hold a time".to_owned(),
+                }));
+            }
+            let t: f64 = cell.parse().map_err(|_| at(format!("'{}' is not a number", inert_line(cell.to_owned()))))?;
+            if let Some(why) = plausible::impossible(t).or_else(|| {
+                let ns = UNITS.iter().find(|(u, _)| *u == unit).map(|(_, ns)| *ns);
+                plausible::absurd(t, unit, ns)
+            }) {
+                return Err(at(format!("the time {why}; it cannot be a measurement")));
+            }
+            values[arm].push(t);
+        }
+    }
+    Ok(values)
+}
+
+/// Which arm ran first in each row: 0 (A) or 1 (B), named by its label,
+/// its column's stem or its column's name.
+fn first_arms(table: &Table, column: usize, columns: &[ArmColumn], labels: &[String]) -> Result<Vec<usize>, CsvError> {
+    table
+        .rows
+        .iter()
+        .map(|row| {
+            let cell = row.cell(column);
+            let names =
+                |k: usize| [labels[k].as_str(), columns[k].stem.as_str(), table.names[columns[k].index].as_str()];
+            (0..columns.len()).find(|&k| names(k).contains(&cell)).ok_or_else(|| {
+                let arms: Vec<String> = (0..columns.len()).map(|k| format!("'{}'", labels[k])).collect();
+                table.at(
+                    row.line,
+                    Some(column),
+                    format!("'{}' names no arm; expected {}", inert_line(cell.to_owned()), arms.join(" or ")),
+                )
+            })
+        })
+        .collect()
+}
+
+/// SPEC E5 on the file's rows: median(B) − median(A) over the rows where A
+/// ran first, against the same over the rows where B did. `None` unless
+/// both orders occur.
+fn order_check(firsts: &[usize], a: &[f64], b: &[f64], sa: &Summary, sb: &Summary) -> Option<OrderCheck> {
+    let difference = |first: usize| {
+        let pick =
+            |v: &[f64]| -> Vec<f64> { v.iter().zip(firsts).filter(|(_, f)| **f == first).map(|(x, _)| *x).collect() };
+        Some(Summary::of(&pick(b)).ok()?.median - Summary::of(&pick(a)).ok()?.median)
+    };
+    Some(OrderCheck::new(difference(0)?, difference(1)?, sa.iqr + sb.iqr, sa.median))
+}
+
+/// Two checksums agree: equal numbers within [`CHECKSUM_TOLERANCE`] of the
+/// larger, or the same text.
+fn agree(x: &str, y: &str) -> bool {
+    match (x.parse::<f64>(), y.parse::<f64>()) {
+        (Ok(x), Ok(y)) if x.is_finite() && y.is_finite() => (x - y).abs() <= CHECKSUM_TOLERANCE * x.abs().max(y.abs()),
+        _ => x == y,
+    }
+}
+
+/// The checksum columns' verdict: one per arm (`naive_checksum`,
+/// `blocked_checksum`) must agree row by row; a single `checksum` column
+/// must read the same on every row. `None` when the file has neither.
+fn checksum_check(table: &Table, columns: &[ArmColumn], pair: Option<usize>) -> Option<ChecksumCheck> {
+    const SHOWN: usize = 3;
+    let per_arm: Option<Vec<usize>> =
+        columns.iter().map(|c| table.find_optional(&format!("{}_checksum", c.stem))).collect();
+    let rows = table.rows.len();
+    let show = |cell: &str| inert_line(cell.to_owned());
+    if let Some([ka, kb]) = per_arm.as_deref().filter(|_| columns.len() == 2) {
+        let (ka, kb) = (*ka, *kb);
+        let (na, nb) = (show(&table.names[ka]), show(&table.names[kb]));
+        let differing: Vec<String> = table
+            .rows
+            .iter()
+            .filter(|r| !agree(r.cell(ka), r.cell(kb)))
+            .map(|r| format!("{}: {} against {}", table.row_name(r, pair), show(r.cell(ka)), show(r.cell(kb))))
+            .collect();
+        return Some(if differing.is_empty() {
+            ChecksumCheck {
+                text: format!("checksums identical: {na} and {nb} agree on all {rows} rows (within a relative 1e-9)"),
+                differ: false,
+            }
+        } else {
+            ChecksumCheck { text: differ_text(&format!("{na} and {nb} differ"), &differing, SHOWN), differ: true }
+        });
+    }
+    let k = table.find_optional("checksum")?;
+    let reference = table.rows.first()?;
+    let differing: Vec<String> = table
+        .rows
+        .iter()
+        .filter(|r| !agree(r.cell(k), reference.cell(k)))
+        .map(|r| format!("{} reads {}", table.row_name(r, pair), show(r.cell(k))))
+        .collect();
+    let name = show(&table.names[k]);
+    Some(if differing.is_empty() {
+        ChecksumCheck { text: format!("checksums identical: {name} is the same on all {rows} rows"), differ: false }
+    } else {
+        let head = format!(
+            "checksums differ: {name} is not the same on every row ({} reads {})",
+            table.row_name(reference, pair),
+            show(reference.cell(k))
+        );
+        ChecksumCheck { text: differ_text(&head, &differing, SHOWN), differ: true }
+    })
+}
+
+/// `HEAD on 2 rows: line 5 …; line 7 …` with at most `shown` rows named.
+fn differ_text(head: &str, differing: &[String], shown: usize) -> String {
+    let more = differing.len().saturating_sub(shown);
+    let listed = differing.iter().take(shown).cloned().collect::<Vec<_>>().join("; ");
+    let tail = if more > 0 { format!("; and {more} more") } else { String::new() };
+    format!("{head} on {} row(s): {listed}{tail}", differing.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MATMUL: &str = "pair,first,naive_ms,blocked_ms,checksum
+1,naive,5.712,2.618,134217728.000000
+2,blocked,5.688,2.604,134217728.000000
+3,naive,5.731,2.597,134217728.000000
+4,blocked,5.694,2.611,134217728.000000
+5,naive,5.705,2.589,134217728.000000
+6,blocked,5.742,2.626,134217728.000000
+7,naive,5.699,2.602,134217728.000000
+";
+
+    fn paired() -> CsvSpec {
+        CsvSpec {
+            arms: Arms::Two(["naive_ms".into(), "blocked_ms".into()]),
+            pair: Some("pair".into()),
+            first: Some("first".into()),
+            unit: None,
+            warmup: None,
+            warmup_stated: Some(1),
+            what: None,
+            labels: [None, None],
+            command: None,
+            build: None,
+            instrument: None,
+        }
+    }
+
+    /// Imports `text` as `trials.csv` into a fresh notebook folder.
+    fn run(text: &str, spec: &CsvSpec) -> (Result<CsvImported, CsvError>, Notebook, tempfile::TempDir) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("trials.csv");
+        std::fs::write(&file, text).expect("write");
+        let mut nb = Notebook::new("t", Utc::now());
+        let result = import(&file, dir.path(), &mut nb, spec, Utc::now());
+        (result, nb, dir)
+    }
+
+    fn raw_files(dir: &Path) -> usize {
+        std::fs::read_dir(dir.join("raw")).map(|d| d.count()).unwrap_or(0)
+    }
+
+    // SPEC E14: the matmul driver's seven alternating pairs become two rows
+    // and a pair; medians, IQRs, the paired ratio and the order check are
+    // those computed by hand (linear interpolation, as numpy's default).
+    #[test]
+    fn the_matmul_driver_becomes_two_rows_and_a_pair() {
+        let (result, nb, dir) = run(MATMUL, &paired());
+        let imported = result.expect("imports");
+        assert_eq!(imported.runs, vec![1, 2]);
+        let [a, b] = [&nb.runs()[0], &nb.runs()[1]];
+        assert!((a.measurement.summary.median - 5.705).abs() < 1e-12);
+        assert!((a.measurement.summary.iqr - 0.025).abs() < 1e-9);
+        assert!((b.measurement.summary.median - 2.604).abs() < 1e-12);
+        assert!((b.measurement.summary.iqr - 0.015).abs() < 1e-9);
+        assert_eq!(a.measurement.unit, "ms");
+        assert!((a.measurement.ns_per_unit - 1e6).abs() < f64::EPSILON);
+        assert_eq!(a.n_column(), "1 (not in the file) + 7");
+        assert_eq!(a.measurement.raw_file.as_ref().map(|r| r.arm.as_str()), Some("A"));
+        let pair = &nb.pairs()[0];
+        assert_eq!(pair.labels, ["naive".to_owned(), "blocked".to_owned()]);
+        let ratio = pair.paired.as_ref().expect("paired ratios");
+        assert!((ratio.median - 0.457_331_940_090_560_8).abs() < 1e-12);
+        let order = pair.order.as_ref().expect("order check");
+        assert!((order.difference_ab - (2.5995 - 5.7085)).abs() < 1e-9);
+        assert!((order.difference_ba - (2.611 - 5.694)).abs() < 1e-9);
+        assert!(!order.confound);
+        assert!(pair.verdict.claimed);
+        let checks = imported.checksums.expect("checksum column");
+        assert!(!checks.differ, "{}", checks.text);
+        // The raw file is the source, byte for byte.
+        let raw = std::fs::read_to_string(dir.path().join(imported.raw_file.path.to_string())).expect("raw");
+        assert_eq!(raw, MATMUL);
+        assert_eq!(imported.raw_file.sha256, raw::sha256_hex(MATMUL.as_bytes()));
+    }
+
+    // SPEC E14: `#` comments are skipped, `--warmup K` drops the first K
+    // trials of the arm, and a single arm takes its unit from --unit.
+    #[test]
+    fn one_column_with_comments_and_warmup_in_the_file() {
+        let text = "# my driver, 2026-11-30\n\ntrial,t\n# a note between rows\n1,9.0\n2,1.0\n3,2.0\n4,3.0\n";
+        let spec = CsvSpec {
+            arms: Arms::One("t".into()),
+            pair: None,
+            first: None,
+            warmup: Some(1),
+            warmup_stated: None,
+            unit: Some("us".into()),
+            ..paired()
+        };
+        let (result, nb, _dir) = run(text, &spec);
+        let imported = result.expect("imports");
+        assert_eq!(imported.pair, None);
+        let row = &nb.runs()[0];
+        assert!((row.measurement.summary.median - 2.0).abs() < f64::EPSILON);
+        assert_eq!(row.n_column(), "1 + 3");
+        assert_eq!(row.measurement.warmup, WarmupPolicy::Count(1));
+        assert!((row.measurement.ns_per_unit - 1e3).abs() < f64::EPSILON);
+    }
+
+    // SPEC E14: a single checksum column that changes is reported, in a
+    // note too; per-arm checksums are compared within a relative 1e-9.
+    #[test]
+    fn differing_checksums_are_reported() {
+        let text = MATMUL.replacen("5.705,2.589,134217728.000000", "5.705,2.589,134217729.000000", 1);
+        let (result, nb, _dir) = run(&text, &paired());
+        let checks = result.expect("imports").checksums.expect("checked");
+        assert!(checks.differ);
+        assert!(checks.text.contains("line 6 (pair 5) reads 134217729.000000"), "{}", checks.text);
+        assert!(nb.notes().iter().any(|n| n.text.contains("checksums differ")));
+
+        let per_arm = "naive_ms,blocked_ms,naive_checksum,blocked_checksum\n1,2,10.0,10.00000000001\n1,2,10.0,10.5\n";
+        let spec = CsvSpec { pair: None, first: None, ..paired() };
+        let (result, _, _dir) = run(per_arm, &spec);
+        let checks = result.expect("imports").checksums.expect("checked");
+        assert!(checks.differ);
+        assert!(checks.text.contains("line 3: 10.0 against 10.5"), "{}", checks.text);
+        assert!(!checks.text.contains("line 2"), "within 1e-9: {}", checks.text);
+    }
+
+    // SPEC E14 (issue 16 item 6): each bad file names its line and column
+    // and records nothing, not even the raw copy.
+    #[test]
+    fn bad_input_names_line_and_column_and_records_nothing() {
+        let cases: [(String, CsvSpec, &str); 8] = [
+            (MATMUL.replace("naive_ms", "slow_ms"), paired(), "line 1: no column 'naive_ms'"),
+            (MATMUL.replace("5.731", "5,731"), paired(), "line 4: 6 fields where the header names 5"),
+            (MATMUL.replace("5.731", "abc"), paired(), "line 4, column 3 (naive_ms): 'abc' is not a number"),
+            (
+                MATMUL.replace("2.597", "-2.597"),
+                paired(),
+                "line 4, column 4 (blocked_ms): the time is -2.597, a negative time",
+            ),
+            (
+                MATMUL.replace("2.597", "inf"),
+                paired(),
+                "line 4, column 4 (blocked_ms): the time is inf, not a finite number",
+            ),
+            ("pair,first,naive_ms,blocked_ms\n".to_owned(), paired(), "line 1, column 3 (naive_ms): empty arm"),
+            (
+                MATMUL.replace(",2.602,", ",,"),
+                paired(),
+                "line 8, column 4 (blocked_ms): unequal arm lengths: naive_ms has 7 trials, blocked_ms has 6",
+            ),
+            (
+                MATMUL.to_owned(),
+                CsvSpec { unit: Some("parsec".into()), ..paired() },
+                "line 1, column 3 (naive_ms): unknown unit 'parsec'",
+            ),
+        ];
+        for (text, spec, expected) in cases {
+            let (result, nb, dir) = run(&text, &spec);
+            let message = result.err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(message.contains("trials.csv, ") && message.contains(expected), "{expected}: got {message}");
+            assert!(nb.runs().is_empty() && nb.pairs().is_empty());
+            assert_eq!(raw_files(dir.path()), 0, "{expected}");
+        }
+        let no_suffix = MATMUL.replace("naive_ms", "naive").replace("blocked_ms", "blocked");
+        let spec = CsvSpec { arms: Arms::Two(["naive".into(), "blocked".into()]), ..paired() };
+        let message = run(&no_suffix, &spec).0.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(message.contains("line 1, column 3 (naive): unknown unit: give --unit"), "{message}");
+        let bad_first = MATMUL.replacen("blocked,5.688", "tiled,5.688", 1);
+        let message = run(&bad_first, &paired()).0.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(message.contains("line 3, column 2 (first): 'tiled' names no arm"), "{message}");
+    }
+
+    #[test]
+    fn checksums_agree_within_a_relative_tolerance() {
+        assert!(agree("1e12", "1.0000000001e12"));
+        assert!(!agree("1e12", "1.00001e12"));
+        assert!(agree("deadbeef", "deadbeef"));
+        assert!(!agree("deadbeef", "deadbeee"));
+    }
+}
