@@ -19,6 +19,22 @@ use vernier_engine::units::{DisplayUnit, Figures};
 use super::notebook_cmds::{apply, open};
 use super::{Failure, Outcome};
 
+/// How a run or a comparison is named in every face (SPEC S11): `bench`
+/// and `import csv` take the same three options.
+#[derive(Debug, Args)]
+pub struct Naming {
+    /// What the run (or the comparison) is about; names its row(s).
+    #[arg(long, value_name = "TEXT")]
+    what: Option<String>,
+    /// The label of arm A of a comparison (default: its command, or for an
+    /// import its column's stem).
+    #[arg(long, value_name = "TEXT")]
+    label_a: Option<String>,
+    /// The label of arm B of a comparison (default: as for arm A).
+    #[arg(long, value_name = "TEXT")]
+    label_b: Option<String>,
+}
+
 /// `vernier bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -65,15 +81,8 @@ pub struct BenchArgs {
     /// Environment's Compiler + flags). A kernel's build is Vernier's own.
     #[arg(long, value_name = "TEXT", conflicts_with = "kernel")]
     build: Option<String>,
-    /// What the run (or the comparison) is about; names its row(s).
-    #[arg(long, value_name = "TEXT")]
-    what: Option<String>,
-    /// The label of arm A of a comparison (default: its command).
-    #[arg(long, value_name = "TEXT")]
-    label_a: Option<String>,
-    /// The label of arm B of a comparison (default: its command).
-    #[arg(long, value_name = "TEXT")]
-    label_b: Option<String>,
+    #[command(flatten)]
+    naming: Naming,
     /// This run is the control condition, repeated in each session, that
     /// comparisons across sessions are weighed against (S14).
     #[arg(long, conflicts_with_all = ["vs", "vs_kernel"])]
@@ -150,15 +159,8 @@ pub struct CsvArgs {
     /// N warm-up trials ran but are not in the file.
     #[arg(long, value_name = "N")]
     warmup_stated: Option<u32>,
-    /// What the rows measured.
-    #[arg(long, value_name = "TEXT")]
-    what: Option<String>,
-    /// Arm A's label (default: its column's stem).
-    #[arg(long, value_name = "TEXT")]
-    label_a: Option<String>,
-    /// Arm B's label (default: its column's stem).
-    #[arg(long, value_name = "TEXT")]
-    label_b: Option<String>,
+    #[command(flatten)]
+    naming: Naming,
     /// How the file was produced, stored as the rows' command.
     #[arg(long, value_name = "TEXT")]
     command: Option<String>,
@@ -264,7 +266,7 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         let tile = (kind == KernelKind::MatmulBlocked).then_some(args.tile).flatten();
         arms.push(Subject::Kernel(KernelSpec { kind, size: args.size, tile }));
     }
-    if arms.len() == 1 && (args.label_a.is_some() || args.label_b.is_some()) {
+    if arms.len() == 1 && (args.naming.label_a.is_some() || args.naming.label_b.is_some()) {
         return Err(Failure::input(anyhow!(
             "--label-a and --label-b name the arms of a comparison: add --vs 'CMD B' or --vs-kernel NAME (use --what to name one run)"
         )));
@@ -277,8 +279,8 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         cooldown: args.cooldown,
         timeout: args.timeout,
         build: given(args.build.as_deref()),
-        what: given(args.what.as_deref()),
-        labels: [given(args.label_a.as_deref()), given(args.label_b.as_deref())],
+        what: given(args.naming.what.as_deref()),
+        labels: [given(args.naming.label_a.as_deref()), given(args.naming.label_b.as_deref())],
         control: args.control,
         stated: None,
     })
@@ -514,7 +516,7 @@ fn import_csv(args: &CsvArgs) -> Outcome {
         (None, Some(a), Some(b)) => Arms::Two([a.clone(), b.clone()]),
         _ => return Err(Failure::input(anyhow!("give --column NAME, or --a NAME --b NAME"))),
     };
-    if matches!(arms, Arms::One(_)) && (args.label_b.is_some() || args.first.is_some()) {
+    if matches!(arms, Arms::One(_)) && (args.naming.label_b.is_some() || args.first.is_some()) {
         return Err(Failure::input(anyhow!(
             "--label-b and --first belong to a comparison: give --a NAME --b NAME (use --label-a or --what to name one arm)"
         )));
@@ -526,8 +528,8 @@ fn import_csv(args: &CsvArgs) -> Outcome {
         unit: given(args.unit.as_deref()),
         warmup: args.warmup,
         warmup_stated: args.warmup_stated,
-        what: given(args.what.as_deref()),
-        labels: [given(args.label_a.as_deref()), given(args.label_b.as_deref())],
+        what: given(args.naming.what.as_deref()),
+        labels: [given(args.naming.label_a.as_deref()), given(args.naming.label_b.as_deref())],
         command: given(args.command.as_deref()),
         build: given(args.build.as_deref()),
         instrument: given(args.instrument.as_deref()),

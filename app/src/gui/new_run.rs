@@ -133,7 +133,7 @@ impl NewRunForm {
             // The window states it when it starts the run.
             stated: None,
         };
-        vernier_engine::harness::check_names(&spec)?;
+        vernier_engine::harness::check_names(spec.what.as_ref(), &spec.labels)?;
         Ok(spec)
     }
 

@@ -536,10 +536,11 @@ pub fn check_control(control: bool, arms: usize) -> Result<(), String> {
 /// A run's What and its arms' labels name rows in every face, one line
 /// each: a line break or another control character in one is refused,
 /// so no name can start a line of its own in a verdict or a note.
-pub fn check_names(spec: &BenchSpec) -> Result<(), String> {
-    let names = spec.what.iter().map(|w| ("--what", w)).chain(
-        spec.labels.iter().zip(["--label-a", "--label-b"]).filter_map(|(l, option)| l.as_ref().map(|l| (option, l))),
-    );
+pub fn check_names(what: Option<&String>, labels: &[Option<String>; 2]) -> Result<(), String> {
+    let names = what
+        .map(|w| ("--what", w))
+        .into_iter()
+        .chain(labels.iter().zip(["--label-a", "--label-b"]).filter_map(|(l, option)| l.as_ref().map(|l| (option, l))));
     for (option, name) in names {
         if let Some(c) = name.chars().find(|c| c.is_control()) {
             return Err(format!("{option} is one line of text: it holds the control character U+{:04X}", u32::from(c)));
@@ -557,7 +558,7 @@ pub fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
         return Err(BenchError::Invalid("give one subject, or two to compare".into()));
     }
     check_control(spec.control, spec.arms.len()).map_err(BenchError::Invalid)?;
-    check_names(spec).map_err(BenchError::Invalid)?;
+    check_names(spec.what.as_ref(), &spec.labels).map_err(BenchError::Invalid)?;
     for arm in &spec.arms {
         if let Subject::Command { argv, shell } = arm {
             let Some(program) = argv.first() else {

@@ -292,6 +292,7 @@ pub fn import(
     })?;
     let table = Table::parse(file, text)?;
     let invalid = |message: String| CsvError::Invalid { path: file.to_path_buf(), message };
+    crate::harness::check_names(spec.what.as_ref(), &spec.labels).map_err(invalid)?;
 
     let columns: Vec<ArmColumn> = match &spec.arms {
         Arms::One(name) => vec![ArmColumn::of(&table, name, "--column")?],
