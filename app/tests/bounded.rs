@@ -5,53 +5,14 @@
 
 use std::io::Write as _;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
 
-/// Long enough for a debug build on a busy machine; a hang never ends.
-const DEADLINE: Duration = Duration::from_secs(60);
+mod common;
+use common::{ok, stderr, stdout, vernier_fed};
 
-/// Runs `vernier args`, feeding `stdin` from a writer thread, and fails the
-/// test if it has not finished by [`DEADLINE`].
-fn vernier_fed(args: &[&str], stdin: impl FnOnce(&mut std::process::ChildStdin) + Send + 'static) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_vernier"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run vernier");
-    let mut input = child.stdin.take().expect("stdin");
-    let feeder =
-        std::thread::Builder::new().name("test-stdin".into()).spawn(move || stdin(&mut input)).expect("feeder thread");
-    let started = Instant::now();
-    while child.try_wait().expect("try_wait").is_none() {
-        if started.elapsed() > DEADLINE {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("vernier {args:?} did not finish within {DEADLINE:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = feeder.join();
-    child.wait_with_output().expect("output")
-}
-
+/// Every command here runs under the deadline: a hang fails the test.
 fn vernier(args: &[&str]) -> Output {
     vernier_fed(args, |_| {})
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn ok(o: Output) -> Output {
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
-    o
 }
 
 fn new_notebook(tmp: &Path, name: &str) -> String {
@@ -140,18 +101,7 @@ fn a_sparse_workbook_is_read_without_its_claimed_extent() {
     let path = tmp.path().join("measurements.xlsx");
     let mut book = rust_xlsxwriter::Workbook::new();
     let runs = book.add_worksheet().set_name("Runs").expect("name");
-    let header = [
-        "#",
-        "What",
-        "Command",
-        "n (warm-up + timed)",
-        "Median",
-        "Dispersion",
-        "Min / Max",
-        "Conditions",
-        "Raw file",
-        "Tag",
-    ];
+    let header = vernier_engine::notebook::RUN_COLUMNS;
     let row = ["1", "t", "true", "1 + 3", "0.001 s", "IQR 0.0001 s", "", "", "", "MEASURED"];
     for (c, (h, v)) in header.iter().zip(row).enumerate() {
         let c = u16::try_from(c).expect("column");

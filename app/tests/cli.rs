@@ -3,36 +3,18 @@
 
 use std::io::Write as _;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-use serde_json::Value;
+mod common;
+use common::{json, stderr, stdout, vernier_fed};
 
 fn vernier(args: &[&str]) -> Output {
     vernier_with_stdin(args, "")
 }
 
 fn vernier_with_stdin(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_vernier"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run vernier");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
-    child.wait_with_output().expect("wait")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn json(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))
+    let stdin = stdin.to_owned();
+    vernier_fed(args, move |input| input.write_all(stdin.as_bytes()).expect("write stdin"))
 }
 
 fn new_notebook(tmp: &Path) -> String {

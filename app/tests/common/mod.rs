@@ -3,13 +3,43 @@
 #![allow(dead_code)]
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{ChildStdin, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 /// Runs the built binary with `args` and waits for it.
 pub fn vernier(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_vernier")).args(args).output().expect("run vernier")
+}
+
+/// Long enough for a debug build on a busy machine; a hang never ends.
+pub const DEADLINE: Duration = Duration::from_secs(60);
+
+/// Runs the binary with `args`, feeding its stdin from a writer thread, and
+/// fails the test if it has not finished by [`DEADLINE`].
+pub fn vernier_fed(args: &[&str], stdin: impl FnOnce(&mut ChildStdin) + Send + 'static) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vernier"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run vernier");
+    let mut input = child.stdin.take().expect("stdin");
+    let feeder =
+        std::thread::Builder::new().name("test-stdin".into()).spawn(move || stdin(&mut input)).expect("feeder thread");
+    let started = Instant::now();
+    while child.try_wait().expect("try_wait").is_none() {
+        if started.elapsed() > DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("vernier {args:?} did not finish within {DEADLINE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = feeder.join();
+    child.wait_with_output().expect("output")
 }
 
 /// What it printed on stdout.
