@@ -15,7 +15,9 @@ use std::path::Path;
 
 use blocks::{Block, Run, parse_template};
 
-use crate::notebook::{Brevity, EnvField, Notebook, RowContext, RowRef, RunColumn, SoakColumn, Tag, row_list};
+use crate::notebook::{
+    Brevity, EnvField, Notebook, RowContext, RowRef, RunColumn, SoakColumn, Tag, group_rows, row_list,
+};
 use crate::soak::file::{self as soak_file, SoakData};
 
 /// Exactly the six document names (D1), in the course's order.
@@ -300,14 +302,7 @@ fn across_rows(nb: &Notebook, read: impl Fn(&RowContext) -> Option<String>) -> O
     let runs = nb.runs().iter().filter(|r| r.discarded.is_none()).map(|r| (RowRef::Run(r.number), read(&r.context())));
     let soaks =
         nb.soaks().iter().filter(|s| s.discarded.is_none()).map(|s| (RowRef::Soak(s.number), read(&s.context())));
-    let mut groups: Vec<(String, Vec<RowRef>)> = Vec::new();
-    for (row, value) in runs.chain(soaks) {
-        let value = value.unwrap_or_else(|| "not stated".to_owned());
-        match groups.iter_mut().find(|(v, _)| *v == value) {
-            Some((_, rows)) => rows.push(row),
-            None => groups.push((value, vec![row])),
-        }
-    }
+    let groups = group_rows(runs.chain(soaks).map(|(row, v)| (row, v.unwrap_or_else(|| "not stated".to_owned()))));
     match groups.as_slice() {
         [] => None,
         [(one, _)] => Some(one.clone()),

@@ -387,17 +387,12 @@ impl Notebook {
     /// "runs 1–4 were measured on mains" beside the field.
     pub fn stated_differently(&self, field: EnvField) -> Vec<(String, Vec<RowRef>)> {
         let now = self.environment.get(field);
-        let mut groups: Vec<(String, Vec<RowRef>)> = Vec::new();
         let rows = self.runs.iter().map(|r| (RowRef::Run(r.number), r.stated.as_ref()));
         let soaks = self.soaks.iter().map(|s| (RowRef::Soak(s.number), s.stated.as_ref()));
-        for (row, stated) in rows.chain(soaks) {
-            let Some(then) = stated.map(|e| e.get(field)).filter(|then| *then != now) else { continue };
-            match groups.iter_mut().find(|(value, _)| *value == then) {
-                Some((_, members)) => members.push(row),
-                None => groups.push((then, vec![row])),
-            }
-        }
-        groups
+        group_rows(
+            rows.chain(soaks)
+                .filter_map(|(row, stated)| Some((row, stated?.get(field))).filter(|(_, then)| *then != now)),
+        )
     }
 
     /// Sets a run or soak aside with a reason (N5): it stays in the log and a
@@ -527,6 +522,19 @@ fn checked(text: PredictionText) -> Result<PredictionText, NotebookError> {
         predict: field("What I predict", text.predict)?,
         why: field("Why", text.why)?,
     })
+}
+
+/// Rows grouped by a value each holds, in the order values first appear:
+/// `[("mains", [run 1, run 2]), ("battery", [run 3])]`.
+pub fn group_rows(rows: impl IntoIterator<Item = (RowRef, String)>) -> Vec<(String, Vec<RowRef>)> {
+    let mut groups: Vec<(String, Vec<RowRef>)> = Vec::new();
+    for (row, value) in rows {
+        match groups.iter_mut().find(|(v, _)| *v == value) {
+            Some((_, members)) => members.push(row),
+            None => groups.push((value, vec![row])),
+        }
+    }
+    groups
 }
 
 /// Rows named compactly: `runs 1–4, 7 and soak S2`.
