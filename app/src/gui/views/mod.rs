@@ -120,6 +120,8 @@ pub struct ViewState {
     pub env_drafts: std::collections::HashMap<usize, String>,
     /// The Environment's hints, kept while the notebook's rows stay the same.
     pub env_hints: environment::HintCache,
+    /// Whether the selected run can be extended, kept while it stays so.
+    pub extend_plan: runs::ExtendPlanCache,
     /// The run whose trials are shown.
     pub selected_run: Option<u32>,
     /// Show the seq/chase sweep instead of one run's trials.

@@ -239,8 +239,29 @@ fn compare_window(ui: &mut Ui, state: &mut ViewState, nb: &Notebook) {
 
 /// S10: rerun the selected run's spec to 51 trials as a new row linked to
 /// it, judged against the claim typed; a run that cannot be extended says why.
+/// Whether the selected run can be extended, and why not: planned once per
+/// selection and notebook state, not every frame (a plan looks through the
+/// rows for the run's partner).
+#[derive(Debug, Default)]
+pub struct ExtendPlanCache {
+    /// The notebook, its row and note counts (a discard adds a note) and the run.
+    key: Option<(usize, usize, usize, u32)>,
+    refused: Option<String>,
+}
+
+impl ExtendPlanCache {
+    fn refused(&mut self, nb: &Notebook, run: u32) -> Option<&str> {
+        let key = (std::ptr::from_ref(nb) as usize, nb.runs().len(), nb.notes().len(), run);
+        if self.key != Some(key) {
+            self.refused = Extension::plan(nb, run).err().map(|why| why.to_string());
+            self.key = Some(key);
+        }
+        self.refused.as_deref()
+    }
+}
+
 fn extend_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, run: u32) {
-    let plan = Extension::plan(cx.notebook, run);
+    let refused = state.extend_plan.refused(cx.notebook, run).map(str::to_owned);
     ui.horizontal(|ui| {
         let label = ui.label("Claim");
         ui.add(
@@ -248,13 +269,13 @@ fn extend_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, run: u32)
         )
         .labelled_by(label.id)
         .on_hover_text("the difference you mean to claim; for a comparison it defaults to its difference");
-        let button = ui.add_enabled(plan.is_ok(), egui::Button::new("Extend to 51 trials"));
-        let button = match &plan {
-            Ok(_) => button.on_hover_text(
+        let button = ui.add_enabled(refused.is_none(), egui::Button::new("Extend to 51 trials"));
+        let button = match &refused {
+            None => button.on_hover_text(
                 "rerun this run's spec (command or kernel, warm-up, pin) to 51 timed trials as a new row, \
                  and see whether the median moved by more than the difference you mean to claim",
             ),
-            Err(why) => button.on_disabled_hover_text(inert(&why.to_string())),
+            Some(why) => button.on_disabled_hover_text(inert(why)),
         };
         if button.clicked() {
             cx.commands.push(AppCommand::ExtendRun(run, state.extend_claim.clone()));
