@@ -240,7 +240,7 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "runs": p.runs,
             "label_a": p.labels[0],
             "label_b": p.labels[1],
-            "unit": p.unit,
+            "unit": p.verdict.unit,
             "comparison": p.verdict,
             "display_unit": p.verdict.display_unit(),
             "paired_ratio": p.paired,

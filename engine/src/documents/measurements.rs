@@ -150,7 +150,7 @@ impl Default for Layout {
                 Column::text("Verdict (S7)", |p: &Pair, _| p.verdict.verdict.clone()),
                 Column::text("Paired B/A", |p: &Pair, _| p.paired_text()),
                 Column::text("Order", |p: &Pair, _| p.order.as_ref().map(|o| o.describe()).unwrap_or_default()),
-                Column::text("Unit", |p: &Pair, _| p.unit.clone()),
+                Column::text("Unit", |p: &Pair, _| p.verdict.unit.clone()),
                 Column::number("Median A", |p: &Pair| p.verdict.median_a),
                 Column::number("Median B", |p: &Pair| p.verdict.median_b),
                 Column::number("IQR A", |p: &Pair| p.verdict.iqr_a),

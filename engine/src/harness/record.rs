@@ -131,7 +131,6 @@ pub fn add_rows_extending(
         let pair = NewPair {
             what: result.what.clone().unwrap_or_else(|| format!("{la} vs {lb}")),
             labels: [la.clone(), lb.clone()],
-            unit: result.arms[0].unit.clone(),
             verdict: c.clone(),
             paired: result.paired.clone(),
             order: result.order.clone(),

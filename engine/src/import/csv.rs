@@ -399,7 +399,6 @@ pub fn import(
         let new = NewPair {
             what: spec.what.clone().unwrap_or_else(|| format!("{} vs {}", labels[0], labels[1])),
             labels: [labels[0].clone(), labels[1].clone()],
-            unit: unit.to_owned(),
             verdict,
             paired,
             order: order.clone(),

@@ -210,8 +210,8 @@ impl Notebook {
             }
         }
         let number = next_number(self.pairs.iter().map(|p| p.number));
-        let NewPair { what, labels, unit, verdict, paired, order } = pair;
-        self.pairs.push(Pair { number, what, runs, labels, unit, verdict, paired, order, recorded_at: at });
+        let NewPair { what, labels, verdict, paired, order } = pair;
+        self.pairs.push(Pair { number, what, runs, labels, verdict, paired, order, recorded_at: at });
         Ok(number)
     }
 

@@ -24,9 +24,7 @@ pub struct Pair {
     /// The arms' labels, A then B (`--label-a`, `--label-b`; the command
     /// when none was given).
     pub labels: [String; 2],
-    /// The unit of both arms' medians.
-    pub unit: String,
-    /// S7 between A and B, with its sentence.
+    /// S7 between A and B, with its sentence and the arms' unit.
     pub verdict: Comparison,
     /// S11: B/A of adjacent trials, summarised; `None` when not computable.
     pub paired: Option<Summary>,
@@ -44,8 +42,6 @@ pub struct NewPair {
     pub what: String,
     /// See [`Pair::labels`].
     pub labels: [String; 2],
-    /// See [`Pair::unit`].
-    pub unit: String,
     /// See [`Pair::verdict`].
     pub verdict: Comparison,
     /// See [`Pair::paired`].
@@ -120,7 +116,7 @@ impl Pair {
         let v = &self.verdict;
         // Both medians in the unit the smaller one is shown in (S12), each
         // at the place its own IQR allows (S6).
-        let unit = DisplayUnit::for_median(&self.unit, v.median_a.min(v.median_b));
+        let unit = DisplayUnit::for_median(&v.unit, v.median_a.min(v.median_b));
         let value = |m: f64, iqr: f64| unit.figures([m, iqr, m, m], None).median();
         let order = self.order.as_ref().map(|o| format!("; {}", o.describe())).unwrap_or_default();
         inert_line(format!(
