@@ -442,7 +442,7 @@ pub fn run_bench(
         .iter()
         .zip(provenance)
         .enumerate()
-        .map(|(i, (subject, provenance))| ArmResult { provenance, ..arm_result(i, subject, &live, &outcome.trials) })
+        .map(|(i, (subject, provenance))| arm_result(i, subject, provenance, &live, &outcome.trials))
         .collect();
     let labels = name_arms(&mut arm_results, spec);
     let (comparison, order, paired) = match (arm_results.as_slice(), labels.as_slice()) {
@@ -619,7 +619,13 @@ fn scale(live: &Live<'_>, arm: usize, ns: u64) -> f64 {
     }
 }
 
-fn arm_result(arm: usize, subject: &Subject, live: &Live<'_>, trials: &[TrialRecord]) -> ArmResult {
+fn arm_result(
+    arm: usize,
+    subject: &Subject,
+    provenance: Option<Provenance>,
+    live: &Live<'_>,
+    trials: &[TrialRecord],
+) -> ArmResult {
     let timed: Vec<f64> = trials
         .iter()
         .filter(|t| t.arm == arm && !t.warmup && t.status == TrialStatus::Ok)
@@ -642,7 +648,7 @@ fn arm_result(arm: usize, subject: &Subject, live: &Live<'_>, trials: &[TrialRec
         first_trial_check: if warmup_trials == 0 { stats::warmup_check(&timed) } else { None },
         timed,
         checksum: live.checksums[arm].clone(),
-        provenance: None,
+        provenance,
     }
 }
 
