@@ -5,7 +5,7 @@
 
 use std::io::Write as _;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 mod common;
 use common::{ok, stderr, stdout, vernier_fed};
@@ -130,7 +130,7 @@ fn a_sparse_workbook_is_read_without_its_claimed_extent() {
 fn a_fifo_is_refused_not_waited_on() {
     let tmp = tempfile::tempdir().expect("tmp");
     let mkfifo = |path: &Path| {
-        let status = Command::new("mkfifo").arg(path).status().expect("mkfifo");
+        let status = std::process::Command::new("mkfifo").arg(path).status().expect("mkfifo");
         assert!(status.success());
     };
     let theirs = tmp.path().join("theirs");
