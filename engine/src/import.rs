@@ -184,13 +184,16 @@ pub enum Imported {
 /// statistics over hyperfine's times and a raw copy of the times in `raw/`.
 /// A command with a failed trial gets no row, only a note, as a `bench`
 /// run that ended early. `build` is how the measured program was built
-/// (SPEC N11; default: the Environment's Compiler + flags). Every time is
-/// checked before anything is written; the caller saves the notebook.
+/// (SPEC N11; default: the Environment's Compiler + flags);
+/// `warmup_stated` is hyperfine's `--warmup` count when the student gives
+/// it, which the export does not record. Every time is checked before
+/// anything is written; the caller saves the notebook.
 pub fn hyperfine(
     file: &Path,
     dir: &Path,
     notebook: &mut Notebook,
     build: Option<&str>,
+    warmup_stated: Option<u32>,
     at: DateTime<Utc>,
 ) -> Result<Vec<Imported>, ImportError> {
     let bytes = read_bounded(file, MAX_IMPORT_BYTES, "a hyperfine export")?;
@@ -272,8 +275,8 @@ pub fn hyperfine(
             what: format!("{} (imported from hyperfine)", result.command),
             // Stored as the one string hyperfine ran, usually through a shell.
             command: vec![result.command.clone()],
-            warmup: WarmupPolicy::Unknown,
-            warmup_trials: 0,
+            warmup: warmup_stated.map_or(WarmupPolicy::Unknown, WarmupPolicy::Stated),
+            warmup_trials: warmup_stated.unwrap_or(0),
             summary,
             unit: "s".into(),
             ns_per_unit: 1e9,

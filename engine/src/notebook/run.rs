@@ -28,8 +28,8 @@ pub enum WarmupPolicy {
     Unknown,
     /// This many warm-up trials ran but are not in the imported file (a
     /// student's driver that runs one warm-up pair and does not print it,
-    /// SPEC E14): the count is the student's statement, not a trial Vernier
-    /// can show.
+    /// SPEC E14), stated at import or later with `vernier set-run`: the
+    /// count is the student's statement, not a trial Vernier can show.
     Stated(u32),
 }
 
@@ -39,8 +39,8 @@ impl std::fmt::Display for WarmupPolicy {
             WarmupPolicy::Count(n) => write!(f, "{n} warm-up trials"),
             WarmupPolicy::Settle { max } => write!(f, "settle (until two trials agree within 5 %, at most {max})"),
             WarmupPolicy::Unknown => f.write_str("warm-up not recorded"),
-            WarmupPolicy::Stated(1) => f.write_str("1 warm-up trial, not in the file (stated at import)"),
-            WarmupPolicy::Stated(n) => write!(f, "{n} warm-up trials, not in the file (stated at import)"),
+            WarmupPolicy::Stated(1) => f.write_str("1 warm-up trial, not in the file (stated by the student)"),
+            WarmupPolicy::Stated(n) => write!(f, "{n} warm-up trials, not in the file (stated by the student)"),
         }
     }
 }
