@@ -83,11 +83,23 @@ impl Prepared {
     }
 
     /// Writes the raw copy and records the rows, their pair and a note for
-    /// every failed check. The Environment's build is taken now, under the
-    /// caller's lock, from the notebook as it is on disk (SPEC N9, N11).
+    /// every failed check: [`Self::write_raw`], then [`Self::add_rows`].
     pub fn record(&self, dir: &Path, notebook: &mut Notebook, at: DateTime<Utc>) -> Result<Recorded, RawError> {
-        let stem = format!("{}-{}", self.raw_stem, notebook.runs().len() + 1);
-        let raw_file = raw::write_once_as(dir, &stem, self.raw_extension, &self.text)?;
+        let raw_file = self.write_raw(dir, notebook.runs().len() + 1)?;
+        Ok(self.add_rows(notebook, raw_file, at))
+    }
+
+    /// Writes the file unchanged into `raw/`, named for the run it will
+    /// become (`next_run`), never over an existing one.
+    pub fn write_raw(&self, dir: &Path, next_run: usize) -> Result<RawFile, RawError> {
+        raw::write_once_as(dir, &format!("{}-{next_run}", self.raw_stem), self.raw_extension, &self.text)
+    }
+
+    /// Records the rows over their written raw copy, with their pair and a
+    /// note for every failed check. The Environment's build is taken now,
+    /// under the caller's lock, from the notebook as it is on disk (SPEC
+    /// N9, N11); the window applies it to its copy and to the file alike.
+    pub fn add_rows(&self, notebook: &mut Notebook, raw_file: RawFile, at: DateTime<Utc>) -> Recorded {
         let build = crate::harness::build_condition(notebook.environment(), self.build.as_deref());
         let mut runs = Vec::with_capacity(self.rows.len());
         for row in &self.rows {
@@ -117,7 +129,7 @@ impl Prepared {
             let note = format!("Imported {} (run {}): {}", self.name, numbers.join(", "), check.text);
             let _ = notebook.add_note(&note, at);
         }
-        Ok(Recorded { runs, pair, raw_file })
+        Recorded { runs, pair, raw_file }
     }
 }
 

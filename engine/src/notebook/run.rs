@@ -104,6 +104,19 @@ pub struct Measurement {
     pub extends: Option<u32>,
 }
 
+impl Measurement {
+    /// `n (warm-up + timed)`, e.g. `3 + 31`, or `7 + 31 (settle)`: what
+    /// the Runs table shows, and an import's preview before it is a row.
+    pub fn n_text(&self) -> String {
+        match self.warmup {
+            WarmupPolicy::Count(_) => format!("{} + {}", self.warmup_trials, self.summary.n),
+            WarmupPolicy::Settle { .. } => format!("{} + {} (settle)", self.warmup_trials, self.summary.n),
+            WarmupPolicy::Unknown => format!("? + {} (warm-up not recorded)", self.summary.n),
+            WarmupPolicy::Stated(n) => format!("{n} (not in the file) + {}", self.summary.n),
+        }
+    }
+}
+
 /// A row of the Runs section. The notebook file stores it through its
 /// file form (the notebook's private `file` module), which keeps each distinct snapshot once.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,13 +142,7 @@ impl Run {
 
     /// `n (warm-up + timed)`, e.g. `3 + 31`, or `7 + 31 (settle)`.
     pub fn n_column(&self) -> String {
-        let m = &self.measurement;
-        match m.warmup {
-            WarmupPolicy::Count(_) => format!("{} + {}", m.warmup_trials, m.summary.n),
-            WarmupPolicy::Settle { .. } => format!("{} + {} (settle)", m.warmup_trials, m.summary.n),
-            WarmupPolicy::Unknown => format!("? + {} (warm-up not recorded)", m.summary.n),
-            WarmupPolicy::Stated(n) => format!("{n} (not in the file) + {}", m.summary.n),
-        }
+        self.measurement.n_text()
     }
 
     /// The row's figures as every face shows them: in the unit S12 picks
