@@ -42,6 +42,7 @@ const SHORTCUT_RUN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND,
 const SHORTCUT_REPRODUCE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::R);
 const SHORTCUT_CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Escape);
 const SHORTCUT_EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
+const SHORTCUT_IMPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::I);
 const SHORTCUT_THEME: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::T);
 
 /// Why the window could not start. `main` decides what exit code each earns.
@@ -316,7 +317,8 @@ pub struct VernierApp {
     live: Option<LiveRun>,
     views: views::ViewState,
     new_run: Option<new_run::NewRunForm>,
-    trials: HashMap<u32, plots::RunTrials>,
+    /// Each run's trials as read from its raw file, or why there are none.
+    trials: HashMap<u32, Result<plots::RunTrials, io::NoTrials>>,
     status: Option<(String, bool)>,
     commands: Vec<AppCommand>,
     /// A folder path being typed, for systems without a native dialog.
@@ -822,7 +824,10 @@ impl VernierApp {
             // Resolving the path looks at the disk (symbolic links), so the
             // I/O thread does it.
             Some(path) => self.send_io(io::Request::ReadTrials { run: number, dir: self.doc.dir.clone(), path }),
-            None => self.say(format!("run {number} has no raw file to plot"), false),
+            None => {
+                let why = io::NoTrials::Absent("no trial plot: the row keeps no raw file".into());
+                self.trials.insert(number, Err(why));
+            }
         }
     }
 }

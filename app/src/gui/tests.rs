@@ -854,6 +854,14 @@ fn add_a_comparison_from_a_csv_file() {
     harness.get_by_label("A · naive: median 5.705 ms, IQR 0.025 ms · drift -0.12 %, n 1 (not in the file) + 7");
     harness.get_by_label("paired blocked/naive 0.4573 (IQR 0.0029, 7 pairs)");
     record_import(&mut harness, 4);
+    // The new row is selected; its raw file is the CSV as it was, which is
+    // said in place of the trial plot, not reported as an error.
+    step_until(&mut harness, "the trials", |app| app.trials.contains_key(&4));
+    harness.run();
+    harness.get_by_label(
+        "no trial plot: the trials are in raw/import-csv-3.csv, the imported file unchanged, in its own format",
+    );
+    assert!(!harness.state().status.as_ref().is_some_and(|(_, error)| *error), "no error in the status bar");
     let on_disk = store::load(&tmp.path().join("nb")).expect("loads");
     let pair = on_disk.pairs().last().expect("a comparison");
     assert_eq!(pair.runs, [3, 4]);

@@ -147,7 +147,7 @@ pub struct Context<'a> {
     /// Where views queue their effects.
     pub commands: &'a mut Vec<AppCommand>,
     /// Trials of the selected run, when loaded.
-    pub trials: Option<&'a super::plots::RunTrials>,
+    pub trials: Option<&'a Result<super::plots::RunTrials, super::io::NoTrials>>,
     /// The last export's documents with their unwritten parts.
     pub exported: Option<&'a [(&'static str, usize)]>,
     /// Parts of each document still to write.

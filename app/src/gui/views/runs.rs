@@ -24,7 +24,7 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         }
         if ui
             .button("+ Add run from numbers…")
-            .on_hover_text("Numbers your own instrument took: a CSV of trials, or typed or pasted")
+            .on_hover_text("Numbers your own instrument took: a CSV of trials, or typed or pasted (Ctrl+I)")
             .clicked()
         {
             cx.commands.push(AppCommand::ImportDialog);
@@ -174,7 +174,8 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     }
     extend_ui(ui, state, cx, run.number);
     match cx.trials {
-        Some(trials) if trials.run == run.number => plots::run_plot(ui, run, trials),
+        Some(Ok(trials)) if trials.run == run.number => plots::run_plot(ui, run, trials),
+        Some(Err(why)) => hint(ui, why.text()),
         _ => hint(ui, "Reading the trials…"),
     }
     discard_dialog(ui, state, cx);
