@@ -162,6 +162,8 @@ pub enum AppCommand {
     AddNote(String),
     /// Discard a run with a reason.
     Discard(u32, String),
+    /// State what a run did not record, as a statement made later (A1, A2).
+    StateRun(u32, Vec<vernier_engine::notebook::RunStatement>),
     /// Select a run and show its trials.
     SelectRun(u32),
     /// Switch between the dark and light themes.
@@ -724,6 +726,9 @@ impl VernierApp {
             AppCommand::Discard(n, reason) => Arc::new(move |nb: &mut Notebook| {
                 nb.discard(RowRef::Run(n), &reason, now)
                     .map(|()| Applied::said(format!("discarded run {n}; it is listed under Notes and anomalies")))
+            }),
+            AppCommand::StateRun(n, statements) => Arc::new(move |nb: &mut Notebook| {
+                nb.state_run(n, &statements, now).map(|said| Applied::said(format!("run {n} now states {said}")))
             }),
         };
         self.edit(change);

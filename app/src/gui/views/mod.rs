@@ -110,6 +110,8 @@ pub struct ViewState {
     pub amending: Option<(u32, PredictionForm)>,
     /// A run being discarded, with the reason typed so far.
     pub discarding: Option<(u32, String)>,
+    /// What is being stated about a run after it was recorded (A1, A2).
+    pub stating: Option<runs::Stating>,
     /// The difference to claim when the selected run is extended (S10).
     pub extend_claim: String,
     /// The last extension's new runs and its verdict, shown with them.
