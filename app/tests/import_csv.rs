@@ -63,7 +63,12 @@ fn the_matmul_driver_becomes_a_named_comparison() {
         let conditions = row["columns"]["Conditions"].as_str().expect("conditions");
         assert!(conditions.contains("source: matmul-driver.csv (imported CSV)"), "{conditions}");
         assert!(conditions.contains("instrument: benchmark.cpp, steady_clock, multiply only"), "{conditions}");
+        // What this machine says is kept, labelled, and never taken for the
+        // machine that measured (A2 still asks for that to be stated).
+        assert!(conditions.contains("read at import: "), "{conditions}");
     }
+    let audit = json(&vernier(&["audit", &dir, "--json"])).to_string();
+    assert!(audit.contains("states no machine"), "{audit}");
     let c = &v["comparisons"][0];
     assert_eq!(c["label"], "C1");
     assert_eq!(c["runs"], serde_json::json!([1, 2]));

@@ -77,6 +77,25 @@ pub struct Recorded {
 }
 
 impl Prepared {
+    /// Adds to every row what Vernier reads on this machine as the import
+    /// is recorded, labelled "read at import": the numbers may have been
+    /// measured elsewhere, so it never stands for the row's machine (A2
+    /// asks for that to be stated), but when they were measured here it
+    /// is the record of where.
+    pub fn read_here(mut self, machine: &crate::machine::Machine) -> Self {
+        let value = format!(
+            "{}, {} logical CPUs, {} (kernel {}); power source {}",
+            machine.cpu_model, machine.logical_cpus, machine.os, machine.kernel, machine.power_source
+        );
+        for row in &mut self.rows {
+            let conditions = &mut row.measurement.conditions;
+            let after_source =
+                conditions.iter().position(|c| c.name() == Some(ConditionName::Source)).map_or(0, |k| k + 1);
+            conditions.insert(after_source, Condition::new(ConditionName::ReadAtImport, value.clone()));
+        }
+        self
+    }
+
     /// SHA-256 of the file, which its raw copy will have.
     pub fn sha256(&self) -> String {
         raw::sha256_hex(self.text.as_bytes())

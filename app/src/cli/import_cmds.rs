@@ -9,6 +9,7 @@ use chrono::Utc;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use vernier_engine::import::Prepared;
+use vernier_engine::machine::Machine;
 use vernier_engine::notebook::store;
 
 use super::bench_cmds::Naming;
@@ -151,7 +152,7 @@ fn import_csv(args: &CsvArgs) -> Outcome {
     let dir = &args.notebook;
     open(dir)?;
     let prepared = csv::prepare(&args.file, &spec).map_err(Failure::input)?;
-    record_import(dir, &prepared, args.json)
+    record_import(dir, &prepared.read_here(&Machine::read()), args.json)
 }
 
 /// Records a prepared import under the notebook's lock and prints what it

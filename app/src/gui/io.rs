@@ -381,6 +381,8 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
                 Event::ImportPreviewed(Box::new(super::import_dialog::preview(*request)))
             }
             Request::WriteImportRaw { dir, prepared, next_run } => {
+                let prepared =
+                    Arc::new(Prepared::clone(&prepared).read_here(&vernier_engine::machine::Machine::read()));
                 let raw = prepared.write_raw(&dir, next_run).map_err(|e| e.to_string());
                 Event::ImportRawWritten { prepared, raw }
             }

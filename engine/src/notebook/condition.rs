@@ -186,6 +186,7 @@ vocabulary! {
     Workers = "workers", Soak, None;
     CalibratedChunkTime = "calibrated chunk time", Soak, None;
     Source = "source", Provenance, None;
+    ReadAtImport = "read at import", Provenance, None;
     NotRecorded = "conditions", Provenance, None;
     StatedMachine = "machine (stated later)", Statement, Some(Brevity::Column);
     StatedBuild = "build (stated later)", Statement, Some(Brevity::Column);
