@@ -13,8 +13,113 @@ use serde::Deserialize;
 use crate::bounded::{ReadError, read_bounded};
 use crate::harness::raw::{self, RawError};
 use crate::harness::{TrialRecord, TrialStatus};
-use crate::notebook::{Condition, ConditionName, Measurement, Notebook, Tag, WarmupPolicy, plausible};
+use crate::notebook::{
+    Condition, ConditionName, Measurement, NewPair, Notebook, RawFile, Tag, WarmupPolicy, plausible,
+};
 use crate::stats::Summary;
+
+/// An import checked and summarised, not yet recorded: the window shows it
+/// before the student records it, the command line records it at once.
+/// Reading and checking the file is separate from recording so that the
+/// record step, under the notebook's lock, only writes — a bad file has
+/// recorded nothing — and so that what is recorded is exactly what was
+/// shown, even if the file changes on disk in between.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prepared {
+    /// The file's name as the rows show it, inert.
+    pub name: String,
+    /// The file unchanged: it becomes the rows' raw file.
+    pub text: String,
+    /// The raw copy's name in `raw/`: `import-csv`, `import-gbench` …
+    pub raw_stem: &'static str,
+    /// The raw copy's extension: the file keeps its own format.
+    pub raw_extension: &'static str,
+    /// How the measured program was built, as given (SPEC N11); `None`
+    /// takes the Environment's Compiler + flags when recorded.
+    pub build: Option<String>,
+    /// The rows to record, in order.
+    pub rows: Vec<PreparedRow>,
+    /// Two arms of one file: their comparison, as `bench --vs` records it.
+    pub pair: Option<NewPair>,
+    /// What the import checked of the file's own results (checksums, the
+    /// tool's own median); a failed one is also added as a note.
+    pub checks: Vec<FileCheck>,
+}
+
+/// One row an import will record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedRow {
+    /// The row, without its raw file and build (set when recorded).
+    pub measurement: Measurement,
+    /// Which part of the raw file holds its trials: `A`/`B` for a CSV's
+    /// arms, a benchmark's name for a tool's export.
+    pub arm: String,
+}
+
+/// A check of the file's own results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileCheck {
+    /// The sentence the rows keep.
+    pub text: String,
+    /// True when the check found something wrong.
+    pub failed: bool,
+}
+
+/// What recording a [`Prepared`] import did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recorded {
+    /// The new MEASURED Runs rows, in the order prepared.
+    pub runs: Vec<u32>,
+    /// The comparison `C{n}` of two arms.
+    pub pair: Option<u32>,
+    /// The unchanged copy of the file in `raw/`.
+    pub raw_file: RawFile,
+}
+
+impl Prepared {
+    /// SHA-256 of the file, which its raw copy will have.
+    pub fn sha256(&self) -> String {
+        raw::sha256_hex(self.text.as_bytes())
+    }
+
+    /// Writes the raw copy and records the rows, their pair and a note for
+    /// every failed check. The Environment's build is taken now, under the
+    /// caller's lock, from the notebook as it is on disk (SPEC N9, N11).
+    pub fn record(&self, dir: &Path, notebook: &mut Notebook, at: DateTime<Utc>) -> Result<Recorded, RawError> {
+        let stem = format!("{}-{}", self.raw_stem, notebook.runs().len() + 1);
+        let raw_file = raw::write_once_as(dir, &stem, self.raw_extension, &self.text)?;
+        let build = crate::harness::build_condition(notebook.environment(), self.build.as_deref());
+        let mut runs = Vec::with_capacity(self.rows.len());
+        for row in &self.rows {
+            let mut measurement = row.measurement.clone();
+            // The build sits with the method conditions, before what is not recorded.
+            let at_end = measurement.conditions.iter().position(|c| c.name() == Some(ConditionName::NotRecorded));
+            let place = at_end.unwrap_or(measurement.conditions.len());
+            measurement.conditions.splice(place..place, build.iter().cloned());
+            measurement.raw_file = Some(RawFile { arm: row.arm.clone(), ..raw_file.clone() });
+            runs.push(notebook.record_run(measurement, at));
+        }
+        let mut pair = None;
+        if let (Some(new), [a, b]) = (&self.pair, runs.as_slice()) {
+            // Both rows were just recorded, so the pair's runs exist.
+            if let Ok(number) = notebook.record_pair(new.clone(), [*a, *b], at) {
+                let order = new.order.as_ref().map(|o| format!("; {}", o.describe())).unwrap_or_default();
+                let note = format!(
+                    "Comparison C{number}: runs {a} (A) and {b} (B), imported from {}: {}{order}.",
+                    self.name, new.verdict.verdict
+                );
+                let _ = notebook.add_note(&note, at);
+                pair = Some(number);
+            }
+        }
+        let numbers: Vec<String> = runs.iter().map(u32::to_string).collect();
+        for check in self.checks.iter().filter(|c| c.failed) {
+            let note = format!("Imported {} (run {}): {}", self.name, numbers.join(", "), check.text);
+            let _ = notebook.add_note(&note, at);
+        }
+        Ok(Recorded { runs, pair, raw_file })
+    }
+}
 
 /// A larger export is refused as its bytes arrive, before it is parsed.
 pub const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;

@@ -16,6 +16,7 @@ mod bench_cmds;
 mod compare_cmd;
 mod export_cmd;
 mod extend_cmd;
+mod import_cmds;
 mod notebook_cmds;
 mod numbers;
 mod placement_cmd;
@@ -153,7 +154,7 @@ pub enum Command {
     Soak(soak_cmds::SoakCommand),
     /// Import measurements taken by another tool.
     #[command(subcommand)]
-    Import(bench_cmds::ImportCommand),
+    Import(import_cmds::ImportCommand),
 }
 
 /// Writes one line to standard output. A closed pipe ends the output
@@ -208,7 +209,7 @@ pub fn run(command: Command) -> Outcome {
         Command::Bench(args) => bench_cmds::bench(&args),
         Command::Machine { json } => bench_cmds::machine(json),
         Command::Instrument { json } => bench_cmds::instrument(json),
-        Command::Import(command) => bench_cmds::import(&command),
+        Command::Import(command) => import_cmds::import(&command),
         Command::Soak(command) => soak_cmds::soak(&command),
         Command::Placement(args) => placement_cmd::placement(&args),
         Command::Write(args) => writing_cmds::write(&args),
@@ -217,4 +218,9 @@ pub fn run(command: Command) -> Outcome {
         Command::Audit { dir, exports, json } => audit_cmd::audit(&dir, exports.as_deref(), json),
         Command::Export { dir, out } => export_cmd::export(&dir, out.as_ref()),
     }
+}
+
+/// A text option as given, trimmed; blank counts as not given.
+pub(crate) fn given(text: Option<&str>) -> Option<String> {
+    text.map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned)
 }

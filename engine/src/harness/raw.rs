@@ -122,6 +122,12 @@ pub fn write_once(dir: &Path, stem: &str, text: &str) -> Result<RawFile, RawErro
     Reserved::take(dir, stem)?.write(text)
 }
 
+/// [`write_once`] for a file kept in another tool's format (an imported
+/// JSON export): `raw/STEM.EXTENSION`, never overwritten either.
+pub fn write_once_as(dir: &Path, stem: &str, extension: &str, text: &str) -> Result<RawFile, RawError> {
+    Reserved::take_as(dir, stem, extension)?.write(text)
+}
+
 /// A raw-file name taken in the notebook's `raw/` — created empty and new —
 /// before the trials it will hold exist: a run reserves its name when it
 /// starts, so two runs never get the same one, and a `raw/` that is refused
@@ -136,11 +142,16 @@ pub struct Reserved {
 impl Reserved {
     /// Takes the first free `raw/STEM.csv`, `STEM-2.csv` … in `dir`.
     pub fn take(dir: &Path, stem: &str) -> Result<Self, RawError> {
+        Self::take_as(dir, stem, "csv")
+    }
+
+    /// [`Self::take`] with another extension than `csv`.
+    fn take_as(dir: &Path, stem: &str, extension: &str) -> Result<Self, RawError> {
         let raw_dir = dir.join(RAW_DIR);
         let refused = |source| RawError::Refused { path: raw_dir.clone(), source };
         store::refuse_unless_real_folder(&raw_dir).map_err(refused)?;
         create_folder(&raw_dir)?;
-        let name = reserve(&raw_dir, stem).map_err(refused)?;
+        let name = reserve(&raw_dir, stem, extension).map_err(refused)?;
         let file = raw_dir.join(&name);
         match NotebookPath::new(format!("{RAW_DIR}/{name}")) {
             Ok(path) => Ok(Self { path, file: Some(file) }),
@@ -176,18 +187,18 @@ impl Drop for Reserved {
     }
 }
 
-/// Creates the first free name of `STEM.csv`, `STEM-2.csv` … in `raw_dir`
+/// Creates the first free name of `STEM.EXT`, `STEM-2.EXT` … in `raw_dir`
 /// (empty, created new) and returns it.
-fn reserve(raw_dir: &Path, stem: &str) -> std::io::Result<String> {
+fn reserve(raw_dir: &Path, stem: &str, extension: &str) -> std::io::Result<String> {
     for k in 1..=10_000u32 {
-        let name = if k == 1 { format!("{stem}.csv") } else { format!("{stem}-{k}.csv") };
+        let name = if k == 1 { format!("{stem}.{extension}") } else { format!("{stem}-{k}.{extension}") };
         match std::fs::File::options().write(true).create_new(true).open(raw_dir.join(&name)) {
             Ok(_) => return Ok(name),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(e),
         }
     }
-    Err(std::io::Error::other(format!("10 000 files named {stem}-N.csv already exist")))
+    Err(std::io::Error::other(format!("10 000 files named {stem}-N.{extension} already exist")))
 }
 
 /// SHA-256 of `bytes` in lower-case hex.

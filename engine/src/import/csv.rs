@@ -17,15 +17,11 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, Utc};
-
-use super::MAX_IMPORT_BYTES;
+use super::{FileCheck, MAX_IMPORT_BYTES, Prepared, PreparedRow};
 use crate::bounded::{ReadError, read_bounded};
 use crate::display::inert_line;
-use crate::harness::raw::{self, RawError};
-use crate::notebook::{
-    Condition, ConditionName, Measurement, NewPair, Notebook, RawFile, Tag, WarmupPolicy, plausible,
-};
+use crate::harness::raw;
+use crate::notebook::{Condition, ConditionName, Measurement, NewPair, Tag, WarmupPolicy, plausible};
 use crate::stats::{self, OrderCheck, Spread, Summary};
 
 /// Checksums of two arms agree when they differ by at most this fraction
@@ -98,9 +94,6 @@ pub enum CsvError {
         /// What is wrong.
         message: String,
     },
-    /// The raw copy could not be written.
-    #[error(transparent)]
-    Raw(#[from] RawError),
 }
 
 /// A column of the file: its 1-based position and its header name.
@@ -116,28 +109,6 @@ impl fmt::Display for Column {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "column {} ({})", self.number, self.name)
     }
-}
-
-/// What the checksums say.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChecksumCheck {
-    /// The sentence the rows keep as their result check.
-    pub text: String,
-    /// True when some values disagree.
-    pub differ: bool,
-}
-
-/// What a CSV import recorded.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CsvImported {
-    /// The new MEASURED Runs rows, arm A first.
-    pub runs: Vec<u32>,
-    /// The comparison `C{n}` of two arms.
-    pub pair: Option<u32>,
-    /// The checksum columns' verdict, when the file has any.
-    pub checksums: Option<ChecksumCheck>,
-    /// The unchanged copy of the file in `raw/`.
-    pub raw_file: RawFile,
 }
 
 /// One data row of the file.
@@ -271,20 +242,20 @@ impl ArmColumn {
     }
 }
 
-/// Reads a CSV of trials and records one MEASURED Runs row per arm — and,
-/// for two arms, their comparison as a pair — with the file copied
-/// unchanged into `raw/` as the rows' raw file. Every cell is checked
-/// before anything is written, so a bad file records nothing; the caller
-/// saves the notebook (under its lock, through `store::change`).
-pub fn import(
-    file: &Path,
-    dir: &Path,
-    notebook: &mut Notebook,
-    spec: &CsvSpec,
-    at: DateTime<Utc>,
-) -> Result<CsvImported, CsvError> {
+/// Reads a CSV of trials and prepares one MEASURED Runs row per arm — and,
+/// for two arms, their comparison as a pair — with the file as the rows'
+/// raw file. Every cell is checked here, so a bad file records nothing;
+/// the caller records the result under the notebook's lock
+/// ([`Prepared::record`], through `store::change`).
+pub fn prepare(file: &Path, spec: &CsvSpec) -> Result<Prepared, CsvError> {
     let bytes = read_bounded(file, MAX_IMPORT_BYTES, "a CSV of trials")?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| CsvError::At {
+    prepare_bytes(file, &bytes, spec)
+}
+
+/// [`prepare`] for bytes already read (pasted into the window, or a
+/// fuzzer's); `file` names them in messages.
+pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepared, CsvError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| CsvError::At {
         path: file.to_path_buf(),
         line: bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1,
         column: None,
@@ -323,10 +294,9 @@ pub fn import(
     let firsts = first_column.map(|k| first_arms(&table, k, &columns, &labels)).transpose()?;
     let checksums = checksum_check(&table, &columns, pair_column);
 
-    // Everything is checked: from here on the import only writes.
     let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
     let name = inert_line(name);
-    let raw_file = raw::write_once(dir, &format!("import-csv-{}", notebook.runs().len() + 1), text)?;
+    let sha256 = raw::sha256_hex(bytes);
     let (policy, warmup_trials) = match (spec.warmup, spec.warmup_stated) {
         (_, Some(n)) => (WarmupPolicy::Stated(n), n),
         (Some(k), None) => (WarmupPolicy::Count(k), k),
@@ -335,18 +305,24 @@ pub fn import(
     let instrument =
         spec.instrument.clone().unwrap_or_else(|| format!("the student's own instrument, named in the file {name}"));
 
-    let (comparison, paired, order) = match (summaries.as_slice(), values.as_slice()) {
+    let pair = match (summaries.as_slice(), values.as_slice()) {
         ([sa, sb], [va, vb]) => {
             let metric = "median time";
             let verdict = stats::compare(Spread::from(sa), Spread::from(sb), (&labels[0], &labels[1]), metric, unit);
             let paired = stats::paired_ratios(&va[warmup..], &vb[warmup..]);
             let order = firsts.as_ref().and_then(|f| order_check(&f[warmup..], &va[warmup..], &vb[warmup..], sa, sb));
-            (Some(verdict), paired, order)
+            Some(NewPair {
+                what: spec.what.clone().unwrap_or_else(|| format!("{} vs {}", labels[0], labels[1])),
+                labels: [labels[0].clone(), labels[1].clone()],
+                verdict,
+                paired,
+                order,
+            })
         }
-        _ => (None, None, None),
+        _ => None,
     };
 
-    let mut runs = Vec::new();
+    let mut prepared_rows = Vec::new();
     for (k, ((column, summary), label)) in columns.iter().zip(summaries).zip(&labels).enumerate() {
         let mut conditions = vec![
             Condition::new(
@@ -354,14 +330,13 @@ pub fn import(
                 format!(
                     "{name} (imported CSV), column {}, SHA-256 {}",
                     inert_line(table.names[column.index].clone()),
-                    &raw_file.sha256[..12]
+                    &sha256[..12]
                 ),
             ),
             Condition::new(ConditionName::Instrument, instrument.clone()),
             Condition::new(ConditionName::WarmupPolicy, warmup_text(policy)),
         ];
-        conditions.extend(crate::harness::build_condition(notebook.environment(), spec.build.as_deref()));
-        if let Some(order) = &order {
+        if let Some(order) = pair.as_ref().and_then(|p| p.order.as_ref()) {
             conditions.push(Condition::new(ConditionName::OrderCheck, order.describe()));
         }
         if let Some(check) = &checksums {
@@ -385,39 +360,23 @@ pub fn import(
             unit: unit.to_owned(),
             ns_per_unit,
             conditions,
-            raw_file: Some(RawFile { arm: if k == 0 { "A" } else { "B" }.into(), ..raw_file.clone() }),
+            raw_file: None,
             tag: Tag::Measured,
             synthetic: false,
             extends: None,
         };
-        runs.push(notebook.record_run(measurement, at));
+        prepared_rows.push(PreparedRow { measurement, arm: if k == 0 { "A" } else { "B" }.into() });
     }
-
-    let mut pair = None;
-    if let (Some(verdict), [a, b]) = (comparison, runs.as_slice()) {
-        let sentence = verdict.verdict.clone();
-        let new = NewPair {
-            what: spec.what.clone().unwrap_or_else(|| format!("{} vs {}", labels[0], labels[1])),
-            labels: [labels[0].clone(), labels[1].clone()],
-            verdict,
-            paired,
-            order: order.clone(),
-        };
-        // Both rows were just recorded, so the pair's runs exist.
-        if let Ok(number) = notebook.record_pair(new, [*a, *b], at) {
-            let order = order.map(|o| format!("; {}", o.describe())).unwrap_or_default();
-            let note =
-                format!("Comparison C{number}: runs {a} (A) and {b} (B), imported from {name}: {sentence}{order}.");
-            let _ = notebook.add_note(&note, at);
-            pair = Some(number);
-        }
-    }
-    if let Some(check) = checksums.as_ref().filter(|c| c.differ) {
-        let rows: Vec<String> = runs.iter().map(u32::to_string).collect();
-        let note = format!("Imported {name} (run {}): {}", rows.join(", "), check.text);
-        let _ = notebook.add_note(&note, at);
-    }
-    Ok(CsvImported { runs, pair, checksums, raw_file })
+    Ok(Prepared {
+        name,
+        text: text.to_owned(),
+        raw_stem: "import-csv",
+        raw_extension: "csv",
+        build: spec.build.clone(),
+        rows: prepared_rows,
+        pair,
+        checks: checksums.into_iter().collect(),
+    })
 }
 
 /// The row's `warm-up policy` condition.
@@ -562,7 +521,7 @@ fn agree(x: &str, y: &str) -> bool {
 /// The checksum columns' verdict: one per arm (`naive_checksum`,
 /// `blocked_checksum`) must agree row by row; a single `checksum` column
 /// must read the same on every row. `None` when the file has neither.
-fn checksum_check(table: &Table, columns: &[ArmColumn], pair: Option<usize>) -> Option<ChecksumCheck> {
+fn checksum_check(table: &Table, columns: &[ArmColumn], pair: Option<usize>) -> Option<FileCheck> {
     const SHOWN: usize = 3;
     let per_arm: Option<Vec<usize>> =
         columns.iter().map(|c| table.find_optional(&format!("{}_checksum", c.stem))).collect();
@@ -578,12 +537,12 @@ fn checksum_check(table: &Table, columns: &[ArmColumn], pair: Option<usize>) -> 
             .map(|r| format!("{}: {} against {}", table.row_name(r, pair), show(r.cell(ka)), show(r.cell(kb))))
             .collect();
         return Some(if differing.is_empty() {
-            ChecksumCheck {
+            FileCheck {
                 text: format!("checksums identical: {na} and {nb} agree on all {rows} rows (within a relative 1e-9)"),
-                differ: false,
+                failed: false,
             }
         } else {
-            ChecksumCheck { text: differ_text(&format!("{na} and {nb} differ"), &differing, SHOWN), differ: true }
+            FileCheck { text: differ_text(&format!("{na} and {nb} differ"), &differing, SHOWN), failed: true }
         });
     }
     let k = table.find_optional("checksum")?;
@@ -596,14 +555,14 @@ fn checksum_check(table: &Table, columns: &[ArmColumn], pair: Option<usize>) -> 
         .collect();
     let name = show(&table.names[k]);
     Some(if differing.is_empty() {
-        ChecksumCheck { text: format!("checksums identical: {name} is the same on all {rows} rows"), differ: false }
+        FileCheck { text: format!("checksums identical: {name} is the same on all {rows} rows"), failed: false }
     } else {
         let head = format!(
             "checksums differ: {name} is not the same on every row ({} reads {})",
             table.row_name(reference, pair),
             show(reference.cell(k))
         );
-        ChecksumCheck { text: differ_text(&head, &differing, SHOWN), differ: true }
+        FileCheck { text: differ_text(&head, &differing, SHOWN), failed: true }
     })
 }
 
@@ -618,6 +577,9 @@ fn differ_text(head: &str, differing: &[String], shown: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::Recorded;
+    use crate::notebook::Notebook;
+    use chrono::Utc;
 
     const MATMUL: &str = "pair,first,naive_ms,blocked_ms,checksum
 1,naive,5.712,2.618,134217728.000000
@@ -645,13 +607,28 @@ mod tests {
         }
     }
 
+    /// What a test sees of an import: what was prepared and recorded.
+    struct Imported {
+        prepared: Prepared,
+        recorded: Recorded,
+    }
+
+    impl Imported {
+        fn checksums(&self) -> Option<&FileCheck> {
+            self.prepared.checks.first()
+        }
+    }
+
     /// Imports `text` as `trials.csv` into a fresh notebook folder.
-    fn run(text: &str, spec: &CsvSpec) -> (Result<CsvImported, CsvError>, Notebook, tempfile::TempDir) {
+    fn run(text: &str, spec: &CsvSpec) -> (Result<Imported, CsvError>, Notebook, tempfile::TempDir) {
         let dir = tempfile::tempdir().expect("tempdir");
         let file = dir.path().join("trials.csv");
         std::fs::write(&file, text).expect("write");
         let mut nb = Notebook::new("t", Utc::now());
-        let result = import(&file, dir.path(), &mut nb, spec, Utc::now());
+        let result = prepare(&file, spec).map(|prepared| {
+            let recorded = prepared.record(dir.path(), &mut nb, Utc::now()).expect("records");
+            Imported { prepared, recorded }
+        });
         (result, nb, dir)
     }
 
@@ -666,7 +643,7 @@ mod tests {
     fn the_matmul_driver_becomes_two_rows_and_a_pair() {
         let (result, nb, dir) = run(MATMUL, &paired());
         let imported = result.expect("imports");
-        assert_eq!(imported.runs, vec![1, 2]);
+        assert_eq!(imported.recorded.runs, vec![1, 2]);
         let [a, b] = [&nb.runs()[0], &nb.runs()[1]];
         assert!((a.measurement.summary.median - 5.705).abs() < 1e-12);
         assert!((a.measurement.summary.iqr - 0.025).abs() < 1e-9);
@@ -685,12 +662,12 @@ mod tests {
         assert!((order.difference_ba - (2.611 - 5.694)).abs() < 1e-9);
         assert!(!order.confound);
         assert!(pair.verdict.claimed);
-        let checks = imported.checksums.expect("checksum column");
-        assert!(!checks.differ, "{}", checks.text);
+        let checks = imported.checksums().expect("checksum column");
+        assert!(!checks.failed, "{}", checks.text);
         // The raw file is the source, byte for byte.
-        let raw = std::fs::read_to_string(dir.path().join(imported.raw_file.path.to_string())).expect("raw");
+        let raw = std::fs::read_to_string(dir.path().join(imported.recorded.raw_file.path.to_string())).expect("raw");
         assert_eq!(raw, MATMUL);
-        assert_eq!(imported.raw_file.sha256, raw::sha256_hex(MATMUL.as_bytes()));
+        assert_eq!(imported.recorded.raw_file.sha256, raw::sha256_hex(MATMUL.as_bytes()));
     }
 
     // SPEC E14: `#` comments are skipped, `--warmup K` drops the first K
@@ -709,7 +686,7 @@ mod tests {
         };
         let (result, nb, _dir) = run(text, &spec);
         let imported = result.expect("imports");
-        assert_eq!(imported.pair, None);
+        assert_eq!(imported.recorded.pair, None);
         let row = &nb.runs()[0];
         assert!((row.measurement.summary.median - 2.0).abs() < f64::EPSILON);
         assert_eq!(row.n_column(), "1 + 3");
@@ -723,16 +700,18 @@ mod tests {
     fn differing_checksums_are_reported() {
         let text = MATMUL.replacen("5.705,2.589,134217728.000000", "5.705,2.589,134217729.000000", 1);
         let (result, nb, _dir) = run(&text, &paired());
-        let checks = result.expect("imports").checksums.expect("checked");
-        assert!(checks.differ);
+        let imported = result.expect("imports");
+        let checks = imported.checksums().expect("checked");
+        assert!(checks.failed);
         assert!(checks.text.contains("line 6 (pair 5) reads 134217729.000000"), "{}", checks.text);
         assert!(nb.notes().iter().any(|n| n.text.contains("checksums differ")));
 
         let per_arm = "naive_ms,blocked_ms,naive_checksum,blocked_checksum\n1,2,10.0,10.00000000001\n1,2,10.0,10.5\n";
         let spec = CsvSpec { pair: None, first: None, ..paired() };
         let (result, _, _dir) = run(per_arm, &spec);
-        let checks = result.expect("imports").checksums.expect("checked");
-        assert!(checks.differ);
+        let imported = result.expect("imports");
+        let checks = imported.checksums().expect("checked");
+        assert!(checks.failed);
         assert!(checks.text.contains("line 3: 10.0 against 10.5"), "{}", checks.text);
         assert!(!checks.text.contains("line 2"), "within 1e-9: {}", checks.text);
     }

@@ -1,0 +1,230 @@
+//! `vernier import`: numbers another instrument took, into the log (SPEC
+//! C, E14). Each reader checks the whole file first; recording then only
+//! writes, under the notebook's lock.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::anyhow;
+use chrono::Utc;
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+use vernier_engine::import::Prepared;
+use vernier_engine::notebook::store;
+
+use super::bench_cmds::Naming;
+use super::notebook_cmds::open;
+use super::{Failure, Outcome, given};
+
+/// `vernier import`.
+#[derive(Debug, Subcommand)]
+pub enum ImportCommand {
+    /// A `hyperfine --export-json` file: one Runs row per command.
+    Hyperfine {
+        /// The JSON export.
+        file: PathBuf,
+        /// The notebook to record into.
+        #[arg(long, value_name = "DIR")]
+        notebook: PathBuf,
+        /// How the measured program was built (default: the Environment's
+        /// Compiler + flags).
+        #[arg(long, value_name = "TEXT")]
+        build: Option<String>,
+    },
+    /// A CSV of trials from your own instrument: one Runs row per arm, and
+    /// two arms recorded as a comparison (SPEC E14).
+    Csv(Box<CsvArgs>),
+}
+
+/// `vernier import csv`.
+#[derive(Debug, Args)]
+pub struct CsvArgs {
+    /// The CSV: `#` comment lines allowed, a header row of names required.
+    file: PathBuf,
+    /// The notebook to record into.
+    #[arg(long, value_name = "DIR")]
+    notebook: PathBuf,
+    /// The one column of times (a single arm).
+    #[arg(long, value_name = "NAME", required_unless_present = "a", conflicts_with_all = ["a", "b", "first"])]
+    column: Option<String>,
+    /// Arm A's column of a paired comparison (one row per pair).
+    #[arg(long, value_name = "NAME", requires = "b")]
+    a: Option<String>,
+    /// Arm B's column of a paired comparison.
+    #[arg(long, value_name = "NAME", requires = "a")]
+    b: Option<String>,
+    /// The column naming each pair.
+    #[arg(long, value_name = "NAME")]
+    pair: Option<String>,
+    /// The column naming the arm that ran first in each row (by its label
+    /// or its column's stem: `naive` for `naive_ms`).
+    #[arg(long, value_name = "NAME")]
+    first: Option<String>,
+    /// The times' unit: ms, us, ns or s (default: the columns' suffix, `_ms` …).
+    #[arg(long, value_name = "UNIT")]
+    unit: Option<String>,
+    /// The first K trials of each arm in the file are warm-up.
+    #[arg(long, value_name = "K", conflicts_with = "warmup_stated")]
+    warmup: Option<u32>,
+    /// N warm-up trials ran but are not in the file.
+    #[arg(long, value_name = "N")]
+    warmup_stated: Option<u32>,
+    #[command(flatten)]
+    naming: Naming,
+    /// How the file was produced, stored as the rows' command.
+    #[arg(long, value_name = "TEXT")]
+    command: Option<String>,
+    /// How the measured program was built (default: the Environment's
+    /// Compiler + flags).
+    #[arg(long, value_name = "TEXT")]
+    build: Option<String>,
+    /// The instrument that took the times ("benchmark.cpp, steady_clock,
+    /// multiply only").
+    #[arg(long, value_name = "TEXT")]
+    instrument: Option<String>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn import(command: &ImportCommand) -> Outcome {
+    let (file, dir, build) = match command {
+        ImportCommand::Hyperfine { file, notebook, build } => (file, notebook, build),
+        ImportCommand::Csv(args) => return import_csv(args),
+    };
+    use vernier_engine::import::{ImportError, Imported};
+    open(dir)?;
+    let imported =
+        store::change(dir, |nb| vernier_engine::import::hyperfine(file, dir, nb, build.as_deref(), Utc::now()))
+            .map_err(|e| match e {
+                store::ChangeError::Refused(ImportError::Raw(e)) => Failure::failed(e),
+                store::ChangeError::Refused(other) => Failure::input(other),
+                store::ChangeError::Load(e) => Failure::input(e),
+                store::ChangeError::Save(e) => Failure::failed(e),
+            })?
+            .0;
+    let mut rows = Vec::new();
+    for result in &imported {
+        match result {
+            Imported::Run(number) => rows.push(number.to_string()),
+            Imported::Failed(note) => eprintln!("{note}"),
+        }
+    }
+    if !rows.is_empty() {
+        out!("imported {} result(s) as run {}", rows.len(), rows.join(", "));
+    }
+    // Like a bench run that ended early: the operation did not measure.
+    Ok(u8::from(rows.len() < imported.len()))
+}
+
+/// `vernier import csv` (SPEC E14): checks every cell, then records the
+/// rows, their pair and the raw copy under the notebook's lock; a bad file
+/// exits 2 naming its line and column and records nothing.
+fn import_csv(args: &CsvArgs) -> Outcome {
+    use vernier_engine::import::csv::{self, Arms, CsvSpec};
+    let arms = match (&args.column, &args.a, &args.b) {
+        (Some(column), _, _) => Arms::One(column.clone()),
+        (None, Some(a), Some(b)) => Arms::Two([a.clone(), b.clone()]),
+        _ => return Err(Failure::input(anyhow!("give --column NAME, or --a NAME --b NAME"))),
+    };
+    if matches!(arms, Arms::One(_)) && (args.naming.label_b.is_some() || args.first.is_some()) {
+        return Err(Failure::input(anyhow!(
+            "--label-b and --first belong to a comparison: give --a NAME --b NAME (use --label-a or --what to name one arm)"
+        )));
+    }
+    let spec = CsvSpec {
+        arms,
+        pair: given(args.pair.as_deref()),
+        first: given(args.first.as_deref()),
+        unit: given(args.unit.as_deref()),
+        warmup: args.warmup,
+        warmup_stated: args.warmup_stated,
+        what: given(args.naming.what.as_deref()),
+        labels: [given(args.naming.label_a.as_deref()), given(args.naming.label_b.as_deref())],
+        command: given(args.command.as_deref()),
+        build: given(args.build.as_deref()),
+        instrument: given(args.instrument.as_deref()),
+    };
+    let dir = &args.notebook;
+    open(dir)?;
+    let prepared = csv::prepare(&args.file, &spec).map_err(Failure::input)?;
+    record_import(dir, &prepared, args.json)
+}
+
+/// Records a prepared import under the notebook's lock and prints what it
+/// recorded: one line per row, the comparison, the file's checks and its
+/// raw copy (or one JSON object). A failed check is also on stderr.
+fn record_import(dir: &Path, prepared: &Prepared, json: bool) -> Outcome {
+    let (imported, notebook) = store::change(dir, |nb| prepared.record(dir, nb, Utc::now())).map_err(|e| match e {
+        store::ChangeError::Refused(e) => Failure::failed(e),
+        store::ChangeError::Load(e) => Failure::input(e),
+        store::ChangeError::Save(e) => Failure::failed(e),
+    })?;
+    for check in prepared.checks.iter().filter(|c| c.failed) {
+        eprintln!("{}", vernier_engine::display::inert_line(check.text.clone()));
+    }
+    let runs: Vec<_> = imported.runs.iter().filter_map(|&n| notebook.run(n)).collect();
+    let pair = imported.pair.and_then(|n| notebook.pairs().iter().find(|p| p.number == n));
+    if json {
+        let rows: Vec<Value> = runs
+            .iter()
+            .map(|r| {
+                let s = &r.measurement.summary;
+                json!({
+                    "run": r.number,
+                    "what": r.measurement.what,
+                    "unit": r.measurement.unit,
+                    "n": r.n_column(),
+                    "median": s.median,
+                    "iqr": s.iqr,
+                    "min": s.min,
+                    "max": s.max,
+                })
+            })
+            .collect();
+        let pair = pair.map(|p| {
+            json!({
+                "pair": p.number,
+                "labels": p.labels,
+                "verdict": p.verdict.verdict,
+                "claimed": p.verdict.claimed,
+                "paired_median": p.paired.as_ref().map(|s| s.median),
+                "paired_iqr": p.paired.as_ref().map(|s| s.iqr),
+                "order_effect": p.order.as_ref().and_then(|o| o.effect),
+                "order_confound": p.order.as_ref().map(|o| o.confound),
+            })
+        });
+        let checks: Vec<Value> =
+            prepared.checks.iter().map(|c| json!({ "text": c.text, "failed": c.failed })).collect();
+        let object = json!({
+            "runs": rows,
+            "comparison": pair,
+            "checks": checks,
+            "raw_file": imported.raw_file.path.to_string(),
+            "sha256": imported.raw_file.sha256,
+        });
+        out!("{object}");
+        return Ok(0);
+    }
+    for run in &runs {
+        out!(
+            "recorded run {}: {} — median {}, {}, n {}",
+            run.number,
+            vernier_engine::display::inert_line(run.measurement.what.clone()),
+            run.median_column(),
+            run.dispersion_column(),
+            run.n_column()
+        );
+    }
+    if let Some(p) = pair {
+        out!("recorded comparison C{} (runs {} and {}): {}", p.number, p.runs[0], p.runs[1], p.verdict.verdict);
+        out!("  {}", p.paired_text());
+        if let Some(order) = &p.order {
+            out!("  {}", order.describe());
+        }
+    }
+    for check in prepared.checks.iter().filter(|c| !c.failed) {
+        out!("{}", vernier_engine::display::inert_line(check.text.clone()));
+    }
+    out!("raw file {} (SHA-256 {}), the file unchanged", imported.raw_file.path, &imported.raw_file.sha256[..12]);
+    Ok(0)
+}
