@@ -4,6 +4,8 @@
 //! and a command string in it is only stored, never run.
 
 pub mod csv;
+mod from_file;
+pub mod gbench;
 
 use std::path::Path;
 
