@@ -6,6 +6,7 @@
 pub mod csv;
 mod from_file;
 pub mod gbench;
+pub mod pyperf;
 
 use std::path::Path;
 

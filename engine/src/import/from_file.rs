@@ -51,6 +51,14 @@ pub fn json_text(value: &Value) -> String {
     }
 }
 
+/// What serde_json found wrong, without the place it appends ("at line 3
+/// column 7"): the error message names the place once, as `FILE:3:7`.
+pub fn json_message(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    full.strip_suffix(&place).map_or_else(|| full.clone(), str::to_owned)
+}
+
 /// The condition `KEY (from the file)` = `value`, both inert and cut.
 pub fn condition(key: &str, value: &str) -> Condition {
     Condition { field: format!("{} {FROM_THE_FILE}", shown(key)), value: shown(value) }

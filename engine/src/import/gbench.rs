@@ -177,7 +177,7 @@ pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepar
         path: file.to_path_buf(),
         line: e.line(),
         column: e.column(),
-        message: e.to_string(),
+        message: from_file::json_message(&e),
     })?;
     let invalid = |message: String| GbenchError::Invalid { path: file.to_path_buf(), message };
     let benchmarks = select(group(&parsed.benchmarks), &spec.benchmarks).map_err(invalid)?;
@@ -672,6 +672,7 @@ mod tests {
         for (text, expected) in cases {
             let got = message(&text, &spec);
             assert!(got.contains(expected), "{expected}: got {got}");
+            assert!(!got.contains(" at line "), "the place is named once: {got}");
         }
         let bytes = b"{\"benchmarks\": [\xff]}";
         let got = prepare_bytes(Path::new("file.json"), bytes, &spec).err().map(|e| e.to_string()).unwrap_or_default();
