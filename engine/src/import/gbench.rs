@@ -149,6 +149,23 @@ struct Benchmark<'a> {
     aggregates: Vec<&'a Entry>,
 }
 
+impl Benchmark<'_> {
+    /// True for the entries `->Complexity()` adds after a family's sizes
+    /// (`BM_Fill_BigO`, `BM_Fill_RMS`, run_name `BM_Fill`): a fit of time
+    /// against size, not a measurement with repetitions.
+    fn is_fit(&self) -> bool {
+        self.repetitions.is_empty()
+            && !self.aggregates.is_empty()
+            && self.aggregates.iter().all(|a| matches!(a.aggregate_name.as_deref(), Some("BigO" | "RMS")))
+    }
+
+    /// `mean, median, stddev, cv`: the aggregates' names, inert.
+    fn aggregate_names(&self) -> String {
+        let names: Vec<&str> = self.aggregates.iter().filter_map(|a| a.aggregate_name.as_deref()).collect();
+        inert_line(names.join(", "))
+    }
+}
+
 /// [`prepare_text`] on the file, read bounded.
 pub fn prepare(file: &Path, spec: &GbenchSpec) -> Result<Prepared, GbenchError> {
     let bytes = read_bounded(file, MAX_IMPORT_BYTES, "a Google Benchmark JSON file")?;
@@ -180,7 +197,7 @@ pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepar
         message: from_file::json_message(&e),
     })?;
     let invalid = |message: String| GbenchError::Invalid { path: file.to_path_buf(), message };
-    let benchmarks = select(group(&parsed.benchmarks), &spec.benchmarks).map_err(invalid)?;
+    let (benchmarks, fits) = select(group(&parsed.benchmarks), &spec.benchmarks).map_err(invalid)?;
 
     let name = from_file::file_name(file);
     let mut prepared = Prepared {
@@ -193,6 +210,10 @@ pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepar
         pair: None,
         checks: Vec::new(),
     };
+    for fit in fits {
+        let text = format!("{fit}: Google Benchmark's complexity fit over the sizes, not a measurement; not imported");
+        prepared.checks.push(FileCheck { text, failed: false });
+    }
     let hash = prepared.sha256();
     let context = context_conditions(&parsed.context);
     let version = parsed.context.get("library_version").map(from_file::json_text);
@@ -269,8 +290,9 @@ fn group(entries: &[Entry]) -> Vec<Benchmark<'_>> {
 }
 
 /// The benchmarks asked for (all when none is named), each checked to hold
-/// repetitions rather than aggregates only.
-fn select<'a>(all: Vec<Benchmark<'a>>, wanted: &[String]) -> Result<Vec<Benchmark<'a>>, String> {
+/// repetitions rather than aggregates only; and the names of the
+/// complexity fits left out.
+fn select<'a>(all: Vec<Benchmark<'a>>, wanted: &[String]) -> Result<(Vec<Benchmark<'a>>, Vec<String>), String> {
     if all.is_empty() {
         return Err("the file holds no benchmarks".into());
     }
@@ -287,20 +309,32 @@ fn select<'a>(all: Vec<Benchmark<'a>>, wanted: &[String]) -> Result<Vec<Benchmar
             listed()
         ));
     }
-    let picked: Vec<Benchmark<'a>> =
-        all.into_iter().filter(|b| wanted.is_empty() || wanted.iter().any(|w| b.name == w.trim())).collect();
+    let asked = |b: &Benchmark<'_>| wanted.iter().any(|w| b.name == w.trim());
+    if let Some(fit) = all.iter().find(|b| b.is_fit() && asked(b)) {
+        return Err(format!(
+            "'{}' (--benchmark) is Google Benchmark's complexity fit ({}) over other benchmarks, not a benchmark \
+             with repetitions",
+            inert_line(fit.name.to_owned()),
+            fit.aggregate_names()
+        ));
+    }
+    let (fits, picked): (Vec<Benchmark<'a>>, Vec<Benchmark<'a>>) =
+        all.into_iter().filter(|b| wanted.is_empty() || asked(b)).partition(Benchmark::is_fit);
     if let Some(b) = picked.iter().find(|b| b.repetitions.is_empty()) {
-        let kinds: Vec<&str> = b.aggregates.iter().filter_map(|a| a.aggregate_name.as_deref()).collect();
         return Err(format!(
             "benchmark {} holds only aggregates ({}), not its repetitions: Vernier takes each repetition's real_time \
              as a trial and never an aggregate. Rerun with --benchmark_report_aggregates_only=false (the default); \
              --benchmark_display_aggregates_only=true drops the repetitions only from what is printed, so with it \
              write the file with --benchmark_out=FILE.json, which keeps them",
             inert_line(b.name.to_owned()),
-            inert_line(kinds.join(", "))
+            b.aggregate_names()
         ));
     }
-    Ok(picked)
+    if picked.is_empty() {
+        return Err("the file holds only complexity fits (BigO, RMS), no benchmark with repetitions".into());
+    }
+    let fits = fits.iter().map(|b| format!("{} ({})", from_file::shown(b.name), b.aggregate_names())).collect();
+    Ok((picked, fits))
 }
 
 /// The failed check for a benchmark that reported an error in any
@@ -723,6 +757,36 @@ mod tests {
             message(one, &GbenchSpec::default()).contains("BM_A has one repetition"),
             "{}",
             message(one, &GbenchSpec::default())
+        );
+    }
+
+    // SPEC E14: the BigO and RMS entries `->Complexity()` adds (as Google
+    // Benchmark 1.7.1 writes them) are a fit, not a benchmark: left out of
+    // a whole-file import with a line saying so, refused when asked for.
+    #[test]
+    fn complexity_fits_are_left_out() {
+        let file = r#"{"benchmarks": [
+  {"name": "BM_Fill/64", "run_name": "BM_Fill/64", "run_type": "iteration", "repetitions": 2, "repetition_index": 0,
+   "threads": 1, "iterations": 5617978, "real_time": 124.33766881615173, "time_unit": "ns"},
+  {"name": "BM_Fill/64", "run_name": "BM_Fill/64", "run_type": "iteration", "repetitions": 2, "repetition_index": 1,
+   "threads": 1, "iterations": 5617978, "real_time": 209.8776606698646, "time_unit": "ns"},
+  {"name": "BM_Fill_BigO", "run_name": "BM_Fill", "run_type": "aggregate", "repetitions": 2, "threads": 1,
+   "aggregate_name": "BigO", "aggregate_unit": "time", "cpu_coefficient": 0.39, "real_coefficient": 0.89,
+   "big_o": "N", "time_unit": "ns"},
+  {"name": "BM_Fill_RMS", "run_name": "BM_Fill", "run_type": "aggregate", "repetitions": 2, "threads": 1,
+   "aggregate_name": "RMS", "aggregate_unit": "percentage", "rms": 0.056}
+]}"#;
+        let prepared = prepare_text(Path::new("cx.json"), file, &GbenchSpec::default()).expect("imports");
+        assert_eq!(prepared.rows.len(), 1);
+        assert_eq!(prepared.rows[0].arm, "BM_Fill/64");
+        let fit = &prepared.checks[0];
+        assert!(
+            !fit.failed && fit.text.starts_with("BM_Fill (BigO, RMS): Google Benchmark's complexity fit"),
+            "{fit:?}"
+        );
+        let spec = GbenchSpec { benchmarks: vec!["BM_Fill".into()], ..GbenchSpec::default() };
+        assert!(
+            message(file, &spec).contains("'BM_Fill' (--benchmark) is Google Benchmark's complexity fit (BigO, RMS)")
         );
     }
 }
