@@ -40,6 +40,7 @@ fn nine_repetitions_become_rows_with_numpys_medians() {
     let printed = stdout(&o);
     assert!(printed.contains("recorded run 1: BM_Naive/128 — median 2.3 ms"), "{printed}");
     assert!(printed.contains("agrees with Vernier's median of the 9 repetitions"), "{printed}");
+    assert!(printed.contains("warning: the Google Benchmark library was built as debug"), "{printed}");
     let v = json(&ok(vernier(&["show", &dir, "--json"])));
     let expected = [
         ("BM_Naive/128", "ms", 2.253_179_933_503_829_6, 0.354_508_549_872_060_6),

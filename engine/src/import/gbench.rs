@@ -210,6 +210,7 @@ pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepar
         pair: None,
         checks: Vec::new(),
     };
+    prepared.checks.extend(context_warnings(&parsed.context).into_iter().map(|text| FileCheck { text, failed: false }));
     for fit in fits {
         let text = format!("{fit}: Google Benchmark's complexity fit over the sizes, not a measurement; not imported");
         prepared.checks.push(FileCheck { text, failed: false });
@@ -265,7 +266,7 @@ pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepar
         });
     }
     if prepared.rows.is_empty() {
-        let why: Vec<&str> = prepared.checks.iter().map(|c| c.text.as_str()).collect();
+        let why: Vec<&str> = prepared.checks.iter().filter(|c| c.failed).map(|c| c.text.as_str()).collect();
         return Err(invalid(format!("nothing to record: {}", why.join("; "))));
     }
     Ok(prepared)
@@ -496,6 +497,28 @@ fn context_conditions(context: &Map<String, Value>) -> Vec<Condition> {
     })
 }
 
+/// The warnings Google Benchmark itself prints about its context, as
+/// lines the import shows: they are facts of the file, kept in every row's
+/// conditions, not failed checks.
+fn context_warnings(context: &Map<String, Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    if context.get("library_build_type").and_then(Value::as_str).is_some_and(|t| t.eq_ignore_ascii_case("debug")) {
+        out.push(
+            "warning: the Google Benchmark library was built as debug (library_build_type in the file's context); \
+             the library warns that timings may be affected"
+                .to_owned(),
+        );
+    }
+    if context.get("cpu_scaling_enabled").and_then(Value::as_bool) == Some(true) {
+        out.push(
+            "warning: CPU frequency scaling was enabled (cpu_scaling_enabled in the file's context); \
+             the library warns that real time may be noisy"
+                .to_owned(),
+        );
+    }
+    out
+}
+
 /// `L1 Data 48 KiB, L2 Unified 2 MiB, L3 Unified 300 MiB (shared by 2)`.
 fn caches_text(caches: &[Value]) -> Option<String> {
     let one = |c: &Value| -> Option<String> {
@@ -555,6 +578,8 @@ mod tests {
         ];
         assert_eq!(prepared.rows.len(), 3);
         assert!(prepared.checks.iter().all(|c| !c.failed), "{:?}", prepared.checks);
+        // Debian's libbenchmark reports itself as a debug build: a warning line, not a failed check.
+        assert!(prepared.checks[0].text.starts_with("warning: the Google Benchmark library was built as debug"));
         assert_eq!((prepared.raw_stem, prepared.raw_extension), ("import-gbench", "json"));
         assert_eq!(prepared.text, text("matmul-reps9.json"), "the raw copy is the file unchanged");
         for (row, (name, unit, ns, median, iqr)) in prepared.rows.iter().zip(expected) {
