@@ -86,11 +86,23 @@ impl Prepared {
     }
 
     /// Writes the raw copy and records the rows, their pair and a note for
-    /// every failed check. The Environment's build is taken now, under the
-    /// caller's lock, from the notebook as it is on disk (SPEC N9, N11).
+    /// every failed check: [`Self::write_raw`], then [`Self::add_rows`].
     pub fn record(&self, dir: &Path, notebook: &mut Notebook, at: DateTime<Utc>) -> Result<Recorded, RawError> {
-        let stem = format!("{}-{}", self.raw_stem, notebook.runs().len() + 1);
-        let raw_file = raw::write_once_as(dir, &stem, self.raw_extension, &self.text)?;
+        let raw_file = self.write_raw(dir, notebook.runs().len() + 1)?;
+        Ok(self.add_rows(notebook, raw_file, at))
+    }
+
+    /// Writes the file unchanged into `raw/`, named for the run it will
+    /// become (`next_run`), never over an existing one.
+    pub fn write_raw(&self, dir: &Path, next_run: usize) -> Result<RawFile, RawError> {
+        raw::write_once_as(dir, &format!("{}-{next_run}", self.raw_stem), self.raw_extension, &self.text)
+    }
+
+    /// Records the rows over their written raw copy, with their pair and a
+    /// note for every failed check. The Environment's build is taken now,
+    /// under the caller's lock, from the notebook as it is on disk (SPEC
+    /// N9, N11); the window applies it to its copy and to the file alike.
+    pub fn add_rows(&self, notebook: &mut Notebook, raw_file: RawFile, at: DateTime<Utc>) -> Recorded {
         let build = crate::harness::build_condition(notebook.environment(), self.build.as_deref());
         let mut runs = Vec::with_capacity(self.rows.len());
         for row in &self.rows {
@@ -120,7 +132,7 @@ impl Prepared {
             let note = format!("Imported {} (run {}): {}", self.name, numbers.join(", "), check.text);
             let _ = notebook.add_note(&note, at);
         }
-        Ok(Recorded { runs, pair, raw_file })
+        Recorded { runs, pair, raw_file }
     }
 }
 
@@ -187,13 +199,16 @@ pub enum Imported {
 /// statistics over hyperfine's times and a raw copy of the times in `raw/`.
 /// A command with a failed trial gets no row, only a note, as a `bench`
 /// run that ended early. `build` is how the measured program was built
-/// (SPEC N11; default: the Environment's Compiler + flags). Every time is
-/// checked before anything is written; the caller saves the notebook.
+/// (SPEC N11; default: the Environment's Compiler + flags);
+/// `warmup_stated` is hyperfine's `--warmup` count when the student gives
+/// it, which the export does not record. Every time is checked before
+/// anything is written; the caller saves the notebook.
 pub fn hyperfine(
     file: &Path,
     dir: &Path,
     notebook: &mut Notebook,
     build: Option<&str>,
+    warmup_stated: Option<u32>,
     at: DateTime<Utc>,
 ) -> Result<Vec<Imported>, ImportError> {
     let bytes = read_bounded(file, MAX_IMPORT_BYTES, "a hyperfine export")?;
@@ -275,8 +290,8 @@ pub fn hyperfine(
             what: format!("{} (imported from hyperfine)", result.command),
             // Stored as the one string hyperfine ran, usually through a shell.
             command: vec![result.command.clone()],
-            warmup: WarmupPolicy::Unknown,
-            warmup_trials: 0,
+            warmup: warmup_stated.map_or(WarmupPolicy::Unknown, WarmupPolicy::Stated),
+            warmup_trials: warmup_stated.unwrap_or(0),
             summary,
             unit: "s".into(),
             ns_per_unit: 1e9,

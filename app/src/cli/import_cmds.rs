@@ -29,6 +29,9 @@ pub enum ImportCommand {
         /// Compiler + flags).
         #[arg(long, value_name = "TEXT")]
         build: Option<String>,
+        /// hyperfine's `--warmup N`, which its export does not record.
+        #[arg(long, value_name = "N")]
+        warmup_stated: Option<u32>,
     },
     /// A CSV of trials from your own instrument: one Runs row per arm, and
     /// two arms recorded as a comparison (SPEC E14).
@@ -146,23 +149,24 @@ pub struct CsvArgs {
 }
 
 pub fn import(command: &ImportCommand) -> Outcome {
-    let (file, dir, build) = match command {
-        ImportCommand::Hyperfine { file, notebook, build } => (file, notebook, build),
+    let (file, dir, build, warmup_stated) = match command {
+        ImportCommand::Hyperfine { file, notebook, build, warmup_stated } => (file, notebook, build, *warmup_stated),
         ImportCommand::Csv(args) => return import_csv(args),
         ImportCommand::Gbench(args) => return import_gbench(args),
         ImportCommand::Pyperf(args) => return import_pyperf(args),
     };
     use vernier_engine::import::{ImportError, Imported};
     open(dir)?;
-    let imported =
-        store::change(dir, |nb| vernier_engine::import::hyperfine(file, dir, nb, build.as_deref(), Utc::now()))
-            .map_err(|e| match e {
-                store::ChangeError::Refused(ImportError::Raw(e)) => Failure::failed(e),
-                store::ChangeError::Refused(other) => Failure::input(other),
-                store::ChangeError::Load(e) => Failure::input(e),
-                store::ChangeError::Save(e) => Failure::failed(e),
-            })?
-            .0;
+    let imported = store::change(dir, |nb| {
+        vernier_engine::import::hyperfine(file, dir, nb, build.as_deref(), warmup_stated, Utc::now())
+    })
+    .map_err(|e| match e {
+        store::ChangeError::Refused(ImportError::Raw(e)) => Failure::failed(e),
+        store::ChangeError::Refused(other) => Failure::input(other),
+        store::ChangeError::Load(e) => Failure::input(e),
+        store::ChangeError::Save(e) => Failure::failed(e),
+    })?
+    .0;
     let mut rows = Vec::new();
     for result in &imported {
         match result {

@@ -104,6 +104,9 @@ pub enum Command {
         /// The value (empty clears it).
         value: String,
     },
+    /// State what a run did not record (build, warm-up, machine, power,
+    /// thermal condition), kept as a statement made later; numbers never change.
+    SetRun(notebook_cmds::SetRunArgs),
     /// Summarise numbers: median, IQR, min/max, drift, the rounded figure.
     Stats(stats_cmds::StatsArgs),
     /// The S7 verdict between two samples, or two rows of a notebook (--notebook DIR --run A --run B).
@@ -204,6 +207,7 @@ pub fn run(command: Command) -> Outcome {
         Command::Note { dir, text } => notebook_cmds::note(&dir, &text),
         Command::Discard(args) => notebook_cmds::discard(&args),
         Command::Set { dir, field, value } => notebook_cmds::set(&dir, &field, &value),
+        Command::SetRun(args) => notebook_cmds::set_run(&args),
         Command::Stats(args) => stats_cmds::stats(&args),
         Command::Compare(args) => stats_cmds::compare(&args),
         Command::Bench(args) => bench_cmds::bench(&args),

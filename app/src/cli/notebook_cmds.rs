@@ -105,6 +105,64 @@ pub struct DiscardArgs {
     why: String,
 }
 
+/// `vernier set-run`: what a run did not record, stated later (SPEC A1, A2).
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("statement").required(true).multiple(true)))]
+pub struct SetRunArgs {
+    /// The notebook folder.
+    dir: PathBuf,
+    /// The run (its number, e.g. 3).
+    #[arg(long, value_name = "N", value_parser = |s: &str| parse_number(s, 'R'))]
+    run: u32,
+    /// How the measured program was built ("g++ -O2 -march=native").
+    #[arg(long, value_name = "TEXT", group = "statement")]
+    build: Option<String>,
+    /// How many warm-up trials ran before the timed ones, not in the file.
+    #[arg(long, value_name = "N", group = "statement")]
+    warmup: Option<u32>,
+    /// The machine it ran on.
+    #[arg(long, value_name = "TEXT", group = "statement")]
+    machine: Option<String>,
+    /// The power source it ran on (mains, battery).
+    #[arg(long, value_name = "TEXT", group = "statement")]
+    power: Option<String>,
+    /// Its thermal condition ("idle 5 min before the run").
+    #[arg(long, value_name = "TEXT", group = "statement")]
+    thermal: Option<String>,
+}
+
+pub fn set_run(args: &SetRunArgs) -> Outcome {
+    use vernier_engine::audit::{self, Check, Place};
+    use vernier_engine::notebook::RunStatement;
+    let texts = [
+        args.build.clone().map(RunStatement::Build),
+        args.warmup.map(RunStatement::Warmup),
+        args.machine.clone().map(RunStatement::Machine),
+        args.power.clone().map(RunStatement::PowerSource),
+        args.thermal.clone().map(RunStatement::Thermal),
+    ];
+    let statements: Vec<RunStatement> = texts.into_iter().flatten().collect();
+    let (sentence, left) = apply(&args.dir, |nb| {
+        let sentence = nb.state_run(args.run, &statements, Utc::now())?;
+        // What the audit still finds on this row, once the statement is made.
+        let left: Vec<String> = audit::audit(&args.dir, nb)
+            .findings
+            .into_iter()
+            .filter(|f| matches!(f.check, Check::A1 | Check::A2) && f.place == Place::Run { number: args.run })
+            .map(|f| format!("{}: {}", f.check, f.message))
+            .collect();
+        Ok::<_, NotebookError>((sentence, left))
+    })?;
+    out!("run {} now states, as stated later: {}", args.run, vernier_engine::display::inert_line(sentence));
+    if left.is_empty() {
+        out!("the audit's A1 and A2 find nothing more on run {}", args.run);
+    }
+    for finding in left {
+        out!("still {}", vernier_engine::display::inert_line(finding));
+    }
+    Ok(0)
+}
+
 pub fn new(dir: &Path, title: &str) -> Outcome {
     store::create(dir, title, Utc::now()).map_err(|e| match e {
         vernier_engine::notebook::CreateError::Save(e) => Failure::failed(e),

@@ -85,6 +85,13 @@ impl VernierApp {
                 {
                     self.commands.push(AppCommand::NewRun);
                 }
+                if ui
+                    .button("Add run from numbers…")
+                    .on_hover_text("Numbers your own instrument took: a CSV of trials, or typed or pasted")
+                    .clicked()
+                {
+                    self.commands.push(AppCommand::ImportDialog);
+                }
                 if item(ui, "Reproduce a classmate's row…", &SHORTCUT_REPRODUCE) {
                     self.commands.push(AppCommand::ReproduceDialog);
                 }

@@ -184,6 +184,20 @@ impl VernierApp {
                     self.say(format!("the run finished but its raw file could not be written: {e}"), true)
                 }
             },
+            io::Event::ImportPreviewed(preview) => {
+                if let Some(form) = &mut self.import {
+                    form.show_preview(*preview);
+                }
+            }
+            io::Event::ImportRawWritten { prepared, raw } => match raw {
+                Ok(raw_file) => self.record_import(&prepared, raw_file),
+                Err(e) => {
+                    if let Some(form) = &mut self.import {
+                        form.busy = false;
+                    }
+                    self.say(format!("nothing was recorded: the raw copy could not be written: {e}"), true)
+                }
+            },
             io::Event::Soak(result) => match result {
                 Ok(view) => self.soak = Some(*view),
                 Err(e) => self.say(e, true),
@@ -201,10 +215,15 @@ impl VernierApp {
                 io::Pick::New => AppCommand::CreateDir(path),
                 io::Pick::SaveAs => AppCommand::SaveAs(path),
                 io::Pick::Reproduce | io::Pick::ReproduceWorkbook => AppCommand::ReadTheirLog(path),
+                io::Pick::ImportFile => AppCommand::ImportFile(path),
             }),
-            io::Event::Picked { purpose: io::Pick::Reproduce | io::Pick::ReproduceWorkbook, path: None, failed } => {
+            io::Event::Picked {
+                purpose: io::Pick::Reproduce | io::Pick::ReproduceWorkbook | io::Pick::ImportFile,
+                path: None,
+                failed,
+            } => {
                 if failed {
-                    // The Reproduce dialog has its own path field.
+                    // The Reproduce and import dialogs have their own path field.
                     self.say("no file-dialog service answered on this desktop; type the path instead", true);
                 }
             }
@@ -262,6 +281,39 @@ impl VernierApp {
     /// their row, or — when it extended runs of this notebook (S10) — the
     /// link to them and the verdict, said in the status bar; then selects
     /// it and shows the comparison.
+    /// Records an import whose raw copy is written: the same change to the
+    /// window's copy and, under the lock, to the file; the dialog closes
+    /// and the new rows are selected.
+    fn record_import(
+        &mut self,
+        prepared: &Arc<vernier_engine::import::Prepared>,
+        raw_file: vernier_engine::notebook::RawFile,
+    ) {
+        let at = chrono::Utc::now();
+        let prepared = Arc::clone(prepared);
+        let applied = self.edit(Arc::new(move |nb: &mut Notebook| {
+            let recorded = prepared.add_rows(nb, raw_file.clone(), at);
+            let runs: Vec<String> = recorded.runs.iter().map(u32::to_string).collect();
+            let pair = recorded.pair.map(|c| format!(" as comparison C{c}")).unwrap_or_default();
+            Ok(Applied {
+                message: format!("recorded run {} from {}{pair}", runs.join(" and "), prepared.name),
+                runs: recorded.runs,
+                failed: false,
+            })
+        }));
+        let Some(applied) = applied else {
+            if let Some(form) = &mut self.import {
+                form.busy = false;
+            }
+            return;
+        };
+        self.import = None;
+        if let Some(&last) = applied.runs.last() {
+            self.select_run(last);
+        }
+        self.views.section = Section::Runs;
+    }
+
     fn record_run(&mut self, result: Arc<harness::BenchResult>, raw_file: vernier_engine::notebook::RawFile) {
         let at = chrono::Utc::now();
         let reproduced = self.reproduction_pending(&result);

@@ -8,6 +8,7 @@ use std::thread::JoinHandle;
 
 use vernier_engine::documents;
 use vernier_engine::harness::{self, BenchResult, TrialRecord};
+use vernier_engine::import::Prepared;
 use vernier_engine::notebook::{Notebook, RawFile, store};
 
 /// Work for the I/O thread.
@@ -30,6 +31,10 @@ pub enum Request {
     Export { dir: PathBuf, notebook: Arc<Notebook> },
     /// Write a finished run's raw file.
     WriteRaw { dir: PathBuf, result: Box<BenchResult>, next_run: usize },
+    /// Read and summarise numbers for the import dialog; writes nothing.
+    PreviewImport(Box<super::import_dialog::ImportRequest>),
+    /// Write a previewed import's file unchanged into `raw/`.
+    WriteImportRaw { dir: PathBuf, prepared: Arc<Prepared>, next_run: usize },
     /// Read and analyse a soak file (`None`: the shipped synthetic one).
     ReadSoak { path: Option<PathBuf> },
     /// Read a run's trials back from its raw file, a path inside `dir`.
@@ -58,6 +63,10 @@ pub enum Event {
     Exported(Result<Vec<(&'static str, usize)>, String>),
     /// A raw file was written (or not).
     RawWritten { result: Box<BenchResult>, raw: Result<RawFile, String> },
+    /// Numbers read and summarised for the import dialog.
+    ImportPreviewed(Box<super::import_dialog::ImportPreview>),
+    /// A previewed import's raw copy was written (or not).
+    ImportRawWritten { prepared: Arc<Prepared>, raw: Result<RawFile, String> },
     /// A soak, analysed and ready to draw.
     Soak(Result<Box<super::plots::SoakView>, String>),
     /// A run's trials.
@@ -125,6 +134,8 @@ pub enum Pick {
     Reproduce,
     /// A classmate's workbook to reproduce from.
     ReproduceWorkbook,
+    /// A CSV of trials to import (SPEC E14).
+    ImportFile,
 }
 
 /// Why a request did not reach the I/O thread.
@@ -188,7 +199,8 @@ impl Io {
     }
 
     /// Opens a native dialog on a thread of its own — a folder, or for
-    /// [`Pick::ReproduceWorkbook`] an `.xlsx` file; the answer arrives as
+    /// [`Pick::ReproduceWorkbook`] an `.xlsx` file and for
+    /// [`Pick::ImportFile`] a CSV; the answer arrives as
     /// [`Event::Picked`].
     pub fn pick(&self, purpose: Pick, start: Option<PathBuf>) {
         let (out, wake) = (self.sender.clone(), std::sync::Arc::clone(&self.waker));
@@ -199,16 +211,17 @@ impl Io {
                 Pick::SaveAs => "Save the notebook as (a new folder)",
                 Pick::Reproduce => "Open a classmate's notebook folder (read-only)",
                 Pick::ReproduceWorkbook => "Open a classmate's measurements.xlsx (read-only)",
+                Pick::ImportFile => "Choose the numbers your instrument wrote",
             };
             let mut dialog = rfd::FileDialog::new().set_title(title);
             if let Some(start) = start {
                 dialog = dialog.set_directory(start);
             }
             let opened = std::time::Instant::now();
-            let path = if purpose == Pick::ReproduceWorkbook {
-                dialog.add_filter("Workbook", &["xlsx"]).pick_file()
-            } else {
-                dialog.pick_folder()
+            let path = match purpose {
+                Pick::ReproduceWorkbook => dialog.add_filter("Workbook", &["xlsx"]).pick_file(),
+                Pick::ImportFile => dialog.add_filter("Trials", &["csv", "txt"]).pick_file(),
+                Pick::Open | Pick::New | Pick::SaveAs | Pick::Reproduce => dialog.pick_folder(),
             };
             let failed = path.is_none() && opened.elapsed() < std::time::Duration::from_millis(300);
             let _ = out.send(Event::Picked { purpose, path, failed });
@@ -344,6 +357,13 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
             Request::WriteRaw { dir, result, next_run } => {
                 let raw = harness::write_raw(&dir, &result, next_run).map_err(|e| e.to_string());
                 Event::RawWritten { result, raw }
+            }
+            Request::PreviewImport(request) => {
+                Event::ImportPreviewed(Box::new(super::import_dialog::preview(*request)))
+            }
+            Request::WriteImportRaw { dir, prepared, next_run } => {
+                let raw = prepared.write_raw(&dir, next_run).map_err(|e| e.to_string());
+                Event::ImportRawWritten { prepared, raw }
             }
             Request::ReadSoak { path } => Event::Soak(read_soak(path.as_deref())),
             Request::ReadTrials { run, dir, path } => {

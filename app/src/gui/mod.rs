@@ -7,6 +7,7 @@
 
 mod chrome;
 mod events;
+mod import_dialog;
 mod io;
 mod new_run;
 mod plots;
@@ -127,6 +128,14 @@ pub enum AppCommand {
     PromptPath(io::Pick),
     /// Open the New run dialog.
     NewRun,
+    /// Open the "Add run from numbers" dialog (SPEC E14).
+    ImportDialog,
+    /// Read this file in the import dialog.
+    ImportFile(PathBuf),
+    /// Read and summarise numbers for the import dialog, recording nothing.
+    PreviewImport(Box<import_dialog::ImportRequest>),
+    /// Record an import exactly as it was previewed.
+    RecordImport(Arc<vernier_engine::import::Prepared>),
     /// Start a benchmark.
     StartRun(Box<BenchSpec>),
     /// Cancel the benchmark in flight.
@@ -316,6 +325,8 @@ pub struct VernierApp {
     soak: Option<plots::SoakView>,
     /// The soak dialog, when open.
     soak_form: Option<soak_dialog::SoakForm>,
+    /// The "Add run from numbers" dialog, while open.
+    import: Option<import_dialog::ImportForm>,
     /// The Reproduce dialog, while open.
     reproduce: Option<reproduce::Dialog>,
     /// The extension the run in flight is (S10), with its claim: recorded
@@ -365,6 +376,7 @@ impl VernierApp {
             path_prompt: None,
             soak: None,
             soak_form: None,
+            import: None,
             reproduce: None,
             extending: None,
             live_soak: None,
@@ -591,6 +603,37 @@ impl VernierApp {
                     let build = self.doc.notebook.environment().get(EnvField::CompilerFlags);
                     self.new_run.get_or_insert_with(|| new_run::NewRunForm::with_build(build));
                 }
+                return;
+            }
+            AppCommand::ImportDialog => {
+                let build = self.doc.notebook.environment().get(EnvField::CompilerFlags);
+                self.import.get_or_insert_with(|| import_dialog::ImportForm::with_build(build));
+                return;
+            }
+            AppCommand::ImportFile(path) => {
+                let build = self.doc.notebook.environment().get(EnvField::CompilerFlags);
+                let form = self.import.get_or_insert_with(|| import_dialog::ImportForm::with_build(build));
+                // Another file: its own columns, guessed afresh.
+                *form = import_dialog::ImportForm { paste: false, path: path.display().to_string(), ..form.clone() };
+                form.columns.clear();
+                form.column_a.clear();
+                form.column_b.clear();
+                form.pair.clear();
+                form.first.clear();
+                form.preview = None;
+                if let Ok(request) = form.request() {
+                    form.busy = true;
+                    self.send_io(io::Request::PreviewImport(Box::new(request)));
+                }
+                return;
+            }
+            AppCommand::PreviewImport(request) => {
+                self.send_io(io::Request::PreviewImport(request));
+                return;
+            }
+            AppCommand::RecordImport(prepared) => {
+                let next_run = self.doc.notebook.runs().len() + 1;
+                self.send_io(io::Request::WriteImportRaw { dir: self.doc.dir.clone(), prepared, next_run });
                 return;
             }
             AppCommand::StartRun(spec) => {
@@ -853,6 +896,24 @@ impl eframe::App for VernierApp {
             match result {
                 Some(Ok(spec)) => self.commands.push(AppCommand::StartRun(Box::new(spec))),
                 Some(Err(())) => self.new_run = None,
+                None => {}
+            }
+        }
+        if let Some(form) = &mut self.import {
+            let mut action = None;
+            egui::Modal::new(egui::Id::unique("import-dialog")).show(ui.ctx(), |ui| {
+                ui.set_max_height(ui.ctx().content_rect().height() - 80.0);
+                action = form.ui(ui);
+            });
+            match action {
+                Some(import_dialog::ImportAction::Preview(request)) => {
+                    self.commands.push(AppCommand::PreviewImport(request))
+                }
+                Some(import_dialog::ImportAction::Record(prepared)) => {
+                    self.commands.push(AppCommand::RecordImport(prepared))
+                }
+                Some(import_dialog::ImportAction::Browse) => self.commands.push(AppCommand::Pick(io::Pick::ImportFile)),
+                Some(import_dialog::ImportAction::Close) => self.import = None,
                 None => {}
             }
         }

@@ -774,3 +774,90 @@ fn extend_a_run_from_the_window() {
     harness.get_by_label("extends run 1");
     assert_eq!(store::load(&dir).expect("reload").runs()[2].measurement.extends, Some(1));
 }
+
+/// Opens "Add run from numbers…" from the Runs section.
+fn open_import(harness: &mut Harness<'static, VernierApp>) {
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    harness.get_by_label("+ Add run from numbers…").click();
+    harness.run();
+}
+
+/// Types into the one-line field labelled `label`.
+fn type_into(harness: &mut Harness<'static, VernierApp>, label: &str, text: &str) {
+    let field = harness.get_by_role_and_label(Role::TextInput, label);
+    field.focus();
+    field.type_text(text);
+    harness.run();
+}
+
+/// Presses Preview and waits for the file thread's summary.
+fn preview_import(harness: &mut Harness<'static, VernierApp>) {
+    harness.get_by_label("Preview").click();
+    step_until(harness, "the preview", |app| app.import.as_ref().is_some_and(|f| f.preview.is_some() && !f.busy));
+    harness.run();
+}
+
+/// Presses Record and waits until the dialog has closed on a saved row.
+fn record_import(harness: &mut Harness<'static, VernierApp>, runs: usize) {
+    harness.get_by_label("Record").click();
+    step_until(harness, "the import to be recorded", |app| {
+        app.import.is_none() && app.doc.notebook.runs().len() == runs && app.doc.saved == app.doc.generation
+    });
+    harness.run();
+}
+
+// SPEC E14, U3: numbers typed or pasted into the window are previewed as the
+// row they would become (nothing recorded yet), then recorded as measured by
+// the named instrument, with the typed numbers kept as the raw file.
+#[test]
+fn add_a_run_from_pasted_numbers() {
+    let (tmp, mut harness) = fixture_app();
+    open_import(&mut harness);
+    harness.get_by_label("Type or paste numbers").click();
+    harness.run();
+    let numbers = harness.get_by_role_and_label(Role::MultilineTextInput, "Numbers");
+    numbers.focus();
+    numbers.type_text("5.712 5.688 5.731\n5.694 5.705");
+    harness.run();
+    harness.state_mut().import.as_mut().expect("open").unit = "ms".into();
+    type_into(&mut harness, "Instrument", "stopwatch app, tap to tap");
+    harness.run();
+    preview_import(&mut harness);
+    harness.get_by_label("A · time: median 5.705 ms, IQR 0.018 ms · drift -0.01 %, n ? + 5 (warm-up not recorded)");
+    assert_eq!(harness.state().doc.notebook.runs().len(), 2, "a preview records nothing");
+    record_import(&mut harness, 3);
+    let on_disk = store::load(&tmp.path().join("nb")).expect("loads");
+    let run = on_disk.run(3).expect("run 3 on disk");
+    assert!((run.measurement.summary.median - 5.705).abs() < 1e-12);
+    let conditions = vernier_engine::notebook::conditions_text(&run.measurement.conditions);
+    assert!(conditions.contains("instrument: stopwatch app, tap to tap"), "{conditions}");
+    let raw = run.measurement.raw_file.as_ref().expect("raw file");
+    let kept = std::fs::read_to_string(tmp.path().join("nb").join(raw.path.to_string())).expect("raw");
+    assert!(kept.ends_with("time\n5.712\n5.688\n5.731\n5.694\n5.705\n"), "{kept}");
+}
+
+// SPEC E14, S7: the matmul driver's CSV, chosen as a file, has its arms,
+// pair and order columns found from the header; the preview shows both
+// rows and the verdict, and Record makes them a named comparison.
+#[test]
+fn add_a_comparison_from_a_csv_file() {
+    let (tmp, mut harness) = fixture_app();
+    open_import(&mut harness);
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/matmul-driver.csv");
+    type_into(&mut harness, "File", fixture);
+    type_into(&mut harness, "Warm-up not in the file", "1");
+    preview_import(&mut harness);
+    let form = harness.state().import.clone().expect("open");
+    assert_eq!((form.column_a.as_str(), form.column_b.as_str()), ("naive_ms", "blocked_ms"));
+    assert_eq!((form.pair.as_str(), form.first.as_str()), ("pair", "first"));
+    harness.get_by_label("A · naive: median 5.705 ms, IQR 0.025 ms · drift -0.12 %, n 1 (not in the file) + 7");
+    harness.get_by_label("paired blocked/naive 0.4573 (IQR 0.0029, 7 pairs)");
+    record_import(&mut harness, 4);
+    let on_disk = store::load(&tmp.path().join("nb")).expect("loads");
+    let pair = on_disk.pairs().last().expect("a comparison");
+    assert_eq!(pair.runs, [3, 4]);
+    assert_eq!(pair.labels, ["naive".to_owned(), "blocked".to_owned()]);
+    assert!(pair.verdict.claimed);
+    assert!(pair.order.is_some());
+}

@@ -379,6 +379,40 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepar
     })
 }
 
+/// The column names of a CSV of trials, for a face that lets the student
+/// pick the time columns before anything is imported.
+pub fn header(file: &Path, bytes: &[u8]) -> Result<Vec<String>, CsvError> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| CsvError::Invalid { path: file.to_path_buf(), message: "not UTF-8 text".into() })?;
+    Ok(Table::parse(file, text)?.names.into_iter().map(inert_line).collect())
+}
+
+/// The header of numbers typed or pasted with none: one column, `time`.
+pub const PASTED_COLUMN: &str = "time";
+
+/// Numbers typed or pasted into the window — separated by spaces, commas,
+/// semicolons or new lines — as a CSV of one column, [`PASTED_COLUMN`],
+/// which is then imported like any other and kept as the rows' raw file.
+/// `None` when the text is not only numbers (a CSV pasted with its header
+/// is imported as it is). Each number is checked by the import itself.
+pub fn pasted(text: &str) -> Option<String> {
+    let numbers: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(|l| l.split(|c: char| c.is_whitespace() || c == ',' || c == ';'))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let all_numbers = !numbers.is_empty() && numbers.iter().all(|t| t.parse::<f64>().is_ok());
+    all_numbers.then(|| {
+        let mut csv = format!("# typed or pasted into Vernier's window\n{PASTED_COLUMN}\n");
+        for number in numbers {
+            csv.push_str(number);
+            csv.push('\n');
+        }
+        csv
+    })
+}
+
 /// The row's `warm-up policy` condition.
 fn warmup_text(policy: WarmupPolicy) -> String {
     match policy {
@@ -760,6 +794,21 @@ mod tests {
         let bad_first = MATMUL.replacen("blocked,5.688", "tiled,5.688", 1);
         let message = run(&bad_first, &paired()).0.err().map(|e| e.to_string()).unwrap_or_default();
         assert!(message.contains("line 3, column 2 (first): 'tiled' names no arm"), "{message}");
+    }
+
+    // SPEC E14: numbers pasted into the window become a one-column CSV;
+    // anything else is left to be read as a CSV.
+    #[test]
+    fn pasted_numbers_become_one_column() {
+        let csv = pasted("5.712 5.688,5.731\n5.694;  5.705\n").expect("numbers");
+        assert!(csv.ends_with("time\n5.712\n5.688\n5.731\n5.694\n5.705\n"), "{csv}");
+        let spec = CsvSpec { arms: Arms::One(PASTED_COLUMN.into()), unit: Some("ms".into()), ..paired() };
+        let spec = CsvSpec { pair: None, first: None, warmup_stated: None, ..spec };
+        let prepared = prepare_bytes(Path::new("pasted"), csv.as_bytes(), &spec).expect("imports");
+        assert!((prepared.rows[0].measurement.summary.median - 5.705).abs() < 1e-12);
+        assert_eq!(pasted("naive_ms\n5.7\n"), None);
+        assert_eq!(pasted("  \n"), None);
+        assert_eq!(header(Path::new("t.csv"), MATMUL.as_bytes()).expect("header").len(), 5);
     }
 
     #[test]

@@ -93,6 +93,10 @@ pub enum ConditionKind {
     Soak,
     /// Where an imported row's numbers came from.
     Provenance,
+    /// What the student stated about a row after it was recorded
+    /// (`vernier set-run`): only what the row did not state, each kept
+    /// under its own name so it is never read as measured.
+    Statement,
 }
 
 /// How much of a row's conditions a place has room for.
@@ -183,6 +187,12 @@ vocabulary! {
     CalibratedChunkTime = "calibrated chunk time", Soak, None;
     Source = "source", Provenance, None;
     NotRecorded = "conditions", Provenance, None;
+    StatedMachine = "machine (stated later)", Statement, Some(Brevity::Column);
+    StatedBuild = "build (stated later)", Statement, Some(Brevity::Column);
+    StatedPower = "power source (stated later)", Statement, Some(Brevity::Caption);
+    // Shown through the row's thermal state, which every brief place adds.
+    StatedThermal = "thermal state (stated later)", Statement, None;
+    Amended = "stated later", Statement, None;
 }
 
 /// The value of [`ConditionName::Control`]: the run is the control
@@ -192,13 +202,16 @@ pub const CONTROL: &str = "control condition, repeated in each session (SPEC S14
 
 /// The brief column's names, in the order it shows them. A control says so
 /// first: it is what the row is for.
-const BRIEF_ORDER: [ConditionName; 11] = [
+const BRIEF_ORDER: [ConditionName; 14] = [
     ConditionName::Control,
     ConditionName::CpuModel,
     ConditionName::LogicalCpus,
+    ConditionName::StatedMachine,
     ConditionName::Compiler,
     ConditionName::Build,
+    ConditionName::StatedBuild,
     ConditionName::PowerSource,
+    ConditionName::StatedPower,
     ConditionName::Canary,
     ConditionName::PlacementUsed,
     ConditionName::Hypervisor,

@@ -51,7 +51,7 @@ impl RowContext<'_> {
     pub fn power_source(&self) -> Option<String> {
         match self.conditions.condition(ConditionName::PowerSource) {
             Some(c) if c.is_stated() && !c.value.eq_ignore_ascii_case("unknown") => Some(c.value.clone()),
-            _ => self.stated(EnvField::PowerSource),
+            _ => self.stated(EnvField::PowerSource).or_else(|| self.later(ConditionName::StatedPower)),
         }
     }
 
@@ -64,6 +64,13 @@ impl RowContext<'_> {
             .or_else(|| {
                 Some(format!("{}, {} logical CPUs", get(ConditionName::CpuModel)?, get(ConditionName::LogicalCpus)?))
             })
+            .or_else(|| self.later(ConditionName::StatedMachine).map(|m| format!("{m} (stated later)")))
+    }
+
+    /// What the student stated about the row after it was recorded, under
+    /// `name` (a [`ConditionKind::Statement`](super::ConditionKind) name).
+    fn later(&self, name: ConditionName) -> Option<String> {
+        self.conditions.condition(name).filter(|c| c.is_stated()).map(|c| c.value.clone())
     }
 
     /// The build of the program measured (SPEC N11): what the student
@@ -75,7 +82,10 @@ impl RowContext<'_> {
             return Some(build.value.clone());
         }
         let compiler = self.conditions.condition(ConditionName::Compiler).filter(|c| c.is_stated());
-        compiler.filter(|_| self.kernel).map(|c| format!("{} (Vernier's built-in kernel)", c.value))
+        compiler
+            .filter(|_| self.kernel)
+            .map(|c| format!("{} (Vernier's built-in kernel)", c.value))
+            .or_else(|| self.later(ConditionName::StatedBuild).map(|b| format!("{b} (stated later)")))
     }
 
     /// The thermal state as the row states it: a pre-run idle, the ambient
@@ -85,6 +95,7 @@ impl RowContext<'_> {
         let stated = [
             self.stated(EnvField::PreRunIdle).map(|i| format!("idle {i} before the run")),
             self.stated(EnvField::Ambient).map(|a| format!("ambient {a}")),
+            self.later(ConditionName::StatedThermal).map(|t| format!("{t} (stated later)")),
         ];
         let theirs = self
             .conditions
@@ -162,7 +173,9 @@ impl RowContext<'_> {
     /// Which of machine, build, power source and thermal condition the row
     /// does not state (SPEC A2), from its own record only.
     pub fn unstated(&self) -> Vec<&'static str> {
-        let machine = self.conditions.states(ConditionName::CpuModel) || self.stated(EnvField::MachineOs).is_some();
+        let machine = self.conditions.states(ConditionName::CpuModel)
+            || self.stated(EnvField::MachineOs).is_some()
+            || self.later(ConditionName::StatedMachine).is_some();
         [
             (machine, "machine"),
             (self.build().is_some(), "build flags"),

@@ -156,6 +156,17 @@ pub enum NotebookError {
     /// No citation with that number.
     #[error("there is no citation {0}")]
     NoSuchCitation(usize),
+    /// A statement made after the fact about what the row already states
+    /// (its own record is never replaced, SPEC N9).
+    #[error("run {run} already states its {what}: {value}")]
+    AlreadyStated {
+        /// The run.
+        run: u32,
+        /// What was to be stated.
+        what: &'static str,
+        /// What the row states.
+        value: String,
+    },
 }
 
 /// A new notebook could not be created.

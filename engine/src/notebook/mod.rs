@@ -15,6 +15,7 @@ mod path;
 pub mod plausible;
 mod prediction;
 mod run;
+mod statement;
 pub mod store;
 mod tag;
 mod time;
@@ -36,6 +37,7 @@ pub use path::{NotebookPath, PathError};
 pub(crate) use prediction::hex;
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
 pub use run::{Discard, Measurement, RawFile, RowRef, Run, Soak, SoakNumbers, SoakProtocol, WarmupPolicy};
+pub use statement::RunStatement;
 pub use tag::Tag;
 pub use writing::{Budget, Citation, Writing, is_date};
 

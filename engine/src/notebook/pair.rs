@@ -50,6 +50,24 @@ pub struct NewPair {
     pub order: Option<OrderCheck>,
 }
 
+impl NewPair {
+    /// The paired ratio in words, as [`Pair::paired_text`] will say it.
+    pub fn paired_text(&self) -> String {
+        paired_text(&self.labels, self.paired.as_ref())
+    }
+}
+
+/// `paired B/A 0.45 (IQR 0.01, 31 pairs)`.
+fn paired_text(labels: &[String; 2], paired: Option<&Summary>) -> String {
+    match paired {
+        Some(p) => {
+            let r = p.rounded();
+            format!("paired {}/{} {} (IQR {}, {} pairs)", labels[1], labels[0], r.median, r.iqr, p.n)
+        }
+        None => "paired ratios not available".to_owned(),
+    }
+}
+
 impl Pair {
     /// `C{number}`.
     pub fn label(&self) -> String {
@@ -58,13 +76,7 @@ impl Pair {
 
     /// The paired ratio in words: `paired B/A 0.45 (IQR 0.01, 31 pairs)`.
     pub fn paired_text(&self) -> String {
-        match &self.paired {
-            Some(p) => {
-                let r = p.rounded();
-                format!("paired {}/{} {} (IQR {}, {} pairs)", self.labels[1], self.labels[0], r.median, r.iqr, p.n)
-            }
-            None => "paired ratios not available".to_owned(),
-        }
+        paired_text(&self.labels, self.paired.as_ref())
     }
 
     /// The pair's line in the Runs table, under its two rows, cell by

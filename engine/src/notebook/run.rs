@@ -28,8 +28,8 @@ pub enum WarmupPolicy {
     Unknown,
     /// This many warm-up trials ran but are not in the imported file (a
     /// student's driver that runs one warm-up pair and does not print it,
-    /// SPEC E14): the count is the student's statement, not a trial Vernier
-    /// can show.
+    /// SPEC E14), stated at import or later with `vernier set-run`: the
+    /// count is the student's statement, not a trial Vernier can show.
     Stated(u32),
 }
 
@@ -39,8 +39,8 @@ impl std::fmt::Display for WarmupPolicy {
             WarmupPolicy::Count(n) => write!(f, "{n} warm-up trials"),
             WarmupPolicy::Settle { max } => write!(f, "settle (until two trials agree within 5 %, at most {max})"),
             WarmupPolicy::Unknown => f.write_str("warm-up not recorded"),
-            WarmupPolicy::Stated(1) => f.write_str("1 warm-up trial, not in the file (stated at import)"),
-            WarmupPolicy::Stated(n) => write!(f, "{n} warm-up trials, not in the file (stated at import)"),
+            WarmupPolicy::Stated(1) => f.write_str("1 warm-up trial, not in the file (stated by the student)"),
+            WarmupPolicy::Stated(n) => write!(f, "{n} warm-up trials, not in the file (stated by the student)"),
         }
     }
 }
@@ -104,6 +104,19 @@ pub struct Measurement {
     pub extends: Option<u32>,
 }
 
+impl Measurement {
+    /// `n (warm-up + timed)`, e.g. `3 + 31`, or `7 + 31 (settle)`: what
+    /// the Runs table shows, and an import's preview before it is a row.
+    pub fn n_text(&self) -> String {
+        match self.warmup {
+            WarmupPolicy::Count(_) => format!("{} + {}", self.warmup_trials, self.summary.n),
+            WarmupPolicy::Settle { .. } => format!("{} + {} (settle)", self.warmup_trials, self.summary.n),
+            WarmupPolicy::Unknown => format!("? + {} (warm-up not recorded)", self.summary.n),
+            WarmupPolicy::Stated(n) => format!("{n} (not in the file) + {}", self.summary.n),
+        }
+    }
+}
+
 /// A row of the Runs section. The notebook file stores it through its
 /// file form (the notebook's private `file` module), which keeps each distinct snapshot once.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,13 +142,7 @@ impl Run {
 
     /// `n (warm-up + timed)`, e.g. `3 + 31`, or `7 + 31 (settle)`.
     pub fn n_column(&self) -> String {
-        let m = &self.measurement;
-        match m.warmup {
-            WarmupPolicy::Count(_) => format!("{} + {}", m.warmup_trials, m.summary.n),
-            WarmupPolicy::Settle { .. } => format!("{} + {} (settle)", m.warmup_trials, m.summary.n),
-            WarmupPolicy::Unknown => format!("? + {} (warm-up not recorded)", m.summary.n),
-            WarmupPolicy::Stated(n) => format!("{n} (not in the file) + {}", m.summary.n),
-        }
+        self.measurement.n_text()
     }
 
     /// The row's figures as every face shows them: in the unit S12 picks

@@ -22,6 +22,13 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         if ui.button("▶ New run…").on_hover_text("Ctrl+R").clicked() {
             cx.commands.push(AppCommand::NewRun);
         }
+        if ui
+            .button("+ Add run from numbers…")
+            .on_hover_text("Numbers your own instrument took: a CSV of trials, or typed or pasted")
+            .clicked()
+        {
+            cx.commands.push(AppCommand::ImportDialog);
+        }
         ui.toggle_value(&mut state.show_sweep, "seq / chase sweep");
     });
     if nb.runs().is_empty() {

@@ -1,0 +1,442 @@
+//! The "Add run from numbers…" dialog (SPEC E14): numbers the student's own
+//! instrument took — a CSV of trials, or numbers typed or pasted — shown
+//! as the rows they would become (medians, IQRs, n, and for two arms the
+//! verdict) *before* anything is recorded; Record then writes exactly what
+//! was shown. The file is read on the file thread, never here.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use egui::{RichText, Ui};
+use vernier_engine::bounded::read_bounded;
+use vernier_engine::import::csv::{self, Arms, CsvSpec, PASTED_COLUMN};
+use vernier_engine::import::{MAX_IMPORT_BYTES, Prepared};
+use vernier_engine::units::Figures;
+
+/// Where the numbers come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportSource {
+    /// A CSV of trials on disk.
+    File(PathBuf),
+    /// Numbers (or a CSV with its header) typed or pasted into the dialog.
+    Pasted(String),
+}
+
+/// What the file thread is asked to read and summarise.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportRequest {
+    /// The numbers.
+    pub source: ImportSource,
+    /// The columns and descriptions; an empty arm column is guessed from
+    /// the header (the time columns, `pair`, `first`).
+    pub spec: CsvSpec,
+}
+
+/// What the file thread found: the header's names, the spec it used (with
+/// the guessed columns filled in), and the rows it would record.
+#[derive(Debug, Clone)]
+pub struct ImportPreview {
+    /// The request as the form sent it.
+    pub asked: ImportRequest,
+    /// The columns of the file, for the column choices.
+    pub columns: Vec<String>,
+    /// The spec used, the guessed columns filled in.
+    pub used: CsvSpec,
+    /// The rows, or why the numbers cannot be recorded.
+    pub result: Result<Arc<Prepared>, String>,
+}
+
+/// Reads and summarises the numbers (on the file thread): nothing is
+/// written, so a preview can be asked for as often as the form changes.
+pub fn preview(request: ImportRequest) -> ImportPreview {
+    let (path, bytes) = match &request.source {
+        ImportSource::File(path) => match read_bounded(path, MAX_IMPORT_BYTES, "a CSV of trials") {
+            Ok(bytes) => (path.clone(), bytes),
+            Err(e) => return failed(request, e.to_string()),
+        },
+        ImportSource::Pasted(text) => {
+            let csv = csv::pasted(text).unwrap_or_else(|| text.clone());
+            (PathBuf::from("numbers typed into the window"), csv.into_bytes())
+        }
+    };
+    let columns = match csv::header(&path, &bytes) {
+        Ok(columns) => columns,
+        Err(e) => return failed(request, e.to_string()),
+    };
+    let used = guessed(&request.spec, &columns);
+    let result = csv::prepare_bytes(&path, &bytes, &used).map(Arc::new).map_err(|e| e.to_string());
+    ImportPreview { asked: request, columns, used, result }
+}
+
+fn failed(asked: ImportRequest, message: String) -> ImportPreview {
+    let used = asked.spec.clone();
+    ImportPreview { asked, columns: Vec::new(), used, result: Err(message) }
+}
+
+/// The spec with an unnamed arm column guessed from the header: the
+/// columns whose name ends in a time unit (`naive_ms`, `blocked_ms`) are
+/// the arms, the first two of them a comparison; `pair` and `first` name
+/// the pairs and the order when the file has them. A lone column is the
+/// arm when there is nothing else to pick.
+fn guessed(spec: &CsvSpec, columns: &[String]) -> CsvSpec {
+    let named = match &spec.arms {
+        Arms::One(a) => !a.trim().is_empty(),
+        Arms::Two([a, b]) => !a.trim().is_empty() && !b.trim().is_empty(),
+    };
+    if named {
+        return spec.clone();
+    }
+    let timed: Vec<&String> = columns
+        .iter()
+        .filter(|c| ["_ms", "_us", "_ns", "_s"].iter().any(|u| c.to_ascii_lowercase().ends_with(u)))
+        .collect();
+    let find = |name: &str| columns.iter().find(|c| c.eq_ignore_ascii_case(name)).cloned();
+    match (timed.as_slice(), columns) {
+        ([a, b, ..], _) => CsvSpec {
+            arms: Arms::Two([(*a).clone(), (*b).clone()]),
+            pair: spec.pair.clone().or_else(|| find("pair")),
+            first: spec.first.clone().or_else(|| find("first")),
+            ..spec.clone()
+        },
+        ([a], _) => CsvSpec { arms: Arms::One((*a).clone()), first: None, ..spec.clone() },
+        ([], [a]) => CsvSpec { arms: Arms::One(a.clone()), first: None, ..spec.clone() },
+        _ => spec.clone(),
+    }
+}
+
+/// What the dialog asks the window to do.
+#[derive(Debug, Clone)]
+pub enum ImportAction {
+    /// Read and summarise the numbers as the form now says.
+    Preview(Box<ImportRequest>),
+    /// Record the rows previewed.
+    Record(Arc<Prepared>),
+    /// Choose a file with the desktop's dialog.
+    Browse,
+    /// Close without recording.
+    Close,
+}
+
+/// The form.
+#[derive(Debug, Clone, Default)]
+pub struct ImportForm {
+    /// Numbers typed or pasted (true) or a file (false).
+    pub paste: bool,
+    /// The file's path as typed or chosen.
+    pub path: String,
+    /// The numbers typed or pasted.
+    pub pasted: String,
+    /// The header's names, once read.
+    pub columns: Vec<String>,
+    /// Arm A's column; empty: guessed.
+    pub column_a: String,
+    /// Arm B's column; empty: one arm.
+    pub column_b: String,
+    /// The pair column; empty: none.
+    pub pair: String,
+    /// The column naming the arm that ran first; empty: none.
+    pub first: String,
+    /// `ms`, `us`, `ns`, `s`; empty: from the columns' names.
+    pub unit: String,
+    /// The first K trials of each arm in the file are warm-up.
+    pub warmup: u32,
+    /// Warm-up trials that ran but are not in the file; empty: not stated.
+    pub warmup_stated: String,
+    /// What the rows are about.
+    pub what: String,
+    /// The arms' labels.
+    pub labels: [String; 2],
+    /// How the measured program was built.
+    pub build: String,
+    /// The instrument that took the numbers.
+    pub instrument: String,
+    /// How the numbers were produced (the driver's command).
+    pub command: String,
+    /// The last preview, while it is of the form as it is.
+    pub preview: Option<ImportPreview>,
+    /// A preview or a recording is under way.
+    pub busy: bool,
+}
+
+impl ImportForm {
+    /// A fresh form whose build starts as the Environment's Compiler +
+    /// flags as stated when the dialog opens (SPEC N11).
+    pub fn with_build(build: String) -> Self {
+        Self { build, ..Self::default() }
+    }
+
+    /// The request the form states now, or what is wrong with it.
+    pub fn request(&self) -> Result<ImportRequest, String> {
+        let source = if self.paste {
+            if self.pasted.trim().is_empty() {
+                return Err("type or paste the numbers".into());
+            }
+            ImportSource::Pasted(self.pasted.clone())
+        } else {
+            if self.path.trim().is_empty() {
+                return Err("choose the CSV file".into());
+            }
+            ImportSource::File(PathBuf::from(self.path.trim()))
+        };
+        let given = |text: &str| Some(text.trim()).filter(|t| !t.is_empty()).map(str::to_owned);
+        let warmup_stated = match given(&self.warmup_stated) {
+            None => None,
+            Some(text) => Some(
+                text.parse::<u32>()
+                    .map_err(|_| format!("the warm-up not in the file must be a whole number, not '{text}'"))?,
+            ),
+        };
+        let a = if self.paste && self.column_a.trim().is_empty() { PASTED_COLUMN } else { self.column_a.trim() };
+        let arms = match given(&self.column_b) {
+            Some(b) => Arms::Two([a.to_owned(), b]),
+            None => Arms::One(a.to_owned()),
+        };
+        let two = matches!(arms, Arms::Two(_));
+        Ok(ImportRequest {
+            source,
+            spec: CsvSpec {
+                arms,
+                pair: given(&self.pair),
+                first: given(&self.first).filter(|_| two),
+                unit: given(&self.unit),
+                warmup: (self.warmup > 0).then_some(self.warmup),
+                warmup_stated,
+                what: given(&self.what),
+                labels: [given(&self.labels[0]), given(&self.labels[1]).filter(|_| two)],
+                command: given(&self.command),
+                build: given(&self.build),
+                instrument: Some(given(&self.instrument).unwrap_or_else(|| {
+                    if self.paste { "typed into Vernier's window; instrument not named".into() } else { String::new() }
+                }))
+                .filter(|i| !i.is_empty()),
+            },
+        })
+    }
+
+    /// Takes in a preview: the header's names, and the columns guessed.
+    pub fn show_preview(&mut self, preview: ImportPreview) {
+        self.busy = false;
+        if !preview.columns.is_empty() {
+            self.columns = preview.columns.clone();
+        }
+        let own = |text: &mut String, value: Option<&String>| {
+            if text.trim().is_empty()
+                && let Some(value) = value
+            {
+                *text = value.clone();
+            }
+        };
+        match &preview.used.arms {
+            Arms::One(a) => own(&mut self.column_a, Some(a)),
+            Arms::Two([a, b]) => {
+                own(&mut self.column_a, Some(a));
+                own(&mut self.column_b, Some(b));
+            }
+        }
+        own(&mut self.pair, preview.used.pair.as_ref());
+        own(&mut self.first, preview.used.first.as_ref());
+        // The form now names what was guessed: the preview is of it.
+        let mut preview = preview;
+        if let Ok(request) = self.request() {
+            preview.asked = request;
+        }
+        self.preview = Some(preview);
+    }
+
+    /// The previewed rows, while the preview is of the form as it is now.
+    fn current(&self) -> Option<&Arc<Prepared>> {
+        let preview = self.preview.as_ref()?;
+        let request = self.request().ok()?;
+        (preview.asked == request).then_some(())?;
+        preview.result.as_ref().ok()
+    }
+
+    /// Draws the dialog; returns what the student asked for.
+    pub fn ui(&mut self, ui: &mut Ui) -> Option<ImportAction> {
+        let mut action = None;
+        ui.heading("Add run from numbers");
+        ui.label(
+            RichText::new(
+                "Numbers your own instrument took. They are recorded as measured by it — never by Vernier's harness — \
+                 with the file kept unchanged as the rows' raw file.",
+            )
+            .weak(),
+        );
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut self.paste, false, "CSV file");
+            ui.selectable_value(&mut self.paste, true, "Type or paste numbers");
+        });
+        egui::ScrollArea::vertical().max_height(ui.available_height() - 80.0).show(ui, |ui| {
+            self.source_ui(ui, &mut action);
+            self.columns_ui(ui);
+            self.description_ui(ui);
+            ui.separator();
+            self.preview_ui(ui);
+        });
+        ui.separator();
+        ui.horizontal(|ui| {
+            let request = self.request();
+            if ui.add_enabled(request.is_ok() && !self.busy, egui::Button::new("Preview")).clicked()
+                && let Ok(request) = request.clone()
+            {
+                self.busy = true;
+                action = Some(ImportAction::Preview(Box::new(request)));
+            }
+            let current = self.current().cloned();
+            let record = ui
+                .add_enabled(current.is_some() && !self.busy, egui::Button::new("Record"))
+                .on_disabled_hover_text("Preview first: what is recorded is what the preview shows");
+            if record.clicked()
+                && let Some(prepared) = current
+            {
+                self.busy = true;
+                action = Some(ImportAction::Record(prepared));
+            }
+            if ui.button("Close").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                action = Some(ImportAction::Close);
+            }
+            if let Err(why) = request {
+                ui.label(RichText::new(why).weak());
+            }
+        });
+        action
+    }
+
+    fn source_ui(&mut self, ui: &mut Ui, action: &mut Option<ImportAction>) {
+        if self.paste {
+            let label = ui.label("Numbers");
+            ui.add(
+                egui::TextEdit::multiline(&mut self.pasted)
+                    .hint_text("5.712 5.688 5.731 …  (spaces, commas or one per line; or a CSV with its header)")
+                    .desired_rows(4)
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(label.id);
+        } else {
+            ui.horizontal(|ui| {
+                let label = ui.label("File");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.path)
+                        .hint_text("trials.csv — header row of names, # comments allowed")
+                        .desired_width(420.0),
+                )
+                .labelled_by(label.id);
+                if ui.button("Choose…").clicked() {
+                    *action = Some(ImportAction::Browse);
+                }
+            });
+        }
+    }
+
+    fn columns_ui(&mut self, ui: &mut Ui) {
+        egui::Grid::new("import-columns").num_columns(4).spacing([12.0, 6.0]).show(ui, |ui| {
+            let columns = self.columns.clone();
+            column_choice(ui, "Arm A column", &mut self.column_a, &columns, "guess from the header");
+            column_choice(ui, "Arm B column", &mut self.column_b, &columns, "none: one arm");
+            ui.end_row();
+            column_choice(ui, "Pair column", &mut self.pair, &columns, "none");
+            column_choice(ui, "Ran-first column", &mut self.first, &columns, "none");
+            ui.end_row();
+            let label = ui.label("Unit");
+            egui::ComboBox::from_id_salt("import-unit")
+                .selected_text(if self.unit.is_empty() { "from the column's name" } else { &self.unit })
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut self.unit, String::new(), "from the column's name");
+                    for unit in ["s", "ms", "us", "ns"] {
+                        ui.selectable_value(&mut self.unit, unit.to_owned(), unit);
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            let label = ui.label("Warm-up in the file");
+            ui.add(egui::DragValue::new(&mut self.warmup).range(0..=1000).suffix(" trials")).labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("Warm-up not in the file");
+            ui.add(egui::TextEdit::singleline(&mut self.warmup_stated).hint_text("not stated").desired_width(120.0))
+                .labelled_by(label.id);
+            ui.end_row();
+        });
+    }
+
+    fn description_ui(&mut self, ui: &mut Ui) {
+        egui::Grid::new("import-description").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
+            let [label_a, label_b] = &mut self.labels;
+            let rows: [(&str, &mut String, &str); 6] = [
+                ("What", &mut self.what, "matmul 512: naive vs blocked"),
+                ("Label A", label_a, "default: the column's stem"),
+                ("Label B", label_b, "default: the column's stem"),
+                ("Instrument", &mut self.instrument, "benchmark.cpp, steady_clock, multiply only"),
+                ("Build", &mut self.build, "g++ -O2 -march=native"),
+                ("Command", &mut self.command, "./matmul_driver 512 (how the numbers were produced)"),
+            ];
+            for (name, text, hint) in rows {
+                let label = ui.label(name);
+                ui.add(egui::TextEdit::singleline(text).hint_text(hint).desired_width(420.0)).labelled_by(label.id);
+                ui.end_row();
+            }
+        });
+    }
+
+    fn preview_ui(&self, ui: &mut Ui) {
+        let Some(preview) = &self.preview else {
+            ui.label(RichText::new("Preview shows the rows before anything is recorded.").weak());
+            return;
+        };
+        let prepared = match &preview.result {
+            Ok(prepared) => prepared,
+            Err(why) => {
+                ui.colored_label(ui.visuals().error_fg_color, why);
+                return;
+            }
+        };
+        if self.current().is_none() {
+            ui.label(RichText::new("The form changed: preview again before recording.").weak());
+        }
+        ui.label(RichText::new(format!("{} would become:", prepared.name)).strong());
+        for row in &prepared.rows {
+            let m = &row.measurement;
+            let figures = Figures::of(&m.summary, &m.unit);
+            ui.label(format!(
+                "{} · {}: median {}, {}, n {}",
+                row.arm,
+                m.what,
+                figures.median(),
+                figures.dispersion(),
+                m.n_text()
+            ));
+        }
+        if let Some(pair) = &prepared.pair {
+            ui.label(RichText::new(&pair.verdict.verdict).strong());
+            ui.label(pair.paired_text());
+            if let Some(order) = &pair.order {
+                ui.label(order.describe());
+            }
+        }
+        for check in &prepared.checks {
+            if check.failed {
+                ui.colored_label(ui.visuals().warn_fg_color, &check.text);
+            } else {
+                ui.label(&check.text);
+            }
+        }
+    }
+}
+
+/// A column picked from the header's names, or typed before it is read.
+fn column_choice(ui: &mut Ui, name: &str, value: &mut String, columns: &[String], none: &str) {
+    let label = ui.label(name);
+    if columns.is_empty() {
+        ui.add(egui::TextEdit::singleline(value).hint_text(none).desired_width(160.0)).labelled_by(label.id);
+        return;
+    }
+    egui::ComboBox::from_id_salt(name)
+        .selected_text(if value.is_empty() { none } else { value.as_str() })
+        .show_ui(ui, |ui| {
+            ui.selectable_value(value, String::new(), none);
+            for column in columns {
+                ui.selectable_value(value, column.clone(), column);
+            }
+        })
+        .response
+        .labelled_by(label.id);
+}
