@@ -87,7 +87,8 @@ pub enum PyperfError {
 /// The file as pyperf writes it (`-o FILE.json`, `pyperf convert`).
 #[derive(Deserialize)]
 struct File {
-    version: String,
+    /// `"1.0"`; perf 0.8 and 0.9 wrote the numbers 5 and 6.
+    version: Value,
     #[serde(default)]
     metadata: Map<String, Value>,
     benchmarks: Vec<Benchmark>,
@@ -174,10 +175,11 @@ fn prepare_checked(
         message: from_file::json_message(&e),
     })?;
     let invalid = |message: String| PyperfError::Invalid { path: file.to_path_buf(), message };
-    if parsed.version != VERSION {
+    if parsed.version.as_str() != Some(VERSION) {
         return Err(invalid(format!(
-            "pyperf file format version '{}'; Vernier reads version {VERSION} (pyperf 1.x and 2.x write it)",
-            from_file::shown(&parsed.version)
+            "pyperf file format version {}; Vernier reads version {VERSION}, which pyperf 1.x and 2.x write \
+             (python3 -m pyperf convert FILE -o NEW.json rewrites an older file)",
+            from_file::shown(&parsed.version.to_string())
         )));
     }
     let benchmarks = select(&parsed, &spec.benchmarks).map_err(invalid)?;
@@ -568,7 +570,13 @@ mod tests {
             ),
             (
                 real.replace("\"version\":\"1.0\"", "\"version\":\"9.0\""),
-                "p.json: pyperf file format version '9.0'; Vernier reads version 1.0".to_owned(),
+                "p.json: pyperf file format version \"9.0\"; Vernier reads version 1.0".to_owned(),
+            ),
+            (
+                real.replace("\"version\":\"1.0\"", "\"version\":6"),
+                "pyperf file format version 6; Vernier reads version 1.0, which pyperf 1.x and 2.x write \
+                 (python3 -m pyperf convert FILE -o NEW.json rewrites an older file)"
+                    .to_owned(),
             ),
             (
                 "{\"version\": \"1.0\", \"benchmarks\": [{\"runs\": [{\"warmups\": [[1, 0.5]]}]}]}".to_owned(),
