@@ -25,6 +25,9 @@ impl VernierApp {
         if pressed(&SHORTCUT_RUN) {
             self.commands.push(AppCommand::NewRun);
         }
+        if pressed(&SHORTCUT_IMPORT) {
+            self.commands.push(AppCommand::ImportDialog);
+        }
         if pressed(&SHORTCUT_THEME) {
             self.commands.push(AppCommand::ToggleTheme);
         }
@@ -85,11 +88,7 @@ impl VernierApp {
                 {
                     self.commands.push(AppCommand::NewRun);
                 }
-                if ui
-                    .button("Add run from numbers…")
-                    .on_hover_text("Numbers your own instrument took: a CSV of trials, or typed or pasted")
-                    .clicked()
-                {
+                if item(ui, "Add run from numbers…", &SHORTCUT_IMPORT) {
                     self.commands.push(AppCommand::ImportDialog);
                 }
                 if item(ui, "Reproduce a classmate's row…", &SHORTCUT_REPRODUCE) {

@@ -205,9 +205,14 @@ impl VernierApp {
             io::Event::Trials { run, result } => match (result, self.doc.notebook.run(run)) {
                 (Ok(trials), Some(r)) => {
                     let view = plots::RunTrials::new(r, &trials);
-                    self.trials.insert(run, view);
+                    self.trials.insert(run, Ok(view));
                 }
-                (Err(e), _) => self.say(format!("run {run}: {e}"), true),
+                (Err(why), _) => {
+                    if let io::NoTrials::Failed(e) = &why {
+                        self.say(format!("run {run}: {e}"), true);
+                    }
+                    self.trials.insert(run, Err(why));
+                }
                 (Ok(_), None) => {}
             },
             io::Event::Picked { purpose, path: Some(path), .. } => self.run_command(match purpose {

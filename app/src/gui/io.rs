@@ -70,7 +70,7 @@ pub enum Event {
     /// A soak, analysed and ready to draw.
     Soak(Result<Box<super::plots::SoakView>, String>),
     /// A run's trials.
-    Trials { run: u32, result: Result<Vec<TrialRecord>, String> },
+    Trials { run: u32, result: Result<Vec<TrialRecord>, NoTrials> },
     /// A classmate's log, read (or why not).
     TheirLog(Box<Result<super::reproduce::TheirLog, String>>),
     /// The audit's findings.
@@ -93,6 +93,25 @@ impl Event {
     /// a change noticed on disk and a closed file dialog answer none.
     pub fn is_answer(&self) -> bool {
         !matches!(self, Event::ChangedElsewhere { .. } | Event::Picked { .. })
+    }
+}
+
+/// Why a run has no trials to plot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoTrials {
+    /// It keeps none, or keeps an imported file in another tool's format:
+    /// as it should be, said beside the row, not as an error.
+    Absent(String),
+    /// Its raw file could not be read or is damaged.
+    Failed(String),
+}
+
+impl NoTrials {
+    /// What the run's view says instead of the plot.
+    pub fn text(&self) -> &str {
+        match self {
+            NoTrials::Absent(why) | NoTrials::Failed(why) => why,
+        }
     }
 }
 
@@ -367,11 +386,19 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
             }
             Request::ReadSoak { path } => Event::Soak(read_soak(path.as_deref())),
             Request::ReadTrials { run, dir, path } => {
-                let result = path
+                let text = path
                     .resolve(&dir)
                     .map_err(|e| format!("the raw file is refused: {e}"))
                     .and_then(|p| harness::raw::read(&p).map_err(|e| e.to_string()))
-                    .and_then(|bytes| harness::raw::parse(&String::from_utf8_lossy(&bytes)));
+                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+                let result = match text {
+                    // An import keeps its file in the instrument's own format.
+                    Ok(text) if !harness::raw::is_raw(&text) => Err(NoTrials::Absent(format!(
+                        "no trial plot: the trials are in {path}, the imported file unchanged, in its own format"
+                    ))),
+                    Ok(text) => harness::raw::parse(&text).map_err(NoTrials::Failed),
+                    Err(e) => Err(NoTrials::Failed(e)),
+                };
                 Event::Trials { run, result }
             }
         };

@@ -42,6 +42,7 @@ const SHORTCUT_RUN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND,
 const SHORTCUT_REPRODUCE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::R);
 const SHORTCUT_CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Escape);
 const SHORTCUT_EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
+const SHORTCUT_IMPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::I);
 const SHORTCUT_THEME: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::T);
 
 /// Why the window could not start. `main` decides what exit code each earns.
@@ -161,6 +162,8 @@ pub enum AppCommand {
     AddNote(String),
     /// Discard a run with a reason.
     Discard(u32, String),
+    /// State what a run did not record, as a statement made later (A1, A2).
+    StateRun(u32, Vec<vernier_engine::notebook::RunStatement>),
     /// Select a run and show its trials.
     SelectRun(u32),
     /// Switch between the dark and light themes.
@@ -316,7 +319,8 @@ pub struct VernierApp {
     live: Option<LiveRun>,
     views: views::ViewState,
     new_run: Option<new_run::NewRunForm>,
-    trials: HashMap<u32, plots::RunTrials>,
+    /// Each run's trials as read from its raw file, or why there are none.
+    trials: HashMap<u32, Result<plots::RunTrials, io::NoTrials>>,
     status: Option<(String, bool)>,
     commands: Vec<AppCommand>,
     /// A folder path being typed, for systems without a native dialog.
@@ -723,6 +727,9 @@ impl VernierApp {
                 nb.discard(RowRef::Run(n), &reason, now)
                     .map(|()| Applied::said(format!("discarded run {n}; it is listed under Notes and anomalies")))
             }),
+            AppCommand::StateRun(n, statements) => Arc::new(move |nb: &mut Notebook| {
+                nb.state_run(n, &statements, now).map(|said| Applied::said(format!("run {n} now states {said}")))
+            }),
         };
         self.edit(change);
     }
@@ -822,7 +829,10 @@ impl VernierApp {
             // Resolving the path looks at the disk (symbolic links), so the
             // I/O thread does it.
             Some(path) => self.send_io(io::Request::ReadTrials { run: number, dir: self.doc.dir.clone(), path }),
-            None => self.say(format!("run {number} has no raw file to plot"), false),
+            None => {
+                let why = io::NoTrials::Absent("no trial plot: the row keeps no raw file".into());
+                self.trials.insert(number, Err(why));
+            }
         }
     }
 }

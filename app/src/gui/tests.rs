@@ -835,6 +835,21 @@ fn add_a_run_from_pasted_numbers() {
     let raw = run.measurement.raw_file.as_ref().expect("raw file");
     let kept = std::fs::read_to_string(tmp.path().join("nb").join(raw.path.to_string())).expect("raw");
     assert!(kept.ends_with("time\n5.712\n5.688\n5.731\n5.694\n5.705\n"), "{kept}");
+
+    // SPEC A1, A2: the new row (selected) states no warm-up; stating it in
+    // the window answers A1 and leaves the numbers as they were.
+    harness.get_by_label("State what is missing…").click();
+    harness.run();
+    type_into(&mut harness, "Warm-up trials (not in the file)", "2");
+    harness.get_by_label("State").click();
+    step_until(&mut harness, "the statement to be saved", |app| {
+        app.doc.notebook.run(3).is_some_and(|r| r.n_column() == "2 (not in the file) + 5")
+            && app.doc.saved == app.doc.generation
+    });
+    let on_disk = store::load(&tmp.path().join("nb")).expect("loads");
+    let stated = on_disk.run(3).expect("run 3");
+    assert_eq!(stated.n_column(), "2 (not in the file) + 5");
+    assert_eq!(stated.measurement.summary, run.measurement.summary);
 }
 
 // SPEC E14, S7: the matmul driver's CSV, chosen as a file, has its arms,
@@ -854,6 +869,14 @@ fn add_a_comparison_from_a_csv_file() {
     harness.get_by_label("A · naive: median 5.705 ms, IQR 0.025 ms · drift -0.12 %, n 1 (not in the file) + 7");
     harness.get_by_label("paired blocked/naive 0.4573 (IQR 0.0029, 7 pairs)");
     record_import(&mut harness, 4);
+    // The new row is selected; its raw file is the CSV as it was, which is
+    // said in place of the trial plot, not reported as an error.
+    step_until(&mut harness, "the trials", |app| app.trials.contains_key(&4));
+    harness.run();
+    harness.get_by_label(
+        "no trial plot: the trials are in raw/import-csv-3.csv, the imported file unchanged, in its own format",
+    );
+    assert!(!harness.state().status.as_ref().is_some_and(|(_, error)| *error), "no error in the status bar");
     let on_disk = store::load(&tmp.path().join("nb")).expect("loads");
     let pair = on_disk.pairs().last().expect("a comparison");
     assert_eq!(pair.runs, [3, 4]);

@@ -110,6 +110,8 @@ pub struct ViewState {
     pub amending: Option<(u32, PredictionForm)>,
     /// A run being discarded, with the reason typed so far.
     pub discarding: Option<(u32, String)>,
+    /// What is being stated about a run after it was recorded (A1, A2).
+    pub stating: Option<runs::Stating>,
     /// The difference to claim when the selected run is extended (S10).
     pub extend_claim: String,
     /// The last extension's new runs and its verdict, shown with them.
@@ -147,7 +149,7 @@ pub struct Context<'a> {
     /// Where views queue their effects.
     pub commands: &'a mut Vec<AppCommand>,
     /// Trials of the selected run, when loaded.
-    pub trials: Option<&'a super::plots::RunTrials>,
+    pub trials: Option<&'a Result<super::plots::RunTrials, super::io::NoTrials>>,
     /// The last export's documents with their unwritten parts.
     pub exported: Option<&'a [(&'static str, usize)]>,
     /// Parts of each document still to write.

@@ -9,7 +9,7 @@ use egui_extras::{Column, TableBuilder};
 use vernier_engine::compare::{CheckKind, CompareError, RowComparison, compare_runs};
 use vernier_engine::display::inert;
 use vernier_engine::extend::Extension;
-use vernier_engine::notebook::{Notebook, RunColumn, RunsLine};
+use vernier_engine::notebook::{Notebook, Run, RunColumn, RunStatement, RunsLine, WarmupPolicy};
 
 use super::{Context, ViewState, hint};
 use crate::gui::{AppCommand, plots};
@@ -24,7 +24,7 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         }
         if ui
             .button("+ Add run from numbers…")
-            .on_hover_text("Numbers your own instrument took: a CSV of trials, or typed or pasted")
+            .on_hover_text("Numbers your own instrument took: a CSV of trials, or typed or pasted (Ctrl+I)")
             .clicked()
         {
             cx.commands.push(AppCommand::ImportDialog);
@@ -146,6 +146,16 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         if let Some(d) = &run.discarded {
             ui.label(RichText::new(format!("discarded: {}", inert(&d.reason))).weak());
         }
+        let missing = Stating::missing(run);
+        if run.discarded.is_none()
+            && !missing.is_empty()
+            && ui
+                .button("State what is missing…")
+                .on_hover_text("the warm-up, build, machine, power or thermal state the row did not record (A1, A2)")
+                .clicked()
+        {
+            state.stating = Some(Stating { run: run.number, fields: missing });
+        }
         // D7: the course's two written forms, ready to paste.
         if ui.button("Copy long form").on_hover_text("the measurement-log entry").clicked() {
             ui.ctx().copy_text(run.long_form());
@@ -174,10 +184,131 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     }
     extend_ui(ui, state, cx, run.number);
     match cx.trials {
-        Some(trials) if trials.run == run.number => plots::run_plot(ui, run, trials),
+        Some(Ok(trials)) if trials.run == run.number => plots::run_plot(ui, run, trials),
+        Some(Err(why)) => hint(ui, why.text()),
         _ => hint(ui, "Reading the trials…"),
     }
     discard_dialog(ui, state, cx);
+    stating_dialog(ui, state, cx);
+}
+
+/// What the student is stating about a run after it was recorded: one
+/// field for each thing the row does not state (SPEC A1, A2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stating {
+    run: u32,
+    /// Each missing thing with the text typed for it.
+    fields: Vec<(Missing, String)>,
+}
+
+/// Something a row may not state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Missing {
+    Warmup,
+    Build,
+    Machine,
+    Power,
+    Thermal,
+}
+
+impl Missing {
+    fn label(self) -> &'static str {
+        match self {
+            Missing::Warmup => "Warm-up trials (not in the file)",
+            Missing::Build => "Build",
+            Missing::Machine => "Machine",
+            Missing::Power => "Power source",
+            Missing::Thermal => "Thermal condition",
+        }
+    }
+
+    fn hint(self) -> &'static str {
+        match self {
+            Missing::Warmup => "how many ran before the timed ones, e.g. 3",
+            Missing::Build => "g++ 12.2 -O2 -march=native",
+            Missing::Machine => "ThinkPad T14, Ryzen 7 PRO 5850U, 16 GiB",
+            Missing::Power => "mains / battery",
+            Missing::Thermal => "idle 5 min before the run, lid open",
+        }
+    }
+}
+
+impl Stating {
+    /// What `run` does not state, as the audit's A1 and A2 ask of it.
+    fn missing(run: &Run) -> Vec<(Missing, String)> {
+        let context = run.context();
+        [
+            (Missing::Warmup, run.measurement.warmup == WarmupPolicy::Unknown),
+            (Missing::Build, context.build().is_none()),
+            (Missing::Machine, context.machine().is_none()),
+            (Missing::Power, context.power_source().is_none()),
+            (Missing::Thermal, context.thermal().is_none()),
+        ]
+        .into_iter()
+        .filter(|(_, missing)| *missing)
+        .map(|(m, _)| (m, String::new()))
+        .collect()
+    }
+
+    /// The statements typed so far, or what is wrong with them.
+    fn statements(&self) -> Result<Vec<RunStatement>, String> {
+        let mut out = Vec::new();
+        for (missing, text) in &self.fields {
+            let text = text.trim();
+            if text.is_empty() {
+                continue;
+            }
+            out.push(match missing {
+                Missing::Warmup => RunStatement::Warmup(
+                    text.parse().map_err(|_| format!("the warm-up must be a whole number of trials, not '{text}'"))?,
+                ),
+                Missing::Build => RunStatement::Build(text.to_owned()),
+                Missing::Machine => RunStatement::Machine(text.to_owned()),
+                Missing::Power => RunStatement::PowerSource(text.to_owned()),
+                Missing::Thermal => RunStatement::Thermal(text.to_owned()),
+            });
+        }
+        if out.is_empty() {
+            return Err("fill in what you know".into());
+        }
+        Ok(out)
+    }
+}
+
+fn stating_dialog(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+    let Some(stating) = &mut state.stating else { return };
+    let mut close = false;
+    egui::Modal::new(egui::Id::unique("state-run")).show(ui.ctx(), |ui| {
+        ui.heading(format!("State what run {} did not record", stating.run));
+        ui.label(
+            "Kept as stated later, with today's time, under names of their own; the row's numbers and what it \
+             recorded never change. Leave blank what you do not know.",
+        );
+        egui::Grid::new("state-run-fields").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
+            for (missing, text) in &mut stating.fields {
+                let label = ui.label(missing.label());
+                ui.add(egui::TextEdit::singleline(text).hint_text(missing.hint()).desired_width(380.0))
+                    .labelled_by(label.id);
+                ui.end_row();
+            }
+        });
+        let statements = stating.statements();
+        ui.horizontal(|ui| {
+            if ui.add_enabled(statements.is_ok(), egui::Button::new("State")).clicked()
+                && let Ok(statements) = statements.clone()
+            {
+                cx.commands.push(AppCommand::StateRun(stating.run, statements));
+                close = true;
+            }
+            close |= ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape));
+            if let Err(why) = statements {
+                ui.label(RichText::new(why).weak());
+            }
+        });
+    });
+    if close {
+        state.stating = None;
+    }
 }
 
 /// Two runs being compared: `a`, chosen with "Compare with…", then the run
