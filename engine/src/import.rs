@@ -4,6 +4,9 @@
 //! and a command string in it is only stored, never run.
 
 pub mod csv;
+mod from_file;
+pub mod gbench;
+pub mod pyperf;
 
 use std::path::Path;
 

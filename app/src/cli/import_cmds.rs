@@ -37,6 +37,65 @@ pub enum ImportCommand {
     /// A CSV of trials from your own instrument: one Runs row per arm, and
     /// two arms recorded as a comparison (SPEC E14).
     Csv(Box<CsvArgs>),
+    /// Google Benchmark's JSON (`--benchmark_format=json` or
+    /// `--benchmark_out`) with `--benchmark_repetitions`: one Runs row per
+    /// benchmark, its repetitions the trials (SPEC E14).
+    Gbench(Box<GbenchArgs>),
+    /// pyperf's JSON (or `.json.gz`): one Runs row per benchmark, every
+    /// value of every process a trial, its warm-ups kept apart (SPEC E14).
+    Pyperf(Box<PyperfArgs>),
+}
+
+/// `vernier import gbench`.
+#[derive(Debug, Args)]
+pub struct GbenchArgs {
+    /// The JSON Google Benchmark wrote.
+    file: PathBuf,
+    /// The notebook to record into.
+    #[arg(long, value_name = "DIR")]
+    notebook: PathBuf,
+    /// Import only this benchmark (its run_name, e.g. BM_Naive/128); repeat
+    /// for several (default: every benchmark in the file).
+    #[arg(long, value_name = "NAME")]
+    benchmark: Vec<String>,
+    /// N warm-up runs happened but are not in the file (Google Benchmark
+    /// writes none; see --benchmark_min_warmup_time).
+    #[arg(long, value_name = "N")]
+    warmup_stated: Option<u32>,
+    /// How the file was produced, stored as the rows' command.
+    #[arg(long, value_name = "TEXT")]
+    command: Option<String>,
+    /// How the measured program was built (default: the Environment's
+    /// Compiler + flags).
+    #[arg(long, value_name = "TEXT")]
+    build: Option<String>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `vernier import pyperf`.
+#[derive(Debug, Args)]
+pub struct PyperfArgs {
+    /// The JSON (or .json.gz) pyperf wrote.
+    file: PathBuf,
+    /// The notebook to record into.
+    #[arg(long, value_name = "DIR")]
+    notebook: PathBuf,
+    /// Import only this benchmark (by name); repeat for several (default:
+    /// every benchmark in the file).
+    #[arg(long, value_name = "NAME")]
+    benchmark: Vec<String>,
+    /// How the file was produced, stored as the rows' command.
+    #[arg(long, value_name = "TEXT")]
+    command: Option<String>,
+    /// How the measured program was built (default: the Environment's
+    /// Compiler + flags).
+    #[arg(long, value_name = "TEXT")]
+    build: Option<String>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 /// `vernier import csv`.
@@ -94,6 +153,8 @@ pub fn import(command: &ImportCommand) -> Outcome {
     let (file, dir, build, warmup_stated) = match command {
         ImportCommand::Hyperfine { file, notebook, build, warmup_stated } => (file, notebook, build, *warmup_stated),
         ImportCommand::Csv(args) => return import_csv(args),
+        ImportCommand::Gbench(args) => return import_gbench(args),
+        ImportCommand::Pyperf(args) => return import_pyperf(args),
     };
     use vernier_engine::import::{ImportError, Imported};
     open(dir)?;
@@ -153,6 +214,47 @@ fn import_csv(args: &CsvArgs) -> Outcome {
     open(dir)?;
     let prepared = csv::prepare(&args.file, &spec).map_err(Failure::input)?;
     record_import(dir, &prepared.read_here(&Machine::read()), args.json)
+}
+
+/// `vernier import gbench` (SPEC E14): checks every repetition, then
+/// records one row per benchmark; a bad file exits 2 naming it and records
+/// nothing. A benchmark that reported an error, or whose median aggregate
+/// disagrees with Vernier's, is a finding: the rest is recorded and the
+/// exit code is 1, as for a `bench` run with a failed trial.
+fn import_gbench(args: &GbenchArgs) -> Outcome {
+    use vernier_engine::import::gbench::{self, GbenchSpec};
+    let spec = GbenchSpec {
+        benchmarks: args.benchmark.iter().filter_map(|b| given(Some(b))).collect(),
+        warmup_stated: args.warmup_stated,
+        command: given(args.command.as_deref()),
+        build: given(args.build.as_deref()),
+    };
+    open(&args.notebook)?;
+    let prepared = gbench::prepare(&args.file, &spec).map_err(Failure::input)?;
+    record_with_findings(&args.notebook, &prepared, args.json)
+}
+
+/// `vernier import pyperf` (SPEC E14): checks every value and warm-up,
+/// then records one row per benchmark; a bad file exits 2 naming it and
+/// records nothing.
+fn import_pyperf(args: &PyperfArgs) -> Outcome {
+    use vernier_engine::import::pyperf::{self, PyperfSpec};
+    let spec = PyperfSpec {
+        benchmarks: args.benchmark.iter().filter_map(|b| given(Some(b))).collect(),
+        command: given(args.command.as_deref()),
+        build: given(args.build.as_deref()),
+    };
+    open(&args.notebook)?;
+    let prepared = pyperf::prepare(&args.file, &spec).map_err(Failure::input)?;
+    record_with_findings(&args.notebook, &prepared, args.json)
+}
+
+/// [`record_import`], exiting 1 when a check of the file failed (SPEC C:
+/// findings): what could be recorded is, and the findings are on stderr
+/// and in the notes.
+fn record_with_findings(dir: &Path, prepared: &Prepared, json: bool) -> Outcome {
+    let code = record_import(dir, prepared, json)?;
+    Ok(code.max(u8::from(prepared.checks.iter().any(|c| c.failed))))
 }
 
 /// Records a prepared import under the notebook's lock and prints what it

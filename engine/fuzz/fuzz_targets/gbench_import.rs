@@ -1,0 +1,15 @@
+//! A Google Benchmark JSON file from anyone: prepare it, never panic, and
+//! never prepare a row whose figures are not numbers (SPEC E14, N10).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use vernier_engine::import::gbench::{self, GbenchSpec};
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(prepared) = gbench::prepare_bytes(std::path::Path::new("fuzz.json"), data, &GbenchSpec::default()) {
+        for row in &prepared.rows {
+            let s = &row.measurement.summary;
+            assert!(s.median.is_finite() && s.iqr >= 0.0 && s.n >= 2);
+        }
+    }
+});
