@@ -85,8 +85,8 @@ fn the_matmul_driver_becomes_a_named_comparison() {
     assert_eq!(copied, std::fs::read(FIXTURE).expect("fixture"));
 }
 
-// SPEC E14: a checksum that is not the same on every row is reported on
-// stderr and in a note; the rows are still recorded.
+// SPEC E14, C: a checksum that is not the same on every row is a finding,
+// on stderr, in a note and in the exit code (1); the rows are recorded.
 #[test]
 fn a_differing_checksum_is_reported() {
     let tmp = tempfile::tempdir().expect("tmp");
@@ -95,7 +95,8 @@ fn a_differing_checksum_is_reported() {
     let changed = fixture.replacen("5.705,2.589,134217728.000000", "5.705,2.589,134217730.000000", 1);
     let file = tmp.path().join("driver.csv");
     std::fs::write(&file, changed).expect("write");
-    let o = ok(import_matmul(&file.display().to_string(), &dir));
+    let o = import_matmul(&file.display().to_string(), &dir);
+    assert_eq!(o.status.code(), Some(1), "a finding, the rows recorded: {}", text(&o));
     assert!(stderr(&o).contains("checksums differ"), "{}", text(&o));
     assert!(stderr(&o).contains("line 6 (pair 5) reads 134217730.000000"), "{}", text(&o));
     let v = json(&ok(vernier(&["show", &dir, "--json"])));

@@ -155,6 +155,47 @@ impl Prepared {
     }
 }
 
+/// Which tool's file some bytes are, as far as their shape tells: what a
+/// face that takes any file (the window's "Add run from numbers") reads
+/// them as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// A CSV of trials (or numbers typed in).
+    Csv,
+    /// Google Benchmark's JSON: an object with a `context`.
+    GoogleBenchmark,
+    /// pyperf's JSON (or its gzip): an object with `benchmarks` and no `context`.
+    Pyperf,
+}
+
+impl Format {
+    /// Tells the format from the first bytes: gzip is pyperf's; a JSON
+    /// object is Google Benchmark's when it has a `context`, else pyperf's;
+    /// anything else is a CSV. Each reader then checks the whole file.
+    pub fn detect(bytes: &[u8]) -> Self {
+        if bytes.starts_with(&[0x1f, 0x8b]) {
+            return Format::Pyperf;
+        }
+        let start = bytes.iter().position(|b| !b.is_ascii_whitespace() && *b != 0xef && *b != 0xbb && *b != 0xbf);
+        if start.map(|k| bytes[k]) != Some(b'{') {
+            return Format::Csv;
+        }
+        // The key is near the start in both tools' files; a bounded look is enough.
+        let head = &bytes[..bytes.len().min(64 * 1024)];
+        let has = |key: &str| head.windows(key.len()).any(|w| w == key.as_bytes());
+        if has("\"context\"") { Format::GoogleBenchmark } else { Format::Pyperf }
+    }
+
+    /// The format's name as a person reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Csv => "a CSV of trials",
+            Format::GoogleBenchmark => "Google Benchmark JSON",
+            Format::Pyperf => "pyperf JSON",
+        }
+    }
+}
+
 /// A larger export is refused as its bytes arrive, before it is parsed.
 pub const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -323,4 +364,23 @@ pub fn hyperfine(
         imported.push(Imported::Run(notebook.record_run(measurement, at)));
     }
     Ok(imported)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Format;
+
+    // SPEC E14: a file chosen in the window is read as the tool wrote it.
+    #[test]
+    fn the_format_is_told_from_the_bytes() {
+        assert_eq!(Format::detect(b"pair,first,naive_ms\n1,naive,5.7\n"), Format::Csv);
+        assert_eq!(Format::detect(b"5.7 5.8 5.6"), Format::Csv);
+        assert_eq!(Format::detect(b"\n {\"context\": {}, \"benchmarks\": []}"), Format::GoogleBenchmark);
+        assert_eq!(Format::detect(b"{\"version\": \"1.0\", \"benchmarks\": []}"), Format::Pyperf);
+        assert_eq!(Format::detect(&[0x1f, 0x8b, 8, 0]), Format::Pyperf);
+        let gbench = include_bytes!("../../tests/fixtures/gbench/matmul-reps9.json");
+        assert_eq!(Format::detect(gbench), Format::GoogleBenchmark);
+        let pyperf = include_bytes!("../../tests/fixtures/pyperf/sums.json");
+        assert_eq!(Format::detect(pyperf), Format::Pyperf);
+    }
 }

@@ -213,7 +213,7 @@ fn import_csv(args: &CsvArgs) -> Outcome {
     let dir = &args.notebook;
     open(dir)?;
     let prepared = csv::prepare(&args.file, &spec).map_err(Failure::input)?;
-    record_import(dir, &prepared.read_here(&Machine::read()), args.json)
+    record_import(dir, prepared, args.json)
 }
 
 /// `vernier import gbench` (SPEC E14): checks every repetition, then
@@ -231,7 +231,7 @@ fn import_gbench(args: &GbenchArgs) -> Outcome {
     };
     open(&args.notebook)?;
     let prepared = gbench::prepare(&args.file, &spec).map_err(Failure::input)?;
-    record_with_findings(&args.notebook, &prepared, args.json)
+    record_import(&args.notebook, prepared, args.json)
 }
 
 /// `vernier import pyperf` (SPEC E14): checks every value and warm-up,
@@ -246,21 +246,19 @@ fn import_pyperf(args: &PyperfArgs) -> Outcome {
     };
     open(&args.notebook)?;
     let prepared = pyperf::prepare(&args.file, &spec).map_err(Failure::input)?;
-    record_with_findings(&args.notebook, &prepared, args.json)
+    record_import(&args.notebook, prepared, args.json)
 }
 
-/// [`record_import`], exiting 1 when a check of the file failed (SPEC C:
-/// findings): what could be recorded is, and the findings are on stderr
-/// and in the notes.
-fn record_with_findings(dir: &Path, prepared: &Prepared, json: bool) -> Outcome {
-    let code = record_import(dir, prepared, json)?;
-    Ok(code.max(u8::from(prepared.checks.iter().any(|c| c.failed))))
-}
-
-/// Records a prepared import under the notebook's lock and prints what it
-/// recorded: one line per row, the comparison, the file's checks and its
-/// raw copy (or one JSON object). A failed check is also on stderr.
-fn record_import(dir: &Path, prepared: &Prepared, json: bool) -> Outcome {
+/// Records a prepared import under the notebook's lock, with what this
+/// machine reads labelled "read at import", and prints what it recorded:
+/// one line per row, the comparison, the file's checks and its raw copy
+/// (or one JSON object). A failed check of the file (checksums that
+/// differ, a benchmark that reported an error, a median that disagrees) is
+/// a finding (SPEC C): what could be recorded is, the finding is on stderr
+/// and in the notes, and the exit code is 1.
+fn record_import(dir: &Path, prepared: Prepared, json: bool) -> Outcome {
+    let prepared = &prepared.read_here(&Machine::read());
+    let finding = u8::from(prepared.checks.iter().any(|c| c.failed));
     let (imported, notebook) = store::change(dir, |nb| prepared.record(dir, nb, Utc::now())).map_err(|e| match e {
         store::ChangeError::Refused(e) => Failure::failed(e),
         store::ChangeError::Load(e) => Failure::input(e),
@@ -310,7 +308,7 @@ fn record_import(dir: &Path, prepared: &Prepared, json: bool) -> Outcome {
             "sha256": imported.raw_file.sha256,
         });
         out!("{object}");
-        return Ok(0);
+        return Ok(finding);
     }
     for run in &runs {
         out!(
@@ -333,5 +331,5 @@ fn record_import(dir: &Path, prepared: &Prepared, json: bool) -> Outcome {
         out!("{}", vernier_engine::display::inert_line(check.text.clone()));
     }
     out!("raw file {} (SHA-256 {}), the file unchanged", imported.raw_file.path, &imported.raw_file.sha256[..12]);
-    Ok(0)
+    Ok(finding)
 }

@@ -1,5 +1,6 @@
 //! The "Add run from numbers…" dialog (SPEC E14): numbers the student's own
-//! instrument took — a CSV of trials, or numbers typed or pasted — shown
+//! instrument took — a CSV of trials, Google Benchmark's or pyperf's JSON,
+//! or numbers typed or pasted — shown
 //! as the rows they would become (medians, IQRs, n, and for two arms the
 //! verdict) *before* anything is recorded; Record then writes exactly what
 //! was shown. The file is read on the file thread, never here.
@@ -10,7 +11,9 @@ use std::sync::Arc;
 use egui::{RichText, Ui};
 use vernier_engine::bounded::read_bounded;
 use vernier_engine::import::csv::{self, Arms, CsvSpec, PASTED_COLUMN};
-use vernier_engine::import::{MAX_IMPORT_BYTES, Prepared};
+use vernier_engine::import::gbench::{self, GbenchSpec};
+use vernier_engine::import::pyperf::{self, PyperfSpec};
+use vernier_engine::import::{Format, MAX_IMPORT_BYTES, Prepared};
 use vernier_engine::units::Figures;
 
 /// Where the numbers come from.
@@ -38,7 +41,9 @@ pub struct ImportRequest {
 pub struct ImportPreview {
     /// The request as the form sent it.
     pub asked: ImportRequest,
-    /// The columns of the file, for the column choices.
+    /// What the file was read as.
+    pub format: Format,
+    /// The columns of a CSV, for the column choices.
     pub columns: Vec<String>,
     /// The spec used, the guessed columns filled in.
     pub used: CsvSpec,
@@ -47,10 +52,12 @@ pub struct ImportPreview {
 }
 
 /// Reads and summarises the numbers (on the file thread): nothing is
-/// written, so a preview can be asked for as often as the form changes.
+/// written, so a preview can be asked for as often as the form changes. A
+/// file is read as the tool that wrote it: a CSV of trials, Google
+/// Benchmark's JSON or pyperf's.
 pub fn preview(request: ImportRequest) -> ImportPreview {
     let (path, bytes) = match &request.source {
-        ImportSource::File(path) => match read_bounded(path, MAX_IMPORT_BYTES, "a CSV of trials") {
+        ImportSource::File(path) => match read_bounded(path, MAX_IMPORT_BYTES, "a file of measurements") {
             Ok(bytes) => (path.clone(), bytes),
             Err(e) => return failed(request, e.to_string()),
         },
@@ -59,18 +66,40 @@ pub fn preview(request: ImportRequest) -> ImportPreview {
             (PathBuf::from("numbers typed into the window"), csv.into_bytes())
         }
     };
-    let columns = match csv::header(&path, &bytes) {
-        Ok(columns) => columns,
-        Err(e) => return failed(request, e.to_string()),
+    let format = Format::detect(&bytes);
+    let spec = &request.spec;
+    let result = match format {
+        Format::Csv => {
+            let columns = match csv::header(&path, &bytes) {
+                Ok(columns) => columns,
+                Err(e) => return failed(request, e.to_string()),
+            };
+            let used = guessed(spec, &columns);
+            let result = csv::prepare_bytes(&path, &bytes, &used).map(Arc::new).map_err(|e| e.to_string());
+            return ImportPreview { asked: request, format, columns, used, result };
+        }
+        Format::GoogleBenchmark => {
+            let gbench = GbenchSpec {
+                benchmarks: Vec::new(),
+                warmup_stated: spec.warmup_stated,
+                command: spec.command.clone(),
+                build: spec.build.clone(),
+            };
+            gbench::prepare_bytes(&path, &bytes, &gbench).map_err(|e| e.to_string())
+        }
+        Format::Pyperf => {
+            let pyperf =
+                PyperfSpec { benchmarks: Vec::new(), command: spec.command.clone(), build: spec.build.clone() };
+            pyperf::prepare_bytes(&path, &bytes, &pyperf).map_err(|e| e.to_string())
+        }
     };
-    let used = guessed(&request.spec, &columns);
-    let result = csv::prepare_bytes(&path, &bytes, &used).map(Arc::new).map_err(|e| e.to_string());
-    ImportPreview { asked: request, columns, used, result }
+    let used = request.spec.clone();
+    ImportPreview { asked: request, format, columns: Vec::new(), used, result: result.map(Arc::new) }
 }
 
 fn failed(asked: ImportRequest, message: String) -> ImportPreview {
     let used = asked.spec.clone();
-    ImportPreview { asked, columns: Vec::new(), used, result: Err(message) }
+    ImportPreview { asked, format: Format::Csv, columns: Vec::new(), used, result: Err(message) }
 }
 
 /// The spec with an unnamed arm column guessed from the header: the
@@ -268,8 +297,17 @@ impl ImportForm {
         });
         egui::ScrollArea::vertical().max_height(ui.available_height() - 80.0).show(ui, |ui| {
             self.source_ui(ui, &mut action);
-            self.columns_ui(ui);
-            self.description_ui(ui);
+            let format = self.preview.as_ref().map_or(Format::Csv, |p| p.format);
+            if format == Format::Csv {
+                self.columns_ui(ui);
+                self.description_ui(ui);
+            } else {
+                ui.label(format!(
+                    "{}: one row per benchmark, its own warm-ups and context kept; the tool is named as the instrument.",
+                    format.name()
+                ));
+                self.tool_ui(ui);
+            }
             ui.separator();
             self.preview_ui(ui);
         });
@@ -317,7 +355,7 @@ impl ImportForm {
                 let label = ui.label("File");
                 ui.add(
                     egui::TextEdit::singleline(&mut self.path)
-                        .hint_text("trials.csv — header row of names, # comments allowed")
+                        .hint_text("trials.csv (header row of names), or a Google Benchmark / pyperf .json")
                         .desired_width(420.0),
                 )
                 .labelled_by(label.id);
@@ -355,6 +393,23 @@ impl ImportForm {
             ui.add(egui::TextEdit::singleline(&mut self.warmup_stated).hint_text("not stated").desired_width(120.0))
                 .labelled_by(label.id);
             ui.end_row();
+        });
+    }
+
+    /// What a tool's file does not say: warm-up runs it did not write
+    /// (Google Benchmark), how the program was built, how it was run.
+    fn tool_ui(&mut self, ui: &mut Ui) {
+        egui::Grid::new("import-tool").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
+            let rows: [(&str, &mut String, &str); 3] = [
+                ("Warm-up not in the file", &mut self.warmup_stated, "not stated"),
+                ("Build", &mut self.build, "g++ -O2 -std=c++17"),
+                ("Command", &mut self.command, "./matmul_bench --benchmark_repetitions=9"),
+            ];
+            for (name, text, hint) in rows {
+                let label = ui.label(name);
+                ui.add(egui::TextEdit::singleline(text).hint_text(hint).desired_width(420.0)).labelled_by(label.id);
+                ui.end_row();
+            }
         });
     }
 
@@ -396,9 +451,10 @@ impl ImportForm {
         for row in &prepared.rows {
             let m = &row.measurement;
             let figures = Figures::of(&m.summary, &m.unit);
+            // A comparison's rows are its arms A and B; a tool's are named by their benchmark.
+            let arm = if prepared.pair.is_some() { format!("{} · ", row.arm) } else { String::new() };
             ui.label(format!(
-                "{} · {}: median {}, {}, n {}",
-                row.arm,
+                "{arm}{}: median {}, {}, n {}",
                 m.what,
                 figures.median(),
                 figures.dispersion(),

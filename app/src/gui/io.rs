@@ -239,7 +239,7 @@ impl Io {
             let opened = std::time::Instant::now();
             let path = match purpose {
                 Pick::ReproduceWorkbook => dialog.add_filter("Workbook", &["xlsx"]).pick_file(),
-                Pick::ImportFile => dialog.add_filter("Trials", &["csv", "txt"]).pick_file(),
+                Pick::ImportFile => dialog.add_filter("Measurements", &["csv", "txt", "json", "gz"]).pick_file(),
                 Pick::Open | Pick::New | Pick::SaveAs | Pick::Reproduce => dialog.pick_folder(),
             };
             let failed = path.is_none() && opened.elapsed() < std::time::Duration::from_millis(300);

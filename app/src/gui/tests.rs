@@ -824,7 +824,7 @@ fn add_a_run_from_pasted_numbers() {
     type_into(&mut harness, "Instrument", "stopwatch app, tap to tap");
     harness.run();
     preview_import(&mut harness);
-    harness.get_by_label("A · time: median 5.705 ms, IQR 0.018 ms · drift -0.01 %, n ? + 5 (warm-up not recorded)");
+    harness.get_by_label("time: median 5.705 ms, IQR 0.018 ms · drift -0.01 %, n ? + 5 (warm-up not recorded)");
     assert_eq!(harness.state().doc.notebook.runs().len(), 2, "a preview records nothing");
     record_import(&mut harness, 3);
     let on_disk = store::load(&tmp.path().join("nb")).expect("loads");
@@ -883,4 +883,24 @@ fn add_a_comparison_from_a_csv_file() {
     assert_eq!(pair.labels, ["naive".to_owned(), "blocked".to_owned()]);
     assert!(pair.verdict.claimed);
     assert!(pair.order.is_some());
+}
+
+// SPEC E14: a Google Benchmark JSON chosen in the same dialog is read as
+// the tool wrote it: one row per benchmark, no columns to pick.
+#[test]
+fn add_runs_from_a_google_benchmark_file() {
+    let (_tmp, mut harness) = fixture_app();
+    open_import(&mut harness);
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/gbench/matmul-reps9.json");
+    type_into(&mut harness, "File", fixture);
+    preview_import(&mut harness);
+    let form = harness.state().import.clone().expect("open");
+    let preview = form.preview.expect("previewed");
+    assert_eq!(preview.format, vernier_engine::import::Format::GoogleBenchmark);
+    let rows = preview.result.expect("prepared").rows.len();
+    assert_eq!(rows, 3, "one row per benchmark");
+    harness.get_by_label(
+        "Google Benchmark JSON: one row per benchmark, its own warm-ups and context kept; the tool is named as the instrument.",
+    );
+    record_import(&mut harness, 2 + rows);
 }
