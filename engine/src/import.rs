@@ -199,17 +199,20 @@ impl Format {
 /// A larger export is refused as its bytes arrive, before it is parsed.
 pub const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Why an import failed.
+/// Why importing a tool's export failed (hyperfine, Google Benchmark,
+/// pyperf). Nothing has been recorded.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
     /// The file could not be read, or was refused unread.
     #[error(transparent)]
     Read(#[from] ReadError),
-    /// Not the JSON hyperfine writes.
-    #[error("{}:{line}:{column}: not a hyperfine JSON export: {message}", path.display())]
+    /// Not the JSON the tool writes.
+    #[error("{}:{line}:{column}: not {tool}: {message}", path.display())]
     Format {
         /// The file.
         path: std::path::PathBuf,
+        /// What it should have been: `a hyperfine JSON export` …
+        tool: &'static str,
         /// 1-based line.
         line: usize,
         /// 1-based column.
@@ -274,6 +277,7 @@ pub fn hyperfine(
     let bytes = read_bounded(file, MAX_IMPORT_BYTES, "a hyperfine export")?;
     let export: Export = serde_json::from_slice(&bytes).map_err(|e| ImportError::Format {
         path: file.to_path_buf(),
+        tool: "a hyperfine JSON export",
         line: e.line(),
         column: e.column(),
         message: e.to_string(),

@@ -46,14 +46,30 @@ pub enum ImportCommand {
     Pyperf(Box<PyperfArgs>),
 }
 
+/// Where an import goes and what the file does not say, the same for
+/// every reader.
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// The notebook to record into.
+    #[arg(long, value_name = "DIR")]
+    notebook: PathBuf,
+    /// How the file was produced, stored as the rows' command.
+    #[arg(long, value_name = "TEXT")]
+    command: Option<String>,
+    /// How the measured program was built (default: the Environment's
+    /// Compiler + flags).
+    #[arg(long, value_name = "TEXT")]
+    build: Option<String>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
 /// `vernier import gbench`.
 #[derive(Debug, Args)]
 pub struct GbenchArgs {
     /// The JSON Google Benchmark wrote.
     file: PathBuf,
-    /// The notebook to record into.
-    #[arg(long, value_name = "DIR")]
-    notebook: PathBuf,
     /// Import only this benchmark (its run_name, e.g. BM_Naive/128); repeat
     /// for several (default: every benchmark in the file).
     #[arg(long, value_name = "NAME")]
@@ -62,16 +78,8 @@ pub struct GbenchArgs {
     /// writes none; see --benchmark_min_warmup_time).
     #[arg(long, value_name = "N")]
     warmup_stated: Option<u32>,
-    /// How the file was produced, stored as the rows' command.
-    #[arg(long, value_name = "TEXT")]
-    command: Option<String>,
-    /// How the measured program was built (default: the Environment's
-    /// Compiler + flags).
-    #[arg(long, value_name = "TEXT")]
-    build: Option<String>,
-    /// Print one JSON object.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    record: RecordArgs,
 }
 
 /// `vernier import pyperf`.
@@ -79,23 +87,12 @@ pub struct GbenchArgs {
 pub struct PyperfArgs {
     /// The JSON (or .json.gz) pyperf wrote.
     file: PathBuf,
-    /// The notebook to record into.
-    #[arg(long, value_name = "DIR")]
-    notebook: PathBuf,
     /// Import only this benchmark (by name); repeat for several (default:
     /// every benchmark in the file).
     #[arg(long, value_name = "NAME")]
     benchmark: Vec<String>,
-    /// How the file was produced, stored as the rows' command.
-    #[arg(long, value_name = "TEXT")]
-    command: Option<String>,
-    /// How the measured program was built (default: the Environment's
-    /// Compiler + flags).
-    #[arg(long, value_name = "TEXT")]
-    build: Option<String>,
-    /// Print one JSON object.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    record: RecordArgs,
 }
 
 /// `vernier import csv`.
@@ -103,9 +100,6 @@ pub struct PyperfArgs {
 pub struct CsvArgs {
     /// The CSV: `#` comment lines allowed, a header row of names required.
     file: PathBuf,
-    /// The notebook to record into.
-    #[arg(long, value_name = "DIR")]
-    notebook: PathBuf,
     /// The one column of times (a single arm).
     #[arg(long, value_name = "NAME", required_unless_present = "a", conflicts_with_all = ["a", "b", "first"])]
     column: Option<String>,
@@ -133,20 +127,12 @@ pub struct CsvArgs {
     warmup_stated: Option<u32>,
     #[command(flatten)]
     naming: Naming,
-    /// How the file was produced, stored as the rows' command.
-    #[arg(long, value_name = "TEXT")]
-    command: Option<String>,
-    /// How the measured program was built (default: the Environment's
-    /// Compiler + flags).
-    #[arg(long, value_name = "TEXT")]
-    build: Option<String>,
     /// The instrument that took the times ("benchmark.cpp, steady_clock,
     /// multiply only").
     #[arg(long, value_name = "TEXT")]
     instrument: Option<String>,
-    /// Print one JSON object.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    record: RecordArgs,
 }
 
 pub fn import(command: &ImportCommand) -> Outcome {
@@ -206,14 +192,14 @@ fn import_csv(args: &CsvArgs) -> Outcome {
         warmup_stated: args.warmup_stated,
         what: given(args.naming.what.as_deref()),
         labels: [given(args.naming.label_a.as_deref()), given(args.naming.label_b.as_deref())],
-        command: given(args.command.as_deref()),
-        build: given(args.build.as_deref()),
+        command: given(args.record.command.as_deref()),
+        build: given(args.record.build.as_deref()),
         instrument: given(args.instrument.as_deref()),
     };
-    let dir = &args.notebook;
+    let dir = &args.record.notebook;
     open(dir)?;
     let prepared = csv::prepare(&args.file, &spec).map_err(Failure::input)?;
-    record_import(dir, prepared, args.json)
+    record_import(dir, prepared, args.record.json)
 }
 
 /// `vernier import gbench` (SPEC E14): checks every repetition, then
@@ -226,12 +212,12 @@ fn import_gbench(args: &GbenchArgs) -> Outcome {
     let spec = GbenchSpec {
         benchmarks: args.benchmark.iter().filter_map(|b| given(Some(b))).collect(),
         warmup_stated: args.warmup_stated,
-        command: given(args.command.as_deref()),
-        build: given(args.build.as_deref()),
+        command: given(args.record.command.as_deref()),
+        build: given(args.record.build.as_deref()),
     };
-    open(&args.notebook)?;
+    open(&args.record.notebook)?;
     let prepared = gbench::prepare(&args.file, &spec).map_err(Failure::input)?;
-    record_import(&args.notebook, prepared, args.json)
+    record_import(&args.record.notebook, prepared, args.record.json)
 }
 
 /// `vernier import pyperf` (SPEC E14): checks every value and warm-up,
@@ -241,12 +227,12 @@ fn import_pyperf(args: &PyperfArgs) -> Outcome {
     use vernier_engine::import::pyperf::{self, PyperfSpec};
     let spec = PyperfSpec {
         benchmarks: args.benchmark.iter().filter_map(|b| given(Some(b))).collect(),
-        command: given(args.command.as_deref()),
-        build: given(args.build.as_deref()),
+        command: given(args.record.command.as_deref()),
+        build: given(args.record.build.as_deref()),
     };
-    open(&args.notebook)?;
+    open(&args.record.notebook)?;
     let prepared = pyperf::prepare(&args.file, &spec).map_err(Failure::input)?;
-    record_import(&args.notebook, prepared, args.json)
+    record_import(&args.record.notebook, prepared, args.record.json)
 }
 
 /// Records a prepared import under the notebook's lock, with what this

@@ -19,13 +19,13 @@
 //! checked before anything is written, and its texts are shown inert.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::{FileCheck, MAX_IMPORT_BYTES, Prepared, PreparedRow, from_file};
-use crate::bounded::{ReadError, read_bounded};
+use super::{FileCheck, ImportError, MAX_IMPORT_BYTES, Prepared, PreparedRow, from_file};
+use crate::bounded::read_bounded;
 use crate::display::inert_line;
 use crate::notebook::{Condition, ConditionName, Measurement, Tag, WarmupPolicy, plausible};
 use crate::stats::{Summary, format_significant};
@@ -54,34 +54,6 @@ pub struct GbenchSpec {
     pub command: Option<String>,
     /// How the measured program was built (default: the Environment's).
     pub build: Option<String>,
-}
-
-/// Why a Google Benchmark import failed. Nothing has been recorded.
-#[derive(Debug, thiserror::Error)]
-pub enum GbenchError {
-    /// The file could not be read, or was refused unread.
-    #[error(transparent)]
-    Read(#[from] ReadError),
-    /// Not the JSON Google Benchmark writes.
-    #[error("{}:{line}:{column}: not a Google Benchmark JSON file: {message}", path.display())]
-    Format {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
-        /// What was wrong.
-        message: String,
-    },
-    /// Well-formed, but it cannot be imported as it stands.
-    #[error("{}: {message}", path.display())]
-    Invalid {
-        /// The file.
-        path: PathBuf,
-        /// Which benchmark and repetition, and what is wrong.
-        message: String,
-    },
 }
 
 /// The file as Google Benchmark writes it (`--benchmark_format=json` or
@@ -167,19 +139,25 @@ impl Benchmark<'_> {
 }
 
 /// [`prepare_text`] on the file, read bounded.
-pub fn prepare(file: &Path, spec: &GbenchSpec) -> Result<Prepared, GbenchError> {
+pub fn prepare(file: &Path, spec: &GbenchSpec) -> Result<Prepared, ImportError> {
     let bytes = read_bounded(file, MAX_IMPORT_BYTES, "a Google Benchmark JSON file")?;
     prepare_bytes(file, &bytes, spec)
 }
 
 /// [`prepare_text`] on bytes already read (the window, a fuzz target);
 /// `file` names them in messages and rows.
-pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &GbenchSpec) -> Result<Prepared, GbenchError> {
+pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &GbenchSpec) -> Result<Prepared, ImportError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let before = &bytes[..e.valid_up_to()];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
         let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-        GbenchError::Format { path: file.to_path_buf(), line, column, message: "not UTF-8 text".into() }
+        ImportError::Format {
+            path: file.to_path_buf(),
+            tool: "a Google Benchmark JSON file",
+            line,
+            column,
+            message: "not UTF-8 text".into(),
+        }
     })?;
     prepare_text(file, text, spec)
 }
@@ -189,14 +167,15 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &GbenchSpec) -> Result<Pre
 /// first, so a bad file is refused whole. A benchmark that reported an
 /// error gets no row, only a note. The caller records the result under
 /// the notebook's lock ([`Prepared::record`]).
-pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepared, GbenchError> {
-    let parsed: File = serde_json::from_str(text).map_err(|e| GbenchError::Format {
+pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepared, ImportError> {
+    let parsed: File = serde_json::from_str(text).map_err(|e| ImportError::Format {
         path: file.to_path_buf(),
+        tool: "a Google Benchmark JSON file",
         line: e.line(),
         column: e.column(),
         message: from_file::json_message(&e),
     })?;
-    let invalid = |message: String| GbenchError::Invalid { path: file.to_path_buf(), message };
+    let invalid = |message: String| ImportError::Invalid { path: file.to_path_buf(), message };
     let (benchmarks, fits) = select(group(&parsed.benchmarks), &spec.benchmarks).map_err(invalid)?;
 
     let name = from_file::file_name(file);
@@ -538,6 +517,7 @@ mod tests {
 
     use super::*;
     use crate::notebook::{Conditions, Notebook};
+    use std::path::PathBuf;
 
     const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/gbench/");
 

@@ -19,13 +19,13 @@
 //! written, and its texts are shown inert.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::{MAX_IMPORT_BYTES, Prepared, PreparedRow, from_file};
-use crate::bounded::{ReadError, read_bounded};
+use super::{ImportError, MAX_IMPORT_BYTES, Prepared, PreparedRow, from_file};
+use crate::bounded::read_bounded;
 use crate::harness::raw;
 use crate::notebook::{Condition, ConditionName, Measurement, Tag, WarmupPolicy, plausible};
 use crate::stats::Summary;
@@ -46,42 +46,6 @@ pub struct PyperfSpec {
     pub command: Option<String>,
     /// How the measured program was built (default: the Environment's).
     pub build: Option<String>,
-}
-
-/// Why a pyperf import failed. Nothing has been recorded.
-#[derive(Debug, thiserror::Error)]
-pub enum PyperfError {
-    /// The file could not be read, or was refused unread.
-    #[error(transparent)]
-    Read(#[from] ReadError),
-    /// A `.json.gz` that does not unpack, or unpacks too large.
-    #[error("{}: {message}", path.display())]
-    Gzip {
-        /// The file.
-        path: PathBuf,
-        /// What was wrong.
-        message: String,
-    },
-    /// Not the JSON pyperf writes.
-    #[error("{}:{line}:{column}: not a pyperf JSON file: {message}", path.display())]
-    Format {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line (of the unpacked text, for a `.json.gz`).
-        line: usize,
-        /// 1-based column.
-        column: usize,
-        /// What was wrong.
-        message: String,
-    },
-    /// Well-formed, but it cannot be imported as it stands.
-    #[error("{}: {message}", path.display())]
-    Invalid {
-        /// The file.
-        path: PathBuf,
-        /// Which benchmark, run and value, and what is wrong.
-        message: String,
-    },
 }
 
 /// The file as pyperf writes it (`-o FILE.json`, `pyperf convert`).
@@ -121,7 +85,7 @@ struct Packed {
 }
 
 /// [`prepare_bytes`] on the file, read bounded.
-pub fn prepare(file: &Path, spec: &PyperfSpec) -> Result<Prepared, PyperfError> {
+pub fn prepare(file: &Path, spec: &PyperfSpec) -> Result<Prepared, ImportError> {
     let bytes = read_bounded(file, MAX_IMPORT_BYTES, "a pyperf JSON file")?;
     prepare_bytes(file, &bytes, spec)
 }
@@ -130,8 +94,8 @@ pub fn prepare(file: &Path, spec: &PyperfSpec) -> Result<Prepared, PyperfError> 
 /// gzip stream (pyperf writes one for `-o FILE.json.gz`) is unpacked,
 /// bounded like a file, and its unpacked JSON becomes the raw copy — the
 /// row's source names both hashes. `file` names the bytes in messages.
-pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &PyperfSpec) -> Result<Prepared, PyperfError> {
-    let gzip = |message: String| PyperfError::Gzip { path: file.to_path_buf(), message };
+pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &PyperfSpec) -> Result<Prepared, ImportError> {
+    let gzip = |message: String| ImportError::Invalid { path: file.to_path_buf(), message };
     let (unpacked, packed) = if bytes.starts_with(&[0x1f, 0x8b]) {
         let mut out = Vec::new();
         flate2::read::MultiGzDecoder::new(bytes)
@@ -149,7 +113,13 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &PyperfSpec) -> Result<Pre
         let before = &unpacked[..e.valid_up_to()];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
         let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-        PyperfError::Format { path: file.to_path_buf(), line, column, message: "not UTF-8 text".into() }
+        ImportError::Format {
+            path: file.to_path_buf(),
+            tool: "a pyperf JSON file",
+            line,
+            column,
+            message: "not UTF-8 text".into(),
+        }
     })?;
     prepare_checked(file, text, spec, packed.as_ref())
 }
@@ -158,7 +128,7 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &PyperfSpec) -> Result<Pre
 /// recording nothing: every value and warm-up is checked first, so a bad
 /// file is refused whole. The caller records the result under the
 /// notebook's lock ([`Prepared::record`]).
-pub fn prepare_text(file: &Path, text: &str, spec: &PyperfSpec) -> Result<Prepared, PyperfError> {
+pub fn prepare_text(file: &Path, text: &str, spec: &PyperfSpec) -> Result<Prepared, ImportError> {
     prepare_checked(file, text, spec, None)
 }
 
@@ -167,14 +137,15 @@ fn prepare_checked(
     text: &str,
     spec: &PyperfSpec,
     packed: Option<&Packed>,
-) -> Result<Prepared, PyperfError> {
-    let parsed: File = serde_json::from_str(text).map_err(|e| PyperfError::Format {
+) -> Result<Prepared, ImportError> {
+    let parsed: File = serde_json::from_str(text).map_err(|e| ImportError::Format {
         path: file.to_path_buf(),
+        tool: "a pyperf JSON file",
         line: e.line(),
         column: e.column(),
         message: from_file::json_message(&e),
     })?;
-    let invalid = |message: String| PyperfError::Invalid { path: file.to_path_buf(), message };
+    let invalid = |message: String| ImportError::Invalid { path: file.to_path_buf(), message };
     if parsed.version.as_str() != Some(VERSION) {
         return Err(invalid(format!(
             "pyperf file format version {}; Vernier reads version {VERSION}, which pyperf 1.x and 2.x write \
@@ -414,6 +385,7 @@ mod tests {
 
     use super::*;
     use crate::notebook::{Conditions, Notebook};
+    use std::path::PathBuf;
 
     const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/pyperf/");
 
