@@ -16,7 +16,8 @@ use std::path::Path;
 use blocks::{Block, Run, parse_template};
 
 use crate::notebook::{
-    Brevity, EnvField, Notebook, RowContext, RowRef, RunColumn, SoakColumn, Tag, group_rows, row_list,
+    Brevity, ConditionName, Conditions, EnvField, Notebook, RowContext, RowRef, RunColumn, SoakColumn, Tag, group_rows,
+    row_list,
 };
 use crate::soak::file::{self as soak_file, SoakData};
 
@@ -262,11 +263,28 @@ fn method(nb: &Notebook) -> String {
         );
     }
     let discarded = nb.runs().len() - kept.len();
+    // An imported row was measured by the instrument it names, never by
+    // Vernier's harness (SPEC E14): each instrument is named with its rows.
+    let (imported, harness): (Vec<&crate::notebook::Run>, Vec<_>) = kept.iter().partition(|r| r.context().imported());
+    let mut measured = Vec::new();
+    if !harness.is_empty() {
+        measured.push(format!(
+            "{} run(s) measured with Vernier's harness (wall time per trial, std::time::Instant)",
+            harness.len()
+        ));
+    }
+    let instruments = group_rows(imported.iter().map(|r| {
+        let instrument =
+            r.measurement.conditions.value_of(ConditionName::Instrument).unwrap_or("an instrument not named");
+        (RowRef::Run(r.number), crate::display::inert_line(instrument.to_owned()))
+    }));
+    for (instrument, rows) in instruments {
+        measured.push(format!("{} imported, measured by {instrument}", row_list(&rows)));
+    }
     format!(
-        "{} runs measured with Vernier's harness (wall time per trial, std::time::Instant), each summarised by its median, \
-         interquartile range, min and max; warm-up and timed repetitions are given per row below. {} run(s) were discarded \
-         and are listed, with reasons, in the measurement log.",
-        kept.len(),
+        "{}; each summarised by its median, interquartile range, min and max; warm-up and timed repetitions are given per \
+         row below. {} run(s) were discarded and are listed, with reasons, in the measurement log.",
+        measured.join("; "),
         discarded
     )
 }
@@ -441,5 +459,32 @@ mod tests {
             assert_eq!(sorted.len(), prompts.len(), "{stem} repeats a prompt");
         }
         assert!(template("measurements.xlsx").is_none());
+    }
+
+    // SPEC E14: the Method paragraph names the instrument of each imported
+    // row, and counts only Vernier's own runs as its harness's.
+    #[test]
+    fn the_method_names_each_instrument() {
+        use crate::import::csv::{Arms, CsvSpec, prepare_bytes};
+        let mut nb = Notebook::new("t", chrono::Utc::now());
+        let spec = CsvSpec {
+            arms: Arms::One("t_ms".into()),
+            pair: None,
+            first: None,
+            unit: None,
+            warmup: None,
+            warmup_stated: None,
+            what: None,
+            labels: [None, None],
+            command: None,
+            build: None,
+            instrument: Some("driver.cpp, steady_clock".into()),
+        };
+        let prepared = prepare_bytes(Path::new("t.csv"), b"t_ms\n1\n2\n3\n", &spec).expect("prepares");
+        let dir = tempfile::tempdir().expect("tmp");
+        prepared.record(dir.path(), &mut nb, chrono::Utc::now()).expect("records");
+        let text = method(&nb);
+        assert!(text.starts_with("run 1 imported, measured by driver.cpp, steady_clock; each"), "{text}");
+        assert!(!text.contains("harness"), "{text}");
     }
 }
