@@ -196,6 +196,21 @@ impl Format {
     }
 }
 
+/// The fewest timed trials an imported row may have: a median of fewer
+/// has no spread to weigh a difference against (S7), and one pair is no
+/// paired ratio.
+pub const MIN_TRIALS: usize = 3;
+
+/// Refuses a row of fewer than [`MIN_TRIALS`] timed trials, saying why.
+pub fn check_trials(n: usize) -> Result<(), String> {
+    if n < MIN_TRIALS {
+        return Err(format!(
+            "{n} timed trial(s): a median needs at least {MIN_TRIALS} to have a spread to weigh a difference against"
+        ));
+    }
+    Ok(())
+}
+
 /// A larger export is refused as its bytes arrive, before it is parsed.
 pub const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -290,7 +305,7 @@ pub fn hyperfine(
     let mut summaries = Vec::with_capacity(export.results.len());
     for (k, result) in export.results.iter().enumerate() {
         for (i, &t) in result.times.iter().enumerate() {
-            if let Some(why) = plausible::impossible(t).or_else(|| plausible::absurd(t, "s", Some(1e9))) {
+            if let Some(why) = plausible::refused_trial(t, "s", Some(1e9)) {
                 return Err(invalid(format!(
                     "{}: trial {} {why}; it cannot be a measurement",
                     label(k, result),
@@ -298,6 +313,7 @@ pub fn hyperfine(
                 )));
             }
         }
+        check_trials(result.times.len()).map_err(|why| invalid(format!("{}: {why}", label(k, result))))?;
         summaries.push(Summary::of(&result.times).map_err(|e| invalid(format!("{}: {e}", label(k, result))))?);
     }
     let source_hash = raw::sha256_hex(&bytes);
@@ -346,7 +362,7 @@ pub fn hyperfine(
             Condition::new(ConditionName::Instrument, "hyperfine: wall time of each run of the command"),
             Condition::new(
                 ConditionName::NotRecorded,
-                "not available: hyperfine does not record them; state them under Environment",
+                "not available: hyperfine does not record them; state them with vernier set-run (in the window: State what is missing…)",
             ),
         ];
         conditions.extend(crate::harness::build_condition(notebook.environment(), build));

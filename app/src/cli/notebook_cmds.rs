@@ -144,12 +144,15 @@ pub fn set_run(args: &SetRunArgs) -> Outcome {
     let statements: Vec<RunStatement> = texts.into_iter().flatten().collect();
     let (sentence, left) = apply(&args.dir, |nb| {
         let sentence = nb.state_run(args.run, &statements, Utc::now())?;
+        if nb.run(args.run).is_some_and(|r| r.discarded.is_some()) {
+            return Ok((sentence, vec![format!("run {} is discarded: the audit does not check it", args.run)]));
+        }
         // What the audit still finds on this row, once the statement is made.
         let left: Vec<String> = audit::audit(&args.dir, nb)
             .findings
             .into_iter()
             .filter(|f| matches!(f.check, Check::A1 | Check::A2) && f.place == Place::Run { number: args.run })
-            .map(|f| format!("{}: {}", f.check, f.message))
+            .map(|f| format!("still {}: {}", f.check, f.message))
             .collect();
         Ok::<_, NotebookError>((sentence, left))
     })?;
@@ -158,7 +161,7 @@ pub fn set_run(args: &SetRunArgs) -> Outcome {
         out!("the audit's A1 and A2 find nothing more on run {}", args.run);
     }
     for finding in left {
-        out!("still {}", vernier_engine::display::inert_line(finding));
+        out!("{}", vernier_engine::display::inert_line(finding));
     }
     Ok(0)
 }

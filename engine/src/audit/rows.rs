@@ -21,8 +21,16 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
         if let Some(why) = plausible::absurd_summary(s, &m.unit, m.ns_per_unit) {
             find(Check::A1, place(), format!("cannot be a measurement as it stands: {why}"));
         }
+        // What a row lacks is stated later, never by changing today's
+        // Environment (the row keeps the one it was recorded under).
+        let later =
+            format!("state it with vernier set-run --run {} (in the window: State what is missing…)", run.number);
         if kept && m.warmup == WarmupPolicy::Unknown {
-            find(Check::A1, place(), "n is not split into warm-up + timed: the warm-up was not recorded".into());
+            find(
+                Check::A1,
+                place(),
+                format!("n is not split into warm-up + timed: the warm-up was not recorded; {later}"),
+            );
         }
         if kept {
             // The row's own record only (SPEC N9): an Environment stated
@@ -31,7 +39,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
             let missing = context.unstated();
             if !missing.is_empty() {
                 let why = if context.stated.is_none() { format!(" ({NOT_RECORDED})") } else { String::new() };
-                find(Check::A2, place(), format!("states no {}{why}", missing.join(", no ")));
+                find(Check::A2, place(), format!("states no {}{why}; {later}", missing.join(", no ")));
             }
         }
         let row =

@@ -155,7 +155,8 @@ pub(crate) fn build_condition(environment: &Environment, given: Option<&str>) ->
     }
     let stated = environment.get(EnvField::CompilerFlags);
     let stated = stated.trim();
-    (!stated.is_empty()).then(|| Condition::new(ConditionName::Build, format!("{stated} (from the Environment)")))
+    (!stated.is_empty())
+        .then(|| Condition::new(ConditionName::Build, format!("{stated} {}", crate::notebook::FROM_ENVIRONMENT)))
 }
 
 /// [`write_raw`] then [`add_rows`]; the caller saves the notebook.

@@ -267,6 +267,12 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepar
 
     let columns: Vec<ArmColumn> = match &spec.arms {
         Arms::One(name) => vec![ArmColumn::of(&table, name, "--column")?],
+        Arms::Two([a, b]) if a.trim() == b.trim() => {
+            return Err(invalid(format!(
+                "--a and --b name the same column ('{}'): a comparison needs two",
+                inert_line(a.clone())
+            )));
+        }
         Arms::Two([a, b]) => vec![ArmColumn::of(&table, a, "--a")?, ArmColumn::of(&table, b, "--b")?],
     };
     let pair_column = spec.pair.as_deref().map(|p| table.find(p, "--pair")).transpose()?;
@@ -276,8 +282,9 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepar
     let values = read_times(&table, &columns, unit)?;
     let warmup = spec.warmup.unwrap_or(0) as usize;
     let rows = table.rows.len();
-    if warmup >= rows {
-        return Err(invalid(format!("--warmup {warmup} leaves no timed trials: the file has {rows} row(s) of trials")));
+    if let Err(why) = super::check_trials(rows.saturating_sub(warmup)) {
+        let place = if warmup > 0 { format!("after --warmup {warmup}, ") } else { String::new() };
+        return Err(invalid(format!("{place}each arm has {why}; the file has {rows} row(s) of trials")));
     }
     let mut summaries = Vec::new();
     for (arm, column) in values.iter().zip(&columns) {
@@ -291,8 +298,28 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepar
         .zip(&spec.labels)
         .map(|(c, given)| inert_line(given.clone().unwrap_or_else(|| c.stem.clone())))
         .collect();
+    if let [a, b] = labels.as_slice()
+        && a == b
+    {
+        // Two columns of one file are two different things measured; an
+        // A/A run of one command (which `bench` allows) is not this.
+        return Err(invalid(format!("both arms are named '{a}': give --label-a and --label-b that differ")));
+    }
     let firsts = first_column.map(|k| first_arms(&table, k, &columns, &labels)).transpose()?;
     let checksums = checksum_check(&table, &columns, pair_column);
+    // E5: the order check needs both orders; a file where one arm always
+    // ran first cannot tell the order from the difference, and says so.
+    let one_order = firsts.as_ref().and_then(|f| {
+        let timed = &f[warmup.min(f.len())..];
+        let first = *timed.first()?;
+        timed.iter().all(|&k| k == first).then(|| FileCheck {
+            text: format!(
+                "order check not possible: {} ran first in every pair, so an order effect cannot be told from the difference",
+                labels[first]
+            ),
+            failed: true,
+        })
+    });
 
     let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
     let name = inert_line(name);
@@ -344,7 +371,7 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepar
         }
         conditions.push(Condition::new(
             ConditionName::NotRecorded,
-            "not available: a CSV of trials does not record them; state them under Environment",
+            "not available: a CSV of trials does not record them; state them with vernier set-run (in the window: State what is missing…)",
         ));
         let what = match (&spec.what, columns.len()) {
             (Some(what), 1) => what.clone(),
@@ -375,7 +402,7 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepar
         build: spec.build.clone(),
         rows: prepared_rows,
         pair,
-        checks: checksums.into_iter().collect(),
+        checks: checksums.into_iter().chain(one_order).collect(),
     })
 }
 
@@ -428,8 +455,8 @@ fn unit_of(table: &Table, columns: &[ArmColumn], given: Option<&str>) -> Result<
     let lookup = |u: &str| UNITS.iter().find(|(name, _)| *name == u).copied();
     let first = &columns[0];
     if let Some(given) = given {
-        let given = given.trim();
-        let given = if given == "µs" || given == "μs" { "us" } else { given };
+        let lower = given.trim().to_lowercase();
+        let given = if lower == "µs" || lower == "μs" { "us" } else { lower.as_str() };
         let Some((unit, ns)) = lookup(given) else {
             return Err(table.at(
                 table.header_line,
@@ -497,10 +524,8 @@ fn read_times(table: &Table, columns: &[ArmColumn], unit: &str) -> Result<Vec<Ve
                 }));
             }
             let t: f64 = cell.parse().map_err(|_| at(format!("'{}' is not a number", inert_line(cell.to_owned()))))?;
-            if let Some(why) = plausible::impossible(t).or_else(|| {
-                let ns = UNITS.iter().find(|(u, _)| *u == unit).map(|(_, ns)| *ns);
-                plausible::absurd(t, unit, ns)
-            }) {
+            let ns = UNITS.iter().find(|(u, _)| *u == unit).map(|(_, ns)| *ns);
+            if let Some(why) = plausible::refused_trial(t, unit, ns) {
                 return Err(at(format!("the time {why}; it cannot be a measurement")));
             }
             values[arm].push(t);
@@ -519,14 +544,24 @@ fn first_arms(table: &Table, column: usize, columns: &[ArmColumn], labels: &[Str
             let cell = row.cell(column);
             let names =
                 |k: usize| [labels[k].as_str(), columns[k].stem.as_str(), table.names[columns[k].index].as_str()];
-            (0..columns.len()).find(|&k| names(k).contains(&cell)).ok_or_else(|| {
-                let arms: Vec<String> = (0..columns.len()).map(|k| format!("'{}'", labels[k])).collect();
-                table.at(
+            let named: Vec<usize> = (0..columns.len()).filter(|&k| names(k).contains(&cell)).collect();
+            let arms = || (0..columns.len()).map(|k| format!("'{}'", labels[k])).collect::<Vec<_>>().join(" or ");
+            match named.as_slice() {
+                [k] => Ok(*k),
+                [] => Err(table.at(
                     row.line,
                     Some(column),
-                    format!("'{}' names no arm; expected {}", inert_line(cell.to_owned()), arms.join(" or ")),
-                )
-            })
+                    format!("'{}' names no arm; expected {}", inert_line(cell.to_owned()), arms()),
+                )),
+                _ => Err(table.at(
+                    row.line,
+                    Some(column),
+                    format!(
+                        "'{}' names both arms (one's label, the other's column); give labels that differ from the columns' stems",
+                        inert_line(cell.to_owned())
+                    ),
+                )),
+            }
         })
         .collect()
 }
@@ -543,12 +578,15 @@ fn order_check(firsts: &[usize], a: &[f64], b: &[f64], sa: &Summary, sb: &Summar
     Some(OrderCheck::new(difference(0)?, difference(1)?, sa.iqr + sb.iqr, sa.median))
 }
 
-/// Two checksums agree: equal numbers within [`CHECKSUM_TOLERANCE`] of the
-/// larger, or the same text.
+/// Two checksums agree: equal finite numbers within [`CHECKSUM_TOLERANCE`]
+/// of the larger, or the same non-empty text (a hash).
 fn agree(x: &str, y: &str) -> bool {
     match (x.parse::<f64>(), y.parse::<f64>()) {
-        (Ok(x), Ok(y)) if x.is_finite() && y.is_finite() => (x - y).abs() <= CHECKSUM_TOLERANCE * x.abs().max(y.abs()),
-        _ => x == y,
+        (Ok(x), Ok(y)) => x.is_finite() && y.is_finite() && (x - y).abs() <= CHECKSUM_TOLERANCE * x.abs().max(y.abs()),
+        // An empty cell checks nothing, and a number that is not finite
+        // is a broken result, not a match.
+        (Err(_), Err(_)) => !x.is_empty() && x == y,
+        _ => false,
     }
 }
 
@@ -740,7 +778,8 @@ mod tests {
         assert!(checks.text.contains("line 6 (pair 5) reads 134217729.000000"), "{}", checks.text);
         assert!(nb.notes().iter().any(|n| n.text.contains("checksums differ")));
 
-        let per_arm = "naive_ms,blocked_ms,naive_checksum,blocked_checksum\n1,2,10.0,10.00000000001\n1,2,10.0,10.5\n";
+        let per_arm = "naive_ms,blocked_ms,naive_checksum,blocked_checksum\n1,2,10.0,10.00000000001\n1,2,10.0,10.5\n\
+                       1,2,10.0,10.0\n";
         let spec = CsvSpec { pair: None, first: None, ..paired() };
         let (result, _, _dir) = run(per_arm, &spec);
         let imported = result.expect("imports");
@@ -811,11 +850,61 @@ mod tests {
         assert_eq!(header(Path::new("t.csv"), MATMUL.as_bytes()).expect("header").len(), 5);
     }
 
+    // SPEC E14, S7, E5: what cannot carry a verdict is refused before
+    // anything is recorded — too few trials, one column compared with
+    // itself, two arms of one name, a ran-first cell that names both arms,
+    // times below any clock — and a file whose order never alternates is
+    // recorded with a failed order check that says so.
+    #[test]
+    fn what_cannot_carry_a_verdict_is_refused() {
+        let refused = |text: &str, spec: &CsvSpec, expected: &str| {
+            let (result, nb, dir) = run(text, spec);
+            let message = result.err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(message.contains(expected), "{expected}: got {message}");
+            assert!(nb.runs().is_empty() && raw_files(dir.path()) == 0, "{expected}");
+        };
+        refused("pair,first,naive_ms,blocked_ms\n1,naive,5.1,2.1\n", &paired(), "each arm has 1 timed trial(s)");
+        refused(
+            MATMUL,
+            &CsvSpec { warmup: Some(5), warmup_stated: None, ..paired() },
+            "after --warmup 5, each arm has 2",
+        );
+        let same = CsvSpec { arms: Arms::Two(["naive_ms".into(), "naive_ms".into()]), ..paired() };
+        refused(MATMUL, &same, "--a and --b name the same column ('naive_ms')");
+        let labels = CsvSpec { labels: [Some("x".into()), Some("x".into())], ..paired() };
+        refused(MATMUL, &labels, "both arms are named 'x'");
+        let swapped = CsvSpec { labels: [Some("blocked".into()), Some("naive".into())], ..paired() };
+        refused(MATMUL, &swapped, "line 2, column 2 (first): 'naive' names both arms");
+        refused(
+            &MATMUL.replace("2.597", "0"),
+            &paired(),
+            "line 4, column 4 (blocked_ms): the time is 0 ms, under a picosecond",
+        );
+        refused(&MATMUL.replace("2.597", "1e-20"), &paired(), "under a picosecond");
+
+        let always = MATMUL.replace(",blocked,", ",naive,");
+        let (result, nb, _dir) = run(&always, &paired());
+        let imported = result.expect("recorded");
+        let check = imported.prepared.checks.iter().find(|c| c.text.starts_with("order check not possible"));
+        assert!(check.is_some_and(|c| c.failed && c.text.contains("naive ran first in every pair")), "{check:?}");
+        assert!(nb.pairs()[0].order.is_none());
+        assert!(nb.notes().iter().any(|n| n.text.contains("order check not possible")));
+
+        let broken = "naive_ms,blocked_ms,naive_checksum,blocked_checksum\n1,2,nan,nan\n1,2,,\n1,2,inf,inf\n";
+        let spec = CsvSpec { pair: None, first: None, ..paired() };
+        let (result, _, _dir) = run(broken, &spec);
+        let checks = result.expect("recorded").checksums().cloned().expect("checked");
+        assert!(checks.failed && checks.text.contains("on 3 row(s)"), "{}", checks.text);
+        let (result, _, _dir) = run(MATMUL, &CsvSpec { unit: Some("MS".into()), ..paired() });
+        assert!(result.is_ok(), "a unit in capitals is the same unit");
+    }
+
     #[test]
     fn checksums_agree_within_a_relative_tolerance() {
         assert!(agree("1e12", "1.0000000001e12"));
         assert!(!agree("1e12", "1.00001e12"));
         assert!(agree("deadbeef", "deadbeef"));
         assert!(!agree("deadbeef", "deadbeee"));
+        assert!(!agree("nan", "nan") && !agree("inf", "inf") && !agree("", ""));
     }
 }

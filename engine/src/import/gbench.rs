@@ -224,7 +224,7 @@ pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepar
         conditions.extend(context.iter().cloned());
         conditions.push(Condition::new(
             ConditionName::NotRecorded,
-            "power source and thermal state not available: Google Benchmark does not record them; state them under Environment",
+            "power source and thermal state not available: Google Benchmark does not record them; state them with vernier set-run (in the window: State what is missing…)",
         ));
         prepared.rows.push(PreparedRow {
             measurement: Measurement {
@@ -370,17 +370,14 @@ fn times(benchmark: &Benchmark<'_>) -> Result<(&'static str, f64, Vec<f64>), Str
         let Some(t) = entry.real_time else {
             return Err(format!("{}: no real_time", at()));
         };
-        if let Some(why) = plausible::impossible(t).or_else(|| plausible::absurd(t, this.0, Some(this.1))) {
+        if let Some(why) = plausible::refused_trial(t, this.0, Some(this.1)) {
             return Err(format!("{}: real_time {why}; it cannot be a measurement", at()));
         }
         times.push(t);
     }
     let (unit, ns) = unit.ok_or_else(|| format!("benchmark {shown}: no repetitions"))?;
-    if times.len() < 2 {
-        return Err(format!(
-            "benchmark {shown} has one repetition: its median would be a single number with no spread. \
-             Rerun with --benchmark_repetitions=9 (or more)"
-        ));
+    if let Err(why) = super::check_trials(times.len()) {
+        return Err(format!("benchmark {shown}: {why}; rerun with --benchmark_repetitions=9 (or more)"));
     }
     Ok((unit, ns, times))
 }
@@ -744,7 +741,7 @@ mod tests {
     }
 
     // SPEC E14: --benchmark picks rows; an unknown name lists the file's;
-    // a single repetition is refused with the flag to rerun with.
+    // fewer than three repetitions are refused with the flag to rerun with.
     #[test]
     fn picking_benchmarks_and_refusing_a_single_repetition() {
         let real = text("matmul-reps9.json");
@@ -759,7 +756,7 @@ mod tests {
         ));
         let one = r#"{"benchmarks": [{"name": "BM_A", "run_name": "BM_A", "run_type": "iteration", "iterations": 10, "real_time": 5.0, "time_unit": "ns"}]}"#;
         assert!(
-            message(one, &GbenchSpec::default()).contains("BM_A has one repetition"),
+            message(one, &GbenchSpec::default()).contains("BM_A: 1 timed trial(s): a median needs at least 3"),
             "{}",
             message(one, &GbenchSpec::default())
         );
@@ -775,6 +772,8 @@ mod tests {
    "threads": 1, "iterations": 5617978, "real_time": 124.33766881615173, "time_unit": "ns"},
   {"name": "BM_Fill/64", "run_name": "BM_Fill/64", "run_type": "iteration", "repetitions": 2, "repetition_index": 1,
    "threads": 1, "iterations": 5617978, "real_time": 209.8776606698646, "time_unit": "ns"},
+  {"name": "BM_Fill/64", "run_name": "BM_Fill/64", "run_type": "iteration", "repetitions": 2, "repetition_index": 2,
+   "threads": 1, "iterations": 5617978, "real_time": 130.25, "time_unit": "ns"},
   {"name": "BM_Fill_BigO", "run_name": "BM_Fill", "run_type": "aggregate", "repetitions": 2, "threads": 1,
    "aggregate_name": "BigO", "aggregate_unit": "time", "cpu_coefficient": 0.39, "real_coefficient": 0.89,
    "big_o": "N", "time_unit": "ns"},

@@ -178,6 +178,8 @@ fn prepare_checked(
         let (unit, ns_per_unit) = unit_of(&metadata).map_err(|why| invalid(format!("benchmark {shown}: {why}")))?;
         let trials =
             Trials::of(benchmark, unit, ns_per_unit).map_err(|why| invalid(format!("benchmark {shown}, {why}")))?;
+        super::check_trials(trials.values.len())
+            .map_err(|why| invalid(format!("benchmark {shown}: {why}; rerun with more processes or values")))?;
         let summary = Summary::of(&trials.values).map_err(|e| invalid(format!("benchmark {shown}: {e}")))?;
         let warmups = u32::try_from(trials.warmups).unwrap_or(u32::MAX);
         let mut conditions = vec![
@@ -197,7 +199,7 @@ fn prepare_checked(
         }
         conditions.push(Condition::new(
             ConditionName::NotRecorded,
-            "power source and thermal state not available: pyperf does not record them; state them under Environment",
+            "power source and thermal state not available: pyperf does not record them; state them with vernier set-run (in the window: State what is missing…)",
         ));
         prepared.rows.push(PreparedRow {
             measurement: Measurement {
@@ -286,7 +288,7 @@ struct Trials<'a> {
 
 impl<'a> Trials<'a> {
     fn of(benchmark: &'a Benchmark, unit: &str, ns_per_unit: f64) -> Result<Self, String> {
-        let check = |v: f64| plausible::impossible(v).or_else(|| plausible::absurd(v, unit, Some(ns_per_unit)));
+        let check = |v: f64| plausible::refused_trial(v, unit, Some(ns_per_unit));
         let mut trials =
             Trials { values: Vec::new(), warmups: 0, per_process: Vec::new(), calibration: 0, runs: Vec::new() };
         for (r, run) in benchmark.runs.iter().enumerate() {

@@ -7,6 +7,9 @@
 use super::condition::{Brevity, Condition, ConditionName, Conditions, brief_conditions};
 use super::environment::{EnvField, Environment};
 
+/// How a build taken from the Environment by default ends (SPEC N11).
+pub const FROM_ENVIRONMENT: &str = "(from the Environment)";
+
 /// Said of a row recorded before rows kept their stated Environment.
 pub const NOT_RECORDED: &str = "stated environment not recorded with this row";
 
@@ -78,14 +81,24 @@ impl RowContext<'_> {
     /// kernel. Never the Environment of today, nor Vernier's toolchain for
     /// someone's program.
     pub fn build(&self) -> Option<String> {
+        let later = self.later(ConditionName::StatedBuild).map(|b| format!("{b} (stated later)"));
         if let Some(build) = self.conditions.condition(ConditionName::Build).filter(|c| c.is_stated()) {
-            return Some(build.value.clone());
+            // The Environment's build, taken when nothing was given, is a
+            // default the student may correct later; a given one is not.
+            return match later {
+                Some(later) if build.value.ends_with(FROM_ENVIRONMENT) => Some(later),
+                _ => Some(build.value.clone()),
+            };
         }
         let compiler = self.conditions.condition(ConditionName::Compiler).filter(|c| c.is_stated());
-        compiler
-            .filter(|_| self.kernel)
-            .map(|c| format!("{} (Vernier's built-in kernel)", c.value))
-            .or_else(|| self.later(ConditionName::StatedBuild).map(|b| format!("{b} (stated later)")))
+        compiler.filter(|_| self.kernel).map(|c| format!("{} (Vernier's built-in kernel)", c.value)).or(later)
+    }
+
+    /// True when the row's build is the Environment's, taken by default
+    /// when it was recorded: a statement made later may correct it.
+    pub fn build_is_default(&self) -> bool {
+        self.conditions.value_of(ConditionName::Build).is_some_and(|b| b.ends_with(FROM_ENVIRONMENT))
+            && !self.conditions.states(ConditionName::StatedBuild)
     }
 
     /// The thermal state as the row states it: a pre-run idle, the ambient
@@ -112,7 +125,10 @@ impl RowContext<'_> {
     /// or a diff shows of the row (SPEC N9).
     pub fn effective_conditions(&self) -> Vec<Condition> {
         let mut shown: Vec<Condition> = self.conditions.to_vec();
-        let read = self.conditions.states(ConditionName::PowerSource);
+        let read = self
+            .conditions
+            .condition(ConditionName::PowerSource)
+            .is_some_and(|c| c.is_stated() && !c.value.eq_ignore_ascii_case("unknown"));
         if let (false, Some(power)) = (read, self.stated(EnvField::PowerSource)) {
             let value = format!("{power} ({})", self.stated_label());
             match shown.iter_mut().find(|c| c.name() == Some(ConditionName::PowerSource)) {
@@ -128,6 +144,15 @@ impl RowContext<'_> {
     /// a row without a snapshot saying so in the Conditions column.
     pub fn brief(&self, room: Brevity) -> String {
         let mut text = brief_conditions(&self.effective_conditions(), room);
+        // An imported row names the instrument that measured it wherever
+        // its conditions are listed (SPEC E14): it is not Vernier's harness.
+        let instrument = self.conditions.value_of(ConditionName::Instrument).filter(|_| self.imported());
+        if let (Some(instrument), Brevity::Column) = (instrument, room)
+            && !text.contains(ConditionName::Instrument.as_str())
+        {
+            let rest = if text.is_empty() { String::new() } else { format!("; {text}") };
+            text = format!("{}: {instrument}{rest}", ConditionName::Instrument.as_str());
+        }
         if let Some(thermal) = self.stated.and(self.thermal()) {
             if !text.is_empty() {
                 text.push_str("; ");
@@ -148,8 +173,14 @@ impl RowContext<'_> {
         let label = self.stated_label();
         let machine = self.machine().unwrap_or_else(|| "machine not stated".into());
         let build = self.build().map_or_else(|| "build not stated".to_owned(), |b| format!("build: {b}"));
+        let read = self
+            .conditions
+            .condition(ConditionName::PowerSource)
+            .is_some_and(|c| c.is_stated() && !c.value.eq_ignore_ascii_case("unknown"));
+        let power_later = !read && self.stated(EnvField::PowerSource).is_none();
         let mut conditions: Vec<String> = [
-            self.power_source().map(|p| format!("{p} power")),
+            self.power_source()
+                .map(|p| if power_later { format!("{p} power (stated later)") } else { format!("{p} power") }),
             self.thermal(),
             self.stated(EnvField::PhysicalSetup),
             self.stated(EnvField::OtherLoad).map(|o| format!("other load: {o}")),
@@ -160,7 +191,7 @@ impl RowContext<'_> {
         .collect();
         if self.stated.is_none() {
             conditions.push(NOT_RECORDED.into());
-        } else if self.imported() && !conditions.is_empty() {
+        } else if self.imported() && self.states_from_snapshot() {
             conditions.push(format!("({label}, not read from the measuring machine)"));
         }
         let conditions = if conditions.is_empty() { "conditions not stated".into() } else { conditions.join(", ") };
@@ -168,6 +199,14 @@ impl RowContext<'_> {
             .or_else(|| self.stated(EnvField::PlacementControl).map(|p| format!("placement control: {p}")))
             .unwrap_or_else(|| "placement not stated".into());
         [machine, build, conditions, placement]
+    }
+
+    /// True when the conditions line holds something of the snapshot (what
+    /// was stated in the Environment when the row was recorded).
+    fn states_from_snapshot(&self) -> bool {
+        [EnvField::PowerSource, EnvField::PreRunIdle, EnvField::Ambient, EnvField::PhysicalSetup, EnvField::OtherLoad]
+            .into_iter()
+            .any(|field| self.stated(field).is_some())
     }
 
     /// Which of machine, build, power source and thermal condition the row

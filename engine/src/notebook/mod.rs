@@ -29,7 +29,7 @@ pub use condition::{
     Brevity, CONTROL, Condition, ConditionKind, ConditionName, Conditions, brief_conditions, canary_ratio,
     canary_value, conditions_text,
 };
-pub use context::{NOT_RECORDED, RowContext};
+pub use context::{FROM_ENVIRONMENT, NOT_RECORDED, RowContext};
 pub use environment::{Bench, EnvField, Environment, Workbench};
 pub use error::{CreateError, FolderError, LoadError, NotebookError, SaveError, SaveStep, create_folder};
 pub use pair::{NewPair, Pair};

@@ -17,7 +17,7 @@ pub fn impossible(value: f64) -> Option<String> {
     if !value.is_finite() {
         Some(format!("is {value}, not a finite number"))
     } else if value < 0.0 {
-        Some(format!("is {value}, a negative time"))
+        Some(format!("is {}, a negative time", short(value)))
     } else {
         None
     }
@@ -27,12 +27,36 @@ pub fn impossible(value: f64) -> Option<String> {
 /// above [`MAX_TRIAL_NS`] when `ns_per_unit` turns it into nanoseconds.
 pub fn absurd(value: f64, unit: &str, ns_per_unit: Option<f64>) -> Option<String> {
     if value > MAX_VALUE {
-        Some(format!("is {value} {unit}, more than 10^15 {unit}"))
+        Some(format!("is {} {unit}, more than 10^15 {unit}", short(value)))
     } else if ns_per_unit.is_some_and(|k| value * k > MAX_TRIAL_NS) {
-        Some(format!("is {value} {unit}, more than a day per trial"))
+        Some(format!("is {} {unit}, more than a day per trial", short(value)))
     } else {
         None
     }
+}
+
+/// The shortest time a trial may report: a picosecond. Below it no clock
+/// can tell (a 0 is a trial shorter than the clock's tick).
+pub const MIN_TRIAL_NS: f64 = 1e-3;
+
+/// Why a trial a tool reported cannot be taken in: impossible, absurd, or
+/// below any clock's resolution when `ns_per_unit` says what it is in
+/// nanoseconds. Every importer asks this of every value it reads; the
+/// summaries already stored are only asked [`impossible`] and [`absurd`]
+/// (an IQR of 0 is a fine IQR).
+pub fn refused_trial(value: f64, unit: &str, ns_per_unit: Option<f64>) -> Option<String> {
+    impossible(value).or_else(|| absurd(value, unit, ns_per_unit)).or_else(|| {
+        ns_per_unit
+            .filter(|k| value * k < MIN_TRIAL_NS)
+            .map(|_| format!("is {} {unit}, under a picosecond: below any clock's resolution", short(value)))
+    })
+}
+
+/// A value as a message shows it: whole when short, else in scientific
+/// notation (a 309-digit number helps no one).
+fn short(value: f64) -> String {
+    let text = value.to_string();
+    if text.len() > 16 { format!("{value:e}") } else { text }
 }
 
 /// The values of a summary that a check applies to, by name: the halves'
@@ -69,5 +93,17 @@ mod tests {
         assert!(absurd(86_401.0, "s", Some(1e9)).is_some_and(|m| m.contains("a day")));
         assert_eq!(absurd(86_399.0, "s", Some(1e9)), None);
         assert_eq!(absurd(12.5, "ms", Some(1e6)), None);
+    }
+
+    // SPEC E14, N10: a trial of 0 or under a picosecond is below any
+    // clock's resolution; a huge value is shown short.
+    #[test]
+    fn a_trial_below_any_clock_is_refused() {
+        assert!(refused_trial(0.0, "ms", Some(1e6)).is_some_and(|m| m.contains("below any clock's resolution")));
+        assert!(refused_trial(-0.0, "ms", Some(1e6)).is_some());
+        assert!(refused_trial(1e-20, "ms", Some(1e6)).is_some());
+        assert_eq!(refused_trial(0.002, "ns", Some(1.0)), None);
+        assert_eq!(refused_trial(5.7, "ms", Some(1e6)), None);
+        assert!(refused_trial(1e308, "ms", Some(1e6)).is_some_and(|m| m.contains("1e308") && m.len() < 80));
     }
 }

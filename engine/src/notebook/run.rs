@@ -104,7 +104,30 @@ pub struct Measurement {
     pub extends: Option<u32>,
 }
 
+/// Where the warm-up is said: in the long form's count, or in the short
+/// form's sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WarmupForm {
+    Long,
+    Short,
+}
+
 impl Measurement {
+    /// The warm-up in words: never a count the row does not hold (an
+    /// import that did not record it is not "0 discarded").
+    fn warmup_words(&self, form: WarmupForm) -> String {
+        let k = self.warmup_trials;
+        match (self.warmup, form) {
+            (WarmupPolicy::Count(_), WarmupForm::Long) => format!("warm-up {k}"),
+            (WarmupPolicy::Settle { .. }, WarmupForm::Long) => format!("warm-up {k}, settle"),
+            (WarmupPolicy::Count(_) | WarmupPolicy::Settle { .. }, WarmupForm::Short) => format!("after {k} discarded"),
+            (WarmupPolicy::Unknown, WarmupForm::Long) => "warm-up not recorded".to_owned(),
+            (WarmupPolicy::Unknown, WarmupForm::Short) => "(warm-up not recorded)".to_owned(),
+            (WarmupPolicy::Stated(n), WarmupForm::Long) => format!("warm-up {n}, not in the file"),
+            (WarmupPolicy::Stated(n), WarmupForm::Short) => format!("after {n} warm-up trial(s) not in the file"),
+        }
+    }
+
     /// `n (warm-up + timed)`, e.g. `3 + 31`, or `7 + 31 (settle)`: what
     /// the Runs table shows, and an import's preview before it is a row.
     pub fn n_text(&self) -> String {
@@ -203,7 +226,7 @@ impl Run {
         // a line of its own (SPEC N10).
         [
             m.what.clone(),
-            format!("{}, n={} (warm-up {})", self.figures().line(), m.summary.n, m.warmup_trials),
+            format!("{}, n={} ({})", self.figures().line(), m.summary.n, m.warmup_words(WarmupForm::Long)),
             machine,
             build,
             conditions,
@@ -228,14 +251,15 @@ impl Run {
         };
         let idle = context.stated(EnvField::PreRunIdle).map(|i| format!(", idle {i} before")).unwrap_or_default();
         let build = context.build().map(|b| format!(", built with {b}")).unwrap_or_default();
+        let command = self.command_column();
+        let command = if command.is_empty() { String::new() } else { format!(", {command}") };
         inert_line(format!(
-            "{}: median {} of {} repetitions after {} discarded, {}, {power}{idle}{build}, {} ({}).",
+            "{}: median {} of {} repetitions {}, {}, {power}{idle}{build}{command} ({}).",
             m.what,
             f.median(),
             m.summary.n,
-            m.warmup_trials,
+            m.warmup_words(WarmupForm::Short),
             f.dispersion(),
-            self.command_column(),
             m.tag,
         ))
     }

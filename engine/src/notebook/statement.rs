@@ -55,7 +55,8 @@ impl RunStatement {
 impl Notebook {
     /// States what run `number` did not record, all or nothing: a
     /// statement about something the row already states is refused with
-    /// what it states, and nothing is changed. Returns the sentence kept
+    /// what it states, and nothing is changed. A build the row took from
+    /// the Environment by default is not a statement and may be corrected. Returns the sentence kept
     /// with the row (`stated later` = time: what).
     pub fn state_run(
         &mut self,
@@ -78,7 +79,7 @@ impl Notebook {
                 {
                     return Err(NotebookError::Empty(statement.what()));
                 }
-                RunStatement::Build(_) => context.build(),
+                RunStatement::Build(_) => context.build().filter(|_| !context.build_is_default()),
                 RunStatement::Warmup(_) => {
                     (run.measurement.warmup != WarmupPolicy::Unknown).then(|| run.measurement.warmup.to_string())
                 }
@@ -179,6 +180,36 @@ mod tests {
         assert_eq!(run.context().build().as_deref(), Some("g++ -O2 -march=native (stated later)"));
         assert_eq!(run.context().power_source().as_deref(), Some("mains"));
         assert!(run.measurement.conditions.states(ConditionName::Amended));
+    }
+
+    // SPEC D7, A1: the written forms never turn a warm-up the row did not
+    // record into "0 discarded"; once stated, they say it is not in the file.
+    #[test]
+    fn the_written_forms_say_what_the_warmup_is() {
+        let mut nb = notebook_with_an_import();
+        let run = &nb.runs()[0];
+        assert!(run.long_form().contains("n=3 (warm-up not recorded)"), "{}", run.long_form());
+        assert!(run.short_form().contains("of 3 repetitions (warm-up not recorded),"), "{}", run.short_form());
+        assert!(!run.short_form().contains(",  ("), "no empty command slot: {}", run.short_form());
+        nb.state_run(1, &[RunStatement::Warmup(2), RunStatement::PowerSource("mains".into())], Utc::now())
+            .expect("states");
+        let run = &nb.runs()[0];
+        assert!(run.long_form().contains("n=3 (warm-up 2, not in the file)"), "{}", run.long_form());
+        assert!(run.long_form().contains("mains power (stated later)"), "{}", run.long_form());
+        assert!(!run.long_form().contains("stated at import"), "{}", run.long_form());
+        assert!(run.short_form().contains("after 2 warm-up trial(s) not in the file"), "{}", run.short_form());
+    }
+
+    // SPEC N11: a build the row took from the Environment by default may
+    // be corrected later; one given with the row may not.
+    #[test]
+    fn a_default_build_may_be_corrected_later() {
+        let mut nb = notebook_with_an_import();
+        let default = Condition::new(ConditionName::Build, format!("clang -O3 {}", super::super::FROM_ENVIRONMENT));
+        nb.runs[0].measurement.conditions.push(default);
+        nb.state_run(1, &[RunStatement::Build("gcc -O2".into())], Utc::now()).expect("corrects the default");
+        assert_eq!(nb.runs()[0].context().build().as_deref(), Some("gcc -O2 (stated later)"));
+        assert!(nb.state_run(1, &[RunStatement::Build("gcc -O3".into())], Utc::now()).is_err());
     }
 
     // SPEC N9: what a row states is never replaced, and a refused
