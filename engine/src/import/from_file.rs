@@ -80,6 +80,21 @@ pub fn conditions<'a>(
     out
 }
 
+/// The machine a tool's file says it measured on, from the first of each
+/// group of `keys` the file holds (`host_name`, then `num_cpus` …), as one
+/// condition the audit's A2 accepts: the tool wrote it when it measured.
+/// `None` when the file names no machine.
+pub fn machine(entries: &serde_json::Map<String, Value>, keys: &[(&str, &str)]) -> Option<Condition> {
+    let parts: Vec<String> = keys
+        .iter()
+        .filter_map(|(key, label)| {
+            let value = json_text(entries.get(*key)?);
+            (!value.trim().is_empty()).then(|| if label.is_empty() { value } else { format!("{value} {label}") })
+        })
+        .collect();
+    (!parts.is_empty()).then(|| Condition::new(crate::notebook::ConditionName::FileMachine, shown(&parts.join(", "))))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -221,6 +221,10 @@ pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepar
         let (check, agrees) = median_check(benchmark, &summary, unit);
         conditions.push(Condition::new(ConditionName::ResultCheck, check.clone()));
         prepared.checks.push(FileCheck { text: format!("benchmark {shown}: {check}"), failed: !agrees });
+        conditions.extend(from_file::machine(
+            &parsed.context,
+            &[("host_name", ""), ("num_cpus", "CPUs"), ("mhz_per_cpu", "MHz")],
+        ));
         conditions.extend(context.iter().cloned());
         conditions.push(Condition::new(
             ConditionName::NotRecorded,
@@ -577,6 +581,11 @@ mod tests {
             assert!(check.contains("agrees with Vernier's median of the 9 repetitions"), "{check}");
             let field = |f: &str| c.iter().find(|x| x.field == f).map(|x| x.value.as_str());
             assert_eq!(field("host_name (from the file)"), Some("vm"));
+            // The machine the library named counts as the row's (A2).
+            let machine = c.value_of(ConditionName::FileMachine).unwrap_or_default();
+            assert!(machine.starts_with("vm, 2 CPUs"), "{machine}");
+            let context = crate::notebook::RowContext { conditions: c, stated: None, kernel: false };
+            assert!(!context.unstated().contains(&"machine"), "{:?}", context.unstated());
             assert_eq!(field("num_cpus (from the file)"), Some("2"));
             assert_eq!(field("cpu_scaling_enabled (from the file)"), Some("false"));
             assert!(field("library_build_type (from the file)").is_some_and(|v| v.starts_with("debug (")));

@@ -190,6 +190,10 @@ fn prepare_checked(
             Condition::new(ConditionName::Instrument, trials.instrument(&metadata)),
             Condition::new(ConditionName::WarmupPolicy, trials.warmup_text()),
         ];
+        conditions.extend(from_file::machine(
+            &metadata,
+            &[("hostname", ""), ("cpu_model_name", ""), ("cpu_count", "CPUs"), ("platform", "")],
+        ));
         conditions.extend(from_file::conditions(
             metadata.iter().filter(|(k, _)| !SHOWN_ELSEWHERE.contains(&k.as_str())),
             |_, v| from_file::json_text(v),
@@ -469,6 +473,10 @@ mod tests {
         assert_eq!(field("python_version (from the file)"), Some("3.11.7 (64-bit)"));
         assert_eq!(field("cpu_model_name (from the file)"), Some("Intel(R) Xeon(R) Processor"));
         assert_eq!(field("hostname (from the file)"), Some("vm"));
+        assert_eq!(
+            field("machine (from the file)"),
+            Some("vm, Intel(R) Xeon(R) Processor, 2 CPUs, Linux-6.18.44-fc-v657-x86_64-with-glibc2.36")
+        );
         assert_eq!(field("cpu_config (from the file)"), Some("idle:none"));
         assert_eq!(field("loops (from the file)"), Some("8192"));
         assert_eq!(

@@ -187,6 +187,7 @@ vocabulary! {
     CalibratedChunkTime = "calibrated chunk time", Soak, None;
     Source = "source", Provenance, None;
     ReadAtImport = "read at import", Provenance, None;
+    FileMachine = "machine (from the file)", Provenance, Some(Brevity::Column);
     NotRecorded = "conditions", Provenance, None;
     StatedMachine = "machine (stated later)", Statement, Some(Brevity::Column);
     StatedBuild = "build (stated later)", Statement, Some(Brevity::Column);
@@ -203,11 +204,12 @@ pub const CONTROL: &str = "control condition, repeated in each session (SPEC S14
 
 /// The brief column's names, in the order it shows them. A control says so
 /// first: it is what the row is for.
-const BRIEF_ORDER: [ConditionName; 14] = [
+const BRIEF_ORDER: [ConditionName; 15] = [
     ConditionName::Control,
     ConditionName::CpuModel,
     ConditionName::LogicalCpus,
     ConditionName::StatedMachine,
+    ConditionName::FileMachine,
     ConditionName::Compiler,
     ConditionName::Build,
     ConditionName::StatedBuild,

@@ -67,11 +67,12 @@ impl RowContext<'_> {
             .or_else(|| {
                 Some(format!("{}, {} logical CPUs", get(ConditionName::CpuModel)?, get(ConditionName::LogicalCpus)?))
             })
+            .or_else(|| self.later(ConditionName::FileMachine).map(|m| format!("{m} (from the file)")))
             .or_else(|| self.later(ConditionName::StatedMachine).map(|m| format!("{m} (stated later)")))
     }
 
-    /// What the student stated about the row after it was recorded, under
-    /// `name` (a [`ConditionKind::Statement`](super::ConditionKind) name).
+    /// What the row states under `name` beside what Vernier read or the
+    /// Environment held: a statement made later, or the tool's own file.
     fn later(&self, name: ConditionName) -> Option<String> {
         self.conditions.condition(name).filter(|c| c.is_stated()).map(|c| c.value.clone())
     }
@@ -214,6 +215,7 @@ impl RowContext<'_> {
     pub fn unstated(&self) -> Vec<&'static str> {
         let machine = self.conditions.states(ConditionName::CpuModel)
             || self.stated(EnvField::MachineOs).is_some()
+            || self.later(ConditionName::FileMachine).is_some()
             || self.later(ConditionName::StatedMachine).is_some();
         [
             (machine, "machine"),
