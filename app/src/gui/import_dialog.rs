@@ -234,10 +234,9 @@ impl ImportForm {
                 labels: [given(&self.labels[0]), given(&self.labels[1]).filter(|_| two)],
                 command: given(&self.command),
                 build: given(&self.build),
-                instrument: Some(given(&self.instrument).unwrap_or_else(|| {
-                    if self.paste { "typed into Vernier's window; instrument not named".into() } else { String::new() }
-                }))
-                .filter(|i| !i.is_empty()),
+                // Numbers typed in say so; a file's default names the file.
+                instrument: given(&self.instrument)
+                    .or_else(|| self.paste.then(|| "typed into Vernier's window; instrument not named".to_owned())),
             },
         })
     }
