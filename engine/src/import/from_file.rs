@@ -95,6 +95,21 @@ pub fn machine(entries: &serde_json::Map<String, Value>, keys: &[(&str, &str)]) 
     (!parts.is_empty()).then(|| Condition::new(crate::notebook::ConditionName::FileMachine, shown(&parts.join(", "))))
 }
 
+/// The bytes of a tool's JSON file as text, or where they stop being UTF-8
+/// (line and column, as a JSON error names them).
+pub fn utf8<'a>(file: &Path, bytes: &'a [u8], tool: &'static str) -> Result<&'a str, super::ImportError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let before = &bytes[..e.valid_up_to()];
+        super::ImportError::Format {
+            path: file.to_path_buf(),
+            tool,
+            line: before.iter().filter(|&&b| b == b'\n').count() + 1,
+            column: before.iter().rev().take_while(|&&b| b != b'\n').count() + 1,
+            message: "not UTF-8 text".into(),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -41,6 +41,9 @@ pub const MEDIAN_TOLERANCE: f64 = 1e-6;
 /// Google Benchmark's time units, with nanoseconds per unit.
 const UNITS: [(&str, f64); 4] = [("ns", 1.0), ("us", 1e3), ("ms", 1e6), ("s", 1e9)];
 
+/// What a file this reader refuses as malformed should have been.
+const TOOL: &str = "a Google Benchmark JSON file";
+
 /// What to import and how to describe it; every text is the user's.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GbenchSpec {
@@ -140,25 +143,14 @@ impl Benchmark<'_> {
 
 /// [`prepare_text`] on the file, read bounded.
 pub fn prepare(file: &Path, spec: &GbenchSpec) -> Result<Prepared, ImportError> {
-    let bytes = read_bounded(file, MAX_IMPORT_BYTES, "a Google Benchmark JSON file")?;
+    let bytes = read_bounded(file, MAX_IMPORT_BYTES, TOOL)?;
     prepare_bytes(file, &bytes, spec)
 }
 
 /// [`prepare_text`] on bytes already read (the window, a fuzz target);
 /// `file` names them in messages and rows.
 pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &GbenchSpec) -> Result<Prepared, ImportError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let before = &bytes[..e.valid_up_to()];
-        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-        ImportError::Format {
-            path: file.to_path_buf(),
-            tool: "a Google Benchmark JSON file",
-            line,
-            column,
-            message: "not UTF-8 text".into(),
-        }
-    })?;
+    let text = from_file::utf8(file, bytes, TOOL)?;
     prepare_text(file, text, spec)
 }
 
@@ -170,7 +162,7 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &GbenchSpec) -> Result<Pre
 pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepared, ImportError> {
     let parsed: File = serde_json::from_str(text).map_err(|e| ImportError::Format {
         path: file.to_path_buf(),
-        tool: "a Google Benchmark JSON file",
+        tool: TOOL,
         line: e.line(),
         column: e.column(),
         message: from_file::json_message(&e),

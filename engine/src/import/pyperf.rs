@@ -37,6 +37,9 @@ const VERSION: &str = "1.0";
 /// unit the row's unit.
 const SHOWN_ELSEWHERE: [&str; 2] = ["name", "unit"];
 
+/// What a file this reader refuses as malformed should have been.
+const TOOL: &str = "a pyperf JSON file";
+
 /// What to import and how to describe it; every text is the user's.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PyperfSpec {
@@ -86,7 +89,7 @@ struct Packed {
 
 /// [`prepare_bytes`] on the file, read bounded.
 pub fn prepare(file: &Path, spec: &PyperfSpec) -> Result<Prepared, ImportError> {
-    let bytes = read_bounded(file, MAX_IMPORT_BYTES, "a pyperf JSON file")?;
+    let bytes = read_bounded(file, MAX_IMPORT_BYTES, TOOL)?;
     prepare_bytes(file, &bytes, spec)
 }
 
@@ -109,18 +112,7 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &PyperfSpec) -> Result<Pre
     } else {
         (std::borrow::Cow::Borrowed(bytes), None)
     };
-    let text = std::str::from_utf8(&unpacked).map_err(|e| {
-        let before = &unpacked[..e.valid_up_to()];
-        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-        ImportError::Format {
-            path: file.to_path_buf(),
-            tool: "a pyperf JSON file",
-            line,
-            column,
-            message: "not UTF-8 text".into(),
-        }
-    })?;
+    let text = from_file::utf8(file, &unpacked, TOOL)?;
     prepare_checked(file, text, spec, packed.as_ref())
 }
 
@@ -140,7 +132,7 @@ fn prepare_checked(
 ) -> Result<Prepared, ImportError> {
     let parsed: File = serde_json::from_str(text).map_err(|e| ImportError::Format {
         path: file.to_path_buf(),
-        tool: "a pyperf JSON file",
+        tool: TOOL,
         line: e.line(),
         column: e.column(),
         message: from_file::json_message(&e),
