@@ -59,6 +59,46 @@ pub struct PreparedRow {
     pub arm: String,
 }
 
+impl PreparedRow {
+    /// A MEASURED row of another instrument's numbers: its raw file and
+    /// build are set when it is recorded; it is never synthetic and extends
+    /// no row.
+    fn measured(
+        arm: String,
+        what: String,
+        command: Option<&String>,
+        (warmup, warmup_trials): (WarmupPolicy, u32),
+        summary: Summary,
+        (unit, ns_per_unit): (&str, f64),
+        conditions: Vec<Condition>,
+    ) -> Self {
+        let measurement = Measurement {
+            what,
+            command: command.into_iter().cloned().collect(),
+            warmup,
+            warmup_trials,
+            summary,
+            unit: unit.to_owned(),
+            ns_per_unit,
+            conditions,
+            raw_file: None,
+            tag: Tag::Measured,
+            synthetic: false,
+            extends: None,
+        };
+        Self { measurement, arm }
+    }
+}
+
+/// The `conditions` condition of an imported row: what its file does not
+/// record (`what`), and where the student states it.
+fn not_recorded(what: &str) -> Condition {
+    Condition::new(
+        ConditionName::NotRecorded,
+        format!("{what}; state them with vernier set-run (in the window: State what is missing…)"),
+    )
+}
+
 /// A check of the file's own results.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileCheck {
@@ -360,10 +400,7 @@ pub fn hyperfine(
         let mut conditions = vec![
             Condition::new(ConditionName::Source, source.clone()),
             Condition::new(ConditionName::Instrument, "hyperfine: wall time of each run of the command"),
-            Condition::new(
-                ConditionName::NotRecorded,
-                "not available: hyperfine does not record them; state them with vernier set-run (in the window: State what is missing…)",
-            ),
+            not_recorded("not available: hyperfine does not record them"),
         ];
         conditions.extend(crate::harness::build_condition(notebook.environment(), build));
         let measurement = Measurement {

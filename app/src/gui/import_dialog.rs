@@ -115,10 +115,7 @@ fn guessed(spec: &CsvSpec, columns: &[String]) -> CsvSpec {
     if named {
         return spec.clone();
     }
-    let timed: Vec<&String> = columns
-        .iter()
-        .filter(|c| ["_ms", "_us", "_ns", "_s"].iter().any(|u| c.to_ascii_lowercase().ends_with(u)))
-        .collect();
+    let timed: Vec<&String> = columns.iter().filter(|c| csv::unit_suffix(c).is_some()).collect();
     let find = |name: &str| columns.iter().find(|c| c.eq_ignore_ascii_case(name)).cloned();
     match (timed.as_slice(), columns) {
         ([a, b, ..], _) => CsvSpec {
@@ -399,35 +396,31 @@ impl ImportForm {
     /// (Google Benchmark), how the program was built, how it was run.
     fn tool_ui(&mut self, ui: &mut Ui) {
         egui::Grid::new("import-tool").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
-            let rows: [(&str, &mut String, &str); 3] = [
-                ("Warm-up not in the file", &mut self.warmup_stated, "not stated"),
-                ("Build", &mut self.build, "g++ -O2 -std=c++17"),
-                ("Command", &mut self.command, "./matmul_bench --benchmark_repetitions=9"),
-            ];
-            for (name, text, hint) in rows {
-                let label = ui.label(name);
-                ui.add(egui::TextEdit::singleline(text).hint_text(hint).desired_width(420.0)).labelled_by(label.id);
-                ui.end_row();
-            }
+            text_rows(
+                ui,
+                [
+                    ("Warm-up not in the file", &mut self.warmup_stated, "not stated"),
+                    ("Build", &mut self.build, "g++ -O2 -std=c++17"),
+                    ("Command", &mut self.command, "./matmul_bench --benchmark_repetitions=9"),
+                ],
+            );
         });
     }
 
     fn description_ui(&mut self, ui: &mut Ui) {
         egui::Grid::new("import-description").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
             let [label_a, label_b] = &mut self.labels;
-            let rows: [(&str, &mut String, &str); 6] = [
-                ("What", &mut self.what, "matmul 512: naive vs blocked"),
-                ("Label A", label_a, "default: the column's stem"),
-                ("Label B", label_b, "default: the column's stem"),
-                ("Instrument", &mut self.instrument, "benchmark.cpp, steady_clock, multiply only"),
-                ("Build", &mut self.build, "g++ -O2 -march=native"),
-                ("Command", &mut self.command, "./matmul_driver 512 (how the numbers were produced)"),
-            ];
-            for (name, text, hint) in rows {
-                let label = ui.label(name);
-                ui.add(egui::TextEdit::singleline(text).hint_text(hint).desired_width(420.0)).labelled_by(label.id);
-                ui.end_row();
-            }
+            text_rows(
+                ui,
+                [
+                    ("What", &mut self.what, "matmul 512: naive vs blocked"),
+                    ("Label A", label_a, "default: the column's stem"),
+                    ("Label B", label_b, "default: the column's stem"),
+                    ("Instrument", &mut self.instrument, "benchmark.cpp, steady_clock, multiply only"),
+                    ("Build", &mut self.build, "g++ -O2 -march=native"),
+                    ("Command", &mut self.command, "./matmul_driver 512 (how the numbers were produced)"),
+                ],
+            );
         });
     }
 
@@ -474,6 +467,15 @@ impl ImportForm {
                 ui.label(&check.text);
             }
         }
+    }
+}
+
+/// One labelled one-line field per row of a two-column grid.
+fn text_rows<const N: usize>(ui: &mut Ui, rows: [(&str, &mut String, &str); N]) {
+    for (name, text, hint) in rows {
+        let label = ui.label(name);
+        ui.add(egui::TextEdit::singleline(text).hint_text(hint).desired_width(420.0)).labelled_by(label.id);
+        ui.end_row();
     }
 }
 

@@ -21,7 +21,7 @@ use super::{FileCheck, MAX_IMPORT_BYTES, Prepared, PreparedRow};
 use crate::bounded::{ReadError, read_bounded};
 use crate::display::inert_line;
 use crate::harness::raw;
-use crate::notebook::{Condition, ConditionName, Measurement, NewPair, Tag, WarmupPolicy, plausible};
+use crate::notebook::{Condition, ConditionName, NewPair, WarmupPolicy, plausible};
 use crate::stats::{self, OrderCheck, Spread, Summary};
 
 /// Checksums of two arms agree when they differ by at most this fraction
@@ -30,6 +30,13 @@ pub const CHECKSUM_TOLERANCE: f64 = 1e-9;
 
 /// The units a time column may be in, with nanoseconds per unit.
 const UNITS: [(&str, f64); 4] = [("ms", 1e6), ("us", 1e3), ("ns", 1.0), ("s", 1e9)];
+
+/// The time unit a column's name ends in (`naive_ms` → `ms`), if any:
+/// what the importer and the window's column guess both go by.
+pub fn unit_suffix(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    UNITS.iter().map(|(u, _)| *u).find(|u| lower.len() > u.len() + 1 && lower.ends_with(&format!("_{u}")))
+}
 
 /// Which columns hold the times.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -231,9 +238,7 @@ impl ArmColumn {
     fn of(table: &Table, name: &str, option: &str) -> Result<Self, CsvError> {
         let index = table.find(name, option)?;
         let name = &table.names[index];
-        let lower = name.to_ascii_lowercase();
-        let suffix =
-            UNITS.iter().map(|(u, _)| *u).find(|u| lower.len() > u.len() + 1 && lower.ends_with(&format!("_{u}")));
+        let suffix = unit_suffix(name);
         let stem = match suffix {
             Some(u) => name[..name.len() - u.len() - 1].to_owned(),
             None => name.clone(),
@@ -369,30 +374,24 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepar
         if let Some(check) = &checksums {
             conditions.push(Condition::new(ConditionName::ResultCheck, check.text.clone()));
         }
-        conditions.push(Condition::new(
-            ConditionName::NotRecorded,
-            "not available: a CSV of trials does not record them; state them with vernier set-run (in the window: State what is missing…)",
-        ));
+        conditions.push(super::not_recorded("not available: a CSV of trials does not record them"));
         let what = match (&spec.what, columns.len()) {
             (Some(what), 1) => what.clone(),
             (Some(what), _) => format!("{what}: {label}"),
             (None, _) => label.clone(),
         };
-        let measurement = Measurement {
+        let arm = if k == 0 { "A" } else { "B" };
+        let warmup = (policy, warmup_trials);
+        let row = PreparedRow::measured(
+            arm.into(),
             what,
-            command: spec.command.iter().cloned().collect(),
-            warmup: policy,
-            warmup_trials,
+            spec.command.as_ref(),
+            warmup,
             summary,
-            unit: unit.to_owned(),
-            ns_per_unit,
+            (unit, ns_per_unit),
             conditions,
-            raw_file: None,
-            tag: Tag::Measured,
-            synthetic: false,
-            extends: None,
-        };
-        prepared_rows.push(PreparedRow { measurement, arm: if k == 0 { "A" } else { "B" }.into() });
+        );
+        prepared_rows.push(row);
     }
     Ok(Prepared {
         name,

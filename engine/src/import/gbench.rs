@@ -27,7 +27,7 @@ use serde_json::{Map, Value};
 use super::{FileCheck, ImportError, MAX_IMPORT_BYTES, Prepared, PreparedRow, from_file};
 use crate::bounded::read_bounded;
 use crate::display::inert_line;
-use crate::notebook::{Condition, ConditionName, Measurement, Tag, WarmupPolicy, plausible};
+use crate::notebook::{Condition, ConditionName, WarmupPolicy, plausible};
 use crate::stats::{Summary, format_significant};
 
 /// Google's median aggregate agrees with Vernier's median of the same
@@ -218,27 +218,18 @@ pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepar
             &[("host_name", ""), ("num_cpus", "CPUs"), ("mhz_per_cpu", "MHz")],
         ));
         conditions.extend(context.iter().cloned());
-        conditions.push(Condition::new(
-            ConditionName::NotRecorded,
-            "power source and thermal state not available: Google Benchmark does not record them; state them with vernier set-run (in the window: State what is missing…)",
+        conditions.push(super::not_recorded(
+            "power source and thermal state not available: Google Benchmark does not record them",
         ));
-        prepared.rows.push(PreparedRow {
-            measurement: Measurement {
-                what: shown.clone(),
-                command: spec.command.iter().cloned().collect(),
-                warmup,
-                warmup_trials,
-                summary,
-                unit: unit.to_owned(),
-                ns_per_unit,
-                conditions,
-                raw_file: None,
-                tag: Tag::Measured,
-                synthetic: false,
-                extends: None,
-            },
-            arm: shown,
-        });
+        prepared.rows.push(PreparedRow::measured(
+            shown.clone(),
+            shown,
+            spec.command.as_ref(),
+            (warmup, warmup_trials),
+            summary,
+            (unit, ns_per_unit),
+            conditions,
+        ));
     }
     if prepared.rows.is_empty() {
         let why: Vec<&str> = prepared.checks.iter().filter(|c| c.failed).map(|c| c.text.as_str()).collect();
@@ -562,7 +553,7 @@ mod tests {
             assert_eq!(m.summary.n, 9);
             assert!(close(m.summary.median, median), "{name}: {}", m.summary.median);
             assert!(close(m.summary.iqr, iqr), "{name}: {}", m.summary.iqr);
-            assert_eq!((m.warmup, m.warmup_trials, m.tag), (WarmupPolicy::Unknown, 0, Tag::Measured));
+            assert_eq!((m.warmup, m.warmup_trials, m.tag), (WarmupPolicy::Unknown, 0, crate::notebook::Tag::Measured));
             let c = &m.conditions;
             let source = c.value_of(ConditionName::Source).unwrap_or_default();
             assert!(

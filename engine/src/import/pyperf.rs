@@ -27,7 +27,7 @@ use serde_json::{Map, Value};
 use super::{ImportError, MAX_IMPORT_BYTES, Prepared, PreparedRow, from_file};
 use crate::bounded::read_bounded;
 use crate::harness::raw;
-use crate::notebook::{Condition, ConditionName, Measurement, Tag, WarmupPolicy, plausible};
+use crate::notebook::{Condition, ConditionName, WarmupPolicy, plausible};
 use crate::stats::Summary;
 
 /// The format version pyperf writes, and the only one this reader knows.
@@ -193,27 +193,17 @@ fn prepare_checked(
         if let Some(dates) = trials.dates() {
             conditions.push(from_file::condition("dates of the runs", &dates));
         }
-        conditions.push(Condition::new(
-            ConditionName::NotRecorded,
-            "power source and thermal state not available: pyperf does not record them; state them with vernier set-run (in the window: State what is missing…)",
+        conditions
+            .push(super::not_recorded("power source and thermal state not available: pyperf does not record them"));
+        prepared.rows.push(PreparedRow::measured(
+            shown.clone(),
+            shown,
+            spec.command.as_ref(),
+            (WarmupPolicy::Count(warmups), warmups),
+            summary,
+            (unit, ns_per_unit),
+            conditions,
         ));
-        prepared.rows.push(PreparedRow {
-            measurement: Measurement {
-                what: shown.clone(),
-                command: spec.command.iter().cloned().collect(),
-                warmup: WarmupPolicy::Count(warmups),
-                warmup_trials: warmups,
-                summary,
-                unit: unit.to_owned(),
-                ns_per_unit,
-                conditions,
-                raw_file: None,
-                tag: Tag::Measured,
-                synthetic: false,
-                extends: None,
-            },
-            arm: shown,
-        });
     }
     Ok(prepared)
 }
