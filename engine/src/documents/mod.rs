@@ -347,10 +347,12 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                     r.cell(RunColumn::Dispersion),
                     r.cell(RunColumn::N),
                     // The row's conditions and its build (N11), as recorded.
-                    match r.context().build() {
-                        Some(build) => format!("{}; build: {build}", r.context().brief(Brevity::Caption)),
-                        None => r.context().brief(Brevity::Caption),
-                    },
+                    [Some(r.context().brief(Brevity::Caption)), r.context().build().map(|b| format!("build: {b}"))]
+                        .into_iter()
+                        .flatten()
+                        .filter(|part| !part.is_empty())
+                        .collect::<Vec<_>>()
+                        .join("; "),
                     r.cell(RunColumn::Tag),
                 ]);
             }
