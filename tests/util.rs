@@ -31,6 +31,7 @@ pub fn measurement(what: &str, trials: &[f64]) -> Measurement {
         tag: Tag::Measured,
         synthetic: false,
         extends: None,
+        figure: None,
     }
 }
 

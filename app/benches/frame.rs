@@ -198,6 +198,7 @@ fn build_big(dir: &Path) {
                 tag: Tag::Measured,
                 synthetic: false,
                 extends: None,
+                figure: None,
             },
             chrono::Utc::now(),
         );

@@ -38,6 +38,7 @@ fn row(command: &str, median: f64, control: bool) -> Measurement {
         tag: Tag::Measured,
         synthetic: false,
         extends: None,
+        figure: None,
     }
 }
 

@@ -523,6 +523,7 @@ mod tests {
             tag: Tag::Measured,
             synthetic: false,
             extends: None,
+            figure: None,
         }
     }
 

@@ -85,6 +85,7 @@ impl PreparedRow {
             tag: Tag::Measured,
             synthetic: false,
             extends: None,
+            figure: None,
         };
         Self { measurement, arm }
     }
@@ -417,6 +418,7 @@ pub fn hyperfine(
             tag: Tag::Measured,
             synthetic: false,
             extends: None,
+            figure: None,
         };
         imported.push(Imported::Run(notebook.record_run(measurement, at)));
     }

@@ -8,7 +8,10 @@ use anyhow::anyhow;
 use chrono::Utc;
 use clap::Args;
 use serde_json::{Value, json};
-use vernier_engine::harness::{self, ArmResult, BenchError, BenchResult, BenchSpec, Engine, EngineEvent, Subject};
+use vernier_engine::harness::metric::Source;
+use vernier_engine::harness::{
+    self, ArmResult, BenchError, BenchResult, BenchSpec, Engine, EngineEvent, MetricSpec, Param, Scan, Subject,
+};
 use vernier_engine::instrument;
 use vernier_engine::kernels::{KernelKind, KernelSpec};
 use vernier_engine::machine::Machine;
@@ -95,15 +98,69 @@ pub struct BenchArgs {
     /// row linked to it, and see whether its median moved (S10).
     #[arg(long, value_name = "N", requires = "notebook", conflicts_with_all = [
         "command", "kernel", "vs", "vs_kernel", "shell", "sanity", "pin", "warmup", "runs", "cooldown",
+        "params", "metric", "metric_json", "metric_unit", "metric_each",
     ])]
     extend: Option<u32>,
     /// With --extend: the difference you mean to claim, in the run's unit, with a
     /// time unit (0.5ms, 500us) or as a percentage of its median (5%).
     #[arg(long, value_name = "VALUE|PCT", requires = "extend", allow_hyphen_values = true)]
     claim: Option<String>,
+    #[command(flatten)]
+    own: OwnFigureArgs,
     /// The command and its arguments (after --).
     #[arg(last = true, value_name = "CMD")]
     command: Vec<String>,
+}
+
+/// A parameter scan (E16) and the program's own figure (E17).
+#[derive(Debug, Args)]
+pub struct OwnFigureArgs {
+    /// Scan a parameter: NAME=V1,V2,… (each text exactly as listed) or
+    /// NAME=START..END*FACTOR (integers; K, M, G are powers of two). {NAME} in
+    /// the command receives each value; one row per value, recorded as one
+    /// sweep. Repeat for every combination (the first is the x axis).
+    #[arg(long = "param", value_name = "NAME=VALUES", value_parser = Param::parse)]
+    params: Vec<Param>,
+    /// Measure the program's own figure instead of its process's wall time: a
+    /// regular expression whose one capture group is the number, e.g.
+    /// 'ns/access: ([0-9.eE+-]+)'.
+    #[arg(long, value_name = "REGEX", conflicts_with = "metric_json")]
+    metric: Option<String>,
+    /// Measure the program's own figure: this key of the JSON it prints
+    /// (outer.inner reaches into objects; a number or an array of numbers).
+    #[arg(long, value_name = "KEY")]
+    metric_json: Option<String>,
+    /// The figure's unit, e.g. "ns/access" (a unit that is not a time is never rescaled).
+    #[arg(long, value_name = "UNIT")]
+    metric_unit: Option<String>,
+    /// Every figure a process prints is a trial (one per internal trial); -n,
+    /// the warm-up and the odd-n rule then count processes.
+    #[arg(long)]
+    metric_each: bool,
+}
+
+impl OwnFigureArgs {
+    /// The metric asked for, checked: a unit goes with a pattern.
+    pub fn metric(&self) -> Result<Option<MetricSpec>, Failure> {
+        let source = match (&self.metric, &self.metric_json) {
+            (Some(regex), None) => Source::Regex(regex.clone()),
+            (None, Some(key)) => Source::JsonKey(key.clone()),
+            (None, None) if self.metric_unit.is_some() || self.metric_each => {
+                return Err(Failure::input(anyhow!(
+                    "--metric-unit and --metric-each go with --metric REGEX or --metric-json KEY"
+                )));
+            }
+            _ => return Ok(None),
+        };
+        let Some(unit) = given(self.metric_unit.as_deref()) else {
+            return Err(Failure::input(anyhow!(
+                "say the figure's unit with --metric-unit, e.g. --metric-unit \"ns/access\""
+            )));
+        };
+        let spec = MetricSpec { source, unit, each: self.metric_each };
+        spec.compile().map_err(|e| Failure::input(anyhow!(e)))?;
+        Ok(Some(spec))
+    }
 }
 
 pub fn bench(args: &BenchArgs) -> Outcome {
@@ -170,6 +227,48 @@ pub fn bench(args: &BenchArgs) -> Outcome {
 }
 
 fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
+    let metric = args.own.metric()?;
+    if metric.is_some() && (args.kernel.is_some() || args.vs_kernel.is_some()) {
+        return Err(Failure::input(anyhow!(
+            "--metric reads a program's own figure from its output; a built-in kernel prints none"
+        )));
+    }
+    let spec = if args.own.params.is_empty() { arms_spec(args)? } else { scan_spec(args)? };
+    Ok(BenchSpec { metric, ..spec })
+}
+
+/// SPEC E16: one command over every point of its parameters.
+fn scan_spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
+    if args.vs.is_some() || args.vs_kernel.is_some() {
+        return Err(Failure::input(anyhow!(
+            "a scan is not combined with --vs: scan each command on its own, then compare two of their rows with `vernier compare`"
+        )));
+    }
+    if args.kernel.is_some() || args.command.is_empty() {
+        return Err(Failure::input(anyhow!(
+            "--param scans a command: give it after -- with {{NAME}} where each value goes (a kernel's sweep is --size)"
+        )));
+    }
+    if args.control || args.naming.label_a.is_some() || args.naming.label_b.is_some() {
+        return Err(Failure::input(anyhow!(
+            "a scan's rows are named by their values: --control, --label-a and --label-b do not apply (--what names the sweep)"
+        )));
+    }
+    let template = args.command.clone();
+    let scan = Scan::new(args.own.params.clone(), &template).map_err(|e| Failure::input(anyhow!(e)))?;
+    Ok(BenchSpec {
+        runs: args.runs,
+        warmup: args.warmup,
+        pin: args.pin,
+        cooldown: args.cooldown,
+        timeout: args.timeout,
+        build: given(args.build.as_deref()),
+        what: given(args.naming.what.as_deref()),
+        ..BenchSpec::scanning(template, args.shell, scan)
+    })
+}
+
+fn arms_spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
     let a = match (args.kernel, args.command.is_empty()) {
         (Some(kind), true) => Subject::Kernel(kernel_spec(kind, args)),
         (None, false) => Subject::Command { argv: args.command.clone(), shell: args.shell },
@@ -201,7 +300,6 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         )));
     }
     Ok(BenchSpec {
-        arms,
         runs: args.runs,
         warmup: args.warmup,
         pin: args.pin,
@@ -211,7 +309,7 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         what: given(args.naming.what.as_deref()),
         labels: [given(args.naming.label_a.as_deref()), given(args.naming.label_b.as_deref())],
         control: args.control,
-        stated: None,
+        ..BenchSpec::new(arms)
     })
 }
 
@@ -296,6 +394,9 @@ fn arm_json(arm: &ArmResult, raw_file: Option<&str>, failed: bool) -> Value {
     object["command"] = json!(arm.command);
     object["warmup"] = json!(arm.warmup_trials);
     object["timed"] = json!(arm.timed.len());
+    // SPEC E16, E17: a sweep's point; the figure's source and processes.
+    object["point"] = json!(arm.point);
+    object["own_figure"] = json!(arm.figure);
     object["raw_file"] = json!(raw_file);
     object["failed"] = json!(failed);
     object["unit"] = json!(arm.unit);
@@ -313,7 +414,14 @@ fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity
         out!("{}: {}", arm.label, arm.what);
         match &arm.summary {
             Some(s) => {
-                out!("  {}, n={} (+{} warm-up)", Figures::of(s, &arm.unit).line(), s.n, arm.warmup_trials);
+                let internal = arm.figure.as_ref().and_then(|f| f.internal_text(s.n)).map(|t| format!(" ({t})"));
+                out!(
+                    "  {}, n={}{} (+{} warm-up)",
+                    Figures::of(s, &arm.unit).line(),
+                    s.n,
+                    internal.unwrap_or_default(),
+                    arm.warmup_trials
+                );
                 for flag in s.flags() {
                     out!("  warning: {flag}");
                 }
@@ -361,6 +469,8 @@ fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity
         let rows: Vec<String> = r.runs.iter().map(u32::to_string).collect();
         footer.push(if rows.is_empty() {
             format!("raw trials kept in {} (noted, no row: the run failed)", r.raw_file)
+        } else if let Some(sweep) = r.sweep {
+            format!("recorded as sweep W{sweep}, runs {}, with {}", rows.join(", "), r.raw_file)
         } else {
             format!("recorded as run {} with {}", rows.join(" and "), r.raw_file)
         });

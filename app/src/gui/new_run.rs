@@ -115,7 +115,6 @@ impl NewRunForm {
         vernier_engine::harness::check_control(self.control, arms_count)?;
         let seconds = |s: f64| (s > 0.0).then(|| Duration::from_secs_f64(s));
         let spec = BenchSpec {
-            arms,
             runs: self.runs,
             warmup: if self.settle {
                 WarmupPolicy::Settle { max: SETTLE_MAX }
@@ -130,8 +129,8 @@ impl NewRunForm {
             what: given(&self.what),
             labels: if arms_count > 1 { [given(&self.labels[0]), given(&self.labels[1])] } else { [None, None] },
             control: self.control,
-            // The window states it when it starts the run.
-            stated: None,
+            // The window states the Environment when it starts the run.
+            ..BenchSpec::new(arms)
         };
         vernier_engine::harness::check_names(spec.what.as_ref(), &spec.labels)?;
         Ok(spec)

@@ -114,6 +114,7 @@ fn a_drifting_run_is_flagged() {
             tag: Tag::Measured,
             synthetic: false,
             extends: None,
+            figure: None,
         },
         chrono::Utc::now(),
     );
@@ -488,6 +489,7 @@ fn measured(what: &str, command: &[&str]) -> vernier_engine::notebook::Measureme
         tag: Tag::Measured,
         synthetic: false,
         extends: None,
+        figure: None,
     }
 }
 
@@ -670,6 +672,7 @@ fn mains_then_battery() -> (tempfile::TempDir, std::path::PathBuf) {
         tag: Tag::Measured,
         synthetic: false,
         extends: None,
+        figure: None,
     };
     nb.set_environment("Power source", "mains").expect("field");
     nb.record_run(row("./naive", 10.0), start);

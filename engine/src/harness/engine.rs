@@ -174,6 +174,5 @@ fn serve(inbox: &Receiver<Command>, outbox: &SyncSender<EngineEvent>, cancel: &A
 }
 
 fn schedule_total(spec: &BenchSpec) -> u64 {
-    super::schedule::Plan { arms: spec.arms.len(), runs: spec.runs, warmup: spec.warmup, cooldown: spec.cooldown }
-        .estimated_trials()
+    spec.plan().estimated_trials()
 }

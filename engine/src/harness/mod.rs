@@ -6,11 +6,13 @@
 //! line use it.
 
 mod engine;
+pub mod metric;
 mod process;
 pub mod provenance;
 pub mod raw;
 mod record;
 pub mod schedule;
+pub mod sweep;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,10 +22,12 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 pub use engine::{Engine, EngineEvent, Progress, Refused};
-pub use process::{CommandRunner, CommandTrial};
+pub use metric::{MetricSpec, OwnFigure};
+pub use process::{Capture, CommandRunner, CommandTrial};
 pub use provenance::Provenance;
 pub(crate) use record::build_condition;
 pub use record::{Recorded, add_rows, add_rows_extending, raw_stem, record, write_raw, write_raw_reserved};
+pub use sweep::{Param, Scan};
 
 use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};
 use crate::machine::Machine;
@@ -70,8 +74,16 @@ impl Subject {
 /// A benchmark request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BenchSpec {
-    /// One subject, or two for an interleaved comparison (A then B).
+    /// One subject, two for an interleaved comparison (A then B), or one
+    /// per point of a `scan`.
     pub arms: Vec<Subject>,
+    /// A parameter scan (SPEC E16): `arms` are its points in
+    /// [`Scan::points`] order, the command they were filled from is
+    /// `template`.
+    pub scan: Option<ScanSpec>,
+    /// Read the program's own figure from its output instead of timing its
+    /// process (SPEC E17); commands only.
+    pub metric: Option<MetricSpec>,
     /// Timed trials per arm; must be odd (SPEC E4).
     pub runs: u32,
     /// Warm-up policy (SPEC E3).
@@ -105,6 +117,8 @@ impl BenchSpec {
     pub fn new(arms: Vec<Subject>) -> Self {
         Self {
             arms,
+            scan: None,
+            metric: None,
             runs: DEFAULT_RUNS,
             warmup: DEFAULT_WARMUP,
             pin: None,
@@ -117,6 +131,33 @@ impl BenchSpec {
             stated: None,
         }
     }
+
+    /// A scan of `template` over `scan`'s points (SPEC E16): one arm per
+    /// point, the command filled in with its values.
+    pub fn scanning(template: Vec<String>, shell: bool, scan: Scan) -> Self {
+        let arms = scan.points().iter().map(|p| Subject::Command { argv: scan.fill(&template, p), shell }).collect();
+        Self { scan: Some(ScanSpec { template, scan }), ..Self::new(arms) }
+    }
+
+    /// The order trials are taken in.
+    pub fn plan(&self) -> schedule::Plan {
+        schedule::Plan {
+            arms: self.arms.len(),
+            rotate: self.scan.is_some(),
+            runs: self.runs,
+            warmup: self.warmup,
+            cooldown: self.cooldown,
+        }
+    }
+}
+
+/// A scan and the command its points fill in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScanSpec {
+    /// The command with `{NAME}` where each value goes.
+    pub template: Vec<String>,
+    /// The parameters.
+    pub scan: Scan,
 }
 
 /// How one trial ended (recorded per trial: SPEC E10).
@@ -134,6 +175,8 @@ pub enum TrialStatus {
     Cancelled,
     /// A kernel's result failed verification.
     WrongResult,
+    /// The program's output lacked the figure to read (SPEC E17).
+    NoFigure,
 }
 
 impl std::fmt::Display for TrialStatus {
@@ -145,6 +188,7 @@ impl std::fmt::Display for TrialStatus {
             TrialStatus::Timeout => f.write_str("timeout"),
             TrialStatus::Cancelled => f.write_str("cancelled"),
             TrialStatus::WrongResult => f.write_str("wrong result"),
+            TrialStatus::NoFigure => f.write_str("no figure"),
         }
     }
 }
@@ -194,6 +238,10 @@ pub struct ArmResult {
     /// The program a command arm ran, identified as it started (SPEC N11);
     /// `None` for a kernel.
     pub provenance: Option<Provenance>,
+    /// The arm's trials are the program's own figure (SPEC E17).
+    pub figure: Option<OwnFigure>,
+    /// A sweep's point: each parameter's value (SPEC E16).
+    pub point: Option<Vec<String>>,
 }
 
 /// The canary bracket (SPEC E7).
@@ -216,6 +264,13 @@ pub struct BenchResult {
     pub arms: Vec<ArmResult>,
     /// Every trial, warm-up included.
     pub trials: Vec<TrialRecord>,
+    /// Each trial's figures when the program's own were read (SPEC E17):
+    /// `figures[i]` are trial `i`'s.
+    #[serde(skip)]
+    pub figures: Option<Vec<Vec<f64>>>,
+    /// The scan, when the session was one (SPEC E16).
+    #[serde(skip)]
+    pub scan: Option<ScanSpec>,
     /// Warm-up policy used.
     #[serde(skip)]
     pub warmup: WarmupPolicy,
@@ -270,7 +325,11 @@ impl BenchResult {
         }
         add(ConditionName::WarmupPolicy, self.warmup.to_string());
         add(ConditionName::PlacementUsed, self.placement.clone());
-        add(ConditionName::Instrument, format!("Vernier harness, {} wall time per trial", platform::INSTANT_CLOCK));
+        let instrument = match self.arms.iter().find_map(|a| a.figure.as_ref()) {
+            Some(own) => own.spec.describe(),
+            None => format!("Vernier harness, {} wall time per trial", platform::INSTANT_CLOCK),
+        };
+        add(ConditionName::Instrument, instrument);
         if let Some(cleanup) = &self.process_cleanup {
             add(ConditionName::ProcessCleanup, cleanup.clone());
         }
@@ -345,6 +404,12 @@ struct Live<'a> {
     /// (trial index, how many) for each trial after which descendants
     /// that had left its group were killed (SPEC E15).
     strays: Vec<(u32, usize)>,
+    /// The program's own figure and where its output goes (SPEC E17).
+    own: Option<(metric::Metric, Capture)>,
+    /// Each trial's figures, when `own` reads them.
+    figures: Vec<Vec<f64>>,
+    /// Why the last trial without a figure had none, its output's tail.
+    no_figure: Option<String>,
 }
 
 impl schedule::Executor for Live<'_> {
@@ -353,11 +418,29 @@ impl schedule::Executor for Live<'_> {
         self.taken += 1;
         match &mut self.arms[arm] {
             Prepared::Command { argv } => {
-                let t = self.runner.run(argv, self.timeout).map_err(|e| format!("cannot run '{}': {e}", argv[0]))?;
+                let cannot = |e: std::io::Error| format!("cannot run '{}': {e}", argv[0]);
+                let t = match &mut self.own {
+                    Some((_, capture)) => self.runner.run_capturing(argv, self.timeout, capture).map_err(cannot)?,
+                    None => self.runner.run(argv, self.timeout).map_err(cannot)?,
+                };
                 if t.strays > 0 {
                     self.strays.push((index, t.strays));
                 }
-                Ok((t.ns, t.status))
+                let Some((metric, capture)) = &mut self.own else { return Ok((t.ns, t.status)) };
+                // Read after the clock stopped: parsing is not the program's time.
+                let read = capture.text().map_err(|e| format!("cannot read the output of '{}': {e}", argv[0]));
+                let figures = read.and_then(|output| metric.read(&output));
+                let (figures, status) = match (figures, t.status) {
+                    (Ok(figures), status) => (figures, status),
+                    (Err(why), TrialStatus::Ok) => {
+                        self.no_figure = Some(format!("trial {index} ({}): {why}", argv.join(" ")));
+                        (Vec::new(), TrialStatus::NoFigure)
+                    }
+                    // A trial that failed anyway is named by how it ended.
+                    (Err(_), status) => (Vec::new(), status),
+                };
+                self.figures.push(figures);
+                Ok((t.ns, status))
             }
             Prepared::Kernel(kernel) => {
                 let start = Instant::now();
@@ -376,6 +459,15 @@ impl schedule::Executor for Live<'_> {
                 let late = self.timeout.is_some_and(|t| Duration::from_nanos(ns) > t);
                 Ok((ns, if late { TrialStatus::Timeout } else { TrialStatus::Ok }))
             }
+        }
+    }
+
+    fn settle_value(&self, ns: u64) -> f64 {
+        match self.figures.last() {
+            Some(figures) if self.own.is_some() && !figures.is_empty() => {
+                figures.iter().sum::<f64>() / figures.len() as f64
+            }
+            _ => ns as f64,
         }
     }
 
@@ -424,6 +516,10 @@ pub fn run_bench(
     let mut canary = Canary::new();
     let canary_start = time_canary(&mut canary, cancel);
     let arms = prepared.len();
+    let own = match &spec.metric {
+        Some(m) => Some((m.compile().map_err(BenchError::Invalid)?, Capture::new()?)),
+        None => None,
+    };
     let mut live = Live {
         arms: prepared,
         checksums: vec![None; arms],
@@ -432,31 +528,40 @@ pub fn run_bench(
         cancel,
         taken: 0,
         strays: Vec::new(),
+        own,
+        figures: Vec::new(),
+        no_figure: None,
     };
-    let plan = schedule::Plan { arms, runs: spec.runs, warmup: spec.warmup, cooldown: spec.cooldown };
-    let outcome = schedule::run(&mut live, &plan, on_trial);
+    let outcome = schedule::run(&mut live, &spec.plan(), on_trial);
     let canary_end = if outcome.stopped.is_none() { time_canary(&mut canary, cancel) } else { None };
 
+    let points = spec.scan.as_ref().map(|s| s.scan.points()).unwrap_or_default();
     let mut arm_results: Vec<ArmResult> = spec
         .arms
         .iter()
         .zip(provenance)
         .enumerate()
-        .map(|(i, (subject, provenance))| arm_result(i, subject, provenance, &live, &outcome.trials))
+        .map(|(i, (subject, provenance))| ArmResult {
+            point: points.get(i).cloned(),
+            ..arm_result(i, subject, provenance, &live, &outcome.trials)
+        })
         .collect();
     let labels = name_arms(&mut arm_results, spec);
     let (comparison, order, paired) = match (arm_results.as_slice(), labels.as_slice()) {
-        ([a, b], [la, lb]) => (
+        ([a, b], [la, lb]) if spec.scan.is_none() => (
             compare_arms(a, b, (la, lb)),
             order_check(&outcome.trials, a, b, &live),
             stats::paired_ratios(&a.timed, &b.timed),
         ),
         _ => (None, None, None),
     };
+    let failure = outcome.stopped.map(|stop| describe_stop(&stop, spec, live.no_figure.as_deref()));
     Ok(BenchResult {
         started_at,
         arms: arm_results,
         trials: outcome.trials,
+        figures: live.own.is_some().then_some(live.figures),
+        scan: spec.scan.clone(),
         warmup: spec.warmup,
         comparison,
         order,
@@ -480,7 +585,7 @@ pub fn run_bench(
         paired,
         control: spec.control,
         stated: spec.stated.clone(),
-        failure: outcome.stopped.map(|stop| describe_stop(&stop, spec)),
+        failure,
     })
 }
 
@@ -554,8 +659,28 @@ pub fn check_names(what: Option<&String>, labels: &[Option<String>; 2]) -> Resul
 /// checks it again; a face calls it to refuse before it starts.
 pub fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
     check_odd_trials(spec.runs).map_err(BenchError::Invalid)?;
-    if spec.arms.is_empty() || spec.arms.len() > 2 {
-        return Err(BenchError::Invalid("give one subject, or two to compare".into()));
+    match &spec.scan {
+        None if spec.arms.is_empty() || spec.arms.len() > 2 => {
+            return Err(BenchError::Invalid("give one subject, or two to compare".into()));
+        }
+        Some(scan) if scan.scan.points().len() != spec.arms.len() => {
+            return Err(BenchError::Invalid("a scan has one command per point".into()));
+        }
+        Some(_) if spec.cooldown.is_some() => {
+            return Err(BenchError::Invalid(
+                "--cooldown pauses before a comparison's reversed block; a scan has none (its order rotates each round)"
+                    .into(),
+            ));
+        }
+        _ => {}
+    }
+    if let Some(metric) = &spec.metric {
+        metric.compile().map_err(BenchError::Invalid)?;
+        if spec.arms.iter().any(|a| matches!(a, Subject::Kernel(_))) {
+            return Err(BenchError::Invalid(
+                "--metric reads a program's own figure from its output; a built-in kernel prints none".into(),
+            ));
+        }
     }
     check_control(spec.control, spec.arms.len()).map_err(BenchError::Invalid)?;
     check_names(spec.what.as_ref(), &spec.labels).map_err(BenchError::Invalid)?;
@@ -626,19 +751,31 @@ fn arm_result(
     live: &Live<'_>,
     trials: &[TrialRecord],
 ) -> ArmResult {
-    let timed: Vec<f64> = trials
-        .iter()
-        .filter(|t| t.arm == arm && !t.warmup && t.status == TrialStatus::Ok)
-        .map(|t| scale(live, arm, t.ns))
-        .collect();
-    let (what, unit) = match (&live.arms[arm], subject) {
-        (Prepared::Kernel(k), _) => (k.describe(), k.unit().to_owned()),
-        (Prepared::Command { argv }, _) => (argv.join(" "), "s".to_owned()),
+    let timed_trials = || trials.iter().filter(|t| t.arm == arm && !t.warmup && t.status == TrialStatus::Ok);
+    let (timed, figure): (Vec<f64>, _) = match &live.own {
+        Some((metric, _)) => (
+            timed_trials().flat_map(|t| live.figures.get(t.index as usize).into_iter().flatten().copied()).collect(),
+            Some(OwnFigure {
+                spec: metric.spec().clone(),
+                processes: u32::try_from(timed_trials().count()).unwrap_or(u32::MAX),
+            }),
+        ),
+        None => (timed_trials().map(|t| scale(live, arm, t.ns)).collect(), None),
     };
-    let ns_per_unit = 1.0 / scale(live, arm, 1);
+    let (what, unit) = match (&live.arms[arm], &figure) {
+        (Prepared::Kernel(k), _) => (k.describe(), k.unit().to_owned()),
+        (Prepared::Command { argv }, Some(own)) => (argv.join(" "), own.spec.unit.clone()),
+        (Prepared::Command { argv }, None) => (argv.join(" "), "s".to_owned()),
+    };
+    // A figure's unit is the program's: a time one is still nanoseconds
+    // per unit for the plausibility checks; any other unit is counted as is.
+    let ns_per_unit = match &figure {
+        Some(own) => crate::units::time_factor(&own.spec.unit, "ns").unwrap_or(1.0),
+        None => 1.0 / scale(live, arm, 1),
+    };
     let warmup_trials = u32::try_from(trials.iter().filter(|t| t.arm == arm && t.warmup).count()).unwrap_or(u32::MAX);
     ArmResult {
-        label: if arm == 0 { "A".into() } else { "B".into() },
+        label: raw::arm_label(arm),
         what,
         command: subject.argv(),
         unit,
@@ -649,12 +786,27 @@ fn arm_result(
         timed,
         checksum: live.checksums[arm].clone(),
         provenance,
+        figure,
+        point: None,
     }
 }
 
 /// Each arm's label (the one given, else its command) and its row's
 /// `What`: the label, under the session's `--what` when one was given.
 fn name_arms(arms: &mut [ArmResult], spec: &BenchSpec) -> Vec<String> {
+    // A sweep's point is named by its values, under the session's --what
+    // or else its command with the placeholders (SPEC E16).
+    if let Some(scan) = &spec.scan {
+        let what = spec.what.clone().unwrap_or_else(|| crate::display::inert_line(scan.template.join(" ")));
+        return arms
+            .iter_mut()
+            .map(|arm| {
+                let label = arm.point.as_deref().map(|p| scan.scan.label(p)).unwrap_or_default();
+                arm.what = format!("{what}: {label}");
+                label
+            })
+            .collect();
+    }
     // A command named by itself is shown inert, so a line break in its
     // arguments cannot start a line of a verdict (given labels are checked).
     let labels: Vec<String> = arms
@@ -704,7 +856,7 @@ fn order_check(trials: &[TrialRecord], a: &ArmResult, b: &ArmResult, live: &Live
     Some(OrderCheck::new(difference_ab, difference_ba, sa.iqr + sb.iqr, sa.median))
 }
 
-fn describe_stop(stop: &schedule::Stop, spec: &BenchSpec) -> String {
+fn describe_stop(stop: &schedule::Stop, spec: &BenchSpec, no_figure: Option<&str>) -> String {
     match stop {
         schedule::Stop::Failed { index, status } => {
             let what = match status {
@@ -715,6 +867,10 @@ fn describe_stop(stop: &schedule::Stop, spec: &BenchSpec) -> String {
                     )
                 }
                 TrialStatus::WrongResult => format!("trial {index} produced a wrong result; the measurement is void"),
+                TrialStatus::NoFigure => format!(
+                    "trial {index} gave no figure: {}",
+                    no_figure.unwrap_or("its output did not hold the figure")
+                ),
                 other => format!("trial {index} failed ({other})"),
             };
             format!("{what}; every trial taken so far is kept")

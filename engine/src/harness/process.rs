@@ -86,9 +86,33 @@ impl CommandRunner {
     /// A spawn failure (no such program, not executable) is returned as an
     /// error: it is a mistake in the command, not a measurement.
     pub fn run(&self, argv: &[String], timeout: Option<Duration>) -> std::io::Result<CommandTrial> {
+        self.run_with(argv, timeout, Stdio::null(), Stdio::null())
+    }
+
+    /// [`Self::run`] with the command's output (stdout and stderr, as they
+    /// come) kept in `capture`, to read its own figure from (SPEC E17). The
+    /// output goes to a file, not a pipe: nothing has to read it while the
+    /// trial is timed.
+    pub fn run_capturing(
+        &self,
+        argv: &[String],
+        timeout: Option<Duration>,
+        capture: &mut Capture,
+    ) -> std::io::Result<CommandTrial> {
+        let (stdout, stderr) = capture.reset()?;
+        self.run_with(argv, timeout, stdout, stderr)
+    }
+
+    fn run_with(
+        &self,
+        argv: &[String],
+        timeout: Option<Duration>,
+        stdout: Stdio,
+        stderr: Stdio,
+    ) -> std::io::Result<CommandTrial> {
         let (program, args) = argv.split_first().ok_or_else(|| std::io::Error::other("empty command"))?;
         let mut command = Command::new(program);
-        command.args(args).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+        command.args(args).stdin(Stdio::null()).stdout(stdout).stderr(stderr);
 
         let start = Instant::now();
         let (mut child, group) = self.reaper.spawn(&mut command)?;
@@ -116,6 +140,40 @@ impl CommandRunner {
         // left marked as in flight.
         let strays = self.reaper.sweep(child.id());
         Ok(CommandTrial { ns, status: killed.unwrap_or(status?), strays })
+    }
+}
+
+/// Where a trial's output is kept: an anonymous temporary file, emptied
+/// before each trial and gone when dropped.
+pub struct Capture {
+    file: std::fs::File,
+}
+
+impl Capture {
+    /// Creates the file.
+    pub fn new() -> std::io::Result<Self> {
+        Ok(Self { file: tempfile::tempfile()? })
+    }
+
+    /// Empties the file and hands out its two ends for a child's stdout
+    /// and stderr; both share one offset, so the output keeps its order.
+    fn reset(&mut self) -> std::io::Result<(Stdio, Stdio)> {
+        use std::io::Seek;
+        self.file.set_len(0)?;
+        self.file.rewind()?;
+        Ok((Stdio::from(self.file.try_clone()?), Stdio::from(self.file.try_clone()?)))
+    }
+
+    /// What the last trial printed, its first [`MAX_OUTPUT_BYTES`] at most,
+    /// invalid UTF-8 replaced.
+    ///
+    /// [`MAX_OUTPUT_BYTES`]: super::metric::MAX_OUTPUT_BYTES
+    pub fn text(&mut self) -> std::io::Result<String> {
+        use std::io::{Read, Seek};
+        self.file.rewind()?;
+        let mut bytes = Vec::new();
+        (&self.file).take(super::metric::MAX_OUTPUT_BYTES).read_to_end(&mut bytes)?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 }
 

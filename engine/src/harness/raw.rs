@@ -43,8 +43,40 @@ pub enum RawError {
     },
 }
 
+/// The header of a run that read the program's own figure (SPEC E17): each
+/// process's figures follow its wall time, separated by `;`.
+pub const HEADER_FIGURES: &str = "index,arm,position,warmup,ns,exit_status,figures";
+
+/// The label of arm `arm` in a raw file: `A`, `B` … `Z`, `AA` … as a
+/// spreadsheet names its columns (a sweep has one arm per point).
+pub fn arm_label(arm: usize) -> String {
+    let mut n = arm + 1;
+    let mut label = Vec::new();
+    while n > 0 {
+        let digit = (n - 1) % 26;
+        label.push(b'A' + digit as u8);
+        n = (n - 1) / 26;
+    }
+    label.reverse();
+    String::from_utf8_lossy(&label).into_owned()
+}
+
+/// The arm an [`arm_label`] names, if it is one.
+pub fn arm_index(label: &str) -> Option<usize> {
+    if label.is_empty() || label.len() > 3 || !label.bytes().all(|b| b.is_ascii_uppercase()) {
+        return None;
+    }
+    Some(label.bytes().fold(0usize, |n, b| n * 26 + usize::from(b - b'A') + 1) - 1)
+}
+
 /// The file's text: `comments` as `#` lines, then one row per trial.
 pub fn render(comments: &[String], trials: &[TrialRecord]) -> String {
+    render_with(comments, trials, None)
+}
+
+/// [`render`], with each trial's figures (SPEC E17) after its wall time
+/// when the run read them: `figures[i]` are trial `i`'s.
+pub fn render_with(comments: &[String], trials: &[TrialRecord], figures: Option<&[Vec<f64>]>) -> String {
     let mut out = String::new();
     // Writing to a String cannot fail.
     let _ = writeln!(out, "# Vernier raw trials — written once; the notebook keeps this file's SHA-256");
@@ -52,11 +84,17 @@ pub fn render(comments: &[String], trials: &[TrialRecord]) -> String {
         // A comment must stay on its line: a newline would start a data row.
         let _ = writeln!(out, "# {}", comment.replace(['\n', '\r'], " "));
     }
-    out.push_str(HEADER);
+    out.push_str(if figures.is_some() { HEADER_FIGURES } else { HEADER });
     out.push('\n');
-    for t in trials {
-        let arm = if t.arm == 0 { "A" } else { "B" };
-        let _ = writeln!(out, "{},{arm},{},{},{},{}", t.index, t.position, u8::from(t.warmup), t.ns, t.status);
+    for (i, t) in trials.iter().enumerate() {
+        let arm = arm_label(t.arm);
+        let _ = write!(out, "{},{arm},{},{},{},{}", t.index, t.position, u8::from(t.warmup), t.ns, t.status);
+        if let Some(figures) = figures {
+            let these = figures.get(i).map(Vec::as_slice).unwrap_or_default();
+            let texts: Vec<String> = these.iter().map(f64::to_string).collect();
+            let _ = write!(out, ",{}", texts.join(";"));
+        }
+        out.push('\n');
     }
     out
 }
@@ -98,7 +136,7 @@ pub fn units(text: &str) -> Vec<ArmUnit> {
             // match the row's.
             let written: f64 = divisor.strip_suffix(')')?.parse().ok()?;
             let ns_per_unit: f64 = format!("{written:.14e}").parse().ok()?;
-            let valid = matches!(label, "A" | "B") && !unit.is_empty() && ns_per_unit.is_finite() && ns_per_unit > 0.0;
+            let valid = arm_index(label).is_some() && !unit.is_empty() && ns_per_unit.is_finite() && ns_per_unit > 0.0;
             valid.then(|| ArmUnit { label: label.to_owned(), unit: unit.to_owned(), ns_per_unit })
         })
         .collect();
@@ -106,9 +144,12 @@ pub fn units(text: &str) -> Vec<ArmUnit> {
 }
 
 /// True when `text` is a raw trial file: its first line that is not a
-/// comment is [`HEADER`].
+/// comment is [`HEADER`] or [`HEADER_FIGURES`].
 pub fn is_raw(text: &str) -> bool {
-    text.lines().map(str::trim).find(|line| !line.is_empty() && !line.starts_with('#')) == Some(HEADER)
+    matches!(
+        text.lines().map(str::trim).find(|line| !line.is_empty() && !line.starts_with('#')),
+        Some(HEADER | HEADER_FIGURES)
+    )
 }
 
 /// Writes `text` to `raw/STEM.csv` in the notebook `dir` — or `STEM-2.csv`,
@@ -215,7 +256,13 @@ pub fn read(path: &Path) -> Result<Vec<u8>, ReadError> {
 /// The file may be someone else's, so every field is checked; the message
 /// names the line.
 pub fn parse(text: &str) -> Result<Vec<TrialRecord>, String> {
+    parse_with_figures(text).map(|(trials, _)| trials)
+}
+
+/// [`parse`], with each trial's figures when the file has them (SPEC E17).
+pub fn parse_with_figures(text: &str) -> Result<(Vec<TrialRecord>, Option<Vec<Vec<f64>>>), String> {
     let mut trials = Vec::new();
+    let mut figures: Option<Vec<Vec<f64>>> = None;
     let mut header_seen = false;
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -223,24 +270,32 @@ pub fn parse(text: &str) -> Result<Vec<TrialRecord>, String> {
             continue;
         }
         if !header_seen {
-            if line != HEADER {
-                return Err(format!("line {}: expected the header '{HEADER}'", i + 1));
+            match line {
+                HEADER => {}
+                HEADER_FIGURES => figures = Some(Vec::new()),
+                _ => return Err(format!("line {}: expected the header '{HEADER}'", i + 1)),
             }
             header_seen = true;
             continue;
         }
         let bad = |what: &str| format!("line {}: {what}", i + 1);
-        let fields: Vec<&str> = line.split(',').collect();
+        let mut fields: Vec<&str> = line.split(',').collect();
+        if let Some(figures) = figures.as_mut() {
+            let last = if fields.len() == 7 { fields.pop().unwrap_or_default() } else { "" };
+            let these = last
+                .split(';')
+                .filter(|t| !t.is_empty())
+                .map(|t| t.parse::<f64>().ok().filter(|v| v.is_finite()))
+                .collect::<Option<Vec<f64>>>()
+                .ok_or_else(|| bad("a figure is not a finite number"))?;
+            figures.push(these);
+        }
         let [index, arm, position, warmup, ns, status] = fields.as_slice() else {
-            return Err(bad("expected 6 fields"));
+            return Err(bad("expected 6 fields (7 with figures)"));
         };
         trials.push(TrialRecord {
             index: index.parse().map_err(|_| bad("the index is not a number"))?,
-            arm: match *arm {
-                "A" => 0,
-                "B" => 1,
-                _ => return Err(bad("the arm is neither A nor B")),
-            },
+            arm: arm_index(arm).ok_or_else(|| bad("the arm is not a letter label (A, B …)"))?,
             position: position.parse().map_err(|_| bad("the position is not a number"))?,
             warmup: match *warmup {
                 "0" => false,
@@ -251,7 +306,7 @@ pub fn parse(text: &str) -> Result<Vec<TrialRecord>, String> {
             status: parse_status(status).ok_or_else(|| bad("unknown exit status"))?,
         });
     }
-    Ok(trials)
+    Ok((trials, figures))
 }
 
 fn parse_status(text: &str) -> Option<super::TrialStatus> {
@@ -261,6 +316,7 @@ fn parse_status(text: &str) -> Option<super::TrialStatus> {
         "timeout" => TrialStatus::Timeout,
         "cancelled" => TrialStatus::Cancelled,
         "wrong result" => TrialStatus::WrongResult,
+        "no figure" => TrialStatus::NoFigure,
         other => {
             if let Some(code) = other.strip_prefix("exit ") {
                 TrialStatus::Exit(code.parse().ok()?)
@@ -303,8 +359,34 @@ mod tests {
         ];
         let text = render(&["machine: x\nwith a newline".into()], &trials);
         assert_eq!(parse(&text), Ok(trials));
-        assert!(parse("index,arm,position,warmup,ns,exit_status\n0,C,1,0,5,0\n").is_err());
+        assert!(parse("index,arm,position,warmup,ns,exit_status\n0,a,1,0,5,0\n").is_err());
         assert!(parse("nonsense\n").is_err());
+    }
+
+    // SPEC E16, E17, N6: a sweep's arms are lettered like spreadsheet
+    // columns; a run's figures read back beside its wall times.
+    #[test]
+    fn sweep_arms_and_figures_round_trip() {
+        for (arm, label) in [(0, "A"), (1, "B"), (25, "Z"), (26, "AA"), (255, "IV")] {
+            assert_eq!((arm_label(arm), arm_index(label)), (label.to_owned(), Some(arm)));
+        }
+        assert_eq!(arm_index("a"), None);
+        let trials: Vec<TrialRecord> = (0..3)
+            .map(|i| TrialRecord {
+                index: i,
+                arm: i as usize,
+                position: 1,
+                warmup: false,
+                ns: 10,
+                status: TrialStatus::Ok,
+            })
+            .collect();
+        let figures = vec![vec![1.5, 2.25], vec![], vec![0.1]];
+        let text = render_with(&[], &trials, Some(&figures));
+        assert!(is_raw(&text) && text.contains("2,C,1,0,10,0,0.1\n"), "{text}");
+        assert_eq!(parse_with_figures(&text), Ok((trials.clone(), Some(figures))));
+        assert_eq!(parse_with_figures(&render(&[], &trials)), Ok((trials, None)));
+        assert!(parse(&format!("{HEADER_FIGURES}\n0,A,1,0,5,0,nan\n")).is_err());
     }
 
     // SPEC N6: the unit comments read back; a doubtful one is left out.

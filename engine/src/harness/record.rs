@@ -8,10 +8,11 @@ use std::path::Path;
 
 use chrono::{DateTime, Utc};
 
-use super::BenchResult;
 use super::raw::{self, RawError};
+use super::{BenchResult, ScanSpec};
 use crate::notebook::{
-    Condition, ConditionName, EnvField, Environment, Measurement, NewPair, Notebook, NotebookPath, RawFile, Tag,
+    Condition, ConditionName, EnvField, Environment, Measurement, NewPair, NewSweep, Notebook, NotebookPath, RawFile,
+    Tag,
 };
 
 /// What [`add_rows`] added.
@@ -23,6 +24,8 @@ pub struct Recorded {
     pub raw_file: NotebookPath,
     /// Its SHA-256.
     pub sha256: String,
+    /// The sweep the rows were recorded as, for a scan (SPEC E16).
+    pub sweep: Option<u32>,
 }
 
 /// Writes the session's raw trials once into `raw/` of the notebook `dir`,
@@ -44,13 +47,21 @@ pub fn write_raw_reserved(dir: &Path, result: &BenchResult, reserved: raw::Reser
     let mut comments = vec![format!("started: {}", result.started_at.to_rfc3339())];
     for arm in &result.arms {
         comments.push(format!("arm {}: {} — command: {}", arm.label, arm.what, arm.command.join(" ")));
-        comments.push(raw::unit_comment(&arm.label, &arm.unit, arm.ns_per_unit));
+        // A figure is not nanoseconds over a divisor: `ns` stays each
+        // process's wall time, and the figures column says what was read.
+        comments.push(match &arm.figure {
+            Some(own) => format!(
+                "arm {} figures: {} read from the program's output; ns is each process's wall time",
+                arm.label, own.spec.unit
+            ),
+            None => raw::unit_comment(&arm.label, &arm.unit, arm.ns_per_unit),
+        });
     }
     comments.extend(result.conditions().iter().map(|c| format!("{}: {}", c.field, c.value)));
     if let Some(failure) = &result.failure {
         comments.push(format!("ended early: {failure}"));
     }
-    let text = raw::render(&comments, &result.trials);
+    let text = raw::render_with(&comments, &result.trials, result.figures.as_deref());
     match &result.failure {
         None => reserved.write(&text),
         Some(_) => raw::write_once(dir, &format!("failed-{}", result.started_at.format("%Y%m%d-%H%M%S")), &text),
@@ -85,7 +96,7 @@ pub fn add_rows_extending(
             &sha256[..12]
         );
         let _ = notebook.add_note(&note, at);
-        return Recorded { runs, raw_file: path, sha256 };
+        return Recorded { runs, raw_file: path, sha256, sweep: None };
     }
     let conditions = result.conditions();
     // The Environment as stated when the run started, if the face said.
@@ -124,9 +135,11 @@ pub fn add_rows_extending(
             tag: Tag::Measured,
             synthetic: false,
             extends,
+            figure: arm.figure.clone(),
         };
         runs.push(notebook.record_run_stated(measurement, stated.clone(), at));
     }
+    let sweep = result.scan.as_ref().and_then(|scan| record_sweep(notebook, result, scan, &runs, at));
     if let (Some(c), [a, b], [la, lb]) = (&result.comparison, runs.as_slice(), result.labels.as_slice()) {
         let pair = NewPair {
             what: result.what.clone().unwrap_or_else(|| format!("{la} vs {lb}")),
@@ -142,7 +155,41 @@ pub fn add_rows_extending(
             let _ = notebook.add_note(&note, at);
         }
     }
-    Recorded { runs, raw_file: path, sha256 }
+    Recorded { runs, raw_file: path, sha256, sweep }
+}
+
+/// SPEC E16: the rows of a scan, one per point, as one sweep with a note.
+fn record_sweep(
+    notebook: &mut Notebook,
+    result: &BenchResult,
+    scan: &ScanSpec,
+    runs: &[u32],
+    at: DateTime<Utc>,
+) -> Option<u32> {
+    // Rows are recorded for the arms that have a summary; a failed run has none.
+    let points: Vec<Vec<String>> =
+        result.arms.iter().filter(|a| a.summary.is_some()).filter_map(|a| a.point.clone()).collect();
+    if points.len() != runs.len() {
+        return None;
+    }
+    let template = crate::display::inert_line(scan.template.join(" "));
+    let sweep = NewSweep {
+        what: result.what.clone().unwrap_or_else(|| template.clone()),
+        template: scan.template.clone(),
+        params: scan.scan.params.clone(),
+        points,
+    };
+    let number = notebook.record_sweep(sweep, runs.to_vec(), at).ok()?;
+    if let Some(recorded) = notebook.sweeps().iter().find(|s| s.number == number) {
+        let note = format!(
+            "Sweep {}: {} of `{template}`, {}; every round took one trial of each point, the order rotated by one each round.",
+            recorded.label(),
+            recorded.runs_text(),
+            recorded.params_text(),
+        );
+        let _ = notebook.add_note(&note, at);
+    }
+    Some(number)
 }
 
 /// A measured program's `build` condition (SPEC N11): the build `given`

@@ -20,13 +20,22 @@ pub trait Executor {
     fn trial(&mut self, arm: usize) -> Result<(u64, TrialStatus), String>;
     /// Waits out a cool-down; returns `false` when cancelled meanwhile.
     fn pause(&mut self, duration: Duration) -> bool;
+    /// What a settle warm-up compares for the trial just taken, which
+    /// lasted `ns`: its wall time, or the program's own figure when that is
+    /// what is measured (SPEC E17).
+    fn settle_value(&self, ns: u64) -> f64 {
+        ns as f64
+    }
 }
 
 /// What to run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Plan {
-    /// One arm, or two for an interleaved comparison.
+    /// One arm, two for an interleaved comparison, or a sweep's points.
     pub arms: usize,
+    /// A sweep (SPEC E16): one trial of every point per round, the order
+    /// rotated by one each round, so drift spreads over every point.
+    pub rotate: bool,
     /// Timed trials per arm.
     pub runs: u32,
     /// Warm-up before the first block.
@@ -39,8 +48,11 @@ impl Plan {
     /// The blocks of timed trials: one block for one arm; for two, the
     /// order A B for ⌈n/2⌉ pairs, then B A for ⌊n/2⌋ pairs, so each arm
     /// gets `runs` trials and both orders are seen (E5).
+    /// A sweep's rounds are blocks of one trial per point.
     pub fn blocks(&self) -> Vec<(Vec<usize>, u32)> {
-        if self.arms == 1 {
+        if self.rotate {
+            (0..self.runs as usize).map(|r| ((0..self.arms).map(|i| (i + r) % self.arms).collect(), 1)).collect()
+        } else if self.arms == 1 {
             vec![(vec![0], self.runs)]
         } else {
             vec![(vec![0, 1], self.runs.div_ceil(2)), (vec![1, 0], self.runs / 2)]
@@ -134,16 +146,17 @@ fn warm_up(
             }
         }
         WarmupPolicy::Settle { max } => {
-            let mut previous: Option<u64> = None;
+            let mut previous: Option<f64> = None;
             for _ in 0..max.max(2) {
                 let ns = take(exec, arm, 1, true, trials, on_trial)?;
+                let value = exec.settle_value(ns);
                 if let Some(prev) = previous
-                    && prev > 0
-                    && (ns as f64 - prev as f64).abs() / prev as f64 <= SETTLE_TOLERANCE
+                    && prev > 0.0
+                    && (value - prev).abs() / prev <= SETTLE_TOLERANCE
                 {
                     break;
                 }
-                previous = Some(ns);
+                previous = Some(value);
             }
         }
         WarmupPolicy::Unknown | WarmupPolicy::Stated(_) => {}
@@ -201,7 +214,7 @@ mod tests {
     }
 
     fn plan(arms: usize, runs: u32, warmup: WarmupPolicy) -> Plan {
-        Plan { arms, runs, warmup, cooldown: None }
+        Plan { arms, rotate: false, runs, warmup, cooldown: None }
     }
 
     // SPEC E3, E4: a fixed warm-up, then the timed trials.
@@ -253,6 +266,22 @@ mod tests {
         for arm in [0, 1] {
             assert_eq!(out.trials.iter().filter(|t| t.arm == arm && !t.warmup).count(), 5);
         }
+    }
+
+    // SPEC E16: a sweep warms every point up, then takes one trial of each
+    // per round with the order rotated by one each round.
+    #[test]
+    fn a_sweep_rotates_its_order_each_round() {
+        let mut exec = Scripted::new(vec![vec![1; 9], vec![2; 9], vec![3; 9]]);
+        let out = run(&mut exec, &Plan { rotate: true, ..plan(3, 3, WarmupPolicy::Count(1)) }, &mut |_| {});
+        assert_eq!(out.stopped, None);
+        let sequence: Vec<(usize, bool, u32)> = out.trials.iter().map(|t| (t.arm, t.warmup, t.position)).collect();
+        let warm = [(0, true, 1), (1, true, 1), (2, true, 1)];
+        let rounds = [(0, false, 1), (1, false, 2), (2, false, 3), (1, false, 1), (2, false, 2), (0, false, 3)];
+        assert_eq!(sequence[..3], warm);
+        assert_eq!(sequence[3..9], rounds);
+        assert_eq!(sequence[9..].iter().map(|t| t.0).collect::<Vec<_>>(), [2, 0, 1]);
+        assert_eq!(Plan { rotate: true, ..plan(3, 3, WarmupPolicy::Count(1)) }.estimated_trials(), 12);
     }
 
     // SPEC E6: a cool-down before the reversed block, then a settle warm-up.

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::condition::Condition;
 use super::environment::Environment;
 use super::run::{Discard, Measurement, RawFile, Run, Soak, SoakNumbers, SoakProtocol};
-use super::{Note, Notebook, Pair, Prediction, Tag, Writing};
+use super::{Note, Notebook, Pair, Prediction, Sweep, Tag, Writing};
 
 /// What rows share: the stated Environment and the unchanging machine
 /// facts, as they were when the rows were recorded.
@@ -49,6 +49,9 @@ pub(super) struct NotebookFile {
     /// Absent before schema 3.
     #[serde(default)]
     comparisons: Vec<Pair>,
+    /// Parameter scans (E16); absent before there were any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    sweeps: Vec<Sweep>,
     notes: Vec<Note>,
     /// Absent in schema 1.
     #[serde(default)]
@@ -171,6 +174,7 @@ impl From<Notebook> for NotebookFile {
             runs,
             soaks,
             comparisons: nb.pairs,
+            sweeps: nb.sweeps,
             notes: nb.notes,
             writing: nb.writing,
         }
@@ -222,6 +226,7 @@ impl TryFrom<NotebookFile> for Notebook {
             runs,
             soaks,
             pairs: file.comparisons,
+            sweeps: file.sweeps,
             notes: file.notes,
             writing: file.writing,
         })

@@ -17,6 +17,7 @@ mod prediction;
 mod run;
 mod statement;
 pub mod store;
+mod sweep;
 mod tag;
 mod time;
 mod writing;
@@ -38,6 +39,7 @@ pub(crate) use prediction::hex;
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
 pub use run::{Discard, Measurement, RawFile, RowRef, Run, Soak, SoakNumbers, SoakProtocol, WarmupPolicy};
 pub use statement::RunStatement;
+pub use sweep::{NewSweep, Sweep, SweepPoint};
 pub use tag::Tag;
 pub use writing::{Budget, Citation, Writing, is_date};
 
@@ -104,6 +106,8 @@ pub struct Notebook {
     soaks: Vec<Soak>,
     /// Interleaved comparisons, each naming its two Runs rows (S11).
     pairs: Vec<Pair>,
+    /// Parameter scans, each naming its Runs rows (E16).
+    sweeps: Vec<Sweep>,
     notes: Vec<Note>,
     /// What the student wrote for the documents (D2).
     writing: Writing,
@@ -121,6 +125,7 @@ impl Notebook {
             runs: Vec::new(),
             soaks: Vec::new(),
             pairs: Vec::new(),
+            sweeps: Vec::new(),
             notes: Vec::new(),
             writing: Writing::default(),
         }
@@ -214,6 +219,30 @@ impl Notebook {
         let number = next_number(self.pairs.iter().map(|p| p.number));
         let NewPair { what, labels, verdict, paired, order } = pair;
         self.pairs.push(Pair { number, what, runs, labels, verdict, paired, order, recorded_at: at });
+        Ok(number)
+    }
+
+    /// The parameter scans, in recorded order.
+    pub fn sweeps(&self) -> &[Sweep] {
+        &self.sweeps
+    }
+
+    /// The sweep run `number` is a point of.
+    pub fn sweep_of(&self, number: u32) -> Option<&Sweep> {
+        self.sweeps.iter().find(|s| s.runs.contains(&number))
+    }
+
+    /// Records `runs` (one per point, in `sweep.points` order) as one
+    /// sweep; returns its number.
+    pub fn record_sweep(&mut self, sweep: NewSweep, runs: Vec<u32>, at: DateTime<Utc>) -> Result<u32, NotebookError> {
+        for &n in &runs {
+            if self.run(n).is_none() {
+                return Err(NotebookError::NoSuchRow(RowRef::Run(n)));
+            }
+        }
+        let number = next_number(self.sweeps.iter().map(|s| s.number));
+        let NewSweep { what, template, params, points } = sweep;
+        self.sweeps.push(Sweep { number, what, template, params, runs, points, recorded_at: at });
         Ok(number)
     }
 
@@ -449,6 +478,15 @@ impl Notebook {
         for p in &self.pairs {
             if let Some(n) = p.runs.iter().find(|&&n| self.run(n).is_none()) {
                 return Err(format!("comparison {} names run {n}, which the notebook does not have", p.label()));
+            }
+        }
+        check_numbering("sweep W", self.sweeps.iter().map(|s| s.number))?;
+        for s in &self.sweeps {
+            if let Some(n) = s.runs.iter().find(|&&n| self.run(n).is_none()) {
+                return Err(format!("sweep {} names run {n}, which the notebook does not have", s.label()));
+            }
+            if s.points.len() != s.runs.len() || s.points.iter().any(|p| p.len() != s.params.len()) {
+                return Err(format!("sweep {} does not give every run one value of each parameter", s.label()));
             }
         }
         // An absurd but possible figure loads and is named by the audit (A1).

@@ -10,6 +10,7 @@ use super::environment::{EnvField, Environment};
 use super::path::NotebookPath;
 use super::tag::Tag;
 use crate::display::inert_line;
+use crate::harness::metric::OwnFigure;
 use crate::kernels::KernelSpec;
 use crate::stats::{Summary, format_significant};
 use crate::units::Figures;
@@ -102,6 +103,10 @@ pub struct Measurement {
     /// `extends` condition states in words. Rows before it have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extends: Option<u32>,
+    /// The trials are the program's own figure read from its output (SPEC
+    /// E17), not the wall time of its process; `None` for every other row.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<OwnFigure>,
 }
 
 /// Where the warm-up is said: in the long form's count, or in the short
@@ -131,6 +136,11 @@ impl Measurement {
     /// `n (warm-up + timed)`, e.g. `3 + 31`, or `7 + 31 (settle)`: what
     /// the Runs table shows, and an import's preview before it is a row.
     pub fn n_text(&self) -> String {
+        let n = self.summary.n;
+        // SPEC E17: with --metric-each, warm-up and -n count processes.
+        if let Some(internal) = self.figure.as_ref().and_then(|f| f.internal_text(n)) {
+            return format!("{} + {n} ({internal})", self.warmup_trials);
+        }
         match self.warmup {
             WarmupPolicy::Count(_) => format!("{} + {}", self.warmup_trials, self.summary.n),
             WarmupPolicy::Settle { .. } => format!("{} + {} (settle)", self.warmup_trials, self.summary.n),

@@ -152,6 +152,7 @@ mod tests {
             tag: Tag::Measured,
             synthetic: false,
             extends: None,
+            figure: None,
         };
         nb.record_run(measurement, Utc::now());
         nb

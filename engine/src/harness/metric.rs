@@ -1,0 +1,278 @@
+//! The program's own figure (SPEC E17): a number read from what the measured
+//! program prints — by a regular expression with one capture group, or by a
+//! JSON key — instead of the wall time of its process. A program that times
+//! its own inner loop reports what a lab asks for (ns per access) without
+//! start-up, allocation and page faults; the process's wall time is still
+//! kept beside each figure in the raw file.
+
+use serde::{Deserialize, Serialize};
+
+use crate::notebook::plausible;
+
+/// Output read per process at most; a program printing more has the rest
+/// ignored, and says so if its figure is not in what was read.
+pub const MAX_OUTPUT_BYTES: u64 = 8 * 1024 * 1024;
+/// Characters of a process's output quoted when its figure is missing.
+const TAIL_CHARS: usize = 240;
+
+/// Where the figure is in the output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Source {
+    /// A regular expression whose one capture group is the number.
+    Regex(String),
+    /// A key of the JSON the program prints (`a.b` reaches into objects);
+    /// its value is a number, or an array of numbers.
+    JsonKey(String),
+}
+
+/// How to read the figure, as the row records it (so it can be rerun).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MetricSpec {
+    /// Where the figure is.
+    pub source: Source,
+    /// Its unit as the program states it (`ns/access`); a unit that is not
+    /// a time is never rescaled (SPEC S12).
+    pub unit: String,
+    /// Every figure a process prints is a trial (one per internal trial);
+    /// otherwise a process prints exactly one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub each: bool,
+}
+
+impl MetricSpec {
+    /// Checks the spec and compiles it.
+    pub fn compile(&self) -> Result<Metric, String> {
+        if self.unit.trim().is_empty() || self.unit.chars().any(char::is_control) {
+            return Err("--metric-unit names the figure's unit, e.g. \"ns/access\" (one line of text)".to_owned());
+        }
+        let pattern = match &self.source {
+            Source::Regex(text) => {
+                let regex =
+                    regex::Regex::new(text).map_err(|e| format!("--metric is not a regular expression: {e}"))?;
+                if regex.captures_len() != 2 {
+                    return Err(format!(
+                        "--metric '{text}' must have exactly one capture group around the number, e.g. 'ns/access: ([0-9.eE+-]+)' (it has {})",
+                        regex.captures_len() - 1
+                    ));
+                }
+                Pattern::Regex(regex)
+            }
+            Source::JsonKey(key) => {
+                if key.is_empty() || key.split('.').any(str::is_empty) {
+                    return Err(format!("--metric-json '{key}' is not a key (write name, or outer.inner)"));
+                }
+                Pattern::Json(key.split('.').map(str::to_owned).collect())
+            }
+        };
+        Ok(Metric { spec: self.clone(), pattern })
+    }
+
+    /// What the row's instrument is, in words.
+    pub fn describe(&self) -> String {
+        let source = match &self.source {
+            Source::Regex(r) => format!("regular expression '{}'", crate::display::inert(r)),
+            Source::JsonKey(k) => format!("JSON key '{}'", crate::display::inert(k)),
+        };
+        let each = if self.each { "every figure a process prints is a trial" } else { "one figure per process" };
+        format!(
+            "the program's own timer: its figure in {} read from its output by the {source} ({each}); \
+             the wall time of each process is kept beside it in the raw file",
+            crate::display::inert(&self.unit)
+        )
+    }
+}
+
+/// What a row measured with the program's own figure keeps (SPEC E17):
+/// how the figure was read, and from how many processes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OwnFigure {
+    /// How it was read.
+    pub spec: MetricSpec,
+    /// Timed processes whose figures are the row's trials (with
+    /// [`MetricSpec::each`], several figures each).
+    pub processes: u32,
+}
+
+impl OwnFigure {
+    /// The timed trials' count in words: `5 internal × 3 runs`, or
+    /// `14 figures from 3 runs` when the runs printed different counts.
+    pub fn internal_text(&self, n: usize) -> Option<String> {
+        let runs = self.processes as usize;
+        if !self.spec.each || runs == 0 {
+            return None;
+        }
+        Some(if n.is_multiple_of(runs) {
+            format!("{} internal × {runs} runs", n / runs)
+        } else {
+            format!("{n} figures from {runs} runs")
+        })
+    }
+}
+
+enum Pattern {
+    Regex(regex::Regex),
+    Json(Vec<String>),
+}
+
+/// A compiled [`MetricSpec`].
+pub struct Metric {
+    spec: MetricSpec,
+    pattern: Pattern,
+}
+
+impl std::fmt::Debug for Metric {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Metric").field("spec", &self.spec).finish()
+    }
+}
+
+impl Metric {
+    /// The spec it was compiled from.
+    pub fn spec(&self) -> &MetricSpec {
+        &self.spec
+    }
+
+    /// The figures in one process's `output`, or why there is none that
+    /// counts: no match, a match that is not a number, several where one was
+    /// expected. The reason quotes the output's tail, made inert.
+    pub fn read(&self, output: &str) -> Result<Vec<f64>, String> {
+        let texts: Vec<String> = match &self.pattern {
+            Pattern::Regex(regex) => {
+                regex.captures_iter(output).filter_map(|c| c.get(1)).map(|m| m.as_str().to_owned()).collect()
+            }
+            Pattern::Json(path) => json_figures(output, path)?,
+        };
+        if texts.is_empty() {
+            return Err(format!("its output holds no figure; it ended with: {}", tail(output)));
+        }
+        if !self.spec.each && texts.len() > 1 {
+            return Err(format!(
+                "it printed {} figures where one was expected (with --metric-each every figure is a trial)",
+                texts.len()
+            ));
+        }
+        let time = crate::units::time_factor(&self.spec.unit, "ns");
+        texts
+            .iter()
+            .map(|text| {
+                let value: f64 =
+                    text.trim().parse().map_err(|_| format!("its figure '{}' is not a number", tail(text)))?;
+                let refused = if time.is_some() {
+                    plausible::refused_trial(value, &self.spec.unit, time)
+                } else {
+                    (!value.is_finite()).then(|| "is not a finite number".to_owned())
+                };
+                match refused {
+                    Some(why) => Err(format!("its figure {text} {why}")),
+                    None => Ok(value),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The last [`TAIL_CHARS`] characters of `output`, on one inert line.
+fn tail(output: &str) -> String {
+    let trimmed = output.trim_end();
+    let start = trimmed.char_indices().rev().nth(TAIL_CHARS - 1).map_or(0, |(i, _)| i);
+    let text = crate::display::inert_line(trimmed[start..].to_owned());
+    if text.is_empty() {
+        "(nothing)".to_owned()
+    } else if start > 0 {
+        format!("…{text}")
+    } else {
+        text
+    }
+}
+
+/// The values at `path` in the output read as one JSON document, or else as
+/// one JSON document per line (JSON Lines).
+fn json_figures(output: &str, path: &[String]) -> Result<Vec<String>, String> {
+    let documents: Vec<serde_json::Value> = match serde_json::from_str(output) {
+        Ok(value) => vec![value],
+        Err(_) => output.lines().filter_map(|line| serde_json::from_str(line.trim()).ok()).collect(),
+    };
+    let mut texts = Vec::new();
+    for document in &documents {
+        let Some(value) = path.iter().try_fold(document, |v, key| v.get(key)) else { continue };
+        match value {
+            serde_json::Value::Number(n) => texts.push(n.to_string()),
+            serde_json::Value::Array(items) => {
+                for item in items {
+                    match item {
+                        serde_json::Value::Number(n) => texts.push(n.to_string()),
+                        other => return Err(format!("the key '{}' holds {other} among its numbers", path.join("."))),
+                    }
+                }
+            }
+            other => {
+                return Err(format!("the key '{}' holds {}, not a number", path.join("."), tail(&other.to_string())));
+            }
+        }
+    }
+    Ok(texts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metric(source: Source, each: bool) -> Metric {
+        MetricSpec { source, unit: "ns/access".into(), each }.compile().expect("compiles")
+    }
+
+    // SPEC E17: one capture group; the number read as printed.
+    #[test]
+    fn a_regex_reads_one_figure() {
+        let m = metric(Source::Regex("ns/access: ([0-9.eE+-]+)".into()), false);
+        assert_eq!(m.read("size 16384\nns/access: 1.25\n"), Ok(vec![1.25]));
+        let missing = m.read("Segmentation fault\n").expect_err("no figure");
+        assert!(missing.contains("no figure") && missing.contains("Segmentation fault"), "{missing}");
+        let two = m.read("ns/access: 1\nns/access: 2\n").expect_err("two");
+        assert!(two.contains("--metric-each"), "{two}");
+        assert!(m.read("ns/access: -3\n").is_err(), "a time is above 0");
+        assert!(m.read("ns/access: 1e400\n").is_err());
+        for bad in ["ns/access: [0-9.]+", "(a)(b)", "(unclosed"] {
+            assert!(
+                MetricSpec { source: Source::Regex(bad.into()), unit: "ns".into(), each: false }.compile().is_err()
+            );
+        }
+        let no_unit = MetricSpec { source: Source::Regex("(x)".into()), unit: " ".into(), each: false };
+        assert!(no_unit.compile().is_err());
+    }
+
+    // SPEC E17: with --metric-each every figure is a trial.
+    #[test]
+    fn each_reads_every_figure() {
+        let m = metric(Source::Regex("trial [0-9]+: ([0-9.]+) ns".into()), true);
+        let out = "trial 1: 1.5 ns\ntrial 2: 1.25 ns\ntrial 3: 1.0 ns\n";
+        assert_eq!(m.read(out), Ok(vec![1.5, 1.25, 1.0]));
+    }
+
+    // SPEC E17: a JSON key, one document or one per line, a number or an
+    // array of numbers.
+    #[test]
+    fn a_json_key_reads_numbers() {
+        let m = metric(Source::JsonKey("result.ns_per_access".into()), true);
+        assert_eq!(m.read(r#"{"result": {"ns_per_access": [1.5, 2]}}"#), Ok(vec![1.5, 2.0]));
+        assert_eq!(
+            m.read("{\"result\":{\"ns_per_access\":3}}\n{\"result\":{\"ns_per_access\":4}}\n"),
+            Ok(vec![3.0, 4.0])
+        );
+        assert!(m.read(r#"{"result": {"ns_per_access": "fast"}}"#).is_err());
+        assert!(m.read("not json").expect_err("none").contains("no figure"));
+        let one = metric(Source::JsonKey("t".into()), false);
+        assert_eq!(one.read(r#"{"t": 7.5}"#), Ok(vec![7.5]));
+    }
+
+    // A long output is quoted by its tail only, on one line.
+    #[test]
+    fn the_tail_is_short_and_inert() {
+        let long = format!("{}\u{1b}[31mend\n", "x".repeat(1000));
+        let t = tail(&long);
+        assert!(t.starts_with('…') && t.ends_with("end") && t.chars().count() <= TAIL_CHARS + 1, "{t}");
+        assert!(!t.contains('\u{1b}'));
+    }
+}

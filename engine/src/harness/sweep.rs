@@ -1,0 +1,262 @@
+//! Parameter scans (SPEC E16): one command run over a list or a geometric
+//! range of values, every value one row, all of them one sweep.
+//!
+//! `--param SIZE=16K..64M*4` expands to the integers 16384, 65536 … (K, M
+//! and G are powers of two, as working sets are); `--param N=1,10,100`
+//! keeps each value's text exactly as listed. `{SIZE}` in the command
+//! receives the value. Several parameters give every combination: the
+//! first is the sweep's x axis, the others its series.
+
+use serde::{Deserialize, Serialize};
+
+/// Values one parameter may take: a sweep is interleaved round by round,
+/// so every value costs a trial in each round.
+pub const MAX_VALUES: usize = 64;
+/// Points (combinations of values) one sweep may have.
+pub const MAX_POINTS: usize = 256;
+
+/// One parameter of a scan and its values, in the order given.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Param {
+    /// The name `{NAME}` stands for in the command.
+    pub name: String,
+    /// Each value's text, as the command receives it.
+    pub values: Vec<String>,
+    /// The values are sizes in bytes (a range written with K, M or G):
+    /// shown as KiB and MiB (SPEC S12).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sizes: bool,
+}
+
+impl Param {
+    /// Parses `NAME=V1,V2,…` or `NAME=START..END*FACTOR`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let (name, values) = text
+            .split_once('=')
+            .ok_or_else(|| format!("--param '{text}': write NAME=V1,V2,… or NAME=START..END*FACTOR"))?;
+        let name = name.trim();
+        let valid_name = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid_name {
+            return Err(format!(
+                "--param '{text}': the name '{name}' must be letters, digits and _ (it is written {{NAME}} in the command)"
+            ));
+        }
+        let (values, sizes) = match values.split_once("..") {
+            Some((start, rest)) => range(start, rest).map_err(|why| format!("--param {name}: {why}"))?,
+            None => (list(values).map_err(|why| format!("--param {name}: {why}"))?, false),
+        };
+        if values.len() > MAX_VALUES {
+            return Err(format!(
+                "--param {name} has {} values; a sweep takes at most {MAX_VALUES} per parameter",
+                values.len()
+            ));
+        }
+        Ok(Self { name: name.to_owned(), values, sizes })
+    }
+
+    /// `value` as a person reads it: a size in KiB/MiB, else its text.
+    pub fn show(&self, value: &str) -> String {
+        match value.parse::<u64>() {
+            Ok(bytes) if self.sizes => crate::units::size(bytes as f64),
+            _ => crate::display::inert(value).into_owned(),
+        }
+    }
+
+    /// The placeholder the command carries: `{NAME}`.
+    pub fn placeholder(&self) -> String {
+        format!("{{{}}}", self.name)
+    }
+}
+
+fn list(text: &str) -> Result<Vec<String>, String> {
+    let values: Vec<String> = text.split(',').map(|v| v.trim().to_owned()).collect();
+    if values.iter().any(String::is_empty) {
+        return Err("an empty value in the list (write V1,V2,…)".to_owned());
+    }
+    if let Some(v) = values.iter().find(|v| v.chars().any(char::is_control)) {
+        return Err(format!("the value {:?} holds a control character", v));
+    }
+    for (i, v) in values.iter().enumerate() {
+        if values[..i].contains(v) {
+            return Err(format!("the value '{v}' is listed twice"));
+        }
+    }
+    Ok(values)
+}
+
+/// An integer with an optional K, M or G (powers of two).
+fn integer(text: &str) -> Result<(u64, bool), String> {
+    let text = text.trim();
+    let (digits, multiple) = match text.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&text[..i], 1u64 << 10),
+        Some((i, 'M' | 'm')) => (&text[..i], 1 << 20),
+        Some((i, 'G' | 'g')) => (&text[..i], 1 << 30),
+        _ => (text, 1),
+    };
+    let n: u64 = digits
+        .parse()
+        .ok()
+        .filter(|_| digits.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| format!("'{text}' is not a whole number (K, M, G may follow)"))?;
+    let value = n.checked_mul(multiple).ok_or_else(|| format!("'{text}' is too large"))?;
+    Ok((value, multiple > 1))
+}
+
+fn range(start: &str, rest: &str) -> Result<(Vec<String>, bool), String> {
+    let (end, factor) = rest
+        .split_once('*')
+        .ok_or_else(|| "a range is START..END*FACTOR, e.g. 16K..64M*4 (the factor is missing)".to_owned())?;
+    let (start, start_size) = integer(start)?;
+    let (end, end_size) = integer(end)?;
+    let factor: u64 = factor
+        .trim()
+        .parse()
+        .ok()
+        .filter(|f| *f >= 2)
+        .ok_or_else(|| format!("the factor '{}' must be a whole number of at least 2", factor.trim()))?;
+    if start == 0 || end < start {
+        return Err(format!("the range must go up from a value above 0 (got {start}..{end})"));
+    }
+    let mut values = Vec::new();
+    let mut v = start;
+    while v <= end {
+        values.push(v.to_string());
+        if values.len() > MAX_VALUES {
+            break;
+        }
+        match v.checked_mul(factor) {
+            Some(next) => v = next,
+            None => break,
+        }
+    }
+    Ok((values, start_size || end_size))
+}
+
+/// A scan's parameters, checked against the command they fill in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scan {
+    /// The parameters, the x axis first.
+    pub params: Vec<Param>,
+}
+
+impl Scan {
+    /// Checks that every parameter is used in `argv` and that the
+    /// combinations stay within [`MAX_POINTS`].
+    pub fn new(params: Vec<Param>, argv: &[String]) -> Result<Self, String> {
+        if params.is_empty() {
+            return Err("a scan needs at least one --param".to_owned());
+        }
+        for (i, p) in params.iter().enumerate() {
+            if params[..i].iter().any(|q| q.name == p.name) {
+                return Err(format!("--param {} is given twice", p.name));
+            }
+            let placeholder = p.placeholder();
+            if !argv.iter().any(|word| word.contains(&placeholder)) {
+                return Err(format!(
+                    "--param {} is not used: write {placeholder} in the command where its value goes",
+                    p.name
+                ));
+            }
+        }
+        let scan = Self { params };
+        let points = scan.params.iter().try_fold(1usize, |n, p| n.checked_mul(p.values.len()));
+        match points {
+            Some(n) if n <= MAX_POINTS => Ok(scan),
+            _ => Err(format!("the parameters give more than {MAX_POINTS} combinations; scan fewer values")),
+        }
+    }
+
+    /// Every combination of values, one per point: the first parameter
+    /// varies fastest, so each series (the later parameters) is contiguous.
+    pub fn points(&self) -> Vec<Vec<String>> {
+        let total: usize = self.params.iter().map(|p| p.values.len()).product();
+        (0..total)
+            .map(|k| {
+                let mut stride = 1;
+                self.params
+                    .iter()
+                    .map(|p| {
+                        let value = p.values[(k / stride) % p.values.len()].clone();
+                        stride *= p.values.len();
+                        value
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// `argv` with each `{NAME}` replaced by the point's value.
+    pub fn fill(&self, argv: &[String], point: &[String]) -> Vec<String> {
+        argv.iter()
+            .map(|word| {
+                self.params
+                    .iter()
+                    .zip(point)
+                    .fold(word.clone(), |word, (p, value)| word.replace(&p.placeholder(), value))
+            })
+            .collect()
+    }
+
+    /// A point as a person reads it: `SIZE=16 KiB, MODE=seq`.
+    pub fn label(&self, point: &[String]) -> String {
+        self.params.iter().zip(point).map(|(p, v)| format!("{}={}", p.name, p.show(v))).collect::<Vec<_>>().join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split(' ').map(str::to_owned).collect()
+    }
+
+    // SPEC E16: K/M/G are powers of two; a geometric range expands to integers.
+    #[test]
+    fn a_geometric_range_expands_to_integers() {
+        let p = Param::parse("SIZE=16K..64M*4").expect("parses");
+        assert_eq!(p.values, ["16384", "65536", "262144", "1048576", "4194304", "16777216", "67108864"]);
+        assert!(p.sizes);
+        assert_eq!(p.show("16384"), "16 KiB");
+        assert_eq!(p.show("67108864"), "64 MiB");
+        let plain = Param::parse("N=1..1000*10").expect("parses");
+        assert_eq!((plain.values.clone(), plain.sizes), (words("1 10 100 1000"), false));
+        assert_eq!(plain.show("1000"), "1000");
+        // Not reaching END exactly stops below it.
+        assert_eq!(Param::parse("N=3..100*3").expect("parses").values, words("3 9 27 81"));
+    }
+
+    // SPEC E16: a list is kept exactly as written.
+    #[test]
+    fn a_list_keeps_each_text() {
+        let p = Param::parse("MODE=seq, rand,0x10").expect("parses");
+        assert_eq!(p.values, ["seq", "rand", "0x10"]);
+        assert!(!p.sizes);
+        for bad in ["SIZE", "=1,2", "9X=1", "N=1,,2", "N=1,1", "N=1..", "N=1..8", "N=8..1*2", "N=0..8*2", "N=1..8*1"] {
+            assert!(Param::parse(bad).is_err(), "{bad}");
+        }
+        assert!(Param::parse("N=1..1G*2").expect("31 values").values.len() == 31);
+        assert!(Param::parse("N=1..1000000000000*2").is_err(), "more than 64 values");
+        assert!(Param::parse("N=a\u{1b}b").is_err());
+    }
+
+    // SPEC E16: every combination; the first parameter is the x axis and
+    // varies fastest within each series; {NAME} is filled in everywhere.
+    #[test]
+    fn combinations_fill_the_command() {
+        let argv = words("./walk --size={SIZE} --mode {MODE}");
+        let params = vec![Param::parse("SIZE=1K,2K,4K").expect("p"), Param::parse("MODE=seq,rand").expect("p")];
+        let scan = Scan::new(params, &argv).expect("scan");
+        let points = scan.points();
+        assert_eq!(points.len(), 6);
+        assert_eq!(points[0], ["1K", "seq"]);
+        assert_eq!(points[1], ["2K", "seq"]);
+        assert_eq!(points[3], ["1K", "rand"]);
+        assert_eq!(scan.fill(&argv, &points[4]), words("./walk --size=2K --mode rand"));
+        assert_eq!(scan.label(&points[4]), "SIZE=2K, MODE=rand");
+        let unused = Scan::new(vec![Param::parse("N=1,2").expect("p")], &words("./prog {M}"));
+        assert!(unused.expect_err("unused").contains("write {N} in the command"));
+    }
+}

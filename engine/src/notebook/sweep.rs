@@ -1,0 +1,118 @@
+//! A parameter scan kept as one record (SPEC E16): the Runs rows it
+//! produced, one per point, with each point's values, the parameters and the
+//! command they filled in — a first-class group, as a comparison is.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::harness::sweep::Param;
+
+/// A sweep, shown as `W{number}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sweep {
+    /// `#`, shown as `W{number}`.
+    pub number: u32,
+    /// What the sweep is about (`--what`), or its command.
+    pub what: String,
+    /// The command with `{NAME}` where each value went.
+    pub template: Vec<String>,
+    /// The parameters: the first is the x axis, the others the series.
+    pub params: Vec<Param>,
+    /// The Runs rows, one per point.
+    pub runs: Vec<u32>,
+    /// Each row's point: its value of every parameter, in `params` order.
+    pub points: Vec<Vec<String>>,
+    /// When it was recorded (the runs' time).
+    #[serde(with = "super::time")]
+    pub recorded_at: DateTime<Utc>,
+}
+
+/// What a sweep is made of, before the notebook numbers it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewSweep {
+    /// See [`Sweep::what`].
+    pub what: String,
+    /// See [`Sweep::template`].
+    pub template: Vec<String>,
+    /// See [`Sweep::params`].
+    pub params: Vec<Param>,
+    /// See [`Sweep::points`].
+    pub points: Vec<Vec<String>>,
+}
+
+/// One point of a sweep as a chart or a table reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepPoint<'a> {
+    /// The run.
+    pub run: &'a super::Run,
+    /// Its x value as a number (the first parameter), when it is one.
+    pub x: Option<f64>,
+    /// Its x value as shown (`16 KiB`).
+    pub x_text: String,
+    /// Its series: the other parameters' values as shown, or empty.
+    pub series: String,
+}
+
+impl Sweep {
+    /// `W3`.
+    pub fn label(&self) -> String {
+        format!("W{}", self.number)
+    }
+
+    /// The x axis: the first parameter.
+    pub fn x_param(&self) -> Option<&Param> {
+        self.params.first()
+    }
+
+    /// `runs 3–9` or `runs 3, 5, 8`.
+    pub fn runs_text(&self) -> String {
+        let contiguous = self.runs.windows(2).all(|w| w[1] == w[0] + 1);
+        match (self.runs.first(), self.runs.last()) {
+            (Some(first), Some(last)) if contiguous && first != last => format!("runs {first}–{last}"),
+            (Some(only), _) if self.runs.len() == 1 => format!("run {only}"),
+            _ => format!("runs {}", self.runs.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")),
+        }
+    }
+
+    /// The parameters in words: `SIZE over 16 KiB … 64 MiB (7 values), MODE over seq, rand`.
+    pub fn params_text(&self) -> String {
+        self.params
+            .iter()
+            .map(|p| match (p.values.first(), p.values.last()) {
+                (Some(a), Some(b)) if p.values.len() > 3 => {
+                    format!("{} over {} … {} ({} values)", p.name, p.show(a), p.show(b), p.values.len())
+                }
+                _ => format!("{} over {}", p.name, p.values.iter().map(|v| p.show(v)).collect::<Vec<_>>().join(", ")),
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    /// The sweep's rows that `notebook` still has, with their x and series.
+    pub fn points<'a>(&self, notebook: &'a super::Notebook) -> Vec<SweepPoint<'a>> {
+        self.runs
+            .iter()
+            .zip(&self.points)
+            .filter_map(|(&number, point)| {
+                let run = notebook.run(number)?;
+                let x_param = self.x_param()?;
+                let x_value = point.first()?;
+                let series = self
+                    .params
+                    .iter()
+                    .zip(point)
+                    .skip(1)
+                    .map(|(p, v)| format!("{}={}", p.name, p.show(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                Some(SweepPoint {
+                    run,
+                    x: x_value.parse::<f64>().ok().filter(|x| x.is_finite()),
+                    x_text: x_param.show(x_value),
+                    series,
+                })
+            })
+            .collect()
+    }
+}
