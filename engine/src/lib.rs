@@ -48,4 +48,5 @@ pub mod platform;
 pub mod reproduce;
 pub mod soak;
 pub mod stats;
+pub mod sweeps;
 pub mod units;

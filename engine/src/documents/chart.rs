@@ -12,7 +12,7 @@ use plotters::prelude::*;
 use crate::display::inert;
 use crate::units::DisplayUnit;
 
-use crate::notebook::{ConditionName, Conditions, Notebook, Run, Soak, canary_ratio};
+use crate::notebook::{Notebook, Run, Soak};
 use crate::soak::file::SoakData;
 
 /// The font every chart is drawn with, shipped so a chart looks the same
@@ -79,19 +79,7 @@ pub fn results(nb: &Notebook) -> Result<Option<Picture>, ChartError> {
         .collect();
     let unit = shown.name();
     let (first, last) = (runs[0].recorded_at, runs[runs.len() - 1].recorded_at);
-    let canaries: Vec<f64> = runs
-        .iter()
-        .filter_map(|r| r.measurement.conditions.value_of(ConditionName::Canary))
-        .filter_map(canary_ratio)
-        .collect();
-    let thermal = match (min_of(&canaries), max_of(&canaries)) {
-        (Some(lo), Some(hi)) => format!(
-            "thermal: canary end/start {lo:.3}–{hi:.3} over {} of {} runs (1.000 = no slowdown)",
-            canaries.len(),
-            runs.len()
-        ),
-        _ => "thermal: not recorded for these runs".to_owned(),
-    };
+    let thermal = crate::sweeps::thermal(&runs);
     let caption = Caption {
         title: format!("Runs in {unit}: median (dot), IQR (box), min–max (whisker)"),
         window: format!(

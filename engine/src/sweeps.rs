@@ -1,0 +1,239 @@
+//! Every sweep as one picture reads it (SPEC E16, U4, D5): a recorded
+//! parameter scan, or the built-in seq/chase kernels' runs by working set.
+//! The window's plot, the report's chart and its table all draw from this
+//! one model, so they say the same thing: x the parameter, y each point's
+//! median with its IQR, one line per series, each axis logarithmic when its
+//! values span two decades or more, and the thermal condition with it.
+
+use crate::kernels::{DEFAULT_WORKING_SET, KernelKind, KernelSpec};
+use crate::notebook::{ConditionName, Conditions, Notebook, Run, Sweep, canary_ratio};
+use crate::units::DisplayUnit;
+
+/// Values that span this factor or more are drawn on a logarithmic axis.
+pub const LOG_SPAN: f64 = 100.0;
+
+/// One point: a run's median and quartiles at one x value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    /// The run.
+    pub run: u32,
+    /// The x value (a size in bytes, or the parameter's number).
+    pub x: f64,
+    /// The x value as a person reads it (`16 KiB`).
+    pub x_text: String,
+    /// Median, first and third quartile, in the view's stored unit.
+    pub median: f64,
+    /// 25th percentile.
+    pub p25: f64,
+    /// 75th percentile.
+    pub p75: f64,
+}
+
+/// One line of the sweep.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// Its name in the legend (`MODE=seq`, `chase`, or the sweep's what).
+    pub name: String,
+    /// Its points by increasing x.
+    pub points: Vec<Point>,
+}
+
+/// A sweep ready to draw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepView {
+    /// `W2: walk the working set`, or `seq / chase kernels`.
+    pub title: String,
+    /// The x axis's name: the parameter, `working set`.
+    pub x_name: String,
+    /// The x values are sizes in bytes (shown as KiB, MiB).
+    pub x_sizes: bool,
+    /// The unit the medians are stored in.
+    pub unit: String,
+    /// The lines.
+    pub series: Vec<Series>,
+    /// Points whose x is not a number, which no axis can place.
+    pub unplaced: Vec<String>,
+    /// The thermal condition over the sweep's runs, in words.
+    pub thermal: String,
+    /// Some run of it comes from a synthetic dataset.
+    pub synthetic: bool,
+}
+
+impl SweepView {
+    /// A recorded sweep's kept rows (discarded ones are left out).
+    pub fn of_sweep(sweep: &Sweep, nb: &Notebook) -> Option<Self> {
+        let x_param = sweep.x_param()?;
+        let mut series: Vec<Series> = Vec::new();
+        let mut unplaced = Vec::new();
+        let mut runs = Vec::new();
+        for p in sweep.points(nb).into_iter().filter(|p| p.run.discarded.is_none()) {
+            let Some(x) = p.x else {
+                unplaced.push(format!("{} (run {})", p.x_text, p.run.number));
+                continue;
+            };
+            let name = if p.series.is_empty() { sweep.what.clone() } else { p.series.clone() };
+            let point = point(p.run, x, p.x_text);
+            match series.iter_mut().find(|s| s.name == name) {
+                Some(s) => s.points.push(point),
+                None => series.push(Series { name, points: vec![point] }),
+            }
+            runs.push(p.run);
+        }
+        Some(Self::new(
+            format!("{}: {}", sweep.label(), crate::display::inert(&sweep.what)),
+            x_param.name.clone(),
+            x_param.sizes,
+            series,
+            unplaced,
+            &runs,
+        ))
+    }
+
+    /// The built-in seq and chase kernels' kept runs by working set: the
+    /// gap between the two lines is prefetching and memory-level
+    /// parallelism. `None` when there is no such run.
+    pub fn of_kernels(nb: &Notebook) -> Option<Self> {
+        let mut runs = Vec::new();
+        let series: Vec<Series> = [KernelKind::Seq, KernelKind::Chase]
+            .into_iter()
+            .filter_map(|kind| {
+                let points: Vec<Point> = nb
+                    .runs()
+                    .iter()
+                    .filter(|r| r.discarded.is_none() && r.measurement.unit == "ns/access")
+                    .filter_map(|r| {
+                        let spec = KernelSpec::from_argv(&r.measurement.command).filter(|s| s.kind == kind)?;
+                        let bytes = spec.size.unwrap_or(DEFAULT_WORKING_SET) as f64;
+                        runs.push(r);
+                        Some(point(r, bytes, crate::units::size(bytes)))
+                    })
+                    .collect();
+                (!points.is_empty()).then(|| Series { name: kind.name().to_owned(), points })
+            })
+            .collect();
+        if series.is_empty() {
+            return None;
+        }
+        Some(Self::new("seq / chase kernels".to_owned(), "working set".to_owned(), true, series, Vec::new(), &runs))
+    }
+
+    fn new(
+        title: String,
+        x_name: String,
+        x_sizes: bool,
+        mut series: Vec<Series>,
+        unplaced: Vec<String>,
+        runs: &[&Run],
+    ) -> Self {
+        for s in &mut series {
+            s.points.sort_by(|a, b| a.x.total_cmp(&b.x));
+        }
+        let unit = runs.first().map(|r| r.measurement.unit.clone()).unwrap_or_default();
+        Self {
+            title,
+            x_name,
+            x_sizes,
+            unit,
+            series,
+            unplaced,
+            thermal: thermal(runs),
+            synthetic: runs.iter().any(|r| r.measurement.synthetic),
+        }
+    }
+
+    /// Every point of every series.
+    pub fn points(&self) -> impl Iterator<Item = &Point> {
+        self.series.iter().flat_map(|s| &s.points)
+    }
+
+    /// The x axis is logarithmic: its values span two decades or more.
+    pub fn log_x(&self) -> bool {
+        spans_decades(self.points().map(|p| p.x))
+    }
+
+    /// The y axis is logarithmic: the quartiles span two decades or more.
+    pub fn log_y(&self) -> bool {
+        spans_decades(self.points().flat_map(|p| [p.p25, p.p75]))
+    }
+
+    /// The unit the y axis is shown in (S12): the largest in which the
+    /// smallest median is at least 1.
+    pub fn display_unit(&self) -> DisplayUnit {
+        let smallest = self.points().map(|p| p.median.abs()).filter(|m| *m > 0.0).reduce(f64::min);
+        DisplayUnit::for_median(&self.unit, smallest.unwrap_or(0.0))
+    }
+
+    /// An x value as the axis labels it.
+    pub fn x_label(&self, x: f64) -> String {
+        if self.x_sizes { crate::units::size(x) } else { crate::stats::format_significant(x, 3) }
+    }
+
+    /// What the picture shows, in one line: axes, scales, what is left out.
+    pub fn describe(&self) -> String {
+        let n: usize = self.series.iter().map(|s| s.points.len()).sum();
+        let mut text = format!(
+            "median {} of {n} points (bars: IQR) against {}{}{}",
+            self.display_unit().name(),
+            self.x_name,
+            if self.log_x() { " · log x" } else { "" },
+            if self.log_y() { " · log y" } else { "" },
+        );
+        if !self.unplaced.is_empty() {
+            text.push_str(&format!(" · not placed (x is not a number): {}", self.unplaced.join(", ")));
+        }
+        text
+    }
+}
+
+fn point(run: &Run, x: f64, x_text: String) -> Point {
+    let s = &run.measurement.summary;
+    Point { run: run.number, x, x_text, median: s.median, p25: s.p25, p75: s.p75 }
+}
+
+/// Positive values whose largest is at least [`LOG_SPAN`] times the smallest.
+fn spans_decades(values: impl Iterator<Item = f64>) -> bool {
+    let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
+    for v in values {
+        if v <= 0.0 || !v.is_finite() {
+            return false;
+        }
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    hi >= lo * LOG_SPAN && lo.is_finite()
+}
+
+/// The thermal canary over `runs`, in words, as every chart of runs says it.
+pub(crate) fn thermal(runs: &[&Run]) -> String {
+    let canaries: Vec<f64> = runs
+        .iter()
+        .filter_map(|r| r.measurement.conditions.value_of(ConditionName::Canary))
+        .filter_map(canary_ratio)
+        .collect();
+    let lo = canaries.iter().copied().reduce(f64::min);
+    let hi = canaries.iter().copied().reduce(f64::max);
+    match (lo, hi) {
+        (Some(lo), Some(hi)) => format!(
+            "thermal: canary end/start {lo:.3}–{hi:.3} over {} of {} runs (1.000 = no slowdown)",
+            canaries.len(),
+            runs.len()
+        ),
+        _ => "thermal: not recorded for these runs".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SPEC E16, U4: an axis goes logarithmic when its values span two
+    // decades or more, never with a value at or below zero.
+    #[test]
+    fn log_axes_need_two_decades() {
+        assert!(spans_decades([16384.0, 67108864.0].into_iter()));
+        assert!(spans_decades([1.0, 100.0].into_iter()));
+        assert!(!spans_decades([1.0, 99.0].into_iter()));
+        assert!(!spans_decades([0.0, 1000.0].into_iter()));
+        assert!(!spans_decades(std::iter::empty()));
+    }
+}
