@@ -173,6 +173,38 @@ impl Metric {
     }
 }
 
+/// One process of a command run once, before a measurement, to see the
+/// figure it prints (the New run dialog's "Try once"): nothing is recorded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TryOnce {
+    /// The process's wall time.
+    pub ns: u64,
+    /// How it ended.
+    pub status: super::TrialStatus,
+    /// The figures read, or why there is none.
+    pub figures: Result<Vec<f64>, String>,
+    /// The end of its output, inert.
+    pub tail: String,
+}
+
+/// Runs `argv` once (no shell), with `timeout`, and reads `metric` from
+/// its output. `cancel` stops it as it stops a benchmark.
+pub fn try_once(
+    argv: &[String],
+    metric: &MetricSpec,
+    timeout: Option<std::time::Duration>,
+    cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> Result<TryOnce, String> {
+    let metric = metric.compile()?;
+    let runner = super::CommandRunner::new(cancel).map_err(|e| format!("cannot start a process: {e}"))?;
+    let mut capture = super::Capture::new().map_err(|e| format!("cannot keep the output: {e}"))?;
+    let program = argv.first().map_or("", String::as_str);
+    let trial =
+        runner.run_capturing(argv, timeout, &mut capture).map_err(|e| format!("cannot run '{program}': {e}"))?;
+    let output = capture.text().map_err(|e| format!("cannot read the output: {e}"))?;
+    Ok(TryOnce { ns: trial.ns, status: trial.status, figures: metric.read(&output), tail: tail(&output) })
+}
+
 /// The last [`TAIL_CHARS`] characters of `output`, on one inert line.
 fn tail(output: &str) -> String {
     let trimmed = output.trim_end();
@@ -265,6 +297,20 @@ mod tests {
         assert!(m.read("not json").expect_err("none").contains("no figure"));
         let one = metric(Source::JsonKey("t".into()), false);
         assert_eq!(one.read(r#"{"t": 7.5}"#), Ok(vec![7.5]));
+    }
+
+    // SPEC E17: "Try once" runs one process and reads its figure.
+    #[cfg(unix)]
+    #[test]
+    fn try_once_reads_the_figure() {
+        let spec = MetricSpec { source: Source::Regex("took ([0-9.]+) ms".into()), unit: "ms".into(), each: false };
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let argv = |script: &str| vec!["sh".to_owned(), "-c".to_owned(), script.to_owned()];
+        let tried = try_once(&argv("echo took 4.5 ms"), &spec, None, cancel.clone()).expect("runs");
+        assert_eq!((tried.status, tried.figures), (super::super::TrialStatus::Ok, Ok(vec![4.5])));
+        let tried = try_once(&argv("echo oops >&2"), &spec, None, cancel).expect("runs");
+        assert!(tried.figures.expect_err("none").contains("oops"));
+        assert_eq!(tried.tail, "oops");
     }
 
     // A long output is quoted by its tail only, on one line.

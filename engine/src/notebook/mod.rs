@@ -67,14 +67,16 @@ pub struct Note {
     pub about: Option<RowRef>,
 }
 
-/// A line of the Runs table: a run, or a comparison shown under its two
-/// rows with its verdict (SPEC S11).
+/// A line of the Runs table: a run, a comparison shown under its two
+/// rows with its verdict (SPEC S11), or a sweep under its points (E16).
 #[derive(Debug, Clone, Copy)]
 pub enum RunsLine<'a> {
     /// A Runs row.
     Run(&'a Run),
     /// A comparison, after the later of its two rows.
     Pair(&'a Pair),
+    /// A sweep, after the last of its rows.
+    Sweep(&'a Sweep),
 }
 
 impl RunsLine<'_> {
@@ -83,6 +85,7 @@ impl RunsLine<'_> {
         match self {
             RunsLine::Run(run) => run.cell(column),
             RunsLine::Pair(pair) => pair.cell(column),
+            RunsLine::Sweep(sweep) => sweep.cell(column),
         }
     }
 }
@@ -194,16 +197,23 @@ impl Notebook {
     }
 
     /// The Runs table's lines: every run in order, each comparison right
-    /// after the later of its two rows.
+    /// after the later of its two rows, each sweep after its last.
     pub fn runs_lines(&self) -> Vec<RunsLine<'_>> {
         let mut pairs: Vec<(u32, &Pair)> = self.pairs.iter().map(|p| (p.runs[0].max(p.runs[1]), p)).collect();
         pairs.sort_by_key(|(closing, _)| *closing);
         let mut pairs = pairs.into_iter().peekable();
-        let mut lines = Vec::with_capacity(self.runs.len() + self.pairs.len());
+        let mut sweeps: Vec<(u32, &Sweep)> =
+            self.sweeps.iter().map(|s| (s.runs.iter().copied().max().unwrap_or(0), s)).collect();
+        sweeps.sort_by_key(|(closing, _)| *closing);
+        let mut sweeps = sweeps.into_iter().peekable();
+        let mut lines = Vec::with_capacity(self.runs.len() + self.pairs.len() + self.sweeps.len());
         for run in &self.runs {
             lines.push(RunsLine::Run(run));
             while let Some((_, pair)) = pairs.next_if(|(closing, _)| *closing <= run.number) {
                 lines.push(RunsLine::Pair(pair));
+            }
+            while let Some((_, sweep)) = sweeps.next_if(|(closing, _)| *closing <= run.number) {
+                lines.push(RunsLine::Sweep(sweep));
             }
         }
         lines

@@ -5,6 +5,8 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::{RunColumn, Tag};
+use crate::display::inert_line;
 use crate::harness::sweep::Param;
 
 /// A sweep, shown as `W{number}`.
@@ -87,6 +89,28 @@ impl Sweep {
             })
             .collect::<Vec<_>>()
             .join("; ")
+    }
+
+    /// The sweep's line in the Runs table, under its last row, cell by
+    /// column: what it is about, its command, its points and parameters.
+    /// Inert.
+    pub fn cell(&self, column: RunColumn) -> String {
+        inert_line(match column {
+            RunColumn::Number => format!("{} ({})", self.label(), self.runs_text()),
+            RunColumn::What => format!("sweep: {}", self.what),
+            RunColumn::Command => crate::display::quote_argv(&self.template),
+            RunColumn::N => format!("{} points", self.runs.len()),
+            RunColumn::Conditions => {
+                format!("{}; one trial of each point per round, order rotated", self.params_text())
+            }
+            RunColumn::Tag => Tag::Measured.to_string(),
+            RunColumn::Median | RunColumn::Dispersion | RunColumn::MinMax | RunColumn::RawFile => String::new(),
+        })
+    }
+
+    /// The sweep as one line beside its rows: label, runs, parameters.
+    pub fn line(&self) -> String {
+        inert_line(format!("{}: {} · {} · {}", self.label(), self.what, self.runs_text(), self.params_text()))
     }
 
     /// The sweep's rows that `notebook` still has, with their x and series.

@@ -95,6 +95,8 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
                         }
                         // A comparison's line selects its arm B.
                         RunsLine::Pair(p) => (p.runs[1], false, true, Vec::new()),
+                        // A sweep's line selects its last point.
+                        RunsLine::Sweep(s) => (s.runs.last().copied().unwrap_or(0), false, true, Vec::new()),
                     };
                     row.set_selected(!pair && state.selected_run == Some(number));
                     for column in RunColumn::ALL {
