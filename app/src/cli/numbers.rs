@@ -29,6 +29,8 @@ pub struct RawTrials {
     pub trials: Vec<TrialRecord>,
     /// The arms' units the file states reliably.
     pub units: Vec<ArmUnit>,
+    /// Each trial's figures, when the run read the program's own (E17).
+    pub figures: Option<Vec<Vec<f64>>>,
     /// The path, for messages.
     pub source: String,
 }
@@ -48,11 +50,12 @@ pub enum Input {
 pub fn read_input(path: &str, column: Option<&str>) -> Result<Input, Failure> {
     let (text, source) = read_source(path)?;
     if raw::is_raw(&text) && column.is_none_or(|c| c == "ns") {
-        let trials = raw::parse(&text).map_err(|e| Failure::input(anyhow!("reading {source}: {e}")))?;
+        let (trials, figures) =
+            raw::parse_with_figures(&text).map_err(|e| Failure::input(anyhow!("reading {source}: {e}")))?;
         if trials.is_empty() {
             return Err(Failure::input(anyhow!("no trials in {source}")));
         }
-        return Ok(Input::Raw(RawTrials { trials, units: raw::units(&text), source }));
+        return Ok(Input::Raw(RawTrials { trials, units: raw::units(&text), figures, source }));
     }
     parse_sample(&text, source, column).map(Input::Numbers)
 }

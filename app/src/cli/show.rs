@@ -154,7 +154,10 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
     for pair in nb.pairs() {
         let _ = writeln!(out, "{}", pair.line());
     }
-    if !nb.pairs().is_empty() {
+    for sweep in nb.sweeps() {
+        let _ = writeln!(out, "{}", sweep.line());
+    }
+    if !nb.pairs().is_empty() || !nb.sweeps().is_empty() {
         out.push('\n');
     }
 
@@ -216,6 +219,9 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "conditions": r.measurement.conditions,
             "stated_environment": stated(r.stated.as_ref()),
             "extends": r.measurement.extends,
+            // SPEC E17: how the program's own figure was read, and from how many processes.
+            "own_figure": r.measurement.figure,
+            "sweep": nb.sweep_of(r.number).map(|s| s.label()),
             "tag": r.measurement.tag,
             "synthetic": r.measurement.synthetic,
             "recorded_at": r.recorded_at,
@@ -247,6 +253,17 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "order": p.order,
             "sentence": p.sentence(),
             "recorded_at": p.recorded_at,
+        })).collect::<Vec<_>>(),
+        // SPEC E16: each sweep with its parameters and each row's point.
+        "sweeps": nb.sweeps().iter().map(|s| json!({
+            "number": s.number,
+            "label": s.label(),
+            "what": s.what,
+            "template": s.template,
+            "params": s.params,
+            "runs": s.runs,
+            "points": s.points,
+            "recorded_at": s.recorded_at,
         })).collect::<Vec<_>>(),
         "notes": nb.notes(),
         "writing": nb.writing(),

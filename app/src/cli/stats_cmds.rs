@@ -3,7 +3,7 @@
 use anyhow::anyhow;
 use clap::Args;
 use serde_json::{Value, json};
-use vernier_engine::harness::{TrialRecord, TrialStatus};
+use vernier_engine::harness::{TrialRecord, TrialStatus, raw};
 use vernier_engine::stats::{self, Comparison, Spread, Summary, format_percent, format_percent_change, format_plain};
 use vernier_engine::units::{DisplayUnit, Figures};
 
@@ -156,10 +156,12 @@ fn print_summary(summary: &Summary, values: &[f64], unit_name: &str) {
 /// that succeeded (S1, E10), the warm-up apart (E3), in the unit its row
 /// uses when the file states it reliably, else in nanoseconds.
 struct RawArm {
-    label: &'static str,
+    label: String,
     unit: String,
     /// True when `unit` comes from the file's `arm X unit` comment.
     stated: bool,
+    /// The values are the program's own figures (E17), not wall times.
+    figures: bool,
     timed: Vec<f64>,
     warmup: Vec<f64>,
     failed: usize,
@@ -167,22 +169,32 @@ struct RawArm {
 
 impl RawArm {
     fn of(raw: &RawTrials) -> Vec<Self> {
-        ["A", "B"]
-            .into_iter()
-            .enumerate()
-            .filter(|&(arm, _)| raw.trials.iter().any(|t| t.arm == arm))
-            .map(|(arm, label)| {
+        let mut arms: Vec<usize> = raw.trials.iter().map(|t| t.arm).collect();
+        arms.sort_unstable();
+        arms.dedup();
+        arms.into_iter()
+            .map(|arm| {
+                let label = raw::arm_label(arm);
                 let stated = raw.units.iter().find(|u| u.label == label);
                 let (unit, ns_per_unit) = stated.map_or(("ns".to_owned(), 1.0), |u| (u.unit.clone(), u.ns_per_unit));
-                let trials = || raw.trials.iter().filter(move |t| t.arm == arm);
-                let value = |t: &TrialRecord| t.ns as f64 / ns_per_unit;
+                let trials = || raw.trials.iter().enumerate().filter(move |(_, t)| t.arm == arm);
+                // A run of figures: each trial's figures, else its wall time in the unit.
+                let figures = stated.is_some_and(|u| u.figures).then_some(raw.figures.as_ref()).flatten();
+                let values = |(i, t): (usize, &TrialRecord)| -> Vec<f64> {
+                    match figures {
+                        Some(figures) => figures.get(i).cloned().unwrap_or_default(),
+                        None => vec![t.ns as f64 / ns_per_unit],
+                    }
+                };
+                let ok = |(_, t): &(usize, &TrialRecord)| t.status == TrialStatus::Ok;
                 RawArm {
-                    label,
                     unit,
                     stated: stated.is_some(),
-                    timed: trials().filter(|t| !t.warmup && t.status == TrialStatus::Ok).map(value).collect(),
-                    warmup: trials().filter(|t| t.warmup).map(value).collect(),
-                    failed: trials().filter(|t| !t.warmup && t.status != TrialStatus::Ok).count(),
+                    figures: figures.is_some(),
+                    timed: trials().filter(|p| !p.1.warmup && ok(p)).flat_map(values).collect(),
+                    warmup: trials().filter(|p| p.1.warmup).flat_map(values).collect(),
+                    failed: trials().filter(|p| !p.1.warmup && !ok(p)).count(),
+                    label,
                 }
             })
             .collect()
@@ -190,7 +202,9 @@ impl RawArm {
 
     /// Where the unit comes from, said once per arm.
     fn unit_note(&self) -> String {
-        if self.stated {
+        if self.figures {
+            format!("in {}, the program's own figures (each process's wall time left out)", self.unit)
+        } else if self.stated {
             format!("in {}, the unit of its row (converted from the file's ns)", self.unit)
         } else {
             "in ns (the file states no unit for this arm that can be read)".to_owned()

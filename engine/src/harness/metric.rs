@@ -159,10 +159,12 @@ impl Metric {
             .map(|text| {
                 let value: f64 =
                     text.trim().parse().map_err(|_| format!("its figure '{}' is not a number", tail(text)))?;
-                let refused = if time.is_some() {
-                    plausible::refused_trial(value, &self.spec.unit, time)
+                let refused = if !value.is_finite() {
+                    Some("is not a finite number".to_owned())
+                } else if time.is_some() && value <= 0.0 {
+                    Some("is not above 0, which a time must be".to_owned())
                 } else {
-                    (!value.is_finite()).then(|| "is not a finite number".to_owned())
+                    time.and_then(|_| plausible::refused_trial(value, &self.spec.unit, time))
                 };
                 match refused {
                     Some(why) => Err(format!("its figure {text} {why}")),
@@ -318,7 +320,8 @@ mod tests {
     fn the_tail_is_short_and_inert() {
         let long = format!("{}\u{1b}[31mend\n", "x".repeat(1000));
         let t = tail(&long);
-        assert!(t.starts_with('…') && t.ends_with("end") && t.chars().count() <= TAIL_CHARS + 1, "{t}");
+        // The escape is shown as the text `\x1b`, three characters longer.
+        assert!(t.starts_with('…') && t.ends_with("end") && t.chars().count() <= TAIL_CHARS + 4, "{t}");
         assert!(!t.contains('\u{1b}'));
     }
 }

@@ -114,9 +114,21 @@ pub struct ArmUnit {
     pub label: String,
     /// The row's unit (`s`, `ns/access` …).
     pub unit: String,
-    /// Nanoseconds per one `unit`; finite and positive.
+    /// Nanoseconds per one `unit`; finite and positive. For an arm of
+    /// figures, 1 (its values are not derived from nanoseconds).
     pub ns_per_unit: f64,
+    /// The arm's values are the program's own figures, read from its
+    /// output (SPEC E17), not its wall times.
+    pub figures: bool,
 }
+
+/// The `#` comment that states an arm's figures' unit (SPEC E17).
+pub fn figures_comment(label: &str, unit: &str) -> String {
+    format!("arm {label} figures: {unit}{FIGURES_TEXT}")
+}
+
+/// What follows the unit in [`figures_comment`].
+const FIGURES_TEXT: &str = " read from the program's output; ns is each process's wall time";
 
 /// The arms' units stated by [`unit_comment`] lines before the header. An
 /// arm stated twice, or with a divisor that is not a finite positive number,
@@ -128,7 +140,18 @@ pub fn units(text: &str) -> Vec<ArmUnit> {
         .map(str::trim)
         .take_while(|line| line.is_empty() || line.starts_with('#'))
         .filter_map(|line| {
-            let (label, rest) = line.strip_prefix("# arm ")?.split_once(" unit: ")?;
+            let arm = line.strip_prefix("# arm ")?;
+            if let Some((label, rest)) = arm.split_once(" figures: ") {
+                let unit = rest.strip_suffix(FIGURES_TEXT)?;
+                let valid = arm_index(label).is_some() && !unit.is_empty();
+                return valid.then(|| ArmUnit {
+                    label: label.to_owned(),
+                    unit: unit.to_owned(),
+                    ns_per_unit: 1.0,
+                    figures: true,
+                });
+            }
+            let (label, rest) = arm.split_once(" unit: ")?;
             let (unit, divisor) = rest.rsplit_once(" (ns / ")?;
             // Files written before the divisor was rounded say 1 / (1 / 1e9)
             // as 999999999.9999999; 15 significant digits give back the 1e9
@@ -137,7 +160,7 @@ pub fn units(text: &str) -> Vec<ArmUnit> {
             let written: f64 = divisor.strip_suffix(')')?.parse().ok()?;
             let ns_per_unit: f64 = format!("{written:.14e}").parse().ok()?;
             let valid = arm_index(label).is_some() && !unit.is_empty() && ns_per_unit.is_finite() && ns_per_unit > 0.0;
-            valid.then(|| ArmUnit { label: label.to_owned(), unit: unit.to_owned(), ns_per_unit })
+            valid.then(|| ArmUnit { label: label.to_owned(), unit: unit.to_owned(), ns_per_unit, figures: false })
         })
         .collect();
     stated.iter().filter(|u| stated.iter().filter(|v| v.label == u.label).count() == 1).cloned().collect()

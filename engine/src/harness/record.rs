@@ -50,10 +50,7 @@ pub fn write_raw_reserved(dir: &Path, result: &BenchResult, reserved: raw::Reser
         // A figure is not nanoseconds over a divisor: `ns` stays each
         // process's wall time, and the figures column says what was read.
         comments.push(match &arm.figure {
-            Some(own) => format!(
-                "arm {} figures: {} read from the program's output; ns is each process's wall time",
-                arm.label, own.spec.unit
-            ),
+            Some(own) => raw::figures_comment(&arm.label, &own.spec.unit),
             None => raw::unit_comment(&arm.label, &arm.unit, arm.ns_per_unit),
         });
     }

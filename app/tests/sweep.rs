@@ -1,0 +1,185 @@
+//! Parameter scans and the program's own figure as a user runs them
+//! (SPEC E16, E17), against the `figure-walk` test program.
+
+use std::path::Path;
+
+mod common;
+use common::{json, notebook, ok, stdout, text, vernier};
+
+const WALK: &str = env!("CARGO_BIN_EXE_figure-walk");
+const FIGURE: &str = "ns/access: ([0-9.eE+-]+)";
+
+/// `vernier bench ARGS… -- figure-walk WALK_ARGS…` with `--json`.
+fn bench(dir: &str, args: &[&str], walk: &[&str]) -> std::process::Output {
+    let mut all = vec!["bench", "--json", "--notebook", dir];
+    all.extend_from_slice(args);
+    all.push("--");
+    all.push(WALK);
+    all.extend_from_slice(walk);
+    vernier(&all)
+}
+
+fn show(dir: &str) -> serde_json::Value {
+    json(&ok(vernier(&["show", dir, "--json"])))
+}
+
+// SPEC E16, E17: one row per value, recorded as one sweep; every round takes
+// one trial of each value with the order rotated by one; each value is
+// warmed up first; the medians are the figures the program printed.
+#[test]
+fn a_scan_records_one_sweep_with_rotated_rounds() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let log = tmp.path().join("order.log");
+    let log_arg = log.display().to_string();
+    let o = bench(
+        &dir,
+        &["-n", "3", "--warmup", "1", "--param", "V=10,20,30", "--metric", FIGURE, "--metric-unit", "ns/access"],
+        &["--value", "{V}", "--tag", "{V}", "--log", &log_arg],
+    );
+    let v = json(&ok(o));
+    let order: Vec<String> = std::fs::read_to_string(&log).expect("log").lines().map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(
+        order,
+        ["10", "20", "30", "10", "20", "30", "20", "30", "10", "30", "10", "20"],
+        "warm-up, then rotated"
+    );
+    let medians: Vec<f64> =
+        v["runs"].as_array().expect("runs").iter().map(|r| r["median"].as_f64().expect("m")).collect();
+    assert_eq!(medians, [10.0, 20.0, 30.0]);
+    assert_eq!(v["runs"][1]["point"], serde_json::json!(["20"]));
+    assert_eq!(v["runs"][1]["unit"], "ns/access");
+    let nb = show(&dir);
+    let sweep = &nb["sweeps"][0];
+    assert_eq!((sweep["label"].as_str(), sweep["runs"].clone()), (Some("W1"), serde_json::json!([1, 2, 3])));
+    assert_eq!(sweep["points"], serde_json::json!([["10"], ["20"], ["30"]]));
+    assert_eq!(nb["runs"][2]["sweep"], "W1");
+    assert!(nb["runs"][0]["columns"]["What"].as_str().expect("what").ends_with(": V=10"));
+    let instrument = nb["runs"][0]["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .find(|c| c["field"] == "instrument")
+        .map(|c| c["value"].as_str().unwrap_or_default().to_owned())
+        .expect("instrument");
+    assert!(instrument.starts_with("the program's own timer"), "{instrument}");
+    let notes = ok(vernier(&["show", &dir]));
+    assert!(stdout(&notes).contains("Sweep W1: runs 1–3"), "{}", stdout(&notes));
+}
+
+// SPEC E16: a geometric range expands to integers (K is 1024), the rows are
+// named in KiB; several parameters give every combination.
+#[test]
+fn a_geometric_range_and_a_second_parameter() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let o = bench(
+        &dir,
+        &["-n", "1", "--warmup", "0", "--param", "SIZE=1K..4K*2", "--param", "MODE=1,2", "--what", "walk"],
+        &["--bytes", "{SIZE}", "--value", "{MODE}"],
+    );
+    let v = json(&ok(o));
+    let runs = v["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), 6);
+    let commands: Vec<String> = runs.iter().map(|r| r["command"][2].as_str().expect("bytes").to_owned()).collect();
+    assert_eq!(commands, ["1024", "2048", "4096", "1024", "2048", "4096"]);
+    assert_eq!(runs[4]["what"], "walk: SIZE=2 KiB, MODE=2");
+    let nb = show(&dir);
+    assert_eq!(nb["sweeps"][0]["params"][0]["sizes"], true);
+    assert_eq!(nb["sweeps"][0]["params"][0]["values"], serde_json::json!(["1024", "2048", "4096"]));
+}
+
+// SPEC E17: --metric-each takes every figure a process prints as a trial;
+// -n counts processes, and the summary says "5 internal × 3 runs". The raw
+// file keeps each process's wall time beside its figures.
+#[test]
+fn metric_each_counts_internal_trials() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let o = bench(
+        &dir,
+        &["-n", "3", "--warmup", "1", "--metric", FIGURE, "--metric-unit", "ns/access", "--metric-each"],
+        &["--value", "100", "--trials", "5"],
+    );
+    let v = json(&ok(o));
+    let run = &v["runs"][0];
+    assert_eq!((run["n"].as_u64(), run["median"].as_f64()), (Some(15), Some(102.0)));
+    assert_eq!(run["own_figure"]["processes"], 3);
+    let shown = ok(vernier(&["show", &dir]));
+    assert!(stdout(&shown).contains("1 + 15 (5 internal × 3 runs)"), "{}", stdout(&shown));
+    let raw = std::fs::read_to_string(Path::new(&dir).join(run["raw_file"].as_str().expect("raw"))).expect("raw");
+    assert!(raw.contains("index,arm,position,warmup,ns,exit_status,figures"), "{raw}");
+    let rows: Vec<&str> = raw.lines().filter(|l| !l.starts_with('#')).skip(1).collect();
+    assert_eq!(rows.len(), 4, "one row per process: {raw}");
+    for row in rows {
+        let fields: Vec<&str> = row.split(',').collect();
+        assert!(fields[4].parse::<u64>().expect("wall ns") > 0);
+        assert_eq!(fields[6], "100;101;102;103;104");
+    }
+    let stats = ok(vernier(&["stats", &Path::new(&dir).join("raw/run-1.csv").display().to_string()]));
+    assert!(stdout(&stats).contains("the program's own figures"), "{}", stdout(&stats));
+    assert!(stdout(&stats).contains("n=15"), "{}", stdout(&stats));
+}
+
+// SPEC E17: a program that prints JSON, read by its key.
+#[test]
+fn a_json_key_is_read() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let one = bench(
+        &dir,
+        &["-n", "3", "--warmup", "0", "--metric-json", "ns_per_access", "--metric-unit", "ns/access"],
+        &["--value", "7.5", "--json"],
+    );
+    assert_eq!(json(&ok(one))["runs"][0]["median"].as_f64(), Some(7.5));
+    let each = bench(
+        &dir,
+        &["-n", "1", "--warmup", "0", "--metric-json", "ns_per_access", "--metric-unit", "ns/access", "--metric-each"],
+        &["--value", "1", "--json", "--trials", "3"],
+    );
+    let v = json(&ok(each));
+    assert_eq!((v["runs"][0]["n"].as_u64(), v["runs"][0]["median"].as_f64()), (Some(3), Some(2.0)));
+}
+
+// SPEC E17, E10: a process whose output lacks the figure is a failed trial;
+// the run ends, exits 1, records no row, and its note quotes the output.
+#[test]
+fn a_missing_figure_fails_the_trial() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let o = bench(&dir, &["-n", "3", "--metric", FIGURE, "--metric-unit", "ns/access"], &["--omit"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let v = json(&o);
+    assert!(v["failure"].as_str().expect("failure").contains("gave no figure"), "{v}");
+    let nb = show(&dir);
+    assert_eq!(nb["runs"].as_array().map(Vec::len), Some(0));
+    let note = nb["notes"][0]["text"].as_str().expect("note");
+    assert!(note.contains("walked, but this build prints no figure"), "{note}");
+    // Several figures where one was expected is not a figure either.
+    let two =
+        bench(&dir, &["-n", "1", "--metric", FIGURE, "--metric-unit", "ns/access"], &["--value", "1", "--trials", "2"]);
+    assert_eq!(two.status.code(), Some(1), "{}", text(&two));
+    assert!(json(&two)["failure"].as_str().expect("failure").contains("--metric-each"));
+}
+
+// SPEC E16, E17: what cannot be measured as asked is refused before
+// anything runs, with a message saying what to do.
+#[test]
+fn refusals_say_why() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let cases: [(&[&str], &[&str], &str); 6] = [
+        (&["--param", "N=1,2", "--vs", "true"], &["--value", "{N}"], "not combined with --vs"),
+        (&["--param", "N=1,2"], &["--value", "1"], "write {N} in the command"),
+        (&["--param", "N=1..8"], &["--value", "{N}"], "factor is missing"),
+        (&["--metric", "ns/access: [0-9]+", "--metric-unit", "ns"], &[], "exactly one capture group"),
+        (&["--metric", FIGURE], &[], "--metric-unit"),
+        (&["--metric-each"], &[], "go with --metric"),
+    ];
+    for (args, walk, expected) in cases {
+        let o = bench(&dir, args, walk);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(expected), "{args:?}: {}", text(&o));
+    }
+    assert_eq!(show(&dir)["runs"].as_array().map(Vec::len), Some(0));
+}
