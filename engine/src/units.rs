@@ -48,6 +48,12 @@ pub fn time_factor(from: &str, to: &str) -> Option<f64> {
     (rest_a == rest_b).then(|| times_ten_to(1.0, a - b))
 }
 
+/// Nanoseconds in one of `unit`'s time part (`ms` and `ms/access` give
+/// 1e6); `None` when the unit is not a time.
+pub fn nanoseconds_per(unit: &str) -> Option<f64> {
+    time_of(unit).map(|(exponent, _)| times_ten_to(1.0, exponent + 9))
+}
+
 /// The unit values are shown in, and how to get there from the unit they
 /// are stored in.
 #[derive(Debug, Clone, PartialEq)]

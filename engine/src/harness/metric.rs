@@ -153,7 +153,7 @@ impl Metric {
                 texts.len()
             ));
         }
-        let time = crate::units::time_factor(&self.spec.unit, "ns");
+        let time = crate::units::nanoseconds_per(&self.spec.unit);
         texts
             .iter()
             .map(|text| {

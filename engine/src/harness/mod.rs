@@ -770,7 +770,7 @@ fn arm_result(
     // A figure's unit is the program's: a time one is still nanoseconds
     // per unit for the plausibility checks; any other unit is counted as is.
     let ns_per_unit = match &figure {
-        Some(own) => crate::units::time_factor(&own.spec.unit, "ns").unwrap_or(1.0),
+        Some(own) => crate::units::nanoseconds_per(&own.spec.unit).unwrap_or(1.0),
         None => 1.0 / scale(live, arm, 1),
     };
     let warmup_trials = u32::try_from(trials.iter().filter(|t| t.arm == arm && t.warmup).count()).unwrap_or(u32::MAX);
