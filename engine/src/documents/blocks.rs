@@ -33,12 +33,13 @@ pub enum Block {
 
 /// Parses a Markdown template into blocks, replacing every `{{name}}` in the
 /// text with `fill(name)`. A paragraph that is exactly `[[kind:name]]`
-/// (`[[table:results]]`, `[[chart:soak]]`) becomes the block
-/// `insert("kind:name")` gives, or stays as text when it gives none.
+/// (`[[table:results]]`, `[[chart:soak]]`) becomes the blocks
+/// `insert("kind:name")` gives (one sweep is a sentence, a chart and a
+/// table), or stays as text when it gives none.
 pub fn parse_template(
     markdown: &str,
     fill: &dyn Fn(&str) -> String,
-    insert: &dyn Fn(&str) -> Option<Block>,
+    insert: &dyn Fn(&str) -> Option<Vec<Block>>,
 ) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut runs: Vec<Run> = Vec::new();
@@ -87,9 +88,9 @@ pub fn parse_template(
                 let whole: String = runs.iter().map(|r| r.text.as_str()).collect();
                 let name = whole.trim().strip_prefix("[[").and_then(|r| r.strip_suffix("]]"));
                 match name.and_then(insert) {
-                    Some(block) => {
+                    Some(inserted) => {
                         runs.clear();
-                        blocks.push(block);
+                        blocks.extend(inserted);
                     }
                     None => blocks.push(Block::Paragraph(std::mem::take(&mut runs))),
                 }
@@ -203,7 +204,7 @@ mod tests {
         let fill =
             |k: &str| if k == "machine" { "# not a heading\n\n| nor | a table |".to_owned() } else { format!("<{k}>") };
         let table =
-            |k: &str| (k == "table:runs").then(|| Block::Table(vec![vec!["#".to_owned()], vec!["1".to_owned()]]));
+            |k: &str| (k == "table:runs").then(|| vec![Block::Table(vec![vec!["#".to_owned()], vec!["1".to_owned()]])]);
         let blocks = parse_template(md, &fill, &table);
         assert_eq!(blocks.len(), 5);
         assert!(matches!(&blocks[0], Block::Heading(1, r) if r[0].text == "Title <name>"));

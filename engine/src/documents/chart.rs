@@ -14,6 +14,7 @@ use crate::units::DisplayUnit;
 
 use crate::notebook::{Notebook, Run, Soak};
 use crate::soak::file::SoakData;
+use crate::sweeps::SweepView;
 
 /// The font every chart is drawn with, shipped so a chart looks the same
 /// on every machine (DejaVu Sans; its licence allows bundling).
@@ -93,6 +94,123 @@ pub fn results(nb: &Notebook) -> Result<Option<Picture>, ChartError> {
         synthetic: runs.iter().any(|r| r.measurement.synthetic),
     };
     draw_runs(&caption, &boxes, unit).map(Some)
+}
+
+/// Line colours of a sweep's series, in legend order.
+const SERIES_COLOURS: [RGBColor; 6] = [
+    RGBColor(40, 90, 170),
+    RGBColor(200, 100, 20),
+    RGBColor(40, 140, 70),
+    RGBColor(150, 50, 150),
+    RGBColor(170, 40, 40),
+    RGBColor(90, 90, 90),
+];
+
+/// A sweep (SPEC E16, D5): each point's median joined in x order per
+/// series, its IQR as a bar; an axis is logarithmic when its values span two
+/// decades or more (sizes in powers of two, other values in powers of ten).
+pub fn sweep(view: &SweepView, nb: &Notebook) -> Result<Picture, ChartError> {
+    let shown = view.display_unit();
+    let unit = shown.name().to_owned();
+    let (log_x, log_y) = (view.log_x(), view.log_y());
+    let x_base: f64 = if view.x_sizes { 2.0 } else { 10.0 };
+    let fx = |x: f64| if log_x { x.log(x_base) } else { x };
+    let fy = |y: f64| if log_y { shown.scale(y).log10() } else { shown.scale(y) };
+    let times: Vec<_> = view.points().filter_map(|p| nb.run(p.run)).map(|r| r.recorded_at).collect();
+    let (first, last) = (times.iter().min(), times.iter().max());
+    let points = view.points().count();
+    let caption = Caption {
+        title: format!("{}: median {} (bar: IQR) by {}", view.title, unit, view.x_name),
+        window: match (first, last) {
+            (Some(a), Some(b)) => format!(
+                "window: {} … {}, {points} points{}{}",
+                a.format("%Y-%m-%d %H:%M"),
+                b.format("%Y-%m-%d %H:%M UTC"),
+                if log_x { " · log x" } else { "" },
+                if log_y { " · log y" } else { "" },
+            ),
+            _ => "window: no kept run".to_owned(),
+        },
+        thermal: view.thermal.clone(),
+        synthetic: view.synthetic,
+    };
+    let xs: Vec<f64> = view.points().map(|p| fx(p.x)).collect();
+    let ys: Vec<f64> = view.points().flat_map(|p| [fy(p.p25), fy(p.median), fy(p.p75)]).collect();
+    let (Some(x_scale), Some(y_scale)) = (Scale::of(xs.iter().copied()), Scale::of(ys.iter().copied())) else {
+        return render(&caption, 0.0, |area| undrawable(area, xs.iter().chain(&ys).copied()));
+    };
+    // Plotted divided by a power of ten where the values are extreme (a
+    // hostile notebook's), labelled with the values themselves.
+    let (xd, yd) = (x_scale.divisor, y_scale.divisor);
+    let xs: Vec<f64> = xs.iter().map(|x| x / xd).collect();
+    let ys: Vec<f64> = ys.iter().map(|y| y / yd).collect();
+    let sx = |x: f64| fx(x) / xd;
+    let sy = |y: f64| fy(y) / yd;
+    let (x0, x1) = match (min_of(&xs), max_of(&xs)) {
+        (Some(lo), Some(hi)) => {
+            let pad = ((hi - lo) * 0.05).max(if log_x { 0.25 } else { hi.abs() * 0.05 + 1e-12 });
+            (lo - pad, hi + pad)
+        }
+        _ => (0.0, 1.0),
+    };
+    let (y0, y1) = match (min_of(&ys), max_of(&ys)) {
+        (Some(lo), Some(hi)) if log_y => (lo - 0.1, hi + 0.1),
+        (lo, hi) => y_range(lo.unwrap_or(0.0), hi.unwrap_or(1.0)),
+    };
+    let x_label = |t: &f64| {
+        let t = t * xd;
+        let x = if log_x { x_base.powf(t) } else { t };
+        // Only exact powers are labelled on a log axis, so a label is a value.
+        if log_x && (t - t.round()).abs() > 1e-6 { String::new() } else { view.x_label(x) }
+    };
+    let y_label = |t: &f64| {
+        let t = t * yd;
+        crate::stats::format_significant(if log_y { 10f64.powf(t) } else { t }, 3)
+    };
+    let x_desc = format!("{}{}", view.x_name, if log_x { " (log scale)" } else { "" });
+    let y_desc = format!("median ({unit}){}", if log_y { ", log scale" } else { "" });
+    render(&caption, if log_y { 1.0 } else { y0 }, |area| {
+        let mut chart = axes(area, x0..x1, y0..y1)?;
+        chart
+            .configure_mesh()
+            .x_labels(if log_x { ((x1 - x0).ceil() as usize + 1).min(30) } else { 10 })
+            .x_label_formatter(&x_label)
+            .y_label_formatter(&y_label)
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .light_line_style(RGBColor(238, 238, 238))
+            .label_style((FAMILY, 16))
+            .axis_desc_style((FAMILY, 18))
+            .draw()
+            .map_err(err)?;
+        for (series, colour) in view.series.iter().zip(SERIES_COLOURS.iter().cycle()) {
+            let line: Vec<(f64, f64)> = series.points.iter().map(|p| (sx(p.x), sy(p.median))).collect();
+            chart
+                .draw_series(LineSeries::new(line.iter().copied(), colour.stroke_width(2)))
+                .map_err(err)?
+                .label(inert(&series.name).into_owned())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(3)));
+            for p in &series.points {
+                let x = sx(p.x);
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(x, sy(p.p25)), (x, sy(p.p75))],
+                        colour.stroke_width(2),
+                    )))
+                    .map_err(err)?;
+            }
+            chart.draw_series(line.iter().map(|&pt| Circle::new(pt, 5, colour.filled()))).map_err(err)?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.9))
+            .border_style(RGBColor(200, 200, 200))
+            .label_font((FAMILY, 16))
+            .draw()
+            .map_err(err)?;
+        Ok(())
+    })
 }
 
 /// The soak curve: the score over time with the onset and stable marks.

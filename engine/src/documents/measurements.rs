@@ -16,7 +16,7 @@ use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
 
 use crate::notebook::store::{from_bytes, to_text};
 use crate::notebook::{
-    EnvField, LoadError, Note, Notebook, Pair, Prediction, PredictionColumn, Run, RunColumn, Soak, SoakColumn,
+    EnvField, LoadError, Note, Notebook, Pair, Prediction, PredictionColumn, Run, RunColumn, Soak, SoakColumn, Sweep,
 };
 
 /// Name of the hidden sheet holding the notebook's own text.
@@ -94,6 +94,9 @@ pub struct Layout {
     /// Each interleaved comparison: its two runs, labels, verdict, paired
     /// ratio and order effect.
     pub comparisons: Sheet<Pair>,
+    /// Each parameter scan: its runs, command and parameters (E16); every
+    /// Runs row of one names it in its Sweep column.
+    pub sweeps: Sheet<Sweep>,
     /// The Soak runs section's columns, the protocol and numbers as numbers.
     pub soaks: Sheet<Soak>,
     /// Notes and anomalies: time | note.
@@ -138,6 +141,12 @@ impl Default for Layout {
                     Column::text("Discarded", |r: &Run, _| {
                         r.discarded.as_ref().map(|d| d.reason.clone()).unwrap_or_default()
                     }),
+                    // SPEC E16: the sweep a row is a point of, and its values.
+                    Column::text("Sweep", |r: &Run, nb| {
+                        nb.sweep_of(r.number)
+                            .map(|s| format!("{} · {}", s.label(), s.point_text(r.number).unwrap_or_default()))
+                            .unwrap_or_default()
+                    }),
                 ]),
             ),
             comparisons: Sheet::new([
@@ -157,6 +166,17 @@ impl Default for Layout {
                 Column::number("IQR B", |p: &Pair| p.verdict.iqr_b),
                 Column::new("Paired B/A median", |p: &Pair, _| optional(p.paired.as_ref().map(|s| s.median))),
                 Column::new("Paired B/A IQR", |p: &Pair, _| optional(p.paired.as_ref().map(|s| s.iqr))),
+            ]),
+            sweeps: Sheet::new([
+                Column::text("#", |s: &Sweep, _| s.label()),
+                Column::text("What", |s: &Sweep, _| s.what.clone()),
+                Column::text("Command", |s: &Sweep, _| crate::display::quote_argv(&s.template)),
+                Column::text("Parameters", |s: &Sweep, _| s.params_text()),
+                Column::text("Runs", |s: &Sweep, _| s.runs_text()),
+                Column::number("Points", |s: &Sweep| s.runs.len() as f64),
+                Column::text("Order", |_: &Sweep, _| {
+                    "one trial of every point per round, the order rotated by one each round".to_owned()
+                }),
             ]),
             soaks: Sheet::new(SoakColumn::ALL.map(|c| Column::new(c.header(), move |s: &Soak, _| soak_cell(s, c)))),
             notes: Sheet::new([
@@ -207,6 +227,7 @@ pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::Expo
     ws.protect();
     sheet(&mut book, "Runs", &layout.runs, nb.runs(), nb, &bold)?;
     sheet(&mut book, "Comparisons", &layout.comparisons, nb.pairs(), nb, &bold)?;
+    sheet(&mut book, "Sweeps", &layout.sweeps, nb.sweeps(), nb, &bold)?;
     sheet(&mut book, "Soak runs", &layout.soaks, nb.soaks(), nb, &bold)?;
     sheet(&mut book, "Notes and anomalies", &layout.notes, nb.notes(), nb, &bold)?;
 

@@ -20,6 +20,7 @@ use crate::notebook::{
     row_list,
 };
 use crate::soak::file::{self as soak_file, SoakData};
+use crate::sweeps::SweepView;
 
 /// Exactly the six document names (D1), in the course's order.
 pub const STEMS: [&str; 6] = [
@@ -172,14 +173,18 @@ pub fn unwritten(nb: &Notebook) -> Vec<(&'static str, usize)> {
         .collect()
 }
 
-/// The block for `[[kind:name]]`: a table or a chart.
-fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Block> {
-    let sentence = |text: String| Some(Block::Paragraph(vec![Run { text, bold: false }]));
+/// The blocks for `[[kind:name]]`: a table, a chart, or for the sweeps a
+/// sentence, a chart and a table each.
+fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Vec<Block>> {
+    let sentence = |text: String| Some(vec![Block::Paragraph(vec![Run { text, bold: false }])]);
     if name == "table:comparisons" && nb.pairs().is_empty() {
         return sentence("No interleaved comparison is recorded in this notebook.".to_owned());
     }
     if let Some(table_name) = name.strip_prefix("table:") {
-        return table(nb, table_name).map(Block::Table);
+        return table(nb, table_name).map(|t| vec![Block::Table(t)]);
+    }
+    if name == "chart:sweeps" {
+        return Some(sweeps(nb));
     }
     // Nothing to draw leaves an empty paragraph, never the placeholder.
     let drawn = match name {
@@ -192,10 +197,68 @@ fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Block>
         _ => return None,
     };
     match drawn {
-        Some(Ok(picture)) => Some(Block::Picture(picture)),
+        Some(Ok(picture)) => Some(vec![Block::Picture(picture)]),
         Some(Err(e)) => sentence(format!("({e})")),
-        None => Some(Block::Paragraph(Vec::new())),
+        None => Some(vec![Block::Paragraph(Vec::new())]),
     }
+}
+
+/// SPEC E16, D5: every sweep — each recorded scan, then the seq/chase
+/// kernels' runs — as a sentence naming it, its chart and its table, one
+/// row per value. No sweep: nothing.
+fn sweeps(nb: &Notebook) -> Vec<Block> {
+    let recorded = nb.sweeps().iter().filter_map(|s| {
+        let view = SweepView::of_sweep(s, nb)?;
+        let text = format!(
+            "Sweep {}: {} of `{}`; {}; each round took one trial of every value, the order rotated by one each round.",
+            s.label(),
+            s.runs_text(),
+            crate::display::inert_line(s.template.join(" ")),
+            s.params_text()
+        );
+        Some((text, view))
+    });
+    let kernels = SweepView::of_kernels(nb)
+        .map(|view| ("The built-in seq and chase kernels' runs by working set.".to_owned(), view));
+    let mut blocks = Vec::new();
+    for (text, view) in recorded.chain(kernels) {
+        blocks.push(Block::Paragraph(vec![Run { text, bold: false }]));
+        blocks.push(match chart::sweep(&view, nb) {
+            Ok(picture) => Block::Picture(picture),
+            Err(e) => Block::Paragraph(vec![Run { text: format!("({e})"), bold: false }]),
+        });
+        blocks.push(Block::Table(sweep_table(&view, nb)));
+    }
+    blocks
+}
+
+/// A sweep's table: one row per value, in the run's own unit and rounding.
+fn sweep_table(view: &SweepView, nb: &Notebook) -> Vec<Vec<String>> {
+    let series = view.series.len() > 1;
+    let mut header = vec![view.x_name.clone()];
+    if series {
+        header.push("Series".to_owned());
+    }
+    header.extend(
+        [RunColumn::Median, RunColumn::Dispersion, RunColumn::N, RunColumn::Number, RunColumn::Tag]
+            .map(|c| c.header().to_owned()),
+    );
+    let mut rows = vec![header];
+    for s in &view.series {
+        for p in &s.points {
+            let Some(run) = nb.run(p.run) else { continue };
+            let mut row = vec![p.x_text.clone()];
+            if series {
+                row.push(s.name.clone());
+            }
+            row.extend(
+                [RunColumn::Median, RunColumn::Dispersion, RunColumn::N, RunColumn::Number, RunColumn::Tag]
+                    .map(|c| run.cell(c)),
+            );
+            rows.push(row);
+        }
+    }
+    rows
 }
 
 /// The value of `{{name}}` in document `stem`: from the notebook, the

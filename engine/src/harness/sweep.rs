@@ -201,8 +201,13 @@ impl Scan {
 
     /// A point as a person reads it: `SIZE=16 KiB, MODE=seq`.
     pub fn label(&self, point: &[String]) -> String {
-        self.params.iter().zip(point).map(|(p, v)| format!("{}={}", p.name, p.show(v))).collect::<Vec<_>>().join(", ")
+        point_label(&self.params, point)
     }
+}
+
+/// Values of `params` as a person reads them: `SIZE=16 KiB, MODE=seq`.
+pub fn point_label(params: &[Param], point: &[String]) -> String {
+    params.iter().zip(point).map(|(p, v)| format!("{}={}", p.name, p.show(v))).collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]

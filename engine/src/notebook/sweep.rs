@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{RunColumn, Tag};
 use crate::display::inert_line;
-use crate::harness::sweep::Param;
+use crate::harness::sweep::{Param, point_label};
 
 /// A sweep, shown as `W{number}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -108,6 +108,12 @@ impl Sweep {
         })
     }
 
+    /// Run `number`'s point in words: `SIZE=16 KiB, MODE=seq`.
+    pub fn point_text(&self, number: u32) -> Option<String> {
+        let point = self.runs.iter().position(|&r| r == number).and_then(|i| self.points.get(i))?;
+        Some(point_label(&self.params, point))
+    }
+
     /// The sweep as one line beside its rows: label, runs, parameters.
     pub fn line(&self) -> String {
         inert_line(format!("{}: {} · {} · {}", self.label(), self.what, self.runs_text(), self.params_text()))
@@ -122,14 +128,7 @@ impl Sweep {
                 let run = notebook.run(number)?;
                 let x_param = self.x_param()?;
                 let x_value = point.first()?;
-                let series = self
-                    .params
-                    .iter()
-                    .zip(point)
-                    .skip(1)
-                    .map(|(p, v)| format!("{}={}", p.name, p.show(v)))
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                let series = point_label(self.params.get(1..)?, point.get(1..)?);
                 Some(SweepPoint {
                     run,
                     x: x_value.parse::<f64>().ok().filter(|x| x.is_finite()),
