@@ -183,3 +183,43 @@ fn refusals_say_why() {
     }
     assert_eq!(show(&dir)["runs"].as_array().map(Vec::len), Some(0));
 }
+
+// SPEC E16, E17, R1–R3: a sweep is reproduced as a sweep, its figure read
+// the same way, and compared point by point; one of its points alone
+// reruns alone. Nothing runs before --yes.
+#[test]
+fn a_sweep_is_reproduced_point_by_point() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let theirs = notebook(tmp.path());
+    let mine = tmp.path().join("mine").display().to_string();
+    ok(vernier(&["new", &mine]));
+    let args = ["-n", "3", "--warmup", "1", "--param", "V=10,20,30", "--metric", FIGURE, "--metric-unit", "ns/access"];
+    ok(bench(&theirs, &args, &["--value", "{V}"]));
+
+    let plan = vernier(&["reproduce", &theirs, "--sweep", "1", "--notebook", &mine]);
+    assert_eq!(plan.status.code(), Some(1), "{}", text(&plan));
+    assert!(stdout(&plan).contains("3 commands, one per point"), "{}", stdout(&plan));
+    assert!(stdout(&plan).contains("the program's own timer"), "{}", stdout(&plan));
+    assert_eq!(show(&mine)["runs"].as_array().map(Vec::len), Some(0), "nothing ran before --yes");
+
+    let o = ok(vernier(&["reproduce", &theirs, "--sweep", "1", "--notebook", &mine, "--yes", "--json"]));
+    let v = json(&o);
+    let points = v["points"].as_array().expect("points");
+    assert_eq!(points.len(), 3);
+    for (point, value) in points.iter().zip([10.0, 20.0, 30.0]) {
+        assert_eq!(point["theirs"]["median"].as_f64(), Some(value));
+        assert_eq!(point["mine"]["median"].as_f64(), Some(value));
+        assert_eq!(point["verdict"]["claimed"], false);
+    }
+    assert_eq!(v["differing"], serde_json::json!([]));
+    let nb = show(&mine);
+    assert_eq!(nb["sweeps"][0]["runs"], serde_json::json!([1, 2, 3]));
+    let notes: Vec<&str> = nb["notes"].as_array().expect("notes").iter().filter_map(|n| n["text"].as_str()).collect();
+    assert!(notes.iter().any(|n| n.contains("reproduces sweep W1") && n.contains("point by point")), "{notes:?}");
+
+    // One point: its own command only, no partner from the shared raw file.
+    let one = vernier(&["reproduce", &theirs, "--row", "2", "--notebook", &mine, "--json"]);
+    let plan = json(&one)["plan"].clone();
+    assert_eq!(plan["commands"].as_array().map(Vec::len), Some(1), "{plan}");
+    assert_eq!(plan["commands"][0][2], "20");
+}

@@ -6,16 +6,18 @@
 //! see [`inline_code`]) needs a second, explicit consent.
 
 mod inline;
+mod sweep;
 
 use std::path::Path;
 
 pub use inline::inline_code;
+pub use sweep::{PointByPoint, SweepOriginal};
 
 use crate::compare::{guarded, power_check, unit_scale};
 use crate::display::{inert, quote_argv};
 use crate::documents::foreign::{Foreign, MAX_TRIALS, MAX_WORKBOOK_BYTES, SheetRun};
 use crate::documents::measurements::{self, Opened, ReadError};
-use crate::harness::{BenchResult, BenchSpec, Subject};
+use crate::harness::{ArmResult, BenchResult, BenchSpec, MetricSpec, OwnFigure, Subject};
 use crate::kernels::KernelSpec;
 use crate::notebook::{
     Condition, ConditionName, LoadError, Notebook, RowContext, Run, WarmupPolicy, conditions_text, store,
@@ -54,6 +56,9 @@ pub struct Original {
     pub conditions: Vec<Condition>,
     /// The power source their row ran on, as it recorded it (SPEC S13).
     pub power_source: Option<String>,
+    /// Their row measured the program's own figure this way (SPEC E17):
+    /// the rerun reads it the same way, from as many processes.
+    pub figure: Option<OwnFigure>,
 }
 
 /// Why a row cannot be reproduced.
@@ -69,6 +74,17 @@ pub enum ReproduceError {
         row: u32,
         /// The command.
         command: String,
+    },
+    /// No such sweep.
+    #[error("there is no sweep W{0} in that log")]
+    NoSuchSweep(u32),
+    /// A sweep that cannot be rerun as one.
+    #[error("sweep {label} cannot be rerun as a sweep: {why}; reproduce its points one at a time with --row")]
+    BadSweep {
+        /// `W1`.
+        label: String,
+        /// What is wrong.
+        why: String,
     },
     /// The row's trial counts cannot be rerun as they are.
     #[error("run {row}: {why}")]
@@ -125,6 +141,15 @@ impl Log {
         }
     }
 
+    /// Sweep `W{number}`, as its owner recorded it; a workbook Vernier did
+    /// not write keeps no sweep.
+    pub fn sweep(&self, number: u32) -> Result<SweepOriginal, ReproduceError> {
+        match self {
+            Log::Notebook(nb) => SweepOriginal::from_notebook(nb, number),
+            Log::Foreign(_) => Err(ReproduceError::NoSuchSweep(number)),
+        }
+    }
+
     /// Every run that can be offered for reproducing (discarded ones left out).
     pub fn originals(&self) -> Vec<Original> {
         let rows: Vec<u32> = match self {
@@ -156,10 +181,13 @@ impl Original {
     pub fn from_notebook(nb: &Notebook, row: u32) -> Result<Self, ReproduceError> {
         let run = nb.run(row).ok_or(ReproduceError::NoSuchRow(row))?;
         let m = &run.measurement;
+        // A sweep's points share a raw file but are not a comparison: one
+        // point reruns alone (the whole sweep is `SweepOriginal`).
         let partner = m
             .raw_file
             .as_ref()
             .zip(nb.comparison_partner(row))
+            .filter(|_| nb.sweep_of(row).is_none())
             .map(|(raw, other)| (raw.arm.clone(), other.measurement.command.clone()));
         Ok(Self {
             row,
@@ -175,6 +203,7 @@ impl Original {
             // Their row's own record, the power source they stated included.
             conditions: run.context().effective_conditions(),
             power_source: run.context().power_source(),
+            figure: m.figure.clone(),
         })
     }
 
@@ -199,7 +228,22 @@ impl Original {
                 .iter()
                 .find(|c| c.field.eq_ignore_ascii_case(ConditionName::PowerSource.as_str()) && c.is_stated())
                 .map(|c| c.value.clone()),
+            figure: None,
         })
+    }
+
+    /// The trials the rerun takes per arm: their timed trials, or with
+    /// `--metric-each` their processes (each printed several figures).
+    pub fn runs(&self) -> u32 {
+        match &self.figure {
+            Some(own) if own.spec.each => own.processes,
+            _ => self.timed,
+        }
+    }
+
+    /// How their row read the program's own figure, for the rerun.
+    fn metric(&self) -> Option<MetricSpec> {
+        self.figure.as_ref().map(|own| own.spec.clone())
     }
 
     /// The run that repeats this row: same subject(s), n, warm-up and
@@ -207,9 +251,10 @@ impl Original {
     /// runs inline code is [`spec_inline_code`]'s question.
     pub fn spec(&self) -> Result<BenchSpec, ReproduceError> {
         let bad = |why: String| ReproduceError::BadCount { row: self.row, why };
-        crate::harness::check_odd_trials(self.timed).map_err(bad)?;
-        if self.timed > MAX_TRIALS {
-            return Err(bad(format!("{} timed trials is more than {MAX_TRIALS}", self.timed)));
+        let runs = self.runs();
+        crate::harness::check_odd_trials(runs).map_err(bad)?;
+        if runs > MAX_TRIALS {
+            return Err(bad(format!("{runs} timed trials is more than {MAX_TRIALS}")));
         }
         let warmup = match (self.settle, self.warmup_trials) {
             (true, w) => WarmupPolicy::Settle { max: w.unwrap_or(50).clamp(1, 50) },
@@ -225,7 +270,7 @@ impl Original {
             }
             None => vec![this],
         };
-        Ok(BenchSpec { runs: self.timed, warmup, ..BenchSpec::new(arms) })
+        Ok(BenchSpec { runs, warmup, metric: self.metric(), ..BenchSpec::new(arms) })
     }
 
     /// Which arm of the rerun is this row: 0 for A, 1 for B.
@@ -321,6 +366,11 @@ impl SideBySide {
     /// theirs (before it is recorded, what the machine read).
     pub fn new(original: &Original, result: &BenchResult, mine: Option<&Run>) -> Option<Self> {
         let arm = result.arms.get(original.arm_index()).or(result.arms.first())?;
+        Self::of_arm(original, arm, result, mine)
+    }
+
+    /// [`Self::new`] for one `arm` of the rerun (a sweep's point).
+    pub fn of_arm(original: &Original, arm: &ArmResult, result: &BenchResult, mine: Option<&Run>) -> Option<Self> {
         let summary = arm.summary.as_ref()?;
         let scale = unit_scale(&arm.unit, &original.unit);
         let f = scale.unwrap_or(1.0);
@@ -408,16 +458,20 @@ impl Original {
         let theirs = self.figures();
         let conditions =
             if self.conditions.is_empty() { "none recorded".to_owned() } else { conditions_text(&self.conditions) };
+        let figure = self
+            .figure
+            .as_ref()
+            .map_or_else(String::new, |own| format!("\n  measured: {}", inert(&own.spec.describe())));
         let inline = spec_inline_code(spec).map_or_else(String::new, |why| format!("\n  WARNING: it {why}"));
         format!(
             "Reproduce run {} of {} ({})\n  command: {}\n  timed trials: {}\n  warm-up: {warmup}\n  \
-             interleaving: {interleaving}\n  their result: median {}, IQR {}\n  their conditions: {}{inline}\n\
+             interleaving: {interleaving}{figure}\n  their result: median {}, IQR {}\n  their conditions: {}{inline}\n\
              Each command runs as an argument vector, exactly as quoted above, with your privileges.",
             self.row,
             inert(source),
             inert(&self.what),
             commands.join("  vs  "),
-            self.timed,
+            self.runs(),
             inert(&theirs.median()),
             inert(&theirs.iqr()),
             inert(&conditions),
@@ -467,6 +521,7 @@ mod tests {
             unit: "ms".into(),
             conditions: vec![Condition { field: "governor".into(), value: "\x1b[2K\rcommand: true".into() }],
             power_source: None,
+            figure: None,
         };
         let spec = original.spec().expect("spec");
         let plan = original.plan("theirs", &spec);

@@ -21,9 +21,13 @@ use super::{Failure, Outcome, table};
 pub struct ReproduceArgs {
     /// Their notebook folder or measurements.xlsx (opened read-only).
     path: PathBuf,
-    /// The run to reproduce (its `#`).
+    /// The run to reproduce (its `#`); a sweep's point reruns alone.
+    #[arg(long, value_name = "N", required_unless_present = "sweep", conflicts_with = "sweep")]
+    row: Option<u32>,
+    /// The sweep to reproduce (its number, W1 is 1): every point, rerun as
+    /// one sweep and compared point by point (E16).
     #[arg(long, value_name = "N")]
-    row: u32,
+    sweep: Option<u32>,
     /// Your notebook, where the rerun is recorded.
     #[arg(long, value_name = "DIR")]
     notebook: PathBuf,
@@ -47,7 +51,10 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
             args.notebook.display()
         )));
     }
-    let original = open_log(&args.path)?.original(args.row).map_err(Failure::input)?;
+    let Some(row) = args.row else {
+        return reproduce_sweep(args);
+    };
+    let original = open_log(&args.path)?.original(row).map_err(Failure::input)?;
     let spec = original.spec().map_err(Failure::input)?;
     // Fail before measuring if your notebook cannot be read.
     open(&args.notebook)?;
@@ -122,6 +129,89 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
                 outcome.diff.iter().map(|d| vec![d.field.clone(), d.theirs.clone(), d.ours.clone()]).collect();
             out!("\nconditions that differ:\n{}", table::render(&["Condition", "Theirs", "Mine"], &rows));
         }
+    }
+    Ok(0)
+}
+
+/// `--sweep N`: every point of their sweep, rerun as a sweep here and
+/// compared point by point; the same confirmation as a row.
+fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
+    let number = args.sweep.ok_or_else(|| Failure::input(anyhow!("give --row N or --sweep N")))?;
+    let sweep = open_log(&args.path)?.sweep(number).map_err(Failure::input)?;
+    let spec = sweep.spec().map_err(Failure::input)?;
+    open(&args.notebook)?;
+    let source = args.path.display().to_string();
+    let commands = || spec.arms.iter().map(Subject::argv).collect::<Vec<_>>();
+    let inline = reproduce::spec_inline_code(&spec);
+    if !args.yes {
+        if args.json {
+            out!(
+                "{}",
+                json!({"ran": false, "plan": {"sweep": sweep.label, "what": sweep.what, "commands": commands(), "inline_code": inline}})
+            );
+        } else {
+            out!("{}", sweep.plan(&source, &spec));
+            let flags = if inline.is_some() { "--yes --allow-inline-code" } else { "--yes" };
+            out!("\nNothing was run. Check the commands above, then add {flags} to run them.");
+        }
+        return Ok(1);
+    }
+    if let (Some(why), false) = (&inline, args.allow_inline_code) {
+        return Err(Failure::input(anyhow!(
+            "sweep {} {why}; nothing was run. Read its commands, then add --allow-inline-code to --yes to run them anyway",
+            sweep.label
+        )));
+    }
+    let (reserved, stated) = reserve_raw(&args.notebook)?;
+    let result = run_with_progress(BenchSpec { stated: Some(stated), ..spec.clone() })?;
+    let recorded = record(&args.notebook, &result, reserved)?;
+    if let Some(failure) = &result.failure {
+        return Err(Failure::failed(anyhow!("the rerun failed: {failure}")));
+    }
+    let mine = open(&args.notebook)?;
+    let outcome = reproduce::PointByPoint::new(&sweep, &result, &mine, &recorded.runs);
+    apply(&args.notebook, |nb| nb.add_note(&outcome.note(&sweep, &source, recorded.sweep), Utc::now()))?;
+    if args.json {
+        let points: Vec<serde_json::Value> = sweep
+            .points
+            .iter()
+            .zip(&outcome.points)
+            .map(|(o, (point, side))| {
+                json!({
+                    "point": point, "their_row": o.row, "recorded_run": side.recorded_run,
+                    "theirs": {"median": o.median, "iqr": o.iqr, "unit": o.unit},
+                    "mine": {"median": side.median, "iqr": side.iqr, "unit": o.unit},
+                    "verdict": side.verdict, "env_diff": side.diff,
+                })
+            })
+            .collect();
+        out!(
+            "{}",
+            json!({"ran": true, "sweep": sweep.label, "recorded_sweep": recorded.sweep, "points": points, "differing": outcome.differing()})
+        );
+        return Ok(0);
+    }
+    let rows: Vec<Vec<String>> = sweep
+        .points
+        .iter()
+        .zip(&outcome.points)
+        .map(|(o, (point, side))| {
+            let [theirs, mine] = side.figures(o);
+            vec![
+                point.clone(),
+                format!("{} (IQR {})", theirs.median(), theirs.iqr()),
+                format!("{} (IQR {})", mine.median(), mine.iqr()),
+                inert(&side.verdict_text).into_owned(),
+            ]
+        })
+        .collect();
+    out!("{}", table::render(&["Point", "Theirs", "Mine", "Verdict (S7)"], &rows));
+    let mine_label = recorded.sweep.map_or_else(|| "not recorded".to_owned(), |n| format!("sweep W{n}"));
+    out!("\nrecorded as {mine_label} in {}", args.notebook.display());
+    if let Some(diff) = outcome.points.first().map(|(_, side)| &side.diff).filter(|d| !d.is_empty()) {
+        let rows: Vec<Vec<String>> =
+            diff.iter().map(|d| vec![d.field.clone(), d.theirs.clone(), d.ours.clone()]).collect();
+        out!("\nconditions that differ (first point):\n{}", table::render(&["Condition", "Theirs", "Mine"], &rows));
     }
     Ok(0)
 }

@@ -1,0 +1,154 @@
+//! Reproducing a whole sweep (SPEC E16, R1–R3): every point of their scan
+//! rerun here as one sweep — the same commands, interleaved round by round
+//! with the order rotated — and compared point by point, each with S7.
+//! One point alone is an ordinary row ([`Original`]).
+
+use super::{Original, ReproduceError, SideBySide, subject};
+use crate::display::{inert, inert_line, quote_argv};
+use crate::harness::{BenchResult, BenchSpec, Scan, ScanSpec};
+use crate::notebook::Notebook;
+
+/// Their sweep, as their log recorded it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepOriginal {
+    /// `W1`.
+    pub label: String,
+    /// What it was about.
+    pub what: String,
+    /// The command with `{NAME}` where each value went.
+    pub template: Vec<String>,
+    /// The parameters and their values.
+    pub scan: Scan,
+    /// Each point's row, in the scan's order.
+    pub points: Vec<Original>,
+}
+
+impl SweepOriginal {
+    /// Sweep `W{number}` of their notebook (opened read-only). Refused when
+    /// its rows are not exactly its parameters filled into its command: a
+    /// file edited by hand is rerun point by point (`--row`), never guessed.
+    pub fn from_notebook(nb: &Notebook, number: u32) -> Result<Self, ReproduceError> {
+        let sweep = nb.sweeps().iter().find(|s| s.number == number).ok_or(ReproduceError::NoSuchSweep(number))?;
+        let label = sweep.label();
+        let bad = |why: String| ReproduceError::BadSweep { label: label.clone(), why };
+        let scan = Scan::new(sweep.params.clone(), &sweep.template).map_err(&bad)?;
+        if scan.points() != sweep.points {
+            return Err(bad("its points are not every combination of its parameters, in order".to_owned()));
+        }
+        let points = sweep
+            .runs
+            .iter()
+            .zip(&sweep.points)
+            .map(|(&row, point)| {
+                let original = Original::from_notebook(nb, row)?;
+                if original.command != scan.fill(&sweep.template, point) {
+                    return Err(bad(format!("run {row}'s command is not its point filled into the sweep's command")));
+                }
+                Ok(original)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let first = points.first().ok_or_else(|| bad("it has no run".to_owned()))?;
+        let same = |o: &Original| {
+            o.runs() == first.runs()
+                && o.warmup_trials == first.warmup_trials
+                && o.settle == first.settle
+                && o.figure.as_ref().map(|f| &f.spec) == first.figure.as_ref().map(|f| &f.spec)
+        };
+        if !points.iter().all(same) {
+            return Err(bad("its points were not all measured with the same n, warm-up and figure".to_owned()));
+        }
+        Ok(Self { label, what: sweep.what.clone(), template: sweep.template.clone(), scan, points })
+    }
+
+    /// The rerun: every point's command as a scan of the same parameters,
+    /// with their n, warm-up and figure.
+    pub fn spec(&self) -> Result<BenchSpec, ReproduceError> {
+        let first = self
+            .points
+            .first()
+            .ok_or(ReproduceError::BadSweep { label: self.label.clone(), why: "it has no run".to_owned() })?;
+        let template = first.spec()?;
+        let arms = self.points.iter().map(|o| subject(o.row, &o.command)).collect::<Result<Vec<_>, _>>()?;
+        Ok(BenchSpec {
+            arms,
+            scan: Some(ScanSpec { template: self.template.clone(), scan: self.scan.clone() }),
+            ..template
+        })
+    }
+
+    /// What will run, for the confirmation: every command quoted, inert.
+    pub fn plan(&self, source: &str, spec: &BenchSpec) -> String {
+        let first = self.points.first();
+        let commands: Vec<String> = spec.arms.iter().map(|a| format!("    {}", quote_argv(&a.argv()))).collect();
+        let warmup = match first.and_then(|o| o.warmup_trials) {
+            Some(w) => format!("{w} trials discarded per point"),
+            None => format!("not stated by them; {} will be discarded per point", super::DEFAULT_WARMUP),
+        };
+        let figure = first
+            .and_then(|o| o.figure.as_ref())
+            .map_or_else(String::new, |own| format!("\n  measured: {}", inert(&own.spec.describe())));
+        let inline = super::spec_inline_code(spec).map_or_else(String::new, |why| format!("\n  WARNING: it {why}"));
+        format!(
+            "Reproduce sweep {} of {} ({})\n  {} commands, one per point:\n{}\n  timed trials per point: {}\n  \
+             warm-up: {warmup}\n  order: one trial of every point per round, rotated by one each round{figure}{inline}\n\
+             Each command runs as an argument vector, exactly as quoted above, with your privileges.",
+            self.label,
+            inert(source),
+            inert(&self.what),
+            commands.len(),
+            commands.join("\n"),
+            spec.runs,
+        )
+    }
+}
+
+/// Their sweep and the rerun, point by point.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PointByPoint {
+    /// Each point's values in words, with the side-by-side of its row.
+    pub points: Vec<(String, SideBySide)>,
+}
+
+impl PointByPoint {
+    /// Compares every point of `result` (the rerun of `sweep`) with their
+    /// row; `recorded` are the rerun's rows in `mine`, in point order.
+    pub fn new(sweep: &SweepOriginal, result: &BenchResult, mine: &Notebook, recorded: &[u32]) -> Self {
+        let points = sweep
+            .points
+            .iter()
+            .zip(&result.arms)
+            .enumerate()
+            .filter_map(|(i, (original, arm))| {
+                let row = recorded.get(i).and_then(|&n| mine.run(n));
+                let side = SideBySide::of_arm(original, arm, result, row)?;
+                Some((arm.point.as_deref().map(|p| sweep.scan.label(p)).unwrap_or_default(), side))
+            })
+            .collect();
+        Self { points }
+    }
+
+    /// The points whose S7 verdict claims a difference.
+    pub fn differing(&self) -> Vec<&str> {
+        self.points
+            .iter()
+            .filter(|(_, side)| side.verdict.as_ref().is_some_and(|v| v.claimed))
+            .map(|(label, _)| label.as_str())
+            .collect()
+    }
+
+    /// The note that goes into my notebook, naming their sweep.
+    pub fn note(&self, sweep: &SweepOriginal, source: &str, mine: Option<u32>) -> String {
+        let differing = self.differing();
+        let verdict = if differing.is_empty() {
+            format!("no point differs that S7 can resolve ({} points)", self.points.len())
+        } else {
+            format!("{} of {} points differ (S7): {}", differing.len(), self.points.len(), differing.join("; "))
+        };
+        inert_line(format!(
+            "Sweep {} reproduces sweep {} of {source} ({}), point by point: {verdict}.",
+            mine.map_or_else(|| "?".to_owned(), |n| format!("W{n}")),
+            sweep.label,
+            sweep.what,
+        ))
+    }
+}
