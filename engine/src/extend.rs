@@ -230,6 +230,8 @@ impl Extension {
                 (None, Some(_)) => None,
             },
             labels: pair.map_or([None, None], |p| p.labels.clone().map(Some)),
+            // The program's own figure, read as the row read it (E17).
+            metric: m.figure.as_ref().map(|f| f.spec.clone()),
             ..BenchSpec::new(arms.iter().map(|(_, subject)| subject.clone()).collect())
         };
         let before = arms

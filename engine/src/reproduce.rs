@@ -181,13 +181,12 @@ impl Original {
     pub fn from_notebook(nb: &Notebook, row: u32) -> Result<Self, ReproduceError> {
         let run = nb.run(row).ok_or(ReproduceError::NoSuchRow(row))?;
         let m = &run.measurement;
-        // A sweep's points share a raw file but are not a comparison: one
-        // point reruns alone (the whole sweep is `SweepOriginal`).
+        // A sweep's point has no partner: it reruns alone (the whole sweep
+        // is `SweepOriginal`).
         let partner = m
             .raw_file
             .as_ref()
             .zip(nb.comparison_partner(row))
-            .filter(|_| nb.sweep_of(row).is_none())
             .map(|(raw, other)| (raw.arm.clone(), other.measurement.command.clone()));
         Ok(Self {
             row,

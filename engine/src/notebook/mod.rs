@@ -273,10 +273,15 @@ impl Notebook {
 
     /// The other arm of the interleaved comparison run `number` belongs
     /// to: its pair's other run; for rows recorded before comparisons were
-    /// kept as pairs, the run that shares its raw file (arm A or B).
+    /// kept as pairs, the run that shares its raw file (arm A or B) — never
+    /// for a sweep's point.
     pub fn comparison_partner(&self, number: u32) -> Option<&Run> {
         if let Some((pair, arm)) = self.pair_of(number) {
             return self.run(pair.runs[1 - arm]);
+        }
+        // A sweep's points share one raw file but compare with nothing (E16).
+        if self.sweep_of(number).is_some() {
+            return None;
         }
         let raw = self.run(number)?.measurement.raw_file.as_ref()?;
         self.runs
