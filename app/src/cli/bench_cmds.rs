@@ -15,7 +15,7 @@ use vernier_engine::harness::{
 use vernier_engine::instrument;
 use vernier_engine::kernels::{KernelKind, KernelSpec};
 use vernier_engine::machine::Machine;
-use vernier_engine::notebook::{Environment, WarmupPolicy};
+use vernier_engine::notebook::{Environment, RowRef, WarmupPolicy, row_list};
 use vernier_engine::stats::format_significant;
 use vernier_engine::units::{DisplayUnit, Figures};
 
@@ -470,7 +470,8 @@ fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity
         footer.push(if rows.is_empty() {
             format!("raw trials kept in {} (noted, no row: the run failed)", r.raw_file)
         } else if let Some(sweep) = r.sweep {
-            format!("recorded as sweep W{sweep}, runs {}, with {}", rows.join(", "), r.raw_file)
+            let runs: Vec<RowRef> = r.runs.iter().map(|&n| RowRef::Run(n)).collect();
+            format!("recorded as sweep W{sweep}, {}, with {}", row_list(&runs), r.raw_file)
         } else {
             format!("recorded as run {} with {}", rows.join(" and "), r.raw_file)
         });

@@ -69,12 +69,8 @@ impl Sweep {
 
     /// `runs 3–9` or `runs 3, 5, 8`.
     pub fn runs_text(&self) -> String {
-        let contiguous = self.runs.windows(2).all(|w| w[1] == w[0] + 1);
-        match (self.runs.first(), self.runs.last()) {
-            (Some(first), Some(last)) if contiguous && first != last => format!("runs {first}–{last}"),
-            (Some(only), _) if self.runs.len() == 1 => format!("run {only}"),
-            _ => format!("runs {}", self.runs.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")),
-        }
+        let rows: Vec<super::RowRef> = self.runs.iter().map(|&n| super::RowRef::Run(n)).collect();
+        super::row_list(&rows)
     }
 
     /// The parameters in words: `SIZE over 16 KiB … 64 MiB (7 values), MODE over seq, rand`.
