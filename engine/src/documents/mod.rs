@@ -329,11 +329,30 @@ fn method(nb: &Notebook) -> String {
     // An imported row was measured by the instrument it names, never by
     // Vernier's harness (SPEC E14): each instrument is named with its rows.
     let (imported, harness): (Vec<&crate::notebook::Run>, Vec<_>) = kept.iter().partition(|r| r.context().imported());
+    // A row of the program's own figure (E17) was timed by the program;
+    // Vernier's harness ran it and read the figure.
+    let (own, wall): (Vec<&crate::notebook::Run>, Vec<_>) =
+        harness.into_iter().partition(|r| r.measurement.figure.is_some());
     let mut measured = Vec::new();
-    if !harness.is_empty() {
+    if !wall.is_empty() {
         measured.push(format!(
             "{} run(s) measured with Vernier's harness (wall time per trial, std::time::Instant)",
-            harness.len()
+            wall.len()
+        ));
+    }
+    let own = group_rows(own.iter().filter_map(|r| {
+        let spec = &r.measurement.figure.as_ref()?.spec;
+        Some((RowRef::Run(r.number), crate::display::inert_line(spec.describe())))
+    }));
+    for (how, rows) in own {
+        measured.push(format!("{} run by Vernier's harness and measured by {how}", row_list(&rows)));
+    }
+    for sweep in nb.sweeps() {
+        measured.push(format!(
+            "sweep {} ({}): {}, one trial of every value per round with the order rotated each round",
+            sweep.label(),
+            sweep.runs_text(),
+            sweep.params_text()
         ));
     }
     let instruments = group_rows(imported.iter().map(|r| {

@@ -74,10 +74,10 @@ impl MetricSpec {
             Source::Regex(r) => format!("regular expression '{}'", crate::display::inert(r)),
             Source::JsonKey(k) => format!("JSON key '{}'", crate::display::inert(k)),
         };
-        let each = if self.each { "every figure a process prints is a trial" } else { "one figure per process" };
+        let each = if self.each { "every figure a process prints a trial" } else { "one figure per process" };
         format!(
-            "the program's own timer: its figure in {} read from its output by the {source} ({each}); \
-             the wall time of each process is kept beside it in the raw file",
+            "the program's own timer (its figure in {}, read from its output by the {source}, {each}; \
+             each process's wall time kept beside it in the raw file)",
             crate::display::inert(&self.unit)
         )
     }

@@ -190,8 +190,7 @@ impl Scan {
     /// `argv` with each `{NAME}` replaced by the point's value, in one
     /// pass: a value that itself contains `{OTHER}` stays as it is.
     pub fn fill(&self, argv: &[String], point: &[String]) -> Vec<String> {
-        let placeholders: Vec<(String, &String)> =
-            self.params.iter().map(Param::placeholder).zip(point).collect();
+        let placeholders: Vec<(String, &String)> = self.params.iter().map(Param::placeholder).zip(point).collect();
         argv.iter()
             .map(|word| {
                 let mut out = String::with_capacity(word.len());
@@ -280,11 +279,9 @@ mod tests {
         assert_eq!(scan.fill(&argv, &points[4]), words("./walk --size=2K --mode rand"));
         assert_eq!(scan.label(&points[4]), "SIZE=2K, MODE=rand");
         // One pass: a value holding another placeholder is passed as it is.
-        let tricky = Scan::new(
-            vec![Param::parse("A={B}").expect("p"), Param::parse("B=x").expect("p")],
-            &words("{A}{B}{{A}"),
-        )
-        .expect("scan");
+        let tricky =
+            Scan::new(vec![Param::parse("A={B}").expect("p"), Param::parse("B=x").expect("p")], &words("{A}{B}{{A}"))
+                .expect("scan");
         assert_eq!(tricky.fill(&words("{A}{B}{{A}"), &tricky.points()[0]), ["{B}x{{B}"]);
         let unused = Scan::new(vec![Param::parse("N=1,2").expect("p")], &words("./prog {M}"));
         assert!(unused.expect_err("unused").contains("write {N} in the command"));
