@@ -25,3 +25,5 @@ mod rules;
 mod snapshots;
 /// S1–S9 against numpy's values, and the statistics' invariants as properties.
 mod stats_reference;
+/// E16, U4, D5: a sweep as one group, one view, charted and linked.
+mod sweeps;

@@ -1,0 +1,111 @@
+//! SPEC E16, U4, D5: a sweep recorded as one group, drawn from one model in
+//! every face, and kept honest when its file is someone else's.
+
+use calamine::{Data, Reader, Xlsx};
+use vernier_engine::documents::blocks::Block;
+use vernier_engine::documents::{self, Attachments, measurements};
+use vernier_engine::harness::Param;
+use vernier_engine::notebook::{NewSweep, Notebook, RowRef, RunsLine, store};
+use vernier_engine::sweeps::SweepView;
+
+use crate::util::{at, measurement};
+
+/// A notebook with a sweep W1 over SIZE = 16 KiB … 64 MiB (runs 2–8, the
+/// median rising from 2 to 200 ns/access) after an unrelated run 1.
+fn swept() -> Notebook {
+    let mut nb = Notebook::new("Memory wall", at(0));
+    nb.record_run(measurement("unrelated", &[1.0, 1.1, 1.2]), at(1));
+    let size = Param::parse("SIZE=16K..64M*4").expect("param");
+    let mut runs = Vec::new();
+    for (i, value) in size.values.iter().enumerate() {
+        let median = 2.0 * 3f64.powi(i as i32);
+        let mut m = measurement(&format!("walk: SIZE={}", size.show(value)), &[median * 0.98, median, median * 1.03]);
+        m.unit = "ns/access".into();
+        m.command = vec!["./walk".into(), value.clone()];
+        runs.push(nb.record_run(m, at(2 + i as i64)));
+    }
+    let points = size.values.iter().map(|v| vec![v.clone()]).collect();
+    let sweep = NewSweep {
+        what: "pointer chase".into(),
+        template: vec!["./walk".into(), "{SIZE}".into()],
+        params: vec![size],
+        points,
+    };
+    nb.record_sweep(sweep, runs, at(20)).expect("sweep");
+    nb
+}
+
+// SPEC E16: one group of rows, its line under its last row, and a file that
+// names a run it does not have is refused on load.
+#[test]
+fn a_sweep_is_one_group_of_rows() {
+    let nb = swept();
+    let sweep = &nb.sweeps()[0];
+    assert_eq!((sweep.label(), sweep.runs_text()), ("W1".to_owned(), "runs 2–8".to_owned()));
+    assert_eq!(sweep.params_text(), "SIZE over 16 KiB … 64 MiB (7 values)");
+    assert_eq!(nb.sweep_of(5).map(|s| s.number), Some(1));
+    assert!(nb.sweep_of(1).is_none());
+    let lines = nb.runs_lines();
+    assert!(matches!(lines.last(), Some(RunsLine::Sweep(s)) if s.number == 1));
+    assert!(matches!(lines[lines.len() - 2], RunsLine::Run(r) if r.number == 8));
+    assert!(nb.comparison_partner(3).is_none(), "a sweep's points are not a comparison");
+
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    store::create(&dir, "x", at(0)).expect("create");
+    store::save(&dir, &nb).expect("save");
+    assert_eq!(store::load(&dir).expect("reload").sweeps(), nb.sweeps());
+    let file = dir.join(store::NOTEBOOK_FILE);
+    let text = std::fs::read_to_string(&file).expect("read");
+    let planted = text.replacen("runs: [\n                2,", "runs: [\n                99,", 1);
+    assert_ne!(planted, text, "the sweep's runs are where the test expects them");
+    std::fs::write(&file, planted).expect("write");
+    let refused = store::load(&dir).expect_err("a sweep naming run 99");
+    assert!(refused.to_string().contains("sweep W1 names run 99"), "{refused}");
+}
+
+// SPEC E16, U4: the view puts x in bytes, each axis logarithmic only past
+// two decades, and leaves discarded points out.
+#[test]
+fn the_sweep_view_reads_the_rows() {
+    let mut nb = swept();
+    let view = SweepView::of_sweep(&nb.sweeps()[0], &nb).expect("view");
+    assert_eq!(view.series.len(), 1);
+    let xs: Vec<f64> = view.points().map(|p| p.x).collect();
+    assert_eq!(xs.first().copied(), Some(16384.0));
+    assert_eq!(view.points().last().map(|p| p.x_text.clone()), Some("64 MiB".to_owned()));
+    assert!(view.log_x() && view.log_y(), "4096× in x, 729× in y");
+    assert_eq!(view.display_unit().name(), "ns/access");
+    nb.discard(RowRef::Run(3), "fan test", at(30)).expect("discard");
+    assert_eq!(SweepView::of_sweep(&nb.sweeps()[0], &nb).expect("view").points().count(), 6);
+}
+
+// SPEC E16, D5: the report holds the sweep's sentence, chart and table (one
+// row per value); the workbook links each row to its sweep.
+#[test]
+fn the_documents_chart_and_link_a_sweep() {
+    let nb = swept();
+    let blocks = documents::fill(&nb, "report.docx", &Attachments::default());
+    let at_sweep = blocks
+        .iter()
+        .position(|b| matches!(b, Block::Paragraph(r) if r.iter().any(|r| r.text.starts_with("Sweep W1: runs 2–8"))))
+        .expect("the sweep's sentence");
+    let Block::Picture(picture) = &blocks[at_sweep + 1] else { panic!("no chart after {:?}", blocks[at_sweep]) };
+    assert!(picture.alt.contains("W1") && picture.alt.contains("thermal:"), "{}", picture.alt);
+    let Block::Table(table) = &blocks[at_sweep + 2] else { panic!("no table") };
+    assert_eq!(table.len(), 8, "a header and one row per value");
+    assert_eq!(table[0][0], "SIZE");
+    assert_eq!(table[1][0], "16 KiB");
+    assert_eq!(table[7][0], "64 MiB");
+
+    let bytes = measurements::write(&nb).expect("workbook");
+    let mut book: Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).expect("readable");
+    let runs: Vec<Vec<Data>> = book.worksheet_range("Runs").expect("Runs").rows().map(<[Data]>::to_vec).collect();
+    let column = runs[0].iter().position(|c| c.to_string() == "Sweep").expect("a Sweep column");
+    assert_eq!(runs[1][column].to_string(), "");
+    assert_eq!(runs[2][column].to_string(), "W1 · SIZE=16 KiB");
+    let sweeps = book.worksheet_range("Sweeps").expect("a Sweeps sheet");
+    let row: Vec<String> = sweeps.rows().nth(1).expect("W1").iter().map(ToString::to_string).collect();
+    assert_eq!(row[0], "W1");
+    assert!(row.iter().any(|c| c == "runs 2–8"), "{row:?}");
+}
