@@ -101,7 +101,7 @@ fn the_documents_chart_and_link_a_sweep() {
     let bytes = measurements::write(&nb).expect("workbook");
     let mut book: Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).expect("readable");
     let runs: Vec<Vec<Data>> = book.worksheet_range("Runs").expect("Runs").rows().map(<[Data]>::to_vec).collect();
-    let column = runs[0].iter().position(|c| c.to_string() == "Sweep").expect("a Sweep column");
+    let column = runs[0].iter().position(|c| *c == "Sweep").expect("a Sweep column");
     assert_eq!(runs[1][column].to_string(), "");
     assert_eq!(runs[2][column].to_string(), "W1 · SIZE=16 KiB");
     let sweeps = book.worksheet_range("Sweeps").expect("a Sweeps sheet");
