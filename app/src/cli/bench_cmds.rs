@@ -233,11 +233,22 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
             "--metric reads a program's own figure from its output; a built-in kernel prints none"
         )));
     }
-    let spec = if args.own.params.is_empty() { arms_spec(args)? } else { scan_spec(args)? };
-    Ok(BenchSpec { metric, ..spec })
+    let subjects = if args.own.params.is_empty() { arms_spec(args)? } else { scan_spec(args)? };
+    Ok(BenchSpec {
+        runs: args.runs,
+        warmup: args.warmup,
+        pin: args.pin,
+        cooldown: args.cooldown,
+        timeout: args.timeout,
+        build: given(args.build.as_deref()),
+        what: given(args.naming.what.as_deref()),
+        metric,
+        ..subjects
+    })
 }
 
-/// SPEC E16: one command over every point of its parameters.
+/// SPEC E16: one command over every point of its parameters (the
+/// subjects; [`spec`] adds what every run takes).
 fn scan_spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
     if args.vs.is_some() || args.vs_kernel.is_some() {
         return Err(Failure::input(anyhow!(
@@ -256,18 +267,11 @@ fn scan_spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
     }
     let template = args.command.clone();
     let scan = Scan::new(args.own.params.clone(), &template).map_err(|e| Failure::input(anyhow!(e)))?;
-    Ok(BenchSpec {
-        runs: args.runs,
-        warmup: args.warmup,
-        pin: args.pin,
-        cooldown: args.cooldown,
-        timeout: args.timeout,
-        build: given(args.build.as_deref()),
-        what: given(args.naming.what.as_deref()),
-        ..BenchSpec::scanning(template, args.shell, scan)
-    })
+    Ok(BenchSpec::scanning(template, args.shell, scan))
 }
 
+/// One subject, or two compared, with their labels (the subjects; [`spec`]
+/// adds what every run takes).
 fn arms_spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
     let a = match (args.kernel, args.command.is_empty()) {
         (Some(kind), true) => Subject::Kernel(kernel_spec(kind, args)),
@@ -300,13 +304,6 @@ fn arms_spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         )));
     }
     Ok(BenchSpec {
-        runs: args.runs,
-        warmup: args.warmup,
-        pin: args.pin,
-        cooldown: args.cooldown,
-        timeout: args.timeout,
-        build: given(args.build.as_deref()),
-        what: given(args.naming.what.as_deref()),
         labels: [given(args.naming.label_a.as_deref()), given(args.naming.label_b.as_deref())],
         control: args.control,
         ..BenchSpec::new(arms)

@@ -58,23 +58,16 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     let spec = original.spec().map_err(Failure::input)?;
     // Fail before measuring if your notebook cannot be read.
     open(&args.notebook)?;
-    let inline = reproduce::spec_inline_code(&spec);
-    if !args.yes {
-        if args.json {
-            out!("{}", json!({"ran": false, "plan": plan_json(&original, &spec)}));
-        } else {
-            out!("{}", original.plan(&args.path.display().to_string(), &spec));
-            let flags = if inline.is_some() { "--yes --allow-inline-code" } else { "--yes" };
-            out!("\nNothing was run. Check the command above, then add {flags} to run it.");
-        }
-        return Ok(1);
-    }
-    if let (Some(why), false) = (&inline, args.allow_inline_code) {
-        return Err(Failure::input(anyhow!(
-            "run {} {why}: {}; nothing was run. Read it, then add --allow-inline-code to --yes to run it anyway",
-            original.row,
-            spec.arms.iter().map(|a| quote_argv(&a.argv())).collect::<Vec<_>>().join("  vs  ")
-        )));
+    let commands = spec.arms.iter().map(|a| quote_argv(&a.argv())).collect::<Vec<_>>().join("  vs  ");
+    if let Some(stop) = consent(
+        args,
+        &spec,
+        || original.plan(&args.path.display().to_string(), &spec),
+        || plan_json(&original, &spec),
+        &format!("run {}", original.row),
+        &commands,
+    ) {
+        return stop;
     }
     let (reserved, stated) = reserve_raw(&args.notebook)?;
     let result = run_with_progress(BenchSpec { stated: Some(stated), ..spec.clone() })?;
@@ -141,26 +134,15 @@ fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
     let spec = sweep.spec().map_err(Failure::input)?;
     open(&args.notebook)?;
     let source = args.path.display().to_string();
-    let commands = || spec.arms.iter().map(Subject::argv).collect::<Vec<_>>();
-    let inline = reproduce::spec_inline_code(&spec);
-    if !args.yes {
-        if args.json {
-            out!(
-                "{}",
-                json!({"ran": false, "plan": {"sweep": sweep.label, "what": sweep.what, "commands": commands(), "inline_code": inline}})
-            );
-        } else {
-            out!("{}", sweep.plan(&source, &spec));
-            let flags = if inline.is_some() { "--yes --allow-inline-code" } else { "--yes" };
-            out!("\nNothing was run. Check the commands above, then add {flags} to run them.");
-        }
-        return Ok(1);
-    }
-    if let (Some(why), false) = (&inline, args.allow_inline_code) {
-        return Err(Failure::input(anyhow!(
-            "sweep {} {why}; nothing was run. Read its commands, then add --allow-inline-code to --yes to run them anyway",
-            sweep.label
-        )));
+    let plan_json = || {
+        let commands: Vec<Vec<String>> = spec.arms.iter().map(Subject::argv).collect();
+        json!({"sweep": sweep.label, "what": sweep.what, "commands": commands, "inline_code": reproduce::spec_inline_code(&spec)})
+    };
+    let commands = spec.arms.iter().map(|a| quote_argv(&a.argv())).collect::<Vec<_>>().join("; ");
+    if let Some(stop) =
+        consent(args, &spec, || sweep.plan(&source, &spec), plan_json, &format!("sweep {}", sweep.label), &commands)
+    {
+        return stop;
     }
     let (reserved, stated) = reserve_raw(&args.notebook)?;
     let result = run_with_progress(BenchSpec { stated: Some(stated), ..spec.clone() })?;
@@ -214,6 +196,34 @@ fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
         out!("\nconditions that differ (first point):\n{}", table::render(&["Condition", "Theirs", "Mine"], &rows));
     }
     Ok(0)
+}
+
+/// Nothing runs without `--yes`, and code written in their file not
+/// without `--allow-inline-code` as well (SPEC R2): until then the plan is
+/// printed (`--json`: as JSON) and this is the outcome to return.
+fn consent(
+    args: &ReproduceArgs,
+    spec: &BenchSpec,
+    plan: impl FnOnce() -> String,
+    plan_json: impl FnOnce() -> serde_json::Value,
+    what: &str,
+    commands: &str,
+) -> Option<Outcome> {
+    let inline = reproduce::spec_inline_code(spec);
+    if !args.yes {
+        if args.json {
+            out!("{}", json!({"ran": false, "plan": plan_json()}));
+        } else {
+            out!("{}", plan());
+            let flags = if inline.is_some() { "--yes --allow-inline-code" } else { "--yes" };
+            out!("\nNothing was run. Check what will run above, then add {flags} to run it.");
+        }
+        return Some(Ok(1));
+    }
+    let why = inline.filter(|_| !args.allow_inline_code)?;
+    Some(Err(Failure::input(anyhow!(
+        "{what} {why}: {commands}; nothing was run. Read it, then add --allow-inline-code to --yes to run it anyway"
+    ))))
 }
 
 fn plan_json(o: &Original, spec: &BenchSpec) -> serde_json::Value {
