@@ -240,6 +240,18 @@ impl Original {
         }
     }
 
+    /// The timed trials the plan says will run: their count, or with
+    /// `--metric-each` the processes and the figures they printed.
+    pub fn trials_text(&self) -> String {
+        match &self.figure {
+            Some(own) if own.spec.each => format!(
+                "{} runs, each printing its internal trials (theirs printed {} figures in all)",
+                own.processes, self.timed
+            ),
+            _ => self.timed.to_string(),
+        }
+    }
+
     /// How their row read the program's own figure, for the rerun.
     fn metric(&self) -> Option<MetricSpec> {
         self.figure.as_ref().map(|own| own.spec.clone())
@@ -470,7 +482,7 @@ impl Original {
             inert(source),
             inert(&self.what),
             commands.join("  vs  "),
-            self.runs(),
+            self.trials_text(),
             inert(&theirs.median()),
             inert(&theirs.iqr()),
             inert(&conditions),

@@ -97,7 +97,7 @@ impl SweepOriginal {
             inert(&self.what),
             commands.len(),
             commands.join("\n"),
-            spec.runs,
+            first.map_or_else(|| spec.runs.to_string(), Original::trials_text),
         )
     }
 }
