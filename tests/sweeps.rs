@@ -80,6 +80,56 @@ fn the_sweep_view_reads_the_rows() {
     assert_eq!(SweepView::of_sweep(&nb.sweeps()[0], &nb).expect("view").points().count(), 6);
 }
 
+// SPEC E16, U4: values that are not all numbers are placed in the
+// parameter's order, each labelled with its text, never dropped.
+#[test]
+fn values_that_are_not_numbers_keep_their_order() {
+    let mut nb = Notebook::new("modes", at(0));
+    let mode = Param::parse("MODE=seq,rand,stride").expect("param");
+    let runs: Vec<u32> = (0..3)
+        .map(|i| {
+            nb.record_run(
+                measurement(&format!("mode {i}"), &[1.0 + f64::from(i), 2.0 + f64::from(i), 3.0]),
+                at(i64::from(i)),
+            )
+        })
+        .collect();
+    let points = mode.values.iter().map(|v| vec![v.clone()]).collect();
+    let sweep =
+        NewSweep { what: "modes".into(), template: vec!["./walk".into(), "{MODE}".into()], params: vec![mode], points };
+    nb.record_sweep(sweep, runs, at(9)).expect("sweep");
+    let view = SweepView::of_sweep(&nb.sweeps()[0], &nb).expect("view");
+    assert_eq!(view.categories.as_deref(), Some(&["seq".to_owned(), "rand".to_owned(), "stride".to_owned()][..]));
+    assert_eq!(view.points().map(|p| p.x).collect::<Vec<_>>(), [0.0, 1.0, 2.0]);
+    assert_eq!((view.x_label(1.0), view.x_label(0.5)), ("rand".to_owned(), String::new()));
+    assert!(!view.log_x());
+    let blocks = documents::fill(&nb, "report.docx", &Attachments::default());
+    let table = blocks
+        .iter()
+        .find_map(|b| match b {
+            Block::Table(t) if t.first().is_some_and(|h| h[0] == "MODE") => Some(t),
+            _ => None,
+        })
+        .expect("the sweep's table");
+    assert_eq!(table.iter().skip(1).map(|r| r[0].as_str()).collect::<Vec<_>>(), ["seq", "rand", "stride"]);
+}
+
+// SPEC E16, N8: a sweep that names one run twice was edited by hand.
+#[test]
+fn a_sweep_naming_a_run_twice_is_refused() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    store::create(&dir, "x", at(0)).expect("create");
+    store::save(&dir, &swept()).expect("save");
+    let file = dir.join(store::NOTEBOOK_FILE);
+    let text = std::fs::read_to_string(&file).expect("read");
+    let planted = text.replacen("                3,\n", "                2,\n", 1);
+    assert_ne!(planted, text);
+    std::fs::write(&file, planted).expect("write");
+    let refused = store::load(&dir).expect_err("run 2 twice");
+    assert!(refused.to_string().contains("sweep W1 names a run twice"), "{refused}");
+}
+
 // SPEC E16, D5: the report holds the sweep's sentence, chart and table (one
 // row per value); the workbook links each row to its sweep.
 #[test]

@@ -223,3 +223,54 @@ fn a_sweep_is_reproduced_point_by_point() {
     assert_eq!(plan["commands"].as_array().map(Vec::len), Some(1), "{plan}");
     assert_eq!(plan["commands"][0][2], "20");
 }
+
+// SPEC E17: output past what Vernier reads could cut a figure in two: the
+// trial fails and says so, rather than recording a shortened number.
+#[cfg(unix)]
+#[test]
+fn output_past_the_limit_fails_the_trial() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let script = "head -c 8388600 /dev/zero | tr '\\0' x; printf 'ns/access: 123456\\n'";
+    let o = vernier(&[
+        "bench",
+        "--json",
+        "--notebook",
+        &dir,
+        "-n",
+        "1",
+        "--warmup",
+        "0",
+        "--metric",
+        FIGURE,
+        "--metric-unit",
+        "ns/access",
+        "--",
+        "sh",
+        "-c",
+        script,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let failure = json(&o)["failure"].as_str().expect("failure").to_owned();
+    assert!(failure.contains("more than 8 MiB of output"), "{failure}");
+    assert_eq!(show(&dir)["runs"].as_array().map(Vec::len), Some(0));
+}
+
+// SPEC E17, E10: a run that fails names the trial (a warm-up one says so)
+// and quotes the end of what the program printed, its own reason.
+#[test]
+fn a_failed_trial_quotes_the_program() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let o = bench(
+        &dir,
+        &["-n", "1", "--param", "B=64K", "--metric", FIGURE, "--metric-unit", "ns/access"],
+        &["--bytes", "{B}"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let failure = json(&o)["failure"].as_str().expect("failure").to_owned();
+    assert!(failure.starts_with("trial 0 (a warm-up trial) failed (exit 2)"), "{failure}");
+    assert!(failure.contains("--bytes takes a whole number"), "{failure}");
+    let note = show(&dir)["notes"][0]["text"].as_str().expect("note").to_owned();
+    assert!(note.starts_with("A sweep of `") && note.contains("over 1 point"), "{note}");
+}

@@ -51,8 +51,9 @@ pub struct SweepView {
     pub unit: String,
     /// The lines.
     pub series: Vec<Series>,
-    /// Points whose x is not a number, which no axis can place.
-    pub unplaced: Vec<String>,
+    /// The x values as shown, in the parameter's order, when they are not
+    /// all numbers (`seq, rand`): each point's x is then its position.
+    pub categories: Option<Vec<String>>,
     /// The thermal condition over the sweep's runs, in words.
     pub thermal: String,
     /// Some run of it comes from a synthetic dataset.
@@ -63,13 +64,19 @@ impl SweepView {
     /// A recorded sweep's kept rows (discarded ones are left out).
     pub fn of_sweep(sweep: &Sweep, nb: &Notebook) -> Option<Self> {
         let x_param = sweep.x_param()?;
+        let kept: Vec<_> = sweep.points(nb).into_iter().filter(|p| p.run.discarded.is_none()).collect();
+        // Values that are not all numbers (or sizes below zero) are placed
+        // in the parameter's order instead, each labelled with its text.
+        let numeric = kept.iter().all(|p| p.x.is_some_and(|x| !x_param.sizes || x >= 0.0));
+        let categories: Option<Vec<String>> =
+            (!numeric).then(|| x_param.values.iter().map(|v| x_param.show(v)).collect());
         let mut series: Vec<Series> = Vec::new();
-        let mut unplaced = Vec::new();
         let mut runs = Vec::new();
-        for p in sweep.points(nb).into_iter().filter(|p| p.run.discarded.is_none()) {
-            let Some(x) = p.x else {
-                unplaced.push(format!("{} (run {})", p.x_text, p.run.number));
-                continue;
+        for p in kept {
+            let x = match (&categories, p.x) {
+                (None, Some(x)) => x,
+                (Some(shown), _) => shown.iter().position(|c| *c == p.x_text).unwrap_or(shown.len()) as f64,
+                (None, None) => continue,
             };
             let name = if p.series.is_empty() { sweep.what.clone() } else { p.series.clone() };
             let point = point(p.run, x, p.x_text);
@@ -82,9 +89,9 @@ impl SweepView {
         Some(Self::new(
             format!("{}: {}", sweep.label(), crate::display::inert(&sweep.what)),
             x_param.name.clone(),
-            x_param.sizes,
+            x_param.sizes && numeric,
             series,
-            unplaced,
+            categories,
             &runs,
         ))
     }
@@ -114,7 +121,7 @@ impl SweepView {
         if series.is_empty() {
             return None;
         }
-        Some(Self::new("seq / chase kernels".to_owned(), "working set".to_owned(), true, series, Vec::new(), &runs))
+        Some(Self::new("seq / chase kernels".to_owned(), "working set".to_owned(), true, series, None, &runs))
     }
 
     fn new(
@@ -122,7 +129,7 @@ impl SweepView {
         x_name: String,
         x_sizes: bool,
         mut series: Vec<Series>,
-        unplaced: Vec<String>,
+        categories: Option<Vec<String>>,
         runs: &[&Run],
     ) -> Self {
         for s in &mut series {
@@ -135,7 +142,7 @@ impl SweepView {
             x_sizes,
             unit,
             series,
-            unplaced,
+            categories,
             thermal: thermal(runs),
             synthetic: runs.iter().any(|r| r.measurement.synthetic),
         }
@@ -146,9 +153,10 @@ impl SweepView {
         self.series.iter().flat_map(|s| &s.points)
     }
 
-    /// The x axis is logarithmic: its values span two decades or more.
+    /// The x axis is logarithmic: its values are numbers that span two
+    /// decades or more.
     pub fn log_x(&self) -> bool {
-        spans_decades(self.points().map(|p| p.x))
+        self.categories.is_none() && spans_decades(self.points().map(|p| p.x))
     }
 
     /// The y axis is logarithmic: the quartiles span two decades or more.
@@ -163,9 +171,17 @@ impl SweepView {
         DisplayUnit::for_median(&self.unit, smallest.unwrap_or(0.0))
     }
 
-    /// An x value as the axis labels it.
+    /// An x value as the axis labels it: a category's text at its
+    /// position (nothing between two), a size, or the number.
     pub fn x_label(&self, x: f64) -> String {
-        if self.x_sizes { crate::units::size(x) } else { crate::stats::format_significant(x, 3) }
+        match &self.categories {
+            Some(shown) if (x - x.round()).abs() < 1e-6 && x >= 0.0 => {
+                shown.get(x.round() as usize).cloned().unwrap_or_default()
+            }
+            Some(_) => String::new(),
+            None if self.x_sizes => crate::units::size(x),
+            None => crate::stats::format_significant(x, 3),
+        }
     }
 
     /// What the picture shows, in one line: axes, scales, what is left out.
@@ -178,8 +194,8 @@ impl SweepView {
             if self.log_x() { " · log x" } else { "" },
             if self.log_y() { " · log y" } else { "" },
         );
-        if !self.unplaced.is_empty() {
-            text.push_str(&format!(" · not placed (x is not a number): {}", self.unplaced.join(", ")));
+        if self.categories.is_some() {
+            text.push_str(" · x in the parameter's order (its values are not all numbers)");
         }
         text
     }

@@ -201,7 +201,7 @@ impl Figures {
 /// A size in bytes as a person reads it: bytes below 1 KiB, then KiB, MiB,
 /// GiB or TiB with three significant digits (`64 MiB`, `23.5 GiB`).
 pub fn size(bytes: f64) -> String {
-    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     let mut value = bytes;
     let mut unit = 0;
     while value.abs() >= 1024.0 && unit + 1 < UNITS.len() {

@@ -119,8 +119,14 @@ pub fn sweep(view: &SweepView, nb: &Notebook) -> Result<Picture, ChartError> {
     let times: Vec<_> = view.points().filter_map(|p| nb.run(p.run)).map(|r| r.recorded_at).collect();
     let (first, last) = (times.iter().min(), times.iter().max());
     let points = view.points().count();
+    // A long What would run under the flags at the right of the band.
+    let title: String = if view.title.chars().count() > 60 {
+        format!("{}…", view.title.chars().take(59).collect::<String>())
+    } else {
+        view.title.clone()
+    };
     let caption = Caption {
-        title: format!("{}: median {} (bar: IQR) by {}", view.title, unit, view.x_name),
+        title: format!("{title}: median {} (bar: IQR) by {}", unit, view.x_name),
         window: match (first, last) {
             (Some(a), Some(b)) => format!(
                 "window: {} … {}, {points} points{}{}",
@@ -146,7 +152,10 @@ pub fn sweep(view: &SweepView, nb: &Notebook) -> Result<Picture, ChartError> {
     let ys: Vec<f64> = ys.iter().map(|y| y / yd).collect();
     let sx = |x: f64| fx(x) / xd;
     let sy = |y: f64| fy(y) / yd;
+    let categories = view.categories.as_ref().map(Vec::len);
     let (x0, x1) = match (min_of(&xs), max_of(&xs)) {
+        // Each category sits on a whole position, half a step from the edges.
+        (Some(lo), Some(hi)) if categories.is_some() => (lo - 0.5, hi + 0.5),
         (Some(lo), Some(hi)) => {
             let pad = ((hi - lo) * 0.05).max(if log_x { 0.25 } else { hi.abs() * 0.05 + 1e-12 });
             (lo - pad, hi + pad)
@@ -173,7 +182,11 @@ pub fn sweep(view: &SweepView, nb: &Notebook) -> Result<Picture, ChartError> {
         let mut chart = axes(area, x0..x1, y0..y1)?;
         chart
             .configure_mesh()
-            .x_labels(if log_x { ((x1 - x0).ceil() as usize + 1).min(30) } else { 10 })
+            .x_labels(match categories {
+                Some(n) => (n + 1).min(30),
+                None if log_x => ((x1 - x0).ceil() as usize + 1).min(30),
+                None => 10,
+            })
             .x_label_formatter(&x_label)
             .y_label_formatter(&y_label)
             .x_desc(x_desc)

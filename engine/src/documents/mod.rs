@@ -213,7 +213,7 @@ fn sweeps(nb: &Notebook) -> Vec<Block> {
             "Sweep {}: {} of `{}`; {}; each round took one trial of every value, the order rotated by one each round.",
             s.label(),
             s.runs_text(),
-            crate::display::inert_line(s.template.join(" ")),
+            crate::display::quote_argv(&s.template),
             s.params_text()
         );
         Some((text, view))
@@ -349,7 +349,7 @@ fn method(nb: &Notebook) -> String {
     }
     for sweep in nb.sweeps() {
         measured.push(format!(
-            "sweep {} ({}): {}, one trial of every value per round with the order rotated each round",
+            "sweep {} ({}): {}; one trial of every value per round, the order rotated each round",
             sweep.label(),
             sweep.runs_text(),
             sweep.params_text()

@@ -93,20 +93,22 @@ pub struct OwnFigure {
     /// Timed processes whose figures are the row's trials (with
     /// [`MetricSpec::each`], several figures each).
     pub processes: u32,
+    /// Figures each of them printed, when every one printed as many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub internal: Option<u32>,
 }
 
 impl OwnFigure {
     /// The timed trials' count in words: `5 internal × 3 runs`, or
     /// `14 figures from 3 runs` when the runs printed different counts.
     pub fn internal_text(&self, n: usize) -> Option<String> {
-        let runs = self.processes as usize;
+        let runs = self.processes;
         if !self.spec.each || runs == 0 {
             return None;
         }
-        Some(if n.is_multiple_of(runs) {
-            format!("{} internal × {runs} runs", n / runs)
-        } else {
-            format!("{n} figures from {runs} runs")
+        Some(match self.internal {
+            Some(k) => format!("{k} internal × {runs} runs"),
+            None => format!("{n} figures from {runs} runs"),
         })
     }
 }
@@ -203,12 +205,15 @@ pub fn try_once(
     let program = argv.first().map_or("", String::as_str);
     let trial =
         runner.run_capturing(argv, timeout, &mut capture).map_err(|e| format!("cannot run '{program}': {e}"))?;
-    let output = capture.text().map_err(|e| format!("cannot read the output: {e}"))?;
-    Ok(TryOnce { ns: trial.ns, status: trial.status, figures: metric.read(&output), tail: tail(&output) })
+    let (figures, tail) = match capture.text() {
+        Ok(output) => (metric.read(&output), tail(&output)),
+        Err(why) => (Err(why), String::new()),
+    };
+    Ok(TryOnce { ns: trial.ns, status: trial.status, figures, tail })
 }
 
 /// The last [`TAIL_CHARS`] characters of `output`, on one inert line.
-fn tail(output: &str) -> String {
+pub(super) fn tail(output: &str) -> String {
     let trimmed = output.trim_end();
     let start = trimmed.char_indices().rev().nth(TAIL_CHARS - 1).map_or(0, |(i, _)| i);
     let text = crate::display::inert_line(trimmed[start..].to_owned());
@@ -313,6 +318,18 @@ mod tests {
         let tried = try_once(&argv("echo oops >&2"), &spec, None, cancel).expect("runs");
         assert!(tried.figures.expect_err("none").contains("oops"));
         assert_eq!(tried.tail, "oops");
+    }
+
+    // SPEC E17: "5 internal × 3 runs" only when every run printed 5.
+    #[test]
+    fn internal_trials_are_counted_as_printed() {
+        let spec = MetricSpec { source: Source::Regex("(x)".into()), unit: "ns".into(), each: true };
+        let even = OwnFigure { spec: spec.clone(), processes: 3, internal: Some(5) };
+        assert_eq!(even.internal_text(15).as_deref(), Some("5 internal × 3 runs"));
+        let uneven = OwnFigure { spec: spec.clone(), processes: 3, internal: None };
+        assert_eq!(uneven.internal_text(9).as_deref(), Some("9 figures from 3 runs"));
+        let one = OwnFigure { spec: MetricSpec { each: false, ..spec }, processes: 3, internal: Some(1) };
+        assert_eq!(one.internal_text(3), None);
     }
 
     // A long output is quoted by its tail only, on one line.

@@ -408,8 +408,9 @@ struct Live<'a> {
     own: Option<(metric::Metric, Capture)>,
     /// Each trial's figures, when `own` reads them.
     figures: Vec<Vec<f64>>,
-    /// Why the last trial without a figure had none, its output's tail.
-    no_figure: Option<String>,
+    /// The last failed trial's command and why it has no figure, or the
+    /// end of its output (SPEC E17).
+    output_note: Option<String>,
 }
 
 impl schedule::Executor for Live<'_> {
@@ -428,16 +429,23 @@ impl schedule::Executor for Live<'_> {
                 }
                 let Some((metric, capture)) = &mut self.own else { return Ok((t.ns, t.status)) };
                 // Read after the clock stopped: parsing is not the program's time.
-                let read = capture.text().map_err(|e| format!("cannot read the output of '{}': {e}", argv[0]));
-                let figures = read.and_then(|output| metric.read(&output));
+                let output = capture.text();
+                let figures = output.as_deref().map_err(String::clone).and_then(|text| metric.read(text));
+                let command = crate::display::quote_argv(argv);
                 let (figures, status) = match (figures, t.status) {
                     (Ok(figures), status) => (figures, status),
                     (Err(why), TrialStatus::Ok) => {
-                        self.no_figure = Some(format!("trial {index} ({}): {why}", argv.join(" ")));
+                        self.output_note = Some(format!("`{command}`: {why}"));
                         (Vec::new(), TrialStatus::NoFigure)
                     }
-                    // A trial that failed anyway is named by how it ended.
-                    (Err(_), status) => (Vec::new(), status),
+                    // A trial that failed anyway is named by how it ended,
+                    // with what it printed last (its own reason, often).
+                    (Err(_), status) => {
+                        let ended = output
+                            .map_or_else(|why| why, |text| format!("its output ended with: {}", metric::tail(&text)));
+                        self.output_note = Some(format!("`{command}`: {ended}"));
+                        (Vec::new(), status)
+                    }
                 };
                 self.figures.push(figures);
                 Ok((t.ns, status))
@@ -530,7 +538,7 @@ pub fn run_bench(
         strays: Vec::new(),
         own,
         figures: Vec::new(),
-        no_figure: None,
+        output_note: None,
     };
     let outcome = schedule::run(&mut live, &spec.plan(), on_trial);
     let canary_end = if outcome.stopped.is_none() { time_canary(&mut canary, cancel) } else { None };
@@ -555,7 +563,7 @@ pub fn run_bench(
         ),
         _ => (None, None, None),
     };
-    let failure = outcome.stopped.map(|stop| describe_stop(&stop, spec, live.no_figure.as_deref()));
+    let failure = outcome.stopped.map(|stop| describe_stop(&stop, spec, &outcome.trials, live.output_note.as_deref()));
     Ok(BenchResult {
         started_at,
         arms: arm_results,
@@ -753,13 +761,19 @@ fn arm_result(
 ) -> ArmResult {
     let timed_trials = || trials.iter().filter(|t| t.arm == arm && !t.warmup && t.status == TrialStatus::Ok);
     let (timed, figure): (Vec<f64>, _) = match &live.own {
-        Some((metric, _)) => (
-            timed_trials().flat_map(|t| live.figures.get(t.index as usize).into_iter().flatten().copied()).collect(),
-            Some(OwnFigure {
-                spec: metric.spec().clone(),
-                processes: u32::try_from(timed_trials().count()).unwrap_or(u32::MAX),
-            }),
-        ),
+        Some((metric, _)) => {
+            let per_trial: Vec<&Vec<f64>> = timed_trials().filter_map(|t| live.figures.get(t.index as usize)).collect();
+            let counts: Vec<usize> = per_trial.iter().map(|f| f.len()).collect();
+            let internal = counts.first().filter(|&&k| counts.iter().all(|&c| c == k));
+            (
+                per_trial.into_iter().flatten().copied().collect(),
+                Some(OwnFigure {
+                    spec: metric.spec().clone(),
+                    processes: u32::try_from(counts.len()).unwrap_or(u32::MAX),
+                    internal: internal.and_then(|&k| u32::try_from(k).ok()),
+                }),
+            )
+        }
         None => (timed_trials().map(|t| scale(live, arm, t.ns)).collect(), None),
     };
     let (what, unit) = match (&live.arms[arm], &figure) {
@@ -856,22 +870,27 @@ fn order_check(trials: &[TrialRecord], a: &ArmResult, b: &ArmResult, live: &Live
     Some(OrderCheck::new(difference_ab, difference_ba, sa.iqr + sb.iqr, sa.median))
 }
 
-fn describe_stop(stop: &schedule::Stop, spec: &BenchSpec, no_figure: Option<&str>) -> String {
+fn describe_stop(stop: &schedule::Stop, spec: &BenchSpec, trials: &[TrialRecord], output: Option<&str>) -> String {
     match stop {
         schedule::Stop::Failed { index, status } => {
+            // Raw-file indices count from 0 and include the warm-up.
+            let warm = trials.get(*index as usize).is_some_and(|t| t.warmup);
+            let trial = format!("trial {index}{}", if warm { " (a warm-up trial)" } else { "" });
             let what = match status {
                 TrialStatus::Timeout => {
                     format!(
-                        "timeout: trial {index} ran past {} s and was killed",
+                        "timeout: {trial} ran past {} s and was killed",
                         spec.timeout.map_or(0.0, |t| t.as_secs_f64())
                     )
                 }
-                TrialStatus::WrongResult => format!("trial {index} produced a wrong result; the measurement is void"),
-                TrialStatus::NoFigure => format!(
-                    "trial {index} gave no figure: {}",
-                    no_figure.unwrap_or("its output did not hold the figure")
-                ),
-                other => format!("trial {index} failed ({other})"),
+                TrialStatus::WrongResult => format!("{trial} produced a wrong result; the measurement is void"),
+                TrialStatus::NoFigure => {
+                    format!("{trial} gave no figure it could read: {}", output.unwrap_or("its output held none"))
+                }
+                other => match output {
+                    Some(output) => format!("{trial} failed ({other}): {output}"),
+                    None => format!("{trial} failed ({other})"),
+                },
             };
             format!("{what}; every trial taken so far is kept")
         }

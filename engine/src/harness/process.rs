@@ -164,15 +164,25 @@ impl Capture {
         Ok((Stdio::from(self.file.try_clone()?), Stdio::from(self.file.try_clone()?)))
     }
 
-    /// What the last trial printed, its first [`MAX_OUTPUT_BYTES`] at most,
-    /// invalid UTF-8 replaced.
+    /// What the last trial printed, invalid UTF-8 replaced; an error when
+    /// it printed more than [`MAX_OUTPUT_BYTES`], since a figure could then
+    /// be cut in two or never read.
     ///
     /// [`MAX_OUTPUT_BYTES`]: super::metric::MAX_OUTPUT_BYTES
-    pub fn text(&mut self) -> std::io::Result<String> {
+    pub fn text(&mut self) -> Result<String, String> {
         use std::io::{Read, Seek};
-        self.file.rewind()?;
+        let limit = super::metric::MAX_OUTPUT_BYTES;
+        let cannot = |e: std::io::Error| format!("its output cannot be read back: {e}");
+        self.file.rewind().map_err(cannot)?;
         let mut bytes = Vec::new();
-        (&self.file).take(super::metric::MAX_OUTPUT_BYTES).read_to_end(&mut bytes)?;
+        (&self.file).take(limit + 1).read_to_end(&mut bytes).map_err(cannot)?;
+        if bytes.len() as u64 > limit {
+            return Err(format!(
+                "it printed more than {} of output, which Vernier does not read past (a figure could be cut or \
+                 missed): print less, or only the figures",
+                crate::units::size(limit as f64)
+            ));
+        }
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 }

@@ -85,10 +85,21 @@ pub fn add_rows_extending(
     let (path, sha256) = (raw_file.path.clone(), raw_file.sha256.clone());
     let mut runs = Vec::new();
     if let Some(failure) = &result.failure {
-        let commands: Vec<String> = result.arms.iter().map(|a| a.command.join(" ")).collect();
+        // Commands quoted as they would run, so a line break in one shows.
+        let quoted = |argv: &[String]| format!("`{}`", crate::display::quote_argv(argv));
+        let what = match &result.scan {
+            Some(scan) => {
+                let points = result.arms.len();
+                let noun = if points == 1 { "point" } else { "points" };
+                format!("A sweep of {} over {points} {noun}", quoted(&scan.template))
+            }
+            None => {
+                let commands: Vec<String> = result.arms.iter().map(|a| quoted(&a.command)).collect();
+                format!("A run of {}", commands.join(" against "))
+            }
+        };
         let note = format!(
-            "A run of `{}` ended early: {failure}. Its {} trials are kept in {path} (SHA-256 {}).",
-            commands.join("` against `"),
+            "{what} ended early: {failure}. Its {} trials are kept in {path} (SHA-256 {}).",
             result.trials.len(),
             &sha256[..12]
         );
@@ -169,7 +180,7 @@ fn record_sweep(
     if points.len() != runs.len() {
         return None;
     }
-    let template = crate::display::inert_line(scan.template.join(" "));
+    let template = crate::display::quote_argv(&scan.template);
     let sweep = NewSweep {
         what: result.what.clone().unwrap_or_else(|| template.clone()),
         template: scan.template.clone(),

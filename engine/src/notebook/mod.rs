@@ -497,11 +497,14 @@ impl Notebook {
         }
         check_numbering("sweep W", self.sweeps.iter().map(|s| s.number))?;
         for s in &self.sweeps {
+            s.check()?;
             if let Some(n) = s.runs.iter().find(|&&n| self.run(n).is_none()) {
                 return Err(format!("sweep {} names run {n}, which the notebook does not have", s.label()));
             }
-            if s.points.len() != s.runs.len() || s.points.iter().any(|p| p.len() != s.params.len()) {
-                return Err(format!("sweep {} does not give every run one value of each parameter", s.label()));
+            if let Some(other) =
+                self.sweeps.iter().find(|o| o.number < s.number && o.runs.iter().any(|r| s.runs.contains(r)))
+            {
+                return Err(format!("sweeps {} and {} name the same run", other.label(), s.label()));
             }
         }
         // An absurd but possible figure loads and is named by the audit (A1).

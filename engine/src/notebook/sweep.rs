@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{RunColumn, Tag};
 use crate::display::inert_line;
-use crate::harness::sweep::{Param, point_label};
+use crate::harness::sweep::{MAX_POINTS, MAX_VALUES, Param, point_label};
 
 /// A sweep, shown as `W{number}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -60,6 +60,30 @@ impl Sweep {
     /// `W3`.
     pub fn label(&self) -> String {
         format!("W{}", self.number)
+    }
+
+    /// What the harness could have recorded (SPEC E16): at least one
+    /// parameter and one run, each run once with one value of every
+    /// parameter, within the scan's limits. A file that breaks this was
+    /// edited by hand and is refused on load, naming the sweep.
+    pub fn check(&self) -> Result<(), String> {
+        let bad = |why: &str| Err(format!("sweep {} {why}", self.label()));
+        if self.params.is_empty() || self.runs.is_empty() {
+            return bad("has no parameter or no run");
+        }
+        if self.params.iter().any(|p| p.values.is_empty() || p.values.len() > MAX_VALUES) {
+            return bad(&format!("has a parameter with no value or more than {MAX_VALUES}"));
+        }
+        if self.runs.len() > MAX_POINTS {
+            return bad(&format!("has more than {MAX_POINTS} points"));
+        }
+        if self.points.len() != self.runs.len() || self.points.iter().any(|p| p.len() != self.params.len()) {
+            return bad("does not give every run one value of each parameter");
+        }
+        if self.runs.iter().enumerate().any(|(i, r)| self.runs[..i].contains(r)) {
+            return bad("names a run twice");
+        }
+        Ok(())
     }
 
     /// The x axis: the first parameter.
