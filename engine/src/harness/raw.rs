@@ -259,10 +259,13 @@ pub fn parse(text: &str) -> Result<Vec<TrialRecord>, String> {
     parse_with_figures(text).map(|(trials, _)| trials)
 }
 
+/// Each trial's figures, in trial order (SPEC E17).
+pub type TrialFigures = Vec<Vec<f64>>;
+
 /// [`parse`], with each trial's figures when the file has them (SPEC E17).
-pub fn parse_with_figures(text: &str) -> Result<(Vec<TrialRecord>, Option<Vec<Vec<f64>>>), String> {
+pub fn parse_with_figures(text: &str) -> Result<(Vec<TrialRecord>, Option<TrialFigures>), String> {
     let mut trials = Vec::new();
-    let mut figures: Option<Vec<Vec<f64>>> = None;
+    let mut figures: Option<TrialFigures> = None;
     let mut header_seen = false;
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
