@@ -137,7 +137,7 @@ impl VernierApp {
                 // their answer: it carries the other program's change too.
                 if self.saved() {
                     self.doc.notebook = Arc::new(*notebook);
-                    self.doc.findings = self.doc.notebook.integrity();
+                    self.doc.changed();
                     self.doc.unwritten = unwritten;
                     self.doc.on_disk_at = chrono::Local::now();
                     self.say(changed_elsewhere_message(), false);
@@ -267,7 +267,7 @@ impl VernierApp {
             // holds any other program's changes too.
             self.doc.saving_since = None;
             self.doc.notebook = Arc::new(saved.notebook);
-            self.doc.findings = self.doc.notebook.integrity();
+            self.doc.changed();
             self.doc.unwritten = saved.unwritten;
         }
         for message in saved.messages {

@@ -126,8 +126,12 @@ pub struct ViewState {
     pub extend_plan: runs::ExtendPlanCache,
     /// The run whose trials are shown.
     pub selected_run: Option<u32>,
-    /// Show the seq/chase sweep instead of one run's trials.
+    /// Show a sweep instead of one run's trials.
     pub show_sweep: bool,
+    /// The sweep picked to show.
+    pub sweep: Option<runs::SweepPick>,
+    /// Every sweep ready to draw, rebuilt when the notebook changes.
+    pub sweeps: runs::SweepCache,
     /// Two runs being compared from the Runs section.
     pub comparing: Option<runs::Comparing>,
     /// A soak file path being typed.
@@ -160,6 +164,9 @@ pub struct Context<'a> {
     pub soak: Option<&'a super::plots::SoakView>,
     /// Folder of the notebook.
     pub dir: &'a std::path::Path,
+    /// Changes when the notebook shown changes: what views derive from it
+    /// is rebuilt then, not every frame.
+    pub revision: u64,
 }
 
 /// Draws the open section.
