@@ -203,8 +203,8 @@ impl VernierApp {
                 Err(e) => self.say(e, true),
             },
             io::Event::Trials { run, result } => match (result, self.doc.notebook.run(run)) {
-                (Ok(trials), Some(r)) => {
-                    let view = plots::RunTrials::new(r, &trials);
+                (Ok((trials, figures)), Some(r)) => {
+                    let view = plots::RunTrials::new(r, &trials, figures.as_deref());
                     self.trials.insert(run, Ok(view));
                 }
                 (Err(why), _) => {

@@ -69,12 +69,15 @@ pub enum Event {
     ImportRawWritten { prepared: Arc<Prepared>, raw: Result<RawFile, String> },
     /// A soak, analysed and ready to draw.
     Soak(Result<Box<super::plots::SoakView>, String>),
-    /// A run's trials.
-    Trials { run: u32, result: Result<Vec<TrialRecord>, NoTrials> },
+    /// A run's trials, with each trial's figures when the file keeps the
+    /// program's own (SPEC E17).
+    Trials { run: u32, result: Result<(Vec<TrialRecord>, Option<harness::raw::TrialFigures>), NoTrials> },
     /// A classmate's log, read (or why not).
     TheirLog(Box<Result<super::reproduce::TheirLog, String>>),
     /// The audit's findings.
     Audited(Box<vernier_engine::audit::Report>),
+    /// What "Try once" `id` found, or why its command could not run.
+    Tried { id: u64, result: Result<harness::metric::TryOnce, String> },
     /// A file dialog closed. `failed` is set when it closed with nothing
     /// too fast for a person to have cancelled it: no dialog service ran.
     Picked { purpose: Pick, path: Option<PathBuf>, failed: bool },
@@ -398,7 +401,7 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
                     Ok(text) if !harness::raw::is_raw(&text) => Err(NoTrials::Absent(format!(
                         "no trial plot: the trials are in {path}, the imported file unchanged, in its own format"
                     ))),
-                    Ok(text) => harness::raw::parse(&text).map_err(NoTrials::Failed),
+                    Ok(text) => harness::raw::parse_with_figures(&text).map_err(NoTrials::Failed),
                     Err(e) => Err(NoTrials::Failed(e)),
                 };
                 Event::Trials { run, result }

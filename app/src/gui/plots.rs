@@ -25,16 +25,25 @@ pub struct RunTrials {
 }
 
 impl RunTrials {
-    /// Picks `run`'s arm out of the raw file's trials.
-    pub fn new(run: &Run, trials: &[TrialRecord]) -> Self {
-        let arm = run.measurement.raw_file.as_ref().map_or(0, |r| usize::from(r.arm == "B"));
+    /// Picks `run`'s arm out of the raw file's trials; with `figures` (one
+    /// list per trial) and a row measured by them, its figures in order,
+    /// each process's in the order it printed them.
+    pub fn new(run: &Run, trials: &[TrialRecord], figures: Option<&[Vec<f64>]>) -> Self {
+        // A scan's rows share one file: A, B … Z, AA … name the arms.
+        let arm = run.measurement.raw_file.as_ref().and_then(|r| raw::arm_index(&r.arm)).unwrap_or(0);
+        let figures = figures.filter(|_| run.measurement.figure.is_some());
         let scale = run.measurement.ns_per_unit;
-        let pick = |warm: bool| {
-            trials
+        let pick = |warm: bool| -> Vec<f64> {
+            // The file's figures go line for line with its trials.
+            let chosen = trials
                 .iter()
-                .filter(|t| t.arm == arm && t.warmup == warm && t.status == TrialStatus::Ok)
-                .map(|t| t.ns as f64 / scale)
-                .collect()
+                .enumerate()
+                .filter(|(_, t)| t.arm == arm && t.warmup == warm && t.status == TrialStatus::Ok);
+            match figures {
+                // The figures are in the row's unit already.
+                Some(figures) => chosen.flat_map(|(i, _)| figures.get(i).into_iter().flatten().copied()).collect(),
+                None => chosen.map(|(_, t)| t.ns as f64 / scale).collect(),
+            }
         };
         Self { run: run.number, warmup: pick(true), timed: pick(false) }
     }
@@ -60,8 +69,15 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
         return;
     }
     let warmup_n = trials.warmup.len();
+    // SPEC E17: a row measured by the program's own figure says so on its
+    // plot, and how its trials came out of the processes.
+    let own = m.figure.as_ref().map(|f| match f.internal_text(s.n) {
+        Some(count) => format!("the program's own figure ({count}) · "),
+        None => format!("the program's own figure (one per run, {} runs) · ", f.processes),
+    });
     let caption = format!(
-        "{} timed trials after {} · {}",
+        "{}{} timed trials after {} · {}",
+        own.as_deref().unwrap_or(""),
         s.n,
         match m.warmup {
             WarmupPolicy::Count(_) => format!("{warmup_n} warm-up"),
@@ -93,7 +109,7 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
         .height(ui.available_height().max(160.0))
         .legend(Legend::default())
         .x_axis_label("trial (in order taken)")
-        .y_axis_label(inert(&format!("time per trial ({})", unit.name())))
+        .y_axis_label(inert(&format!("{} per trial ({})", if own.is_some() { "figure" } else { "time" }, unit.name())))
         .show(ui, |plot| {
             plot.points(Points::new("warm-up", warm).color(WARM).radius(3.0));
             plot.points(Points::new("timed", timed).color(TIMED).radius(3.0));
