@@ -215,6 +215,16 @@ impl VernierApp {
                 }
                 (Ok(_), None) => {}
             },
+            io::Event::Tried { id, result } => {
+                if self.trying.as_ref().is_some_and(|(current, _)| *current == id) {
+                    self.trying = None;
+                    if let Some(form) = &mut self.new_run
+                        && let Some(super::new_run::Tried::Running(argv)) = form.tried.take()
+                    {
+                        form.tried = Some(super::new_run::Tried::Done(argv, result));
+                    }
+                }
+            }
             io::Event::Picked { purpose, path: Some(path), .. } => self.run_command(match purpose {
                 io::Pick::Open => AppCommand::OpenDir(path),
                 io::Pick::New => AppCommand::CreateDir(path),

@@ -139,6 +139,16 @@ pub enum AppCommand {
     RecordImport(Arc<vernier_engine::import::Prepared>),
     /// Start a benchmark.
     StartRun(Box<BenchSpec>),
+    /// Run a command once and read its figure for the New run dialog,
+    /// recording nothing (SPEC E17, U3).
+    TryOnce {
+        /// The command.
+        argv: Vec<String>,
+        /// How its figure is read.
+        metric: vernier_engine::harness::MetricSpec,
+        /// Its time limit.
+        timeout: Option<Duration>,
+    },
     /// Cancel the benchmark in flight.
     CancelRun,
     /// Record a prediction.
@@ -356,6 +366,11 @@ pub struct VernierApp {
     audit: Option<vernier_engine::audit::Report>,
     /// Set by a termination signal: cancel what runs and close.
     terminate: Arc<std::sync::atomic::AtomicBool>,
+    /// The New run dialog's "Try once" in flight: its number (an answer to
+    /// an earlier one is ignored) and the flag that stops its process.
+    trying: Option<(u64, Arc<std::sync::atomic::AtomicBool>)>,
+    /// Tries started so far, to number them.
+    tries: u64,
 }
 
 impl VernierApp {
@@ -398,6 +413,8 @@ impl VernierApp {
             exported: None,
             audit: None,
             terminate: Arc::default(),
+            trying: None,
+            tries: 0,
         };
         // The file thread follows the file from what was read (N10): a
         // change made since shows at its first look.
@@ -654,6 +671,17 @@ impl VernierApp {
                 self.start_run(*spec);
                 return;
             }
+            AppCommand::TryOnce { argv, metric, timeout } => {
+                self.stop_try();
+                self.tries += 1;
+                let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+                self.trying = Some((self.tries, Arc::clone(&cancel)));
+                if let Some(form) = &mut self.new_run {
+                    form.tried = Some(new_run::Tried::Running(argv.clone()));
+                }
+                self.send_io(io::Request::TryOnce { id: self.tries, argv, metric, timeout, cancel });
+                return;
+            }
             AppCommand::CancelRun => {
                 // Without an engine there is no run to cancel: its death
                 // already ended the live panel and said so.
@@ -791,6 +819,8 @@ impl VernierApp {
                 return false;
             }
         }
+        // A process still being tried would compete with the measurement.
+        self.stop_try();
         self.new_run = None;
         self.live = Some(LiveRun {
             done: 0,
@@ -802,6 +832,19 @@ impl VernierApp {
         });
         self.views.section = Section::Runs;
         true
+    }
+
+    /// Stops the process "Try once" started, if one runs; its answer,
+    /// when it comes, is ignored.
+    fn stop_try(&mut self) {
+        if let Some((_, cancel)) = self.trying.take() {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        if let Some(form) = &mut self.new_run
+            && matches!(form.tried, Some(new_run::Tried::Running(_)))
+        {
+            form.tried = None;
+        }
     }
 
     /// Starts the protocol fixed with the newest open soak prediction.
@@ -912,11 +955,18 @@ impl eframe::App for VernierApp {
             }
         });
         if let Some(form) = &mut self.new_run {
-            let mut result = None;
-            egui::Modal::new(egui::Id::unique("new-run")).show(ui.ctx(), |ui| result = form.ui(ui));
-            match result {
-                Some(Ok(spec)) => self.commands.push(AppCommand::StartRun(Box::new(spec))),
-                Some(Err(())) => self.new_run = None,
+            let mut action = None;
+            egui::Modal::new(egui::Id::unique("new-run")).show(ui.ctx(), |ui| action = form.ui(ui));
+            match action {
+                Some(new_run::NewRunAction::Start(spec)) => self.commands.push(AppCommand::StartRun(spec)),
+                Some(new_run::NewRunAction::TryOnce { argv, metric, timeout }) => {
+                    self.commands.push(AppCommand::TryOnce { argv, metric, timeout })
+                }
+                Some(new_run::NewRunAction::StopTry) => self.stop_try(),
+                Some(new_run::NewRunAction::Close) => {
+                    self.stop_try();
+                    self.new_run = None;
+                }
                 None => {}
             }
         }
