@@ -105,15 +105,22 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
     let halves = halves_marks(run, warmup_n);
     let starts_above_zero = s.min > 0.0;
     let note = if starts_above_zero { format!("{caption} · y-axis does not start at zero") } else { caption };
+    let height = ui.available_height().max(160.0);
+    let median_name = inert(&format!("median {}", figures.median())).into_owned();
+    let names = ["warm-up", "timed", median_name.as_str(), "P25 / P75", "box"];
+    let band = CaptionBand::new(ui, &note, names.into_iter().chain(halves.iter().map(|(n, _)| n.as_str())), height);
+    let values = trials.warmup.iter().chain(&trials.timed).chain([&s.min, &s.max]).map(|&v| y(v));
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let response = Plot::new(("run-plot", run.number))
-        .height(ui.available_height().max(160.0))
+        .height(height)
+        .include_y(band.top(lo, hi))
         .legend(Legend::default())
         .x_axis_label("trial (in order taken)")
         .y_axis_label(inert(&format!("{} per trial ({})", if own.is_some() { "figure" } else { "time" }, unit.name())))
         .show(ui, |plot| {
             plot.points(Points::new("warm-up", warm).color(WARM).radius(3.0));
             plot.points(Points::new("timed", timed).color(TIMED).radius(3.0));
-            plot.hline(HLine::new(inert(&format!("median {}", figures.median())), y(s.median)).color(TIMED));
+            plot.hline(HLine::new(median_name, y(s.median)).color(TIMED));
             let quartile = TIMED.gamma_multiply(0.4);
             let dashed = egui_plot::LineStyle::dashed_loose();
             plot.hline(HLine::new("P25 / P75", y(s.p25)).color(quartile).style(dashed));
@@ -123,7 +130,7 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
             }
             plot.box_plot(BoxPlot::new("box", vec![BoxElem::new(box_x, spread).box_width(1.5)]).color(TIMED));
         });
-    caption_on(ui, &response.response, &note);
+    band.paint(ui, response.response.rect);
 }
 
 /// The medians of the run's two halves (S5) as two marks, each across the
@@ -235,8 +242,8 @@ struct DrawnSeries {
     color: Color32,
     /// Medians in x order: the line through them shows plateaus and steps.
     line: Vec<egui_plot::PlotPoint>,
-    /// Each point's P25–P75 as a vertical segment.
-    bars: Vec<[[f64; 2]; 2]>,
+    /// Each point's P25–P75 as a vertical segment with a cap at each end.
+    bars: Vec<[[f64; 2]; 6]>,
     /// What the hover label says of each point of `line`.
     labels: Vec<String>,
 }
@@ -263,6 +270,10 @@ impl SweepPlot {
         let x_scale = Scale::new(view.log_x(), view.x_sizes);
         let y_scale = Scale::new(view.log_y(), false);
         let mut left_out = 0;
+        // Caps a hundredth of the x range wide, so a short bar still reads.
+        let xs = view.points().map(|p| x_scale.place(p.x)).filter(|x| x.is_finite());
+        let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)));
+        let cap = if hi > lo { (hi - lo) * 0.008 } else { 0.05 };
         let series: Vec<DrawnSeries> = view
             .series
             .iter()
@@ -278,7 +289,14 @@ impl SweepPlot {
                     let x = x_scale.place(p.x);
                     let [median, p25, p75] = [p.median, p.p25, p.p75].map(|v| y_scale.place(unit.scale(v)));
                     drawn.line.push(egui_plot::PlotPoint::new(x, median));
-                    drawn.bars.push([[x, p25], [x, p75]]);
+                    drawn.bars.push([
+                        [x - cap, p25],
+                        [x + cap, p25],
+                        [x, p25],
+                        [x, p75],
+                        [x - cap, p75],
+                        [x + cap, p75],
+                    ]);
                     drawn.labels.push(format!(
                         "{} = {}: median {} (IQR {} – {}), run {}",
                         view.x_name,
@@ -294,7 +312,7 @@ impl SweepPlot {
             .collect();
         let y_extent = series
             .iter()
-            .flat_map(|s| s.bars.iter().flat_map(|b| [b[0][1], b[1][1]]))
+            .flat_map(|s| s.bars.iter().flat_map(|b| [b[0][1], b[5][1]]))
             .fold(None, |acc: Option<(f64, f64)>, y| Some(acc.map_or((y, y), |(lo, hi)| (lo.min(y), hi.max(y)))));
         let mut caption = format!("{} · {}", view.describe(), view.thermal);
         if left_out > 0 {
@@ -323,6 +341,54 @@ impl SweepPlot {
     }
 }
 
+/// A caption written on a plot's own pixels, top left, in a band kept
+/// free of data (the plot's y range is raised to leave room for it) and
+/// wrapped short of the legend, top right, so the two never overlap.
+struct CaptionBand {
+    galley: std::sync::Arc<egui::Galley>,
+    /// The band's height as a fraction of the data's.
+    headroom: f64,
+}
+
+impl CaptionBand {
+    /// Lays out `text` for a plot `height` high whose legend lists `names`.
+    fn new<'a>(ui: &Ui, text: &str, names: impl Iterator<Item = &'a str>, height: f32) -> Self {
+        // The legend's size from its entries (egui_plot lays it out itself):
+        // one row per distinct name, as wide as the longest.
+        let mut seen: Vec<&str> = Vec::new();
+        for name in names {
+            if !seen.contains(&name) {
+                seen.push(name);
+            }
+        }
+        let longest = seen.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+        let legend = egui::vec2(longest as f32 * 7.5 + 48.0, seen.len() as f32 * 18.0 + 10.0);
+        let wrap = (ui.available_width() - CAPTION_LEFT - legend.x - 24.0).max(160.0);
+        let galley = ui.painter().layout(
+            inert(text).into_owned(),
+            egui::FontId::proportional(CAPTION_FONT),
+            ui.visuals().weak_text_color(),
+            wrap,
+        );
+        // egui_plot's frame and axes take about 40 points of the height;
+        // the band covers the caption and the legend beside it.
+        let band = galley.size().y.max(legend.y) + 12.0;
+        let data_height = (height - 40.0).max(band + 40.0);
+        Self { galley, headroom: f64::from(band / (data_height - band)) }
+    }
+
+    /// The y value to include so that data from `lo` to `hi` stays below the band.
+    fn top(&self, lo: f64, hi: f64) -> f64 {
+        let range = (hi - lo).max(hi.abs() * 0.1).max(1e-9);
+        hi + range * self.headroom * 1.1
+    }
+
+    fn paint(self, ui: &Ui, plot: egui::Rect) {
+        let colour = ui.visuals().weak_text_color();
+        ui.painter().galley(plot.left_top() + egui::vec2(CAPTION_LEFT, 6.0), self.galley, colour);
+    }
+}
+
 /// Size of the caption's text on a plot.
 const CAPTION_FONT: f32 = 11.0;
 /// Left edge of text written on a plot: just right of the y axis's labels.
@@ -335,20 +401,8 @@ const CAPTION_LEFT: f32 = 52.0;
 /// and wrapped short of the legend, top right, so the two never overlap.
 pub fn sweep_plot(ui: &mut Ui, sweep: &SweepPlot) {
     let height = ui.available_height().max(160.0);
-    // The legend's width, from its longest name (it is laid out by egui_plot).
-    let legend_width = sweep.series.iter().map(|s| s.name.chars().count()).max().unwrap_or(0) as f32 * 7.5 + 48.0;
-    let wrap = (ui.available_width() - CAPTION_LEFT - legend_width - 24.0).max(160.0);
-    let galley = ui.painter().layout(
-        inert(&sweep.caption).into_owned(),
-        egui::FontId::proportional(CAPTION_FONT),
-        ui.visuals().weak_text_color(),
-        wrap,
-    );
-    // Room above the data for the caption: egui_plot's frame and axes take
-    // about 40 points of the height, its margins 5 % of the range each side.
-    let band = galley.size().y + 12.0;
-    let data_height = (height - 40.0).max(band + 40.0);
-    let headroom = band / (data_height - band);
+    let names = sweep.series.iter().map(|s| s.name.as_str());
+    let band = CaptionBand::new(ui, &sweep.caption, names, height);
     let (x_scale, y_scale) = (sweep.x_scale, sweep.y_scale);
     let (x_view, unit) = (&sweep.view, &sweep.unit);
     let mut plot = Plot::new(("sweep", sweep.view.title.as_str()))
@@ -372,8 +426,7 @@ pub fn sweep_plot(ui: &mut Ui, sweep: &SweepPlot) {
             )),
         });
     if let Some((lo, hi)) = sweep.y_extent {
-        let range = (hi - lo).max(hi.abs() * 0.1).max(1e-9);
-        plot = plot.include_y(hi + range * f64::from(headroom) * 1.1);
+        plot = plot.include_y(band.top(lo, hi));
     }
     let response = plot.show(ui, |plot| {
         for s in &sweep.series {
@@ -386,7 +439,7 @@ pub fn sweep_plot(ui: &mut Ui, sweep: &SweepPlot) {
         }
     });
     let rect = response.response.rect;
-    ui.painter().galley(rect.left_top() + egui::vec2(CAPTION_LEFT, 6.0), galley, ui.visuals().weak_text_color());
+    band.paint(ui, rect);
     if sweep.view.synthetic {
         ui.painter().text(
             rect.right_bottom() - egui::vec2(16.0, 40.0),

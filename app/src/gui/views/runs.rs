@@ -150,7 +150,9 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         hint(ui, "Click a run to see its trials.");
         return;
     };
-    ui.horizontal(|ui| {
+    // Wrapped: a long "what" and the buttons must not widen the section
+    // past the window (the plot below would be cut at its right edge).
+    ui.horizontal_wrapped(|ui| {
         ui.strong(format!("Run {} — {}", run.number, inert(&run.measurement.what)));
         // SPEC E16: a point of a sweep leads to the whole sweep.
         if let Some(pick) = state.sweeps.containing(nb, cx.revision, run.number)
