@@ -334,8 +334,7 @@ impl NewRunForm {
                 ui.label(format!("Try once: {} — wall time {wall}{ended}", quote_argv(argv)));
                 match &t.figures {
                     Ok(figures) => {
-                        // As read, every digit: the point is to see the parse.
-                        let shown: Vec<String> = figures.iter().take(8).map(f64::to_string).collect();
+                        let shown: Vec<String> = figures.iter().take(8).map(|v| figure_text(*v)).collect();
                         let more =
                             if figures.len() > 8 { format!(" … ({} in all)", figures.len()) } else { String::new() };
                         let noun = if figures.len() == 1 { "figure" } else { "figures" };
@@ -510,6 +509,17 @@ impl NewRunForm {
             );
         });
         ui.end_row();
+    }
+}
+
+/// A figure as read, to four significant digits without trailing zeros
+/// (`2.5`, `2.074`): enough to see that the right number was parsed.
+fn figure_text(value: f64) -> String {
+    let text = vernier_engine::stats::format_significant(value, 4);
+    if text.contains('.') && !text.contains(['e', 'E']) {
+        text.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        text
     }
 }
 
