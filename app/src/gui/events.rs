@@ -71,7 +71,7 @@ impl VernierApp {
                     live.done = progress.done;
                     live.total = progress.total;
                     live.remaining = progress.remaining;
-                    let arm = trial.arm.min(1);
+                    let arm = if live.scan { 0 } else { trial.arm.min(1) };
                     live.points[arm].push(egui_plot::PlotPoint::new(trial.index as f64, trial.ns as f64 / 1e6));
                 }
             }
@@ -356,8 +356,18 @@ impl VernierApp {
                     ..Applied::default()
                 },
                 (None, runs) => Applied {
-                    message: verdict.clone().unwrap_or_else(|| {
-                        format!("recorded run {}", runs.iter().map(u32::to_string).collect::<Vec<_>>().join(" and "))
+                    message: verdict.clone().unwrap_or_else(|| match recorded.sweep {
+                        // SPEC E16: a scan's rows are one sweep.
+                        Some(w) => format!(
+                            "recorded sweep W{w}: {} rows, runs {}–{}",
+                            runs.len(),
+                            runs.first().copied().unwrap_or_default(),
+                            runs.last().copied().unwrap_or_default()
+                        ),
+                        None => format!(
+                            "recorded run {}",
+                            runs.iter().map(u32::to_string).collect::<Vec<_>>().join(" and ")
+                        ),
                     }),
                     runs: runs.to_vec(),
                     failed: false,
@@ -367,6 +377,11 @@ impl VernierApp {
         let Some(applied) = applied else { return };
         if let Some(&last) = applied.runs.last() {
             self.select_run(last);
+            // A recorded scan shows its sweep, the picture it was run for.
+            if let Some(sweep) = self.doc.notebook.sweep_of(last).filter(|_| result.scan.is_some()) {
+                self.views.sweep = Some(views::SweepPick::Recorded(sweep.number));
+                self.views.show_sweep = true;
+            }
         }
         if extended && !applied.failed {
             // The status bar cuts a long sentence; the run view shows it whole.

@@ -263,6 +263,8 @@ struct LiveRun {
     points: [Vec<egui_plot::PlotPoint>; 2],
     started: Instant,
     title: String,
+    /// A scan: its trials are one strip (its points are not arms A and B).
+    scan: bool,
 }
 
 /// The open notebook and whether it is on disk.
@@ -807,7 +809,17 @@ impl VernierApp {
             self.say(ENGINE_STOPPED, true);
             return false;
         };
-        let title = spec.arms.iter().map(|a| a.argv().join(" ")).collect::<Vec<_>>().join("  vs  ");
+        // A scan is one command over its points, not a comparison of them.
+        let title = match &spec.scan {
+            Some(scan) => format!(
+                "{} over {} points ({})",
+                vernier_engine::display::quote_argv(&scan.template),
+                spec.arms.len(),
+                scan.scan.params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+            None => spec.arms.iter().map(|a| a.argv().join(" ")).collect::<Vec<_>>().join("  vs  "),
+        };
+        let scan = spec.scan.is_some();
         match engine.try_start(spec) {
             Ok(()) => {}
             Err(Refused::Busy) => {
@@ -829,6 +841,7 @@ impl VernierApp {
             points: [Vec::new(), Vec::new()],
             started: Instant::now(),
             title,
+            scan,
         });
         self.views.section = Section::Runs;
         true

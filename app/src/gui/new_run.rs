@@ -238,11 +238,24 @@ impl NewRunForm {
     /// How the figure is read, checked, when one is asked for (SPEC E17).
     fn metric(&self) -> Result<Option<MetricSpec>, String> {
         let pattern = self.figure_pattern.trim().to_owned();
+        // The engine's own checks speak of the command line's flags; what
+        // is missing from the form is said in the form's words first.
         let source = match self.figure {
             FigureSource::None => return Ok(None),
+            FigureSource::Regex if pattern.is_empty() => {
+                return Err("Pattern: type a regular expression with one capture group around the number, \
+                            e.g. ns/access: ([0-9.eE+-]+)"
+                    .to_owned());
+            }
+            FigureSource::JsonKey if pattern.is_empty() => {
+                return Err("JSON key: type the key the program prints its figure under".to_owned());
+            }
             FigureSource::Regex => Source::Regex(pattern),
             FigureSource::JsonKey => Source::JsonKey(pattern),
         };
+        if self.figure_unit.trim().is_empty() {
+            return Err("Unit: name the figure's unit, e.g. ns/access".to_owned());
+        }
         let metric = MetricSpec { source, unit: self.figure_unit.trim().to_owned(), each: self.figure_each };
         metric.compile()?;
         Ok(Some(metric))

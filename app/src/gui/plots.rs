@@ -451,15 +451,16 @@ pub fn sweep_plot(ui: &mut Ui, sweep: &SweepPlot) {
     }
 }
 
-/// The trials of a running benchmark as they arrive, per arm, in ms.
-pub fn live_plot(ui: &mut Ui, points: &[Vec<egui_plot::PlotPoint>; 2]) {
+/// The trials of a running benchmark as they arrive, per arm (a scan's
+/// all as `first`), in ms.
+pub fn live_plot(ui: &mut Ui, points: &[Vec<egui_plot::PlotPoint>; 2], first: &str) {
     Plot::new("live")
         .height(ui.available_height().clamp(120.0, 260.0))
         .legend(Legend::default())
         .x_axis_label("trial")
         .y_axis_label("wall time per trial (ms)")
         .show(ui, |plot| {
-            plot.points(Points::new("A", &points[0][..]).color(TIMED).radius(3.0));
+            plot.points(Points::new(first, &points[0][..]).color(TIMED).radius(3.0));
             if !points[1].is_empty() {
                 plot.points(Points::new("B", &points[1][..]).color(ARM_B).radius(3.0));
             }

@@ -1045,3 +1045,41 @@ fn try_once_shows_the_figure() {
     harness.get_by_label_contains("wall time");
     assert_eq!(harness.state().notebook().runs().len(), 2, "nothing recorded");
 }
+
+// SPEC E16, E17, U3: a scan started from the New run dialog records one
+// row per point as sweep W1, read by the program's own figure, and the
+// window shows the sweep when it is recorded.
+#[cfg(unix)]
+#[test]
+fn a_scan_from_the_window_is_recorded_as_a_sweep() {
+    use super::new_run::{FigureSource, NewRunForm};
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    harness.get_by_label("▶ New run…").click();
+    harness.run();
+    harness.state_mut().new_run = Some(NewRunForm {
+        kernel_mode: false,
+        command: "sh -c 'echo ns/access: {V}'".into(),
+        params: "V=1,2,4".into(),
+        figure: FigureSource::Regex,
+        figure_pattern: "ns/access: ([0-9.eE+-]+)".into(),
+        figure_unit: "ns/access".into(),
+        runs: 1,
+        warmup: 0,
+        ..NewRunForm::default()
+    });
+    harness.run();
+    harness.get_by_label_contains("3 commands: sh -c");
+    harness.get_by_label("▶ Start").click();
+    harness.run();
+    step_until(&mut harness, "the sweep to be recorded", |app| app.notebook().runs().len() == 5 && app.saved());
+    harness.run();
+    let nb = harness.state().notebook();
+    assert_eq!(nb.sweeps().len(), 1);
+    assert_eq!(nb.sweeps()[0].runs, [3, 4, 5]);
+    assert_eq!(nb.run(5).map(|r| r.measurement.summary.median), Some(4.0), "the program's own figure");
+    assert!(harness.state().views.show_sweep);
+    assert_eq!(harness.state().views.sweep, Some(super::views::SweepPick::Recorded(1)));
+    harness.get_by_label_contains("recorded sweep W1");
+}

@@ -14,6 +14,7 @@ use vernier_engine::notebook::{Notebook, PREDICTIONS_HEADING, SECTIONS};
 
 use super::AppCommand;
 pub use predictions::PredictionForm;
+pub use runs::SweepPick;
 
 /// The areas of the window, in the side bar's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
