@@ -9,6 +9,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
 use vernier_app::gui::{AppCommand, Section, VernierApp};
 use vernier_engine::harness::{BenchSpec, Subject};
 use vernier_engine::kernels::{KernelKind, KernelSpec};
@@ -95,7 +96,24 @@ fn main() {
         harness.step();
         std::thread::sleep(Duration::from_millis(1));
     }
+    // Taken now: cases measured after this one must not count.
+    let cancel_to_idle = cancelled.elapsed();
     results.push(("10 000 runs, during a 64 MiB chase run".to_owned(), during));
+
+    // A sweep of 84 points in 4 series beside 10 000 runs, in the Runs
+    // section's sweep plot: its points are placed once per notebook change.
+    let swept = tmp.path().join("swept");
+    build_swept(&big, &swept);
+    let mut harness_sweep = crate::harness(&swept);
+    harness_sweep.state_mut().apply(AppCommand::Show(Section::Runs));
+    settle(&mut harness_sweep);
+    harness_sweep.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Sweep").click();
+    for _ in 0..3 {
+        harness_sweep.step();
+    }
+    harness_sweep.get_by_label("W1: a swept walk").click();
+    settle(&mut harness_sweep);
+    results.push(("10 000 runs, an 84-point sweep plot".to_owned(), frames(&mut harness_sweep, FRAMES, |_| {})));
 
     println!("{:<44} {:>10} {:>10} {:>10}  frames", "case", "median", "p95", "max");
     for (name, times) in &results {
@@ -106,7 +124,7 @@ fn main() {
         let p95 = vernier_engine::stats::percentile_sorted(&sorted, 0.95);
         println!("{name:<44} {:>7.2} ms {:>7.2} ms {:>7.2} ms  {}", s.median, p95, s.max, ms.len());
     }
-    println!("cancel to idle: {:.0} ms", cancelled.elapsed().as_secs_f64() * 1e3);
+    println!("cancel to idle: {:.0} ms", cancel_to_idle.as_secs_f64() * 1e3);
 }
 
 fn harness(dir: &Path) -> Harness<'static, VernierApp> {
@@ -216,5 +234,43 @@ fn build_big(dir: &Path) {
         })
         .collect();
     std::fs::write(dir.join("raw/run-5000.csv"), vernier_engine::harness::raw::render(&[], &rows)).expect("raw");
+    store::save(dir, &nb).expect("save");
+}
+
+/// The big notebook copied to `dir` with 84 more rows recorded as one
+/// sweep: SIZE over 1 KiB … 1 GiB (21 values) for 4 modes.
+fn build_swept(big: &Path, dir: &Path) {
+    use vernier_engine::harness::Param;
+    use vernier_engine::notebook::NewSweep;
+    let (mut nb, _) = store::load_stamped(big).expect("load");
+    std::fs::create_dir_all(dir.join("raw")).expect("raw dir");
+    let params = vec![Param::parse("SIZE=1K..1G*2").expect("sizes"), Param::parse("MODE=a,b,c,d").expect("modes")];
+    let template: Vec<String> = ["./walk", "--bytes", "{SIZE}", "--mode", "{MODE}"].map(str::to_owned).to_vec();
+    let scan = vernier_engine::harness::Scan::new(params.clone(), &template).expect("scan");
+    let mut runs = Vec::new();
+    let points = scan.points();
+    for (k, point) in points.iter().enumerate() {
+        let base = 1.0 + k as f64;
+        runs.push(nb.record_run(
+            Measurement {
+                what: scan.label(point),
+                command: scan.fill(&template, point),
+                warmup: WarmupPolicy::Count(1),
+                warmup_trials: 1,
+                summary: Summary::of(&[base * 0.9, base, base * 1.2]).expect("trials"),
+                unit: "ns/access".into(),
+                ns_per_unit: 1.0,
+                conditions: Vec::new(),
+                raw_file: None,
+                tag: Tag::Measured,
+                synthetic: false,
+                extends: None,
+                figure: None,
+            },
+            chrono::Utc::now(),
+        ));
+    }
+    let sweep = NewSweep { what: "a swept walk".into(), template, params, points };
+    nb.record_sweep(sweep, runs, chrono::Utc::now()).expect("sweep");
     store::save(dir, &nb).expect("save");
 }

@@ -261,7 +261,7 @@ impl VernierApp {
             live.remaining.as_secs_f64().ceil()
         );
         ui.add(egui::ProgressBar::new(fraction).text(text));
-        plots::live_plot(ui, &live.points);
+        plots::live_plot(ui, &live.points, if live.scan { "trials (every point)" } else { "A" });
     }
 
     /// The Reproduce dialog and what it asks for.

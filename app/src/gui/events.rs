@@ -71,7 +71,7 @@ impl VernierApp {
                     live.done = progress.done;
                     live.total = progress.total;
                     live.remaining = progress.remaining;
-                    let arm = trial.arm.min(1);
+                    let arm = if live.scan { 0 } else { trial.arm.min(1) };
                     live.points[arm].push(egui_plot::PlotPoint::new(trial.index as f64, trial.ns as f64 / 1e6));
                 }
             }
@@ -137,7 +137,7 @@ impl VernierApp {
                 // their answer: it carries the other program's change too.
                 if self.saved() {
                     self.doc.notebook = Arc::new(*notebook);
-                    self.doc.findings = self.doc.notebook.integrity();
+                    self.doc.changed();
                     self.doc.unwritten = unwritten;
                     self.doc.on_disk_at = chrono::Local::now();
                     self.say(changed_elsewhere_message(), false);
@@ -203,8 +203,8 @@ impl VernierApp {
                 Err(e) => self.say(e, true),
             },
             io::Event::Trials { run, result } => match (result, self.doc.notebook.run(run)) {
-                (Ok(trials), Some(r)) => {
-                    let view = plots::RunTrials::new(r, &trials);
+                (Ok((trials, figures)), Some(r)) => {
+                    let view = plots::RunTrials::new(r, &trials, figures.as_deref());
                     self.trials.insert(run, Ok(view));
                 }
                 (Err(why), _) => {
@@ -215,6 +215,16 @@ impl VernierApp {
                 }
                 (Ok(_), None) => {}
             },
+            io::Event::Tried { id, result } => {
+                if self.trying.as_ref().is_some_and(|(current, _)| *current == id) {
+                    self.trying = None;
+                    if let Some(form) = &mut self.new_run
+                        && let Some(super::new_run::Tried::Running(argv)) = form.tried.take()
+                    {
+                        form.tried = Some(super::new_run::Tried::Done(argv, result));
+                    }
+                }
+            }
             io::Event::Picked { purpose, path: Some(path), .. } => self.run_command(match purpose {
                 io::Pick::Open => AppCommand::OpenDir(path),
                 io::Pick::New => AppCommand::CreateDir(path),
@@ -267,7 +277,7 @@ impl VernierApp {
             // holds any other program's changes too.
             self.doc.saving_since = None;
             self.doc.notebook = Arc::new(saved.notebook);
-            self.doc.findings = self.doc.notebook.integrity();
+            self.doc.changed();
             self.doc.unwritten = saved.unwritten;
         }
         for message in saved.messages {
@@ -346,8 +356,18 @@ impl VernierApp {
                     ..Applied::default()
                 },
                 (None, runs) => Applied {
-                    message: verdict.clone().unwrap_or_else(|| {
-                        format!("recorded run {}", runs.iter().map(u32::to_string).collect::<Vec<_>>().join(" and "))
+                    message: verdict.clone().unwrap_or_else(|| match recorded.sweep {
+                        // SPEC E16: a scan's rows are one sweep.
+                        Some(w) => format!(
+                            "recorded sweep W{w}: {} rows, runs {}–{}",
+                            runs.len(),
+                            runs.first().copied().unwrap_or_default(),
+                            runs.last().copied().unwrap_or_default()
+                        ),
+                        None => format!(
+                            "recorded run {}",
+                            runs.iter().map(u32::to_string).collect::<Vec<_>>().join(" and ")
+                        ),
                     }),
                     runs: runs.to_vec(),
                     failed: false,
@@ -357,6 +377,11 @@ impl VernierApp {
         let Some(applied) = applied else { return };
         if let Some(&last) = applied.runs.last() {
             self.select_run(last);
+            // A recorded scan shows its sweep, the picture it was run for.
+            if let Some(sweep) = self.doc.notebook.sweep_of(last).filter(|_| result.scan.is_some()) {
+                self.views.sweep = Some(views::SweepPick::Recorded(sweep.number));
+                self.views.show_sweep = true;
+            }
         }
         if extended && !applied.failed {
             // The status bar cuts a long sentence; the run view shows it whole.

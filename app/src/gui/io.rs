@@ -44,6 +44,21 @@ pub enum Request {
     ReadLog { path: PathBuf, mine: PathBuf },
     /// Run the pre-submission audit (reads raw files and exports).
     Audit { dir: PathBuf, notebook: Arc<Notebook> },
+    /// Run a command once and read its figure (the New run dialog's "Try
+    /// once"); answered from a thread of its own, so the program's run
+    /// never holds up a save. `cancel` stops its process.
+    TryOnce {
+        /// Matches the answer to the request.
+        id: u64,
+        /// The command.
+        argv: Vec<String>,
+        /// How its figure is read.
+        metric: harness::MetricSpec,
+        /// Its time limit.
+        timeout: Option<std::time::Duration>,
+        /// Set to stop it.
+        cancel: Arc<std::sync::atomic::AtomicBool>,
+    },
     /// Stop.
     Shutdown,
 }
@@ -69,12 +84,15 @@ pub enum Event {
     ImportRawWritten { prepared: Arc<Prepared>, raw: Result<RawFile, String> },
     /// A soak, analysed and ready to draw.
     Soak(Result<Box<super::plots::SoakView>, String>),
-    /// A run's trials.
-    Trials { run: u32, result: Result<Vec<TrialRecord>, NoTrials> },
+    /// A run's trials, with each trial's figures when the file keeps the
+    /// program's own (SPEC E17).
+    Trials { run: u32, result: Result<(Vec<TrialRecord>, Option<harness::raw::TrialFigures>), NoTrials> },
     /// A classmate's log, read (or why not).
     TheirLog(Box<Result<super::reproduce::TheirLog, String>>),
     /// The audit's findings.
     Audited(Box<vernier_engine::audit::Report>),
+    /// What "Try once" `id` found, or why its command could not run.
+    Tried { id: u64, result: Result<harness::metric::TryOnce, String> },
     /// A file dialog closed. `failed` is set when it closed with nothing
     /// too fast for a person to have cancelled it: no dialog service ran.
     Picked { purpose: Pick, path: Option<PathBuf>, failed: bool },
@@ -84,7 +102,9 @@ impl Request {
     /// True when the file thread answers it with exactly one event (what
     /// the window counts to say how long the thread has been busy).
     pub fn is_answered(&self) -> bool {
-        !matches!(self, Request::Watch { .. } | Request::Shutdown)
+        // A try runs a program, not file work: the status bar's "busy"
+        // count is about the disk.
+        !matches!(self, Request::Watch { .. } | Request::Shutdown | Request::TryOnce { .. })
     }
 }
 
@@ -92,7 +112,7 @@ impl Event {
     /// True when it answers a request (see [`Request::is_answered`]);
     /// a change noticed on disk and a closed file dialog answer none.
     pub fn is_answer(&self) -> bool {
-        !matches!(self, Event::ChangedElsewhere { .. } | Event::Picked { .. })
+        !matches!(self, Event::ChangedElsewhere { .. } | Event::Picked { .. } | Event::Tried { .. })
     }
 }
 
@@ -182,8 +202,7 @@ impl Io {
         let (sender, events) = sync_channel::<Event>(64);
         let waker: std::sync::Arc<dyn Fn() + Send + Sync> = std::sync::Arc::new(waker);
         let (out, wake) = (sender.clone(), std::sync::Arc::clone(&waker));
-        let thread =
-            std::thread::Builder::new().name("vernier-io".into()).spawn(move || serve(&inbox, &out, &*wake))?;
+        let thread = std::thread::Builder::new().name("vernier-io".into()).spawn(move || serve(&inbox, &out, &wake))?;
         Ok(Self { requests, events, sender, waker, thread: Some(thread) })
     }
 
@@ -290,7 +309,7 @@ struct Watched {
     stamp: store::Stamp,
 }
 
-fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + Send + Sync)) {
+fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn() + Send + Sync>) {
     let mut pending: Option<Request> = None;
     let mut watched: Option<Watched> = None;
     loop {
@@ -348,6 +367,10 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
                 };
                 Event::Changed { generation, result }
             }
+            Request::TryOnce { id, argv, metric, timeout, cancel } => {
+                try_once(id, argv, metric, timeout, cancel, out.clone(), Arc::clone(wake));
+                continue;
+            }
             Request::Watch { dir, seen } => {
                 watched = Some(Watched { dir, stamp: seen });
                 continue;
@@ -398,7 +421,7 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
                     Ok(text) if !harness::raw::is_raw(&text) => Err(NoTrials::Absent(format!(
                         "no trial plot: the trials are in {path}, the imported file unchanged, in its own format"
                     ))),
-                    Ok(text) => harness::raw::parse(&text).map_err(NoTrials::Failed),
+                    Ok(text) => harness::raw::parse_with_figures(&text).map_err(NoTrials::Failed),
                     Err(e) => Err(NoTrials::Failed(e)),
                 };
                 Event::Trials { run, result }
@@ -408,6 +431,28 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &(dyn Fn() + 
             return;
         }
         wake();
+    }
+}
+
+/// Runs "Try once" on a thread of its own and sends what it found.
+fn try_once(
+    id: u64,
+    argv: Vec<String>,
+    metric: harness::MetricSpec,
+    timeout: Option<std::time::Duration>,
+    cancel: Arc<std::sync::atomic::AtomicBool>,
+    out: SyncSender<Event>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+) {
+    let (failed, failed_wake) = (out.clone(), Arc::clone(&wake));
+    let spawned = std::thread::Builder::new().name("vernier-try-once".into()).spawn(move || {
+        let result = harness::metric::try_once(&argv, &metric, timeout, cancel);
+        let _ = out.send(Event::Tried { id, result });
+        wake();
+    });
+    if let Err(e) = spawned {
+        let _ = failed.try_send(Event::Tried { id, result: Err(format!("cannot start a thread to run it: {e}")) });
+        failed_wake();
     }
 }
 

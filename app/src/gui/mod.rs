@@ -139,6 +139,16 @@ pub enum AppCommand {
     RecordImport(Arc<vernier_engine::import::Prepared>),
     /// Start a benchmark.
     StartRun(Box<BenchSpec>),
+    /// Run a command once and read its figure for the New run dialog,
+    /// recording nothing (SPEC E17, U3).
+    TryOnce {
+        /// The command.
+        argv: Vec<String>,
+        /// How its figure is read.
+        metric: vernier_engine::harness::MetricSpec,
+        /// Its time limit.
+        timeout: Option<Duration>,
+    },
     /// Cancel the benchmark in flight.
     CancelRun,
     /// Record a prediction.
@@ -253,6 +263,8 @@ struct LiveRun {
     points: [Vec<egui_plot::PlotPoint>; 2],
     started: Instant,
     title: String,
+    /// A scan: its trials are one strip (its points are not arms A and B).
+    scan: bool,
 }
 
 /// The open notebook and whether it is on disk.
@@ -263,6 +275,9 @@ struct Doc {
     /// one of them still holds it.
     notebook: Arc<Notebook>,
     findings: Vec<IntegrityFinding>,
+    /// Bumped whenever `notebook` changes, so views rebuild what they
+    /// derive from it (the sweeps' plots) once per change.
+    revision: u64,
     /// Parts of each document still to write, as of the last save (counted
     /// on the I/O thread: with 10 000 runs it takes tens of milliseconds).
     unwritten: Vec<(&'static str, usize)>,
@@ -285,6 +300,7 @@ impl Doc {
             dir,
             notebook: Arc::new(notebook),
             findings,
+            revision: 0,
             unwritten,
             generation: 0,
             saved: 0,
@@ -292,6 +308,12 @@ impl Doc {
             on_disk_at: chrono::Local::now(),
             saving_since: None,
         }
+    }
+
+    /// The notebook changed: checks it again and bumps its revision.
+    fn changed(&mut self) {
+        self.findings = self.notebook.integrity();
+        self.revision += 1;
     }
 }
 
@@ -346,6 +368,11 @@ pub struct VernierApp {
     audit: Option<vernier_engine::audit::Report>,
     /// Set by a termination signal: cancel what runs and close.
     terminate: Arc<std::sync::atomic::AtomicBool>,
+    /// The New run dialog's "Try once" in flight: its number (an answer to
+    /// an earlier one is ignored) and the flag that stops its process.
+    trying: Option<(u64, Arc<std::sync::atomic::AtomicBool>)>,
+    /// Tries started so far, to number them.
+    tries: u64,
 }
 
 impl VernierApp {
@@ -388,6 +415,8 @@ impl VernierApp {
             exported: None,
             audit: None,
             terminate: Arc::default(),
+            trying: None,
+            tries: 0,
         };
         // The file thread follows the file from what was read (N10): a
         // change made since shows at its first look.
@@ -644,6 +673,17 @@ impl VernierApp {
                 self.start_run(*spec);
                 return;
             }
+            AppCommand::TryOnce { argv, metric, timeout } => {
+                self.stop_try();
+                self.tries += 1;
+                let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+                self.trying = Some((self.tries, Arc::clone(&cancel)));
+                if let Some(form) = &mut self.new_run {
+                    form.tried = Some(new_run::Tried::Running(argv.clone()));
+                }
+                self.send_io(io::Request::TryOnce { id: self.tries, argv, metric, timeout, cancel });
+                return;
+            }
             AppCommand::CancelRun => {
                 // Without an engine there is no run to cancel: its death
                 // already ended the live panel and said so.
@@ -747,7 +787,7 @@ impl VernierApp {
             }
             Ok(applied) => {
                 self.doc.generation += 1;
-                self.doc.findings = self.doc.notebook.integrity();
+                self.doc.changed();
                 self.doc.saving_since.get_or_insert_with(Instant::now);
                 let request =
                     io::Request::Change { dir: self.doc.dir.clone(), change, generation: self.doc.generation };
@@ -769,7 +809,17 @@ impl VernierApp {
             self.say(ENGINE_STOPPED, true);
             return false;
         };
-        let title = spec.arms.iter().map(|a| a.argv().join(" ")).collect::<Vec<_>>().join("  vs  ");
+        // A scan is one command over its points, not a comparison of them.
+        let title = match &spec.scan {
+            Some(scan) => format!(
+                "{} over {} points ({})",
+                vernier_engine::display::quote_argv(&scan.template),
+                spec.arms.len(),
+                scan.scan.params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+            None => spec.arms.iter().map(|a| a.argv().join(" ")).collect::<Vec<_>>().join("  vs  "),
+        };
+        let scan = spec.scan.is_some();
         match engine.try_start(spec) {
             Ok(()) => {}
             Err(Refused::Busy) => {
@@ -781,6 +831,8 @@ impl VernierApp {
                 return false;
             }
         }
+        // A process still being tried would compete with the measurement.
+        self.stop_try();
         self.new_run = None;
         self.live = Some(LiveRun {
             done: 0,
@@ -789,9 +841,23 @@ impl VernierApp {
             points: [Vec::new(), Vec::new()],
             started: Instant::now(),
             title,
+            scan,
         });
         self.views.section = Section::Runs;
         true
+    }
+
+    /// Stops the process "Try once" started, if one runs; its answer,
+    /// when it comes, is ignored.
+    fn stop_try(&mut self) {
+        if let Some((_, cancel)) = self.trying.take() {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        if let Some(form) = &mut self.new_run
+            && matches!(form.tried, Some(new_run::Tried::Running(_)))
+        {
+            form.tried = None;
+        }
     }
 
     /// Starts the protocol fixed with the newest open soak prediction.
@@ -890,6 +956,7 @@ impl eframe::App for VernierApp {
                 audit: self.audit.as_ref(),
                 unwritten: &self.doc.unwritten,
                 dir: &self.doc.dir,
+                revision: self.doc.revision,
             };
             if self.views.section == Section::Runs {
                 // The runs table scrolls itself; an outer scroll area would fight it.
@@ -901,11 +968,18 @@ impl eframe::App for VernierApp {
             }
         });
         if let Some(form) = &mut self.new_run {
-            let mut result = None;
-            egui::Modal::new(egui::Id::unique("new-run")).show(ui.ctx(), |ui| result = form.ui(ui));
-            match result {
-                Some(Ok(spec)) => self.commands.push(AppCommand::StartRun(Box::new(spec))),
-                Some(Err(())) => self.new_run = None,
+            let mut action = None;
+            egui::Modal::new(egui::Id::unique("new-run")).show(ui.ctx(), |ui| action = form.ui(ui));
+            match action {
+                Some(new_run::NewRunAction::Start(spec)) => self.commands.push(AppCommand::StartRun(spec)),
+                Some(new_run::NewRunAction::TryOnce { argv, metric, timeout }) => {
+                    self.commands.push(AppCommand::TryOnce { argv, metric, timeout })
+                }
+                Some(new_run::NewRunAction::StopTry) => self.stop_try(),
+                Some(new_run::NewRunAction::Close) => {
+                    self.stop_try();
+                    self.new_run = None;
+                }
                 None => {}
             }
         }

@@ -1,10 +1,14 @@
 //! The "New run" dialog (SPEC U3): a command (or two, interleaved) or a
-//! kernel, with n, warm-up, pinning, cool-down and timeout.
+//! kernel, with n, warm-up, pinning, cool-down and timeout; for a command,
+//! parameters to scan (E16) and the program's own figure (E17), which
+//! "Try once" checks on one process before anything is recorded.
 
 use std::time::Duration;
 
 use egui::{RichText, Ui};
-use vernier_engine::harness::{BenchSpec, DEFAULT_RUNS, Subject, schedule::SETTLE_MAX};
+use vernier_engine::display::{inert, quote_argv};
+use vernier_engine::harness::metric::{MetricSpec, Source, TryOnce};
+use vernier_engine::harness::{BenchSpec, DEFAULT_RUNS, Param, Scan, Subject, TrialStatus, schedule::SETTLE_MAX};
 use vernier_engine::kernels::{KernelKind, KernelSpec};
 use vernier_engine::notebook::WarmupPolicy;
 
@@ -47,6 +51,72 @@ pub struct NewRunForm {
     pub labels: [String; 2],
     /// The run is the control condition, repeated in each session (SPEC S14).
     pub control: bool,
+    /// Parameters to scan, one `NAME=V1,V2,…` or `NAME=START..END*FACTOR`
+    /// a line (SPEC E16); empty: one command.
+    pub params: String,
+    /// Where the program's own figure is read from (SPEC E17).
+    pub figure: FigureSource,
+    /// The regular expression (one capture group) or the JSON key.
+    pub figure_pattern: String,
+    /// The figure's unit as the program states it.
+    pub figure_unit: String,
+    /// Every figure a process prints is a trial.
+    pub figure_each: bool,
+    /// The last "Try once": running, or what it found.
+    pub tried: Option<Tried>,
+}
+
+/// How the program's own figure is found in its output (SPEC E17).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FigureSource {
+    /// Not read: the process's wall time is the trial.
+    #[default]
+    None,
+    /// A regular expression with one capture group.
+    Regex,
+    /// A JSON key (`a.b` reaches into objects).
+    JsonKey,
+}
+
+impl FigureSource {
+    fn name(self) -> &'static str {
+        match self {
+            FigureSource::None => "none (wall time)",
+            FigureSource::Regex => "regular expression",
+            FigureSource::JsonKey => "JSON key",
+        }
+    }
+}
+
+/// One process run by "Try once", before anything is measured.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tried {
+    /// Running this command.
+    Running(Vec<String>),
+    /// This command ran: what it printed and how long it took, or why it
+    /// could not run.
+    Done(Vec<String>, Result<TryOnce, String>),
+}
+
+/// What the dialog asks of the window.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NewRunAction {
+    /// Start this run.
+    Start(Box<BenchSpec>),
+    /// Run this command once, off the UI thread, and read its figure;
+    /// nothing is recorded.
+    TryOnce {
+        /// The command (a scan's first point).
+        argv: Vec<String>,
+        /// How its figure is read.
+        metric: MetricSpec,
+        /// The dialog's per-trial timeout.
+        timeout: Option<Duration>,
+    },
+    /// Stop the process Try once started.
+    StopTry,
+    /// Close the dialog.
+    Close,
 }
 
 impl Default for NewRunForm {
@@ -70,6 +140,12 @@ impl Default for NewRunForm {
             what: String::new(),
             labels: [String::new(), String::new()],
             control: false,
+            params: String::new(),
+            figure: FigureSource::None,
+            figure_pattern: String::new(),
+            figure_unit: String::new(),
+            figure_each: false,
+            tried: None,
         }
     }
 }
@@ -90,7 +166,8 @@ impl NewRunForm {
             }
             text.parse::<u64>().map(Some).map_err(|_| format!("{what} must be a whole number, not '{text}'"))
         };
-        let arms = if self.kernel_mode {
+        let mut metric = None;
+        let base = if self.kernel_mode {
             let size = number(&self.size, "the size")?;
             let tile = number(&self.tile, "the tile")?;
             let spec =
@@ -99,17 +176,29 @@ impl NewRunForm {
             if let Some(b) = self.versus_kernel {
                 arms.push(Subject::Kernel(spec(b)));
             }
-            arms
+            BenchSpec::new(arms)
         } else {
             let split = |text: &str| shlex::split(text).filter(|w| !w.is_empty());
             let a = split(&self.command).ok_or("type the command to time")?;
-            let mut arms = vec![Subject::Command { argv: a, shell: false }];
-            if !self.versus.trim().is_empty() {
-                let b = split(&self.versus).ok_or("the second command cannot be split into words")?;
-                arms.push(Subject::Command { argv: b, shell: false });
+            let params = self.params()?;
+            metric = self.metric()?;
+            if params.is_empty() {
+                let mut arms = vec![Subject::Command { argv: a, shell: false }];
+                if !self.versus.trim().is_empty() {
+                    let b = split(&self.versus).ok_or("the second command cannot be split into words")?;
+                    arms.push(Subject::Command { argv: b, shell: false });
+                }
+                BenchSpec::new(arms)
+            } else if !self.versus.trim().is_empty() {
+                return Err("a scan is not combined with a comparison: clear Command B (its rows can be compared \
+                            once the sweep is recorded)"
+                    .to_owned());
+            } else {
+                let scan = Scan::new(params, &a)?;
+                BenchSpec::scanning(a, false, scan)
             }
-            arms
         };
+        let arms = base.arms.clone();
         vernier_engine::harness::check_odd_trials(self.runs)?;
         let arms_count = arms.len();
         vernier_engine::harness::check_control(self.control, arms_count)?;
@@ -127,24 +216,153 @@ impl NewRunForm {
             // A kernel's build is Vernier's own.
             build: Some(self.build.trim()).filter(|b| !self.kernel_mode && !b.is_empty()).map(str::to_owned),
             what: given(&self.what),
-            labels: if arms_count > 1 { [given(&self.labels[0]), given(&self.labels[1])] } else { [None, None] },
+            labels: if arms_count > 1 && base.scan.is_none() {
+                [given(&self.labels[0]), given(&self.labels[1])]
+            } else {
+                [None, None]
+            },
             control: self.control,
+            metric,
             // The window states the Environment when it starts the run.
-            ..BenchSpec::new(arms)
+            ..base
         };
         vernier_engine::harness::check_names(spec.what.as_ref(), &spec.labels)?;
         Ok(spec)
     }
 
-    /// Draws the form; returns the request when Start is pressed, or
-    /// `Err(())` when the dialog is dismissed.
-    pub fn ui(&mut self, ui: &mut Ui) -> Option<Result<BenchSpec, ()>> {
+    /// The parameters typed, one a line (SPEC E16).
+    fn params(&self) -> Result<Vec<Param>, String> {
+        self.params.lines().map(str::trim).filter(|l| !l.is_empty()).map(Param::parse).collect()
+    }
+
+    /// How the figure is read, checked, when one is asked for (SPEC E17).
+    fn metric(&self) -> Result<Option<MetricSpec>, String> {
+        let pattern = self.figure_pattern.trim().to_owned();
+        // The engine's own checks speak of the command line's flags; what
+        // is missing from the form is said in the form's words first.
+        let source = match self.figure {
+            FigureSource::None => return Ok(None),
+            FigureSource::Regex if pattern.is_empty() => {
+                return Err("Pattern: type a regular expression with one capture group around the number, \
+                            e.g. ns/access: ([0-9.eE+-]+)"
+                    .to_owned());
+            }
+            FigureSource::JsonKey if pattern.is_empty() => {
+                return Err("JSON key: type the key the program prints its figure under".to_owned());
+            }
+            FigureSource::Regex => Source::Regex(pattern),
+            FigureSource::JsonKey => Source::JsonKey(pattern),
+        };
+        if self.figure_unit.trim().is_empty() {
+            return Err("Unit: name the figure's unit, e.g. ns/access".to_owned());
+        }
+        let metric = MetricSpec { source, unit: self.figure_unit.trim().to_owned(), each: self.figure_each };
+        metric.compile()?;
+        Ok(Some(metric))
+    }
+
+    /// Draws the form; returns what the window should do: start the run,
+    /// try the command once, stop that try, or close.
+    pub fn ui(&mut self, ui: &mut Ui) -> Option<NewRunAction> {
         let mut outcome = None;
         ui.heading("New run");
         ui.horizontal(|ui| {
             ui.selectable_value(&mut self.kernel_mode, true, "Built-in kernel");
             ui.selectable_value(&mut self.kernel_mode, false, "Command");
         });
+        // Scrolls when the form is taller than the window (a scan with a
+        // figure at 1280×800); Start and Close stay below it in view.
+        let max_height = (ui.ctx().content_rect().height() - 260.0).max(200.0);
+        egui::ScrollArea::vertical().max_height(max_height).show(ui, |ui| self.fields_ui(ui));
+        let spec = self.spec();
+        if let Ok(spec) = &spec
+            && let Some(text) = commands_text(spec)
+        {
+            ui.label(RichText::new(text).weak());
+        }
+        if let Err(problem) = &spec {
+            ui.colored_label(ui.visuals().warn_fg_color, problem);
+        }
+        self.tried_ui(ui);
+        ui.horizontal(|ui| {
+            if ui.add_enabled(spec.is_ok(), egui::Button::new(RichText::new("▶ Start").strong())).clicked()
+                && let Ok(spec) = &spec
+            {
+                outcome = Some(NewRunAction::Start(Box::new(spec.clone())));
+            }
+            if !self.kernel_mode {
+                let running = matches!(self.tried, Some(Tried::Running(_)));
+                let attempt = spec.as_ref().map_err(String::clone).and_then(try_request);
+                if running {
+                    if ui.button("Stop").on_hover_text("stop the process Try once started").clicked() {
+                        outcome = Some(NewRunAction::StopTry);
+                    }
+                } else {
+                    let button = ui.add_enabled(attempt.is_ok(), egui::Button::new("Try once"));
+                    let button = match &attempt {
+                        Ok(_) => button.on_hover_text(
+                            "run the command (a scan's first point) once and show the figure read from its \
+                             output; nothing is recorded",
+                        ),
+                        Err(why) => button.on_disabled_hover_text(why.as_str()),
+                    };
+                    if button.clicked()
+                        && let Ok(action) = attempt
+                    {
+                        outcome = Some(action);
+                    }
+                }
+            }
+            if ui.button("Close").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                outcome = Some(NewRunAction::Close);
+            }
+        });
+        outcome
+    }
+
+    /// What the last "Try once" found: the figures, or why there are none
+    /// with the output's end, and the process's wall time.
+    fn tried_ui(&self, ui: &mut Ui) {
+        match &self.tried {
+            None => {}
+            Some(Tried::Running(argv)) => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(format!("Trying once: {}", quote_argv(argv)));
+                });
+            }
+            Some(Tried::Done(argv, Err(why))) => {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!("Try once: {} did not run: {}", quote_argv(argv), inert(why)),
+                );
+            }
+            Some(Tried::Done(argv, Ok(t))) => {
+                let unit = inert(self.figure_unit.trim()).into_owned();
+                let ended = match t.status {
+                    TrialStatus::Ok => String::new(),
+                    status => format!(", ended: {status}"),
+                };
+                let wall = vernier_engine::units::DisplayUnit::for_median("ns", t.ns as f64).quantity(t.ns as f64);
+                ui.label(format!("Try once: {} — wall time {wall}{ended}", quote_argv(argv)));
+                match &t.figures {
+                    Ok(figures) => {
+                        let shown: Vec<String> = figures.iter().take(8).map(|v| figure_text(*v)).collect();
+                        let more =
+                            if figures.len() > 8 { format!(" … ({} in all)", figures.len()) } else { String::new() };
+                        let noun = if figures.len() == 1 { "figure" } else { "figures" };
+                        ui.label(RichText::new(format!("{noun}: {} {unit}{more}", shown.join(", "))).strong());
+                    }
+                    Err(why) => {
+                        ui.colored_label(ui.visuals().warn_fg_color, format!("no figure: {}", inert(why)));
+                        ui.label(RichText::new(format!("its output ended with: {}", t.tail)).weak());
+                    }
+                }
+            }
+        }
+    }
+
+    fn fields_ui(&mut self, ui: &mut Ui) {
         egui::Grid::new("new-run").num_columns(2).spacing([12.0, 8.0]).show(ui, |ui| {
             if self.kernel_mode {
                 let label = ui.label("Kernel");
@@ -203,6 +421,7 @@ impl NewRunForm {
                 )
                 .labelled_by(label.id);
                 ui.end_row();
+                self.scan_ui(ui);
             }
             let label = ui.label("What");
             ui.add(
@@ -257,22 +476,85 @@ impl NewRunForm {
             );
             ui.end_row();
         });
-        let spec = self.spec();
-        if let Err(problem) = &spec {
-            ui.colored_label(ui.visuals().warn_fg_color, problem);
-        }
-        ui.horizontal(|ui| {
-            if ui.add_enabled(spec.is_ok(), egui::Button::new(RichText::new("▶ Start").strong())).clicked()
-                && let Ok(spec) = spec
-            {
-                outcome = Some(Ok(spec));
-            }
-            if ui.button("Close").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                outcome = Some(Err(()));
-            }
-        });
-        outcome
     }
+
+    /// The scan's parameters and the figure's fields (SPEC E16, E17).
+    fn scan_ui(&mut self, ui: &mut Ui) {
+        let label = ui.label("Parameters");
+        ui.add(
+            egui::TextEdit::multiline(&mut self.params)
+                .hint_text("optional, one a line: SIZE=16K..64M*4 or MODE=seq,rand;\nwrite {SIZE} in the command")
+                .desired_rows(2)
+                .desired_width(360.0),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("a scan: one row per value (every combination), recorded as one sweep (E16)");
+        ui.end_row();
+        let label = ui.label("Figure");
+        egui::ComboBox::from_id_salt("figure-source")
+            .selected_text(self.figure.name())
+            .show_ui(ui, |ui| {
+                for source in [FigureSource::None, FigureSource::Regex, FigureSource::JsonKey] {
+                    ui.selectable_value(&mut self.figure, source, source.name());
+                }
+            })
+            .response
+            .labelled_by(label.id)
+            .on_hover_text("read the program's own figure from its output instead of timing its process (E17)");
+        ui.end_row();
+        if self.figure == FigureSource::None {
+            return;
+        }
+        let (name, hint) = match self.figure {
+            FigureSource::JsonKey => ("JSON key", "e.g. ns_per_access or result.ns"),
+            _ => ("Pattern", "one capture group, e.g. ns/access: ([0-9.eE+-]+)"),
+        };
+        let label = ui.label(name);
+        ui.add(egui::TextEdit::singleline(&mut self.figure_pattern).hint_text(hint).desired_width(360.0))
+            .labelled_by(label.id);
+        ui.end_row();
+        let label = ui.label("Unit");
+        ui.horizontal(|ui| {
+            ui.add(egui::TextEdit::singleline(&mut self.figure_unit).hint_text("e.g. ns/access").desired_width(140.0))
+                .labelled_by(label.id);
+            ui.checkbox(&mut self.figure_each, "every figure is a trial").on_hover_text(
+                "the program times several internal trials and prints one figure each; otherwise it prints one",
+            );
+        });
+        ui.end_row();
+    }
+}
+
+/// A figure as read, to four significant digits without trailing zeros
+/// (`2.5`, `2.074`): enough to see that the right number was parsed.
+fn figure_text(value: f64) -> String {
+    let text = vernier_engine::stats::format_significant(value, 4);
+    if text.contains('.') && !text.contains(['e', 'E']) {
+        text.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        text
+    }
+}
+
+/// A scan's commands in words: how many, the first two and the last.
+fn commands_text(spec: &BenchSpec) -> Option<String> {
+    spec.scan.as_ref()?;
+    let commands: Vec<String> = spec.arms.iter().map(|a| quote_argv(&a.argv())).collect();
+    let shown = match commands.as_slice() {
+        [] => return None,
+        [one] => one.clone(),
+        [a, b] => format!("{a}, {b}"),
+        [a, b, .., last] => format!("{a}, {b} … {last}"),
+    };
+    let noun = if commands.len() == 1 { "command" } else { "commands" };
+    Some(format!("{} {noun}: {shown}", commands.len()))
+}
+
+/// What "Try once" runs for `spec`: its first command, with its figure.
+fn try_request(spec: &BenchSpec) -> Result<NewRunAction, String> {
+    let metric = spec.metric.clone().ok_or("choose how the figure is read first (Figure)")?;
+    let argv = spec.arms.first().map(Subject::argv).ok_or("type the command to try")?;
+    Ok(NewRunAction::TryOnce { argv, metric, timeout: spec.timeout })
 }
 
 /// A typed text, trimmed; blank is not given.

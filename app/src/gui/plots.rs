@@ -1,16 +1,20 @@
-//! Plots (SPEC U4): a run's trials as a strip with its box beside it, the
-//! seq/chase sweep on a log axis, and the live strip of a running benchmark.
+//! Plots (SPEC U4): a run's trials as a strip with its box beside it, any
+//! sweep (a recorded scan or the seq/chase kernels) with log axes where the
+//! values span two decades, and the live strip of a running benchmark.
 //! The conditions and the measurement window are written on the plot itself.
 
 use egui::{Color32, Ui};
 use egui_plot::{BoxElem, BoxPlot, BoxSpread, HLine, Legend, Line, Plot, PlotPoints, Points};
 use vernier_engine::display::inert;
-use vernier_engine::harness::{TrialRecord, TrialStatus};
-use vernier_engine::kernels::{DEFAULT_WORKING_SET, KernelKind, KernelSpec};
-use vernier_engine::notebook::{Brevity, Notebook, Run, WarmupPolicy, plausible};
+use vernier_engine::harness::{TrialRecord, TrialStatus, raw};
+use vernier_engine::notebook::{Brevity, Run, WarmupPolicy, plausible};
 use vernier_engine::stats;
+use vernier_engine::sweeps::SweepView;
+use vernier_engine::units::DisplayUnit;
 
-/// A run's trials, read back from its raw file and put in the row's unit.
+/// A run's trials, read back from its raw file and put in the row's unit:
+/// the processes' times, or the program's own figures when the row was
+/// measured by them (SPEC E17).
 pub struct RunTrials {
     /// The run.
     pub run: u32,
@@ -21,16 +25,25 @@ pub struct RunTrials {
 }
 
 impl RunTrials {
-    /// Picks `run`'s arm out of the raw file's trials.
-    pub fn new(run: &Run, trials: &[TrialRecord]) -> Self {
-        let arm = run.measurement.raw_file.as_ref().map_or(0, |r| usize::from(r.arm == "B"));
+    /// Picks `run`'s arm out of the raw file's trials; with `figures` (one
+    /// list per trial) and a row measured by them, its figures in order,
+    /// each process's in the order it printed them.
+    pub fn new(run: &Run, trials: &[TrialRecord], figures: Option<&[Vec<f64>]>) -> Self {
+        // A scan's rows share one file: A, B … Z, AA … name the arms.
+        let arm = run.measurement.raw_file.as_ref().and_then(|r| raw::arm_index(&r.arm)).unwrap_or(0);
+        let figures = figures.filter(|_| run.measurement.figure.is_some());
         let scale = run.measurement.ns_per_unit;
-        let pick = |warm: bool| {
-            trials
+        let pick = |warm: bool| -> Vec<f64> {
+            // The file's figures go line for line with its trials.
+            let chosen = trials
                 .iter()
-                .filter(|t| t.arm == arm && t.warmup == warm && t.status == TrialStatus::Ok)
-                .map(|t| t.ns as f64 / scale)
-                .collect()
+                .enumerate()
+                .filter(|(_, t)| t.arm == arm && t.warmup == warm && t.status == TrialStatus::Ok);
+            match figures {
+                // The figures are in the row's unit already.
+                Some(figures) => chosen.flat_map(|(i, _)| figures.get(i).into_iter().flatten().copied()).collect(),
+                None => chosen.map(|(_, t)| t.ns as f64 / scale).collect(),
+            }
         };
         Self { run: run.number, warmup: pick(true), timed: pick(false) }
     }
@@ -56,8 +69,15 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
         return;
     }
     let warmup_n = trials.warmup.len();
+    // SPEC E17: a row measured by the program's own figure says so on its
+    // plot, and how its trials came out of the processes.
+    let own = m.figure.as_ref().map(|f| match f.internal_text(s.n) {
+        Some(count) => format!("the program's own figure ({count}) · "),
+        None => format!("the program's own figure (one per run, {} runs) · ", f.processes),
+    });
     let caption = format!(
-        "{} timed trials after {} · {}",
+        "{}{} timed trials after {} · {}",
+        own.as_deref().unwrap_or(""),
         s.n,
         match m.warmup {
             WarmupPolicy::Count(_) => format!("{warmup_n} warm-up"),
@@ -85,15 +105,22 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
     let halves = halves_marks(run, warmup_n);
     let starts_above_zero = s.min > 0.0;
     let note = if starts_above_zero { format!("{caption} · y-axis does not start at zero") } else { caption };
+    let height = ui.available_height().max(160.0);
+    let median_name = inert(&format!("median {}", figures.median())).into_owned();
+    let names = ["warm-up", "timed", median_name.as_str(), "P25 / P75", "box"];
+    let band = CaptionBand::new(ui, &note, names.into_iter().chain(halves.iter().map(|(n, _)| n.as_str())), height);
+    let values = trials.warmup.iter().chain(&trials.timed).chain([&s.min, &s.max]).map(|&v| y(v));
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let response = Plot::new(("run-plot", run.number))
-        .height(ui.available_height().max(160.0))
+        .height(height)
+        .include_y(band.top(lo, hi))
         .legend(Legend::default())
         .x_axis_label("trial (in order taken)")
-        .y_axis_label(inert(&format!("time per trial ({})", unit.name())))
+        .y_axis_label(inert(&format!("{} per trial ({})", if own.is_some() { "figure" } else { "time" }, unit.name())))
         .show(ui, |plot| {
             plot.points(Points::new("warm-up", warm).color(WARM).radius(3.0));
             plot.points(Points::new("timed", timed).color(TIMED).radius(3.0));
-            plot.hline(HLine::new(inert(&format!("median {}", figures.median())), y(s.median)).color(TIMED));
+            plot.hline(HLine::new(median_name, y(s.median)).color(TIMED));
             let quartile = TIMED.gamma_multiply(0.4);
             let dashed = egui_plot::LineStyle::dashed_loose();
             plot.hline(HLine::new("P25 / P75", y(s.p25)).color(quartile).style(dashed));
@@ -103,7 +130,7 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
             }
             plot.box_plot(BoxPlot::new("box", vec![BoxElem::new(box_x, spread).box_width(1.5)]).color(TIMED));
         });
-    caption_on(ui, &response.response, &note);
+    band.paint(ui, response.response.rect);
 }
 
 /// The medians of the run's two halves (S5) as two marks, each across the
@@ -155,67 +182,285 @@ fn caption_conditions(run: &Run) -> String {
     if text.is_empty() { "conditions not recorded".into() } else { text }
 }
 
-/// The seq and chase kernel runs of the notebook by working set, on a log
-/// axis: the gap between the curves is prefetching and memory-level
-/// parallelism.
-pub fn sweep_plot(ui: &mut Ui, nb: &Notebook) {
-    let series = |kernel: KernelKind| -> Vec<[f64; 2]> {
-        let mut points: Vec<[f64; 2]> = nb
-            .runs()
-            .iter()
-            .filter(|r| r.discarded.is_none() && r.measurement.unit == "ns/access")
-            .filter_map(|r| {
-                let spec = KernelSpec::from_argv(&r.measurement.command).filter(|s| s.kind == kernel)?;
-                let bytes = spec.size.unwrap_or(DEFAULT_WORKING_SET) as f64;
-                Some([bytes.log2(), r.measurement.summary.median])
-            })
-            .collect();
-        points.sort_by(|a, b| a[0].total_cmp(&b[0]));
-        points
-    };
-    let (mut seq, mut chase) = (series(KernelKind::Seq), series(KernelKind::Chase));
-    let left_out = [&mut seq, &mut chase]
-        .into_iter()
-        .map(|points| {
-            let before = points.len();
-            points.retain(|p| beyond_plot(p.iter().copied()).is_none());
-            before - points.len()
-        })
-        .sum::<usize>();
-    if seq.is_empty() && chase.is_empty() {
-        super::views::hint(ui, "No seq or chase runs yet: run the kernels at several --size values to see the sweep.");
-        return;
-    }
-    let note = format!(
-        "median ns per access of {} seq and {} chase runs · log working-set axis · discarded runs left out{}",
-        seq.len(),
-        chase.len(),
-        if left_out > 0 { format!(" · {left_out} runs beyond 10^15 left out") } else { String::new() }
-    );
-    let response = Plot::new("sweep")
-        .height(ui.available_height().max(160.0))
-        .legend(Legend::default())
-        .x_axis_label("working set (log scale)")
-        .y_axis_label("ns per access")
-        .x_axis_formatter(|mark, _| vernier_engine::units::size(2f64.powf(mark.value)))
-        .show(ui, |plot| {
-            plot.line(Line::new("seq", PlotPoints::new(seq.clone())).color(TIMED));
-            plot.points(Points::new("seq", PlotPoints::new(seq)).color(TIMED).radius(4.0));
-            plot.line(Line::new("chase", PlotPoints::new(chase.clone())).color(ARM_B));
-            plot.points(Points::new("chase", PlotPoints::new(chase)).color(ARM_B).radius(4.0));
-        });
-    caption_on(ui, &response.response, &note);
+/// How an axis places its values: as they are, or by their logarithm
+/// (SPEC U4: when they span two decades or more). Sizes go by powers of two
+/// so the grid falls on 16 KiB, 64 KiB …; other numbers by powers of ten.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scale {
+    Linear,
+    Log2,
+    Log10,
 }
 
-/// The trials of a running benchmark as they arrive, per arm, in ms.
-pub fn live_plot(ui: &mut Ui, points: &[Vec<egui_plot::PlotPoint>; 2]) {
+impl Scale {
+    fn new(log: bool, sizes: bool) -> Self {
+        match (log, sizes) {
+            (false, _) => Scale::Linear,
+            (true, true) => Scale::Log2,
+            (true, false) => Scale::Log10,
+        }
+    }
+
+    /// A value's place on the plot.
+    fn place(self, v: f64) -> f64 {
+        match self {
+            Scale::Linear => v,
+            Scale::Log2 => v.log2(),
+            Scale::Log10 => v.log10(),
+        }
+    }
+
+    /// The value at a place on the plot.
+    fn value_at(self, v: f64) -> f64 {
+        match self {
+            Scale::Linear => v,
+            Scale::Log2 => v.exp2(),
+            Scale::Log10 => 10f64.powf(v),
+        }
+    }
+
+    fn words(self) -> &'static str {
+        if self == Scale::Linear { "" } else { ", log scale" }
+    }
+}
+
+/// Colours of a sweep's series, in legend order; after the last they repeat.
+const SERIES: [Color32; 8] = [
+    TIMED,
+    ARM_B,
+    HALVES,
+    Color32::from_rgb(230, 80, 80),
+    Color32::from_rgb(170, 110, 230),
+    Color32::from_rgb(200, 150, 90),
+    Color32::from_rgb(240, 120, 200),
+    Color32::from_rgb(60, 200, 210),
+];
+
+/// One series moved onto the plot's axes.
+struct DrawnSeries {
+    name: String,
+    color: Color32,
+    /// Medians in x order: the line through them shows plateaus and steps.
+    line: Vec<egui_plot::PlotPoint>,
+    /// Each point's P25–P75 as a vertical segment with a cap at each end.
+    bars: Vec<[[f64; 2]; 6]>,
+    /// What the hover label says of each point of `line`.
+    labels: Vec<String>,
+}
+
+/// A sweep ready to draw (SPEC E16, U4): built once when the notebook
+/// changes, so a frame only hands borrowed points to the plot.
+pub struct SweepPlot {
+    /// The sweep as the engine reads it.
+    pub view: SweepView,
+    unit: DisplayUnit,
+    x_scale: Scale,
+    y_scale: Scale,
+    series: Vec<DrawnSeries>,
+    /// The lowest and highest bar ends on the plot's y axis.
+    y_extent: Option<(f64, f64)>,
+    caption: String,
+}
+
+impl SweepPlot {
+    /// Scales and places `view`'s points once: y in its display unit (S12),
+    /// each axis logarithmic when it spans two decades.
+    pub fn new(view: SweepView) -> Self {
+        let unit = view.display_unit();
+        let x_scale = Scale::new(view.log_x(), view.x_sizes);
+        let y_scale = Scale::new(view.log_y(), false);
+        let mut left_out = 0;
+        // Caps a hundredth of the x range wide, so a short bar still reads.
+        let xs = view.points().map(|p| x_scale.place(p.x)).filter(|x| x.is_finite());
+        let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)));
+        let cap = if hi > lo { (hi - lo) * 0.008 } else { 0.05 };
+        let series: Vec<DrawnSeries> = view
+            .series
+            .iter()
+            .zip(SERIES.iter().cycle())
+            .map(|(s, &color)| {
+                let mut drawn =
+                    DrawnSeries { name: s.name.clone(), color, line: Vec::new(), bars: Vec::new(), labels: Vec::new() };
+                for p in &s.points {
+                    if beyond_plot([p.x, p.median, p.p25, p.p75]).is_some() {
+                        left_out += 1;
+                        continue;
+                    }
+                    let x = x_scale.place(p.x);
+                    let [median, p25, p75] = [p.median, p.p25, p.p75].map(|v| y_scale.place(unit.scale(v)));
+                    drawn.line.push(egui_plot::PlotPoint::new(x, median));
+                    drawn.bars.push([
+                        [x - cap, p25],
+                        [x + cap, p25],
+                        [x, p25],
+                        [x, p75],
+                        [x - cap, p75],
+                        [x + cap, p75],
+                    ]);
+                    drawn.labels.push(format!(
+                        "{} = {}: median {} (IQR {} – {}), run {}",
+                        view.x_name,
+                        p.x_text,
+                        unit.quantity(p.median),
+                        unit.quantity(p.p25),
+                        unit.quantity(p.p75),
+                        p.run
+                    ));
+                }
+                drawn
+            })
+            .collect();
+        let y_extent = series
+            .iter()
+            .flat_map(|s| s.bars.iter().flat_map(|b| [b[0][1], b[5][1]]))
+            .fold(None, |acc: Option<(f64, f64)>, y| Some(acc.map_or((y, y), |(lo, hi)| (lo.min(y), hi.max(y)))));
+        let mut caption = format!("{} · {}", view.describe(), view.thermal);
+        if left_out > 0 {
+            caption.push_str(&format!(" · {left_out} points beyond 10^15 left out"));
+        }
+        Self { unit, x_scale, y_scale, series, y_extent, caption, view }
+    }
+
+    /// The axis label of y: what is plotted, in which unit.
+    fn y_label(&self) -> String {
+        let unit = self.unit.name();
+        let unit = if unit.is_empty() { String::new() } else { format!(" ({unit}{})", self.y_scale.words()) };
+        inert(&format!("median per point{unit}")).into_owned()
+    }
+
+    /// The axis label of x: the parameter and its unit.
+    fn x_label(&self) -> String {
+        let unit = if self.view.x_sizes { " (bytes" } else { " (" };
+        let scale = self.x_scale.words().trim_start_matches(", ");
+        match (self.view.x_sizes, scale.is_empty()) {
+            (false, true) => self.view.x_name.clone(),
+            (false, false) => format!("{}{unit}{scale})", self.view.x_name),
+            (true, true) => format!("{}{unit})", self.view.x_name),
+            (true, false) => format!("{}{unit}, {scale})", self.view.x_name),
+        }
+    }
+}
+
+/// A caption written on a plot's own pixels, top left, in a band kept
+/// free of data (the plot's y range is raised to leave room for it) and
+/// wrapped short of the legend, top right, so the two never overlap.
+struct CaptionBand {
+    galley: std::sync::Arc<egui::Galley>,
+    /// The band's height as a fraction of the data's.
+    headroom: f64,
+}
+
+impl CaptionBand {
+    /// Lays out `text` for a plot `height` high whose legend lists `names`.
+    fn new<'a>(ui: &Ui, text: &str, names: impl Iterator<Item = &'a str>, height: f32) -> Self {
+        // The legend's size from its entries (egui_plot lays it out itself):
+        // one row per distinct name, as wide as the longest.
+        let mut seen: Vec<&str> = Vec::new();
+        for name in names {
+            if !seen.contains(&name) {
+                seen.push(name);
+            }
+        }
+        let longest = seen.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+        let legend = egui::vec2(longest as f32 * 7.5 + 48.0, seen.len() as f32 * 18.0 + 10.0);
+        let wrap = (ui.available_width() - CAPTION_LEFT - legend.x - 24.0).max(160.0);
+        let galley = ui.painter().layout(
+            inert(text).into_owned(),
+            egui::FontId::proportional(CAPTION_FONT),
+            ui.visuals().weak_text_color(),
+            wrap,
+        );
+        // egui_plot's frame and axes take about 40 points of the height;
+        // the band covers the caption and the legend beside it.
+        let band = galley.size().y.max(legend.y) + 12.0;
+        let data_height = (height - 40.0).max(band + 40.0);
+        Self { galley, headroom: f64::from(band / (data_height - band)) }
+    }
+
+    /// The y value to include so that data from `lo` to `hi` stays below the band.
+    fn top(&self, lo: f64, hi: f64) -> f64 {
+        let range = (hi - lo).max(hi.abs() * 0.1).max(1e-9);
+        hi + range * self.headroom * 1.1
+    }
+
+    fn paint(self, ui: &Ui, plot: egui::Rect) {
+        let colour = ui.visuals().weak_text_color();
+        ui.painter().galley(plot.left_top() + egui::vec2(CAPTION_LEFT, 6.0), self.galley, colour);
+    }
+}
+
+/// Size of the caption's text on a plot.
+const CAPTION_FONT: f32 = 11.0;
+/// Left edge of text written on a plot: just right of the y axis's labels.
+const CAPTION_LEFT: f32 = 52.0;
+
+/// A sweep (SPEC E16, U4): x the parameter, y each point's median with its
+/// IQR as a bar, one line per series joining its points in x order, and on
+/// the plot the thermal condition, the axes' scales and SYNTHETIC when it
+/// is. The caption is written top left inside a band kept free of data,
+/// and wrapped short of the legend, top right, so the two never overlap.
+pub fn sweep_plot(ui: &mut Ui, sweep: &SweepPlot) {
+    let height = ui.available_height().max(160.0);
+    let names = sweep.series.iter().map(|s| s.name.as_str());
+    let band = CaptionBand::new(ui, &sweep.caption, names, height);
+    let (x_scale, y_scale) = (sweep.x_scale, sweep.y_scale);
+    let (x_view, unit) = (&sweep.view, &sweep.unit);
+    let mut plot = Plot::new(("sweep", sweep.view.title.as_str()))
+        .height(height)
+        .legend(Legend::default())
+        .x_axis_label(inert(&sweep.x_label()))
+        .y_axis_label(sweep.y_label())
+        .x_axis_formatter(move |mark, _| x_view.x_label(x_scale.value_at(mark.value)))
+        .y_axis_formatter(move |mark, _| vernier_engine::stats::format_significant(y_scale.value_at(mark.value), 3))
+        .label_formatter(|position| match position {
+            egui_plot::HoverPosition::NearDataPoint { plot_name, index, .. } => sweep
+                .series
+                .iter()
+                .find(|s| s.name == *plot_name)
+                .and_then(|s| s.labels.get(*index))
+                .map(|label| format!("{plot_name}\n{label}")),
+            egui_plot::HoverPosition::Elsewhere { position } => Some(format!(
+                "{}\n{}",
+                x_view.x_label(x_scale.value_at(position.x)),
+                unit.after(&vernier_engine::stats::format_significant(y_scale.value_at(position.y), 3))
+            )),
+        });
+    if let Some((lo, hi)) = sweep.y_extent {
+        plot = plot.include_y(band.top(lo, hi));
+    }
+    let response = plot.show(ui, |plot| {
+        for s in &sweep.series {
+            let name = inert(&s.name).into_owned();
+            for bar in &s.bars {
+                plot.line(Line::new(name.clone(), PlotPoints::new(bar.to_vec())).color(s.color).allow_hover(false));
+            }
+            plot.line(Line::new(name.clone(), &s.line[..]).color(s.color).width(2.0));
+            plot.points(Points::new(name, &s.line[..]).color(s.color).radius(4.0));
+        }
+    });
+    let rect = response.response.rect;
+    band.paint(ui, rect);
+    if sweep.view.synthetic {
+        ui.painter().text(
+            rect.right_bottom() - egui::vec2(16.0, 40.0),
+            egui::Align2::RIGHT_BOTTOM,
+            "SYNTHETIC",
+            egui::FontId::proportional(28.0),
+            Color32::from_rgba_unmultiplied(230, 80, 80, 160),
+        );
+    }
+}
+
+/// The trials of a running benchmark as they arrive, per arm (a scan's
+/// all as `first`), in ms.
+pub fn live_plot(ui: &mut Ui, points: &[Vec<egui_plot::PlotPoint>; 2], first: &str) {
     Plot::new("live")
         .height(ui.available_height().clamp(120.0, 260.0))
         .legend(Legend::default())
         .x_axis_label("trial")
         .y_axis_label("wall time per trial (ms)")
         .show(ui, |plot| {
-            plot.points(Points::new("A", &points[0][..]).color(TIMED).radius(3.0));
+            plot.points(Points::new(first, &points[0][..]).color(TIMED).radius(3.0));
             if !points[1].is_empty() {
                 plot.points(Points::new("B", &points[1][..]).color(ARM_B).radius(3.0));
             }

@@ -907,3 +907,179 @@ fn add_runs_from_a_google_benchmark_file() {
     );
     record_import(&mut harness, 2 + rows);
 }
+
+/// A notebook at `dir` with one recorded sweep, W1 "pointer chase": three
+/// points of SIZE, each a row whose median is `ns` per access.
+fn swept_notebook(dir: &std::path::Path) {
+    use vernier_engine::harness::Param;
+    use vernier_engine::notebook::NewSweep;
+    let mut nb = store::create(dir, "Memory wall", chrono::Utc::now()).expect("create");
+    let param = Param::parse("SIZE=16K..64K*2").expect("a range");
+    let mut runs = Vec::new();
+    for (size, ns) in param.values.iter().zip([1.5, 2.0, 9.0]) {
+        let mut m = measured(&format!("pointer chase, SIZE={size}"), &["./walk", "--bytes", size]);
+        m.summary = vernier_engine::stats::Summary::of(&[ns * 0.9, ns, ns * 1.1]).expect("summary");
+        m.unit = "ns/access".into();
+        m.ns_per_unit = 1.0;
+        runs.push(nb.record_run(m, chrono::Utc::now()));
+    }
+    let points = param.values.iter().map(|v| vec![v.clone()]).collect();
+    let sweep = NewSweep {
+        what: "pointer chase".into(),
+        template: vec!["./walk".into(), "--bytes".into(), "{SIZE}".into()],
+        params: vec![param],
+        points,
+    };
+    nb.record_sweep(sweep, runs, chrono::Utc::now()).expect("a sweep");
+    store::save(dir, &nb).expect("save");
+}
+
+// SPEC E16, U4: the Runs section's sweep picker lists every recorded sweep;
+// picking one plots it, and a point of it offers its whole sweep.
+#[test]
+fn the_sweep_picker_lists_a_recorded_sweep() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    swept_notebook(&dir);
+    let mut harness = app_on(dir);
+    harness.get_by_label("Runs  (3)").click();
+    harness.run();
+    let picker = harness.get_by_role_and_label(Role::ComboBox, "Sweep");
+    assert_eq!(picker.value().as_deref(), Some("choose one to plot…"));
+    picker.click();
+    harness.run();
+    harness.get_by_label("W1: pointer chase").click();
+    harness.run();
+    assert!(harness.state().views.show_sweep, "the sweep is shown");
+    let picker = harness.get_by_role_and_label(Role::ComboBox, "Sweep");
+    assert_eq!(picker.value().as_deref(), Some("W1: pointer chase"));
+    harness.get_by_label("W1: pointer chase");
+
+    // A point of the sweep leads back to it.
+    harness.get_by_label("pointer chase, SIZE=32768").click();
+    harness.run();
+    assert!(!harness.state().views.show_sweep, "the run's trials are shown");
+    harness.get_by_label("Show sweep W1").click();
+    harness.run();
+    assert!(harness.state().views.show_sweep);
+}
+
+/// Opens the New run dialog on a command.
+fn new_command_run(harness: &mut Harness<'static, VernierApp>, command: &str) {
+    harness.get_by_label("▶ New run…").click();
+    harness.run();
+    // The mode's tab (the Runs table has a Command column too).
+    harness.get_by_role_and_label(Role::Button, "Command").click();
+    harness.run();
+    type_into(harness, "Command A", command);
+}
+
+/// Types into the New run dialog's Parameters box (several lines).
+fn type_parameters(harness: &mut Harness<'static, VernierApp>, text: &str) {
+    let field = harness.get_by_role_and_label(Role::MultilineTextInput, "Parameters");
+    field.focus();
+    field.type_text(text);
+    harness.run();
+}
+
+// SPEC E16, U3: a parameter in the New run dialog shows the commands it
+// expands to and builds a scan; a parameter the command does not use is
+// refused with the scan's own message.
+#[test]
+fn new_run_with_a_parameter_builds_a_scan() {
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    new_command_run(&mut harness, "./walk --bytes {SIZE}");
+    type_parameters(&mut harness, "SIZE=16K..64M*4");
+    harness.get_by_label("7 commands: ./walk --bytes 16384, ./walk --bytes 65536 … ./walk --bytes 67108864");
+    let form = harness.state().new_run.clone().expect("the dialog is open");
+    let spec = form.spec().expect("a scan");
+    assert_eq!(spec.arms.len(), 7);
+    assert!(spec.scan.is_some_and(|s| s.template == ["./walk", "--bytes", "{SIZE}"]));
+    let unused = super::new_run::NewRunForm { command: "./walk --bytes 4096".into(), ..form };
+    assert!(unused.spec().is_err_and(|e| e.contains("--param SIZE is not used")));
+}
+
+// SPEC E16, U3: a scan is not combined with a comparison: Command B with a
+// parameter is refused, and Start stays greyed out.
+#[test]
+fn new_run_refuses_a_scan_with_command_b() {
+    use egui_kittest::kittest::NodeT as _;
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    new_command_run(&mut harness, "./walk --bytes {SIZE}");
+    type_parameters(&mut harness, "SIZE=1K,2K");
+    type_into(&mut harness, "Command B", "./other");
+    harness.get_by_label_contains("a scan is not combined with a comparison");
+    assert!(harness.get_by_label("▶ Start").accesskit_node().is_disabled());
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    assert!(harness.state().new_run.is_none(), "Esc closes the dialog");
+}
+
+// SPEC E17, U3: "Try once" runs the command once off the UI thread and
+// shows the figure read from its output with the wall time; nothing is
+// recorded. (Cargo gives lib unit tests no CARGO_BIN_EXE_figure-walk, so
+// the program is a shell's echo.)
+#[cfg(unix)]
+#[test]
+fn try_once_shows_the_figure() {
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    new_command_run(&mut harness, "sh -c 'echo ns/access: 2.5'");
+    harness.get_by_role_and_label(Role::ComboBox, "Figure").click();
+    harness.run();
+    harness.get_by_label("regular expression").click();
+    harness.run();
+    type_into(&mut harness, "Pattern", "ns/access: ([0-9.eE+-]+)");
+    type_into(&mut harness, "Unit", "ns/access");
+    harness.get_by_label("Try once").click();
+    step_until(&mut harness, "the try", |app| {
+        app.new_run.as_ref().is_some_and(|f| matches!(f.tried, Some(super::new_run::Tried::Done(..))))
+    });
+    harness.run();
+    harness.get_by_label("figure: 2.5 ns/access");
+    harness.get_by_label_contains("wall time");
+    assert_eq!(harness.state().notebook().runs().len(), 2, "nothing recorded");
+}
+
+// SPEC E16, E17, U3: a scan started from the New run dialog records one
+// row per point as sweep W1, read by the program's own figure, and the
+// window shows the sweep when it is recorded.
+#[cfg(unix)]
+#[test]
+fn a_scan_from_the_window_is_recorded_as_a_sweep() {
+    use super::new_run::{FigureSource, NewRunForm};
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    harness.get_by_label("▶ New run…").click();
+    harness.run();
+    harness.state_mut().new_run = Some(NewRunForm {
+        kernel_mode: false,
+        command: "sh -c 'echo ns/access: {V}'".into(),
+        params: "V=1,2,4".into(),
+        figure: FigureSource::Regex,
+        figure_pattern: "ns/access: ([0-9.eE+-]+)".into(),
+        figure_unit: "ns/access".into(),
+        runs: 1,
+        warmup: 0,
+        ..NewRunForm::default()
+    });
+    harness.run();
+    harness.get_by_label_contains("3 commands: sh -c");
+    harness.get_by_label("▶ Start").click();
+    harness.run();
+    step_until(&mut harness, "the sweep to be recorded", |app| app.notebook().runs().len() == 5 && app.saved());
+    harness.run();
+    let nb = harness.state().notebook();
+    assert_eq!(nb.sweeps().len(), 1);
+    assert_eq!(nb.sweeps()[0].runs, [3, 4, 5]);
+    assert_eq!(nb.run(5).map(|r| r.measurement.summary.median), Some(4.0), "the program's own figure");
+    assert!(harness.state().views.show_sweep);
+    assert_eq!(harness.state().views.sweep, Some(super::views::SweepPick::Recorded(1)));
+    harness.get_by_label_contains("recorded sweep W1");
+}

@@ -14,6 +14,7 @@ use vernier_engine::notebook::{Notebook, PREDICTIONS_HEADING, SECTIONS};
 
 use super::AppCommand;
 pub use predictions::PredictionForm;
+pub use runs::SweepPick;
 
 /// The areas of the window, in the side bar's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -126,8 +127,12 @@ pub struct ViewState {
     pub extend_plan: runs::ExtendPlanCache,
     /// The run whose trials are shown.
     pub selected_run: Option<u32>,
-    /// Show the seq/chase sweep instead of one run's trials.
+    /// Show a sweep instead of one run's trials.
     pub show_sweep: bool,
+    /// The sweep picked to show.
+    pub sweep: Option<runs::SweepPick>,
+    /// Every sweep ready to draw, rebuilt when the notebook changes.
+    pub sweeps: runs::SweepCache,
     /// Two runs being compared from the Runs section.
     pub comparing: Option<runs::Comparing>,
     /// A soak file path being typed.
@@ -160,6 +165,9 @@ pub struct Context<'a> {
     pub soak: Option<&'a super::plots::SoakView>,
     /// Folder of the notebook.
     pub dir: &'a std::path::Path,
+    /// Changes when the notebook shown changes: what views derive from it
+    /// is rebuilt then, not every frame.
+    pub revision: u64,
 }
 
 /// Draws the open section.

@@ -1,6 +1,6 @@
 //! The Runs section (SPEC N2, N5, U1, U4): a virtualised table — only the
 //! visible rows are built, so ten thousand runs scroll smoothly — and the
-//! selected run's trials, or the seq/chase sweep; and two rows compared
+//! selected run's trials, or any sweep (E16); and two rows compared
 //! (SPEC S7, S13, S14): "Compare with…" on the selected run, then a click
 //! on the other, answered by the engine's `compare_runs`.
 
@@ -10,6 +10,7 @@ use vernier_engine::compare::{CheckKind, CompareError, RowComparison, compare_ru
 use vernier_engine::display::inert;
 use vernier_engine::extend::Extension;
 use vernier_engine::notebook::{Notebook, Run, RunColumn, RunStatement, RunsLine, WarmupPolicy};
+use vernier_engine::sweeps::SweepView;
 
 use super::{Context, ViewState, hint};
 use crate::gui::{AppCommand, plots};
@@ -29,7 +30,7 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         {
             cx.commands.push(AppCommand::ImportDialog);
         }
-        ui.toggle_value(&mut state.show_sweep, "seq / chase sweep");
+        sweep_picker(ui, state, cx);
     });
     if nb.runs().is_empty() {
         hint(ui, "No runs yet. Record your predictions first: the first run locks them.");
@@ -95,10 +96,14 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
                         }
                         // A comparison's line selects its arm B.
                         RunsLine::Pair(p) => (p.runs[1], false, true, Vec::new()),
-                        // A sweep's line selects its last point.
-                        RunsLine::Sweep(s) => (s.runs.last().copied().unwrap_or(0), false, true, Vec::new()),
+                        // A sweep's line shows the sweep (below), its
+                        // number kept apart from the runs'.
+                        RunsLine::Sweep(s) => (s.number, false, true, Vec::new()),
                     };
-                    row.set_selected(!pair && state.selected_run == Some(number));
+                    row.set_selected(match line {
+                        RunsLine::Sweep(s) => state.show_sweep && state.sweep == Some(SweepPick::Recorded(s.number)),
+                        _ => !pair && state.selected_run == Some(number),
+                    });
                     for column in RunColumn::ALL {
                         row.col(|ui| {
                             let flagged = column == RunColumn::Dispersion && !flags.is_empty();
@@ -121,6 +126,11 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
                         });
                     }
                     if row.response().clicked() {
+                        if let RunsLine::Sweep(s) = line {
+                            state.sweep = Some(SweepPick::Recorded(s.number));
+                            state.show_sweep = true;
+                            return;
+                        }
                         match &mut state.comparing {
                             Some(c) if c.outcome.is_none() => c.outcome = Some((number, compare_runs(nb, c.a, number))),
                             _ => cx.commands.push(AppCommand::SelectRun(number)),
@@ -133,15 +143,27 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     // Leave the table's scroll-to alone once the selection is shown.
     ui.separator();
     if state.show_sweep {
-        plots::sweep_plot(ui, nb);
+        sweep_ui(ui, state, cx);
         return;
     }
     let Some(run) = state.selected_run.and_then(|n| nb.run(n)) else {
         hint(ui, "Click a run to see its trials.");
         return;
     };
-    ui.horizontal(|ui| {
+    // Wrapped: a long "what" and the buttons must not widen the section
+    // past the window (the plot below would be cut at its right edge).
+    ui.horizontal_wrapped(|ui| {
         ui.strong(format!("Run {} — {}", run.number, inert(&run.measurement.what)));
+        // SPEC E16: a point of a sweep leads to the whole sweep.
+        if let Some(pick) = state.sweeps.containing(nb, cx.revision, run.number)
+            && ui
+                .button(format!("Show sweep {}", pick.label()))
+                .on_hover_text("every point of it, by its parameter")
+                .clicked()
+        {
+            state.sweep = Some(pick);
+            state.show_sweep = true;
+        }
         if run.discarded.is_none() && ui.button("Discard…").clicked() {
             state.discarding = Some((run.number, String::new()));
         }
@@ -192,6 +214,114 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     }
     discard_dialog(ui, state, cx);
     stating_dialog(ui, state, cx);
+}
+
+/// One of the sweeps the Runs section can draw (SPEC E16, U4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SweepPick {
+    /// A recorded scan, `W{n}`.
+    Recorded(u32),
+    /// The built-in seq and chase kernels' runs by working set.
+    Kernels,
+}
+
+impl SweepPick {
+    /// `W1`, or `seq / chase`.
+    fn label(self) -> String {
+        match self {
+            SweepPick::Recorded(n) => format!("W{n}"),
+            SweepPick::Kernels => "seq / chase".to_owned(),
+        }
+    }
+}
+
+/// Every sweep of the notebook ready to draw, built when the notebook
+/// changes (its revision), not every frame: with ten thousand runs,
+/// finding the kernels' runs alone reads every row's command.
+#[derive(Default)]
+pub struct SweepCache {
+    revision: Option<u64>,
+    plots: Vec<(SweepPick, plots::SweepPlot)>,
+}
+
+impl SweepCache {
+    /// The recorded sweeps in order, then the kernels' when they have runs.
+    fn plots(&mut self, nb: &Notebook, revision: u64) -> &[(SweepPick, plots::SweepPlot)] {
+        if self.revision != Some(revision) {
+            let recorded = nb.sweeps().iter().filter_map(|s| {
+                SweepView::of_sweep(s, nb).map(|v| (SweepPick::Recorded(s.number), plots::SweepPlot::new(v)))
+            });
+            let kernels = SweepView::of_kernels(nb).map(|v| (SweepPick::Kernels, plots::SweepPlot::new(v)));
+            self.plots = recorded.chain(kernels).collect();
+            self.revision = Some(revision);
+        }
+        &self.plots
+    }
+
+    /// The sweep run `number` is a point of, if it is drawn.
+    fn containing(&mut self, nb: &Notebook, revision: u64, number: u32) -> Option<SweepPick> {
+        let recorded = nb.sweep_of(number).map(|s| SweepPick::Recorded(s.number));
+        let plots = self.plots(nb, revision);
+        recorded.filter(|pick| plots.iter().any(|(p, _)| p == pick)).or_else(|| {
+            plots
+                .iter()
+                .find(|(p, plot)| *p == SweepPick::Kernels && plot.view.points().any(|point| point.run == number))
+                .map(|(p, _)| *p)
+        })
+    }
+}
+
+/// The toolbar's sweep picker: every sweep by its title; choosing one
+/// shows it in place of the selected run's trials.
+fn sweep_picker(ui: &mut Ui, state: &mut ViewState, cx: &Context<'_>) {
+    let ViewState { sweeps, sweep, show_sweep, .. } = state;
+    let plots = sweeps.plots(cx.notebook, cx.revision);
+    if plots.is_empty() {
+        return;
+    }
+    let shown = sweep.filter(|_| *show_sweep).and_then(|pick| plots.iter().find(|(p, _)| *p == pick));
+    let label = ui.label("Sweep");
+    egui::ComboBox::from_id_salt("sweep-picker")
+        .width(260.0)
+        .selected_text(shown.map_or_else(|| "choose one to plot…".to_owned(), |(_, plot)| plot.view.title.clone()))
+        .show_ui(ui, |ui| {
+            for (pick, plot) in plots {
+                if ui.selectable_label(shown.is_some_and(|(p, _)| p == pick), &plot.view.title).clicked() {
+                    *sweep = Some(*pick);
+                    *show_sweep = true;
+                }
+            }
+        })
+        .response
+        .labelled_by(label.id)
+        .on_hover_text("plot a sweep: each point's median and IQR against its parameter (E16)");
+}
+
+/// The sweep picked, drawn, with the way back to the selected run.
+fn sweep_ui(ui: &mut Ui, state: &mut ViewState, cx: &Context<'_>) {
+    let selected = state.selected_run;
+    let ViewState { sweeps, sweep, show_sweep, .. } = state;
+    let plots = sweeps.plots(cx.notebook, cx.revision);
+    let Some((_, plot)) = sweep.and_then(|pick| plots.iter().find(|(p, _)| *p == pick)).or(plots.first()) else {
+        hint(
+            ui,
+            "No sweep yet: record one with parameters in New run (or vernier bench --param), or run the seq and chase kernels at several sizes.",
+        );
+        return;
+    };
+    ui.horizontal(|ui| {
+        ui.strong(inert(&plot.view.title));
+        if let Some(n) = selected
+            && ui.button(format!("Back to run {n}")).clicked()
+        {
+            *show_sweep = false;
+        }
+    });
+    if plot.view.series.iter().all(|s| s.points.is_empty()) {
+        hint(ui, "Every point of this sweep was discarded or has no number to place it by.");
+        return;
+    }
+    plots::sweep_plot(ui, plot);
 }
 
 /// What the student is stating about a run after it was recorded: one
