@@ -136,7 +136,20 @@ fn column_names_are_exact() {
     );
     assert_eq!(
         SOAK_COLUMNS,
-        ["#", "Duration", "Interval", "P", "t_onset", "t_stable", "S", "S/P", "Tail IQR", "Conditions", "Raw file"]
+        [
+            "#",
+            "Duration",
+            "Interval",
+            "P",
+            "t_onset",
+            "t_stable",
+            "Knee",
+            "S",
+            "S/P",
+            "Tail IQR",
+            "Conditions",
+            "Raw file"
+        ]
     );
 }
 

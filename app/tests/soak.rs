@@ -90,9 +90,13 @@ fn short_soak_runs_and_records() {
         "no thermal limit",
         "--soak",
         "--duration",
-        "6",
+        "5",
         "--interval",
-        "1",
+        "0.5",
+        "--opening",
+        "0.5",
+        "--tail",
+        "2.5",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = vernier(&["soak", "run", "--duration", "8", "--notebook", &dir]);
@@ -112,7 +116,7 @@ fn short_soak_runs_and_records() {
         assert!(csv.contains(comment), "missing {comment}");
     }
     let rows = csv.lines().filter(|l| !l.starts_with('#') && !l.starts_with("t_seconds")).count();
-    assert!((5..=6).contains(&rows), "{rows} samples");
+    assert!((9..=11).contains(&rows), "{rows} samples");
     let shown: Value = serde_json::from_slice(&vernier(&["show", &dir, "--json"]).stdout).expect("json");
     assert_eq!(shown["soaks"][0]["columns"]["#"], "S1");
     assert_eq!(shown["predictions"][0]["locked"], true);
@@ -120,12 +124,52 @@ fn short_soak_runs_and_records() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
-// SPEC T9: two soaks number by number.
+// SPEC T1, T11: a protocol whose windows do not fit its duration is refused
+// before anything is recorded, with the numbers and what would fit.
+#[test]
+fn a_protocol_whose_windows_do_not_fit_is_refused() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb").display().to_string();
+    assert_eq!(vernier(&["new", &dir]).status.code(), Some(0));
+    let predict = |extra: &[&str]| {
+        let mut args = vec!["predict", &dir, "--experiment", "soak", "--predict", "falls", "--why", "fan", "--soak"];
+        args.extend_from_slice(extra);
+        vernier(&args)
+    };
+    let short = predict(&["--duration", "4", "--interval", "1"]);
+    assert_eq!(short.status.code(), Some(2), "{}", stderr(&short));
+    assert!(
+        stderr(&short).contains("the opening window (30 s) is more than a tenth of the duration (4 s)"),
+        "{}",
+        stderr(&short)
+    );
+    let tail = predict(&["--duration", "300"]);
+    assert!(
+        stderr(&tail).contains("the tail window (300 s) is more than half the duration (300 s)"),
+        "{}",
+        stderr(&tail)
+    );
+    assert!(stderr(&tail).contains("or the duration at least 600 s"), "{}", stderr(&tail));
+    let shown: Value = serde_json::from_slice(&vernier(&["show", &dir, "--json"]).stdout).expect("json");
+    assert_eq!(shown["predictions"].as_array().map(Vec::len), Some(0));
+    assert_eq!(predict(&[]).status.code(), Some(0), "the course's defaults fit");
+}
+
+// SPEC T9, T11: two soaks number by number — peak, knee and sustained
+// apart, then S/P — and the knee in `soak analyze --json`.
 #[test]
 fn compare_two_soaks() {
     let o = vernier(&["soak", "compare", &dataset(), &dataset(), "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["disagree"], false);
-    assert_eq!(v["lines"].as_array().expect("lines").len(), 3);
+    let lines: Vec<&str> = v["lines"].as_array().expect("lines").iter().filter_map(Value::as_str).collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    for (line, start) in lines.iter().zip(["P (peak)", "knee (t_stable − t_onset)", "S (sustained)", "S/P"]) {
+        assert!(line.starts_with(start), "{lines:?}");
+    }
+    assert_eq!(v["a"]["knee"].as_f64(), Some(110.0));
+    let analyzed = vernier(&["soak", "analyze", &dataset(), "--json"]);
+    let v: Value = serde_json::from_slice(&analyzed.stdout).expect("json");
+    assert_eq!((v["knee"].as_f64(), v["knee_reason"].clone()), (Some(110.0), Value::Null));
 }

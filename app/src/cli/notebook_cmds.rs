@@ -70,21 +70,8 @@ impl PredictArgs {
             hold: self.hold,
             band: self.band,
         };
-        let positive =
-            [p.duration_s, p.interval_s, p.opening_window_s, p.tail_window_s].iter().all(|v| v.is_finite() && *v > 0.0);
-        if positive
-            && p.interval_s <= p.duration_s
-            && p.threshold > 0.0
-            && p.threshold <= 1.0
-            && p.hold >= 1
-            && p.band >= 0.0
-        {
-            Ok(p)
-        } else {
-            Err(NotebookError::Empty(
-                "a valid soak protocol (positive times, interval ≤ duration, threshold in (0, 1], hold ≥ 1)",
-            ))
-        }
+        // The engine's one check (T1, T11), before anything is locked.
+        p.check().map(|()| p).map_err(NotebookError::BadProtocol)
     }
 }
 

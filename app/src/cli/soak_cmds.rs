@@ -143,7 +143,8 @@ fn analyze(args: &AnalyzeArgs) -> Outcome {
         object["samples"] = json!(data.len());
         object["course_view"] = json!(course);
         object["honesty"] = json!(analysis::honesty_line(&a, UNIT));
-        object["negative_result"] = json!(analysis::negative_result(&a));
+        object["windows_warning"] = json!(a.windows_warning);
+        object["negative_result"] = json!(analysis::negative_result(&a, analysis::shared_host(data.facts())));
         object["default_thresholds_result"] = json!(default.as_ref().map(numbers_json));
         out!("{object}");
         return Ok(0);
@@ -157,7 +158,7 @@ fn analyze(args: &AnalyzeArgs) -> Outcome {
         print_six(d, "default thresholds");
     }
     out!("{}", analysis::honesty_line(&a, UNIT));
-    if let Some(negative) = analysis::negative_result(&a) {
+    if let Some(negative) = analysis::negative_result(&a, analysis::shared_host(data.facts())) {
         out!("{negative}");
     }
     if !placeholders.is_empty() {
@@ -186,6 +187,9 @@ fn numbers_json(a: &Analysis) -> serde_json::Value {
         "peak": a.peak,
         "t_onset": a.t_onset,
         "t_stable": a.t_stable,
+        // SPEC T11: null, with the reason, when there is no knee.
+        "knee": a.knee,
+        "knee_reason": a.knee_reason,
         "sustained": a.sustained,
         "ratio": a.ratio,
         "tail_iqr": a.tail_iqr,
@@ -199,7 +203,6 @@ fn numbers_json(a: &Analysis) -> serde_json::Value {
 }
 
 fn print_six(a: &Analysis, view: &str) {
-    let t = |v: Option<f64>| v.map_or_else(|| "none observed".to_owned(), |t| format!("{t} s"));
     let th = &a.thresholds;
     out!(
         "{view} — opening {} s, tail {} s, threshold {} of P held {} samples, band ±{}",
@@ -209,16 +212,10 @@ fn print_six(a: &Analysis, view: &str) {
         th.hold,
         th.band
     );
-    out!("  P        {} {UNIT}", format_significant(a.peak, 3));
-    out!("  t_onset  {}", t(a.t_onset));
-    out!("  t_stable {}", t(a.t_stable));
-    out!("  S        {} {UNIT}", format_significant(a.sustained, 3));
-    out!("  S/P      {}", format_significant(a.ratio, 2));
-    out!(
-        "  tail IQR {} {UNIT} ({}% of S)",
-        format_significant(a.tail_iqr, 2),
-        format_significant(100.0 * a.tail_iqr_fraction, 2)
-    );
+    for (name, value) in a.shown() {
+        out!("  {name:<8} {value}");
+    }
+    out!("  tail IQR is {}% of S", format_significant(100.0 * a.tail_iqr_fraction, 2));
 }
 
 fn compare(args: &CompareArgs) -> Outcome {

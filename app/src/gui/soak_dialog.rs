@@ -99,8 +99,13 @@ impl SoakForm {
                     ui.add(egui::DragValue::new(&mut p.hold).range(1..=100).suffix(" samples")).labelled_by(label.id);
                     ui.end_row();
                 });
-                let complete = [&self.experiment, &self.predict, &self.why].iter().all(|t| !t.trim().is_empty())
-                    && self.protocol.interval_s <= self.protocol.duration_s;
+                // SPEC T11: the windows must fit the duration; said before the button.
+                let fits = self.protocol.check();
+                if let Err(why) = &fits {
+                    ui.colored_label(ui.visuals().warn_fg_color, why);
+                }
+                let complete =
+                    [&self.experiment, &self.predict, &self.why].iter().all(|t| !t.trim().is_empty()) && fits.is_ok();
                 ui.horizontal(|ui| {
                     if ui.add_enabled(complete, egui::Button::new("Record prediction and protocol")).clicked() {
                         let text = PredictionText {

@@ -242,14 +242,19 @@ pub fn soak(soak: &Soak, data: &SoakData) -> Result<Picture, ChartError> {
             soak.recorded_at.format("%Y-%m-%d %H:%M UTC"),
             soak.protocol.interval_s
         ),
-        thermal: format!(
-            "thermal: the soak itself (P {:.3}, S {:.3} {u}, S/P {:.2}){}",
-            n.peak,
-            n.sustained,
-            n.ratio,
-            ambient.map_or_else(String::new, |a| format!("; ambient {}", a.value)),
-            u = n.unit
-        ),
+        thermal: {
+            // The numbers as every face rounds them (S6), the knee with them (T11).
+            let shown = n.shown();
+            let pick = |name: &str| shown.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()).unwrap_or_default();
+            format!(
+                "thermal: the soak itself (P {}, S {}, S/P {}, knee {}){}",
+                pick("P"),
+                pick("S"),
+                pick("S/P"),
+                pick("knee"),
+                ambient.map_or_else(String::new, |a| format!("; ambient {}", a.value)),
+            )
+        },
         synthetic: soak.synthetic || data.synthetic(),
     };
     let points: Vec<(f64, f64)> = data.t.iter().copied().zip(data.score.iter().copied()).collect();

@@ -204,6 +204,7 @@ fn soak_cell(s: &Soak, column: SoakColumn) -> Cell {
         SoakColumn::Peak => Cell::Number(n.peak),
         SoakColumn::Onset => time(n.t_onset),
         SoakColumn::Stable => time(n.t_stable),
+        SoakColumn::Knee => n.knee().map_or_else(|_| Cell::Text(s.cell(column)), Cell::Number),
         SoakColumn::Sustained => Cell::Number(n.sustained),
         SoakColumn::Ratio => Cell::Number(n.ratio),
         SoakColumn::TailIqr => Cell::Number(n.tail_iqr),

@@ -374,21 +374,25 @@ fn method(nb: &Notebook) -> String {
 fn thermals(nb: &Notebook) -> String {
     match nb.soaks().iter().find(|s| s.discarded.is_none()) {
         Some(s) => {
-            let n = &s.numbers;
-            format!(
-                "Soak {} ({} s, sampled every {} s): P {:.3} {u}, S {:.3} {u}, S/P {:.2}, tail IQR {:.3} {u}; onset {} ({}{}).",
+            // SPEC T5, T11, S6: the six numbers and the knee, each tagged.
+            let numbers: Vec<String> =
+                s.numbers.shown().iter().map(|(name, value)| format!("{name} {value} ({})", s.tag)).collect();
+            let mut text = format!(
+                "Soak {} ({} s, sampled every {} s{}): {}.",
                 s.label(),
                 s.protocol.duration_s,
                 s.protocol.interval_s,
-                n.peak,
-                n.sustained,
-                n.ratio,
-                n.tail_iqr,
-                n.t_onset.map_or_else(|| "none observed".into(), |t| format!("at {t} s")),
-                s.tag,
                 if s.synthetic { ", SYNTHETIC data" } else { "" },
-                u = n.unit
-            )
+                numbers.join(", ")
+            );
+            // SPEC T8 (C.9.7): no onset on a shared host says so, always.
+            let facts = s.context().effective_conditions();
+            let shared = crate::soak::analysis::shared_host(facts.iter().map(|c| (c.field.as_str(), c.value.as_str())));
+            if s.numbers.t_onset.is_none() && shared {
+                text.push(' ');
+                text.push_str(crate::soak::analysis::SHARED_HOST);
+            }
+            text
         }
         None => "No soak is recorded in this notebook.".to_owned(),
     }

@@ -89,6 +89,8 @@ section_columns! {
         Onset => "t_onset",
         /// `t_stable`.
         Stable => "t_stable",
+        /// `Knee`: t_stable − t_onset (SPEC T11).
+        Knee => "Knee",
         /// `S`: the tail window's median score.
         Sustained => "S",
         /// `S/P`.

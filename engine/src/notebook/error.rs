@@ -153,6 +153,10 @@ pub enum NotebookError {
     /// A placement deadline or rate that is not a positive number.
     #[error("the placement budget of '{0}' needs a positive deadline (ms) and, if given, a positive rate")]
     BadBudget(String),
+    /// A soak protocol that cannot give the six numbers it promises (T1,
+    /// T11); the message says which value and what would fit.
+    #[error("the soak protocol does not fit: {0}")]
+    BadProtocol(String),
     /// No citation with that number.
     #[error("there is no citation {0}")]
     NoSuchCitation(usize),

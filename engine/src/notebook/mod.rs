@@ -37,7 +37,10 @@ pub use pair::{NewPair, Pair};
 pub use path::{NotebookPath, PathError};
 pub(crate) use prediction::hex;
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
-pub use run::{Discard, Measurement, RawFile, RowRef, Run, Soak, SoakNumbers, SoakProtocol, WarmupPolicy};
+pub use run::{
+    Discard, MAX_OPENING_SHARE, MAX_TAIL_SHARE, Measurement, RawFile, RowRef, Run, Soak, SoakNumbers, SoakProtocol,
+    WarmupPolicy,
+};
 pub use statement::RunStatement;
 pub use sweep::{NewSweep, Sweep, SweepPoint};
 pub use tag::Tag;
@@ -304,6 +307,7 @@ impl Notebook {
         at: DateTime<Utc>,
     ) -> Result<u32, NotebookError> {
         let text = checked(text)?;
+        protocol.check().map_err(NotebookError::BadProtocol)?;
         Ok(self.push_prediction(text, None, Some(protocol), at))
     }
 

@@ -318,7 +318,67 @@ pub struct SoakProtocol {
     pub band: f64,
 }
 
+/// The opening window may take at most this share of the duration (T11).
+pub const MAX_OPENING_SHARE: f64 = 0.1;
+/// The tail window may take at most this share of the duration (T11).
+pub const MAX_TAIL_SHARE: f64 = 0.5;
+
 impl SoakProtocol {
+    /// SPEC T1, T11: a protocol whose numbers can mean what they say — the
+    /// opening window (P) at most a tenth of the duration and the tail
+    /// window (S) at most half, so between them there is room for the onset
+    /// and the knee and S never takes in the burst; at least one sample in
+    /// the opening window. The message gives the numbers and what would fit.
+    pub fn check(&self) -> Result<(), String> {
+        let times = [
+            ("duration", self.duration_s),
+            ("interval", self.interval_s),
+            ("opening window", self.opening_window_s),
+            ("tail window", self.tail_window_s),
+        ];
+        if let Some((name, value)) = times.iter().find(|(_, v)| !(v.is_finite() && *v > 0.0)) {
+            return Err(format!("the {name} must be a positive number of seconds (got {value})"));
+        }
+        if !(self.threshold > 0.0 && self.threshold <= 1.0) {
+            return Err(format!("the onset threshold must be a fraction of P in (0, 1] (got {})", self.threshold));
+        }
+        if self.hold < 1 || !(self.band >= 0.0 && self.band.is_finite()) {
+            return Err(format!(
+                "hold must be at least 1 sample and the band not negative (got {}, {})",
+                self.hold, self.band
+            ));
+        }
+        let d = self.duration_s;
+        if self.interval_s > d {
+            return Err(format!("the interval ({} s) is longer than the duration ({d} s)", self.interval_s));
+        }
+        if self.opening_window_s > d * MAX_OPENING_SHARE {
+            return Err(format!(
+                "the opening window ({} s) is more than a tenth of the duration ({d} s): P would not be the burst; \
+                 make it at most {} s, or the duration at least {} s",
+                self.opening_window_s,
+                d * MAX_OPENING_SHARE,
+                self.opening_window_s / MAX_OPENING_SHARE
+            ));
+        }
+        if self.tail_window_s > d * MAX_TAIL_SHARE {
+            return Err(format!(
+                "the tail window ({} s) is more than half the duration ({d} s): S would take in the burst and the \
+                 knee; make it at most {} s, or the duration at least {} s",
+                self.tail_window_s,
+                d * MAX_TAIL_SHARE,
+                self.tail_window_s / MAX_TAIL_SHARE
+            ));
+        }
+        if self.interval_s > self.opening_window_s {
+            return Err(format!(
+                "the interval ({} s) is longer than the opening window ({} s): no sample would measure P",
+                self.interval_s, self.opening_window_s
+            ));
+        }
+        Ok(())
+    }
+
     /// How many samples the protocol takes: one at the end of every whole
     /// interval of the duration (the soak's progress total).
     pub fn samples(&self) -> u32 {
@@ -360,6 +420,50 @@ pub struct SoakNumbers {
     pub tail_iqr: f64,
     /// Unit of P, S and the tail IQR, e.g. `chunks/s`.
     pub unit: String,
+}
+
+impl SoakNumbers {
+    /// The knee (SPEC T11): how long the fall from the onset to the stable
+    /// band took, t_stable − t_onset in seconds — or why there is none.
+    pub fn knee(&self) -> Result<f64, &'static str> {
+        match (self.t_onset, self.t_stable) {
+            (Some(onset), Some(stable)) => Ok(stable - onset),
+            (None, _) => Err("no onset observed"),
+            (Some(_), None) => Err("the score never held within the band of S after the onset"),
+        }
+    }
+
+    /// The six numbers and the knee as every face shows them (SPEC T5,
+    /// T11, S6): P and S at the place the tail IQR supports (the one
+    /// dispersion a soak has), the IQR at its significant digits, S/P to
+    /// two, the times in seconds as sampled.
+    pub fn shown(&self) -> [(&'static str, String); 7] {
+        let rounded = |v: f64| crate::stats::Rounded::new(v, self.tail_iqr, v, v);
+        let with_unit = |text: String| if self.unit.is_empty() { text } else { format!("{text} {}", self.unit) };
+        let seconds = |t: Option<f64>| t.map_or_else(|| "none observed".to_owned(), |t| format!("{t} s"));
+        [
+            ("P", with_unit(rounded(self.peak).median)),
+            ("t_onset", seconds(self.t_onset)),
+            ("t_stable", seconds(self.t_stable)),
+            ("knee", self.knee_text()),
+            ("S", with_unit(rounded(self.sustained).median)),
+            ("S/P", format_significant(self.ratio, 2)),
+            ("tail IQR", with_unit(rounded(self.sustained).iqr)),
+        ]
+    }
+
+    /// [`Self::shown`] on one line: `P 99.3 chunks/s · t_onset 80 s · …`.
+    pub fn shown_line(&self) -> String {
+        self.shown().map(|(name, value)| format!("{name} {value}")).join(" · ")
+    }
+
+    /// The knee as every face shows it: `120 s`, or `none (no onset observed)`.
+    pub fn knee_text(&self) -> String {
+        match self.knee() {
+            Ok(seconds) => format!("{seconds} s"),
+            Err(why) => format!("none ({why})"),
+        }
+    }
 }
 
 /// A row of the Soak runs section, stored like a [`Run`] through the
@@ -411,6 +515,7 @@ impl Soak {
             SoakColumn::Peak => with_unit(&format_significant(n.peak, 3), &n.unit),
             SoakColumn::Onset => seconds(n.t_onset),
             SoakColumn::Stable => seconds(n.t_stable),
+            SoakColumn::Knee => n.knee_text(),
             SoakColumn::Sustained => with_unit(&format_significant(n.sustained, 3), &n.unit),
             SoakColumn::Ratio => format_significant(n.ratio, 2),
             SoakColumn::TailIqr => {

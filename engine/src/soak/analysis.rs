@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::file::SoakData;
-use crate::notebook::{SoakNumbers, SoakProtocol};
+use crate::notebook::{MAX_OPENING_SHARE, MAX_TAIL_SHARE, SoakNumbers, SoakProtocol};
 use crate::stats::{Summary, format_significant, percentile_sorted};
 
 /// Opening window of the course's own analysis tool (T6).
@@ -77,6 +77,14 @@ pub struct Analysis {
     pub tail_samples: usize,
     /// Length of the run, seconds (last sample's time).
     pub duration_s: f64,
+    /// The knee, t_stable − t_onset in seconds (SPEC T11); `None` with
+    /// `knee_reason` when there is none.
+    pub knee: Option<f64>,
+    /// Why there is no knee.
+    pub knee_reason: Option<String>,
+    /// Set when the file is too short for its windows (SPEC T11): P and S
+    /// then overlap and S takes in the burst, which every face says.
+    pub windows_warning: Option<String>,
 }
 
 impl std::ops::Deref for Analysis {
@@ -118,16 +126,28 @@ pub fn analyze(data: &SoakData, th: &Thresholds) -> Result<Analysis, AnalysisErr
     let within = |i: usize| (data.score[i] - sustained).abs() <= th.band * sustained.abs();
     let stable_index =
         onset_index.and_then(|o| first_run(data.len(), hold, |i| i >= o && within(i)).filter(|&s| s >= o));
+    let numbers = SoakNumbers {
+        peak,
+        t_onset: onset_index.map(|i| data.t[i]),
+        t_stable: stable_index.map(|i| data.t[i]),
+        sustained,
+        ratio: sustained / peak,
+        tail_iqr: tail_summary.iqr,
+        unit: super::SCORE_UNIT.to_owned(),
+    };
+    let knee = numbers.knee();
+    let windows_warning = (th.opening_s > end * MAX_OPENING_SHARE || th.tail_s > end * MAX_TAIL_SHARE).then(|| {
+        format!(
+            "the file covers {end} s, too short for its windows (opening {} s, tail {} s; the opening may take at most \
+             a tenth and the tail at most half): P and S overlap, so S takes in the burst and the knee",
+            th.opening_s, th.tail_s
+        )
+    });
     Ok(Analysis {
-        numbers: SoakNumbers {
-            peak,
-            t_onset: onset_index.map(|i| data.t[i]),
-            t_stable: stable_index.map(|i| data.t[i]),
-            sustained,
-            ratio: sustained / peak,
-            tail_iqr: tail_summary.iqr,
-            unit: super::SCORE_UNIT.to_owned(),
-        },
+        windows_warning,
+        knee: knee.ok(),
+        knee_reason: knee.err().map(str::to_owned),
+        numbers,
         tail_iqr_fraction: if sustained == 0.0 { f64::NAN } else { tail_summary.iqr / sustained },
         thresholds: *th,
         opening_samples: opening.len(),
@@ -165,8 +185,10 @@ fn median(values: &[f64]) -> Option<f64> {
 pub struct CourseView {
     /// Its opening window, seconds (60 unless changed).
     pub window_s: f64,
-    /// First row whose clock is below the run's peak clock; `None` when the
-    /// clock never left its peak (a constant column: no clock data).
+    /// First row whose clock is below the run's peak clock, read literally
+    /// as the course tool does: from the first row, not after the peak (a
+    /// clock ramping up to its peak has its onset at the start); `None`
+    /// when the clock never left its peak (a constant column: no clock data).
     pub clock_onset: Option<f64>,
     /// Mean score over its opening window.
     pub burst_mean_score: f64,
@@ -179,8 +201,7 @@ pub struct CourseView {
 /// Computes the course tool's view.
 pub fn course_view(data: &SoakData, window_s: f64, tail_s: f64, score_onset: Option<f64>) -> CourseView {
     let peak_clock = data.clock.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let peak_at = data.clock.iter().position(|&c| c == peak_clock).unwrap_or(0);
-    let clock_onset = (peak_at..data.len()).find(|&i| data.clock[i] < peak_clock).map(|i| data.t[i]);
+    let clock_onset = (0..data.len()).find(|&i| data.clock[i] < peak_clock).map(|i| data.t[i]);
     let mean = |keep: &dyn Fn(f64) -> bool| {
         let picked: Vec<f64> = data.t.iter().zip(&data.score).filter(|(t, _)| keep(**t)).map(|(_, s)| *s).collect();
         if picked.is_empty() { f64::NAN } else { picked.iter().sum::<f64>() / picked.len() as f64 }
@@ -204,28 +225,55 @@ pub fn honesty_line(a: &Analysis, unit: &str) -> String {
     let p = format_significant(a.peak, 3);
     let s = format_significant(a.sustained, 3);
     let pct = format_significant(100.0 * a.ratio, 2);
-    format!(
+    let line = format!(
         "A {}-second benchmark would have claimed {p} {unit}; over the whole {} s the machine delivered {s} {unit}, {pct}% of that.",
         a.thresholds.opening_s, a.duration_s
-    )
+    );
+    match &a.windows_warning {
+        Some(warning) => format!("{line} But {warning}."),
+        None => line,
+    }
 }
 
-/// The negative-result wording (T8), when no onset was observed.
-pub fn negative_result(a: &Analysis) -> Option<String> {
+/// The negative-result wording (T8), when no onset was observed; on a
+/// shared host it carries the sentence the course calls not optional.
+pub fn negative_result(a: &Analysis, shared: bool) -> Option<String> {
     a.t_onset.is_none().then(|| {
-        format!(
+        let mut text = format!(
             "No onset observed under the stated threshold ({} of P, held {} samples) within the stated window ({} s). \
              Either the machine has cooling headroom at this load, or the load is too light to reach its limit: \
              raise the workers or the chunk, or run longer, to tell which.",
             a.thresholds.threshold, a.thresholds.hold, a.duration_s
-        )
+        );
+        if shared {
+            text.push(' ');
+            text.push_str(SHARED_HOST);
+        }
+        text
     })
 }
 
-/// Two soaks compared number by number (T9).
+/// C.9.7's sentence for a shared host, in Vernier's words.
+pub const SHARED_HOST: &str = "This ran on a shared host: throttling of its own cannot be told apart from a \
+     neighbour's load, because the neighbour cannot be seen.";
+
+/// SPEC T8: the facts (`field`, `value`) say the host is shared — a
+/// hypervisor, a `shared host: yes`, or a Workbench stated as shared.
+pub fn shared_host<'a>(facts: impl IntoIterator<Item = (&'a str, &'a str)>) -> bool {
+    facts.into_iter().any(|(field, value)| {
+        let (field, value) = (field.trim().to_ascii_lowercase(), value.trim().to_ascii_lowercase());
+        match field.as_str() {
+            "hypervisor" | "shared host" => value.starts_with("yes"),
+            "workbench" => value.contains("shared") && !value.contains("not shared"),
+            _ => false,
+        }
+    })
+}
+
+/// Two soaks compared number by number (T9, T11).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SoakComparison {
-    /// One line per number: P, S, S/P.
+    /// One line per number: P, the knee, S, then S/P.
     pub lines: Vec<String>,
     /// True when the sustained rates differ by more than the larger tail
     /// IQR: for two runs of one configuration, the day drifted.
@@ -240,6 +288,8 @@ pub fn compare(a: &Analysis, b: &Analysis, unit: &str) -> SoakComparison {
     };
     let lines = vec![
         format!("P (peak): A {} {unit}, B {} {unit}{}", sig(a.peak), sig(b.peak), rel(a.peak, b.peak)),
+        // The knee's duration is informative too: how fast the fall came.
+        format!("knee (t_stable − t_onset): A {}, B {}", a.knee_text(), b.knee_text()),
         format!(
             "S (sustained): A {} {unit}, B {} {unit}{}",
             sig(a.sustained),
@@ -289,7 +339,14 @@ mod tests {
         assert_eq!(a.t_onset, None);
         assert_eq!(a.t_stable, None);
         assert!((a.ratio - 1.0).abs() < 0.02);
-        assert!(negative_result(&a).expect("negative").starts_with("No onset observed"));
+        let negative = negative_result(&a, false).expect("negative");
+        assert!(negative.starts_with("No onset observed") && !negative.contains("shared host"));
+        // SPEC T8: on a shared host the sentence C.9.7 requires is there.
+        assert!(negative_result(&a, true).expect("negative").ends_with(SHARED_HOST));
+        assert!(shared_host([("hypervisor", "yes (KVM) — a shared host")]));
+        assert!(shared_host([("shared host", "yes")]));
+        assert!(shared_host([("Workbench", "L shared")]));
+        assert!(!shared_host([("Workbench", "L not shared"), ("shared host", "no (modeled)")]));
     }
 
     // SPEC T5: one low sample is not an onset (hold = 3).
@@ -323,6 +380,65 @@ mod tests {
         assert_eq!(course_view(&d, COURSE_WINDOW_S, 300.0, a.t_onset).clock_onset, None);
     }
 
+    // SPEC T6: the course tool's clock onset is the first row below the
+    // run's peak clock, read literally: a clock ramping up (2800 MHz at
+    // 10 s, 3000 after) has its onset at 10 s, not after a later dip.
+    #[test]
+    fn the_course_clock_onset_is_read_literally() {
+        let d = curve(
+            300,
+            |_| 10.0,
+            |t| {
+                if t <= 10.0 {
+                    2800.0
+                } else if t == 90.0 {
+                    2900.0
+                } else {
+                    3000.0
+                }
+            },
+        );
+        assert_eq!(course_view(&d, COURSE_WINDOW_S, 300.0, None).clock_onset, Some(10.0));
+    }
+
+    // SPEC T5, T11: the knee is t_stable − t_onset, or none with the reason.
+    #[test]
+    fn the_knee_is_the_fall_s_duration() {
+        let ramp = curve(
+            600,
+            |t| {
+                if t < 200.0 {
+                    10.0
+                } else if t < 320.0 {
+                    10.0 - (t - 190.0) / 40.0
+                } else {
+                    7.0
+                }
+            },
+            |_| 1.0,
+        );
+        let a = analyze(&ramp, &Thresholds::default()).expect("ok");
+        let (onset, stable) = (a.t_onset.expect("onset"), a.t_stable.expect("stable"));
+        assert!(stable > onset, "{onset} {stable}");
+        assert_eq!((a.knee, a.knee_reason.as_deref()), (Some(stable - onset), None));
+        let flat = analyze(&curve(600, |_| 10.0, |_| 1.0), &Thresholds::default()).expect("ok");
+        assert_eq!((flat.knee, flat.knee_reason.as_deref()), (None, Some("no onset observed")));
+        assert_eq!(flat.knee_text(), "none (no onset observed)");
+    }
+
+    // SPEC T11: a file shorter than its windows says so, never mixing the
+    // burst into S silently.
+    #[test]
+    fn a_file_shorter_than_its_windows_says_so() {
+        let short = analyze(&curve(40, |t| if t < 20.0 { 10.0 } else { 7.0 }, |_| 1.0), &Thresholds::default())
+            .expect("analysable");
+        let warning = short.windows_warning.clone().expect("warned");
+        assert!(warning.contains("the file covers 40 s, too short for its windows"), "{warning}");
+        assert!(honesty_line(&short, "chunks/s").ends_with(&format!("But {warning}.")));
+        let full = analyze(&curve(600, |_| 10.0, |_| 1.0), &Thresholds::default()).expect("ok");
+        assert_eq!(full.windows_warning, None);
+    }
+
     // SPEC T9: two runs that disagree by more than the tail IQR.
     #[test]
     fn comparison_flags_drift() {
@@ -332,7 +448,10 @@ mod tests {
             analyze(&curve(600, |t| if t < 200.0 { 10.0 } else { 6.0 }, |_| 1.0), &Thresholds::default()).expect("ok");
         let c = compare(&a, &b, "chunks/s");
         assert!(c.disagree);
-        assert_eq!(c.lines.len(), 3);
+        assert_eq!(c.lines.len(), 4);
+        assert!(c.lines[0].starts_with("P (peak)") && c.lines[2].starts_with("S (sustained)"), "{:?}", c.lines);
+        assert_eq!(c.lines[1], "knee (t_stable − t_onset): A 0 s, B 0 s");
+        assert_eq!(c.lines[3], "S/P: A 0.70, B 0.60");
         assert!(!compare(&a, &a, "chunks/s").disagree);
     }
 }

@@ -103,6 +103,11 @@ impl SoakData {
             .collect()
     }
 
+    /// The comments that read `field: value`, as pairs.
+    pub fn facts(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.comments.iter().filter_map(|c| c.split_once(':'))
+    }
+
     /// True when the comments label the data synthetic.
     pub fn synthetic(&self) -> bool {
         self.comments.iter().any(|c| c.to_ascii_uppercase().contains("SYNTHETIC"))

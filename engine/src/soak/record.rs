@@ -69,25 +69,33 @@ pub enum Added {
 /// CSV lies inside the notebook folder.
 pub fn add_row(notebook: &mut Notebook, dir: &Path, finished: &Finished, at: DateTime<Utc>) -> Added {
     match &finished.analysis {
-        Ok(analysis) => Added::Soak(notebook.record_soak(
-            Soak {
-                number: 0,
-                recorded_at: at,
-                discarded: None,
-                protocol: finished.protocol,
-                numbers: analysis.numbers.clone(),
-                conditions: finished.conditions.clone(),
-                raw_file: inside(dir, &finished.path).map(|path| RawFile {
-                    path,
-                    sha256: finished.sha256.clone(),
-                    arm: "A".into(),
-                }),
-                tag: Tag::Measured,
-                synthetic: false,
-                stated: None,
-            },
-            at,
-        )),
+        Ok(analysis) => {
+            let number = notebook.record_soak(
+                Soak {
+                    number: 0,
+                    recorded_at: at,
+                    discarded: None,
+                    protocol: finished.protocol,
+                    numbers: analysis.numbers.clone(),
+                    conditions: finished.conditions.clone(),
+                    raw_file: inside(dir, &finished.path).map(|path| RawFile {
+                        path,
+                        sha256: finished.sha256.clone(),
+                        arm: "A".into(),
+                    }),
+                    tag: Tag::Measured,
+                    synthetic: false,
+                    stated: None,
+                },
+                at,
+            );
+            // SPEC T11: a soak stopped short of its windows is still a row,
+            // and the log says its P and S overlap.
+            if let Some(warning) = &analysis.windows_warning {
+                let _ = notebook.add_note(&format!("Soak S{number}: {warning}."), at);
+            }
+            Added::Soak(number)
+        }
         Err(e) => {
             let why = e.to_string();
             let note = format!(
@@ -169,6 +177,31 @@ mod tests {
         assert!(matches!(add_row(&mut nb, dir.path(), &finished, Utc::now()), Added::Note(_)));
         assert!(nb.soaks().is_empty());
         assert!(nb.notes()[0].text.contains("soak-1.csv"));
+    }
+
+    // SPEC T1, T11: the windows must fit the duration — the opening at most
+    // a tenth, the tail at most half, a sample in the opening window.
+    #[test]
+    fn a_protocol_must_fit_its_windows() {
+        assert_eq!(SoakProtocol::default().check(), Ok(()));
+        let with = |duration_s, opening_window_s, tail_window_s, interval_s| SoakProtocol {
+            duration_s,
+            opening_window_s,
+            tail_window_s,
+            interval_s,
+            ..SoakProtocol::default()
+        };
+        let four = with(4.0, 30.0, 300.0, 1.0).check().expect_err("4 s with 30 s and 300 s windows");
+        assert!(four.contains("opening window (30 s) is more than a tenth of the duration (4 s)"), "{four}");
+        let tail = with(300.0, 30.0, 300.0, 10.0).check().expect_err("a 300 s tail of 300 s");
+        assert!(tail.contains("make it at most 150 s, or the duration at least 600 s"), "{tail}");
+        let sparse = with(600.0, 30.0, 300.0, 40.0).check().expect_err("no sample in the opening window");
+        assert!(sparse.contains("no sample would measure P"), "{sparse}");
+        assert!(with(f64::NAN, 30.0, 300.0, 10.0).check().is_err());
+        let mut nb = crate::notebook::Notebook::new("t", chrono::Utc::now());
+        let text = crate::notebook::PredictionText { experiment: "e".into(), predict: "p".into(), why: "w".into() };
+        assert!(nb.add_soak_prediction(text, with(4.0, 30.0, 300.0, 1.0), chrono::Utc::now()).is_err());
+        assert!(nb.predictions().is_empty());
     }
 
     // SPEC T1: the progress total is one sample per whole interval.

@@ -63,16 +63,8 @@ pub fn soaks_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         Some(view) => {
             match &view.analysis {
                 Ok(a) => {
-                    let t = |v: Option<f64>| v.map_or_else(|| "none observed".to_owned(), |t| format!("{t} s"));
-                    ui.label(format!(
-                        "P {:.3} · t_onset {} · t_stable {} · S {:.3} · S/P {:.2} · tail IQR {:.3} chunks/s",
-                        a.peak,
-                        t(a.t_onset),
-                        t(a.t_stable),
-                        a.sustained,
-                        a.ratio,
-                        a.tail_iqr
-                    ));
+                    // The six numbers and the knee, as every face shows them (T5, T11, S6).
+                    ui.label(a.shown_line());
                     ui.label(
                         RichText::new(vernier_engine::soak::analysis::honesty_line(
                             a,
