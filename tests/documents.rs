@@ -283,3 +283,82 @@ fn exported_documents_show_drift_and_display_units() {
     }
     assert!(!report.contains("99999") && !report.contains("00000"), "no float artefact in the report: {report}");
 }
+
+// SPEC T1, T11: the soak protocol is in the visible workbook — with its
+// prediction before the run, and beside a soak's numbers.
+#[test]
+fn the_workbook_shows_the_soak_protocol() {
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    let text = vernier_engine::notebook::PredictionText {
+        experiment: "soak".into(),
+        predict: "S/P below 0.8".into(),
+        why: "thin chassis".into(),
+    };
+    nb.add_soak_prediction(text, vernier_engine::notebook::SoakProtocol::default(), at(50)).expect("soak prediction");
+    let bytes = measurements::write(&nb).expect("workbook");
+    let mut book: Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).expect("readable");
+    let predictions: Vec<Vec<String>> = book
+        .worksheet_range("Predictions")
+        .expect("Predictions")
+        .rows()
+        .map(|r| r.iter().map(ToString::to_string).collect())
+        .collect();
+    let column = predictions[0].iter().position(|h| h == "Soak protocol").expect("a Soak protocol column");
+    assert_eq!(
+        predictions.last().expect("the soak prediction")[column],
+        "600 s sampled every 10 s; opening window 30 s, tail 300 s; onset below 0.95 of P for 3 samples; band ±0.03"
+    );
+    let soaks = book.worksheet_range("Soak runs").expect("Soak runs");
+    let header: Vec<String> = soaks.rows().next().expect("header").iter().map(ToString::to_string).collect();
+    for name in ["Knee", "Opening window (s)", "Tail window (s)", "Threshold (of P)", "Hold (samples)", "Band"] {
+        assert!(header.iter().any(|h| h == name), "no {name} in {header:?}");
+    }
+}
+
+// SPEC T5, T8, T11, S6: the report's Thermals paragraph gives the six
+// numbers and the knee rounded by S6, each tagged, and on a shared host
+// without an onset the sentence the course calls not optional.
+#[test]
+fn the_thermals_paragraph_is_complete() {
+    use vernier_engine::notebook::{Condition, Soak, SoakNumbers, SoakProtocol};
+    use vernier_engine::soak::analysis::SHARED_HOST;
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    let numbers = SoakNumbers {
+        peak: 40.495_123,
+        t_onset: None,
+        t_stable: None,
+        sustained: 40.312_77,
+        ratio: 0.995_48,
+        tail_iqr: 0.213,
+        unit: "chunks/s".into(),
+    };
+    let soak = Soak {
+        number: 0,
+        recorded_at: at(60),
+        discarded: None,
+        protocol: SoakProtocol::default(),
+        numbers,
+        conditions: vec![Condition { field: "hypervisor".into(), value: "yes (KVM) — a shared host".into() }],
+        raw_file: None,
+        tag: Tag::Measured,
+        synthetic: false,
+        stated: None,
+    };
+    nb.record_soak(soak, at(60));
+    let blocks = documents::fill(&nb, "report.docx", &Attachments::default());
+    let thermals = blocks
+        .iter()
+        .find_map(|b| match b {
+            Block::Paragraph(runs) => {
+                let text: String = runs.iter().map(|r| r.text.as_str()).collect();
+                text.starts_with("Soak S1").then_some(text)
+            }
+            _ => None,
+        })
+        .expect("the Thermals paragraph");
+    assert!(thermals.contains("P 40.50 chunks/s (MEASURED)"), "{thermals}");
+    assert!(thermals.contains("S 40.31 chunks/s (MEASURED)"), "{thermals}");
+    assert!(thermals.contains("knee none (no onset observed) (MEASURED)"), "{thermals}");
+    assert!(thermals.contains("tail IQR 0.21 chunks/s (MEASURED)"), "{thermals}");
+    assert!(thermals.ends_with(SHARED_HOST), "{thermals}");
+}

@@ -48,10 +48,7 @@ impl SoakForm {
         ui.heading("Thermal soak");
         match nb.open_soak_protocol() {
             Some((number, p)) => {
-                ui.label(format!(
-                    "P{number} fixed the protocol: {} s sampled every {} s; opening window {} s, tail {} s; onset below {} of P for {} samples; band ±{}.",
-                    p.duration_s, p.interval_s, p.opening_window_s, p.tail_window_s, p.threshold, p.hold, p.band
-                ));
+                ui.label(format!("P{number} fixed the protocol: {}.", p.describe()));
                 ui.label(
                     RichText::new("It locks when the soak is recorded. To change it, amend the prediction.").weak(),
                 );

@@ -16,7 +16,8 @@ use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
 
 use crate::notebook::store::{from_bytes, to_text};
 use crate::notebook::{
-    EnvField, LoadError, Note, Notebook, Pair, Prediction, PredictionColumn, Run, RunColumn, Soak, SoakColumn, Sweep,
+    EnvField, LoadError, Note, Notebook, Pair, Prediction, PredictionColumn, Run, RunColumn, Soak, SoakColumn,
+    SoakProtocol, Sweep,
 };
 
 /// Name of the hidden sheet holding the notebook's own text.
@@ -125,6 +126,10 @@ impl Default for Layout {
                         Column::text("Locked", |p: &Prediction, nb| {
                             nb.lock_of(p).map(|l| l.short()).unwrap_or_default()
                         }),
+                        // T1: a soak's protocol is visible with its prediction, before the run.
+                        Column::text("Soak protocol", |p: &Prediction, _| {
+                            p.protocol.as_ref().map(SoakProtocol::describe).unwrap_or_default()
+                        }),
                     ]),
             ),
             runs: Sheet::new(
@@ -178,7 +183,18 @@ impl Default for Layout {
                     "one trial of every point per round, the order rotated by one each round".to_owned()
                 }),
             ]),
-            soaks: Sheet::new(SoakColumn::ALL.map(|c| Column::new(c.header(), move |s: &Soak, _| soak_cell(s, c)))),
+            soaks: Sheet::new(
+                SoakColumn::ALL.map(|c| Column::new(c.header(), move |s: &Soak, _| soak_cell(s, c))).into_iter().chain(
+                    [
+                        // T1: the protocol the soak ran under, beside its numbers.
+                        Column::number("Opening window (s)", |s: &Soak| s.protocol.opening_window_s),
+                        Column::number("Tail window (s)", |s: &Soak| s.protocol.tail_window_s),
+                        Column::number("Threshold (of P)", |s: &Soak| s.protocol.threshold),
+                        Column::number("Hold (samples)", |s: &Soak| f64::from(s.protocol.hold)),
+                        Column::number("Band", |s: &Soak| s.protocol.band),
+                    ],
+                ),
+            ),
             notes: Sheet::new([
                 Column::text("Time", |n: &Note, _| n.at.format("%Y-%m-%d %H:%M:%S UTC").to_string()),
                 Column::text("Note", |n: &Note, _| n.text.clone()),

@@ -379,6 +379,22 @@ impl SoakProtocol {
         Ok(())
     }
 
+    /// The whole protocol in words, as the log shows it before and after
+    /// the run (T1): `600 s sampled every 10 s; opening window 30 s, tail
+    /// 300 s; onset below 0.95 of P for 3 samples; band ±0.03`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} s sampled every {} s; opening window {} s, tail {} s; onset below {} of P for {} samples; band ±{}",
+            self.duration_s,
+            self.interval_s,
+            self.opening_window_s,
+            self.tail_window_s,
+            self.threshold,
+            self.hold,
+            self.band
+        )
+    }
+
     /// How many samples the protocol takes: one at the end of every whole
     /// interval of the duration (the soak's progress total).
     pub fn samples(&self) -> u32 {
