@@ -174,7 +174,7 @@ fn soak_protocol_is_sealed_with_the_prediction() {
     let n = nb
         .add_soak_prediction(text("soak, 8 workers", "onset near 180 s, S/P 0.75", "fanless"), protocol, at(60))
         .expect("P3");
-    assert_eq!(nb.open_soak_protocol(), Some((n, protocol)));
+    assert_eq!(nb.next_soak_protocol(), Some((n, protocol)));
     store::save(&dir, &nb).expect("save");
     let edited = notebook_text(&dir).replace("duration_s: 900.0", "duration_s: 600.0");
     std::fs::write(dir.join(store::NOTEBOOK_FILE), edited).expect("write");
@@ -206,6 +206,57 @@ fn soak_protocol_is_sealed_with_the_prediction() {
         at(70),
     );
     assert!(nb.lock_of(nb.prediction(n).expect("P3")).is_some(), "the soak locked its prediction");
-    assert_eq!(nb.open_soak_protocol(), None, "no open protocol is left to run");
+    assert_eq!(nb.next_soak_protocol(), None, "no open protocol is left to run");
     assert!(messages(&nb).is_empty());
+}
+
+// SPEC T11, N4: a bench run between a soak prediction and its soak locks the
+// prediction (N4 unchanged) but never blocks the soak: the newest soak
+// prediction no soak has followed is what runs. Amending it can change the
+// protocol, sealed into the chain; a soak already run keeps the protocol it
+// ran under.
+#[test]
+fn a_bench_run_never_blocks_a_soak_and_an_amendment_can_change_its_protocol() {
+    use vernier_engine::notebook::{Soak, SoakNumbers, SoakProtocol, Tag};
+    let (_tmp, dir, mut nb) = saved_notebook();
+    let first = SoakProtocol { duration_s: 900.0, ..SoakProtocol::default() };
+    let p = nb.add_soak_prediction(text("soak", "S/P 0.75", "fanless"), first, at(60)).expect("soak prediction");
+    nb.record_run(measurement("a bench run in between", &[1.0, 1.1, 1.2]), at(65));
+    assert!(nb.lock_of(nb.prediction(p).expect("P")).is_some(), "the run locked it (N4)");
+    assert_eq!(nb.next_soak_protocol(), Some((p, first)), "still the protocol the next soak runs");
+
+    let longer = SoakProtocol { duration_s: 1200.0, ..first };
+    let amended = nb.amend_prediction_with(p, "S/P 0.7", "a longer run", Some(longer), at(70)).expect("amended");
+    assert_eq!(nb.next_soak_protocol(), Some((amended, longer)));
+    let too_short = SoakProtocol { duration_s: 60.0, ..first };
+    assert!(nb.amend_prediction_with(p, "x", "y", Some(too_short), at(71)).is_err(), "T11 holds for amendments");
+    assert!(nb.amend_prediction_with(1, "x", "y", Some(longer), at(72)).is_err(), "P1 fixed no protocol");
+    store::save(&dir, &nb).expect("save");
+    let reloaded = store::load(&dir).expect("load");
+    assert!(messages(&reloaded).is_empty(), "the amendment is sealed into the chain");
+
+    let numbers = SoakNumbers {
+        peak: 2.4,
+        t_onset: None,
+        t_stable: None,
+        sustained: 2.4,
+        ratio: 1.0,
+        tail_iqr: 0.05,
+        unit: "chunks/s".into(),
+    };
+    let soak = Soak {
+        number: 0,
+        recorded_at: at(80),
+        discarded: None,
+        protocol: longer,
+        numbers,
+        conditions: Vec::new(),
+        raw_file: None,
+        tag: Tag::Measured,
+        synthetic: false,
+        stated: None,
+    };
+    nb.record_soak(soak, at(80));
+    assert_eq!(nb.next_soak_protocol(), None, "the soak followed it");
+    assert_eq!(nb.soaks()[0].protocol, longer, "a soak keeps the protocol it ran under");
 }

@@ -155,6 +155,65 @@ fn a_protocol_whose_windows_do_not_fit_is_refused() {
     assert_eq!(predict(&[]).status.code(), Some(0), "the course's defaults fit");
 }
 
+// SPEC T11, N4: a bench run recorded between a soak prediction and its soak
+// locks the prediction but does not block the soak; a mismatch names the
+// command that changes the protocol, and that command works.
+#[test]
+fn a_bench_run_does_not_block_the_soak() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb").display().to_string();
+    assert_eq!(vernier(&["new", &dir]).status.code(), Some(0));
+    let soak_prediction = [
+        "predict",
+        &dir,
+        "--experiment",
+        "soak",
+        "--predict",
+        "no onset",
+        "--why",
+        "a VM",
+        "--soak",
+        "--duration",
+        "5",
+        "--interval",
+        "0.5",
+        "--opening",
+        "0.5",
+        "--tail",
+        "2.5",
+    ];
+    assert_eq!(vernier(&soak_prediction).status.code(), Some(0));
+    let bench = vernier(&["bench", "-n", "3", "--warmup", "0", "--notebook", &dir, "--", "true"]);
+    assert_eq!(bench.status.code(), Some(0), "{}", stderr(&bench));
+    let shown: Value = serde_json::from_slice(&vernier(&["show", &dir, "--json"]).stdout).expect("json");
+    assert_eq!(shown["predictions"][0]["locked"], true, "N4: the run locked it");
+    let mismatch = vernier(&["soak", "run", "--duration", "6", "--notebook", &dir]);
+    assert_eq!(mismatch.status.code(), Some(2));
+    let command = format!("vernier predict {dir} --amend P1 --soak --duration 6");
+    assert!(stderr(&mismatch).contains(&command), "{}", stderr(&mismatch));
+    let amend = vernier(&[
+        "predict",
+        &dir,
+        "--amend",
+        "P1",
+        "--soak",
+        "--duration",
+        "6",
+        "--predict",
+        "still no onset",
+        "--why",
+        "longer",
+    ]);
+    assert_eq!(amend.status.code(), Some(0), "{}", stderr(&amend));
+    assert!(
+        String::from_utf8_lossy(&amend.stdout).contains("6 s sampled every 0.5 s; opening window 0.5 s, tail 2.5 s")
+    );
+    let run = vernier(&["soak", "run", "--duration", "6", "--workers", "1", "--notebook", &dir]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let shown: Value = serde_json::from_slice(&vernier(&["show", &dir, "--json"]).stdout).expect("json");
+    assert_eq!(shown["soaks"][0]["protocol"]["duration_s"], 6.0, "the soak ran the amended protocol");
+}
+
 // SPEC T9, T11: two soaks number by number — peak, knee and sustained
 // apart, then S/P — and the knee in `soak analyze --json`.
 #[test]

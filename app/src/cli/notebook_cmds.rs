@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use chrono::Utc;
 use clap::Args;
-use vernier_engine::notebook::{Notebook, NotebookError, PredictionText, RowRef, store};
+use vernier_engine::notebook::{Notebook, NotebookError, PredictionText, RowRef, SoakProtocol, store};
 use vernier_engine::reproduce::Log;
 
 use super::{Failure, Outcome};
@@ -33,44 +33,48 @@ pub struct PredictArgs {
     /// Amend prediction N: a new, time-stamped row quoting it.
     #[arg(long, value_name = "N", value_parser = parse_prediction_number)]
     amend: Option<u32>,
-    /// Fix a soak protocol with this prediction (T1); `soak run` then runs it.
-    #[arg(long, conflicts_with_all = ["edit", "amend"])]
+    /// Fix a soak protocol with this prediction (T1); `soak run` then runs
+    /// it. With --amend: change the protocol of a soak prediction (what is
+    /// not given stays as it was).
+    #[arg(long, conflicts_with = "edit")]
     soak: bool,
-    /// Soak duration, seconds (with --soak).
-    #[arg(long, requires = "soak", default_value_t = 600.0)]
-    duration: f64,
-    /// Soak sampling interval, seconds (with --soak).
-    #[arg(long, requires = "soak", default_value_t = 10.0)]
-    interval: f64,
-    /// Opening window for P, seconds (with --soak).
-    #[arg(long, requires = "soak", default_value_t = 30.0)]
-    opening: f64,
-    /// Tail window for S, seconds (with --soak).
-    #[arg(long, requires = "soak", default_value_t = 300.0)]
-    tail: f64,
-    /// Onset threshold as a fraction of P (with --soak).
-    #[arg(long, requires = "soak", default_value_t = 0.95)]
-    threshold: f64,
-    /// Consecutive samples for onset and stability (with --soak).
-    #[arg(long, requires = "soak", default_value_t = 3)]
-    hold: u32,
-    /// Stability band around S (with --soak).
-    #[arg(long, requires = "soak", default_value_t = 0.03)]
-    band: f64,
+    /// Soak duration, seconds (with --soak; default 600).
+    #[arg(long, requires = "soak", value_name = "SECONDS")]
+    duration: Option<f64>,
+    /// Soak sampling interval, seconds (with --soak; default 10).
+    #[arg(long, requires = "soak", value_name = "SECONDS")]
+    interval: Option<f64>,
+    /// Opening window for P, seconds (with --soak; default 30).
+    #[arg(long, requires = "soak", value_name = "SECONDS")]
+    opening: Option<f64>,
+    /// Tail window for S, seconds (with --soak; default 300).
+    #[arg(long, requires = "soak", value_name = "SECONDS")]
+    tail: Option<f64>,
+    /// Onset threshold as a fraction of P (with --soak; default 0.95).
+    #[arg(long, requires = "soak")]
+    threshold: Option<f64>,
+    /// Consecutive samples for onset and stability (with --soak; default 3).
+    #[arg(long, requires = "soak")]
+    hold: Option<u32>,
+    /// Stability band around S (with --soak; default 0.03).
+    #[arg(long, requires = "soak")]
+    band: Option<f64>,
 }
 
 impl PredictArgs {
-    fn protocol(&self) -> Result<vernier_engine::notebook::SoakProtocol, NotebookError> {
-        let p = vernier_engine::notebook::SoakProtocol {
-            duration_s: self.duration,
-            interval_s: self.interval,
-            opening_window_s: self.opening,
-            tail_window_s: self.tail,
-            threshold: self.threshold,
-            hold: self.hold,
-            band: self.band,
+    /// The protocol given: each value as given, else as in `base` (the
+    /// course's defaults, or the protocol an amendment changes), checked
+    /// by the engine's one rule (T1, T11) before anything is locked.
+    fn protocol(&self, base: SoakProtocol) -> Result<SoakProtocol, NotebookError> {
+        let p = SoakProtocol {
+            duration_s: self.duration.unwrap_or(base.duration_s),
+            interval_s: self.interval.unwrap_or(base.interval_s),
+            opening_window_s: self.opening.unwrap_or(base.opening_window_s),
+            tail_window_s: self.tail.unwrap_or(base.tail_window_s),
+            threshold: self.threshold.unwrap_or(base.threshold),
+            hold: self.hold.unwrap_or(base.hold),
+            band: self.band.unwrap_or(base.band),
         };
-        // The engine's one check (T1, T11), before anything is locked.
         p.check().map(|()| p).map_err(NotebookError::BadProtocol)
     }
 }
@@ -166,8 +170,23 @@ pub fn predict(args: &PredictArgs) -> Outcome {
     let now = Utc::now();
     change(&args.dir, |nb| {
         if let Some(n) = args.amend {
-            let number = nb.amend_prediction(n, &args.predict, &args.why, now)?;
-            return Ok(format!("recorded P{number}, amending P{n}"));
+            // T11: --soak with --amend changes the protocol; the rest as it was.
+            let protocol = match (args.soak, nb.prediction(n).and_then(|p| p.protocol)) {
+                (true, Some(base)) => Some(args.protocol(base)?),
+                (true, None) => {
+                    return Err(NotebookError::BadProtocol(format!(
+                        "P{n} fixed no soak protocol; record a soak prediction with: vernier predict {} --soak \
+                         --experiment … --predict … --why …",
+                        args.dir.display()
+                    )));
+                }
+                (false, _) => None,
+            };
+            let number = nb.amend_prediction_with(n, &args.predict, &args.why, protocol, now)?;
+            return Ok(match protocol {
+                Some(p) => format!("recorded P{number}, amending P{n}, with the soak protocol {}", p.describe()),
+                None => format!("recorded P{number}, amending P{n}"),
+            });
         }
         let experiment = match (&args.experiment, args.edit) {
             (Some(e), _) => e.clone(),
@@ -176,19 +195,10 @@ pub fn predict(args: &PredictArgs) -> Outcome {
         };
         let text = PredictionText { experiment, predict: args.predict.clone(), why: args.why.clone() };
         if args.soak {
-            let protocol = args.protocol()?;
-            return nb.add_soak_prediction(text, protocol, now).map(|n| {
-                format!(
-                    "recorded P{n} with its soak protocol: {} s every {} s, opening {} s, tail {} s, onset {} of P held {}, band ±{}",
-                    protocol.duration_s,
-                    protocol.interval_s,
-                    protocol.opening_window_s,
-                    protocol.tail_window_s,
-                    protocol.threshold,
-                    protocol.hold,
-                    protocol.band
-                )
-            });
+            let protocol = args.protocol(SoakProtocol::default())?;
+            return nb
+                .add_soak_prediction(text, protocol, now)
+                .map(|n| format!("recorded P{n} with its soak protocol: {}", protocol.describe()));
         }
         match args.edit {
             Some(n) => nb.edit_prediction(n, text).map(|()| format!("rewrote open prediction P{n}")),

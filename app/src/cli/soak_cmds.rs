@@ -250,7 +250,7 @@ fn run_soak(args: &RunArgs) -> Outcome {
     // T1: in a notebook, the protocol was fixed with the prediction before the run.
     let protocol = match &notebook {
         Some((dir, nb)) => {
-            let Some((number, protocol)) = nb.open_soak_protocol() else {
+            let Some((number, protocol)) = nb.next_soak_protocol() else {
                 return Err(Failure::input(anyhow!(
                     "fix the soak protocol with your prediction first: vernier predict {} --soak --experiment … --predict … --why …",
                     dir.display()
@@ -259,9 +259,11 @@ fn run_soak(args: &RunArgs) -> Outcome {
             for (given, fixed, name) in
                 [(args.duration, protocol.duration_s, "--duration"), (args.interval, protocol.interval_s, "--interval")]
             {
-                if given.is_some_and(|g| g != fixed) {
+                if let Some(g) = given.filter(|&g| g != fixed) {
                     return Err(Failure::input(anyhow!(
-                        "{name} differs from the protocol fixed with P{number} ({fixed} s); amend the prediction to change it"
+                        "{name} differs from the protocol fixed with P{number} ({fixed} s); to change it, amend the \
+                         prediction: vernier predict {} --amend P{number} --soak {name} {g} --predict … --why …",
+                        dir.display()
                     )));
                 }
             }

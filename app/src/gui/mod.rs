@@ -862,7 +862,7 @@ impl VernierApp {
 
     /// Starts the protocol fixed with the newest open soak prediction.
     fn start_soak(&mut self, workers: usize) {
-        let Some((_, protocol)) = self.doc.notebook.open_soak_protocol() else {
+        let Some((_, protocol)) = self.doc.notebook.next_soak_protocol() else {
             self.say("fix the soak protocol with a prediction first", true);
             return;
         };

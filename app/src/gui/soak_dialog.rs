@@ -46,11 +46,16 @@ impl SoakForm {
     pub fn ui(&mut self, ui: &mut Ui, nb: &Notebook) -> Option<SoakAction> {
         let mut action = None;
         ui.heading("Thermal soak");
-        match nb.open_soak_protocol() {
+        match nb.next_soak_protocol() {
             Some((number, p)) => {
                 ui.label(format!("P{number} fixed the protocol: {}.", p.describe()));
                 ui.label(
-                    RichText::new("It locks when the soak is recorded. To change it, amend the prediction.").weak(),
+                    RichText::new(format!(
+                        "A run recorded before the soak locks the prediction, and this protocol is still the one the \
+                         soak runs. To change it, amend P{number} with a new protocol: vernier predict <notebook> \
+                         --amend P{number} --soak --duration … --predict … --why …"
+                    ))
+                    .weak(),
                 );
                 ui.horizontal(|ui| {
                     let label = ui.label("Workers");

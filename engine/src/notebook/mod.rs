@@ -311,14 +311,14 @@ impl Notebook {
         Ok(self.push_prediction(text, None, Some(protocol), at))
     }
 
-    /// The protocol of the newest open soak prediction: what the next soak
-    /// must run (T1).
-    pub fn open_soak_protocol(&self) -> Option<(u32, SoakProtocol)> {
-        self.predictions
-            .iter()
-            .rev()
-            .find(|p| p.protocol.is_some() && self.lock_of(p).is_none())
-            .and_then(|p| p.protocol.map(|proto| (p.number, proto)))
+    /// The protocol the next soak must run (T1, T11): the newest soak
+    /// prediction that no soak has followed yet, locked or open — a bench
+    /// run locks every open prediction (N4), and a locked protocol is still
+    /// the fixed one, so it never blocks its soak.
+    pub fn next_soak_protocol(&self) -> Option<(u32, SoakProtocol)> {
+        let newest = self.predictions.iter().rev().find(|p| p.protocol.is_some())?;
+        let followed = self.soaks.iter().any(|s| s.recorded_at >= newest.recorded_at);
+        (!followed).then_some(newest).and_then(|p| p.protocol.map(|proto| (p.number, proto)))
     }
 
     /// Rewrites an open prediction. A locked one is refused (N4).
@@ -350,6 +350,21 @@ impl Notebook {
         why: &str,
         at: DateTime<Utc>,
     ) -> Result<u32, NotebookError> {
+        self.amend_prediction_with(number, predict, why, None, at)
+    }
+
+    /// [`Self::amend_prediction`], changing a soak prediction's protocol as
+    /// well (T1, T11): the amendment carries the new one, sealed and chained
+    /// like any amendment; a soak already run keeps the protocol it ran
+    /// under. A protocol for a prediction that fixed none is refused.
+    pub fn amend_prediction_with(
+        &mut self,
+        number: u32,
+        predict: &str,
+        why: &str,
+        protocol: Option<SoakProtocol>,
+        at: DateTime<Utc>,
+    ) -> Result<u32, NotebookError> {
         let original = &self.predictions[self.prediction_index(number)?];
         let text = checked(PredictionText {
             experiment: original.experiment.clone(),
@@ -357,7 +372,18 @@ impl Notebook {
             why: why.to_owned(),
         })?;
         let amends = Amendment { of: number, quote: original.predict.clone() };
-        let protocol = original.protocol;
+        let protocol = match (protocol, original.protocol) {
+            (Some(new), Some(_)) => {
+                new.check().map_err(NotebookError::BadProtocol)?;
+                Some(new)
+            }
+            (Some(_), None) => {
+                return Err(NotebookError::BadProtocol(format!(
+                    "P{number} fixed no soak protocol, so an amendment of it cannot change one"
+                )));
+            }
+            (None, kept) => kept,
+        };
         Ok(self.push_prediction(text, Some(amends), protocol, at))
     }
 
