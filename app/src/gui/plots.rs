@@ -486,6 +486,9 @@ pub struct SoakView {
     pub synthetic: bool,
     /// Thermal condition line from the comments (ambient, setup).
     pub condition: String,
+    /// The negative result when no onset was observed (T8), with the
+    /// shared-host sentence when the file says the host is shared.
+    pub negative: Option<String>,
 }
 
 /// Longest series drawn point for point; longer ones are bucketed.
@@ -494,6 +497,8 @@ const MAX_POINTS: usize = 2000;
 impl SoakView {
     /// Analyses and downsamples `data` once, off the drawing path.
     pub fn new(title: String, data: &vernier_engine::soak::SoakData) -> Self {
+        let analysis = vernier_engine::soak::analyze(data, &vernier_engine::soak::Thresholds::default())
+            .map_err(|e| e.to_string());
         let placeholders = data.placeholders();
         let observed = |name: &str| !placeholders.iter().any(|p| p == name);
         let comment = |key: &str| data.comments.iter().find_map(|c| c.strip_prefix(key).map(|v| v.trim().to_owned()));
@@ -504,8 +509,13 @@ impl SoakView {
             .join(" · ");
         Self {
             title,
-            analysis: vernier_engine::soak::analyze(data, &vernier_engine::soak::Thresholds::default())
-                .map_err(|e| e.to_string()),
+            analysis: analysis.clone(),
+            negative: analysis.ok().and_then(|a| {
+                vernier_engine::soak::analysis::negative_result(
+                    &a,
+                    vernier_engine::soak::analysis::shared_host(data.facts()),
+                )
+            }),
             score: bucketed(&data.t, &data.score),
             clock: observed("clock_mhz").then(|| bucketed(&data.t, &data.clock)),
             soc_temp: observed("soc_temp_c").then(|| bucketed(&data.t, &data.soc_temp)),

@@ -72,6 +72,9 @@ pub fn soaks_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
                         ))
                         .weak(),
                     );
+                    if let Some(negative) = &view.negative {
+                        ui.label(RichText::new(negative).weak());
+                    }
                 }
                 Err(e) => {
                     ui.colored_label(ui.visuals().warn_fg_color, e);
