@@ -218,21 +218,12 @@ fn a_bench_run_does_not_block_the_soak() {
 // sentence the course calls not optional, in text and JSON.
 #[test]
 fn a_shared_host_says_so_in_the_negative_result() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let file = tmp.path().join("shared.csv");
-    let mut csv = String::from(
-        "# hypervisor: yes (KVM) — a shared host\nt_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score\n",
-    );
-    for k in 1..=60 {
-        csv.push_str(&format!("{},2400,0,0,0,{}\n", k * 10, if k % 2 == 0 { 10.02 } else { 9.98 }));
-    }
-    std::fs::write(&file, csv).expect("write");
-    let path = file.display().to_string();
-    let text = vernier(&["soak", "analyze", &path]);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/shared-host-soak.csv");
+    let text = vernier(&["soak", "analyze", path]);
     assert_eq!(text.status.code(), Some(0), "{}", stderr(&text));
     let out = String::from_utf8_lossy(&text.stdout).into_owned();
     assert!(out.contains("No onset observed") && out.contains("This ran on a shared host"), "{out}");
-    let json: Value = serde_json::from_slice(&vernier(&["soak", "analyze", &path, "--json"]).stdout).expect("json");
+    let json: Value = serde_json::from_slice(&vernier(&["soak", "analyze", path, "--json"]).stdout).expect("json");
     assert!(json["negative_result"].as_str().expect("negative").contains("neighbour"));
     assert_eq!(json["knee"], Value::Null);
     assert_eq!(json["knee_reason"], "no onset observed");

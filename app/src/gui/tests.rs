@@ -321,15 +321,8 @@ fn soak_from_the_window() {
 // negative result with the shared-host sentence, and the knee with the six.
 #[test]
 fn a_shared_host_soak_shows_its_negative_result() {
-    let (tmp, mut harness) = fixture_app();
-    let file = tmp.path().join("shared.csv");
-    let mut csv = String::from(
-        "# hypervisor: yes (KVM) — a shared host\nt_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score\n",
-    );
-    for k in 1..=60 {
-        csv.push_str(&format!("{},2400,0,0,0,{}\n", k * 10, if k % 2 == 0 { 10.02 } else { 9.98 }));
-    }
-    std::fs::write(&file, csv).expect("write");
+    let (_tmp, mut harness) = fixture_app();
+    let file = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/shared-host-soak.csv"));
     harness.get_by_label_contains("Soak runs").click();
     harness.run();
     harness.state_mut().apply(super::AppCommand::OpenSoak(Some(file)));
