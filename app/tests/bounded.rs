@@ -6,9 +6,10 @@
 use std::io::Write as _;
 use std::path::Path;
 use std::process::Output;
+use std::time::Duration;
 
 mod common;
-use common::{ok, stderr, stdout, vernier_fed};
+use common::{ok, stderr, stdout, vernier_fed, vernier_fed_within};
 
 /// Every command here runs under the deadline: a hang fails the test.
 fn vernier(args: &[&str]) -> Output {
@@ -200,7 +201,9 @@ fn a_notebook_past_the_load_limit_is_not_saved() {
     let tmp = tempfile::tempdir().expect("tmp");
     let dir = new_notebook(tmp.path(), "nb");
     let before = std::fs::read(Path::new(&dir).join("notebook.ron")).expect("read");
-    let o = vernier_fed(&["write", &dir, "report.docx", "1", "-"], |stdin| {
+    // 200 MiB of quotes, escaped to 400 MiB, take a debug build about a
+    // minute on a 2-core machine: this one gets three before it is a hang.
+    let o = vernier_fed_within(&["write", &dir, "report.docx", "1", "-"], Duration::from_secs(180), |stdin| {
         let block = vec![b'"'; 1 << 20];
         for _ in 0..200 {
             if stdin.write_all(&block).is_err() {

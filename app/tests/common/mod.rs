@@ -19,6 +19,16 @@ pub const DEADLINE: Duration = Duration::from_secs(60);
 /// Runs the binary with `args`, feeding its stdin from a writer thread, and
 /// fails the test if it has not finished by [`DEADLINE`].
 pub fn vernier_fed(args: &[&str], stdin: impl FnOnce(&mut ChildStdin) + Send + 'static) -> Output {
+    vernier_fed_within(args, DEADLINE, stdin)
+}
+
+/// [`vernier_fed`] with its own deadline, for work that is slow by design
+/// in a debug build (hundreds of MiB through the notebook's writer).
+pub fn vernier_fed_within(
+    args: &[&str],
+    deadline: Duration,
+    stdin: impl FnOnce(&mut ChildStdin) + Send + 'static,
+) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_vernier"))
         .args(args)
         .stdin(Stdio::piped())
@@ -31,10 +41,10 @@ pub fn vernier_fed(args: &[&str], stdin: impl FnOnce(&mut ChildStdin) + Send + '
         std::thread::Builder::new().name("test-stdin".into()).spawn(move || stdin(&mut input)).expect("feeder thread");
     let started = Instant::now();
     while child.try_wait().expect("try_wait").is_none() {
-        if started.elapsed() > DEADLINE {
+        if started.elapsed() > deadline {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("vernier {args:?} did not finish within {DEADLINE:?}");
+            panic!("vernier {args:?} did not finish within {deadline:?}");
         }
         std::thread::sleep(Duration::from_millis(50));
     }
