@@ -188,8 +188,8 @@ fn numbers_json(a: &Analysis) -> serde_json::Value {
         "t_onset": a.t_onset,
         "t_stable": a.t_stable,
         // SPEC T11: null, with the reason, when there is no knee.
-        "knee": a.knee,
-        "knee_reason": a.knee_reason,
+        "knee": a.knee().ok(),
+        "knee_reason": a.knee().err(),
         "sustained": a.sustained,
         "ratio": a.ratio,
         "tail_iqr": a.tail_iqr,

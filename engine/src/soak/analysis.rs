@@ -77,11 +77,6 @@ pub struct Analysis {
     pub tail_samples: usize,
     /// Length of the run, seconds (last sample's time).
     pub duration_s: f64,
-    /// The knee, t_stable − t_onset in seconds (SPEC T11); `None` with
-    /// `knee_reason` when there is none.
-    pub knee: Option<f64>,
-    /// Why there is no knee.
-    pub knee_reason: Option<String>,
     /// Set when the file is too short for its windows (SPEC T11): P and S
     /// then overlap and S takes in the burst, which every face says.
     pub windows_warning: Option<String>,
@@ -135,7 +130,6 @@ pub fn analyze(data: &SoakData, th: &Thresholds) -> Result<Analysis, AnalysisErr
         tail_iqr: tail_summary.iqr,
         unit: super::SCORE_UNIT.to_owned(),
     };
-    let knee = numbers.knee();
     let windows_warning = (th.opening_s > end * MAX_OPENING_SHARE || th.tail_s > end * MAX_TAIL_SHARE).then(|| {
         format!(
             "the file covers {end} s, too short for its windows (opening {} s, tail {} s; the opening may take at most \
@@ -145,8 +139,6 @@ pub fn analyze(data: &SoakData, th: &Thresholds) -> Result<Analysis, AnalysisErr
     });
     Ok(Analysis {
         windows_warning,
-        knee: knee.ok(),
-        knee_reason: knee.err().map(str::to_owned),
         numbers,
         tail_iqr_fraction: if sustained == 0.0 { f64::NAN } else { tail_summary.iqr / sustained },
         thresholds: *th,
@@ -420,9 +412,9 @@ mod tests {
         let a = analyze(&ramp, &Thresholds::default()).expect("ok");
         let (onset, stable) = (a.t_onset.expect("onset"), a.t_stable.expect("stable"));
         assert!(stable > onset, "{onset} {stable}");
-        assert_eq!((a.knee, a.knee_reason.as_deref()), (Some(stable - onset), None));
+        assert_eq!((a.knee().ok(), a.knee().err()), (Some(stable - onset), None));
         let flat = analyze(&curve(600, |_| 10.0, |_| 1.0), &Thresholds::default()).expect("ok");
-        assert_eq!((flat.knee, flat.knee_reason.as_deref()), (None, Some("no onset observed")));
+        assert_eq!((flat.knee().ok(), flat.knee().err()), (None, Some("no onset observed")));
         assert_eq!(flat.knee_text(), "none (no onset observed)");
     }
 
