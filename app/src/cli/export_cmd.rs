@@ -2,15 +2,19 @@
 
 use std::path::{Path, PathBuf};
 
-use vernier_engine::documents::{self, STEMS};
+use vernier_engine::documents::{self, Overwrite, STEMS};
 use vernier_engine::notebook::store::EXPORTS_DIR;
 
 use super::notebook_cmds::open;
 use super::{Failure, Outcome};
 
-pub fn export(dir: &Path, out: Option<&PathBuf>) -> Outcome {
+pub fn export(dir: &Path, out: Option<&PathBuf>, force: bool) -> Outcome {
     let notebook = open(dir)?;
-    for path in documents::export_to(dir, &notebook, out.map(PathBuf::as_path)).map_err(Failure::failed)? {
+    // A17: without --force, a document edited since it was written stops
+    // the export before anything is written.
+    let overwrite = if force { Overwrite::Edited } else { Overwrite::Never };
+    let written = documents::export_to(dir, &notebook, out.map(PathBuf::as_path), overwrite).map_err(Failure::failed)?;
+    for path in written {
         out!("wrote {}", path.display());
     }
     let out = out.cloned().unwrap_or_else(|| dir.join(EXPORTS_DIR));

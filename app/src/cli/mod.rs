@@ -132,6 +132,9 @@ pub enum Command {
         /// Where to write them.
         #[arg(long, value_name = "OUTDIR")]
         out: Option<PathBuf>,
+        /// Replace documents changed since Vernier wrote them (their changes are lost).
+        #[arg(long)]
+        force: bool,
     },
     /// The placement table: the cheapest processor that meets each deadline.
     Placement(placement_cmd::PlacementArgs),
@@ -139,7 +142,7 @@ pub enum Command {
     Write(writing_cmds::WriteArgs),
     /// List, add or remove the report's citations.
     Cite(writing_cmds::CiteArgs),
-    /// The pre-submission audit (A1–A15): exit 0 clean, 1 findings, 2 unreadable.
+    /// The pre-submission audit (A1–A18): exit 0 clean, 1 findings, 2 unreadable.
     Audit {
         /// The notebook folder.
         dir: PathBuf,
@@ -220,7 +223,7 @@ pub fn run(command: Command) -> Outcome {
         Command::Cite(args) => writing_cmds::cite(&args),
         Command::Reproduce(args) => reproduce_cmd::reproduce(&args),
         Command::Audit { dir, exports, json } => audit_cmd::audit(&dir, exports.as_deref(), json),
-        Command::Export { dir, out } => export_cmd::export(&dir, out.as_ref()),
+        Command::Export { dir, out, force } => export_cmd::export(&dir, out.as_ref(), force),
     }
 }
 

@@ -7,7 +7,8 @@ use anyhow::anyhow;
 use clap::Args;
 use vernier_engine::bounded;
 use vernier_engine::documents::{self, STEMS};
-use vernier_engine::notebook::{Citation, Tag, store};
+use vernier_engine::display;
+use vernier_engine::notebook::{Citation, Tag, WHOLE_DOCUMENT, store};
 
 use super::notebook_cmds::{change, open};
 use super::{Failure, Outcome, table};
@@ -23,6 +24,11 @@ pub struct WriteArgs {
     prompt: Option<usize>,
     /// The answer (`-` reads it from standard input; empty clears it).
     text: Option<String>,
+    /// Mark the prompt (or, with no prompt number, the whole document) as
+    /// not part of this submission, with the reason the document will print
+    /// (A16); an empty reason makes it part of the submission again.
+    #[arg(long, value_name = "REASON", conflicts_with = "text", requires = "document")]
+    na: Option<String>,
 }
 
 /// `vernier cite`.
@@ -48,6 +54,12 @@ pub struct CiteArgs {
     /// Remove citation N instead.
     #[arg(long, conflicts_with = "figure")]
     remove: Option<usize>,
+    /// State that the report cites no figure (the citations table says so).
+    #[arg(long, conflicts_with_all = ["figure", "remove", "cites"])]
+    none: bool,
+    /// Take back --none.
+    #[arg(long, conflicts_with_all = ["figure", "remove"])]
+    cites: bool,
 }
 
 pub fn write(args: &WriteArgs) -> Outcome {
@@ -64,12 +76,24 @@ pub fn write(args: &WriteArgs) -> Outcome {
     )?;
     let prompts = documents::prompts(stem);
     let Some(number) = args.prompt else {
+        if let Some(reason) = &args.na {
+            return change(&args.dir, |nb| {
+                nb.set_not_part(stem, WHOLE_DOCUMENT, reason)?;
+                Ok(not_part_said(stem, reason))
+            });
+        }
         return list_one(&args.dir, stem);
     };
     let prompt = number
         .checked_sub(1)
         .and_then(|i| prompts.get(i))
         .ok_or_else(|| Failure::input(anyhow!("{stem} has prompts 1 to {}, not {number}", prompts.len())))?;
+    if let Some(reason) = &args.na {
+        return change(&args.dir, |nb| {
+            nb.set_not_part(stem, prompt, reason)?;
+            Ok(not_part_said(&format!("{stem}: “{prompt}”"), reason))
+        });
+    }
     let text = match args.text.as_deref() {
         // An answer that alone passes the notebook's load limit could never
         // be saved, so no more than that is read.
@@ -96,7 +120,26 @@ pub fn write(args: &WriteArgs) -> Outcome {
     })
 }
 
+/// What `write --na` says it did.
+fn not_part_said(what: &str, reason: &str) -> String {
+    if reason.trim().is_empty() {
+        format!("{what} is part of this submission again")
+    } else {
+        format!("{what} marked not part of this submission: {}", reason.trim())
+    }
+}
+
 pub fn cite(args: &CiteArgs) -> Outcome {
+    if args.none || args.cites {
+        return change(&args.dir, |nb| {
+            nb.set_no_citations(args.none)?;
+            Ok(if args.none {
+                "stated: the report cites no figure from a source".to_owned()
+            } else {
+                "the citations table asks for citations again".to_owned()
+            })
+        });
+    }
     if let Some(n) = args.remove {
         return change(&args.dir, |nb| nb.remove_citation(n).map(|c| format!("removed citation {n} ({})", c.figure)));
     }
@@ -153,9 +196,18 @@ fn list(dir: &Path) -> Outcome {
 
 fn list_one(dir: &Path, stem: &str) -> Outcome {
     let nb = open(dir)?;
+    let w = nb.writing();
+    if let Some(reason) = w.not_part(stem, WHOLE_DOCUMENT) {
+        out!("{stem} — not part of this submission: {}", display::inert_line(reason.to_owned()));
+        return Ok(0);
+    }
     out!("{stem}");
     for (i, prompt) in documents::prompts(stem).iter().enumerate() {
-        let state = if nb.writing().answer(stem, prompt).is_some() { "written" } else { "to write" };
+        let state = match (w.answer(stem, prompt), w.not_part(stem, prompt)) {
+            (Some(_), _) => "written".to_owned(),
+            (None, Some(reason)) => format!("not part: {}", display::inert_line(reason.to_owned())),
+            (None, None) => "to write".to_owned(),
+        };
         out!("  {:>2}. [{state}] {prompt}", i + 1);
     }
     Ok(0)

@@ -221,6 +221,40 @@ impl VernierApp {
         }
     }
 
+    /// SPEC A17: an export that would replace documents edited since
+    /// Vernier wrote them asks first; keeping them is the default (Esc).
+    pub(super) fn export_question_ui(&mut self, ctx: &egui::Context) {
+        let Some(edited) = &self.export_question else { return };
+        let mut answer = None;
+        egui::Modal::new(egui::Id::unique("export-question")).show(ctx, |ui| {
+            ui.heading("Replace edited documents?");
+            ui.label("These documents changed after Vernier wrote them — edited in Word or a spreadsheet, perhaps:");
+            for name in edited {
+                ui.label(format!("• {name}"));
+            }
+            ui.label(
+                "Exporting replaces them and what was written in them is lost. Copy what you wrote into the \
+                 Documents section first, or move the files away. Nothing has been written yet.",
+            );
+            ui.horizontal(|ui| {
+                if ui.button("Keep them (cancel)").clicked() || ui.input(|i| i.key_pressed(Key::Escape)) {
+                    answer = Some(false);
+                }
+                if ui.button("Replace them").clicked() {
+                    answer = Some(true);
+                }
+            });
+        });
+        match answer {
+            Some(true) => self.commands.push(AppCommand::ExportReplacing),
+            Some(false) => {
+                self.export_question = None;
+                self.say("export cancelled; the edited documents are kept as they are", false);
+            }
+            None => {}
+        }
+    }
+
     pub(super) fn live_soak_ui(&mut self, ui: &mut egui::Ui) {
         let Some(live) = &self.live_soak else { return };
         ui.horizontal(|ui| {

@@ -27,8 +27,9 @@ pub enum Request {
     OpenOrCreate { dir: PathBuf },
     /// Copy the notebook, raw files included, into a new folder and save it there.
     SaveAs { from: PathBuf, to: PathBuf, notebook: Arc<Notebook> },
-    /// Write the six documents into the notebook's exports/ folder.
-    Export { dir: PathBuf, notebook: Arc<Notebook> },
+    /// Write the six documents into the notebook's exports/ folder;
+    /// documents edited since they were written only as `overwrite` says (A17).
+    Export { dir: PathBuf, notebook: Arc<Notebook>, overwrite: documents::Overwrite },
     /// Write a finished run's raw file.
     WriteRaw { dir: PathBuf, result: Box<BenchResult>, next_run: usize },
     /// Read and summarise numbers for the import dialog; writes nothing.
@@ -76,6 +77,9 @@ pub enum Event {
     SavedAs { to: PathBuf, result: Result<(), String> },
     /// The documents were written: each name with its unwritten parts.
     Exported(Result<Vec<(&'static str, usize)>, String>),
+    /// Nothing was written: these documents changed since Vernier wrote
+    /// them, and the user has to say whether to replace them (A17).
+    ExportWouldOverwrite(Vec<String>),
     /// A raw file was written (or not).
     RawWritten { result: Box<BenchResult>, raw: Result<RawFile, String> },
     /// Numbers read and summarised for the import dialog.
@@ -393,7 +397,7 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn()
                 }
                 Event::SavedAs { result, to }
             }
-            Request::Export { dir, notebook } => Event::Exported(export(&dir, &notebook)),
+            Request::Export { dir, notebook, overwrite } => export(&dir, &notebook, overwrite),
             Request::ReadLog { path, mine } => Event::TheirLog(Box::new(super::reproduce::read_log(&path, &mine))),
             Request::Audit { dir, notebook } => Event::Audited(Box::new(vernier_engine::audit::audit(&dir, &notebook))),
             Request::WriteRaw { dir, result, next_run } => {
@@ -470,10 +474,16 @@ fn read_soak(path: Option<&std::path::Path>) -> Result<Box<super::plots::SoakVie
     Ok(Box::new(super::plots::SoakView::new(title, &data)))
 }
 
-/// Writes the six documents atomically into `dir/exports`.
-fn export(dir: &std::path::Path, notebook: &Notebook) -> Result<Vec<(&'static str, usize)>, String> {
-    documents::export_to(dir, notebook, None).map_err(|e| e.to_string())?;
-    Ok(documents::unwritten(notebook))
+/// Writes the six documents atomically into `dir/exports`, or says which
+/// edited documents stopped it.
+fn export(dir: &std::path::Path, notebook: &Notebook, overwrite: documents::Overwrite) -> Event {
+    match documents::export_to(dir, notebook, None, overwrite) {
+        Ok(_) => Event::Exported(Ok(documents::unwritten(notebook))),
+        Err(documents::ExportError::Edited(edited)) => {
+            Event::ExportWouldOverwrite(edited.iter().map(ToString::to_string).collect())
+        }
+        Err(e) => Event::Exported(Err(e.to_string())),
+    }
 }
 
 /// Loads (or creates) with `open`, and counts what is left to write.

@@ -180,8 +180,11 @@ pub enum AppCommand {
     ToggleTheme,
     /// Read, analyse and chart a soak file (`None`: the shipped synthetic one).
     OpenSoak(Option<PathBuf>),
-    /// Write the six documents into exports/.
+    /// Write the six documents into exports/, never over a document
+    /// edited since it was written (A17).
     Export,
+    /// Write them, replacing documents edited since (the user said so).
+    ExportReplacing,
     /// Open the soak dialog.
     SoakDialog,
     /// Record a soak prediction with its protocol (T1).
@@ -199,6 +202,20 @@ pub enum AppCommand {
         /// The answer.
         text: String,
     },
+    /// Mark a prompt, or with [`WHOLE_DOCUMENT`] a whole document, as not
+    /// part of this submission with a reason; empty makes it part again (A16).
+    ///
+    /// [`WHOLE_DOCUMENT`]: vernier_engine::notebook::WHOLE_DOCUMENT
+    NotPart {
+        /// The document.
+        stem: &'static str,
+        /// The prompt, or the whole-document key.
+        prompt: &'static str,
+        /// Why it is not part of this submission.
+        reason: String,
+    },
+    /// State that the report cites nothing (true), or take that back.
+    NoCitations(bool),
     /// Add a row to the citations table.
     AddCitation(vernier_engine::notebook::Citation),
     /// Remove citation N (1-based).
@@ -347,6 +364,9 @@ pub struct VernierApp {
     commands: Vec<AppCommand>,
     /// A folder path being typed, for systems without a native dialog.
     path_prompt: Option<(io::Pick, String)>,
+    /// The documents an export would overwrite though they were edited
+    /// since Vernier wrote them, while the window asks what to do (A17).
+    export_question: Option<Vec<String>>,
     /// The soak shown in the Soak runs section.
     soak: Option<plots::SoakView>,
     /// The soak dialog, when open.
@@ -405,6 +425,7 @@ impl VernierApp {
             status: None,
             commands: Vec::new(),
             path_prompt: None,
+            export_question: None,
             soak: None,
             soak_form: None,
             import: None,
@@ -700,9 +721,18 @@ impl VernierApp {
                 self.send_io(io::Request::ReadSoak { path });
                 return;
             }
-            AppCommand::Export => {
-                let request =
-                    io::Request::Export { dir: self.doc.dir.clone(), notebook: Arc::clone(&self.doc.notebook) };
+            AppCommand::Export | AppCommand::ExportReplacing => {
+                let overwrite = if matches!(command, AppCommand::ExportReplacing) {
+                    vernier_engine::documents::Overwrite::Edited
+                } else {
+                    vernier_engine::documents::Overwrite::Never
+                };
+                self.export_question = None;
+                let request = io::Request::Export {
+                    dir: self.doc.dir.clone(),
+                    notebook: Arc::clone(&self.doc.notebook),
+                    overwrite,
+                };
                 self.send_io(request);
                 return;
             }
@@ -752,6 +782,20 @@ impl VernierApp {
             AppCommand::Write { stem, prompt, text } => Arc::new(move |nb: &mut Notebook| {
                 nb.set_answer(stem, prompt, &text);
                 Ok(Applied::said(format!("{stem}: answer saved")))
+            }),
+            AppCommand::NotPart { stem, prompt, reason } => Arc::new(move |nb: &mut Notebook| {
+                nb.set_not_part(stem, prompt, &reason).map(|()| {
+                    Applied::said(if reason.trim().is_empty() {
+                        format!("{stem}: part of this submission again")
+                    } else {
+                        format!("{stem}: marked not part of this submission")
+                    })
+                })
+            }),
+            AppCommand::NoCitations(none) => Arc::new(move |nb: &mut Notebook| {
+                nb.set_no_citations(none).map(|()| {
+                    Applied::said(if none { "stated: the report cites nothing" } else { "citations asked for again" })
+                })
             }),
             AppCommand::AddCitation(citation) => Arc::new(move |nb: &mut Notebook| {
                 nb.add_citation(citation.clone()).map(|n| Applied::said(format!("citation {n} added")))
@@ -1002,6 +1046,7 @@ impl eframe::App for VernierApp {
             }
         }
         self.path_prompt_ui(ui.ctx());
+        self.export_question_ui(ui.ctx());
         self.reproduce_ui(ui.ctx());
         if let Some(form) = &mut self.soak_form {
             let mut action = None;

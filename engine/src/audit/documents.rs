@@ -1,4 +1,4 @@
-//! The checks on the exported documents (A7–A15, and A10/A12 where the
+//! The checks on the exported documents (A7–A18, and A1/A10/A12 where the
 //! report shows them). Reads the exported files; when there are none,
 //! checks what an export would write now, so the student sees the same
 //! findings before exporting.
@@ -7,12 +7,10 @@ use std::io::Read as _;
 use std::path::Path;
 
 use super::{Check, Finding, Place};
-use crate::documents::{self, Attachments, PROMPT_MARK, STEMS};
+use crate::documents::{self, Attachments, MAX_DOCUMENT_BYTES, NO_CITATIONS, PROMPT_MARK, STEMS};
 use crate::notebook::{Notebook, is_date};
 use crate::stats::decimals_for_dispersion;
 
-/// Documents larger than this are not read.
-const MAX_DOCUMENT_BYTES: u64 = 64 * 1024 * 1024;
 const TAGS: [&str; 4] = ["MEASURED", "DERIVED", "CITED", "MODELED"];
 
 /// One paragraph or table row of a document, in reading order.
@@ -48,16 +46,28 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
                 format!("{extra} is not one of the six documents; remove it"),
             ));
         }
-        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-        let oldest = STEMS.iter().filter_map(|s| modified(&exports.join(s))).min();
-        if let (Some(export), Some(log)) = (oldest, modified(&dir.join(crate::notebook::store::NOTEBOOK_FILE)))
-            && log > export
-        {
-            out.push(finding(
-                Check::A11,
-                Place::Exports,
-                "the notebook changed after the last export; export again".into(),
-            ));
+        if stale(dir, nb, exports) {
+            // A17: exporting again would lose what was edited since.
+            let edited = documents::record::edited(exports, &STEMS);
+            if edited.is_empty() {
+                out.push(finding(
+                    Check::A11,
+                    Place::Exports,
+                    "the notebook changed after the last export; export again".into(),
+                ));
+            } else {
+                let names: Vec<String> = edited.iter().map(ToString::to_string).collect();
+                out.push(finding(
+                    Check::A17,
+                    Place::Exports,
+                    format!(
+                        "the notebook changed after the last export, and {} — exporting again would lose those \
+                         edits: copy them into Vernier (vernier write, the Documents section) first, then export \
+                         with --force",
+                        names.join(", ")
+                    ),
+                ));
+            }
         }
     } else {
         out.push(finding(Check::A11, Place::Exports, "nothing is exported yet (Export writes the six)".into()));
@@ -69,16 +79,63 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
             None => read_capped(&exports.join(stem)),
         }
     };
-    if let Some(report) = bytes("report.docx") {
-        match docx_lines(&report) {
-            Ok(lines) => report_checks(nb, &lines, out),
-            Err(e) => out.push(finding(Check::A11, Place::Exports, format!("report.docx cannot be read: {e}"))),
+    for stem in STEMS.iter().filter(|s| documents::template(s).is_some()) {
+        let Some(content) = bytes(stem) else { continue };
+        let lines = if stem.ends_with(".docx") {
+            match docx_lines(&content) {
+                Ok(lines) => lines,
+                Err(e) => {
+                    out.push(finding(Check::A11, Place::Exports, format!("{stem} cannot be read: {e}")));
+                    continue;
+                }
+            }
+        } else {
+            text_lines(&String::from_utf8_lossy(&content))
+        };
+        unfinished(stem, &lines, out);
+        match *stem {
+            "report.docx" => report_checks(nb, &lines, out),
+            "ai-usage.txt" => ai_usage(&String::from_utf8_lossy(&content), out),
+            _ => {}
         }
     }
-    if let Some(text) = bytes("ai-usage.txt") {
-        ai_usage(&String::from_utf8_lossy(&text), out);
-    }
     exported
+}
+
+/// A16: every prompt still marked in a document is a finding that names the
+/// document, the heading it sits under and the prompt, with the two ways
+/// forward: write it, or mark it not part of this submission.
+fn unfinished(stem: &str, lines: &[Line], out: &mut Vec<Finding>) {
+    let prompts = documents::prompts(stem);
+    for l in lines {
+        for (at, _) in l.text.match_indices(PROMPT_MARK) {
+            let rest = l.text[at + PROMPT_MARK.len()..].trim_start();
+            let rest = rest.split(PROMPT_MARK).next().unwrap_or(rest).trim_end_matches([' ', '|']).trim_end();
+            let place = Place::Document { file: stem.to_owned(), line: l.number, section: l.section.clone() };
+            let message = match prompts.iter().position(|p| rest.starts_with(p)) {
+                Some(i) => format!(
+                    "“{}” is not written; write it (vernier write DIR {stem} {} TEXT, or the Documents section) or \
+                     mark it not part of this submission with a reason (--na REASON)",
+                    prompts[i],
+                    i + 1
+                ),
+                None => format!("unfinished: “{}”", clip(rest)),
+            };
+            out.push(finding(Check::A16, place, message));
+        }
+    }
+}
+
+/// True when the exported documents no longer show the notebook: by the
+/// export record's hash of the log when there is one, else by the files'
+/// times (an export made before records were kept).
+fn stale(dir: &Path, nb: &Notebook, exports: &Path) -> bool {
+    if let Some(record) = documents::record::ExportRecord::read(exports) {
+        return record.notebook_sha256 != documents::record::notebook_sha256(nb);
+    }
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let oldest = STEMS.iter().filter_map(|s| modified(&exports.join(s))).min();
+    matches!((oldest, modified(&dir.join(crate::notebook::store::NOTEBOOK_FILE))), (Some(export), Some(log)) if log > export)
 }
 
 fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
@@ -153,7 +210,8 @@ fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
             in_citations = l.text.contains("Citations");
             continue;
         }
-        let Some(cells) = l.cells.as_ref().filter(|_| in_citations && !l.text.contains(PROMPT_MARK)) else {
+        let stated = l.text.contains(PROMPT_MARK) || l.text.contains(NO_CITATIONS);
+        let Some(cells) = l.cells.as_ref().filter(|_| in_citations && !stated) else {
             continue;
         };
         // The header, and rows of the notebook's own table (reported as citations there).
@@ -326,6 +384,30 @@ fn docx_lines(bytes: &[u8]) -> Result<Vec<Line>, String> {
         }
     }
     Ok(lines)
+}
+
+/// The lines of a plain-text document as [`blocks::to_text`] writes it: a
+/// heading is the line above a row of `=` or `-`.
+///
+/// [`blocks::to_text`]: crate::documents::blocks::to_text
+fn text_lines(text: &str) -> Vec<Line> {
+    let raw: Vec<&str> = text.lines().collect();
+    let underline = |i: usize| {
+        raw.get(i + 1).is_some_and(|u| !u.is_empty() && (u.chars().all(|c| c == '=') || u.chars().all(|c| c == '-')))
+    };
+    let mut lines = Vec::new();
+    let mut section = String::new();
+    for (i, text) in raw.iter().enumerate() {
+        if i > 0 && underline(i - 1) {
+            continue;
+        }
+        let heading = underline(i).then(|| if raw[i + 1].starts_with('=') { 1 } else { 2 });
+        if heading.is_some() {
+            section = (*text).to_owned();
+        }
+        lines.push(Line { number: i + 1, heading, section: section.clone(), cells: None, text: (*text).to_owned() });
+    }
+    lines
 }
 
 const W: &str = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";

@@ -1,4 +1,4 @@
-//! The pre-submission audit (SPEC A1–A15): every check with its ID, a plain
+//! The pre-submission audit (SPEC A1–A18): every check with its ID, a plain
 //! sentence, and the row or document line it points at. It reads the
 //! notebook, its raw files and the exported documents; it never writes.
 
@@ -44,11 +44,17 @@ pub enum Check {
     A14,
     /// The Four Questions answered.
     A15,
+    /// No prompt left unwritten, unless marked not part with a reason.
+    A16,
+    /// Export never overwrites a document edited since it was written.
+    A17,
+    /// -O0 is a diagnostic, never a result.
+    A18,
 }
 
 impl Check {
     /// Every check, in order.
-    pub const ALL: [Check; 15] = [
+    pub const ALL: [Check; 18] = [
         Check::A1,
         Check::A2,
         Check::A3,
@@ -64,6 +70,9 @@ impl Check {
         Check::A13,
         Check::A14,
         Check::A15,
+        Check::A16,
+        Check::A17,
+        Check::A18,
     ];
 
     /// What the check asks, in one sentence.
@@ -84,6 +93,9 @@ impl Check {
             Check::A13 => "The report names the flattering choice.",
             Check::A14 => "ai-usage.txt names the models, the uses and an override, or says none were used.",
             Check::A15 => "The report answers Performance, Energy, Thermals and Placement under their own headings.",
+            Check::A16 => "No prompt is left unwritten in a document, unless it is marked not part of the submission with a reason.",
+            Check::A17 => "Export never overwrites a document edited after Vernier wrote it.",
+            Check::A18 => "No kept row is built at -O0 or without a stated optimisation level: -O0 is a diagnostic, never a result.",
         }
     }
 }

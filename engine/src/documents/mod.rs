@@ -8,6 +8,7 @@ pub mod docx;
 pub mod foreign;
 pub mod measurements;
 pub mod placement;
+pub mod record;
 pub mod sheet;
 pub mod soc;
 
@@ -16,8 +17,8 @@ use std::path::Path;
 use blocks::{Block, Run, parse_template};
 
 use crate::notebook::{
-    Brevity, ConditionName, Conditions, EnvField, Notebook, RowContext, RowRef, RunColumn, SoakColumn, Tag, group_rows,
-    row_list,
+    Brevity, ConditionName, Conditions, EnvField, Notebook, RowContext, RowRef, RunColumn, SoakColumn, Tag,
+    WHOLE_DOCUMENT, group_rows, row_list,
 };
 use crate::soak::file::{self as soak_file, SoakData};
 use crate::sweeps::SweepView;
@@ -32,8 +33,19 @@ pub const STEMS: [&str; 6] = [
     "ai-usage.txt",
 ];
 
+/// Exported documents larger than this are not read back.
+pub const MAX_DOCUMENT_BYTES: u64 = 64 * 1024 * 1024;
+
 /// Marks what only the student can write; the audit looks for it.
 pub const PROMPT_MARK: &str = "✎ WRITE:";
+
+/// Opens the one line that stands for a part the student marked not part
+/// of this submission (A16), followed by their reason.
+pub const NOT_PART_MARK: &str = "Not part of this submission:";
+
+/// The citations table's one row when the student stated that the report
+/// cites nothing.
+pub const NO_CITATIONS: &str = "No figure in this report is cited from a source (stated by the author).";
 
 const REPORT: &str = include_str!("../../../templates/report.md");
 const SOC_REVIEW: &str = include_str!("../../../templates/soc-architecture-review.md");
@@ -59,6 +71,24 @@ pub enum ExportError {
     /// A document could not be saved.
     #[error(transparent)]
     Save(#[from] crate::notebook::SaveError),
+    /// SPEC A17: documents changed since Vernier wrote them would be lost;
+    /// nothing was written.
+    #[error(
+        "nothing was exported: {} would be overwritten and its changes lost. Copy what you wrote into Vernier \
+         (vernier write, or the Documents section) or move the file away; to replace it anyway, export with --force",
+        .0.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    )]
+    Edited(Vec<record::Edited>),
+}
+
+/// What an export does with a document changed since Vernier wrote it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overwrite {
+    /// Refuse the whole export (A17), naming the documents.
+    Never,
+    /// Replace them: the user was told and said so (`--force`, or the
+    /// window's question answered).
+    Edited,
 }
 
 /// The Markdown template of a document stem (none for the workbook, which
@@ -111,8 +141,16 @@ impl Attachments {
     }
 }
 
-/// A document filled from the notebook, as blocks.
+/// A document filled from the notebook, as blocks. A document the student
+/// left out whole is its title and one line saying why (A16).
 pub fn fill(nb: &Notebook, stem: &str, attachments: &Attachments) -> Vec<blocks::Block> {
+    if let Some(reason) = nb.writing().not_part(stem, WHOLE_DOCUMENT) {
+        let plain = |text: String| vec![Run { text, bold: false }];
+        return vec![
+            Block::Heading(1, plain(format!("{} — {}", document_name(stem), nb.title))),
+            Block::Paragraph(plain(format!("{NOT_PART_MARK} {}", crate::display::inert_line(reason.to_owned())))),
+        ];
+    }
     let value = |name: &str| value(nb, stem, name);
     let insert = |name: &str| insert(nb, attachments, name);
     parse_template(template(stem).unwrap_or(""), &value, &insert)
@@ -136,8 +174,16 @@ pub fn export(nb: &Notebook, attachments: &Attachments) -> Result<Vec<(&'static 
 /// Exports the notebook in folder `dir` into `out` (the notebook's
 /// `exports/` when `None`), each file saved atomically; returns the paths.
 /// The notebook's own `exports/` must be a real folder inside it (N10); a
-/// folder given with `out` is the user's explicit choice.
-pub fn export_to(dir: &Path, nb: &Notebook, out: Option<&Path>) -> Result<Vec<std::path::PathBuf>, ExportError> {
+/// folder given with `out` is the user's explicit choice. A document changed
+/// since the last export wrote it is replaced only with
+/// [`Overwrite::Edited`] (A17); otherwise nothing is written. The folder's
+/// [`record`] is rewritten after the documents.
+pub fn export_to(
+    dir: &Path,
+    nb: &Notebook,
+    out: Option<&Path>,
+    overwrite: Overwrite,
+) -> Result<Vec<std::path::PathBuf>, ExportError> {
     let out = match out {
         Some(out) => out.to_path_buf(),
         None => {
@@ -148,13 +194,29 @@ pub fn export_to(dir: &Path, nb: &Notebook, out: Option<&Path>) -> Result<Vec<st
         }
     };
     crate::notebook::create_folder(&out)?;
+    // One export at a time per notebook, so two never interleave their
+    // documents and record.
+    let _lock = crate::notebook::store::lock(dir)?;
+    let edited = record::edited(&out, &STEMS);
+    if !edited.is_empty() && overwrite == Overwrite::Never {
+        return Err(ExportError::Edited(edited));
+    }
+    let files = export(nb, &Attachments::load(dir, nb))?;
     let mut written = Vec::new();
-    for (name, bytes) in export(nb, &Attachments::load(dir, nb))? {
+    for (name, bytes) in &files {
         let path = out.join(name);
-        crate::notebook::store::atomic_write(&crate::notebook::store::OsStorage, &path, &bytes)?;
+        crate::notebook::store::atomic_write(&crate::notebook::store::OsStorage, &path, bytes)?;
         written.push(path);
     }
+    record::ExportRecord::of(nb, &files).write(&out)?;
     Ok(written)
+}
+
+/// What a document is called on its title line ("Threat Model" for
+/// threat-model-report.docx): its template's first heading up to the dash.
+pub fn document_name(stem: &str) -> &str {
+    let heading = template(stem).and_then(|t| t.lines().next()).unwrap_or(stem).trim_start_matches("# ");
+    heading.split_once(" — ").map_or(heading, |(name, _)| name)
 }
 
 /// For each document, how many parts still wait for the student to write
@@ -266,9 +328,10 @@ fn sweep_table(view: &SweepView, nb: &Notebook) -> Vec<Vec<String>> {
 fn value(nb: &Notebook, stem: &str, name: &str) -> String {
     if let Some(prompt) = name.strip_prefix("write:") {
         let prompt = prompt.trim();
-        return match nb.writing().answer(stem, prompt) {
-            Some(text) => text.to_owned(),
-            None => format!("{PROMPT_MARK} {prompt}"),
+        return match (nb.writing().answer(stem, prompt), nb.writing().not_part(stem, prompt)) {
+            (Some(text), _) => text.to_owned(),
+            (None, Some(reason)) => format!("{NOT_PART_MARK} {reason}"),
+            (None, None) => format!("{PROMPT_MARK} {prompt}"),
         };
     }
     let env = |f: EnvField| {
@@ -498,7 +561,9 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                     c.tag.to_string(),
                 ]);
             }
-            if nb.writing().citations.is_empty() {
+            if nb.writing().citations.is_empty() && nb.writing().no_citations {
+                rows.push(vec![NO_CITATIONS.to_owned(), String::new(), String::new(), String::new(), String::new()]);
+            } else if nb.writing().citations.is_empty() {
                 rows.push(vec![
                     format!("{PROMPT_MARK} every cited figure, with its URL and retrieval date"),
                     String::new(),

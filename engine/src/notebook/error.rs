@@ -150,6 +150,12 @@ pub enum NotebookError {
     /// A citation whose URL or date is malformed.
     #[error("citation refused: {0}")]
     BadCitation(String),
+    /// A16: the report and ai-usage.txt are always part of a submission.
+    #[error("{0} is always part of a submission; mark one of its prompts as not part instead")]
+    AlwaysPart(String),
+    /// "No citations" stated while the citations table holds some.
+    #[error("the notebook holds {0} citation(s); remove them before saying the report cites nothing")]
+    HasCitations(usize),
     /// A placement deadline or rate that is not a positive number.
     #[error("the placement budget of '{0}' needs a positive deadline (ms) and, if given, a positive rate")]
     BadBudget(String),

@@ -44,7 +44,7 @@ pub use run::{
 pub use statement::RunStatement;
 pub use sweep::{NewSweep, Sweep, SweepPoint};
 pub use tag::Tag;
-pub use writing::{Budget, Citation, Writing, is_date};
+pub use writing::{ALWAYS_PART, Budget, Citation, WHOLE_DOCUMENT, Writing, is_date};
 
 /// The Runs section's column names, exactly as the log shows them (N2).
 pub const RUN_COLUMNS: [&str; RunColumn::ALL.len()] = RunColumn::HEADERS;
@@ -156,6 +156,18 @@ impl Notebook {
     /// Writes (or, empty, clears) the answer to a document's prompt (D2).
     pub fn set_answer(&mut self, document: &str, prompt: &str, text: &str) {
         self.writing.set_answer(document, prompt, text);
+    }
+
+    /// Marks a prompt (or, with [`WHOLE_DOCUMENT`], a whole document) as not
+    /// part of this submission with its reason; an empty reason takes it back
+    /// (SPEC A16).
+    pub fn set_not_part(&mut self, document: &str, prompt: &str, reason: &str) -> Result<(), NotebookError> {
+        self.writing.set_not_part(document, prompt, reason)
+    }
+
+    /// States that the report cites nothing, or takes that back.
+    pub fn set_no_citations(&mut self, none: bool) -> Result<(), NotebookError> {
+        self.writing.set_no_citations(none)
     }
 
     /// Adds a checked citation; returns its number (1-based).

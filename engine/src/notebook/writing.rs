@@ -46,7 +46,23 @@ pub struct Writing {
     pub citations: Vec<Citation>,
     /// Deadlines for the placement table, by workload.
     pub placement: Vec<Budget>,
+    /// Parts the student marked not part of this submission (SPEC A16), by
+    /// document, then by prompt ([`WHOLE_DOCUMENT`] for the whole
+    /// document); each keeps its reason, which the document prints.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub not_part: BTreeMap<String, BTreeMap<String, String>>,
+    /// The student stated that the report cites no figure: the citations
+    /// table says so instead of asking for one.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub no_citations: bool,
 }
+
+/// The key of [`Writing::not_part`] that marks a whole document.
+pub const WHOLE_DOCUMENT: &str = "*";
+
+/// Documents that are never left out whole: the report is the submission's
+/// core, and ai-usage.txt has its own way to say "none" (A14).
+pub const ALWAYS_PART: [&str; 2] = ["report.docx", "ai-usage.txt"];
 
 impl Writing {
     /// The answer to `prompt` in `document`, if one is written.
@@ -69,12 +85,51 @@ impl Writing {
         }
     }
 
+    /// Why `prompt` of `document` (or, with [`WHOLE_DOCUMENT`], the whole
+    /// document) is not part of this submission, if the student said so.
+    pub fn not_part(&self, document: &str, prompt: &str) -> Option<&str> {
+        self.not_part.get(document)?.get(prompt).map(String::as_str)
+    }
+
+    /// Marks `prompt` (or [`WHOLE_DOCUMENT`]) of `document` as not part of
+    /// this submission with `reason`, or, with an empty reason, part of it
+    /// again. A part left out needs a reason a reader can weigh (A16).
+    pub fn set_not_part(&mut self, document: &str, prompt: &str, reason: &str) -> Result<(), NotebookError> {
+        let reason = reason.trim();
+        if prompt == WHOLE_DOCUMENT && ALWAYS_PART.contains(&document) && !reason.is_empty() {
+            return Err(NotebookError::AlwaysPart(document.to_owned()));
+        }
+        if reason.is_empty() {
+            if let Some(doc) = self.not_part.get_mut(document) {
+                doc.remove(prompt);
+                if doc.is_empty() {
+                    self.not_part.remove(document);
+                }
+            }
+        } else {
+            self.not_part.entry(document.to_owned()).or_default().insert(prompt.to_owned(), reason.to_owned());
+        }
+        Ok(())
+    }
+
+    /// States that the report cites nothing (true), or takes it back. A
+    /// notebook with citations cannot also say it has none.
+    pub fn set_no_citations(&mut self, none: bool) -> Result<(), NotebookError> {
+        if none && !self.citations.is_empty() {
+            return Err(NotebookError::HasCitations(self.citations.len()));
+        }
+        self.no_citations = none;
+        Ok(())
+    }
+
     /// Adds a citation after [`Citation::checked`]. An empty URL or date is
     /// allowed here (the figure may be written before its source is found)
     /// and reported by the audit (A12).
     pub fn add_citation(&mut self, citation: Citation) -> Result<usize, NotebookError> {
         let citation = citation.checked()?;
         self.citations.push(citation);
+        // A citation answers "no citations" too.
+        self.no_citations = false;
         Ok(self.citations.len())
     }
 

@@ -4,7 +4,7 @@
 
 use egui::{RichText, Ui};
 use vernier_engine::documents::{self, STEMS, placement};
-use vernier_engine::notebook::{Budget, Citation, Tag};
+use vernier_engine::notebook::{ALWAYS_PART, Budget, Citation, Tag, WHOLE_DOCUMENT};
 
 use super::{Context, ViewState, hint};
 use crate::gui::AppCommand;
@@ -74,10 +74,22 @@ fn prompts_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, stem: &'
          For a table, write one row per line with cells separated by |.",
     );
     ui.add_space(4.0);
+    if !ALWAYS_PART.contains(&stem) {
+        let whole = format!("The whole of {stem} is not part of this submission");
+        if not_part_ui(ui, state, cx, stem, WHOLE_DOCUMENT, &whole) {
+            return;
+        }
+        ui.add_space(6.0);
+    }
     for prompt in documents::prompts(stem) {
         let saved = cx.notebook.writing().answer(stem, prompt).unwrap_or("").to_owned();
-        let mark = if saved.is_empty() { "○" } else { "✔" };
+        let left_out = cx.notebook.writing().not_part(stem, prompt).is_some();
+        let mark = if !saved.is_empty() || left_out { "✔" } else { "○" };
         let label = ui.label(RichText::new(format!("{mark} {prompt}")).strong());
+        if saved.is_empty() && not_part_ui(ui, state, cx, stem, prompt, "Not part of this submission") {
+            ui.add_space(4.0);
+            continue;
+        }
         let draft = state.answer_drafts.entry((stem, prompt)).or_insert_with(|| saved.clone());
         let response = ui
             .add(
@@ -97,12 +109,61 @@ fn prompts_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, stem: &'
     }
 }
 
+/// A16: the box that marks a prompt (or the whole document) as not part of
+/// this submission, and once ticked the reason the document will print
+/// instead of the prompt, saved when the box is left. True while it is
+/// marked (or being marked), so the caller shows no answer box.
+fn not_part_ui(
+    ui: &mut Ui,
+    state: &mut ViewState,
+    cx: &mut Context<'_>,
+    stem: &'static str,
+    prompt: &'static str,
+    label: &str,
+) -> bool {
+    let saved = cx.notebook.writing().not_part(stem, prompt).map(str::to_owned);
+    let key = (stem, prompt);
+    let mut ticked = saved.is_some() || state.not_part_drafts.contains_key(&key);
+    if ui.checkbox(&mut ticked, label).changed() {
+        if ticked {
+            state.not_part_drafts.insert(key, saved.clone().unwrap_or_default());
+        } else {
+            state.not_part_drafts.remove(&key);
+            if saved.is_some() {
+                cx.commands.push(AppCommand::NotPart { stem, prompt, reason: String::new() });
+            }
+        }
+    }
+    if !ticked {
+        return false;
+    }
+    let draft = state.not_part_drafts.entry(key).or_insert_with(|| saved.clone().unwrap_or_default());
+    let response = ui.add(
+        egui::TextEdit::singleline(draft)
+            .desired_width(f32::INFINITY)
+            .hint_text("why it is not part of this submission (the document prints this)"),
+    );
+    if response.lost_focus() && !draft.trim().is_empty() && Some(draft.trim()) != saved.as_deref() {
+        cx.commands.push(AppCommand::NotPart { stem, prompt, reason: draft.clone() });
+    }
+    if saved.is_none() && !response.has_focus() {
+        hint(ui, "Write the reason and leave the box to save it.");
+    }
+    true
+}
+
 /// The report's citations table (A12: every row needs a URL and a date).
 fn citations_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     ui.label(RichText::new("Citations — every cited figure with its URL and retrieval date").strong());
     let citations = &cx.notebook.writing().citations;
     if citations.is_empty() {
-        hint(ui, "No citations yet.");
+        let mut none = cx.notebook.writing().no_citations;
+        if ui.checkbox(&mut none, "This report cites no figure from a source").changed() {
+            cx.commands.push(AppCommand::NoCitations(none));
+        }
+        if !none {
+            hint(ui, "No citations yet.");
+        }
     }
     egui::Grid::new("citations").striped(true).spacing([12.0, 4.0]).show(ui, |ui| {
         for title in ["#", "Figure", "Value", "Source (URL)", "Retrieved", "Tag", ""] {

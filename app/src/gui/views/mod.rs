@@ -141,6 +141,9 @@ pub struct ViewState {
     pub document: usize,
     /// Answers being typed, by (document, prompt).
     pub answer_drafts: std::collections::HashMap<(&'static str, &'static str), String>,
+    /// The reasons being typed for parts marked not part of the submission
+    /// (A16), by document and prompt (or the whole-document key).
+    pub not_part_drafts: std::collections::HashMap<(&'static str, &'static str), String>,
     /// The citation being typed.
     pub citation: documents::CitationForm,
     /// Placement deadlines being typed, by workload.

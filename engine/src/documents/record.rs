@@ -1,0 +1,125 @@
+//! What the last export wrote (SPEC A17), kept beside the documents as
+//! [`RECORD_FILE`]: each document's SHA-256 and the notebook's. A document
+//! whose bytes no longer match was changed after Vernier wrote it — most
+//! often by the student, in Word or a spreadsheet — and is never replaced
+//! without being told to. The notebook's hash tells the audit whether the
+//! documents still show the log as it is (A11).
+//!
+//! The record sits in the export folder rather than in `notebook.ron`: an
+//! export changes no row of the log, and a folder copied elsewhere keeps
+//! the record that describes its files.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::harness::raw::sha256_hex;
+use crate::notebook::{Notebook, SaveError, SaveStep};
+use crate::notebook::store::{OsStorage, atomic_write, to_text};
+
+/// The record's file name; the leading dot keeps it out of the six (A11).
+pub const RECORD_FILE: &str = ".vernier-export.json";
+
+/// A record larger than this is not one Vernier wrote.
+const MAX_RECORD_BYTES: u64 = 1024 * 1024;
+
+/// The hashes of one export.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExportRecord {
+    /// SHA-256 of the notebook's text as it was exported.
+    pub notebook_sha256: String,
+    /// SHA-256 of each document as written, by file name.
+    pub files: BTreeMap<String, String>,
+}
+
+/// A document in the export folder that an export would overwrite and lose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edited {
+    /// The file name, e.g. `report.docx`.
+    pub name: String,
+    /// Why it counts as edited.
+    pub why: EditedWhy,
+}
+
+/// Why a document counts as edited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditedWhy {
+    /// Its bytes differ from what the last export wrote.
+    Changed,
+    /// No export record names it: Vernier did not write it, or wrote it
+    /// before it kept records, so its content cannot be vouched for.
+    Unrecorded,
+}
+
+impl std::fmt::Display for Edited {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.why {
+            EditedWhy::Changed => write!(f, "{} (changed since Vernier wrote it)", self.name),
+            EditedWhy::Unrecorded => write!(f, "{} (not written by a recorded export)", self.name),
+        }
+    }
+}
+
+impl ExportRecord {
+    /// The record in `folder`, if there is a readable one. A record that
+    /// cannot be read vouches for nothing, so every document present then
+    /// counts as [`EditedWhy::Unrecorded`].
+    pub fn read(folder: &Path) -> Option<Self> {
+        let bytes = crate::bounded::read_bounded(&folder.join(RECORD_FILE), MAX_RECORD_BYTES, "an export record").ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// The record of documents `written`, exported from `nb`.
+    pub fn of(nb: &Notebook, written: &[(&str, Vec<u8>)]) -> Self {
+        Self {
+            notebook_sha256: notebook_sha256(nb),
+            files: written.iter().map(|(name, bytes)| ((*name).to_owned(), sha256_hex(bytes))).collect(),
+        }
+    }
+
+    /// Writes the record into `folder` atomically (never through a link).
+    pub fn write(&self, folder: &Path) -> Result<(), SaveError> {
+        let path = folder.join(RECORD_FILE);
+        let text = serde_json::to_vec_pretty(self).map_err(|e| SaveError {
+            path: path.clone(),
+            step: SaveStep::Serialize,
+            source: std::io::Error::other(e),
+        })?;
+        atomic_write(&OsStorage, &path, &text)
+    }
+}
+
+/// Of the documents named `names`, those present in `folder` whose content
+/// the last export's record does not vouch for.
+pub fn edited(folder: &Path, names: &[&str]) -> Vec<Edited> {
+    let record = ExportRecord::read(folder);
+    names
+        .iter()
+        .filter_map(|&name| {
+            let path = folder.join(name);
+            // A name that is not a regular file is refused by the write.
+            if !path.is_file() {
+                return None;
+            }
+            let recorded = record.as_ref().and_then(|r| r.files.get(name));
+            let why = match recorded {
+                None => EditedWhy::Unrecorded,
+                Some(hash) => {
+                    let bytes = crate::bounded::read_bounded(&path, super::MAX_DOCUMENT_BYTES, "a document").ok();
+                    if bytes.is_some_and(|b| &sha256_hex(&b) == hash) {
+                        return None;
+                    }
+                    EditedWhy::Changed
+                }
+            };
+            Some(Edited { name: name.to_owned(), why })
+        })
+        .collect()
+}
+
+/// The hash that tells whether exported documents still show `nb`: of its
+/// text, so the same log gives the same hash on every OS.
+pub fn notebook_sha256(nb: &Notebook) -> String {
+    sha256_hex(to_text(nb).unwrap_or_default().as_bytes())
+}
