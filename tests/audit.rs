@@ -1,4 +1,4 @@
-//! SPEC A1–A15: a notebook kept by the method passes the audit; each way of
+//! SPEC A1–A18: a notebook kept by the method passes the audit; each way of
 //! breaking a rule produces its own finding, pointing at the row or line.
 
 use std::io::{Read as _, Write as _};
@@ -8,7 +8,7 @@ use vernier_engine::audit::{self, Check, Place};
 use vernier_engine::documents::{self, STEMS};
 use vernier_engine::harness::raw;
 use vernier_engine::notebook::{
-    Citation, Condition, Notebook, RowRef, Soak, SoakNumbers, SoakProtocol, Tag, WarmupPolicy, store,
+    Citation, Condition, Notebook, RowRef, Soak, SoakNumbers, SoakProtocol, Tag, WHOLE_DOCUMENT, WarmupPolicy, store,
 };
 
 use crate::util::{at, measurement, text};
@@ -25,9 +25,16 @@ fn method_notebook() -> (tempfile::TempDir, std::path::PathBuf, Notebook) {
         ("Compiler + flags", "rustc -O"),
         ("Power source", "mains"),
         ("Pre-run idle", "5 min"),
+        ("Workbench", "L not shared"),
     ] {
         nb.set_environment(field, value).expect("set");
     }
+    let budget = vernier_engine::notebook::Budget {
+        workload: "image_classification".into(),
+        deadline_ms: 50.0,
+        rate_per_s: Some(10.0),
+    };
+    nb.set_placement(vec![budget]).expect("budget");
     nb.add_prediction(text("matmul ikj, N=512", "about 12 ms", "unit stride"), at(10)).expect("P1");
     record(&dir, &mut nb, measurement("matmul ikj, N=512", &[12.4, 12.5, 12.4, 12.6, 24.9]), 20);
     for stem in STEMS {
@@ -65,7 +72,7 @@ fn export(dir: &Path, nb: &Notebook) {
     store::save(dir, nb).expect("save");
     // The audit compares modification times; keep the export strictly newer.
     std::thread::sleep(std::time::Duration::from_millis(20));
-    documents::export_to(dir, nb, None).expect("export");
+    documents::export_to(dir, nb, None, documents::Overwrite::Never).expect("export");
 }
 
 fn checks(dir: &Path) -> Vec<Check> {
@@ -196,7 +203,7 @@ fn a6_discarded_run_not_mentioned() {
     let (_tmp, dir, mut nb) = method_notebook();
     nb.discard(RowRef::Run(1), "a compile job ran on the other core", at(60)).expect("discard");
     export(&dir, &nb);
-    assert!(checks(&dir).is_empty(), "the automatic note names it");
+    assert!(!checks(&dir).contains(&Check::A6), "the automatic note names it");
     let file = dir.join("notebook.ron");
     let text = std::fs::read_to_string(&file).expect("read");
     let edited =
@@ -250,7 +257,7 @@ fn a11_exactly_six_files() {
     std::fs::remove_file(dir.join("exports/notes.txt")).expect("rm");
     std::fs::remove_file(dir.join("exports/ai-usage.txt")).expect("rm");
     assert_eq!(checks(&dir), [Check::A11]);
-    documents::export_to(&dir, &nb, None).expect("export");
+    documents::export_to(&dir, &nb, None, documents::Overwrite::Never).expect("export");
     std::thread::sleep(std::time::Duration::from_millis(20));
     nb.add_note("after the export", at(90)).expect("note");
     store::save(&dir, &nb).expect("save");
@@ -270,13 +277,193 @@ fn a12_citation_without_url_or_date() {
 // SPEC A13, A14, A15: the flattering choice, AI usage, the Four Questions.
 #[test]
 fn a13_a14_a15_unwritten_sections() {
-    assert_eq!(with_answer("the choice that most helps", ""), [Check::A13]);
-    assert_eq!(with_answer("energy", ""), [Check::A15]);
+    // A16 names the same unwritten prompt.
+    assert_eq!(with_answer("the choice that most helps", ""), [Check::A13, Check::A16]);
+    assert_eq!(with_answer("energy", ""), [Check::A15, Check::A16]);
     let (_tmp, dir, mut nb) = method_notebook();
     let models = documents::prompts("ai-usage.txt")[0];
     nb.set_answer("ai-usage.txt", models, "");
     export(&dir, &nb);
-    assert_eq!(checks(&dir), [Check::A14]);
+    assert_eq!(checks(&dir), [Check::A14, Check::A16]);
+}
+
+/// The findings of one check, as (place, message).
+fn findings_of(dir: &Path, check: Check) -> Vec<(Place, String)> {
+    let nb = store::load(dir).expect("load");
+    audit::audit(dir, &nb).findings.into_iter().filter(|f| f.check == check).map(|f| (f.place, f.message)).collect()
+}
+
+/// The text of an exported .docx's paragraphs and cells, read back.
+fn docx_text(path: &Path) -> String {
+    let bytes = std::fs::read(path).expect("read");
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("zip");
+    let mut xml = String::new();
+    zip.by_name("word/document.xml").expect("document").read_to_string(&mut xml).expect("xml");
+    let doc = roxmltree::Document::parse(&xml).expect("parse");
+    doc.descendants().filter(|n| n.tag_name().name() == "t").filter_map(|n| n.text()).collect::<Vec<_>>().join(" ")
+}
+
+// SPEC A16: a prompt left unwritten in an exported document is a finding
+// naming the document, the heading it is under and the prompt.
+#[test]
+fn a16_a_leftover_prompt_is_found() {
+    let (_tmp, dir, mut nb) = method_notebook();
+    let prompt = documents::prompts("threat-model-report.docx")[3];
+    nb.set_answer("threat-model-report.docx", prompt, "");
+    export(&dir, &nb);
+    assert!(docx_text(&dir.join("exports/threat-model-report.docx")).contains(documents::PROMPT_MARK));
+    let found = findings_of(&dir, Check::A16);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let (Place::Document { file, section, .. }, message) = &found[0] else { panic!("{found:#?}") };
+    assert_eq!(file, "threat-model-report.docx");
+    assert!(section.starts_with("Threat Model"), "{section}");
+    assert!(message.contains(prompt) && message.contains("threat-model-report.docx 4"), "{message}");
+}
+
+// SPEC A16, D2: a prompt, or a whole document, marked not part of this
+// submission prints its reason in one line, and the audit accepts it;
+// "no citations" is a stated answer. The report itself is always part.
+#[test]
+fn a16_a_part_marked_not_part_is_accepted() {
+    let (_tmp, dir, mut nb) = method_notebook();
+    let energy = documents::prompts("report.docx").into_iter().find(|p| p.starts_with("energy")).expect("energy");
+    nb.set_answer("report.docx", energy, "");
+    nb.set_not_part("report.docx", energy, "no energy counter on this lab machine").expect("n/a");
+    for prompt in documents::prompts("soc-architecture-review.docx") {
+        nb.set_answer("soc-architecture-review.docx", prompt, "");
+    }
+    nb.set_not_part("soc-architecture-review.docx", WHOLE_DOCUMENT, "this lab asks for no SoC review").expect("n/a");
+    assert!(nb.set_not_part("report.docx", WHOLE_DOCUMENT, "lazy").is_err(), "the report is always part");
+    nb.remove_citation(1).expect("remove");
+    nb.set_no_citations(true).expect("none");
+    export(&dir, &nb);
+    let report = docx_text(&dir.join("exports/report.docx"));
+    assert!(report.contains("Not part of this submission: no energy counter on this lab machine"), "{report}");
+    assert!(report.contains(documents::NO_CITATIONS), "{report}");
+    let soc = docx_text(&dir.join("exports/soc-architecture-review.docx"));
+    assert!(soc.contains("Not part of this submission: this lab asks for no SoC review"), "{soc}");
+    assert!(!soc.contains(documents::PROMPT_MARK), "{soc}");
+    let nb = store::load(&dir).expect("load");
+    let report = audit::audit(&dir, &nb);
+    assert!(report.is_clean(), "{:#?}", report.findings);
+    // Taking the mark back makes the prompt a finding again.
+    let mut nb = nb;
+    nb.set_not_part("report.docx", energy, "").expect("take back");
+    export(&dir, &nb);
+    assert_eq!(checks(&dir), [Check::A15, Check::A16]);
+}
+
+// SPEC A7: the finding names the untagged number; a tag covers its own
+// clause only; references, dates and counts are not results.
+#[test]
+fn a7_names_the_number_and_reads_the_course_literally() {
+    let (_tmp, dir, mut nb) = method_notebook();
+    let prompt = documents::prompts("report.docx").into_iter().find(|p| p.starts_with("performance")).expect("p");
+    nb.set_answer(
+        "report.docx",
+        prompt,
+        "As Chapter 3 and C.8.4 say, runs 1 and 2 on 2026-11-30 (n=31, warm-up 3): median 12.5 ms (MEASURED); \
+         the old build took 40.2 ms.",
+    );
+    export(&dir, &nb);
+    let found = findings_of(&dir, Check::A7);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].1.starts_with("“40.2 ms” has no tag"), "{}", found[0].1);
+}
+
+// SPEC A8, S6: a run's median written in prose with more places than its
+// dispersion supports is a finding that gives the S6 form; the S6 form is not.
+#[test]
+fn a8_checks_a_median_written_in_prose() {
+    let (_tmp, dir, mut nb) = method_notebook();
+    let shown = nb.runs()[0].median_column();
+    assert_eq!(shown, "12.50 ms", "the fixture's median");
+    let prompt = documents::prompts("report.docx").into_iter().find(|p| p.starts_with("performance")).expect("p");
+    nb.set_answer("report.docx", prompt, "The ikj loop takes 12.503 ms (MEASURED).");
+    export(&dir, &nb);
+    let found = findings_of(&dir, Check::A8);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].1.contains("run 1's median") && found[0].1.contains("12.50 ms"), "{}", found[0].1);
+    nb.set_answer(
+        "report.docx",
+        prompt,
+        "The ikj loop takes 12.50 ms (MEASURED); another kernel took 12.812 ms (MEASURED).",
+    );
+    export(&dir, &nb);
+    assert!(findings_of(&dir, Check::A8).is_empty(), "12.81 ms is no row's median");
+}
+
+// SPEC A1 (C.8.2): a mean named as a mean with its reason is a disclosure,
+// not a finding; an average without one still is.
+#[test]
+fn a1_accepts_a_disclosed_mean() {
+    assert!(
+        with_answer(
+            "the thermal state",
+            "The tool's score summary is a mean, 40.1 chunks/s, because throttle_analysis.py reports a mean (MEASURED)."
+        )
+        .is_empty()
+    );
+    assert_eq!(with_answer("the thermal state", "The mean was 40.1 chunks/s (MEASURED)."), [Check::A1]);
+}
+
+// SPEC A17: export never overwrites a document edited since Vernier wrote
+// it; --force (Overwrite::Edited) does; the audit says when the notebook
+// moved on under an edited document.
+#[test]
+fn a17_export_refuses_to_overwrite_an_edited_document() {
+    let (_tmp, dir, mut nb) = method_notebook();
+    let report = dir.join("exports/report.docx");
+    let mut edited = std::fs::read(&report).expect("read");
+    edited.extend_from_slice(b"edited in Word");
+    std::fs::write(&report, &edited).expect("edit");
+    nb.add_note("after the export", at(90)).expect("note");
+    store::save(&dir, &nb).expect("save");
+    let a17 = findings_of(&dir, Check::A17);
+    assert!(a17.len() == 1 && a17[0].1.contains("report.docx (changed since Vernier wrote it)"), "{a17:#?}");
+    let refused = documents::export_to(&dir, &nb, None, documents::Overwrite::Never).expect_err("refused");
+    assert!(refused.to_string().contains("report.docx (changed since Vernier wrote it)"), "{refused}");
+    assert!(refused.to_string().contains("--force"), "{refused}");
+    assert_eq!(std::fs::read(&report).expect("read"), edited, "nothing was written");
+    // A document no record vouches for is not replaced either.
+    std::fs::remove_file(dir.join("exports").join(documents::record::RECORD_FILE)).expect("rm record");
+    let refused = documents::export_to(&dir, &nb, None, documents::Overwrite::Never).expect_err("unrecorded");
+    assert!(refused.to_string().contains("not written by a recorded export"), "{refused}");
+    documents::export_to(&dir, &nb, None, documents::Overwrite::Edited).expect("forced");
+    assert_ne!(std::fs::read(&report).expect("read"), edited);
+    documents::export_to(&dir, &nb, None, documents::Overwrite::Never).expect("unedited files are replaced freely");
+    assert!(checks(&dir).is_empty(), "{:?}", checks(&dir));
+}
+
+// SPEC A18 (C.5): a kept run built at -O0, or by a compiler with no stated
+// level, is a finding, and the report's results leave it out with a line.
+#[test]
+fn a18_an_unoptimised_build_is_a_diagnostic() {
+    let (_tmp, dir, mut nb) = method_notebook();
+    let raw_file = raw::write_once(&dir, "run-o0", "arm,trial,seconds\nA,0,0.05\n").expect("raw");
+    let mut m = measurement("matmul ikj, N=512, at -O0", &[50.1, 50.2, 50.3]);
+    m.raw_file = Some(raw_file);
+    m.conditions.push(Condition { field: "build".into(), value: "g++ -O0 -g".into() });
+    let n = nb.record_run(m, at(60));
+    let mut m = measurement("no level stated", &[50.1, 50.2, 50.3]);
+    m.conditions.push(Condition { field: "build".into(), value: "clang++ mm.cpp".into() });
+    let unstated = nb.record_run(m, at(61));
+    export(&dir, &nb);
+    let a18 = findings_of(&dir, Check::A18);
+    assert_eq!(
+        a18.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>(),
+        [Place::Run { number: n }, Place::Run { number: unstated }]
+    );
+    let report = docx_text(&dir.join("exports/report.docx"));
+    assert!(!report.contains("at -O0 |") && !report.contains("matmul ikj, N=512, at -O0 "), "{report}");
+    assert!(
+        report.contains(&format!("Left out of these results: run {n} — built without optimisation (-O0)")),
+        "{report}"
+    );
+    nb.discard(RowRef::Run(n), "-O0: a diagnostic", at(70)).expect("discard");
+    nb.discard(RowRef::Run(unstated), "no level stated", at(71)).expect("discard");
+    export(&dir, &nb);
+    assert!(findings_of(&dir, Check::A18).is_empty());
 }
 
 fn rewrite_docx(path: &Path, edit: impl Fn(&str) -> String) {

@@ -21,7 +21,7 @@ fn part(bytes: &[u8], name: &str) -> String {
 #[test]
 fn export_writes_exactly_the_six_documents() {
     let (_tmp, dir, nb) = saved_notebook();
-    let written = documents::export_to(&dir, &nb, None).expect("export");
+    let written = documents::export_to(&dir, &nb, None, documents::Overwrite::Never).expect("export");
     let mut names: Vec<String> = std::fs::read_dir(dir.join("exports"))
         .expect("exports folder")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
@@ -255,7 +255,7 @@ fn exported_documents_show_drift_and_display_units() {
     let mut old = crate::util::measurement("recorded before the halves were kept", &[0.30, 0.31, 0.29, 0.30, 0.32]);
     (old.unit, old.ns_per_unit, old.summary.halves, old.summary.drift) = ("ns/access".into(), 1.0, None, Some(0.012));
     nb.record_run(old, at(60));
-    documents::export_to(&dir, &nb, None).expect("export");
+    documents::export_to(&dir, &nb, None, documents::Overwrite::Never).expect("export");
 
     let bytes = std::fs::read(dir.join("exports/measurements.xlsx")).expect("workbook");
     let rows = runs_sheet(&bytes);

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use anyhow::anyhow;
 use clap::Args;
 use vernier_engine::bounded;
-use vernier_engine::documents::{self, STEMS};
 use vernier_engine::display;
+use vernier_engine::documents::{self, STEMS};
 use vernier_engine::notebook::{Citation, Tag, WHOLE_DOCUMENT, store};
 
 use super::notebook_cmds::{change, open};

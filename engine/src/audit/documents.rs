@@ -6,12 +6,11 @@
 use std::io::Read as _;
 use std::path::Path;
 
+use super::numbers::{self, TAGS};
 use super::{Check, Finding, Place};
 use crate::documents::{self, Attachments, MAX_DOCUMENT_BYTES, NO_CITATIONS, PROMPT_MARK, STEMS};
 use crate::notebook::{Notebook, is_date};
 use crate::stats::decimals_for_dispersion;
-
-const TAGS: [&str; 4] = ["MEASURED", "DERIVED", "CITED", "MODELED"];
 
 /// One paragraph or table row of a document, in reading order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,12 +109,14 @@ fn unfinished(stem: &str, lines: &[Line], out: &mut Vec<Finding>) {
     for l in lines {
         for (at, _) in l.text.match_indices(PROMPT_MARK) {
             let rest = l.text[at + PROMPT_MARK.len()..].trim_start();
-            let rest = rest.split(PROMPT_MARK).next().unwrap_or(rest).trim_end_matches([' ', '|']).trim_end();
+            // The mark's own text ends at the next mark, cell or sentence.
+            let rest = [PROMPT_MARK, " | ", ". "].iter().fold(rest, |r, end| r.split(end).next().unwrap_or(r));
+            let rest = rest.trim_end_matches([' ', '|', '.']);
             let place = Place::Document { file: stem.to_owned(), line: l.number, section: l.section.clone() };
             let message = match prompts.iter().position(|p| rest.starts_with(p)) {
                 Some(i) => format!(
-                    "“{}” is not written; write it (vernier write DIR {stem} {} TEXT, or the Documents section) or \
-                     mark it not part of this submission with a reason (--na REASON)",
+                    "“{}” is not written (vernier write DIR {stem} {} TEXT; or --na REASON when it is not part of \
+                     this submission)",
                     prompts[i],
                     i + 1
                 ),
@@ -163,23 +164,54 @@ fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
         } else {
             header = None;
         }
-        let tagged = TAGS.iter().any(|t| l.text.contains(t));
-        if has_number(&l.text) && !tagged {
-            out.push(finding(Check::A7, at(l), format!("a number with no tag: “{}”", clip(&l.text))));
+        // A7: every result number is tagged in its own clause (a table row:
+        // anywhere in the row); the finding names the number.
+        let row_tagged = l.cells.is_some() && TAGS.iter().any(|t| l.text.contains(t));
+        let found = numbers::numbers(&l.text);
+        let untagged: Vec<&numbers::Number> =
+            found.iter().filter(|n| n.needs_tag && !n.tagged && !row_tagged).collect();
+        if let Some(first) = untagged.first() {
+            let which = if untagged.len() == 1 {
+                format!("“{}{}”", first.text, first.unit.as_deref().map(|u| format!(" {u}")).unwrap_or_default())
+            } else {
+                untagged.iter().map(|n| format!("“{}”", n.text)).collect::<Vec<_>>().join(", ")
+            };
+            let has = if untagged.len() == 1 { "has" } else { "have" };
+            out.push(finding(
+                Check::A7,
+                at(l),
+                format!(
+                    "{which} {has} no tag (MEASURED, DERIVED, CITED or MODELED) in its clause: “{}”",
+                    clip(&l.text)
+                ),
+            ));
         }
         if let (Some(h), Some(cells)) = (header, &l.cells)
             && let Some(problem) = rounding_problem(h, cells)
         {
             out.push(finding(Check::A8, at(l), problem));
         }
+        // A8 in prose: a row's median written with more places than S6 gives it.
+        if l.cells.is_none() {
+            for n in &found {
+                if let Some(problem) = prose_rounding(nb, n) {
+                    out.push(finding(Check::A8, at(l), problem));
+                }
+            }
+        }
         let lower = l.text.to_lowercase();
         // Prose only: a conditions cell may quote the machine's load average.
+        // C.8.2: a mean named as a mean, with its reason, is a disclosure.
         let prose = l.cells.is_none() && !lower.contains("load average");
-        if prose && ["average", "mean of", "averaged"].iter().any(|w| lower.contains(w)) && has_number(&l.text) {
+        if prose && mentions_mean(&lower) && !disclosed_mean(&lower) && found.iter().any(|n| n.needs_tag) {
             out.push(finding(
                 Check::A1,
                 at(l),
-                format!("an average is reported; report the median with its IQR: “{}”", clip(&l.text)),
+                format!(
+                    "an average is reported; report the median with its IQR, or call it a mean and say why (as \
+                     C.8.2 asks when a tool reports one): “{}”",
+                    clip(&l.text)
+                ),
             ));
         }
         let claims =
@@ -300,6 +332,53 @@ fn ai_usage(text: &str, out: &mut Vec<Finding>) {
     }
 }
 
+/// Words that report an average.
+fn mentions_mean(lower: &str) -> bool {
+    ["average", "mean of", "averaged", "the mean", "a mean", "mean is", "mean was"].iter().any(|w| lower.contains(w))
+}
+
+/// A mean the sentence calls a mean and gives its reason for (C.8.2: "say its
+/// score summary is a mean"; row three's totals): the rule the README states.
+fn disclosed_mean(lower: &str) -> bool {
+    let named = lower.contains("mean");
+    let reason = [
+        "because",
+        "since",
+        "is a mean",
+        "are means",
+        "as a mean",
+        "reports a mean",
+        "reports the mean",
+        "c.8.2",
+        "total",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    named && reason
+}
+
+/// A8 on a number in prose: when it is a kept run's median (the same unit,
+/// the same value at the row's own rounding) written with more decimals than
+/// S6 gives that row, how it should read.
+fn prose_rounding(nb: &Notebook, n: &numbers::Number) -> Option<String> {
+    let unit = n.unit.as_deref()?;
+    nb.runs().iter().filter(|r| r.discarded.is_none()).find_map(|r| {
+        let shown = r.median_column();
+        let (value, row_unit) = shown.split_once(' ')?;
+        let allowed = value.split_once('.').map_or(0, |(_, d)| d.len());
+        let row_value: f64 = value.replace(',', "").parse().ok()?;
+        let half = 0.5 * 10f64.powi(-(allowed as i32));
+        (row_unit == unit && n.decimals > allowed && (n.value - row_value).abs() <= half * (1.0 + 1e-9)).then(|| {
+            format!(
+                "“{} {unit}” is run {}'s median, which its dispersion ({}) lets be written {shown} (S6)",
+                n.text,
+                r.number,
+                r.dispersion_column()
+            )
+        })
+    })
+}
+
 /// A8 on a results row: the median's decimals match what its IQR allows.
 fn rounding_problem(header: &[String], cells: &[String]) -> Option<String> {
     let col = |name: &str| header.iter().position(|h| h == name);
@@ -315,14 +394,6 @@ fn rounding_problem(header: &[String], cells: &[String]) -> Option<String> {
     let allowed = decimals_for_dispersion(iqr)?.max(0);
     (median_places > allowed).then(|| {
         format!("median “{median}” has {median_places} decimals; its dispersion “{dispersion}” supports {allowed}")
-    })
-}
-
-fn has_number(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes.iter().enumerate().any(|(i, b)| {
-        // A digit that starts a number, not one inside a name like "S1" or "P2".
-        b.is_ascii_digit() && (i == 0 || !(bytes[i - 1].is_ascii_alphabetic() || bytes[i - 1] == b'_'))
     })
 }
 
@@ -433,13 +504,5 @@ mod tests {
         assert_eq!(rounding_problem(&h, &row("12.5 ms", "IQR 0.2 ms")), None);
         assert!(rounding_problem(&h, &row("12.4567 ms", "IQR 0.2 ms")).is_some());
         assert_eq!(rounding_problem(&h, &row("12 ms", "IQR 3 ms")), None);
-    }
-
-    // SPEC A7: section names like S1 are not numbers; 12.5 is.
-    #[test]
-    fn numbers_are_told_from_names() {
-        assert!(!has_number("soak S1 on P2"));
-        assert!(has_number("median 12.5 ms"));
-        assert!(has_number("3 runs"));
     }
 }

@@ -3,6 +3,7 @@
 //! notebook, its raw files and the exported documents; it never writes.
 
 mod documents;
+mod numbers;
 mod rows;
 
 use std::path::Path;
@@ -93,9 +94,13 @@ impl Check {
             Check::A13 => "The report names the flattering choice.",
             Check::A14 => "ai-usage.txt names the models, the uses and an override, or says none were used.",
             Check::A15 => "The report answers Performance, Energy, Thermals and Placement under their own headings.",
-            Check::A16 => "No prompt is left unwritten in a document, unless it is marked not part of the submission with a reason.",
+            Check::A16 => {
+                "No prompt is left unwritten in a document, unless it is marked not part of the submission with a reason."
+            }
             Check::A17 => "Export never overwrites a document edited after Vernier wrote it.",
-            Check::A18 => "No kept row is built at -O0 or without a stated optimisation level: -O0 is a diagnostic, never a result.",
+            Check::A18 => {
+                "No kept row is built at -O0 or without a stated optimisation level: -O0 is a diagnostic, never a result."
+            }
         }
     }
 }

@@ -5,7 +5,9 @@ use std::path::Path;
 
 use super::{Check, Finding, Place};
 use crate::harness::raw::{self, sha256_hex};
-use crate::notebook::{Discard, NOT_RECORDED, Notebook, RawFile, RowRef, Tag, WarmupPolicy, is_date, plausible};
+use crate::notebook::{
+    Discard, NOT_RECORDED, Notebook, Optimisation, RawFile, RowRef, Tag, WarmupPolicy, is_date, plausible,
+};
 
 pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -40,6 +42,27 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
             if !missing.is_empty() {
                 let why = if context.stated.is_none() { format!(" ({NOT_RECORDED})") } else { String::new() };
                 find(Check::A2, place(), format!("states no {}{why}; {later}", missing.join(", no ")));
+            }
+        }
+        // A18 (C.5): -O0 is a diagnostic; a kept row built so is no result.
+        if let Some(build) = run.context().build().filter(|_| kept) {
+            let level = Optimisation::of(&build);
+            let what_to_do = match level {
+                Optimisation::Unoptimised => format!(
+                    "discard it with that reason (vernier discard DIR --run {} --why …) and measure the build you ship",
+                    run.number
+                ),
+                _ => format!("state the level it was built with (vernier set-run DIR --run {} --build …)", run.number),
+            };
+            if let Some(why) = level.diagnostic_reason() {
+                find(
+                    Check::A18,
+                    place(),
+                    format!(
+                        "{why}: “{}” — a diagnostic, never a result; {what_to_do}",
+                        crate::display::inert_line(build.clone())
+                    ),
+                );
             }
         }
         let row =

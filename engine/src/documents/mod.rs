@@ -239,6 +239,9 @@ pub fn unwritten(nb: &Notebook) -> Vec<(&'static str, usize)> {
 /// sentence, a chart and a table each.
 fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Vec<Block>> {
     let sentence = |text: String| Some(vec![Block::Paragraph(vec![Run { text, bold: false }])]);
+    if name == "table:results" {
+        return Some(results(nb));
+    }
     if name == "table:comparisons" && nb.pairs().is_empty() {
         return sentence("No interleaved comparison is recorded in this notebook.".to_owned());
     }
@@ -263,6 +266,31 @@ fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Vec<Bl
         Some(Err(e)) => sentence(format!("({e})")),
         None => Some(vec![Block::Paragraph(Vec::new())]),
     }
+}
+
+/// The results table, then a line naming the kept runs it leaves out
+/// because their build makes them a diagnostic (A18, C.5).
+fn results(nb: &Notebook) -> Vec<Block> {
+    let mut blocks: Vec<Block> = table(nb, "results").map(Block::Table).into_iter().collect();
+    let left_out = group_rows(
+        nb.runs()
+            .iter()
+            .filter(|r| r.discarded.is_none())
+            .filter_map(|r| Some((RowRef::Run(r.number), diagnostic(r)?.to_owned()))),
+    );
+    for (why, rows) in left_out {
+        let text = format!(
+            "Left out of these results: {} — {why}; -O0 is a diagnostic, never a result (C.5).",
+            row_list(&rows)
+        );
+        blocks.push(Block::Paragraph(vec![Run { text, bold: false }]));
+    }
+    blocks
+}
+
+/// Why a run's build makes it a diagnostic rather than a result, if it does.
+fn diagnostic(run: &crate::notebook::Run) -> Option<&'static str> {
+    crate::notebook::Optimisation::of(&run.context().build()?).diagnostic_reason()
 }
 
 /// SPEC E16, D5: every sweep — each recorded scan, then the seq/chase
@@ -336,7 +364,11 @@ fn value(nb: &Notebook, stem: &str, name: &str) -> String {
     }
     let env = |f: EnvField| {
         let v = nb.environment().get(f);
-        if v.is_empty() { format!("{PROMPT_MARK} {} is empty in the Environment", f.label()) } else { v }
+        if v.is_empty() {
+            format!("{PROMPT_MARK} {} is empty in the Environment (vernier set DIR \"{}\" …).", f.label(), f.label())
+        } else {
+            v
+        }
     };
     match name {
         "title" => nb.title.clone(),
@@ -369,7 +401,7 @@ fn value(nb: &Notebook, stem: &str, name: &str) -> String {
         "thermals" => thermals(nb),
         "placement_source" => {
             if nb.writing().placement.is_empty() {
-                format!("{PROMPT_MARK} set a deadline per workload (vernier placement --notebook) to fill the table")
+                format!("{PROMPT_MARK} set a deadline per workload (vernier placement --notebook) to fill the table.")
             } else {
                 format!(
                     "Figures from {}: SYNTHETIC teaching data, every latency and energy MODELED.",
@@ -381,11 +413,24 @@ fn value(nb: &Notebook, stem: &str, name: &str) -> String {
     }
 }
 
+/// C.8.4 asks the report to say that its convention was used (SPEC S7).
+const CONVENTION: &str = "Differences are judged by the course's C.8.4 convention (not a statistical test): with \
+    medians mA, mB and interquartile ranges iA, iB, a difference is claimed only when |mA − mB| > iA + iB, and \
+    otherwise reported as no difference I can resolve.";
+
+/// The Method paragraph: every kept run counted under the instrument that
+/// measured it, the discards, and the verdict convention.
 fn method(nb: &Notebook) -> String {
     let kept: Vec<_> = nb.runs().iter().filter(|r| r.discarded.is_none()).collect();
     if kept.is_empty() {
+        let discarded = nb.runs().len();
+        let state = if discarded == 0 {
+            "no run is recorded yet".to_owned()
+        } else {
+            format!("no run is kept ({discarded} discarded)")
+        };
         return format!(
-            "{PROMPT_MARK} no runs are recorded yet; describe what you ran, warm-up + timed repetitions and the instrument"
+            "{PROMPT_MARK} {state}; describe what you ran, warm-up + timed repetitions and the instrument."
         );
     }
     let discarded = nb.runs().len() - kept.len();
@@ -398,9 +443,10 @@ fn method(nb: &Notebook) -> String {
         harness.into_iter().partition(|r| r.measurement.figure.is_some());
     let mut measured = Vec::new();
     if !wall.is_empty() {
+        let rows: Vec<RowRef> = wall.iter().map(|r| RowRef::Run(r.number)).collect();
         measured.push(format!(
-            "{} run(s) measured with Vernier's harness (wall time per trial, std::time::Instant)",
-            wall.len()
+            "{} measured with Vernier's harness (wall time per trial, std::time::Instant)",
+            row_list(&rows)
         ));
     }
     let own = group_rows(own.iter().filter_map(|r| {
@@ -426,11 +472,15 @@ fn method(nb: &Notebook) -> String {
     for (instrument, rows) in instruments {
         measured.push(format!("{} imported, measured by {instrument}", row_list(&rows)));
     }
+    let discarded = match discarded {
+        0 => "No run was discarded.".to_owned(),
+        1 => "1 run was discarded and is listed, with its reason, in the measurement log.".to_owned(),
+        n => format!("{n} runs were discarded and are listed, with reasons, in the measurement log."),
+    };
     format!(
         "{}; each summarised by its median, interquartile range, min and max; warm-up and timed repetitions are given per \
-         row below. {} run(s) were discarded and are listed, with reasons, in the measurement log.",
+         row below. {discarded} {CONVENTION}",
         measured.join("; "),
-        discarded
     )
 }
 
@@ -481,6 +531,7 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
     let row = |cells: &[&str]| cells.iter().map(|c| (*c).to_owned()).collect::<Vec<String>>();
     Some(match name {
         "results" => {
+            let shown = |r: &&crate::notebook::Run| r.discarded.is_none() && diagnostic(r).is_none();
             let mut rows = vec![row(&[
                 "Experiment",
                 RunColumn::Median.header(),
@@ -489,7 +540,7 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                 "Conditions",
                 RunColumn::Tag.header(),
             ])];
-            for r in nb.runs().iter().filter(|r| r.discarded.is_none()) {
+            for r in nb.runs().iter().filter(shown) {
                 rows.push(vec![
                     r.cell(RunColumn::What),
                     r.cell(RunColumn::Median),
@@ -565,7 +616,7 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                 rows.push(vec![NO_CITATIONS.to_owned(), String::new(), String::new(), String::new(), String::new()]);
             } else if nb.writing().citations.is_empty() {
                 rows.push(vec![
-                    format!("{PROMPT_MARK} every cited figure, with its URL and retrieval date"),
+                    format!("{PROMPT_MARK} every cited figure, with its URL and retrieval date (vernier cite; or cite --none)."),
                     String::new(),
                     String::new(),
                     String::new(),
@@ -577,7 +628,12 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
         "placement" => {
             let mut rows = vec![row(&["Workload", "Processor", "Why (and what it beat)", "What it costs"])];
             if nb.writing().placement.is_empty() {
-                rows.push(vec![format!("{PROMPT_MARK} workload"), String::new(), String::new(), String::new()]);
+                rows.push(vec![
+                    format!("{PROMPT_MARK} a workload with its deadline (vernier placement --notebook)."),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                ]);
                 return Some(rows);
             }
             let entries = placement::parse(placement::SHIPPED).unwrap_or_default();

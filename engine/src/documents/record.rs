@@ -15,8 +15,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::harness::raw::sha256_hex;
-use crate::notebook::{Notebook, SaveError, SaveStep};
 use crate::notebook::store::{OsStorage, atomic_write, to_text};
+use crate::notebook::{Notebook, SaveError, SaveStep};
 
 /// The record's file name; the leading dot keeps it out of the six (A11).
 pub const RECORD_FILE: &str = ".vernier-export.json";
@@ -66,7 +66,8 @@ impl ExportRecord {
     /// cannot be read vouches for nothing, so every document present then
     /// counts as [`EditedWhy::Unrecorded`].
     pub fn read(folder: &Path) -> Option<Self> {
-        let bytes = crate::bounded::read_bounded(&folder.join(RECORD_FILE), MAX_RECORD_BYTES, "an export record").ok()?;
+        let bytes =
+            crate::bounded::read_bounded(&folder.join(RECORD_FILE), MAX_RECORD_BYTES, "an export record").ok()?;
         serde_json::from_slice(&bytes).ok()
     }
 

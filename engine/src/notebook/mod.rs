@@ -10,6 +10,7 @@ mod context;
 mod environment;
 mod error;
 mod file;
+mod optimisation;
 mod pair;
 mod path;
 pub mod plausible;
@@ -33,6 +34,7 @@ pub use condition::{
 pub use context::{FROM_ENVIRONMENT, NOT_RECORDED, RowContext};
 pub use environment::{Bench, EnvField, Environment, Workbench};
 pub use error::{CreateError, FolderError, LoadError, NotebookError, SaveError, SaveStep, create_folder};
+pub use optimisation::Optimisation;
 pub use pair::{NewPair, Pair};
 pub use path::{NotebookPath, PathError};
 pub(crate) use prediction::hex;
