@@ -426,7 +426,7 @@ fn a17_export_refuses_to_overwrite_an_edited_document() {
     assert!(refused.to_string().contains("--force"), "{refused}");
     assert_eq!(std::fs::read(&report).expect("read"), edited, "nothing was written");
     // A document no record vouches for is not replaced either.
-    std::fs::remove_file(dir.join("exports").join(documents::record::RECORD_FILE)).expect("rm record");
+    std::fs::remove_file(dir.join(documents::record::RECORD_FILE)).expect("rm record");
     let refused = documents::export_to(&dir, &nb, None, documents::Overwrite::Never).expect_err("unrecorded");
     assert!(refused.to_string().contains("not written by a recorded export"), "{refused}");
     documents::export_to(&dir, &nb, None, documents::Overwrite::Edited).expect("forced");

@@ -47,7 +47,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
         }
         if stale(dir, nb, exports) {
             // A17: exporting again would lose what was edited since.
-            let edited = documents::record::edited(exports, &STEMS);
+            let edited = documents::record::edited(dir, exports, &STEMS);
             if edited.is_empty() {
                 out.push(finding(
                     Check::A11,
@@ -131,7 +131,7 @@ fn unfinished(stem: &str, lines: &[Line], out: &mut Vec<Finding>) {
 /// export record's hash of the log when there is one, else by the files'
 /// times (an export made before records were kept).
 fn stale(dir: &Path, nb: &Notebook, exports: &Path) -> bool {
-    if let Some(record) = documents::record::ExportRecord::read(exports) {
+    if let Some(record) = documents::record::ExportRecord::read(dir, exports) {
         return record.notebook_sha256 != documents::record::notebook_sha256(nb);
     }
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();

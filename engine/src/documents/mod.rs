@@ -197,7 +197,7 @@ pub fn export_to(
     // One export at a time per notebook, so two never interleave their
     // documents and record.
     let _lock = crate::notebook::store::lock(dir)?;
-    let edited = record::edited(&out, &STEMS);
+    let edited = record::edited(dir, &out, &STEMS);
     if !edited.is_empty() && overwrite == Overwrite::Never {
         return Err(ExportError::Edited(edited));
     }
@@ -208,7 +208,7 @@ pub fn export_to(
         crate::notebook::store::atomic_write(&crate::notebook::store::OsStorage, &path, bytes)?;
         written.push(path);
     }
-    record::ExportRecord::of(nb, &files).write(&out)?;
+    record::ExportRecord::of(nb, &files).write(dir, &out)?;
     Ok(written)
 }
 

@@ -1,13 +1,13 @@
-//! What the last export wrote (SPEC A17), kept beside the documents as
-//! [`RECORD_FILE`]: each document's SHA-256 and the notebook's. A document
-//! whose bytes no longer match was changed after Vernier wrote it — most
-//! often by the student, in Word or a spreadsheet — and is never replaced
-//! without being told to. The notebook's hash tells the audit whether the
-//! documents still show the log as it is (A11).
+//! What the last export wrote (SPEC A17), kept in the notebook folder as
+//! [`RECORD_FILE`]: for each export folder, each document's SHA-256 and the
+//! notebook's. A document whose bytes no longer match was changed after
+//! Vernier wrote it — most often by the student, in Word or a spreadsheet —
+//! and is never replaced without being told to. The notebook's hash tells
+//! the audit whether the documents still show the log as it is (A11).
 //!
-//! The record sits in the export folder rather than in `notebook.ron`: an
-//! export changes no row of the log, and a folder copied elsewhere keeps
-//! the record that describes its files.
+//! The record is a file of its own rather than part of `notebook.ron`: an
+//! export changes no row of the log. It is not in the export folder, which
+//! must hold exactly the six documents (A11, D1).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -18,11 +18,17 @@ use crate::harness::raw::sha256_hex;
 use crate::notebook::store::{OsStorage, atomic_write, to_text};
 use crate::notebook::{Notebook, SaveError, SaveStep};
 
-/// The record's file name; the leading dot keeps it out of the six (A11).
-pub const RECORD_FILE: &str = ".vernier-export.json";
+/// The record's file name in the notebook folder.
+pub const RECORD_FILE: &str = ".vernier-exports.json";
 
 /// A record larger than this is not one Vernier wrote.
 const MAX_RECORD_BYTES: u64 = 1024 * 1024;
+
+/// The last export into each folder, by [`folder_key`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Records {
+    folders: BTreeMap<String, ExportRecord>,
+}
 
 /// The hashes of one export.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,13 +68,12 @@ impl std::fmt::Display for Edited {
 }
 
 impl ExportRecord {
-    /// The record in `folder`, if there is a readable one. A record that
-    /// cannot be read vouches for nothing, so every document present then
-    /// counts as [`EditedWhy::Unrecorded`].
-    pub fn read(folder: &Path) -> Option<Self> {
-        let bytes =
-            crate::bounded::read_bounded(&folder.join(RECORD_FILE), MAX_RECORD_BYTES, "an export record").ok()?;
-        serde_json::from_slice(&bytes).ok()
+    /// The record of the last export from notebook `dir` into `folder`, if
+    /// there is a readable one. A record that cannot be read vouches for
+    /// nothing, so every document present then counts as
+    /// [`EditedWhy::Unrecorded`].
+    pub fn read(dir: &Path, folder: &Path) -> Option<Self> {
+        read_all(dir).folders.remove(&folder_key(dir, folder))
     }
 
     /// The record of documents `written`, exported from `nb`.
@@ -79,10 +84,13 @@ impl ExportRecord {
         }
     }
 
-    /// Writes the record into `folder` atomically (never through a link).
-    pub fn write(&self, folder: &Path) -> Result<(), SaveError> {
-        let path = folder.join(RECORD_FILE);
-        let text = serde_json::to_vec_pretty(self).map_err(|e| SaveError {
+    /// Keeps this as the record of `folder` in notebook `dir`, atomically
+    /// (never through a link). The caller holds the notebook's lock.
+    pub fn write(self, dir: &Path, folder: &Path) -> Result<(), SaveError> {
+        let mut all = read_all(dir);
+        all.folders.insert(folder_key(dir, folder), self);
+        let path = dir.join(RECORD_FILE);
+        let text = serde_json::to_vec_pretty(&all).map_err(|e| SaveError {
             path: path.clone(),
             step: SaveStep::Serialize,
             source: std::io::Error::other(e),
@@ -91,10 +99,29 @@ impl ExportRecord {
     }
 }
 
+/// Every folder's record in notebook `dir`; none when unreadable.
+fn read_all(dir: &Path) -> Records {
+    crate::bounded::read_bounded(&dir.join(RECORD_FILE), MAX_RECORD_BYTES, "an export record")
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or_default()
+}
+
+/// How a folder is named in the record: relative to the notebook when it is
+/// inside it (so a moved notebook keeps its record), else its full path.
+fn folder_key(dir: &Path, folder: &Path) -> String {
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let (dir, folder) = (real(dir), real(folder));
+    match folder.strip_prefix(&dir) {
+        Ok(inside) => inside.to_string_lossy().replace('\\', "/"),
+        Err(_) => folder.to_string_lossy().into_owned(),
+    }
+}
+
 /// Of the documents named `names`, those present in `folder` whose content
-/// the last export's record does not vouch for.
-pub fn edited(folder: &Path, names: &[&str]) -> Vec<Edited> {
-    let record = ExportRecord::read(folder);
+/// the last export from notebook `dir` into it does not vouch for.
+pub fn edited(dir: &Path, folder: &Path, names: &[&str]) -> Vec<Edited> {
+    let record = ExportRecord::read(dir, folder);
     names
         .iter()
         .filter_map(|&name| {
