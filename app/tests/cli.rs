@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Output;
 
 mod common;
-use common::{json, stderr, stdout, vernier_fed};
+use common::{json, notebook, ok, stderr, stdout, vernier_fed};
 
 fn vernier(args: &[&str]) -> Output {
     vernier_with_stdin(args, "")
@@ -447,4 +447,47 @@ fn stats_of_raw_trials_without_a_unit_keeps_nanoseconds() {
     assert!(text.contains("failed (not in the summary): 1 trial"), "{text}");
     let index = json(&vernier(&["stats", &path, "--column", "index", "--json"]));
     assert_eq!((index["n"].as_u64(), index["median"].as_f64()), (Some(5), Some(2.0)));
+}
+
+// SPEC A16, A17, D2: `write --na` marks a prompt (or a whole document) not
+// part of this submission and the document prints the reason; `cite --none`
+// states that nothing is cited; a document edited after export is not
+// overwritten without --force, and the message names it.
+#[test]
+fn not_part_no_citations_and_an_edited_document() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let nb = notebook(tmp.path());
+    let said = ok(vernier(&["write", &nb, "report.docx", "8", "--na", "no energy counter on this machine"]));
+    assert!(stdout(&said).contains("marked not part of this submission"), "{}", stdout(&said));
+    ok(vernier(&["write", &nb, "threat-model-report.docx", "--na", "this lab has no threat model"]));
+    let refused = vernier(&["write", &nb, "report.docx", "--na", "no report"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("always part of a submission"), "{}", stderr(&refused));
+    ok(vernier(&["cite", &nb, "--none"]));
+    let listed = stdout(&ok(vernier(&["write", &nb])));
+    assert!(listed.contains("[not part: no energy counter on this machine] energy"), "{listed}");
+    assert!(listed.contains("threat-model-report.docx — not part of this submission: this lab has no threat model"));
+    ok(vernier(&["export", &nb]));
+    let audit = json(&vernier(&["audit", &nb, "--json"]));
+    let a16: Vec<&serde_json::Value> =
+        audit["findings"].as_array().expect("findings").iter().filter(|f| f["check"] == "A16").collect();
+    for f in &a16 {
+        let file = f["place"]["file"].as_str().unwrap_or("");
+        let message = f["message"].as_str().unwrap_or("");
+        assert_ne!(file, "threat-model-report.docx", "{f}");
+        assert!(!message.contains("energy, or what") && !message.contains("cited figure"), "{f}");
+    }
+    assert!(a16.iter().any(|f| f["message"].as_str().is_some_and(|m| m.contains("performance, with the metric"))));
+
+    let report = std::path::Path::new(&nb).join("exports/report.docx");
+    let mut edited = std::fs::read(&report).expect("read");
+    edited.extend_from_slice(b"\n");
+    std::fs::write(&report, &edited).expect("edit");
+    let refused = vernier(&["export", &nb]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("report.docx (changed since Vernier wrote it)"), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("--force"), "{}", stderr(&refused));
+    assert_eq!(std::fs::read(&report).expect("read"), edited, "nothing was written");
+    ok(vernier(&["export", &nb, "--force"]));
+    assert_ne!(std::fs::read(&report).expect("read"), edited);
 }

@@ -411,6 +411,69 @@ fn documents_prompts_are_written_in_the_window() {
     assert!(harness.state().notebook().writing().citations.is_empty());
 }
 
+// SPEC A17, U: an export over a document edited since Vernier wrote it
+// asks first; Esc keeps the file, "Replace them" replaces it.
+#[test]
+fn export_asks_before_replacing_an_edited_document() {
+    let (tmp, mut harness) = fixture_app();
+    let dir = tmp.path().join("nb");
+    let nb = store::load(&dir).expect("load");
+    vernier_engine::documents::export_to(&dir, &nb, None, vernier_engine::documents::Overwrite::Never).expect("export");
+    let report = dir.join("exports/report.docx");
+    let mut edited = std::fs::read(&report).expect("read");
+    edited.extend_from_slice(b"typed in Word");
+    std::fs::write(&report, &edited).expect("edit");
+    harness.get_by_label("Documents").click();
+    harness.run();
+    harness.get_by_label("Export the six documents").click();
+    harness.step();
+    step_until(&mut harness, "the question", |app| app.export_question.is_some());
+    harness.run();
+    harness.get_by_label("Replace edited documents?");
+    harness.get_by_label("• report.docx (changed since Vernier wrote it)");
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    assert!(harness.state().export_question.is_none(), "Esc keeps the documents");
+    assert_eq!(std::fs::read(&report).expect("read"), edited, "nothing was written");
+    harness.get_by_label("Export the six documents").click();
+    harness.step();
+    step_until(&mut harness, "the question again", |app| app.export_question.is_some());
+    harness.run();
+    harness.get_by_label("Replace them").click();
+    harness.step();
+    step_until(&mut harness, "the export", |app| app.exported.is_some());
+    assert_ne!(std::fs::read(&report).expect("read"), edited, "replaced once the user said so");
+}
+
+// SPEC A16, D2: a prompt marked not part of this submission in the window
+// keeps its reason in the notebook; "no citations" is a stated answer.
+#[test]
+fn a_prompt_is_marked_not_part_in_the_window() {
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("Documents").click();
+    harness.run();
+    let energy = "energy, or what you could not measure about it";
+    let index = vernier_engine::documents::prompts("report.docx").iter().position(|p| *p == energy).expect("energy");
+    harness.get_all_by_label("Not part of this submission").nth(index).expect("its box").click();
+    harness.run();
+    let field = harness.get_by_role_and_label(Role::TextInput, "Reason:");
+    field.focus();
+    field.type_text("no energy counter on this machine");
+    harness.run();
+    harness.get_by_role_and_label(Role::TextInput, "Figure").focus();
+    harness.step();
+    step_until(&mut harness, "the mark saved", |app| {
+        app.saved() && app.notebook().writing().not_part("report.docx", energy).is_some()
+    });
+    let back = store::load(&harness.state().doc.dir).expect("reload");
+    assert_eq!(back.writing().not_part("report.docx", energy), Some("no energy counter on this machine"));
+    harness.get_by_label("This report cites no figure from a source").scroll_to_me();
+    harness.run();
+    harness.get_by_label("This report cites no figure from a source").click();
+    harness.step();
+    step_until(&mut harness, "no citations", |app| app.saved() && app.notebook().writing().no_citations);
+}
+
 // SPEC A, U1: the Audit section runs the audit off the UI thread, groups the
 // findings by check, and a click on one opens the row it points at.
 #[test]

@@ -138,11 +138,17 @@ fn not_part_ui(
         return false;
     }
     let draft = state.not_part_drafts.entry(key).or_insert_with(|| saved.clone().unwrap_or_default());
-    let response = ui.add(
-        egui::TextEdit::singleline(draft)
-            .desired_width(f32::INFINITY)
-            .hint_text("why it is not part of this submission (the document prints this)"),
-    );
+    let response = ui
+        .horizontal(|ui| {
+            let label = ui.label("Reason:");
+            ui.add(
+                egui::TextEdit::singleline(draft)
+                    .desired_width(f32::INFINITY)
+                    .hint_text("why it is not part of this submission (the document prints this)"),
+            )
+            .labelled_by(label.id)
+        })
+        .inner;
     if response.lost_focus() && !draft.trim().is_empty() && Some(draft.trim()) != saved.as_deref() {
         cx.commands.push(AppCommand::NotPart { stem, prompt, reason: draft.clone() });
     }
