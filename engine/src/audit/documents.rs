@@ -397,7 +397,17 @@ fn rounding_problem(header: &[String], cells: &[String]) -> Option<String> {
     })
 }
 
+/// A heading as a finding names it: up to a prompt still in it ("Threat
+/// Model" for "Threat Model — ✎ WRITE: device in …").
+fn heading_name(text: &str) -> String {
+    let name = text.split(PROMPT_MARK).next().unwrap_or(text).trim_end();
+    name.trim_end_matches(['—', '-', ':']).trim_end().to_owned()
+}
+
+/// A line quoted in a finding: at most 80 characters, a prompt's mark
+/// spelled in plain letters (not every font draws ✎).
 fn clip(text: &str) -> String {
+    let text = text.replace(PROMPT_MARK, "WRITE:");
     match text.char_indices().nth(80) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text.to_owned(),
@@ -436,7 +446,7 @@ fn docx_lines(bytes: &[u8]) -> Result<Vec<Line>, String> {
                 .and_then(|v| v.strip_prefix("Heading"))
                 .and_then(|v| v.parse().ok());
             if heading.is_some() {
-                section = text.clone();
+                section = heading_name(&text);
             }
             lines.push(Line { number: lines.len() + 1, heading, section: section.clone(), cells: None, text });
         } else if node.has_tag_name((W, "tbl")) {
@@ -474,7 +484,7 @@ fn text_lines(text: &str) -> Vec<Line> {
         }
         let heading = underline(i).then(|| if raw[i + 1].starts_with('=') { 1 } else { 2 });
         if heading.is_some() {
-            section = (*text).to_owned();
+            section = heading_name(text);
         }
         lines.push(Line { number: i + 1, heading, section: section.clone(), cells: None, text: (*text).to_owned() });
     }

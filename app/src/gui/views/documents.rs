@@ -94,6 +94,7 @@ fn prompts_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, stem: &'
         let response = ui
             .add(
                 egui::TextEdit::multiline(draft)
+                    .id_salt(("answer", stem, prompt))
                     .desired_rows(2)
                     .desired_width(f32::INFINITY)
                     .hint_text("not written yet"),
@@ -143,6 +144,7 @@ fn not_part_ui(
             let label = ui.label("Reason:");
             ui.add(
                 egui::TextEdit::singleline(draft)
+                    .id_salt(("not part", stem, prompt))
                     .desired_width(f32::INFINITY)
                     .hint_text("why it is not part of this submission (the document prints this)"),
             )
@@ -200,7 +202,11 @@ fn citations_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         ] {
             let label = ui.label(name);
             let hint = if name == "Retrieved" { "YYYY-MM-DD" } else { "" };
-            ui.add(egui::TextEdit::singleline(text).desired_width(width).hint_text(hint)).labelled_by(label.id);
+            // A stable id: prompts above may show or hide a box, and an
+            // automatic id would move and take the keyboard focus with it.
+            let edit =
+                egui::TextEdit::singleline(text).id_salt(("citation", name)).desired_width(width).hint_text(hint);
+            ui.add(edit).labelled_by(label.id);
         }
         ui.checkbox(&mut form.modeled, "MODELED");
         if ui.button("Add citation").clicked() {
@@ -220,10 +226,11 @@ fn citations_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
                 Err(e) => form.refused = Some(e.to_string()),
             }
         }
+        // Beside the button, where the eye is when it is pressed.
+        if let Some(why) = &form.refused {
+            ui.colored_label(ui.visuals().error_fg_color, why);
+        }
     });
-    if let Some(why) = &form.refused {
-        ui.colored_label(ui.visuals().error_fg_color, why);
-    }
 }
 
 /// A deadline being typed for one workload: (kept, deadline ms, runs per s).
