@@ -8,6 +8,9 @@
 //! knowing its header and how to fill its cell. No column number is written
 //! anywhere else, so a column added to a sheet moves its header and cells
 //! together. Every text cell is cut to what a cell holds (see `visible`).
+//!
+//! Every number cell carries a number format showing the digits S6 allows;
+//! the cell keeps them all.
 
 use std::io::Cursor;
 
@@ -31,8 +34,69 @@ const CELL_LIMIT: usize = 32_000;
 pub enum Cell {
     /// Written as a string, never as a formula.
     Text(String),
-    /// Written as a number.
-    Number(f64),
+    /// Written as a number with every digit it has, shown as [`Shown`] says.
+    Number(f64, Shown),
+}
+
+/// How a spreadsheet shows a number cell. The cell keeps the full value
+/// (SPEC S6: raw values keep full precision); its number format shows the
+/// digits a person should read, so a printed sheet says `0.0003241`, not
+/// `0.0003241455000000011`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// The spreadsheet's General format, for numbers a person chose or
+    /// counted (a protocol's seconds, a number of points).
+    General,
+    /// At this decimal place: the one S6 gives the row's dispersion (see
+    /// [`at_place`]). A place left of the units (an IQR of 1200) shows as a
+    /// whole number, since a number format cannot round to tens.
+    Places(i32),
+    /// A signed percentage with this many decimals, as drift is written
+    /// (S5, S12): the fraction 0.012 shows as `+1.2%`.
+    Percent(i32),
+    /// A row number after its section's letter (`S1`, `C2`; no letter for
+    /// a run): the label a person reads, a number a spreadsheet sorts by.
+    Whole(&'static str),
+}
+
+impl Shown {
+    /// Excel's limit on the decimals of a number format.
+    const MAX_PLACES: i32 = 30;
+
+    /// The cell's number format, or `None` for General.
+    fn format(self) -> Option<String> {
+        let digits = |places: i32| match places.min(Self::MAX_PLACES) {
+            p if p > 0 => format!("0.{}", "0".repeat(p.unsigned_abs() as usize)),
+            _ => "0".to_owned(),
+        };
+        match self {
+            Shown::General => None,
+            Shown::Places(places) => Some(digits(places)),
+            Shown::Percent(places) => {
+                let d = digits(places);
+                Some(format!("+{d}%;-{d}%;{d}%"))
+            }
+            Shown::Whole("") => Some("0".to_owned()),
+            Shown::Whole(letter) => Some(format!("\"{letter}\"0")),
+        }
+    }
+}
+
+/// `value` at the decimal place S6 gives `dispersion`: the digits the row's
+/// Median, Dispersion and Min / Max show, here in the stored unit; every
+/// digit when the dispersion is zero and gives no place.
+fn at_place(value: f64, dispersion: f64) -> Cell {
+    Cell::Number(value, crate::stats::decimals_for_dispersion(dispersion).map_or(Shown::General, Shown::Places))
+}
+
+/// A row number as a number cell (D3), shown after its section's letter.
+fn whole(number: u32, letter: &'static str) -> Cell {
+    Cell::Number(f64::from(number), Shown::Whole(letter))
+}
+
+/// A cell, or an empty text cell when there is none.
+fn optional(cell: Option<Cell>) -> Cell {
+    cell.unwrap_or_else(|| Cell::Text(String::new()))
 }
 
 /// How a column fills its cell from a row and the notebook around it.
@@ -55,9 +119,9 @@ impl<R> Column<R> {
         Self::new(header, move |row, nb| Cell::Text(text(row, nb)))
     }
 
-    /// A column of number cells.
+    /// A column of number cells in the General format.
     pub fn number(header: &'static str, number: impl Fn(&R) -> f64 + 'static) -> Self {
-        Self::new(header, move |row, _| Cell::Number(number(row)))
+        Self::new(header, move |row, _| Cell::Number(number(row), Shown::General))
     }
 }
 
@@ -67,12 +131,20 @@ impl<R> Column<R> {
 pub struct Sheet<R> {
     /// The columns, left to right.
     pub columns: Vec<Column<R>>,
+    /// Which rows were set aside (N5): they stay, struck through.
+    set_aside: fn(&R) -> bool,
 }
 
 impl<R> Sheet<R> {
     /// A sheet whose columns are `columns`.
     pub fn new(columns: impl IntoIterator<Item = Column<R>>) -> Self {
-        Self { columns: columns.into_iter().collect() }
+        Self { columns: columns.into_iter().collect(), set_aside: |_| false }
+    }
+
+    /// The same sheet, striking through the rows `set_aside` picks, as the
+    /// log shows a discarded row (N5).
+    fn struck_when(self, set_aside: fn(&R) -> bool) -> Self {
+        Self { set_aside, ..self }
     }
 
     /// The index of the column headed `header`, if the sheet has one.
@@ -90,7 +162,8 @@ pub struct Layout {
     /// The Predictions section's columns, then Amends and Locked.
     pub predictions: Sheet<Prediction>,
     /// The Runs section's columns (figures in their display unit, S12), then
-    /// the stored unit and the figures in it as numbers.
+    /// the stored unit and the figures in it as numbers, the discard's
+    /// reason, the sweep and the comparison partner.
     pub runs: Sheet<Run>,
     /// Each interleaved comparison: its two runs, labels, verdict, paired
     /// ratio and order effect.
@@ -117,7 +190,10 @@ impl Default for Layout {
             ]),
             predictions: Sheet::new(
                 PredictionColumn::ALL
-                    .map(|c| Column::text(c.header(), move |p: &Prediction, _| p.cell(c)))
+                    .map(|c| match c {
+                        PredictionColumn::Number => Column::new(c.header(), |p: &Prediction, _| whole(p.number, "P")),
+                        _ => Column::text(c.header(), move |p: &Prediction, _| p.cell(c)),
+                    })
                     .into_iter()
                     .chain([
                         Column::text("Amends", |p: &Prediction, _| {
@@ -133,47 +209,72 @@ impl Default for Layout {
                     ]),
             ),
             runs: Sheet::new(
-                RunColumn::ALL.map(|c| Column::text(c.header(), move |r: &Run, _| r.cell(c))).into_iter().chain([
-                    Column::text("Unit", |r: &Run, _| r.measurement.unit.clone()),
-                    Column::number("Median (value)", |r: &Run| r.measurement.summary.median),
-                    Column::number("IQR (value)", |r: &Run| r.measurement.summary.iqr),
-                    // S5 as a fraction (0.012 for +1.2 %); empty where there is none.
-                    Column::new("Drift (value)", |r: &Run, _| {
-                        r.measurement.summary.drift.map_or_else(|| Cell::Text(String::new()), Cell::Number)
-                    }),
-                    Column::number("Min", |r: &Run| r.measurement.summary.min),
-                    Column::number("Max", |r: &Run| r.measurement.summary.max),
-                    Column::text("Discarded", |r: &Run, _| {
-                        r.discarded.as_ref().map(|d| d.reason.clone()).unwrap_or_default()
-                    }),
-                    // SPEC E16: the sweep a row is a point of, and its values.
-                    Column::text("Sweep", |r: &Run, nb| {
-                        nb.sweep_of(r.number)
-                            .map(|s| format!("{} · {}", s.label(), s.point_text(r.number).unwrap_or_default()))
-                            .unwrap_or_default()
-                    }),
-                ]),
-            ),
+                RunColumn::ALL
+                    .map(|c| match c {
+                        // A number (D3); a discarded run says so in Discarded
+                        // and is struck through (N5).
+                        RunColumn::Number => Column::new(c.header(), |r: &Run, _| whole(r.number, "")),
+                        _ => Column::text(c.header(), move |r: &Run, _| r.cell(c)),
+                    })
+                    .into_iter()
+                    .chain([
+                        Column::text("Unit", |r: &Run, _| r.measurement.unit.clone()),
+                        Column::new("Median (value)", |r: &Run, _| {
+                            at_place(r.measurement.summary.median, r.measurement.summary.iqr)
+                        }),
+                        Column::new("IQR (value)", |r: &Run, _| {
+                            at_place(r.measurement.summary.iqr, r.measurement.summary.iqr)
+                        }),
+                        // S5 as a fraction (0.012 for +1.2 %); empty where there is none.
+                        Column::new("Drift (value)", |r: &Run, _| {
+                            optional(
+                                r.measurement
+                                    .summary
+                                    .drift
+                                    .map(|d| Cell::Number(d, Shown::Percent(crate::stats::percent_places(d)))),
+                            )
+                        }),
+                        Column::new("Min", |r: &Run, _| at_place(r.measurement.summary.min, r.measurement.summary.iqr)),
+                        Column::new("Max", |r: &Run, _| at_place(r.measurement.summary.max, r.measurement.summary.iqr)),
+                        Column::text("Discarded", |r: &Run, _| {
+                            r.discarded.as_ref().map(|d| d.reason.clone()).unwrap_or_default()
+                        }),
+                        // SPEC E16: the sweep a row is a point of, and its values.
+                        Column::text("Sweep", |r: &Run, nb| {
+                            nb.sweep_of(r.number)
+                                .map(|s| format!("{} · {}", s.label(), s.point_text(r.number).unwrap_or_default()))
+                                .unwrap_or_default()
+                        }),
+                        // S11: the two arms stay together in every view; on
+                        // paper, each row names the other.
+                        Column::text("Compared with", |r: &Run, nb| compared_with(r.number, nb)),
+                    ]),
+            )
+            .struck_when(|r| r.discarded.is_some()),
             comparisons: Sheet::new([
-                Column::text("#", |p: &Pair, _| p.label()),
+                Column::new("#", |p: &Pair, _| whole(p.number, "C")),
                 Column::text("What", |p: &Pair, _| p.what.clone()),
-                Column::number("Run A", |p: &Pair| f64::from(p.runs[0])),
-                Column::number("Run B", |p: &Pair| f64::from(p.runs[1])),
+                Column::new("Run A", |p: &Pair, _| whole(p.runs[0], "")),
+                Column::new("Run B", |p: &Pair, _| whole(p.runs[1], "")),
                 Column::text("Label A", |p: &Pair, _| p.labels[0].clone()),
                 Column::text("Label B", |p: &Pair, _| p.labels[1].clone()),
                 Column::text("Verdict (S7)", |p: &Pair, _| p.verdict.verdict.clone()),
                 Column::text("Paired B/A", |p: &Pair, _| p.paired_text()),
                 Column::text("Order", |p: &Pair, _| p.order.as_ref().map(|o| o.describe()).unwrap_or_default()),
                 Column::text("Unit", |p: &Pair, _| p.verdict.unit.clone()),
-                Column::number("Median A", |p: &Pair| p.verdict.median_a),
-                Column::number("Median B", |p: &Pair| p.verdict.median_b),
-                Column::number("IQR A", |p: &Pair| p.verdict.iqr_a),
-                Column::number("IQR B", |p: &Pair| p.verdict.iqr_b),
-                Column::new("Paired B/A median", |p: &Pair, _| optional(p.paired.as_ref().map(|s| s.median))),
-                Column::new("Paired B/A IQR", |p: &Pair, _| optional(p.paired.as_ref().map(|s| s.iqr))),
+                Column::new("Median A", |p: &Pair, _| at_place(p.verdict.median_a, p.verdict.iqr_a)),
+                Column::new("Median B", |p: &Pair, _| at_place(p.verdict.median_b, p.verdict.iqr_b)),
+                Column::new("IQR A", |p: &Pair, _| at_place(p.verdict.iqr_a, p.verdict.iqr_a)),
+                Column::new("IQR B", |p: &Pair, _| at_place(p.verdict.iqr_b, p.verdict.iqr_b)),
+                Column::new("Paired B/A median", |p: &Pair, _| {
+                    optional(p.paired.as_ref().map(|s| at_place(s.median, s.iqr)))
+                }),
+                Column::new("Paired B/A IQR", |p: &Pair, _| {
+                    optional(p.paired.as_ref().map(|s| at_place(s.iqr, s.iqr)))
+                }),
             ]),
             sweeps: Sheet::new([
-                Column::text("#", |s: &Sweep, _| s.label()),
+                Column::new("#", |s: &Sweep, _| whole(s.number, "W")),
                 Column::text("What", |s: &Sweep, _| s.what.clone()),
                 Column::text("Command", |s: &Sweep, _| crate::display::quote_argv(&s.template)),
                 Column::text("Parameters", |s: &Sweep, _| s.params_text()),
@@ -192,9 +293,13 @@ impl Default for Layout {
                         Column::number("Threshold (of P)", |s: &Soak| s.protocol.threshold),
                         Column::number("Hold (samples)", |s: &Soak| f64::from(s.protocol.hold)),
                         Column::number("Band", |s: &Soak| s.protocol.band),
+                        Column::text("Discarded", |s: &Soak, _| {
+                            s.discarded.as_ref().map(|d| d.reason.clone()).unwrap_or_default()
+                        }),
                     ],
                 ),
-            ),
+            )
+            .struck_when(|s| s.discarded.is_some()),
             notes: Sheet::new([
                 Column::text("Time", |n: &Note, _| n.at.format("%Y-%m-%d %H:%M:%S UTC").to_string()),
                 Column::text("Note", |n: &Note, _| n.text.clone()),
@@ -203,28 +308,40 @@ impl Default for Layout {
     }
 }
 
-/// A number, or an empty text cell when there is none.
-fn optional(value: Option<f64>) -> Cell {
-    value.map_or_else(|| Cell::Text(String::new()), Cell::Number)
+/// The runs that run `number` is compared with, each with its comparison:
+/// `run 2 (C1)`; empty when it is in none.
+fn compared_with(number: u32, nb: &Notebook) -> String {
+    let partners: Vec<String> = nb
+        .pairs()
+        .iter()
+        .filter_map(|p| {
+            let arm = p.runs.iter().position(|&r| r == number)?;
+            Some(format!("run {} ({})", p.runs[1 - arm], p.label()))
+        })
+        .collect();
+    partners.join("; ")
 }
 
 /// A soak's cell in the workbook: the protocol and the six numbers as
-/// numbers (D3); an unobserved time, the label, conditions and raw file as
-/// the log shows them.
+/// numbers (D3) — P, S and the tail IQR at the place the tail IQR supports
+/// and S/P to two digits, as [`crate::notebook::SoakNumbers::shown`] writes them (S6); an
+/// unobserved time, the label, conditions and raw file as the log shows
+/// them.
 fn soak_cell(s: &Soak, column: SoakColumn) -> Cell {
     let n = &s.numbers;
-    let time = |t: Option<f64>| t.map_or_else(|| Cell::Text(s.cell(column)), Cell::Number);
+    let time = |t: Option<f64>| t.map_or_else(|| Cell::Text(s.cell(column)), |t| Cell::Number(t, Shown::General));
     match column {
-        SoakColumn::Duration => Cell::Number(s.protocol.duration_s),
-        SoakColumn::Interval => Cell::Number(s.protocol.interval_s),
-        SoakColumn::Peak => Cell::Number(n.peak),
+        SoakColumn::Number => whole(s.number, "S"),
+        SoakColumn::Duration => Cell::Number(s.protocol.duration_s, Shown::General),
+        SoakColumn::Interval => Cell::Number(s.protocol.interval_s, Shown::General),
+        SoakColumn::Peak => at_place(n.peak, n.tail_iqr),
         SoakColumn::Onset => time(n.t_onset),
         SoakColumn::Stable => time(n.t_stable),
-        SoakColumn::Knee => n.knee().map_or_else(|_| Cell::Text(s.cell(column)), Cell::Number),
-        SoakColumn::Sustained => Cell::Number(n.sustained),
-        SoakColumn::Ratio => Cell::Number(n.ratio),
-        SoakColumn::TailIqr => Cell::Number(n.tail_iqr),
-        SoakColumn::Number | SoakColumn::Conditions | SoakColumn::RawFile => Cell::Text(s.cell(column)),
+        SoakColumn::Knee => time(n.knee().ok()),
+        SoakColumn::Sustained => at_place(n.sustained, n.tail_iqr),
+        SoakColumn::Ratio => Cell::Number(n.ratio, Shown::Places(crate::stats::significant_places(n.ratio, 2))),
+        SoakColumn::TailIqr => at_place(n.tail_iqr, n.tail_iqr),
+        SoakColumn::Conditions | SoakColumn::RawFile => Cell::Text(s.cell(column)),
     }
 }
 
@@ -236,17 +353,16 @@ pub fn write(nb: &Notebook) -> Result<Vec<u8>, super::ExportError> {
 /// Writes the workbook with the sheets laid out by `layout`.
 pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::ExportError> {
     let mut book = Workbook::new();
-    let bold = Format::new().set_bold();
 
-    sheet(&mut book, "Environment", &layout.environment, &EnvField::ALL, nb, &bold)?;
-    let ws = sheet(&mut book, "Predictions", &layout.predictions, nb.predictions(), nb, &bold)?;
+    sheet(&mut book, "Environment", &layout.environment, &EnvField::ALL, nb)?;
+    let ws = sheet(&mut book, "Predictions", &layout.predictions, nb.predictions(), nb)?;
     // D3: the predictions are read-only in the workbook too.
     ws.protect();
-    sheet(&mut book, "Runs", &layout.runs, nb.runs(), nb, &bold)?;
-    sheet(&mut book, "Comparisons", &layout.comparisons, nb.pairs(), nb, &bold)?;
-    sheet(&mut book, "Sweeps", &layout.sweeps, nb.sweeps(), nb, &bold)?;
-    sheet(&mut book, "Soak runs", &layout.soaks, nb.soaks(), nb, &bold)?;
-    sheet(&mut book, "Notes and anomalies", &layout.notes, nb.notes(), nb, &bold)?;
+    sheet(&mut book, "Runs", &layout.runs, nb.runs(), nb)?;
+    sheet(&mut book, "Comparisons", &layout.comparisons, nb.pairs(), nb)?;
+    sheet(&mut book, "Sweeps", &layout.sweeps, nb.sweeps(), nb)?;
+    sheet(&mut book, "Soak runs", &layout.soaks, nb.soaks(), nb)?;
+    sheet(&mut book, "Notes and anomalies", &layout.notes, nb.notes(), nb)?;
 
     // The notebook itself, for a lossless reopen (D4).
     let text = to_text(nb)?;
@@ -260,36 +376,57 @@ pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::Expo
 }
 
 /// Adds the sheet `name`: a bold, frozen header row from `layout`, then one
-/// row per item of `rows`, each cell in its column's position.
+/// row per item of `rows`, each cell in its column's position, a set-aside
+/// row struck through.
 fn sheet<'a, R>(
     book: &'a mut Workbook,
     name: &str,
     layout: &Sheet<R>,
     rows: &[R],
     nb: &Notebook,
-    bold: &Format,
 ) -> Result<&'a mut Worksheet, XlsxError> {
+    let table: Vec<(bool, Vec<Cell>)> = rows
+        .iter()
+        .map(|item| ((layout.set_aside)(item), layout.columns.iter().map(|c| (c.fill)(item, nb)).collect()))
+        .collect();
     let ws = book.add_worksheet();
     ws.set_name(name)?;
+    let bold = Format::new().set_bold();
     for (k, column) in layout.columns.iter().enumerate() {
         let k = k as u16;
-        ws.write_string_with_format(0, k, column.header, bold)?;
+        ws.write_string_with_format(0, k, column.header, &bold)?;
         ws.set_column_width(k, if k == 0 { 12 } else { 24 })?;
+    }
+    for (i, (struck, cells)) in table.iter().enumerate() {
+        let row = i as u32 + 1;
+        let texts: Vec<std::borrow::Cow<'_, str>> = cells
+            .iter()
+            .map(|cell| match cell {
+                Cell::Text(text) => visible(text),
+                Cell::Number(..) => "".into(),
+            })
+            .collect();
+        for (k, (cell, text)) in cells.iter().zip(&texts).enumerate() {
+            let mut format = Format::new();
+            if *struck {
+                format = format.set_font_strikethrough();
+            }
+            match cell {
+                Cell::Text(_) => ws.write_string_with_format(row, k as u16, text.as_ref(), &format)?,
+                Cell::Number(value, shown) => {
+                    if let Some(code) = shown.format() {
+                        format = format.set_num_format(code);
+                    }
+                    ws.write_number_with_format(row, k as u16, *value, &format)?
+                }
+            };
+        }
     }
     ws.set_freeze_panes(1, 0)?;
     // Printed or turned into a PDF, each sheet is one page wide.
     ws.set_landscape();
     ws.set_print_fit_to_pages(1, 0);
     ws.set_repeat_rows(0, 0)?;
-    for (i, item) in rows.iter().enumerate() {
-        let row = i as u32 + 1;
-        for (k, column) in layout.columns.iter().enumerate() {
-            match (column.fill)(item, nb) {
-                Cell::Text(text) => ws.write_string(row, k as u16, visible(&text))?,
-                Cell::Number(value) => ws.write_number(row, k as u16, value)?,
-            };
-        }
-    }
     Ok(ws)
 }
 
