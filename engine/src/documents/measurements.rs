@@ -9,13 +9,16 @@
 //! anywhere else, so a column added to a sheet moves its header and cells
 //! together. Every text cell is cut to what a cell holds (see `visible`).
 //!
-//! Every number cell carries a number format showing the digits S6 allows;
-//! the cell keeps them all.
+//! The workbook is also read on paper: every number cell carries a number
+//! format showing the digits S6 allows (the cell keeps them all), columns are
+//! as wide as their cells need and share the page so a sheet prints one page
+//! wide at 8.5 pt or larger, longer text wraps (each row as tall as its
+//! wrapped text), and the header row repeats on every printed page.
 
 use std::io::Cursor;
 
 use calamine::{Data, Reader, Xlsx};
-use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
+use rust_xlsxwriter::{Format, FormatAlign, FormatBorder, Workbook, Worksheet, XlsxError};
 
 use crate::notebook::store::{from_bytes, to_text};
 use crate::notebook::{
@@ -62,6 +65,8 @@ pub enum Shown {
 impl Shown {
     /// Excel's limit on the decimals of a number format.
     const MAX_PLACES: i32 = 30;
+    /// Characters Excel's General format shows of a number in a cell.
+    const GENERAL_CHARS: usize = 11;
 
     /// The cell's number format, or `None` for General.
     fn format(self) -> Option<String> {
@@ -78,6 +83,17 @@ impl Shown {
             }
             Shown::Whole("") => Some("0".to_owned()),
             Shown::Whole(letter) => Some(format!("\"{letter}\"0")),
+        }
+    }
+
+    /// `value` about as the spreadsheet shows it, to size its column: a
+    /// number cell cannot wrap, and one wider than its column shows `###`.
+    fn text(self, value: f64) -> String {
+        match self {
+            Shown::General => crate::stats::format_plain(value).chars().take(Self::GENERAL_CHARS).collect(),
+            Shown::Places(places) => crate::stats::format_at(value, places.clamp(0, Self::MAX_PLACES)),
+            Shown::Percent(_) => crate::stats::format_percent_change(value),
+            Shown::Whole(letter) => format!("{letter}{value:.0}"),
         }
     }
 }
@@ -375,9 +391,10 @@ pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::Expo
     Ok(book.save_to_buffer()?)
 }
 
-/// Adds the sheet `name`: a bold, frozen header row from `layout`, then one
-/// row per item of `rows`, each cell in its column's position, a set-aside
-/// row struck through.
+/// Adds the sheet `name`: a bold, wrapped, frozen header row from `layout`,
+/// then one row per item of `rows`, each cell in its column's position,
+/// the columns as wide as their cells need (see [`widths`]) and the page set
+/// up for print (see [`page_setup`]).
 fn sheet<'a, R>(
     book: &'a mut Workbook,
     name: &str,
@@ -391,12 +408,17 @@ fn sheet<'a, R>(
         .collect();
     let ws = book.add_worksheet();
     ws.set_name(name)?;
-    let bold = Format::new().set_bold();
+    let header =
+        Format::new().set_bold().set_text_wrap().set_align(FormatAlign::Top).set_border_bottom(FormatBorder::Thin);
     for (k, column) in layout.columns.iter().enumerate() {
-        let k = k as u16;
-        ws.write_string_with_format(0, k, column.header, &bold)?;
-        ws.set_column_width(k, if k == 0 { 12 } else { 24 })?;
+        ws.write_string_with_format(0, k as u16, column.header, &header)?;
     }
+    let headers: Vec<&str> = layout.columns.iter().map(|c| c.header).collect();
+    let widths = widths(&headers, table.iter().map(|(_, cells)| cells.as_slice()));
+    for (k, &width) in widths.iter().enumerate() {
+        ws.set_column_width(k as u16, width as f64)?;
+    }
+    ws.set_row_height(0, row_height(headers.iter().copied(), &widths))?;
     for (i, (struck, cells)) in table.iter().enumerate() {
         let row = i as u32 + 1;
         let texts: Vec<std::borrow::Cow<'_, str>> = cells
@@ -406,13 +428,14 @@ fn sheet<'a, R>(
                 Cell::Number(..) => "".into(),
             })
             .collect();
+        ws.set_row_height(row, row_height(texts.iter().map(|t| t.as_ref()), &widths))?;
         for (k, (cell, text)) in cells.iter().zip(&texts).enumerate() {
-            let mut format = Format::new();
+            let mut format = Format::new().set_align(FormatAlign::Top);
             if *struck {
                 format = format.set_font_strikethrough();
             }
             match cell {
-                Cell::Text(_) => ws.write_string_with_format(row, k as u16, text.as_ref(), &format)?,
+                Cell::Text(_) => ws.write_string_with_format(row, k as u16, text.as_ref(), &format.set_text_wrap())?,
                 Cell::Number(value, shown) => {
                     if let Some(code) = shown.format() {
                         format = format.set_num_format(code);
@@ -423,11 +446,162 @@ fn sheet<'a, R>(
         }
     }
     ws.set_freeze_panes(1, 0)?;
-    // Printed or turned into a PDF, each sheet is one page wide.
+    page_setup(ws)?;
+    Ok(ws)
+}
+
+/// Left and right page margins, inches: narrow, so a wide sheet prints
+/// large, yet clear of what a printer cannot reach.
+const SIDE_MARGIN_IN: f64 = 0.3;
+/// Top and bottom margins, inches, with room for the footer.
+const END_MARGIN_IN: f64 = 0.6;
+/// Pixels (at 96 per inch) across a landscape page inside the side margins:
+/// US Letter's 11 inches, the narrower of Letter and A4 (11.7), so the sheet
+/// fits either.
+const PAGE_PX: f64 = (11.0 - 2.0 * SIDE_MARGIN_IN) * 96.0;
+/// The workbook's font size (Calibri 11, the spreadsheet's default).
+const FONT_PT: f64 = 11.0;
+/// The smallest size the text may print at once a sheet is fitted to the
+/// page's width: the columns together are at most `FONT_PT / PRINT_PT`
+/// pages wide, unless their least widths alone are wider.
+const PRINT_PT: f64 = 8.5;
+/// Calibri 11's width of a digit, in pixels: the unit of a column's width.
+/// A column `w` characters wide is `w × 7 + 5` pixels, as the spreadsheet
+/// counts it, and holds `w` digits.
+const CHAR_PX: f64 = 7.0;
+/// The padding a column adds to its characters, in pixels.
+const PADDING_PX: f64 = 5.0;
+/// A column of text is never wider than this, in characters: longer text
+/// wraps, and a screen still shows several columns.
+const MAX_WIDTH: f64 = 60.0;
+/// A word up to this wide is not broken across lines by a narrow column;
+/// a longer one (a path, a hash) may be.
+const WORD_WIDTH: f64 = 12.0;
+/// What a column's least width adds to its widest word or header, as a
+/// share: bold is wider, and a printer's font may round up.
+const SPARE: f64 = 1.05;
+
+/// Each column's width in characters, from its header and `rows`' cells.
+/// A column is at least as wide as its header's widest word and its widest
+/// number (a number cannot wrap: one wider than its column shows `###`),
+/// and at most as wide as its longest line of text, up to [`MAX_WIDTH`].
+/// Between the two, the text columns share what is left of the page so
+/// that their longest texts wrap to about the same number of lines — the
+/// conditions get more room than a tag — at the fewest lines that still
+/// let the sheet print at [`PRINT_PT`] or larger, one page wide.
+fn widths<'a>(headers: &[&str], rows: impl Iterator<Item = &'a [Cell]> + Clone) -> Vec<usize> {
+    let widest_piece = |text: &str| pieces(text).map(|(width, _)| width * SPARE).fold(0.0, f64::max);
+    // (least, most, longest line of text), in characters.
+    let bounds: Vec<(f64, f64, f64)> = headers
+        .iter()
+        .enumerate()
+        .map(|(k, header)| {
+            let (mut least, mut longest) = (widest_piece(header), 0.0_f64);
+            for cell in rows.clone().filter_map(|cells| cells.get(k)) {
+                match cell {
+                    Cell::Number(value, shown) => least = least.max(shown.text(*value).chars().count() as f64),
+                    Cell::Text(text) => {
+                        let text = visible(text);
+                        least = least.max(widest_piece(&text).min(WORD_WIDTH));
+                        longest = text.lines().map(span).fold(longest, f64::max);
+                    }
+                }
+            }
+            let least = least.ceil().max(1.0);
+            (least, longest.min(MAX_WIDTH).ceil().max(least), longest)
+        })
+        .collect();
+    let at = |lines: f64| bounds.iter().map(move |&(least, most, longest)| (longest / lines).ceil().clamp(least, most));
+    let pixels = |lines: f64| at(lines).map(|w| w * CHAR_PX + PADDING_PX).sum::<f64>();
+    let budget = PAGE_PX * FONT_PT / PRINT_PT;
+    // At as many lines as the longest text has characters, every column is
+    // at its least: the narrowest the sheet can be.
+    let most_lines = bounds.iter().map(|&(_, _, longest)| longest.ceil() as usize).max().unwrap_or(0).max(1);
+    let lines = (1..=most_lines).map(|l| l as f64).find(|&lines| pixels(lines) <= budget).unwrap_or(most_lines as f64);
+    at(lines).map(|w| w as usize).collect()
+}
+
+/// The height of one line of Calibri 11, points: a row of `n` wrapped lines
+/// is `n` times this.
+const LINE_PT: f64 = 15.0;
+/// The tallest row a spreadsheet allows, points.
+const MAX_ROW_PT: f64 = 409.0;
+
+/// How tall a row of `texts` is with each text wrapped in its column of
+/// `widths`, in points. Set on every row, since LibreOffice does not grow
+/// a row to its wrapped text by itself.
+fn row_height<'a>(texts: impl Iterator<Item = &'a str>, widths: &[usize]) -> f64 {
+    let lines = texts.zip(widths).map(|(text, &width)| wrapped_lines(text, width as f64)).max();
+    (lines.unwrap_or(1) as f64 * LINE_PT).min(MAX_ROW_PT)
+}
+
+/// The lines `text` takes wrapped to `width` characters where a
+/// spreadsheet wraps it (see [`pieces`]), a piece wider than that broken
+/// across lines; at least one.
+fn wrapped_lines(text: &str, width: f64) -> usize {
+    let width = width.max(1.0);
+    let space = span(" ");
+    let paragraph = |line: &str| {
+        let (mut lines, mut used) = (1, 0.0);
+        for (piece, spaced) in pieces(line) {
+            let joined = used + if spaced { space } else { 0.0 } + piece;
+            if used > 0.0 && joined <= width {
+                used = joined;
+                continue;
+            }
+            if used > 0.0 {
+                lines += 1;
+            }
+            let broken = (piece / width).ceil().max(1.0) - 1.0;
+            lines += broken as usize;
+            used = piece - broken * width;
+        }
+        lines
+    };
+    text.lines().map(paragraph).sum::<usize>().max(1)
+}
+
+/// The pieces a line of text wraps between, each with its [`span`] and
+/// whether a space comes before it: words, and a word's parts after a
+/// hyphen or a slash (`matmul-` `naive`, `raw/` `run-1.csv`), where
+/// spreadsheets also break a line.
+fn pieces(line: &str) -> impl Iterator<Item = (f64, bool)> + '_ {
+    line.split_whitespace()
+        .flat_map(|word| word.split_inclusive(['-', '/']).enumerate().map(|(i, piece)| (span(piece), i == 0)))
+}
+
+/// How many characters of a column's width `text` takes: Calibri 11's
+/// advance widths (measured on Carlito, its metric twin, at 96 pixels per
+/// inch) in digits of 7 pixels. Prose takes about 0.85 of a digit a
+/// character; capitals and `m` more than one.
+fn span(text: &str) -> f64 {
+    let px = |c: char| match c {
+        ' ' => 3.3,
+        'i' | 'j' | 'l' | 'I' | '.' | ',' | ':' | ';' | '\'' | '!' | '|' | '·' => 3.9,
+        'f' | 't' | 'r' | 'J' | '(' | ')' | '[' | ']' | '{' | '}' | '-' | '"' => 5.1,
+        's' | 'c' | 'z' | '/' => 6.3,
+        'm' | 'w' | 'M' | 'W' | '%' | '@' | '—' => 13.3,
+        'A'..='Z' => 9.0,
+        c if c.is_ascii() => 7.9,
+        // Beyond Latin (CJK, emoji): a full em.
+        c if c > '\u{2E7F}' => 14.7,
+        _ => 8.0,
+    };
+    text.chars().map(px).sum::<f64>() / CHAR_PX
+}
+
+/// Sets a sheet up for print, so a PDF of it reads: landscape, one page
+/// wide (as many tall as it needs), the header row on every page, narrow
+/// margins, the gridlines printed, and the sheet's name and page number
+/// in the footer.
+fn page_setup(ws: &mut Worksheet) -> Result<(), XlsxError> {
     ws.set_landscape();
     ws.set_print_fit_to_pages(1, 0);
     ws.set_repeat_rows(0, 0)?;
-    Ok(ws)
+    ws.set_margins(SIDE_MARGIN_IN, SIDE_MARGIN_IN, END_MARGIN_IN, END_MARGIN_IN, 0.3, 0.3);
+    ws.set_print_gridlines(true);
+    ws.set_footer("&L&A&Rpage &P of &N");
+    Ok(())
 }
 
 /// A cell's text as a spreadsheet shows it: inert (SPEC N10 — a line feed
