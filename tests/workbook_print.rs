@@ -362,6 +362,7 @@ fn number_cells_show_the_digits_s6_allows() {
     let soaks = "xl/worksheets/sheet6.xml";
     assert_eq!(number_format(&bytes, soaks, "D2"), "0.00", "P");
     assert_eq!(number_format(&bytes, soaks, "A2"), "\"S\"0", "a soak's # reads S1");
+    assert_eq!(number_format(&bytes, soaks, "B2"), "General\" s\"", "its duration reads 600 s");
 }
 
 // SPEC D3, N5, S11: `#` is a number; a discarded run keeps its mark (its

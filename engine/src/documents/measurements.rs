@@ -12,7 +12,7 @@
 //! The workbook is also read on paper: every number cell carries a number
 //! format showing the digits S6 allows (the cell keeps them all), columns are
 //! as wide as their cells need and share the page so a sheet prints one page
-//! wide at 8.5 pt or larger, longer text wraps (each row as tall as its
+//! wide at 8.25 pt or larger, longer text wraps (each row as tall as its
 //! wrapped text), and the header row repeats on every printed page.
 
 use std::io::Cursor;
@@ -57,6 +57,9 @@ pub enum Shown {
     /// A signed percentage with this many decimals, as drift is written
     /// (S5, S12): the fraction 0.012 shows as `+1.2%`.
     Percent(i32),
+    /// Seconds, every digit as a person set them or a soak sampled them:
+    /// `40 s`.
+    Seconds,
     /// A row number after its section's letter (`S1`, `C2`; no letter for
     /// a run): the label a person reads, a number a spreadsheet sorts by.
     Whole(&'static str),
@@ -81,6 +84,7 @@ impl Shown {
                 let d = digits(places);
                 Some(format!("+{d}%;-{d}%;{d}%"))
             }
+            Shown::Seconds => Some("General\" s\"".to_owned()),
             Shown::Whole("") => Some("0".to_owned()),
             Shown::Whole(letter) => Some(format!("\"{letter}\"0")),
         }
@@ -93,6 +97,7 @@ impl Shown {
             Shown::General => crate::stats::format_plain(value).chars().take(Self::GENERAL_CHARS).collect(),
             Shown::Places(places) => crate::stats::format_at(value, places.clamp(0, Self::MAX_PLACES)),
             Shown::Percent(_) => crate::stats::format_percent_change(value),
+            Shown::Seconds => format!("{} s", Shown::General.text(value)),
             Shown::Whole(letter) => format!("{letter}{value:.0}"),
         }
     }
@@ -187,7 +192,9 @@ pub struct Layout {
     /// Each parameter scan: its runs, command and parameters (E16); every
     /// Runs row of one names it in its Sweep column.
     pub sweeps: Sheet<Sweep>,
-    /// The Soak runs section's columns, the protocol and numbers as numbers.
+    /// The Soak runs section's columns (the protocol and numbers as
+    /// numbers), the numbers' unit, the rest of the protocol, the discard's
+    /// reason.
     pub soaks: Sheet<Soak>,
     /// Notes and anomalies: time | note.
     pub notes: Sheet<Note>,
@@ -303,6 +310,8 @@ impl Default for Layout {
             soaks: Sheet::new(
                 SoakColumn::ALL.map(|c| Column::new(c.header(), move |s: &Soak, _| soak_cell(s, c))).into_iter().chain(
                     [
+                        // The unit of P, S and the tail IQR.
+                        Column::text("Unit", |s: &Soak, _| s.numbers.unit.clone()),
                         // T1: the protocol the soak ran under, beside its numbers.
                         Column::number("Opening window (s)", |s: &Soak| s.protocol.opening_window_s),
                         Column::number("Tail window (s)", |s: &Soak| s.protocol.tail_window_s),
@@ -339,17 +348,17 @@ fn compared_with(number: u32, nb: &Notebook) -> String {
 }
 
 /// A soak's cell in the workbook: the protocol and the six numbers as
-/// numbers (D3) — P, S and the tail IQR at the place the tail IQR supports
-/// and S/P to two digits, as [`crate::notebook::SoakNumbers::shown`] writes them (S6); an
-/// unobserved time, the label, conditions and raw file as the log shows
-/// them.
+/// numbers (D3) — times in seconds, P, S and the tail IQR at the place the
+/// tail IQR supports and S/P to two digits, as
+/// [`crate::notebook::SoakNumbers::shown`] writes them (S6); an unobserved
+/// time, the conditions and raw file as the log shows them.
 fn soak_cell(s: &Soak, column: SoakColumn) -> Cell {
     let n = &s.numbers;
-    let time = |t: Option<f64>| t.map_or_else(|| Cell::Text(s.cell(column)), |t| Cell::Number(t, Shown::General));
+    let time = |t: Option<f64>| t.map_or_else(|| Cell::Text(s.cell(column)), |t| Cell::Number(t, Shown::Seconds));
     match column {
         SoakColumn::Number => whole(s.number, "S"),
-        SoakColumn::Duration => Cell::Number(s.protocol.duration_s, Shown::General),
-        SoakColumn::Interval => Cell::Number(s.protocol.interval_s, Shown::General),
+        SoakColumn::Duration => Cell::Number(s.protocol.duration_s, Shown::Seconds),
+        SoakColumn::Interval => Cell::Number(s.protocol.interval_s, Shown::Seconds),
         SoakColumn::Peak => at_place(n.peak, n.tail_iqr),
         SoakColumn::Onset => time(n.t_onset),
         SoakColumn::Stable => time(n.t_stable),
@@ -452,7 +461,7 @@ fn sheet<'a, R>(
 
 /// Left and right page margins, inches: narrow, so a wide sheet prints
 /// large, yet clear of what a printer cannot reach.
-const SIDE_MARGIN_IN: f64 = 0.3;
+const SIDE_MARGIN_IN: f64 = 0.25;
 /// Top and bottom margins, inches, with room for the footer.
 const END_MARGIN_IN: f64 = 0.6;
 /// Pixels (at 96 per inch) across a landscape page inside the side margins:
@@ -464,10 +473,10 @@ const FONT_PT: f64 = 11.0;
 /// The smallest size the text may print at once a sheet is fitted to the
 /// page's width: the columns together are at most `FONT_PT / PRINT_PT`
 /// pages wide, unless their least widths alone are wider.
-const PRINT_PT: f64 = 8.5;
-/// Calibri 11's width of a digit, in pixels: the unit of a column's width.
-/// A column `w` characters wide is `w × 7 + 5` pixels, as the spreadsheet
-/// counts it, and holds `w` digits.
+const PRINT_PT: f64 = 8.25;
+/// Calibri 11's width of a digit at 96 pixels per inch: the unit of a
+/// column's width. A column `w` characters wide is `w × 7 + 5` pixels, as
+/// the spreadsheet counts it, and holds `w` digits.
 const CHAR_PX: f64 = 7.0;
 /// The padding a column adds to its characters, in pixels.
 const PADDING_PX: f64 = 5.0;
@@ -563,31 +572,40 @@ fn wrapped_lines(text: &str, width: f64) -> usize {
 
 /// The pieces a line of text wraps between, each with its [`span`] and
 /// whether a space comes before it: words, and a word's parts after a
-/// hyphen or a slash (`matmul-` `naive`, `raw/` `run-1.csv`), where
-/// spreadsheets also break a line.
+/// hyphen (`matmul-` `naive`), where spreadsheets also break a line. A
+/// slash is no such place: `ns/access` breaks only where it must.
 fn pieces(line: &str) -> impl Iterator<Item = (f64, bool)> + '_ {
     line.split_whitespace()
-        .flat_map(|word| word.split_inclusive(['-', '/']).enumerate().map(|(i, piece)| (span(piece), i == 0)))
+        .flat_map(|word| word.split_inclusive('-').enumerate().map(|(i, piece)| (span(piece), i == 0)))
 }
 
-/// How many characters of a column's width `text` takes: Calibri 11's
-/// advance widths (measured on Carlito, its metric twin, at 96 pixels per
-/// inch) in digits of 7 pixels. Prose takes about 0.85 of a digit a
-/// character; capitals and `m` more than one.
+/// Calibri 11's advance widths of the printable ASCII characters, space to
+/// `~`, in digits (the unit of a column's width): measured on Carlito, its
+/// metric twin. Prose takes about 0.85 of a digit a character, capitals and
+/// `m` more than one.
+#[rustfmt::skip]
+const ASCII_WIDTHS: [f64; 95] = [
+    0.45, 0.64, 0.79, 0.98, 1.00, 1.41, 1.35, 0.44, 0.60, 0.60, 0.98, 0.98,
+    0.49, 0.60, 0.50, 0.76, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00,
+    1.00, 1.00, 0.53, 0.53, 0.98, 0.98, 0.98, 0.91, 1.76, 1.14, 1.07, 1.05,
+    1.21, 0.96, 0.91, 1.24, 1.23, 0.50, 0.63, 1.03, 0.83, 1.69, 1.27, 1.31,
+    1.02, 1.33, 1.07, 0.91, 0.96, 1.27, 1.12, 1.76, 1.02, 0.96, 0.92, 0.61,
+    0.76, 0.61, 0.98, 0.98, 0.57, 0.95, 1.04, 0.83, 1.04, 0.98, 0.60, 0.93,
+    1.04, 0.45, 0.47, 0.90, 0.45, 1.58, 1.04, 1.04, 1.04, 1.04, 0.69, 0.77,
+    0.66, 1.04, 0.89, 1.41, 0.85, 0.89, 0.78, 0.62, 0.91, 0.62, 0.98,
+];
+
+/// How many characters of a column's width `text` takes in Calibri 11.
 fn span(text: &str) -> f64 {
-    let px = |c: char| match c {
-        ' ' => 3.3,
-        'i' | 'j' | 'l' | 'I' | '.' | ',' | ':' | ';' | '\'' | '!' | '|' | '·' => 3.9,
-        'f' | 't' | 'r' | 'J' | '(' | ')' | '[' | ']' | '{' | '}' | '-' | '"' => 5.1,
-        's' | 'c' | 'z' | '/' => 6.3,
-        'm' | 'w' | 'M' | 'W' | '%' | '@' | '—' => 13.3,
-        'A'..='Z' => 9.0,
-        c if c.is_ascii() => 7.9,
+    let width = |c: char| match c {
+        ' '..='~' => ASCII_WIDTHS[c as usize - ' ' as usize],
+        '·' => 0.5,
+        '—' => 1.79,
         // Beyond Latin (CJK, emoji): a full em.
-        c if c > '\u{2E7F}' => 14.7,
-        _ => 8.0,
+        c if c > '\u{2E7F}' => 1.97,
+        _ => 1.1,
     };
-    text.chars().map(px).sum::<f64>() / CHAR_PX
+    text.chars().map(width).sum()
 }
 
 /// Sets a sheet up for print, so a PDF of it reads: landscape, one page
