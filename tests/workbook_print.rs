@@ -9,8 +9,9 @@ use std::io::Read as _;
 
 use calamine::{Data, Reader, Xlsx};
 use vernier_engine::documents::measurements;
+use vernier_engine::harness::Param;
 use vernier_engine::notebook::{
-    Condition, EnvField, NewPair, Notebook, RowRef, RunColumn, Soak, SoakNumbers, SoakProtocol, Tag,
+    Condition, EnvField, NewPair, NewSweep, Notebook, RowRef, RunColumn, Soak, SoakNumbers, SoakProtocol, Tag,
 };
 use vernier_engine::stats::{Spread, Summary, compare, paired_ratios};
 
@@ -144,7 +145,7 @@ fn condition(field: &str, value: &str) -> Condition {
 
 /// A notebook as a student's looks a week in: long Environment values,
 /// runs with long commands and the conditions Vernier reads, a comparison,
-/// a discarded run, a soak and long notes.
+/// a discarded run, a soak, a sweep and long notes.
 fn lab_notebook() -> (tempfile::TempDir, Notebook) {
     let (tmp, _dir, mut nb) = saved_notebook();
     nb.set_environment_field(EnvField::MachineOs, "Debian 12 (bookworm) on a 2-core KVM guest, kernel 6.1.0-18-amd64")
@@ -229,6 +230,29 @@ fn lab_notebook() -> (tempfile::TempDir, Notebook) {
         },
         at(300),
     );
+    // A parameter scan, three points.
+    let size = Param::parse("SIZE=1M..16M*4").expect("a parameter");
+    let points: Vec<Vec<String>> = size.values.iter().map(|v| vec![v.clone()]).collect();
+    let runs = size
+        .values
+        .iter()
+        .enumerate()
+        .map(|(i, value)| {
+            let median = 1.5 * 4f64.powi(i as i32);
+            let mut m =
+                measurement(&format!("chase: SIZE={}", size.show(value)), &[median * 0.98, median, median * 1.04]);
+            (m.unit, m.command) = ("ns/access".into(), vec!["./chase".into(), "--bytes".into(), value.clone()]);
+            m.conditions = conditions.clone();
+            nb.record_run(m, at(350))
+        })
+        .collect();
+    let sweep = NewSweep {
+        what: "pointer chase across the cache levels".into(),
+        template: vec!["./chase".into(), "--bytes".into(), "{SIZE}".into()],
+        params: vec![size],
+        points,
+    };
+    nb.record_sweep(sweep, runs, at(350)).expect("a sweep");
     nb.add_note(
         "The fan spun up during run 2; the laptop was on the desk with the lid open, room about 22 °C. \
          Run 3 repeats it after a 60 s idle, with the browser closed and the charger plugged in throughout.",
@@ -309,15 +333,22 @@ fn numbers_fit(bytes: &[u8], name: &str, path: &str, widths: &[f64]) {
         };
         let value: f64 = value.parse().expect("a number");
         let format = number_format(bytes, path, reference);
-        let decimals = match format.as_str() {
-            "0" => 0,
-            code if code.starts_with("0.") && code[2..].chars().all(|c| c == '0') => code.len() - 2,
+        let shown = match format.as_str() {
+            "0" => format!("{value:.0}"),
+            code if code.starts_with("0.") && code[2..].chars().all(|c| c == '0') => {
+                format!("{value:.decimals$}", decimals = code.len() - 2)
+            }
+            // A row number after its letter: `"W"0` shows W1.
+            code if code.starts_with('"') && code.ends_with("\"0") => {
+                format!("{}{value:.0}", code.trim_matches(['"', '0']))
+            }
             _ => continue,
         };
-        let shown = format!("{value:.decimals$}");
+        // A digit is one character of width; a capital letter up to 1.8 (W).
+        let needed: f64 = shown.chars().map(|c| if c.is_ascii_uppercase() { 1.8 } else { 1.0 }).sum();
         // The file states a width to 1/256 of a character; the column is a whole number of pixels.
         let characters = ((widths[column_number(reference) as usize - 1] * PX_PER_CHAR).round() - 5.0) / PX_PER_CHAR;
-        assert!(shown.len() as f64 <= characters, "{name}!{reference} shows {shown} in {characters:.1} characters");
+        assert!(needed <= characters, "{name}!{reference} shows {shown} in {characters:.1} characters");
     }
 }
 
@@ -376,7 +407,8 @@ fn runs_are_numbered_marked_and_linked() {
     let header: Vec<String> = rows[0].iter().map(ToString::to_string).collect();
     let col = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no {name}"));
     let numbers: Vec<&Data> = rows[1..].iter().map(|r| &r[col("#")]).collect();
-    assert_eq!(numbers, [&Data::Float(1.0), &Data::Float(2.0), &Data::Float(3.0), &Data::Float(4.0)]);
+    let expected: Vec<Data> = (1..=7).map(|n| Data::Float(f64::from(n))).collect();
+    assert_eq!(numbers, expected.iter().collect::<Vec<_>>());
     let text = |row: usize, name: &str| rows[row].get(col(name)).map(ToString::to_string).unwrap_or_default();
     assert_eq!(text(2, "Compared with"), "run 3 (C1)");
     assert_eq!(text(3, "Compared with"), "run 2 (C1)");

@@ -493,7 +493,8 @@ const SPARE: f64 = 1.05;
 /// Each column's width in characters, from its header and `rows`' cells.
 /// A column is at least as wide as its header's widest word and its widest
 /// number (a number cannot wrap: one wider than its column shows `###`),
-/// and at most as wide as its longest line of text, up to [`MAX_WIDTH`].
+/// and at most as wide as its header or longest line of text, up to
+/// [`MAX_WIDTH`].
 /// Between the two, the text columns share what is left of the page so
 /// that their longest texts wrap to about the same number of lines — the
 /// conditions get more room than a tag — at the fewest lines that still
@@ -505,10 +506,14 @@ fn widths<'a>(headers: &[&str], rows: impl Iterator<Item = &'a [Cell]> + Clone) 
         .iter()
         .enumerate()
         .map(|(k, header)| {
-            let (mut least, mut longest) = (widest_piece(header), 0.0_f64);
+            let (mut least, mut longest) = (widest_piece(header), span(header) * SPARE);
             for cell in rows.clone().filter_map(|cells| cells.get(k)) {
                 match cell {
-                    Cell::Number(value, shown) => least = least.max(shown.text(*value).chars().count() as f64),
+                    // A digit is one character; a label's letter may be more (`W1`).
+                    Cell::Number(value, shown) => {
+                        let text = shown.text(*value);
+                        least = least.max((span(&text) * SPARE).max(text.chars().count() as f64));
+                    }
                     Cell::Text(text) => {
                         let text = visible(text);
                         least = least.max(widest_piece(&text).min(WORD_WIDTH));
