@@ -27,3 +27,6 @@ mod snapshots;
 mod stats_reference;
 /// E16, U4, D5: a sweep as one group, one view, charted and linked.
 mod sweeps;
+/// D3, S6, S11, N5: measurements.xlsx on paper — the print scale each sheet
+/// asks for, number formats by S6, `#` as numbers, comparison partners.
+mod workbook_print;

@@ -8,11 +8,17 @@
 //! knowing its header and how to fill its cell. No column number is written
 //! anywhere else, so a column added to a sheet moves its header and cells
 //! together. Every text cell is cut to what a cell holds (see `visible`).
+//!
+//! The workbook is also read on paper: every number cell carries a number
+//! format showing the digits S6 allows (the cell keeps them all), columns are
+//! as wide as their cells need and share the page so a sheet prints one page
+//! wide at 8.25 pt or larger, longer text wraps (each row as tall as its
+//! wrapped text), and the header row repeats on every printed page.
 
 use std::io::Cursor;
 
 use calamine::{Data, Reader, Xlsx};
-use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
+use rust_xlsxwriter::{Format, FormatAlign, FormatBorder, Workbook, Worksheet, XlsxError};
 
 use crate::notebook::store::{from_bytes, to_text};
 use crate::notebook::{
@@ -31,8 +37,87 @@ const CELL_LIMIT: usize = 32_000;
 pub enum Cell {
     /// Written as a string, never as a formula.
     Text(String),
-    /// Written as a number.
-    Number(f64),
+    /// Written as a number with every digit it has, shown as [`Shown`] says.
+    Number(f64, Shown),
+}
+
+/// How a spreadsheet shows a number cell. The cell keeps the full value
+/// (SPEC S6: raw values keep full precision); its number format shows the
+/// digits a person should read, so a printed sheet says `0.0003241`, not
+/// `0.0003241455000000011`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// The spreadsheet's General format, for numbers a person chose or
+    /// counted (a protocol's seconds, a number of points).
+    General,
+    /// At this decimal place: the one S6 gives the row's dispersion (see
+    /// [`at_place`]). A place left of the units (an IQR of 1200) shows as a
+    /// whole number, since a number format cannot round to tens.
+    Places(i32),
+    /// A signed percentage with this many decimals, as drift is written
+    /// (S5, S12): the fraction 0.012 shows as `+1.2%`.
+    Percent(i32),
+    /// Seconds, every digit as a person set them or a soak sampled them:
+    /// `40 s`.
+    Seconds,
+    /// A row number after its section's letter (`S1`, `C2`; no letter for
+    /// a run): the label a person reads, a number a spreadsheet sorts by.
+    Whole(&'static str),
+}
+
+impl Shown {
+    /// Excel's limit on the decimals of a number format.
+    const MAX_PLACES: i32 = 30;
+    /// Characters Excel's General format shows of a number in a cell.
+    const GENERAL_CHARS: usize = 11;
+
+    /// The cell's number format, or `None` for General.
+    fn format(self) -> Option<String> {
+        let digits = |places: i32| match places.min(Self::MAX_PLACES) {
+            p if p > 0 => format!("0.{}", "0".repeat(p.unsigned_abs() as usize)),
+            _ => "0".to_owned(),
+        };
+        match self {
+            Shown::General => None,
+            Shown::Places(places) => Some(digits(places)),
+            Shown::Percent(places) => {
+                let d = digits(places);
+                Some(format!("+{d}%;-{d}%;{d}%"))
+            }
+            Shown::Seconds => Some("General\" s\"".to_owned()),
+            Shown::Whole("") => Some("0".to_owned()),
+            Shown::Whole(letter) => Some(format!("\"{letter}\"0")),
+        }
+    }
+
+    /// `value` about as the spreadsheet shows it, to size its column: a
+    /// number cell cannot wrap, and one wider than its column shows `###`.
+    fn text(self, value: f64) -> String {
+        match self {
+            Shown::General => crate::stats::format_plain(value).chars().take(Self::GENERAL_CHARS).collect(),
+            Shown::Places(places) => crate::stats::format_at(value, places.clamp(0, Self::MAX_PLACES)),
+            Shown::Percent(_) => crate::stats::format_percent_change(value),
+            Shown::Seconds => format!("{} s", Shown::General.text(value)),
+            Shown::Whole(letter) => format!("{letter}{value:.0}"),
+        }
+    }
+}
+
+/// `value` at the decimal place S6 gives `dispersion`: the digits the row's
+/// Median, Dispersion and Min / Max show, here in the stored unit; every
+/// digit when the dispersion is zero and gives no place.
+fn at_place(value: f64, dispersion: f64) -> Cell {
+    Cell::Number(value, crate::stats::decimals_for_dispersion(dispersion).map_or(Shown::General, Shown::Places))
+}
+
+/// A row number as a number cell (D3), shown after its section's letter.
+fn whole(number: u32, letter: &'static str) -> Cell {
+    Cell::Number(f64::from(number), Shown::Whole(letter))
+}
+
+/// A cell, or an empty text cell when there is none.
+fn optional(cell: Option<Cell>) -> Cell {
+    cell.unwrap_or_else(|| Cell::Text(String::new()))
 }
 
 /// How a column fills its cell from a row and the notebook around it.
@@ -55,9 +140,9 @@ impl<R> Column<R> {
         Self::new(header, move |row, nb| Cell::Text(text(row, nb)))
     }
 
-    /// A column of number cells.
+    /// A column of number cells in the General format.
     pub fn number(header: &'static str, number: impl Fn(&R) -> f64 + 'static) -> Self {
-        Self::new(header, move |row, _| Cell::Number(number(row)))
+        Self::new(header, move |row, _| Cell::Number(number(row), Shown::General))
     }
 }
 
@@ -67,12 +152,20 @@ impl<R> Column<R> {
 pub struct Sheet<R> {
     /// The columns, left to right.
     pub columns: Vec<Column<R>>,
+    /// Which rows were set aside (N5): they stay, struck through.
+    set_aside: fn(&R) -> bool,
 }
 
 impl<R> Sheet<R> {
     /// A sheet whose columns are `columns`.
     pub fn new(columns: impl IntoIterator<Item = Column<R>>) -> Self {
-        Self { columns: columns.into_iter().collect() }
+        Self { columns: columns.into_iter().collect(), set_aside: |_| false }
+    }
+
+    /// The same sheet, striking through the rows `set_aside` picks, as the
+    /// log shows a discarded row (N5).
+    fn struck_when(self, set_aside: fn(&R) -> bool) -> Self {
+        Self { set_aside, ..self }
     }
 
     /// The index of the column headed `header`, if the sheet has one.
@@ -90,7 +183,8 @@ pub struct Layout {
     /// The Predictions section's columns, then Amends and Locked.
     pub predictions: Sheet<Prediction>,
     /// The Runs section's columns (figures in their display unit, S12), then
-    /// the stored unit and the figures in it as numbers.
+    /// the stored unit and the figures in it as numbers, the discard's
+    /// reason, the sweep and the comparison partner.
     pub runs: Sheet<Run>,
     /// Each interleaved comparison: its two runs, labels, verdict, paired
     /// ratio and order effect.
@@ -98,7 +192,9 @@ pub struct Layout {
     /// Each parameter scan: its runs, command and parameters (E16); every
     /// Runs row of one names it in its Sweep column.
     pub sweeps: Sheet<Sweep>,
-    /// The Soak runs section's columns, the protocol and numbers as numbers.
+    /// The Soak runs section's columns (the protocol and numbers as
+    /// numbers), the numbers' unit, the rest of the protocol, the discard's
+    /// reason.
     pub soaks: Sheet<Soak>,
     /// Notes and anomalies: time | note.
     pub notes: Sheet<Note>,
@@ -117,7 +213,10 @@ impl Default for Layout {
             ]),
             predictions: Sheet::new(
                 PredictionColumn::ALL
-                    .map(|c| Column::text(c.header(), move |p: &Prediction, _| p.cell(c)))
+                    .map(|c| match c {
+                        PredictionColumn::Number => Column::new(c.header(), |p: &Prediction, _| whole(p.number, "P")),
+                        _ => Column::text(c.header(), move |p: &Prediction, _| p.cell(c)),
+                    })
                     .into_iter()
                     .chain([
                         Column::text("Amends", |p: &Prediction, _| {
@@ -133,47 +232,72 @@ impl Default for Layout {
                     ]),
             ),
             runs: Sheet::new(
-                RunColumn::ALL.map(|c| Column::text(c.header(), move |r: &Run, _| r.cell(c))).into_iter().chain([
-                    Column::text("Unit", |r: &Run, _| r.measurement.unit.clone()),
-                    Column::number("Median (value)", |r: &Run| r.measurement.summary.median),
-                    Column::number("IQR (value)", |r: &Run| r.measurement.summary.iqr),
-                    // S5 as a fraction (0.012 for +1.2 %); empty where there is none.
-                    Column::new("Drift (value)", |r: &Run, _| {
-                        r.measurement.summary.drift.map_or_else(|| Cell::Text(String::new()), Cell::Number)
-                    }),
-                    Column::number("Min", |r: &Run| r.measurement.summary.min),
-                    Column::number("Max", |r: &Run| r.measurement.summary.max),
-                    Column::text("Discarded", |r: &Run, _| {
-                        r.discarded.as_ref().map(|d| d.reason.clone()).unwrap_or_default()
-                    }),
-                    // SPEC E16: the sweep a row is a point of, and its values.
-                    Column::text("Sweep", |r: &Run, nb| {
-                        nb.sweep_of(r.number)
-                            .map(|s| format!("{} · {}", s.label(), s.point_text(r.number).unwrap_or_default()))
-                            .unwrap_or_default()
-                    }),
-                ]),
-            ),
+                RunColumn::ALL
+                    .map(|c| match c {
+                        // A number (D3); a discarded run says so in Discarded
+                        // and is struck through (N5).
+                        RunColumn::Number => Column::new(c.header(), |r: &Run, _| whole(r.number, "")),
+                        _ => Column::text(c.header(), move |r: &Run, _| r.cell(c)),
+                    })
+                    .into_iter()
+                    .chain([
+                        Column::text("Unit", |r: &Run, _| r.measurement.unit.clone()),
+                        Column::new("Median (value)", |r: &Run, _| {
+                            at_place(r.measurement.summary.median, r.measurement.summary.iqr)
+                        }),
+                        Column::new("IQR (value)", |r: &Run, _| {
+                            at_place(r.measurement.summary.iqr, r.measurement.summary.iqr)
+                        }),
+                        // S5 as a fraction (0.012 for +1.2 %); empty where there is none.
+                        Column::new("Drift (value)", |r: &Run, _| {
+                            optional(
+                                r.measurement
+                                    .summary
+                                    .drift
+                                    .map(|d| Cell::Number(d, Shown::Percent(crate::stats::percent_places(d)))),
+                            )
+                        }),
+                        Column::new("Min", |r: &Run, _| at_place(r.measurement.summary.min, r.measurement.summary.iqr)),
+                        Column::new("Max", |r: &Run, _| at_place(r.measurement.summary.max, r.measurement.summary.iqr)),
+                        Column::text("Discarded", |r: &Run, _| {
+                            r.discarded.as_ref().map(|d| d.reason.clone()).unwrap_or_default()
+                        }),
+                        // SPEC E16: the sweep a row is a point of, and its values.
+                        Column::text("Sweep", |r: &Run, nb| {
+                            nb.sweep_of(r.number)
+                                .map(|s| format!("{} · {}", s.label(), s.point_text(r.number).unwrap_or_default()))
+                                .unwrap_or_default()
+                        }),
+                        // S11: the two arms stay together in every view; on
+                        // paper, each row names the other.
+                        Column::text("Compared with", |r: &Run, nb| compared_with(r.number, nb)),
+                    ]),
+            )
+            .struck_when(|r| r.discarded.is_some()),
             comparisons: Sheet::new([
-                Column::text("#", |p: &Pair, _| p.label()),
+                Column::new("#", |p: &Pair, _| whole(p.number, "C")),
                 Column::text("What", |p: &Pair, _| p.what.clone()),
-                Column::number("Run A", |p: &Pair| f64::from(p.runs[0])),
-                Column::number("Run B", |p: &Pair| f64::from(p.runs[1])),
+                Column::new("Run A", |p: &Pair, _| whole(p.runs[0], "")),
+                Column::new("Run B", |p: &Pair, _| whole(p.runs[1], "")),
                 Column::text("Label A", |p: &Pair, _| p.labels[0].clone()),
                 Column::text("Label B", |p: &Pair, _| p.labels[1].clone()),
                 Column::text("Verdict (S7)", |p: &Pair, _| p.verdict.verdict.clone()),
                 Column::text("Paired B/A", |p: &Pair, _| p.paired_text()),
                 Column::text("Order", |p: &Pair, _| p.order.as_ref().map(|o| o.describe()).unwrap_or_default()),
                 Column::text("Unit", |p: &Pair, _| p.verdict.unit.clone()),
-                Column::number("Median A", |p: &Pair| p.verdict.median_a),
-                Column::number("Median B", |p: &Pair| p.verdict.median_b),
-                Column::number("IQR A", |p: &Pair| p.verdict.iqr_a),
-                Column::number("IQR B", |p: &Pair| p.verdict.iqr_b),
-                Column::new("Paired B/A median", |p: &Pair, _| optional(p.paired.as_ref().map(|s| s.median))),
-                Column::new("Paired B/A IQR", |p: &Pair, _| optional(p.paired.as_ref().map(|s| s.iqr))),
+                Column::new("Median A", |p: &Pair, _| at_place(p.verdict.median_a, p.verdict.iqr_a)),
+                Column::new("Median B", |p: &Pair, _| at_place(p.verdict.median_b, p.verdict.iqr_b)),
+                Column::new("IQR A", |p: &Pair, _| at_place(p.verdict.iqr_a, p.verdict.iqr_a)),
+                Column::new("IQR B", |p: &Pair, _| at_place(p.verdict.iqr_b, p.verdict.iqr_b)),
+                Column::new("Paired B/A median", |p: &Pair, _| {
+                    optional(p.paired.as_ref().map(|s| at_place(s.median, s.iqr)))
+                }),
+                Column::new("Paired B/A IQR", |p: &Pair, _| {
+                    optional(p.paired.as_ref().map(|s| at_place(s.iqr, s.iqr)))
+                }),
             ]),
             sweeps: Sheet::new([
-                Column::text("#", |s: &Sweep, _| s.label()),
+                Column::new("#", |s: &Sweep, _| whole(s.number, "W")),
                 Column::text("What", |s: &Sweep, _| s.what.clone()),
                 Column::text("Command", |s: &Sweep, _| crate::display::quote_argv(&s.template)),
                 Column::text("Parameters", |s: &Sweep, _| s.params_text()),
@@ -186,15 +310,21 @@ impl Default for Layout {
             soaks: Sheet::new(
                 SoakColumn::ALL.map(|c| Column::new(c.header(), move |s: &Soak, _| soak_cell(s, c))).into_iter().chain(
                     [
+                        // The unit of P, S and the tail IQR.
+                        Column::text("Unit", |s: &Soak, _| s.numbers.unit.clone()),
                         // T1: the protocol the soak ran under, beside its numbers.
                         Column::number("Opening window (s)", |s: &Soak| s.protocol.opening_window_s),
                         Column::number("Tail window (s)", |s: &Soak| s.protocol.tail_window_s),
                         Column::number("Threshold (of P)", |s: &Soak| s.protocol.threshold),
                         Column::number("Hold (samples)", |s: &Soak| f64::from(s.protocol.hold)),
                         Column::number("Band", |s: &Soak| s.protocol.band),
+                        Column::text("Discarded", |s: &Soak, _| {
+                            s.discarded.as_ref().map(|d| d.reason.clone()).unwrap_or_default()
+                        }),
                     ],
                 ),
-            ),
+            )
+            .struck_when(|s| s.discarded.is_some()),
             notes: Sheet::new([
                 Column::text("Time", |n: &Note, _| n.at.format("%Y-%m-%d %H:%M:%S UTC").to_string()),
                 Column::text("Note", |n: &Note, _| n.text.clone()),
@@ -203,28 +333,40 @@ impl Default for Layout {
     }
 }
 
-/// A number, or an empty text cell when there is none.
-fn optional(value: Option<f64>) -> Cell {
-    value.map_or_else(|| Cell::Text(String::new()), Cell::Number)
+/// The runs that run `number` is compared with, each with its comparison:
+/// `run 2 (C1)`; empty when it is in none.
+fn compared_with(number: u32, nb: &Notebook) -> String {
+    let partners: Vec<String> = nb
+        .pairs()
+        .iter()
+        .filter_map(|p| {
+            let arm = p.runs.iter().position(|&r| r == number)?;
+            Some(format!("run {} ({})", p.runs[1 - arm], p.label()))
+        })
+        .collect();
+    partners.join("; ")
 }
 
 /// A soak's cell in the workbook: the protocol and the six numbers as
-/// numbers (D3); an unobserved time, the label, conditions and raw file as
-/// the log shows them.
+/// numbers (D3) — times in seconds, P, S and the tail IQR at the place the
+/// tail IQR supports and S/P to two digits, as
+/// [`crate::notebook::SoakNumbers::shown`] writes them (S6); an unobserved
+/// time, the conditions and raw file as the log shows them.
 fn soak_cell(s: &Soak, column: SoakColumn) -> Cell {
     let n = &s.numbers;
-    let time = |t: Option<f64>| t.map_or_else(|| Cell::Text(s.cell(column)), Cell::Number);
+    let time = |t: Option<f64>| t.map_or_else(|| Cell::Text(s.cell(column)), |t| Cell::Number(t, Shown::Seconds));
     match column {
-        SoakColumn::Duration => Cell::Number(s.protocol.duration_s),
-        SoakColumn::Interval => Cell::Number(s.protocol.interval_s),
-        SoakColumn::Peak => Cell::Number(n.peak),
+        SoakColumn::Number => whole(s.number, "S"),
+        SoakColumn::Duration => Cell::Number(s.protocol.duration_s, Shown::Seconds),
+        SoakColumn::Interval => Cell::Number(s.protocol.interval_s, Shown::Seconds),
+        SoakColumn::Peak => at_place(n.peak, n.tail_iqr),
         SoakColumn::Onset => time(n.t_onset),
         SoakColumn::Stable => time(n.t_stable),
-        SoakColumn::Knee => n.knee().map_or_else(|_| Cell::Text(s.cell(column)), Cell::Number),
-        SoakColumn::Sustained => Cell::Number(n.sustained),
-        SoakColumn::Ratio => Cell::Number(n.ratio),
-        SoakColumn::TailIqr => Cell::Number(n.tail_iqr),
-        SoakColumn::Number | SoakColumn::Conditions | SoakColumn::RawFile => Cell::Text(s.cell(column)),
+        SoakColumn::Knee => time(n.knee().ok()),
+        SoakColumn::Sustained => at_place(n.sustained, n.tail_iqr),
+        SoakColumn::Ratio => Cell::Number(n.ratio, Shown::Places(crate::stats::significant_places(n.ratio, 2))),
+        SoakColumn::TailIqr => at_place(n.tail_iqr, n.tail_iqr),
+        SoakColumn::Conditions | SoakColumn::RawFile => Cell::Text(s.cell(column)),
     }
 }
 
@@ -236,17 +378,16 @@ pub fn write(nb: &Notebook) -> Result<Vec<u8>, super::ExportError> {
 /// Writes the workbook with the sheets laid out by `layout`.
 pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::ExportError> {
     let mut book = Workbook::new();
-    let bold = Format::new().set_bold();
 
-    sheet(&mut book, "Environment", &layout.environment, &EnvField::ALL, nb, &bold)?;
-    let ws = sheet(&mut book, "Predictions", &layout.predictions, nb.predictions(), nb, &bold)?;
+    sheet(&mut book, "Environment", &layout.environment, &EnvField::ALL, nb)?;
+    let ws = sheet(&mut book, "Predictions", &layout.predictions, nb.predictions(), nb)?;
     // D3: the predictions are read-only in the workbook too.
     ws.protect();
-    sheet(&mut book, "Runs", &layout.runs, nb.runs(), nb, &bold)?;
-    sheet(&mut book, "Comparisons", &layout.comparisons, nb.pairs(), nb, &bold)?;
-    sheet(&mut book, "Sweeps", &layout.sweeps, nb.sweeps(), nb, &bold)?;
-    sheet(&mut book, "Soak runs", &layout.soaks, nb.soaks(), nb, &bold)?;
-    sheet(&mut book, "Notes and anomalies", &layout.notes, nb.notes(), nb, &bold)?;
+    sheet(&mut book, "Runs", &layout.runs, nb.runs(), nb)?;
+    sheet(&mut book, "Comparisons", &layout.comparisons, nb.pairs(), nb)?;
+    sheet(&mut book, "Sweeps", &layout.sweeps, nb.sweeps(), nb)?;
+    sheet(&mut book, "Soak runs", &layout.soaks, nb.soaks(), nb)?;
+    sheet(&mut book, "Notes and anomalies", &layout.notes, nb.notes(), nb)?;
 
     // The notebook itself, for a lossless reopen (D4).
     let text = to_text(nb)?;
@@ -259,38 +400,231 @@ pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::Expo
     Ok(book.save_to_buffer()?)
 }
 
-/// Adds the sheet `name`: a bold, frozen header row from `layout`, then one
-/// row per item of `rows`, each cell in its column's position.
+/// Adds the sheet `name`: a bold, wrapped, frozen header row from `layout`,
+/// then one row per item of `rows`, each cell in its column's position,
+/// the columns as wide as their cells need (see [`widths`]) and the page set
+/// up for print (see [`page_setup`]).
 fn sheet<'a, R>(
     book: &'a mut Workbook,
     name: &str,
     layout: &Sheet<R>,
     rows: &[R],
     nb: &Notebook,
-    bold: &Format,
 ) -> Result<&'a mut Worksheet, XlsxError> {
+    let table: Vec<(bool, Vec<Cell>)> = rows
+        .iter()
+        .map(|item| ((layout.set_aside)(item), layout.columns.iter().map(|c| (c.fill)(item, nb)).collect()))
+        .collect();
     let ws = book.add_worksheet();
     ws.set_name(name)?;
+    let header =
+        Format::new().set_bold().set_text_wrap().set_align(FormatAlign::Top).set_border_bottom(FormatBorder::Thin);
     for (k, column) in layout.columns.iter().enumerate() {
-        let k = k as u16;
-        ws.write_string_with_format(0, k, column.header, bold)?;
-        ws.set_column_width(k, if k == 0 { 12 } else { 24 })?;
+        ws.write_string_with_format(0, k as u16, column.header, &header)?;
     }
-    ws.set_freeze_panes(1, 0)?;
-    // Printed or turned into a PDF, each sheet is one page wide.
-    ws.set_landscape();
-    ws.set_print_fit_to_pages(1, 0);
-    ws.set_repeat_rows(0, 0)?;
-    for (i, item) in rows.iter().enumerate() {
+    let headers: Vec<&str> = layout.columns.iter().map(|c| c.header).collect();
+    let widths = widths(&headers, table.iter().map(|(_, cells)| cells.as_slice()));
+    for (k, &width) in widths.iter().enumerate() {
+        ws.set_column_width(k as u16, width as f64)?;
+    }
+    ws.set_row_height(0, row_height(headers.iter().copied(), &widths))?;
+    for (i, (struck, cells)) in table.iter().enumerate() {
         let row = i as u32 + 1;
-        for (k, column) in layout.columns.iter().enumerate() {
-            match (column.fill)(item, nb) {
-                Cell::Text(text) => ws.write_string(row, k as u16, visible(&text))?,
-                Cell::Number(value) => ws.write_number(row, k as u16, value)?,
+        let texts: Vec<std::borrow::Cow<'_, str>> = cells
+            .iter()
+            .map(|cell| match cell {
+                Cell::Text(text) => visible(text),
+                Cell::Number(..) => "".into(),
+            })
+            .collect();
+        ws.set_row_height(row, row_height(texts.iter().map(|t| t.as_ref()), &widths))?;
+        for (k, (cell, text)) in cells.iter().zip(&texts).enumerate() {
+            let mut format = Format::new().set_align(FormatAlign::Top);
+            if *struck {
+                format = format.set_font_strikethrough();
+            }
+            match cell {
+                Cell::Text(_) => ws.write_string_with_format(row, k as u16, text.as_ref(), &format.set_text_wrap())?,
+                Cell::Number(value, shown) => {
+                    if let Some(code) = shown.format() {
+                        format = format.set_num_format(code);
+                    }
+                    ws.write_number_with_format(row, k as u16, *value, &format)?
+                }
             };
         }
     }
+    ws.set_freeze_panes(1, 0)?;
+    page_setup(ws)?;
     Ok(ws)
+}
+
+/// Left and right page margins, inches: narrow, so a wide sheet prints
+/// large, yet clear of what a printer cannot reach.
+const SIDE_MARGIN_IN: f64 = 0.25;
+/// Top and bottom margins, inches, with room for the footer.
+const END_MARGIN_IN: f64 = 0.6;
+/// Pixels (at 96 per inch) across a landscape page inside the side margins:
+/// US Letter's 11 inches, the narrower of Letter and A4 (11.7), so the sheet
+/// fits either.
+const PAGE_PX: f64 = (11.0 - 2.0 * SIDE_MARGIN_IN) * 96.0;
+/// The workbook's font size (Calibri 11, the spreadsheet's default).
+const FONT_PT: f64 = 11.0;
+/// The smallest size the text may print at once a sheet is fitted to the
+/// page's width: the columns together are at most `FONT_PT / PRINT_PT`
+/// pages wide, unless their least widths alone are wider.
+const PRINT_PT: f64 = 8.25;
+/// Calibri 11's width of a digit at 96 pixels per inch: the unit of a
+/// column's width. A column `w` characters wide is `w × 7 + 5` pixels, as
+/// the spreadsheet counts it, and holds `w` digits.
+const CHAR_PX: f64 = 7.0;
+/// The padding a column adds to its characters, in pixels.
+const PADDING_PX: f64 = 5.0;
+/// A column of text is never wider than this, in characters: longer text
+/// wraps, and a screen still shows several columns.
+const MAX_WIDTH: f64 = 60.0;
+/// A word up to this wide is not broken across lines by a narrow column;
+/// a longer one (a path, a hash) may be.
+const WORD_WIDTH: f64 = 12.0;
+/// What a column's least width adds to its widest word or header, as a
+/// share: bold is wider, and a printer's font may round up.
+const SPARE: f64 = 1.05;
+
+/// Each column's width in characters, from its header and `rows`' cells.
+/// A column is at least as wide as its header's widest word and its widest
+/// number (a number cannot wrap: one wider than its column shows `###`),
+/// and at most as wide as its header or longest line of text, up to
+/// [`MAX_WIDTH`].
+/// Between the two, the text columns share what is left of the page so
+/// that their longest texts wrap to about the same number of lines — the
+/// conditions get more room than a tag — at the fewest lines that still
+/// let the sheet print at [`PRINT_PT`] or larger, one page wide.
+fn widths<'a>(headers: &[&str], rows: impl Iterator<Item = &'a [Cell]> + Clone) -> Vec<usize> {
+    let widest_piece = |text: &str| pieces(text).map(|(width, _)| width * SPARE).fold(0.0, f64::max);
+    // (least, most, longest line of text), in characters.
+    let bounds: Vec<(f64, f64, f64)> = headers
+        .iter()
+        .enumerate()
+        .map(|(k, header)| {
+            let (mut least, mut longest) = (widest_piece(header), span(header) * SPARE);
+            for cell in rows.clone().filter_map(|cells| cells.get(k)) {
+                match cell {
+                    // A digit is one character; a label's letter may be more (`W1`).
+                    Cell::Number(value, shown) => {
+                        let text = shown.text(*value);
+                        least = least.max((span(&text) * SPARE).max(text.chars().count() as f64));
+                    }
+                    Cell::Text(text) => {
+                        let text = visible(text);
+                        least = least.max(widest_piece(&text).min(WORD_WIDTH));
+                        longest = text.lines().map(span).fold(longest, f64::max);
+                    }
+                }
+            }
+            let least = least.ceil().max(1.0);
+            (least, longest.min(MAX_WIDTH).ceil().max(least), longest)
+        })
+        .collect();
+    let at = |lines: f64| bounds.iter().map(move |&(least, most, longest)| (longest / lines).ceil().clamp(least, most));
+    let pixels = |lines: f64| at(lines).map(|w| w * CHAR_PX + PADDING_PX).sum::<f64>();
+    let budget = PAGE_PX * FONT_PT / PRINT_PT;
+    // At as many lines as the longest text has characters, every column is
+    // at its least: the narrowest the sheet can be.
+    let most_lines = bounds.iter().map(|&(_, _, longest)| longest.ceil() as usize).max().unwrap_or(0).max(1);
+    let lines = (1..=most_lines).map(|l| l as f64).find(|&lines| pixels(lines) <= budget).unwrap_or(most_lines as f64);
+    at(lines).map(|w| w as usize).collect()
+}
+
+/// The height of one line of Calibri 11, points: a row of `n` wrapped lines
+/// is `n` times this.
+const LINE_PT: f64 = 15.0;
+/// The tallest row a spreadsheet allows, points.
+const MAX_ROW_PT: f64 = 409.0;
+
+/// How tall a row of `texts` is with each text wrapped in its column of
+/// `widths`, in points. Set on every row, since LibreOffice does not grow
+/// a row to its wrapped text by itself.
+fn row_height<'a>(texts: impl Iterator<Item = &'a str>, widths: &[usize]) -> f64 {
+    let lines = texts.zip(widths).map(|(text, &width)| wrapped_lines(text, width as f64)).max();
+    (lines.unwrap_or(1) as f64 * LINE_PT).min(MAX_ROW_PT)
+}
+
+/// The lines `text` takes wrapped to `width` characters where a
+/// spreadsheet wraps it (see [`pieces`]), a piece wider than that broken
+/// across lines; at least one.
+fn wrapped_lines(text: &str, width: f64) -> usize {
+    let width = width.max(1.0);
+    let space = span(" ");
+    let paragraph = |line: &str| {
+        let (mut lines, mut used) = (1, 0.0);
+        for (piece, spaced) in pieces(line) {
+            let joined = used + if spaced { space } else { 0.0 } + piece;
+            if used > 0.0 && joined <= width {
+                used = joined;
+                continue;
+            }
+            if used > 0.0 {
+                lines += 1;
+            }
+            let broken = (piece / width).ceil().max(1.0) - 1.0;
+            lines += broken as usize;
+            used = piece - broken * width;
+        }
+        lines
+    };
+    text.lines().map(paragraph).sum::<usize>().max(1)
+}
+
+/// The pieces a line of text wraps between, each with its [`span`] and
+/// whether a space comes before it: words, and a word's parts after a
+/// hyphen (`matmul-` `naive`), where spreadsheets also break a line. A
+/// slash is no such place: `ns/access` breaks only where it must.
+fn pieces(line: &str) -> impl Iterator<Item = (f64, bool)> + '_ {
+    line.split_whitespace()
+        .flat_map(|word| word.split_inclusive('-').enumerate().map(|(i, piece)| (span(piece), i == 0)))
+}
+
+/// Calibri 11's advance widths of the printable ASCII characters, space to
+/// `~`, in digits (the unit of a column's width): measured on Carlito, its
+/// metric twin. Prose takes about 0.85 of a digit a character, capitals and
+/// `m` more than one.
+#[rustfmt::skip]
+const ASCII_WIDTHS: [f64; 95] = [
+    0.45, 0.64, 0.79, 0.98, 1.00, 1.41, 1.35, 0.44, 0.60, 0.60, 0.98, 0.98,
+    0.49, 0.60, 0.50, 0.76, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00,
+    1.00, 1.00, 0.53, 0.53, 0.98, 0.98, 0.98, 0.91, 1.76, 1.14, 1.07, 1.05,
+    1.21, 0.96, 0.91, 1.24, 1.23, 0.50, 0.63, 1.03, 0.83, 1.69, 1.27, 1.31,
+    1.02, 1.33, 1.07, 0.91, 0.96, 1.27, 1.12, 1.76, 1.02, 0.96, 0.92, 0.61,
+    0.76, 0.61, 0.98, 0.98, 0.57, 0.95, 1.04, 0.83, 1.04, 0.98, 0.60, 0.93,
+    1.04, 0.45, 0.47, 0.90, 0.45, 1.58, 1.04, 1.04, 1.04, 1.04, 0.69, 0.77,
+    0.66, 1.04, 0.89, 1.41, 0.85, 0.89, 0.78, 0.62, 0.91, 0.62, 0.98,
+];
+
+/// How many characters of a column's width `text` takes in Calibri 11.
+fn span(text: &str) -> f64 {
+    let width = |c: char| match c {
+        ' '..='~' => ASCII_WIDTHS[c as usize - ' ' as usize],
+        '·' => 0.5,
+        '—' => 1.79,
+        // Beyond Latin (CJK, emoji): a full em.
+        c if c > '\u{2E7F}' => 1.97,
+        _ => 1.1,
+    };
+    text.chars().map(width).sum()
+}
+
+/// Sets a sheet up for print, so a PDF of it reads: landscape, one page
+/// wide (as many tall as it needs), the header row on every page, narrow
+/// margins, the gridlines printed, and the sheet's name and page number
+/// in the footer.
+fn page_setup(ws: &mut Worksheet) -> Result<(), XlsxError> {
+    ws.set_landscape();
+    ws.set_print_fit_to_pages(1, 0);
+    ws.set_repeat_rows(0, 0)?;
+    ws.set_margins(SIDE_MARGIN_IN, SIDE_MARGIN_IN, END_MARGIN_IN, END_MARGIN_IN, 0.3, 0.3);
+    ws.set_print_gridlines(true);
+    ws.set_footer("&L&A&Rpage &P of &N");
+    Ok(())
 }
 
 /// A cell's text as a spreadsheet shows it: inert (SPEC N10 — a line feed

@@ -14,10 +14,10 @@ mod summary;
 
 pub use compare::{Comparison, OrderCheck, Spread, at_allowance_place, compare, paired_ratios};
 pub use percentile::{median_of, percentile_sorted};
-pub(crate) use rounding::trim_zeros;
 pub use rounding::{
     Rounded, decimals_for_dispersion, format_at, format_percent, format_percent_change, format_plain,
-    format_significant,
+    format_significant, percent_places,
 };
+pub(crate) use rounding::{significant_places, trim_zeros};
 pub use shape::{Bimodality, WarmupCheck, bimodality, warmup_check};
 pub use summary::{Flag, Halves, NOISY_IQR_FRACTION, StatsError, Summary};

@@ -109,7 +109,15 @@ pub fn format_percent(fraction: f64) -> String {
     if !percent.is_finite() {
         return format!("{percent} %");
     }
-    format!("{} %", format_at(percent, significant_places(percent, 2).clamp(0, 2)))
+    format!("{} %", format_at(percent, percent_places(fraction)))
+}
+
+/// The decimals of a fraction shown as a percentage (see [`format_percent`]):
+/// two significant digits, never finer than a hundredth of a percent. A
+/// spreadsheet's percent format takes its decimals from here, so a cell and
+/// a text show the same digits.
+pub fn percent_places(fraction: f64) -> i32 {
+    significant_places(100.0 * fraction, 2).clamp(0, 2)
 }
 
 /// `value` with `digits` significant digits (at least one), for ratios and
