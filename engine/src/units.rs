@@ -198,6 +198,17 @@ impl Figures {
     }
 }
 
+/// One derived value in `unit` as a person reads it — a product or a
+/// quotient of figures, such as a duty cycle's energy per second, which
+/// has no dispersion for S6 to round it to: in the unit S12 gives it (a
+/// time rescaled, any other unit, mJ or W, as it is) with every digit an
+/// `f64` holds reliably and none of its binary noise, so 0.06 mJ/s in
+/// watts is `0.00006 W`, not `0.000059999999999999995 W`.
+pub fn plain(value: f64, unit: &str) -> String {
+    let shown = DisplayUnit::for_median(unit, value);
+    shown.after(&format_plain(shown.scale(value)))
+}
+
 /// A size in bytes as a person reads it: bytes below 1 KiB, then KiB, MiB,
 /// GiB or TiB with three significant digits (`64 MiB`, `23.5 GiB`).
 pub fn size(bytes: f64) -> String {
@@ -301,6 +312,17 @@ mod tests {
         assert_eq!(time_factor("ns/access", "µs/access"), Some(0.001));
         assert_eq!(time_factor("ns/access", "ns"), None);
         assert_eq!(time_factor("chunks/s", "s"), None);
+    }
+
+    // SPEC S12, D6: a derived value keeps its unit (watts stay watts) and
+    // shows no float artefact; a time still takes its S12 unit.
+    #[test]
+    fn derived_values_are_plain() {
+        assert_eq!(plain(0.06 / 1000.0, "W"), "0.00006 W");
+        assert_eq!(plain(0.1 + 0.2, "mJ/s"), "0.3 mJ/s");
+        assert_eq!(plain(2640.0, "mJ/s"), "2640 mJ/s");
+        assert_eq!(plain(0.0125, "s"), "12.5 ms");
+        assert_eq!(plain(7.0, ""), "7");
     }
 
     // SPEC S12: sizes in KiB, MiB, GiB.

@@ -5,6 +5,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::units::plain;
+
 /// The shipped synthetic dataset, built into the binary.
 pub const SHIPPED: &str = include_str!("../../../datasets/placement-bench.csv");
 /// Where [`SHIPPED`] lives in the repository, for captions and provenance.
@@ -131,15 +133,20 @@ pub fn decide(entries: &[Entry], budgets: &BTreeMap<String, f64>, rates: &BTreeM
             }
             let why =
                 format!("{latency} ms inside {budget} ms, least energy of those that meet it; {}", beat.join("; "));
+            // The energy and the rate are the dataset's and the student's
+            // own digits; what is computed from them is written by the one
+            // display rule (S12), so no float artefact reaches the table.
+            let per_run = plain(energy, "mJ");
             let cost = match rates.get(workload) {
                 Some(&rate) => {
                     let per_second = energy * rate;
                     format!(
-                        "{energy} mJ per run; at {rate} runs/s: {energy} mJ × {rate} /s = {per_second} mJ/s = {} W",
-                        per_second / 1000.0
+                        "{per_run} per run; at {rate} runs/s: {per_run} × {rate} /s = {} = {}",
+                        plain(per_second, "mJ/s"),
+                        plain(per_second / 1000.0, "W")
                     )
                 }
-                None => format!("{energy} mJ per run"),
+                None => format!("{per_run} per run"),
             };
             Decision { workload: workload.clone(), processor: best.processor.clone(), why, cost }
         })
@@ -179,6 +186,18 @@ mod tests {
         assert_eq!(game.processor, "GPU");
         assert_eq!(game.cost, "44 mJ per run; at 60 runs/s: 44 mJ × 60 /s = 2640 mJ/s = 2.64 W");
         assert!(game.why.contains("NPU, DSP unsupported"));
+    }
+
+    // SPEC D6, S12: the duty-cycle line is in plain watts, the
+    // multiplication shown, no float artefact in what was computed.
+    #[test]
+    fn the_duty_cycle_power_is_plain_watts() {
+        let entries =
+            parse("workload,processor,latency_ms,energy_mj,supported\ntick,MCU,0.5,0.006,1\n").expect("parses");
+        let d = decide(&entries, &budgets(&[("tick", 1.0)]), &budgets(&[("tick", 10.0)]));
+        assert_eq!(d[0].cost, "0.006 mJ per run; at 10 runs/s: 0.006 mJ × 10 /s = 0.06 mJ/s = 0.00006 W");
+        let d = decide(&entries, &budgets(&[("tick", 1.0)]), &budgets(&[("tick", 0.1)]));
+        assert_eq!(d[0].cost, "0.006 mJ per run; at 0.1 runs/s: 0.006 mJ × 0.1 /s = 0.0006 mJ/s = 0.0000006 W");
     }
 
     #[test]
