@@ -6,6 +6,7 @@
 
 use super::condition::{Brevity, Condition, ConditionName, Conditions, brief_conditions};
 use super::environment::{EnvField, Environment};
+use crate::platform::placement::NO_PLACEMENT;
 
 /// How a build taken from the Environment by default ends (SPEC N11).
 pub const FROM_ENVIRONMENT: &str = "(from the Environment)";
@@ -107,7 +108,7 @@ impl RowContext<'_> {
     /// The canary alone is not a thermal condition (SPEC A2).
     pub fn thermal(&self) -> Option<String> {
         let stated = [
-            self.stated(EnvField::PreRunIdle).map(|i| format!("idle {i} before the run")),
+            self.stated(EnvField::PreRunIdle).map(|i| idle_phrase(&i)),
             self.stated(EnvField::Ambient).map(|a| format!("ambient {a}")),
             self.later(ConditionName::StatedThermal).map(|t| format!("{t} (stated later)")),
         ];
@@ -167,21 +168,24 @@ impl RowContext<'_> {
         }
     }
 
-    /// The long form's lines about the row (D7): machine, build,
-    /// conditions, placement; each says when it was not stated.
-    pub fn long_lines(&self) -> [String; 4] {
-        let get = |name: ConditionName| self.conditions.value_of(name).map(str::to_owned);
-        let label = self.stated_label();
-        let machine = self.machine().unwrap_or_else(|| "machine not stated".into());
-        let build = self.build().map_or_else(|| "build not stated".to_owned(), |b| format!("build: {b}"));
+    /// The power source in words, `mains power`, marked when the student
+    /// stated it after the row was recorded (`vernier set-run`).
+    fn power_words(&self) -> Option<String> {
         let read = self
             .conditions
             .condition(ConditionName::PowerSource)
             .is_some_and(|c| c.is_stated() && !c.value.eq_ignore_ascii_case("unknown"));
-        let power_later = !read && self.stated(EnvField::PowerSource).is_none();
-        let mut conditions: Vec<String> = [
-            self.power_source()
-                .map(|p| if power_later { format!("{p} power (stated later)") } else { format!("{p} power") }),
+        let later = !read && self.stated(EnvField::PowerSource).is_none();
+        self.power_source().map(|p| if later { format!("{p} power (stated later)") } else { format!("{p} power") })
+    }
+
+    /// The long form's lines about the row (D7): machine, build,
+    /// conditions, placement; each says when it was not stated.
+    pub fn long_lines(&self) -> [String; 4] {
+        let machine = self.machine().unwrap_or_else(|| "machine not stated".into());
+        let build = self.build().map_or_else(|| "build not stated".to_owned(), |b| format!("build: {b}"));
+        let conditions: Vec<String> = [
+            self.power_words(),
             self.thermal(),
             self.stated(EnvField::PhysicalSetup),
             self.stated(EnvField::OtherLoad).map(|o| format!("other load: {o}")),
@@ -190,16 +194,80 @@ impl RowContext<'_> {
         .into_iter()
         .flatten()
         .collect();
+        let mut conditions = if conditions.is_empty() { "conditions not stated".into() } else { conditions.join(", ") };
         if self.stated.is_none() {
-            conditions.push(NOT_RECORDED.into());
+            conditions = format!("{conditions}; {NOT_RECORDED}");
         } else if self.imported() && self.states_from_snapshot() {
-            conditions.push(format!("({label}, not read from the measuring machine)"));
+            // Said once, of everything before it on the line.
+            conditions = format!("{conditions} ({}, not read from the measuring machine)", self.stated_label());
         }
-        let conditions = if conditions.is_empty() { "conditions not stated".into() } else { conditions.join(", ") };
-        let placement = get(ConditionName::PlacementUsed)
-            .or_else(|| self.stated(EnvField::PlacementControl).map(|p| format!("placement control: {p}")))
-            .unwrap_or_else(|| "placement not stated".into());
-        [machine, build, conditions, placement]
+        [machine, build, conditions, self.placement()]
+    }
+
+    /// Where the run ran, as one phrase (D7, E8): what the harness did for
+    /// this run — pinned, not pinned and why, or no placement control on
+    /// this platform — and, when the run was not pinned though it could
+    /// have been, that the control was there and not used. A row that
+    /// recorded nothing of its own (an import) gives the stated control,
+    /// labelled, and says its run's placement is not recorded: a bare
+    /// "available" would read as if this run had used it.
+    pub fn placement(&self) -> String {
+        let used = self.conditions.condition(ConditionName::PlacementUsed).filter(|c| c.is_stated());
+        // What this machine could do, read with the run (E9), else stated.
+        let read = self.conditions.value_of(ConditionName::Placement).and_then(availability);
+        let stated = self.stated(EnvField::PlacementControl);
+        match used.map(|c| c.value.as_str()) {
+            Some(NOT_PINNED) => match read.or_else(|| stated.as_deref().and_then(availability)) {
+                Some(true) => {
+                    let whose = if read.is_some() { "" } else { " (stated)" };
+                    format!(
+                        "not pinned: placement control was available{whose} but not used for this run (no --pin given)"
+                    )
+                }
+                _ => NOT_PINNED.to_owned(),
+            },
+            Some(used) => used.to_owned(),
+            None => {
+                let label = self.stated_label();
+                match stated.as_deref().map(|s| (s, availability(s))) {
+                    Some((_, Some(false))) => format!("{NO_PLACEMENT} ({label})"),
+                    Some((_, Some(true))) => {
+                        format!("placement control available ({label}); whether this run was pinned is not recorded")
+                    }
+                    Some((text, None)) => {
+                        format!("placement control: {text} ({label}); whether this run was pinned is not recorded")
+                    }
+                    None => "placement not stated".to_owned(),
+                }
+            }
+        }
+    }
+
+    /// The short form's conditions (D7), from the row's own record (N9,
+    /// N11): `[power source and pre-run idle, build]`, each saying when it
+    /// was not stated, the first marked when it was stated at import. A
+    /// comparison says each part once when its two arms agree on it.
+    pub fn sentence_parts(&self) -> [String; 2] {
+        let idle = self
+            .stated(EnvField::PreRunIdle)
+            .map(|i| idle_phrase(&i))
+            .or_else(|| self.later(ConditionName::StatedThermal).map(|t| format!("{t} (stated later)")));
+        let missing = if self.stated.is_none() { "not recorded with this row" } else { "not stated" };
+        let conditions = match (self.power_words(), idle) {
+            (None, None) if self.stated.is_none() => NOT_RECORDED.to_owned(),
+            (power, idle) => format!(
+                "{}, {}",
+                power.map_or_else(|| format!("power source {missing}"), |p| format!("on {p}")),
+                idle.unwrap_or_else(|| format!("pre-run idle {missing}"))
+            ),
+        };
+        let conditions = if self.imported() && self.states_from_snapshot() {
+            format!("{conditions} ({})", self.stated_label())
+        } else {
+            conditions
+        };
+        let build = self.build().map_or_else(|| "build not stated".to_owned(), |b| format!("built with {b}"));
+        [conditions, build]
     }
 
     /// True when the conditions line holds something of the snapshot (what
@@ -226,5 +294,115 @@ impl RowContext<'_> {
         .into_iter()
         .filter_map(|(stated, name)| (!stated).then_some(name))
         .collect()
+    }
+}
+
+/// What the harness records when no `--pin` was given (E8).
+const NOT_PINNED: &str = "not pinned (no --pin given)";
+
+/// Whether a placement text says the control is there: the machine's
+/// reading (`available (2 CPUs can be pinned)`, the course's "no placement
+/// control available on this platform") or a student's word for it;
+/// `None` when it says neither.
+fn availability(text: &str) -> Option<bool> {
+    let t = text.trim().to_lowercase();
+    let no = ["no ", "not ", "unavailable", "none"];
+    if t == "no" || no.iter().any(|w| t.starts_with(w)) {
+        Some(false)
+    } else if t.starts_with("available") || t.starts_with("yes") {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// A stated pre-run idle as the course writes it, `idle 10 min before`,
+/// however the student put it: `5 min`, `5 min idle`, `idle 5 min` and
+/// `idle for 5 min` all read `idle 5 min before`; a value that says when
+/// itself (`10 min before each sweep`) keeps its own words, and `none` or
+/// `0` reads `no idle before`.
+fn idle_phrase(stated: &str) -> String {
+    let is = |word: &str, what: &str| word.trim_end_matches([':', ',']).eq_ignore_ascii_case(what);
+    let mut words: Vec<&str> = stated.split_whitespace().collect();
+    if words.first().is_some_and(|w| is(w, "idle")) {
+        words.remove(0);
+        if words.first().is_some_and(|w| is(w, "for")) {
+            words.remove(0);
+        }
+    }
+    if words.last().is_some_and(|w| is(w, "idle")) {
+        words.pop();
+    }
+    let rest = words.join(" ");
+    let none = ["", "none", "no", "0", "0 min", "0 s", "nothing"];
+    if none.iter().any(|n| rest.eq_ignore_ascii_case(n)) {
+        return if rest.is_empty() { "idle before".to_owned() } else { "no idle before".to_owned() };
+    }
+    if words.iter().any(|w| is(w, "before") || is(w, "after")) {
+        format!("idle {rest}")
+    } else {
+        format!("idle {rest} before")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SPEC D7: the pre-run idle reads as the course writes it, whichever
+    // way it was stated.
+    #[test]
+    fn the_idle_reads_naturally() {
+        for stated in ["5 min", "5 min idle", "idle 5 min", "Idle: 5 min", "idle for 5 min", " 5 min  idle "] {
+            assert_eq!(idle_phrase(stated), "idle 5 min before", "{stated:?}");
+        }
+        assert_eq!(idle_phrase("10 min before each sweep"), "idle 10 min before each sweep");
+        assert_eq!(idle_phrase("none"), "no idle before");
+        assert_eq!(idle_phrase("0"), "no idle before");
+    }
+
+    // SPEC D7, E8: placement as a phrase about this run, never a bare word.
+    #[test]
+    fn placement_says_what_this_run_did() {
+        use super::super::condition::Condition;
+        let env = |value: &str| {
+            let mut e = Environment::default();
+            e.set(EnvField::PlacementControl, value).expect("a free-text field");
+            e
+        };
+        let stated = env("available");
+        let context = |conditions: &[Condition], stated: Option<&Environment>| {
+            RowContext { conditions, stated, kernel: false }.placement()
+        };
+        let not_pinned = [Condition::new(ConditionName::PlacementUsed, NOT_PINNED)];
+        assert_eq!(
+            context(&not_pinned, Some(&stated)),
+            "not pinned: placement control was available (stated) but not used for this run (no --pin given)"
+        );
+        let read = [
+            Condition::new(ConditionName::Placement, "available (2 CPUs can be pinned)"),
+            Condition::new(ConditionName::PlacementUsed, NOT_PINNED),
+        ];
+        assert_eq!(
+            context(&read, None),
+            "not pinned: placement control was available but not used for this run (no --pin given)"
+        );
+        let none_here = [
+            Condition::new(ConditionName::Placement, NO_PLACEMENT),
+            Condition::new(ConditionName::PlacementUsed, NOT_PINNED),
+        ];
+        assert_eq!(context(&none_here, Some(&stated)), NOT_PINNED, "the machine's reading outranks the statement");
+        let pinned = [Condition::new(ConditionName::PlacementUsed, "pinned to CPU 1")];
+        assert_eq!(context(&pinned, Some(&stated)), "pinned to CPU 1");
+        let imported = [Condition::new(ConditionName::Source, "t.csv (imported CSV)")];
+        assert_eq!(
+            context(&imported, Some(&stated)),
+            "placement control available (stated at import); whether this run was pinned is not recorded"
+        );
+        assert_eq!(
+            context(&imported, Some(&env("not available on this platform"))),
+            format!("{NO_PLACEMENT} (stated at import)")
+        );
+        assert_eq!(context(&[], None), "placement not stated");
     }
 }

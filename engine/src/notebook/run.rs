@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::columns::{RunColumn, SoakColumn};
 use super::condition::{Brevity, Condition, ConditionName, Conditions};
-use super::context::{NOT_RECORDED, RowContext};
-use super::environment::{EnvField, Environment};
+use super::context::RowContext;
+use super::environment::Environment;
 use super::path::NotebookPath;
 use super::tag::Tag;
 use crate::display::inert_line;
@@ -253,25 +253,23 @@ impl Run {
     pub fn short_form(&self) -> String {
         let m = &self.measurement;
         let f = self.figures();
-        let context = self.context();
-        let power = match (context.power_source(), context.stated) {
-            (Some(power), _) => format!("on {power} power"),
-            (None, None) => NOT_RECORDED.to_owned(),
-            (None, Some(_)) => "power source not stated".to_owned(),
-        };
-        let idle = context.stated(EnvField::PreRunIdle).map(|i| format!(", idle {i} before")).unwrap_or_default();
-        let build = context.build().map(|b| format!(", built with {b}")).unwrap_or_default();
+        let [conditions, build] = self.context().sentence_parts();
         let command = self.command_column();
         let command = if command.is_empty() { String::new() } else { format!(", {command}") };
         inert_line(format!(
-            "{}: median {} of {} repetitions {}, {}, {power}{idle}{build}{command} ({}).",
+            "{}: median {} of {} repetitions {}, {}, {conditions}, {build}{command} ({}).",
             m.what,
             f.median(),
             m.summary.n,
-            m.warmup_words(WarmupForm::Short),
+            self.warmup_short(),
             f.dispersion(),
             m.tag,
         ))
+    }
+
+    /// The warm-up as the short form says it: `after 3 discarded`.
+    pub(crate) fn warmup_short(&self) -> String {
+        self.measurement.warmup_words(WarmupForm::Short)
     }
 
     /// The cell under `column` as displayed; a discarded run is marked in
