@@ -169,8 +169,9 @@ fn a_comparison_is_recorded_as_a_pair_in_every_face() {
     assert!(matches!(lines[3], RunsLine::Pair(p) if p.number == 1));
     assert!(lines[3].cell(RunColumn::Median).starts_with("B/A 0."), "{}", lines[3].cell(RunColumn::Median));
     assert_eq!(lines[3].cell(RunColumn::What), *verdict, "the verdict beside the pair");
-    assert!(pair.sentence().starts_with("sleep length: median "), "{}", pair.sentence());
-    assert!(pair.sentence().contains("paired short/long"), "{}", pair.sentence());
+    let sentence = pair.short_form(&nb);
+    assert!(sentence.starts_with("sleep length: median "), "{sentence}");
+    assert!(sentence.contains("paired short/long"), "{sentence}");
 
     // The workbook's Comparisons sheet and the report's table.
     let bytes = measurements::write(&nb).expect("workbook");

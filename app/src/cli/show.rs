@@ -43,9 +43,10 @@ pub fn show_run(dir: &Path, number: u32, form: &str) -> Outcome {
     })?;
     let text = if form == "short" { run.short_form() } else { run.long_form() };
     out!("{text}");
-    // An arm of a comparison: the comparison in its own sentence (S11).
+    // An arm of a comparison: the comparison in its own sentence, with the
+    // same conditions as the row's (S11, D7).
     if let Some((pair, _)) = notebook.pair_of(number) {
-        out!("{}", if form == "short" { pair.sentence() } else { format!("  comparison: {}", pair.line()) });
+        out!("{}", if form == "short" { pair.short_form(&notebook) } else { format!("  comparison: {}", pair.line()) });
     }
     Ok(0)
 }
@@ -251,7 +252,7 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "display_unit": p.verdict.display_unit(),
             "paired_ratio": p.paired,
             "order": p.order,
-            "sentence": p.sentence(),
+            "sentence": p.short_form(nb),
             "recorded_at": p.recorded_at,
         })).collect::<Vec<_>>(),
         // SPEC E16: each sweep with its parameters and each row's point.

@@ -6,10 +6,9 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::{RunColumn, Tag};
+use super::{Notebook, Run, RunColumn, Tag};
 use crate::display::inert_line;
 use crate::stats::{Comparison, OrderCheck, Summary};
-use crate::units::DisplayUnit;
 
 /// A comparison row, shown as `C{number}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -122,26 +121,50 @@ impl Pair {
         inert_line(parts.join(" · "))
     }
 
-    /// The comparison in one report sentence (D7): the medians in the
-    /// rows' unit, the verdict, the paired ratio.
-    pub fn sentence(&self) -> String {
+    /// The comparison in the course's short form (D7, S11): one report
+    /// sentence with both medians and IQRs in one unit (S12), the
+    /// repetitions, the verdict, the paired ratio and the order, then the
+    /// conditions the two rows recorded (N9, N11) — power source, pre-run
+    /// idle, build — each said once when both arms agree on it, per arm
+    /// when they differ. Inert.
+    pub fn short_form(&self, nb: &Notebook) -> String {
         let v = &self.verdict;
-        // Both medians in the unit the smaller one is shown in (S12), each
-        // at the place its own IQR allows (S6).
-        let unit = DisplayUnit::for_median(&v.unit, v.median_a.min(v.median_b));
-        let value = |m: f64, iqr: f64| unit.figures([m, iqr, m, m], None).median();
+        let unit = v.shown_unit();
+        // Each median at the place its own IQR allows (S6).
+        let figures = |m: f64, iqr: f64| {
+            let f = unit.figures([m, iqr, m, m], None);
+            format!("{} (IQR {})", f.median(), f.iqr())
+        };
+        let arms = self.runs.map(|n| nb.run(n));
+        let per_arm = |say: &dyn Fn(&Run) -> String| -> String {
+            match arms.map(|r| r.map(say)) {
+                [Some(a), Some(b)] if a == b => a,
+                [a, b] => {
+                    let of = |text: Option<String>, arm: usize| {
+                        let text = text.unwrap_or_else(|| format!("run {} not found", self.runs[arm]));
+                        format!("{text} for {}", self.labels[arm])
+                    };
+                    format!("{} and {}", of(a, 0), of(b, 1))
+                }
+            }
+        };
+        let repetitions = per_arm(&|r: &Run| format!("{} repetitions {}", r.measurement.summary.n, r.warmup_short()));
+        let conditions = per_arm(&|r: &Run| r.context().sentence_parts()[0].clone());
+        let build = per_arm(&|r: &Run| r.context().sentence_parts()[1].clone());
         let order = self.order.as_ref().map(|o| format!("; {}", o.describe())).unwrap_or_default();
         inert_line(format!(
-            "{}: median {} for {} against {} for {} (runs {} and {}, interleaved); {}; {}{order}.",
+            "{}: median {} for {} against {} for {} — medians of {repetitions}, interleaved (runs {} and {}); {}; {}{order}; \
+             {conditions}, {build} ({}).",
             self.what,
-            value(v.median_b, v.iqr_b),
+            figures(v.median_b, v.iqr_b),
             self.labels[1],
-            value(v.median_a, v.iqr_a),
+            figures(v.median_a, v.iqr_a),
             self.labels[0],
             self.runs[0],
             self.runs[1],
             v.verdict,
             self.paired_text(),
+            Tag::Derived,
         ))
     }
 }

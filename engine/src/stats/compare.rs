@@ -106,9 +106,15 @@ pub struct Comparison {
 }
 
 impl Comparison {
-    /// The unit the two medians are shown in (S12): the smaller one's.
+    /// The unit the two medians are shown in (S12): the smaller one's,
+    /// picked once for both arms so they read side by side.
+    pub fn shown_unit(&self) -> DisplayUnit {
+        DisplayUnit::for_median(&self.unit, self.median_a.abs().min(self.median_b.abs()))
+    }
+
+    /// The name of [`Comparison::shown_unit`] (`µs`).
     pub fn display_unit(&self) -> String {
-        DisplayUnit::for_median(&self.unit, self.median_a.abs().min(self.median_b.abs())).name().to_owned()
+        self.shown_unit().name().to_owned()
     }
 
     /// S7 on the numbers themselves: the difference exceeds the IQRs' sum.

@@ -202,7 +202,7 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         ui.horizontal(|ui| {
             ui.label(RichText::new(pair.line()).italics());
             if ui.button("Copy comparison sentence").on_hover_text("the comparison in one report sentence").clicked() {
-                ui.ctx().copy_text(pair.sentence());
+                ui.ctx().copy_text(pair.short_form(nb));
             }
         });
     }
