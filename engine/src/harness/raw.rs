@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use super::TrialRecord;
 use crate::bounded::{ReadError, read_bounded};
 use crate::notebook::store::{self, OsStorage, RAW_DIR};
-use crate::notebook::{FolderError, NotebookPath, PathError, RawFile, SaveError, create_folder};
+use crate::notebook::{FolderError, NotebookPath, PathError, RawFile, Run, SaveError, create_folder};
 
 /// A raw file larger than this is neither hashed nor read: a million
 /// trials take about 40 MB.
@@ -275,6 +275,95 @@ pub fn read(path: &Path) -> Result<Vec<u8>, ReadError> {
     read_bounded(path, MAX_RAW_BYTES, "a raw trial file")
 }
 
+/// A raw file's trials read back from the notebook folder, for a view of
+/// them (a chart, the window's trial plot): read bounded, through the
+/// notebook's path so it stays inside the folder (SPEC N1), and only in
+/// Vernier's own format (N6).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawTrials {
+    /// Every trial of every arm, in order.
+    pub trials: Vec<TrialRecord>,
+    /// Each trial's figures, when the run read the program's own (E17).
+    pub figures: Option<TrialFigures>,
+}
+
+/// A row's trials could not be read back.
+#[derive(Debug, thiserror::Error)]
+pub enum TrialsError {
+    /// The row keeps no raw file (typed numbers, an old row).
+    #[error("run {0} keeps no raw file")]
+    NoFile(u32),
+    /// The stored path leaves the notebook folder.
+    #[error("the raw file is refused: {0}")]
+    Refused(#[from] PathError),
+    /// The file is missing, too large or not a regular file.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// An import keeps the instrument's file unchanged, in its own format.
+    #[error("{0} is the imported file unchanged, in its instrument's own format")]
+    Foreign(NotebookPath),
+    /// The file is in Vernier's format but a line does not read.
+    #[error("{path}: {why}")]
+    Malformed {
+        /// The raw file.
+        path: NotebookPath,
+        /// What did not read, with its line.
+        why: String,
+    },
+}
+
+impl RawTrials {
+    /// Reads the raw file `path` of the notebook in folder `dir`.
+    pub fn read(dir: &Path, path: &NotebookPath) -> Result<Self, TrialsError> {
+        let bytes = read(&path.resolve(dir)?)?;
+        let text = String::from_utf8_lossy(&bytes);
+        if !is_raw(&text) {
+            return Err(TrialsError::Foreign(path.clone()));
+        }
+        let (trials, figures) =
+            parse_with_figures(&text).map_err(|why| TrialsError::Malformed { path: path.clone(), why })?;
+        Ok(Self { trials, figures })
+    }
+
+    /// `run`'s own trials in this file (see [`arm_values`]).
+    pub fn arm(&self, run: &Run) -> ArmValues {
+        arm_values(run, &self.trials, self.figures.as_deref())
+    }
+}
+
+/// One row's trials in its own unit, warm-up and timed apart, each in the
+/// order they ran.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ArmValues {
+    /// The warm-up trials.
+    pub warmup: Vec<f64>,
+    /// The timed trials: the ones its summary was made of.
+    pub timed: Vec<f64>,
+}
+
+/// Picks `run`'s arm out of its raw file's trials — a comparison's or a
+/// scan's rows share one file, lettered A, B … — keeping the trials that
+/// ran to completion, in the row's unit: the process's time divided by the
+/// row's nanoseconds per unit, or with `figures` (one list per trial) and a
+/// row measured by them, its figures as printed (SPEC E17).
+pub fn arm_values(run: &Run, trials: &[TrialRecord], figures: Option<&[Vec<f64>]>) -> ArmValues {
+    let arm = run.measurement.raw_file.as_ref().and_then(|r| arm_index(&r.arm)).unwrap_or(0);
+    let figures = figures.filter(|_| run.measurement.figure.is_some());
+    let scale = run.measurement.ns_per_unit;
+    let pick = |warm: bool| -> Vec<f64> {
+        // The file's figures go line for line with its trials.
+        let chosen = trials
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.arm == arm && t.warmup == warm && t.status == super::TrialStatus::Ok);
+        match figures {
+            Some(figures) => chosen.flat_map(|(i, _)| figures.get(i).into_iter().flatten().copied()).collect(),
+            None => chosen.map(|(_, t)| t.ns as f64 / scale).collect(),
+        }
+    };
+    ArmValues { warmup: pick(true), timed: pick(false) }
+}
+
 /// Reads the trial rows of a raw file back (the `#` lines are skipped).
 /// The file may be someone else's, so every field is checked; the message
 /// names the line.
@@ -413,6 +502,71 @@ mod tests {
         assert_eq!(parse_with_figures(&text), Ok((trials.clone(), Some(figures))));
         assert_eq!(parse_with_figures(&render(&[], &trials)), Ok((trials, None)));
         assert!(parse(&format!("{HEADER_FIGURES}\n0,A,1,0,5,0,nan\n")).is_err());
+    }
+
+    // SPEC N1, N6, E14: a row's trials read back from inside the notebook
+    // only, its own arm in its own unit; an import's file, a missing one
+    // and one reached through a link out of the folder are each named.
+    #[test]
+    fn a_row_s_trials_read_back_confined_to_the_folder() {
+        use crate::notebook::{Measurement, Tag, WarmupPolicy};
+        let tmp = tempfile::tempdir().expect("tmp");
+        let dir = tmp.path().join("nb");
+        std::fs::create_dir_all(dir.join("raw")).expect("raw/");
+        let trial = |index: u32, arm: usize, warmup: bool, ns: u64, status: TrialStatus| TrialRecord {
+            index,
+            arm,
+            position: 1,
+            warmup,
+            ns,
+            status,
+        };
+        let trials = vec![
+            trial(0, 0, true, 9_000_000, TrialStatus::Ok),
+            trial(1, 1, true, 8_000_000, TrialStatus::Ok),
+            trial(2, 0, false, 2_000_000, TrialStatus::Ok),
+            trial(3, 1, false, 500_000, TrialStatus::Ok),
+            trial(4, 0, false, 3_000_000, TrialStatus::Timeout),
+            trial(5, 1, false, 600_000, TrialStatus::Ok),
+        ];
+        std::fs::write(dir.join("raw/run-1.csv"), render(&[], &trials)).expect("write");
+        let path = NotebookPath::new("raw/run-1.csv").expect("path");
+        let run = Run {
+            number: 2,
+            recorded_at: chrono::Utc::now(),
+            discarded: None,
+            measurement: Measurement {
+                what: "b".into(),
+                command: vec!["b".into()],
+                warmup: WarmupPolicy::Count(1),
+                warmup_trials: 1,
+                summary: crate::stats::Summary::of(&[0.5, 0.6]).expect("summary"),
+                unit: "ms".into(),
+                ns_per_unit: 1e6,
+                conditions: Vec::new(),
+                raw_file: Some(RawFile { path: path.clone(), sha256: String::new(), arm: "B".into() }),
+                tag: Tag::Measured,
+                synthetic: false,
+                extends: None,
+                figure: None,
+            },
+            stated: None,
+        };
+        let read = RawTrials::read(&dir, &path).expect("reads");
+        assert_eq!(read.arm(&run), ArmValues { warmup: vec![8.0], timed: vec![0.5, 0.6] });
+
+        std::fs::write(dir.join("raw/import.csv"), "t_ms\n1\n").expect("write");
+        let foreign = RawTrials::read(&dir, &NotebookPath::new("raw/import.csv").expect("path"));
+        assert!(matches!(foreign, Err(TrialsError::Foreign(_))), "{foreign:?}");
+        let missing = RawTrials::read(&dir, &NotebookPath::new("raw/gone.csv").expect("path"));
+        assert!(matches!(&missing, Err(TrialsError::Read(e)) if e.is_not_found()), "{missing:?}");
+        #[cfg(unix)]
+        {
+            std::fs::write(tmp.path().join("outside.csv"), render(&[], &trials)).expect("write");
+            std::os::unix::fs::symlink(tmp.path().join("outside.csv"), dir.join("raw/link.csv")).expect("link");
+            let out = RawTrials::read(&dir, &NotebookPath::new("raw/link.csv").expect("path"));
+            assert!(matches!(out, Err(TrialsError::Refused(_))), "{out:?}");
+        }
     }
 
     // SPEC N6: the unit comments read back; a doubtful one is left out.
