@@ -415,18 +415,13 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn()
             }
             Request::ReadSoak { path } => Event::Soak(read_soak(path.as_deref())),
             Request::ReadTrials { run, dir, path } => {
-                let text = path
-                    .resolve(&dir)
-                    .map_err(|e| format!("the raw file is refused: {e}"))
-                    .and_then(|p| harness::raw::read(&p).map_err(|e| e.to_string()))
-                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
-                let result = match text {
+                let result = match harness::raw::RawTrials::read(&dir, &path) {
+                    Ok(raw) => Ok((raw.trials, raw.figures)),
                     // An import keeps its file in the instrument's own format.
-                    Ok(text) if !harness::raw::is_raw(&text) => Err(NoTrials::Absent(format!(
+                    Err(harness::raw::TrialsError::Foreign(path)) => Err(NoTrials::Absent(format!(
                         "no trial plot: the trials are in {path}, the imported file unchanged, in its own format"
                     ))),
-                    Ok(text) => harness::raw::parse_with_figures(&text).map_err(NoTrials::Failed),
-                    Err(e) => Err(NoTrials::Failed(e)),
+                    Err(e) => Err(NoTrials::Failed(e.to_string())),
                 };
                 Event::Trials { run, result }
             }

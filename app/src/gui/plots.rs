@@ -6,7 +6,7 @@
 use egui::{Color32, Ui};
 use egui_plot::{BoxElem, BoxPlot, BoxSpread, HLine, Legend, Line, Plot, PlotPoints, Points};
 use vernier_engine::display::inert;
-use vernier_engine::harness::{TrialRecord, TrialStatus, raw};
+use vernier_engine::harness::{TrialRecord, raw};
 use vernier_engine::notebook::{Brevity, Run, WarmupPolicy, plausible};
 use vernier_engine::stats;
 use vernier_engine::sweeps::SweepView;
@@ -29,23 +29,8 @@ impl RunTrials {
     /// list per trial) and a row measured by them, its figures in order,
     /// each process's in the order it printed them.
     pub fn new(run: &Run, trials: &[TrialRecord], figures: Option<&[Vec<f64>]>) -> Self {
-        // A scan's rows share one file: A, B … Z, AA … name the arms.
-        let arm = run.measurement.raw_file.as_ref().and_then(|r| raw::arm_index(&r.arm)).unwrap_or(0);
-        let figures = figures.filter(|_| run.measurement.figure.is_some());
-        let scale = run.measurement.ns_per_unit;
-        let pick = |warm: bool| -> Vec<f64> {
-            // The file's figures go line for line with its trials.
-            let chosen = trials
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| t.arm == arm && t.warmup == warm && t.status == TrialStatus::Ok);
-            match figures {
-                // The figures are in the row's unit already.
-                Some(figures) => chosen.flat_map(|(i, _)| figures.get(i).into_iter().flatten().copied()).collect(),
-                None => chosen.map(|(_, t)| t.ns as f64 / scale).collect(),
-            }
-        };
-        Self { run: run.number, warmup: pick(true), timed: pick(false) }
+        let raw::ArmValues { warmup, timed } = raw::arm_values(run, trials, figures);
+        Self { run: run.number, warmup, timed }
     }
 }
 
