@@ -180,7 +180,8 @@ impl SweepView {
             }
             Some(_) => String::new(),
             None if self.x_sizes => crate::units::size(x),
-            None => crate::stats::format_significant(x, 3),
+            // A tick reads `2`, not `2.00`: three digits at most, none padded.
+            None => crate::stats::trim_zeros(crate::stats::format_significant(x, 3)),
         }
     }
 
@@ -219,8 +220,26 @@ fn spans_decades(values: impl Iterator<Item = f64>) -> bool {
     hi >= lo * LOG_SPAN && lo.is_finite()
 }
 
-/// The thermal canary over `runs`, in words, as every chart of runs says it.
+/// The thermal condition over `runs`, in words, as every chart of runs
+/// says it (D5): the thermal state the rows state (a pre-run idle, the
+/// ambient, from each row's own record, N9) and the thermal canary's
+/// end/start ratio over the runs that timed it.
 pub(crate) fn thermal(runs: &[&Run]) -> String {
+    let mut stated: Vec<String> = Vec::new();
+    let mut unstated = 0;
+    for r in runs {
+        match r.context().thermal() {
+            Some(t) if !stated.contains(&t) => stated.push(t),
+            Some(_) => {}
+            None => unstated += 1,
+        }
+    }
+    let stated = match (stated.as_slice(), unstated) {
+        ([], _) => None,
+        ([one], 0) => Some(one.clone()),
+        ([one], _) => Some(format!("{one} ({unstated} of {} runs state none)", runs.len())),
+        (many, _) => Some(format!("stated differently across the runs: {}", many.join(" / "))),
+    };
     let canaries: Vec<f64> = runs
         .iter()
         .filter_map(|r| r.measurement.conditions.value_of(ConditionName::Canary))
@@ -228,13 +247,23 @@ pub(crate) fn thermal(runs: &[&Run]) -> String {
         .collect();
     let lo = canaries.iter().copied().reduce(f64::min);
     let hi = canaries.iter().copied().reduce(f64::max);
-    match (lo, hi) {
-        (Some(lo), Some(hi)) => format!(
-            "thermal: canary end/start {lo:.3}–{hi:.3} over {} of {} runs (1.000 = no slowdown)",
-            canaries.len(),
-            runs.len()
-        ),
-        _ => "thermal: not recorded for these runs".to_owned(),
+    let canary = match (lo, hi) {
+        (Some(lo), Some(hi)) => {
+            let ratio = if lo == hi { format!("{lo:.3}") } else { format!("{lo:.3}–{hi:.3}") };
+            let of = if canaries.len() == runs.len() {
+                String::new()
+            } else {
+                format!(" over {} of {} runs", canaries.len(), runs.len())
+            };
+            Some(format!("canary end/start {ratio}{of} (1.000 = no slowdown)"))
+        }
+        _ => None,
+    };
+    match (stated, canary) {
+        (None, None) => "thermal: not recorded for these runs".to_owned(),
+        (stated, canary) => {
+            format!("thermal: {}", [stated, canary].into_iter().flatten().collect::<Vec<_>>().join("; "))
+        }
     }
 }
 
