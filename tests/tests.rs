@@ -8,6 +8,8 @@ mod util;
 /// N7: atomic save under injected faults and under SIGKILL.
 mod atomic_save;
 mod audit;
+/// D5, S11, S12: a chart per comparison, read back from report.docx.
+mod charts;
 /// D1–D4: the six documents and the workbook round trip.
 mod documents;
 /// E1, E7, E10, N6: the engine thread, cancellation, recording.

@@ -4,15 +4,17 @@
 //! with units, "y-axis does not start at zero" when it doesn't, and
 //! SYNTHETIC when the data is.
 
+use std::collections::BTreeSet;
 use std::sync::Once;
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::display::inert;
 use crate::units::DisplayUnit;
 
-use crate::notebook::{Notebook, Run, Soak};
+use crate::notebook::{Notebook, Pair, Run, Soak};
 use crate::soak::file::SoakData;
 use crate::sweeps::SweepView;
 
@@ -21,7 +23,28 @@ use crate::sweeps::SweepView;
 const FONT: &[u8] = include_bytes!("../../../assets/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
 const WIDTH: u32 = 1200;
-const HEIGHT: u32 = 640;
+/// The plot's height below the caption band, which grows with its lines.
+const PLOT_HEIGHT: u32 = 544;
+/// Space left and right of the caption band's lines.
+const MARGIN: i32 = 16;
+/// At most this many runs in one picture of the results chart; more are
+/// drawn as further pictures, so no row is squeezed out of reading.
+const RESULT_ROWS: usize = 30;
+/// At most this many pictures of the results chart per unit.
+const RESULT_PICTURES: usize = 4;
+/// The width of the results chart's run labels.
+const LABEL_AREA: u32 = 430;
+/// Font sizes in pixels. A chart is printed the width of the text column
+/// (about 170 pixels to the inch), so 20 pixels read as body text does.
+const TITLE: u32 = 26;
+/// The red flags: "y-axis does not start at zero", SYNTHETIC.
+const FLAG: u32 = 22;
+/// The caption's other lines, notes on the plot, figures beside a box.
+const LINE: u32 = 20;
+/// Tick labels and legends.
+const TICK: u32 = 19;
+/// Axis descriptions.
+const AXIS: u32 = 21;
 
 /// A chart ready to embed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,11 +64,18 @@ pub struct Picture {
 #[error("drawing a chart failed: {0}")]
 pub struct ChartError(String);
 
-/// What is written on the picture above the plot.
+/// What is written on the picture above the plot, each line wrapped to
+/// the picture's width so nothing runs off it.
 struct Caption {
     title: String,
+    /// The measurement window (D5).
     window: String,
+    /// The thermal condition (D5).
     thermal: String,
+    /// Lines after those: a comparison's verdict and paired ratio.
+    more: Vec<String>,
+    /// What the axes show, in words, for the alt text (the picture draws them).
+    axes: String,
     synthetic: bool,
 }
 
@@ -59,41 +89,285 @@ struct RunBox {
     max: f64,
 }
 
-/// The results chart: each kept run's median (dot), IQR (box) and min/max
-/// (whisker), for the unit most runs share. `None` when no run is kept.
-pub fn results(nb: &Notebook) -> Result<Option<Picture>, ChartError> {
+/// The results chart: the kept runs no other chart draws — neither an arm
+/// of a comparison nor a point of a sweep or of the seq/chase kernels'
+/// view, each of which has its own chart — one chart per unit (S12 picks
+/// its display unit), each run a labelled row (its number and What) with
+/// its median (dot), IQR (box) and min–max (whisker), at most
+/// 30 rows a picture and 4 pictures a unit (the results table lists every run).
+/// Only the kept runs `listed` keeps are drawn: those the results table
+/// lists (A18 leaves diagnostic builds out of it). Empty when every one is
+/// charted elsewhere.
+pub fn results(nb: &Notebook, listed: impl Fn(&Run) -> bool) -> Vec<Result<Picture, ChartError>> {
+    let elsewhere = charted_elsewhere(nb);
     let kept: Vec<&Run> = nb.runs().iter().filter(|r| r.discarded.is_none()).collect();
-    let Some(unit) = most_common(kept.iter().map(|r| r.measurement.unit.as_str())) else {
-        return Ok(None);
+    let in_table: Vec<&Run> = kept.iter().copied().filter(|r| listed(r)).collect();
+    let rest: Vec<&Run> = in_table.iter().copied().filter(|r| !elsewhere.contains(&r.number)).collect();
+    let mut left_out = Vec::new();
+    if kept.len() < nb.runs().len() {
+        left_out.push("discarded runs");
+    }
+    if in_table.len() < kept.len() {
+        left_out.push("runs the results table leaves out");
+    }
+    if rest.len() < in_table.len() {
+        left_out.push("runs charted with their comparison or sweep");
+    }
+    let left_out = match left_out.as_slice() {
+        [] => String::new(),
+        [one] => format!(" ({one} left out)"),
+        [first @ .., last] => format!(" ({} and {last} left out)", first.join(", ")),
     };
-    let runs: Vec<&Run> = kept.into_iter().filter(|r| r.measurement.unit == unit).collect();
-    // S12: the axis is in the largest unit in which every median is at least 1.
-    let smallest = runs.iter().map(|r| r.measurement.summary.median.abs()).filter(|m| *m > 0.0).reduce(f64::min);
-    let shown = DisplayUnit::for_median(unit, smallest.unwrap_or(0.0));
+    let mut units: Vec<&str> = Vec::new();
+    for r in &rest {
+        if !units.contains(&r.measurement.unit.as_str()) {
+            units.push(&r.measurement.unit);
+        }
+    }
+    let mut pictures = Vec::new();
+    for unit in units {
+        let runs: Vec<&Run> = rest.iter().copied().filter(|r| r.measurement.unit == unit).collect();
+        // S12: the axis is in the largest unit in which every median is at least 1.
+        let smallest = runs.iter().map(|r| r.measurement.summary.median.abs()).filter(|m| *m > 0.0).reduce(f64::min);
+        let shown = DisplayUnit::for_median(unit, smallest.unwrap_or(0.0));
+        // A log of thousands of runs is charted in its first pictures; the
+        // results table lists every run.
+        let charted = &runs[..runs.len().min(RESULT_ROWS * RESULT_PICTURES)];
+        let beyond = match runs.get(charted.len()) {
+            Some(r) => format!(
+                " ({} runs from run {} on are not charted; the table lists them)",
+                runs.len() - charted.len(),
+                r.number
+            ),
+            None => String::new(),
+        };
+        let parts = charted.len().div_ceil(RESULT_ROWS);
+        for (i, chunk) in charted.chunks(RESULT_ROWS).enumerate() {
+            let part = if parts > 1 { format!(" (part {} of {parts})", i + 1) } else { String::new() };
+            let rest = if i + 1 == parts { beyond.as_str() } else { "" };
+            pictures.push(results_part(chunk, &shown, &format!("{part}{left_out}{rest}")));
+        }
+    }
+    pictures
+}
+
+/// The runs another chart draws: the arms of every comparison, the points
+/// of every sweep and of the seq/chase kernels' view.
+fn charted_elsewhere(nb: &Notebook) -> BTreeSet<u32> {
+    let views = nb.sweeps().iter().filter_map(|s| SweepView::of_sweep(s, nb)).chain(SweepView::of_kernels(nb));
+    let swept: Vec<u32> = views.flat_map(|v| v.points().map(|p| p.run).collect::<Vec<_>>()).collect();
+    nb.pairs().iter().flat_map(|p| p.runs).chain(swept).collect()
+}
+
+/// One picture of the results chart: `runs`, all in one unit, shown in
+/// `shown`; `note` follows the run count in the window line.
+fn results_part(runs: &[&Run], shown: &DisplayUnit, note: &str) -> Result<Picture, ChartError> {
     let boxes: Vec<RunBox> = runs
         .iter()
         .map(|r| {
             let s = &r.measurement.summary;
             let [median, p25, p75, min, max] = [s.median, s.p25, s.p75, s.min, s.max].map(|v| shown.scale(v));
-            RunBox { label: r.label(), median, p25, p75, min, max }
+            RunBox { label: format!("run {} · {}", r.number, inert(&r.measurement.what)), median, p25, p75, min, max }
         })
         .collect();
     let unit = shown.name();
-    let (first, last) = (runs[0].recorded_at, runs[runs.len() - 1].recorded_at);
-    let thermal = crate::sweeps::thermal(&runs);
+    let first = runs.iter().map(|r| r.recorded_at).min();
+    let last = runs.iter().map(|r| r.recorded_at).max();
+    let window = match (first, last) {
+        (Some(a), Some(b)) => format!("{} … {}", a.format("%Y-%m-%d %H:%M"), b.format("%Y-%m-%d %H:%M UTC")),
+        _ => "no run".to_owned(),
+    };
     let caption = Caption {
         title: format!("Runs in {unit}: median (dot), IQR (box), min–max (whisker)"),
         window: format!(
-            "window: {} … {}, {} runs{}",
-            first.format("%Y-%m-%d %H:%M"),
-            last.format("%Y-%m-%d %H:%M UTC"),
-            runs.len(),
-            if runs.len() < nb.runs().len() { " (discarded runs and other units left out)" } else { "" }
+            "window: {window}, {}{note}",
+            if runs.len() == 1 { "1 run".to_owned() } else { format!("{} runs", runs.len()) }
         ),
-        thermal,
+        thermal: crate::sweeps::thermal(runs),
+        more: Vec::new(),
+        axes: format!("one row per run, labelled with its number and What; x: {} ({unit})", per_trial(unit)),
         synthetic: runs.iter().any(|r| r.measurement.synthetic),
     };
-    draw_runs(&caption, &boxes, unit).map(Some)
+    draw_runs(&caption, &boxes, unit)
+}
+
+/// Where the trials of a comparison's two arms sit on the x axis, and the
+/// axis around them: room on the outer side of each for its figures.
+const ARMS_X: std::ops::Range<f64> = -0.8..1.8;
+
+/// One comparison (SPEC S11, S7, D5): each arm's timed trials as a strip
+/// of points, spread sideways by a fixed pattern so none hides another, its
+/// median as a bar and its IQR as a box with their values beside it,
+/// labelled by the arms' labels, in the unit S12 picks once for both arms.
+/// The caption names the comparison and gives its verdict and paired ratio.
+/// `trials` holds each arm's timed values in its row's unit, or why they
+/// could not be read: then the medians and IQRs are drawn alone, from the
+/// rows, and the picture says why.
+pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &str>) -> Result<Picture, ChartError> {
+    let v = &pair.verdict;
+    let shown = v.shown_unit();
+    let unit = shown.name().to_owned();
+    let label = |i: usize| format!("{}: {}", ["A", "B"][i], inert(&pair.labels[i]));
+    let y_name = per_trial(&v.unit);
+    let order = pair.order.as_ref().map(|o| format!(" · {}", o.describe())).unwrap_or_default();
+    let n = |r: &Run| r.n_column();
+    let caption = Caption {
+        title: format!("{}: {}", pair.label(), inert(&pair.what)),
+        window: format!(
+            "window: one interleaved session recorded {}; n (warm-up + timed): A {}, B {}",
+            pair.recorded_at.format("%Y-%m-%d %H:%M UTC"),
+            n(arms[0]),
+            n(arms[1])
+        ),
+        thermal: crate::sweeps::thermal(&arms),
+        more: vec![format!("verdict (S7): {}", inert(&v.verdict)), format!("{}{order}", inert(&pair.paired_text()))],
+        axes: format!(
+            "x: the two arms, {} (run {}) and {} (run {}); y: {y_name} ({unit}); dots: trials, bar: median, box: IQR",
+            label(0),
+            arms[0].number,
+            label(1),
+            arms[1].number
+        ),
+        synthetic: arms.iter().any(|r| r.measurement.synthetic),
+    };
+    // A row in another unit than its comparison (a log edited by hand)
+    // would be drawn at a wrong scale: nothing is drawn, and it says why.
+    if let Some(r) = arms.iter().find(|r| r.measurement.unit != v.unit) {
+        let why = format!(
+            "not drawn: run {} is in {}, the comparison in {}",
+            r.number,
+            inert(&r.measurement.unit),
+            inert(&v.unit)
+        );
+        return render(&caption, None, PLOT_HEIGHT, |area| note_on(area, &why));
+    }
+    let note = match trials {
+        Err(why) => Some(format!("trials not drawn, only the medians and IQRs: {why}")),
+        Ok(t) => (0..2).find(|&i| t[i].len() != arms[i].measurement.summary.n).map(|i| {
+            format!(
+                "the raw file holds {} timed trials of run {}, whose summary counts {}",
+                t[i].len(),
+                arms[i].number,
+                arms[i].measurement.summary.n
+            )
+        }),
+    };
+    let strips: [Vec<f64>; 2] = match trials {
+        Ok(t) => [0, 1].map(|i| t[i].iter().map(|&x| shown.scale(x)).collect()),
+        Err(_) => [Vec::new(), Vec::new()],
+    };
+    let boxes = arms.map(|r| {
+        let s = &r.measurement.summary;
+        [s.p25, s.median, s.p75].map(|x| shown.scale(x))
+    });
+    // The figures beside each box, at the place its IQR allows (S6).
+    let figures = arms.map(|r| {
+        let s = &r.measurement.summary;
+        shown.figures([s.median, s.iqr, s.min, s.max], None)
+    });
+    let values = || strips.iter().flatten().chain(boxes.iter().flatten()).copied();
+    let Some(y) = Scale::of(values()) else {
+        return render(&caption, None, PLOT_HEIGHT, |area| undrawable(area, values()));
+    };
+    let (lo, hi) = (
+        values().map(|v| y.apply(v)).fold(f64::INFINITY, f64::min),
+        values().map(|v| y.apply(v)).fold(f64::NEG_INFINITY, f64::max),
+    );
+    let (y0, y1) = y_range(lo, hi);
+    let labels = [fit(&label(0), 390, TICK), fit(&label(1), 390, TICK)];
+    let y_desc = y.described(&format!("{y_name} ({unit})"));
+    render(&caption, (y0 != 0.0).then_some("y-axis"), PLOT_HEIGHT, |area| {
+        let mut chart = axes(area, ARMS_X, y0..y1)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(4)
+            .x_label_formatter(&|x| {
+                let i = x.round();
+                if (x - i).abs() < 1e-6 && (0.0..=1.0).contains(&i) {
+                    labels[i as usize].clone()
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_formatter(&|t| tick(*t))
+            .x_desc("arm (trials interleaved A B … B A …)")
+            .y_desc(y_desc)
+            .light_line_style(RGBColor(238, 238, 238))
+            .label_style((FAMILY, TICK))
+            .axis_desc_style((FAMILY, AXIS))
+            .draw()
+            .map_err(err)?;
+        for (i, colour) in [(0usize, ARM_COLOURS[0]), (1, ARM_COLOURS[1])] {
+            let x = i as f64;
+            let [p25, median, p75] = boxes[i].map(|v| y.apply(v));
+            chart
+                .draw_series([
+                    Rectangle::new([(x - 0.2, p25), (x + 0.2, p75)], colour.mix(0.15).filled()),
+                    Rectangle::new([(x - 0.2, p25), (x + 0.2, p75)], colour.stroke_width(2)),
+                ])
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(x - 0.27, median), (x + 0.27, median)],
+                    BLACK.stroke_width(3),
+                )))
+                .map_err(err)?;
+            // The trials over the bar, so the median trial shows on it.
+            let dots = strips[i].iter().enumerate().map(|(k, &v)| (x + jitter(k), y.apply(v)));
+            chart.draw_series(dots.map(|pt| Circle::new(pt, 5, colour.mix(0.6).filled()))).map_err(err)?;
+            // A's figures to its left, B's to its right: never over a strip.
+            let (at, h) = if i == 0 { (x - 0.3, HPos::Right) } else { (x + 0.3, HPos::Left) };
+            let style = TextStyle::from((FAMILY, LINE).into_font()).pos(Pos::new(h, VPos::Center));
+            let lines = [
+                format!("median {}", figures[i].median()),
+                format!("IQR {}", figures[i].iqr()),
+                format!("run {}", arms[i].number),
+            ];
+            // Stacked away from the nearer edge of the plot.
+            let step = if median - y0 < (y1 - y0) / 2.0 { -26 } else { 26 };
+            chart
+                .draw_series(
+                    lines
+                        .into_iter()
+                        .zip([0, step, 2 * step])
+                        .map(|(text, dy)| EmptyElement::at((at, median)) + Text::new(text, (0, dy), style.clone())),
+                )
+                .map_err(err)?;
+        }
+        match &note {
+            Some(note) => note_on(area, note),
+            None => Ok(()),
+        }
+    })
+}
+
+/// What an axis of trials in `unit` measures: a time, or the program's own
+/// figure (E17) in a unit of its own.
+fn per_trial(unit: &str) -> &'static str {
+    if crate::units::nanoseconds_per(unit).is_some() { "time per trial" } else { "figure per trial" }
+}
+
+/// The colours of a comparison's arms, A then B.
+const ARM_COLOURS: [RGBColor; 2] = [RGBColor(40, 90, 170), RGBColor(210, 110, 20)];
+
+/// The sideways offset of the `k`-th trial in a strip: the golden-ratio
+/// sequence, spread evenly over the strip's width and the same every time
+/// (a chart of the same log is the same picture).
+fn jitter(k: usize) -> f64 {
+    ((k as f64 * 0.618_033_988_749_895).fract() - 0.5) * 0.3
+}
+
+/// Writes `text` in red at the top of the plot area: what the picture does
+/// not show, said on it so a copied picture still says it.
+fn note_on(area: &Area<'_>, text: &str) -> Result<(), ChartError> {
+    let style = (FAMILY, LINE).into_font().color(&RGBColor(190, 40, 40));
+    let mut y = 24u32;
+    for line in wrap(text, WIDTH - 200, LINE) {
+        area.draw(&Text::new(line, (110, y as i32), style.clone())).map_err(err)?;
+        y += line_height(LINE);
+    }
+    Ok(())
 }
 
 /// Line colours of a sweep's series, in legend order.
@@ -119,14 +393,8 @@ pub fn sweep(view: &SweepView, nb: &Notebook) -> Result<Picture, ChartError> {
     let times: Vec<_> = view.points().filter_map(|p| nb.run(p.run)).map(|r| r.recorded_at).collect();
     let (first, last) = (times.iter().min(), times.iter().max());
     let points = view.points().count();
-    // A long What would run under the flags at the right of the band.
-    let title: String = if view.title.chars().count() > 60 {
-        format!("{}…", view.title.chars().take(59).collect::<String>())
-    } else {
-        view.title.clone()
-    };
     let caption = Caption {
-        title: format!("{title}: median {} (bar: IQR) by {}", unit, view.x_name),
+        title: format!("{}: median {} (bar: IQR) by {}", view.title, unit, view.x_name),
         window: match (first, last) {
             (Some(a), Some(b)) => format!(
                 "window: {} … {}, {points} points{}{}",
@@ -138,12 +406,14 @@ pub fn sweep(view: &SweepView, nb: &Notebook) -> Result<Picture, ChartError> {
             _ => "window: no kept run".to_owned(),
         },
         thermal: view.thermal.clone(),
+        more: Vec::new(),
+        axes: view.describe(),
         synthetic: view.synthetic,
     };
     let xs: Vec<f64> = view.points().map(|p| fx(p.x)).collect();
     let ys: Vec<f64> = view.points().flat_map(|p| [fy(p.p25), fy(p.median), fy(p.p75)]).collect();
     let (Some(x_scale), Some(y_scale)) = (Scale::of(xs.iter().copied()), Scale::of(ys.iter().copied())) else {
-        return render(&caption, 0.0, |area| undrawable(area, xs.iter().chain(&ys).copied()));
+        return render(&caption, None, PLOT_HEIGHT, |area| undrawable(area, xs.iter().chain(&ys).copied()));
     };
     // Plotted divided by a power of ten where the values are extreme (a
     // hostile notebook's), labelled with the values themselves.
@@ -174,11 +444,12 @@ pub fn sweep(view: &SweepView, nb: &Notebook) -> Result<Picture, ChartError> {
     };
     let y_label = |t: &f64| {
         let t = t * yd;
-        crate::stats::format_significant(if log_y { 10f64.powf(t) } else { t }, 3)
+        tick(if log_y { 10f64.powf(t) } else { t })
     };
     let x_desc = format!("{}{}", view.x_name, if log_x { " (log scale)" } else { "" });
     let y_desc = format!("median ({unit}){}", if log_y { ", log scale" } else { "" });
-    render(&caption, if log_y { 1.0 } else { y0 }, |area| {
+    // A log axis never starts at zero, and its caption says log y.
+    render(&caption, (!log_y && y0 != 0.0).then_some("y-axis"), PLOT_HEIGHT, |area| {
         let mut chart = axes(area, x0..x1, y0..y1)?;
         chart
             .configure_mesh()
@@ -192,8 +463,8 @@ pub fn sweep(view: &SweepView, nb: &Notebook) -> Result<Picture, ChartError> {
             .x_desc(x_desc)
             .y_desc(y_desc)
             .light_line_style(RGBColor(238, 238, 238))
-            .label_style((FAMILY, 16))
-            .axis_desc_style((FAMILY, 18))
+            .label_style((FAMILY, TICK))
+            .axis_desc_style((FAMILY, AXIS))
             .draw()
             .map_err(err)?;
         for (series, colour) in view.series.iter().zip(SERIES_COLOURS.iter().cycle()) {
@@ -219,7 +490,7 @@ pub fn sweep(view: &SweepView, nb: &Notebook) -> Result<Picture, ChartError> {
             .position(SeriesLabelPosition::UpperLeft)
             .background_style(WHITE.mix(0.9))
             .border_style(RGBColor(200, 200, 200))
-            .label_font((FAMILY, 16))
+            .label_font((FAMILY, TICK))
             .draw()
             .map_err(err)?;
         Ok(())
@@ -255,75 +526,72 @@ pub fn soak(soak: &Soak, data: &SoakData) -> Result<Picture, ChartError> {
                 ambient.map_or_else(String::new, |a| format!("; ambient {}", a.value)),
             )
         },
+        more: Vec::new(),
+        axes: format!("x: time since load started (s); y: score ({}); red lines: t_onset and t_stable", n.unit),
         synthetic: soak.synthetic || data.synthetic(),
     };
     let points: Vec<(f64, f64)> = data.t.iter().copied().zip(data.score.iter().copied()).collect();
     draw_series(&caption, &points, &marks, ("time since load started (s)", &format!("score ({})", n.unit)))
 }
 
+/// Each run a row, the first at the top as in the results table, its
+/// label at the left where a long What has room, the values along x.
 fn draw_runs(caption: &Caption, boxes: &[RunBox], unit: &str) -> Result<Picture, ChartError> {
+    let rows = boxes.len();
+    let height = (100 + 40 * rows as u32).max(220);
     let values = || boxes.iter().flat_map(|b| [b.min, b.p25, b.median, b.p75, b.max]);
-    let Some(y) = Scale::of(values()) else {
-        return render(caption, 0.0, |area| undrawable(area, values()));
+    let Some(x) = Scale::of(values()) else {
+        return render(caption, None, height, |area| undrawable(area, values()));
     };
-    let boxes: Vec<RunBox> = boxes
-        .iter()
-        .map(|b| RunBox {
-            label: b.label.clone(),
-            median: y.apply(b.median),
-            p25: y.apply(b.p25),
-            p75: y.apply(b.p75),
-            min: y.apply(b.min),
-            max: y.apply(b.max),
-        })
-        .collect();
-    let lo = boxes.iter().map(|b| b.min).fold(f64::INFINITY, f64::min);
-    let hi = boxes.iter().map(|b| b.max).fold(f64::NEG_INFINITY, f64::max);
-    let (y0, y1) = y_range(lo, hi);
-    let count = boxes.len();
-    render(caption, y0, |area| {
-        let mut chart = axes(area, -0.5..(count as f64 - 0.5), y0..y1)?;
-        let labels: Vec<String> = boxes.iter().map(|b| b.label.clone()).collect();
+    let lo = values().map(|v| x.apply(v)).fold(f64::INFINITY, f64::min);
+    let hi = values().map(|v| x.apply(v)).fold(f64::NEG_INFINITY, f64::max);
+    let (x0, x1) = y_range(lo, hi);
+    let labels: Vec<String> = boxes.iter().map(|b| fit(&b.label, LABEL_AREA - 24, TICK)).collect();
+    // Row i from the top.
+    let row_y = |i: usize| (rows - 1 - i) as f64;
+    render(caption, (x0 != 0.0).then_some("x-axis"), height, |area| {
+        let mut chart = ChartBuilder::on(area)
+            .margin(16)
+            .x_label_area_size(60)
+            .y_label_area_size(LABEL_AREA)
+            .build_cartesian_2d(x0..x1, -0.5..(rows as f64 - 0.5))
+            .map_err(err)?;
         chart
             .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(count.min(24))
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 1e-6 && i >= 0.0 {
-                    labels.get(i as usize).cloned().unwrap_or_default()
+            .disable_y_mesh()
+            .y_labels(rows + 1)
+            .y_label_formatter(&|t| {
+                let i = t.round();
+                let at = (rows as f64 - 1.0) - i;
+                if (t - i).abs() < 1e-6 && at >= 0.0 {
+                    labels.get(at as usize).cloned().unwrap_or_default()
                 } else {
                     String::new()
                 }
             })
-            .x_desc("run")
-            .y_desc(format!("median per trial ({}{unit})", y.prefix))
+            .x_label_formatter(&|t| tick(*t))
+            .x_desc(x.described(&format!("{} ({unit})", per_trial(unit))))
             .light_line_style(RGBColor(238, 238, 238))
-            .label_style((FAMILY, 16))
-            .axis_desc_style((FAMILY, 18))
+            .label_style((FAMILY, TICK))
+            .axis_desc_style((FAMILY, AXIS))
             .draw()
             .map_err(err)?;
-        let blue = RGBColor(40, 90, 170);
+        let blue = ARM_COLOURS[0];
         for (i, b) in boxes.iter().enumerate() {
-            let x = i as f64;
-            chart
-                .draw_series(std::iter::once(PathElement::new(vec![(x, b.min), (x, b.max)], BLACK.stroke_width(2))))
-                .map_err(err)?;
-            for y in [b.min, b.max] {
-                chart
-                    .draw_series(std::iter::once(PathElement::new(
-                        vec![(x - 0.12, y), (x + 0.12, y)],
-                        BLACK.stroke_width(2),
-                    )))
-                    .map_err(err)?;
-            }
+            let y = row_y(i);
+            let [median, p25, p75, min, max] = [b.median, b.p25, b.p75, b.min, b.max].map(|v| x.apply(v));
+            let mut whisker = vec![PathElement::new(vec![(min, y), (max, y)], BLACK.stroke_width(2))];
+            whisker.extend(
+                [min, max].map(|v| PathElement::new(vec![(v, y - 0.15), (v, y + 0.15)], BLACK.stroke_width(2))),
+            );
+            chart.draw_series(whisker).map_err(err)?;
             chart
                 .draw_series(std::iter::once(Rectangle::new(
-                    [(x - 0.25, b.p25), (x + 0.25, b.p75)],
+                    [(p25, y - 0.25), (p75, y + 0.25)],
                     blue.mix(0.35).filled(),
                 )))
                 .map_err(err)?;
-            chart.draw_series(std::iter::once(Circle::new((x, b.median), 6, blue.filled()))).map_err(err)?;
+            chart.draw_series(std::iter::once(Circle::new((median, y), 6, blue.filled()))).map_err(err)?;
         }
         Ok(())
     })
@@ -339,22 +607,24 @@ fn draw_series(
     let (Some(x), Some(y)) =
         (Scale::of(points.iter().map(|p| p.0).chain(marks.iter().map(|m| m.1))), Scale::of(points.iter().map(|p| p.1)))
     else {
-        return render(caption, 0.0, |area| undrawable(area, all()));
+        return render(caption, None, PLOT_HEIGHT, |area| undrawable(area, all()));
     };
     let points: Vec<(f64, f64)> = points.iter().map(|&(t, v)| (x.apply(t), y.apply(v))).collect();
     let marks: Vec<(String, f64)> = marks.iter().map(|(label, t)| (label.clone(), x.apply(*t))).collect();
     let ys: Vec<f64> = points.iter().map(|p| p.1).collect();
     let (y0, y1) = y_range(min_of(&ys).unwrap_or(0.0), max_of(&ys).unwrap_or(1.0));
     let x1 = points.last().map_or(1.0, |p| p.0).max(1.0);
-    render(caption, y0, |area| {
+    render(caption, (y0 != 0.0).then_some("y-axis"), PLOT_HEIGHT, |area| {
         let mut chart = axes(area, 0.0..x1, y0..y1)?;
         chart
             .configure_mesh()
+            .x_label_formatter(&|t| tick(*t))
+            .y_label_formatter(&|t| tick(*t))
             .x_desc(x.described(x_desc))
             .y_desc(y.described(y_desc))
             .light_line_style(RGBColor(238, 238, 238))
-            .label_style((FAMILY, 16))
-            .axis_desc_style((FAMILY, 18))
+            .label_style((FAMILY, TICK))
+            .axis_desc_style((FAMILY, AXIS))
             .draw()
             .map_err(err)?;
         chart
@@ -366,7 +636,11 @@ fn draw_series(
                 .draw_series(std::iter::once(PathElement::new(vec![(*t, y0), (*t, y1)], red.stroke_width(1))))
                 .map_err(err)?;
             chart
-                .draw_series(std::iter::once(Text::new(label.clone(), (*t, y1), (FAMILY, 15).into_font().color(&red))))
+                .draw_series(std::iter::once(Text::new(
+                    label.clone(),
+                    (*t, y1),
+                    (FAMILY, TICK).into_font().color(&red),
+                )))
                 .map_err(err)?;
         }
         Ok(())
@@ -379,52 +653,151 @@ fn axes<'a, 'b>(
     x: std::ops::Range<f64>,
     y: std::ops::Range<f64>,
 ) -> Result<ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>, ChartError> {
-    ChartBuilder::on(area).margin(16).x_label_area_size(48).y_label_area_size(90).build_cartesian_2d(x, y).map_err(err)
+    ChartBuilder::on(area).margin(16).x_label_area_size(60).y_label_area_size(104).build_cartesian_2d(x, y).map_err(err)
 }
 
 /// The part of the picture below the caption band.
 type Area<'b> = DrawingArea<BitMapBackend<'b>, plotters::coord::Shift>;
 
-/// Draws the caption band and hands the plot area to `plot`, then encodes.
+/// Draws the caption band — title, the flags (D5: "y-axis does not start
+/// at zero" for `not_from_zero`, SYNTHETIC), window, thermal condition and
+/// any further lines, each wrapped to the picture's width — and hands the
+/// plot area of `plot_height` pixels below it to `plot`, then encodes.
 fn render(
     caption: &Caption,
-    y0: f64,
+    not_from_zero: Option<&str>,
+    plot_height: u32,
     plot: impl FnOnce(&Area<'_>) -> Result<(), ChartError>,
 ) -> Result<Picture, ChartError> {
-    // A unit or an ambient value may come from someone else's file.
-    let [title, window, thermal] = [&caption.title, &caption.window, &caption.thermal].map(|t| inert(t).into_owned());
-    let alt = format!("{title}. {window} {thermal}.");
     register_font();
-    let mut rgb = vec![255u8; (WIDTH * HEIGHT * 3) as usize];
-    let flags: Vec<&str> = [(y0 != 0.0, "y-axis does not start at zero"), (caption.synthetic, "SYNTHETIC data")]
-        .into_iter()
-        .filter_map(|(on, text)| on.then_some(text))
-        .collect();
+    // A unit, a label or an ambient value may come from someone else's file.
+    let safe = |t: &str| inert(t).into_owned();
+    let mut flags: Vec<String> = Vec::new();
+    if let Some(axis) = not_from_zero {
+        flags.push(format!("{axis} does not start at zero"));
+    }
+    if caption.synthetic {
+        flags.push("SYNTHETIC data".to_owned());
+    }
+    let black = RGBColor(0, 0, 0);
+    let red = RGBColor(190, 40, 40);
+    let room = WIDTH - 2 * MARGIN as u32;
+    let mut lines: Vec<(String, u32, RGBColor)> = Vec::new();
+    let mut add = |text: &str, size: u32, colour: RGBColor| {
+        lines.extend(wrap(text, room, size).into_iter().map(|line| (line, size, colour)));
+    };
+    add(&safe(&caption.title), TITLE, black);
+    if !flags.is_empty() {
+        add(&flags.join(" · "), FLAG, red);
+    }
+    for line in [&caption.window, &caption.thermal].into_iter().chain(&caption.more) {
+        add(&safe(line), LINE, black);
+    }
+    let band = 10 + lines.iter().map(|(_, size, _)| line_height(*size)).sum::<u32>() + 6;
+    let height = band + plot_height;
+    let mut rgb = vec![255u8; (WIDTH * height * 3) as usize];
     {
-        let root = BitMapBackend::with_buffer(&mut rgb, (WIDTH, HEIGHT)).into_drawing_area();
-        let (band, area) = root.split_vertically(96);
-        band.draw(&Text::new(title, (16, 8), (FAMILY, 22).into_font())).map_err(err)?;
-        band.draw(&Text::new(window, (16, 38), (FAMILY, 16).into_font())).map_err(err)?;
-        band.draw(&Text::new(thermal, (16, 60), (FAMILY, 16).into_font())).map_err(err)?;
-        if !flags.is_empty() {
-            let style = (FAMILY, 18).into_font().color(&RGBColor(190, 40, 40));
-            band.draw(&Text::new(
-                flags.join(" · "),
-                (WIDTH as i32 - 16 - 11 * flags.join(" · ").len() as i32, 8),
-                style,
-            ))
-            .map_err(err)?;
+        let root = BitMapBackend::with_buffer(&mut rgb, (WIDTH, height)).into_drawing_area();
+        let (top, area) = root.split_vertically(band);
+        let mut y = 10;
+        for (text, size, colour) in &lines {
+            top.draw(&Text::new(text.as_str(), (MARGIN, y as i32), (FAMILY, *size).into_font().color(colour)))
+                .map_err(err)?;
+            y += line_height(*size);
         }
         plot(&area)?;
         root.present().map_err(err)?;
     }
-    let alt = if flags.is_empty() { alt } else { format!("{alt} {}.", flags.join("; ")) };
-    Ok(Picture { png: encode(&rgb)?, width: WIDTH, height: HEIGHT, alt })
+    let mut alt: Vec<String> = [&caption.title, &caption.window, &caption.thermal]
+        .into_iter()
+        .chain(&caption.more)
+        .chain([&caption.axes])
+        .filter(|t| !t.is_empty())
+        .map(|t| safe(t))
+        .collect();
+    alt.extend(flags);
+    Ok(Picture { png: encode(&rgb, height)?, width: WIDTH, height, alt: format!("{}.", alt.join(". ")) })
 }
 
-fn encode(rgb: &[u8]) -> Result<Vec<u8>, ChartError> {
+/// The height of a caption line in a font of `size` pixels.
+fn line_height(size: u32) -> u32 {
+    size * 4 / 3 + 2
+}
+
+/// How wide `text` is in the chart font at `size` pixels; an estimate when
+/// the font cannot say.
+fn text_width(text: &str, size: u32) -> u32 {
+    let font = (FAMILY, size).into_font();
+    font.box_size(text).map_or_else(|_| text.chars().count() as u32 * size * 3 / 5, |(w, _)| w)
+}
+
+/// The most of one caption text a picture shows; a longer one (a What of
+/// someone else's log) ends in an ellipsis, and the document around the
+/// picture has it whole. It also bounds the time spent measuring text.
+const MAX_TEXT: usize = 600;
+
+/// `text` broken at spaces into lines no wider than `room` pixels (a word
+/// wider than that on its own is broken where it must be).
+fn wrap(text: &str, room: u32, size: u32) -> Vec<String> {
+    let text: String = if text.chars().count() > MAX_TEXT {
+        format!("{}…", text.chars().take(MAX_TEXT).collect::<String>())
+    } else {
+        text.to_owned()
+    };
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let candidate = if line.is_empty() { word.to_owned() } else { format!("{line} {word}") };
+        if text_width(&candidate, size) <= room {
+            line = candidate;
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        let mut rest: Vec<char> = word.chars().collect();
+        while rest.len() > 1 && text_width(&rest.iter().collect::<String>(), size) > room {
+            let k = longest_fitting(&rest, room, size, "").max(1);
+            lines.push(rest[..k].iter().collect());
+            rest.drain(..k);
+        }
+        line = rest.into_iter().collect();
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The most leading characters of `chars` that, followed by `suffix`, fit
+/// in `room` pixels (a binary search: the width grows with the count).
+fn longest_fitting(chars: &[char], room: u32, size: u32, suffix: &str) -> usize {
+    let (mut lo, mut hi) = (0, chars.len());
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if text_width(&format!("{}{suffix}", chars[..mid].iter().collect::<String>()), size) <= room {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
+/// `text` shortened with an ellipsis to fit `room` pixels: a label beside
+/// an axis, whose whole text is in the caption or the alt text.
+fn fit(text: &str, room: u32, size: u32) -> String {
+    let chars: Vec<char> = text.chars().take(MAX_TEXT).collect();
+    if chars.len() == text.chars().count() && text_width(text, size) <= room {
+        return text.to_owned();
+    }
+    let k = longest_fitting(&chars, room, size, "…");
+    format!("{}…", chars[..k].iter().collect::<String>().trim_end())
+}
+
+fn encode(rgb: &[u8], height: u32) -> Result<Vec<u8>, ChartError> {
     let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, WIDTH, HEIGHT);
+    let mut encoder = png::Encoder::new(&mut out, WIDTH, height);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header().map_err(err)?;
@@ -485,7 +858,7 @@ impl Scale {
 fn undrawable(area: &Area<'_>, values: impl Iterator<Item = f64>) -> Result<(), ChartError> {
     let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let text = format!("not drawn: the values run from {lo:e} to {hi:e}, beyond what a chart can show");
-    area.draw(&Text::new(text, (32, 48), (FAMILY, 20).into_font().color(&RGBColor(190, 40, 40)))).map_err(err)
+    area.draw(&Text::new(text, (32, 48), (FAMILY, LINE).into_font().color(&RGBColor(190, 40, 40)))).map_err(err)
 }
 
 /// The y range: from zero when zero is near enough not to flatten the
@@ -500,15 +873,10 @@ fn y_range(lo: f64, hi: f64) -> (f64, f64) {
     if lo >= 0.0 && lo <= hi * 0.5 { (0.0, top) } else { (lo - span * 0.08, top) }
 }
 
-fn most_common<'a>(items: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let mut counts: Vec<(&str, usize)> = Vec::new();
-    for item in items {
-        match counts.iter_mut().find(|(k, _)| *k == item) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((item, 1)),
-        }
-    }
-    counts.into_iter().max_by_key(|&(_, n)| n).map(|(k, _)| k)
+/// A value on an axis: three significant digits at most, none padded
+/// (`2.5`, `3`, not `3.00`).
+fn tick(value: f64) -> String {
+    crate::stats::trim_zeros(crate::stats::format_significant(value, 3))
 }
 
 fn min_of(v: &[f64]) -> Option<f64> {
@@ -541,7 +909,14 @@ mod tests {
     // ordinary size are named on the picture instead of drawn.
     #[test]
     fn extreme_values_are_scaled_or_named_never_looped_on() {
-        let caption = || Caption { title: "t".into(), window: "w".into(), thermal: "th".into(), synthetic: false };
+        let caption = || Caption {
+            title: "t".into(),
+            window: "w".into(),
+            thermal: "th".into(),
+            more: Vec::new(),
+            axes: String::new(),
+            synthetic: false,
+        };
         let one = |v: f64| RunBox { label: "1".into(), median: v, p25: v, p75: v, min: v, max: v };
         for v in [f64::MAX, 1e300, 1e15, 0.0, 5e-324, 1e-310, f64::MIN_POSITIVE, 12.5] {
             let pic = draw_runs(&caption(), &[one(v), one(v / 2.0)], "s").expect("draws");
@@ -554,16 +929,49 @@ mod tests {
         draw_series(&caption(), &points, &[("t_onset".into(), f64::MAX)], ("x (s)", "y (u)")).expect("draws");
     }
 
+    // SPEC D5: a caption line never runs off the picture: it is wrapped at
+    // spaces (a word too long on its own is broken), and an axis label is
+    // shortened with an ellipsis.
+    #[test]
+    fn caption_lines_fit_the_picture() {
+        register_font();
+        let text = "verdict (S7): median wall time: matmul blocked, N=128, tile 64 is 77% below matmul ijk (naive), \
+                    N=128 (matmul ijk (naive), N=128 is 4.3× matmul blocked, N=128, tile 64)";
+        let lines = wrap(text, 600, LINE);
+        assert!(lines.len() > 1 && lines.iter().all(|l| text_width(l, LINE) <= 600), "{lines:?}");
+        assert_eq!(lines.join(" "), text, "nothing is lost");
+        let word = "x".repeat(400);
+        assert!(wrap(&word, 300, LINE).iter().all(|l| text_width(l, LINE) <= 300));
+        // Someone else's What of a million characters costs no more than 600.
+        let huge = "y".repeat(1_000_000);
+        let started = std::time::Instant::now();
+        assert!(wrap(&huge, 1000, LINE).concat().ends_with('…'));
+        assert!(fit(&huge, 300, TICK).ends_with('…'));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+        assert_eq!(wrap("", 300, LINE), [""]);
+        let label = fit("B: matmul blocked, N=128, tile 64, a label far too long for its place", 200, TICK);
+        assert!(label.ends_with('…') && text_width(&label, TICK) <= 200, "{label}");
+        assert_eq!(fit("A: naive", 200, TICK), "A: naive");
+    }
+
     // SPEC D5: a chart is a real PNG of the stated size, with the flags in its words.
     #[test]
     fn a_soak_chart_is_a_png_that_says_synthetic() {
         let text = include_str!("../../../datasets/thermal-soak.csv");
         let data = crate::soak::file::parse(text.as_bytes(), std::path::Path::new("thermal-soak.csv")).expect("parses");
-        let caption = Caption { title: "t".into(), window: "w".into(), thermal: "th".into(), synthetic: true };
+        let caption = Caption {
+            title: "t".into(),
+            window: "w".into(),
+            thermal: "th".into(),
+            more: Vec::new(),
+            axes: String::new(),
+            synthetic: true,
+        };
         let points: Vec<(f64, f64)> = data.t.iter().copied().zip(data.score.iter().copied()).collect();
         let pic = draw_series(&caption, &points, &[("t_onset 80 s".into(), 80.0)], ("x (s)", "y (u)")).expect("draws");
         assert_eq!(&pic.png[..8], b"\x89PNG\r\n\x1a\n");
-        assert_eq!((pic.width, pic.height), (WIDTH, HEIGHT));
+        assert_eq!(pic.width, WIDTH);
+        assert!(pic.height > PLOT_HEIGHT, "the caption band sits above the plot");
         assert!(pic.alt.contains("SYNTHETIC"), "{}", pic.alt);
     }
 }

@@ -12,6 +12,7 @@ pub mod record;
 pub mod sheet;
 pub mod soc;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use blocks::{Block, Run, parse_template};
@@ -120,11 +121,15 @@ pub fn prompts(stem: &str) -> Vec<&'static str> {
 }
 
 /// What the documents draw from the notebook's folder rather than the log
-/// itself: the samples of the soak the report charts.
+/// itself: the samples of the soak the report charts, and the trials of
+/// each comparison it charts.
 #[derive(Debug, Clone, Default)]
 pub struct Attachments {
     /// The first kept soak's samples, or why they could not be read.
     pub soak: Option<Result<(u32, SoakData), String>>,
+    /// By comparison number: its two arms' timed trials, each in its row's
+    /// unit, or why they could not be read.
+    pub comparisons: BTreeMap<u32, Result<[Vec<f64>; 2], String>>,
 }
 
 impl Attachments {
@@ -137,7 +142,7 @@ impl Attachments {
             let path = raw.path.resolve(dir).map_err(|e| e.to_string())?;
             soak_file::read(&path).map(|data| (s.number, data)).map_err(|e| e.to_string())
         });
-        Self { soak }
+        Self { soak, comparisons: comparison_trials(dir, nb) }
     }
 }
 
@@ -251,9 +256,27 @@ fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Vec<Bl
     if name == "chart:sweeps" {
         return Some(sweeps(nb));
     }
+    if name == "chart:comparisons" {
+        return Some(comparisons(nb, attachments));
+    }
+    if name == "chart:results" {
+        // The runs the results table shows (A18), a picture per unit;
+        // nothing to draw leaves an empty paragraph.
+        let drawn = chart::results(nb, |r| diagnostic(r).is_none());
+        let mut blocks: Vec<Block> = drawn
+            .into_iter()
+            .map(|picture| match picture {
+                Ok(picture) => Block::Picture(picture),
+                Err(e) => Block::Paragraph(vec![Run { text: format!("({e})"), bold: false }]),
+            })
+            .collect();
+        if blocks.is_empty() {
+            blocks.push(Block::Paragraph(Vec::new()));
+        }
+        return Some(blocks);
+    }
     // Nothing to draw leaves an empty paragraph, never the placeholder.
     let drawn = match name {
-        "chart:results" => chart::results(nb).transpose(),
         "chart:soak" => match &attachments.soak {
             Some(Ok((number, data))) => nb.soaks().iter().find(|s| s.number == *number).map(|s| chart::soak(s, data)),
             Some(Err(why)) => return sentence(format!("(no soak chart: {why})")),
@@ -291,6 +314,80 @@ fn results(nb: &Notebook) -> Vec<Block> {
 /// Why a run's build makes it a diagnostic rather than a result, if it does.
 fn diagnostic(run: &crate::notebook::Run) -> Option<&'static str> {
     crate::notebook::Optimisation::of(&run.context().build()?).diagnostic_reason()
+}
+
+/// SPEC S11, D5: every comparison whose two arms are kept, as a sentence
+/// saying what its chart shows and the chart; one with a discarded arm as
+/// a sentence saying why it is not charted. No comparison: nothing (the
+/// comparisons table already says so).
+fn comparisons(nb: &Notebook, attachments: &Attachments) -> Vec<Block> {
+    let paragraph = |text: String| Block::Paragraph(vec![Run { text, bold: false }]);
+    let mut blocks = Vec::new();
+    for pair in nb.pairs() {
+        let arms = pair.runs.map(|n| nb.run(n));
+        let [Some(a), Some(b)] = arms else {
+            blocks.push(paragraph(format!(
+                "{} is not charted: one of runs {} and {} is not in the log.",
+                pair.label(),
+                pair.runs[0],
+                pair.runs[1]
+            )));
+            continue;
+        };
+        if let Some(r) = [a, b].into_iter().find(|r| r.discarded.is_some()) {
+            blocks.push(paragraph(format!("{} is not charted: its run {} is discarded.", pair.label(), r.number)));
+            continue;
+        }
+        let trials = match attachments.comparisons.get(&pair.number) {
+            Some(Ok(trials)) => Ok(trials),
+            Some(Err(why)) => Err(why.as_str()),
+            None => Err("the raw file was not read for this document"),
+        };
+        // The chart, then what it shows: a caption under its figure stays
+        // with it when the figure moves to the next page.
+        blocks.push(match chart::comparison(pair, [a, b], trials) {
+            Ok(picture) => Block::Picture(picture),
+            Err(e) => paragraph(format!("({e})")),
+        });
+        let shown = match trials {
+            Ok(_) => "every timed trial as a dot, each arm's median as a bar and its IQR as a box".to_owned(),
+            // A raw file that cannot be read is said here, not an error.
+            Err(why) => format!("each arm's median as a bar and its IQR as a box; the trials are not drawn: {why}"),
+        };
+        blocks.push(paragraph(crate::display::inert_line(format!(
+            "{} — {}: {} (run {}) against {} (run {}), {shown}, in {}.",
+            pair.label(),
+            pair.what,
+            pair.labels[0],
+            a.number,
+            pair.labels[1],
+            b.number,
+            pair.verdict.display_unit(),
+        ))));
+    }
+    blocks
+}
+
+/// The timed trials of every comparison whose arms are kept, read from the
+/// notebook folder `dir` (see [`Attachments::load`]); each raw file is read
+/// once however many arms share it.
+fn comparison_trials(dir: &Path, nb: &Notebook) -> BTreeMap<u32, Result<[Vec<f64>; 2], String>> {
+    use crate::harness::raw::{RawTrials, TrialsError};
+    let mut files: BTreeMap<String, Result<RawTrials, String>> = BTreeMap::new();
+    let mut arm = |run: &crate::notebook::Run| -> Result<Vec<f64>, String> {
+        let raw = run.measurement.raw_file.as_ref().ok_or_else(|| TrialsError::NoFile(run.number).to_string())?;
+        let read = files
+            .entry(raw.path.to_string())
+            .or_insert_with(|| RawTrials::read(dir, &raw.path).map_err(|e| e.to_string()));
+        read.as_ref().map(|r| r.arm(run).timed).map_err(Clone::clone)
+    };
+    let mut out = BTreeMap::new();
+    for pair in nb.pairs() {
+        let [Some(a), Some(b)] = pair.runs.map(|n| nb.run(n).filter(|r| r.discarded.is_none())) else { continue };
+        let trials = arm(a).and_then(|a| Ok([a, arm(b)?]));
+        out.insert(pair.number, trials);
+    }
+    out
 }
 
 /// SPEC E16, D5: every sweep — each recorded scan, then the seq/chase

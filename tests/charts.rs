@@ -1,0 +1,128 @@
+//! SPEC D5, S11, S12: the report charts what it claims — a chart per
+//! comparison with its arms' labels, its unit, verdict and paired ratio —
+//! read back from report.docx as a reader's program would.
+
+use std::io::Read as _;
+
+use vernier_engine::documents;
+use vernier_engine::harness::{TrialRecord, TrialStatus, raw};
+use vernier_engine::notebook::{NewPair, Notebook, NotebookPath, RawFile, store};
+use vernier_engine::stats::{self, Spread, Summary};
+
+use crate::util::{at, measurement, saved_notebook};
+
+/// Interleaved trials of two arms, in ms, as the harness writes them.
+fn raw_text(a: &[f64], b: &[f64]) -> String {
+    let mut trials = Vec::new();
+    for (k, (a, b)) in a.iter().zip(b).enumerate() {
+        for (arm, ms) in [(0, a), (1, b)] {
+            let index = u32::try_from(2 * k + arm).expect("few trials");
+            let ns = (ms * 1e6).round() as u64;
+            trials.push(TrialRecord { index, arm, position: 1, warmup: false, ns, status: TrialStatus::Ok });
+        }
+    }
+    raw::render(&[raw::unit_comment("A", "ms", 1e6), raw::unit_comment("B", "ms", 1e6)], &trials)
+}
+
+/// Records `a` against `b` as comparison rows whose raw file is `file`
+/// (arms A and B), labelled `labels`; returns the pair's number.
+fn record_comparison(nb: &mut Notebook, file: &RawFile, what: &str, labels: [&str; 2], trials: [&[f64]; 2]) -> u32 {
+    let mut runs = [0; 2];
+    for (i, arm) in ["A", "B"].into_iter().enumerate() {
+        let mut m = measurement(&format!("{what}: {}", labels[i]), trials[i]);
+        m.warmup_trials = 0;
+        m.raw_file = Some(RawFile { arm: arm.into(), ..file.clone() });
+        runs[i] = nb.record_run(m, at(100 + i as i64));
+    }
+    let summaries = trials.map(|t| Summary::of(t).expect("trials"));
+    let verdict = stats::compare(
+        Spread::from(&summaries[0]),
+        Spread::from(&summaries[1]),
+        (labels[0], labels[1]),
+        "median wall time",
+        "ms",
+    );
+    let pair = NewPair {
+        what: what.into(),
+        labels: labels.map(String::from),
+        verdict,
+        paired: stats::paired_ratios(trials[0], trials[1]),
+        order: None,
+    };
+    nb.record_pair(pair, runs, at(102)).expect("pair")
+}
+
+/// The report's pictures' descriptions, in document order, and its text.
+fn report(dir: &std::path::Path, nb: &Notebook) -> (Vec<String>, String, usize) {
+    documents::export_to(dir, nb, None, documents::Overwrite::Never).expect("export");
+    let bytes = std::fs::read(dir.join("exports/report.docx")).expect("report.docx");
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip package");
+    let pictures =
+        zip.file_names().filter_map(Result::ok).filter(|n| n.starts_with("word/media/") && n.ends_with(".png")).count();
+    let mut xml = String::new();
+    zip.by_name("word/document.xml").expect("document.xml").read_to_string(&mut xml).expect("utf-8");
+    let doc = roxmltree::Document::parse(&xml).expect("xml");
+    let alts = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "docPr")
+        .filter_map(|n| n.attribute("descr").map(str::to_owned))
+        .collect();
+    let text: String = doc.descendants().filter(|n| n.tag_name().name() == "t").filter_map(|n| n.text()).collect();
+    (alts, text, pictures)
+}
+
+// SPEC S11, S12, D5: one chart per comparison, after the comparisons
+// table: named by the comparison, labelled with both arms' labels, in the
+// unit picked once for both arms, with its verdict, paired ratio, window
+// and thermal condition; a comparison whose raw file is gone is still
+// charted from its rows' medians and IQRs, and the document says why its
+// trials are not drawn. The results chart then draws only the runs no
+// other chart draws.
+#[test]
+fn the_report_charts_each_comparison_with_its_labels() {
+    let (_tmp, dir, mut nb) = saved_notebook();
+    let naive = [2.54, 2.49, 2.61, 2.52, 3.23];
+    let blocked = [0.60, 0.58, 0.62, 0.59, 0.75];
+    let file = raw::write_once(&dir, "run-2", &raw_text(&naive, &blocked)).expect("raw file");
+    let first = record_comparison(&mut nb, &file, "matmul N=128", ["naive ijk", "blocked 64"], [&naive, &blocked]);
+    let gone =
+        RawFile { path: NotebookPath::new("raw/gone.csv").expect("path"), sha256: String::new(), arm: "A".into() };
+    let second =
+        record_comparison(&mut nb, &gone, "sleep", ["two ms", "two ms again"], [&[2.1, 2.2, 2.3], &[2.2, 2.1, 2.4]]);
+    store::save(&dir, &nb).expect("save");
+
+    let (alts, text, pictures) = report(&dir, &nb);
+    let comparisons: Vec<&String> = alts.iter().filter(|a| a.starts_with('C')).collect();
+    assert_eq!(comparisons.len(), 2, "one chart per comparison: {alts:?}");
+    assert_eq!(pictures, 3, "two comparisons and the results chart of the one other run");
+    let c1 = comparisons[0];
+    assert!(c1.starts_with(&format!("C{first}: matmul N=128.")), "{c1}");
+    for part in ["A: naive ijk (run 2)", "B: blocked 64 (run 3)", "time per trial (µs)", "window:", "thermal:"] {
+        assert!(c1.contains(part), "{part:?} in {c1}");
+    }
+    assert!(c1.contains("verdict (S7): median wall time: blocked 64 is "), "{c1}");
+    assert!(c1.contains("paired blocked 64/naive ijk 0.2"), "{c1}");
+    assert!(!c1.contains("y-axis does not start at zero"), "this one starts at zero: {c1}");
+    assert!(text.contains(&format!(
+        "C{first} — matmul N=128: naive ijk (run 2) against blocked 64 (run 3), every timed trial as a dot"
+    )));
+    // The unit is picked once for both arms (S12): µs, the smaller median's.
+    assert!(text.contains("as a box, in µs."), "{text}");
+
+    let c2 = comparisons[1];
+    assert!(c2.contains("A: two ms (run 4)") && c2.contains("B: two ms again (run 5)"), "{c2}");
+    assert!(c2.contains("time per trial (ms)") && c2.contains("y-axis does not start at zero"), "{c2}");
+    assert!(
+        text.contains(&format!("C{second} — sleep: two ms (run 4) against two ms again (run 5), each arm's median as a bar and its IQR as a box; the trials are not drawn: cannot read")),
+        "{text}"
+    );
+    // Charted once: the comparisons' arms are not in the results chart.
+    let results = alts.iter().position(|a| a.starts_with("Runs in ms")).expect("the results chart");
+    assert!(results > 1, "after the comparisons: {alts:?}");
+    assert!(
+        alts[results].contains("1 run (runs charted with their comparison or sweep left out)"),
+        "{}",
+        alts[results]
+    );
+    assert!(text.find("Paired ratio") < text.find(&format!("C{first} — ")), "the charts follow the comparisons table");
+}
