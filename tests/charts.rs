@@ -107,13 +107,13 @@ fn the_report_charts_each_comparison_with_its_labels() {
         "C{first} — matmul N=128: naive ijk (run 2) against blocked 64 (run 3), every timed trial as a dot"
     )));
     // The unit is picked once for both arms (S12): µs, the smaller median's.
-    assert!(text.contains("as a box, in µs."), "{text}");
+    assert!(text.contains("as a box, in µs (trials MEASURED, comparison DERIVED)."), "{text}");
 
     let c2 = comparisons[1];
     assert!(c2.contains("A: two ms (run 4)") && c2.contains("B: two ms again (run 5)"), "{c2}");
     assert!(c2.contains("time per trial (ms)") && c2.contains("y-axis does not start at zero"), "{c2}");
     assert!(
-        text.contains(&format!("C{second} — sleep: two ms (run 4) against two ms again (run 5), each arm's median as a bar and its IQR as a box; the trials are not drawn: cannot read")),
+        text.contains(&format!("C{second} — sleep: two ms (run 4) against two ms again (run 5), each arm's median as a bar and its IQR as a box, the trials not drawn (cannot read")),
         "{text}"
     );
     // Charted once: the comparisons' arms are not in the results chart.
@@ -125,4 +125,14 @@ fn the_report_charts_each_comparison_with_its_labels() {
         alts[results]
     );
     assert!(text.find("Paired ratio") < text.find(&format!("C{first} — ")), "the charts follow the comparisons table");
+    // SPEC A7: the sentences under the charts carry their tags, so the
+    // numbers in the arms' labels raise no finding.
+    let audit = vernier_engine::audit::audit(&dir, &nb);
+    let untagged: Vec<&str> = audit
+        .findings
+        .iter()
+        .filter(|f| f.check == vernier_engine::audit::Check::A7 && f.message.contains(" — "))
+        .map(|f| f.message.as_str())
+        .collect();
+    assert!(untagged.is_empty(), "{untagged:?}");
 }

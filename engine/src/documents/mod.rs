@@ -352,10 +352,16 @@ fn comparisons(nb: &Notebook, attachments: &Attachments) -> Vec<Block> {
         let shown = match trials {
             Ok(_) => "every timed trial as a dot, each arm's median as a bar and its IQR as a box".to_owned(),
             // A raw file that cannot be read is said here, not an error.
-            Err(why) => format!("each arm's median as a bar and its IQR as a box; the trials are not drawn: {why}"),
+            Err(why) => format!(
+                "each arm's median as a bar and its IQR as a box, the trials not drawn ({})",
+                why.replace(';', ",")
+            ),
         };
+        // One clause, its tags at its end, so A7 reads them as covering it.
+        let [ta, tb] = [a, b].map(|r| r.measurement.tag);
+        let tags = if ta == tb { ta.to_string() } else { format!("{ta} and {tb}") };
         blocks.push(paragraph(crate::display::inert_line(format!(
-            "{} — {}: {} (run {}) against {} (run {}), {shown}, in {}.",
+            "{} — {}: {} (run {}) against {} (run {}), {shown}, in {} (trials {tags}, comparison {}).",
             pair.label(),
             pair.what,
             pair.labels[0],
@@ -363,6 +369,7 @@ fn comparisons(nb: &Notebook, attachments: &Attachments) -> Vec<Block> {
             pair.labels[1],
             b.number,
             pair.verdict.display_unit(),
+            Tag::Derived,
         ))));
     }
     blocks
