@@ -82,6 +82,8 @@ struct Caption {
 /// One box of the results chart: a run's median, IQR and range.
 struct RunBox {
     label: String,
+    /// The median and IQR as the row shows them (S6, S12), beside its box.
+    figures: String,
     median: f64,
     p25: f64,
     p75: f64,
@@ -167,7 +169,9 @@ fn results_part(runs: &[&Run], shown: &DisplayUnit, note: &str) -> Result<Pictur
         .map(|r| {
             let s = &r.measurement.summary;
             let [median, p25, p75, min, max] = [s.median, s.p25, s.p75, s.min, s.max].map(|v| shown.scale(v));
-            RunBox { label: format!("run {} · {}", r.number, inert(&r.measurement.what)), median, p25, p75, min, max }
+            let f = shown.figures([s.median, s.iqr, s.min, s.max], None);
+            let label = format!("run {} · {}", r.number, inert(&r.measurement.what));
+            RunBox { label, figures: format!("{} (IQR {})", f.median(), f.iqr()), median, p25, p75, min, max }
         })
         .collect();
     let unit = shown.name();
@@ -592,6 +596,13 @@ fn draw_runs(caption: &Caption, boxes: &[RunBox], unit: &str) -> Result<Picture,
                 )))
                 .map_err(err)?;
             chart.draw_series(std::iter::once(Circle::new((median, y), 6, blue.filled()))).map_err(err)?;
+            // The figures beside the whisker, on the side with room.
+            let right = max - x0 < (x1 - x0) * 0.6;
+            let (at, h, dx) = if right { (max, HPos::Left, 10) } else { (min, HPos::Right, -10) };
+            let style = TextStyle::from((FAMILY, TICK).into_font()).pos(Pos::new(h, VPos::Center));
+            chart
+                .draw_series(std::iter::once(EmptyElement::at((at, y)) + Text::new(b.figures.clone(), (dx, 0), style)))
+                .map_err(err)?;
         }
         Ok(())
     })
@@ -917,7 +928,8 @@ mod tests {
             axes: String::new(),
             synthetic: false,
         };
-        let one = |v: f64| RunBox { label: "1".into(), median: v, p25: v, p75: v, min: v, max: v };
+        let one =
+            |v: f64| RunBox { label: "1".into(), figures: String::new(), median: v, p25: v, p75: v, min: v, max: v };
         for v in [f64::MAX, 1e300, 1e15, 0.0, 5e-324, 1e-310, f64::MIN_POSITIVE, 12.5] {
             let pic = draw_runs(&caption(), &[one(v), one(v / 2.0)], "s").expect("draws");
             assert_eq!(&pic.png[..8], b"\x89PNG\r\n\x1a\n", "{v}");

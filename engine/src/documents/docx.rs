@@ -92,14 +92,15 @@ fn paragraph(out: &mut String, style: Option<&str>, bullet: bool, runs: &[Run]) 
     out.push_str("</w:p>");
 }
 
-/// An inline picture the width of the text column, keeping its aspect.
+/// An inline picture the width of the text column, keeping its aspect,
+/// kept on the page of what follows it (its caption, its table).
 fn picture(out: &mut String, n: usize, p: &Picture) {
     const WIDTH_EMU: u64 = 6_300_000; // about 6.9 in: the A4 text column
     let height = WIDTH_EMU * u64::from(p.height) / u64::from(p.width.max(1));
     let alt = escape(&p.alt);
     let _ = write!(
         out,
-        r#"<w:p><w:pPr><w:jc w:val="center"/></w:pPr><w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="{WIDTH_EMU}" cy="{height}"/><wp:docPr id="{n}" name="Chart {n}" descr="{alt}"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="{n}" name="chart{n}.png" descr="{alt}"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="rIdImg{n}"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="{WIDTH_EMU}" cy="{height}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>"#
+        r#"<w:p><w:pPr><w:keepNext/><w:jc w:val="center"/></w:pPr><w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="{WIDTH_EMU}" cy="{height}"/><wp:docPr id="{n}" name="Chart {n}" descr="{alt}"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="{n}" name="chart{n}.png" descr="{alt}"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="rIdImg{n}"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="{WIDTH_EMU}" cy="{height}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>"#
     );
 }
 
