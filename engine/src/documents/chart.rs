@@ -74,6 +74,8 @@ struct Caption {
     thermal: String,
     /// Lines after those: a comparison's verdict and paired ratio.
     more: Vec<String>,
+    /// What the picture does not show and why, in red under the flags.
+    warnings: Vec<String>,
     /// What the axes show, in words, for the alt text (the picture draws them).
     axes: String,
     synthetic: bool,
@@ -181,6 +183,12 @@ fn results_part(runs: &[&Run], shown: &DisplayUnit, note: &str) -> Result<Pictur
         (Some(a), Some(b)) => format!("{} … {}", a.format("%Y-%m-%d %H:%M"), b.format("%Y-%m-%d %H:%M UTC")),
         _ => "no run".to_owned(),
     };
+    // An import's file does not say when it was measured.
+    let window = if runs.iter().any(|r| r.context().imported()) {
+        format!("{window} (an imported run at the time of its import)")
+    } else {
+        window
+    };
     let caption = Caption {
         title: format!("Runs in {unit}: median (dot), IQR (box), min–max (whisker)"),
         window: format!(
@@ -189,6 +197,7 @@ fn results_part(runs: &[&Run], shown: &DisplayUnit, note: &str) -> Result<Pictur
         ),
         thermal: crate::sweeps::thermal(runs),
         more: Vec::new(),
+        warnings: Vec::new(),
         axes: format!("one row per run, labelled with its number and What; x: {} ({unit})", per_trial(unit)),
         synthetic: runs.iter().any(|r| r.measurement.synthetic),
     };
@@ -218,13 +227,19 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
     let caption = Caption {
         title: format!("{}: {}", pair.label(), inert(&pair.what)),
         window: format!(
-            "window: one interleaved session recorded {}; n (warm-up + timed): A {}, B {}",
-            pair.recorded_at.format("%Y-%m-%d %H:%M UTC"),
+            "window: {}; n (warm-up + timed): A {}, B {}",
+            // An import's file does not say when it was measured.
+            if arms.iter().any(|r| r.context().imported()) {
+                format!("not in the imported file (imported {})", pair.recorded_at.format("%Y-%m-%d %H:%M UTC"))
+            } else {
+                format!("one interleaved session recorded {}", pair.recorded_at.format("%Y-%m-%d %H:%M UTC"))
+            },
             n(arms[0]),
             n(arms[1])
         ),
         thermal: crate::sweeps::thermal(&arms),
         more: vec![format!("verdict (S7): {}", inert(&v.verdict)), format!("{}{order}", inert(&pair.paired_text()))],
+        warnings: Vec::new(),
         axes: format!(
             "x: the two arms, {} (run {}) and {} (run {}); y: {y_name} ({unit}); dots: trials, bar: median, box: IQR",
             label(0),
@@ -245,7 +260,8 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
         );
         return render(&caption, None, PLOT_HEIGHT, |area| note_on(area, &why));
     }
-    let note = match trials {
+    let mut caption = caption;
+    caption.warnings.extend(match trials {
         Err(why) => Some(format!("trials not drawn, only the medians and IQRs: {why}")),
         Ok(t) => (0..2).find(|&i| t[i].len() != arms[i].measurement.summary.n).map(|i| {
             format!(
@@ -255,7 +271,7 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
                 arms[i].measurement.summary.n
             )
         }),
-    };
+    });
     let strips: [Vec<f64>; 2] = match trials {
         Ok(t) => [0, 1].map(|i| t[i].iter().map(|&x| shown.scale(x)).collect()),
         Err(_) => [Vec::new(), Vec::new()],
@@ -295,7 +311,7 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
                 }
             })
             .y_label_formatter(&|t| tick(*t))
-            .x_desc("arm (trials interleaved A B … B A …)")
+            .x_desc(if pair.order.is_some() { "arm (trials interleaved A B …, then B A …)" } else { "arm" })
             .y_desc(y_desc)
             .light_line_style(RGBColor(238, 238, 238))
             .label_style((FAMILY, TICK))
@@ -339,10 +355,7 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
                 )
                 .map_err(err)?;
         }
-        match &note {
-            Some(note) => note_on(area, note),
-            None => Ok(()),
-        }
+        Ok(())
     })
 }
 
@@ -411,6 +424,7 @@ pub fn sweep(view: &SweepView, nb: &Notebook) -> Result<Picture, ChartError> {
         },
         thermal: view.thermal.clone(),
         more: Vec::new(),
+        warnings: Vec::new(),
         axes: view.describe(),
         synthetic: view.synthetic,
     };
@@ -531,6 +545,7 @@ pub fn soak(soak: &Soak, data: &SoakData) -> Result<Picture, ChartError> {
             )
         },
         more: Vec::new(),
+        warnings: Vec::new(),
         axes: format!("x: time since load started (s); y: score ({}); red lines: t_onset and t_stable", n.unit),
         synthetic: soak.synthetic || data.synthetic(),
     };
@@ -701,6 +716,9 @@ fn render(
     if !flags.is_empty() {
         add(&flags.join(" · "), FLAG, red);
     }
+    for line in &caption.warnings {
+        add(&safe(line), LINE, red);
+    }
     for line in [&caption.window, &caption.thermal].into_iter().chain(&caption.more) {
         add(&safe(line), LINE, black);
     }
@@ -722,6 +740,7 @@ fn render(
     let mut alt: Vec<String> = [&caption.title, &caption.window, &caption.thermal]
         .into_iter()
         .chain(&caption.more)
+        .chain(&caption.warnings)
         .chain([&caption.axes])
         .filter(|t| !t.is_empty())
         .map(|t| safe(t))
@@ -925,6 +944,7 @@ mod tests {
             window: "w".into(),
             thermal: "th".into(),
             more: Vec::new(),
+            warnings: Vec::new(),
             axes: String::new(),
             synthetic: false,
         };
@@ -976,6 +996,7 @@ mod tests {
             window: "w".into(),
             thermal: "th".into(),
             more: Vec::new(),
+            warnings: Vec::new(),
             axes: String::new(),
             synthetic: true,
         };
