@@ -170,7 +170,7 @@ impl VernierApp {
                 Err(e) => self.say(format!("export failed: {e}"), true),
             },
             io::Event::ExportWouldOverwrite(edited) => {
-                self.say(format!("nothing exported: {} changed since Vernier wrote it", edited.join(", ")), true);
+                self.say(format!("nothing exported: {}", edited.join(", ")), true);
                 self.export_question = Some(edited);
             }
             io::Event::SavedAs { to, result } => match result {
