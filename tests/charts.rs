@@ -6,7 +6,7 @@ use std::io::Read as _;
 
 use vernier_engine::documents;
 use vernier_engine::harness::{TrialRecord, TrialStatus, raw};
-use vernier_engine::notebook::{NewPair, Notebook, NotebookPath, RawFile, store};
+use vernier_engine::notebook::{Condition, NewPair, Notebook, NotebookPath, RawFile, store};
 use vernier_engine::stats::{self, Spread, Summary};
 
 use crate::util::{at, measurement, saved_notebook};
@@ -25,11 +25,22 @@ fn raw_text(a: &[f64], b: &[f64]) -> String {
 }
 
 /// Records `a` against `b` as comparison rows whose raw file is `file`
-/// (arms A and B), labelled `labels`; returns the pair's number.
-fn record_comparison(nb: &mut Notebook, file: &RawFile, what: &str, labels: [&str; 2], trials: [&[f64]; 2]) -> u32 {
+/// (arms A and B), labelled `labels`, arm A built with `build_a` if given;
+/// returns the pair's number.
+fn record_comparison(
+    nb: &mut Notebook,
+    file: &RawFile,
+    what: &str,
+    labels: [&str; 2],
+    trials: [&[f64]; 2],
+    build_a: Option<&str>,
+) -> u32 {
     let mut runs = [0; 2];
     for (i, arm) in ["A", "B"].into_iter().enumerate() {
         let mut m = measurement(&format!("{what}: {}", labels[i]), trials[i]);
+        if let Some(build) = build_a.filter(|_| i == 0) {
+            m.conditions.push(Condition { field: "build".into(), value: build.into() });
+        }
         m.warmup_trials = 0;
         m.raw_file = Some(RawFile { arm: arm.into(), ..file.clone() });
         runs[i] = nb.record_run(m, at(100 + i as i64));
@@ -84,11 +95,18 @@ fn the_report_charts_each_comparison_with_its_labels() {
     let naive = [2.54, 2.49, 2.61, 2.52, 3.23];
     let blocked = [0.60, 0.58, 0.62, 0.59, 0.75];
     let file = raw::write_once(&dir, "run-2", &raw_text(&naive, &blocked)).expect("raw file");
-    let first = record_comparison(&mut nb, &file, "matmul N=128", ["naive ijk", "blocked 64"], [&naive, &blocked]);
+    let first =
+        record_comparison(&mut nb, &file, "matmul N=128", ["naive ijk", "blocked 64"], [&naive, &blocked], None);
     let gone =
         RawFile { path: NotebookPath::new("raw/gone.csv").expect("path"), sha256: String::new(), arm: "A".into() };
-    let second =
-        record_comparison(&mut nb, &gone, "sleep", ["two ms", "two ms again"], [&[2.1, 2.2, 2.3], &[2.2, 2.1, 2.4]]);
+    let second = record_comparison(
+        &mut nb,
+        &gone,
+        "sleep",
+        ["two ms", "two ms again"],
+        [&[2.1, 2.2, 2.3], &[2.2, 2.1, 2.4]],
+        None,
+    );
     store::save(&dir, &nb).expect("save");
 
     let (alts, text, pictures) = report(&dir, &nb);
@@ -135,4 +153,19 @@ fn the_report_charts_each_comparison_with_its_labels() {
         .map(|f| f.message.as_str())
         .collect();
     assert!(untagged.is_empty(), "{untagged:?}");
+}
+
+// SPEC A18, S11: a comparison one of whose arms was built at -O0 stays in
+// the comparisons table (a diagnostic may compare builds) but says that it
+// is not a result.
+#[test]
+fn a_comparison_with_a_diagnostic_arm_says_so() {
+    let (_tmp, dir, mut nb) = saved_notebook();
+    let a = [2.54, 2.49, 2.61];
+    let b = [0.60, 0.58, 0.62];
+    let file = raw::write_once(&dir, "run-o0", &raw_text(&a, &b)).expect("raw file");
+    record_comparison(&mut nb, &file, "matmul N=128", ["naive", "blocked"], [&a, &b], Some("g++ -O0"));
+    store::save(&dir, &nb).expect("save");
+    let (_, text, _) = report(&dir, &nb);
+    assert!(text.contains("(an arm is a diagnostic build, -O0 or no stated level: not a result, C.5)"), "{text}");
 }

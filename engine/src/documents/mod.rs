@@ -677,8 +677,15 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
             let mut rows = vec![row(&["Comparison", "Runs", "Verdict (S7)", "Paired ratio", "Order", "Tag"])];
             for p in nb.pairs() {
                 let discarded = p.runs.iter().any(|&n| nb.run(n).is_some_and(|r| r.discarded.is_some()));
+                // A18: a comparison with a diagnostic arm is said to be one.
+                let diagnostic = p.runs.iter().any(|&n| nb.run(n).and_then(diagnostic).is_some());
+                let flag = match (discarded, diagnostic) {
+                    (true, _) => " (an arm is discarded)",
+                    (false, true) => " (an arm is a diagnostic build, -O0 or no stated level: not a result, C.5)",
+                    (false, false) => "",
+                };
                 rows.push(vec![
-                    format!("{}: {}{}", p.label(), p.what, if discarded { " (an arm is discarded)" } else { "" }),
+                    format!("{}: {}{flag}", p.label(), p.what),
                     format!("{} ({}) vs {} ({})", p.runs[0], p.labels[0], p.runs[1], p.labels[1]),
                     p.verdict.verdict.clone(),
                     p.paired_text(),
