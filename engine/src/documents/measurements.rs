@@ -51,7 +51,7 @@ pub enum Shown {
     /// counted (a protocol's seconds, a number of points).
     General,
     /// At this decimal place: the one S6 gives the row's dispersion (see
-    /// [`at_place`]). A place left of the units (an IQR of 1200) shows as a
+    /// `at_place`). A place left of the units (an IQR of 1200) shows as a
     /// whole number, since a number format cannot round to tens.
     Places(i32),
     /// A signed percentage with this many decimals, as drift is written
