@@ -405,6 +405,20 @@ fn a1_accepts_a_disclosed_mean() {
         .is_empty()
     );
     assert_eq!(with_answer("the thermal state", "The mean was 40.1 chunks/s (MEASURED)."), [Check::A1]);
+    // C.8.2's own example, and a reason that is not a disclosure.
+    assert_eq!(with_answer("the thermal state", "Median 12.5 ms (MEASURED); mean 15.0 ms (MEASURED)."), [Check::A1]);
+    assert_eq!(
+        with_answer("the thermal state", "Because the build changed, the mean time was 12.3 ms (MEASURED)."),
+        [Check::A1]
+    );
+    // Not means; and a total's average (C.8.2's exception).
+    assert!(
+        with_answer("the thermal state", "In the meantime a meaningful drop of 3 ms (MEASURED) showed.").is_empty()
+    );
+    assert!(
+        with_answer("the thermal state", "The total energy was 12 J (MEASURED), the average power 3.1 W (DERIVED).")
+            .is_empty()
+    );
 }
 
 // SPEC A17: export never overwrites a document edited since Vernier wrote

@@ -72,14 +72,35 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
         out.push(finding(Check::A11, Place::Exports, "nothing is exported yet (Export writes the six)".into()));
     }
     let rendered = if exported { None } else { documents::export(nb, &Attachments::load(dir, nb)).ok() };
-    let bytes = |stem: &str| -> Option<Vec<u8>> {
+    // A document that is there but cannot be read is a finding: an audit
+    // that skipped it would pass what it never read.
+    let bytes = |stem: &str| -> Result<Option<Vec<u8>>, String> {
         match &rendered {
-            Some(files) => files.iter().find(|(n, _)| *n == stem).map(|(_, b)| b.clone()),
-            None => read_capped(&exports.join(stem)),
+            Some(files) => Ok(files.iter().find(|(n, _)| *n == stem).map(|(_, b)| b.clone())),
+            None => {
+                let path = exports.join(stem);
+                if std::fs::symlink_metadata(&path).is_err() {
+                    return Ok(None);
+                }
+                crate::bounded::read_bounded(&path, MAX_DOCUMENT_BYTES, "an exported document")
+                    .map(Some)
+                    .map_err(|e| e.to_string())
+            }
         }
     };
     for stem in STEMS.iter().filter(|s| documents::template(s).is_some()) {
-        let Some(content) = bytes(stem) else { continue };
+        let content = match bytes(stem) {
+            Ok(Some(content)) => content,
+            Ok(None) => continue,
+            Err(e) => {
+                out.push(finding(
+                    Check::A11,
+                    Place::Exports,
+                    format!("{stem} cannot be read, so it was not audited: {e}"),
+                ));
+                continue;
+            }
+        };
         let lines = if stem.ends_with(".docx") {
             match docx_lines(&content) {
                 Ok(lines) => lines,
@@ -148,6 +169,7 @@ fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
     // around it state the conditions.
     let headline = lines[..results].iter().filter(|l| l.text.starts_with("Headline result:"));
     let mut header: Option<&Vec<String>> = None;
+    let medians = Medians::of(nb);
     for l in headline.chain(&lines[results..]) {
         if l.heading.is_some() {
             header = None;
@@ -194,7 +216,7 @@ fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
         // A8 in prose: a row's median written with more places than S6 gives it.
         if l.cells.is_none() {
             for n in &found {
-                if let Some(problem) = prose_rounding(nb, n) {
+                if let Some(problem) = medians.problem(n) {
                     out.push(finding(Check::A8, at(l), problem));
                 }
             }
@@ -332,51 +354,91 @@ fn ai_usage(text: &str, out: &mut Vec<Finding>) {
     }
 }
 
-/// Words that report an average.
+/// Words that report an average, as whole words ("meaningful" and "in the
+/// meantime" are not; "means" is most often a verb).
 fn mentions_mean(lower: &str) -> bool {
-    ["average", "mean of", "averaged", "the mean", "a mean", "mean is", "mean was"].iter().any(|w| lower.contains(w))
+    lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| matches!(w, "mean" | "average" | "averages" | "averaged" | "averaging" | "avg"))
 }
 
-/// A mean the sentence calls a mean and gives its reason for (C.8.2: "say its
-/// score summary is a mean"; row three's totals): the rule the README states.
+/// An average the sentence discloses, the rule the README states: C.8.2's
+/// "say its score summary is a mean" — the word mean with a phrase that says
+/// it is one and why ("is a mean", "reports a mean", "C.8.2") — or a total,
+/// C.8.2's honest exception.
 fn disclosed_mean(lower: &str) -> bool {
-    let named = lower.contains("mean");
-    let reason = [
-        "because",
-        "since",
-        "is a mean",
-        "are means",
-        "as a mean",
-        "reports a mean",
-        "reports the mean",
-        "c.8.2",
-        "total",
-    ]
-    .iter()
-    .any(|w| lower.contains(w));
-    named && reason
+    let disclosed = ["is a mean", "are means", "as a mean", "reports a mean", "reports the mean", "c.8.2"]
+        .iter()
+        .any(|w| lower.contains(w));
+    let total = lower.split(|c: char| !c.is_alphanumeric()).any(|w| w == "total");
+    (lower.contains("mean") && disclosed) || total
 }
 
-/// A8 on a number in prose: when it is a kept run's median (the same unit,
-/// the same value at the row's own rounding) written with more decimals than
-/// S6 gives that row, how it should read.
-fn prose_rounding(nb: &Notebook, n: &numbers::Number) -> Option<String> {
-    let unit = n.unit.as_deref()?;
-    nb.runs().iter().filter(|r| r.discarded.is_none()).find_map(|r| {
-        let shown = r.median_column();
-        let (value, row_unit) = shown.split_once(' ')?;
-        let allowed = value.split_once('.').map_or(0, |(_, d)| d.len());
-        let row_value: f64 = value.replace(',', "").parse().ok()?;
-        let half = 0.5 * 10f64.powi(-(allowed as i32));
-        (row_unit == unit && n.decimals > allowed && (n.value - row_value).abs() <= half * (1.0 + 1e-9)).then(|| {
-            format!(
-                "“{} {unit}” is run {}'s median, which its dispersion ({}) lets be written {shown} (S6)",
-                n.text,
-                r.number,
-                r.dispersion_column()
-            )
+/// The medians the report's results show, by unit, sorted by value: what a
+/// number written in prose is checked against (A8).
+struct Medians {
+    by_unit: std::collections::HashMap<String, Vec<Median>>,
+}
+
+/// One run's median as the report shows it.
+struct Median {
+    value: f64,
+    decimals: usize,
+    shown: String,
+    run: u32,
+    dispersion: String,
+}
+
+impl Medians {
+    /// The kept runs' medians, leaving out the diagnostic builds the
+    /// results leave out (A18).
+    fn of(nb: &Notebook) -> Self {
+        let mut by_unit: std::collections::HashMap<String, Vec<Median>> = std::collections::HashMap::new();
+        for r in nb.runs().iter().filter(|r| r.discarded.is_none()) {
+            if r.context().build().is_some_and(|b| crate::notebook::Optimisation::of(&b).is_diagnostic()) {
+                continue;
+            }
+            let shown = r.median_column();
+            let Some((value, unit)) = shown.split_once(' ') else { continue };
+            let Ok(number) = value.replace(',', "").parse::<f64>() else { continue };
+            let decimals = value.split_once('.').map_or(0, |(_, d)| d.len());
+            let median = Median {
+                value: number,
+                decimals,
+                shown: shown.clone(),
+                run: r.number,
+                dispersion: r.dispersion_column(),
+            };
+            by_unit.entry(unit.to_owned()).or_default().push(median);
+        }
+        for list in by_unit.values_mut() {
+            list.sort_by(|a, b| a.value.total_cmp(&b.value));
+        }
+        Self { by_unit }
+    }
+
+    /// A8 on a number in prose: when it is a shown run's median (the same
+    /// unit, the same value at the row's own rounding) written with more
+    /// decimals than S6 gives that row, how it should read. A number its
+    /// clause says is cited or modeled is no run's.
+    fn problem(&self, n: &numbers::Number) -> Option<String> {
+        if n.elsewhere {
+            return None;
+        }
+        let unit = n.unit.as_deref()?;
+        let list = self.by_unit.get(unit)?;
+        // Half a unit is the widest a row's rounding reaches.
+        let from = list.partition_point(|m| m.value < n.value - 0.5);
+        list[from..].iter().take_while(|m| m.value <= n.value + 0.5).find_map(|m| {
+            let half = 0.5 * 10f64.powi(-(m.decimals as i32));
+            (n.decimals > m.decimals && (n.value - m.value).abs() <= half * (1.0 + 1e-9)).then(|| {
+                format!(
+                    "“{} {unit}” is run {}'s median, which its dispersion ({}) lets be written {} (S6)",
+                    n.text, m.run, m.dispersion, m.shown
+                )
+            })
         })
-    })
+    }
 }
 
 /// A8 on a results row: the median's decimals match what its IQR allows.
@@ -416,10 +478,6 @@ fn clip(text: &str) -> String {
 
 fn finding(check: Check, place: Place, message: String) -> Finding {
     Finding { check, place, message }
-}
-
-fn read_capped(path: &Path) -> Option<Vec<u8>> {
-    crate::bounded::read_bounded(path, MAX_DOCUMENT_BYTES, "an exported document").ok()
 }
 
 /// The paragraphs and table rows of a `.docx`, with headings recognised by
@@ -493,10 +551,15 @@ fn text_lines(text: &str) -> Vec<Line> {
 
 const W: &str = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
 
+/// A paragraph's text; a line break inside it stays a line break, so two
+/// lines never read as one sentence (A7).
 fn paragraph_text(node: roxmltree::Node<'_, '_>) -> String {
     node.descendants()
-        .filter(|n| n.has_tag_name((W, "t")))
-        .filter_map(|n| n.text())
+        .filter_map(|n| match n.tag_name().name() {
+            "t" if n.tag_name().namespace() == Some(W) => n.text(),
+            "br" if n.tag_name().namespace() == Some(W) => Some("\n"),
+            _ => None,
+        })
         .collect::<String>()
         .trim()
         .to_owned()

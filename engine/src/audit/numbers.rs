@@ -64,7 +64,7 @@ const REFERENCES: [&str; 38] = [
 const COUNTS_BEFORE: [&str; 3] = ["n", "warm-up", "warmup"];
 
 /// Words after a number that say it counts repetitions.
-const COUNTS_AFTER: [&str; 16] = [
+const COUNTS_AFTER: [&str; 17] = [
     "repetitions",
     "repetition",
     "trials",
@@ -79,9 +79,62 @@ const COUNTS_AFTER: [&str; 16] = [
     "iterations",
     "discarded",
     "warm-up",
-    "times",
+    "threads",
+    "workers",
     "cores",
 ];
+
+/// Units that make a number a quantity (with any unit holding `/`, `%` or
+/// `×`): such a number needs its tag even after a reference word or in a
+/// list (`in run 1, 2.66 ms`).
+const QUANTITY_UNITS: [&str; 42] = [
+    "s",
+    "ms",
+    "µs",
+    "us",
+    "ns",
+    "ps",
+    "sec",
+    "secs",
+    "second",
+    "seconds",
+    "min",
+    "minutes",
+    "h",
+    "hours",
+    "hz",
+    "khz",
+    "mhz",
+    "ghz",
+    "w",
+    "mw",
+    "µw",
+    "kw",
+    "j",
+    "mj",
+    "kj",
+    "µj",
+    "v",
+    "mv",
+    "b",
+    "kb",
+    "mb",
+    "gb",
+    "tb",
+    "kib",
+    "mib",
+    "gib",
+    "tib",
+    "x",
+    "°c",
+    "c",
+    "cycles",
+    "instructions",
+];
+
+/// Abbreviations whose full stop does not end a sentence.
+const ABBREVIATIONS: [&str; 14] =
+    ["vs", "e.g", "i.e", "eg", "ie", "fig", "figs", "sec", "ch", "eq", "cf", "approx", "no", "pp"];
 
 /// Words that carry a list on: `runs 1, 2 and 3`.
 const LIST_WORDS: [&str; 4] = ["and", "or", "to", "vs"];
@@ -95,29 +148,44 @@ pub(super) struct Number {
     pub value: f64,
     /// Digits after the decimal point.
     pub decimals: usize,
-    /// The unit written right after it (`ms`, `chunks/s`, `%`), if any.
+    /// The word written right after it (`ms`, `chunks/s`, `%`), if any.
     pub unit: Option<String>,
+    /// True when that word is a unit of a quantity (see [`QUANTITY_UNITS`]).
+    pub quantity: bool,
     /// False for a reference, date, count, setting or name (see the module).
     pub needs_tag: bool,
     /// Whether a tag stands in its own clause.
     pub tagged: bool,
+    /// Whether its clause says it comes from elsewhere (CITED, MODELED):
+    /// then it is no run's median, whatever its value (A8).
+    pub elsewhere: bool,
 }
 
-/// Every number in `text`, with whether it needs a tag and has one.
+/// Every number in `text`, with whether it needs a tag and has one. Linear
+/// in the text's length: a report line may be a megabyte long.
 pub(super) fn numbers(text: &str) -> Vec<Number> {
     let chars: Vec<char> = text.chars().collect();
     let masked = masked(&chars);
     let clauses = clauses(&chars);
+    let mut clause = 0;
     let mut out: Vec<Number> = Vec::new();
     let mut i = 0;
-    let mut previous_end: Option<(usize, bool)> = None;
+    // Where the last number ended, whether it was exempt, and whether it
+    // was a setting (whose list carries on even through quantities).
+    let mut previous_end: Option<(usize, bool, bool)> = None;
     while i < chars.len() {
-        if masked[i] || !chars[i].is_ascii_digit() || (i > 0 && (chars[i - 1].is_ascii_digit() || chars[i - 1] == '.'))
-        {
+        // ".7 ms": a leading full stop after a space is the number's own.
+        let leading_dot = chars[i] == '.'
+            && chars.get(i + 1).is_some_and(char::is_ascii_digit)
+            && (i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '.'));
+        let starts = leading_dot
+            || (chars[i].is_ascii_digit() && (i == 0 || !(chars[i - 1].is_ascii_digit() || chars[i - 1] == '.')));
+        if masked[i] || !starts {
             i += 1;
             continue;
         }
         let start = i;
+        i += usize::from(leading_dot);
         while i < chars.len()
             && (chars[i].is_ascii_digit()
                 || (chars[i] == '.' && chars.get(i + 1).is_some_and(char::is_ascii_digit))
@@ -133,8 +201,17 @@ pub(super) fn numbers(text: &str) -> Vec<Number> {
         let decimals = plain.split_once('.').map_or(0, |(_, d)| d.len());
         let before = word_before(&chars, start);
         let after = word_after(&chars, i);
+        let unit = unit_after(&chars, i);
+        let quantity = unit.as_deref().is_some_and(is_quantity);
         // A list carries on what it started: "runs 1, 2 and 3".
-        let continues = previous_end.is_some_and(|(end, exempt)| {
+        let gap_is_list = |end: usize| {
+            let gap: String = chars[end..start].iter().collect();
+            let gap = gap.trim();
+            gap.is_empty()
+                || gap.chars().all(|c| matches!(c, ',' | '+' | '–' | '-' | '…' | '/' | '×' | ' '))
+                || LIST_WORDS.contains(&gap.trim_matches(|c: char| !c.is_alphanumeric()))
+        };
+        let continues = previous_end.is_some_and(|(end, exempt, _)| {
             exempt && {
                 let gap: String = chars[end..start].iter().collect();
                 let gap = gap.trim();
@@ -143,23 +220,40 @@ pub(super) fn numbers(text: &str) -> Vec<Number> {
                     || LIST_WORDS.contains(&gap.trim_matches(|c: char| !c.is_alphanumeric()))
             }
         });
-        let exempt = continues
+        // A quantity is a result however it is introduced, unless it is a
+        // setting or counts repetitions.
+        let reference = !quantity
+            && (continues || REFERENCES.contains(&before.as_str()) || COUNTS_BEFORE.contains(&before.as_str()));
+        let set =
+            setting(&chars, start) || previous_end.is_some_and(|(end, _, was_setting)| was_setting && gap_is_list(end));
+        let exempt = reference
+            || set
             || attached_to_name(&chars, start)
-            || ordinal(&chars, i)
-            || REFERENCES.contains(&before.as_str())
-            || COUNTS_BEFORE.contains(&before.as_str())
+            || named_by_suffix(&chars, i)
+            || dimension(&chars, i)
+            || year_in_brackets(&chars, start, i)
             || COUNTS_AFTER.contains(&after.as_str())
-            || setting(&chars, start)
             || list_marker(&chars, start, i);
-        let clause = clauses.iter().find(|(s, e)| (*s..*e).contains(&start));
-        let tagged = clause.is_some_and(|(s, e)| {
-            let clause: String = chars[*s..*e].iter().collect();
-            TAGS.iter().any(|t| clause.contains(t))
-        });
-        out.push(Number { text: written, value, decimals, unit: unit_after(&chars, i), needs_tag: !exempt, tagged });
-        previous_end = Some((i, exempt));
+        while clauses.get(clause).is_some_and(|c| c.end <= start) {
+            clause += 1;
+        }
+        let tagged = clauses.get(clause).is_some_and(|c| c.tagged);
+        let elsewhere = clauses.get(clause).is_some_and(|c| c.elsewhere);
+        // A list's gap is read after the number's unit: "16 KiB … 64 MiB".
+        let unit_end = match &unit {
+            Some(u) => (i + usize::from(chars.get(i) == Some(&' ')) + u.chars().count()).min(chars.len()),
+            None => i,
+        };
+        out.push(Number { text: written, value, decimals, unit, quantity, needs_tag: !exempt, tagged, elsewhere });
+        previous_end = Some((unit_end, exempt, set));
     }
     out
+}
+
+/// True for a unit of a quantity: a known one, or one with `/`, `%`, `×`.
+fn is_quantity(unit: &str) -> bool {
+    let lower = unit.to_lowercase();
+    QUANTITY_UNITS.contains(&lower.as_str()) || lower.contains(['/', '%', '×'])
 }
 
 /// What must not be read for numbers: code in backticks, URLs, dates and
@@ -211,27 +305,73 @@ fn masked(chars: &[char]) -> Vec<bool> {
     mask
 }
 
-/// The clauses of a line as `[start, end)` char ranges: split at `;` and at
-/// a sentence's end (`.`, `!`, `?` before a space or the end).
-fn clauses(chars: &[char]) -> Vec<(usize, usize)> {
+/// One clause of a line: where it ends, and whether a tag stands in it.
+struct Clause {
+    end: usize,
+    tagged: bool,
+    elsewhere: bool,
+}
+
+/// The clauses of a line: split at `;`, a line break, and a sentence's end
+/// (`.`, `!`, `?` followed by a space and a capital, a digit or nothing —
+/// not after an abbreviation such as "vs." or "Fig.").
+fn clauses(chars: &[char]) -> Vec<Clause> {
     let mut out = Vec::new();
     let mut start = 0;
     for (i, c) in chars.iter().enumerate() {
-        let end_of_sentence = matches!(c, '.' | '!' | '?') && chars.get(i + 1).is_none_or(|n| n.is_whitespace());
-        if *c == ';' || end_of_sentence {
-            out.push((start, i + 1));
+        let end = match c {
+            ';' | '\n' => true,
+            '.' | '!' | '?' => {
+                let next = chars[i + 1..].iter().position(|n| !n.is_whitespace()).map(|k| chars[i + 1 + k]);
+                let spaced = chars.get(i + 1).is_none_or(|n| n.is_whitespace());
+                let abbreviation = *c == '.' && ABBREVIATIONS.contains(&word_ending(chars, i).as_str());
+                spaced && !abbreviation && next.is_none_or(|n| !n.is_lowercase())
+            }
+            _ => false,
+        };
+        if end {
+            out.push(Clause::of(&chars[start..=i], i + 1));
             start = i + 1;
         }
     }
-    out.push((start, chars.len()));
+    out.push(Clause::of(&chars[start..], chars.len()));
     out
 }
 
-/// The word just before `start` (skipping spaces, `(`, `:` and `=`),
-/// lower-cased.
+impl Clause {
+    fn of(text: &[char], end: usize) -> Self {
+        Clause { end, tagged: has_tag(text, &TAGS), elsewhere: has_tag(text, &["CITED", "MODELED"]) }
+    }
+}
+
+/// One of `tags` as a word of its own, not denied ("NOT MEASURED").
+fn has_tag(clause: &[char], tags: &[&str]) -> bool {
+    let text: String = clause.iter().collect();
+    tags.iter().any(|tag| {
+        text.match_indices(tag).any(|(at, _)| {
+            let before = text[..at].trim_end();
+            let own_word = !text[..at].ends_with(char::is_alphanumeric)
+                && !text[at + tag.len()..].starts_with(char::is_alphanumeric);
+            own_word && !before.to_lowercase().ends_with("not")
+        })
+    })
+}
+
+/// The word that ends at `end` (exclusive), lower-cased, dots inside kept
+/// ("e.g").
+fn word_ending(chars: &[char], end: usize) -> String {
+    let mut begin = end;
+    while begin > 0 && (chars[begin - 1].is_alphabetic() || (chars[begin - 1] == '.' && begin > 1)) {
+        begin -= 1;
+    }
+    chars[begin..end].iter().collect::<String>().trim_start_matches('.').to_lowercase()
+}
+
+/// The word just before `start` (skipping spaces, `(`, `:` and the full
+/// stop of an abbreviation such as "Fig."), lower-cased.
 fn word_before(chars: &[char], start: usize) -> String {
     let mut end = start;
-    while end > 0 && matches!(chars[end - 1], ' ' | '(' | ':' | '\u{a0}') {
+    while end > 0 && matches!(chars[end - 1], ' ' | '(' | ':' | '.' | '\u{a0}') {
         end -= 1;
     }
     let mut begin = end;
@@ -272,34 +412,55 @@ fn attached_to_name(chars: &[char], start: usize) -> bool {
     let before = start.checked_sub(2).and_then(|i| chars.get(i)).copied();
     p.is_alphabetic()
         || matches!(p, '_' | '#' | '§')
-        || (matches!(p, '.' | '-') && before.is_some_and(|b| b.is_alphabetic() || b == '+'))
+        || (matches!(p, '.' | '-' | '+') && before.is_some_and(|b| b.is_alphabetic() || b == '+'))
 }
 
-/// `1st`, `2nd`, `3rd`, `4th`.
-fn ordinal(chars: &[char], end: usize) -> bool {
-    let suffix: String = chars.iter().skip(end).take(2).collect::<String>().to_lowercase();
-    ["st", "nd", "rd", "th"].contains(&suffix.as_str()) && !chars.get(end + 2).is_some_and(|c| c.is_alphabetic())
+/// A number that letters follow directly, not as a unit: a model or part
+/// name (`5850U`), an ordinal (`3rd`).
+fn named_by_suffix(chars: &[char], end: usize) -> bool {
+    let mut stop = end;
+    while stop < chars.len() && chars[stop].is_alphabetic() {
+        stop += 1;
+    }
+    let suffix: String = chars[end..stop].iter().collect();
+    !suffix.is_empty() && !is_quantity(&suffix)
+}
+
+/// One side of a size such as `128×128` or `1920x1080`.
+fn dimension(chars: &[char], end: usize) -> bool {
+    matches!(chars.get(end), Some('×' | 'x')) && chars.get(end + 1).is_some_and(char::is_ascii_digit)
+}
+
+/// A year in brackets, as a citation writes it: `Patterson (2019)`.
+fn year_in_brackets(chars: &[char], start: usize, end: usize) -> bool {
+    end - start == 4
+        && start > 0
+        && chars[start - 1] == '('
+        && chars.get(end) == Some(&')')
+        && chars[start..end].iter().collect::<String>().parse::<u32>().is_ok_and(|y| (1900..=2100).contains(&y))
 }
 
 /// A value set rather than measured: `N=512`, `n = 31`, `SIZE over 16 KiB`.
+/// The name is a parameter's: capitals (`N`, `SIZE`) or one letter, never a
+/// word such as "median".
 fn setting(chars: &[char], start: usize) -> bool {
     let mut i = start;
     while i > 0 && chars[i - 1] == ' ' {
         i -= 1;
     }
-    if i > 0 && chars[i - 1] == '=' {
-        let mut j = i - 1;
-        while j > 0 && chars[j - 1] == ' ' {
-            j -= 1;
-        }
-        return j > 0 && (chars[j - 1].is_alphanumeric() || chars[j - 1] == '_');
+    let window = &chars[i.saturating_sub(80)..i];
+    let text: String = window.iter().collect();
+    let parameter = |name: &str| {
+        !name.is_empty()
+            && (name.chars().count() == 1
+                || name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+    };
+    if let Some(rest) = text.strip_suffix('=') {
+        let name = rest.trim_end().rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+        return parameter(name);
     }
     // "NAME over V": a sweep's parameter and its values.
-    let before: String = chars[..i].iter().collect();
-    before.strip_suffix("over").is_some_and(|rest| {
-        let name = rest.trim_end().rsplit(' ').next().unwrap_or("");
-        !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-    })
+    text.strip_suffix("over").is_some_and(|rest| parameter(rest.trim_end().rsplit(' ').next().unwrap_or("")))
 }
 
 /// `1.` or `2)` opening a line: its list numbering.
@@ -339,6 +500,28 @@ mod tests {
             "1. The question",
         ] {
             assert!(untagged(text).is_empty(), "{text}: {:?}", untagged(text));
+        }
+    }
+
+    // SPEC A7: what a reviewer wrote as a student would: results that need
+    // their tag, and honest sentences that need none.
+    #[test]
+    fn sentences_a_student_writes() {
+        for (text, want) in [
+            ("The blocked kernel is 3.8 times faster, beyond the IQR test.", vec!["3.8"]),
+            ("Blocked matmul median = 700 µs", vec!["700"]),
+            ("In run 1, 2.66 ms per multiply; in C1, 74% less", vec!["2.66", "74"]),
+            ("The naive run 2.66 ms", vec!["2.66"]),
+            ("This was NOT MEASURED but estimated at 5 W", vec!["5"]),
+            ("took .7 ms", vec![".7"]),
+            ("As Fig. 2 shows (see Sec. 4.2 and Ch. 3)", vec![]),
+            ("Naive took 2.66 ms vs. blocked 700 µs (both MEASURED)", vec![]),
+            ("a Ryzen 5850U with -std=c++17, after Patterson (2019)", vec![]),
+            ("128×128 matrices with 4 threads", vec![]),
+            ("SIZE over 16 KiB … 64 MiB (7 values)", vec![]),
+            ("Median 2.66 ms (MEASURED).\nThe old one took 3 ms.", vec!["3"]),
+        ] {
+            assert_eq!(untagged(text), want, "{text}");
         }
     }
 

@@ -47,22 +47,21 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
         // A18 (C.5): -O0 is a diagnostic; a kept row built so is no result.
         if let Some(build) = run.context().build().filter(|_| kept) {
             let level = Optimisation::of(&build);
-            let what_to_do = match level {
-                Optimisation::Unoptimised => format!(
-                    "discard it with that reason (vernier discard DIR --run {} --why …) and measure the build you ship",
-                    run.number
-                ),
-                _ => format!("state the level it was built with (vernier set-run DIR --run {} --build …)", run.number),
-            };
+            // A stated build never changes (N11): the way forward is a
+            // discard and a run of the build that ships, its level stated.
+            let what_to_do = format!(
+                "discard it with that reason (vernier discard {} --run {} --why …) and measure the build you ship, \
+                 its level stated (--build \"g++ -O2 …\")",
+                crate::display::quote_argv(&[dir.display().to_string()]),
+                run.number
+            );
             if let Some(why) = level.diagnostic_reason() {
-                find(
-                    Check::A18,
-                    place(),
-                    format!(
-                        "{why}: “{}” — a diagnostic, never a result; {what_to_do}",
-                        crate::display::inert_line(build.clone())
-                    ),
-                );
+                let build = crate::display::inert_line(build.clone());
+                let shown = match build.char_indices().nth(120) {
+                    Some((i, _)) => format!("{}…", &build[..i]),
+                    None => build,
+                };
+                find(Check::A18, place(), format!("{why}: “{shown}” — a diagnostic, never a result; {what_to_do}"));
             }
         }
         let row =

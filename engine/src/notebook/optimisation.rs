@@ -23,32 +23,43 @@ const COMPILERS: [&str; 13] =
     ["gcc", "g++", "cc", "c++", "clang", "clang++", "icc", "icpc", "icx", "icpx", "nvcc", "gfortran", "rustc"];
 
 impl Optimisation {
-    /// Reads a build text such as `g++ -O2 -march=native` or `cargo build
-    /// --release`. Of several levels the last counts, as it does for gcc
-    /// and clang.
+    /// Reads a build text such as `g++ -O2 -march=native`, `make
+    /// CFLAGS=-O0` or `cargo build --release`. Only flags count, never a
+    /// word of prose ("debug info", "the dev board"). An optimisation flag
+    /// (`-O2`, `/Od`, `opt-level=0`, also inside `CFLAGS=` or `RUSTFLAGS=`)
+    /// outranks a build profile (`--release`, `CMAKE_BUILD_TYPE=Debug`); of
+    /// several flags the last counts, as it does for gcc and clang.
     pub fn of(build: &str) -> Self {
-        let mut level = None;
+        let mut flag = None;
+        let mut profile = None;
         let mut compiled = false;
         let mut cargo = false;
-        let tokens: Vec<&str> = build.split(|c: char| c.is_whitespace() || c == ',' || c == ';').collect();
-        for (i, raw) in tokens.iter().enumerate() {
-            let token = raw.trim_matches(|c: char| matches!(c, '(' | ')' | '"' | '\'' | '`'));
+        let tokens: Vec<&str> = build
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '`'))
+            .filter(|t| !t.is_empty())
+            .collect();
+        for (i, &token) in tokens.iter().enumerate() {
             let name = token.rsplit(['/', '\\']).next().unwrap_or(token).trim_end_matches(".exe");
             let bare = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').trim_end_matches('-');
-            if COMPILERS.contains(&name) || COMPILERS.contains(&bare) || name == "cl" {
+            if COMPILERS.contains(&name) || COMPILERS.contains(&bare) || name == "cl" || name == "cmake" {
                 compiled = true;
             }
             if name == "cargo" {
                 compiled = true;
                 cargo = true;
             }
-            let next = tokens.get(i + 1).map(|t| t.trim_matches(|c: char| !c.is_ascii_alphanumeric()));
-            if let Some(found) = level_of(token, next) {
-                level = Some(found);
+            // `CFLAGS=-O0`, `-DCMAKE_BUILD_TYPE=Debug`: the value is read too.
+            let value = token.split_once('=').map_or(token, |(_, v)| v);
+            let next = tokens.get(i + 1).copied();
+            if let Some(found) = flag_level(token, next).or_else(|| flag_level(value, None)) {
+                flag = Some(found);
+            }
+            if let Some(found) = profile_level(token) {
+                profile = Some(found);
             }
         }
         // cargo builds the dev profile (opt-level 0) unless told otherwise.
-        match level {
+        match flag.or(profile) {
             Some(level) => level,
             None if compiled && cargo => Optimisation::Unoptimised,
             None if compiled => Optimisation::Unstated,
@@ -73,11 +84,13 @@ impl Optimisation {
     }
 }
 
-/// The level one token states, if it states one; `next` is the token after
-/// it (for `opt-level 3` and `-C opt-level=0`).
-fn level_of(token: &str, next: Option<&str>) -> Option<Optimisation> {
-    let lower = token.to_ascii_lowercase();
-    let level = |zero: bool| Some(if zero { Optimisation::Unoptimised } else { Optimisation::Optimised });
+fn level(zero: bool) -> Option<Optimisation> {
+    Some(if zero { Optimisation::Unoptimised } else { Optimisation::Optimised })
+}
+
+/// The level an optimisation flag states, if `token` is one; `next` is the
+/// token after it (for `-C opt-level 3`).
+fn flag_level(token: &str, next: Option<&str>) -> Option<Optimisation> {
     if let Some(rest) = token.strip_prefix("-O") {
         return match rest {
             "0" => level(true),
@@ -93,14 +106,21 @@ fn level_of(token: &str, next: Option<&str>) -> Option<Optimisation> {
             _ => None,
         };
     }
-    if let Some(value) = lower.strip_prefix("opt-level=").or_else(|| (lower == "opt-level").then_some(next?)) {
-        return level(value.trim_matches(|c: char| !c.is_ascii_alphanumeric()) == "0");
+    let lower = token.to_ascii_lowercase();
+    let lower = lower.strip_prefix("-c").unwrap_or(&lower);
+    let value = lower.strip_prefix("opt-level=").or_else(|| (lower == "opt-level").then_some(next?))?;
+    level(value.trim_matches(|c: char| !c.is_ascii_alphanumeric()) == "0")
+}
+
+/// The level a build profile flag states: cargo's `--release`, CMake's
+/// `CMAKE_BUILD_TYPE` (Debug, or an empty type, builds without
+/// optimisation).
+fn profile_level(token: &str) -> Option<Optimisation> {
+    if token == "--release" || token == "--profile=release" {
+        return level(false);
     }
-    match lower.as_str() {
-        "--release" | "release" | "-release" => level(false),
-        "debug" | "--debug" | "dev" => level(true),
-        _ => None,
-    }
+    let (_, kind) = token.split_once("CMAKE_BUILD_TYPE=")?;
+    level(!matches!(kind.to_ascii_lowercase().as_str(), "release" | "relwithdebinfo" | "minsizerel"))
 }
 
 #[cfg(test)]
@@ -131,6 +151,16 @@ mod tests {
             ("node 20, V8 JIT", NotCompiled),
             ("-Ofast", Optimised),
             ("the vendor's binary, as shipped", NotCompiled),
+            // Prose is not a flag; a flag inside a variable is.
+            ("g++ -O2 -g (with debug info)", Optimised),
+            ("g++ -O2 on the dev board", Optimised),
+            ("clang, release 17", Unstated),
+            ("make CFLAGS=-O0", Unoptimised),
+            ("make CFLAGS='-O0 -g'", Unoptimised),
+            ("RUSTFLAGS='-C opt-level=0' cargo build --release", Unoptimised),
+            ("cmake -DCMAKE_BUILD_TYPE=Debug", Unoptimised),
+            ("cmake -DCMAKE_BUILD_TYPE=Release", Optimised),
+            ("cmake ..", Unstated),
         ];
         for (build, want) in cases {
             assert_eq!(Optimisation::of(build), want, "{build}");
