@@ -490,4 +490,31 @@ fn not_part_no_citations_and_an_edited_document() {
     assert_eq!(std::fs::read(&report).expect("read"), edited, "nothing was written");
     ok(vernier(&["export", &nb, "--force"]));
     assert_ne!(std::fs::read(&report).expect("read"), edited);
+
+    // A written prompt is not also left out; an export never goes into the
+    // notebook's own folder.
+    ok(vernier(&["write", &nb, "report.docx", "7", "Median 2.2 ms (MEASURED)."]));
+    let refused = vernier(&["write", &nb, "report.docx", "7", "--na", "not asked"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("is written; clear its answer first"), "{}", stderr(&refused));
+    let refused = vernier(&["export", &nb, "--out", &nb]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("the notebook's own folder"), "{}", stderr(&refused));
+
+    // An export record that is not a regular file vouches for nothing: the
+    // refusal says so, and --force writes the documents and says the record
+    // could not be kept.
+    #[cfg(unix)]
+    {
+        let record = std::path::Path::new(&nb).join(".vernier-exports.json");
+        std::fs::remove_file(&record).expect("rm record");
+        std::os::unix::fs::symlink("/etc/hostname", &record).expect("symlink");
+        let refused = vernier(&["export", &nb]);
+        assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+        assert!(stderr(&refused).contains("cannot be read"), "{}", stderr(&refused));
+        let forced = vernier(&["export", &nb, "--force"]);
+        assert_eq!(forced.status.code(), Some(1), "{}", stderr(&forced));
+        assert!(stderr(&forced).contains("the six documents were written"), "{}", stderr(&forced));
+        assert!(std::fs::symlink_metadata(&record).expect("still there").file_type().is_symlink());
+    }
 }

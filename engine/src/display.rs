@@ -29,6 +29,13 @@ fn acts(c: char, keep_lf: bool) -> bool {
     }
 }
 
+/// True when `text` shows nothing a reader could see: only whitespace and
+/// characters that act without a glyph (a zero width space, say). Such a
+/// text answers nothing, so it never counts as written (A16).
+pub fn is_blank(text: &str) -> bool {
+    text.chars().all(|c| c.is_whitespace() || acts(c, false) || matches!(c, '\u{200c}' | '\u{200d}'))
+}
+
 /// How an acting character is shown: a C0 control as `\x1b`, any other as
 /// `\u202e`. A POSIX shell's `$'…'` quoting reads both back as the
 /// character, and the `\u` form is also JSON's own escape, so JSON output

@@ -13,8 +13,10 @@ pub fn export(dir: &Path, out: Option<&PathBuf>, force: bool) -> Outcome {
     // A17: without --force, a document edited since it was written stops
     // the export before anything is written.
     let overwrite = if force { Overwrite::Edited } else { Overwrite::Never };
-    let written =
-        documents::export_to(dir, &notebook, out.map(PathBuf::as_path), overwrite).map_err(Failure::failed)?;
+    let written = documents::export_to(dir, &notebook, out.map(PathBuf::as_path), overwrite).map_err(|e| match e {
+        documents::ExportError::IntoNotebook(_) => Failure::input(e),
+        e => Failure::failed(e),
+    })?;
     for path in written {
         out!("wrote {}", path.display());
     }

@@ -78,8 +78,9 @@ pub fn write(args: &WriteArgs) -> Outcome {
     let Some(number) = args.prompt else {
         if let Some(reason) = &args.na {
             return change(&args.dir, |nb| {
+                let was = nb.writing().not_part(stem, WHOLE_DOCUMENT).is_some();
                 nb.set_not_part(stem, WHOLE_DOCUMENT, reason)?;
-                Ok(not_part_said(stem, reason))
+                Ok(not_part_said(stem, reason, was))
             });
         }
         return list_one(&args.dir, stem);
@@ -90,8 +91,9 @@ pub fn write(args: &WriteArgs) -> Outcome {
         .ok_or_else(|| Failure::input(anyhow!("{stem} has prompts 1 to {}, not {number}", prompts.len())))?;
     if let Some(reason) = &args.na {
         return change(&args.dir, |nb| {
+            let was = nb.writing().not_part(stem, prompt).is_some();
             nb.set_not_part(stem, prompt, reason)?;
-            Ok(not_part_said(&format!("{stem}: “{prompt}”"), reason))
+            Ok(not_part_said(&format!("{stem}: “{prompt}”"), reason, was))
         });
     }
     let text = match args.text.as_deref() {
@@ -120,12 +122,14 @@ pub fn write(args: &WriteArgs) -> Outcome {
     })
 }
 
-/// What `write --na` says it did.
-fn not_part_said(what: &str, reason: &str) -> String {
-    if reason.trim().is_empty() {
-        format!("{what} is part of this submission again")
-    } else {
-        format!("{what} marked not part of this submission: {}", reason.trim())
+/// What `write --na` says it did; `was` is whether it was marked before.
+fn not_part_said(what: &str, reason: &str, was: bool) -> String {
+    match (display::is_blank(reason), was) {
+        (true, true) => format!("{what} is part of this submission again"),
+        (true, false) => format!("{what} is part of this submission (it was not marked otherwise)"),
+        (false, _) => {
+            format!("{what} marked not part of this submission: {}", display::inert_line(reason.trim().to_owned()))
+        }
     }
 }
 

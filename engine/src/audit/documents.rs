@@ -112,7 +112,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
         } else {
             text_lines(&String::from_utf8_lossy(&content))
         };
-        unfinished(stem, &lines, out);
+        unfinished(dir, stem, &lines, out);
         match *stem {
             "report.docx" => report_checks(nb, &lines, out),
             "ai-usage.txt" => ai_usage(&String::from_utf8_lossy(&content), out),
@@ -125,8 +125,9 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
 /// A16: every prompt still marked in a document is a finding that names the
 /// document, the heading it sits under and the prompt, with the two ways
 /// forward: write it, or mark it not part of this submission.
-fn unfinished(stem: &str, lines: &[Line], out: &mut Vec<Finding>) {
+fn unfinished(dir: &Path, stem: &str, lines: &[Line], out: &mut Vec<Finding>) {
     let prompts = documents::prompts(stem);
+    let dir = crate::display::quote_argv(&[dir.display().to_string()]);
     for l in lines {
         for (at, _) in l.text.match_indices(PROMPT_MARK) {
             let rest = l.text[at + PROMPT_MARK.len()..].trim_start();
@@ -136,12 +137,12 @@ fn unfinished(stem: &str, lines: &[Line], out: &mut Vec<Finding>) {
             let place = Place::Document { file: stem.to_owned(), line: l.number, section: l.section.clone() };
             let message = match prompts.iter().position(|p| rest.starts_with(p)) {
                 Some(i) => format!(
-                    "“{}” is not written (vernier write DIR {stem} {} TEXT; or --na REASON when it is not part of \
+                    "“{}” is not written (vernier write {dir} {stem} {} TEXT; or --na REASON when it is not part of \
                      this submission)",
                     prompts[i],
                     i + 1
                 ),
-                None => format!("unfinished: “{}”", clip(rest)),
+                None => format!("unfinished: “{}”", crate::display::inert_line(rest.chars().take(200).collect())),
             };
             out.push(finding(Check::A16, place, message));
         }
@@ -312,7 +313,7 @@ fn section_filled(lines: &[Line], name: &str, check: Check, out: &mut Vec<Findin
     let body: Vec<&Line> = lines[start + 1..].iter().take_while(|l| l.heading.is_none_or(|h| h > level)).collect();
     match body.iter().find(|l| l.text.contains(PROMPT_MARK)) {
         Some(l) => out.push(finding(check, place(l), format!("“{}” is not written yet", lines[start].text))),
-        None if body.iter().all(|l| l.text.trim().is_empty()) => {
+        None if body.iter().all(|l| crate::display::is_blank(&l.text)) => {
             out.push(finding(check, place(&lines[start]), format!("“{}” is empty", lines[start].text)));
         }
         None => {}

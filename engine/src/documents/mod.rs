@@ -80,6 +80,16 @@ pub enum ExportError {
         .0.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
     )]
     Edited(Vec<record::Edited>),
+    /// `--out` named the notebook's own folder or its raw files.
+    #[error("{} is the notebook's own folder or its raw files; export into exports/ or a folder of its own", .0.display())]
+    IntoNotebook(std::path::PathBuf),
+    /// The documents were written but their record was not, so the next
+    /// export cannot vouch for them and will ask before replacing them.
+    #[error(
+        "the six documents were written, but the export record could not be saved ({0}); until it can be, the next \
+         export will refuse to replace them without --force"
+    )]
+    RecordNotSaved(crate::notebook::SaveError),
 }
 
 /// What an export does with a document changed since Vernier wrote it.
@@ -199,6 +209,12 @@ pub fn export_to(
         }
     };
     crate::notebook::create_folder(&out)?;
+    // The notebook's own folder and its raw files are never an export's.
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let (folder, notebook) = (real(&out), real(dir));
+    if folder == notebook || folder.starts_with(notebook.join(crate::notebook::store::RAW_DIR)) {
+        return Err(ExportError::IntoNotebook(out));
+    }
     // One export at a time per notebook, so two never interleave their
     // documents and record.
     let _lock = crate::notebook::store::lock(dir)?;
@@ -213,7 +229,7 @@ pub fn export_to(
         crate::notebook::store::atomic_write(&crate::notebook::store::OsStorage, &path, bytes)?;
         written.push(path);
     }
-    record::ExportRecord::of(nb, &files).write(dir, &out)?;
+    record::ExportRecord::of(nb, &files).write(dir, &out).map_err(ExportError::RecordNotSaved)?;
     Ok(written)
 }
 

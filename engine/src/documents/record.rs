@@ -56,6 +56,9 @@ pub enum EditedWhy {
     /// No export record names it: Vernier did not write it, or wrote it
     /// before it kept records, so its content cannot be vouched for.
     Unrecorded,
+    /// The export record is there but cannot be read (not a regular file,
+    /// too large, not Vernier's), so it vouches for nothing.
+    RecordUnreadable,
 }
 
 impl std::fmt::Display for Edited {
@@ -63,6 +66,7 @@ impl std::fmt::Display for Edited {
         match self.why {
             EditedWhy::Changed => write!(f, "{} (changed since Vernier wrote it)", self.name),
             EditedWhy::Unrecorded => write!(f, "{} (not written by a recorded export)", self.name),
+            EditedWhy::RecordUnreadable => write!(f, "{} (the export record {RECORD_FILE} cannot be read)", self.name),
         }
     }
 }
@@ -73,7 +77,7 @@ impl ExportRecord {
     /// nothing, so every document present then counts as
     /// [`EditedWhy::Unrecorded`].
     pub fn read(dir: &Path, folder: &Path) -> Option<Self> {
-        read_all(dir).folders.remove(&folder_key(dir, folder))
+        read_all(dir).ok()?.folders.remove(&folder_key(dir, folder))
     }
 
     /// The record of documents `written`, exported from `nb`.
@@ -87,7 +91,9 @@ impl ExportRecord {
     /// Keeps this as the record of `folder` in notebook `dir`, atomically
     /// (never through a link). The caller holds the notebook's lock.
     pub fn write(self, dir: &Path, folder: &Path) -> Result<(), SaveError> {
-        let mut all = read_all(dir);
+        // An unreadable record is replaced: the documents it would vouch
+        // for were just written.
+        let mut all = read_all(dir).unwrap_or_default();
         all.folders.insert(folder_key(dir, folder), self);
         let path = dir.join(RECORD_FILE);
         let text = serde_json::to_vec_pretty(&all).map_err(|e| SaveError {
@@ -99,12 +105,15 @@ impl ExportRecord {
     }
 }
 
-/// Every folder's record in notebook `dir`; none when unreadable.
-fn read_all(dir: &Path) -> Records {
-    crate::bounded::read_bounded(&dir.join(RECORD_FILE), MAX_RECORD_BYTES, "an export record")
-        .ok()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-        .unwrap_or_default()
+/// Every folder's record in notebook `dir`: none yet when there is no
+/// record file, an error when there is one that cannot be read.
+fn read_all(dir: &Path) -> Result<Records, ()> {
+    let path = dir.join(RECORD_FILE);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Ok(Records::default());
+    }
+    let bytes = crate::bounded::read_bounded(&path, MAX_RECORD_BYTES, "an export record").map_err(drop)?;
+    serde_json::from_slice(&bytes).map_err(drop)
 }
 
 /// How a folder is named in the record: relative to the notebook when it is
@@ -121,7 +130,9 @@ fn folder_key(dir: &Path, folder: &Path) -> String {
 /// Of the documents named `names`, those present in `folder` whose content
 /// the last export from notebook `dir` into it does not vouch for.
 pub fn edited(dir: &Path, folder: &Path, names: &[&str]) -> Vec<Edited> {
-    let record = ExportRecord::read(dir, folder);
+    let all = read_all(dir);
+    let unreadable = all.is_err();
+    let record = all.ok().and_then(|mut all| all.folders.remove(&folder_key(dir, folder)));
     names
         .iter()
         .filter_map(|&name| {
@@ -132,6 +143,7 @@ pub fn edited(dir: &Path, folder: &Path, names: &[&str]) -> Vec<Edited> {
             }
             let recorded = record.as_ref().and_then(|r| r.files.get(name));
             let why = match recorded {
+                None if unreadable => EditedWhy::RecordUnreadable,
                 None => EditedWhy::Unrecorded,
                 Some(hash) => {
                     let bytes = crate::bounded::read_bounded(&path, super::MAX_DOCUMENT_BYTES, "a document").ok();

@@ -153,6 +153,9 @@ pub enum NotebookError {
     /// A16: the report and ai-usage.txt are always part of a submission.
     #[error("{0} is always part of a submission; mark one of its prompts as not part instead")]
     AlwaysPart(String),
+    /// A16: a written prompt cannot also be marked not part.
+    #[error("“{0}” is written; clear its answer first to mark it not part of this submission")]
+    AnsweredPrompt(String),
     /// "No citations" stated while the citations table holds some.
     #[error("the notebook holds {0} citation(s); remove them before saying the report cites nothing")]
     HasCitations(usize),

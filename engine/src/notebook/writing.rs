@@ -67,13 +67,13 @@ pub const ALWAYS_PART: [&str; 2] = ["report.docx", "ai-usage.txt"];
 impl Writing {
     /// The answer to `prompt` in `document`, if one is written.
     pub fn answer(&self, document: &str, prompt: &str) -> Option<&str> {
-        self.answers.get(document)?.get(prompt).map(String::as_str).filter(|t| !t.trim().is_empty())
+        self.answers.get(document)?.get(prompt).map(String::as_str).filter(|t| !crate::display::is_blank(t))
     }
 
     /// Sets (or, with empty text, clears) the answer to a prompt.
     pub fn set_answer(&mut self, document: &str, prompt: &str, text: &str) {
         let text = text.trim();
-        if text.is_empty() {
+        if crate::display::is_blank(text) {
             if let Some(doc) = self.answers.get_mut(document) {
                 doc.remove(prompt);
                 if doc.is_empty() {
@@ -87,8 +87,14 @@ impl Writing {
 
     /// Why `prompt` of `document` (or, with [`WHOLE_DOCUMENT`], the whole
     /// document) is not part of this submission, if the student said so.
+    /// A whole-document mark on the report or ai-usage.txt (possible only by
+    /// editing the file by hand) counts for nothing, and neither does a
+    /// reason that shows nothing.
     pub fn not_part(&self, document: &str, prompt: &str) -> Option<&str> {
-        self.not_part.get(document)?.get(prompt).map(String::as_str)
+        if prompt == WHOLE_DOCUMENT && ALWAYS_PART.contains(&document) {
+            return None;
+        }
+        self.not_part.get(document)?.get(prompt).map(String::as_str).filter(|r| !crate::display::is_blank(r))
     }
 
     /// Marks `prompt` (or [`WHOLE_DOCUMENT`]) of `document` as not part of
@@ -96,10 +102,15 @@ impl Writing {
     /// again. A part left out needs a reason a reader can weigh (A16).
     pub fn set_not_part(&mut self, document: &str, prompt: &str, reason: &str) -> Result<(), NotebookError> {
         let reason = reason.trim();
-        if prompt == WHOLE_DOCUMENT && ALWAYS_PART.contains(&document) && !reason.is_empty() {
+        let blank = crate::display::is_blank(reason);
+        if prompt == WHOLE_DOCUMENT && ALWAYS_PART.contains(&document) && !blank {
             return Err(NotebookError::AlwaysPart(document.to_owned()));
         }
-        if reason.is_empty() {
+        // A part is either written or left out, never both at once.
+        if !blank && self.answer(document, prompt).is_some() {
+            return Err(NotebookError::AnsweredPrompt(prompt.to_owned()));
+        }
+        if blank {
             if let Some(doc) = self.not_part.get_mut(document) {
                 doc.remove(prompt);
                 if doc.is_empty() {
@@ -220,5 +231,19 @@ mod tests {
         w.set_answer("report.docx", "the question", "  ");
         assert_eq!(w.answer("report.docx", "the question"), None);
         assert!(w.answers.is_empty());
+    }
+
+    // SPEC A16: an answer or a reason that shows nothing (a zero width
+    // space) is no answer; the report is never left out whole, even by a
+    // hand-edited file.
+    #[test]
+    fn invisible_text_answers_nothing() {
+        let mut w = Writing::default();
+        w.set_answer("report.docx", "the question", "\u{200b}\u{2060} ");
+        assert_eq!(w.answer("report.docx", "the question"), None);
+        assert_eq!(w.set_not_part("report.docx", "the question", "\u{200b}"), Ok(()));
+        assert_eq!(w.not_part("report.docx", "the question"), None);
+        w.not_part.entry("report.docx".into()).or_default().insert(WHOLE_DOCUMENT.into(), "edited in".into());
+        assert_eq!(w.not_part("report.docx", WHOLE_DOCUMENT), None);
     }
 }
