@@ -64,7 +64,9 @@ fn a_comparison_s_forms_carry_the_row_s_conditions() {
         assert!(comparison.contains(" for blocked against ") && comparison.contains(" for naive — medians of 3 "));
         assert!(comparison.contains("(IQR "), "both IQRs are quoted: {comparison}");
         assert!(comparison.contains(conditions), "the same conditions as the row's: {comparison}");
-        assert!(comparison.contains("(Vernier's built-in kernel) (DERIVED)."), "{comparison}");
+        // SPEC A7: every clause carries its tag.
+        assert!(comparison.contains("(Vernier's built-in kernel) (MEASURED); median wall time"), "{comparison}");
+        assert!(comparison.ends_with("(DERIVED)."), "{comparison}");
         assert!(!short.contains("battery"), "{short}");
         let shown = json(&vernier(&["show", &dir, "--json"]));
         assert_eq!(shown["comparisons"][0]["sentence"].as_str(), Some(comparison.as_str()));

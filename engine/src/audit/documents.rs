@@ -199,12 +199,12 @@ fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
             } else {
                 untagged.iter().map(|n| format!("“{}”", n.text)).collect::<Vec<_>>().join(", ")
             };
-            let has = if untagged.len() == 1 { "has" } else { "have" };
+            let (has, its) = if untagged.len() == 1 { ("has", "its") } else { ("have", "their") };
             out.push(finding(
                 Check::A7,
                 at(l),
                 format!(
-                    "{which} {has} no tag (MEASURED, DERIVED, CITED or MODELED) in its clause: “{}”",
+                    "{which} {has} no tag (MEASURED, DERIVED, CITED or MODELED) in {its} clause: “{}”",
                     clip(&l.text)
                 ),
             ));

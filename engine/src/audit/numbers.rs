@@ -60,8 +60,9 @@ const REFERENCES: [&str; 38] = [
     "lab",
 ];
 
-/// Words before a number that count repetitions.
-const COUNTS_BEFORE: [&str; 3] = ["n", "warm-up", "warmup"];
+/// Words before a number that count repetitions or set the experiment up
+/// (`tile 64`, `size 128`).
+const COUNTS_BEFORE: [&str; 9] = ["n", "warm-up", "warmup", "tile", "size", "stride", "threads", "workers", "level"];
 
 /// Words after a number that say it counts repetitions.
 const COUNTS_AFTER: [&str; 17] = [

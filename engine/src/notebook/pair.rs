@@ -151,10 +151,13 @@ impl Pair {
         let repetitions = per_arm(&|r: &Run| format!("{} repetitions {}", r.measurement.summary.n, r.warmup_short()));
         let conditions = per_arm(&|r: &Run| r.context().sentence_parts()[0].clone());
         let build = per_arm(&|r: &Run| r.context().sentence_parts()[1].clone());
-        let order = self.order.as_ref().map(|o| format!("; {}", o.describe())).unwrap_or_default();
+        // Each clause carries its own tag (A7): the medians and the
+        // conditions they were measured under, then what is derived from them.
+        let derived = Tag::Derived;
+        let order = self.order.as_ref().map(|o| format!("; {} ({derived})", o.describe())).unwrap_or_default();
         inert_line(format!(
-            "{}: median {} for {} against {} for {} — medians of {repetitions}, interleaved (runs {} and {}); {}; {}{order}; \
-             {conditions}, {build} ({}).",
+            "{}: median {} for {} against {} for {} — medians of {repetitions}, interleaved (runs {} and {}), \
+             {conditions}, {build} ({}); {} ({derived}); {} ({derived}){order}.",
             self.what,
             figures(v.median_b, v.iqr_b),
             self.labels[1],
@@ -162,9 +165,9 @@ impl Pair {
             self.labels[0],
             self.runs[0],
             self.runs[1],
+            Tag::Measured,
             v.verdict,
             self.paired_text(),
-            Tag::Derived,
         ))
     }
 }
