@@ -4,7 +4,7 @@ use std::path::Path;
 
 use vernier_engine::notebook::{LockCause, Notebook, NotebookError, store};
 
-use crate::util::{at, measurement, saved_notebook, text};
+use crate::util::{at, measurement, saved_notebook, soak_row, text};
 
 fn notebook_text(dir: &Path) -> String {
     std::fs::read_to_string(dir.join(store::NOTEBOOK_FILE)).expect("read notebook.ron")
@@ -168,7 +168,7 @@ fn every_byte_flip_of_a_prediction_is_detected() {
 // is reported.
 #[test]
 fn soak_protocol_is_sealed_with_the_prediction() {
-    use vernier_engine::notebook::{Soak, SoakNumbers, SoakProtocol, Tag};
+    use vernier_engine::notebook::{SoakNumbers, SoakProtocol};
     let (_tmp, dir, mut nb) = saved_notebook();
     let protocol = SoakProtocol { duration_s: 900.0, ..SoakProtocol::default() };
     let n = nb
@@ -190,21 +190,7 @@ fn soak_protocol_is_sealed_with_the_prediction() {
         tail_iqr: 0.05,
         unit: "chunks/s".into(),
     };
-    nb.record_soak(
-        Soak {
-            number: 0,
-            recorded_at: at(70),
-            discarded: None,
-            protocol,
-            numbers,
-            conditions: Vec::new(),
-            raw_file: None,
-            tag: Tag::Measured,
-            synthetic: false,
-            stated: None,
-        },
-        at(70),
-    );
+    nb.record_soak(soak_row(protocol, numbers, 70), at(70));
     assert!(nb.lock_of(nb.prediction(n).expect("P3")).is_some(), "the soak locked its prediction");
     assert_eq!(nb.next_soak_protocol(), None, "no open protocol is left to run");
     assert!(messages(&nb).is_empty());
@@ -217,7 +203,7 @@ fn soak_protocol_is_sealed_with_the_prediction() {
 // ran under.
 #[test]
 fn a_bench_run_never_blocks_a_soak_and_an_amendment_can_change_its_protocol() {
-    use vernier_engine::notebook::{Soak, SoakNumbers, SoakProtocol, Tag};
+    use vernier_engine::notebook::{SoakNumbers, SoakProtocol};
     let (_tmp, dir, mut nb) = saved_notebook();
     let first = SoakProtocol { duration_s: 900.0, ..SoakProtocol::default() };
     let p = nb.add_soak_prediction(text("soak", "S/P 0.75", "fanless"), first, at(60)).expect("soak prediction");
@@ -244,19 +230,7 @@ fn a_bench_run_never_blocks_a_soak_and_an_amendment_can_change_its_protocol() {
         tail_iqr: 0.05,
         unit: "chunks/s".into(),
     };
-    let soak = Soak {
-        number: 0,
-        recorded_at: at(80),
-        discarded: None,
-        protocol: longer,
-        numbers,
-        conditions: Vec::new(),
-        raw_file: None,
-        tag: Tag::Measured,
-        synthetic: false,
-        stated: None,
-    };
-    nb.record_soak(soak, at(80));
+    nb.record_soak(soak_row(longer, numbers, 80), at(80));
     assert_eq!(nb.next_soak_protocol(), None, "the soak followed it");
     assert_eq!(nb.soaks()[0].protocol, longer, "a soak keeps the protocol it ran under");
 }

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 use chrono::{DateTime, TimeZone, Utc};
-use vernier_engine::notebook::{Measurement, Notebook, PredictionText, Tag, WarmupPolicy, store};
+use vernier_engine::notebook::{
+    Measurement, Notebook, PredictionText, Soak, SoakNumbers, SoakProtocol, Tag, WarmupPolicy, store,
+};
 use vernier_engine::stats::Summary;
 
 /// A fixed instant plus `seconds`, so tests never depend on the clock.
@@ -37,6 +39,23 @@ pub fn measurement(what: &str, trials: &[f64]) -> Measurement {
 
 /// A notebook with two predictions (P1 locked by run 1, P2 open), one run
 /// and a note, saved in a fresh temporary folder.
+/// A measured soak row run under `protocol` with `numbers`, recorded at
+/// `seconds`, with no raw file or conditions (the row as a test needs it).
+pub fn soak_row(protocol: SoakProtocol, numbers: SoakNumbers, seconds: i64) -> Soak {
+    Soak {
+        number: 0,
+        recorded_at: at(seconds),
+        discarded: None,
+        protocol,
+        numbers,
+        conditions: Vec::new(),
+        raw_file: None,
+        tag: Tag::Measured,
+        synthetic: false,
+        stated: None,
+    }
+}
+
 pub fn saved_notebook() -> (tempfile::TempDir, PathBuf, Notebook) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let dir = tmp.path().join("nb");

@@ -7,6 +7,30 @@ use serde_json::Value;
 mod common;
 use common::{stderr, vernier};
 
+/// Records a soak prediction in `dir` fixing the shortest protocol these
+/// tests run: 5 s sampled every 0.5 s, opening 0.5 s, tail 2.5 s (T1, T11).
+fn fix_short_protocol(dir: &str, predict: &str, why: &str) -> std::process::Output {
+    vernier(&[
+        "predict",
+        dir,
+        "--experiment",
+        "soak",
+        "--predict",
+        predict,
+        "--why",
+        why,
+        "--soak",
+        "--duration",
+        "5",
+        "--interval",
+        "0.5",
+        "--opening",
+        "0.5",
+        "--tail",
+        "2.5",
+    ])
+}
+
 fn dataset() -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/../datasets/thermal-soak.csv").to_owned()
 }
@@ -79,25 +103,7 @@ fn short_soak_runs_and_records() {
     let o = vernier(&["soak", "run", "--workers", "1", "--notebook", &dir]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("fix the soak protocol with your prediction first"), "{}", stderr(&o));
-    let o = vernier(&[
-        "predict",
-        &dir,
-        "--experiment",
-        "soak",
-        "--predict",
-        "no throttling on a VM",
-        "--why",
-        "no thermal limit",
-        "--soak",
-        "--duration",
-        "5",
-        "--interval",
-        "0.5",
-        "--opening",
-        "0.5",
-        "--tail",
-        "2.5",
-    ]);
+    let o = fix_short_protocol(&dir, "no throttling on a VM", "no thermal limit");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = vernier(&["soak", "run", "--duration", "8", "--notebook", &dir]);
     assert!(stderr(&o).contains("differs from the protocol fixed with P1"), "{}", stderr(&o));
@@ -163,26 +169,7 @@ fn a_bench_run_does_not_block_the_soak() {
     let tmp = tempfile::tempdir().expect("tmp");
     let dir = tmp.path().join("nb").display().to_string();
     assert_eq!(vernier(&["new", &dir]).status.code(), Some(0));
-    let soak_prediction = [
-        "predict",
-        &dir,
-        "--experiment",
-        "soak",
-        "--predict",
-        "no onset",
-        "--why",
-        "a VM",
-        "--soak",
-        "--duration",
-        "5",
-        "--interval",
-        "0.5",
-        "--opening",
-        "0.5",
-        "--tail",
-        "2.5",
-    ];
-    assert_eq!(vernier(&soak_prediction).status.code(), Some(0));
+    assert_eq!(fix_short_protocol(&dir, "no onset", "a VM").status.code(), Some(0));
     let bench = vernier(&["bench", "-n", "3", "--warmup", "0", "--notebook", &dir, "--", "true"]);
     assert_eq!(bench.status.code(), Some(0), "{}", stderr(&bench));
     let shown: Value = serde_json::from_slice(&vernier(&["show", &dir, "--json"]).stdout).expect("json");

@@ -7,6 +7,7 @@
 use std::collections::BTreeSet;
 use std::sync::Once;
 
+use plotters::chart::MeshStyle;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -298,8 +299,7 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
     let y_desc = y.described(&format!("{y_name} ({unit})"));
     render(&caption, (y0 != 0.0).then_some("y-axis"), PLOT_HEIGHT, |area| {
         let mut chart = axes(area, ARMS_X, y0..y1)?;
-        chart
-            .configure_mesh()
+        mesh(&mut chart)
             .disable_x_mesh()
             .x_labels(4)
             .x_label_formatter(&|x| {
@@ -313,9 +313,6 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
             .y_label_formatter(&|t| tick(*t))
             .x_desc(if pair.order.is_some() { "arm (trials interleaved A B …, then B A …)" } else { "arm" })
             .y_desc(y_desc)
-            .light_line_style(RGBColor(238, 238, 238))
-            .label_style((FAMILY, TICK))
-            .axis_desc_style((FAMILY, AXIS))
             .draw()
             .map_err(err)?;
         for (i, colour) in [(0usize, ARM_COLOURS[0]), (1, ARM_COLOURS[1])] {
@@ -469,8 +466,7 @@ pub fn sweep(view: &SweepView, nb: &Notebook) -> Result<Picture, ChartError> {
     // A log axis never starts at zero, and its caption says log y.
     render(&caption, (!log_y && y0 != 0.0).then_some("y-axis"), PLOT_HEIGHT, |area| {
         let mut chart = axes(area, x0..x1, y0..y1)?;
-        chart
-            .configure_mesh()
+        mesh(&mut chart)
             .x_labels(match categories {
                 Some(n) => (n + 1).min(30),
                 None if log_x => ((x1 - x0).ceil() as usize + 1).min(30),
@@ -480,9 +476,6 @@ pub fn sweep(view: &SweepView, nb: &Notebook) -> Result<Picture, ChartError> {
             .y_label_formatter(&y_label)
             .x_desc(x_desc)
             .y_desc(y_desc)
-            .light_line_style(RGBColor(238, 238, 238))
-            .label_style((FAMILY, TICK))
-            .axis_desc_style((FAMILY, AXIS))
             .draw()
             .map_err(err)?;
         for (series, colour) in view.series.iter().zip(SERIES_COLOURS.iter().cycle()) {
@@ -575,8 +568,7 @@ fn draw_runs(caption: &Caption, boxes: &[RunBox], unit: &str) -> Result<Picture,
             .y_label_area_size(LABEL_AREA)
             .build_cartesian_2d(x0..x1, -0.5..(rows as f64 - 0.5))
             .map_err(err)?;
-        chart
-            .configure_mesh()
+        mesh(&mut chart)
             .disable_y_mesh()
             .y_labels(rows + 1)
             .y_label_formatter(&|t| {
@@ -590,9 +582,6 @@ fn draw_runs(caption: &Caption, boxes: &[RunBox], unit: &str) -> Result<Picture,
             })
             .x_label_formatter(&|t| tick(*t))
             .x_desc(x.described(&format!("{} ({unit})", per_trial(unit))))
-            .light_line_style(RGBColor(238, 238, 238))
-            .label_style((FAMILY, TICK))
-            .axis_desc_style((FAMILY, AXIS))
             .draw()
             .map_err(err)?;
         let blue = ARM_COLOURS[0];
@@ -642,15 +631,11 @@ fn draw_series(
     let x1 = points.last().map_or(1.0, |p| p.0).max(1.0);
     render(caption, (y0 != 0.0).then_some("y-axis"), PLOT_HEIGHT, |area| {
         let mut chart = axes(area, 0.0..x1, y0..y1)?;
-        chart
-            .configure_mesh()
+        mesh(&mut chart)
             .x_label_formatter(&|t| tick(*t))
             .y_label_formatter(&|t| tick(*t))
             .x_desc(x.described(x_desc))
             .y_desc(y.described(y_desc))
-            .light_line_style(RGBColor(238, 238, 238))
-            .label_style((FAMILY, TICK))
-            .axis_desc_style((FAMILY, AXIS))
             .draw()
             .map_err(err)?;
         chart
@@ -680,6 +665,16 @@ fn axes<'a, 'b>(
     y: std::ops::Range<f64>,
 ) -> Result<ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>, ChartError> {
     ChartBuilder::on(area).margin(16).x_label_area_size(60).y_label_area_size(104).build_cartesian_2d(x, y).map_err(err)
+}
+
+/// A plot's mesh in the charts' one style — light grid lines, the chart
+/// font for the ticks and the axis names — for each chart to label.
+fn mesh<'a, 'c, 'b>(
+    chart: &'c mut ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+) -> MeshStyle<'a, 'c, RangedCoordf64, RangedCoordf64, BitMapBackend<'b>> {
+    let mut mesh = chart.configure_mesh();
+    mesh.light_line_style(RGBColor(238, 238, 238)).label_style((FAMILY, TICK)).axis_desc_style((FAMILY, AXIS));
+    mesh
 }
 
 /// The part of the picture below the caption band.
