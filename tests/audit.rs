@@ -497,3 +497,32 @@ fn rewrite_docx(path: &Path, edit: impl Fn(&str) -> String) {
     }
     std::fs::write(path, out.finish().expect("finish").into_inner()).expect("save");
 }
+
+// SPEC A7, S7, E14 (C.8.4): the report's Method says the verdict convention
+// was used and counts the runs under the instrument that measured each.
+#[test]
+fn the_method_states_the_convention_and_counts_runs_by_instrument() {
+    use vernier_engine::import::csv::{Arms, CsvSpec, prepare_bytes};
+    let (_tmp, dir, mut nb) = method_notebook();
+    let spec = CsvSpec {
+        arms: Arms::One("t_ms".into()),
+        pair: None,
+        first: None,
+        unit: None,
+        warmup: None,
+        warmup_stated: None,
+        what: None,
+        labels: [None, None],
+        command: None,
+        build: None,
+        instrument: Some("driver.cpp, steady_clock".into()),
+    };
+    let prepared = prepare_bytes(Path::new("t.csv"), b"t_ms\n1\n2\n3\n", &spec).expect("prepares");
+    prepared.record(&dir, &mut nb, at(90)).expect("records");
+    export(&dir, &nb);
+    let report = docx_text(&dir.join("exports/report.docx"));
+    assert!(report.contains("run 1 measured with Vernier's harness (wall time per trial"), "{report}");
+    assert!(report.contains("run 2 imported, measured by driver.cpp, steady_clock"), "{report}");
+    assert!(report.contains("Differences are judged by the course's C.8.4 convention (not a statistical test)"));
+    assert!(report.contains("claimed only when |mA − mB| > iA + iB"), "{report}");
+}
