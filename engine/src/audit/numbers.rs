@@ -204,23 +204,17 @@ pub(super) fn numbers(text: &str) -> Vec<Number> {
         let after = word_after(&chars, i);
         let unit = unit_after(&chars, i);
         let quantity = unit.as_deref().is_some_and(is_quantity);
-        // A list carries on what it started: "runs 1, 2 and 3".
+        // A list carries on what it started: "runs 1, 2 and 3". A number
+        // inside the word read as the last one's unit ("8xYz1") is no list.
         let gap_is_list = |end: usize| {
-            let gap: String = chars[end..start].iter().collect();
+            let Some(gap) = chars.get(end..start) else { return false };
+            let gap: String = gap.iter().collect();
             let gap = gap.trim();
             gap.is_empty()
                 || gap.chars().all(|c| matches!(c, ',' | '+' | '–' | '-' | '…' | '/' | '×' | ' '))
                 || LIST_WORDS.contains(&gap.trim_matches(|c: char| !c.is_alphanumeric()))
         };
-        let continues = previous_end.is_some_and(|(end, exempt, _)| {
-            exempt && {
-                let gap: String = chars[end..start].iter().collect();
-                let gap = gap.trim();
-                gap.is_empty()
-                    || gap.chars().all(|c| matches!(c, ',' | '+' | '–' | '-' | '…' | '/' | '×' | ' '))
-                    || LIST_WORDS.contains(&gap.trim_matches(|c: char| !c.is_alphanumeric()))
-            }
-        });
+        let continues = previous_end.is_some_and(|(end, exempt, _)| exempt && gap_is_list(end));
         // A quantity is a result however it is introduced, unless it is a
         // setting or counts repetitions.
         let reference = !quantity
@@ -524,6 +518,14 @@ mod tests {
         ] {
             assert_eq!(untagged(text), want, "{text}");
         }
+    }
+
+    // SPEC A7: a number inside the word read as another's unit (a random
+    // temporary folder's name) is read without a panic.
+    #[test]
+    fn a_number_inside_a_unit_word_is_read() {
+        let found = numbers("sh /tmp/.tmp8xYz1Q/work.sh and 3 ab5c");
+        assert_eq!(found.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["8", "1", "3", "5"]);
     }
 
     // SPEC A8: the unit after a number is read with it.
