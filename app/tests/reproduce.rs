@@ -145,7 +145,7 @@ fn foreign_workbook_is_read_by_headers_and_never_trusted() {
 
     let o = ok(vernier(&["reproduce", &book, "--row", "1", "--notebook", &mine, "--yes"]));
     let shown = text(&o);
-    assert!(shown.contains("verdict (S7)"), "{shown}");
+    assert!(shown.contains("verdict (R4)"), "{shown}");
     assert!(shown.contains("power source") && shown.contains("battery"), "the diff names the power source: {shown}");
     assert!(!pwned.exists(), "a metacharacter in a foreign command was interpreted");
     let mut after = snapshot(tmp.path());

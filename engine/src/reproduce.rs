@@ -6,24 +6,27 @@
 //! see [`inline_code`]) needs a second, explicit consent.
 
 mod inline;
+mod same;
+mod side;
 mod sweep;
+mod verdict;
 
 use std::path::Path;
 
 pub use inline::inline_code;
+pub use same::{Placement, ProgramCheck, ResultCheck, placement, program_checks, result_check};
+pub use side::{ArmSide, RatioSide, SideBySide};
 pub use sweep::{PointByPoint, SweepOriginal};
+pub use verdict::{Judged, MIN_TRIALS, Measured, NOISE_FACTOR, NOISE_FLOOR, Outcome, RULE, judge};
 
-use crate::compare::{guarded, power_check, unit_scale};
 use crate::display::{inert, quote_argv};
 use crate::documents::foreign::{Foreign, MAX_TRIALS, MAX_WORKBOOK_BYTES, SheetRun};
 use crate::documents::measurements::{self, Opened, ReadError};
-use crate::harness::{ArmResult, BenchResult, BenchSpec, MetricSpec, OwnFigure, Subject};
+use crate::harness::{BenchSpec, MetricSpec, OwnFigure, Provenance, Subject, recorded_cooldown};
 use crate::kernels::KernelSpec;
-use crate::notebook::{
-    Condition, ConditionName, LoadError, Notebook, RowContext, Run, WarmupPolicy, conditions_text, store,
-};
-use crate::stats::{Comparison, Spread, compare};
-use crate::units::{DisplayUnit, Figures};
+use crate::notebook::{Condition, ConditionName, LoadError, Notebook, WarmupPolicy, conditions_text, store};
+use crate::stats::Summary;
+use crate::units::Figures;
 
 /// Warm-up used when the original row does not state one (an import).
 pub const DEFAULT_WARMUP: u32 = 3;
@@ -37,9 +40,8 @@ pub struct Original {
     pub what: String,
     /// `Command`, an argument vector.
     pub command: Vec<String>,
-    /// The other side's command when the row was half of an interleaved
-    /// comparison, and which side this row was (`A` or `B`).
-    pub partner: Option<(String, Vec<String>)>,
+    /// The other arm, when the row was half of an interleaved comparison.
+    pub partner: Option<Partner>,
     /// Warm-up trials, when stated.
     pub warmup_trials: Option<u32>,
     /// Whether warm-up was "until settled" rather than a count.
@@ -59,6 +61,20 @@ pub struct Original {
     /// Their row measured the program's own figure this way (SPEC E17):
     /// the rerun reads it the same way, from as many processes.
     pub figure: Option<OwnFigure>,
+}
+
+/// The other half of their interleaved comparison (SPEC R4): its row, and
+/// the paired ratio the comparison claimed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Partner {
+    /// Which arm the picked row was: `A` or `B`.
+    pub arm: String,
+    /// The other arm's row, as recorded (its own partner left out).
+    pub other: Box<Original>,
+    /// Their paired ratio B/A (S11), as recorded with the comparison.
+    pub paired: Option<Summary>,
+    /// Their arms' labels, A then B.
+    pub labels: [String; 2],
 }
 
 /// Why a row cannot be reproduced.
@@ -179,20 +195,30 @@ pub fn same_folder(theirs: &Path, mine: &Path) -> bool {
 impl Original {
     /// Row `row` of a Vernier notebook (theirs, opened read-only).
     pub fn from_notebook(nb: &Notebook, row: u32) -> Result<Self, ReproduceError> {
-        let run = nb.run(row).ok_or(ReproduceError::NoSuchRow(row))?;
-        let m = &run.measurement;
+        let mut original = Self::alone(nb, row)?;
         // A sweep's point has no partner: it reruns alone (the whole sweep
         // is `SweepOriginal`).
-        let partner = m
-            .raw_file
-            .as_ref()
-            .zip(nb.comparison_partner(row))
-            .map(|(raw, other)| (raw.arm.clone(), other.measurement.command.clone()));
+        let raw = nb.run(row).and_then(|run| run.measurement.raw_file.as_ref());
+        if let Some((raw, other)) = raw.zip(nb.comparison_partner(row)) {
+            let (paired, labels) = match nb.pair_of(row) {
+                Some((pair, _)) => (pair.paired.clone(), pair.labels.clone()),
+                None => (None, ["A".to_owned(), "B".to_owned()]),
+            };
+            let other = Box::new(Self::alone(nb, other.number)?);
+            original.partner = Some(Partner { arm: raw.arm.clone(), other, paired, labels });
+        }
+        Ok(original)
+    }
+
+    /// Row `row` as it is, without its partner.
+    fn alone(nb: &Notebook, row: u32) -> Result<Self, ReproduceError> {
+        let run = nb.run(row).ok_or(ReproduceError::NoSuchRow(row))?;
+        let m = &run.measurement;
         Ok(Self {
             row,
             what: m.what.clone(),
             command: m.command.clone(),
-            partner,
+            partner: None,
             warmup_trials: (m.warmup != WarmupPolicy::Unknown).then_some(m.warmup_trials),
             settle: matches!(m.warmup, WarmupPolicy::Settle { .. }),
             timed: u32::try_from(m.summary.n).unwrap_or(u32::MAX),
@@ -257,9 +283,20 @@ impl Original {
         self.figure.as_ref().map(|own| own.spec.clone())
     }
 
-    /// The run that repeats this row: same subject(s), n, warm-up and
-    /// interleaving order. Refuses counts Vernier would not take; whether it
-    /// runs inline code is [`spec_inline_code`]'s question.
+    /// The rows the rerun repeats, arm A first: this one, or both arms of
+    /// their comparison.
+    pub fn arms(&self) -> Vec<&Original> {
+        match &self.partner {
+            None => vec![self],
+            Some(p) if p.arm == "B" => vec![&p.other, self],
+            Some(p) => vec![self, &p.other],
+        }
+    }
+
+    /// The run that repeats this row: same subject(s), n, warm-up,
+    /// interleaving order and cool-down, pinned where theirs was when this
+    /// machine has that CPU (SPEC R3, R4). Refuses counts Vernier would not
+    /// take; whether it runs inline code is [`spec_inline_code`]'s question.
     pub fn spec(&self) -> Result<BenchSpec, ReproduceError> {
         let bad = |why: String| ReproduceError::BadCount { row: self.row, why };
         let runs = self.runs();
@@ -273,20 +310,39 @@ impl Original {
             (false, Some(w)) => return Err(bad(format!("{w} warm-up trials is more than {MAX_TRIALS}"))),
             (false, None) => WarmupPolicy::Count(DEFAULT_WARMUP),
         };
-        let this = subject(self.row, &self.command)?;
-        let arms = match &self.partner {
-            Some((arm, other)) => {
-                let other = subject(self.row, other)?;
-                if arm == "B" { vec![other, this] } else { vec![this, other] }
-            }
-            None => vec![this],
-        };
-        Ok(BenchSpec { runs, warmup, metric: self.metric(), ..BenchSpec::new(arms) })
+        let arms = self.arms().iter().map(|o| subject(o.row, &o.command)).collect::<Result<Vec<_>, _>>()?;
+        let pair = arms.len() == 2;
+        Ok(BenchSpec {
+            runs,
+            warmup,
+            metric: self.metric(),
+            pin: placement(&self.conditions).cpu,
+            cooldown: recorded_cooldown(&self.conditions).filter(|_| pair),
+            labels: self.partner.as_ref().map_or([None, None], |p| p.labels.clone().map(Some)),
+            ..BenchSpec::new(arms)
+        })
+    }
+
+    /// The rerun, ready for confirmation: its spec, where it will run, and
+    /// each command's program here matched against theirs. Hashes the
+    /// programs, so it reads the disk.
+    pub fn rerun(&self) -> Result<Rerun, ReproduceError> {
+        let spec = self.spec()?;
+        let programs = self
+            .arms()
+            .iter()
+            .zip(&spec.arms)
+            .map(|(o, subject)| match subject {
+                Subject::Command { argv, .. } => program_checks(&o.conditions, &Provenance::of(argv).conditions()),
+                Subject::Kernel(_) => Vec::new(),
+            })
+            .collect();
+        Ok(Rerun { placement: placement(&self.conditions), programs, spec })
     }
 
     /// Which arm of the rerun is this row: 0 for A, 1 for B.
     pub fn arm_index(&self) -> usize {
-        usize::from(self.partner.as_ref().is_some_and(|(arm, _)| arm == "B"))
+        usize::from(self.partner.as_ref().is_some_and(|p| p.arm == "B"))
     }
 }
 
@@ -308,6 +364,26 @@ pub fn subject(row: u32, argv: &[String]) -> Result<Subject, ReproduceError> {
 /// window's checkbox) on top of the confirmation.
 pub fn spec_inline_code(spec: &BenchSpec) -> Option<String> {
     spec.arms.iter().find_map(|arm| inline_code(&arm.argv()))
+}
+
+/// A rerun ready for confirmation (SPEC R2, R4): what will run, where, and
+/// whether the programs found here are the ones their row ran.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rerun {
+    /// What runs.
+    pub spec: BenchSpec,
+    /// Their placement, reapplied or not, and why.
+    pub placement: Placement,
+    /// Per arm, A then B: the program (and argument files) found here
+    /// against what their row recorded; empty for a kernel.
+    pub programs: Vec<Vec<ProgramCheck>>,
+}
+
+impl Rerun {
+    /// The checks that found a different file here.
+    pub fn different_files(&self) -> impl Iterator<Item = &ProgramCheck> {
+        self.programs.iter().flatten().filter(|c| c.differs())
+    }
 }
 
 /// One condition that differs between their run and this one.
@@ -347,114 +423,14 @@ pub fn env_diff(theirs: &[Condition], ours: &[Condition]) -> Vec<EnvDifference> 
         .collect()
 }
 
-/// Their row and the rerun side by side: the rerun in their unit, the S7
-/// verdict, the conditions that differ, and the note recorded with it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct SideBySide {
-    /// The rerun's median, in their unit.
-    pub median: f64,
-    /// The rerun's IQR, in their unit.
-    pub iqr: f64,
-    /// The rerun's warm-up trials.
-    pub warmup: u32,
-    /// The rerun's timed trials.
-    pub timed: usize,
-    /// S7 between theirs (A) and mine (B), guarded by S13 (their row's
-    /// power source against the rerun's); `None` when the units cannot be
-    /// put on one scale.
-    pub verdict: Option<Comparison>,
-    /// The verdict in words (or why there is none).
-    pub verdict_text: String,
-    /// Conditions that differ.
-    pub diff: Vec<EnvDifference>,
-    /// The run number it was recorded as in my notebook.
-    pub recorded_run: Option<u32>,
-}
-
-impl SideBySide {
-    /// Compares `result` (the rerun of `original`) with it; `mine` is the
-    /// rerun's row once recorded, whose power source S13 weighs against
-    /// theirs (before it is recorded, what the machine read).
-    pub fn new(original: &Original, result: &BenchResult, mine: Option<&Run>) -> Option<Self> {
-        let arm = result.arms.get(original.arm_index()).or(result.arms.first())?;
-        Self::of_arm(original, arm, result, mine)
-    }
-
-    /// [`Self::new`] for one `arm` of the rerun (a sweep's point).
-    pub fn of_arm(original: &Original, arm: &ArmResult, result: &BenchResult, mine: Option<&Run>) -> Option<Self> {
-        let summary = arm.summary.as_ref()?;
-        let scale = unit_scale(&arm.unit, &original.unit);
-        let f = scale.unwrap_or(1.0);
-        let (median, iqr) = (summary.median * f, summary.iqr * f);
-        // The rerun's row as recorded (its program and build included), or
-        // the session's conditions when it was not recorded.
-        let read = mine.map_or_else(|| result.conditions(), |run| run.context().effective_conditions());
-        let my_power = match mine {
-            Some(run) => run.context().power_source(),
-            None => RowContext { conditions: &read, stated: None, kernel: false }.power_source(),
-        };
-        let theirs = format!("their run {}", original.row);
-        let (_, power) = power_check((&theirs, original.power_source.as_deref()), ("the rerun", my_power.as_deref()));
-        let verdict = scale.map(|_| {
-            let metric = format!("median ({})", original.unit);
-            let s7 = compare(
-                Spread { median: original.median, iqr: original.iqr },
-                Spread { median, iqr },
-                ("theirs", "mine"),
-                &metric,
-                &original.unit,
-            );
-            guarded(&s7, &metric, power.as_slice())
-        });
-        let verdict_text = verdict.as_ref().map_or_else(
-            || format!("no verdict: their unit is '{}', mine is '{}'", original.unit, arm.unit),
-            |c| c.verdict.clone(),
-        );
-        Some(Self {
-            median,
-            iqr,
-            warmup: arm.warmup_trials,
-            timed: summary.n,
-            verdict,
-            verdict_text,
-            diff: env_diff(&original.conditions, &read),
-            recorded_run: mine.map(|r| r.number),
-        })
-    }
-
-    /// The note that goes into my notebook, naming their row.
-    pub fn note(&self, original: &Original, source: &str) -> String {
-        let [theirs, mine] = self.figures(original);
-        format!(
-            "Run {} reproduces run {} of {source} ({}): theirs median {} (IQR {}), mine {} (IQR {}); {}. {} \
-             condition(s) differ.",
-            self.recorded_run.map_or_else(|| "?".to_owned(), |n| n.to_string()),
-            original.row,
-            original.what,
-            theirs.median(),
-            theirs.iqr(),
-            mine.median(),
-            mine.iqr(),
-            self.verdict_text,
-            self.diff.len(),
-        )
-    }
-
-    /// Their row's median and IQR and the rerun's, both in the unit S12
-    /// picks for theirs, so the two read digit for digit.
-    pub fn figures(&self, original: &Original) -> [Figures; 2] {
-        let unit = DisplayUnit::for_median(&original.unit, original.median);
-        [(original.median, original.iqr), (self.median, self.iqr)]
-            .map(|(median, iqr)| unit.figures([median, iqr, median, median], None))
-    }
-}
-
 impl Original {
     /// What will run, for the confirmation: command(s), trials, warm-up,
-    /// interleaving, their result and conditions, and whether it runs code
-    /// written in their file. Every text from their file is shown inert, one
-    /// line each, so no cell can redraw or reorder the plan (SPEC R2).
-    pub fn plan(&self, source: &str, spec: &BenchSpec) -> String {
+    /// interleaving, placement, whether each program is the one their row
+    /// ran, their result and conditions, and whether it runs code written
+    /// in their file. Every text from their file is shown inert, one line
+    /// each, so no cell can redraw or reorder the plan (SPEC R2, R4).
+    pub fn plan(&self, source: &str, rerun: &Rerun) -> String {
+        let spec = &rerun.spec;
         let commands: Vec<String> = spec.arms.iter().map(|a| quote_argv(&a.argv())).collect();
         let warmup = match self.warmup_trials {
             Some(w) if self.settle => format!("until settled (they discarded {w})"),
@@ -462,29 +438,58 @@ impl Original {
             None => format!("not stated by them; {DEFAULT_WARMUP} will be discarded"),
         };
         let interleaving = if commands.len() == 2 {
-            format!("interleaved with its partner, A B … then B A … (this row is arm {})", ["A", "B"][self.arm_index()])
+            let cooldown = spec
+                .cooldown
+                .map_or_else(String::new, |c| format!(", {} s cool-down between, as theirs", c.as_secs_f64()));
+            format!(
+                "both arms interleaved, A B … then B A …{cooldown} (this row is arm {})",
+                ["A", "B"][self.arm_index()]
+            )
         } else {
             "none (one subject)".to_owned()
         };
-        let theirs = self.figures();
+        let arms = self.arms();
+        let results: Vec<String> = arms
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let figures = o.figures();
+                let arm = if arms.len() == 2 { format!("{} (run {}) ", ["A", "B"][i], o.row) } else { String::new() };
+                format!("{arm}median {}, IQR {}", inert(&figures.median()), inert(&figures.iqr()))
+            })
+            .chain(self.partner.as_ref().map(|p| match &p.paired {
+                Some(r) => {
+                    let shown = r.rounded();
+                    format!("paired ratio B/A {} (IQR {}, {} pairs)", shown.median, shown.iqr, r.n)
+                }
+                None => "no paired ratio recorded".to_owned(),
+            }))
+            .collect();
         let conditions =
             if self.conditions.is_empty() { "none recorded".to_owned() } else { conditions_text(&self.conditions) };
         let figure = self
             .figure
             .as_ref()
             .map_or_else(String::new, |own| format!("\n  measured: {}", inert(&own.spec.describe())));
+        let programs: String = rerun
+            .programs
+            .iter()
+            .flatten()
+            .map(|c| if c.differs() { format!("\n  WARNING: {}", c.text) } else { format!("\n  program: {}", c.text) })
+            .collect();
         let inline = spec_inline_code(spec).map_or_else(String::new, |why| format!("\n  WARNING: it {why}"));
         format!(
             "Reproduce run {} of {} ({})\n  command: {}\n  timed trials: {}\n  warm-up: {warmup}\n  \
-             interleaving: {interleaving}{figure}\n  their result: median {}, IQR {}\n  their conditions: {}{inline}\n\
+             interleaving: {interleaving}\n  placement: {}{figure}{programs}\n  their result: {}\n  their conditions: \
+             {}{inline}\n  outcome: {RULE}\n\
              Each command runs as an argument vector, exactly as quoted above, with your privileges.",
             self.row,
             inert(source),
             inert(&self.what),
             commands.join("  vs  "),
             self.trials_text(),
-            inert(&theirs.median()),
-            inert(&theirs.iqr()),
+            rerun.placement.text,
+            results.join("; "),
             inert(&conditions),
         )
     }
@@ -534,8 +539,8 @@ mod tests {
             power_source: None,
             figure: None,
         };
-        let spec = original.spec().expect("spec");
-        let plan = original.plan("theirs", &spec);
+        let rerun = original.rerun().expect("rerun");
+        let plan = original.plan("theirs", &rerun);
         assert!(!plan.contains('\x1b') && !plan.contains('\r'), "{plan}");
         assert!(plan.contains(r"seq\x0a  command: true") && plan.contains(r"\x1b[2K\x0dcommand: true"), "{plan}");
         assert!(plan.contains("command: env sh -c 'touch X'"), "{plan}");

@@ -10,7 +10,7 @@ use clap::Args;
 use serde_json::json;
 use vernier_engine::display::{inert, quote_argv};
 use vernier_engine::harness::{BenchSpec, Subject};
-use vernier_engine::reproduce::{self, Original, SideBySide};
+use vernier_engine::reproduce::{self, ArmSide, Original, Rerun, SideBySide};
 
 use super::bench_cmds::{record, reserve_raw, run_with_progress};
 use super::notebook_cmds::{apply, open, open_log};
@@ -55,15 +55,17 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
         return reproduce_sweep(args);
     };
     let original = open_log(&args.path)?.original(row).map_err(Failure::input)?;
-    let spec = original.spec().map_err(Failure::input)?;
+    let rerun = original.rerun().map_err(Failure::input)?;
+    let spec = &rerun.spec;
     // Fail before measuring if your notebook cannot be read.
     open(&args.notebook)?;
+    let source = args.path.display().to_string();
     let commands = spec.arms.iter().map(|a| quote_argv(&a.argv())).collect::<Vec<_>>().join("  vs  ");
     if let Some(stop) = consent(
         args,
-        &spec,
-        || original.plan(&args.path.display().to_string(), &spec),
-        || plan_json(&original, &spec),
+        spec,
+        || original.plan(&source, &rerun),
+        || plan_json(&original, &rerun),
         &format!("run {}", original.row),
         &commands,
     ) {
@@ -76,54 +78,96 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
         return Err(Failure::failed(anyhow!("the rerun failed: {failure}")));
     }
     let recorded = record(&args.notebook, &result, reserved)?;
-    let mine_row = recorded.runs.get(original.arm_index()).copied();
-    // The rerun's row as recorded: its power source is what S13 weighs.
+    // The rerun's rows as recorded: their power source, program and result
+    // check are what the verdict weighs.
     let mine = open(&args.notebook)?;
-    let outcome = SideBySide::new(&original, &result, mine_row.and_then(|n| mine.run(n)))
+    let rows: Vec<_> = recorded.runs.iter().map(|&n| mine.run(n)).collect();
+    let outcome = SideBySide::new(&original, &result, &rows)
         .ok_or_else(|| Failure::failed(anyhow!("the rerun produced no trials")))?;
-    let source = args.path.display().to_string();
     apply(&args.notebook, |nb| nb.add_note(&outcome.note(&original, &source), Utc::now()))?;
+    let picked = outcome.picked(&original);
     if args.json {
+        let arms: Vec<serde_json::Value> =
+            outcome.arms.iter().zip(original.arms()).map(|(side, theirs)| arm_json(side, theirs)).collect();
+        let ratio = outcome.ratio.as_ref().map(|r| {
+            json!({"theirs": r.theirs, "mine": r.mine, "outcome": r.judged.outcome, "text": r.judged.text,
+                   "why": r.judged.why, "verdict": r.judged.s7})
+        });
         out!(
             "{}",
             json!({
-                "ran": true, "plan": plan_json(&original, &spec), "recorded_run": mine_row,
+                "ran": true, "plan": plan_json(&original, &rerun), "recorded_run": picked.and_then(|a| a.recorded_run),
+                "recorded_runs": recorded.runs, "outcome": outcome.outcome, "verdict_text": outcome.text,
                 "theirs": {"median": original.median, "iqr": original.iqr, "unit": original.unit, "timed": original.timed},
-                "mine": {"median": outcome.median, "iqr": outcome.iqr, "unit": original.unit, "timed": outcome.timed, "warmup": outcome.warmup},
-                "verdict": outcome.verdict, "env_diff": outcome.diff,
+                "mine": picked.map(|a| json!({"median": a.median, "iqr": a.iqr, "unit": original.unit, "timed": a.timed, "warmup": a.warmup})),
+                "verdict": picked.and_then(|a| a.judged.as_ref()).map(|j| &j.s7),
+                "arms": arms, "ratio": ratio, "placement": outcome.placement, "env_diff": outcome.diff,
             })
         );
-    } else {
-        let [theirs, mine] = outcome.figures(&original);
-        let rows = vec![
-            vec!["Median".into(), theirs.median(), mine.median()],
-            vec!["IQR".into(), theirs.iqr(), mine.iqr()],
+        return Ok(0);
+    }
+    let trials = |w: Option<u32>, n: String| format!("{} + {n}", w.map_or_else(|| "?".into(), |w| w.to_string()));
+    let mut rows: Vec<Vec<String>> = outcome
+        .arms
+        .iter()
+        .zip(original.arms())
+        .map(|(side, theirs)| {
+            let [t, m] = side.figures(theirs);
+            let arm = if side.label.is_empty() { String::new() } else { format!("{} ", side.label) };
             vec![
-                "n (warm-up + timed)".into(),
                 format!(
-                    "{} + {}",
-                    original.warmup_trials.map_or_else(|| "?".into(), |w| w.to_string()),
-                    original.timed
+                    "{arm}run {} → {}",
+                    side.their_row,
+                    side.recorded_run.map_or_else(|| "?".into(), |n| format!("run {n}"))
                 ),
-                format!("{} + {}", outcome.warmup, outcome.timed),
-            ],
-            vec![
-                "Row".into(),
-                format!("run {} of {source}", original.row),
-                mine_row.map_or_else(|| "not recorded".into(), |n| format!("run {n} of {}", args.notebook.display())),
-            ],
-        ];
-        out!("{}", table::render(&["", "Theirs", "Mine"], &rows));
-        out!("\nverdict (S7): {}", inert(&outcome.verdict_text));
-        if outcome.diff.is_empty() {
-            out!("conditions: none differ");
-        } else {
-            let rows: Vec<Vec<String>> =
-                outcome.diff.iter().map(|d| vec![d.field.clone(), d.theirs.clone(), d.ours.clone()]).collect();
-            out!("\nconditions that differ:\n{}", table::render(&["Condition", "Theirs", "Mine"], &rows));
+                format!("{} (IQR {}), {}", t.median(), t.iqr(), trials(theirs.warmup_trials, theirs.timed.to_string())),
+                format!("{} (IQR {}), {}", m.median(), m.iqr(), trials(Some(side.warmup), side.timed.to_string())),
+                side.outcome.word().to_owned(),
+            ]
+        })
+        .collect();
+    if let Some(r) = &outcome.ratio {
+        let [t, m] = r.shown();
+        rows.push(vec!["paired ratio B/A".into(), t, m, r.judged.outcome.word().to_owned()]);
+    }
+    out!("{}", table::render(&["", "Theirs (median, IQR, warm-up + timed)", "Mine", "Outcome"], &rows));
+    out!("\nverdict (R4): {}", inert(&outcome.text));
+    if outcome.arms.len() == 2 {
+        for side in &outcome.arms {
+            out!("  arm {}: {}", side.label, inert(&side.text));
         }
     }
+    for side in &outcome.arms {
+        let arm = if side.label.is_empty() { String::new() } else { format!(" ({})", side.label) };
+        for check in &side.programs {
+            out!("program{arm}: {}", check.text);
+        }
+        if let Some(check) = &side.result_check {
+            out!("kernel{arm} {}", check.text);
+        }
+    }
+    out!("placement: {}", inert(&outcome.placement));
+    out!("recorded in {}", args.notebook.display());
+    if outcome.diff.is_empty() {
+        out!("conditions: none differ");
+    } else {
+        let rows: Vec<Vec<String>> =
+            outcome.diff.iter().map(|d| vec![d.field.clone(), d.theirs.clone(), d.ours.clone()]).collect();
+        out!("\nconditions that differ:\n{}", table::render(&["Condition", "Theirs", "Mine"], &rows));
+    }
     Ok(0)
+}
+
+/// One arm of a reproduction as JSON: their figures, the rerun's, and the
+/// arm's outcome with its S7 comparison and checks.
+fn arm_json(side: &ArmSide, theirs: &Original) -> serde_json::Value {
+    json!({
+        "label": side.label, "their_row": side.their_row, "recorded_run": side.recorded_run,
+        "theirs": {"median": theirs.median, "iqr": theirs.iqr, "unit": theirs.unit, "timed": theirs.timed, "warmup": theirs.warmup_trials},
+        "mine": {"median": side.median, "iqr": side.iqr, "unit": theirs.unit, "timed": side.timed, "warmup": side.warmup},
+        "outcome": side.outcome, "text": side.text, "why": side.judged.as_ref().and_then(|j| j.why.as_ref()),
+        "verdict": side.judged.as_ref().map(|j| &j.s7), "programs": side.programs, "result_check": side.result_check,
+    })
 }
 
 /// `--sweep N`: every point of their sweep, rerun as a sweep here and
@@ -131,16 +175,30 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
 fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
     let number = args.sweep.ok_or_else(|| Failure::input(anyhow!("give --row N or --sweep N")))?;
     let sweep = open_log(&args.path)?.sweep(number).map_err(Failure::input)?;
-    let spec = sweep.spec().map_err(Failure::input)?;
+    let rerun = sweep.rerun().map_err(Failure::input)?;
+    let spec = &rerun.spec;
     open(&args.notebook)?;
     let source = args.path.display().to_string();
     let plan_json = || {
         let commands: Vec<Vec<String>> = spec.arms.iter().map(Subject::argv).collect();
-        json!({"sweep": sweep.label, "what": sweep.what, "commands": commands, "inline_code": reproduce::spec_inline_code(&spec)})
+        let first = sweep.points.first();
+        let theirs: Vec<serde_json::Value> = sweep
+            .points
+            .iter()
+            .map(|o| json!({"row": o.row, "median": o.median, "iqr": o.iqr, "unit": o.unit, "timed": o.timed}))
+            .collect();
+        json!({
+            "sweep": sweep.label, "what": sweep.what, "commands": commands, "theirs": theirs,
+            "inline_code": reproduce::spec_inline_code(spec), "runs": spec.runs,
+            "warmup": first.and_then(|o| o.warmup_trials), "settle": first.is_some_and(|o| o.settle),
+            "metric": first.and_then(|o| o.figure.as_ref()).map(|f| f.spec.describe()),
+            "pin": spec.pin, "placement": rerun.placement.text, "programs": rerun.programs,
+            "different_files": rerun.different_files().count(), "outcome_rule": reproduce::RULE,
+        })
     };
     let commands = spec.arms.iter().map(|a| quote_argv(&a.argv())).collect::<Vec<_>>().join("; ");
     if let Some(stop) =
-        consent(args, &spec, || sweep.plan(&source, &spec), plan_json, &format!("sweep {}", sweep.label), &commands)
+        consent(args, spec, || sweep.plan(&source, &rerun), plan_json, &format!("sweep {}", sweep.label), &commands)
     {
         return stop;
     }
@@ -159,17 +217,17 @@ fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
             .iter()
             .zip(&outcome.points)
             .map(|(o, (point, side))| {
-                json!({
-                    "point": point, "their_row": o.row, "recorded_run": side.recorded_run,
-                    "theirs": {"median": o.median, "iqr": o.iqr, "unit": o.unit},
-                    "mine": {"median": side.median, "iqr": side.iqr, "unit": o.unit},
-                    "verdict": side.verdict, "env_diff": side.diff,
-                })
+                let mut value = arm_json(side, o);
+                value["point"] = json!(point);
+                value
             })
             .collect();
         out!(
             "{}",
-            json!({"ran": true, "sweep": sweep.label, "recorded_sweep": recorded.sweep, "points": points, "differing": outcome.differing()})
+            json!({"ran": true, "sweep": sweep.label, "recorded_sweep": recorded.sweep, "points": points,
+                   "differing": outcome.with(reproduce::Outcome::Differs),
+                   "inconclusive": outcome.with(reproduce::Outcome::Inconclusive), "summary": outcome.summary(),
+                   "placement": result.placement})
         );
         return Ok(0);
     }
@@ -183,16 +241,21 @@ fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
                 point.clone(),
                 format!("{} (IQR {})", theirs.median(), theirs.iqr()),
                 format!("{} (IQR {})", mine.median(), mine.iqr()),
-                inert(&side.verdict_text).into_owned(),
+                inert(&side.text).into_owned(),
             ]
         })
         .collect();
-    out!("{}", table::render(&["Point", "Theirs", "Mine", "Verdict (S7)"], &rows));
+    out!("{}", table::render(&["Point", "Theirs", "Mine", "Outcome (R4)"], &rows));
+    out!("\nverdict (R4): {}", outcome.summary());
+    for check in rerun.programs.iter().flatten() {
+        out!("program: {}", check.text);
+    }
+    out!("placement: {}", inert(&result.placement));
     let mine_label = recorded.sweep.map_or_else(|| "not recorded".to_owned(), |n| format!("sweep W{n}"));
     out!("\nrecorded as {mine_label} in {}", args.notebook.display());
-    if let Some(diff) = outcome.points.first().map(|(_, side)| &side.diff).filter(|d| !d.is_empty()) {
+    if !outcome.diff.is_empty() {
         let rows: Vec<Vec<String>> =
-            diff.iter().map(|d| vec![d.field.clone(), d.theirs.clone(), d.ours.clone()]).collect();
+            outcome.diff.iter().map(|d| vec![d.field.clone(), d.theirs.clone(), d.ours.clone()]).collect();
         out!("\nconditions that differ (first point):\n{}", table::render(&["Condition", "Theirs", "Mine"], &rows));
     }
     Ok(0)
@@ -226,11 +289,21 @@ fn consent(
     ))))
 }
 
-fn plan_json(o: &Original, spec: &BenchSpec) -> serde_json::Value {
+fn plan_json(o: &Original, rerun: &Rerun) -> serde_json::Value {
+    let spec = &rerun.spec;
+    let arms: Vec<serde_json::Value> = o
+        .arms()
+        .iter()
+        .map(|a| json!({"row": a.row, "command": a.command, "median": a.median, "iqr": a.iqr, "unit": a.unit, "timed": a.timed}))
+        .collect();
     json!({
         "row": o.row, "what": o.what, "commands": spec.arms.iter().map(Subject::argv).collect::<Vec<_>>(),
         "inline_code": reproduce::spec_inline_code(spec),
-        "timed": o.timed, "warmup": o.warmup_trials, "settle": o.settle, "their_median": o.median,
-        "their_iqr": o.iqr, "unit": o.unit, "their_conditions": o.conditions,
+        "timed": o.timed, "runs": spec.runs, "warmup": o.warmup_trials, "settle": o.settle, "their_median": o.median,
+        "their_iqr": o.iqr, "unit": o.unit, "their_conditions": o.conditions, "arms": arms,
+        "their_paired": o.partner.as_ref().and_then(|p| p.paired.as_ref()),
+        "pin": spec.pin, "placement": rerun.placement.text, "cooldown_s": spec.cooldown.map(|c| c.as_secs_f64()),
+        "programs": rerun.programs, "different_files": rerun.different_files().count(),
+        "metric": o.figure.as_ref().map(|f| f.spec.describe()), "outcome_rule": reproduce::RULE,
     })
 }

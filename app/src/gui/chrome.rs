@@ -303,12 +303,19 @@ impl VernierApp {
         let busy = self.live.is_some() || self.live_soak.is_some();
         let Some(dialog) = &mut self.reproduce else { return };
         let mut close = false;
+        // It fits the window whatever its size (R4, U): at most the window
+        // less the menu and status bars, scrolling inside.
+        let screen = ctx.content_rect();
+        let max_height = (screen.height() - 110.0).max(200.0);
         egui::Window::new("Reproduce a classmate's row")
-            .default_width(720.0)
+            .default_width((screen.width() - 60.0).clamp(320.0, 860.0))
+            .max_width(screen.width() - 20.0)
+            .max_height(max_height)
             .pivot(egui::Align2::CENTER_TOP)
-            .default_pos(ctx.content_rect().center_top() + egui::vec2(0.0, 60.0))
+            .default_pos(screen.center_top() + egui::vec2(0.0, 40.0))
+            .constrain(true)
             .collapsible(false)
-            .show(ctx, |ui| close = dialog.ui(ui, busy, &mut self.commands));
+            .show(ctx, |ui| close = dialog.ui(ui, max_height, busy, &mut self.commands));
         if close {
             self.reproduce = None;
         }

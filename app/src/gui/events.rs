@@ -349,7 +349,7 @@ impl VernierApp {
             };
             if let Some((original, source)) = &shown_source
                 && let Some(side) =
-                    SideBySide::new(original, &from, recorded.runs.get(original.arm_index()).and_then(|n| nb.run(*n)))
+                    SideBySide::new(original, &from, &recorded.runs.iter().map(|&n| nb.run(n)).collect::<Vec<_>>())
             {
                 nb.add_note(&side.note(original, source), at)?;
             }
@@ -392,8 +392,8 @@ impl VernierApp {
             self.views.extension = Some((applied.runs.clone(), applied.message.clone()));
         }
         if let (Some((original, _)), Some(dialog)) = (reproduced, &mut self.reproduce) {
-            let mine = applied.runs.get(original.arm_index()).and_then(|n| self.doc.notebook.run(*n));
-            dialog.outcome = SideBySide::new(&original, &result, mine).map(|side| (original, side));
+            let mine: Vec<_> = applied.runs.iter().map(|&n| self.doc.notebook.run(n)).collect();
+            dialog.outcome = SideBySide::new(&original, &result, &mine).map(|side| (original, side));
         }
     }
 

@@ -1,17 +1,20 @@
-//! The Reproduce dialog (SPEC R1–R3): open a classmate's notebook folder or
-//! `measurements.xlsx` read-only, pick a row, read exactly what would run,
-//! confirm, and see both rows side by side with the S7 verdict and the
-//! conditions that differ. Their files are read on the I/O thread and never
-//! written; the rerun goes into the open notebook. Every text from their file
-//! is shown inert (SPEC N10), and a row that runs code written in their file
-//! needs its own tick before it can run (R2).
+//! The Reproduce dialog (SPEC R1–R4): open a classmate's notebook folder or
+//! `measurements.xlsx` read-only, pick a row, read exactly what would run —
+//! where, and whether the program here is theirs — confirm, and see both
+//! rows side by side with the outcome, a comparison's paired ratio and the
+//! conditions that differ. Their files are read (and their programs hashed)
+//! on the I/O thread and never written; the rerun goes into the open
+//! notebook. Every text from their file is shown inert (SPEC N10), and a row
+//! that runs code written in their file needs its own tick before it can
+//! run (R2). The dialog fits the window: it scrolls inside, and Close and
+//! Esc always close it.
 
 use std::path::{Path, PathBuf};
 
 use egui::{RichText, Ui};
 use vernier_engine::display::inert;
 use vernier_engine::harness::BenchSpec;
-use vernier_engine::reproduce::{Log, Original, SideBySide, same_folder, spec_inline_code};
+use vernier_engine::reproduce::{Log, Original, Outcome, Rerun, SideBySide, same_folder, spec_inline_code};
 
 use super::{AppCommand, io::Pick};
 
@@ -19,15 +22,16 @@ use super::{AppCommand, io::Pick};
 pub struct TheirLog {
     /// Where it was read from.
     pub source: PathBuf,
-    /// Every run row, with the run that would repeat it or why none can.
-    pub rows: Vec<(Original, Result<BenchSpec, String>)>,
+    /// Every run row, with the rerun that would repeat it or why none can.
+    pub rows: Vec<(Original, Result<Rerun, String>)>,
     /// What could not be read (a foreign workbook's list).
     pub problems: Vec<String>,
 }
 
 /// Reads a notebook folder or any `measurements.xlsx`, read-only, unless it
 /// is the open notebook `mine`: a rerun must never be recorded into the log
-/// it reproduces. Runs on the I/O thread, since both steps read the disk.
+/// it reproduces. Runs on the I/O thread, since every step reads the disk
+/// (the programs are hashed to tell whether they are theirs).
 pub fn read_log(path: &Path, mine: &Path) -> Result<TheirLog, String> {
     if same_folder(path, mine) {
         return Err("that is the open notebook; open your own notebook and reproduce from theirs".into());
@@ -37,8 +41,8 @@ pub fn read_log(path: &Path, mine: &Path) -> Result<TheirLog, String> {
         .originals()
         .into_iter()
         .map(|o| {
-            let spec = o.spec().map_err(|e| e.to_string());
-            (o, spec)
+            let rerun = o.rerun().map_err(|e| e.to_string());
+            (o, rerun)
         })
         .collect();
     Ok(TheirLog { source: path.to_path_buf(), rows, problems: log.problems().to_vec() })
@@ -67,13 +71,32 @@ pub struct Dialog {
 impl Dialog {
     /// The run that would repeat row `i` of their log, if it can be rerun.
     pub fn spec(&self, i: usize) -> Option<BenchSpec> {
-        let (_, spec) = self.log.as_ref()?.as_ref().ok()?.rows.get(i)?;
-        spec.clone().ok()
+        let (_, rerun) = self.log.as_ref()?.as_ref().ok()?.rows.get(i)?;
+        rerun.as_ref().ok().map(|r| r.spec.clone())
     }
 
-    /// Draws the dialog, `busy` while any run is in flight, queueing what it
-    /// asks for on `commands`; true when the user closes it.
-    pub fn ui(&mut self, ui: &mut Ui, busy: bool, commands: &mut Vec<AppCommand>) -> bool {
+    /// Draws the dialog into `ui` (a window of at most `max_height`):
+    /// the body scrolls, Close stays in view below it. `busy` while any run
+    /// is in flight; queues what it asks for on `commands`; true when the
+    /// user closes it (Close, or Esc while no rerun of its own is going).
+    pub fn ui(&mut self, ui: &mut Ui, max_height: f32, busy: bool, commands: &mut Vec<AppCommand>) -> bool {
+        // Room below the scrolling body for the separator and Close.
+        const FOOTER: f32 = 40.0;
+        egui::ScrollArea::vertical()
+            .max_height((max_height - FOOTER).max(120.0))
+            .auto_shrink([false, true])
+            .show(ui, |ui| self.body(ui, busy, commands));
+        ui.separator();
+        let waiting = self.pending.is_some();
+        let close = ui
+            .add_enabled(!waiting, egui::Button::new("Close"))
+            .on_hover_text("Esc")
+            .on_disabled_hover_text("the rerun is still going: wait for its result, or cancel it with Esc")
+            .clicked();
+        close || (!waiting && !busy && ui.input(|i| i.key_pressed(egui::Key::Escape)))
+    }
+
+    fn body(&mut self, ui: &mut Ui, busy: bool, commands: &mut Vec<AppCommand>) {
         ui.horizontal(|ui| {
             let label = ui.label("Their notebook folder or measurements.xlsx");
             let edit = ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(360.0)).labelled_by(label.id);
@@ -97,6 +120,16 @@ impl Dialog {
             RichText::new("Read-only: nothing in their files is changed, and nothing runs until you confirm.").weak(),
         );
         ui.separator();
+        // The result first, in place of the list: its verdict, ratio and
+        // differing conditions must be in view without scrolling (R4).
+        if let Some((original, outcome)) = &self.outcome {
+            side_by_side(ui, original, outcome);
+            ui.add_space(4.0);
+            if ui.button("← Their rows").on_hover_text("pick another row of their log").clicked() {
+                self.outcome = None;
+            }
+            return;
+        }
         match &self.log {
             None => {}
             Some(Err(e)) => {
@@ -104,12 +137,6 @@ impl Dialog {
             }
             Some(Ok(_)) => self.log_ui(ui, busy, commands),
         }
-        if let Some((original, outcome)) = &self.outcome {
-            ui.separator();
-            side_by_side(ui, original, outcome);
-        }
-        ui.add_space(6.0);
-        ui.button("Close").clicked()
     }
 
     fn log_ui(&mut self, ui: &mut Ui, busy: bool, commands: &mut Vec<AppCommand>) {
@@ -122,7 +149,7 @@ impl Dialog {
                 }
             });
         }
-        egui::ScrollArea::vertical().max_height(180.0).show(ui, |ui| {
+        egui::ScrollArea::vertical().id_salt("their-rows").max_height(180.0).show(ui, |ui| {
             egui::Grid::new("their-rows").striped(true).spacing([12.0, 4.0]).show(ui, |ui| {
                 for title in ["#", "What", "n", "Median", "IQR"] {
                     ui.label(RichText::new(title).strong());
@@ -145,15 +172,19 @@ impl Dialog {
                 }
             });
         });
-        let Some(((original, spec), selected)) = self.selected.and_then(|i| Some((log.rows.get(i)?, i))) else {
+        let Some(((original, rerun), selected)) = self.selected.and_then(|i| Some((log.rows.get(i)?, i))) else {
             ui.label(RichText::new("Pick a row to see exactly what would run.").weak());
             return;
         };
         ui.separator();
-        match spec {
-            Ok(spec) => {
-                ui.label(RichText::new(original.plan(&log.source.display().to_string(), spec)).monospace());
-                let consented = match spec_inline_code(spec) {
+        match rerun {
+            Ok(rerun) => {
+                for check in rerun.different_files() {
+                    // Before confirmation, where it cannot be missed (R4).
+                    ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {}", check.text));
+                }
+                ui.label(RichText::new(original.plan(&log.source.display().to_string(), rerun)).monospace());
+                let consented = match spec_inline_code(&rerun.spec) {
                     None => true,
                     Some(why) => {
                         let mut ticked = self.inline_allowed == Some(selected);
@@ -178,45 +209,90 @@ impl Dialog {
     }
 }
 
-fn side_by_side(ui: &mut Ui, o: &Original, s: &SideBySide) {
-    ui.label(RichText::new(format!("Run {} reproduced", o.row)).strong());
-    let [theirs, mine] = s.figures(o).map(|f| [inert(&f.median()).into_owned(), inert(&f.iqr()).into_owned()]);
-    egui::Grid::new("side-by-side").striped(true).spacing([16.0, 4.0]).show(ui, |ui| {
-        for (a, b, c) in [
-            ("".to_owned(), "Theirs".to_owned(), "Mine".to_owned()),
-            ("Median".into(), theirs[0].clone(), mine[0].clone()),
-            ("IQR".into(), theirs[1].clone(), mine[1].clone()),
-            (
-                "n (warm-up + timed)".into(),
-                format!("{} + {}", o.warmup_trials.map_or_else(|| "?".into(), |w| w.to_string()), o.timed),
-                format!("{} + {}", s.warmup, s.timed),
-            ),
-            (
-                "Row".into(),
-                format!("run {}", o.row),
-                s.recorded_run.map_or_else(|| "not recorded".into(), |n| format!("run {n} (this notebook)")),
-            ),
-        ] {
-            ui.label(RichText::new(a).strong());
-            ui.label(b);
-            ui.label(c);
+/// The outcome's colour: the theme's for an error, a warning, or green.
+fn outcome_colour(ui: &Ui, outcome: Outcome) -> egui::Color32 {
+    match outcome {
+        Outcome::Differs => ui.visuals().error_fg_color,
+        Outcome::Inconclusive => ui.visuals().warn_fg_color,
+        Outcome::Reproduced => {
+            if ui.visuals().dark_mode {
+                egui::Color32::from_rgb(110, 200, 120)
+            } else {
+                egui::Color32::from_rgb(30, 120, 50)
+            }
+        }
+    }
+}
+
+/// A grid of strings, the first row as headers.
+fn grid(ui: &mut Ui, id: &str, rows: impl IntoIterator<Item = Vec<String>>) {
+    egui::Grid::new(id).striped(true).spacing([16.0, 4.0]).show(ui, |ui| {
+        for (i, row) in rows.into_iter().enumerate() {
+            for cell in row {
+                let text = RichText::new(inert(&cell).into_owned());
+                ui.label(if i == 0 { text.strong() } else { text });
+            }
             ui.end_row();
         }
     });
-    ui.label(RichText::new(format!("S7: {}", inert(&s.verdict_text))).strong());
+}
+
+/// Their row(s) and the rerun: the outcome and its sentence, each arm and a
+/// comparison's paired ratio side by side, the conditions that differ, then
+/// the programs, result check and placement.
+fn side_by_side(ui: &mut Ui, o: &Original, s: &SideBySide) {
+    let rows: Vec<String> = s.arms.iter().map(|a| a.their_row.to_string()).collect();
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(format!("Their run {}:", rows.join(" and "))).strong().size(16.0));
+        ui.label(RichText::new(s.outcome.word()).strong().size(16.0).color(outcome_colour(ui, s.outcome)));
+    });
+    ui.label(inert(&s.text));
+    ui.add_space(4.0);
+    let trials = |w: Option<u32>, n: usize| format!("{} + {n}", w.map_or_else(|| "?".into(), |w| w.to_string()));
+    let header = ["", "Theirs", "Mine", "Outcome"].map(String::from).to_vec();
+    let arms = s.arms.iter().zip(o.arms()).map(|(a, theirs)| {
+        let [t, m] = a.figures(theirs);
+        let mine = a.recorded_run.map_or_else(|| "not recorded".into(), |n| format!("run {n}"));
+        let arm = if a.label.is_empty() { String::new() } else { format!("{} ", a.label) };
+        vec![
+            format!("{arm}run {} → {mine}", a.their_row),
+            format!("{} (IQR {}) · {}", t.median(), t.iqr(), trials(theirs.warmup_trials, theirs.timed as usize)),
+            format!("{} (IQR {}) · {}", m.median(), m.iqr(), trials(Some(a.warmup), a.timed)),
+            a.outcome.word().to_owned(),
+        ]
+    });
+    let ratio = s.ratio.iter().map(|r| {
+        let [t, m] = r.shown();
+        vec!["paired ratio B/A".to_owned(), t, m, r.judged.outcome.word().to_owned()]
+    });
+    grid(ui, "side-by-side", std::iter::once(header).chain(arms).chain(ratio));
+    ui.add_space(4.0);
     if s.diff.is_empty() {
         ui.label("No recorded condition differs.");
     } else {
-        ui.label(format!("{} condition(s) differ:", s.diff.len()));
-        egui::Grid::new("env-diff").striped(true).spacing([16.0, 4.0]).show(ui, |ui| {
-            for (a, b, c) in std::iter::once(("Condition", "Theirs", "Mine"))
-                .chain(s.diff.iter().map(|d| (d.field.as_str(), d.theirs.as_str(), d.ours.as_str())))
-            {
-                ui.label(RichText::new(inert(a)).strong());
-                ui.label(inert(b));
-                ui.label(inert(c));
-                ui.end_row();
-            }
-        });
+        ui.label(RichText::new(format!("{} condition(s) differ", s.diff.len())).strong());
+        let rows = s.diff.iter().map(|d| vec![d.field.clone(), d.theirs.clone(), d.ours.clone()]);
+        grid(ui, "env-diff", std::iter::once(["Condition", "Theirs", "Mine"].map(String::from).to_vec()).chain(rows));
     }
+    ui.add_space(4.0);
+    if s.arms.len() == 2 {
+        for a in &s.arms {
+            ui.label(format!("Arm {}: {}", a.label, inert(&a.text)));
+        }
+    }
+    for a in &s.arms {
+        let arm = if a.label.is_empty() { String::new() } else { format!(" ({})", a.label) };
+        for check in &a.programs {
+            let text = format!("Program{arm}: {}", check.text);
+            if check.differs() {
+                ui.colored_label(ui.visuals().warn_fg_color, text);
+            } else {
+                ui.label(text);
+            }
+        }
+        if let Some(check) = &a.result_check {
+            ui.label(format!("Kernel{arm} {}", check.text));
+        }
+    }
+    ui.label(format!("Placement: {}", inert(&s.placement)));
 }

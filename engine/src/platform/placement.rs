@@ -39,6 +39,16 @@ pub fn pin(cpu: Option<usize>) -> String {
 /// How a pin that took is written, before the CPU's number.
 const PINNED_TO: &str = "pinned to CPU ";
 
+/// The CPUs a run could be pinned to here, or why none can (macOS's hint,
+/// or a platform that does not list them): what a rerun needs to know
+/// before it promises another machine's pin (SPEC R4).
+pub fn cpus_here() -> Result<Vec<usize>, &'static str> {
+    if cfg!(target_os = "macos") {
+        return Err(MACOS_HINT_ONLY);
+    }
+    cpus().ok_or(NO_PLACEMENT)
+}
+
 /// The CPU a [`pin`] text says the run was pinned to (`pinned to CPU 3`),
 /// read back exactly as [`pin_with`] writes it; `None` for anything else —
 /// not pinned, refused, or another platform's wording.

@@ -3,9 +3,11 @@
 //! with the order rotated — and compared point by point, each with S7.
 //! One point alone is an ordinary row ([`Original`]).
 
-use super::{Original, ReproduceError, SideBySide, subject};
+use super::{
+    ArmSide, EnvDifference, Original, Outcome, ReproduceError, Rerun, env_diff, placement, program_checks, subject,
+};
 use crate::display::{inert, inert_line, quote_argv};
-use crate::harness::{BenchResult, BenchSpec, Scan, ScanSpec};
+use crate::harness::{BenchResult, BenchSpec, Provenance, Scan, ScanSpec, Subject};
 use crate::notebook::Notebook;
 
 /// Their sweep, as their log recorded it.
@@ -76,10 +78,46 @@ impl SweepOriginal {
         })
     }
 
-    /// What will run, for the confirmation: every command quoted, inert.
-    pub fn plan(&self, source: &str, spec: &BenchSpec) -> String {
+    /// The rerun, ready for confirmation: its spec, their placement
+    /// reapplied, and the first point's program matched against theirs
+    /// (every point runs the same command with other values, so one hash
+    /// answers for all without reading the binary once per point).
+    pub fn rerun(&self) -> Result<Rerun, ReproduceError> {
+        let spec = self.spec()?;
+        let first = self.points.first().map(|o| o.conditions.as_slice()).unwrap_or_default();
+        let programs = match spec.arms.first() {
+            Some(Subject::Command { argv, .. }) => vec![program_checks(first, &Provenance::of(argv).conditions())],
+            _ => Vec::new(),
+        };
+        Ok(Rerun { placement: placement(first), programs, spec })
+    }
+
+    /// What will run, for the confirmation: every command quoted with their
+    /// result beside it, inert; where it runs, and whether the program here
+    /// is theirs.
+    pub fn plan(&self, source: &str, rerun: &Rerun) -> String {
+        let spec = &rerun.spec;
         let first = self.points.first();
-        let commands: Vec<String> = spec.arms.iter().map(|a| format!("    {}", quote_argv(&a.argv()))).collect();
+        let commands: Vec<String> = spec
+            .arms
+            .iter()
+            .zip(&self.points)
+            .map(|(a, o)| {
+                let theirs = o.figures();
+                format!(
+                    "    {}   (theirs: median {}, IQR {})",
+                    quote_argv(&a.argv()),
+                    inert(&theirs.median()),
+                    inert(&theirs.iqr())
+                )
+            })
+            .collect();
+        let programs: String = rerun
+            .programs
+            .iter()
+            .flatten()
+            .map(|c| if c.differs() { format!("\n  WARNING: {}", c.text) } else { format!("\n  program: {}", c.text) })
+            .collect();
         let warmup = match first.and_then(|o| o.warmup_trials) {
             Some(w) => format!("{w} trials discarded per point"),
             None => format!("not stated by them; {} will be discarded per point", super::DEFAULT_WARMUP),
@@ -90,7 +128,8 @@ impl SweepOriginal {
         let inline = super::spec_inline_code(spec).map_or_else(String::new, |why| format!("\n  WARNING: it {why}"));
         format!(
             "Reproduce sweep {} of {} ({})\n  {} commands, one per point:\n{}\n  timed trials per point: {}\n  \
-             warm-up: {warmup}\n  order: one trial of every point per round, rotated by one each round{figure}{inline}\n\
+             warm-up: {warmup}\n  order: one trial of every point per round, rotated by one each round\n  placement: \
+             {}{figure}{programs}{inline}\n  outcome per point: {}\n\
              Each command runs as an argument vector, exactly as quoted above, with your privileges.",
             self.label,
             inert(source),
@@ -98,6 +137,8 @@ impl SweepOriginal {
             commands.len(),
             commands.join("\n"),
             first.map_or_else(|| spec.runs.to_string(), Original::trials_text),
+            rerun.placement.text,
+            super::RULE,
         )
     }
 }
@@ -106,7 +147,9 @@ impl SweepOriginal {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PointByPoint {
     /// Each point's values in words, with the side-by-side of its row.
-    pub points: Vec<(String, SideBySide)>,
+    pub points: Vec<(String, ArmSide)>,
+    /// The conditions that differ between their first point and mine.
+    pub diff: Vec<EnvDifference>,
 }
 
 impl PointByPoint {
@@ -120,32 +163,40 @@ impl PointByPoint {
             .enumerate()
             .filter_map(|(i, (original, arm))| {
                 let row = recorded.get(i).and_then(|&n| mine.run(n));
-                let side = SideBySide::of_arm(original, arm, result, row)?;
+                let side = ArmSide::new(original, (i, ""), result, row)?;
                 Some((arm.point.as_deref().map(|p| sweep.scan.label(p)).unwrap_or_default(), side))
             })
             .collect();
-        Self { points }
+        let first = recorded.first().and_then(|&n| mine.run(n)).map(|r| r.context().effective_conditions());
+        let diff = sweep.points.first().zip(first).map(|(o, mine)| env_diff(&o.conditions, &mine)).unwrap_or_default();
+        Self { points, diff }
     }
 
-    /// The points whose S7 verdict claims a difference.
-    pub fn differing(&self) -> Vec<&str> {
-        self.points
-            .iter()
-            .filter(|(_, side)| side.verdict.as_ref().is_some_and(|v| v.claimed))
-            .map(|(label, _)| label.as_str())
-            .collect()
+    /// The points with this outcome (SPEC R4).
+    pub fn with(&self, outcome: Outcome) -> Vec<&str> {
+        self.points.iter().filter(|(_, side)| side.outcome == outcome).map(|(label, _)| label.as_str()).collect()
+    }
+
+    /// How many points had each outcome, naming the ones that did not
+    /// reproduce: "5 reproduced; 1 differs (N=512)".
+    pub fn summary(&self) -> String {
+        [Outcome::Reproduced, Outcome::Differs, Outcome::Inconclusive]
+            .into_iter()
+            .filter_map(|outcome| {
+                let points = self.with(outcome);
+                let named =
+                    if outcome == Outcome::Reproduced { String::new() } else { format!(" ({})", points.join(", ")) };
+                (!points.is_empty()).then(|| format!("{} {}{named}", points.len(), outcome.word()))
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 
     /// The note that goes into my notebook, naming their sweep.
     pub fn note(&self, sweep: &SweepOriginal, source: &str, mine: Option<u32>) -> String {
-        let differing = self.differing();
-        let verdict = if differing.is_empty() {
-            format!("no point differs that S7 can resolve ({} points)", self.points.len())
-        } else {
-            format!("{} of {} points differ (S7): {}", differing.len(), self.points.len(), differing.join("; "))
-        };
+        let verdict = self.summary();
         inert_line(format!(
-            "Sweep {} reproduces sweep {} of {source} ({}), point by point: {verdict}.",
+            "Sweep {} reproduces sweep {} of {source} ({}), point by point: {verdict} (S7, R4).",
             mine.map_or_else(|| "?".to_owned(), |n| format!("W{n}")),
             sweep.label,
             sweep.what,

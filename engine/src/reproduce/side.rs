@@ -1,0 +1,276 @@
+//! Their row and the rerun side by side (SPEC R3, R4): each arm judged
+//! with the three outcomes, a comparison's paired ratio judged the same way,
+//! the programs and a kernel's result check matched, the conditions that
+//! differ — and one sentence, the verdict, that the command line, its JSON,
+//! the window and the note in the notebook all show word for word.
+
+use serde::Serialize;
+
+use super::same::{ProgramCheck, ResultCheck, program_checks, result_check};
+use super::verdict::{Judged, Measured, Outcome, judge};
+use super::{EnvDifference, Original, env_diff};
+use crate::compare::{Check, CheckKind, guarded, power_check, unit_scale};
+use crate::display::inert_line;
+use crate::harness::BenchResult;
+use crate::notebook::{Condition, ConditionName, RowContext, Run};
+use crate::stats::{Spread, Summary, compare};
+use crate::units::{DisplayUnit, Figures};
+
+/// One arm of the rerun against their row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ArmSide {
+    /// `A` or `B` for a comparison's arm; empty for a row alone.
+    pub label: String,
+    /// Their row.
+    pub their_row: u32,
+    /// The rerun's median, in their unit.
+    pub median: f64,
+    /// The rerun's IQR, in their unit.
+    pub iqr: f64,
+    /// The rerun's warm-up trials.
+    pub warmup: u32,
+    /// The rerun's timed trials.
+    pub timed: usize,
+    /// The run it was recorded as in my notebook.
+    pub recorded_run: Option<u32>,
+    /// S7 and the outcome's reasons; `None` when the units cannot be put
+    /// on one scale.
+    pub judged: Option<Judged>,
+    /// The arm's outcome: S7's, or *differs* when a kernel's result check
+    /// differs (it computed something else).
+    pub outcome: Outcome,
+    /// The arm's sentence.
+    pub text: String,
+    /// The program and argument files, theirs against the rerun's.
+    pub programs: Vec<ProgramCheck>,
+    /// A kernel's result check, theirs against the rerun's.
+    pub result_check: Option<ResultCheck>,
+}
+
+impl ArmSide {
+    /// Their median and IQR and the rerun's, both in the unit S12 picks for
+    /// theirs, so the two read digit for digit.
+    pub fn figures(&self, theirs: &Original) -> [Figures; 2] {
+        let unit = DisplayUnit::for_median(&theirs.unit, theirs.median);
+        [(theirs.median, theirs.iqr), (self.median, self.iqr)]
+            .map(|(median, iqr)| unit.figures([median, iqr, median, median], None))
+    }
+}
+
+/// Their paired ratio against the rerun's (S11, R4).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RatioSide {
+    /// Their ratio B/A.
+    pub theirs: Measured,
+    /// The rerun's.
+    pub mine: Measured,
+    /// S7 on the two and the outcome.
+    pub judged: Judged,
+}
+
+impl RatioSide {
+    /// Theirs and mine as shown (S6): `0.45 (IQR 0.01, 31 pairs)`.
+    pub fn shown(&self) -> [String; 2] {
+        [self.theirs, self.mine].map(|m| {
+            let figures = Figures::new([m.median, m.iqr, m.median, m.median], None, "");
+            format!("{} (IQR {}, {} pairs)", figures.median(), figures.iqr(), m.n)
+        })
+    }
+}
+
+/// Their row (or comparison) and the rerun, side by side.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SideBySide {
+    /// Each arm, A then B.
+    pub arms: Vec<ArmSide>,
+    /// A comparison's paired ratio, when both sides have one.
+    pub ratio: Option<RatioSide>,
+    /// The headline: the ratio's outcome for a comparison (its claim),
+    /// else the row's.
+    pub outcome: Outcome,
+    /// The verdict, one sentence, as every face shows it.
+    pub text: String,
+    /// Where the rerun ran (its `placement used`).
+    pub placement: String,
+    /// Conditions that differ between their picked row and the rerun's.
+    pub diff: Vec<EnvDifference>,
+}
+
+impl SideBySide {
+    /// Compares `result` (the rerun of `original`) with it; `mine` are the
+    /// rerun's rows as recorded, arm A then B, whose conditions (power
+    /// source, program, result check) are weighed against theirs; an arm
+    /// not recorded is weighed by what the session read.
+    pub fn new(original: &Original, result: &BenchResult, mine: &[Option<&Run>]) -> Option<Self> {
+        let theirs = original.arms();
+        let labels: &[&str] = if theirs.len() == 2 { &["A", "B"] } else { &[""] };
+        let arms = theirs
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                ArmSide::new(o, (i, labels.get(i).copied().unwrap_or("")), result, mine.get(i).copied().flatten())
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let index = original.arm_index().min(arms.len() - 1);
+        let picked = &arms[index];
+        let (read, my_power) = conditions(result, mine.get(index).copied().flatten(), index);
+        let ratio =
+            original.partner.as_ref().and_then(|p| p.paired.as_ref()).zip(result.paired.as_ref()).map(|(their, my)| {
+                let measured = |s: &Summary| Measured { median: s.median, iqr: s.iqr, n: s.n };
+                let (theirs, mine) = (measured(their), measured(my));
+                let metric = "paired ratio B/A";
+                let s7 = compare(Spread::from(their), Spread::from(my), ("theirs", "mine"), metric, "");
+                let (power, blocked) = s13(original, my_power.as_deref());
+                let s7 = guarded(&s7, metric, power.as_slice());
+                RatioSide { theirs, mine, judged: judge(theirs, mine, s7, blocked) }
+            });
+        let (outcome, mut text) = match &ratio {
+            Some(r) => {
+                let words: Vec<String> = arms.iter().map(|a| format!("arm {} {}", a.label, a.outcome.word())).collect();
+                (r.judged.outcome, format!("{} [{}]", r.judged.text, words.join(", ")))
+            }
+            None => (picked.outcome, picked.text.clone()),
+        };
+        for check in arms.iter().flat_map(|a| &a.programs).filter(|c| c.differs()) {
+            text.push_str(&format!("; {}", check.text));
+        }
+        Some(Self {
+            diff: env_diff(&original.conditions, &read),
+            placement: result.placement.clone(),
+            arms,
+            ratio,
+            outcome,
+            text,
+        })
+    }
+
+    /// The picked row's arm.
+    pub fn picked(&self, original: &Original) -> Option<&ArmSide> {
+        self.arms.get(original.arm_index()).or(self.arms.first())
+    }
+
+    /// The note that goes into my notebook, naming their row(s): the
+    /// figures side by side, then the verdict as every face shows it.
+    pub fn note(&self, original: &Original, source: &str) -> String {
+        let theirs = original.arms();
+        let rows = |f: &dyn Fn(&ArmSide) -> String| self.arms.iter().map(f).collect::<Vec<_>>().join(" and ");
+        let mine = rows(&|a| a.recorded_run.map_or_else(|| "?".to_owned(), |n| n.to_string()));
+        let their_rows = rows(&|a| a.their_row.to_string());
+        let (noun, verb) = if self.arms.len() == 2 { ("Runs", "reproduce runs") } else { ("Run", "reproduces run") };
+        let figures: Vec<String> = self
+            .arms
+            .iter()
+            .zip(&theirs)
+            .map(|(a, o)| {
+                let [t, m] = a.figures(o);
+                let arm = if a.label.is_empty() { String::new() } else { format!("{}: ", a.label) };
+                format!("{arm}theirs median {} (IQR {}), mine {} (IQR {})", t.median(), t.iqr(), m.median(), m.iqr())
+            })
+            .chain(self.ratio.as_ref().map(|r| {
+                let [t, m] = r.shown();
+                format!("paired ratio B/A: theirs {t}, mine {m}")
+            }))
+            .collect();
+        inert_line(format!(
+            "{noun} {mine} {verb} {their_rows} of {source} ({}): {}; {}. {} condition(s) differ.",
+            original.what,
+            figures.join("; "),
+            self.text,
+            self.diff.len(),
+        ))
+    }
+}
+
+/// S13 between their row's power source and the rerun's: the check S7 is
+/// guarded with, and whether it takes the claim away.
+fn s13(theirs: &Original, my_power: Option<&str>) -> (Option<Check>, bool) {
+    let name = format!("their run {}", theirs.row);
+    let (_, power) = power_check((&name, theirs.power_source.as_deref()), ("the rerun", my_power));
+    let blocked = power.as_ref().is_some_and(|c| c.kind == CheckKind::NoClaim);
+    (power, blocked)
+}
+
+/// The conditions the rerun's arm `i` recorded (`mine`, its row), or what
+/// the session read with the arm's program and result check when it was
+/// not recorded; and the power source S13 weighs.
+fn conditions(result: &BenchResult, mine: Option<&Run>, i: usize) -> (Vec<Condition>, Option<String>) {
+    match mine {
+        Some(run) => (run.context().effective_conditions(), run.context().power_source()),
+        None => {
+            let mut read = result.conditions();
+            if let Some(arm) = result.arms.get(i) {
+                read.extend(arm.provenance.iter().flat_map(|p| p.conditions()));
+                if let Some(sum) = &arm.checksum {
+                    read.push(Condition::new(ConditionName::ResultCheck, format!("verified after every trial; {sum}")));
+                }
+            }
+            let power = RowContext { conditions: &read, stated: None, kernel: false }.power_source();
+            (read, power)
+        }
+    }
+}
+
+impl ArmSide {
+    /// Arm `i` of `result` (labelled `label`) against their row `o`;
+    /// `mine` is its row as recorded.
+    pub(super) fn new(
+        o: &Original,
+        (i, label): (usize, &str),
+        result: &BenchResult,
+        mine: Option<&Run>,
+    ) -> Option<Self> {
+        let arm = result.arms.get(i)?;
+        let summary = arm.summary.as_ref()?;
+        let scale = unit_scale(&arm.unit, &o.unit);
+        let f = scale.unwrap_or(1.0);
+        let (median, iqr) = (summary.median * f, summary.iqr * f);
+        let (read, my_power) = conditions(result, mine, i);
+        let (power, blocked) = s13(o, my_power.as_deref());
+        let judged = scale.map(|_| {
+            let metric = format!("median ({})", o.unit);
+            let s7 = compare(
+                Spread { median: o.median, iqr: o.iqr },
+                Spread { median, iqr },
+                ("theirs", "mine"),
+                &metric,
+                &o.unit,
+            );
+            let s7 = guarded(&s7, &metric, power.as_slice());
+            judge(
+                Measured { median: o.median, iqr: o.iqr, n: o.timed as usize },
+                Measured { median, iqr, n: summary.n },
+                s7,
+                blocked,
+            )
+        });
+        let result_check = result_check(&o.conditions, &read);
+        let (mut outcome, mut text) = judged.as_ref().map_or_else(
+            || {
+                (
+                    Outcome::Inconclusive,
+                    format!("inconclusive — no verdict: their unit is '{}', mine is '{}'", o.unit, arm.unit),
+                )
+            },
+            |j| (j.outcome, j.text.clone()),
+        );
+        if let Some(check) = result_check.as_ref().filter(|c| c.same == Some(false)) {
+            outcome = Outcome::Differs;
+            let s7 = text.split_once(" — ").map_or(text.as_str(), |(_, rest)| rest).to_owned();
+            text = format!("differs — the kernel computed another result ({}); {s7}", check.text);
+        }
+        Some(Self {
+            label: label.to_owned(),
+            their_row: o.row,
+            median,
+            iqr,
+            warmup: arm.warmup_trials,
+            timed: summary.n,
+            recorded_run: mine.map(|r| r.number),
+            judged,
+            outcome,
+            text,
+            programs: program_checks(&o.conditions, &read),
+            result_check,
+        })
+    }
+}
