@@ -125,7 +125,7 @@ impl Dialog {
         if let Some((original, outcome)) = &self.outcome {
             side_by_side(ui, original, outcome);
             ui.add_space(4.0);
-            if ui.button("← Their rows").on_hover_text("pick another row of their log").clicked() {
+            if ui.button("Back to their rows").on_hover_text("pick another row of their log").clicked() {
                 self.outcome = None;
             }
             return;
@@ -181,7 +181,7 @@ impl Dialog {
             Ok(rerun) => {
                 for check in rerun.different_files() {
                     // Before confirmation, where it cannot be missed (R4).
-                    ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {}", check.text));
+                    ui.colored_label(ui.visuals().warn_fg_color, format!("Warning: {}", check.text));
                 }
                 ui.label(RichText::new(original.plan(&log.source.display().to_string(), rerun)).monospace());
                 let consented = match spec_inline_code(&rerun.spec) {
@@ -252,10 +252,10 @@ fn side_by_side(ui: &mut Ui, o: &Original, s: &SideBySide) {
     let header = ["", "Theirs", "Mine", "Outcome"].map(String::from).to_vec();
     let arms = s.arms.iter().zip(o.arms()).map(|(a, theirs)| {
         let [t, m] = a.figures(theirs);
-        let mine = a.recorded_run.map_or_else(|| "not recorded".into(), |n| format!("run {n}"));
-        let arm = if a.label.is_empty() { String::new() } else { format!("{} ", a.label) };
+        let mine = a.recorded_run.map_or_else(|| "not recorded".into(), |n| format!("mine run {n}"));
+        let arm = if a.label.is_empty() { String::new() } else { format!("{}: ", a.label) };
         vec![
-            format!("{arm}run {} → {mine}", a.their_row),
+            format!("{arm}their run {}, {mine}", a.their_row),
             format!("{} (IQR {}) · {}", t.median(), t.iqr(), trials(theirs.warmup_trials, theirs.timed as usize)),
             format!("{} (IQR {}) · {}", m.median(), m.iqr(), trials(Some(a.warmup), a.timed)),
             a.outcome.word().to_owned(),

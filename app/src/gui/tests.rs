@@ -521,13 +521,54 @@ fn reproduce_a_row_from_the_window() {
     harness.get_by_label("Run it here").click();
     step_until(&mut harness, "the rerun", |app| app.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
     harness.run();
-    harness.get_by_label_contains("S7: median (s)");
-    harness.get_by_label("run 1 (this notebook)");
+    harness.get_by_label("their run 1, mine run 1");
+    let (outcome, text) = {
+        let dialog = harness.state().reproduce.as_ref().expect("dialog");
+        let (_, side) = dialog.outcome.as_ref().expect("outcome");
+        (side.outcome.word(), side.text.clone())
+    };
+    // SPEC R4: the outcome and the sentence the note keeps, word for word.
+    assert!(harness.get_all_by_label(outcome).count() >= 2, "the headline and the table say {outcome}");
+    harness.get_by_label(&text);
+    assert!(text.contains("median (s): "), "{text}");
     step_until(&mut harness, "the save", |app| app.saved());
     let back = store::load(&mine).expect("mine reloads");
     assert_eq!(back.runs().len(), 1);
-    assert!(back.notes().iter().any(|n| n.text.contains("reproduces run 1 of")), "{:?}", back.notes());
+    assert!(
+        back.notes().iter().any(|n| n.text.contains("reproduces run 1 of") && n.text.contains(&text)),
+        "{:?}",
+        back.notes()
+    );
     assert_eq!(std::fs::read(theirs.join(store::NOTEBOOK_FILE)).expect("read"), before, "theirs is never written");
+    // SPEC R4, U: Esc closes the dialog over its result.
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    assert!(harness.state().reproduce.is_none(), "Esc closes the Reproduce dialog");
+}
+
+// SPEC R4, U: the Reproduce dialog's Close is in view and closes it, in a
+// window as small as 1024×700, with their rows and a plan shown.
+#[test]
+fn reproduce_dialog_closes_with_close_and_esc() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let theirs = tmp.path().join("theirs");
+    their_notebook(&theirs, "true, their laptop", &["true"]);
+    let mine = tmp.path().join("mine");
+    store::create(&mine, "Mine", chrono::Utc::now()).expect("create");
+    let mut harness = app_on(mine);
+    harness.set_size(egui::vec2(1024.0, 700.0));
+    read_their_row(&mut harness, &theirs);
+    harness.get_by_label_contains("command: true");
+    let close = harness.get_by_label("Close");
+    let bottom = close.rect().bottom();
+    assert!(bottom <= 700.0, "Close is inside the 700-pixel window (its bottom at {bottom})");
+    close.click();
+    harness.run();
+    assert!(harness.state().reproduce.is_none(), "Close closes the Reproduce dialog");
+    read_their_row(&mut harness, &theirs);
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    assert!(harness.state().reproduce.is_none(), "Esc closes the Reproduce dialog");
 }
 
 // SPEC R2, N10: in the Reproduce dialog their text is shown inert, and a row
