@@ -286,3 +286,197 @@ fn a_different_script_is_named_among_the_differences() {
     let [theirs, ours] = [&files["theirs"], &files["ours"]].map(|s| s.as_str().unwrap_or_default().to_owned());
     assert!(theirs.contains("(SHA-256 ") && ours.contains("(SHA-256 ") && theirs != ours, "{files}");
 }
+
+/// A script whose time depends on a mode file beside it, so one command
+/// (the same script, the same SHA-256) can be precise for them and noisy,
+/// or slow, for the rerun: `quiet` sleeps 50 ms; `noisy` sleeps 20, 50 or
+/// 80 ms in turn (median 50 ms, IQR about 30 ms); `slow` sleeps 150 ms.
+#[cfg(unix)]
+fn moody_script(dir: &Path) -> (String, impl Fn(&str)) {
+    let script = dir.join("moody.sh");
+    std::fs::write(
+        &script,
+        "d=$(dirname \"$0\")\n\
+         case $(cat \"$d/mode\") in\n\
+         quiet) sleep 0.05 ;;\n\
+         slow) sleep 0.15 ;;\n\
+         noisy) n=$(cat \"$d/count\" 2>/dev/null || echo 0); echo $((n + 1)) > \"$d/count\"\n\
+           case $((n % 3)) in 0) sleep 0.02 ;; 1) sleep 0.05 ;; *) sleep 0.08 ;; esac ;;\n\
+         esac\n",
+    )
+    .expect("script");
+    let mode = dir.join("mode");
+    (script.display().to_string(), move |m: &str| std::fs::write(&mode, m).expect("mode"))
+}
+
+fn json_of(o: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(o)))
+}
+
+// SPEC R4: a precise row "reproduced" by a rerun as noisy as this one, with
+// the same median, is inconclusive — never reproduced — and says why and
+// what to do; the CLI, its JSON and the note say it in the same words.
+#[cfg(unix)]
+#[test]
+fn a_noisy_rerun_of_a_precise_row_is_inconclusive() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (script, mode) = moody_script(tmp.path());
+    let (theirs, mine) = (tmp.path().join("theirs"), tmp.path().join("mine"));
+    let [theirs, mine] = [&theirs, &mine].map(|p| p.display().to_string());
+    ok(vernier(&["new", &theirs]));
+    ok(vernier(&["new", &mine]));
+    mode("quiet");
+    ok(vernier(&["bench", "-n", "9", "--warmup", "1", "--notebook", &theirs, "--", "sh", &script]));
+
+    mode("noisy");
+    let v = json_of(&ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"])));
+    assert_eq!(v["outcome"], "inconclusive", "{v}");
+    let sentence = v["verdict_text"].as_str().expect("verdict text");
+    assert!(sentence.starts_with("inconclusive — the rerun is "), "{sentence}");
+    assert!(sentence.contains("noisier than theirs") && sentence.contains("pin the run"), "{sentence}");
+    let (their_median, my_median) = (v["theirs"]["median"].as_f64(), v["mine"]["median"].as_f64());
+    let (t, m) = (their_median.expect("theirs"), my_median.expect("mine"));
+    assert!((m / t - 1.0).abs() < 0.3, "the medians agree ({t} s, {m} s): only the noise differs");
+    assert_eq!(v["verdict"]["claimed"], false, "{v}");
+    let notes = text(&vernier(&["show", &mine]));
+    assert!(notes.contains(sentence), "the note keeps the same sentence: {notes}");
+
+    // The same rerun printed for a person says it in the same words.
+    mode("noisy");
+    let o = ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes"]));
+    assert!(text(&o).contains("verdict (R4): inconclusive — the rerun is "), "{}", text(&o));
+
+    // A clearly slower rerun differs.
+    mode("slow");
+    let v = json_of(&ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"])));
+    assert_eq!(v["outcome"], "differs", "{v}");
+    assert!(v["verdict_text"].as_str().is_some_and(|s| s.starts_with("differs — median (s): mine is ")), "{v}");
+
+    // And the same quiet program reproduces.
+    mode("quiet");
+    let v = json_of(&ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"])));
+    assert_eq!(v["outcome"], "reproduced", "{v}");
+}
+
+// SPEC R4, S11, E8: a comparison row reruns both arms interleaved, pinned
+// where theirs was, and judges each arm and the paired ratio B/A; a kernel
+// row compares the kernel's own result check with theirs.
+#[test]
+fn a_comparison_reruns_both_arms_and_compares_the_ratio() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (theirs, mine) = (tmp.path().join("theirs"), tmp.path().join("mine"));
+    let [theirs, mine] = [&theirs, &mine].map(|p| p.display().to_string());
+    ok(vernier(&["new", &theirs]));
+    ok(vernier(&["new", &mine]));
+    let kernels = ["--kernel", "matmul-naive", "--size", "48", "--vs-kernel", "matmul-ikj"];
+    ok(vernier(&[&["bench", "-n", "5", "--warmup", "1", "--pin", "0", "--notebook", &theirs][..], &kernels].concat()));
+    let their_pin = json_of(&vernier(&["show", &theirs, "--json"]))["runs"][0]["conditions"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["field"] == "placement used"))
+        .and_then(|c| c["value"].as_str())
+        .map(str::to_owned)
+        .expect("their placement");
+
+    let plan = json_of(&vernier(&["reproduce", &theirs, "--row", "2", "--notebook", &mine, "--json"]))["plan"].clone();
+    assert_eq!(plan["commands"].as_array().map(Vec::len), Some(2), "both arms rerun: {plan}");
+    assert_eq!(plan["runs"], 5);
+    assert!(plan["their_paired"]["median"].as_f64().is_some(), "their ratio is in the plan: {plan}");
+    if their_pin == "pinned to CPU 0" {
+        assert_eq!(plan["pin"], 0, "{plan}");
+        assert_eq!(plan["placement"], "pinned to CPU 0, as theirs was");
+    } else {
+        assert_eq!(plan["pin"], serde_json::Value::Null, "{plan}");
+    }
+    assert_eq!(run_count(&mine), 0, "nothing ran without --yes");
+
+    let v = json_of(&ok(vernier(&["reproduce", &theirs, "--row", "2", "--notebook", &mine, "--yes", "--json"])));
+    let arms = v["arms"].as_array().expect("arms");
+    assert_eq!(arms.len(), 2, "{v}");
+    for (arm, (label, row)) in arms.iter().zip([("A", 1), ("B", 2)]) {
+        assert_eq!((arm["label"].as_str(), arm["their_row"].as_u64()), (Some(label), Some(row)), "{arm}");
+        assert!(["reproduced", "differs", "inconclusive"].contains(&arm["outcome"].as_str().unwrap_or("")), "{arm}");
+        assert_eq!(arm["result_check"]["same"], true, "the kernel computed the same result: {arm}");
+        assert!(arm["result_check"]["text"].as_str().is_some_and(|t| t.starts_with("result check: identical")));
+    }
+    let ratio = &v["ratio"];
+    for side in ["theirs", "mine"] {
+        assert!(ratio[side]["median"].as_f64().is_some_and(|r| r > 0.0), "{side}'s ratio: {ratio}");
+        assert_eq!(ratio[side]["n"], 5, "{ratio}");
+    }
+    assert_eq!(v["outcome"], ratio["outcome"], "a comparison's headline is its claim, the ratio");
+    assert!(v["verdict_text"].as_str().is_some_and(|t| t.contains("paired ratio B/A")), "{v}");
+    assert_eq!(run_count(&mine), 2, "both arms are recorded");
+    if their_pin == "pinned to CPU 0" {
+        assert_eq!(v["placement"], "pinned to CPU 0", "their pin is reapplied: {v}");
+    }
+}
+
+// SPEC R4, E8: their pin on a CPU this machine does not have is not
+// reapplied, and the plan says why before anything runs.
+#[test]
+fn a_pin_that_cannot_be_reapplied_says_why() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mine = tmp.path().join("mine").display().to_string();
+    ok(vernier(&["new", &mine]));
+    let book = tmp.path().join("measurements.xlsx");
+    foreign_workbook(
+        &book,
+        &[[
+            "1",
+            "true",
+            "true",
+            "1 + 5",
+            "0.0007 s",
+            "IQR 0.0001 s",
+            "",
+            "placement used: pinned to CPU 4096",
+            "",
+            "MEASURED",
+        ]],
+    );
+    let o = vernier(&["reproduce", &book.display().to_string(), "--row", "1", "--notebook", &mine, "--json"]);
+    let plan = json_of(&o)["plan"].clone();
+    assert_eq!(plan["pin"], serde_json::Value::Null, "{plan}");
+    let why = plan["placement"].as_str().unwrap_or_default();
+    assert!(why.starts_with("their run was pinned to CPU 4096"), "{why}");
+    assert!(why.contains("no CPU 4096") || why.contains("cannot be pinned here"), "{why}");
+}
+
+// SPEC R4, N11: a program that is not the one their row ran is shown
+// before confirmation, and named in the verdict after it.
+#[cfg(unix)]
+#[test]
+fn a_changed_binary_is_flagged_before_confirmation() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (theirs, mine) = (tmp.path().join("theirs"), tmp.path().join("mine"));
+    let prog = tmp.path().join("prog");
+    std::fs::copy("/bin/true", &prog).expect("copy true");
+    let [theirs, mine, prog_path] = [&theirs, &mine, &prog].map(|p| p.display().to_string());
+    ok(vernier(&["new", &theirs]));
+    ok(vernier(&["new", &mine]));
+    ok(vernier(&["bench", "-n", "5", "--warmup", "1", "--notebook", &theirs, "--", &prog_path]));
+    let plan = text(&vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine]));
+    assert!(plan.contains("program: ") && plan.contains("the same binary as theirs"), "{plan}");
+
+    // Trailing bytes leave an executable that runs, with another SHA-256.
+    let mut bytes = std::fs::read(&prog).expect("read");
+    bytes.extend_from_slice(b"not theirs");
+    std::fs::write(&prog, bytes).expect("rewrite");
+    let o = vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!("WARNING: {prog_path}: a different binary: theirs had SHA-256 ")),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(
+        json_of(&vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--json"]))["plan"]["different_files"],
+        1
+    );
+    assert_eq!(run_count(&mine), 0, "nothing ran without --yes");
+
+    let v = json_of(&ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"])));
+    let sentence = v["verdict_text"].as_str().expect("verdict");
+    assert!(sentence.contains("a different binary: theirs had SHA-256 "), "{sentence}");
+    assert_eq!(v["arms"][0]["programs"][0]["same"], false, "{v}");
+}
