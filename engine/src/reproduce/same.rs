@@ -36,8 +36,17 @@ pub fn placement(theirs: &[Condition]) -> Placement {
     let Some(recorded) = value(theirs, ConditionName::PlacementUsed) else {
         return not("their row records no placement; the rerun is not pinned".to_owned());
     };
-    let Some(cpu) = their_cpu(recorded) else {
-        return not(format!("their run was not pinned (“{}”); neither is the rerun", inert(recorded)));
+    let cpu = match their_pin(recorded) {
+        TheirPin::Cpu(cpu) => cpu,
+        TheirPin::Unreadable => {
+            return not(format!(
+                "their row says “{}”, which names no CPU the rerun can be pinned to; it is not pinned",
+                inert(recorded)
+            ));
+        }
+        TheirPin::None => {
+            return not(format!("their run was not pinned (“{}”); neither is the rerun", inert(recorded)));
+        }
     };
     match cpus_here() {
         Ok(cpus) if cpus.contains(&cpu) => {
@@ -55,19 +64,32 @@ pub fn placement(theirs: &[Condition]) -> Placement {
     }
 }
 
-/// The CPU a recorded placement names: Vernier's own "pinned to CPU 3", or
-/// a hand-written "pinned to core 3" / "taskset -c 3". A refusal or a
-/// "not pinned" names none.
-fn their_cpu(text: &str) -> Option<usize> {
+/// What a recorded placement says about a pin.
+enum TheirPin {
+    /// Pinned to this CPU.
+    Cpu(usize),
+    /// It says pinned, but names no CPU that can be read.
+    Unreadable,
+    /// Not pinned, refused, or nothing about a pin.
+    None,
+}
+
+/// Reads Vernier's own "pinned to CPU 3", or a hand-written "pinned to
+/// core 3" / "taskset -c 3". A refusal or a "not pinned" names no pin.
+fn their_pin(text: &str) -> TheirPin {
     if let Some(cpu) = placement::pinned_cpu(text) {
-        return Some(cpu);
+        return TheirPin::Cpu(cpu);
     }
     let lower = text.to_lowercase();
     if lower.contains("not ") || lower.contains("refused") || !(lower.contains("pinned") || lower.contains("taskset")) {
-        return None;
+        return TheirPin::None;
     }
     let words: Vec<&str> = lower.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    words.windows(2).find(|w| matches!(w[0], "cpu" | "core" | "c")).and_then(|w| w[1].parse().ok())
+    words
+        .windows(2)
+        .find(|w| matches!(w[0], "cpu" | "core" | "c"))
+        .and_then(|w| w[1].parse().ok())
+        .map_or(TheirPin::Unreadable, TheirPin::Cpu)
 }
 
 /// Whether one file the row ran is the one found here.
@@ -175,16 +197,22 @@ mod tests {
     // reapplied only where this machine has that CPU; anything else says why.
     #[test]
     fn their_pin_is_read_and_reapplied_or_explained() {
-        assert_eq!(their_cpu("pinned to CPU 1"), Some(1));
-        assert_eq!(their_cpu("Pinned to core 2 with taskset"), Some(2));
-        assert_eq!(their_cpu("taskset -c 3"), Some(3));
+        let cpu = |text: &str| match their_pin(text) {
+            TheirPin::Cpu(cpu) => Some(cpu),
+            _ => None,
+        };
+        assert_eq!(cpu("pinned to CPU 1"), Some(1));
+        assert_eq!(cpu("Pinned to core 2 with taskset"), Some(2));
+        assert_eq!(cpu("taskset -c 3"), Some(3));
         for none in ["not pinned (no --pin given)", "pinning to CPU 1 was refused: x", "not pinned: there is no CPU 7"]
         {
-            assert_eq!(their_cpu(none), None, "{none}");
+            assert!(matches!(their_pin(none), TheirPin::None), "{none}");
         }
         let far = placement(&[c("placement used", "pinned to CPU 100000")]);
         assert_eq!(far.cpu, None);
         assert!(far.text.contains("no CPU 100000") || far.text.contains("cannot be pinned here"), "{}", far.text);
+        let huge = placement(&[c("placement used", "pinned to CPU 99999999999999999999999")]);
+        assert!(huge.cpu.is_none() && huge.text.contains("names no CPU"), "{}", huge.text);
         let none = placement(&[]);
         assert_eq!((none.cpu, none.text.as_str()), (None, "their row records no placement; the rerun is not pinned"));
         let zero = placement(&[c("Placement used", "pinned to CPU 0")]);
