@@ -480,3 +480,41 @@ fn a_changed_binary_is_flagged_before_confirmation() {
     assert!(sentence.contains("a different binary: theirs had SHA-256 "), "{sentence}");
     assert_eq!(v["arms"][0]["programs"][0]["same"], false, "{v}");
 }
+
+// SPEC R4: a kernel row whose result check is not the one the rerun's
+// kernel computed differs, whatever the times say: it is another experiment.
+#[test]
+fn a_kernel_that_computes_another_result_differs() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (theirs, mine) = (tmp.path().join("theirs"), tmp.path().join("mine"));
+    let [their_dir, mine] = [&theirs, &mine].map(|p| p.display().to_string());
+    ok(vernier(&["new", &their_dir]));
+    ok(vernier(&["new", &mine]));
+    ok(vernier(&[
+        "bench",
+        "-n",
+        "5",
+        "--warmup",
+        "1",
+        "--notebook",
+        &their_dir,
+        "--kernel",
+        "matmul-naive",
+        "--size",
+        "32",
+    ]));
+    let file = theirs.join("notebook.ron");
+    let ron = std::fs::read_to_string(&file).expect("their notebook");
+    let (head, tail) = ron.split_once("verified after every trial; ").expect("a result check");
+    let rest = &tail[tail.find('"').expect("the value's end")..];
+    std::fs::write(&file, format!("{head}verified after every trial; checksum 12345.000000{rest}")).expect("edit");
+
+    let v = json_of(&ok(vernier(&["reproduce", &their_dir, "--row", "1", "--notebook", &mine, "--yes", "--json"])));
+    assert_eq!(v["outcome"], "differs", "{v}");
+    let sentence = v["verdict_text"].as_str().unwrap_or_default();
+    assert!(
+        sentence.starts_with("differs — the kernel computed another result (result check differs: theirs checksum 12345.000000, mine checksum "),
+        "{sentence}"
+    );
+    assert_eq!(v["arms"][0]["result_check"]["same"], false, "{v}");
+}

@@ -384,6 +384,16 @@ impl Rerun {
     pub fn different_files(&self) -> impl Iterator<Item = &ProgramCheck> {
         self.programs.iter().flatten().filter(|c| c.differs())
     }
+
+    /// The plan's program lines, each starting a new line: a different
+    /// file is a WARNING, where a reader of the plan cannot miss it.
+    fn program_lines(&self) -> String {
+        self.programs
+            .iter()
+            .flatten()
+            .map(|c| if c.differs() { format!("\n  WARNING: {}", c.text) } else { format!("\n  program: {}", c.text) })
+            .collect()
+    }
 }
 
 /// One condition that differs between their run and this one.
@@ -471,12 +481,7 @@ impl Original {
             .figure
             .as_ref()
             .map_or_else(String::new, |own| format!("\n  measured: {}", inert(&own.spec.describe())));
-        let programs: String = rerun
-            .programs
-            .iter()
-            .flatten()
-            .map(|c| if c.differs() { format!("\n  WARNING: {}", c.text) } else { format!("\n  program: {}", c.text) })
-            .collect();
+        let programs = rerun.program_lines();
         let inline = spec_inline_code(spec).map_or_else(String::new, |why| format!("\n  WARNING: it {why}"));
         format!(
             "Reproduce run {} of {} ({})\n  command: {}\n  timed trials: {}\n  warm-up: {warmup}\n  \

@@ -124,13 +124,20 @@ impl SideBySide {
                 let s7 = guarded(&s7, metric, power.as_slice());
                 RatioSide { theirs, mine, judged: judge(theirs, mine, s7, blocked) }
             });
-        let (outcome, mut text) = match &ratio {
-            Some(r) => {
-                let words: Vec<String> = arms.iter().map(|a| format!("arm {} {}", a.label, a.outcome.word())).collect();
-                (r.judged.outcome, format!("{} [{}]", r.judged.text, words.join(", ")))
-            }
+        // A comparison's claim is its ratio; a kernel that computed another
+        // result makes it another experiment, whatever the ratio says.
+        let (mut outcome, mut text) = match &ratio {
+            Some(r) => (r.judged.outcome, r.judged.text.clone()),
             None => (picked.outcome, picked.text.clone()),
         };
+        if let Some(wrong) = arms.iter().find_map(|a| a.result_check.as_ref().filter(|c| c.same == Some(false))) {
+            outcome = Outcome::Differs;
+            text = another_result(wrong, &text);
+        }
+        if arms.len() == 2 {
+            let words: Vec<String> = arms.iter().map(|a| format!("arm {} {}", a.label, a.outcome.word())).collect();
+            text.push_str(&format!(" [{}]", words.join(", ")));
+        }
         for check in arms.iter().flat_map(|a| &a.programs).filter(|c| c.differs()) {
             text.push_str(&format!("; {}", check.text));
         }
@@ -179,6 +186,13 @@ impl SideBySide {
             self.diff.len(),
         ))
     }
+}
+
+/// A verdict `text` retold as *differs* because a kernel computed another
+/// result than theirs: the check first, then what S7 said of the times.
+fn another_result(check: &ResultCheck, text: &str) -> String {
+    let s7 = text.split_once(" — ").map_or(text, |(_, rest)| rest);
+    format!("differs — the kernel computed another result ({}); {s7}", check.text)
 }
 
 /// S13 between their row's power source and the rerun's: the check S7 is
@@ -255,8 +269,7 @@ impl ArmSide {
         );
         if let Some(check) = result_check.as_ref().filter(|c| c.same == Some(false)) {
             outcome = Outcome::Differs;
-            let s7 = text.split_once(" — ").map_or(text.as_str(), |(_, rest)| rest).to_owned();
-            text = format!("differs — the kernel computed another result ({}); {s7}", check.text);
+            text = another_result(check, &text);
         }
         Some(Self {
             label: label.to_owned(),

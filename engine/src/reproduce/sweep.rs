@@ -112,12 +112,7 @@ impl SweepOriginal {
                 )
             })
             .collect();
-        let programs: String = rerun
-            .programs
-            .iter()
-            .flatten()
-            .map(|c| if c.differs() { format!("\n  WARNING: {}", c.text) } else { format!("\n  program: {}", c.text) })
-            .collect();
+        let programs = rerun.program_lines();
         let warmup = match first.and_then(|o| o.warmup_trials) {
             Some(w) => format!("{w} trials discarded per point"),
             None => format!("not stated by them; {} will be discarded per point", super::DEFAULT_WARMUP),
