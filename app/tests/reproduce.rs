@@ -479,6 +479,94 @@ fn a_changed_binary_is_flagged_before_confirmation() {
     let sentence = v["verdict_text"].as_str().expect("verdict");
     assert!(sentence.contains("a different binary: theirs had SHA-256 "), "{sentence}");
     assert_eq!(v["arms"][0]["programs"][0]["same"], false, "{v}");
+    // Times that agree on another program confirm nothing.
+    assert_ne!(v["outcome"], "reproduced", "{v}");
+}
+
+// SPEC R4, E16: a sweep's every point is matched against theirs, each
+// file hashed once; a changed input is a WARNING before confirmation and
+// named in the verdict and the note.
+#[cfg(unix)]
+#[test]
+fn a_sweep_names_each_point_whose_file_changed() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (theirs, mine) = (tmp.path().join("theirs"), tmp.path().join("mine"));
+    let [theirs, mine] = [&theirs, &mine].map(|p| p.display().to_string());
+    ok(vernier(&["new", &theirs]));
+    ok(vernier(&["new", &mine]));
+    let input = |n: u32| tmp.path().join(format!("d{n}.txt"));
+    std::fs::write(input(1), "a\n").expect("d1");
+    std::fs::write(input(2), "b\n").expect("d2");
+    let template = tmp.path().join("d{N}.txt").display().to_string();
+    ok(vernier(&[
+        "bench",
+        "-n",
+        "5",
+        "--warmup",
+        "1",
+        "--notebook",
+        &theirs,
+        "--param",
+        "N=1,2",
+        "--",
+        "cat",
+        &template,
+    ]));
+    std::fs::write(input(2), "changed\n").expect("d2 changed");
+
+    let plan = text(&vernier(&["reproduce", &theirs, "--sweep", "1", "--notebook", &mine]));
+    let d2 = input(2).display().to_string();
+    assert!(plan.contains(&format!("WARNING: {d2}: a different file: theirs had SHA-256 ")), "{plan}");
+    assert!(plan.contains(&format!("program: {}: the same file as theirs", input(1).display())), "{plan}");
+    assert_eq!(
+        plan.matches("the same binary as theirs").count(),
+        1,
+        "one line for the binary all points share: {plan}"
+    );
+
+    let v = json_of(&ok(vernier(&["reproduce", &theirs, "--sweep", "1", "--notebook", &mine, "--yes", "--json"])));
+    let summary = v["summary"].as_str().unwrap_or_default();
+    assert!(summary.contains(&format!("{d2}: a different file")) && summary.ends_with("(N=2)"), "{summary}");
+    assert_ne!(v["points"][1]["outcome"], "reproduced", "{v}");
+    let notes = text(&vernier(&["show", &mine]));
+    assert!(notes.contains(summary), "the note names it too: {notes}");
+}
+
+// SPEC R3, E6: the rerun keeps their warm-up policy, not the count their
+// cool-down's settle discarded, so reproducing a reproduction adds nothing.
+#[test]
+fn a_comparison_with_cooldown_keeps_their_warmup_policy() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (theirs, mine) = (tmp.path().join("theirs"), tmp.path().join("mine"));
+    let [theirs, mine] = [&theirs, &mine].map(|p| p.display().to_string());
+    ok(vernier(&["new", &theirs]));
+    ok(vernier(&["new", &mine]));
+    ok(vernier(&[
+        "bench",
+        "-n",
+        "5",
+        "--warmup",
+        "1",
+        "--cooldown",
+        "0.05",
+        "--notebook",
+        &theirs,
+        "--vs",
+        "true",
+        "--",
+        "true",
+    ]));
+    let plan = json_of(&vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--json"]))["plan"].clone();
+    assert_eq!(plan["warmup_policy"], "1 warm-up trials", "{plan}");
+    assert_eq!(plan["cooldown_s"], 0.05, "{plan}");
+    ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes"]));
+    let policy = |dir: &str| {
+        json_of(&vernier(&["show", dir, "--json"]))["runs"][0]["conditions"]
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["field"] == "warm-up policy"))
+            .map(|c| c["value"].clone())
+    };
+    assert_eq!(policy(&mine), policy(&theirs), "the same policy as theirs");
 }
 
 // SPEC R4: a kernel row whose result check is not the one the rerun's

@@ -44,8 +44,9 @@ pub struct Original {
     pub partner: Option<Partner>,
     /// Warm-up trials, when stated.
     pub warmup_trials: Option<u32>,
-    /// Whether warm-up was "until settled" rather than a count.
-    pub settle: bool,
+    /// Their warm-up policy, which the rerun keeps (R3): not the trials
+    /// discarded, which a cool-down's settle or a settle's stop can raise.
+    pub policy: WarmupPolicy,
     /// Timed trials.
     pub timed: u32,
     /// Median, in `unit`.
@@ -220,7 +221,7 @@ impl Original {
             command: m.command.clone(),
             partner: None,
             warmup_trials: (m.warmup != WarmupPolicy::Unknown).then_some(m.warmup_trials),
-            settle: matches!(m.warmup, WarmupPolicy::Settle { .. }),
+            policy: m.warmup,
             timed: u32::try_from(m.summary.n).unwrap_or(u32::MAX),
             median: m.summary.median,
             iqr: m.summary.iqr,
@@ -241,7 +242,7 @@ impl Original {
             command: r.command.clone(),
             partner: None,
             warmup_trials: r.warmup_trials,
-            settle: false,
+            policy: r.warmup_trials.map_or(WarmupPolicy::Unknown, WarmupPolicy::Count),
             timed: r.timed,
             median: r.median,
             iqr: r.iqr,
@@ -283,6 +284,33 @@ impl Original {
         self.figure.as_ref().map(|own| own.spec.clone())
     }
 
+    /// The warm-up the rerun takes: their policy — a count, a statement of
+    /// warm-ups their own driver ran, or a settle with its bound — or, when
+    /// they recorded none, [`DEFAULT_WARMUP`] trials.
+    fn rerun_warmup(&self) -> Result<WarmupPolicy, String> {
+        match self.policy {
+            WarmupPolicy::Count(c) | WarmupPolicy::Stated(c) if c > MAX_TRIALS => {
+                Err(format!("{c} warm-up trials is more than {MAX_TRIALS}"))
+            }
+            WarmupPolicy::Count(c) | WarmupPolicy::Stated(c) => Ok(WarmupPolicy::Count(c)),
+            WarmupPolicy::Settle { max } => Ok(WarmupPolicy::Settle { max: max.clamp(1, 50) }),
+            WarmupPolicy::Unknown => Ok(WarmupPolicy::Count(DEFAULT_WARMUP)),
+        }
+    }
+
+    /// The plan's warm-up line: their policy, kept, with what they
+    /// discarded when that differs from it.
+    fn warmup_text(&self) -> String {
+        let discarded = self.warmup_trials.map_or_else(String::new, |w| format!(" (they discarded {w})"));
+        match self.rerun_warmup() {
+            Ok(_) if self.policy == WarmupPolicy::Unknown => {
+                format!("not stated by them; {DEFAULT_WARMUP} will be discarded{discarded}")
+            }
+            Ok(policy) => format!("{policy}, their policy{discarded}"),
+            Err(why) => why,
+        }
+    }
+
     /// The rows the rerun repeats, arm A first: this one, or both arms of
     /// their comparison.
     pub fn arms(&self) -> Vec<&Original> {
@@ -304,12 +332,19 @@ impl Original {
         if runs > MAX_TRIALS {
             return Err(bad(format!("{runs} timed trials is more than {MAX_TRIALS}")));
         }
-        let warmup = match (self.settle, self.warmup_trials) {
-            (true, w) => WarmupPolicy::Settle { max: w.unwrap_or(50).clamp(1, 50) },
-            (false, Some(w)) if w <= MAX_TRIALS => WarmupPolicy::Count(w),
-            (false, Some(w)) => return Err(bad(format!("{w} warm-up trials is more than {MAX_TRIALS}"))),
-            (false, None) => WarmupPolicy::Count(DEFAULT_WARMUP),
-        };
+        let warmup = self.rerun_warmup().map_err(bad)?;
+        for o in self.arms() {
+            let plausible = |v: f64| v.is_finite() && v.abs() <= crate::notebook::plausible::MAX_VALUE;
+            if !(plausible(o.median) && plausible(o.iqr) && o.iqr >= 0.0) {
+                return Err(ReproduceError::BadCount {
+                    row: o.row,
+                    why: format!(
+                        "its median {} and IQR {} are not a measurement that can be compared",
+                        o.median, o.iqr
+                    ),
+                });
+            }
+        }
         let arms = self.arms().iter().map(|o| subject(o.row, &o.command)).collect::<Result<Vec<_>, _>>()?;
         let pair = arms.len() == 2;
         Ok(BenchSpec {
@@ -385,14 +420,19 @@ impl Rerun {
         self.programs.iter().flatten().filter(|c| c.differs())
     }
 
-    /// The plan's program lines, each starting a new line: a different
-    /// file is a WARNING, where a reader of the plan cannot miss it.
+    /// The plan's program lines, each starting a new line, each said once
+    /// (a sweep's points share their binary): a different file is a
+    /// WARNING, where a reader of the plan cannot miss it.
     fn program_lines(&self) -> String {
-        self.programs
-            .iter()
-            .flatten()
-            .map(|c| if c.differs() { format!("\n  WARNING: {}", c.text) } else { format!("\n  program: {}", c.text) })
-            .collect()
+        let mut lines: Vec<String> = Vec::new();
+        for c in self.programs.iter().flatten() {
+            let line =
+                if c.differs() { format!("\n  WARNING: {}", c.text) } else { format!("\n  program: {}", c.text) };
+            if !lines.contains(&line) {
+                lines.push(line);
+            }
+        }
+        lines.concat()
     }
 }
 
@@ -411,17 +451,22 @@ pub struct EnvDifference {
 /// The canary's timing text changes every run; only its ratio is compared.
 /// A kernel's result check is about the result, not the machine: left out.
 pub fn env_diff(theirs: &[Condition], ours: &[Condition]) -> Vec<EnvDifference> {
-    let value =
-        |list: &[Condition], field: &str| list.iter().find(|c| c.field == field).map(|c| c.brief_value().to_owned());
-    let mut fields: Vec<&str> = theirs.iter().map(|c| c.field.as_str()).collect();
-    for c in ours {
-        if !fields.contains(&c.field.as_str()) {
+    // A workbook typed by hand writes `Placement Used`: one field, whatever its case.
+    let same = |a: &str, b: &str| a.trim().eq_ignore_ascii_case(b.trim());
+    let value = |list: &[Condition], field: &str| {
+        list.iter().find(|c| same(&c.field, field)).map(|c| c.brief_value().to_owned())
+    };
+    let mut fields: Vec<&str> = Vec::new();
+    for c in theirs.iter().chain(ours) {
+        if !fields.iter().any(|f| same(f, &c.field)) {
             fields.push(&c.field);
         }
     }
     fields
         .into_iter()
-        .filter(|field| ConditionName::parse(field).is_none_or(ConditionName::compared_in_reproduce))
+        .filter(|field| {
+            ConditionName::parse(&field.trim().to_lowercase()).is_none_or(ConditionName::compared_in_reproduce)
+        })
         .filter_map(|field| {
             let (t, o) = (value(theirs, field), value(ours, field));
             (t != o).then(|| EnvDifference {
@@ -442,11 +487,7 @@ impl Original {
     pub fn plan(&self, source: &str, rerun: &Rerun) -> String {
         let spec = &rerun.spec;
         let commands: Vec<String> = spec.arms.iter().map(|a| quote_argv(&a.argv())).collect();
-        let warmup = match self.warmup_trials {
-            Some(w) if self.settle => format!("until settled (they discarded {w})"),
-            Some(w) => format!("{w} trials discarded"),
-            None => format!("not stated by them; {DEFAULT_WARMUP} will be discarded"),
-        };
+        let warmup = self.warmup_text();
         let interleaving = if commands.len() == 2 {
             let cooldown = spec
                 .cooldown
@@ -535,7 +576,7 @@ mod tests {
             command: s(&["env", "sh", "-c", "touch X"]),
             partner: None,
             warmup_trials: Some(1),
-            settle: false,
+            policy: WarmupPolicy::Count(1),
             timed: 3,
             median: 1.0,
             iqr: 0.1,

@@ -190,7 +190,7 @@ fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
         json!({
             "sweep": sweep.label, "what": sweep.what, "commands": commands, "theirs": theirs,
             "inline_code": reproduce::spec_inline_code(spec), "runs": spec.runs,
-            "warmup": first.and_then(|o| o.warmup_trials), "settle": first.is_some_and(|o| o.settle),
+            "warmup": first.and_then(|o| o.warmup_trials), "warmup_policy": first.map(|o| o.policy.to_string()),
             "metric": first.and_then(|o| o.figure.as_ref()).map(|f| f.spec.describe()),
             "pin": spec.pin, "placement": rerun.placement.text, "programs": rerun.programs,
             "different_files": rerun.different_files().count(), "outcome_rule": reproduce::RULE,
@@ -299,7 +299,7 @@ fn plan_json(o: &Original, rerun: &Rerun) -> serde_json::Value {
     json!({
         "row": o.row, "what": o.what, "commands": spec.arms.iter().map(Subject::argv).collect::<Vec<_>>(),
         "inline_code": reproduce::spec_inline_code(spec),
-        "timed": o.timed, "runs": spec.runs, "warmup": o.warmup_trials, "settle": o.settle, "their_median": o.median,
+        "timed": o.timed, "runs": spec.runs, "warmup": o.warmup_trials, "warmup_policy": o.policy.to_string(), "their_median": o.median,
         "their_iqr": o.iqr, "unit": o.unit, "their_conditions": o.conditions, "arms": arms,
         "their_paired": o.partner.as_ref().and_then(|p| p.paired.as_ref()),
         "pin": spec.pin, "placement": rerun.placement.text, "cooldown_s": spec.cooldown.map(|c| c.as_secs_f64()),

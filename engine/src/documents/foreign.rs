@@ -232,12 +232,14 @@ fn run(row: &Row<'_>) -> Result<SheetRun, String> {
     let (warmup_trials, timed) = n_column(&row.text("n (warm-up + timed)"))?;
     let (median, unit) = value_with_unit(&row.text("Median"), "Median")?;
     let dispersion = row.text("Dispersion");
-    let (iqr, _) = value_with_unit(dispersion.trim_start_matches("IQR").trim(), "Dispersion")?;
+    let iqr = in_median_unit(dispersion.trim_start_matches("IQR").trim(), "Dispersion", (median, &unit))?;
     let min_max = {
         let text = row.text("Min / Max");
         let mut parts = text.split('/');
         match (parts.next(), parts.next()) {
-            (Some(a), Some(b)) => Some((value_with_unit(a, "Min")?.0, value_with_unit(b, "Max")?.0)),
+            (Some(a), Some(b)) => {
+                Some((in_median_unit(a, "Min", (median, &unit))?, in_median_unit(b, "Max", (median, &unit))?))
+            }
             _ => None,
         }
     };
@@ -299,6 +301,23 @@ fn value_with_unit(text: &str, column: &str) -> Result<(f64, String), String> {
     Ok((value, unit))
 }
 
+/// A value written beside the median, in the median's unit: a cell with no
+/// unit is in it already, another time unit is converted (`IQR 500 us`
+/// beside `21 ms` is 0.5 ms), and a percentage is of the median. Any other
+/// unit cannot be put beside the median, and the row is not read.
+fn in_median_unit(text: &str, column: &str, (median, unit): (f64, &str)) -> Result<f64, String> {
+    let (value, its_unit) = value_with_unit(text, column)?;
+    if its_unit.is_empty() || its_unit == unit {
+        return Ok(value);
+    }
+    if its_unit == "%" {
+        return Ok(value / 100.0 * median);
+    }
+    crate::units::time_factor(&its_unit, unit).map(|f| value * f).ok_or_else(|| {
+        format!("{column} '{}' is in '{its_unit}' and the median in '{unit}', which are not one scale", text.trim())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,6 +332,14 @@ mod tests {
         assert!(n_column("3 + 99999999").is_err());
         assert_eq!(value_with_unit("12.5 ms", "Median"), Ok((12.5, "ms".into())));
         assert_eq!(value_with_unit("0.2 ms (2%)", "Dispersion"), Ok((0.2, "ms".into())));
+        // The IQR and extremes are read in the median's unit (R4: a
+        // classmate's "IQR 500 us" beside "21 ms" is 0.5 ms, not 500 ms).
+        let close = |a: Result<f64, String>, b: f64| a.is_ok_and(|a| (a - b).abs() < 1e-12);
+        assert!(close(in_median_unit("500 us", "Dispersion", (21.0, "ms")), 0.5));
+        assert!(close(in_median_unit("0.0002 s", "Dispersion", (21.0, "ms")), 0.2));
+        assert!(close(in_median_unit("1 %", "Dispersion", (21.0, "ms")), 0.21));
+        assert!(close(in_median_unit("0.3", "Dispersion", (21.0, "ms")), 0.3));
+        assert!(in_median_unit("3 GB/s", "Dispersion", (21.0, "ms")).is_err());
         assert!(value_with_unit("NaN ms", "Median").is_err());
         assert!(value_with_unit("inf", "Median").is_err());
         assert!(value_with_unit("-1 s", "Median").is_err());

@@ -25,8 +25,8 @@ pub use engine::{Engine, EngineEvent, Progress, Refused};
 pub use metric::{MetricSpec, OwnFigure};
 pub use process::{Capture, CommandRunner, CommandTrial};
 pub use provenance::Provenance;
-pub(crate) use record::build_condition;
 pub use record::{Recorded, add_rows, add_rows_extending, raw_stem, record, write_raw, write_raw_reserved};
+pub(crate) use record::{build_condition, result_check};
 pub use sweep::{Param, Scan};
 
 use crate::kernels::{Canary, Kernel, KernelError, KernelSpec};

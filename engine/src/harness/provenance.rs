@@ -29,10 +29,16 @@ pub struct Provenance {
 impl Provenance {
     /// Identifies `argv` as it is about to run from the current folder.
     pub fn of(argv: &[String]) -> Self {
+        Self::of_cached(argv, &mut Hashes::default())
+    }
+
+    /// [`Provenance::of`] for many commands that share files (a sweep's
+    /// points): each file is read and hashed once.
+    pub fn of_cached(argv: &[String], hashes: &mut Hashes) -> Self {
         let program = match argv.first() {
             None => "no program".to_owned(),
             Some(name) => match program::find_on_path(name, std::env::var_os("PATH").as_deref()) {
-                Some(path) => identified(&path.to_string_lossy(), &path),
+                Some(path) => hashes.identified(&path.to_string_lossy(), &path),
                 None => format!("{name} (not found on PATH, not hashed)"),
             },
         };
@@ -40,7 +46,7 @@ impl Provenance {
             .iter()
             .skip(1)
             .filter(|arg| std::fs::metadata(arg).is_ok_and(|m| m.is_file()))
-            .map(|arg| identified(arg, Path::new(arg)))
+            .map(|arg| hashes.identified(arg, Path::new(arg)))
             .collect();
         Self { program, argument_files }
     }
@@ -55,11 +61,18 @@ impl Provenance {
     }
 }
 
-/// `NAME (SHA-256 HEX)`, or `NAME (not hashed: WHY)`.
-fn identified(name: &str, path: &Path) -> String {
-    match sha256_of(path) {
-        Ok(hex) => format!("{name} (SHA-256 {hex})"),
-        Err(e) => format!("{name} (not hashed: {e})"),
+/// Files hashed so far, by path, with the hash or why there is none.
+#[derive(Debug, Default)]
+pub struct Hashes(std::collections::HashMap<std::path::PathBuf, Result<String, String>>);
+
+impl Hashes {
+    /// `NAME (SHA-256 HEX)`, or `NAME (not hashed: WHY)`.
+    fn identified(&mut self, name: &str, path: &Path) -> String {
+        let hash = self.0.entry(path.to_path_buf()).or_insert_with(|| sha256_of(path).map_err(|e| e.to_string()));
+        match hash {
+            Ok(hex) => format!("{name} (SHA-256 {hex})"),
+            Err(e) => format!("{name} (not hashed: {e})"),
+        }
     }
 }
 

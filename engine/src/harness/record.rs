@@ -113,8 +113,7 @@ pub fn add_rows_extending(
         let Some(summary) = arm.summary.clone() else { continue };
         let mut row_conditions = conditions.clone();
         if let Some(sum) = &arm.checksum {
-            row_conditions
-                .push(Condition::new(ConditionName::ResultCheck, format!("verified after every trial; {sum}")));
+            row_conditions.push(result_check(sum));
         }
         if let Some(check) = &arm.first_trial_check {
             row_conditions.push(Condition::new(ConditionName::FirstTrialCheck, check.describe(&arm.unit)));
@@ -223,4 +222,10 @@ pub fn record(
 ) -> Result<Recorded, RawError> {
     let raw_file = write_raw(dir, result, notebook.runs().len() + 1)?;
     Ok(add_rows(notebook, result, &raw_file, at))
+}
+
+/// A kernel row's `result check`: verified after every trial, and the
+/// result it verified (a checksum, a closed cycle).
+pub(crate) fn result_check(sum: &str) -> Condition {
+    Condition::new(ConditionName::ResultCheck, format!("verified after every trial; {sum}"))
 }

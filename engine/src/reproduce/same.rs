@@ -40,7 +40,7 @@ pub fn placement(theirs: &[Condition]) -> Placement {
         TheirPin::Cpu(cpu) => cpu,
         TheirPin::Unreadable => {
             return not(format!(
-                "their row says “{}”, which names no CPU the rerun can be pinned to; it is not pinned",
+                "their row says “{}”, which does not name one CPU the rerun can be pinned to; it is not pinned",
                 inert(recorded)
             ));
         }
@@ -68,28 +68,38 @@ pub fn placement(theirs: &[Condition]) -> Placement {
 enum TheirPin {
     /// Pinned to this CPU.
     Cpu(usize),
-    /// It says pinned, but names no CPU that can be read.
+    /// It says pinned, but names no one CPU that can be read.
     Unreadable,
     /// Not pinned, refused, or nothing about a pin.
     None,
 }
 
 /// Reads Vernier's own "pinned to CPU 3", or a hand-written "pinned to
-/// core 3" / "taskset -c 3". A refusal or a "not pinned" names no pin.
+/// core 3" / "taskset -c 3". A refusal or a "not pinned" names no pin; a
+/// list or range of CPUs ("taskset -c 0-1") names no one CPU to pin to.
 fn their_pin(text: &str) -> TheirPin {
     if let Some(cpu) = placement::pinned_cpu(text) {
         return TheirPin::Cpu(cpu);
     }
     let lower = text.to_lowercase();
-    if lower.contains("not ") || lower.contains("refused") || !(lower.contains("pinned") || lower.contains("taskset")) {
+    let negated = ["not pinned", "unpinned", "no pin", "without pin", "refused"].iter().any(|n| lower.contains(n));
+    if negated || !(lower.contains("pinned") || lower.contains("taskset")) {
         return TheirPin::None;
     }
-    let words: Vec<&str> = lower.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    words
-        .windows(2)
-        .find(|w| matches!(w[0], "cpu" | "core" | "c"))
-        .and_then(|w| w[1].parse().ok())
-        .map_or(TheirPin::Unreadable, TheirPin::Cpu)
+    for key in ["cpu", "core", "-c"] {
+        for (at, _) in lower.match_indices(key) {
+            let rest = lower[at + key.len()..].trim_start_matches([' ', '=', ':', '#']);
+            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            if digits == 0 {
+                continue;
+            }
+            if rest[digits..].starts_with(['-', ',']) {
+                return TheirPin::Unreadable;
+            }
+            return rest[..digits].parse().map_or(TheirPin::Unreadable, TheirPin::Cpu);
+        }
+    }
+    TheirPin::Unreadable
 }
 
 /// Whether one file the row ran is the one found here.
@@ -204,6 +214,11 @@ mod tests {
         assert_eq!(cpu("pinned to CPU 1"), Some(1));
         assert_eq!(cpu("Pinned to core 2 with taskset"), Some(2));
         assert_eq!(cpu("taskset -c 3"), Some(3));
+        // Found by review: a "not" elsewhere in the text is no negation.
+        assert_eq!(cpu("pinned to core 1 with taskset; governor cannot be set"), Some(1));
+        assert_eq!(cpu("pinned to CPU 1 (not isolated)"), Some(1));
+        assert!(matches!(their_pin("taskset -c 0-1"), TheirPin::Unreadable));
+        assert!(matches!(their_pin("pinned to CPUs 0,1"), TheirPin::Unreadable));
         for none in ["not pinned (no --pin given)", "pinning to CPU 1 was refused: x", "not pinned: there is no CPU 7"]
         {
             assert!(matches!(their_pin(none), TheirPin::None), "{none}");
@@ -212,7 +227,7 @@ mod tests {
         assert_eq!(far.cpu, None);
         assert!(far.text.contains("no CPU 100000") || far.text.contains("cannot be pinned here"), "{}", far.text);
         let huge = placement(&[c("placement used", "pinned to CPU 99999999999999999999999")]);
-        assert!(huge.cpu.is_none() && huge.text.contains("names no CPU"), "{}", huge.text);
+        assert!(huge.cpu.is_none() && huge.text.contains("does not name one CPU"), "{}", huge.text);
         let none = placement(&[]);
         assert_eq!((none.cpu, none.text.as_str()), (None, "their row records no placement; the rerun is not pinned"));
         let zero = placement(&[c("Placement used", "pinned to CPU 0")]);

@@ -12,7 +12,7 @@ use super::{EnvDifference, Original, env_diff};
 use crate::compare::{Check, CheckKind, guarded, power_check, unit_scale};
 use crate::display::inert_line;
 use crate::harness::BenchResult;
-use crate::notebook::{Condition, ConditionName, RowContext, Run};
+use crate::notebook::{Condition, RowContext, Run};
 use crate::stats::{Spread, Summary, compare};
 use crate::units::{DisplayUnit, Figures};
 
@@ -36,8 +36,11 @@ pub struct ArmSide {
     /// S7 and the outcome's reasons; `None` when the units cannot be put
     /// on one scale.
     pub judged: Option<Judged>,
-    /// The arm's outcome: S7's, or *differs* when a kernel's result check
-    /// differs (it computed something else).
+    /// The outcome on the times alone (S7 and the noise rule).
+    pub times: Outcome,
+    /// Its sentence.
+    pub times_text: String,
+    /// The arm's outcome once its program and result check are weighed.
     pub outcome: Outcome,
     /// The arm's sentence.
     pub text: String,
@@ -124,22 +127,24 @@ impl SideBySide {
                 let s7 = guarded(&s7, metric, power.as_slice());
                 RatioSide { theirs, mine, judged: judge(theirs, mine, s7, blocked) }
             });
-        // A comparison's claim is its ratio; a kernel that computed another
-        // result makes it another experiment, whatever the ratio says.
-        let (mut outcome, mut text) = match &ratio {
-            Some(r) => (r.judged.outcome, r.judged.text.clone()),
-            None => (picked.outcome, picked.text.clone()),
+        // A comparison's claim is its ratio; without one, each arm is its
+        // own claim and the worst outcome leads. Either way every arm's
+        // programs and result check are weighed.
+        let (outcome, mut text) = match (&ratio, arms.as_slice()) {
+            (Some(r), _) => (r.judged.outcome, r.judged.text.clone()),
+            (None, [a, b]) => {
+                let worst = a.times.max(b.times);
+                (worst, format!("{} — arm A: {}; arm B: {}", worst.word(), a.times_text, b.times_text))
+            }
+            (None, _) => (picked.times, picked.times_text.clone()),
         };
-        if let Some(wrong) = arms.iter().find_map(|a| a.result_check.as_ref().filter(|c| c.same == Some(false))) {
-            outcome = Outcome::Differs;
-            text = another_result(wrong, &text);
-        }
-        if arms.len() == 2 {
+        let programs: Vec<&ProgramCheck> = arms.iter().flat_map(|a| &a.programs).collect();
+        let results: Vec<&ResultCheck> = arms.iter().filter_map(|a| a.result_check.as_ref()).collect();
+        let (outcome, weighed) = weigh((outcome, &text), &programs, &results);
+        text = weighed;
+        if ratio.is_some() {
             let words: Vec<String> = arms.iter().map(|a| format!("arm {} {}", a.label, a.outcome.word())).collect();
             text.push_str(&format!(" [{}]", words.join(", ")));
-        }
-        for check in arms.iter().flat_map(|a| &a.programs).filter(|c| c.differs()) {
-            text.push_str(&format!("; {}", check.text));
         }
         Some(Self {
             diff: env_diff(&original.conditions, &read),
@@ -188,11 +193,28 @@ impl SideBySide {
     }
 }
 
-/// A verdict `text` retold as *differs* because a kernel computed another
-/// result than theirs: the check first, then what S7 said of the times.
-fn another_result(check: &ResultCheck, text: &str) -> String {
+/// A judgement once the programs and result checks are weighed (R4): a
+/// kernel that computed another result than theirs *differs*, whatever the
+/// times say; times that agree on a program that is not theirs cannot
+/// confirm their row (*inconclusive*); any other outcome stands, with the
+/// different file named.
+fn weigh((outcome, text): (Outcome, &str), programs: &[&ProgramCheck], results: &[&ResultCheck]) -> (Outcome, String) {
     let s7 = text.split_once(" — ").map_or(text, |(_, rest)| rest);
-    format!("differs — the kernel computed another result ({}); {s7}", check.text)
+    if let Some(wrong) = results.iter().find(|c| c.same == Some(false)) {
+        return (Outcome::Differs, format!("differs — the kernel computed another result ({}); {s7}", wrong.text));
+    }
+    let different: Vec<&str> = programs.iter().filter(|c| c.differs()).map(|c| c.text.as_str()).collect();
+    match (different.is_empty(), outcome) {
+        (true, _) => (outcome, text.to_owned()),
+        (false, Outcome::Reproduced) => (
+            Outcome::Inconclusive,
+            format!(
+                "inconclusive — {}: times that agree do not confirm their row on a program that is not theirs ({s7})",
+                different.join("; ")
+            ),
+        ),
+        (false, _) => (outcome, format!("{text}; {}", different.join("; "))),
+    }
 }
 
 /// S13 between their row's power source and the rerun's: the check S7 is
@@ -214,9 +236,7 @@ fn conditions(result: &BenchResult, mine: Option<&Run>, i: usize) -> (Vec<Condit
             let mut read = result.conditions();
             if let Some(arm) = result.arms.get(i) {
                 read.extend(arm.provenance.iter().flat_map(|p| p.conditions()));
-                if let Some(sum) = &arm.checksum {
-                    read.push(Condition::new(ConditionName::ResultCheck, format!("verified after every trial; {sum}")));
-                }
+                read.extend(arm.checksum.as_deref().map(crate::harness::result_check));
             }
             let power = RowContext { conditions: &read, stated: None, kernel: false }.power_source();
             (read, power)
@@ -258,19 +278,16 @@ impl ArmSide {
             )
         });
         let result_check = result_check(&o.conditions, &read);
-        let (mut outcome, mut text) = judged.as_ref().map_or_else(
+        let programs = program_checks(&o.conditions, &read);
+        let (times, times_text) = judged.as_ref().map_or_else(
             || {
-                (
-                    Outcome::Inconclusive,
-                    format!("inconclusive — no verdict: their unit is '{}', mine is '{}'", o.unit, arm.unit),
-                )
+                let why = format!("no verdict: their unit is '{}', mine is '{}'", o.unit, arm.unit);
+                (Outcome::Inconclusive, format!("{} — {why}", Outcome::Inconclusive.word()))
             },
             |j| (j.outcome, j.text.clone()),
         );
-        if let Some(check) = result_check.as_ref().filter(|c| c.same == Some(false)) {
-            outcome = Outcome::Differs;
-            text = another_result(check, &text);
-        }
+        let checks: Vec<&ProgramCheck> = programs.iter().collect();
+        let (outcome, text) = weigh((times, &times_text), &checks, &result_check.iter().collect::<Vec<_>>());
         Some(Self {
             label: label.to_owned(),
             their_row: o.row,
@@ -280,9 +297,11 @@ impl ArmSide {
             timed: summary.n,
             recorded_run: mine.map(|r| r.number),
             judged,
+            times,
+            times_text,
             outcome,
             text,
-            programs: program_checks(&o.conditions, &read),
+            programs,
             result_check,
         })
     }

@@ -7,6 +7,7 @@ use super::{
     ArmSide, EnvDifference, Original, Outcome, ReproduceError, Rerun, env_diff, placement, program_checks, subject,
 };
 use crate::display::{inert, inert_line, quote_argv};
+use crate::harness::provenance::Hashes;
 use crate::harness::{BenchResult, BenchSpec, Provenance, Scan, ScanSpec, Subject};
 use crate::notebook::Notebook;
 
@@ -52,8 +53,7 @@ impl SweepOriginal {
         let first = points.first().ok_or_else(|| bad("it has no run".to_owned()))?;
         let same = |o: &Original| {
             o.runs() == first.runs()
-                && o.warmup_trials == first.warmup_trials
-                && o.settle == first.settle
+                && o.policy == first.policy
                 && o.figure.as_ref().map(|f| &f.spec) == first.figure.as_ref().map(|f| &f.spec)
         };
         if !points.iter().all(same) {
@@ -79,16 +79,23 @@ impl SweepOriginal {
     }
 
     /// The rerun, ready for confirmation: its spec, their placement
-    /// reapplied, and the first point's program matched against theirs
-    /// (every point runs the same command with other values, so one hash
-    /// answers for all without reading the binary once per point).
+    /// reapplied, and every point's program and argument files matched
+    /// against theirs (each file hashed once, however many points share it).
     pub fn rerun(&self) -> Result<Rerun, ReproduceError> {
         let spec = self.spec()?;
+        let mut hashes = Hashes::default();
+        let programs = self
+            .points
+            .iter()
+            .zip(&spec.arms)
+            .map(|(o, subject)| match subject {
+                Subject::Command { argv, .. } => {
+                    program_checks(&o.conditions, &Provenance::of_cached(argv, &mut hashes).conditions())
+                }
+                Subject::Kernel(_) => Vec::new(),
+            })
+            .collect();
         let first = self.points.first().map(|o| o.conditions.as_slice()).unwrap_or_default();
-        let programs = match spec.arms.first() {
-            Some(Subject::Command { argv, .. }) => vec![program_checks(first, &Provenance::of(argv).conditions())],
-            _ => Vec::new(),
-        };
         Ok(Rerun { placement: placement(first), programs, spec })
     }
 
@@ -113,10 +120,7 @@ impl SweepOriginal {
             })
             .collect();
         let programs = rerun.program_lines();
-        let warmup = match first.and_then(|o| o.warmup_trials) {
-            Some(w) => format!("{w} trials discarded per point"),
-            None => format!("not stated by them; {} will be discarded per point", super::DEFAULT_WARMUP),
-        };
+        let warmup = first.map_or_else(String::new, |o| format!("{}, per point", o.warmup_text()));
         let figure = first
             .and_then(|o| o.figure.as_ref())
             .map_or_else(String::new, |own| format!("\n  measured: {}", inert(&own.spec.describe())));
@@ -183,8 +187,24 @@ impl PointByPoint {
                     if outcome == Outcome::Reproduced { String::new() } else { format!(" ({})", points.join(", ")) };
                 (!points.is_empty()).then(|| format!("{} {}{named}", points.len(), outcome.word()))
             })
+            .chain(self.different_files())
             .collect::<Vec<_>>()
             .join("; ")
+    }
+
+    /// Each file that is not theirs, once, with the points that ran it:
+    /// "d2.txt: a different file: … (N=2)".
+    fn different_files(&self) -> Vec<String> {
+        let mut files: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (label, side) in &self.points {
+            for check in side.programs.iter().filter(|c| c.differs()) {
+                match files.iter_mut().find(|(text, _)| *text == check.text) {
+                    Some((_, points)) => points.push(label),
+                    None => files.push((&check.text, vec![label])),
+                }
+            }
+        }
+        files.into_iter().map(|(text, points)| format!("{text} ({})", points.join(", "))).collect()
     }
 
     /// The note that goes into my notebook, naming their sweep.

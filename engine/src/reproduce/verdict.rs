@@ -36,16 +36,16 @@ pub const RULE: &str = "differs when S7 claims a difference; inconclusive when i
                         fraction is more than twice theirs and above 1 % of its median, either side has fewer than 5 \
                         timed trials, or the power sources differ (S13); reproduced otherwise";
 
-/// One of the three outcomes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// One of the three outcomes, ordered from best to worst.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// S7 finds no difference and the rerun was precise enough to find one.
     Reproduced,
-    /// S7 claims a difference (or a kernel computed something else).
-    Differs,
     /// S7 finds no difference, but the rerun could not have found one.
     Inconclusive,
+    /// S7 claims a difference (or a kernel computed something else).
+    Differs,
 }
 
 impl Outcome {
