@@ -34,7 +34,9 @@ const ENVIRONMENT_BOUND: f64 = 0.1;
 /// The rule in one sentence, for the plan and the README.
 pub const RULE: &str = "differs when S7 claims a difference; inconclusive when it does not but the rerun's IQR \
                         fraction is more than twice theirs and above 1 % of its median, either side has fewer than 5 \
-                        timed trials, or the power sources differ (S13); reproduced otherwise";
+                        timed trials, or the power sources differ (S13); reproduced otherwise. A kernel that \
+                        computed another result differs; times that agree on a program that is not theirs are \
+                        inconclusive";
 
 /// One of the three outcomes, ordered from best to worst.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
