@@ -224,17 +224,39 @@ fn outcome_colour(ui: &Ui, outcome: Outcome) -> egui::Color32 {
     }
 }
 
-/// A grid of strings, the first row as headers.
+/// A grid of strings, the first row as headers, that never grows wider than
+/// the room it is given (R4, U): the first column keeps its width (up to a
+/// third of the room), the others share the rest, and a longer cell wraps
+/// inside its column instead of pushing the window past the screen.
 fn grid(ui: &mut Ui, id: &str, rows: impl IntoIterator<Item = Vec<String>>) {
-    egui::Grid::new(id).striped(true).spacing([16.0, 4.0]).show(ui, |ui| {
-        for (i, row) in rows.into_iter().enumerate() {
-            for cell in row {
-                let text = RichText::new(inert(&cell).into_owned());
-                ui.label(if i == 0 { text.strong() } else { text });
+    const SPACING: f32 = 16.0;
+    let rows: Vec<Vec<String>> = rows.into_iter().map(|r| r.iter().map(|c| inert(c).into_owned()).collect()).collect();
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    if columns == 0 {
+        return;
+    }
+    let room = ui.available_width();
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let first = rows
+        .iter()
+        .filter_map(|r| r.first())
+        .map(|c| ui.painter().layout_no_wrap(c.clone(), font.clone(), egui::Color32::PLACEHOLDER).size().x)
+        .fold(0.0, f32::max)
+        .min(room / 3.0);
+    let others = (columns - 1).max(1) as f32;
+    let width = ((room - SPACING * (columns - 1) as f32 - first) / others).max(48.0);
+    egui::Grid::new(id).striped(true).spacing([SPACING, 4.0]).num_columns(columns).max_col_width(width).show(
+        ui,
+        |ui| {
+            for (i, row) in rows.into_iter().enumerate() {
+                for cell in row {
+                    let text = RichText::new(cell);
+                    ui.add(egui::Label::new(if i == 0 { text.strong() } else { text }).wrap());
+                }
+                ui.end_row();
             }
-            ui.end_row();
-        }
-    });
+        },
+    );
 }
 
 /// Their row(s) and the rerun: the outcome and its sentence, each arm and a
