@@ -66,6 +66,9 @@ pub struct Dialog {
     pub outcome: Option<(Original, SideBySide)>,
     /// The path field has had its first focus.
     focused: bool,
+    /// Whether the last frame showed a result, so that the body starts at
+    /// its top when the page changes (the result's verdict first, R4).
+    showed_outcome: bool,
 }
 
 impl Dialog {
@@ -82,10 +85,15 @@ impl Dialog {
     pub fn ui(&mut self, ui: &mut Ui, max_height: f32, busy: bool, commands: &mut Vec<AppCommand>) -> bool {
         // Room below the scrolling body for the separator and Close.
         const FOOTER: f32 = 40.0;
-        egui::ScrollArea::vertical()
-            .max_height((max_height - FOOTER).max(120.0))
-            .auto_shrink([false, true])
-            .show(ui, |ui| self.body(ui, busy, commands));
+        let mut body =
+            egui::ScrollArea::vertical().max_height((max_height - FOOTER).max(120.0)).auto_shrink([false, true]);
+        if self.outcome.is_some() != self.showed_outcome {
+            // A new page (the result, or back to their rows) opens at its
+            // top, not where the long plan was scrolled to.
+            self.showed_outcome = self.outcome.is_some();
+            body = body.vertical_scroll_offset(0.0);
+        }
+        body.show(ui, |ui| self.body(ui, busy, commands));
         ui.separator();
         let waiting = self.pending.is_some();
         let close = ui

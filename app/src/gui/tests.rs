@@ -571,6 +571,167 @@ fn reproduce_dialog_closes_with_close_and_esc() {
     assert!(harness.state().reproduce.is_none(), "Esc closes the Reproduce dialog");
 }
 
+/// Their notebook at `dir` with one run of `argv` (one arm) or an
+/// interleaved comparison `naive` against `blocked` of it (two arms),
+/// measured here, n = 5, then written over with another machine's long
+/// condition values, as a classmate's laptop would record them.
+#[cfg(target_os = "linux")]
+fn their_bench(dir: &std::path::Path, argv: &[&str], arms: usize) {
+    use std::sync::{Arc, atomic::AtomicBool};
+    use vernier_engine::harness::{self, BenchSpec, Subject};
+    use vernier_engine::notebook::WarmupPolicy;
+    let mut nb = store::create(dir, "Their project", chrono::Utc::now()).expect("create");
+    let arm = || Subject::Command { argv: argv.iter().map(|w| (*w).to_owned()).collect(), shell: false };
+    let mut spec = BenchSpec::new((0..arms).map(|_| arm()).collect());
+    spec.runs = 5;
+    spec.warmup = WarmupPolicy::Count(1);
+    if arms == 2 {
+        spec.labels = [Some("naive".into()), Some("blocked".into())];
+    }
+    let result = harness::run_bench(&spec, &Arc::new(AtomicBool::new(false)), &mut |_| {}).expect("bench");
+    harness::record(dir, &mut nb, &result, chrono::Utc::now()).expect("record");
+    store::save(dir, &nb).expect("save");
+    let file = dir.join(store::NOTEBOOK_FILE);
+    let theirs = [
+        ("CPU model", "AMD Ryzen 7 PRO 7840U w/ Radeon 780M Graphics"),
+        ("OS", "Ubuntu 22.04.5 LTS"),
+        ("kernel", "6.8.0-45-generic #45~22.04.1-Ubuntu SMP PREEMPT_DYNAMIC Wed Sep 11 15:25:05 UTC 2"),
+        (
+            "caches",
+            "L1 Data 32K (x8 instances), L1 Instruction 32K (x8 instances), L2 Unified 1024K (x8 instances), \
+             L3 Unified 16384K (x1 instance), per-core private L2, shared victim L3",
+        ),
+    ];
+    let mut field = None;
+    let ron: Vec<String> = std::fs::read_to_string(&file)
+        .expect("read")
+        .lines()
+        .map(|line| {
+            let value = field.take().and_then(|f| theirs.iter().find(|(name, _)| *name == f));
+            if let Some(name) = line.trim().strip_prefix("field: \"").and_then(|l| l.strip_suffix("\",")) {
+                field = Some(name.to_owned());
+            }
+            match value {
+                Some((_, v)) if line.trim().starts_with("value: ") => {
+                    format!("{}value: \"{v}\",", &line[..line.len() - line.trim_start().len()])
+                }
+                _ => line.to_owned(),
+            }
+        })
+        .collect();
+    std::fs::write(&file, ron.join("\n")).expect("write");
+    assert_eq!(store::load(dir).expect("theirs reloads").runs().len(), arms);
+}
+
+/// Steps frames until a scroll or a resize has finished moving things
+/// (longer than `run`'s frame budget allows).
+#[cfg(target_os = "linux")]
+fn settle(harness: &mut Harness<'static, VernierApp>) {
+    for _ in 0..30 {
+        harness.step();
+    }
+    harness.run();
+}
+
+/// The rect of the one widget labelled `label`.
+#[cfg(target_os = "linux")]
+fn rect_of(harness: &Harness<'static, VernierApp>, label: &str) -> egui::Rect {
+    harness.get_by_label(label).rect()
+}
+
+// SPEC R4, U: a comparison's result fits the window: at 1280×800 the
+// verdict, the paired ratio B/A and every condition that differs are in view
+// above Close without scrolling, and at 1024×700 the verdict, the ratio and
+// the conditions' heading still are, the longest condition wraps inside the
+// window instead of widening it, and Close is reachable. (Linux: it writes
+// over the CPU model and caches conditions this machine recorded.)
+#[cfg(target_os = "linux")]
+#[test]
+fn reproduce_a_comparison_fits_the_window() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let theirs = tmp.path().join("theirs");
+    their_bench(&theirs, &["true"], 2);
+    let mine = tmp.path().join("mine");
+    store::create(&mine, "Mine", chrono::Utc::now()).expect("create");
+    let mut harness = app_on(mine);
+    harness.set_size(egui::vec2(1024.0, 700.0));
+    read_their_row(&mut harness, &theirs);
+    // The plan is longer than the small window: scroll to Run, then run.
+    let run = harness.get_by_label("Run it here");
+    run.scroll_to_me();
+    settle(&mut harness);
+    harness.get_by_label("Run it here").click();
+    step_until(&mut harness, "the rerun", |app| app.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
+    harness.run();
+    let (text, differ) = {
+        let dialog = harness.state().reproduce.as_ref().expect("dialog");
+        let (_, side) = dialog.outcome.as_ref().expect("outcome");
+        assert!(side.ratio.is_some(), "a comparison has its paired ratio");
+        (side.text.clone(), format!("{} condition(s) differ", side.diff.len()))
+    };
+    let caches = "L1 Data 32K (x8 instances), L1 Instruction 32K (x8 instances), L2 Unified 1024K (x8 instances), \
+                  L3 Unified 16384K (x1 instance), per-core private L2, shared victim L3";
+    for (width, height) in [(1024.0, 700.0), (1280.0, 800.0)] {
+        harness.set_size(egui::vec2(width, height));
+        settle(&mut harness);
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(width, height));
+        let close = rect_of(&harness, "Close");
+        assert!(window.contains_rect(close), "Close {close:?} is inside the {width}×{height} window");
+        // The body scrolls between the title bar and Close, and the result
+        // opens at its top (not where the long plan was scrolled to): the
+        // path field, first in the body, is in view below the title bar.
+        let top = rect_of(&harness, "Reproduce a classmate's row").top() + 32.0;
+        let field = rect_of(&harness, "Their notebook folder or measurements.xlsx");
+        assert!(field.top() >= top, "the result opens at the top of the body ({field:?} below {top})");
+        let mut in_view = vec!["Their run 1 and 2:", text.as_str(), "paired ratio B/A", differ.as_str()];
+        if width > 1200.0 {
+            in_view.extend(["Condition", "CPU model", "caches", caches]);
+        }
+        for label in in_view {
+            let rect = rect_of(&harness, label);
+            assert!(
+                window.contains_rect(rect) && rect.top() >= top && rect.bottom() <= close.top(),
+                "{label:?} at {rect:?} is in view without scrolling in the {width}×{height} window (Close at {close:?})"
+            );
+        }
+        // Nothing pushes the dialog wider than the window: the long value
+        // wraps over more than one line inside it.
+        let long = rect_of(&harness, caches);
+        assert!(long.left() >= 0.0 && long.right() <= width, "{long:?} fits {width} pixels across");
+        assert!(long.height() > 30.0, "the long value wraps ({long:?})");
+    }
+    harness.get_by_label("Close").click();
+    harness.run();
+    assert!(harness.state().reproduce.is_none(), "Close closes the Reproduce dialog");
+}
+
+// SPEC R4, U: before anything runs, a program whose SHA-256 differs from the
+// one their row recorded is named in a warning above the plan, in view.
+#[cfg(target_os = "linux")]
+#[test]
+fn reproduce_warns_of_a_different_binary_before_the_plan() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let prog = tmp.path().join("prog");
+    std::fs::copy("/bin/true", &prog).expect("copy true");
+    let theirs = tmp.path().join("theirs");
+    their_bench(&theirs, &[prog.to_str().expect("utf-8 path")], 1);
+    // Their program was rebuilt since: one byte more.
+    let mut bytes = std::fs::read(&prog).expect("read prog");
+    bytes.push(b'x');
+    std::fs::write(&prog, bytes).expect("write prog");
+    let mine = tmp.path().join("mine");
+    store::create(&mine, "Mine", chrono::Utc::now()).expect("create");
+    let mut harness = app_on(mine);
+    harness.set_size(egui::vec2(1024.0, 700.0));
+    read_their_row(&mut harness, &theirs);
+    let said = format!("Warning: {}: a different binary: theirs had SHA-256", prog.display());
+    let warning = harness.get_by_label_contains(&said).rect();
+    let plan = harness.get_by_label_contains("Reproduce run 1 of").rect();
+    let close = rect_of(&harness, "Close");
+    assert!(warning.bottom() <= plan.top(), "the warning {warning:?} comes before the plan {plan:?}");
+    assert!(warning.right() <= 1024.0 && warning.bottom() <= close.top(), "the warning {warning:?} is in view");
+}
+
 // SPEC R2, N10: in the Reproduce dialog their text is shown inert, and a row
 // that runs code written in their file cannot run until its own box is ticked.
 #[test]
