@@ -289,8 +289,9 @@ fn a_different_script_is_named_among_the_differences() {
 
 /// A script whose time depends on a mode file beside it, so one command
 /// (the same script, the same SHA-256) can be precise for them and noisy,
-/// or slow, for the rerun: `quiet` sleeps 50 ms; `noisy` sleeps 20, 50 or
-/// 80 ms in turn (median 50 ms, IQR about 30 ms); `slow` sleeps 150 ms.
+/// or slow, for the rerun: `quiet` sleeps 50 ms; `noisy` sleeps 10, 50 or
+/// 150 ms in turn (median 50 ms, IQR about 70 ms: well above twice a quiet
+/// run's fraction even on a loaded machine); `slow` sleeps 250 ms.
 #[cfg(unix)]
 fn moody_script(dir: &Path) -> (String, impl Fn(&str)) {
     let script = dir.join("moody.sh");
@@ -299,9 +300,9 @@ fn moody_script(dir: &Path) -> (String, impl Fn(&str)) {
         "d=$(dirname \"$0\")\n\
          case $(cat \"$d/mode\") in\n\
          quiet) sleep 0.05 ;;\n\
-         slow) sleep 0.15 ;;\n\
+         slow) sleep 0.25 ;;\n\
          noisy) n=$(cat \"$d/count\" 2>/dev/null || echo 0); echo $((n + 1)) > \"$d/count\"\n\
-           case $((n % 3)) in 0) sleep 0.02 ;; 1) sleep 0.05 ;; *) sleep 0.08 ;; esac ;;\n\
+           case $((n % 3)) in 0) sleep 0.01 ;; 1) sleep 0.05 ;; *) sleep 0.15 ;; esac ;;\n\
          esac\n",
     )
     .expect("script");
@@ -336,7 +337,7 @@ fn a_noisy_rerun_of_a_precise_row_is_inconclusive() {
     assert!(sentence.contains("noisier than theirs") && sentence.contains("pin the run"), "{sentence}");
     let (their_median, my_median) = (v["theirs"]["median"].as_f64(), v["mine"]["median"].as_f64());
     let (t, m) = (their_median.expect("theirs"), my_median.expect("mine"));
-    assert!((m / t - 1.0).abs() < 0.3, "the medians agree ({t} s, {m} s): only the noise differs");
+    assert!((m / t - 1.0).abs() < 0.5, "the medians agree ({t} s, {m} s): only the noise differs");
     assert_eq!(v["verdict"]["claimed"], false, "{v}");
     let notes = text(&vernier(&["show", &mine]));
     assert!(notes.contains(sentence), "the note keeps the same sentence: {notes}");
