@@ -32,7 +32,7 @@ fn step_until(harness: &mut Harness<'static, VernierApp>, what: &str, done: impl
         }
         std::thread::sleep(Duration::from_millis(10));
     }
-    panic!("timed out waiting for {what}");
+    panic!("timed out waiting for {what}; the status bar says {:?}", harness.state().status);
 }
 
 fn fixture_app() -> (tempfile::TempDir, Harness<'static, VernierApp>) {
