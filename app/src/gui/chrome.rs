@@ -306,10 +306,11 @@ impl VernierApp {
         // It fits the window whatever its size (R4, U): at most the window
         // less the menu and status bars, scrolling inside.
         let screen = ctx.content_rect();
-        let max_height = (screen.height() - 110.0).max(200.0);
+        let max = dialog::max_size(ctx);
+        let max_height = max.y;
         egui::Window::new("Reproduce a classmate's row")
             .default_width((screen.width() - 60.0).clamp(320.0, 860.0))
-            .max_width(screen.width() - 20.0)
+            .max_width(max.x)
             .max_height(max_height)
             .pivot(egui::Align2::CENTER_TOP)
             .default_pos(screen.center_top() + egui::vec2(0.0, 40.0))

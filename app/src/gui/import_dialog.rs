@@ -16,6 +16,8 @@ use vernier_engine::import::pyperf::{self, PyperfSpec};
 use vernier_engine::import::{Format, MAX_IMPORT_BYTES, Prepared};
 use vernier_engine::units::Figures;
 
+use super::dialog::{self, Scrolling};
+
 /// Where the numbers come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ImportSource {
@@ -143,6 +145,10 @@ pub enum ImportAction {
     Close,
 }
 
+/// How wide the dialog is when the window has room: a 420-pixel path or
+/// text field with its label, and four columns of column choices.
+const WIDTH: f32 = 720.0;
+
 /// The form.
 #[derive(Debug, Clone, Default)]
 pub struct ImportForm {
@@ -182,6 +188,9 @@ pub struct ImportForm {
     pub preview: Option<ImportPreview>,
     /// A preview or a recording is under way.
     pub busy: bool,
+    /// A preview has just come: the body scrolls to it once, since in a
+    /// small window it is below the form.
+    pub reveal: bool,
 }
 
 impl ImportForm {
@@ -266,6 +275,7 @@ impl ImportForm {
             preview.asked = request;
         }
         self.preview = Some(preview);
+        self.reveal = true;
     }
 
     /// The previewed rows, while the preview is of the form as it is now.
@@ -276,22 +286,30 @@ impl ImportForm {
         preview.result.as_ref().ok()
     }
 
-    /// Draws the dialog; returns what the student asked for.
+    /// Draws the dialog; returns what the student asked for. It fits the
+    /// window (SPEC U1, E14): the form and the preview scroll, and Preview,
+    /// Record and Close stay in view below them.
     pub fn ui(&mut self, ui: &mut Ui) -> Option<ImportAction> {
+        dialog::fit_width(ui, WIDTH);
         let mut action = None;
         ui.heading("Add run from numbers");
-        ui.label(
-            RichText::new(
-                "Numbers your own instrument took. They are recorded as measured by it — never by Vernier's harness — \
-                 with the file kept unchanged as the rows' raw file.",
+        ui.add(
+            egui::Label::new(
+                RichText::new(
+                    "Numbers your own instrument took. They are recorded as measured by it — never by Vernier's \
+                     harness — with the file kept unchanged as the rows' raw file.",
+                )
+                .weak(),
             )
-            .weak(),
+            .wrap(),
         );
         ui.horizontal(|ui| {
             ui.selectable_value(&mut self.paste, false, "CSV file");
             ui.selectable_value(&mut self.paste, true, "Type or paste numbers");
         });
-        egui::ScrollArea::vertical().max_height(ui.available_height() - 80.0).show(ui, |ui| {
+        let max_height = dialog::max_size(ui.ctx()).y;
+        let body = egui::ScrollArea::vertical().auto_shrink([false, true]);
+        let (footer, ()) = Scrolling::body(ui, max_height, body, |ui| {
             self.source_ui(ui, &mut action);
             let format = self.preview.as_ref().map_or(Format::Csv, |p| p.format);
             if format == Format::Csv {
@@ -299,7 +317,8 @@ impl ImportForm {
                 self.description_ui(ui);
             } else {
                 ui.label(format!(
-                    "{}: one row per benchmark, its own warm-ups and context kept; the tool is named as the instrument.",
+                    "{}: one row per benchmark, its own warm-ups and context kept; the tool is named as the \
+                     instrument.",
                     format.name()
                 ));
                 self.tool_ui(ui);
@@ -307,7 +326,13 @@ impl ImportForm {
             ui.separator();
             self.preview_ui(ui);
         });
-        ui.separator();
+        let footer = footer.footer(ui, |ui| self.footer_ui(ui));
+        footer.or(action)
+    }
+
+    /// Preview, Record and Close, and what the form still lacks.
+    fn footer_ui(&mut self, ui: &mut Ui) -> Option<ImportAction> {
+        let mut action = None;
         ui.horizontal(|ui| {
             let request = self.request();
             if ui.add_enabled(request.is_ok() && !self.busy, egui::Button::new("Preview")).clicked()
@@ -326,7 +351,9 @@ impl ImportForm {
                 self.busy = true;
                 action = Some(ImportAction::Record(prepared));
             }
-            if ui.button("Close").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+            // A run may be going while numbers are added: then Esc is the
+            // run's (the window consumes it first to cancel), never both.
+            if dialog::close_button(ui, None, true) {
                 action = Some(ImportAction::Close);
             }
             if let Err(why) = request {
@@ -424,7 +451,10 @@ impl ImportForm {
         });
     }
 
-    fn preview_ui(&self, ui: &mut Ui) {
+    fn preview_ui(&mut self, ui: &mut Ui) {
+        if std::mem::take(&mut self.reveal) {
+            ui.scroll_to_cursor(Some(egui::Align::Min));
+        }
         let Some(preview) = &self.preview else {
             ui.label(RichText::new("Preview shows the rows before anything is recorded.").weak());
             return;

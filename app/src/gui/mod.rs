@@ -6,6 +6,7 @@
 //! read and written on the I/O thread, so no frame waits on either.
 
 mod chrome;
+mod dialog;
 mod events;
 mod import_dialog;
 mod io;

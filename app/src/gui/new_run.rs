@@ -6,11 +6,17 @@
 use std::time::Duration;
 
 use egui::{RichText, Ui};
+
+use super::dialog::{self, Scrolling};
 use vernier_engine::display::{inert, quote_argv};
 use vernier_engine::harness::metric::{MetricSpec, Source, TryOnce};
 use vernier_engine::harness::{BenchSpec, DEFAULT_RUNS, Param, Scan, Subject, TrialStatus, schedule::SETTLE_MAX};
-use vernier_engine::kernels::{KernelKind, KernelSpec};
+use vernier_engine::kernels::{DEFAULT_MATMUL_N, DEFAULT_WORKING_SET, KernelKind, KernelSpec};
 use vernier_engine::notebook::WarmupPolicy;
+
+/// How wide the dialog is when the window has room: the command fields'
+/// 360 pixels with their labels and hints.
+const WIDTH: f32 = 600.0;
 
 /// What is being filled in.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,6 +133,8 @@ impl Default for NewRunForm {
             versus: String::new(),
             kernel: KernelKind::Seq,
             versus_kernel: None,
+            // Seq over 1 MiB, not the engine's 64 MiB: a first run that is
+            // over in a second. Another kernel takes its own default.
             size: "1048576".into(),
             tile: String::new(),
             runs: DEFAULT_RUNS,
@@ -230,6 +238,16 @@ impl NewRunForm {
         Ok(spec)
     }
 
+    /// The kernel changed from `before`: the size takes the new kernel's
+    /// default (SPEC U3), unless both read it the same way (bytes for seq
+    /// and chase, N for the matmuls), so a size typed for one walk carries
+    /// over to the other but a matmul never inherits 1 MiB as its N.
+    fn switched_kernel(&mut self, before: KernelKind) {
+        if size_meaning(before) != size_meaning(self.kernel) {
+            self.size = default_size(self.kernel);
+        }
+    }
+
     /// The parameters typed, one a line (SPEC E16).
     fn params(&self) -> Result<Vec<Param>, String> {
         self.params.lines().map(str::trim).filter(|l| !l.is_empty()).map(Param::parse).collect()
@@ -262,18 +280,26 @@ impl NewRunForm {
     }
 
     /// Draws the form; returns what the window should do: start the run,
-    /// try the command once, stop that try, or close.
+    /// try the command once, stop that try, or close. It fits the window
+    /// (SPEC U3): the fields scroll, and the problem line, "Try once"'s
+    /// result and the buttons stay in view below them.
     pub fn ui(&mut self, ui: &mut Ui) -> Option<NewRunAction> {
-        let mut outcome = None;
+        dialog::fit_width(ui, WIDTH);
         ui.heading("New run");
         ui.horizontal(|ui| {
             ui.selectable_value(&mut self.kernel_mode, true, "Built-in kernel");
             ui.selectable_value(&mut self.kernel_mode, false, "Command");
         });
-        // Scrolls when the form is taller than the window (a scan with a
-        // figure at 1280×800); Start and Close stay below it in view.
-        let max_height = (ui.ctx().content_rect().height() - 260.0).max(200.0);
-        egui::ScrollArea::vertical().max_height(max_height).show(ui, |ui| self.fields_ui(ui));
+        let max_height = dialog::max_size(ui.ctx()).y;
+        let fields = egui::ScrollArea::vertical().auto_shrink([false, true]);
+        let (footer, ()) = Scrolling::body(ui, max_height, fields, |ui| self.fields_ui(ui));
+        footer.footer(ui, |ui| self.footer_ui(ui))
+    }
+
+    /// Below the fields: what the form would run or what is wrong with it,
+    /// the last "Try once", and Start, Try once and Close.
+    fn footer_ui(&mut self, ui: &mut Ui) -> Option<NewRunAction> {
+        let mut outcome = None;
         let spec = self.spec();
         if let Ok(spec) = &spec
             && let Some(text) = commands_text(spec)
@@ -313,7 +339,9 @@ impl NewRunForm {
                     }
                 }
             }
-            if ui.button("Close").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+            // The window's own Esc (cancel a run) never meets this dialog:
+            // it closes when a run starts.
+            if dialog::close_button(ui, None, true) {
                 outcome = Some(NewRunAction::Close);
             }
         });
@@ -366,7 +394,11 @@ impl NewRunForm {
         egui::Grid::new("new-run").num_columns(2).spacing([12.0, 8.0]).show(ui, |ui| {
             if self.kernel_mode {
                 let label = ui.label("Kernel");
+                let before = self.kernel;
                 kernel_combo(ui, "kernel-a", &mut self.kernel).labelled_by(label.id);
+                if self.kernel != before {
+                    self.switched_kernel(before);
+                }
                 ui.end_row();
                 let label = ui.label("Compare with");
                 egui::ComboBox::from_id_salt("kernel-b")
@@ -381,12 +413,14 @@ impl NewRunForm {
                     .labelled_by(label.id);
                 ui.end_row();
                 let label = ui.label("Size");
-                ui.add(
+                ui.add_enabled(
+                    self.kernel != KernelKind::Canary,
                     egui::TextEdit::singleline(&mut self.size)
                         .hint_text("bytes (seq, chase) or N (matmul)")
                         .desired_width(200.0),
                 )
-                .labelled_by(label.id);
+                .labelled_by(label.id)
+                .on_disabled_hover_text("the canary has a fixed size");
                 ui.end_row();
                 let label = ui.label("Tile");
                 ui.add(
@@ -555,6 +589,33 @@ fn try_request(spec: &BenchSpec) -> Result<NewRunAction, String> {
     let metric = spec.metric.clone().ok_or("choose how the figure is read first (Figure)")?;
     let argv = spec.arms.first().map(Subject::argv).ok_or("type the command to try")?;
     Ok(NewRunAction::TryOnce { argv, metric, timeout: spec.timeout })
+}
+
+/// What a kernel's size is: a working set in bytes (seq, chase), a matrix
+/// dimension (the matmuls), or nothing (the canary's size is fixed).
+#[derive(PartialEq, Eq)]
+enum SizeMeaning {
+    Bytes,
+    Dimension,
+    Fixed,
+}
+
+fn size_meaning(kind: KernelKind) -> SizeMeaning {
+    match kind {
+        KernelKind::Seq | KernelKind::Chase => SizeMeaning::Bytes,
+        KernelKind::MatmulNaive | KernelKind::MatmulIkj | KernelKind::MatmulBlocked => SizeMeaning::Dimension,
+        KernelKind::Canary => SizeMeaning::Fixed,
+    }
+}
+
+/// The size field's text for `kind`: the engine's own default, which is
+/// what `vernier bench --kernel NAME` runs without `--size`.
+pub fn default_size(kind: KernelKind) -> String {
+    match size_meaning(kind) {
+        SizeMeaning::Bytes => DEFAULT_WORKING_SET.to_string(),
+        SizeMeaning::Dimension => DEFAULT_MATMUL_N.to_string(),
+        SizeMeaning::Fixed => String::new(),
+    }
 }
 
 /// A typed text, trimmed; blank is not given.

@@ -16,6 +16,7 @@ use vernier_engine::display::inert;
 use vernier_engine::harness::BenchSpec;
 use vernier_engine::reproduce::{Log, Original, Outcome, Rerun, SideBySide, same_folder, spec_inline_code};
 
+use super::dialog::{Scrolling, close_button};
 use super::{AppCommand, io::Pick};
 
 /// A classmate's log, read for reproducing.
@@ -83,25 +84,18 @@ impl Dialog {
     /// is in flight; queues what it asks for on `commands`; true when the
     /// user closes it (Close, or Esc while no rerun of its own is going).
     pub fn ui(&mut self, ui: &mut Ui, max_height: f32, busy: bool, commands: &mut Vec<AppCommand>) -> bool {
-        // Room below the scrolling body for the separator and Close.
-        const FOOTER: f32 = 40.0;
-        let mut body =
-            egui::ScrollArea::vertical().max_height((max_height - FOOTER).max(120.0)).auto_shrink([false, true]);
+        let mut body = egui::ScrollArea::vertical().auto_shrink([false, true]);
         if self.outcome.is_some() != self.showed_outcome {
             // A new page (the result, or back to their rows) opens at its
             // top, not where the long plan was scrolled to.
             self.showed_outcome = self.outcome.is_some();
             body = body.vertical_scroll_offset(0.0);
         }
-        body.show(ui, |ui| self.body(ui, busy, commands));
-        ui.separator();
         let waiting = self.pending.is_some();
-        let close = ui
-            .add_enabled(!waiting, egui::Button::new("Close"))
-            .on_hover_text("Esc")
-            .on_disabled_hover_text("the rerun is still going: wait for its result, or cancel it with Esc")
-            .clicked();
-        close || (!waiting && !busy && ui.input(|i| i.key_pressed(egui::Key::Escape)))
+        let held = waiting.then_some("the rerun is still going: wait for its result, or cancel it with Esc");
+        // While a run is in flight Esc cancels it (the window's shortcut).
+        let (footer, ()) = Scrolling::body(ui, max_height, body, |ui| self.body(ui, busy, commands));
+        footer.footer(ui, |ui| close_button(ui, held, !busy))
     }
 
     fn body(&mut self, ui: &mut Ui, busy: bool, commands: &mut Vec<AppCommand>) {

@@ -2,6 +2,8 @@
 //! first; only then can the soak start.
 
 use egui::{RichText, Ui};
+
+use super::dialog::{self, Scrolling};
 use vernier_engine::notebook::{Notebook, PredictionText, SoakProtocol};
 
 /// What is being filled in.
@@ -41,74 +43,35 @@ pub enum SoakAction {
     Close,
 }
 
+/// How wide the dialog is when the window has room.
+const WIDTH: f32 = 560.0;
+
 impl SoakForm {
-    /// Draws the dialog.
+    /// Draws the dialog. It fits the window (SPEC U1, T1): the protocol's
+    /// fields scroll, and its buttons with Close stay in view below them.
     pub fn ui(&mut self, ui: &mut Ui, nb: &Notebook) -> Option<SoakAction> {
-        let mut action = None;
+        dialog::fit_width(ui, WIDTH);
         ui.heading("Thermal soak");
-        match nb.next_soak_protocol() {
+        let max_height = dialog::max_size(ui.ctx()).y;
+        let body = egui::ScrollArea::vertical().auto_shrink([false, true]);
+        let fixed = nb.next_soak_protocol();
+        let (footer, fits) = Scrolling::body(ui, max_height, body, |ui| match fixed {
             Some((number, p)) => {
-                ui.label(format!("P{number} fixed the protocol: {}.", p.describe()));
-                ui.label(
-                    RichText::new(format!(
-                        "A run recorded before the soak locks the prediction, and this protocol is still the one the \
-                         soak runs. To change it, amend P{number} with a new protocol: vernier predict <notebook> \
-                         --amend P{number} --soak --duration … --predict … --why …"
-                    ))
-                    .weak(),
-                );
-                ui.horizontal(|ui| {
-                    let label = ui.label("Workers");
-                    ui.add(egui::DragValue::new(&mut self.workers).range(1..=1024)).labelled_by(label.id);
-                });
-                ui.horizontal(|ui| {
+                self.fixed_ui(ui, number, &p.describe());
+                Ok(())
+            }
+            None => self.protocol_ui(ui),
+        });
+        footer.footer(ui, |ui| {
+            let mut action = None;
+            ui.horizontal(|ui| {
+                if fixed.is_some() {
                     if ui.button(RichText::new("▶ Start soak").strong()).clicked() {
                         action = Some(SoakAction::Start(self.workers));
                     }
-                    if ui.button("Close").clicked() {
-                        action = Some(SoakAction::Close);
-                    }
-                });
-            }
-            None => {
-                ui.label("First write down what you expect and fix the protocol; both are sealed before the run.");
-                egui::Grid::new("soak-form").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
-                    for (name, text, hint) in [
-                        ("Experiment", &mut self.experiment, "sustained load, all CPUs"),
-                        ("What I predict", &mut self.predict, "falls at about 180 s to 0.75 of P"),
-                        ("Why", &mut self.why, "fanless laptop, small heat sink"),
-                    ] {
-                        let label = ui.label(name);
-                        ui.add(egui::TextEdit::singleline(text).hint_text(hint).desired_width(380.0))
-                            .labelled_by(label.id);
-                        ui.end_row();
-                    }
-                    let p = &mut self.protocol;
-                    for (name, value, range, suffix) in [
-                        ("Duration", &mut p.duration_s, 10.0..=86_400.0, " s"),
-                        ("Interval", &mut p.interval_s, 0.5..=600.0, " s"),
-                        ("Opening window", &mut p.opening_window_s, 1.0..=3600.0, " s"),
-                        ("Tail window", &mut p.tail_window_s, 1.0..=86_400.0, " s"),
-                        ("Onset threshold", &mut p.threshold, 0.01..=1.0, " of P"),
-                        ("Stability band", &mut p.band, 0.0..=1.0, ""),
-                    ] {
-                        let label = ui.label(name);
-                        ui.add(egui::DragValue::new(value).range(range).suffix(suffix).speed(0.01))
-                            .labelled_by(label.id);
-                        ui.end_row();
-                    }
-                    let label = ui.label("Hold");
-                    ui.add(egui::DragValue::new(&mut p.hold).range(1..=100).suffix(" samples")).labelled_by(label.id);
-                    ui.end_row();
-                });
-                // SPEC T11: the windows must fit the duration; said before the button.
-                let fits = self.protocol.check();
-                if let Err(why) = &fits {
-                    ui.colored_label(ui.visuals().warn_fg_color, why);
-                }
-                let complete =
-                    [&self.experiment, &self.predict, &self.why].iter().all(|t| !t.trim().is_empty()) && fits.is_ok();
-                ui.horizontal(|ui| {
+                } else {
+                    let written = [&self.experiment, &self.predict, &self.why].iter().all(|t| !t.trim().is_empty());
+                    let complete = written && fits.is_ok();
                     if ui.add_enabled(complete, egui::Button::new("Record prediction and protocol")).clicked() {
                         let text = PredictionText {
                             experiment: self.experiment.clone(),
@@ -117,12 +80,68 @@ impl SoakForm {
                         };
                         action = Some(SoakAction::Fix(text, self.protocol));
                     }
-                    if ui.button("Close").clicked() {
-                        action = Some(SoakAction::Close);
-                    }
-                });
+                }
+                // While a soak runs this dialog is closed, so Esc is its own.
+                if dialog::close_button(ui, None, true) {
+                    action = Some(SoakAction::Close);
+                }
+            });
+            action
+        })
+    }
+
+    /// The protocol P`number` fixed (`described`), and the workers to start it with.
+    fn fixed_ui(&mut self, ui: &mut Ui, number: u32, described: &str) {
+        ui.label(format!("P{number} fixed the protocol: {described}."));
+        ui.label(
+            RichText::new(format!(
+                "A run recorded before the soak locks the prediction, and this protocol is still the one the \
+                 soak runs. To change it, amend P{number} with a new protocol: vernier predict <notebook> \
+                 --amend P{number} --soak --duration … --predict … --why …"
+            ))
+            .weak(),
+        );
+        ui.horizontal(|ui| {
+            let label = ui.label("Workers");
+            ui.add(egui::DragValue::new(&mut self.workers).range(1..=1024)).labelled_by(label.id);
+        });
+    }
+
+    /// The prediction and the protocol to fix; whether the protocol's
+    /// windows fit its duration (SPEC T11), said above the button.
+    fn protocol_ui(&mut self, ui: &mut Ui) -> Result<(), String> {
+        ui.label("First write down what you expect and fix the protocol; both are sealed before the run.");
+        egui::Grid::new("soak-form").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
+            for (name, text, hint) in [
+                ("Experiment", &mut self.experiment, "sustained load, all CPUs"),
+                ("What I predict", &mut self.predict, "falls at about 180 s to 0.75 of P"),
+                ("Why", &mut self.why, "fanless laptop, small heat sink"),
+            ] {
+                let label = ui.label(name);
+                ui.add(egui::TextEdit::singleline(text).hint_text(hint).desired_width(380.0)).labelled_by(label.id);
+                ui.end_row();
             }
+            let p = &mut self.protocol;
+            for (name, value, range, suffix) in [
+                ("Duration", &mut p.duration_s, 10.0..=86_400.0, " s"),
+                ("Interval", &mut p.interval_s, 0.5..=600.0, " s"),
+                ("Opening window", &mut p.opening_window_s, 1.0..=3600.0, " s"),
+                ("Tail window", &mut p.tail_window_s, 1.0..=86_400.0, " s"),
+                ("Onset threshold", &mut p.threshold, 0.01..=1.0, " of P"),
+                ("Stability band", &mut p.band, 0.0..=1.0, ""),
+            ] {
+                let label = ui.label(name);
+                ui.add(egui::DragValue::new(value).range(range).suffix(suffix).speed(0.01)).labelled_by(label.id);
+                ui.end_row();
+            }
+            let label = ui.label("Hold");
+            ui.add(egui::DragValue::new(&mut p.hold).range(1..=100).suffix(" samples")).labelled_by(label.id);
+            ui.end_row();
+        });
+        let fits = self.protocol.check();
+        if let Err(why) = &fits {
+            ui.colored_label(ui.visuals().warn_fg_color, why);
         }
-        action
+        fits
     }
 }
