@@ -246,6 +246,11 @@ impl VernierApp {
                     self.say("no file-dialog service answered on this desktop; type the path instead", true);
                 }
             }
+            io::Event::MachineRead(machine) => {
+                for (field, value) in super::views::machine_fill(&machine) {
+                    self.run_command(AppCommand::SetEnvironment(field, value));
+                }
+            }
             io::Event::TheirLog(log) => {
                 if let Some(dialog) = &mut self.reproduce {
                     dialog.log = Some(*log);

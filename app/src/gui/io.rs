@@ -45,6 +45,9 @@ pub enum Request {
     ReadLog { path: PathBuf, mine: PathBuf },
     /// Run the pre-submission audit (reads raw files and exports).
     Audit { dir: PathBuf, notebook: Arc<Notebook> },
+    /// Read this machine's conditions (`/proc`, `/sys`, the counter and
+    /// placement probes) for the Environment's "Fill from this machine".
+    ReadMachine,
     /// Run a command once and read its figure (the New run dialog's "Try
     /// once"); answered from a thread of its own, so the program's run
     /// never holds up a save. `cancel` stops its process.
@@ -95,6 +98,8 @@ pub enum Event {
     TheirLog(Box<Result<super::reproduce::TheirLog, String>>),
     /// The audit's findings.
     Audited(Box<vernier_engine::audit::Report>),
+    /// This machine's conditions, as read for the Environment.
+    MachineRead(Box<vernier_engine::machine::Machine>),
     /// What "Try once" `id` found, or why its command could not run.
     Tried { id: u64, result: Result<harness::metric::TryOnce, String> },
     /// A file dialog closed. `failed` is set when it closed with nothing
@@ -400,6 +405,7 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn()
             Request::Export { dir, notebook, overwrite } => export(&dir, &notebook, overwrite),
             Request::ReadLog { path, mine } => Event::TheirLog(Box::new(super::reproduce::read_log(&path, &mine))),
             Request::Audit { dir, notebook } => Event::Audited(Box::new(vernier_engine::audit::audit(&dir, &notebook))),
+            Request::ReadMachine => Event::MachineRead(Box::new(vernier_engine::machine::Machine::read())),
             Request::WriteRaw { dir, result, next_run } => {
                 let raw = harness::write_raw(&dir, &result, next_run).map_err(|e| e.to_string());
                 Event::RawWritten { result, raw }

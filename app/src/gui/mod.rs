@@ -169,6 +169,8 @@ pub enum AppCommand {
     LockPredictions,
     /// Set an Environment field.
     SetEnvironment(EnvField, String),
+    /// Fill the Environment's machine fields from what Vernier reads here.
+    FillEnvironment,
     /// Add a note.
     AddNote(String),
     /// Discard a run with a reason.
@@ -651,6 +653,10 @@ impl VernierApp {
                 let request =
                     io::Request::SaveAs { from: self.doc.dir.clone(), to, notebook: Arc::clone(&self.doc.notebook) };
                 self.send_io(request);
+                return;
+            }
+            AppCommand::FillEnvironment => {
+                self.send_io(io::Request::ReadMachine);
                 return;
             }
             AppCommand::NewRun => {

@@ -1,7 +1,11 @@
-//! The Environment section: ten fields, editable at any time (SPEC N2).
+//! The Environment section: ten fields, editable at any time and saved as
+//! they are typed (SPEC N2, N7); the three Vernier can read itself are
+//! filled from this machine on request.
 
 use egui::{RichText, Ui};
-use vernier_engine::notebook::{EnvField, Environment, Notebook};
+use vernier_engine::machine::{Machine, NOT_AVAILABLE};
+use vernier_engine::notebook::{EnvField, Environment, Notebook, Workbench};
+use vernier_engine::units;
 
 use super::{Context, ViewState};
 use crate::gui::AppCommand;
@@ -30,9 +34,48 @@ impl HintCache {
     }
 }
 
+/// The Environment's values for the fields Vernier can read itself (SPEC
+/// N2, E9): Machine / OS in the field's own order (CPU, logical CPUs, RAM,
+/// OS), Counter access and Placement control as the probes found them.
+/// What could not be read is named as such, never guessed.
+pub fn machine_fill(m: &Machine) -> [(EnvField, String); 3] {
+    let or_missing = |value: Option<String>, what: &str| value.unwrap_or_else(|| format!("{what} {NOT_AVAILABLE}"));
+    let mut os = or_missing(m.os.0.clone(), "OS");
+    if let Some(kernel) = &m.kernel.0 {
+        os.push_str(&format!(", kernel {kernel}"));
+    }
+    if let Some(hypervisor) = m.hypervisor.0.as_deref().filter(|h| !h.eq_ignore_ascii_case("none")) {
+        // A virtual machine shares its host: that belongs beside the CPU.
+        os.push_str(&format!(", under {hypervisor}"));
+    }
+    let machine = [
+        or_missing(m.cpu_model.0.clone(), "CPU model"),
+        or_missing(m.logical_cpus.0.map(|n| format!("{n} logical CPUs")), "logical CPUs"),
+        or_missing(m.ram_bytes.0.map(|b| format!("{} RAM", units::size(b as f64))), "RAM"),
+        os,
+    ];
+    [
+        (EnvField::MachineOs, machine.join(", ")),
+        (EnvField::CounterAccess, m.counters.clone()),
+        (EnvField::PlacementControl, m.placement.clone()),
+    ]
+}
+
 pub fn environment_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     let hints = state.env_hints.hints(cx.notebook).to_vec();
-    ui.label(RichText::new("Write the boring fields: they are why anyone believes the interesting ones.").weak());
+    ui.horizontal(|ui| {
+        ui.label(RichText::new("Write the boring fields: they are why anyone believes the interesting ones.").weak());
+        // Read on the file thread: /proc, /sys and the probes take a moment.
+        if ui
+            .button("Fill from this machine")
+            .on_hover_text(
+                "Machine / OS, Counter access and Placement control as Vernier reads them here; edit them after",
+            )
+            .clicked()
+        {
+            cx.commands.push(AppCommand::FillEnvironment);
+        }
+    });
     ui.add_space(6.0);
     egui::Grid::new("environment").num_columns(2).striped(true).spacing([16.0, 6.0]).show(ui, |ui| {
         ui.label(RichText::new("Field").strong());
@@ -55,12 +98,23 @@ pub fn environment_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) 
                     response
                 })
                 .inner;
-            // Commit when the field is left or Enter is pressed, not per keystroke.
-            if response.lost_focus() && *draft != saved {
+            // The notebook stores a value trimmed: a trailing space typed is
+            // not a change still to save.
+            let unsaved = draft.trim() != saved;
+            // Saved as it is typed (SPEC N7: the GUI saves after every
+            // change), so nothing typed waits on leaving the field: switching
+            // sections or closing the window loses nothing, and the status
+            // bar's "saved" covers what the field shows. Changes queued while
+            // a save is in flight share the next one (one lock, one write).
+            // A Workbench still being typed ("L, sh") is not a value yet: it
+            // is taken when it reads as one, or when the field is left, where
+            // a refusal is said.
+            let complete = field != EnvField::Workbench || Workbench::parse(draft).is_ok();
+            if unsaved && ((response.changed() && complete) || response.lost_focus()) {
                 cx.commands.push(AppCommand::SetEnvironment(field, draft.clone()));
-            }
-            if !response.has_focus() && *draft != saved && !response.lost_focus() {
-                // The notebook changed under the draft (another notebook opened).
+            } else if unsaved && !response.has_focus() && !response.lost_focus() {
+                // The notebook changed under the draft: filled from the
+                // machine, changed elsewhere, or another notebook opened.
                 *draft = saved;
             }
             ui.end_row();

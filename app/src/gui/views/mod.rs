@@ -13,6 +13,7 @@ use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use vernier_engine::notebook::{Notebook, PREDICTIONS_HEADING, SECTIONS};
 
 use super::AppCommand;
+pub use environment::machine_fill;
 pub use predictions::PredictionForm;
 pub use runs::SweepPick;
 
