@@ -242,14 +242,19 @@ fn predict_run_lock_discard() {
     let p1 = &nb.predictions()[0];
     assert!(nb.lock_of(p1).is_some(), "the run locked P1");
 
-    // The locked prediction refuses an edit, and says why.
+    // The locked prediction offers no edit, only an amendment (U2); the
+    // notebook itself refuses an edit, and says why.
     harness.get_by_label("Predictions  (1)").click();
     harness.run();
     harness.get_by_label("🔒 P1");
-    harness.get_by_label("Edit").click();
-    harness.run();
-    harness.get_all_by_label("Record").last().expect("the dialog's Record").click();
-    harness.run();
+    assert!(harness.query_by_label("Edit").is_none(), "a locked prediction offers no Edit");
+    harness.get_by_label("Amend…");
+    let text = vernier_engine::notebook::PredictionText {
+        experiment: "seq at 1 MiB".into(),
+        predict: "over 2 ns".into(),
+        why: "edited".into(),
+    };
+    harness.state_mut().apply(super::AppCommand::EditPrediction(1, text));
     harness.run();
     harness.get_by_label_contains("prediction P1 is locked");
     assert_eq!(harness.state().notebook().predictions()[0].predict, "under 2 ns per access");
@@ -1369,4 +1374,226 @@ fn a_scan_from_the_window_is_recorded_as_a_sweep() {
     assert!(harness.state().views.show_sweep);
     assert_eq!(harness.state().views.sweep, Some(super::views::SweepPick::Recorded(1)));
     harness.get_by_label_contains("recorded sweep W1");
+}
+
+// ---- Dialogs that fit the window, the Environment filled from this
+// machine, and locked predictions offering only an amendment (issue 21,
+// parts 6 to 8).
+
+/// The rect of the dialog's Close button, checked to be inside a window of
+/// `width`×`height` (after the dialog has settled at that size).
+fn close_in_view(harness: &mut Harness<'static, VernierApp>, width: f32, height: f32, dialog: &str) {
+    settle_dialog(harness);
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(width, height));
+    let close = harness.get_by_label("Close").rect();
+    assert!(window.contains_rect(close), "{dialog}: Close {close:?} is inside the {width}×{height} window");
+}
+
+/// Steps frames until a dialog has laid itself out against its footer's
+/// height and any scroll has finished.
+fn settle_dialog(harness: &mut Harness<'static, VernierApp>) {
+    for _ in 0..10 {
+        harness.step();
+    }
+    harness.run();
+}
+
+/// Presses Esc and lets the window take it.
+fn press_esc(harness: &mut Harness<'static, VernierApp>) {
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+}
+
+/// A New run form as tall as it gets: a command scanned over a parameter,
+/// its own figure read by a pattern, and a second command to compare.
+fn tall_new_run() -> super::new_run::NewRunForm {
+    use super::new_run::{FigureSource, NewRunForm};
+    NewRunForm {
+        kernel_mode: false,
+        command: "./walk --bytes {SIZE}".into(),
+        versus: "./walk --bytes 1".into(),
+        params: "SIZE=16K..64M*4\nMODE=seq,rand".into(),
+        figure: FigureSource::Regex,
+        figure_pattern: "ns/access: ([0-9.eE+-]+)".into(),
+        figure_unit: "ns/access".into(),
+        ..NewRunForm::default()
+    }
+}
+
+// SPEC U3, U1: the New run dialog fits a 1024×700 window at its tallest (a
+// scan, a figure, a problem line): Close is inside the window and closes it,
+// and Esc closes it too.
+#[test]
+fn new_run_fits_the_window_and_closes_with_close_and_esc() {
+    let (_tmp, mut harness) = fixture_app();
+    harness.set_size(egui::vec2(1024.0, 700.0));
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    harness.get_by_label("▶ New run…").click();
+    harness.run();
+    harness.state_mut().new_run = Some(tall_new_run());
+    close_in_view(&mut harness, 1024.0, 700.0, "New run");
+    harness.get_by_label_contains("a scan is not combined with a comparison");
+    harness.get_by_label("Close").click();
+    harness.run();
+    assert!(harness.state().new_run.is_none(), "Close closes New run");
+    harness.get_by_label("▶ New run…").click();
+    harness.run();
+    harness.state_mut().new_run = Some(tall_new_run());
+    harness.run();
+    press_esc(&mut harness);
+    assert!(harness.state().new_run.is_none(), "Esc closes New run");
+}
+
+// SPEC U3: switching kernels in New run gives the size field that kernel's
+// default (the engine's, as `vernier bench --kernel` runs without --size):
+// a matmul's N, never seq's bytes; the canary has no size to type.
+#[test]
+fn new_run_switching_kernels_takes_their_default_size() {
+    use vernier_engine::kernels::{DEFAULT_MATMUL_N, DEFAULT_WORKING_SET};
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    harness.get_by_label("▶ New run…").click();
+    harness.run();
+    let size = |harness: &Harness<'static, VernierApp>| {
+        harness.get_by_role_and_label(Role::TextInput, "Size").value().unwrap_or_default()
+    };
+    assert_eq!(size(&harness), "1048576", "the dialog opens on seq over 1 MiB");
+    let choose = |harness: &mut Harness<'static, VernierApp>, kernel: &str| {
+        harness.get_by_role_and_label(Role::ComboBox, "Kernel").click();
+        harness.run();
+        harness.get_by_label(kernel).click();
+        harness.run();
+    };
+    // Seq to chase: both read the size in bytes, so what was there stays.
+    choose(&mut harness, "chase");
+    assert_eq!(size(&harness), "1048576");
+    choose(&mut harness, "matmul-ikj");
+    assert_eq!(size(&harness), DEFAULT_MATMUL_N.to_string(), "a matmul takes its N, not 1 MiB");
+    let form = harness.state().new_run.clone().expect("open");
+    assert!(form.spec().is_ok(), "the matmul can start as it is");
+    choose(&mut harness, "canary");
+    assert_eq!(size(&harness), "");
+    assert!(harness.state().new_run.as_ref().expect("open").spec().is_ok(), "the canary can start as it is");
+    choose(&mut harness, "seq");
+    assert_eq!(size(&harness), DEFAULT_WORKING_SET.to_string());
+}
+
+// SPEC U1, T1: the soak dialog, with every protocol field shown, fits a
+// 1024×700 window: Close is inside it and closes it; Esc closes it too.
+#[test]
+fn soak_dialog_fits_the_window_and_closes_with_close_and_esc() {
+    let (_tmp, mut harness) = fixture_app();
+    harness.set_size(egui::vec2(1024.0, 700.0));
+    let open = |harness: &mut Harness<'static, VernierApp>| {
+        harness.get_by_label("Soak runs  (0)").click();
+        harness.run();
+        harness.get_by_label("▶ Soak…").click();
+        harness.run();
+        harness.get_by_label("Record prediction and protocol");
+    };
+    open(&mut harness);
+    close_in_view(&mut harness, 1024.0, 700.0, "the soak dialog");
+    harness.get_by_label("Close").click();
+    harness.run();
+    assert!(harness.state().soak_form.is_none(), "Close closes the soak dialog");
+    open(&mut harness);
+    press_esc(&mut harness);
+    assert!(harness.state().soak_form.is_none(), "Esc closes the soak dialog");
+}
+
+// SPEC U1, E14: "Add run from numbers" with a comparison previewed (its
+// rows, verdict and checks below the form) fits a 1024×700 window: Close is
+// inside it and closes it; Esc closes it too.
+#[test]
+fn import_dialog_fits_the_window_and_closes_with_close_and_esc() {
+    let (_tmp, mut harness) = fixture_app();
+    harness.set_size(egui::vec2(1024.0, 700.0));
+    open_import(&mut harness);
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/matmul-driver.csv");
+    type_into(&mut harness, "File", fixture);
+    preview_import(&mut harness);
+    // The preview, below the form, is scrolled into view when it comes.
+    settle_dialog(&mut harness);
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1024.0, 700.0));
+    let rows = harness.get_by_label_contains("would become:").rect();
+    assert!(window.contains_rect(rows), "the preview {rows:?} is in view");
+    close_in_view(&mut harness, 1024.0, 700.0, "Add run from numbers");
+    harness.get_by_label("Close").click();
+    harness.run();
+    assert!(harness.state().import.is_none(), "Close closes Add run from numbers");
+    open_import(&mut harness);
+    press_esc(&mut harness);
+    assert!(harness.state().import.is_none(), "Esc closes Add run from numbers");
+    assert_eq!(harness.state().notebook().runs().len(), 2, "nothing recorded");
+}
+
+// SPEC N2, E9, N7: "Fill from this machine" fills Machine / OS, Counter
+// access and Placement control with what Vernier reads here (read on the
+// file thread), they are saved — the notebook on disk has them — and a
+// filled value edited in the field is saved as it is typed, before the
+// field is left.
+#[test]
+fn environment_fill_from_this_machine_is_saved() {
+    use vernier_engine::notebook::EnvField;
+    let (_tmp, mut harness) = fixture_app();
+    let dir = harness.state().doc.dir.clone();
+    let read = super::views::machine_fill(&vernier_engine::machine::Machine::read());
+    harness.get_by_label("Fill from this machine").click();
+    step_until(&mut harness, "the filled fields on disk", |app| {
+        app.saved() && read.iter().all(|(field, value)| app.notebook().environment().get(*field) == *value)
+    });
+    harness.run();
+    let on_disk = store::load(&dir).expect("reload");
+    for (field, value) in &read {
+        assert!(!value.trim().is_empty(), "{field:?} is filled");
+        assert_eq!(on_disk.environment().get(*field), *value, "{field:?} is on disk");
+        let shown = harness.get_by_role_and_label(Role::TextInput, field.label()).value().unwrap_or_default();
+        assert_eq!(&shown, value, "{field:?} is shown in its field");
+    }
+    let machine = &read[0].1;
+    assert!(machine.contains("logical CPUs") && machine.contains("RAM"), "{machine}");
+    // The student adds what Vernier cannot read, in the filled field.
+    harness.get_by_role_and_label(Role::TextInput, "Machine / OS").focus();
+    harness.run();
+    harness.key_press(egui::Key::End);
+    harness.run();
+    harness.get_by_role_and_label(Role::TextInput, "Machine / OS").type_text(" (a desktop)");
+    harness.run();
+    let typed = format!("{machine} (a desktop)");
+    step_until(&mut harness, "the typed text on disk", |app| {
+        app.saved() && app.notebook().environment().get(EnvField::MachineOs) == typed
+    });
+    assert_eq!(store::load(&dir).expect("reload").environment().get(EnvField::MachineOs), typed);
+    harness.run();
+    harness.get_by_label("✔ saved");
+}
+
+// SPEC U2, N4: a locked prediction shows its lock and offers "Amend…",
+// never "Edit"; an open one still offers "Edit" (and no amendment).
+#[test]
+fn a_locked_prediction_offers_amend_not_edit() {
+    let (_tmp, mut harness) = fixture_app();
+    let nb = harness.state().notebook();
+    assert!(nb.lock_of(&nb.predictions()[0]).is_some(), "the fixture's P1 is locked by its runs");
+    harness.get_by_label("Predictions  (1)").click();
+    harness.run();
+    harness.get_by_label("🔒 P1");
+    assert!(harness.query_by_label("Edit").is_none(), "no Edit on a locked prediction");
+    harness.get_by_label("Amend…").click();
+    harness.run();
+    harness.get_by_label("Amend P1");
+    harness.get_by_label("Cancel").click();
+    harness.run();
+    let text = vernier_engine::notebook::PredictionText {
+        experiment: "chase at 64 MiB".into(),
+        predict: "about 90 ns per access".into(),
+        why: "every access misses".into(),
+    };
+    harness.state_mut().apply(super::AppCommand::AddPrediction(text));
+    harness.run();
+    harness.get_by_label("P2");
+    assert_eq!(harness.get_all_by_label("Edit").count(), 1, "the open P2 offers Edit");
+    assert_eq!(harness.get_all_by_label("Amend…").count(), 1, "only the locked P1 offers an amendment");
 }

@@ -8,6 +8,9 @@ use vernier_engine::notebook::{PREDICTION_COLUMNS, Prediction, PredictionColumn,
 use super::{Context, ViewState, hint};
 use crate::gui::AppCommand;
 
+/// Why a locked prediction offers only an amendment.
+const AMEND_HINT: &str = "locked: it cannot be changed; an amendment quotes it and is recorded with its own time";
+
 /// The three texts of a prediction being typed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PredictionForm {
@@ -98,17 +101,22 @@ pub fn predictions_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) 
                         ui.add(egui::Label::new(RichText::new(text).weak()).wrap());
                     });
                     row.col(|ui| {
-                        ui.horizontal(|ui| {
-                            // Offered on every row: a locked row's edit is
-                            // refused by the notebook, and the refusal is shown.
-                            if ui.small_button("Edit").clicked() {
-                                state.editing = Some((p.number, PredictionForm::of(p)));
-                            }
-                            if lock.is_some() && ui.small_button("Amend…").clicked() {
+                        // SPEC U2, N4: an open prediction can still be
+                        // rewritten; a locked one only amended — offering
+                        // Edit there would invite an edit the notebook must
+                        // refuse, so the amendment is the only button.
+                        if lock.is_some() {
+                            if ui.small_button("Amend…").on_hover_text(AMEND_HINT).clicked() {
                                 let experiment = p.experiment.clone();
                                 state.amending = Some((p.number, PredictionForm { experiment, ..Default::default() }));
                             }
-                        });
+                        } else if ui
+                            .small_button("Edit")
+                            .on_hover_text("open until a run or soak is recorded")
+                            .clicked()
+                        {
+                            state.editing = Some((p.number, PredictionForm::of(p)));
+                        }
                     });
                 });
             }
