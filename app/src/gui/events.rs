@@ -124,14 +124,15 @@ impl VernierApp {
     }
 
     pub(super) fn on_io_event(&mut self, event: io::Event) {
-        if event.is_answer() {
-            self.io_waiting = self.io_waiting.saturating_sub(1);
+        let answers = event.answers();
+        if answers > 0 {
+            self.io_waiting = self.io_waiting.saturating_sub(answers);
             if self.io_waiting == 0 {
                 self.io_busy_since = None;
             }
         }
         match event {
-            io::Event::Changed { generation, result } => self.on_changed(generation, result),
+            io::Event::Changed { generation, result, .. } => self.on_changed(generation, result),
             io::Event::ChangedElsewhere { notebook, unwritten } => {
                 // With changes of its own in flight the window waits for
                 // their answer: it carries the other program's change too.
@@ -247,9 +248,14 @@ impl VernierApp {
                 }
             }
             io::Event::MachineRead(machine) => {
-                for (field, value) in super::views::machine_fill(&machine) {
-                    self.run_command(AppCommand::SetEnvironment(field, value));
-                }
+                // One change for the three fields: one save, one message.
+                let values = super::views::machine_fill(&machine);
+                self.edit(Arc::new(move |nb: &mut Notebook| {
+                    for (field, value) in &values {
+                        nb.set_environment_field(*field, value)?;
+                    }
+                    Ok(Applied::said("Machine / OS, Counter access and Placement control filled from this machine"))
+                }));
             }
             io::Event::TheirLog(log) => {
                 if let Some(dialog) = &mut self.reproduce {

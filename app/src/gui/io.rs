@@ -71,7 +71,9 @@ pub enum Request {
 pub enum Event {
     /// Changes up to `generation` were applied to the file and saved, or
     /// could not be (nothing of them is on disk then).
-    Changed { generation: u64, result: Result<Box<Saved>, String> },
+    /// `answers` is how many change requests this save answers (those
+    /// queued behind each other share it).
+    Changed { generation: u64, result: Result<Box<Saved>, String>, answers: usize },
     /// Another program changed the notebook file; here it is as it is now.
     ChangedElsewhere { notebook: Box<Notebook>, unwritten: Unwritten },
     /// A notebook was loaded (or created), with its unwritten parts.
@@ -118,10 +120,15 @@ impl Request {
 }
 
 impl Event {
-    /// True when it answers a request (see [`Request::is_answered`]);
-    /// a change noticed on disk and a closed file dialog answer none.
-    pub fn is_answer(&self) -> bool {
-        !matches!(self, Event::ChangedElsewhere { .. } | Event::Picked { .. } | Event::Tried { .. })
+    /// How many requests it answers (see [`Request::is_answered`]): a
+    /// save as many as the changes it took in; a change noticed on disk
+    /// and a closed file dialog none.
+    pub fn answers(&self) -> usize {
+        match self {
+            Event::Changed { answers, .. } => *answers,
+            Event::ChangedElsewhere { .. } | Event::Picked { .. } | Event::Tried { .. } => 0,
+            _ => 1,
+        }
     }
 }
 
@@ -374,7 +381,7 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn()
                     }
                     Err(e) => Err(e.to_string()),
                 };
-                Event::Changed { generation, result }
+                Event::Changed { generation, result, answers: changes.len() }
             }
             Request::TryOnce { id, argv, metric, timeout, cancel } => {
                 try_once(id, argv, metric, timeout, cancel, out.clone(), Arc::clone(wake));

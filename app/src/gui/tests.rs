@@ -1566,6 +1566,9 @@ fn environment_fill_from_this_machine_is_saved() {
         app.saved() && app.notebook().environment().get(EnvField::MachineOs) == typed
     });
     assert_eq!(store::load(&dir).expect("reload").environment().get(EnvField::MachineOs), typed);
+    // Keystrokes saved together (one lock, load and save) are all answered:
+    // the status bar does not go on saying the file thread is busy.
+    assert_eq!(harness.state().io_waiting, 0, "every change typed is answered");
     harness.run();
     harness.get_by_label("✔ saved");
 }

@@ -46,7 +46,8 @@ pub fn machine_fill(m: &Machine) -> [(EnvField, String); 3] {
     }
     if let Some(hypervisor) = m.hypervisor.0.as_deref().filter(|h| !h.eq_ignore_ascii_case("none")) {
         // A virtual machine shares its host: that belongs beside the CPU.
-        os.push_str(&format!(", under {hypervisor}"));
+        // The reading says so itself ("yes (QEMU) — a shared host").
+        os.push_str(&format!(", hypervisor: {hypervisor}"));
     }
     let machine = [
         or_missing(m.cpu_model.0.clone(), "CPU model"),
