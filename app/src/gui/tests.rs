@@ -299,17 +299,19 @@ fn soak_from_the_window() {
     // Without a protocol the dialog asks for one; fix a short one.
     harness.get_by_label("Record prediction and protocol");
     let text = PredictionText { experiment: "short soak".into(), predict: "no onset".into(), why: "a VM".into() };
-    // The shortest protocol whose windows fit (T11) at a 1 s interval.
+    // A short protocol whose windows fit (T11), with an opening window of
+    // four samples: a machine under load starts sampling late, and a first
+    // sample after the opening window leaves P unmeasured.
     let protocol = SoakProtocol {
-        duration_s: 10.0,
-        interval_s: 1.0,
-        opening_window_s: 1.0,
-        tail_window_s: 5.0,
+        duration_s: 20.0,
+        interval_s: 0.5,
+        opening_window_s: 2.0,
+        tail_window_s: 10.0,
         ..SoakProtocol::default()
     };
     harness.state_mut().apply(super::AppCommand::FixSoak(text, protocol));
     harness.run();
-    harness.get_by_label_contains("P1 fixed the protocol: 10 s sampled every 1 s");
+    harness.get_by_label_contains("P1 fixed the protocol: 20 s sampled every 0.5 s");
     harness.get_by_label("▶ Start soak").click();
     harness.step();
     step_until(&mut harness, "the soak to be recorded", |app| app.notebook().soaks().len() == 1 && app.saved());
