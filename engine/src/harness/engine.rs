@@ -8,7 +8,7 @@ use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::{BenchError, BenchResult, BenchSpec, TrialRecord, run_bench};
+use super::{BENCH_THREAD, BenchError, BenchResult, BenchSpec, Face, TrialRecord, run_bench_for};
 
 /// Events buffered between the engine and its reader. Trial events beyond
 /// this are dropped (the finished result carries every trial); the final
@@ -56,6 +56,17 @@ pub enum Refused {
     Stopped,
 }
 
+/// Why the engine wakes its owner: a window repaints for progress at its
+/// own slow pace, but shows an ending at once (SPEC E15: the window does
+/// not compete with the measurement for CPU).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wake {
+    /// A run started or a trial completed.
+    Progress,
+    /// A run finished or failed: its result is waiting.
+    Done,
+}
+
 enum Command {
     Start(Box<BenchSpec>),
     Shutdown,
@@ -72,15 +83,30 @@ pub struct Engine {
 
 impl Engine {
     /// Starts the engine thread. `waker` is called after each event is
-    /// queued (the app passes a repaint request; the CLI nothing).
-    pub fn spawn(waker: impl Fn() + Send + 'static) -> std::io::Result<Self> {
+    /// queued (the command line passes nothing).
+    pub fn spawn(waker: impl Fn() + Send + Sync + 'static) -> std::io::Result<Self> {
+        Self::spawn_for(Face::CommandLine, move |_| waker())
+    }
+
+    /// Starts the engine thread of a window: `waker` hears why it is
+    /// woken, and around each pinned run every other thread of the process
+    /// is kept off the run's CPU and its CPU time recorded on the row
+    /// (SPEC E15).
+    pub fn spawn_for_window(waker: impl Fn(Wake) + Send + Sync + 'static) -> std::io::Result<Self> {
+        Self::spawn_for(Face::Window, waker)
+    }
+
+    fn spawn_for(face: Face, waker: impl Fn(Wake) + Send + Sync + 'static) -> std::io::Result<Self> {
         let (commands, inbox) = sync_channel::<Command>(16);
         let (outbox, events) = sync_channel::<EngineEvent>(EVENT_CAPACITY);
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
         let thread = std::thread::Builder::new()
             .name("vernier-engine".into())
-            .spawn(move || serve(&inbox, &outbox, &flag, &waker))?;
+            .spawn(move || {
+                let waker: Arc<dyn Fn(Wake) + Send + Sync> = Arc::new(waker);
+                serve(&inbox, &outbox, &flag, &waker, face);
+            })?;
         Ok(Self { commands, events, cancel, thread: Some(thread) })
     }
 
@@ -131,17 +157,24 @@ impl Drop for Engine {
     }
 }
 
-fn serve(inbox: &Receiver<Command>, outbox: &SyncSender<EngineEvent>, cancel: &Arc<AtomicBool>, waker: &dyn Fn()) {
+fn serve(
+    inbox: &Receiver<Command>,
+    outbox: &SyncSender<EngineEvent>,
+    cancel: &Arc<AtomicBool>,
+    waker: &Arc<dyn Fn(Wake) + Send + Sync>,
+    face: Face,
+) {
     while let Ok(Command::Start(spec)) = inbox.recv() {
         let total = schedule_total(&spec);
         let _ = outbox.try_send(EngineEvent::Started { total });
-        waker();
+        waker(Wake::Progress);
         let started = Instant::now();
         let flag = Arc::clone(cancel);
         let events = outbox.clone();
+        let wake = Arc::clone(waker);
         // Each benchmark runs on a thread of its own, so pinning it (E8)
         // never outlives the benchmark.
-        let worker = std::thread::Builder::new().name("vernier-bench".into()).spawn(move || {
+        let worker = std::thread::Builder::new().name(BENCH_THREAD.into()).spawn(move || {
             let mut done = 0u64;
             let mut on_trial = |t: &TrialRecord| {
                 done += 1;
@@ -151,11 +184,15 @@ fn serve(inbox: &Receiver<Command>, outbox: &SyncSender<EngineEvent>, cancel: &A
                     * u32::try_from(left).unwrap_or(u32::MAX);
                 let progress = Progress { done, total: total.max(done), elapsed, remaining };
                 // Never block the timed loop: a full queue drops a progress event.
-                if let Err(TrySendError::Disconnected(_)) = events.try_send(EngineEvent::Trial(*t, progress)) {
-                    flag.store(true, Ordering::Relaxed);
+                match events.try_send(EngineEvent::Trial(*t, progress)) {
+                    // The owner decides how soon to look (a window: at its
+                    // own slow pace while the run lasts).
+                    Ok(()) => wake(Wake::Progress),
+                    Err(TrySendError::Full(_)) => {}
+                    Err(TrySendError::Disconnected(_)) => flag.store(true, Ordering::Relaxed),
                 }
             };
-            run_bench(&spec, &flag, &mut on_trial)
+            run_bench_for(&spec, &flag, &mut on_trial, face)
         });
         let last = match worker {
             Ok(handle) => match handle.join() {
@@ -169,7 +206,7 @@ fn serve(inbox: &Receiver<Command>, outbox: &SyncSender<EngineEvent>, cancel: &A
         if outbox.send(last).is_err() {
             return;
         }
-        waker();
+        waker(Wake::Done);
     }
 }
 

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-pub use engine::{Engine, EngineEvent, Progress, Refused};
+pub use engine::{Engine, EngineEvent, Progress, Refused, Wake};
 pub use metric::{MetricSpec, OwnFigure};
 pub use process::{Capture, CommandRunner, CommandTrial};
 pub use provenance::Provenance;
@@ -306,6 +306,10 @@ pub struct BenchResult {
     pub stated: Option<Environment>,
     /// Why the run ended early, if it did; what was measured is kept.
     pub failure: Option<String>,
+    /// What the window's own threads cost during a run started from it,
+    /// and where they were kept (SPEC E15); `None` from the command line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window_cpu: Option<String>,
 }
 
 impl BenchResult {
@@ -347,6 +351,9 @@ impl BenchResult {
         }
         if let Some(order) = &self.order {
             add(ConditionName::OrderCheck, order.describe());
+        }
+        if let Some(window) = &self.window_cpu {
+            add(ConditionName::WindowCpu, window.clone());
         }
         rows
     }
@@ -491,6 +498,24 @@ impl schedule::Executor for Live<'_> {
     }
 }
 
+/// The names of the threads a benchmark runs on: the measuring thread and
+/// the watchdog it starts. They follow the run's placement; every other
+/// thread of a window's process is kept off a pinned run's CPU (SPEC E15).
+pub(crate) const RUN_THREADS: &[&str] = &[BENCH_THREAD, process::WATCHDOG_THREAD];
+
+/// The thread the [`Engine`] runs each benchmark on.
+pub(crate) const BENCH_THREAD: &str = "vernier-bench";
+
+/// Who started a benchmark: the window's threads are moved and counted
+/// around it (SPEC E15); the command line has no window to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Face {
+    /// `vernier bench` and the other commands.
+    CommandLine,
+    /// The window.
+    Window,
+}
+
 /// Runs a benchmark on the calling thread. `on_trial` sees every trial as
 /// it completes; `cancel` stops it within 100 ms.
 ///
@@ -501,10 +526,24 @@ pub fn run_bench(
     cancel: &Arc<AtomicBool>,
     on_trial: &mut dyn FnMut(&TrialRecord),
 ) -> Result<BenchResult, BenchError> {
+    run_bench_for(spec, cancel, on_trial, Face::CommandLine)
+}
+
+/// [`run_bench`] for `face`: from the window, once this thread is pinned,
+/// the process's other threads are kept off its CPU and their CPU time is
+/// counted until the run ends (SPEC E15).
+pub(crate) fn run_bench_for(
+    spec: &BenchSpec,
+    cancel: &Arc<AtomicBool>,
+    on_trial: &mut dyn FnMut(&TrialRecord),
+    face: Face,
+) -> Result<BenchResult, BenchError> {
     validate(spec)?;
     let started_at = Utc::now();
     let machine = Machine::read();
     let placement = platform::placement::pin(spec.pin);
+    let window = (face == Face::Window)
+        .then(|| platform::own_threads::Watch::start(platform::placement::pinned_cpu(&placement), RUN_THREADS));
     let runner = CommandRunner::new(Arc::clone(cancel))?;
     let prepared = spec.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>()?;
     let provenance: Vec<Option<Provenance>> = spec
@@ -594,6 +633,8 @@ pub fn run_bench(
         control: spec.control,
         stated: spec.stated.clone(),
         failure,
+        // Ended here, while the watchdog still lives, so its time is the run's.
+        window_cpu: window.map(|w| w.finish().describe()),
     })
 }
 

@@ -44,6 +44,9 @@ impl Shared {
     }
 }
 
+/// The watchdog's thread name (it follows the run's placement: SPEC E15).
+pub(crate) const WATCHDOG_THREAD: &str = "vernier-watchdog";
+
 /// Runs command trials; owns the watchdog thread.
 pub struct CommandRunner {
     shared: Arc<Shared>,
@@ -71,7 +74,7 @@ impl CommandRunner {
         let shared = Arc::new(Shared { slot: Mutex::new(Slot::default()), wake: Condvar::new() });
         let watched = Arc::clone(&shared);
         let watchdog =
-            std::thread::Builder::new().name("vernier-watchdog".into()).spawn(move || watch(&watched, &cancel))?;
+            std::thread::Builder::new().name(WATCHDOG_THREAD.into()).spawn(move || watch(&watched, &cancel))?;
         Ok(Self { shared, watchdog: Some(watchdog), reaper: Subreaper::start() })
     }
 

@@ -182,6 +182,7 @@ vocabulary! {
     ProcessCleanup = "process cleanup", Method, None;
     Control = "control", Method, Some(Brevity::Column);
     Extends = "extends", Method, None;
+    WindowCpu = "window CPU during the run", Method, None;
     Placeholders = "placeholders", Soak, Some(Brevity::Column);
     Workers = "workers", Soak, None;
     CalibratedChunkTime = "calibrated chunk time", Soak, None;
@@ -249,9 +250,13 @@ impl ConditionName {
     /// True when two rows differing in it says something about the machine
     /// or the method; a kernel's result check is about the result, being
     /// the control is the row's role in its own notebook, and the run a row
-    /// extends (S10) is about its own log.
+    /// extends (S10) is about its own log, and what the window cost (E15)
+    /// is about the face that started it, present only on rows run from it.
     pub fn compared_in_reproduce(self) -> bool {
-        !matches!(self, ConditionName::ResultCheck | ConditionName::Control | ConditionName::Extends)
+        !matches!(
+            self,
+            ConditionName::ResultCheck | ConditionName::Control | ConditionName::Extends | ConditionName::WindowCpu
+        )
     }
 }
 

@@ -13,6 +13,7 @@ pub mod counters;
 pub mod fs;
 pub mod placement;
 pub mod process_group;
+pub mod own_threads;
 pub mod program;
 pub mod reaper;
 
