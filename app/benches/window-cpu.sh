@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# SPEC E15, issue 21: the window does not compete with the measurement for
+# CPU, and shows that it did not.
+#
+#   app/benches/window-cpu.sh [SESSIONS]      (default 6, at least 5)
+#
+# The same interleaved pair (sha256sum against md5sum of one 4 MB file, -n 31,
+# --pin PIN) is run from the command line and from the real window under
+# Xvfb (driven with xdotool), alternating session by session (CLI then
+# window, then window then CLI, …), while a busy loop loads every other CPU.
+#
+# Per window session, "window CPU during the run" is the CPU time of every
+# thread of the vernier process except the run's own (vernier-bench,
+# vernier-watchdog) plus every thread of Xvfb, from the moment the run's
+# thread appears to the moment it ends (read from /proc/PID/task/*/schedstat),
+# over that wall time. Per session, the IQR fraction (IQR / median, the mean
+# of the two arms, as `vernier show --json` gives it) of the window's run is
+# divided by the command line's.
+#
+# Goals: median window CPU during a run < 5 % of a core; median IQR-fraction
+# ratio window/CLI ≤ 1.2. Prints each session, the medians with their spread,
+# and PASS or FAIL. Exit status 0 on PASS, 1 on FAIL, 2 when it cannot run.
+#
+# Needs a release build (VERNIER=path, default ${CARGO_TARGET_DIR:-target}/release/vernier),
+# Xvfb, xdotool, taskset, python3 and at least 2 CPUs. The New run dialog is
+# filled by clicking at its fixed place in the 1280×800 window (its layout as
+# of issue 21); if the layout moves, the script says the run did not start
+# and keeps a screenshot when ImageMagick's `import` is there.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+sessions=${1:-6}
+(( sessions >= 5 )) || { echo "at least 5 sessions (got $sessions)" >&2; exit 2; }
+v=${VERNIER:-${CARGO_TARGET_DIR:-target}/release/vernier}
+v=$(realpath "$v" 2>/dev/null) && [ -x "$v" ] || { echo "no vernier at ${VERNIER:-target/release/vernier}: build with cargo build --release" >&2; exit 2; }
+for tool in Xvfb xdotool taskset python3; do
+  command -v "$tool" >/dev/null || { echo "$tool is not installed" >&2; exit 2; }
+done
+cpus=$(nproc)
+(( cpus >= 2 )) || { echo "needs 2 CPUs: with one, nothing can be kept off the measured CPU" >&2; exit 2; }
+pin=${PIN:-$((cpus - 1))}
+all="0-$((cpus - 1))"
+others=$(python3 -c "import sys; print(','.join(str(c) for c in range($cpus) if c != $pin))")
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+export HOME="$work/home" XDG_DATA_HOME="$work/home/.local/share"
+mkdir -p "$HOME"
+
+# This script (the operator) stays off the measured CPU; what it starts gets
+# every CPU back, so the window is placed by Vernier, not by inheritance.
+taskset -pc "$others" $$ >/dev/null
+blob="$work/blob"
+head -c 4000000 /dev/urandom > "$blob"
+a="sha256sum $blob" b="md5sum $blob"
+"$v" new "$work/cli" >/dev/null
+"$v" new "$work/win" >/dev/null
+
+d=90
+while [ -e "/tmp/.X$d-lock" ]; do d=$((d + 1)); done
+taskset -c "$all" Xvfb ":$d" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!; pids+=("$xvfb")
+export DISPLAY=":$d"
+for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
+for c in ${others//,/ }; do
+  taskset -c "$c" sh -c 'while :; do :; done' &
+  pids+=("$!")
+done
+taskset -c "$all" "$v" open "$work/win" >"$work/window.log" 2>&1 &
+win=$!; pids+=("$win")
+for _ in $(seq 300); do xdotool search --name "^Vernier" >/dev/null 2>&1 && break; sleep 0.2; done
+wid=$(xdotool search --name "^Vernier" | head -1) || { echo "no Vernier window appeared:" >&2; cat "$work/window.log" >&2; exit 2; }
+sleep 2
+
+# CPU time (ns) of a process's threads; with "run", the run's own are left out.
+cpu_ns() {
+  local n=0 t c s
+  for t in /proc/"$1"/task/*; do
+    if [ "${2:-}" = run ]; then
+      read -r c < "$t/comm" 2>/dev/null || continue
+      case $c in vernier-bench | vernier-watchdo) continue ;; esac
+    fi
+    read -r s _ < "$t/schedstat" 2>/dev/null || continue
+    n=$((n + s))
+  done
+  echo "$n"
+}
+running() { grep -qx vernier-bench /proc/"$win"/task/*/comm 2>/dev/null; }
+runs_in() { "$v" show "$1" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["runs"]))'; }
+# The mean IQR fraction of the last two rows (the pair's arms A and B).
+iqr_fraction() {
+  "$v" show "$1" --json | python3 -c '
+import json, sys
+runs = json.load(sys.stdin)["runs"][-2:]
+print(sum(r["stats"]["iqr_fraction"] for r in runs) / len(runs))'
+}
+
+cli_session() {
+  taskset -c "$all" "$v" bench -n 31 --pin "$pin" --notebook "$work/cli" --vs "$b" -- $a >/dev/null
+  iqr_fraction "$work/cli" > "$work/cli.iqr"
+}
+
+# Fills the New run dialog and starts the run. Each step waits for the
+# window to have drawn the last one (a click lands on the layout of the
+# frame before it), more so on a loaded machine.
+start_from_window() {
+  local pause=$1
+  xdotool windowfocus --sync "$wid" 2>/dev/null || true
+  xdotool key Escape; sleep "$pause"
+  xdotool key ctrl+r; sleep "$pause"
+  xdotool mousemove 596 249 click 1; sleep "$pause"                         # Command
+  xdotool mousemove 686 234 click 1; sleep "$pause"; xdotool type --delay 20 "$a"; sleep "$pause"
+  xdotool mousemove 686 262 click 1; sleep "$pause"; xdotool type --delay 20 "$b"; sleep "$pause"
+  xdotool mousemove 555 511 click 1; sleep "$pause"                         # pin to CPU
+  xdotool mousemove 655 511 click 1; sleep "$pause"                         # which CPU
+  xdotool key ctrl+a; xdotool type "$pin"; xdotool key Return; sleep "$pause"
+  xdotool mousemove 485 618 click 1                                         # ▶ Start
+  for _ in $(seq 300); do running && return 0; sleep 0.01; done
+  return 1
+}
+
+win_session() {
+  local before w0 x0 t0 w1 x1 t1 pause
+  before=$(runs_in "$work/win")
+  for pause in 0.5 1 2; do start_from_window "$pause" && break; done
+  if ! running; then
+    command -v import >/dev/null && import -window root "$TMPDIR_KEEP/window-cpu-failed.png" 2>/dev/null || true
+    echo "the window did not start the run (has the New run dialog moved?)" >&2
+    exit 2
+  fi
+  w0=$(cpu_ns "$win" run); x0=$(cpu_ns "$xvfb"); t0=$(date +%s%N)
+  while running; do sleep 0.02; done
+  w1=$(cpu_ns "$win" run); x1=$(cpu_ns "$xvfb"); t1=$(date +%s%N)
+  for _ in $(seq 100); do [ "$(runs_in "$work/win")" -ge $((before + 2)) ] && break; sleep 0.2; done
+  [ "$(runs_in "$work/win")" -ge $((before + 2)) ] || { echo "the window's run was not recorded" >&2; exit 2; }
+  # The dialog was filled by clicks: the rows must be the pair, pinned.
+  "$v" show "$work/win" --json | python3 -c '
+import json, sys
+a, b = json.load(sys.stdin)["runs"][-2:]
+placed = lambda r: next((c["value"] for c in r["conditions"] if c["field"] == "placement used"), "")
+if [a["command"][0], b["command"][0]] != ["sha256sum", "md5sum"] or placed(a) != "pinned to CPU " + sys.argv[1]:
+    sys.exit(f"the window ran something else: {a['"'"'command'"'"']} / {b['"'"'command'"'"']}, {placed(a)}")' "$pin"
+  python3 -c "print(100 * ($w1 - $w0 + $x1 - $x0) / ($t1 - $t0), 100 * ($w1 - $w0) / ($t1 - $t0), ($t1 - $t0) / 1e9)" > "$work/win.cpu"
+  iqr_fraction "$work/win" > "$work/win.iqr"
+  "$v" show "$work/win" --json | python3 -c '
+import json, sys
+row = json.load(sys.stdin)["runs"][-1]
+print(next((c["value"] for c in row["conditions"] if c["field"] == "window CPU during the run"), "(no window CPU condition)"))' > "$work/win.said"
+}
+TMPDIR_KEEP=${TMPDIR:-/tmp}
+
+echo "== window CPU during a run (SPEC E15): $sessions sessions, pair: sha256sum vs md5sum of 4 MB, -n 31, --pin $pin, load on CPU $others"
+printf '%-8s %-10s %-26s %-11s %-11s %s\n' session order "window CPU (vernier+Xvfb)" "IQR f. CLI" "IQR f. win" ratio
+: > "$work/results"
+for s in $(seq "$sessions"); do
+  if (( s % 2 )); then order="CLI, win"; cli_session; win_session; else order="win, CLI"; win_session; cli_session; fi
+  read -r cpu own wall < "$work/win.cpu"
+  c=$(cat "$work/cli.iqr") w=$(cat "$work/win.iqr")
+  ratio=$(python3 -c "print($w / $c)")
+  echo "$cpu $ratio" >> "$work/results"
+  printf '%-8s %-10s %-26s %-11s %-11s %s\n' "$s" "$order" \
+    "$(printf '%.1f %% (vernier %.1f %%, %.1f s)' "$cpu" "$own" "$wall")" \
+    "$(printf '%.3f' "$c")" "$(printf '%.3f' "$w")" "$(printf '%.2f' "$ratio")"
+  echo "         the row says: window CPU during the run: $(cat "$work/win.said")"
+done
+python3 - "$work/results" "$sessions" <<'PY'
+import statistics, sys
+rows = [tuple(map(float, line.split())) for line in open(sys.argv[1])]
+cpu = [r[0] for r in rows]
+ratio = [r[1] for r in rows]
+def spread(xs):
+    q = statistics.quantiles(xs, n=4, method="inclusive")
+    return f"IQR {q[0]:.2f}–{q[2]:.2f}, min {min(xs):.2f}, max {max(xs):.2f}"
+mc, mr = statistics.median(cpu), statistics.median(ratio)
+ok_cpu, ok_ratio = mc < 5.0, mr <= 1.2
+print(f"sessions: {sys.argv[2]} per face")
+print(f"median window CPU during a run (Xvfb included): {mc:.2f} % of a core ({spread(cpu)}) — goal < 5 %: {'PASS' if ok_cpu else 'FAIL'}")
+print(f"median IQR-fraction ratio window/CLI: {mr:.2f} ({spread(ratio)}) — goal ≤ 1.2: {'PASS' if ok_ratio else 'FAIL'}")
+print("PASS" if ok_cpu and ok_ratio else "FAIL")
+sys.exit(0 if ok_cpu and ok_ratio else 1)
+PY
