@@ -10,6 +10,13 @@ use std::time::{Duration, Instant};
 
 use super::{BENCH_THREAD, BenchError, BenchResult, BenchSpec, Face, TrialRecord, run_bench_for};
 
+/// A window's run starts this long after it is handed over (cancellable),
+/// so the frame the window draws as it hands it over is finished before
+/// the measurement starts (SPEC E15: the window does not compete with the
+/// measurement for CPU; under software OpenGL one frame takes tens of
+/// milliseconds).
+const WINDOW_SETTLE: Duration = Duration::from_millis(250);
+
 /// Events buffered between the engine and its reader. Trial events beyond
 /// this are dropped (the finished result carries every trial); the final
 /// event is always delivered.
@@ -89,9 +96,10 @@ impl Engine {
     }
 
     /// Starts the engine thread of a window: `waker` hears why it is
-    /// woken, and around each pinned run every other thread of the process
-    /// is kept off the run's CPU and its CPU time recorded on the row
-    /// (SPEC E15).
+    /// woken; each run starts after a short settling pause, for the
+    /// window's last frame to be drawn; and around each pinned run every
+    /// other thread of the process is kept off the run's CPU and its CPU
+    /// time recorded on the row (SPEC E15).
     pub fn spawn_for_window(waker: impl Fn(Wake) + Send + Sync + 'static) -> std::io::Result<Self> {
         Self::spawn_for(Face::Window, waker)
     }
@@ -165,6 +173,9 @@ fn serve(
     face: Face,
 ) {
     while let Ok(Command::Start(spec)) = inbox.recv() {
+        if face == Face::Window {
+            settle(cancel);
+        }
         let total = schedule_total(&spec);
         let _ = outbox.try_send(EngineEvent::Started { total });
         waker(Wake::Progress);
@@ -207,6 +218,15 @@ fn serve(
             return;
         }
         waker(Wake::Done);
+    }
+}
+
+/// Waits [`WINDOW_SETTLE`], or less when the run is cancelled meanwhile
+/// (it then ends as cancelled at once, having measured nothing).
+fn settle(cancel: &AtomicBool) {
+    let end = Instant::now() + WINDOW_SETTLE;
+    while !cancel.load(Ordering::Relaxed) && Instant::now() < end {
+        std::thread::sleep((end - Instant::now()).min(Duration::from_millis(20)));
     }
 }
 
