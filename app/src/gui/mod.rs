@@ -987,8 +987,9 @@ impl VernierApp {
         let context = vernier_engine::soak::run::stated_context(self.doc.notebook.environment());
         let ctx = self.egui_ctx.clone();
         // A sample waits for the window's slow pace (SPEC E15).
-        match soak_runner::SoakHandle::start(protocol, workers, out, context, move || ctx.request_repaint_after(LIVE_PACE))
-        {
+        match soak_runner::SoakHandle::start(protocol, workers, out, context, move || {
+            ctx.request_repaint_after(LIVE_PACE)
+        }) {
             Ok(handle) => {
                 let total = protocol.samples() as usize;
                 self.live_soak = Some(LiveSoak { handle, total, points: Vec::new(), started: Instant::now() });

@@ -1602,3 +1602,69 @@ fn a_locked_prediction_offers_amend_not_edit() {
     assert_eq!(harness.get_all_by_label("Edit").count(), 1, "the open P2 offers Edit");
     assert_eq!(harness.get_all_by_label("Amend…").count(), 1, "only the locked P1 offers an amendment");
 }
+
+// SPEC E15: while a pinned run started from the window is in flight, the
+// window's own threads (the UI thread — the test's, here — the file thread
+// and the engine thread) may not run on the run's CPU, as
+// `/proc/self/task/*/status` says; the run's own thread is pinned to it;
+// afterwards they are put back, and the row records the window's CPU time.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_pinned_run_keeps_the_window_off_its_cpu() {
+    use vernier_engine::harness::{BenchSpec, Subject};
+    use vernier_engine::notebook::{ConditionName, Conditions as _};
+    use vernier_engine::platform::own_threads::thread_placements;
+
+    let Ok(cpus) = vernier_engine::platform::placement::cpus_here() else {
+        return println!("skipped: this machine cannot pin (no placement control)");
+    };
+    let Some(&cpu) = cpus.last().filter(|_| cpus.len() >= 2) else {
+        return println!("skipped: with one CPU there is no other CPU to keep the window on");
+    };
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    store::create(&dir, "GUI test", chrono::Utc::now()).expect("create");
+    let mut harness = app_on(dir);
+    // The UI thread, by its id (`/proc/thread-self` is `PID/task/TID`).
+    let link = std::fs::read_link("/proc/thread-self").expect("/proc/thread-self");
+    let ui: i32 = link.file_name().and_then(|t| t.to_str()?.parse().ok()).expect("a thread id");
+    let mut spec = BenchSpec::new(vec![Subject::Command { argv: vec!["sleep".into(), "0.2".into()], shell: false }]);
+    spec.runs = 5;
+    spec.warmup = vernier_engine::notebook::WarmupPolicy::Count(0);
+    spec.pin = Some(cpu);
+    harness.state_mut().apply(super::AppCommand::StartRun(Box::new(spec)));
+    assert!(harness.state().running(), "the run started");
+
+    // Looked at until the run's thread is seen pinned with the window's
+    // threads off its CPU: the window's are moved just after the pin.
+    let mut seen = None;
+    let mut last = Vec::new();
+    while harness.state().running() && seen.is_none() {
+        harness.step();
+        last = thread_placements().expect("Cpus_allowed_list is readable on Linux");
+        let of = |name: &str| last.iter().find(|(_, comm, _)| comm == name).map(|(_, _, cpus)| cpus.clone());
+        let main = last.iter().find(|(tid, _, _)| *tid == ui).map(|(_, _, cpus)| cpus.clone());
+        let (Some(bench), Some(io), Some(engine), Some(main)) =
+            (of("vernier-bench"), of("vernier-io"), of("vernier-engine"), main)
+        else {
+            continue;
+        };
+        if bench == [cpu] && [&io, &engine, &main].iter().all(|c| !c.contains(&cpu)) {
+            seen = Some((io, engine, main));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let Some((io, _, main)) = seen else {
+        panic!("the window's threads were never seen off CPU {cpu} during the run: {last:?}")
+    };
+    assert!(!io.is_empty() && !main.is_empty(), "they still have somewhere to run");
+
+    step_until(&mut harness, "the run to be recorded", |app| app.notebook().runs().len() == 1 && app.saved());
+    let placements = thread_placements().expect("readable");
+    let main_after = placements.iter().find(|(tid, _, _)| *tid == ui).map(|(_, _, c)| c.clone());
+    assert!(main_after.is_some_and(|c| c.contains(&cpu)), "the UI thread is put back: {placements:?}");
+    let row = &harness.state().notebook().runs()[0];
+    let window = row.measurement.conditions.value_of(ConditionName::WindowCpu).expect("the window CPU condition");
+    assert!(window.contains("% of a core ("), "{window}");
+    assert!(window.contains(&format!("the window's threads were kept off CPU {cpu}")), "{window}");
+}

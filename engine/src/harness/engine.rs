@@ -109,12 +109,10 @@ impl Engine {
         let (outbox, events) = sync_channel::<EngineEvent>(EVENT_CAPACITY);
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
-        let thread = std::thread::Builder::new()
-            .name("vernier-engine".into())
-            .spawn(move || {
-                let waker: Arc<dyn Fn(Wake) + Send + Sync> = Arc::new(waker);
-                serve(&inbox, &outbox, &flag, &waker, face);
-            })?;
+        let thread = std::thread::Builder::new().name("vernier-engine".into()).spawn(move || {
+            let waker: Arc<dyn Fn(Wake) + Send + Sync> = Arc::new(waker);
+            serve(&inbox, &outbox, &flag, &waker, face);
+        })?;
         Ok(Self { commands, events, cancel, thread: Some(thread) })
     }
 

@@ -11,9 +11,9 @@
 pub mod conditions;
 pub mod counters;
 pub mod fs;
+pub mod own_threads;
 pub mod placement;
 pub mod process_group;
-pub mod own_threads;
 pub mod program;
 pub mod reaper;
 

@@ -115,20 +115,27 @@ impl Watch {
     }
 }
 
+/// One thread of this process: its id, its name and the CPUs it may run on.
+pub type ThreadPlacement = (i32, String, Vec<usize>);
+
 /// The CPUs each thread of this process may run on, by thread id, as
 /// `/proc/self/task/*/status` lists them (`Cpus_allowed_list`), with each
 /// thread's name; what the tests look at.
-pub fn thread_placements() -> Result<Vec<(i32, String, Vec<usize>)>, &'static str> {
+pub fn thread_placements() -> Result<Vec<ThreadPlacement>, &'static str> {
     imp::thread_placements()
 }
 
 /// The nanoseconds on CPU in a `/proc/…/schedstat` text (its first field).
+// Read only on Linux; tested everywhere, so the readers stay honest.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn schedstat_ns(text: &str) -> Option<u64> {
     text.split_whitespace().next()?.parse().ok()
 }
 
 /// utime + stime, in clock ticks, from a `/proc/…/stat` text. The name in
 /// parentheses may hold spaces, so fields are counted after its last `)`.
+// Read only on Linux; tested everywhere, so the readers stay honest.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn stat_ticks(text: &str) -> Option<u64> {
     let rest = &text[text.rfind(')')? + 1..];
     let mut fields = rest.split_whitespace().skip(11);
@@ -138,6 +145,8 @@ fn stat_ticks(text: &str) -> Option<u64> {
 }
 
 /// A CPU list as the kernel writes it (`0-3,6`), as numbers.
+// Read only on Linux; tested everywhere, so the readers stay honest.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn cpu_list(text: &str) -> Option<Vec<usize>> {
     let mut cpus = Vec::new();
     for part in text.trim().split(',').filter(|p| !p.is_empty()) {
@@ -157,6 +166,8 @@ fn cpu_list(text: &str) -> Option<Vec<usize>> {
 
 /// True when a thread's `comm` is `name` as the kernel keeps it (cut to
 /// 15 bytes).
+// Read only on Linux; tested everywhere, so the readers stay honest.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn named(comm: &str, name: &str) -> bool {
     let cut = name.as_bytes().get(..name.len().min(15)).unwrap_or_default();
     comm.trim_end_matches('\n').as_bytes() == cut
@@ -174,7 +185,7 @@ mod imp {
     use rustix::thread::{CpuSet, sched_getaffinity, sched_setaffinity};
     use rustix::time::{ClockId, clock_gettime};
 
-    use super::{Kept, cpu_list, named, schedstat_ns, stat_ticks};
+    use super::{Kept, ThreadPlacement, cpu_list, named, schedstat_ns, stat_ticks};
 
     /// Only one run at a time moves the process's threads: a second one
     /// (two engines in one test process) would save the first's placement
@@ -347,7 +358,7 @@ mod imp {
         }
     }
 
-    pub(super) fn thread_placements() -> Result<Vec<(i32, String, Vec<usize>)>, &'static str> {
+    pub(super) fn thread_placements() -> Result<Vec<ThreadPlacement>, &'static str> {
         let mut threads = Vec::new();
         for tid in tids() {
             let Ok(status) = std::fs::read_to_string(format!("/proc/self/task/{tid}/status")) else { continue };
@@ -366,7 +377,7 @@ mod imp {
     use std::time::Duration;
 
     use super::super::NOT_ON_THIS_PLATFORM;
-    use super::Kept;
+    use super::{Kept, ThreadPlacement};
 
     pub(super) struct Watch {
         pinned: bool,
@@ -382,7 +393,7 @@ mod imp {
         }
     }
 
-    pub(super) fn thread_placements() -> Result<Vec<(i32, String, Vec<usize>)>, &'static str> {
+    pub(super) fn thread_placements() -> Result<Vec<ThreadPlacement>, &'static str> {
         Err(NOT_ON_THIS_PLATFORM)
     }
 }
