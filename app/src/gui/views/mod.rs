@@ -134,10 +134,15 @@ pub struct ViewState {
     pub sweep: Option<runs::SweepPick>,
     /// Every sweep ready to draw, rebuilt when the notebook changes.
     pub sweeps: runs::SweepCache,
+    /// The Runs table's groups, rebuilt when the notebook changes, and
+    /// the selection it last scrolled to.
+    pub table: runs::RunsTable,
     /// Two runs being compared from the Runs section.
     pub comparing: Option<runs::Comparing>,
     /// A soak file path being typed.
     pub soak_path: String,
+    /// The recorded soak shown, read under its own protocol once.
+    pub soak_reading: soaks::ReadingCache,
     /// The document open in the Documents section (index into STEMS).
     pub document: usize,
     /// Answers being typed, by (document, prompt).

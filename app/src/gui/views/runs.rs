@@ -4,7 +4,7 @@
 //! (SPEC S7, S13, S14): "Compare with…" on the selected run, then a click
 //! on the other, answered by the engine's `compare_runs`.
 
-use egui::{RichText, Ui};
+use egui::{Color32, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 use vernier_engine::compare::{CheckKind, CompareError, RowComparison, compare_runs};
 use vernier_engine::display::inert;
@@ -36,112 +36,17 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         hint(ui, "No runs yet. Record your predictions first: the first run locks them.");
         return;
     }
-    let picking = state.comparing.as_ref().filter(|c| c.outcome.is_none()).map(|c| c.a);
-    if let Some(a) = picking {
-        ui.horizontal(|ui| {
-            ui.colored_label(
-                ui.visuals().warn_fg_color,
-                format!("Comparing run {a}: click the run to compare it with (Esc cancels)."),
-            );
-            if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                state.comparing = None;
-            }
-        });
-    }
-    let plot_height = (ui.available_height() * 0.45).clamp(180.0, 360.0);
-    let table_height = (ui.available_height() - plot_height - 40.0).max(120.0);
-    // The table scrolls sideways inside its own area, so its width never
-    // pushes the plot below out of the window.
-    egui::ScrollArea::horizontal().id_salt("runs-table-x").show(ui, |ui| {
-        ui.set_max_height(table_height);
-        let mut table = TableBuilder::new(ui)
-            .striped(true)
-            .sense(egui::Sense::click())
-            .max_scroll_height(table_height)
-            .column(Column::exact(96.0))
-            .column(Column::initial(200.0).clip(true).resizable(true))
-            .column(Column::initial(200.0).clip(true).resizable(true))
-            .column(Column::initial(130.0))
-            .column(Column::initial(100.0))
-            .column(Column::initial(240.0).clip(true).resizable(true))
-            .column(Column::initial(150.0))
-            .column(Column::initial(220.0).clip(true).resizable(true))
-            .column(Column::initial(110.0).clip(true))
-            .column(Column::remainder().at_least(90.0));
-        // Runs, each comparison under its two rows with its verdict (S11).
-        let lines = nb.runs_lines();
-        if let Some(selected) = state.selected_run
-            && let Some(index) = lines.iter().position(|l| matches!(l, RunsLine::Run(r) if r.number == selected))
-        {
-            table = table.scroll_to_row(index, None);
-        }
-        table
-            .header(ROW_HEIGHT, |mut header| {
-                for column in RunColumn::ALL {
-                    header.col(|ui| {
-                        ui.strong(column.header());
-                    });
-                }
-            })
-            .body(|body| {
-                body.rows(ROW_HEIGHT, lines.len(), |mut row| {
-                    let line = lines[row.index()];
-                    let (number, discarded, pair, flags) = match line {
-                        // S4, S12: a noisy or drifting row's Dispersion is
-                        // flagged, its sentences on hover and above its plot.
-                        RunsLine::Run(run) => {
-                            let flags: Vec<String> =
-                                run.measurement.summary.flags().iter().map(|f| format!("⚠ {f}")).collect();
-                            (run.number, run.discarded.is_some(), false, flags)
-                        }
-                        // A comparison's line selects its arm B.
-                        RunsLine::Pair(p) => (p.runs[1], false, true, Vec::new()),
-                        // A sweep's line shows the sweep (below), its
-                        // number kept apart from the runs'.
-                        RunsLine::Sweep(s) => (s.number, false, true, Vec::new()),
-                    };
-                    row.set_selected(match line {
-                        RunsLine::Sweep(s) => state.show_sweep && state.sweep == Some(SweepPick::Recorded(s.number)),
-                        _ => !pair && state.selected_run == Some(number),
-                    });
-                    for column in RunColumn::ALL {
-                        row.col(|ui| {
-                            let flagged = column == RunColumn::Dispersion && !flags.is_empty();
-                            let text = if flagged && !discarded {
-                                RichText::new(format!("⚠ {}", line.cell(column))).color(ui.visuals().warn_fg_color)
-                            } else {
-                                RichText::new(line.cell(column))
-                            };
-                            // N5: a discarded run stays, struck through.
-                            let text = if discarded { text.strikethrough().weak() } else { text };
-                            let text = if pair { text.italics() } else { text };
-                            let response = ui.add(egui::Label::new(text).truncate().selectable(false));
-                            if flagged {
-                                response.on_hover_text(flags.join("\n"));
-                            } else if pair
-                                && matches!(column, RunColumn::What | RunColumn::Command | RunColumn::Conditions)
-                            {
-                                response.on_hover_text(line.cell(column));
-                            }
-                        });
-                    }
-                    if row.response().clicked() {
-                        if let RunsLine::Sweep(s) = line {
-                            state.sweep = Some(SweepPick::Recorded(s.number));
-                            state.show_sweep = true;
-                            return;
-                        }
-                        match &mut state.comparing {
-                            Some(c) if c.outcome.is_none() => c.outcome = Some((number, compare_runs(nb, c.a, number))),
-                            _ => cx.commands.push(AppCommand::SelectRun(number)),
-                        }
-                    }
-                });
-            });
-    });
+    // SPEC U1, U4: the table above, the selected run's trials or a sweep
+    // below, split by a bar the student drags; egui keeps the panel's size
+    // in its memory, so the split stays where it was put for the session.
+    let room = ui.available_height();
+    egui::Panel::top("runs-table-split")
+        .resizable(true)
+        .frame(egui::Frame::NONE.inner_margin(egui::Margin { bottom: 6, ..egui::Margin::ZERO }))
+        .default_size((room * 0.5).max(160.0))
+        .size_range(100.0..=(room - 160.0).max(100.0))
+        .show(ui, |ui| runs_table(ui, state, cx));
     compare_window(ui, state, nb);
-    // Leave the table's scroll-to alone once the selection is shown.
-    ui.separator();
     if state.show_sweep {
         sweep_ui(ui, state, cx);
         return;
@@ -199,7 +104,9 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         }
     });
     if let Some((pair, _)) = nb.pair_of(run.number) {
-        ui.horizontal(|ui| {
+        // Wrapped, like the line above: the verdict is a long sentence, and
+        // an unwrapped one would widen the plot below past the window.
+        ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new(pair.line()).italics());
             if ui.button("Copy comparison sentence").on_hover_text("the comparison in one report sentence").clicked() {
                 ui.ctx().copy_text(pair.short_form(nb));
@@ -214,6 +121,242 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     }
     discard_dialog(ui, state, cx);
     stating_dialog(ui, state, cx);
+}
+
+/// Colour of a comparison's group in the Runs table: its two rows and its
+/// verdict line (SPEC S11: the two arms stay together in every view).
+const PAIR_GROUP: Color32 = Color32::from_rgb(235, 145, 50);
+/// Colour of a sweep's group: its rows and its line (SPEC E16).
+const SWEEP_GROUP: Color32 = Color32::from_rgb(70, 175, 110);
+
+/// Where a line of the Runs table sits in a group: a comparison's rows and
+/// its verdict line, or a sweep's rows and its line. The notebook already
+/// puts each group's own line right after the last of its rows
+/// (`runs_lines`); this makes the group visible — a bracket down the left
+/// edge from the first row to the group's line, a faint band behind it,
+/// and each row's place in it beside its number.
+#[derive(Debug, Clone, PartialEq)]
+struct Grouping {
+    colour: Color32,
+    /// Beside a row's number: `C1 A`, `W1`.
+    mark: Option<String>,
+    /// The bracket opens on this line.
+    first: bool,
+    /// The group's own line (its verdict, or the sweep): the bracket
+    /// closes on it and its text sits indented under the rows.
+    closing: bool,
+}
+
+impl Grouping {
+    fn of(nb: &Notebook, line: RunsLine<'_>) -> Option<Self> {
+        let (colour, mark, first, closing) = match line {
+            RunsLine::Run(run) => match nb.pair_of(run.number) {
+                Some((pair, arm)) => {
+                    let arm = if arm == 0 { "A" } else { "B" };
+                    let first = run.number == pair.runs[0].min(pair.runs[1]);
+                    (PAIR_GROUP, Some(format!("{} {arm}", pair.label())), first, false)
+                }
+                None => {
+                    let sweep = nb.sweep_of(run.number)?;
+                    (SWEEP_GROUP, Some(sweep.label()), sweep.runs.iter().min() == Some(&run.number), false)
+                }
+            },
+            RunsLine::Pair(_) => (PAIR_GROUP, None, false, true),
+            RunsLine::Sweep(_) => (SWEEP_GROUP, None, false, true),
+        };
+        Some(Self { colour, mark, first, closing })
+    }
+
+    /// The faint band behind every cell of a grouped line.
+    fn band(&self, ui: &Ui) {
+        let rect = ui.max_rect().expand2(egui::vec2(ui.spacing().item_spacing.x / 2.0, 0.0));
+        ui.painter().rect_filled(rect, 0.0, self.colour.gamma_multiply(0.08));
+    }
+
+    /// The bracket, in the `#` cell: down the left edge, with a foot where
+    /// the group opens and where it closes.
+    fn bracket(&self, ui: &Ui) {
+        let rect = ui.max_rect();
+        let half_gap = ui.spacing().item_spacing.y / 2.0;
+        let x = rect.left() + 2.0;
+        let top = if self.first { rect.top() + 4.0 } else { rect.top() - half_gap };
+        let bottom = if self.closing { rect.bottom() - 4.0 } else { rect.bottom() + half_gap };
+        let stroke = egui::Stroke::new(2.5, self.colour);
+        let painter = ui.painter();
+        painter.line_segment([egui::pos2(x, top), egui::pos2(x, bottom)], stroke);
+        if self.first {
+            painter.line_segment([egui::pos2(x, top), egui::pos2(x + 6.0, top)], stroke);
+        }
+        if self.closing {
+            painter.line_segment([egui::pos2(x, bottom), egui::pos2(x + 6.0, bottom)], stroke);
+        }
+    }
+}
+
+/// What the Runs table keeps between frames: each line's group, worked
+/// out when the notebook changes rather than every frame (finding a row's
+/// sweep looks through every sweep's rows), and the run last scrolled to.
+#[derive(Default)]
+pub struct RunsTable {
+    revision: Option<u64>,
+    groups: Vec<Option<Grouping>>,
+    /// The selection is scrolled into view once, when it changes, so the
+    /// student can scroll away from it.
+    scrolled_to: Option<u32>,
+}
+
+impl RunsTable {
+    fn groups(&mut self, nb: &Notebook, lines: &[RunsLine<'_>], revision: u64) -> &[Option<Grouping>] {
+        if self.revision != Some(revision) || self.groups.len() != lines.len() {
+            self.groups = lines.iter().map(|&line| Grouping::of(nb, line)).collect();
+            self.revision = Some(revision);
+        }
+        &self.groups
+    }
+}
+
+/// Columns that hold sentences: each starts at a readable width and may be
+/// dragged wider or narrower; a cell cut short shows all of itself on
+/// hover. The figures' columns always fit what they hold (SPEC U1).
+fn text_column(column: RunColumn) -> bool {
+    matches!(column, RunColumn::What | RunColumn::Command | RunColumn::Conditions)
+}
+
+/// The Runs table (SPEC U1, N2, N5, S11, E16): virtualised, each
+/// comparison and sweep grouped with its own line, wider than the window
+/// only sideways.
+fn runs_table(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+    let nb = cx.notebook;
+    // A panel takes the size of what it holds: fill it, so the split stays
+    // where the student dragged it however few rows there are.
+    ui.set_min_height(ui.available_height());
+    let picking = state.comparing.as_ref().filter(|c| c.outcome.is_none()).map(|c| c.a);
+    if let Some(a) = picking {
+        ui.horizontal(|ui| {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!("Comparing run {a}: click the run to compare it with (Esc cancels)."),
+            );
+            if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                state.comparing = None;
+            }
+        });
+    }
+    let lines = nb.runs_lines();
+    // Taken out for the frame, so the rows can read the rest of the state.
+    let mut kept = std::mem::take(&mut state.table);
+    let scroll_to = state.selected_run.filter(|&n| kept.scrolled_to != Some(n)).and_then(|selected| {
+        kept.scrolled_to = Some(selected);
+        lines.iter().position(|l| matches!(l, RunsLine::Run(r) if r.number == selected))
+    });
+    let groups = kept.groups(nb, &lines, cx.revision);
+    // Solid scroll bars take their own room: a floating one would lie over
+    // the last row and take its clicks.
+    ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+    egui::ScrollArea::horizontal().id_salt("runs-table-x").auto_shrink([false, true]).show(ui, |ui| {
+        let height = (ui.available_height() - ROW_HEIGHT - 16.0).max(ROW_HEIGHT * 3.0);
+        let mut table = TableBuilder::new(ui)
+            .striped(true)
+            .sense(egui::Sense::click())
+            .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+            .max_scroll_height(height)
+            .min_scrolled_height(height)
+            .column(Column::auto().at_least(36.0))
+            .column(Column::initial(230.0).at_least(80.0).clip(true).resizable(true))
+            .column(Column::initial(190.0).at_least(80.0).clip(true).resizable(true))
+            .column(Column::auto())
+            .column(Column::auto())
+            .column(Column::auto())
+            .column(Column::auto())
+            .column(Column::initial(220.0).at_least(80.0).clip(true).resizable(true))
+            .column(Column::auto())
+            .column(Column::auto());
+        if let Some(index) = scroll_to {
+            table = table.scroll_to_row(index, None);
+        }
+        table
+            .header(ROW_HEIGHT, |mut header| {
+                for column in RunColumn::ALL {
+                    header.col(|ui| {
+                        ui.add(egui::Label::new(RichText::new(column.header()).strong()).extend());
+                    });
+                }
+            })
+            .body(|body| {
+                body.rows(ROW_HEIGHT, lines.len(), |mut row| {
+                    let line = lines[row.index()];
+                    let group = groups.get(row.index()).and_then(Option::as_ref);
+                    let (number, discarded, pair, flags) = match line {
+                        // S4, S12: a noisy or drifting row's Dispersion is
+                        // flagged, its sentences on hover and above its plot.
+                        RunsLine::Run(run) => {
+                            let flags: Vec<String> =
+                                run.measurement.summary.flags().iter().map(|f| format!("⚠ {f}")).collect();
+                            (run.number, run.discarded.is_some(), false, flags)
+                        }
+                        // A comparison's line selects its arm B.
+                        RunsLine::Pair(p) => (p.runs[1], false, true, Vec::new()),
+                        // A sweep's line shows the sweep (below), its
+                        // number kept apart from the runs'.
+                        RunsLine::Sweep(s) => (s.number, false, true, Vec::new()),
+                    };
+                    row.set_selected(match line {
+                        RunsLine::Sweep(s) => state.show_sweep && state.sweep == Some(SweepPick::Recorded(s.number)),
+                        _ => !pair && state.selected_run == Some(number),
+                    });
+                    for column in RunColumn::ALL {
+                        row.col(|ui| {
+                            if let Some(group) = group {
+                                group.band(ui);
+                                if column == RunColumn::Number {
+                                    group.bracket(ui);
+                                    ui.add_space(if group.closing { 14.0 } else { 8.0 });
+                                }
+                            }
+                            let flagged = column == RunColumn::Dispersion && !flags.is_empty();
+                            let text = if flagged && !discarded {
+                                RichText::new(format!("⚠ {}", line.cell(column))).color(ui.visuals().warn_fg_color)
+                            } else {
+                                RichText::new(line.cell(column))
+                            };
+                            // N5: a discarded run stays, struck through.
+                            let text = if discarded { text.strikethrough().weak() } else { text };
+                            let text = if pair { text.italics() } else { text };
+                            // A sentence cut short shows all of itself on
+                            // hover (egui's own tooltip for elided text);
+                            // a figure is never cut.
+                            let label = egui::Label::new(text).selectable(false);
+                            let label = if text_column(column) { label.truncate() } else { label.extend() };
+                            let response = ui.add(label);
+                            if flagged {
+                                response.on_hover_text(flags.join("\n"));
+                            }
+                            if column == RunColumn::Number
+                                && let Some(mark) = group.and_then(|g| g.mark.as_ref().map(|m| (g.colour, m)))
+                            {
+                                ui.add(
+                                    egui::Label::new(RichText::new(mark.1).small().color(mark.0))
+                                        .selectable(false)
+                                        .extend(),
+                                );
+                            }
+                        });
+                    }
+                    if row.response().clicked() {
+                        if let RunsLine::Sweep(s) = line {
+                            state.sweep = Some(SweepPick::Recorded(s.number));
+                            state.show_sweep = true;
+                            return;
+                        }
+                        match &mut state.comparing {
+                            Some(c) if c.outcome.is_none() => c.outcome = Some((number, compare_runs(nb, c.a, number))),
+                            _ => cx.commands.push(AppCommand::SelectRun(number)),
+                        }
+                    }
+                });
+            });
+    });
+    state.table = kept;
 }
 
 /// One of the sweeps the Runs section can draw (SPEC E16, U4).
