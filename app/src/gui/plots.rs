@@ -115,7 +115,7 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
             }
             plot.box_plot(BoxPlot::new("box", vec![BoxElem::new(box_x, spread).box_width(1.5)]).color(TIMED));
         });
-    band.paint(ui, response.response.rect);
+    band.paint(ui, *response.transform.frame());
 }
 
 /// The medians of the run's two halves (S5) as two marks, each across the
@@ -145,20 +145,6 @@ fn halves_marks(run: &Run, warmup_n: usize) -> Vec<(String, Vec<[f64; 2]>)> {
 /// by hand can hold such a value (imports refuse it, the audit names it).
 fn beyond_plot(values: impl IntoIterator<Item = f64>) -> Option<f64> {
     values.into_iter().find(|v| !v.is_finite() || v.abs() > plausible::MAX_VALUE)
-}
-
-/// Writes `text` on the plot's own pixels, top left, so the conditions go
-/// wherever a screenshot of the plot goes (SPEC U4, D5). Conditions and units
-/// may come from someone's file: the caption is shown inert (SPEC N10).
-fn caption_on(ui: &Ui, plot: &egui::Response, text: &str) {
-    let font = egui::FontId::proportional(11.0);
-    ui.painter().text(
-        plot.rect.left_top() + egui::vec2(52.0, 6.0),
-        egui::Align2::LEFT_TOP,
-        vernier_engine::display::inert(text),
-        font,
-        ui.visuals().weak_text_color(),
-    );
 }
 
 /// Power, thermal state and placement, written on the plot (SPEC U4).
@@ -368,9 +354,11 @@ impl CaptionBand {
         hi + range * self.headroom * 1.1
     }
 
-    fn paint(self, ui: &Ui, plot: egui::Rect) {
+    /// Writes the caption inside the plot's `frame` (its data area, from
+    /// the plot's transform), top left.
+    fn paint(self, ui: &Ui, frame: egui::Rect) {
         let colour = ui.visuals().weak_text_color();
-        ui.painter().galley(plot.left_top() + egui::vec2(CAPTION_LEFT, 6.0), self.galley, colour);
+        ui.painter().galley(frame.left_top() + egui::vec2(8.0, 6.0), self.galley, colour);
     }
 }
 
@@ -424,7 +412,7 @@ pub fn sweep_plot(ui: &mut Ui, sweep: &SweepPlot) {
         }
     });
     let rect = response.response.rect;
-    band.paint(ui, rect);
+    band.paint(ui, *response.transform.frame());
     if sweep.view.synthetic {
         ui.painter().text(
             rect.right_bottom() - egui::vec2(16.0, 40.0),
@@ -437,28 +425,52 @@ pub fn sweep_plot(ui: &mut Ui, sweep: &SweepPlot) {
 }
 
 /// The trials of a running benchmark as they arrive, per arm (a scan's
-/// all as `first`), in ms.
+/// all as `first`). They come in ms; the axis shows them in the unit their
+/// median so far reads in (SPEC S12), so a 40 µs kernel does not read 0.04.
 pub fn live_plot(ui: &mut Ui, points: &[Vec<egui_plot::PlotPoint>; 2], first: &str) {
+    let mut ys: Vec<f64> = points.iter().flatten().map(|p| p.y).filter(|y| y.is_finite()).collect();
+    let median = if ys.is_empty() {
+        0.0
+    } else {
+        let mid = ys.len() / 2;
+        *ys.select_nth_unstable_by(mid, f64::total_cmp).1
+    };
+    let unit = DisplayUnit::for_median("ms", median);
+    let scaled = |arm: &[egui_plot::PlotPoint]| -> Vec<egui_plot::PlotPoint> {
+        arm.iter().map(|p| egui_plot::PlotPoint::new(p.x, unit.scale(p.y))).collect()
+    };
+    let (a, b) = (scaled(&points[0]), scaled(&points[1]));
     Plot::new("live")
         .height(ui.available_height().clamp(120.0, 260.0))
         .legend(Legend::default())
         .x_axis_label("trial")
-        .y_axis_label("wall time per trial (ms)")
+        .y_axis_label(format!("wall time per trial ({})", unit.name()))
         .show(ui, |plot| {
-            plot.points(Points::new(first, &points[0][..]).color(TIMED).radius(3.0));
-            if !points[1].is_empty() {
-                plot.points(Points::new("B", &points[1][..]).color(ARM_B).radius(3.0));
+            plot.points(Points::new(first, &a[..]).color(TIMED).radius(3.0));
+            if !b.is_empty() {
+                plot.points(Points::new("B", &b[..]).color(ARM_B).radius(3.0));
             }
         });
 }
 
-/// A soak shown in the Soak runs section: its samples (downsampled once
-/// for drawing) and its analysis.
+/// A soak file shown in the Soak runs section: its samples (downsampled
+/// once for drawing), what its comments say, and the file read under the
+/// T1 defaults — the only protocol a file opened on its own can be read
+/// under. A recorded soak is shown under the protocol it ran with instead
+/// ([`SoakView::reading`]), so its row, its numbers and its chart agree.
 pub struct SoakView {
     /// Where it came from.
     pub title: String,
-    /// The six numbers.
-    pub analysis: Result<vernier_engine::soak::Analysis, String>,
+    /// Tells one loaded file from the next (the view is kept in place, so
+    /// its address does not), for what is derived from it once.
+    pub id: u64,
+    /// The file's columns, kept to read a recorded soak under its own
+    /// protocol (its six numbers still come from its row).
+    data: vernier_engine::soak::SoakData,
+    /// The file read under the T1 defaults.
+    pub defaults: SoakReading,
+    /// Last sample's time, seconds: where the tail window ends.
+    pub end_s: f64,
     /// Score against time, at most ~2000 points (min/max per bucket).
     pub score: Vec<egui_plot::PlotPoint>,
     /// Clock against time, when the clock is an observation.
@@ -471,19 +483,85 @@ pub struct SoakView {
     pub synthetic: bool,
     /// Thermal condition line from the comments (ambient, setup).
     pub condition: String,
+}
+
+/// A soak read under one protocol (SPEC T1, T5): whose protocol it is, the
+/// six numbers, and what follows from them (T7, T8, T11). Built once per
+/// soak shown, not every frame.
+pub struct SoakReading {
+    /// The recorded soak whose protocol this is; `None`: the T1 defaults.
+    pub soak: Option<u32>,
+    /// The protocol: its windows, threshold, hold and band.
+    pub protocol: vernier_engine::notebook::SoakProtocol,
+    /// The six numbers under it — a recorded soak's as its row keeps them —
+    /// with the windows that gave them; or why the file gives none.
+    pub analysis: Result<vernier_engine::soak::Analysis, String>,
+    /// The numbers a recorded soak's row keeps, shown even when its file
+    /// no longer reads under its protocol.
+    recorded: Option<vernier_engine::notebook::SoakNumbers>,
     /// The negative result when no onset was observed (T8), with the
     /// shared-host sentence when the file says the host is shared.
     pub negative: Option<String>,
 }
 
+impl SoakReading {
+    /// `data` under `protocol`; with `recorded`, the six numbers are the
+    /// row's (a row shows what was recorded, SPEC N9) and only the windows'
+    /// sample counts and the file's length come from the file.
+    fn new(
+        data: &vernier_engine::soak::SoakData,
+        protocol: vernier_engine::notebook::SoakProtocol,
+        recorded: Option<&vernier_engine::notebook::Soak>,
+    ) -> Self {
+        use vernier_engine::soak::{Thresholds, analysis, analyze};
+        let analysis = analyze(data, &Thresholds::from(&protocol)).map_err(|e| e.to_string()).map(|mut a| {
+            if let Some(soak) = recorded {
+                a.numbers = soak.numbers.clone();
+                a.tail_iqr_fraction =
+                    if a.numbers.sustained == 0.0 { f64::NAN } else { a.numbers.tail_iqr / a.numbers.sustained };
+            }
+            a
+        });
+        let negative =
+            analysis.as_ref().ok().and_then(|a| analysis::negative_result(a, analysis::shared_host(data.facts())));
+        Self {
+            soak: recorded.map(|s| s.number),
+            protocol,
+            analysis,
+            recorded: recorded.map(|s| s.numbers.clone()),
+            negative,
+        }
+    }
+
+    /// The six numbers and the knee as every face shows them (T5, T11, S6).
+    pub fn numbers(&self) -> Option<&vernier_engine::notebook::SoakNumbers> {
+        self.recorded.as_ref().or(self.analysis.as_ref().ok().map(|a| &a.numbers))
+    }
+
+    /// Whose protocol the numbers are under, and the protocol in words.
+    pub fn protocol_line(&self) -> String {
+        let p = &self.protocol;
+        let windows = format!(
+            "opening window {} s, tail window {} s, onset below {} of P held {} samples, stability band ±{}",
+            p.opening_window_s, p.tail_window_s, p.threshold, p.hold, p.band
+        );
+        match self.soak {
+            Some(n) => format!("S{n} under the protocol it ran with: {windows}"),
+            None => format!("Under the T1 defaults (a file opened on its own records no protocol): {windows}"),
+        }
+    }
+}
+
+/// Gives each loaded soak file its [`SoakView::id`].
+static NEXT_SOAK_VIEW: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 /// Longest series drawn point for point; longer ones are bucketed.
 const MAX_POINTS: usize = 2000;
 
 impl SoakView {
-    /// Analyses and downsamples `data` once, off the drawing path.
+    /// Reads `data` under the T1 defaults and downsamples it once, off the
+    /// drawing path.
     pub fn new(title: String, data: &vernier_engine::soak::SoakData) -> Self {
-        let analysis = vernier_engine::soak::analyze(data, &vernier_engine::soak::Thresholds::default())
-            .map_err(|e| e.to_string());
         let placeholders = data.placeholders();
         let observed = |name: &str| !placeholders.iter().any(|p| p == name);
         let comment = |key: &str| data.comments.iter().find_map(|c| c.strip_prefix(key).map(|v| v.trim().to_owned()));
@@ -494,19 +572,26 @@ impl SoakView {
             .join(" · ");
         Self {
             title,
-            analysis: analysis.clone(),
-            negative: analysis.ok().and_then(|a| {
-                vernier_engine::soak::analysis::negative_result(
-                    &a,
-                    vernier_engine::soak::analysis::shared_host(data.facts()),
-                )
-            }),
+            id: NEXT_SOAK_VIEW.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            defaults: SoakReading::new(data, vernier_engine::notebook::SoakProtocol::default(), None),
+            end_s: data.t.last().copied().unwrap_or(0.0),
             score: bucketed(&data.t, &data.score),
             clock: observed("clock_mhz").then(|| bucketed(&data.t, &data.clock)),
             soc_temp: observed("soc_temp_c").then(|| bucketed(&data.t, &data.soc_temp)),
             synthetic: data.synthetic(),
             placeholders,
             condition: if condition.is_empty() { "thermal condition not stated in the file".into() } else { condition },
+            data: data.clone(),
+        }
+    }
+
+    /// This file read as `soak`, the recorded soak it is the raw file of,
+    /// under the protocol that soak ran with (SPEC T1, T5); `None`: the
+    /// file on its own, under the T1 defaults.
+    pub fn reading(&self, soak: Option<&vernier_engine::notebook::Soak>) -> SoakReading {
+        match soak {
+            Some(soak) => SoakReading::new(&self.data, soak.protocol, Some(soak)),
+            None => SoakReading::new(&self.data, self.defaults.protocol, None),
         }
     }
 }
@@ -534,46 +619,70 @@ fn bucketed(t: &[f64], y: &[f64]) -> Vec<egui_plot::PlotPoint> {
 }
 
 /// The soak chart (SPEC T10): score against time, the opening and tail
-/// windows shaded, onset and stable marked, the window and the thermal
-/// condition written on the chart, SYNTHETIC stamped on synthetic data.
-pub fn soak_chart(ui: &mut Ui, view: &SoakView) {
+/// windows of `reading`'s protocol shaded and named, onset and stable
+/// marked, the protocol, the window and the thermal condition written on
+/// the chart, SYNTHETIC stamped on synthetic data; then the clock and the
+/// SoC temperature where they were observed, on the same time axis. Every
+/// piece of text has its own place: the caption in a band kept free above
+/// the data and wrapped short of the legend, the windows' names along the
+/// bottom (on two rows when they would meet), SYNTHETIC above them.
+pub fn soak_chart(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
     use egui_plot::{Span, VLine};
-    let height = (ui.available_height() * 0.6).max(200.0);
-    let end = view.score.last().map_or(0.0, |p| p.x);
-    let response = Plot::new(("soak", view.title.as_str()))
+    let p = &reading.protocol;
+    let end = view.end_s;
+    let aux = usize::from(view.clock.is_some()) + usize::from(view.soc_temp.is_some());
+    let height = if aux == 0 { ui.available_height().max(200.0) } else { (ui.available_height() * 0.55).max(200.0) };
+    let onset = reading.analysis.as_ref().ok().and_then(|a| a.t_onset);
+    let stable = reading.analysis.as_ref().ok().and_then(|a| a.t_stable);
+    let names: Vec<String> = [Some("score".to_owned()), Some("P".to_owned()), Some("S".to_owned())]
+        .into_iter()
+        .chain([onset.map(|t| format!("onset {t} s")), stable.map(|t| format!("stable {t} s"))])
+        .flatten()
+        .collect();
+    let whose = match reading.soak {
+        Some(n) => format!("S{n}'s protocol"),
+        None => "T1 default protocol".to_owned(),
+    };
+    let caption = format!(
+        "{whose}: opening {} s, tail {} s of {end} s, onset below {} of P held {}, band ±{} · {} · {}",
+        p.opening_window_s, p.tail_window_s, p.threshold, p.hold, p.band, view.title, view.condition
+    );
+    let band = CaptionBand::new(ui, &caption, names.iter().map(String::as_str), height);
+    let hi = view.score.iter().map(|q| q.y).fold(0.0, f64::max);
+    let response = Plot::new(("soak", view.id))
         .height(height)
         .legend(Legend::default())
+        .link_axis(egui::Id::unique("soak-time"), [true, false])
+        .y_axis_min_width(SOAK_Y_AXIS)
         .x_axis_label("time (s)")
-        .y_axis_label("score (chunks/s)")
+        .y_axis_label(format!("score ({})", vernier_engine::soak::SCORE_UNIT))
+        .include_x(0.0)
+        .include_x(end)
         .include_y(0.0)
+        .include_y(band.top(0.0, hi))
         .show(ui, |plot| {
-            if let Ok(a) = &view.analysis {
-                let th = &a.thresholds;
-                plot.add(Span::new("opening window", 0.0..=th.opening_s).fill(TIMED.gamma_multiply(0.15)));
-                plot.add(Span::new("tail window", (end - th.tail_s)..=end).fill(ARM_B.gamma_multiply(0.12)));
-                if let Some(t) = a.t_onset {
-                    plot.vline(VLine::new(format!("onset {t} s"), t).color(Color32::from_rgb(230, 80, 80)));
-                }
-                if let Some(t) = a.t_stable {
-                    plot.vline(VLine::new(format!("stable {t} s"), t).color(Color32::from_rgb(80, 200, 120)));
-                }
-                plot.hline(HLine::new("P", a.peak).color(TIMED.gamma_multiply(0.6)));
-                plot.hline(HLine::new("S", a.sustained).color(ARM_B.gamma_multiply(0.6)));
+            // Unnamed: the windows' names are written along the bottom below.
+            plot.add(Span::new("", 0.0..=p.opening_window_s).fill(TIMED.gamma_multiply(0.15)));
+            plot.add(Span::new("", (end - p.tail_window_s)..=end).fill(ARM_B.gamma_multiply(0.12)));
+            if let Some(t) = onset {
+                plot.vline(VLine::new(format!("onset {t} s"), t).color(Color32::from_rgb(230, 80, 80)));
+            }
+            if let Some(t) = stable {
+                plot.vline(VLine::new(format!("stable {t} s"), t).color(Color32::from_rgb(80, 200, 120)));
+            }
+            if let Some(n) = reading.numbers() {
+                plot.hline(HLine::new("P", n.peak).color(TIMED.gamma_multiply(0.6)));
+                plot.hline(HLine::new("S", n.sustained).color(ARM_B.gamma_multiply(0.6)));
             }
             plot.line(Line::new("score", &view.score[..]).color(TIMED));
         });
-    let mut caption = format!("{} · {}", view.title, view.condition);
-    if let Ok(a) = &view.analysis {
-        caption = format!(
-            "window: opening {} s, tail {} s of {} s · {caption}",
-            a.thresholds.opening_s, a.thresholds.tail_s, a.duration_s
-        );
-    }
-    caption_on(ui, &response.response, &caption);
+    let frame = *response.transform.frame();
+    band.paint(ui, frame);
+    let labels_top = window_labels(ui, &response.transform, p, end);
     if view.synthetic {
         ui.painter().text(
-            response.response.rect.right_bottom() - egui::vec2(16.0, 40.0),
-            egui::Align2::RIGHT_BOTTOM,
+            egui::pos2(frame.center().x, labels_top - 6.0),
+            egui::Align2::CENTER_BOTTOM,
             "SYNTHETIC",
             egui::FontId::proportional(28.0),
             Color32::from_rgba_unmultiplied(230, 80, 80, 160),
@@ -585,11 +694,52 @@ pub fn soak_chart(ui: &mut Ui, view: &SoakView) {
             .filter_map(|(name, s, unit)| s.as_ref().map(|s| (name, s, unit)))
             .collect();
     for (name, points, unit) in series {
-        Plot::new(("soak-aux", name, view.title.as_str()))
-            .height(((ui.available_height() - 8.0) / 2.0).max(100.0))
-            .legend(Legend::default())
+        let (lo, hi) = points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), q| (lo.min(q.y), hi.max(q.y)));
+        let pad = ((hi - lo) * 0.1).max(1.0);
+        // Each chart's own scale: its unit on the axis and on every tick,
+        // so a temperature reads as one without the axis label.
+        Plot::new(("soak-aux", name, view.id))
+            .height(((ui.available_height() - 8.0) / aux as f32).max(110.0))
+            .link_axis(egui::Id::unique("soak-time"), [true, false])
+            .y_axis_min_width(SOAK_Y_AXIS)
             .x_axis_label("time (s)")
             .y_axis_label(format!("{name} ({unit})"))
-            .show(ui, |plot| plot.line(Line::new(name, &points[..])));
+            .y_axis_formatter(move |mark, _| {
+                format!("{} {unit}", vernier_engine::stats::format_significant(mark.value, 3))
+            })
+            .include_y(lo - pad)
+            .include_y(hi + pad)
+            .show(ui, |plot| plot.line(Line::new(name, &points[..]).color(TIMED)));
     }
+}
+
+/// Room kept for the soak charts' y axes, so their time axes line up.
+const SOAK_Y_AXIS: f32 = 64.0;
+
+/// Writes the opening and tail windows' names (with their lengths) along
+/// the bottom of the soak chart, each inside or beside its own shading:
+/// the opening's from its left edge, the tail's up to its right edge, one
+/// above the other when on one row they would meet. Returns the top of
+/// the text, for what goes above it.
+fn window_labels(
+    ui: &Ui,
+    transform: &egui_plot::PlotTransform,
+    p: &vernier_engine::notebook::SoakProtocol,
+    end: f64,
+) -> f32 {
+    let frame = *transform.frame();
+    let font = egui::FontId::proportional(CAPTION_FONT + 1.0);
+    let colour = ui.visuals().text_color();
+    let painter = ui.painter();
+    let opening = painter.layout_no_wrap(format!("opening window ({} s): P", p.opening_window_s), font.clone(), colour);
+    let tail = painter.layout_no_wrap(format!("tail window ({} s): S", p.tail_window_s), font, colour);
+    let row = opening.size().y + 2.0;
+    let opening_x = transform.position_from_point_x(0.0).max(frame.left()) + 4.0;
+    let tail_x = transform.position_from_point_x(end).min(frame.right()) - 4.0 - tail.size().x;
+    let bottom = frame.bottom() - 4.0;
+    let apart = opening_x + opening.size().x + 12.0 <= tail_x;
+    let (opening_y, tail_y) = if apart { (bottom - row, bottom - row) } else { (bottom - 2.0 * row, bottom - row) };
+    painter.galley(egui::pos2(opening_x, opening_y), opening, colour);
+    painter.galley(egui::pos2(tail_x.max(frame.left() + 4.0), tail_y), tail, colour);
+    opening_y.min(tail_y)
 }

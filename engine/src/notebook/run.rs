@@ -518,27 +518,29 @@ impl Soak {
     }
 
     /// The cell under `column` as displayed, inert (SPEC N10); a discarded
-    /// soak is marked in `#`, never hidden (N5).
+    /// soak is marked in `#`, never hidden (N5). P, S, S/P and the tail IQR
+    /// are [`SoakNumbers::shown`]'s, so the row reads exactly as the numbers
+    /// beside its chart, the workbook and the report (S6: P and S at the
+    /// place the tail IQR supports).
     pub fn cell(&self, column: SoakColumn) -> String {
         let n = &self.numbers;
-        let seconds = |t: Option<f64>| t.map_or_else(|| "none observed".to_owned(), |t| format!("{t} s"));
+        let [peak, onset, stable, knee, sustained, ratio, tail_iqr] = n.shown().map(|(_, value)| value);
         inert_line(match column {
             SoakColumn::Number => discarded_label(self.label(), self.discarded.as_ref()),
             SoakColumn::Duration => format!("{} s", self.protocol.duration_s),
             SoakColumn::Interval => format!("{} s", self.protocol.interval_s),
-            SoakColumn::Peak => with_unit(&format_significant(n.peak, 3), &n.unit),
-            SoakColumn::Onset => seconds(n.t_onset),
-            SoakColumn::Stable => seconds(n.t_stable),
-            SoakColumn::Knee => n.knee_text(),
-            SoakColumn::Sustained => with_unit(&format_significant(n.sustained, 3), &n.unit),
-            SoakColumn::Ratio => format_significant(n.ratio, 2),
+            SoakColumn::Peak => peak,
+            SoakColumn::Onset => onset,
+            SoakColumn::Stable => stable,
+            SoakColumn::Knee => knee,
+            SoakColumn::Sustained => sustained,
+            SoakColumn::Ratio => ratio,
             SoakColumn::TailIqr => {
-                let share = if n.sustained == 0.0 {
-                    String::new()
+                if n.sustained == 0.0 {
+                    tail_iqr
                 } else {
-                    format!(" ({}% of S)", format_significant(100.0 * n.tail_iqr / n.sustained, 2))
-                };
-                format!("{}{share}", format_significant(n.tail_iqr, 2))
+                    format!("{tail_iqr} ({}% of S)", format_significant(100.0 * n.tail_iqr / n.sustained, 2))
+                }
             }
             SoakColumn::Conditions => self.context().brief(Brevity::Column),
             SoakColumn::RawFile => raw_file_text(self.raw_file.as_ref()),
@@ -579,8 +581,4 @@ fn discarded_label(label: String, discarded: Option<&Discard>) -> String {
 
 fn raw_file_text(raw: Option<&RawFile>) -> String {
     raw.map(|r| r.path.to_string()).unwrap_or_default()
-}
-
-fn with_unit(value: &str, unit: &str) -> String {
-    if unit.is_empty() { value.to_owned() } else { format!("{value} {unit}") }
 }
