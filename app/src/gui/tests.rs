@@ -1668,3 +1668,165 @@ fn a_pinned_run_keeps_the_window_off_its_cpu() {
     assert!(window.contains("% of a core ("), "{window}");
     assert!(window.contains(&format!("the window's threads were kept off CPU {cpu}")), "{window}");
 }
+
+// ---- Issue 21 (views): the Runs table's groups, every sweep, the soak's own protocol.
+
+/// A notebook at `dir` with run 1 on its own, then runs 2 (A) and 3 (B)
+/// recorded as comparison C1, then run 4 with a very long "what".
+fn compared_notebook(dir: &std::path::Path) {
+    use vernier_engine::notebook::NewPair;
+    use vernier_engine::stats::{Spread, Summary, compare};
+    let mut nb = store::create(dir, "Compared", chrono::Utc::now()).expect("create");
+    let at = chrono::Utc::now();
+    nb.record_run(measured("alone", &["./alone"]), at);
+    let mut a = measured("naive", &["./naive"]);
+    a.summary = Summary::of(&[0.010, 0.011, 0.012]).expect("summary");
+    let mut b = measured("blocked", &["./blocked"]);
+    b.summary = Summary::of(&[0.004, 0.0045, 0.005]).expect("summary");
+    let verdict =
+        compare(Spread::from(&a.summary), Spread::from(&b.summary), ("naive", "blocked"), "median wall time", "s");
+    let runs = [nb.record_run(a, at), nb.record_run(b, at)];
+    let pair = NewPair {
+        what: "naive vs blocked".into(),
+        labels: ["naive".into(), "blocked".into()],
+        verdict,
+        paired: None,
+        order: None,
+    };
+    nb.record_pair(pair, runs, at).expect("a pair");
+    nb.record_run(measured(LONG_WHAT, &["./long"]), at);
+    store::save(dir, &nb).expect("save");
+}
+
+const LONG_WHAT: &str = "a run whose description goes on and on, far longer than its column is wide at 1280 points, \
+     so that the table has to cut it short";
+
+// SPEC S11, U1: a comparison's two rows and its verdict line are shown
+// together — each row marked with its place in the comparison, the
+// verdict line straight under the later row — and a row outside it is not.
+#[test]
+fn a_comparison_is_grouped_with_its_verdict() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    compared_notebook(&dir);
+    let mut harness = app_on(dir);
+    harness.get_by_label("Runs  (4)").click();
+    harness.run();
+    let (a, b) = (harness.get_by_label("C1 A").rect(), harness.get_by_label("C1 B").rect());
+    let verdict = harness.get_by_label("C1 (2 vs 3)").rect();
+    assert!(a.top() < b.top() && b.top() < verdict.top(), "A, B, then the verdict: {a:?} {b:?} {verdict:?}");
+    let row = b.height().max(20.0);
+    assert!(verdict.top() - b.top() < row * 1.6, "the verdict line is the next line after B");
+    // The two arms' marks and the verdict line, nothing else: run 1 and
+    // run 4 are in no comparison.
+    assert_eq!(harness.query_all_by_label_contains("C1 ").count(), 3);
+}
+
+// SPEC U1: a sentence cut short in its column shows all of itself on hover.
+#[test]
+fn a_cut_cell_shows_its_whole_text_on_hover() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    compared_notebook(&dir);
+    let mut harness = app_on(dir);
+    harness.get_by_label("Runs  (4)").click();
+    harness.run();
+    let cell = harness.get_by_label(LONG_WHAT);
+    assert!(cell.rect().width() < 400.0, "cut to its column: {:?}", cell.rect());
+    cell.hover();
+    for _ in 0..60 {
+        harness.step();
+        if harness.query_all_by_label(LONG_WHAT).count() > 1 {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("no tooltip with the whole text");
+}
+
+// SPEC U4, E16: the built-in seq and chase kernels' runs at several working
+// sets have their sweep view — in the picker and from each of their rows.
+#[test]
+fn the_kernels_runs_have_their_sweep_view() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    let mut nb = store::create(&dir, "Kernels", chrono::Utc::now()).expect("create");
+    for (kernel, ns) in [("seq", 0.8), ("chase", 2.0)] {
+        for (size, factor) in [("16384", 1.0), ("1048576", 3.0), ("67108864", 40.0)] {
+            let what = format!("{kernel}, working set {size}");
+            let mut m = measured(&what, &["vernier", "bench", "--kernel", kernel, "--size", size]);
+            let v = ns * factor;
+            m.summary = vernier_engine::stats::Summary::of(&[v * 0.95, v, v * 1.05]).expect("summary");
+            m.unit = "ns/access".into();
+            m.ns_per_unit = 1.0;
+            nb.record_run(m, chrono::Utc::now());
+        }
+    }
+    store::save(&dir, &nb).expect("save");
+    let mut harness = app_on(dir);
+    harness.get_by_label("Runs  (6)").click();
+    harness.run();
+    harness.get_by_role_and_label(Role::ComboBox, "Sweep").click();
+    harness.run();
+    harness.get_by_label("seq / chase kernels");
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    harness.get_by_label("chase, working set 1048576").click();
+    harness.run();
+    harness.get_by_label("Show sweep seq / chase").click();
+    harness.run();
+    assert!(harness.state().views.show_sweep);
+    assert_eq!(harness.state().views.sweep, Some(super::views::SweepPick::Kernels));
+    // S12: sizes as KiB/MiB on the x axis's hover labels; the title is the kernels'.
+    harness.get_by_label("seq / chase kernels");
+}
+
+// SPEC T1, T5, N2: a recorded soak shows the tail IQR of its own protocol in
+// its row and above its chart — one number, not a second one read again
+// under the T1 defaults — and its protocol with it.
+#[test]
+fn a_soak_is_shown_under_its_own_protocol() {
+    use vernier_engine::notebook::{SoakColumn, SoakProtocol};
+    use vernier_engine::soak::{Thresholds, analyze, file, record, run::SoakOutcome};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    let mut nb = store::create(&dir, "Soaked", chrono::Utc::now()).expect("create");
+    let csv = record::raw_path(&dir, &nb);
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../datasets/thermal-soak.csv");
+    std::fs::copy(shipped, &csv).expect("copy the soak");
+    // Windows other than T1's, so the defaults would give another tail IQR.
+    let protocol = SoakProtocol {
+        opening_window_s: 20.0,
+        tail_window_s: 120.0,
+        threshold: 0.9,
+        hold: 2,
+        ..SoakProtocol::default()
+    };
+    let outcome =
+        SoakOutcome { samples: 61, chunk_steps: 1, chunk_ms: 1.0, placeholders: vec![], workers: 1, cancelled: false };
+    let finished = record::finish(&csv, protocol, &outcome).expect("read back");
+    let at = chrono::Utc::now();
+    assert!(matches!(record::add_row(&mut nb, &dir, &finished, at), record::Added::Soak(1)));
+    store::save(&dir, &nb).expect("save");
+    let soak = nb.soaks()[0].clone();
+    let own = soak.numbers.shown()[6].1.clone();
+    let data = file::read(&csv).expect("the file");
+    let defaults = analyze(&data, &Thresholds::default()).expect("analysable");
+    let by_default = defaults.numbers.shown()[6].1.clone();
+    assert_ne!(own, by_default, "the test needs a protocol whose tail IQR differs from the defaults'");
+
+    let mut harness = app_on(dir);
+    harness.get_by_label("Soak runs  (1)").click();
+    harness.run();
+    assert!(soak.cell(SoakColumn::TailIqr).starts_with(&own), "{}", soak.cell(SoakColumn::TailIqr));
+    harness.get_by_label(&soak.cell(SoakColumn::TailIqr));
+    harness.get_by_label("S1").click();
+    step_until(&mut harness, "the soak's chart", |app| app.soak.is_some());
+    harness.run();
+    harness.get_by_label_contains(&format!("tail IQR {own}"));
+    assert!(harness.query_by_label_contains(&format!("tail IQR {by_default}")).is_none(), "no second tail IQR");
+    harness.get_by_label_contains("S1 under the protocol it ran with: opening window 20 s, tail window 120 s");
+    // N2: the protocol beside the numbers, under the workbook's names.
+    harness.get_by_label("Tail window (s)");
+    harness.get_by_label("120");
+}
