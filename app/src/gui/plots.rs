@@ -695,7 +695,9 @@ pub fn soak_chart(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
             .collect();
     for (name, points, unit) in series {
         let (lo, hi) = points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), q| (lo.min(q.y), hi.max(q.y)));
-        let pad = ((hi - lo) * 0.1).max(1.0);
+        // A steady column (a clock that never moved) still gets a scale
+        // whose ticks differ: two percent of its value either side.
+        let pad = ((hi - lo) * 0.1).max(hi.abs() * 0.02).max(1.0);
         // Each chart's own scale: its unit on the axis and on every tick,
         // so a temperature reads as one without the axis label.
         Plot::new(("soak-aux", name, view.id))
@@ -705,7 +707,7 @@ pub fn soak_chart(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
             .x_axis_label("time (s)")
             .y_axis_label(format!("{name} ({unit})"))
             .y_axis_formatter(move |mark, _| {
-                format!("{} {unit}", vernier_engine::stats::format_significant(mark.value, 3))
+                format!("{} {unit}", vernier_engine::stats::format_significant(mark.value, 4))
             })
             .include_y(lo - pad)
             .include_y(hi + pad)

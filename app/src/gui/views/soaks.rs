@@ -58,7 +58,7 @@ pub fn soaks_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
             "No soak runs recorded yet (vernier soak run --notebook DIR). A soak file can still be analysed above.",
         );
     } else {
-        soaks_table(ui, cx, shown.map(|s| s.number));
+        ui.scope(|ui| soaks_table(ui, cx, shown.map(|s| s.number)));
     }
     ui.separator();
     let Some(view) = cx.soak else {
@@ -82,8 +82,11 @@ pub fn recorded_soak<'a>(nb: &'a Notebook, dir: &std::path::Path, view: &SoakVie
 /// Every recorded soak: its cells as the log shows them, then its
 /// protocol. The soak shown below is marked.
 fn soaks_table(ui: &mut Ui, cx: &mut Context<'_>, shown: Option<u32>) {
-    // Sideways scrolling keeps a wide row from widening the chart below.
+    // Sideways scrolling keeps a wide row from widening the chart below; a
+    // solid bar takes its own room (a floating one lay over the last row
+    // and took the click meant for its link).
     let nb = cx.notebook;
+    ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
     egui::ScrollArea::horizontal().id_salt("soaks-x").show(ui, |ui| {
         egui::Grid::new("soaks").striped(true).spacing([14.0, 6.0]).show(ui, |ui| {
             for header in SoakColumn::ALL.iter().map(|c| c.header()).chain(PROTOCOL_COLUMNS) {
