@@ -631,7 +631,7 @@ pub fn soak_chart(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
     let p = &reading.protocol;
     let end = view.end_s;
     let aux = usize::from(view.clock.is_some()) + usize::from(view.soc_temp.is_some());
-    let height = if aux == 0 { ui.available_height().max(200.0) } else { (ui.available_height() * 0.55).max(200.0) };
+    let height = if aux == 0 { ui.available_height().max(200.0) } else { (ui.available_height() * 0.5).max(200.0) };
     let onset = reading.analysis.as_ref().ok().and_then(|a| a.t_onset);
     let stable = reading.analysis.as_ref().ok().and_then(|a| a.t_stable);
     let names: Vec<String> = [Some("score".to_owned()), Some("P".to_owned()), Some("S".to_owned())]
@@ -701,13 +701,16 @@ pub fn soak_chart(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
         // Each chart's own scale: its unit on the axis and on every tick,
         // so a temperature reads as one without the axis label.
         Plot::new(("soak-aux", name, view.id))
-            .height(((ui.available_height() - 8.0) / aux as f32).max(110.0))
+            .height(((ui.available_height() - 8.0 * aux as f32) / aux as f32).max(100.0))
             .link_axis(egui::Id::unique("soak-time"), [true, false])
             .y_axis_min_width(SOAK_Y_AXIS)
             .x_axis_label("time (s)")
             .y_axis_label(format!("{name} ({unit})"))
             .y_axis_formatter(move |mark, _| {
-                format!("{} {unit}", vernier_engine::stats::format_significant(mark.value, 4))
+                // `100 °C`, not `100.0 °C`: a tick's trailing zeros say nothing.
+                let text = vernier_engine::stats::format_significant(mark.value, 4);
+                let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.') } else { &text };
+                format!("{text} {unit}")
             })
             .include_y(lo - pad)
             .include_y(hi + pad)
