@@ -113,13 +113,13 @@ start_from_window() {
   xdotool windowfocus --sync "$wid" 2>/dev/null || true
   xdotool key Escape; sleep "$pause"
   xdotool key ctrl+r; sleep "$pause"
-  xdotool mousemove 596 249 click 1; sleep "$pause"                         # Command
-  xdotool mousemove 686 234 click 1; sleep "$pause"; xdotool type --delay 20 "$a"; sleep "$pause"
-  xdotool mousemove 686 262 click 1; sleep "$pause"; xdotool type --delay 20 "$b"; sleep "$pause"
-  xdotool mousemove 555 511 click 1; sleep "$pause"                         # pin to CPU
-  xdotool mousemove 655 511 click 1; sleep "$pause"                         # which CPU
+  xdotool mousemove 481 245 click 1; sleep "$pause"                         # Command
+  xdotool mousemove 612 238 click 1; sleep "$pause"; xdotool type --delay 20 "$a"; sleep "$pause"
+  xdotool mousemove 612 266 click 1; sleep "$pause"; xdotool type --delay 20 "$b"; sleep "$pause"
+  xdotool mousemove 440 499 click 1; sleep "$pause"                         # pin to CPU
+  xdotool mousemove 540 499 click 1; sleep "$pause"                         # which CPU
   xdotool key ctrl+a; xdotool type "$pin"; xdotool key Return; sleep "$pause"
-  xdotool mousemove 485 618 click 1                                         # ▶ Start
+  xdotool mousemove 370 615 click 1                                         # ▶ Start
   for _ in $(seq 300); do running && return 0; sleep 0.01; done
   return 1
 }
