@@ -353,10 +353,13 @@ fn a_noisy_rerun_of_a_precise_row_is_inconclusive() {
     assert_eq!(v["outcome"], "differs", "{v}");
     assert!(v["verdict_text"].as_str().is_some_and(|s| s.starts_with("differs — median (s): mine is ")), "{v}");
 
-    // And the same quiet program reproduces.
+    // And the same quiet program does not differ. (Whether it reproduces or
+    // is inconclusive depends on this machine's own noise against theirs,
+    // which is the rule working: a loaded CI machine can make a 50 ms sleep
+    // twice as noisy as it was. The unit tests pin "reproduced" down.)
     mode("quiet");
     let v = json_of(&ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"])));
-    assert_eq!(v["outcome"], "reproduced", "{v}");
+    assert_ne!(v["outcome"], "differs", "{v}");
 }
 
 // SPEC R4, S11, E8: a comparison row reruns both arms interleaved, pinned

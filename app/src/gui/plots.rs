@@ -714,8 +714,20 @@ pub fn soak_chart(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
             })
             .include_y(lo - pad)
             .include_y(hi + pad)
+            .y_grid_spacer(egui_plot::uniform_grid_spacer(three_labels))
             .show(ui, |plot| plot.line(Line::new(name, &points[..]).color(TIMED)));
     }
+}
+
+/// Grid steps that label a short chart about three times: egui_plot's
+/// default steps are powers of ten only, which left a 20–95 °C temperature
+/// chart with a single "100 °C" on its axis. The middle step is 1, 2 or 5
+/// times a power of ten, a third of the range or more.
+fn three_labels(input: egui_plot::GridInput) -> [f64; 3] {
+    let third = ((input.bounds.1 - input.bounds.0) / 3.0).max(f64::MIN_POSITIVE);
+    let power = 10f64.powf(third.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * power).find(|s| *s >= third).unwrap_or(10.0 * power);
+    [step / 5.0, step, step * 5.0]
 }
 
 /// Room kept for the soak charts' y axes, so their time axes line up.
