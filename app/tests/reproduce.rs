@@ -27,13 +27,18 @@ fn snapshot(dir: &Path) -> BTreeMap<String, String> {
     out
 }
 
-/// Their notebook with one measured run of `true` (n = 3), and my empty one.
-fn theirs_and_mine() -> (tempfile::TempDir, String, String) {
+/// Two new notebooks in a temporary folder: theirs and mine, as paths.
+fn two_notebooks() -> (tempfile::TempDir, String, String) {
     let tmp = tempfile::tempdir().expect("tmp");
-    let theirs = tmp.path().join("theirs").display().to_string();
-    let mine = tmp.path().join("mine").display().to_string();
+    let [theirs, mine] = ["theirs", "mine"].map(|name| tmp.path().join(name).display().to_string());
     ok(vernier(&["new", &theirs]));
     ok(vernier(&["new", &mine]));
+    (tmp, theirs, mine)
+}
+
+/// Their notebook with one measured run of `true` (n = 3), and my empty one.
+fn theirs_and_mine() -> (tempfile::TempDir, String, String) {
+    let (tmp, theirs, mine) = two_notebooks();
     ok(vernier(&["bench", "-n", "3", "--notebook", &theirs, "--", "true"]));
     (tmp, theirs, mine)
 }
@@ -270,13 +275,10 @@ fn inline_code_needs_its_own_consent() {
 // that differ — their script's SHA-256 against the one that ran here.
 #[test]
 fn a_different_script_is_named_among_the_differences() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let (theirs, mine) = (tmp.path().join("theirs"), tmp.path().join("mine"));
+    let (tmp, theirs, mine) = two_notebooks();
     let script = tmp.path().join("work.sh");
     std::fs::write(&script, "exit 0\n").expect("script");
-    let [theirs, mine, script] = [&theirs, &mine, &script].map(|p| p.display().to_string());
-    ok(vernier(&["new", &theirs]));
-    ok(vernier(&["new", &mine]));
+    let script = script.display().to_string();
     ok(vernier(&["bench", "-n", "3", "--notebook", &theirs, "--", "sh", &script]));
     std::fs::write(&script, "true\nexit 0\n").expect("a different script");
     let o = ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"]));
@@ -320,12 +322,8 @@ fn json_of(o: &std::process::Output) -> serde_json::Value {
 #[cfg(unix)]
 #[test]
 fn a_noisy_rerun_of_a_precise_row_is_inconclusive() {
-    let tmp = tempfile::tempdir().expect("tmp");
+    let (tmp, theirs, mine) = two_notebooks();
     let (script, mode) = moody_script(tmp.path());
-    let (theirs, mine) = (tmp.path().join("theirs"), tmp.path().join("mine"));
-    let [theirs, mine] = [&theirs, &mine].map(|p| p.display().to_string());
-    ok(vernier(&["new", &theirs]));
-    ok(vernier(&["new", &mine]));
     mode("quiet");
     ok(vernier(&["bench", "-n", "9", "--warmup", "1", "--notebook", &theirs, "--", "sh", &script]));
 
@@ -367,11 +365,7 @@ fn a_noisy_rerun_of_a_precise_row_is_inconclusive() {
 // row compares the kernel's own result check with theirs.
 #[test]
 fn a_comparison_reruns_both_arms_and_compares_the_ratio() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let (theirs, mine) = (tmp.path().join("theirs"), tmp.path().join("mine"));
-    let [theirs, mine] = [&theirs, &mine].map(|p| p.display().to_string());
-    ok(vernier(&["new", &theirs]));
-    ok(vernier(&["new", &mine]));
+    let (_tmp, theirs, mine) = two_notebooks();
     let kernels = ["--kernel", "matmul-naive", "--size", "48", "--vs-kernel", "matmul-ikj"];
     ok(vernier(&[&["bench", "-n", "5", "--warmup", "1", "--pin", "0", "--notebook", &theirs][..], &kernels].concat()));
     let their_pin = json_of(&vernier(&["show", &theirs, "--json"]))["runs"][0]["conditions"]
@@ -451,13 +445,10 @@ fn a_pin_that_cannot_be_reapplied_says_why() {
 #[cfg(unix)]
 #[test]
 fn a_changed_binary_is_flagged_before_confirmation() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let (theirs, mine) = (tmp.path().join("theirs"), tmp.path().join("mine"));
+    let (tmp, theirs, mine) = two_notebooks();
     let prog = tmp.path().join("prog");
     std::fs::copy("/bin/true", &prog).expect("copy true");
-    let [theirs, mine, prog_path] = [&theirs, &mine, &prog].map(|p| p.display().to_string());
-    ok(vernier(&["new", &theirs]));
-    ok(vernier(&["new", &mine]));
+    let prog_path = prog.display().to_string();
     ok(vernier(&["bench", "-n", "5", "--warmup", "1", "--notebook", &theirs, "--", &prog_path]));
     let plan = text(&vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine]));
     assert!(plan.contains("program: ") && plan.contains("the same binary as theirs"), "{plan}");
@@ -493,11 +484,7 @@ fn a_changed_binary_is_flagged_before_confirmation() {
 #[cfg(unix)]
 #[test]
 fn a_sweep_names_each_point_whose_file_changed() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let (theirs, mine) = (tmp.path().join("theirs"), tmp.path().join("mine"));
-    let [theirs, mine] = [&theirs, &mine].map(|p| p.display().to_string());
-    ok(vernier(&["new", &theirs]));
-    ok(vernier(&["new", &mine]));
+    let (tmp, theirs, mine) = two_notebooks();
     let input = |n: u32| tmp.path().join(format!("d{n}.txt"));
     std::fs::write(input(1), "a\n").expect("d1");
     std::fs::write(input(2), "b\n").expect("d2");
@@ -540,11 +527,7 @@ fn a_sweep_names_each_point_whose_file_changed() {
 // cool-down's settle discarded, so reproducing a reproduction adds nothing.
 #[test]
 fn a_comparison_with_cooldown_keeps_their_warmup_policy() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let (theirs, mine) = (tmp.path().join("theirs"), tmp.path().join("mine"));
-    let [theirs, mine] = [&theirs, &mine].map(|p| p.display().to_string());
-    ok(vernier(&["new", &theirs]));
-    ok(vernier(&["new", &mine]));
+    let (_tmp, theirs, mine) = two_notebooks();
     ok(vernier(&[
         "bench",
         "-n",
@@ -577,11 +560,8 @@ fn a_comparison_with_cooldown_keeps_their_warmup_policy() {
 // kernel computed differs, whatever the times say: it is another experiment.
 #[test]
 fn a_kernel_that_computes_another_result_differs() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let (theirs, mine) = (tmp.path().join("theirs"), tmp.path().join("mine"));
-    let [their_dir, mine] = [&theirs, &mine].map(|p| p.display().to_string());
-    ok(vernier(&["new", &their_dir]));
-    ok(vernier(&["new", &mine]));
+    let (_tmp, their_dir, mine) = two_notebooks();
+    let theirs = std::path::PathBuf::from(&their_dir);
     ok(vernier(&[
         "bench",
         "-n",
