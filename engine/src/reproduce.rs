@@ -22,6 +22,7 @@ pub use verdict::{Judged, MIN_TRIALS, Measured, NOISE_FACTOR, NOISE_FLOOR, Outco
 use crate::display::{inert, quote_argv};
 use crate::documents::foreign::{Foreign, MAX_TRIALS, MAX_WORKBOOK_BYTES, SheetRun};
 use crate::documents::measurements::{self, Opened, ReadError};
+use crate::harness::provenance::Hashes;
 use crate::harness::{BenchSpec, MetricSpec, OwnFigure, Provenance, Subject, recorded_cooldown};
 use crate::kernels::KernelSpec;
 use crate::notebook::{Condition, ConditionName, LoadError, Notebook, WarmupPolicy, conditions_text, store};
@@ -322,10 +323,10 @@ impl Original {
     }
 
     /// The run that repeats this row: same subject(s), n, warm-up,
-    /// interleaving order and cool-down, pinned where theirs was when this
-    /// machine has that CPU (SPEC R3, R4). Refuses counts Vernier would not
-    /// take; whether it runs inline code is [`spec_inline_code`]'s question.
-    pub fn spec(&self) -> Result<BenchSpec, ReproduceError> {
+    /// interleaving order and cool-down (SPEC R3); where it is pinned is
+    /// [`Original::rerun`]'s to say. Refuses counts Vernier would not take;
+    /// whether it runs inline code is [`spec_inline_code`]'s question.
+    fn unpinned_spec(&self) -> Result<BenchSpec, ReproduceError> {
         let bad = |why: String| ReproduceError::BadCount { row: self.row, why };
         let runs = self.runs();
         crate::harness::check_odd_trials(runs).map_err(bad)?;
@@ -351,28 +352,18 @@ impl Original {
             runs,
             warmup,
             metric: self.metric(),
-            pin: placement(&self.conditions).cpu,
             cooldown: recorded_cooldown(&self.conditions).filter(|_| pair),
             labels: self.partner.as_ref().map_or([None, None], |p| p.labels.clone().map(Some)),
             ..BenchSpec::new(arms)
         })
     }
 
-    /// The rerun, ready for confirmation: its spec, where it will run, and
-    /// each command's program here matched against theirs. Hashes the
-    /// programs, so it reads the disk.
-    pub fn rerun(&self) -> Result<Rerun, ReproduceError> {
-        let spec = self.spec()?;
-        let programs = self
-            .arms()
-            .iter()
-            .zip(&spec.arms)
-            .map(|(o, subject)| match subject {
-                Subject::Command { argv, .. } => program_checks(&o.conditions, &Provenance::of(argv).conditions()),
-                Subject::Kernel(_) => Vec::new(),
-            })
-            .collect();
-        Ok(Rerun { placement: placement(&self.conditions), programs, spec })
+    /// The rerun, ready for confirmation: its spec, pinned where theirs was
+    /// when this machine has that CPU (R4), and each command's program here
+    /// matched against theirs. Hashes the programs, so it reads the disk;
+    /// `hashes` keeps each file's hash for the other rows of their log.
+    pub fn rerun(&self, hashes: &mut Hashes) -> Result<Rerun, ReproduceError> {
+        Rerun::new(&self.arms(), self.unpinned_spec()?, hashes)
     }
 
     /// Which arm of the rerun is this row: 0 for A, 1 for B.
@@ -415,6 +406,24 @@ pub struct Rerun {
 }
 
 impl Rerun {
+    /// `spec` (the rerun of `rows`, one per arm, in order) pinned where the
+    /// first row was, with every command's program and argument files
+    /// matched against what its row recorded.
+    fn new(rows: &[&Original], spec: BenchSpec, hashes: &mut Hashes) -> Result<Self, ReproduceError> {
+        let placement = placement(rows.first().map(|o| o.conditions.as_slice()).unwrap_or_default());
+        let programs = rows
+            .iter()
+            .zip(&spec.arms)
+            .map(|(o, subject)| match subject {
+                Subject::Command { argv, .. } => {
+                    program_checks(&o.conditions, &Provenance::of_cached(argv, hashes).conditions())
+                }
+                Subject::Kernel(_) => Vec::new(),
+            })
+            .collect();
+        Ok(Self { spec: BenchSpec { pin: placement.cpu, ..spec }, placement, programs })
+    }
+
     /// The checks that found a different file here.
     pub fn different_files(&self) -> impl Iterator<Item = &ProgramCheck> {
         self.programs.iter().flatten().filter(|c| c.differs())
@@ -585,7 +594,7 @@ mod tests {
             power_source: None,
             figure: None,
         };
-        let rerun = original.rerun().expect("rerun");
+        let rerun = original.rerun(&mut Hashes::default()).expect("rerun");
         let plan = original.plan("theirs", &rerun);
         assert!(!plan.contains('\x1b') && !plan.contains('\r'), "{plan}");
         assert!(plan.contains(r"seq\x0a  command: true") && plan.contains(r"\x1b[2K\x0dcommand: true"), "{plan}");

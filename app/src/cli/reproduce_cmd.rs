@@ -9,6 +9,7 @@ use chrono::Utc;
 use clap::Args;
 use serde_json::json;
 use vernier_engine::display::{inert, quote_argv};
+use vernier_engine::harness::provenance::Hashes;
 use vernier_engine::harness::{BenchSpec, Subject};
 use vernier_engine::reproduce::{self, ArmSide, Original, Rerun, SideBySide};
 
@@ -55,7 +56,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
         return reproduce_sweep(args);
     };
     let original = open_log(&args.path)?.original(row).map_err(Failure::input)?;
-    let rerun = original.rerun().map_err(Failure::input)?;
+    let rerun = original.rerun(&mut Hashes::default()).map_err(Failure::input)?;
     let spec = &rerun.spec;
     // Fail before measuring if your notebook cannot be read.
     open(&args.notebook)?;

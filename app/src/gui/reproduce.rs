@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use egui::{RichText, Ui};
 use vernier_engine::display::inert;
 use vernier_engine::harness::BenchSpec;
+use vernier_engine::harness::provenance::Hashes;
 use vernier_engine::reproduce::{Log, Original, Outcome, Rerun, SideBySide, same_folder, spec_inline_code};
 
 use super::dialog::{Scrolling, close_button};
@@ -38,11 +39,13 @@ pub fn read_log(path: &Path, mine: &Path) -> Result<TheirLog, String> {
         return Err("that is the open notebook; open your own notebook and reproduce from theirs".into());
     }
     let log = Log::open(path).map_err(|e| e.to_string())?;
+    // Their rows mostly share a program: each file is hashed once.
+    let mut hashes = Hashes::default();
     let rows = log
         .originals()
         .into_iter()
         .map(|o| {
-            let rerun = o.rerun().map_err(|e| e.to_string());
+            let rerun = o.rerun(&mut hashes).map_err(|e| e.to_string());
             (o, rerun)
         })
         .collect();

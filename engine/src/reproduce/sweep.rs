@@ -3,12 +3,10 @@
 //! with the order rotated — and compared point by point, each with S7.
 //! One point alone is an ordinary row ([`Original`]).
 
-use super::{
-    ArmSide, EnvDifference, Original, Outcome, ReproduceError, Rerun, env_diff, placement, program_checks, subject,
-};
+use super::{ArmSide, EnvDifference, Original, Outcome, ReproduceError, Rerun, env_diff, subject};
 use crate::display::{inert, inert_line, quote_argv};
 use crate::harness::provenance::Hashes;
-use crate::harness::{BenchResult, BenchSpec, Provenance, Scan, ScanSpec, Subject};
+use crate::harness::{BenchResult, BenchSpec, Scan, ScanSpec};
 use crate::notebook::Notebook;
 
 /// Their sweep, as their log recorded it.
@@ -62,41 +60,22 @@ impl SweepOriginal {
         Ok(Self { label, what: sweep.what.clone(), template: sweep.template.clone(), scan, points })
     }
 
-    /// The rerun: every point's command as a scan of the same parameters,
-    /// with their n, warm-up and figure.
-    pub fn spec(&self) -> Result<BenchSpec, ReproduceError> {
+    /// The rerun, ready for confirmation: every point's command as a scan
+    /// of the same parameters with their n, warm-up and figure, pinned where
+    /// theirs was, and every point's program and argument files matched
+    /// against theirs (each file hashed once, however many points share it).
+    pub fn rerun(&self) -> Result<Rerun, ReproduceError> {
         let first = self
             .points
             .first()
             .ok_or(ReproduceError::BadSweep { label: self.label.clone(), why: "it has no run".to_owned() })?;
-        let template = first.spec()?;
         let arms = self.points.iter().map(|o| subject(o.row, &o.command)).collect::<Result<Vec<_>, _>>()?;
-        Ok(BenchSpec {
+        let spec = BenchSpec {
             arms,
             scan: Some(ScanSpec { template: self.template.clone(), scan: self.scan.clone() }),
-            ..template
-        })
-    }
-
-    /// The rerun, ready for confirmation: its spec, their placement
-    /// reapplied, and every point's program and argument files matched
-    /// against theirs (each file hashed once, however many points share it).
-    pub fn rerun(&self) -> Result<Rerun, ReproduceError> {
-        let spec = self.spec()?;
-        let mut hashes = Hashes::default();
-        let programs = self
-            .points
-            .iter()
-            .zip(&spec.arms)
-            .map(|(o, subject)| match subject {
-                Subject::Command { argv, .. } => {
-                    program_checks(&o.conditions, &Provenance::of_cached(argv, &mut hashes).conditions())
-                }
-                Subject::Kernel(_) => Vec::new(),
-            })
-            .collect();
-        let first = self.points.first().map(|o| o.conditions.as_slice()).unwrap_or_default();
-        Ok(Rerun { placement: placement(first), programs, spec })
+            ..first.unpinned_spec()?
+        };
+        Rerun::new(&self.points.iter().collect::<Vec<_>>(), spec, &mut Hashes::default())
     }
 
     /// What will run, for the confirmation: every command quoted with their
