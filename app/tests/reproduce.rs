@@ -316,6 +316,21 @@ fn json_of(o: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(o)))
 }
 
+/// `vernier bench -n 5 --warmup 1 --notebook DIR ARGS…`, which must succeed.
+fn bench_five(dir: &str, args: &[&str]) {
+    ok(vernier(&[&["bench", "-n", "5", "--warmup", "1", "--notebook", dir][..], args].concat()));
+}
+
+/// The value of condition `field` on run 1 of the notebook at `dir`.
+fn first_condition(dir: &str, field: &str) -> Option<String> {
+    json_of(&vernier(&["show", dir, "--json"]))["runs"][0]["conditions"]
+        .as_array()?
+        .iter()
+        .find(|c| c["field"] == field)
+        .and_then(|c| c["value"].as_str())
+        .map(str::to_owned)
+}
+
 // SPEC R4: a precise row "reproduced" by a rerun as noisy as this one, with
 // the same median, is inconclusive — never reproduced — and says why and
 // what to do; the CLI, its JSON and the note say it in the same words.
@@ -367,13 +382,8 @@ fn a_noisy_rerun_of_a_precise_row_is_inconclusive() {
 fn a_comparison_reruns_both_arms_and_compares_the_ratio() {
     let (_tmp, theirs, mine) = two_notebooks();
     let kernels = ["--kernel", "matmul-naive", "--size", "48", "--vs-kernel", "matmul-ikj"];
-    ok(vernier(&[&["bench", "-n", "5", "--warmup", "1", "--pin", "0", "--notebook", &theirs][..], &kernels].concat()));
-    let their_pin = json_of(&vernier(&["show", &theirs, "--json"]))["runs"][0]["conditions"]
-        .as_array()
-        .and_then(|c| c.iter().find(|c| c["field"] == "placement used"))
-        .and_then(|c| c["value"].as_str())
-        .map(str::to_owned)
-        .expect("their placement");
+    bench_five(&theirs, &[&["--pin", "0"][..], &kernels].concat());
+    let their_pin = first_condition(&theirs, "placement used").expect("their placement");
 
     let plan = json_of(&vernier(&["reproduce", &theirs, "--row", "2", "--notebook", &mine, "--json"]))["plan"].clone();
     assert_eq!(plan["commands"].as_array().map(Vec::len), Some(2), "both arms rerun: {plan}");
@@ -449,7 +459,7 @@ fn a_changed_binary_is_flagged_before_confirmation() {
     let prog = tmp.path().join("prog");
     std::fs::copy("/bin/true", &prog).expect("copy true");
     let prog_path = prog.display().to_string();
-    ok(vernier(&["bench", "-n", "5", "--warmup", "1", "--notebook", &theirs, "--", &prog_path]));
+    bench_five(&theirs, &["--", &prog_path]);
     let plan = text(&vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine]));
     assert!(plan.contains("program: ") && plan.contains("the same binary as theirs"), "{plan}");
 
@@ -489,20 +499,7 @@ fn a_sweep_names_each_point_whose_file_changed() {
     std::fs::write(input(1), "a\n").expect("d1");
     std::fs::write(input(2), "b\n").expect("d2");
     let template = tmp.path().join("d{N}.txt").display().to_string();
-    ok(vernier(&[
-        "bench",
-        "-n",
-        "5",
-        "--warmup",
-        "1",
-        "--notebook",
-        &theirs,
-        "--param",
-        "N=1,2",
-        "--",
-        "cat",
-        &template,
-    ]));
+    bench_five(&theirs, &["--param", "N=1,2", "--", "cat", &template]);
     std::fs::write(input(2), "changed\n").expect("d2 changed");
 
     let plan = text(&vernier(&["reproduce", &theirs, "--sweep", "1", "--notebook", &mine]));
@@ -547,12 +544,7 @@ fn a_comparison_with_cooldown_keeps_their_warmup_policy() {
     assert_eq!(plan["warmup_policy"], "1 warm-up trials", "{plan}");
     assert_eq!(plan["cooldown_s"], 0.05, "{plan}");
     ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes"]));
-    let policy = |dir: &str| {
-        json_of(&vernier(&["show", dir, "--json"]))["runs"][0]["conditions"]
-            .as_array()
-            .and_then(|c| c.iter().find(|c| c["field"] == "warm-up policy"))
-            .map(|c| c["value"].clone())
-    };
+    let policy = |dir: &str| first_condition(dir, "warm-up policy");
     assert_eq!(policy(&mine), policy(&theirs), "the same policy as theirs");
 }
 
@@ -562,19 +554,7 @@ fn a_comparison_with_cooldown_keeps_their_warmup_policy() {
 fn a_kernel_that_computes_another_result_differs() {
     let (_tmp, their_dir, mine) = two_notebooks();
     let theirs = std::path::PathBuf::from(&their_dir);
-    ok(vernier(&[
-        "bench",
-        "-n",
-        "5",
-        "--warmup",
-        "1",
-        "--notebook",
-        &their_dir,
-        "--kernel",
-        "matmul-naive",
-        "--size",
-        "32",
-    ]));
+    bench_five(&their_dir, &["--kernel", "matmul-naive", "--size", "32"]);
     let file = theirs.join("notebook.ron");
     let ron = std::fs::read_to_string(&file).expect("their notebook");
     let (head, tail) = ron.split_once("verified after every trial; ").expect("a result check");
