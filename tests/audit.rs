@@ -502,21 +502,9 @@ fn rewrite_docx(path: &Path, edit: impl Fn(&str) -> String) {
 // was used and counts the runs under the instrument that measured each.
 #[test]
 fn the_method_states_the_convention_and_counts_runs_by_instrument() {
-    use vernier_engine::import::csv::{Arms, CsvSpec, prepare_bytes};
+    use vernier_engine::import::csv::{CsvSpec, prepare_bytes};
     let (_tmp, dir, mut nb) = method_notebook();
-    let spec = CsvSpec {
-        arms: Arms::One("t_ms".into()),
-        pair: None,
-        first: None,
-        unit: None,
-        warmup: None,
-        warmup_stated: None,
-        what: None,
-        labels: [None, None],
-        command: None,
-        build: None,
-        instrument: Some("driver.cpp, steady_clock".into()),
-    };
+    let spec = CsvSpec { instrument: Some("driver.cpp, steady_clock".into()), ..CsvSpec::column("t_ms") };
     let prepared = prepare_bytes(Path::new("t.csv"), b"t_ms\n1\n2\n3\n", &spec).expect("prepares");
     prepared.record(&dir, &mut nb, at(90)).expect("records");
     export(&dir, &nb);

@@ -801,21 +801,9 @@ mod tests {
     // row, and counts only Vernier's own runs as its harness's.
     #[test]
     fn the_method_names_each_instrument() {
-        use crate::import::csv::{Arms, CsvSpec, prepare_bytes};
+        use crate::import::csv::{CsvSpec, prepare_bytes};
         let mut nb = Notebook::new("t", chrono::Utc::now());
-        let spec = CsvSpec {
-            arms: Arms::One("t_ms".into()),
-            pair: None,
-            first: None,
-            unit: None,
-            warmup: None,
-            warmup_stated: None,
-            what: None,
-            labels: [None, None],
-            command: None,
-            build: None,
-            instrument: Some("driver.cpp, steady_clock".into()),
-        };
+        let spec = CsvSpec { instrument: Some("driver.cpp, steady_clock".into()), ..CsvSpec::column("t_ms") };
         let prepared = prepare_bytes(Path::new("t.csv"), b"t_ms\n1\n2\n3\n", &spec).expect("prepares");
         let dir = tempfile::tempdir().expect("tmp");
         prepared.record(dir.path(), &mut nb, chrono::Utc::now()).expect("records");

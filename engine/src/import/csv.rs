@@ -75,6 +75,26 @@ pub struct CsvSpec {
     pub instrument: Option<String>,
 }
 
+impl CsvSpec {
+    /// One column of times, `name`, with nothing else stated: the unit from
+    /// the column's suffix, no warm-up, the file's own name as instrument.
+    pub fn column(name: impl Into<String>) -> Self {
+        Self {
+            arms: Arms::One(name.into()),
+            pair: None,
+            first: None,
+            unit: None,
+            warmup: None,
+            warmup_stated: None,
+            what: None,
+            labels: [None, None],
+            command: None,
+            build: None,
+            instrument: None,
+        }
+    }
+}
+
 /// Why a CSV import failed. Nothing has been recorded.
 #[derive(Debug, thiserror::Error)]
 pub enum CsvError {
