@@ -89,7 +89,7 @@ fn version_1_notebooks_are_migrated() {
     assert_eq!(nb.runs().len(), 2);
     assert!(nb.integrity().is_empty(), "the chain survives the migration");
     let saved = store::to_text(&nb).expect("text");
-    assert!(saved.contains("schema: 3,"));
+    assert!(saved.contains(&format!("schema: {},", store::SCHEMA_VERSION)));
     assert_eq!(store::from_bytes(saved.as_bytes(), std::path::Path::new("v2/notebook.ron")).expect("reload"), nb);
 }
 

@@ -43,6 +43,7 @@ pub mod import;
 pub mod instrument;
 pub mod kernels;
 pub mod machine;
+pub mod merge;
 pub mod notebook;
 pub mod platform;
 pub mod reproduce;

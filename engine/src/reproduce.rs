@@ -20,8 +20,9 @@ pub use sweep::{PointByPoint, SweepOriginal};
 pub use verdict::{Judged, MIN_TRIALS, Measured, NOISE_FACTOR, NOISE_FLOOR, Outcome, RULE, judge};
 
 use crate::display::{inert, quote_argv};
+use crate::documents::edits::Edit;
 use crate::documents::foreign::{Foreign, MAX_TRIALS, MAX_WORKBOOK_BYTES, SheetRun};
-use crate::documents::measurements::{self, Opened, ReadError};
+use crate::documents::measurements::{self, Opened, Own, ReadError};
 use crate::harness::provenance::Hashes;
 use crate::harness::{BenchSpec, MetricSpec, OwnFigure, Provenance, Subject, recorded_cooldown};
 use crate::kernels::KernelSpec;
@@ -118,8 +119,11 @@ pub enum ReproduceError {
 /// workbook Vernier wrote) or a foreign `measurements.xlsx`.
 #[derive(Debug)]
 pub enum Log {
-    /// A Vernier notebook.
+    /// A Vernier notebook folder.
     Notebook(Box<Notebook>),
+    /// A workbook Vernier wrote: the notebook it carries, and what was
+    /// changed in it in a spreadsheet (N12) — shown, never run.
+    Workbook(Box<Own>),
     /// A workbook Vernier did not write, read by header names (D4).
     Foreign(Foreign),
 }
@@ -146,42 +150,65 @@ impl Log {
         }
         let bytes = crate::bounded::read_bounded(path, MAX_WORKBOOK_BYTES, "a workbook")?;
         Ok(match measurements::open(&bytes, &path.display().to_string())? {
-            Opened::Vernier(nb) => Log::Notebook(nb),
+            Opened::Vernier(own) => Log::Workbook(own),
             Opened::Foreign(f) => Log::Foreign(f),
         })
     }
 
     /// Run `row`, as its owner recorded it.
     pub fn original(&self, row: u32) -> Result<Original, ReproduceError> {
-        match self {
-            Log::Notebook(nb) => Original::from_notebook(nb, row),
-            Log::Foreign(f) => Original::from_sheet(&f.runs, row),
+        match (self.notebook(), self) {
+            (Some(nb), _) => Original::from_notebook(nb, row),
+            (None, Log::Foreign(f)) => Original::from_sheet(&f.runs, row),
+            (None, _) => Err(ReproduceError::NoSuchRow(row)),
         }
     }
 
     /// Sweep `W{number}`, as its owner recorded it; a workbook Vernier did
     /// not write keeps no sweep.
     pub fn sweep(&self, number: u32) -> Result<SweepOriginal, ReproduceError> {
-        match self {
-            Log::Notebook(nb) => SweepOriginal::from_notebook(nb, number),
-            Log::Foreign(_) => Err(ReproduceError::NoSuchSweep(number)),
+        match self.notebook() {
+            Some(nb) => SweepOriginal::from_notebook(nb, number),
+            None => Err(ReproduceError::NoSuchSweep(number)),
         }
     }
 
     /// Every run that can be offered for reproducing (discarded ones left out).
     pub fn originals(&self) -> Vec<Original> {
-        let rows: Vec<u32> = match self {
-            Log::Notebook(nb) => nb.runs().iter().filter(|r| r.discarded.is_none()).map(|r| r.number).collect(),
-            Log::Foreign(f) => f.runs.iter().map(|r| r.number).collect(),
+        let rows: Vec<u32> = match (self.notebook(), self) {
+            (Some(nb), _) => nb.runs().iter().filter(|r| r.discarded.is_none()).map(|r| r.number).collect(),
+            (None, Log::Foreign(f)) => f.runs.iter().map(|r| r.number).collect(),
+            (None, _) => Vec::new(),
         };
         rows.into_iter().filter_map(|row| self.original(row).ok()).collect()
     }
 
-    /// What a foreign workbook could not give (empty for a notebook).
+    /// What a workbook could not give or compare (empty for a folder).
     pub fn problems(&self) -> &[String] {
         match self {
             Log::Notebook(_) => &[],
+            Log::Workbook(own) => &own.problems,
             Log::Foreign(f) => &f.problems,
+        }
+    }
+
+    /// The notebook, when the log is one (a folder, or a workbook Vernier
+    /// wrote).
+    pub fn notebook(&self) -> Option<&Notebook> {
+        match self {
+            Log::Notebook(nb) => Some(nb),
+            Log::Workbook(own) => Some(&own.notebook),
+            Log::Foreign(_) => None,
+        }
+    }
+
+    /// The changes made to a workbook Vernier wrote in a spreadsheet (N12):
+    /// its visible sheets no longer show what is run, so the plan lists
+    /// them as warnings (R2). Empty for a folder or a foreign workbook.
+    pub fn spreadsheet_edits(&self) -> &[Edit] {
+        match self {
+            Log::Workbook(own) => &own.edits,
+            _ => &[],
         }
     }
 }

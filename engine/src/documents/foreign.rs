@@ -225,6 +225,14 @@ fn run(row: &Row<'_>) -> Result<SheetRun, String> {
         .and_then(|n| n.trim_end_matches(".0").parse::<u32>().ok())
         .filter(|&n| n > 0)
         .ok_or_else(|| format!("'#' is '{number_text}', not a row number"))?;
+    sheet_run(&|column| row.text(column), number)
+}
+
+/// A Runs row read by its columns' headers (`text` gives a cell's text by
+/// header, `""` when there is none): the checks every Runs row of a
+/// workbook passes, a classmate's or one typed by hand (N12).
+pub fn sheet_run(text: &dyn Fn(&str) -> String, number: u32) -> Result<SheetRun, String> {
+    let row = Cells(text);
     let command_text = row.text("Command");
     let command = shlex::split(&command_text)
         .filter(|v| !v.is_empty())
@@ -265,6 +273,15 @@ fn run(row: &Row<'_>) -> Result<SheetRun, String> {
         raw_file: row.text("Raw file"),
         tag: row.text("Tag"),
     })
+}
+
+/// Cells by header, for [`sheet_run`].
+struct Cells<'a>(&'a dyn Fn(&str) -> String);
+
+impl Cells<'_> {
+    fn text(&self, column: &str) -> String {
+        (self.0)(column)
+    }
 }
 
 /// `3 + 11`, `3 + 11 (settle)`, `? + 11 …` or `11` → (warm-up, timed).

@@ -18,7 +18,9 @@
 use std::io::Cursor;
 
 use calamine::{Data, Reader, Xlsx};
-use rust_xlsxwriter::{Format, FormatAlign, FormatBorder, Workbook, Worksheet, XlsxError};
+use rust_xlsxwriter::{Format, FormatAlign, FormatBorder, ProtectionOptions, Workbook, Worksheet, XlsxError};
+
+use super::edits::{Edit, Value, Visible, Written};
 
 use crate::notebook::store::{from_bytes, to_text};
 use crate::notebook::{
@@ -28,6 +30,37 @@ use crate::notebook::{
 
 /// Name of the hidden sheet holding the notebook's own text.
 pub const EMBED_SHEET: &str = "vernier";
+/// The layout this build writes, kept in the hidden sheet with the cells as
+/// written (N12). Version 1 (no number) wrote no cells and had no Source
+/// column under Notes; version 2 keeps both.
+pub const LAYOUT_VERSION: u32 = 2;
+/// The hidden sheet's column of the notebook's text, of the layout version
+/// and of the cells as written (as JSON), each cut into cells.
+const NOTEBOOK_COLUMN: u16 = 0;
+const LAYOUT_COLUMN: u16 = 1;
+const WRITTEN_COLUMN: u16 = 2;
+/// The words of a prediction, which may change while it is open (N4).
+pub const PREDICTION_TEXT: [&str; 3] = ["Experiment", "What I predict", "Why"];
+/// The Runs columns a row typed by hand is read from (N12).
+pub const TYPED_RUN_COLUMNS: [&str; 14] = [
+    "#",
+    "What",
+    "Command",
+    "n (warm-up + timed)",
+    "Median",
+    "Dispersion",
+    "Min / Max",
+    "Conditions",
+    "Tag",
+    "Unit",
+    "Median (value)",
+    "IQR (value)",
+    "Min",
+    "Max",
+];
+/// The visible sheets, in the order they are written.
+pub const SHEETS: [&str; 7] =
+    ["Environment", "Predictions", "Runs", "Comparisons", "Sweeps", "Soak runs", "Notes and anomalies"];
 /// Excel's limit on the text in one cell.
 const CELL_LIMIT: usize = 32_000;
 
@@ -154,18 +187,32 @@ pub struct Sheet<R> {
     pub columns: Vec<Column<R>>,
     /// Which rows were set aside (N5): they stay, struck through.
     set_aside: fn(&R) -> bool,
+    /// Which cells of a written row may be edited in the spreadsheet (N12):
+    /// the row, the notebook and the column's header. Every other written
+    /// cell is protected.
+    open: fn(&R, &Notebook, &str) -> bool,
+    /// The columns open for typing in the empty rows below the written
+    /// ones (N12): what a new row of the section is read from.
+    typable: &'static [&'static str],
 }
 
 impl<R> Sheet<R> {
-    /// A sheet whose columns are `columns`.
+    /// A sheet whose columns are `columns`, every cell protected.
     pub fn new(columns: impl IntoIterator<Item = Column<R>>) -> Self {
-        Self { columns: columns.into_iter().collect(), set_aside: |_| false }
+        Self { columns: columns.into_iter().collect(), set_aside: |_| false, open: |_, _, _| false, typable: &[] }
     }
 
     /// The same sheet, striking through the rows `set_aside` picks, as the
     /// log shows a discarded row (N5).
     fn struck_when(self, set_aside: fn(&R) -> bool) -> Self {
         Self { set_aside, ..self }
+    }
+
+    /// The same sheet with the cells the log's rules let a spreadsheet
+    /// change left open (N12, D3): `open` picks them in the written rows,
+    /// `typable` names the columns open in the empty rows below.
+    fn open_where(self, open: fn(&R, &Notebook, &str) -> bool, typable: &'static [&'static str]) -> Self {
+        Self { open, typable, ..self }
     }
 
     /// The index of the column headed `header`, if the sheet has one.
@@ -210,7 +257,9 @@ impl Default for Layout {
                 Column::text("Rows measured with another value", |f: &EnvField, nb| {
                     nb.stated_hint(*f).unwrap_or_default()
                 }),
-            ]),
+            ])
+            // N12: every field's value may be changed at any time.
+            .open_where(|_, _, header| header == "Value", &[]),
             predictions: Sheet::new(
                 PredictionColumn::ALL
                     .map(|c| match c {
@@ -230,7 +279,10 @@ impl Default for Layout {
                             p.protocol.as_ref().map(SoakProtocol::describe).unwrap_or_default()
                         }),
                     ]),
-            ),
+            )
+            // N4, N12: an open prediction's words may change; a locked one
+            // is sealed. A new prediction is typed below.
+            .open_where(|p, nb, header| nb.lock_of(p).is_none() && PREDICTION_TEXT.contains(&header), &PREDICTION_TEXT),
             runs: Sheet::new(
                 RunColumn::ALL
                     .map(|c| match c {
@@ -273,7 +325,10 @@ impl Default for Layout {
                         Column::text("Compared with", |r: &Run, nb| compared_with(r.number, nb)),
                     ]),
             )
-            .struck_when(|r| r.discarded.is_some()),
+            .struck_when(|r| r.discarded.is_some())
+            // N5, N9, N12: a run keeps what it measured; only a reason to set
+            // it aside may be written, once. A run typed by hand goes below.
+            .open_where(|r, _, header| header == "Discarded" && r.discarded.is_none(), &TYPED_RUN_COLUMNS),
             comparisons: Sheet::new([
                 Column::new("#", |p: &Pair, _| whole(p.number, "C")),
                 Column::text("What", |p: &Pair, _| p.what.clone()),
@@ -324,11 +379,18 @@ impl Default for Layout {
                     ],
                 ),
             )
-            .struck_when(|s| s.discarded.is_some()),
+            .struck_when(|s| s.discarded.is_some())
+            // A soak is recorded from its samples, never typed: only a reason
+            // to set one aside may be written.
+            .open_where(|s, _, header| header == "Discarded" && s.discarded.is_none(), &[]),
             notes: Sheet::new([
                 Column::text("Time", |n: &Note, _| n.at.format("%Y-%m-%d %H:%M:%S UTC").to_string()),
                 Column::text("Note", |n: &Note, _| n.text.clone()),
-            ]),
+                // N12: where a note came from when not from Vernier itself.
+                Column::text("Source", |n: &Note, _| n.source.clone().unwrap_or_default()),
+            ])
+            // A note stays as written; new ones are typed below.
+            .open_where(|_, _, _| false, &["Time", "Note"]),
         }
     }
 }
@@ -378,83 +440,174 @@ pub fn write(nb: &Notebook) -> Result<Vec<u8>, super::ExportError> {
 /// Writes the workbook with the sheets laid out by `layout`.
 pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::ExportError> {
     let mut book = Workbook::new();
-
-    sheet(&mut book, "Environment", &layout.environment, &EnvField::ALL, nb)?;
-    let ws = sheet(&mut book, "Predictions", &layout.predictions, nb.predictions(), nb)?;
-    // D3: the predictions are read-only in the workbook too.
-    ws.protect();
-    sheet(&mut book, "Runs", &layout.runs, nb.runs(), nb)?;
-    sheet(&mut book, "Comparisons", &layout.comparisons, nb.pairs(), nb)?;
-    sheet(&mut book, "Sweeps", &layout.sweeps, nb.sweeps(), nb)?;
-    sheet(&mut book, "Soak runs", &layout.soaks, nb.soaks(), nb)?;
-    sheet(&mut book, "Notes and anomalies", &layout.notes, nb.notes(), nb)?;
-
-    // The notebook itself, for a lossless reopen (D4).
+    let tables = tables(nb, layout);
+    for table in &tables {
+        sheet(&mut book, table)?;
+    }
+    // The notebook itself, for a lossless reopen (D4), and the cells as
+    // written in this layout, to see what a spreadsheet changed (N12).
     let text = to_text(nb)?;
+    let written: Vec<Written> = tables.iter().map(Table::written).collect();
+    let cells = serde_json::to_string(&written)
+        .map_err(|e| super::ExportError::Xlsx(XlsxError::ParameterError(e.to_string())))?;
     let ws = book.add_worksheet();
     ws.set_name(EMBED_SHEET)?;
     for (i, chunk) in chunks(&text, CELL_LIMIT).enumerate() {
-        ws.write_string(i as u32, 0, chunk)?;
+        ws.write_string(i as u32, NOTEBOOK_COLUMN, chunk)?;
+    }
+    ws.write_number(0, LAYOUT_COLUMN, f64::from(LAYOUT_VERSION))?;
+    for (i, chunk) in chunks(&cells, CELL_LIMIT).enumerate() {
+        ws.write_string(i as u32, WRITTEN_COLUMN, chunk)?;
     }
     ws.set_hidden(true);
     Ok(book.save_to_buffer()?)
 }
 
-/// Adds the sheet `name`: a bold, wrapped, frozen header row from `layout`,
-/// then one row per item of `rows`, each cell in its column's position,
-/// the columns as wide as their cells need (see [`widths`]) and the page set
-/// up for print (see [`page_setup`]).
-fn sheet<'a, R>(
-    book: &'a mut Workbook,
-    name: &str,
-    layout: &Sheet<R>,
-    rows: &[R],
-    nb: &Notebook,
-) -> Result<&'a mut Worksheet, XlsxError> {
-    let table: Vec<(bool, Vec<Cell>)> = rows
-        .iter()
-        .map(|item| ((layout.set_aside)(item), layout.columns.iter().map(|c| (c.fill)(item, nb)).collect()))
-        .collect();
+/// The visible sheets of `nb` in `layout`, in the order written.
+fn tables(nb: &Notebook, layout: &Layout) -> [Table; 7] {
+    let [environment, predictions, runs, comparisons, sweeps, soaks, notes] = SHEETS;
+    [
+        layout.environment.table(environment, &EnvField::ALL, nb),
+        layout.predictions.table(predictions, nb.predictions(), nb),
+        layout.runs.table(runs, nb.runs(), nb),
+        layout.comparisons.table(comparisons, nb.pairs(), nb),
+        layout.sweeps.table(sweeps, nb.sweeps(), nb),
+        layout.soaks.table(soaks, nb.soaks(), nb),
+        layout.notes.table(notes, nb.notes(), nb),
+    ]
+}
+
+/// The cells Vernier writes into the visible sheets for `nb` in the course's
+/// layout, as a spreadsheet holds them: what a workbook of the first layout,
+/// which kept no copy, is compared with (N12).
+pub fn written(nb: &Notebook) -> Vec<Written> {
+    tables(nb, &Layout::default()).iter().map(Table::written).collect()
+}
+
+/// One sheet filled in: every cell, which rows are struck through, which
+/// cells stay open for typing (N12).
+struct Table {
+    name: &'static str,
+    headers: Vec<&'static str>,
+    rows: Vec<TableRow>,
+    /// Per column: open for typing in the empty rows below.
+    typable: Vec<bool>,
+}
+
+/// One filled-in row of a [`Table`].
+struct TableRow {
+    struck: bool,
+    cells: Vec<Cell>,
+    /// Per cell: left open to edit (N12).
+    open: Vec<bool>,
+}
+
+impl<R> Sheet<R> {
+    /// This sheet filled with `rows`.
+    fn table(&self, name: &'static str, rows: &[R], nb: &Notebook) -> Table {
+        let headers: Vec<&'static str> = self.columns.iter().map(|c| c.header).collect();
+        Table {
+            name,
+            typable: headers.iter().map(|h| self.typable.contains(h)).collect(),
+            rows: rows
+                .iter()
+                .map(|item| TableRow {
+                    struck: (self.set_aside)(item),
+                    cells: self.columns.iter().map(|c| (c.fill)(item, nb)).collect(),
+                    open: headers.iter().map(|h| (self.open)(item, nb, h)).collect(),
+                })
+                .collect(),
+            headers,
+        }
+    }
+}
+
+impl Table {
+    /// The cells as the spreadsheet will hold them: each text as
+    /// [`visible`] writes it.
+    fn written(&self) -> Written {
+        Written {
+            name: self.name.to_owned(),
+            headers: self.headers.iter().map(|h| (*h).to_owned()).collect(),
+            rows: self
+                .rows
+                .iter()
+                .map(|row| {
+                    row.cells
+                        .iter()
+                        .map(|cell| match cell {
+                            Cell::Text(text) => Value::Text(visible(text).into_owned()),
+                            Cell::Number(value, _) => Value::Number(*value),
+                        })
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Adds `table` as a sheet: a bold, wrapped, frozen header row, then one
+/// row per item, each cell in its column's position, the columns as wide
+/// as their cells need (see [`widths`]), the page set up for print (see
+/// [`page_setup`]), and the sheet protected but for the cells the log lets
+/// a spreadsheet change and the typable columns of the empty rows (N12).
+fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet, XlsxError> {
     let ws = book.add_worksheet();
-    ws.set_name(name)?;
+    ws.set_name(table.name)?;
     let header =
         Format::new().set_bold().set_text_wrap().set_align(FormatAlign::Top).set_border_bottom(FormatBorder::Thin);
-    for (k, column) in layout.columns.iter().enumerate() {
-        ws.write_string_with_format(0, k as u16, column.header, &header)?;
+    for (k, column) in table.headers.iter().enumerate() {
+        ws.write_string_with_format(0, k as u16, *column, &header)?;
     }
-    let headers: Vec<&str> = layout.columns.iter().map(|c| c.header).collect();
-    let widths = widths(&headers, table.iter().map(|(_, cells)| cells.as_slice()));
+    let widths = widths(&table.headers, table.rows.iter().map(|row| row.cells.as_slice()));
+    let typing = Format::new().set_unlocked().set_align(FormatAlign::Top).set_text_wrap();
     for (k, &width) in widths.iter().enumerate() {
         ws.set_column_width(k as u16, width as f64)?;
+        if table.typable[k] {
+            ws.set_column_format(k as u16, &typing)?;
+        }
     }
-    ws.set_row_height(0, row_height(headers.iter().copied(), &widths))?;
-    for (i, (struck, cells)) in table.iter().enumerate() {
-        let row = i as u32 + 1;
-        let texts: Vec<std::borrow::Cow<'_, str>> = cells
+    ws.set_row_height(0, row_height(table.headers.iter().copied(), &widths))?;
+    for (i, row) in table.rows.iter().enumerate() {
+        let line = i as u32 + 1;
+        let texts: Vec<std::borrow::Cow<'_, str>> = row
+            .cells
             .iter()
             .map(|cell| match cell {
                 Cell::Text(text) => visible(text),
                 Cell::Number(..) => "".into(),
             })
             .collect();
-        ws.set_row_height(row, row_height(texts.iter().map(|t| t.as_ref()), &widths))?;
-        for (k, (cell, text)) in cells.iter().zip(&texts).enumerate() {
+        ws.set_row_height(line, row_height(texts.iter().map(|t| t.as_ref()), &widths))?;
+        for (k, (cell, text)) in row.cells.iter().zip(&texts).enumerate() {
             let mut format = Format::new().set_align(FormatAlign::Top);
-            if *struck {
+            if row.struck {
                 format = format.set_font_strikethrough();
             }
+            if row.open[k] {
+                format = format.set_unlocked();
+            }
             match cell {
-                Cell::Text(_) => ws.write_string_with_format(row, k as u16, text.as_ref(), &format.set_text_wrap())?,
+                Cell::Text(_) => ws.write_string_with_format(line, k as u16, text.as_ref(), &format.set_text_wrap())?,
                 Cell::Number(value, shown) => {
                     if let Some(code) = shown.format() {
                         format = format.set_num_format(code);
                     }
-                    ws.write_number_with_format(row, k as u16, *value, &format)?
+                    ws.write_number_with_format(line, k as u16, *value, &format)?
                 }
             };
         }
     }
     ws.set_freeze_panes(1, 0)?;
+    // D3, N12: sealed content cannot be typed over by accident; the
+    // columns and rows may still be resized, and the sheet sorted.
+    ws.protect_with_options(&ProtectionOptions {
+        format_columns: true,
+        format_rows: true,
+        sort: true,
+        use_autofilter: true,
+        ..ProtectionOptions::default()
+    });
     page_setup(ws)?;
     Ok(ws)
 }
@@ -675,11 +828,30 @@ pub enum ReadError {
     Load(#[from] LoadError),
 }
 
+/// A workbook Vernier wrote, reopened (D4), with what was changed in it
+/// since (N12).
+#[derive(Debug)]
+pub struct Own {
+    /// The notebook it carries, with nothing lost.
+    pub notebook: Notebook,
+    /// The layout it was written in ([`LAYOUT_VERSION`]; 1 for a workbook
+    /// that kept no cells).
+    pub layout: u32,
+    /// Each change made in a spreadsheet, cell by cell.
+    pub edits: Vec<Edit>,
+    /// What could not be compared, one sentence each: cells past the read
+    /// limits, a hidden sheet whose cells do not match its notebook.
+    pub problems: Vec<String>,
+    /// True when the hidden sheet disagrees with itself: its cells are not
+    /// what its notebook writes, so no edit can be taken in from it.
+    pub hidden_altered: bool,
+}
+
 /// A workbook opened for reading (D4).
 #[derive(Debug)]
 pub enum Opened {
-    /// Written by Vernier: the notebook, with nothing lost.
-    Vernier(Box<Notebook>),
+    /// Written by Vernier: the notebook, with nothing lost, and the edits.
+    Vernier(Box<Own>),
     /// Anyone else's, read by header names, read-only.
     Foreign(super::foreign::Foreign),
 }
@@ -687,8 +859,8 @@ pub enum Opened {
 /// Opens any `measurements.xlsx`: Vernier's own through its embedded
 /// notebook, anyone else's by the course's header names.
 pub fn open(bytes: &[u8], path: &str) -> Result<Opened, ReadError> {
-    match read(bytes, path) {
-        Ok(nb) => Ok(Opened::Vernier(Box::new(nb))),
+    match read_own(bytes, path) {
+        Ok(own) => Ok(Opened::Vernier(Box::new(own))),
         Err(ReadError::Foreign(_)) => super::foreign::read(bytes)
             .map(Opened::Foreign)
             .map_err(|message| ReadError::Unreadable { path: path.to_owned(), message }),
@@ -696,15 +868,30 @@ pub fn open(bytes: &[u8], path: &str) -> Result<Opened, ReadError> {
     }
 }
 
-/// Reopens a `measurements.xlsx` written by Vernier, with nothing lost. The
-/// reader runs behind `catch_unwind`: a hostile file can make it panic.
+/// Reopens a `measurements.xlsx` written by Vernier, with nothing lost.
 pub fn read(bytes: &[u8], path: &str) -> Result<Notebook, ReadError> {
+    read_own(bytes, path).map(|own| own.notebook)
+}
+
+/// What the hidden sheet holds: the notebook's text, the layout version and
+/// the cells as written (none in layout 1).
+struct Hidden {
+    text: String,
+    layout: u32,
+    written: Option<String>,
+}
+
+/// Reopens a `measurements.xlsx` written by Vernier and compares its
+/// visible sheets with what Vernier wrote (N12). The reader runs behind
+/// `catch_unwind`: a hostile file can make it panic.
+pub fn read_own(bytes: &[u8], path: &str) -> Result<Own, ReadError> {
     let unreadable = |message: String| ReadError::Unreadable { path: path.to_owned(), message };
     super::foreign::check_package(bytes).map_err(unreadable)?;
-    let embedded = std::panic::catch_unwind(|| -> Result<Option<String>, String> {
+    let read = std::panic::catch_unwind(|| -> Result<Option<(Hidden, Vec<Visible>, Vec<String>)>, String> {
         let mut book: Xlsx<_> =
             calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e: calamine::XlsxError| e.to_string())?;
-        if !book.sheet_names().iter().any(|n| n == EMBED_SHEET) {
+        let names = book.sheet_names();
+        if !names.iter().any(|n| n == EMBED_SHEET) {
             return Ok(None);
         }
         let sheet = super::sheet::Sheet::read(&mut book, EMBED_SHEET)?;
@@ -712,17 +899,107 @@ pub fn read(bytes: &[u8], path: &str) -> Result<Notebook, ReadError> {
         if let Some(left_out) = sheet.left_out {
             return Err(left_out);
         }
-        let text: String = sheet
-            .rows()
-            .filter_map(|(_, row)| match row.into_iter().next() {
-                Some(Data::String(s)) => Some(s),
-                _ => None,
-            })
-            .collect();
-        Ok(Some(text))
+        let mut hidden = Hidden { text: String::new(), layout: 1, written: None };
+        for (i, row) in sheet.rows() {
+            let cell = |k: u16| row.get(usize::from(k));
+            if let Some(Data::String(chunk)) = cell(NOTEBOOK_COLUMN) {
+                hidden.text.push_str(chunk);
+            }
+            if let (0, Some(Data::Float(v))) = (i, cell(LAYOUT_COLUMN)) {
+                hidden.layout = if v.fract() == 0.0 && (1.0..=f64::from(u16::MAX)).contains(v) { *v as u32 } else { 0 };
+            }
+            if let Some(Data::String(chunk)) = cell(WRITTEN_COLUMN) {
+                hidden.written.get_or_insert_with(String::new).push_str(chunk);
+            }
+        }
+        let (mut visible, mut problems) = (Vec::new(), Vec::new());
+        for name in names.iter().filter(|n| *n != EMBED_SHEET) {
+            let sheet = super::sheet::Sheet::read(&mut book, name)?;
+            problems.extend(sheet.left_out.clone());
+            visible.push(visible_sheet(name, &sheet));
+        }
+        Ok(Some((hidden, visible, problems)))
     })
     .map_err(|_| unreadable("the workbook reader gave up on this file".into()))?
     .map_err(unreadable)?;
-    let text = embedded.ok_or_else(|| ReadError::Foreign(path.to_owned()))?;
-    Ok(from_bytes(text.as_bytes(), std::path::Path::new(path))?)
+    let (hidden, visible, mut problems) = read.ok_or_else(|| ReadError::Foreign(path.to_owned()))?;
+    let notebook = from_bytes(hidden.text.as_bytes(), std::path::Path::new(path))?;
+    let rendered = written(&notebook);
+    let (baseline, hidden_altered) = match hidden.written.as_deref().map(serde_json::from_str::<Vec<Written>>) {
+        Some(Ok(cells)) => {
+            // In this build's layout the cells must be what the notebook
+            // writes; otherwise the hidden sheet was changed by hand.
+            let altered =
+                hidden.layout == LAYOUT_VERSION && !super::edits::compare(&rendered, &as_visible(&cells)).is_empty();
+            (cells, altered)
+        }
+        Some(Err(e)) => {
+            problems.push(format!(
+                "the hidden copy of the cells cannot be read ({e}); compared with what the notebook writes"
+            ));
+            (rendered, true)
+        }
+        // Layout 1 kept no cells: what this build writes, less the column
+        // layout 2 added.
+        None => (first_layout(rendered), false),
+    };
+    if hidden.layout == 0 || (hidden.layout > LAYOUT_VERSION && hidden.written.is_none()) {
+        problems.push("the hidden sheet names no layout Vernier wrote".to_owned());
+    }
+    if hidden_altered {
+        problems.push(
+            "the hidden sheet was changed outside Vernier: its cells are not what its notebook writes, so no edit \
+             can be taken in from this workbook"
+                .to_owned(),
+        );
+    }
+    let edits = super::edits::compare(&baseline, &visible);
+    Ok(Own { notebook, layout: hidden.layout, edits, problems, hidden_altered })
+}
+
+/// The written cells of the first layout: this build's, without the Notes
+/// sheet's Source column.
+fn first_layout(mut written: Vec<Written>) -> Vec<Written> {
+    for sheet in written.iter_mut().filter(|s| s.name == "Notes and anomalies") {
+        if let Some(k) = sheet.headers.iter().position(|h| h == "Source") {
+            sheet.headers.remove(k);
+            for row in &mut sheet.rows {
+                if k < row.len() {
+                    row.remove(k);
+                }
+            }
+        }
+    }
+    written
+}
+
+/// Written cells as a spreadsheet would show them, to compare two copies.
+fn as_visible(written: &[Written]) -> Vec<Visible> {
+    written
+        .iter()
+        .map(|w| Visible {
+            name: w.name.clone(),
+            headers: w.headers.clone(),
+            rows: w.rows.iter().enumerate().map(|(i, r)| (i as u32 + 2, r.clone())).collect(),
+        })
+        .collect()
+}
+
+/// A sheet as read: its first row the headers, the rest its data rows.
+fn visible_sheet(name: &str, sheet: &super::sheet::Sheet) -> Visible {
+    let mut rows = sheet.rows().map(|(i, cells)| (i + 1, cells.iter().map(value).collect::<Vec<_>>()));
+    let headers = rows.next().map(|(_, cells)| cells.iter().map(Value::text).collect()).unwrap_or_default();
+    Visible { name: name.to_owned(), headers, rows: rows.collect() }
+}
+
+/// A cell's value for comparing: numbers as numbers, everything else as
+/// the text a spreadsheet shows.
+fn value(cell: &Data) -> Value {
+    match cell {
+        Data::Float(v) => Value::Number(*v),
+        Data::Int(v) => Value::Number(*v as f64),
+        Data::String(s) => Value::Text(s.clone()),
+        Data::Empty => Value::Text(String::new()),
+        other => Value::Text(other.to_string()),
+    }
 }

@@ -5,6 +5,7 @@
 pub mod blocks;
 pub mod chart;
 pub mod docx;
+pub mod edits;
 pub mod foreign;
 pub mod measurements;
 pub mod placement;

@@ -29,7 +29,8 @@ use crate::stats::{self, OrderCheck, Spread, Summary};
 pub const CHECKSUM_TOLERANCE: f64 = 1e-9;
 
 /// The units a time column may be in, with nanoseconds per unit.
-const UNITS: [(&str, f64); 4] = [("ms", 1e6), ("us", 1e3), ("ns", 1.0), ("s", 1e9)];
+/// The time units a file of trials may be in, with their nanoseconds.
+pub const UNITS: [(&str, f64); 4] = [("ms", 1e6), ("us", 1e3), ("ns", 1.0), ("s", 1e9)];
 
 /// The time unit a column's name ends in (`naive_ms` → `ms`), if any:
 /// what the importer and the window's column guess both go by.

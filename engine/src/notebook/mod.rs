@@ -70,7 +70,15 @@ pub struct Note {
     pub text: String,
     /// The row it is about (set for the automatic discard notes).
     pub about: Option<RowRef>,
+    /// Where it came from when not from Vernier itself: "edited in a
+    /// spreadsheet (exports/measurements.xlsx)" for an edit taken in from a
+    /// workbook (N12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
+
+/// The source every edit taken in from a workbook is recorded with (N12).
+pub const FROM_SPREADSHEET: &str = "edited in a spreadsheet";
 
 /// A line of the Runs table: a run, a comparison shown under its two
 /// rows with its verdict (SPEC S11), or a sweep under its points (E16).
@@ -488,6 +496,18 @@ impl Notebook {
     /// Sets a run or soak aside with a reason (N5): it stays in the log and a
     /// note naming it is added under Notes and anomalies.
     pub fn discard(&mut self, subject: RowRef, reason: &str, at: DateTime<Utc>) -> Result<(), NotebookError> {
+        self.discard_from(subject, reason, None, at)
+    }
+
+    /// [`Self::discard`], its note saying where the reason came from when
+    /// not from Vernier itself (N12).
+    pub fn discard_from(
+        &mut self,
+        subject: RowRef,
+        reason: &str,
+        source: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> Result<(), NotebookError> {
         let reason = reason.trim();
         if reason.is_empty() {
             return Err(NotebookError::Empty("reason"));
@@ -501,17 +521,30 @@ impl Notebook {
             return Err(NotebookError::AlreadyDiscarded(subject));
         }
         *slot = Some(Discard { reason: reason.to_owned(), at });
-        self.notes.push(Note { at, text: format!("Discarded {subject}: {reason}"), about: Some(subject) });
+        let text = format!("Discarded {subject}: {reason}");
+        self.notes.push(Note { at, text, about: Some(subject), source: source.map(str::to_owned) });
         Ok(())
     }
 
     /// Adds a free note.
     pub fn add_note(&mut self, text: &str, at: DateTime<Utc>) -> Result<(), NotebookError> {
+        self.add_note_from(text, None, None, at)
+    }
+
+    /// Adds a note about `about`, from `source` when it did not come from
+    /// Vernier itself (N12: an edit taken in from a spreadsheet says so).
+    pub fn add_note_from(
+        &mut self,
+        text: &str,
+        about: Option<RowRef>,
+        source: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> Result<(), NotebookError> {
         let text = text.trim();
         if text.is_empty() {
             return Err(NotebookError::Empty("note"));
         }
-        self.notes.push(Note { at, text: text.to_owned(), about: None });
+        self.notes.push(Note { at, text: text.to_owned(), about, source: source.map(str::to_owned) });
         Ok(())
     }
 

@@ -20,9 +20,10 @@ pub const RAW_DIR: &str = "raw";
 pub const EXPORTS_DIR: &str = "exports";
 /// The schema version this build writes. Version 2 added the documents'
 /// writing (answers, citations, placement deadlines); version 3 the rows'
-/// snapshots (the stated Environment kept with every row, SPEC N9). Older
-/// files are read and saved as version 3, their rows as recorded.
-pub const SCHEMA_VERSION: u32 = 3;
+/// snapshots (the stated Environment kept with every row, SPEC N9); version
+/// 4 a note's source and a summary typed by hand (N12). Older files are read
+/// and saved as version 4, their rows as recorded.
+pub const SCHEMA_VERSION: u32 = 4;
 /// A larger `notebook.ron` is refused as its bytes arrive: 10 000 runs take
 /// about 20 MB, so this leaves room while keeping a hostile file from
 /// exhausting memory.

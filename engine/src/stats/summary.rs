@@ -57,6 +57,11 @@ pub struct Summary {
     /// re-derived from anything else.
     #[serde(default)]
     pub halves: Option<Halves>,
+    /// True for a row typed by hand into a workbook (N12): only its median,
+    /// IQR, min and max were given, so P25 and P75 are not known. They stand
+    /// at the median and nothing draws them; the IQR is the typed one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub typed: bool,
 }
 
 /// The medians of the first and the second half of the timed trials, by
@@ -142,7 +147,27 @@ impl Summary {
             max: sorted[sorted.len() - 1],
             drift: halves.and_then(|h| (h.first != 0.0).then(|| (h.second - h.first) / h.first.abs())),
             halves,
+            typed: false,
         })
+    }
+
+    /// The summary of a row typed by hand (N12): `n` trials of which only
+    /// the median, IQR, min and max are known. The quartiles are not
+    /// invented: they stand at the median and [`Self::typed`] says so.
+    pub fn typed(n: usize, median: f64, iqr: f64, min: f64, max: f64) -> Self {
+        Self {
+            n,
+            median,
+            p25: median,
+            p75: median,
+            iqr,
+            iqr_fraction: (median != 0.0).then(|| iqr / median.abs()),
+            min,
+            max,
+            drift: None,
+            halves: None,
+            typed: true,
+        }
     }
 
     /// An even count makes the median an interpolation rather than a trial

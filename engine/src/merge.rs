@@ -1,0 +1,587 @@
+//! Taking in what was typed into `measurements.xlsx` (SPEC N12).
+//!
+//! The workbook's edits ([`crate::documents::edits`]) are weighed against
+//! the notebook as it is on disk now, under its lock: an edit the log's
+//! rules allow becomes an [`Action`] — an Environment field, a new note, a
+//! new or still-open prediction, a discard with its reason, a run typed by
+//! hand — and every other edit is refused with the rule that forbids it: a
+//! locked prediction (N4), a measured number, a run's conditions or raw
+//! file (N9, N6), a deleted row (N5). An edit already in the notebook (a
+//! workbook merged twice) is neither taken again nor refused.
+//!
+//! Each action is recorded with the time it is taken in and, as its
+//! source, "edited in a spreadsheet" and the file's name.
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+
+use crate::display::inert;
+use crate::documents::edits::{Change, Edit};
+use crate::documents::foreign::{self, SheetRun};
+use crate::documents::measurements::{Own, PREDICTION_TEXT, TYPED_RUN_COLUMNS};
+use crate::import::{Prepared, PreparedRow};
+use crate::notebook::{
+    Condition, ConditionName, EnvField, FROM_SPREADSHEET, Measurement, Notebook, NotebookError, PredictionText, RowRef,
+    Tag, WarmupPolicy,
+};
+use crate::stats::Summary;
+
+/// What the instrument of a run typed into a workbook is called (N12).
+pub const TYPED_BY_HAND: &str = "typed by hand";
+
+/// What taking in the workbook would do: each edit with its verdict.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Plan {
+    /// The edits to take in, each group with what it does.
+    pub take: Vec<(Vec<Edit>, Action)>,
+    /// Edits the notebook already holds (the workbook was merged before).
+    pub already: Vec<Edit>,
+    /// Edits the log's rules forbid, each with why.
+    pub refused: Vec<(Edit, String)>,
+}
+
+/// One change the log's rules allow.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// An Environment field's new value (N2: every field may change).
+    SetEnvironment {
+        /// The field.
+        field: EnvField,
+        /// Its value before.
+        old: String,
+        /// The value typed.
+        new: String,
+    },
+    /// A note typed below the others.
+    AddNote {
+        /// Its text.
+        text: String,
+        /// The time typed beside it, kept in its text (the note's own
+        /// time is when it was taken in).
+        typed_time: Option<String>,
+    },
+    /// A prediction typed below the others.
+    AddPrediction(PredictionText),
+    /// An open prediction's words, rewritten (N4 allows it until a run
+    /// locks it).
+    EditPrediction {
+        /// Its number.
+        number: u32,
+        /// The words now.
+        text: PredictionText,
+    },
+    /// A run or soak set aside with the reason typed in Discarded (N5).
+    Discard {
+        /// The row.
+        subject: RowRef,
+        /// The reason.
+        reason: String,
+    },
+    /// A row typed into the Runs sheet: a run "typed by hand", its numbers
+    /// read and checked as any imported row's are.
+    TypedRun(Box<Prepared>),
+}
+
+impl Action {
+    /// One line saying what it does, for the plan and the notes.
+    pub fn describe(&self) -> String {
+        match self {
+            Action::SetEnvironment { field, old, new } => {
+                format!("Environment · {}: “{}” → “{}”", field.label(), inert(old), inert(new))
+            }
+            Action::AddNote { text, .. } => format!("a new note: “{}”", inert(text)),
+            Action::AddPrediction(p) => format!("a new prediction: {} — {}", inert(&p.experiment), inert(&p.predict)),
+            Action::EditPrediction { number, text } => {
+                format!("P{number} (still open) rewritten: {} — {}", inert(&text.experiment), inert(&text.predict))
+            }
+            Action::Discard { subject, reason } => format!("{subject} set aside: {}", inert(reason)),
+            Action::TypedRun(p) => {
+                let m = &p.rows[0].measurement;
+                let figures = crate::units::Figures::new(
+                    [m.summary.median, m.summary.iqr, m.summary.min, m.summary.max],
+                    None,
+                    &m.unit,
+                );
+                format!(
+                    "a run typed by hand: {} — median {} (IQR {}), {} timed trials",
+                    inert(&m.what),
+                    figures.median(),
+                    figures.iqr(),
+                    m.summary.n
+                )
+            }
+        }
+    }
+}
+
+/// What taking a plan in did.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Taken {
+    /// One line per action taken, as [`Action::describe`] says it, with
+    /// what it became (`run 7`, `P4`).
+    pub lines: Vec<String>,
+    /// Actions the notebook refused as they were applied (it changed in a
+    /// way the plan did not foresee), each with why.
+    pub failed: Vec<String>,
+}
+
+/// Why edits of a sheet's rows are refused, by the kind of cell.
+fn sealed_run_cell(column: &str, subject: RowRef) -> String {
+    match column {
+        "n (warm-up + timed)"
+        | "Median"
+        | "Dispersion"
+        | "Min / Max"
+        | "Median (value)"
+        | "IQR (value)"
+        | "Drift (value)"
+        | "Min"
+        | "Max"
+        | "Unit"
+        | "P"
+        | "S"
+        | "S/P"
+        | "Tail IQR"
+        | "t_onset"
+        | "t_stable"
+        | "Knee" => format!(
+            "{subject}'s measured numbers are sealed (N9): a measurement is never edited; set the row aside with a \
+             reason in Discarded and measure again"
+        ),
+        "Conditions" => format!("{subject}'s conditions are kept as they were measured (N9)"),
+        "Raw file" => format!("{subject}'s raw file is named by Vernier with its SHA-256 (N6)"),
+        "Discarded" => format!("{subject}'s discard stays as it was written (N5)"),
+        _ => format!("{subject} keeps what was recorded when it was measured (N9)"),
+    }
+}
+
+/// The plan for taking `workbook`'s edits into `mine`, the notebook as it
+/// is on disk now. `file` names the workbook in what is recorded.
+pub fn plan(workbook: &Own, mine: &Notebook, file: &str) -> Plan {
+    let mut plan = Plan::default();
+    if workbook.hidden_altered {
+        let why = "the workbook's hidden sheet was changed outside Vernier, so what it shows cannot be trusted";
+        plan.refused = workbook.edits.iter().map(|e| (e.clone(), why.to_owned())).collect();
+        return plan;
+    }
+    let theirs = &workbook.notebook;
+    // An open prediction's cell edits are taken together, as one rewrite.
+    let mut rewrites: Vec<(usize, Vec<Edit>)> = Vec::new();
+    for edit in &workbook.edits {
+        let refuse = |why: String| (edit.clone(), why);
+        let row = edit.written_row;
+        let verdict: Result<Option<Action>, String> = match (edit.sheet.as_str(), &edit.change) {
+            (_, Change::SheetGone) => {
+                Err("a sheet of the log was deleted; nothing is deleted (N5), and the next export writes it again"
+                    .into())
+            }
+            (_, Change::ColumnGone(_)) => {
+                Err("a column of the log was deleted; nothing is deleted (N5), and the next export writes it again"
+                    .into())
+            }
+            (_, Change::SheetAdded) => {
+                Err("not a sheet of the log: Vernier keeps nothing from it, and the next export does not write it"
+                    .into())
+            }
+            (_, Change::Deleted(_)) => Err(deleted(edit, theirs)),
+            ("Environment", change) => environment(row, change, mine),
+            ("Predictions", Change::Cell { column, .. }) => match row.and_then(|i| theirs.predictions().get(i)) {
+                Some(p) => match mine.prediction(p.number).and_then(|m| mine.lock_of(m).map(|l| (m, l))) {
+                    Some((_, lock)) => Err(format!(
+                        "P{} is locked ({lock}) (N4): it cannot be edited; amend it in Vernier, which quotes it",
+                        p.number
+                    )),
+                    None if PREDICTION_TEXT.contains(&column.as_str()) => {
+                        let i = row.unwrap_or_default();
+                        match rewrites.iter_mut().find(|(r, _)| *r == i) {
+                            Some((_, edits)) => edits.push(edit.clone()),
+                            None => rewrites.push((i, vec![edit.clone()])),
+                        }
+                        continue;
+                    }
+                    None => Err(format!("Vernier writes the {column} column of P{}", p.number)),
+                },
+                None => Err("this prediction is not in the notebook".into()),
+            },
+            ("Predictions", Change::Added(cells)) => new_prediction(cells, mine),
+            ("Runs" | "Soak runs", Change::Cell { column, old, new }) => {
+                discard(edit.sheet == "Runs", row, (column, old, new), theirs, mine)
+            }
+            ("Runs", Change::Added(cells)) => typed_run(cells, edit.line, file, mine),
+            ("Soak runs", Change::Added(_)) => {
+                Err("a soak is recorded from its samples (vernier soak, or import its CSV in Vernier), not typed"
+                    .into())
+            }
+            ("Notes and anomalies", Change::Added(cells)) => new_note(cells, mine),
+            ("Notes and anomalies", Change::Cell { .. }) => {
+                Err("a note stays as it was written (N5): type a new note below instead".into())
+            }
+            ("Comparisons" | "Sweeps", _) => {
+                Err(format!("Vernier writes the {} sheet from the runs; it is not edited", edit.sheet))
+            }
+            _ => Err("not a sheet of the log".into()),
+        };
+        match verdict {
+            Ok(Some(action)) => plan.take.push((vec![edit.clone()], action)),
+            Ok(None) => plan.already.push(edit.clone()),
+            Err(why) => plan.refused.push(refuse(why)),
+        }
+    }
+    for (i, edits) in rewrites {
+        match rewrite(i, &edits, theirs, mine) {
+            Ok(Some(action)) => plan.take.push((edits, action)),
+            Ok(None) => plan.already.extend(edits),
+            Err(why) => plan.refused.extend(edits.into_iter().map(|e| (e, why.clone()))),
+        }
+    }
+    plan
+}
+
+/// Why a deleted row is refused, naming it.
+fn deleted(edit: &Edit, theirs: &Notebook) -> String {
+    let row = edit.written_row.unwrap_or_default();
+    let named = match edit.sheet.as_str() {
+        "Runs" => theirs.runs().get(row).map(|r| format!("run {}", r.number)),
+        "Soak runs" => theirs.soaks().get(row).map(|s| format!("soak S{}", s.number)),
+        "Predictions" => theirs.predictions().get(row).map(|p| format!("P{}", p.number)),
+        _ => None,
+    };
+    match named {
+        Some(name) if edit.sheet != "Predictions" => format!(
+            "{name} was deleted; nothing is deleted from the log (N5): write a reason in its Discarded cell to set it \
+             aside"
+        ),
+        Some(name) => format!("{name} was deleted; a prediction is never deleted (N4, N5)"),
+        None => "a row of the log was deleted; nothing is deleted (N5)".into(),
+    }
+}
+
+/// An Environment edit: a field's value may change; its name and the
+/// column Vernier fills may not, and no field is added.
+fn environment(row: Option<usize>, change: &Change, mine: &Notebook) -> Result<Option<Action>, String> {
+    match change {
+        Change::Cell { column, old, new } if column == "Value" => {
+            let field = row.and_then(|i| EnvField::ALL.get(i)).ok_or("not one of the Environment's fields")?;
+            let now = mine.environment().get(*field);
+            if now.trim() == new.trim() {
+                Ok(None)
+            } else if now.trim() == old.trim() {
+                Ok(Some(Action::SetEnvironment { field: *field, old: now, new: new.trim().to_owned() }))
+            } else {
+                Err(format!(
+                    "{} was changed in Vernier since this workbook was written (it is now “{}”); set it there",
+                    field.label(),
+                    inert(&now)
+                ))
+            }
+        }
+        Change::Cell { column, .. } if column == "Field" => {
+            Err("the Environment's fields are named by the log (N2); change a field's Value".into())
+        }
+        Change::Cell { column, .. } => Err(format!("Vernier writes the {} column", inert(column))),
+        _ => Err("the Environment has its ten fields (N2); write anything else as a note".into()),
+    }
+}
+
+/// A cell typed in a new row, by header.
+fn typed<'a>(cells: &'a [(String, String)], column: &str) -> &'a str {
+    cells.iter().find(|(h, _)| h == column).map(|(_, v)| v.trim()).unwrap_or("")
+}
+
+/// Cells typed where nothing is read from them.
+fn stray<'a>(cells: &'a [(String, String)], read: &[&str]) -> Vec<&'a str> {
+    cells.iter().filter(|(h, _)| !read.contains(&h.as_str())).map(|(h, _)| h.as_str()).collect()
+}
+
+/// A prediction typed below the others.
+fn new_prediction(cells: &[(String, String)], mine: &Notebook) -> Result<Option<Action>, String> {
+    let others = stray(cells, &["#", "Experiment", "What I predict", "Why"]);
+    if !others.is_empty() {
+        return Err(format!(
+            "Vernier writes {} of a prediction; a soak's protocol is fixed in Vernier (vernier predict --soak)",
+            others.join(", ")
+        ));
+    }
+    let text = PredictionText {
+        experiment: typed(cells, "Experiment").to_owned(),
+        predict: typed(cells, "What I predict").to_owned(),
+        why: typed(cells, "Why").to_owned(),
+    };
+    if let Some(missing) = [("Experiment", &text.experiment), ("What I predict", &text.predict), ("Why", &text.why)]
+        .iter()
+        .find(|(_, v)| v.is_empty())
+    {
+        return Err(format!(
+            "a prediction needs all three of Experiment, What I predict and Why; {} is empty",
+            missing.0
+        ));
+    }
+    let same = |p: &crate::notebook::Prediction| {
+        p.experiment == text.experiment && p.predict == text.predict && p.why == text.why
+    };
+    Ok((!mine.predictions().iter().any(same)).then_some(Action::AddPrediction(text)))
+}
+
+/// An open prediction's words rewritten in the cells `edits` of written
+/// row `i`.
+fn rewrite(i: usize, edits: &[Edit], theirs: &Notebook, mine: &Notebook) -> Result<Option<Action>, String> {
+    let p = theirs.predictions().get(i).ok_or("this prediction is not in the notebook")?;
+    let now = mine.prediction(p.number).ok_or("this prediction is not in the notebook")?;
+    if (&now.experiment, &now.predict, &now.why) != (&p.experiment, &p.predict, &p.why) {
+        return Err(format!(
+            "P{} was rewritten in Vernier since this workbook was written; rewrite it there",
+            p.number
+        ));
+    }
+    let mut text = PredictionText { experiment: p.experiment.clone(), predict: p.predict.clone(), why: p.why.clone() };
+    for edit in edits {
+        if let Change::Cell { column, new, .. } = &edit.change {
+            let slot = match column.as_str() {
+                "Experiment" => &mut text.experiment,
+                "What I predict" => &mut text.predict,
+                _ => &mut text.why,
+            };
+            new.trim().clone_into(slot);
+        }
+    }
+    if [&text.experiment, &text.predict, &text.why].iter().any(|v| v.is_empty()) {
+        return Err(format!("P{} needs all three of Experiment, What I predict and Why", p.number));
+    }
+    Ok(Some(Action::EditPrediction { number: p.number, text }))
+}
+
+/// A cell of a written Runs or Soak runs row: only a reason typed into an
+/// empty Discarded cell is taken.
+fn discard(
+    runs: bool,
+    row: Option<usize>,
+    (column, old, new): (&str, &str, &str),
+    theirs: &Notebook,
+    mine: &Notebook,
+) -> Result<Option<Action>, String> {
+    let subject = row
+        .and_then(|i| {
+            if runs {
+                theirs.runs().get(i).map(|r| RowRef::Run(r.number))
+            } else {
+                theirs.soaks().get(i).map(|s| RowRef::Soak(s.number))
+            }
+        })
+        .ok_or("this row is not in the notebook")?;
+    if column != "Discarded" || !old.trim().is_empty() || new.trim().is_empty() {
+        return Err(sealed_run_cell(column, subject));
+    }
+    let now = match subject {
+        RowRef::Run(n) => mine.run(n).map(|r| r.discarded.as_ref().map(|d| d.reason.clone())),
+        RowRef::Soak(n) => {
+            mine.soaks().iter().find(|s| s.number == n).map(|s| s.discarded.as_ref().map(|d| d.reason.clone()))
+        }
+    }
+    .ok_or("this row is not in the notebook")?;
+    match now {
+        Some(reason) if reason == new.trim() => Ok(None),
+        Some(reason) => Err(format!("{subject} was already set aside in Vernier: {}", inert(&reason))),
+        None => Ok(Some(Action::Discard { subject, reason: new.trim().to_owned() })),
+    }
+}
+
+/// A note typed below the others.
+fn new_note(cells: &[(String, String)], mine: &Notebook) -> Result<Option<Action>, String> {
+    let text = typed(cells, "Note");
+    if text.is_empty() {
+        return Err("a note needs its text in the Note column".into());
+    }
+    let others = stray(cells, &["Time", "Note"]);
+    if !others.is_empty() {
+        return Err(format!("Vernier writes the {} of a note", others.join(", ")));
+    }
+    let typed_time = Some(typed(cells, "Time")).filter(|t| !t.is_empty()).map(str::to_owned);
+    let already = mine.notes().iter().any(|n| n.text == note_text(text, typed_time.as_deref()) && n.source.is_some());
+    Ok((!already).then(|| Action::AddNote { text: text.to_owned(), typed_time }))
+}
+
+/// A note's text as recorded: the time typed beside it kept with it.
+fn note_text(text: &str, typed_time: Option<&str>) -> String {
+    match typed_time {
+        Some(time) => format!("{text} (time typed in the spreadsheet: {time})"),
+        None => text.to_owned(),
+    }
+}
+
+/// A row typed into the Runs sheet, read as a classmate's row is (D4) and
+/// recorded as an import is (E14): MEASURED unless it says otherwise, its
+/// warm-up as stated, its instrument "typed by hand", what it does not say
+/// stated as not recorded, and the typed cells kept as its raw file.
+fn typed_run(cells: &[(String, String)], line: u32, file: &str, mine: &Notebook) -> Result<Option<Action>, String> {
+    let others = stray(cells, &TYPED_RUN_COLUMNS);
+    if !others.is_empty() {
+        return Err(format!(
+            "Vernier writes the {} of a run; leave them empty in a row typed by hand",
+            others.join(", ")
+        ));
+    }
+    // The figure columns stand in for the text ones when only they were typed.
+    let with_unit = |value: &str| match typed(cells, "Unit") {
+        "" => value.to_owned(),
+        unit => format!("{value} {unit}"),
+    };
+    let text = |column: &str| -> String {
+        let given = typed(cells, column);
+        if !given.is_empty() {
+            return given.to_owned();
+        }
+        match column {
+            "Median" => Some(typed(cells, "Median (value)")).filter(|v| !v.is_empty()).map(with_unit),
+            "Dispersion" => Some(typed(cells, "IQR (value)")).filter(|v| !v.is_empty()).map(with_unit),
+            "Min / Max" => match (typed(cells, "Min"), typed(cells, "Max")) {
+                ("", _) | (_, "") => None,
+                (min, max) => Some(format!("{} / {}", with_unit(min), with_unit(max))),
+            },
+            _ => None,
+        }
+        .unwrap_or_default()
+    };
+    let run = foreign::sheet_run(&text, mine.runs().len() as u32 + 1).map_err(|why| format!("not taken in: {why}"))?;
+    let measurement = typed_measurement(&run, line, file)?;
+    let already = mine.runs().iter().any(|r| {
+        let m = &r.measurement;
+        m.conditions.iter().any(|c| c.name() == Some(ConditionName::Instrument) && c.value == TYPED_BY_HAND)
+            && (&m.what, &m.command, &m.unit, m.summary.n)
+                == (&measurement.what, &measurement.command, &measurement.unit, measurement.summary.n)
+            && [m.summary.median, m.summary.iqr, m.summary.min, m.summary.max]
+                == [
+                    measurement.summary.median,
+                    measurement.summary.iqr,
+                    measurement.summary.min,
+                    measurement.summary.max,
+                ]
+    });
+    if already {
+        return Ok(None);
+    }
+    let kept: String = cells.iter().map(|(h, v)| format!("{h}: {v}\n")).collect();
+    Ok(Some(Action::TypedRun(Box::new(Prepared {
+        name: format!("{file}, Runs row {line}"),
+        text: format!("# A run typed by hand into {file}, Runs row {line}, as it was typed.\n{kept}"),
+        raw_stem: "typed",
+        raw_extension: "txt",
+        build: None,
+        rows: vec![PreparedRow { measurement, arm: String::new() }],
+        pair: None,
+        checks: Vec::new(),
+    }))))
+}
+
+/// The row a typed [`SheetRun`] becomes.
+fn typed_measurement(run: &SheetRun, line: u32, file: &str) -> Result<Measurement, String> {
+    let unit = run.unit.trim();
+    let ns_per_unit = crate::import::csv::UNITS
+        .iter()
+        .find(|(u, _)| *u == unit)
+        .map(|(_, ns)| *ns)
+        .ok_or_else(|| format!("the median's unit “{}” is not a time in s, ms, us or ns", inert(unit)))?;
+    let (min, max) = run.min_max.ok_or("a run needs its Min / Max beside its median (S3)")?;
+    if !(min <= run.median && run.median <= max) {
+        return Err("its median is not between its min and max".into());
+    }
+    if run.command.is_empty() {
+        return Err("a run needs the Command it measured".into());
+    }
+    let tag = match run.tag.trim() {
+        "" => Tag::Measured,
+        t => Tag::ALL
+            .into_iter()
+            .find(|tag| tag.as_str().eq_ignore_ascii_case(t))
+            .ok_or_else(|| format!("Tag “{}” is not one of MEASURED, DERIVED, CITED, MODELED", inert(t)))?,
+    };
+    let warmup = run.warmup_trials.map_or(WarmupPolicy::Unknown, WarmupPolicy::Stated);
+    let mut conditions = vec![
+        Condition::new(ConditionName::Source, format!("{file}, Runs row {line} ({FROM_SPREADSHEET})")),
+        Condition::new(ConditionName::Instrument, TYPED_BY_HAND),
+        Condition::new(ConditionName::WarmupPolicy, warmup.to_string()),
+    ];
+    // What the student typed under Conditions is their statement.
+    conditions.extend(run.conditions.iter().cloned());
+    conditions.push(Condition::new(
+        ConditionName::NotRecorded,
+        "not recorded: only the median, IQR, min and max were typed, so its quartiles and trials are not known; \
+         state the rest with vernier set-run (in the window: State what is missing…)",
+    ));
+    Ok(Measurement {
+        what: run.what.clone(),
+        command: run.command.clone(),
+        warmup,
+        warmup_trials: 0,
+        summary: Summary::typed(run.timed as usize, run.median, run.iqr, min, max),
+        unit: unit.to_owned(),
+        ns_per_unit,
+        conditions,
+        raw_file: None,
+        tag,
+        synthetic: false,
+        extends: None,
+        figure: None,
+    })
+}
+
+impl Plan {
+    /// How many edits it takes in.
+    pub fn taken_count(&self) -> usize {
+        self.take.iter().map(|(edits, _)| edits.len()).sum()
+    }
+
+    /// Applies the actions to `nb` — the notebook as it is on disk now,
+    /// under its lock, in folder `dir` — at time `at`, each recorded as
+    /// edited in the spreadsheet `file`. A run typed by hand keeps its
+    /// typed cells in `raw/`.
+    pub fn apply(&self, dir: &Path, nb: &mut Notebook, file: &str, at: DateTime<Utc>) -> Taken {
+        let source = format!("{FROM_SPREADSHEET} ({file})");
+        let mut taken = Taken::default();
+        for (_, action) in &self.take {
+            let done: Result<String, String> = (|| match action {
+                Action::SetEnvironment { field, new, .. } => {
+                    nb.set_environment_field(*field, new).map_err(|e| e.to_string())?;
+                    note(nb, &action.describe(), None, &source, at)?;
+                    Ok(action.describe())
+                }
+                Action::AddNote { text, typed_time } => {
+                    note(nb, &note_text(text, typed_time.as_deref()), None, &source, at)?;
+                    Ok(action.describe())
+                }
+                Action::AddPrediction(text) => {
+                    let n = nb.add_prediction(text.clone(), at).map_err(|e| e.to_string())?;
+                    note(nb, &format!("P{n} recorded: {}", action.describe()), None, &source, at)?;
+                    Ok(format!("P{n}: {}", action.describe()))
+                }
+                Action::EditPrediction { number, text } => {
+                    nb.edit_prediction(*number, text.clone()).map_err(|e| e.to_string())?;
+                    note(nb, &action.describe(), None, &source, at)?;
+                    Ok(action.describe())
+                }
+                Action::Discard { subject, reason } => {
+                    nb.discard_from(*subject, reason, Some(&source), at).map_err(|e| e.to_string())?;
+                    Ok(action.describe())
+                }
+                Action::TypedRun(prepared) => {
+                    let recorded = prepared.record(dir, nb, at).map_err(|e| e.to_string())?;
+                    let runs: Vec<String> = recorded.runs.iter().map(|r| format!("run {r}")).collect();
+                    let line = format!("{}: {}", runs.join(", "), action.describe());
+                    let about = recorded.runs.first().map(|&r| RowRef::Run(r));
+                    note(nb, &line, about, &source, at)?;
+                    Ok(line)
+                }
+            })();
+            match done {
+                Ok(line) => taken.lines.push(line),
+                Err(why) => taken.failed.push(format!("{}: {why}", action.describe())),
+            }
+        }
+        taken
+    }
+}
+
+/// Records `text` as a note from the spreadsheet.
+fn note(nb: &mut Notebook, text: &str, about: Option<RowRef>, source: &str, at: DateTime<Utc>) -> Result<(), String> {
+    nb.add_note_from(text, about, Some(source), at).map_err(|e: NotebookError| e.to_string())
+}
