@@ -4,7 +4,7 @@
 //! and a command string in it is only stored, never run.
 
 pub mod csv;
-mod from_file;
+pub(crate) mod from_file;
 pub mod gbench;
 pub mod pyperf;
 

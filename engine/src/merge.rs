@@ -443,7 +443,8 @@ fn typed_run(cells: &[(String, String)], line: u32, file: &str, mine: &Notebook)
         .unwrap_or_default()
     };
     let run = foreign::sheet_run(&text, mine.runs().len() as u32 + 1).map_err(|why| format!("not taken in: {why}"))?;
-    let measurement = typed_measurement(&run, line, file)?;
+    let source = format!("{file}, Runs row {line} ({FROM_SPREADSHEET})");
+    let measurement = sheet_measurement(&run, source, TYPED_BY_HAND)?;
     let already = mine.runs().iter().any(|r| {
         let m = &r.measurement;
         m.conditions.iter().any(|c| c.name() == Some(ConditionName::Instrument) && c.value == TYPED_BY_HAND)
@@ -473,8 +474,8 @@ fn typed_run(cells: &[(String, String)], line: u32, file: &str, mine: &Notebook)
     }))))
 }
 
-/// The row a typed [`SheetRun`] becomes.
-fn typed_measurement(run: &SheetRun, line: u32, file: &str) -> Result<Measurement, String> {
+/// The row a [`SheetRun`] becomes, from `source`, measured by `instrument`.
+fn sheet_measurement(run: &SheetRun, source: String, instrument: &str) -> Result<Measurement, String> {
     let unit = run.unit.trim();
     let ns_per_unit = crate::import::csv::UNITS
         .iter()
@@ -497,15 +498,15 @@ fn typed_measurement(run: &SheetRun, line: u32, file: &str) -> Result<Measuremen
     };
     let warmup = run.warmup_trials.map_or(WarmupPolicy::Unknown, WarmupPolicy::Stated);
     let mut conditions = vec![
-        Condition::new(ConditionName::Source, format!("{file}, Runs row {line} ({FROM_SPREADSHEET})")),
-        Condition::new(ConditionName::Instrument, TYPED_BY_HAND),
+        Condition::new(ConditionName::Source, source),
+        Condition::new(ConditionName::Instrument, instrument),
         Condition::new(ConditionName::WarmupPolicy, warmup.to_string()),
     ];
     // What the student typed under Conditions is their statement.
     conditions.extend(run.conditions.iter().cloned());
     conditions.push(Condition::new(
         ConditionName::NotRecorded,
-        "not recorded: only the median, IQR, min and max were typed, so its quartiles and trials are not known; \
+        "not recorded: only its median, IQR, min and max were given, so its quartiles and trials are not known; \
          state the rest with vernier set-run (in the window: State what is missing…)",
     ));
     Ok(Measurement {
@@ -584,4 +585,185 @@ impl Plan {
 /// Records `text` as a note from the spreadsheet.
 fn note(nb: &mut Notebook, text: &str, about: Option<RowRef>, source: &str, at: DateTime<Utc>) -> Result<(), String> {
     nb.add_note_from(text, about, Some(source), at).map_err(|e: NotebookError| e.to_string())
+}
+
+/// Why a workbook could not be taken in.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// The file could not be read, or was refused unread.
+    #[error(transparent)]
+    Read(#[from] crate::bounded::ReadError),
+    /// The workbook does not open.
+    #[error(transparent)]
+    Workbook(#[from] crate::documents::measurements::ReadError),
+    /// The notebook does not load.
+    #[error(transparent)]
+    Load(#[from] crate::notebook::LoadError),
+    /// The notebook could not be saved: nothing was taken in.
+    #[error(transparent)]
+    Save(#[from] crate::notebook::SaveError),
+    /// The new notebook could not be made.
+    #[error(transparent)]
+    Create(#[from] crate::notebook::CreateError),
+    /// A workbook of another notebook, or one outside this notebook's
+    /// export folders: someone else's, read-only (R1, R3).
+    #[error("{0}")]
+    NotMine(String),
+    /// The folder for a new notebook already holds something.
+    #[error("{} is not empty; a new notebook is made in a new or empty folder", .0.display())]
+    NotEmpty(std::path::PathBuf),
+}
+
+/// Whose a workbook Vernier wrote is (N12, R1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Whose {
+    /// The notebook's own: in one of its export folders, carrying this
+    /// notebook. Its edits may be taken in.
+    Mine,
+    /// Someone else's, with why: read-only.
+    Theirs(String),
+}
+
+/// Whether the workbook at `path`, carrying `theirs`, belongs to the
+/// notebook `mine` in folder `dir`: it must sit in `dir`'s `exports/` or in a
+/// folder an export from `dir` recorded, and carry the same notebook (the
+/// same title and creation time).
+pub fn whose(path: &Path, theirs: &Notebook, dir: &Path, mine: &Notebook) -> Whose {
+    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    let folder = path.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p });
+    let in_exports = folder.and_then(real).is_some_and(|f| {
+        real(&dir.join(crate::notebook::store::EXPORTS_DIR)) == Some(f.clone())
+            || crate::documents::record::ExportRecord::read(dir, &f).is_some()
+    });
+    if !in_exports {
+        return Whose::Theirs(format!(
+            "{} is not in this notebook's exports folder, so it is someone else's workbook: read-only (R1)",
+            path.display()
+        ));
+    }
+    if (theirs.created_at, &theirs.title) != (mine.created_at, &mine.title) {
+        return Whose::Theirs(format!(
+            "{} carries another notebook (“{}”, made {}), so it is someone else's workbook: read-only (R1)",
+            path.display(),
+            inert(&theirs.title),
+            theirs.created_at.format("%Y-%m-%d %H:%M UTC")
+        ));
+    }
+    Whose::Mine
+}
+
+/// What [`merge`] did.
+#[derive(Debug)]
+pub struct Merged {
+    /// What was weighed.
+    pub plan: Plan,
+    /// What was taken in and saved.
+    pub taken: Taken,
+    /// True when the export record now vouches for the workbook, so the
+    /// next export replaces it without asking (A17).
+    pub record_updated: bool,
+}
+
+/// Takes the edits of the workbook at `path` into the notebook in `dir`:
+/// under the folder's lock, the workbook and the notebook are read as they
+/// are now, the plan is applied and saved, and the export record is told
+/// the workbook's edits were taken in (N10, N12, A17). Someone else's
+/// workbook is refused ([`MergeError::NotMine`]).
+pub fn merge(dir: &Path, path: &Path, at: DateTime<Utc>) -> Result<Merged, MergeError> {
+    let _lock = crate::notebook::store::lock(dir)?;
+    let mut mine = crate::notebook::store::load(dir)?;
+    let bytes = crate::bounded::read_bounded(path, foreign::MAX_WORKBOOK_BYTES, "a workbook")?;
+    let own = crate::documents::measurements::read_own(&bytes, &path.display().to_string())?;
+    if let Whose::Theirs(why) = whose(path, &own.notebook, dir, &mine) {
+        return Err(MergeError::NotMine(why));
+    }
+    let file = file_name(path);
+    let plan = plan(&own, &mine, &file);
+    let taken = plan.apply(dir, &mut mine, &file, at);
+    if !taken.lines.is_empty() {
+        crate::notebook::store::save_with(&crate::notebook::store::OsStorage, dir, &mine)?;
+    }
+    // The edits are in the notebook now (or refused, and said so): the
+    // workbook may be written again without asking.
+    let record_updated = match path.parent() {
+        Some(folder) => {
+            let folder = if folder.as_os_str().is_empty() { Path::new(".") } else { folder };
+            let mut record = crate::documents::record::ExportRecord::read(dir, folder).unwrap_or_default();
+            record.files.insert(file.clone(), crate::harness::raw::sha256_hex(&bytes));
+            record.write(dir, folder).is_ok()
+        }
+        None => false,
+    };
+    Ok(Merged { plan, taken, record_updated })
+}
+
+/// The name a workbook is recorded by: its file name, inert.
+pub fn file_name(path: &Path) -> String {
+    crate::import::from_file::file_name(path)
+}
+
+/// Makes a new notebook in `target` from a workbook Vernier wrote (someone
+/// else's, sent by e-mail): the notebook it carries, plus the edits its
+/// owner's rules allow, recorded as taken in from it. Their file is only
+/// read. Returns the plan and what was taken.
+pub fn new_notebook(bytes: &[u8], path: &Path, target: &Path, at: DateTime<Utc>) -> Result<Merged, MergeError> {
+    let own = crate::documents::measurements::read_own(bytes, &path.display().to_string())?;
+    if std::fs::read_dir(target).is_ok_and(|mut d| d.next().is_some()) {
+        return Err(MergeError::NotEmpty(target.to_path_buf()));
+    }
+    crate::notebook::store::create(target, &own.notebook.title, at)?;
+    let _lock = crate::notebook::store::lock(target)?;
+    let mut nb = own.notebook.clone();
+    let file = file_name(path);
+    let plan = plan(&own, &nb, &file);
+    let taken = plan.apply(target, &mut nb, &file, at);
+    let origin = format!(
+        "This notebook was made from the workbook {file} (SHA-256 {}): its runs' raw files stayed with the workbook's \
+         owner.",
+        &crate::harness::raw::sha256_hex(bytes)[..12]
+    );
+    let _ = nb.add_note_from(&origin, None, Some(FROM_SPREADSHEET), at);
+    crate::notebook::store::save_with(&crate::notebook::store::OsStorage, target, &nb)?;
+    Ok(Merged { plan, taken, record_updated: false })
+}
+
+/// The runs of a workbook Vernier did not write (D4), each as the run it
+/// would become: imported, tagged with the file and row it came from. Rows
+/// that cannot be read are left out with why.
+pub fn foreign_runs(f: &foreign::Foreign, file: &str) -> (Vec<Prepared>, Vec<String>) {
+    let (mut runs, mut refused) = (Vec::new(), Vec::new());
+    for run in &f.runs {
+        let source = format!("{file}, Runs row # {} (a workbook not written by Vernier)", run.number);
+        match sheet_measurement(run, source, "not recorded: their workbook does not say") {
+            Ok(measurement) => runs.push(Prepared {
+                name: format!("{file}, run {}", run.number),
+                text: format!(
+                    "# Run {} of {file}, a workbook not written by Vernier, as it was read.\n{run:#?}\n",
+                    run.number
+                ),
+                raw_stem: "import-xlsx",
+                raw_extension: "txt",
+                build: None,
+                rows: vec![PreparedRow { measurement, arm: String::new() }],
+                pair: None,
+                checks: Vec::new(),
+            }),
+            Err(why) => refused.push(format!("run {}: {why}", run.number)),
+        }
+    }
+    (runs, refused)
+}
+
+/// Takes in the runs of a workbook Vernier did not write into the notebook
+/// in `dir`, under its lock; returns the runs recorded.
+pub fn take_foreign(dir: &Path, runs: &[Prepared], at: DateTime<Utc>) -> Result<Vec<u32>, MergeError> {
+    let _lock = crate::notebook::store::lock(dir)?;
+    let mut nb = crate::notebook::store::load(dir)?;
+    let mut numbers = Vec::new();
+    for prepared in runs {
+        let recorded = prepared.record(dir, &mut nb, at).map_err(|e| MergeError::NotMine(e.to_string()))?;
+        numbers.extend(recorded.runs);
+    }
+    crate::notebook::store::save_with(&crate::notebook::store::OsStorage, dir, &nb)?;
+    Ok(numbers)
 }
