@@ -84,6 +84,19 @@ pub enum Action {
 }
 
 impl Action {
+    /// Where it goes in the order of taking in: what a run would lock
+    /// before any run.
+    fn rank(&self) -> u8 {
+        match self {
+            Action::SetEnvironment { .. } => 0,
+            Action::EditPrediction { .. } => 1,
+            Action::AddPrediction(_) => 2,
+            Action::Discard { .. } => 3,
+            Action::AddNote { .. } => 4,
+            Action::TypedRun(_) => 5,
+        }
+    }
+
     /// One line saying what it does, for the plan and the notes.
     pub fn describe(&self) -> String {
         match self {
@@ -93,7 +106,12 @@ impl Action {
             Action::AddNote { text, .. } => format!("a new note: “{}”", inert(text)),
             Action::AddPrediction(p) => format!("a new prediction: {} — {}", inert(&p.experiment), inert(&p.predict)),
             Action::EditPrediction { number, text } => {
-                format!("P{number} (still open) rewritten: {} — {}", inert(&text.experiment), inert(&text.predict))
+                format!(
+                    "P{number} (still open) rewritten: {} — {} — because {}",
+                    inert(&text.experiment),
+                    inert(&text.predict),
+                    inert(&text.why)
+                )
             }
             Action::Discard { subject, reason } => format!("{subject} set aside: {}", inert(reason)),
             Action::TypedRun(p) => {
@@ -160,11 +178,6 @@ fn sealed_run_cell(column: &str, subject: RowRef) -> String {
 /// is on disk now. `file` names the workbook in what is recorded.
 pub fn plan(workbook: &Own, mine: &Notebook, file: &str) -> Plan {
     let mut plan = Plan::default();
-    if workbook.hidden_altered {
-        let why = "the workbook's hidden sheet was changed outside Vernier, so what it shows cannot be trusted";
-        plan.refused = workbook.edits.iter().map(|e| (e.clone(), why.to_owned())).collect();
-        return plan;
-    }
     let theirs = &workbook.notebook;
     // An open prediction's cell edits are taken together, as one rewrite.
     let mut rewrites: Vec<(usize, Vec<Edit>)> = Vec::new();
@@ -235,6 +248,9 @@ pub fn plan(workbook: &Own, mine: &Notebook, file: &str) -> Plan {
             Err(why) => plan.refused.extend(edits.into_iter().map(|e| (e, why.clone()))),
         }
     }
+    // A run recorded locks every prediction before it (N4): predictions
+    // are written first, runs typed by hand last.
+    plan.take.sort_by_key(|(_, action)| action.rank());
     plan
 }
 

@@ -213,6 +213,31 @@ impl Log {
     }
 }
 
+/// How many of a workbook's spreadsheet edits a plan lists before "and N
+/// more".
+const EDITS_LISTED: usize = 12;
+
+/// The plan's warning for their workbook edited in a spreadsheet after
+/// Vernier wrote it (R2, N12): what runs is what its hidden copy says, and
+/// the visible sheets differ from it here. `None` when nothing was edited.
+pub fn edited_warning(edits: &[Edit]) -> Option<String> {
+    if edits.is_empty() {
+        return None;
+    }
+    let mut text = format!(
+        "WARNING: their workbook was edited in a spreadsheet after Vernier wrote it ({} edits). Vernier reruns what \
+         its hidden copy of the notebook says, not what the sheets show:",
+        edits.len()
+    );
+    for edit in edits.iter().take(EDITS_LISTED) {
+        text.push_str(&format!("\n  - {edit}"));
+    }
+    if edits.len() > EDITS_LISTED {
+        text.push_str(&format!("\n  … and {} more (vernier show lists them all)", edits.len() - EDITS_LISTED));
+    }
+    Some(text)
+}
+
 /// True when `theirs` (a folder, or a file in one) is the notebook folder
 /// `mine`: a rerun must never be recorded into the log it reproduces.
 pub fn same_folder(theirs: &Path, mine: &Path) -> bool {

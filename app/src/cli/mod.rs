@@ -17,6 +17,7 @@ mod compare_cmd;
 mod export_cmd;
 mod extend_cmd;
 mod import_cmds;
+mod merge_cmd;
 mod notebook_cmds;
 mod numbers;
 mod placement_cmd;
@@ -155,6 +156,8 @@ pub enum Command {
     },
     /// Rerun one row of a classmate's notebook or measurements.xlsx here (shows it first; runs with --yes).
     Reproduce(reproduce_cmd::ReproduceArgs),
+    /// Take in the edits typed into a measurements.xlsx in a spreadsheet, where the log's rules allow (N12).
+    Merge(merge_cmd::MergeArgs),
     /// The sustained-load (thermal soak) protocol.
     #[command(subcommand)]
     Soak(soak_cmds::SoakCommand),
@@ -222,6 +225,7 @@ pub fn run(command: Command) -> Outcome {
         Command::Write(args) => writing_cmds::write(&args),
         Command::Cite(args) => writing_cmds::cite(&args),
         Command::Reproduce(args) => reproduce_cmd::reproduce(&args),
+        Command::Merge(args) => merge_cmd::merge(&args),
         Command::Audit { dir, exports, json } => audit_cmd::audit(&dir, exports.as_deref(), json),
         Command::Export { dir, out, force } => export_cmd::export(&dir, out.as_ref(), force),
     }

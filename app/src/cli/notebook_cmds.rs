@@ -279,7 +279,7 @@ pub fn open(dir: &Path) -> Result<Notebook, Failure> {
 /// A notebook's broken seals are reported on stderr.
 pub fn open_log(path: &Path) -> Result<Log, Failure> {
     let log = Log::open(path).map_err(Failure::input)?;
-    if let Log::Notebook(nb) = &log {
+    if let Some(nb) = log.notebook() {
         report_findings(nb);
     }
     Ok(log)
@@ -290,6 +290,7 @@ pub fn open_log(path: &Path) -> Result<Log, Failure> {
 pub fn open_any(path: &Path) -> Result<Notebook, Failure> {
     match open_log(path)? {
         Log::Notebook(nb) => Ok(*nb),
+        Log::Workbook(own) => Ok(own.notebook),
         Log::Foreign(_) => Err(Failure::input(anyhow::anyhow!(
             "{} was not written by Vernier; `vernier show` lists what it holds",
             path.display()

@@ -55,9 +55,13 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     let Some(row) = args.row else {
         return reproduce_sweep(args);
     };
-    let original = open_log(&args.path)?.original(row).map_err(Failure::input)?;
+    let log = open_log(&args.path)?;
+    let original = log.original(row).map_err(Failure::input)?;
     let rerun = original.rerun(&mut Hashes::default()).map_err(Failure::input)?;
     let spec = &rerun.spec;
+    // R2, N12: what their sheets show that their notebook does not say.
+    let edited = reproduce::edited_warning(log.spreadsheet_edits()).map(|w| format!("{w}\n")).unwrap_or_default();
+    let edits: Vec<String> = log.spreadsheet_edits().iter().map(ToString::to_string).collect();
     // Fail before measuring if your notebook cannot be read.
     open(&args.notebook)?;
     let source = args.path.display().to_string();
@@ -65,8 +69,12 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     if let Some(stop) = consent(
         args,
         spec,
-        || original.plan(&source, &rerun),
-        || plan_json(&original, &rerun),
+        || format!("{edited}{}", original.plan(&source, &rerun)),
+        || {
+            let mut plan = plan_json(&original, &rerun);
+            plan["spreadsheet_edits"] = json!(edits);
+            plan
+        },
         &format!("run {}", original.row),
         &commands,
     ) {
@@ -175,8 +183,11 @@ fn arm_json(side: &ArmSide, theirs: &Original) -> serde_json::Value {
 /// compared point by point; the same confirmation as a row.
 fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
     let number = args.sweep.ok_or_else(|| Failure::input(anyhow!("give --row N or --sweep N")))?;
-    let sweep = open_log(&args.path)?.sweep(number).map_err(Failure::input)?;
+    let log = open_log(&args.path)?;
+    let sweep = log.sweep(number).map_err(Failure::input)?;
     let rerun = sweep.rerun().map_err(Failure::input)?;
+    let edited = reproduce::edited_warning(log.spreadsheet_edits()).map(|w| format!("{w}\n")).unwrap_or_default();
+    let edits: Vec<String> = log.spreadsheet_edits().iter().map(ToString::to_string).collect();
     let spec = &rerun.spec;
     open(&args.notebook)?;
     let source = args.path.display().to_string();
@@ -195,12 +206,18 @@ fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
             "metric": first.and_then(|o| o.figure.as_ref()).map(|f| f.spec.describe()),
             "pin": spec.pin, "placement": rerun.placement.text, "programs": rerun.programs,
             "different_files": rerun.different_files().count(), "outcome_rule": reproduce::RULE,
+            "spreadsheet_edits": edits,
         })
     };
     let commands = spec.arms.iter().map(|a| quote_argv(&a.argv())).collect::<Vec<_>>().join("; ");
-    if let Some(stop) =
-        consent(args, spec, || sweep.plan(&source, &rerun), plan_json, &format!("sweep {}", sweep.label), &commands)
-    {
+    if let Some(stop) = consent(
+        args,
+        spec,
+        || format!("{edited}{}", sweep.plan(&source, &rerun)),
+        plan_json,
+        &format!("sweep {}", sweep.label),
+        &commands,
+    ) {
         return stop;
     }
     let (reserved, stated) = reserve_raw(&args.notebook)?;

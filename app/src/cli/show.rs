@@ -10,7 +10,9 @@ use vernier_engine::notebook::{
 };
 
 use vernier_engine::display::{inert, quote_argv};
+use vernier_engine::documents::edits::Edit;
 use vernier_engine::documents::foreign::Foreign;
+use vernier_engine::notebook::store;
 
 use vernier_engine::reproduce::Log;
 
@@ -21,16 +23,58 @@ use super::{Outcome, table};
 /// foreign workbook is listed read-only with what could not be read (exit
 /// 1 when something could not).
 pub fn show(dir: &Path, json: bool) -> Outcome {
-    let notebook = match open_log(dir)? {
-        Log::Notebook(nb) => *nb,
+    let (notebook, spreadsheet) = match open_log(dir)? {
+        Log::Notebook(nb) => (*nb, None),
+        Log::Workbook(own) => {
+            let own = *own;
+            (own.notebook, Some((own.edits, own.problems)))
+        }
         Log::Foreign(foreign) => return show_foreign(&foreign, dir, json),
     };
     if json {
-        out!("{}", to_json(&notebook, dir));
+        let mut value = to_json(&notebook, dir);
+        if let Some((edits, problems)) = &spreadsheet {
+            value["spreadsheet_edits"] = edits.iter().map(ToString::to_string).collect();
+            value["spreadsheet_problems"] = json!(problems);
+        }
+        out!("{value}");
     } else {
         out!("{}", to_text(&notebook, dir).trim_end());
+        if let Some((edits, problems)) = &spreadsheet {
+            out!("\n{}", spreadsheet_text(edits, problems, dir).trim_end());
+        }
     }
     Ok(u8::from(!notebook.integrity().is_empty()))
+}
+
+/// What was changed in a spreadsheet in a workbook Vernier wrote (N12):
+/// every edit, cell by cell, and how to take them in.
+fn spreadsheet_text(edits: &[Edit], problems: &[String], path: &Path) -> String {
+    let mut out = String::new();
+    if edits.is_empty() {
+        let _ = writeln!(
+            out,
+            "## Edits made in a spreadsheet
+none: the workbook shows what Vernier wrote"
+        );
+    } else {
+        let _ = writeln!(out, "## Edits made in a spreadsheet ({}), not in the log until taken in", edits.len());
+        for edit in edits {
+            let _ = writeln!(out, "- {edit}");
+        }
+        // The notebook folder the workbook was exported from, if it sits in one.
+        let notebook = path.parent().and_then(Path::parent).filter(|d| d.join(store::NOTEBOOK_FILE).is_file());
+        let folder = notebook.map_or_else(|| "DIR".to_owned(), |d| quote_argv(&[d.display().to_string()]));
+        let _ = writeln!(
+            out,
+            "take them in where the log allows: vernier merge {} --notebook {folder}",
+            quote_argv(&[path.display().to_string()])
+        );
+    }
+    for problem in problems {
+        let _ = writeln!(out, "not compared: {}", inert(problem));
+    }
+    out
 }
 
 /// One run in the course's long or short form (D7).
@@ -167,7 +211,8 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
 
     let _ = writeln!(out, "## Notes and anomalies");
     for note in nb.notes() {
-        let _ = writeln!(out, "- {}  {}", note.at.format("%Y-%m-%d %H:%M"), note.text);
+        let source = note.source.as_deref().map(|s| format!("  ({s})")).unwrap_or_default();
+        let _ = writeln!(out, "- {}  {}{source}", note.at.format("%Y-%m-%d %H:%M"), note.text);
     }
     for finding in nb.integrity() {
         let _ = writeln!(out, "\nINTEGRITY: {}", inert(&finding.message));

@@ -68,6 +68,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
                 ));
             }
         }
+        spreadsheet_edits(dir, exports, out);
     } else {
         out.push(finding(Check::A11, Place::Exports, "nothing is exported yet (Export writes the six)".into()));
     }
@@ -120,6 +121,46 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
         }
     }
     exported
+}
+
+/// A17, N12: a measurements.xlsx edited in a spreadsheet whose edits were
+/// not weighed by a merge holds what the log does not; the next export
+/// would lose it. Named edit by edit, the first few, with the command that
+/// takes them in.
+fn spreadsheet_edits(dir: &Path, exports: &Path, out: &mut Vec<Finding>) {
+    const WORKBOOK: &str = "measurements.xlsx";
+    const LISTED: usize = 5;
+    // A workbook the export record vouches for was written, or merged, as it is.
+    if documents::record::edited(dir, exports, &[WORKBOOK]).is_empty() {
+        return;
+    }
+    let path = exports.join(WORKBOOK);
+    let Ok(bytes) = crate::bounded::read_bounded(&path, MAX_DOCUMENT_BYTES, "an exported document") else {
+        return;
+    };
+    let Ok(own) = documents::measurements::read_own(&bytes, &path.display().to_string()) else {
+        return;
+    };
+    if own.edits.is_empty() {
+        return;
+    }
+    let mut listed: Vec<String> = own.edits.iter().take(LISTED).map(ToString::to_string).collect();
+    if own.edits.len() > LISTED {
+        listed.push(format!("and {} more", own.edits.len() - LISTED));
+    }
+    let quote = |p: &Path| crate::display::quote_argv(&[p.display().to_string()]);
+    out.push(finding(
+        Check::A17,
+        Place::Exports,
+        format!(
+            "{WORKBOOK} has {} edits made in a spreadsheet that are not in the log ({}); take them in with vernier \
+             merge {} --notebook {} before exporting again",
+            own.edits.len(),
+            listed.join("; "),
+            quote(&path),
+            quote(dir)
+        ),
+    ));
 }
 
 /// A16: every prompt still marked in a document is a finding that names the

@@ -257,7 +257,7 @@ fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<Edit>) {
             }
         }
     }
-    let key_text = |key: Option<Value>| key.map(|k| k.text()).unwrap_or_default();
+    let key_text = |key: Option<Value>| key.map(|k| row_label(&w.name, &k)).unwrap_or_default();
     for (i, row) in w.rows.iter().enumerate() {
         let Some(j) = matched[i] else {
             let cells = w.headers.iter().enumerate().map(|(k, h)| (h.clone(), now(row, k).text()));
@@ -318,6 +318,25 @@ fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<Edit>) {
             key: key_text(Some(visible_key(cells))),
             change: Change::Added(typed),
         });
+    }
+}
+
+/// A row's key as the log names the row: `P2`, `run 3`, `S1`, `C1`, `W2`
+/// for a number in a sheet of numbered rows, else the key's text.
+fn row_label(sheet: &str, key: &Value) -> String {
+    let prefix = match sheet {
+        "Predictions" => "P",
+        "Runs" => "run ",
+        "Soak runs" => "S",
+        "Comparisons" => "C",
+        "Sweeps" => "W",
+        _ => "",
+    };
+    match key {
+        Value::Number(n) if !prefix.is_empty() && n.fract() == 0.0 && (1.0..=f64::from(u32::MAX)).contains(n) => {
+            format!("{prefix}{n}")
+        }
+        _ => key.text(),
     }
 }
 

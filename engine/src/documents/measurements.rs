@@ -840,11 +840,8 @@ pub struct Own {
     /// Each change made in a spreadsheet, cell by cell.
     pub edits: Vec<Edit>,
     /// What could not be compared, one sentence each: cells past the read
-    /// limits, a hidden sheet whose cells do not match its notebook.
+    /// limits, a hidden copy of the cells that cannot be read.
     pub problems: Vec<String>,
-    /// True when the hidden sheet disagrees with itself: its cells are not
-    /// what its notebook writes, so no edit can be taken in from it.
-    pub hidden_altered: bool,
 }
 
 /// A workbook opened for reading (D4).
@@ -924,37 +921,24 @@ pub fn read_own(bytes: &[u8], path: &str) -> Result<Own, ReadError> {
     .map_err(unreadable)?;
     let (hidden, visible, mut problems) = read.ok_or_else(|| ReadError::Foreign(path.to_owned()))?;
     let notebook = from_bytes(hidden.text.as_bytes(), std::path::Path::new(path))?;
-    let rendered = written(&notebook);
-    let (baseline, hidden_altered) = match hidden.written.as_deref().map(serde_json::from_str::<Vec<Written>>) {
-        Some(Ok(cells)) => {
-            // In this build's layout the cells must be what the notebook
-            // writes; otherwise the hidden sheet was changed by hand.
-            let altered =
-                hidden.layout == LAYOUT_VERSION && !super::edits::compare(&rendered, &as_visible(&cells)).is_empty();
-            (cells, altered)
-        }
+    // The cells as written in the workbook's own layout; a workbook of the
+    // first layout kept none, and is compared with what this build writes
+    // less the column layout 2 added.
+    let baseline = match hidden.written.as_deref().map(serde_json::from_str::<Vec<Written>>) {
+        Some(Ok(cells)) => cells,
         Some(Err(e)) => {
             problems.push(format!(
-                "the hidden copy of the cells cannot be read ({e}); compared with what the notebook writes"
+                "the hidden copy of the cells cannot be read ({e}); compared with what this build writes for its notebook"
             ));
-            (rendered, true)
+            written(&notebook)
         }
-        // Layout 1 kept no cells: what this build writes, less the column
-        // layout 2 added.
-        None => (first_layout(rendered), false),
+        None => first_layout(written(&notebook)),
     };
     if hidden.layout == 0 || (hidden.layout > LAYOUT_VERSION && hidden.written.is_none()) {
         problems.push("the hidden sheet names no layout Vernier wrote".to_owned());
     }
-    if hidden_altered {
-        problems.push(
-            "the hidden sheet was changed outside Vernier: its cells are not what its notebook writes, so no edit \
-             can be taken in from this workbook"
-                .to_owned(),
-        );
-    }
     let edits = super::edits::compare(&baseline, &visible);
-    Ok(Own { notebook, layout: hidden.layout, edits, problems, hidden_altered })
+    Ok(Own { notebook, layout: hidden.layout, edits, problems })
 }
 
 /// The written cells of the first layout: this build's, without the Notes
@@ -971,18 +955,6 @@ fn first_layout(mut written: Vec<Written>) -> Vec<Written> {
         }
     }
     written
-}
-
-/// Written cells as a spreadsheet would show them, to compare two copies.
-fn as_visible(written: &[Written]) -> Vec<Visible> {
-    written
-        .iter()
-        .map(|w| Visible {
-            name: w.name.clone(),
-            headers: w.headers.clone(),
-            rows: w.rows.iter().enumerate().map(|(i, r)| (i as u32 + 2, r.clone())).collect(),
-        })
-        .collect()
 }
 
 /// A sheet as read: its first row the headers, the rest its data rows.

@@ -1,0 +1,210 @@
+//! `vernier merge`: what was typed into a measurements.xlsx, taken into the
+//! notebook where the log's rules allow it (SPEC N12).
+//!
+//! Three cases, by whose the workbook is: the notebook's own (in its
+//! exports folder) is merged under its lock; someone else's workbook that
+//! Vernier wrote can only become a new notebook (`--new-notebook`), their
+//! file read and never written; a workbook Vernier did not write is listed,
+//! and its runs are imported after `--yes` (D4).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::anyhow;
+use chrono::Utc;
+use clap::Args;
+use serde_json::{Value, json};
+use vernier_engine::documents::foreign::MAX_WORKBOOK_BYTES;
+use vernier_engine::documents::measurements::{self, Opened};
+use vernier_engine::merge::{self, Merged, Plan, Whose};
+use vernier_engine::notebook::store;
+
+use super::{Failure, Outcome};
+
+/// `vernier merge FILE.xlsx --notebook DIR`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The workbook.
+    pub file: PathBuf,
+    /// The notebook to take its edits into.
+    #[arg(long, value_name = "DIR", required_unless_present = "new_notebook")]
+    pub notebook: Option<PathBuf>,
+    /// Make a new notebook in this (new or empty) folder from someone
+    /// else's workbook: the notebook it carries plus the edits its rules
+    /// allow. Their file is only read.
+    #[arg(long, value_name = "DIR", conflicts_with = "notebook")]
+    pub new_notebook: Option<PathBuf>,
+    /// Take in the runs of a workbook Vernier did not write, after reading
+    /// the list this prints without it.
+    #[arg(long)]
+    pub yes: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `vernier merge`. Exit 0 when every edit was taken in (or was
+/// already in), 1 when some were refused — listed, with why — or nothing
+/// was taken in for want of `--yes`.
+pub fn merge(args: &MergeArgs) -> Outcome {
+    let bytes =
+        vernier_engine::bounded::read_bounded(&args.file, MAX_WORKBOOK_BYTES, "a workbook").map_err(Failure::input)?;
+    let opened = measurements::open(&bytes, &args.file.display().to_string()).map_err(Failure::input)?;
+    let file = merge::file_name(&args.file);
+    match (opened, &args.new_notebook, &args.notebook) {
+        (Opened::Foreign(f), _, dir) => {
+            let dir = dir.as_deref().ok_or_else(|| {
+                Failure::input(anyhow!("{file} was not written by Vernier: name the notebook to import its runs into"))
+            })?;
+            foreign(&f, &file, dir, args)
+        }
+        (Opened::Vernier(_), Some(target), _) => {
+            let merged = merge::new_notebook(&bytes, &args.file, target, Utc::now()).map_err(Failure::input)?;
+            report(
+                &merged,
+                &format!("a new notebook in {} from {file}; {file} was not written", target.display()),
+                args.json,
+            );
+            Ok(u8::from(!merged.plan.refused.is_empty()))
+        }
+        (Opened::Vernier(own), None, Some(dir)) => {
+            let mine = store::load(dir).map_err(Failure::input)?;
+            if let Whose::Theirs(why) = merge::whose(&args.file, &own.notebook, dir, &mine) {
+                return Err(Failure::input(anyhow!(
+                    "{why}; reproduce its rows (vernier reproduce) or make a new notebook from it (vernier merge {} \
+                     --new-notebook NEWDIR)",
+                    vernier_engine::display::quote_argv(&[args.file.display().to_string()])
+                )));
+            }
+            let merged = merge::merge(dir, &args.file, Utc::now()).map_err(|e| match e {
+                merge::MergeError::Save(e) => Failure::failed(e),
+                e => Failure::input(e),
+            })?;
+            report(&merged, &format!("{file} into {}", dir.display()), args.json);
+            Ok(u8::from(!merged.plan.refused.is_empty() || !merged.taken.failed.is_empty()))
+        }
+        (Opened::Vernier(_), None, None) => Err(Failure::input(anyhow!("name the notebook with --notebook DIR"))),
+    }
+}
+
+/// Prints what a merge weighed and did.
+fn report(merged: &Merged, what: &str, json: bool) {
+    let Merged { plan, taken, record_updated } = merged;
+    if json {
+        out!(
+            "{}",
+            json!({
+                "merged": what,
+                "taken": taken.lines,
+                "failed": taken.failed,
+                "already": plan.already.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "refused": refused_json(plan),
+                "record_updated": record_updated,
+            })
+        );
+        return;
+    }
+    out!("merge (N12): {what}");
+    if plan.take.is_empty() && plan.already.is_empty() && plan.refused.is_empty() {
+        out!("no edit was made in a spreadsheet: the workbook shows what Vernier wrote");
+        return;
+    }
+    if !taken.lines.is_empty() {
+        out!(
+            "taken in and saved ({} edits), each noted as {}:",
+            plan.taken_count(),
+            vernier_engine::notebook::FROM_SPREADSHEET
+        );
+        for line in &taken.lines {
+            out!("  {line}");
+        }
+    }
+    for line in &taken.failed {
+        out!("  NOT taken in: {line}");
+    }
+    if !plan.already.is_empty() {
+        out!("already in the notebook ({}):", plan.already.len());
+        for edit in &plan.already {
+            out!("  {edit}");
+        }
+    }
+    list_refused(plan);
+    if *record_updated {
+        out!("the next export writes the workbook again without asking: its edits were weighed here");
+    }
+}
+
+/// The refused edits as JSON.
+fn refused_json(plan: &Plan) -> Vec<Value> {
+    plan.refused.iter().map(|(edit, why)| json!({"edit": edit.to_string(), "why": why})).collect()
+}
+
+/// Prints the refused edits, each with the rule that refuses it.
+fn list_refused(plan: &Plan) {
+    if plan.refused.is_empty() {
+        return;
+    }
+    out!("refused ({}): the log's rules do not allow these; nothing of them was taken in:", plan.refused.len());
+    for (edit, why) in &plan.refused {
+        out!("  {edit}\n    why: {why}");
+    }
+}
+
+/// Lists what a workbook Vernier did not write holds, then imports its
+/// runs after `--yes` (D4, R2: nothing from it is taken without consent).
+fn foreign(f: &vernier_engine::documents::foreign::Foreign, file: &str, dir: &Path, args: &MergeArgs) -> Outcome {
+    let (runs, refused) = merge::foreign_runs(f, file);
+    let rows: Vec<String> = runs.iter().map(|p| describe_run(p)).collect();
+    if args.json && !args.yes {
+        out!("{}", json!({"foreign": true, "runs": rows, "not_read": refused, "problems": f.problems, "taken": false}));
+        return Ok(1);
+    }
+    if !args.json {
+        out!("{file} was not written by Vernier; its runs, read by the course's column names (D4):");
+        for row in &rows {
+            out!("  {row}");
+        }
+        for why in refused.iter().chain(&f.problems) {
+            out!("  not read: {why}");
+        }
+    }
+    if !args.yes {
+        out!(
+            "nothing was taken in: run again with --yes to import these {} runs, tagged with their source",
+            runs.len()
+        );
+        return Ok(1);
+    }
+    let numbers = merge::take_foreign(dir, &runs, Utc::now()).map_err(|e| match e {
+        merge::MergeError::Save(e) => Failure::failed(e),
+        e => Failure::input(e),
+    })?;
+    let list: Vec<String> = numbers.iter().map(|n| format!("run {n}")).collect();
+    if args.json {
+        out!(
+            "{}",
+            json!({"foreign": true, "runs": rows, "not_read": refused, "problems": f.problems, "taken": numbers})
+        );
+    } else {
+        out!("imported and saved: {}", if list.is_empty() { "no run".to_owned() } else { list.join(", ") });
+    }
+    Ok(u8::from(!refused.is_empty()))
+}
+
+/// One imported run as the list shows it.
+fn describe_run(p: &vernier_engine::import::Prepared) -> String {
+    let m = &p.rows[0].measurement;
+    let figures = vernier_engine::units::Figures::new(
+        [m.summary.median, m.summary.iqr, m.summary.min, m.summary.max],
+        None,
+        &m.unit,
+    );
+    format!(
+        "{}: {} — median {} (IQR {}), n = {}, tag {}",
+        vernier_engine::display::inert(&p.name),
+        vernier_engine::display::inert(&m.what),
+        figures.median(),
+        figures.iqr(),
+        m.summary.n,
+        m.tag
+    )
+}
