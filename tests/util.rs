@@ -37,8 +37,6 @@ pub fn measurement(what: &str, trials: &[f64]) -> Measurement {
     }
 }
 
-/// A notebook with two predictions (P1 locked by run 1, P2 open), one run
-/// and a note, saved in a fresh temporary folder.
 /// A measured soak row run under `protocol` with `numbers`, recorded at
 /// `seconds`, with no raw file or conditions (the row as a test needs it).
 pub fn soak_row(protocol: SoakProtocol, numbers: SoakNumbers, seconds: i64) -> Soak {
@@ -56,6 +54,8 @@ pub fn soak_row(protocol: SoakProtocol, numbers: SoakNumbers, seconds: i64) -> S
     }
 }
 
+/// A notebook with two predictions (P1 locked by run 1, P2 open), one run
+/// and a note, saved in a fresh temporary folder.
 pub fn saved_notebook() -> (tempfile::TempDir, PathBuf, Notebook) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let dir = tmp.path().join("nb");

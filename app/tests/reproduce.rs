@@ -7,7 +7,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 mod common;
-use common::{ok, text, vernier};
+use common::{foreign_workbook, ok, text, vernier};
 
 /// Every file under `dir` with its SHA-256: proof that nothing was written.
 fn snapshot(dir: &Path) -> BTreeMap<String, String> {
@@ -77,29 +77,6 @@ fn reproduce_a_classmates_notebook_row() {
     let o = vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &theirs, "--yes"]);
     assert_eq!(o.status.code(), Some(2), "recording into their own notebook is refused");
     assert_eq!(vernier(&["reproduce", &theirs, "--row", "9", "--notebook", &mine]).status.code(), Some(2));
-}
-
-fn foreign_workbook(path: &Path, rows: &[[&str; 10]]) {
-    let mut book = rust_xlsxwriter::Workbook::new();
-    let env = book.add_worksheet();
-    env.set_name("Environment").expect("name");
-    for (r, (k, v)) in
-        [("Field", "Value"), ("Machine / OS", "ThinkPad X1, Linux 6.8"), ("Power source", "battery")].iter().enumerate()
-    {
-        env.write_string(r as u32, 0, *k).expect("cell");
-        env.write_string(r as u32, 1, *v).expect("cell");
-    }
-    let runs = book.add_worksheet();
-    runs.set_name("Runs").expect("name");
-    for (k, h) in vernier_engine::notebook::RUN_COLUMNS.iter().enumerate() {
-        runs.write_string(0, k as u16, *h).expect("cell");
-    }
-    for (r, row) in rows.iter().enumerate() {
-        for (k, cell) in row.iter().enumerate() {
-            runs.write_string(r as u32 + 1, k as u16, *cell).expect("cell");
-        }
-    }
-    book.save(path).expect("save");
 }
 
 // SPEC D4, R1, untrusted input: a foreign workbook is read by header names;

@@ -153,7 +153,7 @@ fn list_refused(plan: &Plan) {
 /// runs after `--yes` (D4, R2: nothing from it is taken without consent).
 fn foreign(f: &vernier_engine::documents::foreign::Foreign, file: &str, dir: &Path, args: &MergeArgs) -> Outcome {
     let (runs, refused) = merge::foreign_runs(f, file);
-    let rows: Vec<String> = runs.iter().map(|p| describe_run(p)).collect();
+    let rows: Vec<String> = runs.iter().map(describe_run).collect();
     if args.json && !args.yes {
         out!("{}", json!({"foreign": true, "runs": rows, "not_read": refused, "problems": f.problems, "taken": false}));
         return Ok(1);
@@ -168,10 +168,8 @@ fn foreign(f: &vernier_engine::documents::foreign::Foreign, file: &str, dir: &Pa
         }
     }
     if !args.yes {
-        out!(
-            "nothing was taken in: run again with --yes to import these {} runs, tagged with their source",
-            runs.len()
-        );
+        let count = if runs.len() == 1 { "this run".to_owned() } else { format!("these {} runs", runs.len()) };
+        out!("nothing was taken in: run again with --yes to import {count}, tagged with their source");
         return Ok(1);
     }
     let numbers = merge::take_foreign(dir, &runs, Utc::now()).map_err(|e| match e {

@@ -84,3 +84,28 @@ pub fn notebook(tmp: &Path) -> String {
     ok(vernier(&["new", &dir]));
     dir
 }
+
+/// A measurements.xlsx that Vernier did not write: an Environment sheet and
+/// a Runs sheet with the course's headers and `rows` as text (D4).
+pub fn foreign_workbook(path: &Path, rows: &[[&str; 10]]) {
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let env = book.add_worksheet();
+    env.set_name("Environment").expect("name");
+    for (r, (k, v)) in
+        [("Field", "Value"), ("Machine / OS", "ThinkPad X1, Linux 6.8"), ("Power source", "battery")].iter().enumerate()
+    {
+        env.write_string(r as u32, 0, *k).expect("cell");
+        env.write_string(r as u32, 1, *v).expect("cell");
+    }
+    let runs = book.add_worksheet();
+    runs.set_name("Runs").expect("name");
+    for (k, h) in vernier_engine::notebook::RUN_COLUMNS.iter().enumerate() {
+        runs.write_string(0, k as u16, *h).expect("cell");
+    }
+    for (r, row) in rows.iter().enumerate() {
+        for (k, cell) in row.iter().enumerate() {
+            runs.write_string(r as u32 + 1, k as u16, *cell).expect("cell");
+        }
+    }
+    book.save(path).expect("save");
+}

@@ -878,13 +878,17 @@ struct Hidden {
     written: Option<String>,
 }
 
+/// A workbook as read: its hidden sheet, its visible sheets, and which
+/// cells were past the read limits.
+type Sheets = (Hidden, Vec<Visible>, Vec<String>);
+
 /// Reopens a `measurements.xlsx` written by Vernier and compares its
 /// visible sheets with what Vernier wrote (N12). The reader runs behind
 /// `catch_unwind`: a hostile file can make it panic.
 pub fn read_own(bytes: &[u8], path: &str) -> Result<Own, ReadError> {
     let unreadable = |message: String| ReadError::Unreadable { path: path.to_owned(), message };
     super::foreign::check_package(bytes).map_err(unreadable)?;
-    let read = std::panic::catch_unwind(|| -> Result<Option<(Hidden, Vec<Visible>, Vec<String>)>, String> {
+    let read = std::panic::catch_unwind(|| -> Result<Option<Sheets>, String> {
         let mut book: Xlsx<_> =
             calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e: calamine::XlsxError| e.to_string())?;
         let names = book.sheet_names();
