@@ -192,10 +192,15 @@ impl VernierApp {
     pub(super) fn path_prompt_ui(&mut self, ctx: &egui::Context) {
         let Some((purpose, path)) = &mut self.path_prompt else { return };
         let save_as = *purpose == io::Pick::SaveAs;
+        let new_from_workbook = *purpose == io::Pick::NewFromWorkbook;
         let mut close = false;
         let mut chosen = None;
         egui::Modal::new(egui::Id::unique("path-prompt")).show(ctx, |ui| {
-            ui.heading(if save_as { "Save the notebook as" } else { "Open or create a notebook" });
+            ui.heading(match (save_as, new_from_workbook) {
+                (true, _) => "Save the notebook as",
+                (_, true) => "A new notebook from their workbook",
+                _ => "Open or create a notebook",
+            });
             let label = ui.label("Folder");
             let edit = ui.add(egui::TextEdit::singleline(path).desired_width(420.0)).labelled_by(label.id);
             ui.label(
@@ -213,7 +218,11 @@ impl VernierApp {
             });
         });
         if let Some(dir) = chosen {
-            self.commands.push(if save_as { AppCommand::SaveAs(dir) } else { AppCommand::OpenOrCreateDir(dir) });
+            self.commands.push(match (save_as, new_from_workbook) {
+                (true, _) => AppCommand::SaveAs(dir),
+                (_, true) => AppCommand::NewNotebookFrom(dir),
+                _ => AppCommand::OpenOrCreateDir(dir),
+            });
             close = true;
         }
         if close {
@@ -319,6 +328,35 @@ impl VernierApp {
             .show(ctx, |ui| close = dialog.ui(ui, max_height, busy, &mut self.commands));
         if close {
             self.reproduce = None;
+        }
+    }
+
+    /// SPEC N12: the offer of edits typed into a workbook of this notebook,
+    /// above the section; it asks nothing until clicked.
+    pub(super) fn spreadsheet_bar_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(offer) = &self.spreadsheet else { return };
+        let fill = ui.visuals().extreme_bg_color;
+        egui::Frame::new().fill(fill).inner_margin(6.0).corner_radius(4.0).show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                if ui.button(offer.button()).on_hover_text("lists each edit first; nothing is written yet").clicked() {
+                    self.commands.push(AppCommand::TakeInDialog);
+                }
+                ui.label(offer.summary());
+            });
+        });
+        ui.add_space(4.0);
+    }
+
+    /// The dialog listing the spreadsheet edits, and taking them in (N12).
+    pub(super) fn take_in_ui(&mut self, ctx: &egui::Context) {
+        let Some(dialog) = &self.take_in else { return };
+        let max_height = dialog::max_size(ctx).y;
+        let mut action = None;
+        egui::Modal::new(egui::Id::unique("take-in")).show(ctx, |ui| action = dialog.ui(ui, max_height));
+        match action {
+            Some(workbook::TakeInAction::TakeIn(path)) => self.commands.push(AppCommand::TakeIn(path)),
+            Some(workbook::TakeInAction::Close) => self.take_in = None,
+            None => {}
         }
     }
 }

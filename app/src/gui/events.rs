@@ -236,6 +236,7 @@ impl VernierApp {
                 io::Pick::SaveAs => AppCommand::SaveAs(path),
                 io::Pick::Reproduce | io::Pick::ReproduceWorkbook => AppCommand::ReadTheirLog(path),
                 io::Pick::ImportFile => AppCommand::ImportFile(path),
+                io::Pick::NewFromWorkbook => AppCommand::NewNotebookFrom(path),
             }),
             io::Event::Picked {
                 purpose: io::Pick::Reproduce | io::Pick::ReproduceWorkbook | io::Pick::ImportFile,
@@ -263,11 +264,99 @@ impl VernierApp {
                     dialog.selected = None;
                 }
             }
+            io::Event::WorkbookEdits { dir, path, offer } => self.on_workbook_edits(&dir, &path, offer),
+            io::Event::TakenIn { dir, path, result } => self.on_taken_in(&dir, &path, result),
+            io::Event::MadeNotebook { target, result } => match result {
+                Ok(made) => {
+                    let io::Made { merged, notebook, unwritten } = *made;
+                    let (taken, failed) = super::workbook::taken_message(&merged);
+                    self.open(target.clone(), notebook, unwritten);
+                    self.reproduce = None;
+                    self.say(
+                        format!("made a new notebook in {} from their workbook: {taken}", target.display()),
+                        failed,
+                    );
+                }
+                Err(e) => self.say(format!("no notebook was made: {e}"), true),
+            },
             io::Event::Picked { purpose, path: None, failed: true } => {
                 self.say("no file-dialog service answered on this desktop; type the folder instead", true);
                 self.run_command(AppCommand::PromptPath(purpose));
             }
             io::Event::Picked { path: None, failed: false, .. } => {}
+        }
+    }
+
+    /// What the file thread found in a workbook of the open notebook (N12):
+    /// an offer replaces the one shown; "nothing" clears an offer of the
+    /// same workbook only, so the followed file does not hide another.
+    fn on_workbook_edits(
+        &mut self,
+        dir: &std::path::Path,
+        path: &std::path::Path,
+        offer: Result<Option<Box<super::workbook::Offer>>, String>,
+    ) {
+        if dir != self.doc.dir {
+            return;
+        }
+        let same = self.spreadsheet.as_ref().is_none_or(|o| o.path == path);
+        match offer {
+            Ok(Some(offer)) => {
+                // An open dialog that has not taken anything in yet shows
+                // the workbook as it is now.
+                if let Some(dialog) = &mut self.take_in
+                    && dialog.offer.path == path
+                    && dialog.done.is_none()
+                    && !dialog.busy
+                {
+                    dialog.offer = (*offer).clone();
+                }
+                self.spreadsheet = Some(*offer);
+            }
+            Ok(None) if same => self.spreadsheet = None,
+            Ok(None) => {}
+            Err(e) => {
+                if same {
+                    self.spreadsheet = None;
+                }
+                self.say(format!("its spreadsheet edits could not be weighed: {e}"), true);
+            }
+        }
+    }
+
+    /// What taking a workbook's edits in did: said in the status bar (a
+    /// success only once saved) and in the dialog; the notebook shown is
+    /// the one saved, unless changes of the window's own are still in
+    /// flight (their save carries it).
+    fn on_taken_in(&mut self, dir: &std::path::Path, path: &std::path::Path, result: Result<Box<io::TakenIn>, String>) {
+        let done = match result {
+            Ok(taken) => {
+                let io::TakenIn { merged, notebook } = *taken;
+                let (message, failed) = super::workbook::taken_message(&merged);
+                if dir == self.doc.dir {
+                    if let Some((notebook, unwritten)) = notebook
+                        && self.saved()
+                    {
+                        self.doc.notebook = Arc::new(notebook);
+                        self.doc.changed();
+                        self.doc.unwritten = unwritten;
+                        self.doc.on_disk_at = chrono::Local::now();
+                    }
+                    if self.spreadsheet.as_ref().is_some_and(|o| o.path == path) {
+                        self.spreadsheet = None;
+                    }
+                }
+                self.say(message, failed);
+                Ok(Box::new(merged))
+            }
+            Err(e) => {
+                self.say(format!("nothing taken in: {e}"), true);
+                Err(e)
+            }
+        };
+        if let Some(dialog) = &mut self.take_in {
+            dialog.busy = false;
+            dialog.done = Some(done);
         }
     }
 

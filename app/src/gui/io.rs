@@ -63,6 +63,14 @@ pub enum Request {
         /// Set to stop it.
         cancel: Arc<std::sync::atomic::AtomicBool>,
     },
+    /// Weigh the edits of a workbook of the notebook in `dir` other than
+    /// the one the thread follows (`vernier open` on it, N12).
+    LookAtWorkbook { dir: PathBuf, path: PathBuf },
+    /// Take the workbook's edits into the notebook in `dir`, under its lock (N12).
+    TakeIn { dir: PathBuf, path: PathBuf },
+    /// Make a new notebook in `target` from the workbook at `workbook`,
+    /// someone else's, which is only read (N12, R1).
+    NewNotebook { workbook: PathBuf, target: PathBuf },
     /// Stop.
     Shutdown,
 }
@@ -104,6 +112,16 @@ pub enum Event {
     MachineRead(Box<vernier_engine::machine::Machine>),
     /// What "Try once" `id` found, or why its command could not run.
     Tried { id: u64, result: Result<harness::metric::TryOnce, String> },
+    /// The edits of the workbook at `path`, of the notebook in `dir`:
+    /// something to offer, nothing, or why it could not be read. Sent when
+    /// the file changed, and after opening, exporting or taking it in.
+    WorkbookEdits { dir: PathBuf, path: PathBuf, offer: Result<Option<Box<super::workbook::Offer>>, String> },
+    /// A workbook's edits were taken in and saved (or not), with the
+    /// notebook as it is on disk afterwards.
+    TakenIn { dir: PathBuf, path: PathBuf, result: Result<Box<TakenIn>, String> },
+    /// A new notebook was made in `target` from someone's workbook and
+    /// loaded (or not); the file thread follows it from now on.
+    MadeNotebook { target: PathBuf, result: Result<Box<Made>, String> },
     /// A file dialog closed. `failed` is set when it closed with nothing
     /// too fast for a person to have cancelled it: no dialog service ran.
     Picked { purpose: Pick, path: Option<PathBuf>, failed: bool },
@@ -115,7 +133,10 @@ impl Request {
     pub fn is_answered(&self) -> bool {
         // A try runs a program, not file work: the status bar's "busy"
         // count is about the disk.
-        !matches!(self, Request::Watch { .. } | Request::Shutdown | Request::TryOnce { .. })
+        !matches!(
+            self,
+            Request::Watch { .. } | Request::Shutdown | Request::TryOnce { .. } | Request::LookAtWorkbook { .. }
+        )
     }
 }
 
@@ -127,6 +148,8 @@ impl Event {
         match self {
             Event::Changed { answers, .. } => *answers,
             Event::ChangedElsewhere { .. } | Event::Picked { .. } | Event::Tried { .. } => 0,
+            // Answers `LookAtWorkbook`, but is also sent unasked.
+            Event::WorkbookEdits { .. } => 0,
             _ => 1,
         }
     }
@@ -149,6 +172,24 @@ impl NoTrials {
             NoTrials::Absent(why) | NoTrials::Failed(why) => why,
         }
     }
+}
+
+/// What taking a workbook in did, and the notebook it left on disk.
+pub struct TakenIn {
+    /// The plan, what was taken and whether the export record vouches for the workbook.
+    pub merged: vernier_engine::merge::Merged,
+    /// The notebook as saved, with its unwritten parts, when it changed.
+    pub notebook: Option<(Notebook, Unwritten)>,
+}
+
+/// A notebook made from someone's workbook, loaded.
+pub struct Made {
+    /// What was taken in from the workbook.
+    pub merged: vernier_engine::merge::Merged,
+    /// The new notebook as saved.
+    pub notebook: Notebook,
+    /// Its parts still to write.
+    pub unwritten: Unwritten,
 }
 
 /// Parts of each document still to write (see `documents::unwritten`).
@@ -191,6 +232,8 @@ pub enum Pick {
     ReproduceWorkbook,
     /// A CSV of trials to import (SPEC E14).
     ImportFile,
+    /// An empty folder for a new notebook made from someone's workbook (N12).
+    NewFromWorkbook,
 }
 
 /// Why a request did not reach the I/O thread.
@@ -266,6 +309,7 @@ impl Io {
                 Pick::Reproduce => "Open a classmate's notebook folder (read-only)",
                 Pick::ReproduceWorkbook => "Open a classmate's measurements.xlsx (read-only)",
                 Pick::ImportFile => "Choose the numbers your instrument wrote",
+                Pick::NewFromWorkbook => "Choose an empty folder for the new notebook",
             };
             let mut dialog = rfd::FileDialog::new().set_title(title);
             if let Some(start) = start {
@@ -275,7 +319,7 @@ impl Io {
             let path = match purpose {
                 Pick::ReproduceWorkbook => dialog.add_filter("Workbook", &["xlsx"]).pick_file(),
                 Pick::ImportFile => dialog.add_filter("Measurements", &["csv", "txt", "json", "gz"]).pick_file(),
-                Pick::Open | Pick::New | Pick::SaveAs | Pick::Reproduce => dialog.pick_folder(),
+                Pick::Open | Pick::New | Pick::SaveAs | Pick::Reproduce | Pick::NewFromWorkbook => dialog.pick_folder(),
             };
             let failed = path.is_none() && opened.elapsed() < std::time::Duration::from_millis(300);
             let _ = out.send(Event::Picked { purpose, path, failed });
@@ -323,6 +367,29 @@ impl Drop for Io {
 struct Watched {
     dir: PathBuf,
     stamp: store::Stamp,
+    /// Size and time of its `exports/measurements.xlsx` when last weighed;
+    /// `None` to weigh it again at once (opened, exported, taken in).
+    workbook: Option<FileStamp>,
+    /// The last weighing offered something, so a change to the notebook
+    /// weighs it again (the offer may now be already in).
+    offered: bool,
+}
+
+impl Watched {
+    fn new(dir: PathBuf, stamp: store::Stamp) -> Self {
+        Self { dir, stamp, workbook: None, offered: false }
+    }
+}
+
+/// A file's size and modification time (`None`: not there): a `stat`, so
+/// looking every second costs nothing while the file does not change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FileStamp(Option<(u64, Option<std::time::SystemTime>)>);
+
+impl FileStamp {
+    fn of(path: &Path) -> Self {
+        Self(std::fs::metadata(path).ok().map(|m| (m.len(), m.modified().ok())))
+    }
 }
 
 fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn() + Send + Sync>) {
@@ -339,6 +406,9 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn()
                             return;
                         }
                         wake();
+                    }
+                    if !weigh_workbook(watched.as_mut(), out, wake) {
+                        return;
                     }
                     continue;
                 }
@@ -371,7 +441,16 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn()
                 });
                 let result = match result {
                     Ok(changed) => {
-                        watched = Some(Watched { dir, stamp: changed.stamp });
+                        match watched.as_mut().filter(|w| w.dir == dir) {
+                            Some(w) => {
+                                w.stamp = changed.stamp;
+                                // What was offered may now be in the notebook.
+                                if w.offered {
+                                    w.workbook = None;
+                                }
+                            }
+                            None => watched = Some(Watched::new(dir, changed.stamp)),
+                        }
                         Ok(Box::new(Saved {
                             unwritten: documents::unwritten(&changed.notebook),
                             notebook: changed.notebook,
@@ -388,7 +467,10 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn()
                 continue;
             }
             Request::Watch { dir, seen } => {
-                watched = Some(Watched { dir, stamp: seen });
+                watched = Some(Watched::new(dir, seen));
+                if !weigh_workbook(watched.as_mut(), out, wake) {
+                    return;
+                }
                 continue;
             }
             Request::Load { dir } => loaded(dir, &mut watched, |_| Ok(())),
@@ -405,11 +487,28 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn()
             Request::SaveAs { from, to, notebook } => {
                 let result = save_as(&from, &to, &notebook);
                 if result.is_ok() {
-                    watched = store::load_stamped(&to).ok().map(|(_, stamp)| Watched { dir: to.clone(), stamp });
+                    watched = store::load_stamped(&to).ok().map(|(_, stamp)| Watched::new(to.clone(), stamp));
                 }
                 Event::SavedAs { result, to }
             }
-            Request::Export { dir, notebook, overwrite } => export(&dir, &notebook, overwrite),
+            Request::Export { dir, notebook, overwrite } => {
+                if let Some(w) = watched.as_mut().filter(|w| w.dir == dir) {
+                    w.workbook = None;
+                }
+                export(&dir, &notebook, overwrite)
+            }
+            Request::LookAtWorkbook { dir, path } => {
+                let offer = super::workbook::look(&dir, &path).map(|o| o.map(Box::new));
+                Event::WorkbookEdits { dir, path, offer }
+            }
+            Request::TakeIn { dir, path } => {
+                let result = take_in(&dir, &path, watched.as_mut().filter(|w| w.dir == dir));
+                Event::TakenIn { dir, path, result }
+            }
+            Request::NewNotebook { workbook, target } => {
+                let result = made_notebook(&workbook, &target, &mut watched);
+                Event::MadeNotebook { target, result }
+            }
             Request::ReadLog { path, mine } => Event::TheirLog(Box::new(super::reproduce::read_log(&path, &mine))),
             Request::Audit { dir, notebook } => Event::Audited(Box::new(vernier_engine::audit::audit(&dir, &notebook))),
             Request::ReadMachine => Event::MachineRead(Box::new(vernier_engine::machine::Machine::read())),
@@ -443,7 +542,62 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn()
             return;
         }
         wake();
+        if !weigh_workbook(watched.as_mut(), out, wake) {
+            return;
+        }
     }
+}
+
+/// Weighs the edits of the open notebook's `exports/measurements.xlsx`
+/// when its size or time moved since it was last weighed (or a weighing is
+/// due), and sends what was found; false once the window is gone.
+fn weigh_workbook(watched: Option<&mut Watched>, out: &SyncSender<Event>, wake: &Arc<dyn Fn() + Send + Sync>) -> bool {
+    let Some(w) = watched else { return true };
+    let path = super::workbook::default_path(&w.dir);
+    let now = FileStamp::of(&path);
+    if w.workbook.as_ref() == Some(&now) {
+        return true;
+    }
+    w.workbook = Some(now);
+    let offer = super::workbook::look(&w.dir, &path).map(|o| o.map(Box::new));
+    w.offered = matches!(offer, Ok(Some(_)));
+    if out.send(Event::WorkbookEdits { dir: w.dir.clone(), path, offer }).is_err() {
+        return false;
+    }
+    wake();
+    true
+}
+
+/// Makes a new notebook in `target` from the workbook at `workbook` (only
+/// read), loads it and follows it from now on.
+fn made_notebook(workbook: &Path, target: &Path, watched: &mut Option<Watched>) -> Result<Box<Made>, String> {
+    let bytes = vernier_engine::bounded::read_bounded(workbook, documents::foreign::MAX_WORKBOOK_BYTES, "a workbook")
+        .map_err(|e| e.to_string())?;
+    let merged =
+        vernier_engine::merge::new_notebook(&bytes, workbook, target, chrono::Utc::now()).map_err(|e| e.to_string())?;
+    let (notebook, stamp) = store::load_stamped(target).map_err(|e| e.to_string())?;
+    *watched = Some(Watched::new(target.to_path_buf(), stamp));
+    let unwritten = documents::unwritten(&notebook);
+    Ok(Box::new(Made { merged, notebook, unwritten }))
+}
+
+/// Takes the workbook's edits in (`merge` locks, loads, applies, saves),
+/// then reads the notebook back for the window, moving the followed stamp
+/// so the watch does not report the save as another program's.
+fn take_in(dir: &Path, path: &Path, watched: Option<&mut Watched>) -> Result<Box<TakenIn>, String> {
+    let merged = vernier_engine::merge::merge(dir, path, chrono::Utc::now()).map_err(|e| e.to_string())?;
+    let notebook = match watched {
+        Some(w) => {
+            w.workbook = None;
+            store::reload_if_changed(dir, &mut w.stamp).ok().flatten()
+        }
+        None => None,
+    };
+    let notebook = notebook.map(|nb| {
+        let unwritten = documents::unwritten(&nb);
+        (nb, unwritten)
+    });
+    Ok(Box::new(TakenIn { merged, notebook }))
 }
 
 /// Runs "Try once" on a thread of its own and sends what it found.
@@ -500,7 +654,7 @@ fn export(dir: &std::path::Path, notebook: &Notebook, overwrite: documents::Over
 fn loaded(dir: PathBuf, watched: &mut Option<Watched>, prepare: impl FnOnce(&Path) -> Result<(), String>) -> Event {
     let result = prepare(&dir).and_then(|()| store::load_stamped(&dir).map_err(|e| e.to_string()));
     let result = result.map(|(notebook, stamp)| {
-        *watched = Some(Watched { dir: dir.clone(), stamp });
+        *watched = Some(Watched::new(dir.clone(), stamp));
         Box::new(notebook)
     });
     let unwritten = result.as_ref().map(|nb| documents::unwritten(nb)).unwrap_or_default();
@@ -513,6 +667,8 @@ fn loaded(dir: PathBuf, watched: &mut Option<Watched>, prepare: impl FnOnce(&Pat
 fn look_for_changes(watched: Option<&mut Watched>) -> Option<Event> {
     let watched = watched?;
     let notebook = store::reload_if_changed(&watched.dir, &mut watched.stamp).ok()??;
+    // The workbook's edits are weighed against the notebook as it is now.
+    watched.workbook = None;
     let unwritten = documents::unwritten(&notebook);
     Some(Event::ChangedElsewhere { notebook: Box::new(notebook), unwritten })
 }

@@ -19,6 +19,7 @@ mod soak_runner;
 #[cfg(test)]
 mod tests;
 mod views;
+mod workbook;
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -85,11 +86,16 @@ pub fn run(path: Option<PathBuf>) -> Result<(), StartError> {
     // A workbook is someone's log to read, not a notebook to write: the
     // window opens on the scratch notebook with the workbook's rows shown
     // read-only in the Reproduce dialog (R1).
-    let workbook = path.clone().filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("xlsx")));
-    let dir = match path {
-        Some(p) if workbook.is_none() => p,
+    let mut workbook = path.clone().filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("xlsx")));
+    // One of a notebook's own workbooks opens that notebook instead, with
+    // its spreadsheet edits offered (N12).
+    let own = workbook.as_deref().and_then(workbook::own_notebook);
+    let dir = match (path, &own) {
+        (_, Some(dir)) => dir.clone(),
+        (Some(p), None) if workbook.is_none() => p,
         _ => crate::scratch::ensure_scratch().map_err(StartError::Scratch)?,
     };
+    let other_workbook = workbook.take_if(|_| own.is_some()).filter(|p| !same_file(p, &workbook::default_path(&dir)));
     // Read before the window exists, so the first frame already shows it;
     // the stamp of what was read lets the file thread follow the file.
     let (notebook, stamp) = store::load_stamped(&dir)?;
@@ -125,10 +131,24 @@ pub fn run(path: Option<PathBuf>) -> Result<(), StartError> {
             if let Some(workbook) = workbook {
                 app.apply(AppCommand::ReadTheirLog(workbook));
             }
+            // The followed workbook is weighed on its own; another one of
+            // this notebook's (a copy in exports/) is weighed when asked.
+            if let Some(path) = other_workbook {
+                let dir = app.doc.dir.clone();
+                app.send_io(io::Request::LookAtWorkbook { dir, path });
+            }
             Ok(Box::new(app))
         }),
     )
     .map_err(|e| StartError::Window(e.to_string()))
+}
+
+/// True when both paths name the same file.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// Everything the window can be asked to do.
@@ -258,6 +278,13 @@ pub enum AppCommand {
     ExtendRun(u32, String),
     /// Show what an audit finding points at.
     Jump(vernier_engine::audit::Place),
+    /// Open the dialog listing the spreadsheet edits on offer (N12).
+    TakeInDialog,
+    /// Take the edits of this workbook of the open notebook in (N12).
+    TakeIn(PathBuf),
+    /// Make a new notebook in this empty folder from the Vernier workbook
+    /// read in the Reproduce dialog, and open it (N12).
+    NewNotebookFrom(PathBuf),
 }
 
 /// What a change to the notebook reports once applied: its message, and
@@ -421,6 +448,10 @@ pub struct VernierApp {
     /// closing dialog and the new live panel before the measurement starts,
     /// not during it).
     starting: Option<(Box<BenchSpec>, u8)>,
+    /// Edits typed into a workbook of the open notebook, on offer (N12).
+    spreadsheet: Option<workbook::Offer>,
+    /// The dialog listing them, while open.
+    take_in: Option<workbook::TakeIn>,
 }
 
 impl VernierApp {
@@ -474,6 +505,8 @@ impl VernierApp {
             trying: None,
             tries: 0,
             starting: None,
+            spreadsheet: None,
+            take_in: None,
         };
         // The file thread follows the file from what was read (N10): a
         // change made since shows at its first look.
@@ -595,6 +628,8 @@ impl VernierApp {
         self.soak = None;
         self.exported = None;
         self.audit = None;
+        self.spreadsheet = None;
+        self.take_in = None;
     }
 
     /// Applies one command.
@@ -616,6 +651,30 @@ impl VernierApp {
             }
             AppCommand::Jump(place) => {
                 self.jump(place);
+                return;
+            }
+            AppCommand::TakeInDialog => {
+                if let Some(offer) = &self.spreadsheet {
+                    self.take_in = Some(workbook::TakeIn { offer: offer.clone(), busy: false, done: None });
+                }
+                return;
+            }
+            AppCommand::TakeIn(path) => {
+                if let Some(dialog) = &mut self.take_in {
+                    dialog.busy = true;
+                }
+                self.send_io(io::Request::TakeIn { dir: self.doc.dir.clone(), path });
+                return;
+            }
+            AppCommand::NewNotebookFrom(target) => {
+                let source = self.reproduce.as_ref().and_then(|d| match &d.log {
+                    Some(Ok(log)) if log.own_workbook => Some(log.source.clone()),
+                    _ => None,
+                });
+                match source {
+                    Some(workbook) => self.send_io(io::Request::NewNotebook { workbook, target }),
+                    None => self.say("read a workbook Vernier wrote in the Reproduce dialog first", true),
+                }
                 return;
             }
             AppCommand::ReproduceDialog => {
@@ -1062,6 +1121,7 @@ impl eframe::App for VernierApp {
             egui::Panel::bottom("live-soak").resizable(true).default_size(260.0).show(ui, |ui| self.live_soak_ui(ui));
         }
         egui::CentralPanel::default().show(ui, |ui| {
+            self.spreadsheet_bar_ui(ui);
             ui.heading(self.views.section.heading());
             ui.add_space(4.0);
             let trials = self.views.selected_run.and_then(|n| self.trials.get(&n));
@@ -1122,6 +1182,7 @@ impl eframe::App for VernierApp {
         self.path_prompt_ui(ui.ctx());
         self.export_question_ui(ui.ctx());
         self.reproduce_ui(ui.ctx());
+        self.take_in_ui(ui.ctx());
         if let Some(form) = &mut self.soak_form {
             let mut action = None;
             egui::Modal::new(egui::Id::unique("soak-dialog"))

@@ -28,6 +28,11 @@ pub struct TheirLog {
     pub rows: Vec<(Original, Result<Rerun, String>)>,
     /// What could not be read (a foreign workbook's list).
     pub problems: Vec<String>,
+    /// A workbook Vernier wrote: a new notebook can be made from it (N12).
+    pub own_workbook: bool,
+    /// What was changed in it in a spreadsheet, one line each: shown as
+    /// warnings, since what runs is what its hidden copy says (N12, R2).
+    pub edits: Vec<String>,
 }
 
 /// Reads a notebook folder or any `measurements.xlsx`, read-only, unless it
@@ -49,7 +54,21 @@ pub fn read_log(path: &Path, mine: &Path) -> Result<TheirLog, String> {
             (o, rerun)
         })
         .collect();
-    Ok(TheirLog { source: path.to_path_buf(), rows, problems: log.problems().to_vec() })
+    Ok(TheirLog {
+        source: path.to_path_buf(),
+        rows,
+        problems: log.problems().to_vec(),
+        own_workbook: matches!(log, Log::Workbook(_)),
+        edits: log.spreadsheet_edits().iter().map(|e| shown(&e.to_string())).collect(),
+    })
+}
+
+/// How many spreadsheet edits are listed before "and N more".
+const EDITS_SHOWN: usize = 10;
+
+/// Shown in the window instead of an arrow, which the bundled fonts lack.
+fn shown(text: &str) -> String {
+    text.replace('\u{2192}', "->")
 }
 
 /// The dialog's state.
@@ -147,6 +166,15 @@ impl Dialog {
     fn log_ui(&mut self, ui: &mut Ui, busy: bool, commands: &mut Vec<AppCommand>) {
         let Some(Ok(log)) = &self.log else { return };
         ui.label(RichText::new(format!("{} — {} run(s)", log.source.display(), log.rows.len())).strong());
+        if log.own_workbook {
+            let button = ui.button("Make a new notebook from this workbook…").on_hover_text(
+                "asks for an empty folder; their runs and the edits their log allows are copied there, and their \
+                 file is only read",
+            );
+            if button.clicked() {
+                commands.push(AppCommand::Pick(Pick::NewFromWorkbook));
+            }
+        }
         if !log.problems.is_empty() {
             egui::CollapsingHeader::new(format!("{} thing(s) could not be read", log.problems.len())).show(ui, |ui| {
                 for p in &log.problems {
@@ -188,6 +216,7 @@ impl Dialog {
                     // Before confirmation, where it cannot be missed (R4).
                     ui.colored_label(ui.visuals().warn_fg_color, format!("Warning: {}", check.text));
                 }
+                edits_ui(ui, &log.edits);
                 ui.label(RichText::new(original.plan(&log.source.display().to_string(), rerun)).monospace());
                 let consented = match spec_inline_code(&rerun.spec) {
                     None => true,
@@ -211,6 +240,29 @@ impl Dialog {
                 ui.colored_label(ui.visuals().error_fg_color, format!("cannot be rerun: {}", inert(why)));
             }
         }
+    }
+}
+
+/// Their workbook's spreadsheet edits, as warnings above the plan: the
+/// first few, then how many more.
+fn edits_ui(ui: &mut Ui, edits: &[String]) {
+    if edits.is_empty() {
+        return;
+    }
+    let warn = ui.visuals().warn_fg_color;
+    ui.colored_label(
+        warn,
+        format!(
+            "Warning: their workbook was edited in a spreadsheet ({} edit(s)); Vernier reruns what its hidden copy \
+             says, not what the sheets show:",
+            edits.len()
+        ),
+    );
+    for edit in edits.iter().take(EDITS_SHOWN) {
+        ui.colored_label(warn, format!("  - {edit}"));
+    }
+    if edits.len() > EDITS_SHOWN {
+        ui.colored_label(warn, format!("  and {} more", edits.len() - EDITS_SHOWN));
     }
 }
 

@@ -1,0 +1,241 @@
+//! Edits typed into the notebook's own `measurements.xlsx` (SPEC N12): the
+//! file thread weighs them against the notebook on disk, the window offers
+//! them in a bar above the section, and a dialog lists what would be taken
+//! in, what is already there and what is refused with why, before anything
+//! is written.
+
+use std::path::{Path, PathBuf};
+
+use egui::{RichText, Ui};
+use vernier_engine::documents::foreign::MAX_WORKBOOK_BYTES;
+use vernier_engine::documents::{measurements, record::ExportRecord};
+use vernier_engine::merge::{self, Merged, Plan, Whose};
+use vernier_engine::notebook::store;
+
+use super::dialog::{Scrolling, close_button};
+
+/// The workbook the window follows: the one every export writes.
+pub fn default_path(dir: &Path) -> PathBuf {
+    dir.join(store::EXPORTS_DIR).join("measurements.xlsx")
+}
+
+/// Edits of a workbook of the open notebook, weighed: something to take in,
+/// or refused edits not yet reported.
+#[derive(Clone)]
+pub struct Offer {
+    /// The workbook.
+    pub path: PathBuf,
+    /// What taking it in would do, against the notebook as it is on disk.
+    pub plan: Plan,
+}
+
+impl Offer {
+    /// The bar's button: how many edits can be taken in.
+    pub fn button(&self) -> String {
+        match self.plan.taken_count() {
+            0 => format!("Review the {} made in a spreadsheet", edits(self.plan.refused.len())),
+            n => format!("Take in the {} made in a spreadsheet", edits(n)),
+        }
+    }
+
+    /// The bar's sentence: taken vs refused, and where.
+    pub fn summary(&self) -> String {
+        let name = merge::file_name(&self.path);
+        let refused = match self.plan.refused.len() {
+            0 => String::new(),
+            1 => "; 1 is refused by the log's rules".to_owned(),
+            n => format!("; {n} are refused by the log's rules"),
+        };
+        format!("{name} was edited in a spreadsheet: {} can be taken in{refused}", self.plan.taken_count())
+    }
+}
+
+/// "1 edit", "3 edits".
+fn edits(n: usize) -> String {
+    if n == 1 { "1 edit".to_owned() } else { format!("{n} edits") }
+}
+
+/// Reads the workbook at `path` and weighs its edits against the notebook
+/// in `dir` as it is on disk. `None` when there is nothing to offer: no
+/// workbook, no edit, every edit already in, or only refused edits the
+/// export record shows were reported when the workbook was taken in.
+/// Someone else's workbook (R1) is said as an error: it is never merged.
+/// Runs on the file thread.
+pub fn look(dir: &Path, path: &Path) -> Result<Option<Offer>, String> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let bytes =
+        vernier_engine::bounded::read_bounded(path, MAX_WORKBOOK_BYTES, "a workbook").map_err(|e| e.to_string())?;
+    let own = measurements::read_own(&bytes, &path.display().to_string()).map_err(|e| e.to_string())?;
+    if own.edits.is_empty() {
+        return Ok(None);
+    }
+    let mine = store::load(dir).map_err(|e| e.to_string())?;
+    if let Whose::Theirs(why) = merge::whose(path, &own.notebook, dir, &mine) {
+        return Err(why);
+    }
+    let file = merge::file_name(path);
+    let plan = merge::plan(&own, &mine, &file);
+    // Taking a workbook in records its hash (A17): refused edits left in it
+    // were listed then, and are not offered again.
+    let reported = path.parent().and_then(|folder| ExportRecord::read(dir, folder)).is_some_and(|r| {
+        r.files.get(&file).is_some_and(|sha| *sha == vernier_engine::harness::raw::sha256_hex(&bytes))
+    });
+    let offered = plan.taken_count() > 0 || (!plan.refused.is_empty() && !reported);
+    Ok(offered.then(|| Offer { path: path.to_path_buf(), plan }))
+}
+
+/// The notebook folder a workbook belongs to, when it sits in that folder's
+/// `exports/` and carries that notebook: `vernier open` on it opens the
+/// notebook, with the edits offered, instead of showing it read-only (N12).
+/// Read before the window exists, as the notebook itself is.
+pub fn own_notebook(path: &Path) -> Option<PathBuf> {
+    let path = std::fs::canonicalize(path).ok()?;
+    let dir = path.parent()?.parent()?;
+    if !dir.join(store::NOTEBOOK_FILE).is_file() {
+        return None;
+    }
+    let bytes = vernier_engine::bounded::read_bounded(&path, MAX_WORKBOOK_BYTES, "a workbook").ok()?;
+    let own = measurements::read_own(&bytes, &path.display().to_string()).ok()?;
+    let mine = store::load(dir).ok()?;
+    (merge::whose(&path, &own.notebook, dir, &mine) == Whose::Mine).then(|| dir.to_path_buf())
+}
+
+/// The status bar's sentence for a finished take-in: a success only once it
+/// is on disk (`merge` saves before it answers).
+pub fn taken_message(merged: &Merged) -> (String, bool) {
+    let (taken, refused, failed) = (merged.plan.taken_count(), merged.plan.refused.len(), merged.taken.failed.len());
+    let refused = match refused {
+        0 => String::new(),
+        n => format!("; {n} refused (listed in the dialog)"),
+    };
+    if failed > 0 {
+        let message = format!(
+            "{} of {} change(s) taken in and saved; {failed} could not be applied{refused} (listed in the dialog)",
+            merged.taken.lines.len(),
+            merged.plan.take.len()
+        );
+        return (message, true);
+    }
+    if taken == 0 {
+        return (format!("nothing taken in{refused}"), false);
+    }
+    (format!("{} taken in and saved{refused}", edits(taken)), false)
+}
+
+/// The take-in dialog's state.
+pub struct TakeIn {
+    /// The offer it was opened on.
+    pub offer: Offer,
+    /// Waiting for the file thread.
+    pub busy: bool,
+    /// What the take-in did, or why it failed.
+    pub done: Option<Result<Box<Merged>, String>>,
+}
+
+/// What the dialog asks for.
+pub enum TakeInAction {
+    /// Take the workbook's edits in.
+    TakeIn(PathBuf),
+    /// Close the dialog.
+    Close,
+}
+
+/// Shown in the window instead of an arrow, which the bundled fonts lack.
+fn shown(text: &str) -> String {
+    text.replace('\u{2192}', "->")
+}
+
+impl TakeIn {
+    /// Draws the dialog (at most `max_height` tall); what it asks for.
+    pub fn ui(&self, ui: &mut Ui, max_height: f32) -> Option<TakeInAction> {
+        super::dialog::fit_width(ui, 860.0);
+        ui.heading("Edits made in a spreadsheet");
+        ui.label(RichText::new(self.offer.path.display().to_string()).monospace());
+        let area = egui::ScrollArea::vertical().auto_shrink([false, true]);
+        let (footer, ()) = Scrolling::body(ui, max_height, area, |ui| match &self.done {
+            Some(Ok(merged)) => done_ui(ui, merged),
+            Some(Err(e)) => {
+                ui.colored_label(ui.visuals().error_fg_color, format!("Nothing was taken in: {e}"));
+                plan_ui(ui, &self.offer.plan);
+            }
+            None => plan_ui(ui, &self.offer.plan),
+        });
+        footer.footer(ui, |ui| {
+            ui.horizontal(|ui| {
+                let n = self.offer.plan.taken_count();
+                let mut action = None;
+                if self.done.is_none() && n > 0 {
+                    let label = if self.busy { "Taking in…".to_owned() } else { format!("Take in {}", edits(n)) };
+                    let button = ui.add_enabled(!self.busy, egui::Button::new(label));
+                    if button.on_hover_text("saved into the notebook, each recorded with a note").clicked() {
+                        action = Some(TakeInAction::TakeIn(self.offer.path.clone()));
+                    }
+                }
+                if close_button(ui, None, true) {
+                    action = Some(TakeInAction::Close);
+                }
+                action
+            })
+            .inner
+        })
+    }
+}
+
+/// What taking in would do: taken, already there, refused with why.
+fn plan_ui(ui: &mut Ui, plan: &Plan) {
+    if !plan.take.is_empty() {
+        ui.label(RichText::new(format!("Will be taken in ({})", edits(plan.taken_count()))).strong());
+        for (edits, action) in &plan.take {
+            ui.label(format!("- {}", shown(&action.describe())));
+            for edit in edits {
+                ui.label(RichText::new(format!("    from {}", shown(&edit.to_string()))).weak());
+            }
+        }
+        ui.add_space(6.0);
+    }
+    if !plan.already.is_empty() {
+        ui.label(RichText::new(format!("Already in the notebook ({})", plan.already.len())).strong());
+        for edit in &plan.already {
+            ui.label(format!("- {}", shown(&edit.to_string())));
+        }
+        ui.add_space(6.0);
+    }
+    if !plan.refused.is_empty() {
+        ui.label(RichText::new(format!("Refused ({}): the notebook keeps what it holds", plan.refused.len())).strong());
+        refused_ui(ui, plan);
+    }
+}
+
+fn refused_ui(ui: &mut Ui, plan: &Plan) {
+    for (edit, why) in &plan.refused {
+        ui.label(format!("- {}", shown(&edit.to_string())));
+        ui.colored_label(ui.visuals().warn_fg_color, format!("    {}", shown(why)));
+    }
+}
+
+/// What a take-in did: each change saved, what failed, what was refused.
+fn done_ui(ui: &mut Ui, merged: &Merged) {
+    let (message, failed) = taken_message(merged);
+    if failed {
+        ui.colored_label(ui.visuals().warn_fg_color, message);
+    } else {
+        ui.label(RichText::new(message).strong());
+    }
+    for line in &merged.taken.lines {
+        ui.label(format!("- {}", shown(line)));
+    }
+    if !merged.taken.failed.is_empty() {
+        ui.add_space(6.0);
+        ui.label(RichText::new("Could not be applied (the notebook changed meanwhile)").strong());
+        for line in &merged.taken.failed {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("- {}", shown(line)));
+        }
+    }
+    if !merged.plan.refused.is_empty() {
+        ui.add_space(6.0);
+        ui.label(RichText::new(format!("Refused ({})", merged.plan.refused.len())).strong());
+        refused_ui(ui, &merged.plan);
+    }
+}
