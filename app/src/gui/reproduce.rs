@@ -59,17 +59,12 @@ pub fn read_log(path: &Path, mine: &Path) -> Result<TheirLog, String> {
         rows,
         problems: log.problems().to_vec(),
         own_workbook: matches!(log, Log::Workbook(_)),
-        edits: log.spreadsheet_edits().iter().map(|e| shown(&e.to_string())).collect(),
+        edits: log.spreadsheet_edits().iter().map(|e| super::workbook::shown(&e.to_string())).collect(),
     })
 }
 
 /// How many spreadsheet edits are listed before "and N more".
 const EDITS_SHOWN: usize = 10;
-
-/// Shown in the window instead of an arrow, which the bundled fonts lack.
-fn shown(text: &str) -> String {
-    text.replace('\u{2192}', "->")
-}
 
 /// The dialog's state.
 #[derive(Default)]

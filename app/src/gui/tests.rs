@@ -1830,3 +1830,120 @@ fn a_soak_is_shown_under_its_own_protocol() {
     harness.get_by_label("Tail window (s)");
     harness.get_by_label("120");
 }
+
+/// Types `text` into `cell` (say `B8`) of worksheet `sheet` (1 is
+/// Environment) of the workbook at `path`, saved as a spreadsheet saves a
+/// typed string: inline, in place of the empty cell Vernier wrote, or after
+/// the row's first cell.
+fn type_into_cell(path: &std::path::Path, sheet: usize, cell: &str, text: &str) {
+    use std::io::{Read as _, Write as _};
+    let typed = format!(r#"<c r="{cell}" t="inlineStr"><is><t>{text}</t></is></c>"#);
+    let end_of = |xml: &str, start: usize| {
+        let open = start + xml[start..].find('>').expect("cell tag ends");
+        if xml.as_bytes()[open - 1] == b'/' {
+            open + 1
+        } else {
+            start + xml[start..].find("</c>").expect("cell ends") + 4
+        }
+    };
+    let edit = |xml: String| {
+        if let Some(start) = xml.find(&format!(r#"<c r="{cell}""#)) {
+            return format!("{}{typed}{}", &xml[..start], &xml[end_of(&xml, start)..]);
+        }
+        let row: String = cell.chars().filter(char::is_ascii_digit).collect();
+        let first = xml.find(&format!(r#"<c r="A{row}""#)).expect("the row's first cell");
+        let at = end_of(&xml, first);
+        format!("{}{typed}{}", &xml[..at], &xml[at..])
+    };
+    let bytes = std::fs::read(path).expect("read workbook");
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("zip");
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for i in 0..zip.len() {
+        let mut file = zip.by_index(i).expect("entry");
+        let name = file.name().expect("entry name").into_owned();
+        let mut content = Vec::new();
+        file.read_to_end(&mut content).expect("read entry");
+        if name == format!("xl/worksheets/sheet{sheet}.xml") {
+            content = edit(String::from_utf8(content).expect("utf-8")).into_bytes();
+        }
+        out.start_file(name, zip::write::SimpleFileOptions::default()).expect("start");
+        out.write_all(&content).expect("write");
+    }
+    std::fs::write(path, out.finish().expect("finish").into_inner()).expect("save workbook");
+}
+
+/// The fixture notebook exported, with its workbook edited in a
+/// "spreadsheet": Ambient typed (allowed, N2) and the note rewritten
+/// (refused, N5). Returns the folder and the workbook.
+fn edited_workbook(tmp: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = tmp.join("nb");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/notebook-with-runs.ron");
+    std::fs::copy(fixture, dir.join(store::NOTEBOOK_FILE)).expect("copy");
+    let nb = store::load(&dir).expect("loads");
+    vernier_engine::documents::export_to(&dir, &nb, None, vernier_engine::documents::Overwrite::Never).expect("export");
+    let workbook = dir.join("exports/measurements.xlsx");
+    type_into_cell(&workbook, 1, "B8", "22 C");
+    type_into_cell(&workbook, 7, "B2", "the fan spun up during run 1");
+    (dir, workbook)
+}
+
+// SPEC N12: edits typed into the notebook's own measurements.xlsx are
+// offered above the section; the dialog lists what is taken in and what
+// is refused with why; taking them in saves them into notebook.ron, and the
+// offer goes once they are in.
+#[test]
+fn spreadsheet_edits_are_offered_and_taken_in() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (dir, _) = edited_workbook(tmp.path());
+    let mut harness = app_on(dir.clone());
+    step_until(&mut harness, "the offer", |app| app.spreadsheet.is_some());
+    harness.run();
+    harness.get_by_label_contains("measurements.xlsx was edited in a spreadsheet: 1 can be taken in; 1 is refused");
+    harness.get_by_label("Take in the 1 edit made in a spreadsheet").click();
+    harness.run();
+    harness.get_by_label("Will be taken in (1 edit)");
+    harness.get_by_label_contains("Environment · Ambient: “” -> “22 C”");
+    harness.get_by_label_contains("Notes and anomalies row 2");
+    harness.get_by_label_contains("a note stays as it was written (N5)");
+    assert_eq!(store::load(&dir).expect("loads").environment().get(vernier_engine::notebook::EnvField::Ambient), "");
+    harness.get_by_label("Take in 1 edit").click();
+    step_until(&mut harness, "the take-in", |app| app.take_in.as_ref().is_some_and(|d| d.done.is_some()));
+    harness.run();
+    let status = harness.state().status.clone();
+    assert_eq!(status, Some(("1 edit taken in and saved; 1 refused (listed in the dialog)".to_owned(), false)));
+    let on_disk = store::load(&dir).expect("loads");
+    assert_eq!(on_disk.environment().get(vernier_engine::notebook::EnvField::Ambient), "22 C");
+    assert!(on_disk.notes().iter().any(|n| n.text.contains("22 C")), "the take-in is noted");
+    assert_eq!(harness.state().notebook().environment().get(vernier_engine::notebook::EnvField::Ambient), "22 C");
+    // A second weighing finds the edit in and the refusal reported: no offer.
+    step_until(&mut harness, "the offer to go", |app| app.spreadsheet.is_none());
+    harness.get_by_label("Close").click();
+    harness.run();
+    assert!(harness.query_by_label_contains("made in a spreadsheet").is_none(), "no offer left");
+}
+
+// SPEC N12, R1: someone's edited workbook read in Reproduce lists its edits
+// as warnings above the plan, and a new notebook made from it holds what
+// their log allows; their file is never written.
+#[test]
+fn a_new_notebook_from_their_edited_workbook() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (_, workbook) = edited_workbook(tmp.path());
+    let before = std::fs::read(&workbook).expect("read");
+    let (_mine_tmp, mut harness) = fixture_app();
+    read_their_log(&mut harness, &workbook);
+    harness.get_by_label("Make a new notebook from this workbook…");
+    harness.get_by_label("1").click();
+    harness.run();
+    harness.get_by_label_contains("their workbook was edited in a spreadsheet (2 edit(s))");
+    harness.get_by_label_contains("Environment row 8 (Ambient), Value: “” -> “22 C”");
+    let target = tmp.path().join("new");
+    harness.state_mut().apply(super::AppCommand::NewNotebookFrom(target.clone()));
+    step_until(&mut harness, "the new notebook", |app| app.doc.dir == target);
+    harness.run();
+    assert_eq!(harness.state().notebook().environment().get(vernier_engine::notebook::EnvField::Ambient), "22 C");
+    assert_eq!(store::load(&target).expect("loads").runs().len(), 2);
+    assert_eq!(std::fs::read(&workbook).expect("read"), before, "their workbook is only read");
+    assert!(harness.state().reproduce.is_none());
+}

@@ -142,8 +142,9 @@ pub enum TakeInAction {
     Close,
 }
 
-/// Shown in the window instead of an arrow, which the bundled fonts lack.
-fn shown(text: &str) -> String {
+/// An engine sentence as the window shows it: its arrow (an `Edit`'s
+/// "old → new") as "->", since the bundled fonts lack the glyph.
+pub fn shown(text: &str) -> String {
     text.replace('\u{2192}', "->")
 }
 
