@@ -154,6 +154,7 @@ impl TakeIn {
         super::dialog::fit_width(ui, 860.0);
         ui.heading("Edits made in a spreadsheet");
         ui.label(RichText::new(self.offer.path.display().to_string()).monospace());
+        ui.add_space(4.0);
         let area = egui::ScrollArea::vertical().auto_shrink([false, true]);
         let (footer, ()) = Scrolling::body(ui, max_height, area, |ui| match &self.done {
             Some(Ok(merged)) => done_ui(ui, merged),
