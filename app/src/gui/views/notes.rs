@@ -31,7 +31,13 @@ pub fn notes_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
             ui.label(RichText::new(note.at.format("%Y-%m-%d %H:%M").to_string()).monospace().weak());
             // A note may come from someone's workbook: inert, lines kept (SPEC N10).
             let text = RichText::new(vernier_engine::display::inert_multiline(&note.text));
-            ui.label(if note.about.is_some() { text.strong() } else { text });
+            ui.vertical(|ui| {
+                ui.label(if note.about.is_some() { text.strong() } else { text });
+                // N12: a note taken in from a workbook says where it came from.
+                if let Some(source) = &note.source {
+                    ui.label(RichText::new(vernier_engine::display::inert(source)).small().weak());
+                }
+            });
             ui.end_row();
         }
     });
