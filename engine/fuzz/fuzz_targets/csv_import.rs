@@ -21,7 +21,8 @@ fuzz_target!(|data: &[u8]| {
         build: None,
         instrument: None,
     };
-    let single = CsvSpec { arms: Arms::One("t".into()), pair: None, first: None, unit: Some("us".into()), ..paired.clone() };
+    let single =
+        CsvSpec { arms: Arms::One("t".into()), pair: None, first: None, unit: Some("us".into()), ..paired.clone() };
     for spec in [paired, single] {
         if let Ok(prepared) = csv::prepare_bytes(std::path::Path::new("fuzz.csv"), data, &spec) {
             for row in &prepared.rows {

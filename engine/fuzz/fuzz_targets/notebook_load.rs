@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
             let _ = run.columns();
             // A classmate's notebook is reproduced from exactly this.
             if let Ok(original) = vernier_engine::reproduce::Original::from_notebook(&notebook, run.number) {
-                let _ = original.spec();
+                let _ = (original.runs(), original.trials_text(), original.arms().len(), original.figures());
             }
         }
         for soak in notebook.soaks() {
