@@ -344,12 +344,6 @@ fn new_prediction(cells: &[(String, String)], mine: &Notebook) -> Result<Option<
 fn rewrite(i: usize, edits: &[Edit], theirs: &Notebook, mine: &Notebook) -> Result<Option<Action>, String> {
     let p = theirs.predictions().get(i).ok_or("this prediction is not in the notebook")?;
     let now = mine.prediction(p.number).ok_or("this prediction is not in the notebook")?;
-    if (&now.experiment, &now.predict, &now.why) != (&p.experiment, &p.predict, &p.why) {
-        return Err(format!(
-            "P{} was rewritten in Vernier since this workbook was written; rewrite it there",
-            p.number
-        ));
-    }
     let mut text = PredictionText { experiment: p.experiment.clone(), predict: p.predict.clone(), why: p.why.clone() };
     for edit in edits {
         if let Change::Cell { column, new, .. } = &edit.change {
@@ -360,6 +354,16 @@ fn rewrite(i: usize, edits: &[Edit], theirs: &Notebook, mine: &Notebook) -> Resu
             };
             new.trim().clone_into(slot);
         }
+    }
+    // The same workbook merged again: the rewrite is already there.
+    if (&now.experiment, &now.predict, &now.why) == (&text.experiment, &text.predict, &text.why) {
+        return Ok(None);
+    }
+    if (&now.experiment, &now.predict, &now.why) != (&p.experiment, &p.predict, &p.why) {
+        return Err(format!(
+            "P{} was rewritten in Vernier since this workbook was written; rewrite it there",
+            p.number
+        ));
     }
     if [&text.experiment, &text.predict, &text.why].iter().any(|v| v.is_empty()) {
         return Err(format!("P{} needs all three of Experiment, What I predict and Why", p.number));
@@ -782,4 +786,44 @@ pub fn take_foreign(dir: &Path, runs: &[Prepared], at: DateTime<Utc>) -> Result<
     }
     crate::notebook::store::save_with(&crate::notebook::store::OsStorage, dir, &nb)?;
     Ok(numbers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::documents::edits::compare;
+    use crate::documents::measurements::{Own, written};
+    use chrono::TimeZone;
+
+    // SPEC N12: an open prediction's rewrite, merged twice, is already in
+    // the notebook the second time — not refused as rewritten since
+    // (found by the workbook_edits fuzz target).
+    #[test]
+    fn a_rewrite_merged_twice_is_already_in() {
+        let at = Utc.with_ymd_and_hms(2026, 11, 30, 9, 0, 0).single().expect("a time");
+        let mut nb = Notebook::new("t", at);
+        let text = PredictionText { experiment: "e".into(), predict: "p".into(), why: "w".into() };
+        nb.add_prediction(text, at).expect("P1");
+        let cells = written(&nb);
+        let mut visible: Vec<_> = cells
+            .iter()
+            .map(|w| crate::documents::edits::Visible {
+                name: w.name.clone(),
+                headers: w.headers.clone(),
+                rows: w.rows.iter().enumerate().map(|(i, r)| (i as u32 + 2, r.clone())).collect(),
+            })
+            .collect();
+        let sheet = visible.iter_mut().find(|v| v.name == "Predictions").expect("Predictions");
+        let k = sheet.headers.iter().position(|h| h == "Experiment").expect("Experiment");
+        sheet.rows[0].1[k] = crate::documents::edits::Value::Text("MEASURED".into());
+        let edits = compare(&cells, &visible);
+        let own = Own { notebook: nb.clone(), layout: 2, edits, problems: Vec::new(), hidden_altered: false };
+        let first = plan(&own, &nb, "m.xlsx");
+        assert_eq!(first.take.len(), 1, "{first:?}");
+        let mut mine = nb.clone();
+        assert!(first.apply(Path::new("."), &mut mine, "m.xlsx", at).failed.is_empty());
+        let again = plan(&own, &mine, "m.xlsx");
+        assert!(again.take.is_empty() && again.refused.is_empty(), "{again:?}");
+        assert_eq!(again.already.len(), 1);
+    }
 }
