@@ -817,7 +817,7 @@ mod tests {
         let k = sheet.headers.iter().position(|h| h == "Experiment").expect("Experiment");
         sheet.rows[0].1[k] = crate::documents::edits::Value::Text("MEASURED".into());
         let edits = compare(&cells, &visible);
-        let own = Own { notebook: nb.clone(), layout: 2, edits, problems: Vec::new(), hidden_altered: false };
+        let own = Own { notebook: nb.clone(), layout: 2, edits, problems: Vec::new() };
         let first = plan(&own, &nb, "m.xlsx");
         assert_eq!(first.take.len(), 1, "{first:?}");
         let mut mine = nb.clone();

@@ -513,12 +513,22 @@ impl<R> Sheet<R> {
                 .iter()
                 .map(|item| TableRow {
                     struck: (self.set_aside)(item),
-                    cells: self.columns.iter().map(|c| (c.fill)(item, nb)).collect(),
+                    cells: self.columns.iter().map(|c| finite((c.fill)(item, nb))).collect(),
                     open: headers.iter().map(|h| (self.open)(item, nb, h)).collect(),
                 })
                 .collect(),
             headers,
         }
+    }
+}
+
+/// A number a spreadsheet can hold; an infinite or NaN one (a drift over a
+/// first half's median of almost nothing) as the text the log shows, which
+/// the cells kept as written (JSON) can hold too.
+fn finite(cell: Cell) -> Cell {
+    match cell {
+        Cell::Number(value, _) if !value.is_finite() => Cell::Text(crate::stats::format_plain(value)),
+        cell => cell,
     }
 }
 
