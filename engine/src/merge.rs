@@ -559,6 +559,10 @@ impl Plan {
     pub fn apply(&self, dir: &Path, nb: &mut Notebook, file: &str, at: DateTime<Utc>) -> Taken {
         let source = format!("{FROM_SPREADSHEET} ({file})");
         let mut taken = Taken::default();
+        // E14: a run taken in keeps what Vernier reads here as it is taken,
+        // labelled "read at import", as every import's does.
+        let typed = self.take.iter().any(|(_, a)| matches!(a, Action::TypedRun(_)));
+        let machine = typed.then(crate::machine::Machine::read);
         for (_, action) in &self.take {
             let done: Result<String, String> = (|| match action {
                 Action::SetEnvironment { field, new, .. } => {
@@ -585,6 +589,10 @@ impl Plan {
                     Ok(action.describe())
                 }
                 Action::TypedRun(prepared) => {
+                    let prepared = match &machine {
+                        Some(machine) => Prepared::clone(prepared).read_here(machine),
+                        None => Prepared::clone(prepared),
+                    };
                     let recorded = prepared.record(dir, nb, at).map_err(|e| e.to_string())?;
                     let runs: Vec<String> = recorded.runs.iter().map(|r| format!("run {r}")).collect();
                     let line = format!("{}: {}", runs.join(", "), action.describe());
@@ -625,6 +633,9 @@ pub enum MergeError {
     /// The new notebook could not be made.
     #[error(transparent)]
     Create(#[from] crate::notebook::CreateError),
+    /// A run's raw copy could not be written: nothing was taken in.
+    #[error(transparent)]
+    Raw(#[from] crate::harness::raw::RawError),
     /// A workbook of another notebook, or one outside this notebook's
     /// export folders: someone else's, read-only (R1, R3).
     #[error("{0}")]
@@ -780,8 +791,9 @@ pub fn take_foreign(dir: &Path, runs: &[Prepared], at: DateTime<Utc>) -> Result<
     let _lock = crate::notebook::store::lock(dir)?;
     let mut nb = crate::notebook::store::load(dir)?;
     let mut numbers = Vec::new();
+    let machine = crate::machine::Machine::read();
     for prepared in runs {
-        let recorded = prepared.record(dir, &mut nb, at).map_err(|e| MergeError::NotMine(e.to_string()))?;
+        let recorded = prepared.clone().read_here(&machine).record(dir, &mut nb, at)?;
         numbers.extend(recorded.runs);
     }
     crate::notebook::store::save_with(&crate::notebook::store::OsStorage, dir, &nb)?;

@@ -77,6 +77,7 @@ pub fn merge(args: &MergeArgs) -> Outcome {
             }
             let merged = merge::merge(dir, &args.file, Utc::now()).map_err(|e| match e {
                 merge::MergeError::Save(e) => Failure::failed(e),
+                merge::MergeError::Raw(e) => Failure::failed(e),
                 e => Failure::input(e),
             })?;
             report(&merged, &format!("{file} into {}", dir.display()), args.json);
@@ -174,6 +175,7 @@ fn foreign(f: &vernier_engine::documents::foreign::Foreign, file: &str, dir: &Pa
     }
     let numbers = merge::take_foreign(dir, &runs, Utc::now()).map_err(|e| match e {
         merge::MergeError::Save(e) => Failure::failed(e),
+        merge::MergeError::Raw(e) => Failure::failed(e),
         e => Failure::input(e),
     })?;
     let list: Vec<String> = numbers.iter().map(|n| format!("run {n}")).collect();
