@@ -116,11 +116,7 @@ impl Action {
             Action::Discard { subject, reason } => format!("{subject} set aside: {}", inert(reason)),
             Action::TypedRun(p) => {
                 let m = &p.rows[0].measurement;
-                let figures = crate::units::Figures::new(
-                    [m.summary.median, m.summary.iqr, m.summary.min, m.summary.max],
-                    None,
-                    &m.unit,
-                );
+                let figures = crate::units::Figures::of(&m.summary, &m.unit);
                 format!(
                     "a run typed by hand: {} — median {} (IQR {}), {} timed trials",
                     inert(&m.what),

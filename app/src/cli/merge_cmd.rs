@@ -193,11 +193,7 @@ fn foreign(f: &vernier_engine::documents::foreign::Foreign, file: &str, dir: &Pa
 /// One imported run as the list shows it.
 fn describe_run(p: &vernier_engine::import::Prepared) -> String {
     let m = &p.rows[0].measurement;
-    let figures = vernier_engine::units::Figures::new(
-        [m.summary.median, m.summary.iqr, m.summary.min, m.summary.max],
-        None,
-        &m.unit,
-    );
+    let figures = vernier_engine::units::Figures::of(&m.summary, &m.unit);
     format!(
         "{}: {} — median {} (IQR {}), n = {}, tag {}",
         vernier_engine::display::inert(&p.name),
