@@ -187,3 +187,24 @@ fn numbers_kept_to_fifteen_digits_are_no_edit() {
     let own = measurements::read_own(&book(&changed, &text, Some(&written)), "changed.xlsx").expect("reads");
     assert_eq!(own.edits.len(), 1, "{:?}", own.edits);
 }
+
+// SPEC R2, N12: a hidden notebook changed by hand — a command that is not
+// what the sheets and the cells kept as written say — is named wherever
+// the workbook is read, since what runs is what that notebook says.
+#[test]
+fn a_hidden_notebook_that_does_not_match_its_cells_is_named() {
+    let (_tmp, dir, nb) = saved_notebook();
+    let text = std::fs::read_to_string(dir.join("notebook.ron")).expect("notebook");
+    let written = measurements::written(&nb);
+    let honest = measurements::read_own(&book(&written, &text, Some(&written)), "theirs.xlsx").expect("reads");
+    assert_eq!((honest.edits.len(), honest.problems.len()), (0, 0), "{:?}", honest.problems);
+    assert!(text.contains("\"matmul-ikj\""));
+    let tampered = text.replace("\"matmul-ikj\"", "\"matmul-ijk\"");
+    let own = measurements::read_own(&book(&written, &tampered, Some(&written)), "theirs.xlsx").expect("reads");
+    assert!(own.edits.is_empty(), "the sheets still show what was written");
+    assert!(
+        own.problems.iter().any(|p| p.contains("does not match the cells") && p.contains("Command")),
+        "{:?}",
+        own.problems
+    );
+}

@@ -119,16 +119,19 @@ fn merge_takes_in_what_the_log_allows_and_refuses_the_rest() {
 
     let nb = shown(&dir);
     assert_eq!(field(&nb, "Ambient"), "22 °C, room thermometer");
-    let spreadsheet = "edited in a spreadsheet (measurements.xlsx)";
+    // Each taken in with its time and source: the file and which export.
+    let from_spreadsheet = |n: &serde_json::Value| {
+        n["source"].as_str().is_some_and(|s| s.starts_with("edited in a spreadsheet (measurements.xlsx, export "))
+    };
     let typed_note = notes(&nb)
         .into_iter()
         .find(|n| n["text"] == "the fan spun up during run 2")
         .expect("the typed note is in the log");
-    assert_eq!(typed_note["source"], spreadsheet);
-    assert!(
-        notes(&nb).iter().any(|n| n["text"].as_str().is_some_and(|t| t.starts_with("Environment · Ambient"))
-            && n["source"] == spreadsheet)
-    );
+    assert!(from_spreadsheet(&typed_note), "{typed_note}");
+    assert!(typed_note["at"].is_string(), "{typed_note}");
+    let ambient = |n: &&serde_json::Value| n["text"].as_str().is_some_and(|t| t.starts_with("Environment · Ambient"));
+    assert!(notes(&nb).iter().filter(ambient).all(from_spreadsheet));
+    assert_eq!(notes(&nb).iter().filter(ambient).count(), 1);
     let predictions = nb["predictions"].as_array().expect("predictions");
     assert_eq!(predictions[0]["predict"], "about 10 ms", "a locked prediction is never changed");
     assert_eq!(predictions[1]["why"], "not run yet; 40 ms of sleep");
@@ -237,7 +240,11 @@ fn merge_on_a_foreign_workbook_lists_its_rows_then_imports_them_after_yes() {
     assert!(stdout(&taken).contains("imported and saved: run 1"), "{}", text(&taken));
     let conditions = shown(&dir)["runs"][0]["conditions"].clone();
     let source = conditions.as_array().and_then(|c| c.iter().find(|c| c["field"] == "source")).expect("a source");
-    assert_eq!(source["value"], "classmate.xlsx, Runs row # 1 (a workbook not written by Vernier)");
+    assert_eq!(source["value"], "classmate.xlsx, Runs row 2 (# 1; a workbook not written by Vernier)");
+    // Taken again: the same file and row is already in.
+    let again = ok(vernier(&["merge", &book, "--notebook", &dir, "--yes"]));
+    assert!(stdout(&again).contains("already in the notebook: 1 of its runs"), "{}", text(&again));
+    assert_eq!(shown(&dir)["runs"].as_array().map(Vec::len), Some(1));
 }
 
 // SPEC R1, R2, N12: reproducing from their edited workbook runs what its

@@ -268,20 +268,23 @@ fn a_different_script_is_named_among_the_differences() {
 
 /// A script whose time depends on a mode file beside it, so one command
 /// (the same script, the same SHA-256) can be precise for them and noisy,
-/// or slow, for the rerun: `quiet` sleeps 50 ms; `noisy` sleeps 10, 50 or
-/// 150 ms in turn (median 50 ms, IQR about 70 ms: well above twice a quiet
-/// run's fraction even on a loaded machine); `slow` sleeps 250 ms.
+/// or slow, for the rerun: `quiet` sleeps 50, 60 or 70 ms in turn (median
+/// 60 ms, IQR 20 ms: wider than the few milliseconds a busy machine adds to
+/// starting the script, so a quiet rerun on a machine busier or calmer
+/// than theirs still does not differ); `noisy` sleeps 10, 50 or 150 ms in
+/// turn (median 50 ms, IQR 140 ms: its fraction about eight times a quiet
+/// run's); `slow` sleeps 250 ms.
 #[cfg(unix)]
 fn moody_script(dir: &Path) -> (String, impl Fn(&str)) {
     let script = dir.join("moody.sh");
     std::fs::write(
         &script,
         "d=$(dirname \"$0\")\n\
+         n=$(cat \"$d/count\" 2>/dev/null || echo 0); echo $((n + 1)) > \"$d/count\"\n\
          case $(cat \"$d/mode\") in\n\
-         quiet) sleep 0.05 ;;\n\
+         quiet) case $((n % 3)) in 0) sleep 0.05 ;; 1) sleep 0.06 ;; *) sleep 0.07 ;; esac ;;\n\
          slow) sleep 0.25 ;;\n\
-         noisy) n=$(cat \"$d/count\" 2>/dev/null || echo 0); echo $((n + 1)) > \"$d/count\"\n\
-           case $((n % 3)) in 0) sleep 0.01 ;; 1) sleep 0.05 ;; *) sleep 0.15 ;; esac ;;\n\
+         noisy) case $((n % 3)) in 0) sleep 0.01 ;; 1) sleep 0.05 ;; *) sleep 0.15 ;; esac ;;\n\
          esac\n",
     )
     .expect("script");

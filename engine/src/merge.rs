@@ -33,6 +33,11 @@ pub const TYPED_BY_HAND: &str = "typed by hand";
 /// What taking in the workbook would do: each edit with its verdict.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Plan {
+    /// What every action is recorded with as its source: "edited in a
+    /// spreadsheet", the file, and which export of the log it was (so the
+    /// same row taken in twice is known, and the same words typed into a
+    /// later export are new).
+    pub source: String,
     /// The edits to take in, each group with what it does.
     pub take: Vec<(Vec<Edit>, Action)>,
     /// Edits the notebook already holds (the workbook was merged before).
@@ -104,7 +109,12 @@ impl Action {
                 format!("Environment · {}: “{}” → “{}”", field.label(), inert(old), inert(new))
             }
             Action::AddNote { text, .. } => format!("a new note: “{}”", inert(text)),
-            Action::AddPrediction(p) => format!("a new prediction: {} — {}", inert(&p.experiment), inert(&p.predict)),
+            Action::AddPrediction(p) => format!(
+                "a new prediction: {} — {} — because {}",
+                inert(&p.experiment),
+                inert(&p.predict),
+                inert(&p.why)
+            ),
             Action::EditPrediction { number, text } => {
                 format!(
                     "P{number} (still open) rewritten: {} — {} — because {}",
@@ -173,7 +183,9 @@ fn sealed_run_cell(column: &str, subject: RowRef) -> String {
 /// The plan for taking `workbook`'s edits into `mine`, the notebook as it
 /// is on disk now. `file` names the workbook in what is recorded.
 pub fn plan(workbook: &Own, mine: &Notebook, file: &str) -> Plan {
-    let mut plan = Plan::default();
+    let source = format!("{FROM_SPREADSHEET} ({file}, export {})", workbook.id);
+    let mut plan = Plan { source: source.clone(), ..Plan::default() };
+    let mut seen = Seen::new(mine, &source);
     let theirs = &workbook.notebook;
     // An open prediction's cell edits are taken together, as one rewrite.
     let mut rewrites: Vec<(usize, Vec<Edit>)> = Vec::new();
@@ -213,16 +225,16 @@ pub fn plan(workbook: &Own, mine: &Notebook, file: &str) -> Plan {
                 },
                 None => Err("this prediction is not in the notebook".into()),
             },
-            ("Predictions", Change::Added(cells)) => new_prediction(cells, mine),
+            ("Predictions", Change::Added(cells)) => new_prediction(cells).map(|a| seen.unless_taken(a)),
             ("Runs" | "Soak runs", Change::Cell { column, old, new }) => {
                 discard(edit.sheet == "Runs", row, (column, old, new), theirs, mine)
             }
-            ("Runs", Change::Added(cells)) => typed_run(cells, edit.line, file, mine),
+            ("Runs", Change::Added(cells)) => typed_run(cells, edit.line, file, mine).map(|a| seen.unless_taken(a)),
             ("Soak runs", Change::Added(_)) => {
                 Err("a soak is recorded from its samples (vernier soak, or import its CSV in Vernier), not typed"
                     .into())
             }
-            ("Notes and anomalies", Change::Added(cells)) => new_note(cells, mine),
+            ("Notes and anomalies", Change::Added(cells)) => new_note(cells).map(|a| seen.unless_taken(a)),
             ("Notes and anomalies", Change::Cell { .. }) => {
                 Err("a note stays as it was written (N5): type a new note below instead".into())
             }
@@ -248,6 +260,41 @@ pub fn plan(workbook: &Own, mine: &Notebook, file: &str) -> Plan {
     // are written first, runs typed by hand last.
     plan.take.sort_by_key(|(_, action)| action.rank());
     plan
+}
+
+/// The rows typed below the written ones that a merge of this same export
+/// already took in (N12: merged twice, nothing is taken twice): each left
+/// a note with the plan's source, so as many rows alike as there are such
+/// notes are already in, and any more are new — the same words typed again
+/// are a new note.
+struct Seen {
+    /// Notes with this export's source, by what they say.
+    noted: Vec<String>,
+    /// How many of each kind of note this plan has met so far.
+    met: std::collections::HashMap<String, usize>,
+}
+
+impl Seen {
+    fn new(mine: &Notebook, source: &str) -> Self {
+        let noted =
+            mine.notes().iter().filter(|n| n.source.as_deref() == Some(source)).map(|n| n.text.clone()).collect();
+        Self { noted, met: std::collections::HashMap::new() }
+    }
+
+    /// `action`, unless this row is one a merge of this export already took.
+    fn unless_taken(&mut self, action: Action) -> Option<Action> {
+        let described = action.describe();
+        // The note each kind leaves: the typed note itself, or a line that
+        // ends with the action's description.
+        let leaves = |text: &str| match &action {
+            Action::AddNote { text: note, typed_time } => text == note_text(note, typed_time.as_deref()),
+            _ => text.ends_with(&format!(": {described}")),
+        };
+        let count = self.noted.iter().filter(|t| leaves(t)).count();
+        let met = self.met.entry(described).or_default();
+        *met += 1;
+        (*met > count).then_some(action)
+    }
 }
 
 /// Why a deleted row is refused, naming it.
@@ -279,6 +326,9 @@ fn environment(row: Option<usize>, change: &Change, mine: &Notebook) -> Result<O
             if now.trim() == new.trim() {
                 Ok(None)
             } else if now.trim() == old.trim() {
+                // A value the field cannot hold (Workbench is L, B or D) is
+                // refused here, with why, not when taken in.
+                mine.environment().clone().set(*field, new).map_err(|e| e.to_string())?;
                 Ok(Some(Action::SetEnvironment { field: *field, old: now, new: new.trim().to_owned() }))
             } else {
                 Err(format!(
@@ -307,7 +357,7 @@ fn stray<'a>(cells: &'a [(String, String)], read: &[&str]) -> Vec<&'a str> {
 }
 
 /// A prediction typed below the others.
-fn new_prediction(cells: &[(String, String)], mine: &Notebook) -> Result<Option<Action>, String> {
+fn new_prediction(cells: &[(String, String)]) -> Result<Action, String> {
     let others = stray(cells, &["#", "Experiment", "What I predict", "Why"]);
     if !others.is_empty() {
         return Err(format!(
@@ -329,10 +379,7 @@ fn new_prediction(cells: &[(String, String)], mine: &Notebook) -> Result<Option<
             missing.0
         ));
     }
-    let same = |p: &crate::notebook::Prediction| {
-        p.experiment == text.experiment && p.predict == text.predict && p.why == text.why
-    };
-    Ok((!mine.predictions().iter().any(same)).then_some(Action::AddPrediction(text)))
+    Ok(Action::AddPrediction(text))
 }
 
 /// An open prediction's words rewritten in the cells `edits` of written
@@ -403,7 +450,7 @@ fn discard(
 }
 
 /// A note typed below the others.
-fn new_note(cells: &[(String, String)], mine: &Notebook) -> Result<Option<Action>, String> {
+fn new_note(cells: &[(String, String)]) -> Result<Action, String> {
     let text = typed(cells, "Note");
     if text.is_empty() {
         return Err("a note needs its text in the Note column".into());
@@ -413,8 +460,7 @@ fn new_note(cells: &[(String, String)], mine: &Notebook) -> Result<Option<Action
         return Err(format!("Vernier writes the {} of a note", others.join(", ")));
     }
     let typed_time = Some(typed(cells, "Time")).filter(|t| !t.is_empty()).map(str::to_owned);
-    let already = mine.notes().iter().any(|n| n.text == note_text(text, typed_time.as_deref()) && n.source.is_some());
-    Ok((!already).then(|| Action::AddNote { text: text.to_owned(), typed_time }))
+    Ok(Action::AddNote { text: text.to_owned(), typed_time })
 }
 
 /// A note's text as recorded: the time typed beside it kept with it.
@@ -429,7 +475,7 @@ fn note_text(text: &str, typed_time: Option<&str>) -> String {
 /// recorded as an import is (E14): MEASURED unless it says otherwise, its
 /// warm-up as stated, its instrument "typed by hand", what it does not say
 /// stated as not recorded, and the typed cells kept as its raw file.
-fn typed_run(cells: &[(String, String)], line: u32, file: &str, mine: &Notebook) -> Result<Option<Action>, String> {
+fn typed_run(cells: &[(String, String)], line: u32, file: &str, mine: &Notebook) -> Result<Action, String> {
     let others = stray(cells, &TYPED_RUN_COLUMNS);
     if !others.is_empty() {
         return Err(format!(
@@ -458,27 +504,12 @@ fn typed_run(cells: &[(String, String)], line: u32, file: &str, mine: &Notebook)
         }
         .unwrap_or_default()
     };
-    let run = foreign::sheet_run(&text, mine.runs().len() as u32 + 1).map_err(|why| format!("not taken in: {why}"))?;
+    let run =
+        foreign::sheet_run(&text, mine.runs().len() as u32 + 1, line).map_err(|why| format!("not taken in: {why}"))?;
     let source = format!("{file}, Runs row {line} ({FROM_SPREADSHEET})");
-    let measurement = sheet_measurement(&run, source, TYPED_BY_HAND)?;
-    let already = mine.runs().iter().any(|r| {
-        let m = &r.measurement;
-        m.conditions.iter().any(|c| c.name() == Some(ConditionName::Instrument) && c.value == TYPED_BY_HAND)
-            && (&m.what, &m.command, &m.unit, m.summary.n)
-                == (&measurement.what, &measurement.command, &measurement.unit, measurement.summary.n)
-            && [m.summary.median, m.summary.iqr, m.summary.min, m.summary.max]
-                == [
-                    measurement.summary.median,
-                    measurement.summary.iqr,
-                    measurement.summary.min,
-                    measurement.summary.max,
-                ]
-    });
-    if already {
-        return Ok(None);
-    }
+    let measurement = sheet_measurement(&run, source, TYPED_BY_HAND, "as typed")?;
     let kept: String = cells.iter().map(|(h, v)| format!("{h}: {v}\n")).collect();
-    Ok(Some(Action::TypedRun(Box::new(Prepared {
+    Ok(Action::TypedRun(Box::new(Prepared {
         name: format!("{file}, Runs row {line}"),
         text: format!("# A run typed by hand into {file}, Runs row {line}, as it was typed.\n{kept}"),
         raw_stem: "typed",
@@ -487,11 +518,14 @@ fn typed_run(cells: &[(String, String)], line: u32, file: &str, mine: &Notebook)
         rows: vec![PreparedRow { measurement, arm: String::new() }],
         pair: None,
         checks: Vec::new(),
-    }))))
+    })))
 }
 
 /// The row a [`SheetRun`] becomes, from `source`, measured by `instrument`.
-fn sheet_measurement(run: &SheetRun, source: String, instrument: &str) -> Result<Measurement, String> {
+/// Its own conditions are kept as `said` ("as typed"): a name Vernier gives
+/// its own conditions is marked, so no typed cell stands for what Vernier
+/// read or recorded.
+fn sheet_measurement(run: &SheetRun, source: String, instrument: &str, said: &str) -> Result<Measurement, String> {
     let unit = run.unit.trim();
     let ns_per_unit = crate::import::csv::UNITS
         .iter()
@@ -501,6 +535,9 @@ fn sheet_measurement(run: &SheetRun, source: String, instrument: &str) -> Result
     let (min, max) = run.min_max.ok_or("a run needs its Min / Max beside its median (S3)")?;
     if !(min <= run.median && run.median <= max) {
         return Err("its median is not between its min and max".into());
+    }
+    if run.iqr > max - min {
+        return Err("its IQR is wider than its min–max range".into());
     }
     if run.command.is_empty() {
         return Err("a run needs the Command it measured".into());
@@ -519,7 +556,10 @@ fn sheet_measurement(run: &SheetRun, source: String, instrument: &str) -> Result
         Condition::new(ConditionName::WarmupPolicy, warmup.to_string()),
     ];
     // What the student typed under Conditions is their statement.
-    conditions.extend(run.conditions.iter().cloned());
+    conditions.extend(run.conditions.iter().map(|c| match c.name() {
+        Some(_) => Condition { field: format!("{} ({said})", c.field), value: c.value.clone() },
+        None => c.clone(),
+    }));
     conditions.push(Condition::new(
         ConditionName::NotRecorded,
         "not recorded: only its median, IQR, min and max were given, so its quartiles and trials are not known; \
@@ -549,11 +589,11 @@ impl Plan {
     }
 
     /// Applies the actions to `nb` — the notebook as it is on disk now,
-    /// under its lock, in folder `dir` — at time `at`, each recorded as
-    /// edited in the spreadsheet `file`. A run typed by hand keeps its
-    /// typed cells in `raw/`.
-    pub fn apply(&self, dir: &Path, nb: &mut Notebook, file: &str, at: DateTime<Utc>) -> Taken {
-        let source = format!("{FROM_SPREADSHEET} ({file})");
+    /// under its lock, in folder `dir` — at time `at`, each recorded with
+    /// the plan's source. A run typed by hand keeps its typed cells in
+    /// `raw/`.
+    pub fn apply(&self, dir: &Path, nb: &mut Notebook, at: DateTime<Utc>) -> Taken {
+        let source = &self.source;
         let mut taken = Taken::default();
         // E14: a run taken in keeps what Vernier reads here as it is taken,
         // labelled "read at import", as every import's does.
@@ -563,25 +603,25 @@ impl Plan {
             let done: Result<String, String> = (|| match action {
                 Action::SetEnvironment { field, new, .. } => {
                     nb.set_environment_field(*field, new).map_err(|e| e.to_string())?;
-                    note(nb, &action.describe(), None, &source, at)?;
+                    note(nb, &action.describe(), None, source, at)?;
                     Ok(action.describe())
                 }
                 Action::AddNote { text, typed_time } => {
-                    note(nb, &note_text(text, typed_time.as_deref()), None, &source, at)?;
+                    note(nb, &note_text(text, typed_time.as_deref()), None, source, at)?;
                     Ok(action.describe())
                 }
                 Action::AddPrediction(text) => {
                     let n = nb.add_prediction(text.clone(), at).map_err(|e| e.to_string())?;
-                    note(nb, &format!("P{n} recorded: {}", action.describe()), None, &source, at)?;
+                    note(nb, &format!("P{n} recorded: {}", action.describe()), None, source, at)?;
                     Ok(format!("P{n}: {}", action.describe()))
                 }
                 Action::EditPrediction { number, text } => {
                     nb.edit_prediction(*number, text.clone()).map_err(|e| e.to_string())?;
-                    note(nb, &action.describe(), None, &source, at)?;
+                    note(nb, &action.describe(), None, source, at)?;
                     Ok(action.describe())
                 }
                 Action::Discard { subject, reason } => {
-                    nb.discard_from(*subject, reason, Some(&source), at).map_err(|e| e.to_string())?;
+                    nb.discard_from(*subject, reason, Some(source), at).map_err(|e| e.to_string())?;
                     Ok(action.describe())
                 }
                 Action::TypedRun(prepared) => {
@@ -593,7 +633,7 @@ impl Plan {
                     let runs: Vec<String> = recorded.runs.iter().map(|r| format!("run {r}")).collect();
                     let line = format!("{}: {}", runs.join(", "), action.describe());
                     let about = recorded.runs.first().map(|&r| RowRef::Run(r));
-                    note(nb, &line, about, &source, at)?;
+                    note(nb, &line, about, source, at)?;
                     Ok(line)
                 }
             })();
@@ -664,9 +704,16 @@ pub fn whose(path: &Path, theirs: &Notebook, dir: &Path, mine: &Notebook) -> Who
     });
     if !in_exports {
         return Whose::Theirs(format!(
-            "{} is not in this notebook's exports folder, so it is someone else's workbook: read-only (R1)",
-            path.display()
+            "{} is not in this notebook's exports folder, so it is someone else's workbook: read-only (R1). If it is \
+             this notebook's, copied elsewhere, copy it back into {} to take its edits in",
+            path.display(),
+            dir.join(crate::notebook::store::EXPORTS_DIR).display()
         ));
+    }
+    // A link in the exports folder may point at any file: only a real one
+    // is the notebook's own.
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file()) {
+        return Whose::Theirs(format!("{} is not a regular file in the exports folder: read-only", path.display()));
     }
     if (theirs.created_at, &theirs.title) != (mine.created_at, &mine.title) {
         return Whose::Theirs(format!(
@@ -706,7 +753,7 @@ pub fn merge(dir: &Path, path: &Path, at: DateTime<Utc>) -> Result<Merged, Merge
     }
     let file = file_name(path);
     let plan = plan(&own, &mine, &file);
-    let taken = plan.apply(dir, &mut mine, &file, at);
+    let taken = plan.apply(dir, &mut mine, at);
     if !taken.lines.is_empty() {
         crate::notebook::store::save_with(&crate::notebook::store::OsStorage, dir, &mine)?;
     }
@@ -743,7 +790,7 @@ pub fn new_notebook(bytes: &[u8], path: &Path, target: &Path, at: DateTime<Utc>)
     let mut nb = own.notebook.clone();
     let file = file_name(path);
     let plan = plan(&own, &nb, &file);
-    let taken = plan.apply(target, &mut nb, &file, at);
+    let taken = plan.apply(target, &mut nb, at);
     let origin = format!(
         "This notebook was made from the workbook {file} (SHA-256 {}): its runs' raw files stayed with the workbook's \
          owner.",
@@ -760,8 +807,8 @@ pub fn new_notebook(bytes: &[u8], path: &Path, target: &Path, at: DateTime<Utc>)
 pub fn foreign_runs(f: &foreign::Foreign, file: &str) -> (Vec<Prepared>, Vec<String>) {
     let (mut runs, mut refused) = (Vec::new(), Vec::new());
     for run in &f.runs {
-        let source = format!("{file}, Runs row # {} (a workbook not written by Vernier)", run.number);
-        match sheet_measurement(run, source, "not recorded: their workbook does not say") {
+        let source = format!("{file}, Runs row {} (# {}; a workbook not written by Vernier)", run.line, run.number);
+        match sheet_measurement(run, source, "not recorded: their workbook does not say", "as their workbook says") {
             Ok(measurement) => runs.push(Prepared {
                 name: format!("{file}, run {}", run.number),
                 text: format!(
@@ -782,56 +829,168 @@ pub fn foreign_runs(f: &foreign::Foreign, file: &str) -> (Vec<Prepared>, Vec<Str
 }
 
 /// Takes in the runs of a workbook Vernier did not write into the notebook
-/// in `dir`, under its lock; returns the runs recorded.
-pub fn take_foreign(dir: &Path, runs: &[Prepared], at: DateTime<Utc>) -> Result<Vec<u32>, MergeError> {
+/// in `dir`, under its lock; returns the runs recorded and how many were
+/// already in (a row whose source — file and row — a run already names).
+pub fn take_foreign(dir: &Path, runs: &[Prepared], at: DateTime<Utc>) -> Result<(Vec<u32>, usize), MergeError> {
     let _lock = crate::notebook::store::lock(dir)?;
     let mut nb = crate::notebook::store::load(dir)?;
+    let source_of = |m: &Measurement| {
+        m.conditions.iter().find(|c| c.name() == Some(ConditionName::Source)).map(|c| c.value.clone())
+    };
+    let (fresh, already): (Vec<&Prepared>, Vec<&Prepared>) = runs.iter().partition(|p| {
+        let source = source_of(&p.rows[0].measurement);
+        !nb.runs().iter().any(|r| source.is_some() && source_of(&r.measurement) == source)
+    });
     let mut numbers = Vec::new();
     let machine = crate::machine::Machine::read();
-    for prepared in runs {
+    for prepared in fresh {
         let recorded = prepared.clone().read_here(&machine).record(dir, &mut nb, at)?;
         numbers.extend(recorded.runs);
     }
-    crate::notebook::store::save_with(&crate::notebook::store::OsStorage, dir, &nb)?;
-    Ok(numbers)
+    if !numbers.is_empty() {
+        crate::notebook::store::save_with(&crate::notebook::store::OsStorage, dir, &nb)?;
+    }
+    Ok((numbers, already.len()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::documents::edits::compare;
+    use crate::documents::edits::{Value, Visible, compare};
     use crate::documents::measurements::{Own, written};
     use chrono::TimeZone;
+
+    fn at() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 30, 9, 0, 0).single().expect("a time")
+    }
+
+    /// A notebook with one open prediction.
+    fn notebook() -> Notebook {
+        let mut nb = Notebook::new("t", at());
+        let text = PredictionText { experiment: "e".into(), predict: "p".into(), why: "w".into() };
+        nb.add_prediction(text, at()).expect("P1");
+        nb
+    }
+
+    /// The workbook of export `id` of `nb`, its visible sheets changed by
+    /// `edit`.
+    fn workbook(nb: &Notebook, id: &str, edit: impl FnOnce(&mut Vec<Visible>)) -> Own {
+        let cells = written(nb);
+        let mut visible: Vec<Visible> = cells
+            .iter()
+            .map(|w| Visible {
+                name: w.name.clone(),
+                headers: w.headers.clone(),
+                rows: w.rows.iter().enumerate().map(|(i, r)| (i as u32 + 2, r.clone())).collect(),
+            })
+            .collect();
+        edit(&mut visible);
+        let edits = compare(&cells, &visible);
+        Own { notebook: nb.clone(), layout: 2, id: id.into(), edits, problems: Vec::new() }
+    }
+
+    /// Types `cells` (header, text) as a new row of sheet `name`.
+    fn type_row(visible: &mut [Visible], name: &str, cells: &[(&str, &str)]) {
+        let sheet = visible.iter_mut().find(|v| v.name == name).expect("the sheet");
+        let mut row = vec![Value::Text(String::new()); sheet.headers.len()];
+        for (header, text) in cells {
+            let k = sheet.headers.iter().position(|h| h == header).expect("the column");
+            row[k] = Value::Text((*text).into());
+        }
+        let line = sheet.rows.len() as u32 + 2;
+        sheet.rows.push((line, row));
+    }
 
     // SPEC N12: an open prediction's rewrite, merged twice, is already in
     // the notebook the second time — not refused as rewritten since
     // (found by the workbook_edits fuzz target).
     #[test]
     fn a_rewrite_merged_twice_is_already_in() {
-        let at = Utc.with_ymd_and_hms(2026, 11, 30, 9, 0, 0).single().expect("a time");
-        let mut nb = Notebook::new("t", at);
-        let text = PredictionText { experiment: "e".into(), predict: "p".into(), why: "w".into() };
-        nb.add_prediction(text, at).expect("P1");
-        let cells = written(&nb);
-        let mut visible: Vec<_> = cells
-            .iter()
-            .map(|w| crate::documents::edits::Visible {
-                name: w.name.clone(),
-                headers: w.headers.clone(),
-                rows: w.rows.iter().enumerate().map(|(i, r)| (i as u32 + 2, r.clone())).collect(),
-            })
-            .collect();
-        let sheet = visible.iter_mut().find(|v| v.name == "Predictions").expect("Predictions");
-        let k = sheet.headers.iter().position(|h| h == "Experiment").expect("Experiment");
-        sheet.rows[0].1[k] = crate::documents::edits::Value::Text("MEASURED".into());
-        let edits = compare(&cells, &visible);
-        let own = Own { notebook: nb.clone(), layout: 2, edits, problems: Vec::new() };
+        let nb = notebook();
+        let own = workbook(&nb, "a", |visible| {
+            let sheet = visible.iter_mut().find(|v| v.name == "Predictions").expect("Predictions");
+            let k = sheet.headers.iter().position(|h| h == "Experiment").expect("Experiment");
+            sheet.rows[0].1[k] = Value::Text("MEASURED".into());
+        });
         let first = plan(&own, &nb, "m.xlsx");
         assert_eq!(first.take.len(), 1, "{first:?}");
         let mut mine = nb.clone();
-        assert!(first.apply(Path::new("."), &mut mine, "m.xlsx", at).failed.is_empty());
+        assert!(first.apply(Path::new("."), &mut mine, at()).failed.is_empty());
         let again = plan(&own, &mine, "m.xlsx");
         assert!(again.take.is_empty() && again.refused.is_empty(), "{again:?}");
         assert_eq!(again.already.len(), 1);
+    }
+
+    // SPEC N12: rows typed into one export and merged twice are taken once;
+    // the same words typed into a later export — or twice into one — are
+    // new notes, never dropped as "already in".
+    #[test]
+    fn the_same_words_typed_again_are_a_new_note() {
+        let nb = notebook();
+        let note = |visible: &mut Vec<Visible>| type_row(visible, "Notes and anomalies", &[("Note", "fan spun up")]);
+        let own = workbook(&nb, "first", |v| {
+            note(v);
+            note(v);
+        });
+        let first = plan(&own, &nb, "m.xlsx");
+        assert_eq!(first.take.len(), 2, "two rows typed, two notes: {first:?}");
+        let mut mine = nb.clone();
+        first.apply(Path::new("."), &mut mine, at());
+        let again = plan(&own, &mine, "m.xlsx");
+        assert_eq!((again.take.len(), again.already.len()), (0, 2), "{again:?}");
+        let later = workbook(&mine, "second", note);
+        let later = plan(&later, &mine, "m.xlsx");
+        assert_eq!(later.take.len(), 1, "typed again in a later export: {later:?}");
+    }
+
+    // SPEC N12, N9, E14: a run typed by hand is refused when its IQR is wider
+    // than its min–max range; its own conditions never stand for Vernier's
+    // (a typed "instrument" is marked as typed).
+    #[test]
+    fn a_typed_run_is_checked_and_its_conditions_marked_as_typed() {
+        let nb = notebook();
+        let row = |iqr: &'static str| {
+            move |v: &mut Vec<Visible>| {
+                type_row(
+                    v,
+                    "Runs",
+                    &[
+                        ("What", "stopwatch"),
+                        ("Command", "./mm 512"),
+                        ("n (warm-up + timed)", "2 + 5"),
+                        ("Median", "12 ms"),
+                        ("Dispersion", iqr),
+                        ("Min / Max", "11 / 13 ms"),
+                        ("Conditions", "instrument: my phone; room: cold"),
+                    ],
+                )
+            }
+        };
+        let wide = plan(&workbook(&nb, "a", row("IQR 900 ms")), &nb, "m.xlsx");
+        assert!(wide.refused[0].1.contains("wider than its min–max range"), "{wide:?}");
+        let taken = plan(&workbook(&nb, "a", row("IQR 0.5 ms")), &nb, "m.xlsx");
+        let Some((_, Action::TypedRun(prepared))) = taken.take.first() else { panic!("taken: {taken:?}") };
+        let conditions = &prepared.rows[0].measurement.conditions;
+        let named =
+            |field: &str| conditions.iter().filter(|c| c.field == field).map(|c| c.value.as_str()).collect::<Vec<_>>();
+        assert_eq!(named("instrument"), [TYPED_BY_HAND]);
+        assert_eq!(named("instrument (as typed)"), ["my phone"]);
+        assert_eq!(named("room"), ["cold"]);
+        assert!(prepared.rows[0].measurement.summary.typed);
+    }
+
+    // SPEC N2, N12: a value an Environment field cannot hold is refused in
+    // the plan, with why, not when it is taken in.
+    #[test]
+    fn a_value_the_field_cannot_hold_is_refused_in_the_plan() {
+        let nb = notebook();
+        let own = workbook(&nb, "a", |visible| {
+            let env = visible.iter_mut().find(|v| v.name == "Environment").expect("Environment");
+            let row = env.rows.iter_mut().find(|(_, r)| r[0] == Value::Text("Workbench".into())).expect("Workbench");
+            row.1[1] = Value::Text("Q".into());
+        });
+        let plan = plan(&own, &nb, "m.xlsx");
+        assert!(plan.take.is_empty(), "{plan:?}");
+        assert!(plan.refused[0].1.to_lowercase().contains("workbench"), "{plan:?}");
     }
 }

@@ -217,25 +217,37 @@ impl Log {
 /// more".
 const EDITS_LISTED: usize = 12;
 
-/// The plan's warning for their workbook edited in a spreadsheet after
-/// Vernier wrote it (R2, N12): what runs is what its hidden copy says, and
-/// the visible sheets differ from it here. `None` when nothing was edited.
-pub fn edited_warning(edits: &[Edit]) -> Option<String> {
-    if edits.is_empty() {
-        return None;
+impl Log {
+    /// The plan's warning for their workbook when its sheets do not show
+    /// what runs (R2, N12): edits made in a spreadsheet after Vernier wrote
+    /// it, and a hidden notebook that does not match the cells it says were
+    /// written. What runs is what that notebook says. `None` when there is
+    /// nothing to say.
+    pub fn workbook_warning(&self) -> Option<String> {
+        let Log::Workbook(own) = self else { return None };
+        let mut text = String::new();
+        if !own.edits.is_empty() {
+            text.push_str(&format!(
+                "WARNING: their workbook was edited in a spreadsheet after Vernier wrote it ({} edits). Vernier \
+                 reruns what its hidden copy of the notebook says, not what the sheets show:",
+                own.edits.len()
+            ));
+            for edit in own.edits.iter().take(EDITS_LISTED) {
+                text.push_str(&format!("\n  - {edit}"));
+            }
+            if own.edits.len() > EDITS_LISTED {
+                let more = own.edits.len() - EDITS_LISTED;
+                text.push_str(&format!("\n  … and {more} more (vernier show lists them all)"));
+            }
+        }
+        for problem in &own.problems {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&format!("WARNING: {}", inert(problem)));
+        }
+        (!text.is_empty()).then_some(text)
     }
-    let mut text = format!(
-        "WARNING: their workbook was edited in a spreadsheet after Vernier wrote it ({} edits). Vernier reruns what \
-         its hidden copy of the notebook says, not what the sheets show:",
-        edits.len()
-    );
-    for edit in edits.iter().take(EDITS_LISTED) {
-        text.push_str(&format!("\n  - {edit}"));
-    }
-    if edits.len() > EDITS_LISTED {
-        text.push_str(&format!("\n  … and {} more (vernier show lists them all)", edits.len() - EDITS_LISTED));
-    }
-    Some(text)
 }
 
 /// True when `theirs` (a folder, or a file in one) is the notebook folder

@@ -173,7 +173,7 @@ fn foreign(f: &vernier_engine::documents::foreign::Foreign, file: &str, dir: &Pa
         out!("nothing was taken in: run again with --yes to import {count}, tagged with their source");
         return Ok(1);
     }
-    let numbers = merge::take_foreign(dir, &runs, Utc::now()).map_err(|e| match e {
+    let (numbers, already) = merge::take_foreign(dir, &runs, Utc::now()).map_err(|e| match e {
         merge::MergeError::Save(e) => Failure::failed(e),
         merge::MergeError::Raw(e) => Failure::failed(e),
         e => Failure::input(e),
@@ -182,10 +182,16 @@ fn foreign(f: &vernier_engine::documents::foreign::Foreign, file: &str, dir: &Pa
     if args.json {
         out!(
             "{}",
-            json!({"foreign": true, "runs": rows, "not_read": refused, "problems": f.problems, "taken": numbers})
+            json!({"foreign": true, "runs": rows, "not_read": refused, "problems": f.problems, "taken": numbers,
+                   "already": already})
         );
     } else {
-        out!("imported and saved: {}", if list.is_empty() { "no run".to_owned() } else { list.join(", ") });
+        if !list.is_empty() {
+            out!("imported and saved: {}", list.join(", "));
+        }
+        if already > 0 {
+            out!("already in the notebook: {already} of its runs, from the same file and row");
+        }
     }
     Ok(u8::from(!refused.is_empty()))
 }

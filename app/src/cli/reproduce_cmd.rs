@@ -60,7 +60,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     let rerun = original.rerun(&mut Hashes::default()).map_err(Failure::input)?;
     let spec = &rerun.spec;
     // R2, N12: what their sheets show that their notebook does not say.
-    let edited = reproduce::edited_warning(log.spreadsheet_edits()).map(|w| format!("{w}\n")).unwrap_or_default();
+    let edited = log.workbook_warning().map(|w| format!("{w}\n")).unwrap_or_default();
     let edits: Vec<String> = log.spreadsheet_edits().iter().map(ToString::to_string).collect();
     // Fail before measuring if your notebook cannot be read.
     open(&args.notebook)?;
@@ -186,7 +186,7 @@ fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
     let log = open_log(&args.path)?;
     let sweep = log.sweep(number).map_err(Failure::input)?;
     let rerun = sweep.rerun().map_err(Failure::input)?;
-    let edited = reproduce::edited_warning(log.spreadsheet_edits()).map(|w| format!("{w}\n")).unwrap_or_default();
+    let edited = log.workbook_warning().map(|w| format!("{w}\n")).unwrap_or_default();
     let edits: Vec<String> = log.spreadsheet_edits().iter().map(ToString::to_string).collect();
     let spec = &rerun.spec;
     open(&args.notebook)?;

@@ -170,7 +170,8 @@ impl Dialog {
                 commands.push(AppCommand::Pick(Pick::NewFromWorkbook));
             }
         }
-        if !log.problems.is_empty() {
+        // A workbook Vernier wrote: what it says is a warning above the plan.
+        if !log.problems.is_empty() && !log.own_workbook {
             egui::CollapsingHeader::new(format!("{} thing(s) could not be read", log.problems.len())).show(ui, |ui| {
                 for p in &log.problems {
                     ui.label(inert(p));
@@ -211,7 +212,7 @@ impl Dialog {
                     // Before confirmation, where it cannot be missed (R4).
                     ui.colored_label(ui.visuals().warn_fg_color, format!("Warning: {}", check.text));
                 }
-                edits_ui(ui, &log.edits);
+                edits_ui(ui, &log.edits, if log.own_workbook { &log.problems } else { &[] });
                 ui.label(RichText::new(original.plan(&log.source.display().to_string(), rerun)).monospace());
                 let consented = match spec_inline_code(&rerun.spec) {
                     None => true,
@@ -239,12 +240,16 @@ impl Dialog {
 }
 
 /// Their workbook's spreadsheet edits, as warnings above the plan: the
-/// first few, then how many more.
-fn edits_ui(ui: &mut Ui, edits: &[String]) {
+/// first few, then how many more; then what else its reading found (a
+/// hidden notebook that does not match its cells).
+fn edits_ui(ui: &mut Ui, edits: &[String], problems: &[String]) {
+    let warn = ui.visuals().warn_fg_color;
+    for problem in problems {
+        ui.colored_label(warn, format!("Warning: {}", super::workbook::shown(&inert(problem))));
+    }
     if edits.is_empty() {
         return;
     }
-    let warn = ui.visuals().warn_fg_color;
     ui.colored_label(
         warn,
         format!(

@@ -636,7 +636,13 @@ fn notebook(u: &mut Unstructured) -> Result<()> {
         edit_visible(u, &mut visible, Some(&written))?;
     }
     let found = edits::compare(&written, &visible);
-    let own = Own { notebook: nb.clone(), layout: measurements::LAYOUT_VERSION, edits: found, problems: Vec::new() };
+    let own = Own {
+        notebook: nb.clone(),
+        layout: measurements::LAYOUT_VERSION,
+        id: "fuzz".into(),
+        edits: found,
+        problems: Vec::new(),
+    };
     // The notebook on disk: as written, or changed in Vernier since.
     let mut mine = nb;
     if u.arbitrary()? {

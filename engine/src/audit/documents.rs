@@ -61,8 +61,8 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
                     Place::Exports,
                     format!(
                         "the notebook changed after the last export, and {} — exporting again would lose those \
-                         edits: copy them into Vernier (vernier write, the Documents section) first, then export \
-                         with --force",
+                         edits: take them into Vernier first (vernier merge for measurements.xlsx; vernier write or \
+                         the Documents section for a document), then export with --force",
                         names.join(", ")
                     ),
                 ));

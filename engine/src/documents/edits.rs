@@ -243,26 +243,25 @@ fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<Edit>) {
     let same_row = |written: &[Value], visible: &[Value]| {
         places.iter().enumerate().all(|(k, place)| place.is_none_or(|p| same_cell(&now(written, k), &now(visible, p))))
     };
+    // First the rows that are unchanged, then the ones that share a key,
+    // each found through its canonical form (see `Buckets`), so a sheet of
+    // any length is matched in one pass.
+    let written_cells = |row: &[Value]| -> Vec<String> {
+        places.iter().enumerate().filter(|(_, p)| p.is_some()).map(|(k, _)| canonical(&now(row, k))).collect()
+    };
+    let visible_cells =
+        |row: &[Value]| -> Vec<String> { places.iter().flatten().map(|&p| canonical(&now(row, p))).collect() };
     let mut taken = vec![false; v.rows.len()];
     let mut matched: Vec<Option<usize>> = vec![None; w.rows.len()];
-    // First the rows that are unchanged, then the ones that share a key.
-    for exact in [true, false] {
-        for (i, row) in w.rows.iter().enumerate() {
-            if matched[i].is_some() {
-                continue;
-            }
-            let found = v.rows.iter().enumerate().position(|(j, (_, cells))| {
-                !taken[j]
-                    && if exact {
-                        same_row(row, cells)
-                    } else {
-                        written_key(row).is_some_and(|key| !key.is_empty() && same_cell(&key, &visible_key(cells)))
-                    }
-            });
-            if let Some(j) = found {
-                taken[j] = true;
-                matched[i] = Some(j);
-            }
+    let mut whole = Buckets::new(v.rows.iter().map(|(_, cells)| visible_cells(cells)));
+    for (i, row) in w.rows.iter().enumerate() {
+        matched[i] = whole.take(&written_cells(row), &mut taken, |j| same_row(row, &v.rows[j].1));
+    }
+    let mut keyed = Buckets::new(v.rows.iter().map(|(_, cells)| canonical(&visible_key(cells))));
+    for (i, row) in w.rows.iter().enumerate() {
+        let Some(key) = written_key(row).filter(|key| !key.is_empty()) else { continue };
+        if matched[i].is_none() {
+            matched[i] = keyed.take(&canonical(&key), &mut taken, |j| same_cell(&key, &visible_key(&v.rows[j].1)));
         }
     }
     let key_text = |key: Option<Value>| key.map(|k| row_label(&w.name, &k)).unwrap_or_default();
@@ -345,6 +344,57 @@ fn row_label(sheet: &str, key: &Value) -> String {
             format!("{prefix}{n}")
         }
         _ => key.text(),
+    }
+}
+
+/// A value's canonical form: equal for two values [`Value::same`] finds
+/// the same (but for numbers at a 15-digit rounding tie), so rows are
+/// looked up by it and only then compared.
+fn canonical(value: &Value) -> String {
+    let number = |n: f64| format!("n{n:.*e}", SPREADSHEET_DIGITS - 1);
+    match value {
+        Value::Number(n) => number(*n),
+        Value::Text(t) if t.trim().is_empty() => String::new(),
+        Value::Text(t) => match t.trim().parse::<f64>() {
+            Ok(n) if n.is_finite() => number(n),
+            _ => format!("t{}", value.text()),
+        },
+    }
+}
+
+/// How many rows that share a canonical form a lookup compares before it
+/// gives up: rows alike in form are almost always the same, so a few
+/// suffice, and a hostile sheet of look-alike rows stays linear.
+const CANDIDATES: usize = 8;
+
+/// Visible rows by a canonical form, in order, to find a written row's
+/// match without comparing it with every row.
+struct Buckets<K> {
+    rows: std::collections::HashMap<K, std::collections::VecDeque<usize>>,
+}
+
+impl<K: std::hash::Hash + Eq> Buckets<K> {
+    /// The rows, numbered in order, by their forms.
+    fn new(forms: impl Iterator<Item = K>) -> Self {
+        let mut rows: std::collections::HashMap<K, std::collections::VecDeque<usize>> =
+            std::collections::HashMap::new();
+        for (j, form) in forms.enumerate() {
+            rows.entry(form).or_default().push_back(j);
+        }
+        Self { rows }
+    }
+
+    /// The first row of form `form` not yet `taken` that `same` accepts,
+    /// marked taken.
+    fn take(&mut self, form: &K, taken: &mut [bool], same: impl Fn(usize) -> bool) -> Option<usize> {
+        let bucket = self.rows.get_mut(form)?;
+        while bucket.front().is_some_and(|&j| taken[j]) {
+            bucket.pop_front();
+        }
+        let at = bucket.iter().take(CANDIDATES).position(|&j| !taken[j] && same(j))?;
+        let j = bucket.remove(at)?;
+        taken[j] = true;
+        Some(j)
     }
 }
 

@@ -24,6 +24,8 @@ pub const MAX_TRIALS: u32 = 100_001;
 pub struct SheetRun {
     /// The `#` column.
     pub number: u32,
+    /// The row as a spreadsheet shows it (1 is the header).
+    pub line: u32,
     /// `What`.
     pub what: String,
     /// `Command`, split into words as a shell would quote them — never run
@@ -225,13 +227,13 @@ fn run(row: &Row<'_>) -> Result<SheetRun, String> {
         .and_then(|n| n.trim_end_matches(".0").parse::<u32>().ok())
         .filter(|&n| n > 0)
         .ok_or_else(|| format!("'#' is '{number_text}', not a row number"))?;
-    sheet_run(&|column| row.text(column), number)
+    sheet_run(&|column| row.text(column), number, row.line as u32)
 }
 
 /// A Runs row read by its columns' headers (`text` gives a cell's text by
 /// header, `""` when there is none): the checks every Runs row of a
 /// workbook passes, a classmate's or one typed by hand (N12).
-pub fn sheet_run(text: &dyn Fn(&str) -> String, number: u32) -> Result<SheetRun, String> {
+pub fn sheet_run(text: &dyn Fn(&str) -> String, number: u32, line: u32) -> Result<SheetRun, String> {
     let row = Cells(text);
     let command_text = row.text("Command");
     let command = shlex::split(&command_text)
@@ -261,6 +263,7 @@ pub fn sheet_run(text: &dyn Fn(&str) -> String, number: u32) -> Result<SheetRun,
         .collect();
     Ok(SheetRun {
         number,
+        line,
         what: row.text("What"),
         command,
         warmup_trials,

@@ -847,6 +847,9 @@ pub struct Own {
     /// The layout it was written in ([`LAYOUT_VERSION`]; 1 for a workbook
     /// that kept no cells).
     pub layout: u32,
+    /// Which export of the log it is: the start of the SHA-256 of the
+    /// notebook it carries. Edits taken in from it are recorded with it.
+    pub id: String,
     /// Each change made in a spreadsheet, cell by cell.
     pub edits: Vec<Edit>,
     /// What could not be compared, one sentence each: cells past the read
@@ -951,8 +954,25 @@ pub fn read_own(bytes: &[u8], path: &str) -> Result<Own, ReadError> {
     if hidden.layout == 0 || (hidden.layout > LAYOUT_VERSION && hidden.written.is_none()) {
         problems.push("the hidden sheet names no layout Vernier wrote".to_owned());
     }
+    // R2: what runs is what the notebook says. When the cells kept as
+    // written are not what this layout writes for that notebook, the
+    // hidden sheet was changed by hand (or another build wrote it): said,
+    // with the first difference, wherever the workbook is read.
+    if hidden.layout == LAYOUT_VERSION && hidden.written.is_some() {
+        let rendered = written(&notebook);
+        let differ = super::edits::compare(&baseline, &as_visible(&rendered));
+        if let Some(first) = differ.first() {
+            problems.push(format!(
+                "the notebook this workbook carries does not match the cells it says were written ({} differ, first: \
+                 {first}): its hidden sheet was changed outside Vernier, or another version wrote it; what runs and \
+                 what is taken in is what the notebook says",
+                differ.len()
+            ));
+        }
+    }
     let edits = super::edits::compare(&baseline, &visible);
-    Ok(Own { notebook, layout: hidden.layout, edits, problems })
+    let id = crate::harness::raw::sha256_hex(hidden.text.as_bytes())[..12].to_owned();
+    Ok(Own { notebook, layout: hidden.layout, id, edits, problems })
 }
 
 /// The written cells of the first layout: this build's, without the Notes
@@ -971,11 +991,37 @@ fn first_layout(mut written: Vec<Written>) -> Vec<Written> {
     written
 }
 
+/// Written cells as a spreadsheet shows them, to compare two copies.
+fn as_visible(written: &[Written]) -> Vec<Visible> {
+    written
+        .iter()
+        .map(|w| Visible {
+            name: w.name.clone(),
+            headers: w.headers.clone(),
+            rows: w.rows.iter().enumerate().map(|(i, r)| (i as u32 + 2, r.clone())).collect(),
+        })
+        .collect()
+}
+
 /// A sheet as read: its first row the headers, the rest its data rows.
 fn visible_sheet(name: &str, sheet: &super::sheet::Sheet) -> Visible {
     let mut rows = sheet.rows().map(|(i, cells)| (i + 1, cells.iter().map(value).collect::<Vec<_>>()));
     let headers = rows.next().map(|(_, cells)| cells.iter().map(Value::text).collect()).unwrap_or_default();
     Visible { name: name.to_owned(), headers, rows: rows.collect() }
+}
+
+/// A spreadsheet's date serial (days since 1899-12-30, the fraction the
+/// time of day) as `2026-11-30 10:00:00`, or the date alone at midnight;
+/// `None` when it is no date a calendar holds.
+fn excel_date(serial: f64) -> Option<String> {
+    let epoch = chrono::NaiveDate::from_ymd_opt(1899, 12, 30)?.and_hms_opt(0, 0, 0)?;
+    let seconds = (serial * 86_400.0).round();
+    if !seconds.is_finite() || seconds.abs() > 1e12 {
+        return None;
+    }
+    let t = epoch.checked_add_signed(chrono::TimeDelta::try_seconds(seconds as i64)?)?;
+    let format = if t.time() == chrono::NaiveTime::MIN { "%Y-%m-%d" } else { "%Y-%m-%d %H:%M:%S" };
+    Some(t.format(format).to_string())
 }
 
 /// A cell's value for comparing: numbers as numbers, everything else as
@@ -986,6 +1032,9 @@ fn value(cell: &Data) -> Value {
         Data::Int(v) => Value::Number(*v as f64),
         Data::String(s) => Value::Text(s.clone()),
         Data::Empty => Value::Text(String::new()),
+        // A date typed into a cell reads as the date, not the spreadsheet's
+        // serial number; midnight is a date alone.
+        Data::DateTime(d) if d.is_datetime() => Value::Text(excel_date(d.as_f64()).unwrap_or_else(|| d.to_string())),
         other => Value::Text(other.to_string()),
     }
 }

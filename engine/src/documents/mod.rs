@@ -76,8 +76,9 @@ pub enum ExportError {
     /// SPEC A17: documents changed since Vernier wrote them would be lost;
     /// nothing was written.
     #[error(
-        "nothing was exported: {} would be overwritten and its changes lost. Copy what you wrote into Vernier \
-         (vernier write, or the Documents section) or move the file away; to replace it anyway, export with --force",
+        "nothing was exported: {} would be overwritten and its changes lost. Take them into Vernier first \
+         (vernier merge for measurements.xlsx; vernier write or the Documents section for a document) or move the \
+         file away; to replace it anyway, export with --force",
         .0.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
     )]
     Edited(Vec<record::Edited>),

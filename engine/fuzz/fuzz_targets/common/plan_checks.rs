@@ -113,7 +113,7 @@ fn check_applied(plan: &Plan, mine: &Notebook) -> Notebook {
     let mut after = mine.clone();
     let at = mine.created_at + chrono::Duration::days(400);
     let dir = std::path::Path::new("/nonexistent/vernier-fuzz");
-    let taken = in_memory.apply(dir, &mut after, "fuzz.xlsx", at);
+    let taken = in_memory.apply(dir, &mut after, at);
     assert!(taken.failed.is_empty(), "a planned action failed on the notebook it was planned on: {:?}", taken.failed);
     assert_eq!(after.runs().len(), mine.runs().len());
     for (a, b) in after.runs().iter().zip(mine.runs()) {
