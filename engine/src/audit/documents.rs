@@ -68,7 +68,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
                 ));
             }
         }
-        spreadsheet_edits(dir, exports, out);
+        spreadsheet_edits(dir, nb, exports, out);
     } else {
         out.push(finding(Check::A11, Place::Exports, "nothing is exported yet (Export writes the six)".into()));
     }
@@ -127,7 +127,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
 /// not weighed by a merge holds what the log does not; the next export
 /// would lose it. Named edit by edit, the first few, with the command that
 /// takes them in.
-fn spreadsheet_edits(dir: &Path, exports: &Path, out: &mut Vec<Finding>) {
+fn spreadsheet_edits(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Finding>) {
     const WORKBOOK: &str = "measurements.xlsx";
     const LISTED: usize = 5;
     // A workbook the export record vouches for was written, or merged, as it is.
@@ -141,12 +141,16 @@ fn spreadsheet_edits(dir: &Path, exports: &Path, out: &mut Vec<Finding>) {
     let Ok(own) = documents::measurements::read_own(&bytes, &path.display().to_string()) else {
         return;
     };
-    if own.edits.is_empty() {
+    // What a merge already took in is in the log; the rest is not.
+    let plan = crate::merge::plan(&own, nb, WORKBOOK);
+    let pending: Vec<&documents::edits::Edit> =
+        plan.take.iter().flat_map(|(edits, _)| edits).chain(plan.refused.iter().map(|(edit, _)| edit)).collect();
+    if pending.is_empty() {
         return;
     }
-    let mut listed: Vec<String> = own.edits.iter().take(LISTED).map(ToString::to_string).collect();
-    if own.edits.len() > LISTED {
-        listed.push(format!("and {} more", own.edits.len() - LISTED));
+    let mut listed: Vec<String> = pending.iter().take(LISTED).map(ToString::to_string).collect();
+    if pending.len() > LISTED {
+        listed.push(format!("and {} more", pending.len() - LISTED));
     }
     let quote = |p: &Path| crate::display::quote_argv(&[p.display().to_string()]);
     out.push(finding(
@@ -155,7 +159,7 @@ fn spreadsheet_edits(dir: &Path, exports: &Path, out: &mut Vec<Finding>) {
         format!(
             "{WORKBOOK} has {} edits made in a spreadsheet that are not in the log ({}); take them in with vernier \
              merge {} --notebook {} before exporting again",
-            own.edits.len(),
+            pending.len(),
             listed.join("; "),
             quote(&path),
             quote(dir)
