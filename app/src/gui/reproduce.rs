@@ -161,6 +161,22 @@ impl Dialog {
     fn log_ui(&mut self, ui: &mut Ui, busy: bool, commands: &mut Vec<AppCommand>) {
         let Some(Ok(log)) = &self.log else { return };
         ui.label(RichText::new(format!("{} — {} run(s)", log.source.display(), log.rows.len())).strong());
+        if !log.edits.is_empty() || (log.own_workbook && !log.problems.is_empty()) {
+            // R2, N12: said before a row is picked, and in full above its plan.
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!(
+                    "Their sheets do not show what runs: {} edit(s) made in a spreadsheet{}. What runs is what the \
+                     notebook inside the workbook says; a picked row lists them above its plan.",
+                    log.edits.len(),
+                    if log.own_workbook && !log.problems.is_empty() {
+                        ", and a warning about its hidden copy"
+                    } else {
+                        ""
+                    }
+                ),
+            );
+        }
         if log.own_workbook {
             let button = ui.button("Make a new notebook from this workbook…").on_hover_text(
                 "asks for an empty folder; their runs and the edits their log allows are copied there, and their \
