@@ -391,7 +391,7 @@ fn one_cell(u: &mut Unstructured) -> Result<()> {
         sheet: w.name.clone(),
         line,
         written_row: Some(i),
-        key: wkey.text(),
+        key: edits::row_label(&w.name, &wkey),
         change: Change::Cell { column: w.headers[k].clone(), old: old.text(), new: new.text() },
     };
     assert_eq!(found, [expected], "one cell changed ({old:?} → {new:?})\nwritten {w:#?}\nvisible {:#?}", visible[s]);

@@ -330,7 +330,7 @@ fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<Edit>) {
 
 /// A row's key as the log names the row: `P2`, `run 3`, `S1`, `C1`, `W2`
 /// for a number in a sheet of numbered rows, else the key's text.
-fn row_label(sheet: &str, key: &Value) -> String {
+pub fn row_label(sheet: &str, key: &Value) -> String {
     let prefix = match sheet {
         "Predictions" => "P",
         "Runs" => "run ",
