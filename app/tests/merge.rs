@@ -245,6 +245,15 @@ fn merge_on_a_foreign_workbook_lists_its_rows_then_imports_them_after_yes() {
     let again = ok(vernier(&["merge", &book, "--notebook", &dir, "--yes"]));
     assert!(stdout(&again).contains("already in the notebook: 1 of its runs"), "{}", text(&again));
     assert_eq!(shown(&dir)["runs"].as_array().map(Vec::len), Some(1));
+    // Another classmate's workbook of the same name, with other numbers, is new.
+    std::fs::create_dir_all(tmp.path().join("bob")).expect("mkdir");
+    let bob = tmp.path().join("bob/classmate.xlsx");
+    foreign_workbook(
+        &bob,
+        &[["1", "matmul 512", "./mm 512", "3 + 11", "25 ms", "IQR 0.5 ms", "24.1 / 26.0 ms", "", "", "MEASURED"]],
+    );
+    let theirs = ok(vernier(&["merge", &bob.display().to_string(), "--notebook", &dir, "--yes"]));
+    assert!(stdout(&theirs).contains("imported and saved: run 2"), "{}", text(&theirs));
 }
 
 // SPEC R1, R2, N12: reproducing from their edited workbook runs what its

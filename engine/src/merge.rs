@@ -830,17 +830,24 @@ pub fn foreign_runs(f: &foreign::Foreign, file: &str) -> (Vec<Prepared>, Vec<Str
 
 /// Takes in the runs of a workbook Vernier did not write into the notebook
 /// in `dir`, under its lock; returns the runs recorded and how many were
-/// already in (a row whose source — file and row — a run already names).
+/// already in (the same file's row with the same numbers).
 pub fn take_foreign(dir: &Path, runs: &[Prepared], at: DateTime<Utc>) -> Result<(Vec<u32>, usize), MergeError> {
     let _lock = crate::notebook::store::lock(dir)?;
     let mut nb = crate::notebook::store::load(dir)?;
+    // The same row of a file of the same name, with the same numbers: a
+    // workbook taken in before. Another classmate's measurements.xlsx, or
+    // a row changed since, is new.
     let source_of = |m: &Measurement| {
         m.conditions.iter().find(|c| c.name() == Some(ConditionName::Source)).map(|c| c.value.clone())
     };
-    let (fresh, already): (Vec<&Prepared>, Vec<&Prepared>) = runs.iter().partition(|p| {
-        let source = source_of(&p.rows[0].measurement);
-        !nb.runs().iter().any(|r| source.is_some() && source_of(&r.measurement) == source)
-    });
+    let same = |a: &Measurement, b: &Measurement| {
+        source_of(a).is_some()
+            && source_of(a) == source_of(b)
+            && (&a.what, &a.command, &a.unit, a.tag) == (&b.what, &b.command, &b.unit, b.tag)
+            && a.summary == b.summary
+    };
+    let (fresh, already): (Vec<&Prepared>, Vec<&Prepared>) =
+        runs.iter().partition(|p| !nb.runs().iter().any(|r| same(&r.measurement, &p.rows[0].measurement)));
     let mut numbers = Vec::new();
     let machine = crate::machine::Machine::read();
     for prepared in fresh {

@@ -51,12 +51,10 @@ pub fn show(dir: &Path, json: bool) -> Outcome {
 /// every edit, cell by cell, and how to take them in.
 fn spreadsheet_text(edits: &[Edit], problems: &[String], path: &Path) -> String {
     let mut out = String::new();
-    if edits.is_empty() {
-        let _ = writeln!(
-            out,
-            "## Edits made in a spreadsheet
-none: the workbook shows what Vernier wrote"
-        );
+    if edits.is_empty() && problems.is_empty() {
+        let _ = writeln!(out, "## Edits made in a spreadsheet\nnone: the workbook shows what Vernier wrote");
+    } else if edits.is_empty() {
+        let _ = writeln!(out, "## Edits made in a spreadsheet\nnone in its sheets");
     } else {
         let _ = writeln!(out, "## Edits made in a spreadsheet ({}), not in the log until taken in", edits.len());
         for edit in edits {
@@ -72,7 +70,7 @@ none: the workbook shows what Vernier wrote"
         );
     }
     for problem in problems {
-        let _ = writeln!(out, "not compared: {}", inert(problem));
+        let _ = writeln!(out, "WARNING: {}", inert(problem));
     }
     out
 }

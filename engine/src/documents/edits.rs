@@ -35,7 +35,8 @@ impl Value {
     pub fn text(&self) -> String {
         match self {
             Value::Number(v) => crate::stats::format_plain(*v),
-            Value::Text(t) => t.replace("\r\n", "\n").replace('\r', "\n"),
+            Value::Text(t) if t.contains('\r') => t.replace("\r\n", "\n").replace('\r', "\n"),
+            Value::Text(t) => t.clone(),
         }
     }
 
@@ -48,7 +49,8 @@ impl Value {
             (Value::Number(n), Value::Text(t)) | (Value::Text(t), Value::Number(n)) => {
                 t.trim().parse::<f64>().is_ok_and(|v| same_number(*n, v))
             }
-            (Value::Text(_), Value::Text(_)) => self.text() == other.text(),
+            (Value::Text(a), Value::Text(b)) if a.contains('\r') || b.contains('\r') => self.text() == other.text(),
+            (Value::Text(a), Value::Text(b)) => a == b,
         }
     }
 }
@@ -235,22 +237,26 @@ fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<Edit>) {
     let extra: Vec<usize> =
         (0..v.headers.len()).filter(|k| !w.headers.iter().any(|h| h == v.headers[*k].trim())).collect();
     let now = |row: &[Value], k: usize| row.get(k).cloned().unwrap_or(Value::Text(String::new()));
+    // The same without a copy, where every cell of every row is looked at.
+    fn at(row: &[Value], k: usize) -> &Value {
+        row.get(k).unwrap_or(&EMPTY)
+    }
     let key_at = w.headers.iter().position(|h| h == key_column(&w.name));
     let written_key = |row: &[Value]| key_at.map(|k| now(row, k));
     let visible_key =
         |row: &[Value]| key_at.and_then(|k| places[k]).map(|k| now(row, k)).unwrap_or(Value::Text(String::new()));
     // A visible row is the written one when every written column agrees.
     let same_row = |written: &[Value], visible: &[Value]| {
-        places.iter().enumerate().all(|(k, place)| place.is_none_or(|p| same_cell(&now(written, k), &now(visible, p))))
+        places.iter().enumerate().all(|(k, place)| place.is_none_or(|p| same_cell(at(written, k), at(visible, p))))
     };
     // First the rows that are unchanged, then the ones that share a key,
     // each found through its canonical form (see `Buckets`), so a sheet of
     // any length is matched in one pass.
     let written_cells = |row: &[Value]| -> Vec<String> {
-        places.iter().enumerate().filter(|(_, p)| p.is_some()).map(|(k, _)| canonical(&now(row, k))).collect()
+        places.iter().enumerate().filter(|(_, p)| p.is_some()).map(|(k, _)| canonical(at(row, k))).collect()
     };
     let visible_cells =
-        |row: &[Value]| -> Vec<String> { places.iter().flatten().map(|&p| canonical(&now(row, p))).collect() };
+        |row: &[Value]| -> Vec<String> { places.iter().flatten().map(|&p| canonical(at(row, p))).collect() };
     let mut taken = vec![false; v.rows.len()];
     let mut matched: Vec<Option<usize>> = vec![None; w.rows.len()];
     let mut whole = Buckets::new(v.rows.iter().map(|(_, cells)| visible_cells(cells)));
@@ -289,13 +295,13 @@ fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<Edit>) {
         };
         for (k, place) in places.iter().enumerate() {
             if let Some(p) = place
-                && !same_cell(&now(row, k), &now(cells, *p))
+                && !same_cell(at(row, k), at(cells, *p))
             {
                 changed(&w.headers[k], now(row, k), now(cells, *p));
             }
         }
         for &k in &extra {
-            if !now(cells, k).is_empty() {
+            if !at(cells, k).is_empty() {
                 changed(v.headers[k].trim(), Value::Text(String::new()), now(cells, k));
             }
         }
@@ -397,6 +403,9 @@ impl<K: std::hash::Hash + Eq> Buckets<K> {
         Some(j)
     }
 }
+
+/// What a missing cell holds.
+static EMPTY: Value = Value::Text(String::new());
 
 /// Two cells hold the same thing: [`Value::same`], with an empty text cell
 /// the same as a missing one.

@@ -1011,8 +1011,8 @@ fn visible_sheet(name: &str, sheet: &super::sheet::Sheet) -> Visible {
 }
 
 /// A spreadsheet's date serial (days since 1899-12-30, the fraction the
-/// time of day) as `2026-11-30 10:00:00`, or the date alone at midnight;
-/// `None` when it is no date a calendar holds.
+/// time of day) as `2026-11-30 10:00:00`, the date alone at midnight, the
+/// time alone below one day; `None` when it is no date a calendar holds.
 fn excel_date(serial: f64) -> Option<String> {
     let epoch = chrono::NaiveDate::from_ymd_opt(1899, 12, 30)?.and_hms_opt(0, 0, 0)?;
     let seconds = (serial * 86_400.0).round();
@@ -1020,7 +1020,12 @@ fn excel_date(serial: f64) -> Option<String> {
         return None;
     }
     let t = epoch.checked_add_signed(chrono::TimeDelta::try_seconds(seconds as i64)?)?;
-    let format = if t.time() == chrono::NaiveTime::MIN { "%Y-%m-%d" } else { "%Y-%m-%d %H:%M:%S" };
+    // A time typed alone is a fraction of a day, with no date.
+    let format = match (serial.trunc() == 0.0, t.time() == chrono::NaiveTime::MIN) {
+        (true, _) => "%H:%M:%S",
+        (false, true) => "%Y-%m-%d",
+        (false, false) => "%Y-%m-%d %H:%M:%S",
+    };
     Some(t.format(format).to_string())
 }
 
@@ -1036,5 +1041,19 @@ fn value(cell: &Data) -> Value {
         // serial number; midnight is a date alone.
         Data::DateTime(d) if d.is_datetime() => Value::Text(excel_date(d.as_f64()).unwrap_or_else(|| d.to_string())),
         other => Value::Text(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    // SPEC N12: a date typed into a cell reads as the date, a time typed
+    // alone as the time, never as the spreadsheet's serial number.
+    #[test]
+    fn typed_dates_read_as_dates() {
+        assert_eq!(super::excel_date(46_357.0).as_deref(), Some("2026-12-01"));
+        assert_eq!(super::excel_date(46_357.4375).as_deref(), Some("2026-12-01 10:30:00"));
+        assert_eq!(super::excel_date(0.4375).as_deref(), Some("10:30:00"));
+        assert_eq!(super::excel_date(f64::NAN), None);
+        assert_eq!(super::excel_date(1e300), None);
     }
 }
