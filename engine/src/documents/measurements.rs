@@ -1051,8 +1051,8 @@ mod tests {
     #[test]
     fn typed_dates_read_as_dates() {
         assert_eq!(super::excel_date(46_357.0).as_deref(), Some("2026-12-01"));
-        assert_eq!(super::excel_date(46_357.4375).as_deref(), Some("2026-12-01 10:30:00"));
-        assert_eq!(super::excel_date(0.4375).as_deref(), Some("10:30:00"));
+        assert_eq!(super::excel_date(46_357.437_5).as_deref(), Some("2026-12-01 10:30:00"));
+        assert_eq!(super::excel_date(0.437_5).as_deref(), Some("10:30:00"));
         assert_eq!(super::excel_date(f64::NAN), None);
         assert_eq!(super::excel_date(1e300), None);
     }
