@@ -108,6 +108,7 @@ fn check_action(edits: &[Edit], action: &Action, mine: &Notebook) {
 fn check_applied(plan: &Plan, mine: &Notebook) -> Notebook {
     let in_memory = Plan {
         take: plan.take.iter().filter(|(_, a)| !matches!(a, Action::TypedRun(_))).cloned().collect(),
+        source: plan.source.clone(),
         ..Plan::default()
     };
     let mut after = mine.clone();
