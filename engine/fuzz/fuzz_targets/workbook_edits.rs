@@ -346,7 +346,10 @@ fn one_cell(u: &mut Unstructured) -> Result<()> {
         return Ok(());
     }
     let old = w.rows[i].get(k).cloned().unwrap_or(Value::Text(String::new()));
-    let below = u.arbitrary()?;
+    // A number at the top of the range has no larger neighbour a
+    // spreadsheet could keep: it is left as it is.
+    let below =
+        u.arbitrary()? && !matches!(old, Value::Number(n) if !n.next_up().is_finite() || !round15(n).is_finite());
     let new = match (&old, below) {
         (Value::Number(n), true) => match u.int_in_range(0..=2u8)? {
             0 => Value::Number(round15(*n)),
