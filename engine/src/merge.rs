@@ -883,14 +883,7 @@ mod tests {
     /// `edit`.
     fn workbook(nb: &Notebook, id: &str, edit: impl FnOnce(&mut Vec<Visible>)) -> Own {
         let cells = written(nb);
-        let mut visible: Vec<Visible> = cells
-            .iter()
-            .map(|w| Visible {
-                name: w.name.clone(),
-                headers: w.headers.clone(),
-                rows: w.rows.iter().enumerate().map(|(i, r)| (i as u32 + 2, r.clone())).collect(),
-            })
-            .collect();
+        let mut visible: Vec<Visible> = cells.iter().map(Visible::from).collect();
         edit(&mut visible);
         let edits = compare(&cells, &visible);
         Own { notebook: nb.clone(), layout: 2, id: id.into(), edits, problems: Vec::new() }

@@ -208,15 +208,6 @@ fn written_sheets(u: &mut Unstructured) -> Result<Vec<Written>> {
     Ok(sheets)
 }
 
-/// `w` as a spreadsheet shows it, unchanged: rows from line 2.
-fn shown(w: &Written) -> Visible {
-    Visible {
-        name: w.name.clone(),
-        headers: w.headers.clone(),
-        rows: w.rows.iter().enumerate().map(|(i, r)| (i as u32 + 2, r.clone())).collect(),
-    }
-}
-
 /// `v` after a spreadsheet re-saved it and a person sorted it: nothing a
 /// comparison may call an edit. `cell` is kept where it is, if given.
 fn resave(u: &mut Unstructured, v: &mut Visible) -> Result<()> {
@@ -288,7 +279,7 @@ fn free(u: &mut Unstructured) -> Result<()> {
         }
         written.push(Written { name, headers, rows });
     }
-    let mut visible: Vec<Visible> = written.iter().map(shown).collect();
+    let mut visible: Vec<Visible> = written.iter().map(Visible::from).collect();
     if u.arbitrary()? {
         for v in &mut visible {
             resave(u, v)?;
@@ -318,7 +309,7 @@ fn header(u: &mut Unstructured) -> Result<String> {
 /// Mode 1: the written sheets, re-saved: no edit.
 fn resaved(u: &mut Unstructured) -> Result<()> {
     let written = written_sheets(u)?;
-    let mut visible: Vec<Visible> = written.iter().map(shown).collect();
+    let mut visible: Vec<Visible> = written.iter().map(Visible::from).collect();
     for v in &mut visible {
         resave(u, v)?;
     }
@@ -363,7 +354,7 @@ fn one_cell(u: &mut Unstructured) -> Result<()> {
         }
         _ => value(u, true)?,
     };
-    let mut visible: Vec<Visible> = written.iter().map(shown).collect();
+    let mut visible: Vec<Visible> = written.iter().map(Visible::from).collect();
     resave(u, &mut visible[s])?;
     // The row as it is shown now, wherever it was sorted to, and the column.
     let place = visible[s].headers.iter().position(|h| h.trim() == w.headers[k]).expect("the column");
@@ -627,7 +618,7 @@ fn notebook(u: &mut Unstructured) -> Result<()> {
         assert_eq!(own.notebook, nb);
         plan_checks::check(&own, &nb);
     }
-    let mut visible: Vec<Visible> = written.iter().map(shown).collect();
+    let mut visible: Vec<Visible> = written.iter().map(Visible::from).collect();
     if u.arbitrary()? {
         for v in &mut visible {
             resave(u, v)?;

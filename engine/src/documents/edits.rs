@@ -99,6 +99,18 @@ pub struct Visible {
     pub rows: Vec<(u32, Vec<Value>)>,
 }
 
+impl From<&Written> for Visible {
+    /// The written cells as a spreadsheet shows them, unchanged: rows from
+    /// line 2, under the header.
+    fn from(w: &Written) -> Self {
+        Visible {
+            name: w.name.clone(),
+            headers: w.headers.clone(),
+            rows: w.rows.iter().enumerate().map(|(i, r)| (i as u32 + 2, r.clone())).collect(),
+        }
+    }
+}
+
 /// A change made in a spreadsheet, where it was made.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Edit {
@@ -236,15 +248,13 @@ fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<Edit>) {
     // Columns typed beside the written ones.
     let extra: Vec<usize> =
         (0..v.headers.len()).filter(|k| !w.headers.iter().any(|h| h == v.headers[*k].trim())).collect();
-    let now = |row: &[Value], k: usize| row.get(k).cloned().unwrap_or(Value::Text(String::new()));
-    // The same without a copy, where every cell of every row is looked at.
+    // A row's cell in column `k`; a missing one is empty.
     fn at(row: &[Value], k: usize) -> &Value {
         row.get(k).unwrap_or(&EMPTY)
     }
     let key_at = w.headers.iter().position(|h| h == key_column(&w.name));
-    let written_key = |row: &[Value]| key_at.map(|k| now(row, k));
-    let visible_key =
-        |row: &[Value]| key_at.and_then(|k| places[k]).map(|k| now(row, k)).unwrap_or(Value::Text(String::new()));
+    let written_key = |row: &[Value]| key_at.map(|k| at(row, k).clone());
+    let visible_key = |row: &[Value]| key_at.and_then(|k| places[k]).map_or(&EMPTY, |k| at(row, k)).clone();
     // A visible row is the written one when every written column agrees.
     let same_row = |written: &[Value], visible: &[Value]| {
         places.iter().enumerate().all(|(k, place)| place.is_none_or(|p| same_cell(at(written, k), at(visible, p))))
@@ -273,7 +283,7 @@ fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<Edit>) {
     let key_text = |key: Option<Value>| key.map(|k| row_label(&w.name, &k)).unwrap_or_default();
     for (i, row) in w.rows.iter().enumerate() {
         let Some(j) = matched[i] else {
-            let cells = w.headers.iter().enumerate().map(|(k, h)| (h.clone(), now(row, k).text()));
+            let cells = w.headers.iter().enumerate().map(|(k, h)| (h.clone(), at(row, k).text()));
             edits.push(Edit {
                 sheet: w.name.clone(),
                 line: i as u32 + 2,
@@ -284,7 +294,7 @@ fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<Edit>) {
             continue;
         };
         let (line, cells) = &v.rows[j];
-        let mut changed = |column: &str, old: Value, new: Value| {
+        let mut changed = |column: &str, old: &Value, new: &Value| {
             edits.push(Edit {
                 sheet: w.name.clone(),
                 line: *line,
@@ -297,12 +307,12 @@ fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<Edit>) {
             if let Some(p) = place
                 && !same_cell(at(row, k), at(cells, *p))
             {
-                changed(&w.headers[k], now(row, k), now(cells, *p));
+                changed(&w.headers[k], at(row, k), at(cells, *p));
             }
         }
         for &k in &extra {
             if !at(cells, k).is_empty() {
-                changed(v.headers[k].trim(), Value::Text(String::new()), now(cells, k));
+                changed(v.headers[k].trim(), &EMPTY, at(cells, k));
             }
         }
     }
@@ -314,10 +324,8 @@ fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<Edit>) {
             .headers
             .iter()
             .enumerate()
-            .map(|(k, h)| (h.trim().to_owned(), now(cells, k)))
-            .chain(
-                cells.iter().enumerate().skip(v.headers.len()).map(|(k, c)| (format!("column {}", k + 1), c.clone())),
-            )
+            .map(|(k, h)| (h.trim().to_owned(), at(cells, k)))
+            .chain(cells.iter().enumerate().skip(v.headers.len()).map(|(k, c)| (format!("column {}", k + 1), c)))
             .filter(|(_, c)| !c.is_empty())
             .map(|(h, c)| (h, c.text()))
             .collect();
@@ -429,14 +437,6 @@ mod tests {
         }
     }
 
-    fn visible(w: &Written) -> Visible {
-        Visible {
-            name: w.name.clone(),
-            headers: w.headers.clone(),
-            rows: w.rows.iter().enumerate().map(|(i, r)| (i as u32 + 2, r.clone())).collect(),
-        }
-    }
-
     // SPEC N12: a re-save keeps 15 significant digits; that is no edit.
     #[test]
     fn fifteen_digits_are_the_same_number() {
@@ -456,8 +456,8 @@ mod tests {
     #[test]
     fn an_unchanged_or_sorted_sheet_has_no_edit() {
         let w = notes(&[("2026-12-01 10:00:00 UTC", "one"), ("2026-12-01 10:05:00 UTC", "two")]);
-        assert_eq!(compare(std::slice::from_ref(&w), &[visible(&w)]), []);
-        let mut sorted = visible(&w);
+        assert_eq!(compare(std::slice::from_ref(&w), &[Visible::from(&w)]), []);
+        let mut sorted = Visible::from(&w);
         sorted.rows.reverse();
         assert_eq!(compare(std::slice::from_ref(&w), &[sorted]), []);
     }
@@ -467,7 +467,7 @@ mod tests {
     #[test]
     fn changes_are_listed_cell_by_cell() {
         let w = notes(&[("t1", "one"), ("t2", "two")]);
-        let mut v = visible(&w);
+        let mut v = Visible::from(&w);
         v.rows[0].1[1] = text("one, edited");
         v.rows.remove(1);
         v.rows.push((7, vec![text(""), text("fan noise")]));
@@ -490,7 +490,7 @@ mod tests {
     #[test]
     fn structure_changes_are_edits() {
         let w = notes(&[("t1", "one")]);
-        let mut v = visible(&w);
+        let mut v = Visible::from(&w);
         v.headers.truncate(1);
         for (_, r) in &mut v.rows {
             r.truncate(1);

@@ -960,7 +960,7 @@ pub fn read_own(bytes: &[u8], path: &str) -> Result<Own, ReadError> {
     // with the first difference, wherever the workbook is read.
     if hidden.layout == LAYOUT_VERSION && hidden.written.is_some() {
         let rendered = written(&notebook);
-        let differ = super::edits::compare(&baseline, &as_visible(&rendered));
+        let differ = super::edits::compare(&baseline, &rendered.iter().map(Visible::from).collect::<Vec<_>>());
         if let Some(first) = differ.first() {
             problems.push(format!(
                 "the notebook this workbook carries does not match the cells it says were written ({} differ, first: \
@@ -989,18 +989,6 @@ fn first_layout(mut written: Vec<Written>) -> Vec<Written> {
         }
     }
     written
-}
-
-/// Written cells as a spreadsheet shows them, to compare two copies.
-fn as_visible(written: &[Written]) -> Vec<Visible> {
-    written
-        .iter()
-        .map(|w| Visible {
-            name: w.name.clone(),
-            headers: w.headers.clone(),
-            rows: w.rows.iter().enumerate().map(|(i, r)| (i as u32 + 2, r.clone())).collect(),
-        })
-        .collect()
 }
 
 /// A sheet as read: its first row the headers, the rest its data rows.
