@@ -97,9 +97,11 @@ pub fn own_notebook(path: &Path) -> Option<PathBuf> {
         return None;
     }
     let bytes = vernier_engine::bounded::read_bounded(&path, MAX_WORKBOOK_BYTES, "a workbook").ok()?;
-    let own = measurements::read_own(&bytes, &path.display().to_string()).ok()?;
+    // Whose it is needs only the notebook it carries: its edits are weighed
+    // on the file thread once the window is open.
+    let theirs = measurements::read(&bytes, &path.display().to_string()).ok()?;
     let mine = store::load(dir).ok()?;
-    (merge::whose(&path, &own.notebook, dir, &mine) == Whose::Mine).then(|| dir.to_path_buf())
+    (merge::whose(&path, &theirs, dir, &mine) == Whose::Mine).then(|| dir.to_path_buf())
 }
 
 /// The status bar's sentence for a finished take-in: a success only once it

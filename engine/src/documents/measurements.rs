@@ -879,8 +879,10 @@ pub fn open(bytes: &[u8], path: &str) -> Result<Opened, ReadError> {
 }
 
 /// Reopens a `measurements.xlsx` written by Vernier, with nothing lost.
+/// Only the hidden sheet is read: nothing is compared.
 pub fn read(bytes: &[u8], path: &str) -> Result<Notebook, ReadError> {
-    read_own(bytes, path).map(|own| own.notebook)
+    let (hidden, _, _) = read_book(bytes, path, false)?;
+    Ok(from_bytes(hidden.text.as_bytes(), std::path::Path::new(path))?)
 }
 
 /// What the hidden sheet holds: the notebook's text, the layout version and
@@ -895,10 +897,10 @@ struct Hidden {
 /// cells were past the read limits.
 type Sheets = (Hidden, Vec<Visible>, Vec<String>);
 
-/// Reopens a `measurements.xlsx` written by Vernier and compares its
-/// visible sheets with what Vernier wrote (N12). The reader runs behind
-/// `catch_unwind`: a hostile file can make it panic.
-pub fn read_own(bytes: &[u8], path: &str) -> Result<Own, ReadError> {
+/// Reads a workbook Vernier wrote: its hidden sheet and, with `sheets`,
+/// its visible sheets and which of their cells were past the read limits.
+/// The reader runs behind `catch_unwind`: a hostile file can make it panic.
+fn read_book(bytes: &[u8], path: &str, sheets: bool) -> Result<Sheets, ReadError> {
     let unreadable = |message: String| ReadError::Unreadable { path: path.to_owned(), message };
     super::foreign::check_package(bytes).map_err(unreadable)?;
     let read = std::panic::catch_unwind(|| -> Result<Option<Sheets>, String> {
@@ -927,7 +929,7 @@ pub fn read_own(bytes: &[u8], path: &str) -> Result<Own, ReadError> {
             }
         }
         let (mut visible, mut problems) = (Vec::new(), Vec::new());
-        for name in names.iter().filter(|n| *n != EMBED_SHEET) {
+        for name in names.iter().filter(|n| sheets && *n != EMBED_SHEET) {
             let sheet = super::sheet::Sheet::read(&mut book, name)?;
             problems.extend(sheet.left_out.clone());
             visible.push(visible_sheet(name, &sheet));
@@ -936,7 +938,13 @@ pub fn read_own(bytes: &[u8], path: &str) -> Result<Own, ReadError> {
     })
     .map_err(|_| unreadable("the workbook reader gave up on this file".into()))?
     .map_err(unreadable)?;
-    let (hidden, visible, mut problems) = read.ok_or_else(|| ReadError::Foreign(path.to_owned()))?;
+    read.ok_or_else(|| ReadError::Foreign(path.to_owned()))
+}
+
+/// Reopens a `measurements.xlsx` written by Vernier and compares its
+/// visible sheets with what Vernier wrote (N12).
+pub fn read_own(bytes: &[u8], path: &str) -> Result<Own, ReadError> {
+    let (hidden, visible, mut problems) = read_book(bytes, path, true)?;
     let notebook = from_bytes(hidden.text.as_bytes(), std::path::Path::new(path))?;
     // The cells as written in the workbook's own layout; a workbook of the
     // first layout kept none, and is compared with what this build writes
