@@ -13,10 +13,9 @@ use anyhow::anyhow;
 use chrono::Utc;
 use clap::Args;
 use serde_json::{Value, json};
-use vernier_engine::documents::foreign::MAX_WORKBOOK_BYTES;
-use vernier_engine::documents::measurements::{self, Opened};
-use vernier_engine::merge::{self, Merged, Plan, Whose};
-use vernier_engine::notebook::store;
+use vernier_engine::documents::foreign::{self, MAX_WORKBOOK_BYTES};
+use vernier_engine::documents::measurements::ReadError;
+use vernier_engine::merge::{self, MergeError, Merged, Plan};
 
 use super::{Failure, Outcome};
 
@@ -48,42 +47,44 @@ pub struct MergeArgs {
 pub fn merge(args: &MergeArgs) -> Outcome {
     let bytes =
         vernier_engine::bounded::read_bounded(&args.file, MAX_WORKBOOK_BYTES, "a workbook").map_err(Failure::input)?;
-    let opened = measurements::open(&bytes, &args.file.display().to_string()).map_err(Failure::input)?;
     let file = merge::file_name(&args.file);
-    match (opened, &args.new_notebook, &args.notebook) {
-        (Opened::Foreign(f), _, dir) => {
-            let dir = dir.as_deref().ok_or_else(|| {
-                Failure::input(anyhow!("{file} was not written by Vernier: name the notebook to import its runs into"))
-            })?;
-            foreign(&f, &file, dir, args)
-        }
-        (Opened::Vernier(_), Some(target), _) => {
-            let merged = merge::new_notebook(&bytes, &args.file, target, Utc::now()).map_err(Failure::input)?;
-            report(
-                &merged,
-                &format!("a new notebook in {} from {file}; {file} was not written", target.display()),
-                args.json,
-            );
-            Ok(u8::from(!merged.plan.refused.is_empty()))
-        }
-        (Opened::Vernier(own), None, Some(dir)) => {
-            let mine = store::load(dir).map_err(Failure::input)?;
-            if let Whose::Theirs(why) = merge::whose(&args.file, &own.notebook, dir, &mine) {
-                return Err(Failure::input(anyhow!(
-                    "{why}; reproduce its rows (vernier reproduce) or make a new notebook from it (vernier merge {} \
-                     --new-notebook NEWDIR)",
-                    vernier_engine::display::quote_argv(&[args.file.display().to_string()])
-                )));
+    // The engine reads the workbook once, and tells a foreign one apart.
+    let not_vernier = |e: &MergeError| matches!(e, MergeError::Workbook(ReadError::Foreign(_)));
+    let failure = |e: MergeError| match e {
+        MergeError::Save(e) => Failure::failed(e),
+        MergeError::Raw(e) => Failure::failed(e),
+        MergeError::NotMine(why) => Failure::input(anyhow!(
+            "{why}; reproduce its rows (vernier reproduce) or make a new notebook from it (vernier merge {} \
+             --new-notebook NEWDIR)",
+            vernier_engine::display::quote_argv(&[args.file.display().to_string()])
+        )),
+        e => Failure::input(e),
+    };
+    match (&args.new_notebook, &args.notebook) {
+        (Some(target), _) => match merge::new_notebook(&bytes, &args.file, target, Utc::now()) {
+            Ok(merged) => {
+                let what = format!("a new notebook in {} from {file}; {file} was not written", target.display());
+                report(&merged, &what, args.json);
+                Ok(u8::from(!merged.plan.refused.is_empty()))
             }
-            let merged = merge::merge(dir, &args.file, Utc::now()).map_err(|e| match e {
-                merge::MergeError::Save(e) => Failure::failed(e),
-                merge::MergeError::Raw(e) => Failure::failed(e),
-                e => Failure::input(e),
-            })?;
-            report(&merged, &format!("{file} into {}", dir.display()), args.json);
-            Ok(u8::from(!merged.plan.refused.is_empty() || !merged.taken.failed.is_empty()))
-        }
-        (Opened::Vernier(_), None, None) => Err(Failure::input(anyhow!("name the notebook with --notebook DIR"))),
+            Err(e) if not_vernier(&e) => Err(Failure::input(anyhow!(
+                "{file} was not written by Vernier: name the notebook to import its runs into with --notebook DIR"
+            ))),
+            Err(e) => Err(failure(e)),
+        },
+        (None, Some(dir)) => match merge::merge(dir, &args.file, Utc::now()) {
+            Ok(merged) => {
+                report(&merged, &format!("{file} into {}", dir.display()), args.json);
+                Ok(u8::from(!merged.plan.refused.is_empty() || !merged.taken.failed.is_empty()))
+            }
+            Err(e) if not_vernier(&e) => {
+                let f = foreign::read(&bytes).map_err(|why| Failure::input(anyhow!("cannot read {file}: {why}")))?;
+                foreign_runs(&f, &file, dir, args)
+            }
+            Err(e) => Err(failure(e)),
+        },
+        // clap asks for one of the two.
+        (None, None) => Err(Failure::input(anyhow!("name the notebook with --notebook DIR"))),
     }
 }
 
@@ -152,7 +153,7 @@ fn list_refused(plan: &Plan) {
 
 /// Lists what a workbook Vernier did not write holds, then imports its
 /// runs after `--yes` (D4, R2: nothing from it is taken without consent).
-fn foreign(f: &vernier_engine::documents::foreign::Foreign, file: &str, dir: &Path, args: &MergeArgs) -> Outcome {
+fn foreign_runs(f: &foreign::Foreign, file: &str, dir: &Path, args: &MergeArgs) -> Outcome {
     let (runs, refused) = merge::foreign_runs(f, file);
     let rows: Vec<String> = runs.iter().map(describe_run).collect();
     if args.json && !args.yes {
