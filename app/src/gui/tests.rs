@@ -35,6 +35,15 @@ fn step_until(harness: &mut Harness<'static, VernierApp>, what: &str, done: impl
     panic!("timed out waiting for {what}; the status bar says {:?}", harness.state().status);
 }
 
+/// A new, empty notebook titled `title` in a fresh temporary folder: the
+/// folder (kept while the guard lives), its path and the notebook.
+fn new_notebook(title: &str) -> (tempfile::TempDir, std::path::PathBuf, vernier_engine::notebook::Notebook) {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    let nb = store::create(&dir, title, chrono::Utc::now()).expect("create");
+    (tmp, dir, nb)
+}
+
 fn fixture_app() -> (tempfile::TempDir, Harness<'static, VernierApp>) {
     let tmp = tempfile::tempdir().expect("tmp");
     let dir = tmp.path().join("nb");
@@ -79,9 +88,7 @@ fn runs_table_shows_the_rows() {
 fn a_drifting_run_is_flagged() {
     use vernier_engine::harness::{TrialRecord, TrialStatus, raw};
     use vernier_engine::notebook::{Measurement, Tag, WarmupPolicy};
-    let tmp = tempfile::tempdir().expect("tmp");
-    let dir = tmp.path().join("nb");
-    let mut nb = store::create(&dir, "Drift", chrono::Utc::now()).expect("create");
+    let (_tmp, dir, mut nb) = new_notebook("Drift");
     // Halves 100 and 110 ms apart by more than the IQR (8 ms), which is
     // under a tenth of the median: drifting, not noisy.
     let ms = [100.0, 100.0, 100.0, 106.0, 106.0, 104.0, 104.0, 110.0, 110.0, 110.0];
@@ -207,9 +214,7 @@ fn the_window_and_the_command_line_share_a_notebook() {
 // and find it under Notes and anomalies.
 #[test]
 fn predict_run_lock_discard() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let dir = tmp.path().join("nb");
-    store::create(&dir, "GUI test", chrono::Utc::now()).expect("create");
+    let (_tmp, dir, _) = new_notebook("GUI test");
     let mut harness = app_on(dir.clone());
 
     harness.get_by_label("Predictions  (0)").click();
@@ -288,9 +293,7 @@ fn predict_run_lock_discard() {
 #[test]
 fn soak_from_the_window() {
     use vernier_engine::notebook::{PredictionText, SoakProtocol};
-    let tmp = tempfile::tempdir().expect("tmp");
-    let dir = tmp.path().join("nb");
-    store::create(&dir, "soak test", chrono::Utc::now()).expect("create");
+    let (_tmp, dir, _) = new_notebook("soak test");
     let mut harness = app_on(dir.clone());
     harness.get_by_label("Soak runs  (0)").click();
     harness.run();
@@ -798,9 +801,7 @@ fn their_notebook(dir: &std::path::Path, what: &str, command: &[&str]) {
 // changed since says which rows kept which value.
 #[test]
 fn the_environment_names_rows_measured_under_another_value() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let dir = tmp.path().join("nb");
-    let mut nb = store::create(&dir, "Power", chrono::Utc::now()).expect("create");
+    let (_tmp, dir, mut nb) = new_notebook("Power");
     nb.set_environment("Power source", "mains").expect("field");
     for i in 1..=4 {
         nb.record_run(measured(&format!("run {i}"), &["true"]), chrono::Utc::now());
@@ -1621,9 +1622,7 @@ fn a_pinned_run_keeps_the_window_off_its_cpu() {
     let Some(&cpu) = cpus.last().filter(|_| cpus.len() >= 2) else {
         return println!("skipped: with one CPU there is no other CPU to keep the window on");
     };
-    let tmp = tempfile::tempdir().expect("tmp");
-    let dir = tmp.path().join("nb");
-    store::create(&dir, "GUI test", chrono::Utc::now()).expect("create");
+    let (_tmp, dir, _) = new_notebook("GUI test");
     let mut harness = app_on(dir);
     // The UI thread, by its id (`/proc/thread-self` is `PID/task/TID`).
     let link = std::fs::read_link("/proc/thread-self").expect("/proc/thread-self");
@@ -1748,9 +1747,7 @@ fn a_cut_cell_shows_its_whole_text_on_hover() {
 // sets have their sweep view — in the picker and from each of their rows.
 #[test]
 fn the_kernels_runs_have_their_sweep_view() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let dir = tmp.path().join("nb");
-    let mut nb = store::create(&dir, "Kernels", chrono::Utc::now()).expect("create");
+    let (_tmp, dir, mut nb) = new_notebook("Kernels");
     for (kernel, ns) in [("seq", 0.8), ("chase", 2.0)] {
         for (size, factor) in [("16384", 1.0), ("1048576", 3.0), ("67108864", 40.0)] {
             let what = format!("{kernel}, working set {size}");
@@ -1788,9 +1785,7 @@ fn the_kernels_runs_have_their_sweep_view() {
 fn a_soak_is_shown_under_its_own_protocol() {
     use vernier_engine::notebook::{SoakColumn, SoakProtocol};
     use vernier_engine::soak::{Thresholds, analyze, file, record, run::SoakOutcome};
-    let tmp = tempfile::tempdir().expect("tmp");
-    let dir = tmp.path().join("nb");
-    let mut nb = store::create(&dir, "Soaked", chrono::Utc::now()).expect("create");
+    let (_tmp, dir, mut nb) = new_notebook("Soaked");
     let csv = record::raw_path(&dir, &nb);
     let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../datasets/thermal-soak.csv");
     std::fs::copy(shipped, &csv).expect("copy the soak");
