@@ -106,7 +106,8 @@ impl Action {
     pub fn describe(&self) -> String {
         match self {
             Action::SetEnvironment { field, old, new } => {
-                format!("Environment · {}: “{}” → “{}”", field.label(), inert(old), inert(new))
+                // Kept as a note: in words the window's font can show.
+                format!("Environment · {}: “{}” changed to “{}”", field.label(), inert(old), inert(new))
             }
             Action::AddNote { text, .. } => format!("a new note: “{}”", inert(text)),
             Action::AddPrediction(p) => format!(

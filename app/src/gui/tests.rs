@@ -1898,7 +1898,7 @@ fn spreadsheet_edits_are_offered_and_taken_in() {
     harness.get_by_label("Take in the 1 edit made in a spreadsheet").click();
     harness.run();
     harness.get_by_label("Will be taken in (1 edit)");
-    harness.get_by_label_contains("Environment · Ambient: “” -> “22 C”");
+    harness.get_by_label_contains("Environment · Ambient: “” changed to “22 C”");
     harness.get_by_label_contains("Notes and anomalies row 2");
     harness.get_by_label_contains("a note stays as it was written (N5)");
     assert_eq!(store::load(&dir).expect("loads").environment().get(vernier_engine::notebook::EnvField::Ambient), "");

@@ -31,13 +31,23 @@ pub fn notes_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
             ui.label(RichText::new(note.at.format("%Y-%m-%d %H:%M").to_string()).monospace().weak());
             // A note may come from someone's workbook: inert, lines kept (SPEC N10).
             let text = RichText::new(vernier_engine::display::inert_multiline(&note.text));
-            ui.vertical(|ui| {
-                ui.label(if note.about.is_some() { text.strong() } else { text });
-                // N12: a note taken in from a workbook says where it came from.
-                if let Some(source) = &note.source {
-                    ui.label(RichText::new(vernier_engine::display::inert(source)).small().weak());
+            let text = if note.about.is_some() { text.strong() } else { text };
+            match &note.source {
+                // N12: a note taken in from a workbook says where it came
+                // from, on a small line of its own in the same cell.
+                Some(source) => {
+                    let style = ui.style().clone();
+                    let mut job = egui::text::LayoutJob::default();
+                    let align = egui::Align::LEFT;
+                    text.append_to(&mut job, &style, egui::FontSelection::Default, align);
+                    let source = RichText::new(format!("\n{}", vernier_engine::display::inert(source)));
+                    source.small().weak().append_to(&mut job, &style, egui::FontSelection::Default, align);
+                    ui.label(job);
                 }
-            });
+                None => {
+                    ui.label(text);
+                }
+            }
             ui.end_row();
         }
     });
