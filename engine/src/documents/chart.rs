@@ -197,7 +197,12 @@ fn results_part(runs: &[&Run], shown: &DisplayUnit, note: &str) -> Result<Pictur
             if runs.len() == 1 { "1 run".to_owned() } else { format!("{} runs", runs.len()) }
         ),
         thermal: crate::sweeps::thermal(runs),
-        more: Vec::new(),
+        // N12: a run typed by hand gave its IQR but not its quartiles.
+        more: runs
+            .iter()
+            .filter(|r| r.measurement.summary.typed)
+            .map(|r| format!("run {} was typed by hand: its quartiles are not known, so it has no box", r.number))
+            .collect(),
         warnings: Vec::new(),
         axes: format!("one row per run, labelled with its number and What; x: {} ({unit})", per_trial(unit)),
         synthetic: runs.iter().any(|r| r.measurement.synthetic),
@@ -600,12 +605,20 @@ fn draw_runs(caption: &Caption, boxes: &[RunBox], unit: &str) -> Result<Picture,
                 )))
                 .map_err(err)?;
             chart.draw_series(std::iter::once(Circle::new((median, y), 6, blue.filled()))).map_err(err)?;
-            // The figures beside the whisker, on the side with room.
-            let right = max - x0 < (x1 - x0) * 0.6;
-            let (at, h, dx) = if right { (max, HPos::Left, 10) } else { (min, HPos::Right, -10) };
-            let style = TextStyle::from((FAMILY, TICK).into_font()).pos(Pos::new(h, VPos::Center));
+            // The figures beside the whisker, on the side with room; above
+            // the median when the whisker spans the axis (a row alone, or
+            // one far wider than the others), never over the row's label.
+            let span = x1 - x0;
+            let ((at, dx, dy), h, v) = if max - x0 < span * 0.6 {
+                ((max, 10, 0), HPos::Left, VPos::Center)
+            } else if min - x0 > span * 0.4 {
+                ((min, -10, 0), HPos::Right, VPos::Center)
+            } else {
+                ((median, 0, -10), HPos::Center, VPos::Bottom)
+            };
+            let style = TextStyle::from((FAMILY, TICK).into_font()).pos(Pos::new(h, v));
             chart
-                .draw_series(std::iter::once(EmptyElement::at((at, y)) + Text::new(b.figures.clone(), (dx, 0), style)))
+                .draw_series(std::iter::once(EmptyElement::at((at, y)) + Text::new(b.figures.clone(), (dx, dy), style)))
                 .map_err(err)?;
         }
         Ok(())
@@ -919,6 +932,34 @@ fn err(e: impl std::fmt::Display) -> ChartError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // SPEC N12, D5: a run typed by hand has no quartiles, so its chart draws
+    // no box and says why.
+    #[test]
+    fn a_run_typed_by_hand_says_it_has_no_box() {
+        use crate::notebook::{Measurement, Tag, WarmupPolicy};
+        let at = chrono::DateTime::UNIX_EPOCH;
+        let mut nb = Notebook::new("t", at);
+        let measurement = Measurement {
+            what: "stopwatch".into(),
+            command: vec!["./mm".into()],
+            warmup: WarmupPolicy::Unknown,
+            warmup_trials: 0,
+            summary: crate::stats::Summary::typed(5, 61.2, 0.8, 60.1, 63.0),
+            unit: "ms".into(),
+            ns_per_unit: 1e6,
+            conditions: Vec::new(),
+            raw_file: None,
+            tag: Tag::Measured,
+            synthetic: false,
+            extends: None,
+            figure: None,
+        };
+        nb.record_run(measurement, at);
+        let pictures = results(&nb, |_| true);
+        let alt = &pictures.first().expect("a chart").as_ref().expect("drawn").alt;
+        assert!(alt.contains("run 1 was typed by hand: its quartiles are not known, so it has no box"), "{alt}");
+    }
 
     // SPEC D5: the y-axis starts at zero unless that would flatten the data.
     #[test]
