@@ -12,6 +12,8 @@ mod audit;
 mod charts;
 /// D1–D4: the six documents and the workbook round trip.
 mod documents;
+/// N10: the folder's lock — deleted mid-change, raced with a link.
+mod folder_lock;
 /// E1, E7, E10, N6: the engine thread, cancellation, recording.
 mod harness;
 /// N1, N2, N8: the folder format, round trips, schema and error positions.

@@ -22,6 +22,12 @@ impl Failure {
     pub fn failed(error: impl Into<anyhow::Error>) -> Self {
         Self { code: 1, error: error.into() }
     }
+
+    /// The same failure, with what it leaves behind said first.
+    #[must_use]
+    pub fn context(self, context: String) -> Self {
+        Self { code: self.code, error: self.error.context(context) }
+    }
 }
 
 /// What a command returns: the exit code to use when it ran to the end

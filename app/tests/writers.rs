@@ -158,3 +158,94 @@ fn planted_symbolic_links_are_not_followed() {
     assert_ne!(o.status.code(), Some(0));
     assert_eq!(std::fs::read_dir(&outside).expect("outside").count(), 0, "nothing exported outside the folder");
 }
+
+// SPEC N10 (issue 31, finding 2): with the lock held by another process, a
+// writer says it is waiting and names the holder as the OS reports it (no
+// holder line in the file: not a Vernier), and SIGINT, SIGTERM and SIGHUP
+// each end the wait with exit 1 and nothing changed.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_held_lock_is_waited_for_out_loud_and_a_signal_cancels_the_wait() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = new_notebook(tmp.path());
+    // Held by this test process, as `flock` would hold it.
+    let held = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(Path::new(&dir).join(".vernier.lock"))
+        .expect("lock file");
+    held.lock().expect("hold the lock");
+    for signal in ["INT", "TERM", "HUP"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_vernier"))
+            .args(["note", &dir, &format!("not while {signal}")])
+            .stderr(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+        let mut line = String::new();
+        stderr.read_line(&mut line).expect("a line on stderr");
+        assert!(line.contains("waiting for the notebook's lock"), "{line}");
+        assert!(line.contains(&format!("pid {}", std::process::id())), "the OS's holder is named: {line}");
+        let killed = Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status();
+        assert!(killed.expect("kill").success());
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut rest).expect("rest of stderr");
+        let status = child.wait().expect("wait");
+        assert_eq!(status.code(), Some(1), "SIG{signal} cancels the wait: {rest}");
+        assert!(rest.contains("cancelled") && rest.contains("nothing was changed"), "{rest}");
+    }
+    drop(held);
+    assert!(!notes(&dir).iter().any(|n| n.starts_with("not while")), "nothing was changed");
+    let o = vernier(&["note", &dir, "free again"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+// SPEC N10: a benchmark looks at the lock before its first trial, and one
+// cancelled while waiting to record keeps its trials and names their file.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_bench_cancelled_while_waiting_to_record_names_its_raw_file() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = new_notebook(tmp.path());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vernier"))
+        .args(["bench", "-n", "3", "--warmup", "0", "--notebook", &dir, "--", "sleep", "0.5"])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    // Taken once the bench has passed its look at the lock (its raw file is
+    // reserved) and is measuring.
+    let raw = Path::new(&dir).join("raw/run-1.csv");
+    let deadline = std::time::Instant::now() + common::DEADLINE;
+    while !raw.exists() {
+        assert!(std::time::Instant::now() < deadline, "the bench never reserved its raw file");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let held =
+        std::fs::File::options().read(true).write(true).open(Path::new(&dir).join(".vernier.lock")).expect("lock file");
+    held.lock().expect("hold the lock");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut line = String::new();
+    while !line.contains("waiting for the notebook's lock") {
+        line.clear();
+        assert!(stderr.read_line(&mut line).expect("stderr") > 0, "the bench never said it waits");
+    }
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+    assert!(killed.expect("kill").success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).expect("rest of stderr");
+    assert_eq!(child.wait().expect("wait").code(), Some(1), "{rest}");
+    assert!(rest.contains("raw/run-1.csv") && rest.contains("not recorded"), "{rest}");
+    assert!(std::fs::read_to_string(&raw).expect("kept").contains("sleep"), "the trials are kept");
+    drop(held);
+    let o = vernier(&["show", &dir, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["runs"].as_array().map(Vec::len), Some(0), "no row was recorded");
+}

@@ -745,22 +745,21 @@ pub struct Merged {
 /// the workbook's edits were taken in (N10, N12, A17). Someone else's
 /// workbook is refused ([`MergeError::NotMine`]).
 pub fn merge(dir: &Path, path: &Path, at: DateTime<Utc>) -> Result<Merged, MergeError> {
-    let _lock = crate::notebook::store::lock(dir)?;
-    let mut mine = crate::notebook::store::load(dir)?;
     let bytes = crate::bounded::read_bounded(path, foreign::MAX_WORKBOOK_BYTES, "a workbook")?;
     let own = crate::documents::measurements::read_own(&bytes, &path.display().to_string())?;
-    if let Whose::Theirs(why) = whose(path, &own.notebook, dir, &mine) {
-        return Err(MergeError::NotMine(why));
-    }
     let file = file_name(path);
-    let plan = plan(&own, &mine, &file);
-    let taken = plan.apply(dir, &mut mine, at);
-    if !taken.lines.is_empty() {
-        crate::notebook::store::save_with(&crate::notebook::store::OsStorage, dir, &mine)?;
-    }
+    let weigh = |mine: &mut Notebook| {
+        if let Whose::Theirs(why) = whose(path, &own.notebook, dir, mine) {
+            return Err(MergeError::NotMine(why));
+        }
+        let plan = plan(&own, mine, &file);
+        let taken = plan.apply(dir, mine, at);
+        Ok((plan, taken))
+    };
     // The edits are in the notebook now (or refused, and said so): the
-    // workbook may be written again without asking.
-    let record_updated = match path.parent() {
+    // workbook may be written again without asking. Told under the same
+    // lock, so no export's record interleaves.
+    let tell_record = |_: &(Plan, Taken), _: &Notebook| match path.parent() {
         Some(folder) => {
             let folder = if folder.as_os_str().is_empty() { Path::new(".") } else { folder };
             let mut record = crate::documents::record::ExportRecord::read(dir, folder).unwrap_or_default();
@@ -769,7 +768,19 @@ pub fn merge(dir: &Path, path: &Path, at: DateTime<Utc>) -> Result<Merged, Merge
         }
         None => false,
     };
+    let ((plan, taken), record_updated, _) =
+        crate::notebook::store::change_then(dir, weigh, tell_record).map_err(MergeError::from)?;
     Ok(Merged { plan, taken, record_updated })
+}
+
+impl From<crate::notebook::store::ChangeError<MergeError>> for MergeError {
+    fn from(e: crate::notebook::store::ChangeError<MergeError>) -> Self {
+        match e {
+            crate::notebook::store::ChangeError::Load(e) => e.into(),
+            crate::notebook::store::ChangeError::Refused(e) => e,
+            crate::notebook::store::ChangeError::Save(e) => e.into(),
+        }
+    }
 }
 
 /// The name a workbook is recorded by: its file name, inert.
@@ -787,18 +798,20 @@ pub fn new_notebook(bytes: &[u8], path: &Path, target: &Path, at: DateTime<Utc>)
         return Err(MergeError::NotEmpty(target.to_path_buf()));
     }
     crate::notebook::store::create(target, &own.notebook.title, at)?;
-    let _lock = crate::notebook::store::lock(target)?;
-    let mut nb = own.notebook.clone();
     let file = file_name(path);
-    let plan = plan(&own, &nb, &file);
-    let taken = plan.apply(target, &mut nb, at);
     let origin = format!(
         "This notebook was made from the workbook {file} (SHA-256 {}): its runs' raw files stayed with the workbook's \
          owner.",
         &crate::harness::raw::sha256_hex(bytes)[..12]
     );
-    let _ = nb.add_note_from(&origin, None, Some(FROM_SPREADSHEET), at);
-    crate::notebook::store::save_with(&crate::notebook::store::OsStorage, target, &nb)?;
+    let fill = |nb: &mut Notebook| {
+        *nb = own.notebook.clone();
+        let plan = plan(&own, nb, &file);
+        let taken = plan.apply(target, nb, at);
+        let _ = nb.add_note_from(&origin, None, Some(FROM_SPREADSHEET), at);
+        Ok::<_, MergeError>((plan, taken))
+    };
+    let ((plan, taken), _) = crate::notebook::store::change(target, fill)?;
     Ok(Merged { plan, taken, record_updated: false })
 }
 
@@ -833,8 +846,6 @@ pub fn foreign_runs(f: &foreign::Foreign, file: &str) -> (Vec<Prepared>, Vec<Str
 /// in `dir`, under its lock; returns the runs recorded and how many were
 /// already in (the same file's row with the same numbers).
 pub fn take_foreign(dir: &Path, runs: &[Prepared], at: DateTime<Utc>) -> Result<(Vec<u32>, usize), MergeError> {
-    let _lock = crate::notebook::store::lock(dir)?;
-    let mut nb = crate::notebook::store::load(dir)?;
     // The same row of a file of the same name, with the same numbers: a
     // workbook taken in before. Another classmate's measurements.xlsx, or
     // a row changed since, is new.
@@ -847,18 +858,18 @@ pub fn take_foreign(dir: &Path, runs: &[Prepared], at: DateTime<Utc>) -> Result<
             && (&a.what, &a.command, &a.unit, a.tag) == (&b.what, &b.command, &b.unit, b.tag)
             && a.summary == b.summary
     };
-    let (fresh, already): (Vec<&Prepared>, Vec<&Prepared>) =
-        runs.iter().partition(|p| !nb.runs().iter().any(|r| same(&r.measurement, &p.rows[0].measurement)));
-    let mut numbers = Vec::new();
     let machine = crate::machine::Machine::read();
-    for prepared in fresh {
-        let recorded = prepared.clone().read_here(&machine).record(dir, &mut nb, at)?;
-        numbers.extend(recorded.runs);
-    }
-    if !numbers.is_empty() {
-        crate::notebook::store::save_with(&crate::notebook::store::OsStorage, dir, &nb)?;
-    }
-    Ok((numbers, already.len()))
+    let take = |nb: &mut Notebook| {
+        let (fresh, already): (Vec<&Prepared>, Vec<&Prepared>) =
+            runs.iter().partition(|p| !nb.runs().iter().any(|r| same(&r.measurement, &p.rows[0].measurement)));
+        let mut numbers = Vec::new();
+        for prepared in fresh {
+            let recorded = prepared.clone().read_here(&machine).record(dir, nb, at)?;
+            numbers.extend(recorded.runs);
+        }
+        Ok::<_, MergeError>((numbers, already.len()))
+    };
+    Ok(crate::notebook::store::change(dir, take)?.0)
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use vernier_engine::harness::{
 use vernier_engine::instrument;
 use vernier_engine::kernels::{KernelKind, KernelSpec};
 use vernier_engine::machine::Machine;
+use vernier_engine::notebook::store;
 use vernier_engine::notebook::{Environment, RowRef, WarmupPolicy, row_list};
 use vernier_engine::stats::format_significant;
 use vernier_engine::units::{DisplayUnit, Figures};
@@ -320,9 +321,7 @@ fn kernel_spec(kind: KernelKind, args: &BenchArgs) -> KernelSpec {
 /// terminal; Ctrl-C cancels it (children killed) instead of orphaning them.
 pub(super) fn run_with_progress(spec: BenchSpec) -> Result<BenchResult, Failure> {
     let engine = Engine::spawn(|| {}).map_err(Failure::failed)?;
-    let token = engine.cancel_token();
-    // A second handler cannot be installed; then Ctrl-C just ends the process.
-    let _ = ctrlc::set_handler(move || token.store(true, std::sync::atomic::Ordering::Relaxed));
+    super::interrupt::cancels(engine.cancel_token());
     engine.start(spec);
     let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
     if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} trials  {msg}") {
@@ -357,7 +356,12 @@ pub(super) fn run_with_progress(spec: BenchSpec) -> Result<BenchResult, Failure>
 /// take the same one, and a refused `raw/` stops the run before it measures.
 /// Takes the raw file's name for the next run, and returns the notebook's
 /// Environment as stated now, when the run starts: what its rows keep (N9).
+///
+/// The notebook's lock is looked at too: a run that could not be recorded
+/// afterwards should not be measured first, so a lock held elsewhere is
+/// waited for here, out loud and cancellable, before the first trial (N10).
 pub(super) fn reserve_raw(dir: &std::path::Path) -> Result<(harness::raw::Reserved, Environment), Failure> {
+    store::exclusive(dir, || Ok::<_, vernier_engine::notebook::SaveError>(())).map_err(Failure::failed)?;
     let notebook = open(dir)?;
     let next_run = notebook.runs().len() + 1;
     let reserved = harness::raw::Reserved::take(dir, &harness::raw_stem(next_run)).map_err(Failure::failed)?;
@@ -373,7 +377,11 @@ pub(super) fn record(
     reserved: harness::raw::Reserved,
 ) -> Result<harness::Recorded, Failure> {
     let raw_file = harness::write_raw_reserved(dir, result, reserved).map_err(Failure::failed)?;
-    apply(dir, |nb| Ok::<_, std::convert::Infallible>(harness::add_rows(nb, result, &raw_file, Utc::now())))
+    apply(dir, |nb| Ok::<_, std::convert::Infallible>(harness::add_rows(nb, result, &raw_file, Utc::now()))).map_err(
+        // Measured but not recorded (the wait for the lock was cancelled,
+        // or the save failed): the trials are kept, and said where.
+        |failure| failure.context(format!("the trials are kept in {}, not recorded in the log", raw_file.path)),
+    )
 }
 
 fn arm_json(arm: &ArmResult, raw_file: Option<&str>, failed: bool) -> Value {

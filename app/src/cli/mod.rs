@@ -17,6 +17,7 @@ mod compare_cmd;
 mod export_cmd;
 mod extend_cmd;
 mod import_cmds;
+mod interrupt;
 mod merge_cmd;
 mod notebook_cmds;
 mod numbers;
@@ -204,6 +205,7 @@ pub fn parse() -> Invocation {
 
 /// Runs a command of the command line.
 pub fn run(command: Command) -> Outcome {
+    interrupt::install();
     match command {
         Command::New { dir, title } => notebook_cmds::new(&dir, &title),
         Command::Show { dir, run: Some(n), form, .. } => show::show_run(&dir, n, &form),

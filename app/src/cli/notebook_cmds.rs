@@ -247,7 +247,7 @@ pub fn set(dir: &Path, field: &str, value: &str) -> Outcome {
 /// folder's lock (N10), and prints its message once the change is saved;
 /// warns about any broken seal. A refused edit is bad input (exit 2) and
 /// saves nothing.
-pub fn change(dir: &Path, edit: impl FnOnce(&mut Notebook) -> Result<String, NotebookError>) -> Outcome {
+pub fn change(dir: &Path, edit: impl FnMut(&mut Notebook) -> Result<String, NotebookError>) -> Outcome {
     let message = apply(dir, edit)?;
     out!("{message}");
     Ok(0)
@@ -256,7 +256,7 @@ pub fn change(dir: &Path, edit: impl FnOnce(&mut Notebook) -> Result<String, Not
 /// [`change`] without the printing: the edit's value once it is on disk.
 pub fn apply<T, E: std::error::Error + Send + Sync + 'static>(
     dir: &Path,
-    edit: impl FnOnce(&mut Notebook) -> Result<T, E>,
+    edit: impl FnMut(&mut Notebook) -> Result<T, E>,
 ) -> Result<T, Failure> {
     let (value, notebook) = store::change(dir, edit).map_err(|e| match e {
         store::ChangeError::Save(e) => Failure::failed(e),

@@ -59,12 +59,12 @@ pub fn placement(args: &PlacementArgs) -> Outcome {
         if !unknown.is_empty() {
             return Err(Failure::input(anyhow!("{source} has no workload named {}", unknown.join(", "))));
         }
-        let kept = budgets
+        let kept: Vec<_> = budgets
             .iter()
             .map(|(w, &deadline_ms)| Budget { workload: w.clone(), deadline_ms, rate_per_s: rates.get(w).copied() })
             .collect();
         return change(dir, |nb| {
-            nb.set_placement(kept).map(|()| "kept in the notebook for placement-decision.docx".to_owned())
+            nb.set_placement(kept.clone()).map(|()| "kept in the notebook for placement-decision.docx".to_owned())
         });
     }
     Ok(0)

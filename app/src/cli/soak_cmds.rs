@@ -287,8 +287,7 @@ fn run_soak(args: &RunArgs) -> Outcome {
     let context = notebook.as_ref().map_or_else(Vec::new, |(_, nb)| run::stated_context(nb.environment()));
     let spec = run::SoakSpec { protocol, workers, out: out_path.clone(), sensors_root: "/".into(), context };
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let token = std::sync::Arc::clone(&cancel);
-    let _ = ctrlc::set_handler(move || token.store(true, std::sync::atomic::Ordering::Relaxed));
+    super::interrupt::cancels(std::sync::Arc::clone(&cancel));
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(u64::from(protocol.samples())),
         indicatif::ProgressDrawTarget::stderr(),

@@ -176,7 +176,7 @@ pub fn cite(args: &CiteArgs) -> Outcome {
         tag: if args.modeled { Tag::Modeled } else { Tag::Cited },
     };
     change(&args.dir, |nb| {
-        let n = nb.add_citation(citation)?;
+        let n = nb.add_citation(citation.clone())?;
         let c = &nb.writing().citations[n - 1];
         let missing: Vec<&str> = [(c.url.is_empty(), "a URL"), (c.retrieved.is_empty(), "a retrieval date")]
             .into_iter()

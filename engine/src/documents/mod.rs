@@ -219,20 +219,21 @@ pub fn export_to(
     }
     // One export at a time per notebook, so two never interleave their
     // documents and record.
-    let _lock = crate::notebook::store::lock(dir)?;
-    let edited = record::edited(dir, &out, &STEMS);
-    if !edited.is_empty() && overwrite == Overwrite::Never {
-        return Err(ExportError::Edited(edited));
-    }
-    let files = export(nb, &Attachments::load(dir, nb))?;
-    let mut written = Vec::new();
-    for (name, bytes) in &files {
-        let path = out.join(name);
-        crate::notebook::store::atomic_write(&crate::notebook::store::OsStorage, &path, bytes)?;
-        written.push(path);
-    }
-    record::ExportRecord::of(nb, &files).write(dir, &out).map_err(ExportError::RecordNotSaved)?;
-    Ok(written)
+    crate::notebook::store::exclusive(dir, || {
+        let edited = record::edited(dir, &out, &STEMS);
+        if !edited.is_empty() && overwrite == Overwrite::Never {
+            return Err(ExportError::Edited(edited));
+        }
+        let files = export(nb, &Attachments::load(dir, nb))?;
+        let mut written = Vec::new();
+        for (name, bytes) in &files {
+            let path = out.join(name);
+            crate::notebook::store::atomic_write(&crate::notebook::store::OsStorage, &path, bytes)?;
+            written.push(path);
+        }
+        record::ExportRecord::of(nb, &files).write(dir, &out).map_err(ExportError::RecordNotSaved)?;
+        Ok(written)
+    })
 }
 
 /// What a document is called on its title line ("Threat Model" for

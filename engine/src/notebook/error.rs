@@ -57,6 +57,11 @@ pub enum LoadError {
 pub enum SaveStep {
     /// Taking the notebook folder's lock (N10).
     Lock,
+    /// Waiting for another writer's lock, cancelled by the user (N10).
+    Wait,
+    /// Checking, just before committing, that the lock held is still the
+    /// folder's (N10): its file was deleted or replaced meanwhile.
+    LockLost,
     /// Loading the notebook as it is now, to apply the change to it.
     Reload,
     /// Checking that the target is a real file inside the folder (N10).
@@ -82,6 +87,8 @@ impl std::fmt::Display for SaveStep {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             SaveStep::Lock => "locking the notebook folder",
+            SaveStep::Wait => "waiting for the notebook folder's lock",
+            SaveStep::LockLost => "checking the folder's lock before committing",
             SaveStep::Reload => "reading the notebook as it is now",
             SaveStep::Confine => "checking the file to replace",
             SaveStep::Serialize => "serialising the notebook",
@@ -103,6 +110,8 @@ impl std::fmt::Display for SaveStep {
     "saving failed while {step} ({source}); {}: {}",
     if *step == SaveStep::SyncFolder {
         "the new version is in place but may not have reached the disk"
+    } else if *step == SaveStep::Wait {
+        "nothing was changed"
     } else {
         "the previous version is kept"
     },

@@ -12,6 +12,9 @@ use super::Notebook;
 use super::error::{CreateError, LoadError, NotebookError, SaveError, SaveStep};
 use crate::bounded;
 
+mod lock;
+pub use lock::{FIRST_WORD, FolderLock, Holder, LOCK_FILE, LockError, LockWait, REPEAT_EVERY, Waiting, set_lock_wait};
+
 /// The log's file name inside a notebook folder.
 pub const NOTEBOOK_FILE: &str = "notebook.ron";
 /// Raw trial files, written once (N6).
@@ -84,6 +87,17 @@ impl Storage for OsStorage {
 /// temporary name is never followed), and a `target` that is a symbolic
 /// link or anything but a regular file is refused rather than replaced.
 pub fn atomic_write<S: Storage>(storage: &S, target: &Path, bytes: &[u8]) -> Result<(), SaveError> {
+    atomic_write_checked(storage, target, bytes, &|| Ok(true))
+}
+
+/// [`atomic_write`] that asks `may_commit` just before the rename that
+/// commits it: a writer whose lock was lost meanwhile (N10) commits nothing.
+fn atomic_write_checked<S: Storage>(
+    storage: &S,
+    target: &Path,
+    bytes: &[u8],
+    may_commit: &dyn Fn() -> io::Result<bool>,
+) -> Result<(), SaveError> {
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -97,6 +111,10 @@ pub fn atomic_write<S: Storage>(storage: &S, target: &Path, bytes: &[u8]) -> Res
         file.flush().map_err(fail(SaveStep::Write))?;
         storage.sync(&mut file).map_err(fail(SaveStep::SyncTemp))?;
         drop(file);
+        if !may_commit().map_err(fail(SaveStep::LockLost))? {
+            let lost = io::Error::other("the folder's lock file was deleted or replaced while this writer held it");
+            return Err(fail(SaveStep::LockLost)(lost));
+        }
         storage.rename(&temp, target).map_err(fail(SaveStep::Rename))
     })();
     if staged.is_err() {
@@ -186,33 +204,42 @@ pub fn create(dir: &Path, title: &str, at: DateTime<Utc>) -> Result<Notebook, Cr
 /// [`change`]: it applies the change to the file as it is now, so no other
 /// writer's change is lost.
 pub fn save(dir: &Path, notebook: &Notebook) -> Result<(), SaveError> {
-    let _lock = lock(dir)?;
-    save_with(&OsStorage, dir, notebook)
+    loop {
+        let held = lock(dir)?;
+        match write_text(&OsStorage, dir, notebook, Some(&held)) {
+            Err(e) if e.step == SaveStep::LockLost => continue,
+            done => return done.map(drop),
+        }
+    }
 }
 
-/// Name of the lock file in a notebook folder.
-pub const LOCK_FILE: &str = ".vernier.lock";
-
-/// This process's hold on a notebook folder while it applies one change
-/// (N10). Released when dropped; the operating system releases it when the
-/// process dies, so a crash leaves only the empty file, which is harmless.
-/// Reading never takes it.
-#[derive(Debug)]
-pub struct FolderLock {
-    _file: File,
-}
-
-/// Takes the lock of the notebook folder `dir`, waiting for another writer
-/// to finish its change (an advisory lock: `flock` on Linux and macOS,
-/// `LockFileEx` on Windows).
+/// Takes the lock of the notebook folder `dir` (N10), waiting while another
+/// writer holds it — said within a second and cancellable through the
+/// process's [`LockWait`] — then removes what dead writers left behind.
 pub fn lock(dir: &Path) -> Result<FolderLock, SaveError> {
-    let path = dir.join(LOCK_FILE);
-    let fail = |source| SaveError { path: path.clone(), step: SaveStep::Lock, source };
-    refuse_unless_regular(&path).map_err(fail)?;
-    let file = File::options().read(true).write(true).create(true).truncate(false).open(&path).map_err(fail)?;
-    file.lock().map_err(fail)?;
+    let held = lock::lock(dir).map_err(|e| lock_error(dir, e))?;
     remove_stale_temporaries(dir);
-    Ok(FolderLock { _file: file })
+    Ok(held)
+}
+
+/// A [`LockError`] as the [`SaveError`] every writer reports.
+fn lock_error(dir: &Path, e: LockError) -> SaveError {
+    match e {
+        LockError::Io(source) => SaveError { path: dir.join(LOCK_FILE), step: SaveStep::Lock, source },
+        cancelled @ LockError::Cancelled { .. } => SaveError {
+            path: dir.join(NOTEBOOK_FILE),
+            step: SaveStep::Wait,
+            source: io::Error::new(io::ErrorKind::Interrupted, cancelled.to_string()),
+        },
+    }
+}
+
+/// Runs `work` holding the folder's lock, for a writer of files other than
+/// `notebook.ron` that must not interleave with another (the six documents
+/// and their record).
+pub fn exclusive<T, E: From<SaveError>>(dir: &Path, work: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    let _lock = lock(dir)?;
+    work()
 }
 
 /// Removes `notebook.ron`'s temporary files left by a writer that died
@@ -254,19 +281,26 @@ pub enum ChangeError<E: std::error::Error = NotebookError> {
 /// notebook as saved.
 pub fn change<T, E: std::error::Error>(
     dir: &Path,
-    edit: impl FnOnce(&mut Notebook) -> Result<T, E>,
+    edit: impl FnMut(&mut Notebook) -> Result<T, E>,
 ) -> Result<(T, Notebook), ChangeError<E>> {
     change_stamped(dir, None, edit).map(|c| (c.value, c.notebook))
 }
 
 /// [`save`] through a given [`Storage`], without taking the lock.
 pub fn save_with<S: Storage>(storage: &S, dir: &Path, notebook: &Notebook) -> Result<(), SaveError> {
-    write_text(storage, dir, notebook).map(drop)
+    write_text(storage, dir, notebook, None).map(drop)
 }
 
 /// Renders `notebook`, refuses it when a load would not accept it back (the
 /// file on disk stays as it was), writes it atomically and returns the text.
-fn write_text<S: Storage>(storage: &S, dir: &Path, notebook: &Notebook) -> Result<String, SaveError> {
+/// Under `held`, the save is committed only while that lock is still the
+/// folder's ([`SaveStep::LockLost`] otherwise, nothing written).
+fn write_text<S: Storage>(
+    storage: &S,
+    dir: &Path,
+    notebook: &Notebook,
+    held: Option<&FolderLock>,
+) -> Result<String, SaveError> {
     let path = dir.join(NOTEBOOK_FILE);
     let text = to_text(notebook).map_err(|e| SaveError {
         path: path.clone(),
@@ -281,7 +315,8 @@ fn write_text<S: Storage>(storage: &S, dir: &Path, notebook: &Notebook) -> Resul
         let source = io::Error::new(io::ErrorKind::FileTooLarge, message);
         return Err(SaveError { path, step: SaveStep::TooLarge, source });
     }
-    atomic_write(storage, &path, text.as_bytes())?;
+    let still_held = || held.map_or(Ok(true), FolderLock::is_held);
+    atomic_write_checked(storage, &path, text.as_bytes(), &still_held)?;
     Ok(text)
 }
 
@@ -373,24 +408,60 @@ pub struct Changed<T> {
 pub fn change_stamped<T, E: std::error::Error>(
     dir: &Path,
     known: Option<&Stamp>,
-    edit: impl FnOnce(&mut Notebook) -> Result<T, E>,
+    edit: impl FnMut(&mut Notebook) -> Result<T, E>,
 ) -> Result<Changed<T>, ChangeError<E>> {
+    transact(dir, known, edit, |_, _| ()).map(|(changed, ())| changed)
+}
+
+/// [`change`], then `after` — still under the lock, once the change is on
+/// disk — for a writer whose change has a companion file that must not
+/// interleave with another writer's (merge's export record). Returns what
+/// both returned and the notebook as saved.
+pub fn change_then<T, A, E: std::error::Error>(
+    dir: &Path,
+    edit: impl FnMut(&mut Notebook) -> Result<T, E>,
+    after: impl FnOnce(&T, &Notebook) -> A,
+) -> Result<(T, A, Notebook), ChangeError<E>> {
+    transact(dir, None, edit, after).map(|(c, a)| (c.value, a, c.notebook))
+}
+
+/// The one way a notebook is changed (N10): lock → load the file as it is
+/// now → `edit` → atomic save → `after` → unlock.
+///
+/// The lock is checked after it is taken and again just before the save is
+/// committed: if its file was deleted or replaced meanwhile (another writer
+/// may then hold "the" lock too), nothing is committed, and the lock is
+/// taken again, the file reloaded and `edit` applied anew — so `edit` must
+/// change nothing but the notebook it is given.
+fn transact<T, A, E: std::error::Error>(
+    dir: &Path,
+    known: Option<&Stamp>,
+    mut edit: impl FnMut(&mut Notebook) -> Result<T, E>,
+    after: impl FnOnce(&T, &Notebook) -> A,
+) -> Result<(Changed<T>, A), ChangeError<E>> {
     // A folder without a notebook gets no lock file, and no word of a
     // "previous version" that never was.
     if std::fs::symlink_metadata(notebook_file(dir)).is_err_and(|e| e.kind() == io::ErrorKind::NotFound) {
         return Err(LoadError::NotANotebook { path: dir.to_path_buf() }.into());
     }
-    let _lock = lock(dir)?;
-    let (mut notebook, before) = load_stamped(dir)?;
-    let value = edit(&mut notebook).map_err(ChangeError::Refused)?;
-    let text = write_text(&OsStorage, dir, &notebook)?;
-    let meta = std::fs::metadata(dir.join(NOTEBOOK_FILE)).ok();
-    Ok(Changed {
-        value,
-        notebook,
-        stamp: Stamp::of(text.as_bytes(), meta.as_ref()),
-        changed_elsewhere: known.is_some_and(|k| k.sha256 != before.sha256),
-    })
+    loop {
+        let held = lock(dir)?;
+        let (mut notebook, before) = load_stamped(dir)?;
+        let value = edit(&mut notebook).map_err(ChangeError::Refused)?;
+        let text = match write_text(&OsStorage, dir, &notebook, Some(&held)) {
+            Err(e) if e.step == SaveStep::LockLost => continue,
+            text => text?,
+        };
+        let meta = std::fs::metadata(dir.join(NOTEBOOK_FILE)).ok();
+        let also = after(&value, &notebook);
+        let changed = Changed {
+            value,
+            notebook,
+            stamp: Stamp::of(text.as_bytes(), meta.as_ref()),
+            changed_elsewhere: known.is_some_and(|k| k.sha256 != before.sha256),
+        };
+        return Ok((changed, also));
+    }
 }
 
 /// The bytes of the notebook file in `dir`, size-checked, with its metadata.

@@ -11,9 +11,11 @@
 pub mod conditions;
 pub mod counters;
 pub mod fs;
+pub mod lock_file;
 pub mod own_threads;
 pub mod placement;
 pub mod process_group;
+pub mod process_info;
 pub mod program;
 pub mod reaper;
 
