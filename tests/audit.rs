@@ -514,3 +514,25 @@ fn the_method_states_the_convention_and_counts_runs_by_instrument() {
     assert!(report.contains("Differences are judged by the course's C.8.4 convention (not a statistical test)"));
     assert!(report.contains("claimed only when |mA − mB| > iA + iB"), "{report}");
 }
+
+// SPEC A3, N6 (issue 31, finding 11): a raw file no row names and no note
+// mentions is named, and so is a reservation left by a writer on another
+// host; a failed run's raw file, named in its note, is not.
+#[test]
+fn a3_raw_files_no_row_refers_to_are_named() {
+    let (_tmp, dir, nb) = method_notebook();
+    assert!(audit::audit(&dir, &nb).is_clean());
+    std::fs::write(dir.join("raw/run-7.csv"), "index,ns\n0,5\n").expect("orphan");
+    std::fs::write(dir.join("raw/run-8.csv"), "# vernier: raw file reserved by far-away~42~boot+1\n").expect("theirs");
+    std::fs::write(dir.join("raw/failed-1.csv"), "index,ns\n0,5\n").expect("failed run's file");
+    store::change(&dir, |nb| nb.add_note("the run failed; raw trials kept in raw/failed-1.csv", at(500)))
+        .expect("note");
+    let nb = store::load(&dir).expect("load");
+    let report = audit::audit(&dir, &nb);
+    let named: Vec<&str> =
+        report.findings.iter().filter(|f| f.check == Check::A3).map(|f| f.message.as_str()).collect();
+    assert_eq!(named.len(), 2, "{named:?}");
+    assert!(named.iter().any(|m| m.starts_with("raw/run-7.csv: no row names")), "{named:?}");
+    assert!(named.iter().any(|m| m.starts_with("raw/run-8.csv") && m.contains("another host (far-away, pid 42)")));
+    assert!(!named.iter().any(|m| m.contains("failed-1")), "{named:?}");
+}

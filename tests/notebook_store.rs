@@ -198,3 +198,30 @@ fn long_and_short_forms() {
         "{short}"
     );
 }
+
+// SPEC N8 (issue 31, finding 11): a notebook.ron that an editor saved with a
+// UTF-8 byte-order mark (Notepad adds one) loads, and the next save writes
+// it without one; a soak CSV and a CSV of trials with one read too.
+#[test]
+fn a_byte_order_mark_is_accepted_and_never_written() {
+    let (_tmp, dir, nb) = saved_notebook();
+    let path = dir.join(store::NOTEBOOK_FILE);
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend(std::fs::read(&path).expect("read"));
+    std::fs::write(&path, &bytes).expect("write with a BOM");
+    let loaded = store::load(&dir).expect("a BOM is accepted");
+    assert_eq!(loaded.runs().len(), nb.runs().len());
+    store::change(&dir, |nb| nb.add_note("after the BOM", at(99))).expect("change");
+    assert!(!std::fs::read(&path).expect("read").starts_with(b"\xEF\xBB\xBF"), "never written");
+
+    let soak =
+        "\u{FEFF}t_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score\n0,1000,5,40,30,100\n1,1000,5,40,30,100\n";
+    let data = vernier_engine::soak::file::parse(soak.as_bytes(), std::path::Path::new("s.csv")).expect("soak");
+    assert_eq!(data.t.len(), 2);
+
+    let csv = "\u{FEFF}time_ns\n10\n11\n12\n";
+    let spec = vernier_engine::import::csv::CsvSpec::column("time_ns");
+    let prepared = vernier_engine::import::csv::prepare_bytes(std::path::Path::new("t.csv"), csv.as_bytes(), &spec)
+        .expect("a CSV with a BOM");
+    assert_eq!(prepared.rows.len(), 1);
+}

@@ -118,9 +118,24 @@ pub fn read_stream(reader: impl Read, name: &Path, limit: u64, what: &'static st
     Ok(bytes)
 }
 
-/// [`read_bounded`] as UTF-8 text.
+/// The UTF-8 byte-order mark, which Notepad and Excel put at the start of a
+/// text file they save.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// A text file's bytes without a leading byte-order mark: it says only that
+/// the file is UTF-8, so every text Vernier reads (a notebook, a soak CSV,
+/// numbers, an import) accepts one; Vernier never writes one.
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(BOM).unwrap_or(bytes)
+}
+
+/// [`read_bounded`] as UTF-8 text, without a byte-order mark.
 pub fn read_text_bounded(path: &Path, limit: u64, what: &'static str) -> Result<String, ReadError> {
-    String::from_utf8(read_bounded(path, limit, what)?).map_err(|e| ReadError::Io {
+    let mut bytes = read_bounded(path, limit, what)?;
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
+    }
+    String::from_utf8(bytes).map_err(|e| ReadError::Io {
         path: path.to_path_buf(),
         source: io::Error::new(io::ErrorKind::InvalidData, format!("not UTF-8 text: {}", e.utf8_error())),
     })

@@ -331,13 +331,14 @@ pub fn hyperfine(
     at: DateTime<Utc>,
 ) -> Result<Vec<Imported>, ImportError> {
     let bytes = read_bounded(file, MAX_IMPORT_BYTES, "a hyperfine export")?;
-    let export: Export = serde_json::from_slice(&bytes).map_err(|e| ImportError::Format {
-        path: file.to_path_buf(),
-        tool: "a hyperfine JSON export",
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
+    let export: Export =
+        serde_json::from_slice(crate::bounded::without_bom(&bytes)).map_err(|e| ImportError::Format {
+            path: file.to_path_buf(),
+            tool: "a hyperfine JSON export",
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?;
     let invalid = |message: String| ImportError::Invalid { path: file.to_path_buf(), message };
     if export.results.is_empty() {
         return Err(invalid("the export holds no results".into()));

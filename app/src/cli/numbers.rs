@@ -97,7 +97,7 @@ fn read_text(path: &str) -> anyhow::Result<String> {
     } else {
         bounded::read_bounded(Path::new(path), MAX_IMPORT_BYTES, "a list of numbers")?
     };
-    String::from_utf8(bytes).with_context(|| format!("{path} is not UTF-8 text"))
+    String::from_utf8(bounded::without_bom(&bytes).to_vec()).with_context(|| format!("{path} is not UTF-8 text"))
 }
 
 fn parse_lines(text: &str) -> anyhow::Result<Vec<f64>> {

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::{Check, Finding, Place};
+use crate::display::inert;
 use crate::harness::raw::{self, sha256_hex};
 use crate::notebook::{
     Discard, NOT_RECORDED, Notebook, Optimisation, RawFile, RowRef, Tag, WarmupPolicy, is_date, plausible,
@@ -85,6 +86,9 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
         };
         row.check(dir, nb, soak.discarded.as_ref(), &mut |c, message| find(c, place(), message));
     }
+    for (path, message) in unreferenced_raw_files(dir, nb) {
+        find(Check::A3, Place::Notebook, format!("{path}: {message}"));
+    }
     for f in nb.integrity() {
         find(Check::A4, Place::Prediction { number: f.prediction }, f.message.clone());
     }
@@ -104,6 +108,56 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
             );
         }
     }
+    out
+}
+
+/// The files in `raw/` that no row names and no note mentions, each with
+/// what it is: a reservation or temporary a writer left (whose, and whether
+/// it still runs), or a file nothing refers to (N6, A3).
+fn unreferenced_raw_files(dir: &Path, nb: &Notebook) -> Vec<(String, String)> {
+    let named: std::collections::HashSet<String> = nb
+        .runs()
+        .iter()
+        .filter_map(|r| r.measurement.raw_file.as_ref())
+        .chain(nb.soaks().iter().filter_map(|s| s.raw_file.as_ref()))
+        .map(|raw| raw.path.to_string())
+        .collect();
+    let mentioned = |path: &str| named.contains(path) || nb.notes().iter().any(|n| n.text.contains(path));
+    let leftovers = crate::notebook::store::leftovers(dir);
+    let mut out: Vec<(String, String)> = leftovers
+        .iter()
+        .filter(|l| l.path.starts_with(crate::notebook::store::RAW_DIR))
+        .map(|l| {
+            let what = if l.reservation { "a raw file's name reserved" } else { "a temporary file left" };
+            let whose = match &l.writer {
+                crate::notebook::store::Writer::Dead => {
+                    "by a Vernier that is no longer running; the next change to the notebook removes it".to_owned()
+                }
+                crate::notebook::store::Writer::Running { pid } => format!("by a Vernier still running (pid {pid})"),
+                crate::notebook::store::Writer::Elsewhere { host, pid } => {
+                    format!(
+                        "by Vernier on another host ({}, pid {pid}); remove it once that one has stopped",
+                        inert(host)
+                    )
+                }
+            };
+            (l.path.clone(), format!("{what} {whose}"))
+        })
+        .collect();
+    let Ok(entries) = std::fs::read_dir(dir.join(crate::notebook::store::RAW_DIR)) else { return out };
+    let mut orphans: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| format!("{}/{}", crate::notebook::store::RAW_DIR, e.file_name().to_string_lossy()))
+        .filter(|path| !mentioned(path) && !leftovers.iter().any(|l| &l.path == path))
+        .collect();
+    orphans.sort();
+    out.extend(orphans.into_iter().map(|path| {
+        let message = "no row names this raw file and no note mentions it: trials measured but never recorded, or a \
+                       file put there by hand"
+            .to_owned();
+        (inert(&path).into_owned(), message)
+    }));
     out
 }
 

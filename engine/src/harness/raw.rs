@@ -252,12 +252,17 @@ impl Drop for Reserved {
 }
 
 /// Creates the first free name of `STEM.EXT`, `STEM-2.EXT` … in `raw_dir`
-/// (empty, created new) and returns it.
+/// (created new, holding only its writer's reservation line) and returns it.
 fn reserve(raw_dir: &Path, stem: &str, extension: &str) -> std::io::Result<String> {
     for k in 1..=10_000u32 {
         let name = if k == 1 { format!("{stem}.{extension}") } else { format!("{stem}-{k}.{extension}") };
         match std::fs::File::options().write(true).create_new(true).open(raw_dir.join(&name)) {
-            Ok(_) => return Ok(name),
+            // It says whose it is until the trials replace it, so a
+            // reservation left by a writer that died is known and tidied.
+            Ok(mut file) => {
+                std::io::Write::write_all(&mut file, store::reservation_text().as_bytes())?;
+                return Ok(name);
+            }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(e),
         }

@@ -281,6 +281,7 @@ pub fn prepare(file: &Path, spec: &CsvSpec) -> Result<Prepared, CsvError> {
 /// [`prepare`] for bytes already read (pasted into the window, or a
 /// fuzzer's); `file` names them in messages.
 pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepared, CsvError> {
+    let bytes = crate::bounded::without_bom(bytes);
     let text = std::str::from_utf8(bytes).map_err(|e| CsvError::At {
         path: file.to_path_buf(),
         line: bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1,
@@ -429,7 +430,7 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepar
 /// The column names of a CSV of trials, for a face that lets the student
 /// pick the time columns before anything is imported.
 pub fn header(file: &Path, bytes: &[u8]) -> Result<Vec<String>, CsvError> {
-    let text = std::str::from_utf8(bytes)
+    let text = std::str::from_utf8(crate::bounded::without_bom(bytes))
         .map_err(|_| CsvError::Invalid { path: file.to_path_buf(), message: "not UTF-8 text".into() })?;
     Ok(Table::parse(file, text)?.names.into_iter().map(inert_line).collect())
 }

@@ -98,6 +98,7 @@ pub fn machine(entries: &serde_json::Map<String, Value>, keys: &[(&str, &str)]) 
 /// The bytes of a tool's JSON file as text, or where they stop being UTF-8
 /// (line and column, as a JSON error names them).
 pub fn utf8<'a>(file: &Path, bytes: &'a [u8], tool: &'static str) -> Result<&'a str, super::ImportError> {
+    let bytes = crate::bounded::without_bom(bytes);
     std::str::from_utf8(bytes).map_err(|e| {
         let before = &bytes[..e.valid_up_to()];
         super::ImportError::Format {

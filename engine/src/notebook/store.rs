@@ -12,7 +12,9 @@ use super::Notebook;
 use super::error::{CreateError, LoadError, NotebookError, SaveError, SaveStep};
 use crate::bounded;
 
+mod leftovers;
 mod lock;
+pub use leftovers::{Leftover, Writer, find as leftovers, reservation_text, writer_tag};
 pub use lock::{FIRST_WORD, FolderLock, Holder, LOCK_FILE, LockError, LockWait, REPEAT_EVERY, Waiting, set_lock_wait};
 
 /// The log's file name inside a notebook folder.
@@ -126,14 +128,15 @@ fn atomic_write_checked<S: Storage>(
 }
 
 /// A temporary file beside `target` that no other writer uses: named with
-/// this process's id and a counter, and created new.
+/// this writer's tag (host, pid, start time: what the lock's tidying reads)
+/// and a counter, and created new.
 fn create_temp<S: Storage>(storage: &S, dir: &Path, target: &Path) -> io::Result<(PathBuf, S::File)> {
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let name = target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
     let mut last = None;
     for _ in 0..16 {
         let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let temp = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
+        let temp = dir.join(format!(".{name}.{}-{n}.tmp", writer_tag()));
         match storage.create(&temp) {
             Ok(file) => return Ok((temp, file)),
             // Left by a crashed process with our id, or planted: take another name.
@@ -218,7 +221,7 @@ pub fn save(dir: &Path, notebook: &Notebook) -> Result<(), SaveError> {
 /// process's [`LockWait`] — then removes what dead writers left behind.
 pub fn lock(dir: &Path) -> Result<FolderLock, SaveError> {
     let held = lock::lock(dir).map_err(|e| lock_error(dir, e))?;
-    remove_stale_temporaries(dir);
+    leftovers::remove_dead(dir);
     Ok(held)
 }
 
@@ -240,22 +243,6 @@ fn lock_error(dir: &Path, e: LockError) -> SaveError {
 pub fn exclusive<T, E: From<SaveError>>(dir: &Path, work: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
     let _lock = lock(dir)?;
     work()
-}
-
-/// Removes `notebook.ron`'s temporary files left by a writer that died
-/// mid-save. Only a lock holder writes them, so with the lock held every
-/// one found is stale. Best effort: a leftover is harmless, only untidy.
-fn remove_stale_temporaries(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let prefix = format!(".{NOTEBOOK_FILE}.");
-    for entry in entries.filter_map(Result::ok) {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with(&prefix) && name.ends_with(".tmp") {
-            // `remove_file` on a symbolic link removes the link, never its target.
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
 }
 
 /// Why a [`change`] did not happen. `E` is why the edit itself refused (the
@@ -484,6 +471,7 @@ fn read_notebook_file(dir: &Path) -> Result<(Vec<u8>, std::fs::Metadata, PathBuf
 
 /// Parses the bytes of a `notebook.ron`; `path` is only used in messages.
 pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Notebook, LoadError> {
+    let bytes = bounded::without_bom(bytes);
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let (line, column) = line_column(&bytes[..e.valid_up_to()]);
         LoadError::Syntax { path: path.to_path_buf(), line, column, message: "not UTF-8 text".into() }

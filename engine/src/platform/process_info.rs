@@ -14,10 +14,17 @@ pub fn host() -> String {
 }
 
 /// When process `pid` started, as an opaque token that differs between two
-/// processes that had the same pid; `None` when no such process is running
-/// (or the OS does not say).
+/// processes that had the same pid and can stand in a file name (letters,
+/// digits, `+`, `-`, `_`); `None` when no such process is running (or the
+/// OS does not say).
 pub fn started(pid: u32) -> Option<String> {
-    imp::started(pid)
+    imp::started(pid).map(|t| file_name_safe(&t))
+}
+
+/// `text` with every character but ASCII letters, digits, `+` and `-`
+/// replaced by `_`.
+pub fn file_name_safe(text: &str) -> String {
+    text.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '+' || c == '-' { c } else { '_' }).collect()
 }
 
 /// The program name of process `pid`, where the OS says it.

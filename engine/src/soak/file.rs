@@ -160,7 +160,7 @@ pub fn parse(mut reader: impl BufRead, path: &Path) -> Result<SoakData, SoakFile
             break;
         }
         line += 1;
-        let text = trim_line(&buf);
+        let text = trim_line(if line == 1 { crate::bounded::without_bom(&buf) } else { &buf });
         if text.is_empty() {
             continue;
         }
