@@ -209,12 +209,6 @@ impl Capture {
         Ok(self.overflowed)
     }
 
-    /// How many bytes the file holds now.
-    #[cfg(test)]
-    fn len_on_disk(&self) -> u64 {
-        self.file.metadata().map_or(u64::MAX, |m| m.len())
-    }
-
     /// What the last trial printed, invalid UTF-8 replaced; an error when
     /// it printed more than [`MAX_OUTPUT_BYTES`], since a figure could then
     /// be cut in two or never read.
@@ -349,7 +343,8 @@ mod tests {
         assert_eq!(trial.status, TrialStatus::TooMuchOutput);
         assert!(took < Duration::from_secs(20), "not stopped: {took:?}");
         assert!(peak < 300_000_000, "the whole flood was written: {peak}");
-        assert!(capture.len_on_disk() <= limit, "{} bytes left", capture.len_on_disk());
+        let left = capture.file.metadata().expect("the capture file").len();
+        assert!(left <= limit, "{left} bytes left");
         let why = capture.text().expect_err("too much to read");
         assert!(why.contains("more than 8 MiB"), "{why}");
         // The next trial starts from an empty file and reads normally.
