@@ -179,3 +179,45 @@ fn setsid_daemon_does_not_outlive_the_bench() {
     let notebook = std::fs::read_to_string(dir.join("notebook.ron")).expect("notebook").replace("\\'", "'");
     assert!(notebook.contains(said), "the row's conditions do not say it");
 }
+
+/// The pids of running processes whose whole command line is `argv`.
+fn processes_running(argv: &[&str]) -> Vec<u32> {
+    let wanted: Vec<u8> = argv.iter().flat_map(|a| a.bytes().chain([0])).collect();
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c == wanted) && running(*pid))
+        .collect()
+}
+
+// SPEC E15 (issue 31, finding 8): a SIGKILLed `vernier bench` (as the OOM
+// killer or a crash would end it) leaves no trial running: the trial's
+// process dies with it (parent-death signal).
+#[test]
+fn sigkill_of_vernier_leaves_no_trial_running() {
+    // A duration no other test uses, so the process is found by its argv.
+    let seconds = format!("177.{}", std::process::id() % 100_000);
+    let argv = ["/bin/sleep", seconds.as_str()];
+    let mut cleanup = Cleanup::default();
+    let started = vernier()
+        .args(["bench", "-n", "3", "--warmup", "0", "--"])
+        .args(argv)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start vernier");
+    let vernier_pid = started.id();
+    cleanup.vernier = Some(started);
+    let mut trial = Vec::new();
+    assert!(
+        eventually(|| {
+            trial = processes_running(&argv);
+            !trial.is_empty()
+        }),
+        "the trial never started"
+    );
+    cleanup.pids.clone_from(&trial);
+    send("KILL", vernier_pid);
+    let _ = cleanup.vernier.as_mut().map(Child::wait);
+    assert!(eventually(|| processes_running(&argv).is_empty()), "the trial {trial:?} outlived a SIGKILLed vernier");
+}

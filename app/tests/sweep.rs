@@ -256,6 +256,42 @@ fn output_past_the_limit_fails_the_trial() {
     assert_eq!(show(&dir)["runs"].as_array().map(Vec::len), Some(0));
 }
 
+// SPEC E17, E10 (issue 31, finding 9): a program printing 300 MB is
+// stopped once past the cap — not left to print it all and then sleep —
+// and its trial fails with that reason.
+#[cfg(unix)]
+#[test]
+fn a_flood_of_output_is_stopped_at_the_cap() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let script = "head -c 300000000 /dev/zero; sleep 30; printf 'ns/access: 5\\n'";
+    let started = std::time::Instant::now();
+    let o = vernier(&[
+        "bench",
+        "--json",
+        "--notebook",
+        &dir,
+        "-n",
+        "1",
+        "--warmup",
+        "0",
+        "--metric",
+        FIGURE,
+        "--metric-unit",
+        "ns/access",
+        "--",
+        "sh",
+        "-c",
+        script,
+    ]);
+    let took = started.elapsed();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let failure = json(&o)["failure"].as_str().expect("failure").to_owned();
+    assert!(failure.contains("trial 0 printed more than 8 MiB of output; stopped"), "{failure}");
+    assert!(took < std::time::Duration::from_secs(25), "the program was not stopped: {took:?}");
+    assert_eq!(show(&dir)["runs"].as_array().map(Vec::len), Some(0));
+}
+
 // SPEC E17, E10: a run that fails names the trial (a warm-up one says so)
 // and quotes the end of what the program printed, its own reason.
 #[test]

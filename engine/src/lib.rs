@@ -25,6 +25,8 @@
 //! - [`extend`] — one of my own rows rerun to 51 trials, and whether its
 //!   median moved by more than the difference I mean to claim (SPEC S10).
 //! - [`display`] — display rules several faces share (argument quoting).
+//! - [`duration`] — the one rule for every duration a student types: seconds
+//!   within a range named per option, bad input refused (SPEC C).
 //! - [`units`] — the one rule for numbers with units: times in the largest
 //!   unit the median allows, sizes in KiB/MiB/GiB, drift beside the IQR
 //!   (SPEC S6, S12).
@@ -37,6 +39,7 @@ pub mod bounded;
 pub mod compare;
 pub mod display;
 pub mod documents;
+pub mod duration;
 pub mod extend;
 pub mod harness;
 pub mod import;

@@ -8,6 +8,7 @@ use anyhow::anyhow;
 use chrono::Utc;
 use clap::Args;
 use serde_json::{Value, json};
+use vernier_engine::duration;
 use vernier_engine::harness::metric::Source;
 use vernier_engine::harness::{
     self, ArmResult, BenchError, BenchResult, BenchSpec, Engine, EngineEvent, MetricSpec, Param, Scan, Subject,
@@ -52,10 +53,10 @@ pub struct BenchArgs {
     #[arg(long, value_name = "CPU")]
     pin: Option<usize>,
     /// Pause this long before the reversed block of a comparison, then settle.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = super::duration(duration::COOLDOWN))]
     cooldown: Option<Duration>,
     /// Kill a trial that runs longer than this; the run then fails.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = super::duration(duration::TIMEOUT))]
     timeout: Option<Duration>,
     /// Record the run in this notebook (rows, raw file, notes).
     #[arg(long, value_name = "DIR")]
@@ -528,14 +529,6 @@ fn parse_warmup(text: &str) -> Result<WarmupPolicy, String> {
     text.parse::<u32>()
         .map(WarmupPolicy::Count)
         .map_err(|_| format!("'{text}' is neither a number of trials nor 'settle'"))
-}
-
-fn parse_seconds(text: &str) -> Result<Duration, String> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s > 0.0)
-        .map(Duration::from_secs_f64)
-        .ok_or_else(|| format!("'{text}' is not a positive number of seconds"))
 }
 
 fn parse_kernel(name: &str) -> Result<KernelKind, String> {

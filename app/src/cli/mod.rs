@@ -33,6 +33,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use vernier_engine::display::inert_multiline;
+use vernier_engine::duration::{Bound, DurationError, Seconds};
 
 use crate::exit::{Failure, Outcome};
 
@@ -236,4 +237,18 @@ pub fn run(command: Command) -> Outcome {
 /// A text option as given, trimmed; blank counts as not given.
 pub(crate) fn given(text: Option<&str>) -> Option<String> {
     text.map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned)
+}
+
+/// The clap parser of a duration option, as a [`Duration`]: the engine's
+/// one rule with this option's range (SPEC C); bad input exits 2 with the
+/// range.
+///
+/// [`Duration`]: std::time::Duration
+fn duration(bound: Bound) -> impl Fn(&str) -> Result<std::time::Duration, DurationError> + Clone + Send + Sync {
+    move |text| bound.parse(text).map(Seconds::duration)
+}
+
+/// [`duration`] for an option kept as seconds (a soak's protocol).
+fn seconds(bound: Bound) -> impl Fn(&str) -> Result<f64, DurationError> + Clone + Send + Sync {
+    move |text| bound.parse(text).map(Seconds::get)
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use chrono::Utc;
 use clap::Args;
+use vernier_engine::duration;
 use vernier_engine::notebook::{Notebook, NotebookError, PredictionText, RowRef, SoakProtocol, store};
 use vernier_engine::reproduce::Log;
 
@@ -39,16 +40,16 @@ pub struct PredictArgs {
     #[arg(long, conflicts_with = "edit")]
     soak: bool,
     /// Soak duration, seconds (with --soak; default 600).
-    #[arg(long, requires = "soak", value_name = "SECONDS")]
+    #[arg(long, requires = "soak", value_name = "SECONDS", value_parser = super::seconds(duration::SOAK_DURATION))]
     duration: Option<f64>,
     /// Soak sampling interval, seconds (with --soak; default 10).
-    #[arg(long, requires = "soak", value_name = "SECONDS")]
+    #[arg(long, requires = "soak", value_name = "SECONDS", value_parser = super::seconds(duration::SOAK_INTERVAL))]
     interval: Option<f64>,
     /// Opening window for P, seconds (with --soak; default 30).
-    #[arg(long, requires = "soak", value_name = "SECONDS")]
+    #[arg(long, requires = "soak", value_name = "SECONDS", value_parser = super::seconds(duration::SOAK_OPENING_WINDOW))]
     opening: Option<f64>,
     /// Tail window for S, seconds (with --soak; default 300).
-    #[arg(long, requires = "soak", value_name = "SECONDS")]
+    #[arg(long, requires = "soak", value_name = "SECONDS", value_parser = super::seconds(duration::SOAK_TAIL_WINDOW))]
     tail: Option<f64>,
     /// Onset threshold as a fraction of P (with --soak; default 0.95).
     #[arg(long, requires = "soak")]

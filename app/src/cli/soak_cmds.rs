@@ -1,12 +1,12 @@
 //! `vernier soak run | analyze | compare` (SPEC T, C).
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::anyhow;
 use chrono::Utc;
 use clap::{Args, Subcommand};
 use serde_json::json;
+use vernier_engine::duration;
 use vernier_engine::notebook::SoakProtocol;
 use vernier_engine::soak::{self, Analysis, Thresholds, analysis, file, record, run};
 use vernier_engine::stats::format_significant;
@@ -32,10 +32,10 @@ pub enum SoakCommand {
 #[derive(Debug, Args, Clone, Copy)]
 pub struct ThresholdArgs {
     /// Opening window for P, seconds.
-    #[arg(long, default_value_t = 30.0)]
+    #[arg(long, default_value_t = 30.0, value_parser = super::seconds(duration::SOAK_OPENING_WINDOW))]
     window: f64,
     /// Tail window for S, seconds.
-    #[arg(long, default_value_t = 300.0)]
+    #[arg(long, default_value_t = 300.0, value_parser = super::seconds(duration::SOAK_TAIL_WINDOW))]
     tail: f64,
     /// Onset threshold, as a fraction of P.
     #[arg(long, default_value_t = 0.95)]
@@ -47,7 +47,7 @@ pub struct ThresholdArgs {
     #[arg(long, default_value_t = 3)]
     hold: u32,
     /// Opening window of the course tool's view, seconds.
-    #[arg(long, default_value_t = analysis::COURSE_WINDOW_S)]
+    #[arg(long, default_value_t = analysis::COURSE_WINDOW_S, value_parser = super::seconds(duration::COURSE_WINDOW))]
     course_window: f64,
 }
 
@@ -67,10 +67,10 @@ impl ThresholdArgs {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Duration, seconds (default 600; with --notebook, the protocol fixed with the prediction).
-    #[arg(long)]
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds(duration::SOAK_DURATION))]
     duration: Option<f64>,
     /// Sampling interval, seconds (default 10; with --notebook, from the protocol).
-    #[arg(long)]
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds(duration::SOAK_INTERVAL))]
     interval: Option<f64>,
     /// Worker threads (default: the logical CPUs).
     #[arg(long)]
@@ -241,11 +241,6 @@ fn compare(args: &CompareArgs) -> Outcome {
 }
 
 fn run_soak(args: &RunArgs) -> Outcome {
-    let seconds = |s: f64, what: &str| {
-        (s.is_finite() && s > 0.0)
-            .then(|| Duration::from_secs_f64(s))
-            .ok_or_else(|| Failure::input(anyhow!("{what} must be a positive number of seconds")))
-    };
     let notebook = args.notebook.as_deref().map(|dir| open(dir).map(|nb| (dir, nb))).transpose()?;
     // T1: in a notebook, the protocol was fixed with the prediction before the run.
     let protocol = match &notebook {
@@ -275,8 +270,9 @@ fn run_soak(args: &RunArgs) -> Outcome {
             ..SoakProtocol::default()
         },
     };
-    seconds(protocol.duration_s, "--duration")?;
-    seconds(protocol.interval_s, "--interval")?;
+    // A protocol read from a notebook is someone's file: checked by the same rule.
+    duration::SOAK_DURATION.check(protocol.duration_s).map_err(Failure::input)?;
+    duration::SOAK_INTERVAL.check(protocol.interval_s).map_err(Failure::input)?;
     let workers =
         args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
     let out_path = match (&args.out, &notebook) {

@@ -9,6 +9,7 @@ use egui::{RichText, Ui};
 
 use super::dialog::{self, Scrolling};
 use vernier_engine::display::{inert, quote_argv};
+use vernier_engine::duration;
 use vernier_engine::harness::metric::{MetricSpec, Source, TryOnce};
 use vernier_engine::harness::{BenchSpec, DEFAULT_RUNS, Param, Scan, Subject, TrialStatus, schedule::SETTLE_MAX};
 use vernier_engine::kernels::{DEFAULT_MATMUL_N, DEFAULT_WORKING_SET, KernelKind, KernelSpec};
@@ -210,7 +211,10 @@ impl NewRunForm {
         vernier_engine::harness::check_odd_trials(self.runs)?;
         let arms_count = arms.len();
         vernier_engine::harness::check_control(self.control, arms_count)?;
-        let seconds = |s: f64| (s > 0.0).then(|| Duration::from_secs_f64(s));
+        // 0 is "none"; anything else by the one rule for durations (SPEC C).
+        let seconds = |s: f64, bound: duration::Bound| {
+            (s != 0.0).then(|| bound.check(s).map(duration::Seconds::duration)).transpose().map_err(|e| e.to_string())
+        };
         let spec = BenchSpec {
             runs: self.runs,
             warmup: if self.settle {
@@ -219,8 +223,8 @@ impl NewRunForm {
                 WarmupPolicy::Count(self.warmup)
             },
             pin: self.pin.then_some(self.pin_cpu),
-            cooldown: seconds(self.cooldown_s),
-            timeout: seconds(self.timeout_s),
+            cooldown: seconds(self.cooldown_s, duration::COOLDOWN)?,
+            timeout: seconds(self.timeout_s, duration::TIMEOUT)?,
             // A kernel's build is Vernier's own.
             build: Some(self.build.trim()).filter(|b| !self.kernel_mode && !b.is_empty()).map(str::to_owned),
             what: given(&self.what),
@@ -495,13 +499,19 @@ impl NewRunForm {
             ui.end_row();
             let label = ui.label("Cool-down");
             ui.add(
-                egui::DragValue::new(&mut self.cooldown_s).range(0.0..=3600.0).suffix(" s before the reversed block"),
+                egui::DragValue::new(&mut self.cooldown_s)
+                    .range(0.0..=duration::COOLDOWN.max_s)
+                    .suffix(" s before the reversed block"),
             )
             .labelled_by(label.id);
             ui.end_row();
             let label = ui.label("Timeout");
-            ui.add(egui::DragValue::new(&mut self.timeout_s).range(0.0..=86_400.0).suffix(" s per trial (0: none)"))
-                .labelled_by(label.id);
+            ui.add(
+                egui::DragValue::new(&mut self.timeout_s)
+                    .range(0.0..=duration::TIMEOUT.max_s)
+                    .suffix(" s per trial (0: none)"),
+            )
+            .labelled_by(label.id);
             ui.end_row();
             ui.label("Session");
             ui.checkbox(&mut self.control, "Control (repeated each session)").on_hover_text(

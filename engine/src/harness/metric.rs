@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::notebook::plausible;
 
-/// Output read per process at most; a program printing more has the rest
-/// ignored, and says so if its figure is not in what was read.
+/// A captured process's output, kept and read at most: a program printing
+/// more is stopped, its trial fails, and the file is cut back to this.
 pub const MAX_OUTPUT_BYTES: u64 = 8 * 1024 * 1024;
 /// Characters of a process's output quoted when its figure is missing.
 const TAIL_CHARS: usize = 240;

@@ -177,6 +177,9 @@ pub enum TrialStatus {
     WrongResult,
     /// The program's output lacked the figure to read (SPEC E17).
     NoFigure,
+    /// The program printed more than the captured output's cap and was
+    /// stopped (SPEC E17).
+    TooMuchOutput,
 }
 
 impl std::fmt::Display for TrialStatus {
@@ -189,6 +192,7 @@ impl std::fmt::Display for TrialStatus {
             TrialStatus::Cancelled => f.write_str("cancelled"),
             TrialStatus::WrongResult => f.write_str("wrong result"),
             TrialStatus::NoFigure => f.write_str("no figure"),
+            TrialStatus::TooMuchOutput => f.write_str("too much output"),
         }
     }
 }
@@ -925,6 +929,10 @@ fn describe_stop(stop: &schedule::Stop, spec: &BenchSpec, trials: &[TrialRecord]
                     )
                 }
                 TrialStatus::WrongResult => format!("{trial} produced a wrong result; the measurement is void"),
+                TrialStatus::TooMuchOutput => format!(
+                    "{trial} printed more than {} of output; stopped",
+                    crate::units::size(metric::MAX_OUTPUT_BYTES as f64)
+                ),
                 TrialStatus::NoFigure => {
                     format!("{trial} gave no figure it could read: {}", output.unwrap_or("its output held none"))
                 }

@@ -6,7 +6,18 @@
 //! process group on Linux and macOS, a Job Object on Windows
 //! ([`crate::platform::process_group`]). After each trial, however it
 //! ended, the descendants that left the group are swept up where the OS
-//! lets them be found ([`crate::platform::reaper`]).
+//! lets them be found ([`crate::platform::reaper`]). A trial's process is
+//! spawned and waited for on one thread, which so outlives it: on Linux
+//! the process dies with that thread ([`crate::platform::parent_death`]),
+//! so a SIGKILLed Vernier leaves no trial running.
+//!
+//! A captured trial's output ([`Capture`]) is held to
+//! [`MAX_OUTPUT_BYTES`] on disk: the watchdog looks at the file's size with
+//! the deadline, stops the trial once past it, and the file is cut back to
+//! it (SPEC E17). Between two looks (20 ms) a program can print more; that
+//! much is on disk until the cut.
+//!
+//! [`MAX_OUTPUT_BYTES`]: super::metric::MAX_OUTPUT_BYTES
 
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,6 +37,9 @@ struct Slot {
     /// The group of the trial in flight.
     group: Option<Group>,
     deadline: Option<Instant>,
+    /// Where the trial in flight prints, when it is captured: its size
+    /// is held to the cap.
+    capture: Option<std::fs::File>,
     /// Why the watchdog killed the trial, if it did.
     killed: Option<TrialStatus>,
     shutdown: bool,
@@ -89,13 +103,14 @@ impl CommandRunner {
     /// A spawn failure (no such program, not executable) is returned as an
     /// error: it is a mistake in the command, not a measurement.
     pub fn run(&self, argv: &[String], timeout: Option<Duration>) -> std::io::Result<CommandTrial> {
-        self.run_with(argv, timeout, Stdio::null(), Stdio::null())
+        self.run_with(argv, timeout, Stdio::null(), Stdio::null(), None)
     }
 
     /// [`Self::run`] with the command's output (stdout and stderr, as they
     /// come) kept in `capture`, to read its own figure from (SPEC E17). The
     /// output goes to a file, not a pipe: nothing has to read it while the
-    /// trial is timed.
+    /// trial is timed. A trial that prints more than the cap is stopped and
+    /// ends as [`TrialStatus::TooMuchOutput`].
     pub fn run_capturing(
         &self,
         argv: &[String],
@@ -103,7 +118,14 @@ impl CommandRunner {
         capture: &mut Capture,
     ) -> std::io::Result<CommandTrial> {
         let (stdout, stderr) = capture.reset()?;
-        self.run_with(argv, timeout, stdout, stderr)
+        let watched = capture.file.try_clone()?;
+        let mut trial = self.run_with(argv, timeout, stdout, stderr, Some(watched))?;
+        // A trial that ended by itself between two looks, past the cap,
+        // has printed too much all the same.
+        if capture.cut()? && matches!(trial.status, TrialStatus::Ok | TrialStatus::TooMuchOutput) {
+            trial.status = TrialStatus::TooMuchOutput;
+        }
+        Ok(trial)
     }
 
     fn run_with(
@@ -112,6 +134,7 @@ impl CommandRunner {
         timeout: Option<Duration>,
         stdout: Stdio,
         stderr: Stdio,
+        capture: Option<std::fs::File>,
     ) -> std::io::Result<CommandTrial> {
         let (program, args) = argv.split_first().ok_or_else(|| std::io::Error::other("empty command"))?;
         let mut command = Command::new(program);
@@ -123,6 +146,7 @@ impl CommandRunner {
             let mut slot = self.shared.lock();
             slot.group = Some(group.clone());
             slot.deadline = timeout.map(|t| start + t);
+            slot.capture = capture;
             slot.killed = None;
         }
         // No wake-up here: the watchdog looks every 20 ms anyway, and
@@ -133,6 +157,7 @@ impl CommandRunner {
         let killed = {
             let mut slot = self.shared.lock();
             slot.group = None;
+            slot.capture = None;
             slot.killed.take()
         };
         // Anything the command left running in its group goes too; on Unix
@@ -147,15 +172,20 @@ impl CommandRunner {
 }
 
 /// Where a trial's output is kept: an anonymous temporary file, emptied
-/// before each trial and gone when dropped.
+/// before each trial, never left longer than [`MAX_OUTPUT_BYTES`] after
+/// one, and gone when dropped.
+///
+/// [`MAX_OUTPUT_BYTES`]: super::metric::MAX_OUTPUT_BYTES
 pub struct Capture {
     file: std::fs::File,
+    /// The last trial printed more than the cap (the file was cut).
+    overflowed: bool,
 }
 
 impl Capture {
     /// Creates the file.
     pub fn new() -> std::io::Result<Self> {
-        Ok(Self { file: tempfile::tempfile()? })
+        Ok(Self { file: tempfile::tempfile()?, overflowed: false })
     }
 
     /// Empties the file and hands out its two ends for a child's stdout
@@ -164,7 +194,19 @@ impl Capture {
         use std::io::Seek;
         self.file.set_len(0)?;
         self.file.rewind()?;
+        self.overflowed = false;
         Ok((Stdio::from(self.file.try_clone()?), Stdio::from(self.file.try_clone()?)))
+    }
+
+    /// After a trial: cuts the file back to the cap if the trial printed
+    /// more, and says whether it did.
+    fn cut(&mut self) -> std::io::Result<bool> {
+        let limit = super::metric::MAX_OUTPUT_BYTES;
+        if self.file.metadata()?.len() > limit {
+            self.file.set_len(limit)?;
+            self.overflowed = true;
+        }
+        Ok(self.overflowed)
     }
 
     /// What the last trial printed, invalid UTF-8 replaced; an error when
@@ -179,10 +221,10 @@ impl Capture {
         self.file.rewind().map_err(cannot)?;
         let mut bytes = Vec::new();
         (&self.file).take(limit + 1).read_to_end(&mut bytes).map_err(cannot)?;
-        if bytes.len() as u64 > limit {
+        if self.overflowed || bytes.len() as u64 > limit {
             return Err(format!(
-                "it printed more than {} of output, which Vernier does not read past (a figure could be cut or \
-                 missed): print less, or only the figures",
+                "it printed more than {} of output, which Vernier does not keep or read past (a figure could be \
+                 cut or missed): print less, or only the figures",
                 crate::units::size(limit as f64)
             ));
         }
@@ -217,8 +259,11 @@ fn watch(shared: &Shared, cancel: &AtomicBool) {
         if let Some(group) = &slot.group
             && slot.killed.is_none()
         {
+            let limit = super::metric::MAX_OUTPUT_BYTES;
             let reason = if cancel.load(Ordering::Relaxed) {
                 Some(TrialStatus::Cancelled)
+            } else if slot.capture.as_ref().is_some_and(|f| f.metadata().is_ok_and(|m| m.len() > limit)) {
+                Some(TrialStatus::TooMuchOutput)
             } else if slot.deadline.is_some_and(|d| Instant::now() >= d) {
                 Some(TrialStatus::Timeout)
             } else {
@@ -262,6 +307,50 @@ mod tests {
             runner.run(&argv(&["sh", "-c", "sleep 30 & sleep 30"]), Some(Duration::from_millis(200))).expect("runs");
         assert_eq!(trial.status, TrialStatus::Timeout);
         assert!(start.elapsed() < Duration::from_secs(2));
+    }
+
+    // SPEC E17, E10 (issue 31, finding 9): a program printing 300 MB is
+    // stopped once past the cap, its trial fails for that reason, and the
+    // file holds no more than the cap afterwards. The peak between two
+    // looks of the watchdog is printed, not asserted: it is what the
+    // program writes in 20 ms.
+    #[test]
+    fn a_flood_of_output_is_stopped_and_cut_at_the_cap() {
+        let limit = super::super::metric::MAX_OUTPUT_BYTES;
+        let runner = CommandRunner::new(Arc::new(AtomicBool::new(false))).expect("watchdog");
+        let mut capture = Capture::new().expect("capture");
+        let watched = capture.file.try_clone().expect("a second handle");
+        let done = Arc::new(AtomicBool::new(false));
+        let sampling = Arc::clone(&done);
+        let sampler = std::thread::Builder::new()
+            .name("vernier-test-sampler".into())
+            .spawn(move || {
+                let mut peak = 0;
+                while !sampling.load(Ordering::Relaxed) {
+                    peak = peak.max(watched.metadata().map_or(0, |m| m.len()));
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                peak
+            })
+            .expect("sampler");
+        let start = Instant::now();
+        let flood = "head -c 300000000 /dev/zero; sleep 30";
+        let trial = runner.run_capturing(&argv(&["sh", "-c", flood]), None, &mut capture).expect("runs");
+        let took = start.elapsed();
+        done.store(true, Ordering::Relaxed);
+        let peak = sampler.join().expect("sampled");
+        eprintln!("peak capture on disk: {peak} bytes (cap {limit}); trial took {took:?}");
+        assert_eq!(trial.status, TrialStatus::TooMuchOutput);
+        assert!(took < Duration::from_secs(20), "not stopped: {took:?}");
+        assert!(peak < 300_000_000, "the whole flood was written: {peak}");
+        let left = capture.file.metadata().expect("the capture file").len();
+        assert!(left <= limit, "{left} bytes left");
+        let why = capture.text().expect_err("too much to read");
+        assert!(why.contains("more than 8 MiB"), "{why}");
+        // The next trial starts from an empty file and reads normally.
+        let next = runner.run_capturing(&argv(&["echo", "ns/access: 5"]), None, &mut capture).expect("runs");
+        assert_eq!(next.status, TrialStatus::Ok);
+        assert_eq!(capture.text().expect("readable"), "ns/access: 5\n");
     }
 
     // SPEC E15: a daemon that setsid's away from the trial's group is

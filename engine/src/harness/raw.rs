@@ -437,6 +437,7 @@ fn parse_status(text: &str) -> Option<super::TrialStatus> {
         "cancelled" => TrialStatus::Cancelled,
         "wrong result" => TrialStatus::WrongResult,
         "no figure" => TrialStatus::NoFigure,
+        "too much output" => TrialStatus::TooMuchOutput,
         other => {
             if let Some(code) = other.strip_prefix("exit ") {
                 TrialStatus::Exit(code.parse().ok()?)

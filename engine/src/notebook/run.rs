@@ -328,14 +328,15 @@ impl SoakProtocol {
     /// and the knee and S never takes in the burst; at least one sample in
     /// the opening window. The message gives the numbers and what would fit.
     pub fn check(&self) -> Result<(), String> {
+        use crate::duration::{SOAK_DURATION, SOAK_INTERVAL, SOAK_OPENING_WINDOW, SOAK_TAIL_WINDOW};
         let times = [
-            ("duration", self.duration_s),
-            ("interval", self.interval_s),
-            ("opening window", self.opening_window_s),
-            ("tail window", self.tail_window_s),
+            (SOAK_DURATION, self.duration_s),
+            (SOAK_INTERVAL, self.interval_s),
+            (SOAK_OPENING_WINDOW, self.opening_window_s),
+            (SOAK_TAIL_WINDOW, self.tail_window_s),
         ];
-        if let Some((name, value)) = times.iter().find(|(_, v)| !(v.is_finite() && *v > 0.0)) {
-            return Err(format!("the {name} must be a positive number of seconds (got {value})"));
+        for (bound, value) in times {
+            bound.check(value).map_err(|e| e.to_string())?;
         }
         if !(self.threshold > 0.0 && self.threshold <= 1.0) {
             return Err(format!("the onset threshold must be a fraction of P in (0, 1] (got {})", self.threshold));
