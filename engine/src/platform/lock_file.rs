@@ -127,7 +127,7 @@ fn holder_in_proc_locks(text: &str, (major, minor): (u32, u32), ino: u64) -> Opt
     })
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
