@@ -17,13 +17,13 @@
 //! - `Consent` has private fields and no public constructor, `Default` or
 //!   `Clone`, so it cannot be written down or kept for another run:
 //!
-//! ```compile_fail
+//! ```compile_fail,E0451
 //! // SPEC N13: a consent cannot be made outside the gate.
 //! let spec = vernier_engine::harness::BenchSpec::new(Vec::new());
 //! let consent = vernier_engine::consent::Consent { spec };
 //! ```
 //!
-//! ```compile_fail
+//! ```compile_fail,E0616
 //! // SPEC N13: nor can the spec be read out of a gate around it.
 //! fn spec(gate: &vernier_engine::consent::Gate) -> vernier_engine::harness::BenchSpec {
 //!     gate.spec.clone()

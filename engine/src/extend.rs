@@ -116,7 +116,7 @@ pub struct Extension {
     /// timed trials; held until the student confirms it (N13).
     pub gate: Gate,
     /// Where a run extended came from when it was copied from someone's
-    /// workbook (`run 1 was copied from …`), for the plan.
+    /// workbook (`run 1 was copied from the workbook …`), for the plan.
     pub origins: Vec<String>,
 }
 
@@ -255,7 +255,7 @@ impl Extension {
             .iter()
             .filter_map(|(r, _)| {
                 let from = r.measurement.conditions.value_of(ConditionName::CopiedFrom)?;
-                Some(format!("run {} was {}", r.number, inert(from)))
+                Some(format!("run {} was copied from {}", r.number, inert(from)))
             })
             .collect();
         Ok(Self { run, before, gate: Gate::new(spec), origins })
