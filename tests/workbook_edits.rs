@@ -208,3 +208,34 @@ fn a_hidden_notebook_that_does_not_match_its_cells_is_named() {
         own.problems
     );
 }
+
+// SPEC N13, R2, N12: a new notebook made from a workbook whose hidden copy
+// is not what its cells show says so (the warnings, and the note it starts
+// with), and every run it copies remembers the workbook, which its long
+// form names beside the command as it will run.
+#[test]
+fn a_new_notebook_from_a_tampered_workbook_warns_and_its_rows_remember_it() {
+    let (tmp, dir, nb) = saved_notebook();
+    let text = std::fs::read_to_string(dir.join("notebook.ron")).expect("notebook");
+    let written = measurements::written(&nb);
+    let tampered = text.replace("\"matmul-ikj\"", "\"matmul-ijk\"");
+    let path = tmp.path().join("theirs.xlsx");
+    let bytes = book(&written, &tampered, Some(&written));
+    let target = tmp.path().join("copy");
+    let merged = vernier_engine::merge::new_notebook(&bytes, &path, &target, chrono::Utc::now()).expect("made");
+    assert!(merged.warnings.iter().any(|w| w.contains("does not match the cells")), "{:?}", merged.warnings);
+    let copy = vernier_engine::notebook::store::load(&target).expect("loads");
+    assert!(copy.notes().iter().any(|n| n.text.contains("WARNING: the notebook this workbook carries does not match")));
+    let run = &copy.runs()[0];
+    let long = run.long_form();
+    assert!(long.contains("command: kernel matmul-ijk --size 512"), "{long}");
+    assert!(long.contains("provenance: MEASURED, copied from the workbook theirs.xlsx (SHA-256 "), "{long}");
+
+    // An honest workbook warns of nothing; its rows still remember it.
+    let honest = book(&written, &text, Some(&written));
+    let target = tmp.path().join("honest");
+    let merged = vernier_engine::merge::new_notebook(&honest, &path, &target, chrono::Utc::now()).expect("made");
+    assert!(merged.warnings.is_empty(), "{:?}", merged.warnings);
+    let copy = vernier_engine::notebook::store::load(&target).expect("loads");
+    assert!(copy.runs()[0].long_form().contains("copied from the workbook theirs.xlsx"));
+}

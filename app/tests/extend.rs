@@ -18,9 +18,10 @@ fn condition(run: &Value, field: &str) -> Option<String> {
     run["conditions"].as_array()?.iter().find(|c| c["field"] == field)?["value"].as_str().map(str::to_owned)
 }
 
-/// `vernier bench --extend run --notebook dir` and then `more`; must succeed.
+/// `vernier bench --extend run --notebook dir --yes` and then `more`; must
+/// succeed.
 fn extend(dir: &str, run: &str, more: &[&str]) -> Output {
-    let mut args = vec!["bench", "--extend", run, "--notebook", dir];
+    let mut args = vec!["bench", "--extend", run, "--notebook", dir, "--yes"];
     args.extend_from_slice(more);
     let o = vernier(&args);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
@@ -38,6 +39,18 @@ fn extend_reruns_to_51_trials_as_a_linked_row() {
     let o = vernier(&["bench", "-n", "5", "--warmup", "1", "--notebook", &dir, "--", "true"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let original = runs(&dir)[0].clone();
+
+    // SPEC N13: the student's own row is a file anyone can edit too: its
+    // plan is shown and nothing runs without --yes.
+    let asked = vernier(&["bench", "--extend", "1", "--notebook", &dir]);
+    assert_eq!(asked.status.code(), Some(1), "{}{}", stdout(&asked), stderr(&asked));
+    let plan = stdout(&asked);
+    assert!(plan.contains("Extend run 1 to 51 timed trials") && plan.contains("\n  command: true\n"), "{plan}");
+    assert!(plan.contains("timed trials: 51 (they had 5)") && plan.contains("warm-up: 1 warm-up trials"), "{plan}");
+    assert!(plan.contains("Nothing was run. Check what will run above, then add --yes to run it."), "{plan}");
+    let v = json(&vernier(&["bench", "--extend", "1", "--notebook", &dir, "--json"]));
+    assert_eq!((v["ran"].as_bool(), v["plan"]["commands"][0][0].as_str()), (Some(false), Some("true")), "{v}");
+    assert_eq!(runs(&dir).len(), 1, "nothing ran");
 
     let v = json(&extend(&dir, "1", &["--claim", "1000s", "--json"]));
     assert_eq!(v["extends"], 1);

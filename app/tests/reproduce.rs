@@ -233,7 +233,9 @@ fn inline_code_needs_its_own_consent() {
 
     let o = vernier(&["reproduce", &book, "--row", "1", "--notebook", &mine]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(text(&o).contains("WARNING: it runs code written in their file (env … sh -c)"), "{}", text(&o));
+    let warning =
+        format!("WARNING: env sh -c 'touch {}' runs code written in their file (env … sh -c)", marker.display());
+    assert!(text(&o).contains(&warning), "{}", text(&o));
     assert!(text(&o).contains("add --yes --allow-inline-code"), "{}", text(&o));
 
     let o = vernier(&["reproduce", &book, "--row", "1", "--notebook", &mine, "--yes"]);

@@ -3,13 +3,16 @@
 //! an interleaved comparison both arms, interleaved again — rerun to 51
 //! timed trials and recorded as new rows linked to the runs extended, then
 //! whether the median moved by more than the difference the student means
-//! to claim. The rows extended are never changed.
+//! to claim. The rows extended are never changed. A notebook is a file
+//! anyone can edit, so the rerun is held behind the engine's one gate until
+//! the student confirms its exact command (SPEC N13).
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::compare::unit_scale;
-use crate::display::quote_argv;
+use crate::consent::Gate;
+use crate::display::{inert, quote_argv};
 use crate::harness::{self, BenchResult, BenchSpec, Recorded, Subject};
 use crate::notebook::{ConditionName, Conditions, Notebook, RawFile, Run, Tag, WarmupPolicy};
 use crate::platform::{placement, program};
@@ -107,11 +110,14 @@ pub struct Before {
 pub struct Extension {
     /// The run asked for.
     pub run: u32,
-    /// Every run extended, in the order of `spec.arms`.
+    /// Every run extended, in the order of the gate's commands.
     pub before: Vec<Before>,
     /// The rerun: the same subjects, warm-up, pin, shell and cool-down, 51
-    /// timed trials.
-    pub spec: BenchSpec,
+    /// timed trials; held until the student confirms it (N13).
+    pub gate: Gate,
+    /// Where a run extended came from when it was copied from someone's
+    /// workbook (`run 1 was copied from the workbook …`), for the plan.
+    pub origins: Vec<String>,
 }
 
 /// The difference the student means to claim, in the row's unit.
@@ -245,7 +251,52 @@ impl Extension {
                 unit: r.measurement.unit.clone(),
             })
             .collect();
-        Ok(Self { run, before, spec })
+        let origins = arms
+            .iter()
+            .filter_map(|(r, _)| {
+                let from = r.measurement.conditions.value_of(ConditionName::CopiedFrom)?;
+                Some(format!("run {} was copied from {}", r.number, inert(from)))
+            })
+            .collect();
+        Ok(Self { run, before, gate: Gate::new(spec), origins })
+    }
+
+    /// What will run, for the confirmation (N13, R2): the exact command(s)
+    /// with any inline-code finding, the trials, the warm-up, where it is
+    /// pinned, the cool-down, and where the runs came from when they were
+    /// copied from someone's workbook.
+    pub fn describe(&self) -> String {
+        let gate = &self.gate;
+        let runs: Vec<String> = self.before.iter().map(|b| b.run.to_string()).collect();
+        let had: Vec<String> = self.before.iter().map(|b| b.timed.to_string()).collect();
+        let (head, as_before) = match runs.as_slice() {
+            [one] => (
+                format!("Extend run {one} to {EXTENDED_TRIALS} timed trials, as a new row linked to it"),
+                format!("as run {one}"),
+            ),
+            _ => (
+                format!(
+                    "Extend runs {} (a comparison) to {EXTENDED_TRIALS} timed trials each, interleaved again, as new \
+                     rows linked to them",
+                    runs.join(" and ")
+                ),
+                format!("as runs {}", runs.join(" and ")),
+            ),
+        };
+        let placement =
+            gate.pin().map_or_else(|| "not pinned".to_owned(), |cpu| format!("pinned to CPU {cpu}, {as_before}"));
+        let cooldown = gate.cooldown().map_or_else(String::new, |c| {
+            format!("\n  cool-down: {} s before the reversed block, {as_before}", c.as_secs_f64())
+        });
+        let origins: String = self.origins.iter().map(|o| format!("\n  from: {o}")).collect();
+        format!(
+            "{head}{}\n  timed trials: {EXTENDED_TRIALS} (they had {})\n  warm-up: {}, {as_before}\n  placement: \
+             {placement}{cooldown}{origins}\n\
+             Each command runs as an argument vector, exactly as quoted above, with your privileges.",
+            gate.command_lines(),
+            had.join(" and "),
+            gate.warmup(),
+        )
     }
 
     /// The run asked for, before.

@@ -20,6 +20,8 @@
 //!   anyone else's workbook (SPEC D).
 //! - [`audit`] — the pre-submission audit (SPEC A).
 //! - [`reproduce`] — a classmate's row, its rerun and the verdict (SPEC R).
+//! - [`consent`] — the one gate every command stored in a file passes
+//!   before it runs: the exact argv shown, and the user's consent (SPEC N13).
 //! - [`compare`] — two recorded rows compared: S7 with the power-source and
 //!   session guards (SPEC S13, S14), for every face that compares rows.
 //! - [`extend`] — one of my own rows rerun to 51 trials, and whether its
@@ -37,6 +39,7 @@
 pub mod audit;
 pub mod bounded;
 pub mod compare;
+pub mod consent;
 pub mod display;
 pub mod documents;
 pub mod duration;

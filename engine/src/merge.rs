@@ -737,6 +737,10 @@ pub struct Merged {
     /// True when the export record now vouches for the workbook, so the
     /// next export replaces it without asking (A17).
     pub record_updated: bool,
+    /// What reading the workbook found about its hidden copy of the
+    /// notebook, e.g. that it does not match the cells the sheets show
+    /// (R2, N13): what is taken in, and what its rows run, is that copy.
+    pub warnings: Vec<String>,
 }
 
 /// Takes the edits of the workbook at `path` into the notebook in `dir`:
@@ -770,7 +774,7 @@ pub fn merge(dir: &Path, path: &Path, at: DateTime<Utc>) -> Result<Merged, Merge
     };
     let ((plan, taken), record_updated, _) =
         crate::notebook::store::change_then(dir, weigh, tell_record).map_err(MergeError::from)?;
-    Ok(Merged { plan, taken, record_updated })
+    Ok(Merged { plan, taken, record_updated, warnings: own.problems })
 }
 
 impl From<crate::notebook::store::ChangeError<MergeError>> for MergeError {
@@ -790,8 +794,11 @@ pub fn file_name(path: &Path) -> String {
 
 /// Makes a new notebook in `target` from a workbook Vernier wrote (someone
 /// else's, sent by e-mail): the notebook it carries, plus the edits its
-/// owner's rules allow, recorded as taken in from it. Their file is only
-/// read. Returns the plan and what was taken.
+/// owner's rules allow, recorded as taken in from it. Every run remembers
+/// the workbook it was copied from, and a hidden copy that does not match
+/// the cells it shows is said in the returned warnings and in the note the
+/// notebook starts with (N13). Their file is only read. Returns the plan
+/// and what was taken.
 pub fn new_notebook(bytes: &[u8], path: &Path, target: &Path, at: DateTime<Utc>) -> Result<Merged, MergeError> {
     let own = crate::documents::measurements::read_own(bytes, &path.display().to_string())?;
     if std::fs::read_dir(target).is_ok_and(|mut d| d.next().is_some()) {
@@ -799,20 +806,24 @@ pub fn new_notebook(bytes: &[u8], path: &Path, target: &Path, at: DateTime<Utc>)
     }
     crate::notebook::store::create(target, &own.notebook.title, at)?;
     let file = file_name(path);
-    let origin = format!(
-        "This notebook was made from the workbook {file} (SHA-256 {}): its runs' raw files stayed with the workbook's \
-         owner.",
-        &crate::harness::raw::sha256_hex(bytes)[..12]
+    let sha = &crate::harness::raw::sha256_hex(bytes)[..12];
+    let mut origin = format!(
+        "This notebook was made from the workbook {file} (SHA-256 {sha}): its runs' raw files stayed with the \
+         workbook's owner."
     );
+    for warning in &own.problems {
+        origin.push_str(&format!(" WARNING: {}.", inert(warning)));
+    }
     let fill = |nb: &mut Notebook| {
         *nb = own.notebook.clone();
+        nb.mark_copied_from(&format!("the workbook {file} (SHA-256 {sha}), {}", at.format("%Y-%m-%d %H:%M UTC")));
         let plan = plan(&own, nb, &file);
         let taken = plan.apply(target, nb, at);
         let _ = nb.add_note_from(&origin, None, Some(FROM_SPREADSHEET), at);
         Ok::<_, MergeError>((plan, taken))
     };
     let ((plan, taken), _) = crate::notebook::store::change(target, fill)?;
-    Ok(Merged { plan, taken, record_updated: false })
+    Ok(Merged { plan, taken, record_updated: false, warnings: own.problems.clone() })
 }
 
 /// The runs of a workbook Vernier did not write (D4), each as the run it

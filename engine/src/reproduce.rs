@@ -1,9 +1,10 @@
 //! Reproducing a classmate's row (SPEC R1–R3): what their row says was run,
 //! the same run here, both side by side with the S7 verdict and a diff of
 //! the conditions. Their file is only read; nothing in it runs until the
-//! user confirms the exact argv, and then only as an argument vector. A
-//! command that visibly runs code written in their file (a shell's `-c`,
-//! see [`inline_code`]) needs a second, explicit consent.
+//! user confirms the exact argv, and then only as an argument vector: the
+//! rerun is held behind the engine's one [`Gate`] (SPEC N13). A command
+//! that visibly runs code written in their file (a shell's `-c`, see
+//! [`inline_code`]) needs a second, explicit consent.
 
 mod inline;
 mod same;
@@ -19,6 +20,7 @@ pub use side::{ArmSide, RatioSide, SideBySide};
 pub use sweep::{PointByPoint, SweepOriginal};
 pub use verdict::{Judged, MIN_TRIALS, Measured, NOISE_FACTOR, NOISE_FLOOR, Outcome, RULE, judge};
 
+use crate::consent::Gate;
 use crate::display::{inert, quote_argv};
 use crate::documents::edits::Edit;
 use crate::documents::foreign::{Foreign, MAX_TRIALS, MAX_WORKBOOK_BYTES, SheetRun};
@@ -389,7 +391,7 @@ impl Original {
     /// The run that repeats this row: same subject(s), n, warm-up,
     /// interleaving order and cool-down (SPEC R3); where it is pinned is
     /// [`Original::rerun`]'s to say. Refuses counts Vernier would not take;
-    /// whether it runs inline code is [`spec_inline_code`]'s question.
+    /// whether it runs inline code is the [`Gate`]'s question.
     fn unpinned_spec(&self) -> Result<BenchSpec, ReproduceError> {
         let bad = |why: String| ReproduceError::BadCount { row: self.row, why };
         let runs = self.runs();
@@ -422,10 +424,11 @@ impl Original {
         })
     }
 
-    /// The rerun, ready for confirmation: its spec, pinned where theirs was
-    /// when this machine has that CPU (R4), and each command's program here
-    /// matched against theirs. Hashes the programs, so it reads the disk;
-    /// `hashes` keeps each file's hash for the other rows of their log.
+    /// The rerun, ready for confirmation: its spec behind the gate (N13),
+    /// pinned where theirs was when this machine has that CPU (R4), and each
+    /// command's program here matched against theirs. Hashes the programs,
+    /// so it reads the disk; `hashes` keeps each file's hash for the other
+    /// rows of their log.
     pub fn rerun(&self, hashes: &mut Hashes) -> Result<Rerun, ReproduceError> {
         Rerun::new(&self.arms(), self.unpinned_spec()?, hashes)
     }
@@ -449,19 +452,12 @@ pub fn subject(row: u32, argv: &[String]) -> Result<Subject, ReproduceError> {
     Ok(Subject::Command { argv: argv.to_vec(), shell: false })
 }
 
-/// Why the rerun `spec` runs code written in their file (any arm), or
-/// `None`: such a rerun needs the extra consent (`--allow-inline-code`, the
-/// window's checkbox) on top of the confirmation.
-pub fn spec_inline_code(spec: &BenchSpec) -> Option<String> {
-    spec.arms.iter().find_map(|arm| inline_code(&arm.argv()))
-}
-
 /// A rerun ready for confirmation (SPEC R2, R4): what will run, where, and
 /// whether the programs found here are the ones their row ran.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rerun {
-    /// What runs.
-    pub spec: BenchSpec,
+    /// What runs, held until the user confirms it (N13).
+    pub gate: Gate,
     /// Their placement, reapplied or not, and why.
     pub placement: Placement,
     /// Per arm, A then B: the program (and argument files) found here
@@ -485,7 +481,7 @@ impl Rerun {
                 Subject::Kernel(_) => Vec::new(),
             })
             .collect();
-        Ok(Self { spec: BenchSpec { pin: placement.cpu, ..spec }, placement, programs })
+        Ok(Self { gate: Gate::new(BenchSpec { pin: placement.cpu, ..spec }), placement, programs })
     }
 
     /// The checks that found a different file here.
@@ -558,12 +554,11 @@ impl Original {
     /// in their file. Every text from their file is shown inert, one line
     /// each, so no cell can redraw or reorder the plan (SPEC R2, R4).
     pub fn plan(&self, source: &str, rerun: &Rerun) -> String {
-        let spec = &rerun.spec;
-        let commands: Vec<String> = spec.arms.iter().map(|a| quote_argv(&a.argv())).collect();
+        let gate = &rerun.gate;
         let warmup = self.warmup_text();
-        let interleaving = if commands.len() == 2 {
-            let cooldown = spec
-                .cooldown
+        let interleaving = if gate.commands().len() == 2 {
+            let cooldown = gate
+                .cooldown()
                 .map_or_else(String::new, |c| format!(", {} s cool-down between, as theirs", c.as_secs_f64()));
             format!(
                 "both arms interleaved, A B … then B A …{cooldown} (this row is arm {})",
@@ -596,16 +591,15 @@ impl Original {
             .as_ref()
             .map_or_else(String::new, |own| format!("\n  measured: {}", inert(&own.spec.describe())));
         let programs = rerun.program_lines();
-        let inline = spec_inline_code(spec).map_or_else(String::new, |why| format!("\n  WARNING: it {why}"));
         format!(
-            "Reproduce run {} of {} ({})\n  command: {}\n  timed trials: {}\n  warm-up: {warmup}\n  \
+            "Reproduce run {} of {} ({}){}\n  timed trials: {}\n  warm-up: {warmup}\n  \
              interleaving: {interleaving}\n  placement: {}{figure}{programs}\n  their result: {}\n  their conditions: \
-             {}{inline}\n  outcome: {RULE}\n\
+             {}\n  outcome: {RULE}\n\
              Each command runs as an argument vector, exactly as quoted above, with your privileges.",
             self.row,
             inert(source),
             inert(&self.what),
-            commands.join("  vs  "),
+            gate.command_lines(),
             self.trials_text(),
             rerun.placement.text,
             results.join("; "),
@@ -663,7 +657,8 @@ mod tests {
         assert!(!plan.contains('\x1b') && !plan.contains('\r'), "{plan}");
         assert!(plan.contains(r"seq\x0a  command: true") && plan.contains(r"\x1b[2K\x0dcommand: true"), "{plan}");
         assert!(plan.contains("command: env sh -c 'touch X'"), "{plan}");
-        assert!(plan.contains("WARNING: it runs code written in their file (env … sh -c)"), "{plan}");
+        let warning = "WARNING: env sh -c 'touch X' runs code written in their file (env … sh -c)";
+        assert!(plan.contains(warning), "{plan}");
     }
 
     // SPEC R3: a kernel row reruns the same kernel.

@@ -107,6 +107,16 @@ pub struct BenchArgs {
     /// time unit (0.5ms, 500us) or as a percentage of its median (5%).
     #[arg(long, value_name = "VALUE|PCT", requires = "extend", allow_hyphen_values = true)]
     claim: Option<String>,
+    /// With --extend: run it. Without this, Vernier only shows what it would
+    /// run: the run's command is taken from the notebook, a file anyone can
+    /// edit (N13).
+    #[arg(long, requires = "extend")]
+    yes: bool,
+    /// With --extend --yes: also run a command that runs code written in the
+    /// notebook (a shell's `-c`, an interpreter's `-e`, …), which `--yes`
+    /// alone refuses. A visible-pattern check, not a sandbox.
+    #[arg(long, requires = "yes")]
+    allow_inline_code: bool,
     #[command(flatten)]
     own: OwnFigureArgs,
     /// The command and its arguments (after --).
@@ -167,7 +177,9 @@ impl OwnFigureArgs {
 
 pub fn bench(args: &BenchArgs) -> Outcome {
     if let (Some(run), Some(dir)) = (args.extend, &args.notebook) {
-        return super::extend_cmd::extend(dir, run, args.claim.as_deref(), args.timeout, args.json);
+        let answer =
+            super::confirm::Answer { yes: args.yes, allow_inline_code: args.allow_inline_code, json: args.json };
+        return super::extend_cmd::extend(dir, run, args.claim.as_deref(), args.timeout, answer);
     }
     let spec = spec(args)?;
     // Fail before measuring if the notebook cannot be read or its raw/

@@ -1,6 +1,8 @@
 //! `vernier bench --extend N` (SPEC S10): rerun one of the notebook's own
 //! runs to 51 timed trials as a new row linked to it, and say whether its
 //! median moved by more than the difference the student means to claim.
+//! The run's command comes from the notebook, a file anyone can edit: it is
+//! shown and runs only after `--yes` (SPEC N13).
 
 use std::path::Path;
 use std::time::Duration;
@@ -12,26 +14,24 @@ use vernier_engine::extend::{Extension, Outcome};
 use vernier_engine::harness;
 
 use super::bench_cmds::{record, reserve_raw, run_with_progress};
+use super::confirm::{Answer, ask};
 use super::notebook_cmds::{apply, open};
 use super::{Failure, table};
 
 /// Extends run `run` of the notebook in `dir`, judged against `claim` (or
-/// the comparison's difference, or the IQR). Everything is checked before a
-/// trial runs: the row, the claim, and that its program is still there.
-pub fn extend(
-    dir: &Path,
-    run: u32,
-    claim: Option<&str>,
-    timeout: Option<Duration>,
-    json_output: bool,
-) -> super::Outcome {
+/// the comparison's difference, or the IQR). Everything is checked before
+/// the plan is shown: the row, the claim, and that its program is still
+/// there; then nothing runs until the student answers `--yes` (N13).
+pub fn extend(dir: &Path, run: u32, claim: Option<&str>, timeout: Option<Duration>, answer: Answer) -> super::Outcome {
     let plan = Extension::plan(&open(dir)?, run).map_err(Failure::input)?;
     let claim = plan.claim(claim).map_err(Failure::input)?;
-    let mut spec = plan.spec.clone();
-    spec.timeout = timeout;
-    harness::validate(&spec).map_err(|e| Failure::input(anyhow!("run {run} cannot be rerun: {e}")))?;
+    plan.gate.check().map_err(|e| Failure::input(anyhow!("run {run} cannot be rerun: {e}")))?;
+    let spec = match ask(answer, &plan.gate, &format!("run {run}"), || plan.describe(), || plan_json(&plan)) {
+        Ok(spec) => spec,
+        Err(stop) => return stop,
+    };
     let (reserved, stated) = reserve_raw(dir)?;
-    let result = run_with_progress(harness::BenchSpec { stated: Some(stated), ..spec })?;
+    let result = run_with_progress(harness::BenchSpec { stated: Some(stated), timeout, ..spec })?;
     if let Some(failure) = &result.failure {
         record(dir, &result, reserved)?;
         return Err(Failure::failed(anyhow!("the rerun of run {run} failed: {failure}")));
@@ -46,7 +46,7 @@ pub fn extend(
             recorded.raw_file
         ))
     })?;
-    if json_output {
+    if answer.json {
         let mut object = json!(outcome);
         object["raw_file"] = json!(recorded.raw_file.to_string());
         object["display_unit"] = json!(outcome.asked.display_unit().name());
@@ -55,6 +55,17 @@ pub fn extend(
         print_text(&outcome);
     }
     Ok(0)
+}
+
+/// The plan as JSON, for `--json` without `--yes`.
+fn plan_json(plan: &Extension) -> serde_json::Value {
+    let gate = &plan.gate;
+    json!({
+        "run": plan.run, "extends": plan.before.iter().map(|b| b.run).collect::<Vec<_>>(),
+        "commands": gate.commands().iter().map(|c| &c.argv).collect::<Vec<_>>(), "inline_code": gate.inline_code(),
+        "runs": gate.runs(), "warmup_policy": gate.warmup().to_string(), "pin": gate.pin(),
+        "cooldown_s": gate.cooldown().map(|c| c.as_secs_f64()), "from": plan.origins, "text": plan.describe(),
+    })
 }
 
 fn print_text(outcome: &Outcome) {

@@ -90,12 +90,13 @@ pub fn merge(args: &MergeArgs) -> Outcome {
 
 /// Prints what a merge weighed and did.
 fn report(merged: &Merged, what: &str, json: bool) {
-    let Merged { plan, taken, record_updated } = merged;
+    let Merged { plan, taken, record_updated, warnings } = merged;
     if json {
         out!(
             "{}",
             json!({
                 "merged": what,
+                "warnings": warnings,
                 "taken": taken.lines,
                 "failed": taken.failed,
                 "already": plan.already.iter().map(ToString::to_string).collect::<Vec<_>>(),
@@ -106,8 +107,19 @@ fn report(merged: &Merged, what: &str, json: bool) {
         return;
     }
     out!("merge (N12): {what}");
+    // R2, N13: a hidden copy that is not what the sheets show is said
+    // first, as `show` and `reproduce` say it.
+    for warning in warnings {
+        out!("WARNING: {}", vernier_engine::display::inert(warning));
+    }
     if plan.take.is_empty() && plan.already.is_empty() && plan.refused.is_empty() {
-        out!("no edit was made in a spreadsheet: the workbook shows what Vernier wrote");
+        if warnings.is_empty() {
+            out!("no edit was made in a spreadsheet: the workbook shows what Vernier wrote");
+        } else {
+            out!(
+                "no edit was made in its sheets, but the notebook inside it is not what they show: see the WARNING above"
+            );
+        }
         return;
     }
     if !taken.lines.is_empty() {

@@ -14,6 +14,7 @@ macro_rules! out {
 mod audit_cmd;
 mod bench_cmds;
 mod compare_cmd;
+mod confirm;
 mod export_cmd;
 mod extend_cmd;
 mod import_cmds;

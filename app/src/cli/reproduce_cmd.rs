@@ -8,12 +8,13 @@ use anyhow::anyhow;
 use chrono::Utc;
 use clap::Args;
 use serde_json::json;
-use vernier_engine::display::{inert, quote_argv};
+use vernier_engine::display::inert;
+use vernier_engine::harness::BenchSpec;
 use vernier_engine::harness::provenance::Hashes;
-use vernier_engine::harness::{BenchSpec, Subject};
 use vernier_engine::reproduce::{self, ArmSide, Original, Rerun, SideBySide};
 
 use super::bench_cmds::{record, reserve_raw, run_with_progress};
+use super::confirm::{Answer, ask};
 use super::notebook_cmds::{apply, open, open_log};
 use super::{Failure, Outcome, table};
 
@@ -45,6 +46,13 @@ pub struct ReproduceArgs {
     json: bool,
 }
 
+impl ReproduceArgs {
+    /// What was answered to the plan (N13).
+    fn answer(&self) -> Answer {
+        Answer { yes: self.yes, allow_inline_code: self.allow_inline_code, json: self.json }
+    }
+}
+
 pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     if reproduce::same_folder(&args.path, &args.notebook) {
         return Err(Failure::input(anyhow!(
@@ -58,30 +66,28 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     let log = open_log(&args.path)?;
     let original = log.original(row).map_err(Failure::input)?;
     let rerun = original.rerun(&mut Hashes::default()).map_err(Failure::input)?;
-    let spec = &rerun.spec;
     // R2, N12: what their sheets show that their notebook does not say.
     let edited = log.workbook_warning().map(|w| format!("{w}\n")).unwrap_or_default();
     let edits: Vec<String> = log.spreadsheet_edits().iter().map(ToString::to_string).collect();
     // Fail before measuring if your notebook cannot be read.
     open(&args.notebook)?;
     let source = args.path.display().to_string();
-    let commands = spec.arms.iter().map(|a| quote_argv(&a.argv())).collect::<Vec<_>>().join("  vs  ");
-    if let Some(stop) = consent(
-        args,
-        spec,
+    let spec = match ask(
+        args.answer(),
+        &rerun.gate,
+        &format!("run {}", original.row),
         || format!("{edited}{}", original.plan(&source, &rerun)),
         || {
             let mut plan = plan_json(&original, &rerun);
             plan["spreadsheet_edits"] = json!(edits);
             plan
         },
-        &format!("run {}", original.row),
-        &commands,
     ) {
-        return stop;
-    }
+        Ok(spec) => spec,
+        Err(stop) => return stop,
+    };
     let (reserved, stated) = reserve_raw(&args.notebook)?;
-    let result = run_with_progress(BenchSpec { stated: Some(stated), ..spec.clone() })?;
+    let result = run_with_progress(BenchSpec { stated: Some(stated), ..spec })?;
     if let Some(failure) = &result.failure {
         record(&args.notebook, &result, reserved)?;
         return Err(Failure::failed(anyhow!("the rerun failed: {failure}")));
@@ -188,11 +194,11 @@ fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
     let rerun = sweep.rerun().map_err(Failure::input)?;
     let edited = log.workbook_warning().map(|w| format!("{w}\n")).unwrap_or_default();
     let edits: Vec<String> = log.spreadsheet_edits().iter().map(ToString::to_string).collect();
-    let spec = &rerun.spec;
+    let gate = &rerun.gate;
     open(&args.notebook)?;
     let source = args.path.display().to_string();
     let plan_json = || {
-        let commands: Vec<Vec<String>> = spec.arms.iter().map(Subject::argv).collect();
+        let commands: Vec<&Vec<String>> = gate.commands().iter().map(|c| &c.argv).collect();
         let first = sweep.points.first();
         let theirs: Vec<serde_json::Value> = sweep
             .points
@@ -201,27 +207,26 @@ fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
             .collect();
         json!({
             "sweep": sweep.label, "what": sweep.what, "commands": commands, "theirs": theirs,
-            "inline_code": reproduce::spec_inline_code(spec), "runs": spec.runs,
+            "inline_code": gate.inline_code(), "runs": gate.runs(),
             "warmup": first.and_then(|o| o.warmup_trials), "warmup_policy": first.map(|o| o.policy.to_string()),
             "metric": first.and_then(|o| o.figure.as_ref()).map(|f| f.spec.describe()),
-            "pin": spec.pin, "placement": rerun.placement.text, "programs": rerun.programs,
+            "pin": gate.pin(), "placement": rerun.placement.text, "programs": rerun.programs,
             "different_files": rerun.different_files().count(), "outcome_rule": reproduce::RULE,
             "spreadsheet_edits": edits,
         })
     };
-    let commands = spec.arms.iter().map(|a| quote_argv(&a.argv())).collect::<Vec<_>>().join("; ");
-    if let Some(stop) = consent(
-        args,
-        spec,
+    let spec = match ask(
+        args.answer(),
+        gate,
+        &format!("sweep {}", sweep.label),
         || format!("{edited}{}", sweep.plan(&source, &rerun)),
         plan_json,
-        &format!("sweep {}", sweep.label),
-        &commands,
     ) {
-        return stop;
-    }
+        Ok(spec) => spec,
+        Err(stop) => return stop,
+    };
     let (reserved, stated) = reserve_raw(&args.notebook)?;
-    let result = run_with_progress(BenchSpec { stated: Some(stated), ..spec.clone() })?;
+    let result = run_with_progress(BenchSpec { stated: Some(stated), ..spec })?;
     let recorded = record(&args.notebook, &result, reserved)?;
     if let Some(failure) = &result.failure {
         return Err(Failure::failed(anyhow!("the rerun failed: {failure}")));
@@ -279,48 +284,20 @@ fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
     Ok(0)
 }
 
-/// Nothing runs without `--yes`, and code written in their file not
-/// without `--allow-inline-code` as well (SPEC R2): until then the plan is
-/// printed (`--json`: as JSON) and this is the outcome to return.
-fn consent(
-    args: &ReproduceArgs,
-    spec: &BenchSpec,
-    plan: impl FnOnce() -> String,
-    plan_json: impl FnOnce() -> serde_json::Value,
-    what: &str,
-    commands: &str,
-) -> Option<Outcome> {
-    let inline = reproduce::spec_inline_code(spec);
-    if !args.yes {
-        if args.json {
-            out!("{}", json!({"ran": false, "plan": plan_json()}));
-        } else {
-            out!("{}", plan());
-            let flags = if inline.is_some() { "--yes --allow-inline-code" } else { "--yes" };
-            out!("\nNothing was run. Check what will run above, then add {flags} to run it.");
-        }
-        return Some(Ok(1));
-    }
-    let why = inline.filter(|_| !args.allow_inline_code)?;
-    Some(Err(Failure::input(anyhow!(
-        "{what} {why}: {commands}; nothing was run. Read it, then add --allow-inline-code to --yes to run it anyway"
-    ))))
-}
-
 fn plan_json(o: &Original, rerun: &Rerun) -> serde_json::Value {
-    let spec = &rerun.spec;
+    let gate = &rerun.gate;
     let arms: Vec<serde_json::Value> = o
         .arms()
         .iter()
         .map(|a| json!({"row": a.row, "command": a.command, "median": a.median, "iqr": a.iqr, "unit": a.unit, "timed": a.timed}))
         .collect();
     json!({
-        "row": o.row, "what": o.what, "commands": spec.arms.iter().map(Subject::argv).collect::<Vec<_>>(),
-        "inline_code": reproduce::spec_inline_code(spec),
-        "timed": o.timed, "runs": spec.runs, "warmup": o.warmup_trials, "warmup_policy": o.policy.to_string(), "their_median": o.median,
+        "row": o.row, "what": o.what, "commands": gate.commands().iter().map(|c| &c.argv).collect::<Vec<_>>(),
+        "inline_code": gate.inline_code(),
+        "timed": o.timed, "runs": gate.runs(), "warmup": o.warmup_trials, "warmup_policy": o.policy.to_string(), "their_median": o.median,
         "their_iqr": o.iqr, "unit": o.unit, "their_conditions": o.conditions, "arms": arms,
         "their_paired": o.partner.as_ref().and_then(|p| p.paired.as_ref()),
-        "pin": spec.pin, "placement": rerun.placement.text, "cooldown_s": spec.cooldown.map(|c| c.as_secs_f64()),
+        "pin": gate.pin(), "placement": rerun.placement.text, "cooldown_s": gate.cooldown().map(|c| c.as_secs_f64()),
         "programs": rerun.programs, "different_files": rerun.different_files().count(),
         "metric": o.figure.as_ref().map(|f| f.spec.describe()), "outcome_rule": reproduce::RULE,
     })

@@ -272,9 +272,16 @@ impl VernierApp {
                     let (taken, failed) = super::workbook::taken_message(&merged);
                     self.open(target.clone(), notebook, unwritten);
                     self.reproduce = None;
+                    // R2, N13: a hidden copy that is not what their sheets
+                    // show is said with the result, as a warning.
+                    let warned: String = merged
+                        .warnings
+                        .iter()
+                        .map(|w| format!(" WARNING: {}", vernier_engine::display::inert(w)))
+                        .collect();
                     self.say(
-                        format!("made a new notebook in {} from their workbook: {taken}", target.display()),
-                        failed,
+                        format!("made a new notebook in {} from their workbook: {taken}{warned}", target.display()),
+                        failed || !warned.is_empty(),
                     );
                 }
                 Err(e) => self.say(format!("no notebook was made: {e}"), true),

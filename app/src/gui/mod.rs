@@ -271,11 +271,15 @@ pub enum AppCommand {
     ReproduceDialog,
     /// Open the Reproduce dialog on this folder or workbook.
     ReadTheirLog(PathBuf),
-    /// Rerun row N (an index into the Reproduce dialog's rows), confirmed.
-    ReproduceRow(usize),
-    /// Rerun run N to 51 trials as a new row linked to it, judged against
-    /// the claim typed (empty: none) (S10).
+    /// Rerun row N (an index into the Reproduce dialog's rows), with the
+    /// consent its confirmation made (N13).
+    ReproduceRow(usize, vernier_engine::consent::Consent),
+    /// Plan run N's rerun to 51 trials as a new row linked to it, judged
+    /// against the claim typed (empty: none), and ask to confirm it (S10).
     ExtendRun(u32, String),
+    /// Start the extension being confirmed, with the consent its
+    /// confirmation made (N13).
+    StartExtension(vernier_engine::consent::Consent),
     /// Show what an audit finding points at.
     Jump(vernier_engine::audit::Place),
     /// Open the dialog listing the spreadsheet edits on offer (N12).
@@ -687,14 +691,18 @@ impl VernierApp {
                 self.send_io(io::Request::ReadLog { path, mine: self.doc.dir.clone() });
                 return;
             }
-            AppCommand::ReproduceRow(i) => {
-                let spec = self.reproduce.as_ref().and_then(|d| d.spec(i));
-                if let Some(spec) = spec
-                    && self.start_run(spec)
-                    && let Some(dialog) = &mut self.reproduce
-                {
-                    dialog.pending = Some(i);
-                    dialog.outcome = None;
+            AppCommand::ReproduceRow(i, consent) => {
+                let Some(released) = self.reproduce.as_ref().map(|d| d.release(i, consent)) else { return };
+                match released {
+                    Ok(spec) => {
+                        if self.start_run(spec)
+                            && let Some(dialog) = &mut self.reproduce
+                        {
+                            dialog.pending = Some(i);
+                            dialog.outcome = None;
+                        }
+                    }
+                    Err(e) => self.say(format!("nothing was run: {e}"), true),
                 }
                 return;
             }
@@ -707,8 +715,24 @@ impl VernierApp {
                 let planned = Extension::plan(&self.doc.notebook, run)
                     .and_then(|plan| plan.claim(claim).map(|claim| (plan, claim)));
                 match planned {
+                    // Nothing starts before the student confirms (N13).
                     Ok((plan, claim)) => {
-                        if self.start_run(plan.spec.clone()) {
+                        self.views.extend_asking =
+                            Some(views::ExtendAsk { plan, claim, inline_allowed: false, refused: None });
+                    }
+                    Err(e) => self.say(e.to_string(), true),
+                }
+                return;
+            }
+            AppCommand::StartExtension(consent) => {
+                let Some(views::ExtendAsk { plan, claim, .. }) = self.views.extend_asking.take() else { return };
+                if self.live.is_some() {
+                    self.say("wait for the run in progress to finish, then extend", true);
+                    return;
+                }
+                match plan.gate.release(consent) {
+                    Ok(spec) => {
+                        if self.start_run(spec) {
                             self.extending = Some((plan, claim));
                         }
                     }

@@ -12,10 +12,11 @@
 use std::path::{Path, PathBuf};
 
 use egui::{RichText, Ui};
+use vernier_engine::consent::{Consent, InlineCode};
 use vernier_engine::display::inert;
 use vernier_engine::harness::BenchSpec;
 use vernier_engine::harness::provenance::Hashes;
-use vernier_engine::reproduce::{Log, Original, Outcome, Rerun, SideBySide, same_folder, spec_inline_code};
+use vernier_engine::reproduce::{Log, Original, Outcome, Rerun, SideBySide, same_folder};
 
 use super::dialog::{Scrolling, close_button};
 use super::{AppCommand, io::Pick};
@@ -78,6 +79,8 @@ pub struct Dialog {
     /// The row whose inline code the user allowed to run (its own tick,
     /// given again for any other row).
     pub inline_allowed: Option<usize>,
+    /// Why the last confirmation was refused, if it was.
+    refused: Option<String>,
     /// The row being rerun, until its result is recorded.
     pub pending: Option<usize>,
     /// The last rerun, side by side with its original.
@@ -90,10 +93,15 @@ pub struct Dialog {
 }
 
 impl Dialog {
-    /// The run that would repeat row `i` of their log, if it can be rerun.
-    pub fn spec(&self, i: usize) -> Option<BenchSpec> {
-        let (_, rerun) = self.log.as_ref()?.as_ref().ok()?.rows.get(i)?;
-        rerun.as_ref().ok().map(|r| r.spec.clone())
+    /// The run that repeats row `i` of their log, in exchange for the
+    /// consent its confirmation made (N13).
+    pub fn release(&self, i: usize, consent: Consent) -> Result<BenchSpec, String> {
+        let rerun = match self.log.as_ref().and_then(|l| l.as_ref().ok()).and_then(|l| l.rows.get(i)) {
+            Some((_, Ok(rerun))) => rerun,
+            Some((_, Err(why))) => return Err(why.clone()),
+            None => return Err("their log is no longer read; read it again".into()),
+        };
+        rerun.gate.release(consent).map_err(|e| e.to_string())
     }
 
     /// Draws the dialog into `ui` (a window of at most `max_height`):
@@ -230,22 +238,33 @@ impl Dialog {
                 }
                 edits_ui(ui, &log.edits, if log.own_workbook { &log.problems } else { &[] });
                 ui.label(RichText::new(original.plan(&log.source.display().to_string(), rerun)).monospace());
-                let consented = match spec_inline_code(&rerun.spec) {
+                let ticked = self.inline_allowed == Some(selected);
+                let consented = match rerun.gate.inline_code() {
                     None => true,
                     Some(why) => {
-                        let mut ticked = self.inline_allowed == Some(selected);
+                        let mut tick = ticked;
                         let text = format!("I have read it: let it run code written in their file ({why})");
-                        if ui.checkbox(&mut ticked, text).changed() {
-                            self.inline_allowed = ticked.then_some(selected);
+                        if ui.checkbox(&mut tick, text).changed() {
+                            self.inline_allowed = tick.then_some(selected);
                         }
-                        ticked
+                        tick
                     }
                 };
+                if let Some(why) = &self.refused {
+                    ui.colored_label(ui.visuals().error_fg_color, why.as_str());
+                }
                 let running = self.pending.is_some();
                 let label = if running { "Running…" } else { "Run it here" };
                 let run = ui.add_enabled(!busy && !running && consented, egui::Button::new(label));
                 if run.on_hover_text("reruns the command shown above on this machine, with your privileges").clicked() {
-                    commands.push(AppCommand::ReproduceRow(selected));
+                    // The only place the consent to run their row is made (N13).
+                    match rerun.gate.confirm(InlineCode::from(ticked)) {
+                        Ok(consent) => {
+                            self.refused = None;
+                            commands.push(AppCommand::ReproduceRow(selected, consent));
+                        }
+                        Err(e) => self.refused = Some(e.to_string()),
+                    }
                 }
             }
             Err(why) => {

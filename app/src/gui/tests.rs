@@ -754,7 +754,7 @@ fn inline_code_needs_the_box_ticked_in_the_window() {
     let mut harness = app_on(mine);
     read_their_row(&mut harness, &theirs);
     harness.get_by_label(r"spoof\x1b[2K\u202e");
-    harness.get_by_label_contains("WARNING: it runs code written in their file (env … sh -c)");
+    harness.get_by_label_contains("WARNING: env sh -c true runs code written in their file (env … sh -c)");
     assert!(run_disabled(&harness), "inline code runs only after the tick");
     harness.get_by_label_contains("let it run code written in their file").click();
     harness.run();
@@ -1056,6 +1056,13 @@ fn extend_a_run_from_the_window() {
     harness.run();
     harness.get_by_label("Extend to 51 trials").click();
     harness.run();
+    // SPEC N13: the command is shown as it will run, and nothing starts
+    // before the confirmation.
+    harness.get_by_label_contains("Extend run 1 to 51 timed trials");
+    harness.get_by_label_contains("command: true");
+    assert!(!harness.state().running(), "nothing starts before Run it");
+    harness.get_by_label("Run it").click();
+    harness.run();
     assert!(harness.state().running(), "the rerun started in the background");
     step_until(&mut harness, "the extension to be recorded", |app| app.notebook().runs().len() == 3 && app.saved());
     harness.run();
@@ -1071,6 +1078,41 @@ fn extend_a_run_from_the_window() {
     assert!(shown.contains("the median moved by less than the 1000 s you mean to claim (given as 1000s)"), "{shown}");
     harness.get_by_label("extends run 1");
     assert_eq!(store::load(&dir).expect("reload").runs()[2].measurement.extends, Some(1));
+}
+
+// SPEC N13, R2: a row of the student's own notebook whose command runs code
+// written in the file (a notebook anyone can edit) is shown with its
+// finding in the Extend confirmation, which cannot start it before its own
+// tick, nor before Run it.
+#[test]
+fn extend_shows_the_argv_and_starts_only_from_its_confirmation() {
+    use egui_kittest::kittest::NodeT as _;
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    let marker = tmp.path().join("MARKER");
+    let script = format!("touch {}; true", marker.display());
+    their_notebook(&dir, "looks harmless", &["/bin/sh", "-c", &script]);
+    let mut harness = app_on(dir);
+    harness.get_by_label("Runs  (1)").click();
+    harness.run();
+    harness.get_by_label("looks harmless").click();
+    harness.run();
+    harness.get_by_label("Extend to 51 trials").click();
+    harness.run();
+    let warning = format!("WARNING: /bin/sh -c '{script}' runs code written in their file (sh -c)");
+    harness.get_by_label_contains(&warning);
+    harness.get_by_label_contains(&format!("command: /bin/sh -c '{script}'"));
+    let run_it = |harness: &Harness<'static, VernierApp>| harness.get_by_label("Run it").accesskit_node().is_disabled();
+    assert!(run_it(&harness), "inline code needs its own tick");
+    assert!(!harness.state().running() && !marker.exists(), "nothing started");
+    harness.get_by_label_contains("let it run code written in the notebook").click();
+    harness.run();
+    assert!(!run_it(&harness), "the tick enables Run it");
+    assert!(!harness.state().running() && !marker.exists(), "the tick alone starts nothing");
+    harness.get_by_label("Cancel").click();
+    harness.run();
+    assert!(harness.query_by_label("Run it").is_none(), "Cancel closes the confirmation");
+    assert!(!harness.state().running() && !marker.exists(), "a cancelled confirmation starts nothing");
 }
 
 /// Opens "Add run from numbers…" from the Runs section.

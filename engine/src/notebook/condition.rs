@@ -190,6 +190,7 @@ vocabulary! {
     ReadAtImport = "read at import", Provenance, None;
     FileMachine = "machine (from the file)", Provenance, Some(Brevity::Column);
     NotRecorded = "conditions", Provenance, None;
+    CopiedFrom = "copied from", Provenance, None;
     StatedMachine = "machine (stated later)", Statement, Some(Brevity::Column);
     StatedBuild = "build (stated later)", Statement, Some(Brevity::Column);
     StatedPower = "power source (stated later)", Statement, Some(Brevity::Caption);
@@ -251,11 +252,16 @@ impl ConditionName {
     /// or the method; a kernel's result check is about the result, being
     /// the control is the row's role in its own notebook, and the run a row
     /// extends (S10) is about its own log, and what the window cost (E15)
-    /// is about the face that started it, present only on rows run from it.
+    /// is about the face that started it, present only on rows run from it;
+    /// the workbook a row was copied from (N13) is about its log.
     pub fn compared_in_reproduce(self) -> bool {
         !matches!(
             self,
-            ConditionName::ResultCheck | ConditionName::Control | ConditionName::Extends | ConditionName::WindowCpu
+            ConditionName::ResultCheck
+                | ConditionName::Control
+                | ConditionName::Extends
+                | ConditionName::WindowCpu
+                | ConditionName::CopiedFrom
         )
     }
 }

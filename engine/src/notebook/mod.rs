@@ -451,6 +451,19 @@ impl Notebook {
         number
     }
 
+    /// Marks every run as copied from `source`, a workbook someone sent
+    /// (N13): a row keeps its owner's command, and what runs is what that
+    /// file said, so wherever the row is shown it says where it came from.
+    /// A run already marked keeps its first origin; its numbers never change.
+    pub fn mark_copied_from(&mut self, source: &str) {
+        for run in &mut self.runs {
+            let conditions = &mut run.measurement.conditions;
+            if !conditions.states(ConditionName::CopiedFrom) {
+                conditions.push(Condition::new(ConditionName::CopiedFrom, source));
+            }
+        }
+    }
+
     /// Records a soak; every open prediction locks (N4). Returns its number.
     /// The row's bookkeeping is the notebook's: `soak` is given the next
     /// number, `at` as its time, the Environment as stated now (N9), and

@@ -225,13 +225,23 @@ impl Run {
     }
 
     /// The course's long form (D7): the figures, then one line each for
-    /// machine, build, conditions, placement, instrument and provenance,
-    /// all from the row's own record (SPEC N9).
+    /// machine, build, conditions, placement, the command (N13), instrument
+    /// and provenance, all from the row's own record (SPEC N9).
     pub fn long_form(&self) -> String {
         let m = &self.measurement;
         let instrument = m.conditions.value_of(ConditionName::Instrument).unwrap_or("instrument not stated").to_owned();
-        let provenance = if m.synthetic { format!("{} (SYNTHETIC data)", m.tag) } else { m.tag.to_string() };
+        let mut provenance = if m.synthetic { format!("{} (SYNTHETIC data)", m.tag) } else { m.tag.to_string() };
+        if let Some(from) = m.conditions.value_of(ConditionName::CopiedFrom) {
+            provenance.push_str(&format!(", copied from {from}"));
+        }
         let [machine, build, conditions, placement] = self.context().long_lines();
+        // The command as it will run, so a row's What never stands in for
+        // what its command does (N13).
+        let command = if m.command.is_empty() {
+            "command: none recorded".to_owned()
+        } else {
+            format!("command: {}", self.command_column())
+        };
         // Each line is made inert on its own, so a stated value cannot add
         // a line of its own (SPEC N10).
         [
@@ -241,6 +251,7 @@ impl Run {
             build,
             conditions,
             placement,
+            command,
             format!("instrument: {instrument}"),
             format!("provenance: {provenance}"),
         ]

@@ -4,7 +4,7 @@
 //! One point alone is an ordinary row ([`Original`]).
 
 use super::{ArmSide, EnvDifference, Original, Outcome, ReproduceError, Rerun, env_diff, subject};
-use crate::display::{inert, inert_line, quote_argv};
+use crate::display::{inert, inert_line};
 use crate::harness::provenance::Hashes;
 use crate::harness::{BenchResult, BenchSpec, Scan, ScanSpec};
 use crate::notebook::Notebook;
@@ -82,20 +82,15 @@ impl SweepOriginal {
     /// result beside it, inert; where it runs, and whether the program here
     /// is theirs.
     pub fn plan(&self, source: &str, rerun: &Rerun) -> String {
-        let spec = &rerun.spec;
+        let gate = &rerun.gate;
         let first = self.points.first();
-        let commands: Vec<String> = spec
-            .arms
+        let commands: Vec<String> = gate
+            .commands()
             .iter()
             .zip(&self.points)
-            .map(|(a, o)| {
+            .map(|(c, o)| {
                 let theirs = o.figures();
-                format!(
-                    "    {}   (theirs: median {}, IQR {})",
-                    quote_argv(&a.argv()),
-                    inert(&theirs.median()),
-                    inert(&theirs.iqr())
-                )
+                format!("    {}   (theirs: median {}, IQR {})", c.quoted, inert(&theirs.median()), inert(&theirs.iqr()))
             })
             .collect();
         let programs = rerun.program_lines();
@@ -103,7 +98,7 @@ impl SweepOriginal {
         let figure = first
             .and_then(|o| o.figure.as_ref())
             .map_or_else(String::new, |own| format!("\n  measured: {}", inert(&own.spec.describe())));
-        let inline = super::spec_inline_code(spec).map_or_else(String::new, |why| format!("\n  WARNING: it {why}"));
+        let inline = gate.warnings();
         format!(
             "Reproduce sweep {} of {} ({})\n  {} commands, one per point:\n{}\n  timed trials per point: {}\n  \
              warm-up: {warmup}\n  order: one trial of every point per round, rotated by one each round\n  placement: \
@@ -114,7 +109,7 @@ impl SweepOriginal {
             inert(&self.what),
             commands.len(),
             commands.join("\n"),
-            first.map_or_else(|| spec.runs.to_string(), Original::trials_text),
+            first.map_or_else(|| gate.runs().to_string(), Original::trials_text),
             rerun.placement.text,
             super::RULE,
         )

@@ -15,7 +15,7 @@ use vernier_engine::notebook::{Notebook, PREDICTIONS_HEADING, SECTIONS};
 use super::AppCommand;
 pub use environment::machine_fill;
 pub use predictions::PredictionForm;
-pub use runs::SweepPick;
+pub use runs::{ExtendAsk, SweepPick};
 
 /// The areas of the window, in the side bar's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -118,6 +118,9 @@ pub struct ViewState {
     pub extend_claim: String,
     /// The last extension's new runs and its verdict, shown with them.
     pub extension: Option<(Vec<u32>, String)>,
+    /// An extension planned and waiting for the student to confirm its
+    /// exact command (N13).
+    pub extend_asking: Option<runs::ExtendAsk>,
     /// The note being typed.
     pub new_note: String,
     /// Environment values being typed, by field index.

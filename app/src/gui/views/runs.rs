@@ -7,8 +7,9 @@
 use egui::{Color32, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 use vernier_engine::compare::{CheckKind, CompareError, RowComparison, compare_runs};
+use vernier_engine::consent::InlineCode;
 use vernier_engine::display::inert;
-use vernier_engine::extend::Extension;
+use vernier_engine::extend::{Claim, EXTENDED_TRIALS, Extension};
 use vernier_engine::notebook::{Notebook, Run, RunColumn, RunStatement, RunsLine, WarmupPolicy};
 use vernier_engine::sweeps::SweepView;
 
@@ -121,6 +122,7 @@ pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     }
     discard_dialog(ui, state, cx);
     stating_dialog(ui, state, cx);
+    extend_dialog(ui, state, cx);
 }
 
 /// Colour of a comparison's group in the Runs table: its two rows and its
@@ -698,6 +700,58 @@ fn extend_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, run: u32)
         && runs.contains(&run)
     {
         ui.label(RichText::new(format!("S10: {}", inert(verdict))).strong());
+    }
+}
+
+/// An extension planned from the notebook, waiting for the student's
+/// confirmation (N13): the notebook is a file anyone can edit, so its
+/// command is shown exactly as it will run before anything starts.
+pub struct ExtendAsk {
+    /// What will run.
+    pub plan: Extension,
+    /// The claim it will be judged against.
+    pub claim: Option<Claim>,
+    /// The student ticked "let it run code written in the notebook".
+    pub inline_allowed: bool,
+    /// Why the last confirmation was refused, if it was.
+    pub refused: Option<String>,
+}
+
+/// The extension's confirmation: the plan with its exact command and any
+/// inline-code finding, the tick that finding needs, and Run it, the only
+/// place the consent to start it is made (N13, R2).
+fn extend_dialog(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+    let Some(ask) = &mut state.extend_asking else { return };
+    let mut close = false;
+    let modal = egui::Modal::new(egui::Id::unique("extend-run")).show(ui.ctx(), |ui| {
+        ui.set_max_width(760.0);
+        ui.heading(format!("Extend run {} to {EXTENDED_TRIALS} trials", ask.plan.run));
+        ui.label("The command comes from the notebook, a file anyone can edit: read what will run.");
+        ui.label(RichText::new(ask.plan.describe()).monospace());
+        let inline = ask.plan.gate.inline_code().map(str::to_owned);
+        if let Some(why) = &inline {
+            let text = format!("I have read it: let it run code written in the notebook ({why})");
+            ui.checkbox(&mut ask.inline_allowed, text);
+        }
+        if let Some(why) = &ask.refused {
+            ui.colored_label(ui.visuals().error_fg_color, why.as_str());
+        }
+        ui.horizontal(|ui| {
+            let ready = inline.is_none() || ask.inline_allowed;
+            let run = ui.add_enabled(ready, egui::Button::new("Run it"));
+            if run.on_hover_text("reruns the command shown above on this machine, with your privileges").clicked() {
+                match ask.plan.gate.confirm(InlineCode::from(ask.inline_allowed)) {
+                    Ok(consent) => {
+                        cx.commands.push(AppCommand::StartExtension(consent));
+                    }
+                    Err(e) => ask.refused = Some(e.to_string()),
+                }
+            }
+            close |= ui.button("Cancel").clicked();
+        });
+    });
+    if close || modal.should_close() {
+        state.extend_asking = None;
     }
 }
 
