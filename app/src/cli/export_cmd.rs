@@ -28,7 +28,7 @@ pub fn export(dir: &Path, out: Option<&PathBuf>, force: bool) -> Outcome {
                 .filter_map(Result::ok)
                 .map(|e| e.file_name().to_string_lossy().into_owned())
                 .filter(|n| !STEMS.contains(&n.as_str()) && !n.starts_with('.'))
-                .map(|n| vernier_engine::display::inert_line(n))
+                .map(vernier_engine::display::inert_line)
                 .collect()
         })
         .unwrap_or_default();
