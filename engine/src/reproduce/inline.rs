@@ -21,7 +21,7 @@
 //! arguments are ambiguous the check errs towards flagging, since a false
 //! flag costs one extra consent and a miss costs nothing less than the run.
 
-use crate::display::inert;
+use crate::display::{inert, inert_line};
 
 /// The longest argument vector read word by word; a longer one is flagged
 /// as not checked rather than read at a cost that grows with its square
@@ -42,7 +42,21 @@ pub fn inline_code(argv: &[String]) -> Option<String> {
     let (at, hit) = find(argv)?;
     let head = if at > 0 { format!("{} … ", shown(&argv[0])) } else { String::new() };
     let option = if hit.option.is_empty() { String::new() } else { format!(" {}", hit.option) };
-    Some(format!("runs code written in their file ({head}{}{option}): {}", shown(&argv[at]), hit.why))
+    // The words quoted from their file are shown inert, wherever the
+    // sentence is printed.
+    Some(inert_line(format!("runs code written in their file ({head}{}{option}): {}", shown(&argv[at]), hit.why)))
+}
+
+/// Where a command line given as one word (`env -S`, `rsync -e`, a
+/// hyperfine command) runs code ("in which sh -c: …"), read as the
+/// argument vector it becomes.
+fn in_command_line(line: &str) -> Option<String> {
+    let words = shlex::split(line)?;
+    if words.len() > MOST_WORDS {
+        return Some(format!("whose {} words are more than the {MOST_WORDS} this check reads", words.len()));
+    }
+    let (at, found) = find(&words)?;
+    Some(format!("in which {} {}: {}", shown(&words[at]), found.option, found.why))
 }
 
 /// What one word's program does with code: the option that carries it (as
@@ -670,17 +684,7 @@ fn env_split(_: &str, args: &[String]) -> Option<Hit> {
             }
             _ => continue,
         };
-        let inner = shlex::split(&value)?;
-        let (at, found) = find(&inner)?;
-        return hit(
-            "-S",
-            format!(
-                "env -S runs its value as a command, in which {} {}: {}",
-                shown(&inner[at]),
-                found.option,
-                found.why
-            ),
-        );
+        return hit("-S", format!("env -S runs its value as a command, {}", in_command_line(&value)?));
     }
     None
 }
@@ -742,20 +746,7 @@ fn shell_runner(name: &str, args: &[String]) -> Option<Hit> {
     if name != "hyperfine" {
         return None;
     }
-    commands.find_map(|line| {
-        let inner = shlex::split(line)?;
-        let (at, found) = find(&inner)?;
-        hit(
-            "",
-            format!(
-                "hyperfine runs the command line '{}', in which {} {}: {}",
-                inert(line),
-                shown(&inner[at]),
-                found.option,
-                found.why
-            ),
-        )
-    })
+    commands.find_map(|line| hit("", format!("hyperfine runs the command line '{line}', {}", in_command_line(line)?)))
 }
 
 /// ssh runs a command on the remote host's shell when one follows the host;
@@ -776,12 +767,7 @@ fn ssh(name: &str, args: &[String]) -> Option<Hit> {
                 w if w.starts_with("--rsh=") => w["--rsh=".len()..].to_owned(),
                 _ => continue,
             };
-            let inner = shlex::split(&value)?;
-            let (at, found) = find(&inner)?;
-            return hit(
-                "-e",
-                format!("rsync -e runs its value, in which {} {}: {}", shown(&inner[at]), found.option, found.why),
-            );
+            return hit("-e", format!("rsync -e runs its value as a command, {}", in_command_line(&value)?));
         }
         return None;
     }
@@ -1150,8 +1136,10 @@ mod tests {
             finding.as_deref(),
             Some("runs code written in their file (sh -c): sh runs the text given with -c as shell commands")
         );
-        let finding = inline_code(&argv("vim '+!touch \u{1b}[2J'")).expect("flagged");
-        assert!(!finding.contains('\u{1b}'), "{finding}");
+        for line in ["vim '+!touch \u{1b}[2J'", "cmd '/c \u{1b}[2J'", "sh '-c\u{202e}'", "env -S 'sh -c\u{1b}'"] {
+            let finding = inline_code(&argv(line)).expect("flagged");
+            assert!(!finding.contains(['\u{1b}', '\u{202e}']), "{finding}");
+        }
     }
 
     // SPEC R2: a vector too long to read word by word is flagged, not read.
