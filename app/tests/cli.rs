@@ -518,3 +518,35 @@ fn not_part_no_citations_and_an_edited_document() {
         assert!(std::fs::symlink_metadata(&record).expect("still there").file_type().is_symlink());
     }
 }
+
+// SPEC N10 (finding 10): a line feed or an escape sequence in a notebook's
+// path is printed as an escape by `new` and `export`, never raw — a path
+// cannot add a line to what Vernier says or move the terminal's cursor.
+#[test]
+fn paths_with_a_line_feed_are_printed_inert() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("a\nb\x1b[2Jc");
+    let dir = dir.to_str().expect("utf-8");
+    let created = stdout(&ok(vernier(&["new", dir, "--title", "T"])));
+    let shown = dir.replace('\n', r"\x0a").replace('\x1b', r"\x1b");
+    assert_eq!(created, format!("created notebook 'T' in {shown}\n"));
+    let exported = stdout(&ok(vernier(&["export", dir])));
+    assert!(!exported.contains('\x1b'), "{exported}");
+    for line in exported.lines() {
+        assert!(line.starts_with(&format!("wrote {shown}/exports/")), "{line}");
+    }
+}
+
+// SPEC N10: a note keeps the joiners an emoji or a Persian word needs
+// (prose), while tag characters, invisible in any font, are shown.
+#[test]
+fn notes_keep_zwj_emoji_and_show_tag_characters() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = new_notebook(tmp.path());
+    let family = "laptop fan \u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467} می‌خواهم";
+    ok(vernier(&["note", &dir, family]));
+    ok(vernier(&["note", &dir, "hidden\u{e0041}\u{e0042}"]));
+    let shown = stdout(&ok(vernier(&["show", &dir])));
+    assert!(shown.contains(family), "{shown}");
+    assert!(shown.contains(r"hidden\udb40\udc41\udb40\udc42"), "{shown}");
+}

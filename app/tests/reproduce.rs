@@ -552,3 +552,55 @@ fn a_kernel_that_computes_another_result_differs() {
     );
     assert_eq!(v["arms"][0]["result_check"]["same"], false, "{v}");
 }
+
+// SPEC R2 (issue 31, finding 6): each spelling that ran with --yes alone is
+// now flagged, and with --yes alone nothing runs (exit 2, the finding named).
+#[test]
+fn inline_code_spellings_of_finding_6_need_their_own_consent() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mine = tmp.path().join("mine").display().to_string();
+    ok(vernier(&["new", &mine]));
+    let book = tmp.path().join("measurements.xlsx");
+    let marker = tmp.path().join("X");
+    let touch = format!("touch {}", marker.display());
+    let commands = [
+        format!("/lib64/ld-linux-x86-64.so.2 /bin/sh -c '{touch}'"),
+        format!("setpriv --reuid=0 sh -c '{touch}'"),
+        format!("perl '-Mstrict;system(q({touch}))'"),
+        format!("tar -cf /dev/null -I '{touch};cat' ."),
+        format!("sed -n '1e {touch}' /dev/null"),
+        format!("strace -o '|{touch}' /bin/true"),
+        format!("capsh -- -c '{touch}'"),
+        format!("xvfb-run -a sh -c '{touch}'"),
+        format!("ssh-agent sh -c '{touch}'"),
+        format!("gdb -batch -eval-command 'shell {touch}'"),
+        format!("awk '--source=BEGIN {{ system(\"{touch}\") }}'"),
+    ];
+    let rows: Vec<(&str, &str, &str)> = commands.iter().map(|c| ("hostile", c.as_str(), "")).collect();
+    workbook_of(&book, &rows);
+    let book = book.display().to_string();
+    for (k, command) in commands.iter().enumerate() {
+        let row = (k + 1).to_string();
+        let o = vernier(&["reproduce", &book, "--row", &row, "--notebook", &mine, "--yes"]);
+        assert_eq!(o.status.code(), Some(2), "{command}: {}", text(&o));
+        assert!(text(&o).contains("runs code written in their file ("), "{command}: {}", text(&o));
+        assert!(!marker.exists(), "--yes alone ran {command}");
+    }
+    assert_eq!(run_count(&mine), 0);
+}
+
+// SPEC R2, N10 (issue 31, finding 10): an argument made of tag characters
+// is shown in the plan as the shell reads it back, never as an empty ''.
+#[test]
+fn an_argument_of_invisible_characters_is_shown_in_the_plan() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mine = tmp.path().join("mine").display().to_string();
+    ok(vernier(&["new", &mine]));
+    let book = tmp.path().join("measurements.xlsx");
+    workbook_of(&book, &[("echo", "/bin/echo '\u{e0041}\u{e0042}' a\u{ad}b", "")]);
+    let o = vernier(&["reproduce", &book.display().to_string(), "--row", "1", "--notebook", &mine]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let plan = text(&o);
+    assert!(plan.contains(r"/bin/echo $'\U000e0041\U000e0042' $'a\u00adb'"), "{plan}");
+    assert!(!plan.contains("/bin/echo ''"), "{plan}");
+}

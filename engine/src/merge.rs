@@ -109,7 +109,7 @@ impl Action {
                 // Kept as a note: in words the window's font can show.
                 format!("Environment · {}: “{}” changed to “{}”", field.label(), inert(old), inert(new))
             }
-            Action::AddNote { text, .. } => format!("a new note: “{}”", inert(text)),
+            Action::AddNote { text, .. } => format!("a new note: “{}”", crate::display::inert_prose(text)),
             Action::AddPrediction(p) => format!(
                 "a new prediction: {} — {} — because {}",
                 inert(&p.experiment),

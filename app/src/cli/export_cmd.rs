@@ -18,7 +18,7 @@ pub fn export(dir: &Path, out: Option<&PathBuf>, force: bool) -> Outcome {
         e => Failure::failed(e),
     })?;
     for path in written {
-        out!("wrote {}", path.display());
+        out!("wrote {}", vernier_engine::display::path(&path));
     }
     let out = out.cloned().unwrap_or_else(|| dir.join(EXPORTS_DIR));
     // D1: the submission is exactly these six; anything else there is named.
@@ -28,13 +28,14 @@ pub fn export(dir: &Path, out: Option<&PathBuf>, force: bool) -> Outcome {
                 .filter_map(Result::ok)
                 .map(|e| e.file_name().to_string_lossy().into_owned())
                 .filter(|n| !STEMS.contains(&n.as_str()) && !n.starts_with('.'))
+                .map(vernier_engine::display::inert_line)
                 .collect()
         })
         .unwrap_or_default();
     if !others.is_empty() {
         eprintln!(
             "warning: {} also holds {} — the submission is exactly the six documents",
-            out.display(),
+            vernier_engine::display::path(&out),
             others.join(", ")
         );
     }

@@ -158,7 +158,7 @@ pub fn import(command: &ImportCommand) -> Outcome {
     for result in &imported {
         match result {
             Imported::Run(number) => rows.push(number.to_string()),
-            Imported::Failed(note) => eprintln!("{note}"),
+            Imported::Failed(note) => eprintln!("{}", vernier_engine::display::inert(note)),
         }
     }
     if !rows.is_empty() {

@@ -63,7 +63,10 @@ pub fn merge(args: &MergeArgs) -> Outcome {
     match (&args.new_notebook, &args.notebook) {
         (Some(target), _) => match merge::new_notebook(&bytes, &args.file, target, Utc::now()) {
             Ok(merged) => {
-                let what = format!("a new notebook in {} from {file}; {file} was not written", target.display());
+                let what = format!(
+                    "a new notebook in {} from {file}; {file} was not written",
+                    vernier_engine::display::path(target)
+                );
                 report(&merged, &what, args.json);
                 Ok(u8::from(!merged.plan.refused.is_empty()))
             }
@@ -74,7 +77,7 @@ pub fn merge(args: &MergeArgs) -> Outcome {
         },
         (None, Some(dir)) => match merge::merge(dir, &args.file, Utc::now()) {
             Ok(merged) => {
-                report(&merged, &format!("{file} into {}", dir.display()), args.json);
+                report(&merged, &format!("{file} into {}", vernier_engine::display::path(dir)), args.json);
                 Ok(u8::from(!merged.plan.refused.is_empty() || !merged.taken.failed.is_empty()))
             }
             Err(e) if not_vernier(&e) => {

@@ -163,7 +163,7 @@ pub fn new(dir: &Path, title: &str) -> Outcome {
         vernier_engine::notebook::CreateError::Save(e) => Failure::failed(e),
         other => Failure::input(other),
     })?;
-    out!("created notebook '{title}' in {}", dir.display());
+    out!("created notebook '{title}' in {}", vernier_engine::display::path(dir));
     Ok(0)
 }
 
@@ -178,7 +178,7 @@ pub fn predict(args: &PredictArgs) -> Outcome {
                     return Err(NotebookError::BadProtocol(format!(
                         "P{n} fixed no soak protocol; record a soak prediction with: vernier predict {} --soak \
                          --experiment … --predict … --why …",
-                        args.dir.display()
+                        vernier_engine::display::path(&args.dir)
                     )));
                 }
                 (false, _) => None,
@@ -294,7 +294,7 @@ pub fn open_any(path: &Path) -> Result<Notebook, Failure> {
         Log::Workbook(own) => Ok(own.notebook),
         Log::Foreign(_) => Err(Failure::input(anyhow::anyhow!(
             "{} was not written by Vernier; `vernier show` lists what it holds",
-            path.display()
+            vernier_engine::display::path(path)
         ))),
     }
 }

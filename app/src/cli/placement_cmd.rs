@@ -40,8 +40,10 @@ pub fn placement(args: &PlacementArgs) -> Outcome {
         }
         None => placement::SHIPPED.to_owned(),
     };
-    let source =
-        args.file.as_ref().map_or_else(|| "datasets/placement-bench.csv".to_owned(), |p| p.display().to_string());
+    let source = args
+        .file
+        .as_ref()
+        .map_or_else(|| "datasets/placement-bench.csv".to_owned(), |p| vernier_engine::display::path(p));
     let entries = placement::parse(&text).map_err(|e| Failure::input(anyhow!("{e} (in {source})")))?;
     let budgets: BTreeMap<String, f64> = args.budget.iter().cloned().collect();
     let rates: BTreeMap<String, f64> = args.rate.iter().cloned().collect();

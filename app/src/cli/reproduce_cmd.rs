@@ -57,7 +57,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     if reproduce::same_folder(&args.path, &args.notebook) {
         return Err(Failure::input(anyhow!(
             "{} is the notebook you are reproducing from; record the rerun in your own notebook",
-            args.notebook.display()
+            vernier_engine::display::path(&args.notebook)
         )));
     }
     let Some(row) = args.row else {
@@ -162,7 +162,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
         }
     }
     out!("placement: {}", inert(&outcome.placement));
-    out!("recorded in {}", args.notebook.display());
+    out!("recorded in {}", vernier_engine::display::path(&args.notebook));
     if outcome.diff.is_empty() {
         out!("conditions: none differ");
     } else {
@@ -275,7 +275,7 @@ fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
     }
     out!("placement: {}", inert(&result.placement));
     let mine_label = recorded.sweep.map_or_else(|| "not recorded".to_owned(), |n| format!("sweep W{n}"));
-    out!("\nrecorded as {mine_label} in {}", args.notebook.display());
+    out!("\nrecorded as {mine_label} in {}", vernier_engine::display::path(&args.notebook));
     if !outcome.diff.is_empty() {
         let rows: Vec<Vec<String>> =
             outcome.diff.iter().map(|d| vec![d.field.clone(), d.theirs.clone(), d.ours.clone()]).collect();

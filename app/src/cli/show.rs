@@ -119,7 +119,7 @@ fn show_foreign(f: &Foreign, path: &Path, json: bool) -> Outcome {
         let _ = writeln!(
             out,
             "# {} — not written by Vernier; read by the course's column names, read-only\n",
-            path.display()
+            vernier_engine::display::path(path)
         );
         let env: Vec<Vec<String>> = f.environment.iter().map(|(k, v)| vec![k.clone(), v.clone()]).collect();
         let _ = writeln!(out, "## Environment\n{}\n", table::render(&["Field", "Value"], &env));
@@ -163,7 +163,7 @@ fn show_foreign(f: &Foreign, path: &Path, json: bool) -> Outcome {
 fn to_text(nb: &Notebook, dir: &Path) -> String {
     let mut out = String::new();
     // Writing into a String cannot fail.
-    let _ = writeln!(out, "# Measurement Log — {}\n{}\n", inert(&nb.title), dir.display());
+    let _ = writeln!(out, "# Measurement Log — {}\n{}\n", inert(&nb.title), vernier_engine::display::path(dir));
 
     let env: Vec<Vec<String>> = nb.environment().rows().map(|(f, v)| vec![f.label().to_owned(), v]).collect();
     let _ = writeln!(out, "## Environment\n{}", table::render(&["Field", "Value"], &env));

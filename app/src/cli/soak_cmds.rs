@@ -248,7 +248,7 @@ fn run_soak(args: &RunArgs) -> Outcome {
             let Some((number, protocol)) = nb.next_soak_protocol() else {
                 return Err(Failure::input(anyhow!(
                     "fix the soak protocol with your prediction first: vernier predict {} --soak --experiment … --predict … --why …",
-                    dir.display()
+                    vernier_engine::display::path(dir)
                 )));
             };
             for (given, fixed, name) in
@@ -258,7 +258,7 @@ fn run_soak(args: &RunArgs) -> Outcome {
                     return Err(Failure::input(anyhow!(
                         "{name} differs from the protocol fixed with P{number} ({fixed} s); to change it, amend the \
                          prediction: vernier predict {} --amend P{number} --soak {name} {g} --predict … --why …",
-                        dir.display()
+                        vernier_engine::display::path(dir)
                     )));
                 }
             }
@@ -302,14 +302,16 @@ fn run_soak(args: &RunArgs) -> Outcome {
         let added =
             apply(dir, |nb| Ok::<_, std::convert::Infallible>(record::add_row(nb, dir, &finished, Utc::now())))?;
         match added {
-            record::Added::Soak(n) => out!("recorded as soak S{n} in {}", dir.display()),
-            record::Added::Note(_) => out!("not recorded as a row; a note in {} names the file", dir.display()),
+            record::Added::Soak(n) => out!("recorded as soak S{n} in {}", vernier_engine::display::path(dir)),
+            record::Added::Note(_) => {
+                out!("not recorded as a row; a note in {} names the file", vernier_engine::display::path(dir))
+            }
         }
     }
     out!(
         "{} samples written to {} ({workers} worker{}, chunk {:.1} ms{}){}",
         outcome.samples,
-        out_path.display(),
+        vernier_engine::display::path(&out_path),
         if workers == 1 { "" } else { "s" },
         outcome.chunk_ms,
         if outcome.placeholders.is_empty() {

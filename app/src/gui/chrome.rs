@@ -73,7 +73,7 @@ impl VernierApp {
                 ui.separator();
                 ui.label(RichText::new("Recent").weak());
                 for dir in self.settings.recent.clone() {
-                    if dir != self.doc.dir && ui.button(dir.display().to_string()).clicked() {
+                    if dir != self.doc.dir && ui.button(vernier_engine::display::path(&dir)).clicked() {
                         self.commands.push(AppCommand::OpenDir(dir));
                     }
                 }
@@ -121,7 +121,7 @@ impl VernierApp {
 
     pub(super) fn status_ui(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
-            ui.label(RichText::new(self.doc.dir.display().to_string()).monospace());
+            ui.label(RichText::new(vernier_engine::display::path(&self.doc.dir)).monospace());
             ui.separator();
             match (&self.io, &self.doc.save_error) {
                 (None, _) => {

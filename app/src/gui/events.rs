@@ -146,7 +146,7 @@ impl VernierApp {
             }
             io::Event::Loaded { dir, result, unwritten } => match result {
                 Ok(notebook) => {
-                    self.say(format!("opened {}", dir.display()), false);
+                    self.say(format!("opened {}", vernier_engine::display::path(&dir)), false);
                     self.open(dir, *notebook, unwritten);
                 }
                 Err(e) => self.say(e, true),
@@ -176,7 +176,10 @@ impl VernierApp {
             }
             io::Event::SavedAs { to, result } => match result {
                 Ok(()) => {
-                    self.say(format!("saved as {}; this is now the open notebook", to.display()), false);
+                    self.say(
+                        format!("saved as {}; this is now the open notebook", vernier_engine::display::path(&to)),
+                        false,
+                    );
                     self.settings.remember(&to);
                     self.doc.dir = to;
                 }
@@ -280,7 +283,10 @@ impl VernierApp {
                         .map(|w| format!(" WARNING: {}", vernier_engine::display::inert(w)))
                         .collect();
                     self.say(
-                        format!("made a new notebook in {} from their workbook: {taken}{warned}", target.display()),
+                        format!(
+                            "made a new notebook in {} from their workbook: {taken}{warned}",
+                            vernier_engine::display::path(&target)
+                        ),
                         failed || !warned.is_empty(),
                     );
                 }

@@ -168,7 +168,10 @@ impl Dialog {
 
     fn log_ui(&mut self, ui: &mut Ui, busy: bool, commands: &mut Vec<AppCommand>) {
         let Some(Ok(log)) = &self.log else { return };
-        ui.label(RichText::new(format!("{} — {} run(s)", log.source.display(), log.rows.len())).strong());
+        ui.label(
+            RichText::new(format!("{} — {} run(s)", vernier_engine::display::path(&log.source), log.rows.len()))
+                .strong(),
+        );
         if !log.edits.is_empty() || (log.own_workbook && !log.problems.is_empty()) {
             // R2, N12: said before a row is picked, and in full above its plan.
             ui.colored_label(

@@ -155,7 +155,7 @@ impl TakeIn {
     pub fn ui(&self, ui: &mut Ui, max_height: f32) -> Option<TakeInAction> {
         super::dialog::fit_width(ui, 860.0);
         ui.heading("Edits made in a spreadsheet");
-        ui.label(RichText::new(self.offer.path.display().to_string()).monospace());
+        ui.label(RichText::new(vernier_engine::display::path(&self.offer.path)).monospace());
         ui.add_space(4.0);
         let area = egui::ScrollArea::vertical().auto_shrink([false, true]);
         let (footer, ()) = Scrolling::body(ui, max_height, area, |ui| match &self.done {

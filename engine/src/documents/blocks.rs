@@ -5,7 +5,7 @@
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
-use crate::display::{inert, inert_multiline};
+use crate::display::{inert_multiline, inert_prose};
 
 /// A run of text, bold or not.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,8 +149,9 @@ fn substitute(text: &str, fill: &dyn Fn(&str) -> String) -> String {
 }
 
 /// The blocks as plain text (for `ai-usage.txt` and previews). Text from
-/// the notebook is written inert (N10): a file someone `cat`s must not carry
-/// a terminal's control sequences.
+/// the notebook is written inert (N10), read as prose: a file someone `cat`s
+/// must not carry a terminal's control sequences, and an answer in Persian
+/// keeps its joiners.
 pub fn to_text(blocks: &[Block]) -> String {
     let line = |runs: &[Run]| runs.iter().map(|r| inert_multiline(&r.text)).collect::<String>();
     let mut out = String::new();
@@ -167,12 +168,12 @@ pub fn to_text(blocks: &[Block]) -> String {
             Block::Bullet(runs) => out.push_str(&format!("- {}\n", line(runs))),
             Block::Table(rows) => {
                 for row in rows {
-                    let cells: Vec<_> = row.iter().map(|c| inert(c)).collect();
+                    let cells: Vec<_> = row.iter().map(|c| inert_prose(c)).collect();
                     out.push_str(&format!("{}\n", cells.join(" | ")));
                 }
                 out.push('\n');
             }
-            Block::Picture(p) => out.push_str(&format!("[chart] {}\n\n", inert(&p.alt))),
+            Block::Picture(p) => out.push_str(&format!("[chart] {}\n\n", inert_prose(&p.alt))),
         }
     }
     out
@@ -195,6 +196,21 @@ mod tests {
         assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{text:?}");
         assert!(!text.contains('\u{202e}'));
         assert!(text.contains("model\\x1b[31mX\\u202eY\\u009bZ\nsecond line"), "{text}");
+    }
+
+    // SPEC N10, D1: prose keeps the joiners its script needs, in a
+    // paragraph and in a table's cell; a stray joiner is still shown.
+    #[test]
+    fn plain_text_keeps_the_joiners_of_prose() {
+        let persian = "\u{645}\u{6cc}\u{200c}\u{62e}\u{648}\u{627}\u{647}\u{645}";
+        let family = "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}";
+        let blocks = vec![
+            Block::Paragraph(vec![Run { text: format!("{persian} {family}"), bold: false }]),
+            Block::Table(vec![vec![persian.into(), "b\u{200d}".into()]]),
+        ];
+        let text = to_text(&blocks);
+        assert!(text.contains(&format!("{persian} {family}\n")), "{text}");
+        assert!(text.contains(&format!("{persian} | b\\u200d\n")), "{text}");
     }
 
     // SPEC D2: a value goes in as text and cannot change the structure.

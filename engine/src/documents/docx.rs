@@ -134,11 +134,12 @@ fn table(out: &mut String, rows: &[Vec<String>]) {
 
 /// Every text the document shows, made inert (a control or direction
 /// character shown as an escape: it may come from someone else's file, and
-/// a single U+0001 would make the document unloadable) and XML-escaped. A
-/// multi-line run is split into lines before it gets here.
+/// a single U+0001 would make the document unloadable) and XML-escaped. It
+/// is read as prose, so the joiners a Persian answer or an emoji needs stay.
+/// A multi-line run is split into lines before it gets here.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in crate::display::inert(text).chars() {
+    for c in crate::display::inert_prose(text).chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),

@@ -26,7 +26,7 @@ pub fn documents_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
             cx.commands.push(AppCommand::Export);
         }
         let exports = cx.dir.join(vernier_engine::notebook::store::EXPORTS_DIR);
-        ui.label(RichText::new(format!("into {}", exports.display())).weak());
+        ui.label(RichText::new(format!("into {}", vernier_engine::display::path(&exports))).weak());
     });
     ui.add_space(6.0);
     ui.horizontal_wrapped(|ui| {
