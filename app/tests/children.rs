@@ -192,7 +192,7 @@ fn processes_running(argv: &[&str]) -> Vec<u32> {
 
 // SPEC E15 (issue 31, finding 8): a SIGKILLed `vernier bench` (as the OOM
 // killer or a crash would end it) leaves no trial running: the trial's
-// process dies with it (parent-death signal).
+// process group is killed by the guardian the run started.
 #[test]
 fn sigkill_of_vernier_leaves_no_trial_running() {
     // A duration no other test uses, so the process is found by its argv.

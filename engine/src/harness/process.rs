@@ -6,10 +6,10 @@
 //! process group on Linux and macOS, a Job Object on Windows
 //! ([`crate::platform::process_group`]). After each trial, however it
 //! ended, the descendants that left the group are swept up where the OS
-//! lets them be found ([`crate::platform::reaper`]). A trial's process is
-//! spawned and waited for on one thread, which so outlives it: on Linux
-//! the process dies with that thread ([`crate::platform::parent_death`]),
-//! so a SIGKILLed Vernier leaves no trial running.
+//! lets them be found ([`crate::platform::reaper`]). A guardian started
+//! with the runner kills the trial's group if Vernier itself is killed
+//! ([`crate::platform::parent_death`]), so a SIGKILLed Vernier leaves no
+//! trial running.
 //!
 //! A captured trial's output ([`Capture`]) is held to
 //! [`MAX_OUTPUT_BYTES`] on disk: the watchdog looks at the file's size with
@@ -25,6 +25,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::TrialStatus;
+use crate::platform::parent_death::Guardian;
 use crate::platform::process_group::{self, Group};
 use crate::platform::reaper::Subreaper;
 
@@ -67,6 +68,8 @@ pub struct CommandRunner {
     watchdog: Option<std::thread::JoinHandle<()>>,
     /// Vernier stays the child subreaper while a runner lives.
     reaper: Subreaper,
+    /// Kills the trial in flight if Vernier is killed.
+    guardian: Guardian,
 }
 
 /// One timed run of a command.
@@ -89,7 +92,7 @@ impl CommandRunner {
         let watched = Arc::clone(&shared);
         let watchdog =
             std::thread::Builder::new().name(WATCHDOG_THREAD.into()).spawn(move || watch(&watched, &cancel))?;
-        Ok(Self { shared, watchdog: Some(watchdog), reaper: Subreaper::start() })
+        Ok(Self { shared, watchdog: Some(watchdog), reaper: Subreaper::start(), guardian: Guardian::start() })
     }
 
     /// What happens to a trial's descendants here: the "process cleanup"
@@ -142,6 +145,7 @@ impl CommandRunner {
 
         let start = Instant::now();
         let (mut child, group) = self.reaper.spawn(&mut command)?;
+        self.guardian.watch(child.id());
         {
             let mut slot = self.shared.lock();
             slot.group = Some(group.clone());
@@ -167,6 +171,7 @@ impl CommandRunner {
         // Swept even when reaping failed, so the trial's group is never
         // left marked as in flight.
         let strays = self.reaper.sweep(child.id());
+        self.guardian.clear();
         Ok(CommandTrial { ns, status: killed.unwrap_or(status?), strays })
     }
 }

@@ -13,9 +13,6 @@ pub mod counters;
 pub mod fs;
 pub mod lock_file;
 pub mod own_threads;
-// The one `unsafe` on Unix: the `pre_exec` hook that sets the trial's
-// parent-death signal (each block has its SAFETY comment).
-#[allow(unsafe_code)]
 pub mod parent_death;
 pub mod placement;
 pub mod process_group;

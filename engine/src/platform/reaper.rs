@@ -46,14 +46,11 @@ impl Subreaper {
         self.0.reach()
     }
 
-    /// Spawns `command` as a trial leading its own group, killed if the
-    /// calling thread ends first ([`super::parent_death`]): the caller
-    /// waits for the trial on this thread. A sweep running meanwhile in
-    /// another thread never takes it for a stray: the spawn and the sweeps
-    /// take turns.
+    /// Spawns `command` as a trial leading its own group. A sweep running
+    /// meanwhile in another thread never takes it for a stray: the spawn
+    /// and the sweeps take turns.
     pub fn spawn(&self, command: &mut Command) -> io::Result<(Child, Group)> {
         Group::prepare(command);
-        super::parent_death::tie_to_spawner(command);
         self.0.spawn(|| {
             let mut child = command.spawn()?;
             let group = Group::attach(&mut child)?;
