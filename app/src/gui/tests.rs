@@ -2046,3 +2046,29 @@ fn the_window_offers_a_pending_recovery_file() {
     assert_eq!(notes_on_disk(&dir), ["kept by an earlier window"]);
     assert!(!path.exists(), "no longer pending");
 }
+
+// SPEC N10: closing the window by hand with a change not on disk (the
+// folder's lock held elsewhere) asks first; "Keep them in a recovery file
+// and close" writes it and names it in the dialog before closing.
+#[test]
+fn closing_by_hand_with_a_change_not_on_disk_asks_and_names_the_recovery_file() {
+    let (_tmp, dir, _) = new_notebook("Close");
+    let mut harness = app_on(dir.clone());
+    let held = store::lock(&dir).expect("the test holds the lock");
+    harness.state_mut().apply(super::AppCommand::AddNote("typed before closing".into()));
+    harness.run();
+    harness.input_mut().viewports.entry(egui::ViewportId::ROOT).or_default().events.push(egui::ViewportEvent::Close);
+    harness.run();
+    assert!(harness.query_by_label("Changes not on disk").is_some(), "the window asks before closing");
+    harness.get_by_label("Keep them in a recovery file and close").click();
+    harness.run();
+    let pending = vernier_engine::notebook::pending::pending(&dir);
+    assert_eq!(pending.len(), 1, "one recovery file beside the notebook");
+    let name = pending[0].file_name().expect("name").to_string_lossy().into_owned();
+    assert!(harness.query_by_label_contains(&name).is_some(), "the dialog names {name}");
+    let kept = vernier_engine::notebook::pending::read(&pending[0]).expect("reads");
+    assert!(
+        matches!(&kept.edits[..], [vernier_engine::notebook::pending::Edit::AddNote { text, .. }] if text == "typed before closing")
+    );
+    drop(held);
+}
