@@ -386,13 +386,6 @@ struct Unsaved {
     failed: bool,
 }
 
-/// Writes `edits` to a recovery file beside the notebook in `dir`; its path, inert.
-fn store_unsaved(dir: &std::path::Path, edits: &[Edit], why: &str) -> Result<String, String> {
-    vernier_engine::notebook::pending::keep(dir, edits, why, chrono::Utc::now())
-        .map(|p| vernier_engine::display::inert(&p.display().to_string()).into_owned())
-        .map_err(|e| e.to_string())
-}
-
 /// Said when a request meets a stopped file thread: it was not carried out.
 const IO_REFUSED: &str = "the file thread stopped, so that was not done — restart Vernier";
 
@@ -653,19 +646,8 @@ impl VernierApp {
     }
 
     fn open(&mut self, dir: PathBuf, notebook: Notebook, unwritten: io::Unwritten) {
-        // Changes to the notebook left that failed to save are kept beside
-        // it, not dropped with it (N10); those still on their way to the
-        // file thread are saved there as asked.
-        let failed: Vec<Edit> = self.doc.unsaved.iter().filter(|u| u.failed).map(|u| Edit::clone(&u.change)).collect();
-        if !failed.is_empty() && dir != self.doc.dir {
-            let why = self.doc.save_error.clone().unwrap_or_default();
-            let old = vernier_engine::display::inert(&self.doc.dir.display().to_string()).into_owned();
-            match store_unsaved(&self.doc.dir, &failed, &why) {
-                Ok(path) => {
-                    eprintln!("vernier: {} change(s) to {old} that failed to save are kept in {path}", failed.len())
-                }
-                Err(e) => eprintln!("vernier: {} change(s) to {old} are NOT on disk: {e}", failed.len()),
-            }
+        if dir != self.doc.dir {
+            self.keep_failed();
         }
         self.settings.remember(&dir);
         self.doc = Doc::new(dir, notebook, unwritten);

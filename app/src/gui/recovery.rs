@@ -113,6 +113,29 @@ impl VernierApp {
         Some(kept)
     }
 
+    /// Before another notebook replaces the open one: the changes whose save
+    /// failed are kept in a recovery file beside it, named on stderr, not
+    /// dropped with it (those still on their way to the file thread are
+    /// saved there as asked).
+    pub(super) fn keep_failed(&mut self) {
+        let failed: Vec<Edit> = self.doc.unsaved.iter().filter(|u| u.failed).map(|u| Edit::clone(&u.change)).collect();
+        if failed.is_empty() {
+            return;
+        }
+        let why = self.doc.save_error.clone().unwrap_or_default();
+        let (n, old) = (failed.len(), inert(&self.doc.dir.display().to_string()).into_owned());
+        match pending::keep(&self.doc.dir, &failed, &why, chrono::Utc::now()) {
+            Ok(path) => eprintln!(
+                "vernier: {n} change(s) to {old} that failed to save are kept in {}",
+                inert(&path.display().to_string())
+            ),
+            Err(e) => eprintln!(
+                "vernier: {n} change(s) to {old} are NOT on disk and could not be kept: {}",
+                inert(&e.to_string())
+            ),
+        }
+    }
+
     /// Asks, when the window is closed by hand with changes not on disk:
     /// wait for the save, keep them in a recovery file and close, or
     /// discard them and close.
@@ -169,14 +192,10 @@ impl VernierApp {
             self.close_when_saved = true;
             self.retry_unsaved();
         } else if keep {
-            let kept = self.keep_unsaved(Duration::ZERO).unwrap_or_else(|| Err("nothing was left to keep".into()));
-            // Nothing left means the last save landed meanwhile.
-            match kept {
-                Err(e) if self.doc.unsaved.is_empty() => {
-                    let _ = e;
-                    close = true;
-                }
-                kept => self.close_question = Some(CloseQuestion::Kept(kept)),
+            match self.keep_unsaved(Duration::ZERO) {
+                // The last save landed meanwhile: nothing is left to keep.
+                None => close = true,
+                Some(kept) => self.close_question = Some(CloseQuestion::Kept(kept)),
             }
         } else if discard {
             self.doc.unsaved.clear();
