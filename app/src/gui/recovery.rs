@@ -22,7 +22,7 @@ pub struct Found {
     /// The file.
     pub path: PathBuf,
     /// Each change, and `Err(why)` when it would be refused now.
-    pub changes: Result<Vec<(String, Result<(), String>)>, String>,
+    pub changes: Result<pending::Weighed, String>,
 }
 
 /// The recovery files on offer above the section.
@@ -273,7 +273,7 @@ impl VernierApp {
         if dir != self.doc.dir {
             return;
         }
-        self.recovery = (!found.is_empty()).then(|| Offer { found, shown: false, busy: false });
+        self.recovery = (!found.is_empty()).then_some(Offer { found, shown: false, busy: false });
     }
 
     /// What applying a recovery file did: said (a success only once on

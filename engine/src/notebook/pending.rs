@@ -628,8 +628,13 @@ pub fn read(path: &Path) -> Result<Unsaved, RecoveryError> {
         return Err(RecoveryError::Link(path.to_path_buf()));
     }
     let bytes = crate::bounded::read_bounded(path, MAX_RECOVERY_BYTES, "a recovery file")?;
+    from_bytes(&bytes, path)
+}
+
+/// Parses the bytes of a recovery file; `path` is only used in messages.
+pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Unsaved, RecoveryError> {
     let invalid = |message: String| RecoveryError::Invalid { path: path.to_path_buf(), message };
-    let text = std::str::from_utf8(&bytes).map_err(|_| invalid("not UTF-8 text".into()))?;
+    let text = std::str::from_utf8(bytes).map_err(|_| invalid("not UTF-8 text".into()))?;
     let unsaved: Unsaved = ron::from_str(text.strip_prefix('\u{feff}').unwrap_or(text))
         .map_err(|e| invalid(format!("line {}, column {}: {}", e.span.start.line, e.span.start.col, e.code)))?;
     if unsaved.schema != RECOVERY_SCHEMA {
@@ -638,10 +643,14 @@ pub fn read(path: &Path) -> Result<Unsaved, RecoveryError> {
     Ok(unsaved)
 }
 
+/// Each change of a recovery file in words, and `Err(why)` when the log's
+/// rules would refuse it.
+pub type Weighed = Vec<(String, Result<(), String>)>;
+
 /// Each change of a recovery file in words, with why the notebook's rules
 /// would refuse it now (tried on a copy of `notebook`, in order, so a
 /// change that depends on an earlier one is weighed after it).
-pub fn weigh(notebook: &Notebook, unsaved: &Unsaved) -> Vec<(String, Result<(), String>)> {
+pub fn weigh(notebook: &Notebook, unsaved: &Unsaved) -> Weighed {
     let mut copy = notebook.clone();
     unsaved
         .edits
@@ -866,5 +875,16 @@ mod tests {
             std::fs::read_dir(dir).expect("ls").all(|e| !e.expect("e").file_name().to_string_lossy().ends_with(".tmp")),
             "no temporary left"
         );
+    }
+
+    // SPEC N10: the fuzz target's seed is a recovery file this build reads,
+    // and weighing it says which change the rules refuse (a run that is not there).
+    #[test]
+    fn the_fuzz_seed_reads_and_weighs() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/seeds/recovery/two-changes.ron");
+        let unsaved = read(Path::new(path)).expect("the seed reads");
+        let weighed = weigh(&Notebook::new("t", Utc::now()), &unsaved);
+        let refused: Vec<bool> = weighed.iter().map(|(_, r)| r.is_err()).collect();
+        assert_eq!(refused, [false, false, true], "{weighed:?}");
     }
 }
