@@ -23,6 +23,7 @@ mod merge_cmd;
 mod notebook_cmds;
 mod numbers;
 mod placement_cmd;
+mod recover_cmd;
 mod reproduce_cmd;
 mod show;
 mod soak_cmds;
@@ -161,6 +162,8 @@ pub enum Command {
     Reproduce(reproduce_cmd::ReproduceArgs),
     /// Take in the edits typed into a measurements.xlsx in a spreadsheet, where the log's rules allow (N12).
     Merge(merge_cmd::MergeArgs),
+    /// Show the changes a window could not save before it closed (kept beside the notebook); apply them with --apply.
+    Recover(recover_cmd::RecoverArgs),
     /// The sustained-load (thermal soak) protocol.
     #[command(subcommand)]
     Soak(soak_cmds::SoakCommand),
@@ -230,6 +233,7 @@ pub fn run(command: Command) -> Outcome {
         Command::Cite(args) => writing_cmds::cite(&args),
         Command::Reproduce(args) => reproduce_cmd::reproduce(&args),
         Command::Merge(args) => merge_cmd::merge(&args),
+        Command::Recover(args) => recover_cmd::recover(&args),
         Command::Audit { dir, exports, json } => audit_cmd::audit(&dir, exports.as_deref(), json),
         Command::Export { dir, out, force } => export_cmd::export(&dir, out.as_ref(), force),
     }

@@ -37,14 +37,27 @@ pub fn show(dir: &Path, json: bool) -> Outcome {
             value["spreadsheet_edits"] = edits.iter().map(ToString::to_string).collect();
             value["spreadsheet_problems"] = json!(problems);
         }
+        value["pending_recovery"] = pending_names(dir);
         out!("{value}");
     } else {
         out!("{}", to_text(&notebook, dir).trim_end());
         if let Some((edits, problems)) = &spreadsheet {
             out!("\n{}", spreadsheet_text(edits, problems, dir).trim_end());
         }
+        // N10: changes a window kept beside the notebook are not in it yet.
+        if let Some(line) = super::recover_cmd::pending_line(dir) {
+            out!("\n{line}");
+        }
     }
     Ok(u8::from(!notebook.integrity().is_empty()))
+}
+
+/// The names of the recovery files pending in `dir` (N10), for JSON.
+pub(super) fn pending_names(dir: &Path) -> serde_json::Value {
+    vernier_engine::notebook::pending::pending(dir)
+        .iter()
+        .map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
+        .collect()
 }
 
 /// What was changed in a spreadsheet in a workbook Vernier wrote (N12):

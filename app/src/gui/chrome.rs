@@ -120,6 +120,7 @@ impl VernierApp {
     }
 
     pub(super) fn status_ui(&mut self, ui: &mut egui::Ui) {
+        let (mut retry, mut discard) = (false, false);
         ui.horizontal(|ui| {
             ui.label(RichText::new(vernier_engine::display::path(&self.doc.dir)).monospace());
             ui.separator();
@@ -133,16 +134,36 @@ impl VernierApp {
                         ),
                     )
                 }
-                (Some(_), Some(e)) => ui.colored_label(ui.visuals().error_fg_color, format!("⚠ not saved: {e}")),
+                (Some(_), Some(e)) => {
+                    // N10: a change that failed to save stays marked until it
+                    // is saved or discarded; a later save does not hide it.
+                    let failed = self.doc.unsaved.iter().filter(|u| u.failed).count();
+                    let shown = ui.colored_label(
+                        ui.visuals().error_fg_color,
+                        format!("⚠ not saved: {e} — {failed} change(s) shown here are not on disk"),
+                    );
+                    if ui.small_button("Retry save").clicked() {
+                        retry = true;
+                    }
+                    if ui.small_button("Discard unsaved changes").on_hover_text("shows the notebook as it is on disk").clicked() {
+                        discard = true;
+                    }
+                    shown
+                }
                 (Some(_), None) if self.saved() => ui.label("✔ saved"),
                 (Some(_), None) => match self.doc.saving_since.map(|t| t.elapsed().as_secs()) {
-                    // A slow disk (or a large notebook) is said, not hidden;
-                    // the label is redrawn each second while it lasts.
+                    // A slow disk (or a large notebook, or a lock held
+                    // elsewhere) is said, not hidden; the label is redrawn
+                    // each second while it lasts. Closing now keeps the
+                    // changes in a recovery file, which is what is said.
                     Some(waited) if waited >= 3 => {
                         ui.ctx().request_repaint_after(Duration::from_secs(1));
                         ui.colored_label(
                             ui.visuals().warn_fg_color,
-                            format!("saving… ({waited} s; the file thread is still at it — nothing is lost)"),
+                            format!(
+                                "saving… ({waited} s; {} change(s) not on disk yet — closing keeps them in a recovery file)",
+                                self.doc.unsaved.len()
+                            ),
                         )
                     }
                     Some(_) => {
@@ -185,6 +206,12 @@ impl VernierApp {
                 }
             }
         });
+        if retry {
+            self.retry_unsaved();
+        }
+        if discard {
+            self.discard_unsaved();
+        }
     }
 
     /// Typing a folder path: opened if it holds a notebook, else created

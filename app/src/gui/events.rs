@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use vernier_engine::harness::{self, EngineEvent};
 use vernier_engine::notebook::Notebook;
+use vernier_engine::notebook::pending::{Edit, Recording};
 use vernier_engine::reproduce::{Original, SideBySide};
 use vernier_engine::soak::record;
 
@@ -103,8 +104,7 @@ impl VernierApp {
                 };
                 let (dir, at) = (self.doc.dir.clone(), chrono::Utc::now());
                 let path = finished.path.clone();
-                let finished = Arc::new(*finished);
-                self.edit(Arc::new(move |nb: &mut Notebook| {
+                self.record(|nb: &mut Notebook| {
                     Ok(match record::add_row(nb, &dir, &finished, at) {
                         record::Added::Soak(n) => {
                             let stopped =
@@ -117,7 +117,7 @@ impl VernierApp {
                             ..Applied::default()
                         },
                     })
-                }));
+                });
                 self.run_command(AppCommand::OpenSoak(Some(path)));
             }
         }
@@ -132,7 +132,7 @@ impl VernierApp {
             }
         }
         match event {
-            io::Event::Changed { generation, result, .. } => self.on_changed(generation, result),
+            io::Event::Changed { generations, result } => self.on_changed(&generations, result),
             io::Event::ChangedElsewhere { notebook, unwritten } => {
                 // With changes of its own in flight the window waits for
                 // their answer: it carries the other program's change too.
@@ -253,13 +253,9 @@ impl VernierApp {
             }
             io::Event::MachineRead(machine) => {
                 // One change for the three fields: one save, one message.
-                let values = super::views::machine_fill(&machine);
-                self.edit(Arc::new(move |nb: &mut Notebook| {
-                    for (field, value) in &values {
-                        nb.set_environment_field(*field, value)?;
-                    }
-                    Ok(Applied::said("Machine / OS, Counter access and Placement control filled from this machine"))
-                }));
+                let fields = super::views::machine_fill(&machine).to_vec();
+                let said = "Machine / OS, Counter access and Placement control filled from this machine".to_owned();
+                self.edit(Edit::SetEnvironment { fields, said });
             }
             io::Event::TheirLog(log) => {
                 if let Some(dialog) = &mut self.reproduce {
@@ -268,6 +264,8 @@ impl VernierApp {
                 }
             }
             io::Event::WorkbookEdits { dir, path, offer } => self.on_workbook_edits(&dir, &path, offer),
+            io::Event::RecoveryFound { dir, found } => self.on_recovery_found(&dir, found),
+            io::Event::Recovered { dir, result } => self.on_recovered(&dir, result),
             io::Event::TakenIn { dir, path, result } => self.on_taken_in(&dir, &path, result),
             io::Event::MadeNotebook { target, result } => match result {
                 Ok(made) => {
@@ -373,23 +371,31 @@ impl VernierApp {
         }
     }
 
-    /// What the file thread says of the changes up to `generation`.
-    fn on_changed(&mut self, generation: u64, result: Result<Box<io::Saved>, String>) {
+    /// What the file thread says of the changes numbered `generations`.
+    fn on_changed(&mut self, generations: &[u64], result: Result<Box<io::Saved>, String>) {
         let saved = match result {
             Ok(saved) => saved,
             Err(e) => {
                 // Nothing of these changes is on disk; the window keeps
-                // showing them, marked not saved, until a later change or
-                // a change elsewhere brings the file's own content back.
-                self.doc.saving_since = None;
+                // showing them, marked not saved, and sends them again
+                // with the next change or "Retry" — or writes them to a
+                // recovery file if it closes first (N10).
+                for unsaved in self.doc.unsaved.iter_mut().filter(|u| generations.contains(&u.generation)) {
+                    unsaved.failed = true;
+                }
+                if self.doc.unsaved.iter().all(|u| u.failed) {
+                    self.doc.saving_since = None;
+                }
                 self.doc.save_error = Some(e);
                 return;
             }
         };
-        self.doc.saved = self.doc.saved.max(generation);
-        self.doc.save_error = None;
+        self.doc.unsaved.retain(|u| !generations.contains(&u.generation));
+        if self.doc.unsaved.iter().all(|u| !u.failed) {
+            self.doc.save_error = None;
+        }
         self.doc.on_disk_at = chrono::Local::now();
-        if self.doc.saved == self.doc.generation {
+        if self.doc.unsaved.is_empty() {
             // Every change is on disk: show the file as it is now, which
             // holds any other program's changes too.
             self.doc.saving_since = None;
@@ -408,6 +414,25 @@ impl VernierApp {
         }
     }
 
+    /// Applies `record` — which records rows through the harness, an
+    /// importer or the soak — to the window's copy, and hands the rows it
+    /// added to the file thread as one [`Recording`]: the file gets the
+    /// same rows, time stamps and all. Refused, it changes nothing.
+    fn record(
+        &mut self,
+        record: impl FnOnce(&mut Notebook) -> Result<Applied, vernier_engine::notebook::NotebookError>,
+    ) -> Option<Applied> {
+        let mut copy = Notebook::clone(&self.doc.notebook);
+        let before = copy.counts();
+        match record(&mut copy) {
+            Ok(applied) => self.edit(Edit::Record(Recording::capture(&copy, before, &applied))),
+            Err(e) => {
+                self.say(e.to_string(), true);
+                None
+            }
+        }
+    }
+
     /// Records a finished run whose raw file is written, as one change: its
     /// rows, and — when it reproduced a classmate's row — the note naming
     /// their row, or — when it extended runs of this notebook (S10) — the
@@ -422,9 +447,8 @@ impl VernierApp {
         raw_file: vernier_engine::notebook::RawFile,
     ) {
         let at = chrono::Utc::now();
-        let prepared = Arc::clone(prepared);
-        let applied = self.edit(Arc::new(move |nb: &mut Notebook| {
-            let recorded = prepared.add_rows(nb, raw_file.clone(), at);
+        let applied = self.record(|nb: &mut Notebook| {
+            let recorded = prepared.add_rows(nb, raw_file, at);
             let runs: Vec<String> = recorded.runs.iter().map(u32::to_string).collect();
             let pair = recorded.pair.map(|c| format!(" as comparison C{c}")).unwrap_or_default();
             Ok(Applied {
@@ -432,7 +456,7 @@ impl VernierApp {
                 runs: recorded.runs,
                 failed: false,
             })
-        }));
+        });
         let Some(applied) = applied else {
             if let Some(form) = &mut self.import {
                 form.busy = false;
@@ -449,11 +473,11 @@ impl VernierApp {
     fn record_run(&mut self, result: Arc<harness::BenchResult>, raw_file: vernier_engine::notebook::RawFile) {
         let at = chrono::Utc::now();
         let reproduced = self.reproduction_pending(&result);
-        let extending = self.extending.take().map(Arc::new);
+        let extending = self.extending.take();
         let extended = extending.is_some();
         let (from, shown_source) = (Arc::clone(&result), reproduced.clone());
-        let applied = self.edit(Arc::new(move |nb: &mut Notebook| {
-            let (recorded, verdict) = match extending.as_deref() {
+        let applied = self.record(|nb: &mut Notebook| {
+            let (recorded, verdict) = match extending.as_ref() {
                 Some((plan, claim)) => {
                     let (recorded, outcome) = plan.record(nb, &from, &raw_file, at, claim.as_ref());
                     (recorded, outcome.map(|o| o.verdict))
@@ -490,7 +514,7 @@ impl VernierApp {
                     failed: false,
                 },
             })
-        }));
+        });
         let Some(applied) = applied else { return };
         if let Some(&last) = applied.runs.last() {
             self.select_run(last);

@@ -71,17 +71,21 @@ pub enum Request {
     /// Make a new notebook in `target` from the workbook at `workbook`,
     /// someone else's, which is only read (N12, R1).
     NewNotebook { workbook: PathBuf, target: PathBuf },
+    /// Look for recovery files a window left beside the notebook in `dir`
+    /// (N10) and weigh their changes against the notebook on disk.
+    LookForRecovery { dir: PathBuf },
+    /// Apply the recovery file at `path` to the notebook in `dir`, under its lock.
+    ApplyRecovery { dir: PathBuf, path: PathBuf },
     /// Stop.
     Shutdown,
 }
 
 /// What the I/O thread reports.
 pub enum Event {
-    /// Changes up to `generation` were applied to the file and saved, or
-    /// could not be (nothing of them is on disk then).
-    /// `answers` is how many change requests this save answers (those
-    /// queued behind each other share it).
-    Changed { generation: u64, result: Result<Box<Saved>, String>, answers: usize },
+    /// The changes numbered `generations` were applied to the file and
+    /// saved, or could not be (nothing of them is on disk then). It answers
+    /// as many change requests (those queued behind each other share it).
+    Changed { generations: Vec<u64>, result: Result<Box<Saved>, String> },
     /// Another program changed the notebook file; here it is as it is now.
     ChangedElsewhere { notebook: Box<Notebook>, unwritten: Unwritten },
     /// A notebook was loaded (or created), with its unwritten parts.
@@ -122,6 +126,12 @@ pub enum Event {
     /// A new notebook was made in `target` from someone's workbook and
     /// loaded (or not); the file thread follows it from now on.
     MadeNotebook { target: PathBuf, result: Result<Box<Made>, String> },
+    /// The recovery files pending beside the notebook in `dir`, with their
+    /// changes weighed (empty: none).
+    RecoveryFound { dir: PathBuf, found: Vec<super::recovery::Found> },
+    /// A recovery file was applied (or not), with the notebook as it is on
+    /// disk afterwards when it changed.
+    Recovered { dir: PathBuf, result: Result<Box<Recovered>, String> },
     /// A file dialog closed. `failed` is set when it closed with nothing
     /// too fast for a person to have cancelled it: no dialog service ran.
     Picked { purpose: Pick, path: Option<PathBuf>, failed: bool },
@@ -135,7 +145,11 @@ impl Request {
         // count is about the disk.
         !matches!(
             self,
-            Request::Watch { .. } | Request::Shutdown | Request::TryOnce { .. } | Request::LookAtWorkbook { .. }
+            Request::Watch { .. }
+                | Request::Shutdown
+                | Request::TryOnce { .. }
+                | Request::LookAtWorkbook { .. }
+                | Request::LookForRecovery { .. }
         )
     }
 }
@@ -146,10 +160,10 @@ impl Event {
     /// and a closed file dialog none.
     pub fn answers(&self) -> usize {
         match self {
-            Event::Changed { answers, .. } => *answers,
+            Event::Changed { generations, .. } => generations.len(),
             Event::ChangedElsewhere { .. } | Event::Picked { .. } | Event::Tried { .. } => 0,
             // Answers `LookAtWorkbook`, but is also sent unasked.
-            Event::WorkbookEdits { .. } => 0,
+            Event::WorkbookEdits { .. } | Event::RecoveryFound { .. } => 0,
             _ => 1,
         }
     }
@@ -178,6 +192,14 @@ impl NoTrials {
 pub struct TakenIn {
     /// The plan, what was taken and whether the export record vouches for the workbook.
     pub merged: vernier_engine::merge::Merged,
+    /// The notebook as saved, with its unwritten parts, when it changed.
+    pub notebook: Option<(Notebook, Unwritten)>,
+}
+
+/// What applying a recovery file did, and the notebook it left on disk.
+pub struct Recovered {
+    /// Each change with its message or why it was refused; where the file is now.
+    pub recovered: vernier_engine::notebook::pending::Recovered,
     /// The notebook as saved, with its unwritten parts, when it changed.
     pub notebook: Option<(Notebook, Unwritten)>,
 }
@@ -213,9 +235,9 @@ pub struct Saved {
 /// open notebook (a `stat`; the file is read only when it moved).
 const WATCH_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// How long closing the window waits for the file thread to finish the
-/// changes queued before it; past that it says so on stderr and exits.
-const SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+/// How long closing the window waits for the file thread to save the
+/// changes queued before it; past that they go to a recovery file (N10).
+pub const SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Why a folder is being picked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -245,8 +267,33 @@ pub enum Refused {
     Stopped,
 }
 
+/// What the window and the file thread agree on about committing saves:
+/// once the window is closing and has kept its unsaved changes in a
+/// recovery file, no save may commit them too (they would be applied twice).
+#[derive(Debug, Default)]
+struct Gate {
+    /// Set by [`Io::abandon`]: no change commits from now on.
+    abandoned: bool,
+    /// The changes (by generation) whose save has committed.
+    committed: Vec<u64>,
+}
+
+/// A save refused because the window is closing with its changes kept in
+/// a recovery file.
+#[derive(Debug)]
+struct Abandoned;
+
+impl std::fmt::Display for Abandoned {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the window closed with this change kept in a recovery file")
+    }
+}
+
+impl std::error::Error for Abandoned {}
+
 /// Handle to the I/O thread.
 pub struct Io {
+    gate: Arc<std::sync::Mutex<Gate>>,
     requests: SyncSender<Request>,
     events: Receiver<Event>,
     sender: SyncSender<Event>,
@@ -261,8 +308,25 @@ impl Io {
         let (sender, events) = sync_channel::<Event>(64);
         let waker: std::sync::Arc<dyn Fn() + Send + Sync> = std::sync::Arc::new(waker);
         let (out, wake) = (sender.clone(), std::sync::Arc::clone(&waker));
-        let thread = std::thread::Builder::new().name("vernier-io".into()).spawn(move || serve(&inbox, &out, &wake))?;
-        Ok(Self { requests, events, sender, waker, thread: Some(thread) })
+        let gate: Arc<std::sync::Mutex<Gate>> = Arc::default();
+        let shared = Arc::clone(&gate);
+        let thread =
+            std::thread::Builder::new().name("vernier-io".into()).spawn(move || serve(&inbox, &out, &wake, &shared))?;
+        Ok(Self { gate, requests, events, sender, waker, thread: Some(thread) })
+    }
+
+    /// Stops every save from committing from now on — waiting for one that
+    /// is committing right now — and returns the changes (by generation)
+    /// whose save has committed: the rest are certainly not on disk, and
+    /// never will be through this thread (N10: they go to a recovery file).
+    pub fn abandon(&self) -> Vec<u64> {
+        let mut gate = self.gate.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        gate.abandoned = true;
+        gate.committed.clone()
+    }
+
+    fn abandoned(&self) -> bool {
+        self.gate.lock().unwrap_or_else(std::sync::PoisonError::into_inner).abandoned
     }
 
     /// Queues work without waiting, telling a full queue from a dead thread.
@@ -332,11 +396,17 @@ impl Io {
 }
 
 impl Drop for Io {
-    /// Lets the changes queued before closing reach the disk (they run
-    /// before the thread sees `Shutdown`), but never waits forever: a thread
-    /// stuck on a slow disk is left behind after [`SHUTDOWN_WAIT`], and
-    /// stderr says that the last changes may not be on disk.
+    /// Lets the work queued before closing finish (it runs before the thread
+    /// sees `Shutdown`), but never waits forever: a thread stuck on a slow
+    /// disk or a held lock is left behind after [`SHUTDOWN_WAIT`], and
+    /// stderr says so. Once [`Io::abandon`] was called — the window kept
+    /// its unsaved changes in a recovery file — nothing it could still do
+    /// is waited for.
     fn drop(&mut self) {
+        if self.abandoned() {
+            let _ = self.requests.try_send(Request::Shutdown);
+            return;
+        }
         let deadline = std::time::Instant::now() + SHUTDOWN_WAIT;
         let mut shutdown = Request::Shutdown;
         loop {
@@ -356,7 +426,7 @@ impl Drop for Io {
             let _ = thread.join();
         } else {
             eprintln!(
-                "vernier: the file thread did not finish within {} s; the last changes may not be on disk",
+                "vernier: the file thread did not finish within {} s; the work it was doing is left unfinished",
                 SHUTDOWN_WAIT.as_secs()
             );
         }
@@ -392,7 +462,12 @@ impl FileStamp {
     }
 }
 
-fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn() + Send + Sync>) {
+fn serve(
+    inbox: &Receiver<Request>,
+    out: &SyncSender<Event>,
+    wake: &Arc<dyn Fn() + Send + Sync>,
+    gate: &std::sync::Mutex<Gate>,
+) {
     let mut pending: Option<Request> = None;
     let mut watched: Option<Watched> = None;
     loop {
@@ -420,12 +495,12 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn()
             Request::Change { dir, change, generation } => {
                 // Changes queued behind this one go to the disk in the same
                 // lock, load and save.
-                let (mut changes, mut generation) = (vec![change], generation);
+                let (mut changes, mut generations) = (vec![change], vec![generation]);
                 while let Ok(next) = inbox.try_recv() {
                     match next {
                         Request::Change { dir: d, change: c, generation: g } if d == dir => {
                             changes.push(c);
-                            generation = g;
+                            generations.push(g);
                         }
                         other => {
                             pending = Some(other);
@@ -434,33 +509,43 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn()
                     }
                 }
                 let known = watched.as_ref().filter(|w| w.dir == dir).map(|w| &w.stamp);
+                // The gate is held from before the changes are applied until
+                // the save has committed or failed, so the window closing
+                // either sees them committed or stops them.
                 let result = store::change_stamped(&dir, known, |nb| {
-                    Ok::<_, std::convert::Infallible>(
-                        changes.iter().map(|c| c(nb).map_err(|e| e.to_string())).collect::<Vec<_>>(),
-                    )
+                    let gate = gate.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    if gate.abandoned {
+                        return Err(Abandoned);
+                    }
+                    let messages: Vec<_> = changes.iter().map(|c| c.apply(nb).map_err(|e| e.to_string())).collect();
+                    Ok((messages, gate))
                 });
                 let result = match result {
                     Ok(changed) => {
+                        let store::Changed { value: (messages, mut gate), notebook, stamp, changed_elsewhere } =
+                            changed;
+                        gate.committed.extend(&generations);
+                        drop(gate);
                         match watched.as_mut().filter(|w| w.dir == dir) {
                             Some(w) => {
-                                w.stamp = changed.stamp;
+                                w.stamp = stamp;
                                 // What was offered may now be in the notebook.
                                 if w.offered {
                                     w.workbook = None;
                                 }
                             }
-                            None => watched = Some(Watched::new(dir, changed.stamp)),
+                            None => watched = Some(Watched::new(dir, stamp)),
                         }
                         Ok(Box::new(Saved {
-                            unwritten: documents::unwritten(&changed.notebook),
-                            notebook: changed.notebook,
-                            messages: changed.value,
-                            changed_elsewhere: changed.changed_elsewhere,
+                            unwritten: documents::unwritten(&notebook),
+                            notebook,
+                            messages,
+                            changed_elsewhere,
                         }))
                     }
                     Err(e) => Err(e.to_string()),
                 };
-                Event::Changed { generation, result, answers: changes.len() }
+                Event::Changed { generations, result }
             }
             Request::TryOnce { id, argv, metric, timeout, cancel } => {
                 try_once(id, argv, metric, timeout, cancel, out.clone(), Arc::clone(wake));
@@ -508,6 +593,11 @@ fn serve(inbox: &Receiver<Request>, out: &SyncSender<Event>, wake: &Arc<dyn Fn()
             Request::NewNotebook { workbook, target } => {
                 let result = made_notebook(&workbook, &target, &mut watched);
                 Event::MadeNotebook { target, result }
+            }
+            Request::LookForRecovery { dir } => Event::RecoveryFound { found: super::recovery::look(&dir), dir },
+            Request::ApplyRecovery { dir, path } => {
+                let result = apply_recovery(&dir, &path, watched.as_mut().filter(|w| w.dir == dir));
+                Event::Recovered { dir, result }
             }
             Request::ReadLog { path, mine } => Event::TheirLog(Box::new(super::reproduce::read_log(&path, &mine))),
             Request::Audit { dir, notebook } => Event::Audited(Box::new(vernier_engine::audit::audit(&dir, &notebook))),
@@ -598,6 +688,22 @@ fn take_in(dir: &Path, path: &Path, watched: Option<&mut Watched>) -> Result<Box
         (nb, unwritten)
     });
     Ok(Box::new(TakenIn { merged, notebook }))
+}
+
+/// Applies a recovery file (the engine locks, loads, applies, saves and
+/// renames it), then reads the notebook back for the window, moving the
+/// followed stamp so the watch does not report the save as another program's.
+fn apply_recovery(dir: &Path, path: &Path, watched: Option<&mut Watched>) -> Result<Box<Recovered>, String> {
+    let recovered = vernier_engine::notebook::pending::apply_file(dir, path).map_err(|e| e.to_string())?;
+    let notebook = match watched {
+        Some(w) => store::reload_if_changed(dir, &mut w.stamp).ok().flatten(),
+        None => None,
+    };
+    let notebook = notebook.map(|nb| {
+        let unwritten = documents::unwritten(&nb);
+        (nb, unwritten)
+    });
+    Ok(Box::new(Recovered { recovered, notebook }))
 }
 
 /// Runs "Try once" on a thread of its own and sends what it found.

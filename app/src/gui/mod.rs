@@ -12,6 +12,7 @@ mod import_dialog;
 mod io;
 mod new_run;
 mod plots;
+mod recovery;
 mod reproduce;
 mod settings;
 mod soak_dialog;
@@ -29,7 +30,8 @@ use std::time::{Duration, Instant};
 use egui::{Key, KeyboardShortcut, Modifiers, RichText};
 use vernier_engine::extend::{Claim, Extension};
 use vernier_engine::harness::{BenchSpec, Engine, Refused, Wake};
-use vernier_engine::notebook::{EnvField, IntegrityFinding, Notebook, NotebookError, PredictionText, RowRef, store};
+use vernier_engine::notebook::pending::Edit;
+use vernier_engine::notebook::{EnvField, IntegrityFinding, Notebook, PredictionText, store};
 
 pub use views::Section;
 
@@ -291,29 +293,15 @@ pub enum AppCommand {
     NewNotebookFrom(PathBuf),
 }
 
-/// What a change to the notebook reports once applied: its message, and
-/// the runs it recorded (to select them).
-#[derive(Debug, Clone, Default)]
-pub struct Applied {
-    /// Said in the status bar once the change is on disk.
-    pub message: String,
-    /// Runs the change recorded.
-    pub runs: Vec<u32>,
-    /// The message is about a run that ended early.
-    pub failed: bool,
-}
+pub use vernier_engine::notebook::pending::Applied;
 
-impl Applied {
-    fn said(message: impl Into<String>) -> Self {
-        Self { message: message.into(), ..Self::default() }
-    }
-}
-
-/// One change to the notebook, as a function of it: applied at once to the
+/// One change to the notebook, as data ([`Edit`]): applied at once to the
 /// window's copy, then by the file thread to the notebook as it is on disk,
-/// under the folder's lock (N10). It captures everything it needs, its time
-/// stamp included, so both give the same row.
-pub type Change = Arc<dyn Fn(&mut Notebook) -> Result<Applied, NotebookError> + Send + Sync>;
+/// under the folder's lock (N10), through the same [`Edit::apply`]. It
+/// holds everything it needs, its time stamp included, so both give the
+/// same row; one not yet on disk when the window closes goes to a recovery
+/// file (see `keep_unsaved`).
+pub type Change = Arc<Edit>;
 
 /// The soak in flight.
 struct LiveSoak {
@@ -352,9 +340,15 @@ struct Doc {
     /// Parts of each document still to write, as of the last save (counted
     /// on the I/O thread: with 10 000 runs it takes tens of milliseconds).
     unwritten: Vec<(&'static str, usize)>,
-    /// Bumped on every change; a save reports the generation it wrote.
+    /// Bumped on every change: each change's number.
     generation: u64,
-    saved: u64,
+    /// The changes applied to `notebook` that are not yet on disk, oldest
+    /// first: sent to the file thread, or (`failed`) refused by the disk
+    /// and waiting to be sent again with the next change or "Retry". One
+    /// leaves only when a save that holds it succeeds or the user discards
+    /// it — never because a later save succeeded (N10).
+    unsaved: VecDeque<Unsaved>,
+    /// Why the last save failed, while changes it held are still unsaved.
     save_error: Option<String>,
     /// When the notebook on disk last matched the window (loaded or saved):
     /// what a user loses if the file thread stops now.
@@ -374,7 +368,7 @@ impl Doc {
             revision: 0,
             unwritten,
             generation: 0,
-            saved: 0,
+            unsaved: VecDeque::new(),
             save_error: None,
             on_disk_at: chrono::Local::now(),
             saving_since: None,
@@ -386,6 +380,14 @@ impl Doc {
         self.findings = self.notebook.integrity();
         self.revision += 1;
     }
+}
+
+/// A change applied to the window's copy and not yet on disk.
+struct Unsaved {
+    generation: u64,
+    change: Change,
+    /// A save that held it failed; it waits to be sent again.
+    failed: bool,
 }
 
 /// Said when a request meets a stopped file thread: it was not carried out.
@@ -456,6 +458,21 @@ pub struct VernierApp {
     spreadsheet: Option<workbook::Offer>,
     /// The dialog listing them, while open.
     take_in: Option<workbook::TakeIn>,
+    /// Closing by hand with changes not on disk: what the window asks (N10).
+    close_question: Option<CloseQuestion>,
+    /// Close once every change is on disk (the user chose to wait).
+    close_when_saved: bool,
+    /// Recovery files of the open notebook, from an earlier session, on
+    /// offer: each with its changes in words (or why it cannot be read).
+    recovery: Option<recovery::Offer>,
+}
+
+/// The dialog shown when the window is closed by hand with changes not on disk.
+enum CloseQuestion {
+    /// Asking: wait, keep them in a recovery file, or discard them.
+    Asking,
+    /// They were kept in this recovery file (or could not be: why).
+    Kept(Result<PathBuf, String>),
 }
 
 impl VernierApp {
@@ -511,11 +528,15 @@ impl VernierApp {
             starting: None,
             spreadsheet: None,
             take_in: None,
+            close_question: None,
+            close_when_saved: false,
+            recovery: None,
         };
         // The file thread follows the file from what was read (N10): a
         // change made since shows at its first look.
         let request = io::Request::Watch { dir: app.doc.dir.clone(), seen };
         app.send_io(request);
+        app.send_io(io::Request::LookForRecovery { dir: app.doc.dir.clone() });
         app
     }
 
@@ -536,7 +557,12 @@ impl VernierApp {
 
     /// True when every change has been saved.
     pub fn saved(&self) -> bool {
-        self.doc.saved == self.doc.generation
+        self.doc.unsaved.is_empty()
+    }
+
+    /// How many changes shown are not on disk (saving, or failed to save).
+    pub fn unsaved(&self) -> usize {
+        self.doc.unsaved.len()
     }
 
     fn say(&mut self, text: impl Into<String>, error: bool) {
@@ -624,6 +650,9 @@ impl VernierApp {
     }
 
     fn open(&mut self, dir: PathBuf, notebook: Notebook, unwritten: io::Unwritten) {
+        if dir != self.doc.dir {
+            self.keep_failed();
+        }
         self.settings.remember(&dir);
         self.doc = Doc::new(dir, notebook, unwritten);
         self.views = views::ViewState { section: self.views.section, ..Default::default() };
@@ -634,12 +663,14 @@ impl VernierApp {
         self.audit = None;
         self.spreadsheet = None;
         self.take_in = None;
+        self.recovery = None;
+        self.send_io(io::Request::LookForRecovery { dir: self.doc.dir.clone() });
     }
 
     /// Applies one command.
     fn run_command(&mut self, command: AppCommand) {
         let now = chrono::Utc::now();
-        let change: Change = match command {
+        let change: Edit = match command {
             AppCommand::Show(section) => {
                 self.views.section = section;
                 if section == Section::Audit {
@@ -883,64 +914,29 @@ impl VernierApp {
                 self.select_run(number);
                 return;
             }
-            AppCommand::FixSoak(text, protocol) => Arc::new(move |nb: &mut Notebook| {
-                let n = nb.add_soak_prediction(text.clone(), protocol, now)?;
-                Ok(Applied::said(format!("recorded P{n} with its soak protocol")))
-            }),
-            AppCommand::AddPrediction(text) => Arc::new(move |nb: &mut Notebook| {
-                nb.add_prediction(text.clone(), now).map(|n| Applied::said(format!("recorded P{n}")))
-            }),
-            AppCommand::EditPrediction(n, text) => Arc::new(move |nb: &mut Notebook| {
-                nb.edit_prediction(n, text.clone()).map(|()| Applied::said(format!("rewrote P{n}")))
-            }),
-            AppCommand::AmendPrediction { number, predict, why } => Arc::new(move |nb: &mut Notebook| {
-                let n = nb.amend_prediction(number, &predict, &why, now)?;
-                Ok(Applied::said(format!("recorded P{n}, amending P{number}")))
-            }),
-            AppCommand::LockPredictions => Arc::new(move |nb: &mut Notebook| {
-                Ok(Applied::said(format!("locked {} prediction(s)", nb.lock_open_predictions(now))))
-            }),
-            AppCommand::SetEnvironment(field, value) => Arc::new(move |nb: &mut Notebook| {
-                nb.set_environment_field(field, &value).map(|()| Applied::said(format!("{} set", field.label())))
-            }),
-            AppCommand::AddNote(text) => {
-                Arc::new(move |nb: &mut Notebook| nb.add_note(&text, now).map(|()| Applied::said("note added")))
+            AppCommand::FixSoak(text, protocol) => Edit::AddSoakPrediction { text, protocol, at: now },
+            AppCommand::AddPrediction(text) => Edit::AddPrediction { text, at: now },
+            AppCommand::EditPrediction(number, text) => Edit::EditPrediction { number, text },
+            AppCommand::AmendPrediction { number, predict, why } => {
+                Edit::AmendPrediction { number, predict, why, at: now }
             }
-            AppCommand::Write { stem, prompt, text } => Arc::new(move |nb: &mut Notebook| {
-                nb.set_answer(stem, prompt, &text);
-                Ok(Applied::said(format!("{stem}: answer saved")))
-            }),
-            AppCommand::NotPart { stem, prompt, reason } => Arc::new(move |nb: &mut Notebook| {
-                nb.set_not_part(stem, prompt, &reason).map(|()| {
-                    Applied::said(if reason.trim().is_empty() {
-                        format!("{stem}: part of this submission again")
-                    } else {
-                        format!("{stem}: marked not part of this submission")
-                    })
-                })
-            }),
-            AppCommand::NoCitations(none) => Arc::new(move |nb: &mut Notebook| {
-                nb.set_no_citations(none).map(|()| {
-                    Applied::said(if none { "stated: the report cites nothing" } else { "citations asked for again" })
-                })
-            }),
-            AppCommand::AddCitation(citation) => Arc::new(move |nb: &mut Notebook| {
-                nb.add_citation(citation.clone()).map(|n| Applied::said(format!("citation {n} added")))
-            }),
-            AppCommand::SetPlacement(budgets) => Arc::new(move |nb: &mut Notebook| {
-                let count = budgets.len();
-                nb.set_placement(budgets.clone()).map(|()| Applied::said(format!("kept {count} placement deadline(s)")))
-            }),
-            AppCommand::RemoveCitation(n) => Arc::new(move |nb: &mut Notebook| {
-                nb.remove_citation(n).map(|c| Applied::said(format!("citation {n} ({}) removed", c.figure)))
-            }),
-            AppCommand::Discard(n, reason) => Arc::new(move |nb: &mut Notebook| {
-                nb.discard(RowRef::Run(n), &reason, now)
-                    .map(|()| Applied::said(format!("discarded run {n}; it is listed under Notes and anomalies")))
-            }),
-            AppCommand::StateRun(n, statements) => Arc::new(move |nb: &mut Notebook| {
-                nb.state_run(n, &statements, now).map(|said| Applied::said(format!("run {n} now states {said}")))
-            }),
+            AppCommand::LockPredictions => Edit::LockPredictions { at: now },
+            AppCommand::SetEnvironment(field, value) => {
+                Edit::SetEnvironment { fields: vec![(field, value)], said: format!("{} set", field.label()) }
+            }
+            AppCommand::AddNote(text) => Edit::AddNote { text, at: now },
+            AppCommand::Write { stem, prompt, text } => {
+                Edit::Answer { document: stem.to_owned(), prompt: prompt.to_owned(), text }
+            }
+            AppCommand::NotPart { stem, prompt, reason } => {
+                Edit::NotPart { document: stem.to_owned(), prompt: prompt.to_owned(), reason }
+            }
+            AppCommand::NoCitations(none) => Edit::NoCitations(none),
+            AppCommand::AddCitation(citation) => Edit::AddCitation(citation),
+            AppCommand::SetPlacement(budgets) => Edit::SetPlacement(budgets),
+            AppCommand::RemoveCitation(n) => Edit::RemoveCitation(n),
+            AppCommand::Discard(run, reason) => Edit::Discard { run, reason, at: now },
+            AppCommand::StateRun(run, statements) => Edit::StateRun { run, statements, at: now },
         };
         self.edit(change);
     }
@@ -950,8 +946,8 @@ impl VernierApp {
     /// as it is on disk under the folder's lock (N10). Its message is said
     /// when the file thread reports it saved; a change the notebook's rules
     /// refuse is said now and goes nowhere.
-    fn edit(&mut self, change: Change) -> Option<Applied> {
-        match change(self.notebook_mut()) {
+    fn edit(&mut self, change: Edit) -> Option<Applied> {
+        match change.apply(self.notebook_mut()) {
             Err(e) => {
                 self.say(e.to_string(), true);
                 None
@@ -960,12 +956,50 @@ impl VernierApp {
                 self.doc.generation += 1;
                 self.doc.changed();
                 self.doc.saving_since.get_or_insert_with(Instant::now);
-                let request =
-                    io::Request::Change { dir: self.doc.dir.clone(), change, generation: self.doc.generation };
-                self.send_io(request);
+                // A change that failed to save goes first, in its order:
+                // this one may build on it.
+                self.retry_unsaved();
+                let (generation, change) = (self.doc.generation, Arc::new(change));
+                self.doc.unsaved.push_back(Unsaved { generation, change: Arc::clone(&change), failed: false });
+                self.send_io(io::Request::Change { dir: self.doc.dir.clone(), change, generation });
                 Some(applied)
             }
         }
+    }
+
+    /// Sends every change whose save failed to the file thread again, in
+    /// order ("Retry", or before a new change).
+    pub(super) fn retry_unsaved(&mut self) {
+        let mut again = Vec::new();
+        for unsaved in self.doc.unsaved.iter_mut().filter(|u| u.failed) {
+            unsaved.failed = false;
+            again.push((unsaved.generation, Arc::clone(&unsaved.change)));
+        }
+        if !again.is_empty() {
+            self.doc.saving_since.get_or_insert_with(Instant::now);
+        }
+        for (generation, change) in again {
+            self.send_io(io::Request::Change { dir: self.doc.dir.clone(), change, generation });
+        }
+    }
+
+    /// Drops the changes not on disk, as the user asked, and shows the
+    /// notebook as it is on disk again.
+    /// Changes still on their way to the file thread stay: their save
+    /// answers for them.
+    pub(super) fn discard_unsaved(&mut self) {
+        let before = self.doc.unsaved.len();
+        self.doc.unsaved.retain(|u| !u.failed);
+        let n = before - self.doc.unsaved.len();
+        self.doc.save_error = None;
+        if self.doc.unsaved.is_empty() {
+            self.doc.saving_since = None;
+            self.send_io(io::Request::Load { dir: self.doc.dir.clone() });
+        }
+        self.say(
+            format!("discarded {n} change(s) that were not on disk; showing the notebook as it is on disk"),
+            false,
+        );
     }
 
     /// Starts a benchmark; true when the engine took it.
@@ -1104,10 +1138,21 @@ impl VernierApp {
 
 impl eframe::App for VernierApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
-        if self.terminate.load(std::sync::atomic::Ordering::Relaxed) {
+        let terminating = self.terminate.load(std::sync::atomic::Ordering::Relaxed);
+        if terminating {
             self.run_command(AppCommand::CancelRun);
             self.run_command(AppCommand::CancelSoak);
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        } else if ctx.input(|i| i.viewport().close_requested()) && !self.saved() && self.close_question.is_none() {
+            // Closed by hand with changes not on disk: asked, not dropped (N10).
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.close_question = Some(CloseQuestion::Asking);
+        } else if self.close_when_saved && self.saved() {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        } else if self.close_when_saved && self.doc.unsaved.iter().all(|u| u.failed) {
+            // The save it waited for failed: asked again, not closed.
+            self.close_when_saved = false;
+            self.close_question = Some(CloseQuestion::Asking);
         }
         self.hand_to_engine(ctx);
         self.drain_events();
@@ -1145,6 +1190,7 @@ impl eframe::App for VernierApp {
             egui::Panel::bottom("live-soak").resizable(true).default_size(260.0).show(ui, |ui| self.live_soak_ui(ui));
         }
         egui::CentralPanel::default().show(ui, |ui| {
+            self.recovery_bar_ui(ui);
             self.spreadsheet_bar_ui(ui);
             ui.heading(self.views.section.heading());
             ui.add_space(4.0);
@@ -1207,6 +1253,7 @@ impl eframe::App for VernierApp {
         self.export_question_ui(ui.ctx());
         self.reproduce_ui(ui.ctx());
         self.take_in_ui(ui.ctx());
+        self.close_question_ui(ui.ctx());
         if let Some(form) = &mut self.soak_form {
             let mut action = None;
             egui::Modal::new(egui::Id::unique("soak-dialog"))
@@ -1227,5 +1274,12 @@ impl eframe::App for VernierApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, settings::KEY, &self.settings);
+    }
+
+    /// The window is closing (by hand, or on SIGTERM/SIGHUP/SIGINT): what
+    /// the file thread cannot save within [`io::SHUTDOWN_WAIT`] goes to a
+    /// recovery file, named on stderr (N10).
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        self.keep_unsaved(io::SHUTDOWN_WAIT);
     }
 }

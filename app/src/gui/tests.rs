@@ -1142,7 +1142,7 @@ fn preview_import(harness: &mut Harness<'static, VernierApp>) {
 fn record_import(harness: &mut Harness<'static, VernierApp>, runs: usize) {
     harness.get_by_label("Record").click();
     step_until(harness, "the import to be recorded", |app| {
-        app.import.is_none() && app.doc.notebook.runs().len() == runs && app.doc.saved == app.doc.generation
+        app.import.is_none() && app.doc.notebook.runs().len() == runs && app.saved()
     });
     harness.run();
 }
@@ -1183,8 +1183,7 @@ fn add_a_run_from_pasted_numbers() {
     type_into(&mut harness, "Warm-up trials (not in the file)", "2");
     harness.get_by_label("State").click();
     step_until(&mut harness, "the statement to be saved", |app| {
-        app.doc.notebook.run(3).is_some_and(|r| r.n_column() == "2 (not in the file) + 5")
-            && app.doc.saved == app.doc.generation
+        app.doc.notebook.run(3).is_some_and(|r| r.n_column() == "2 (not in the file) + 5") && app.saved()
     });
     let on_disk = store::load(&tmp.path().join("nb")).expect("loads");
     let stated = on_disk.run(3).expect("run 3");
@@ -1983,4 +1982,135 @@ fn a_new_notebook_from_their_edited_workbook() {
     assert_eq!(store::load(&target).expect("loads").runs().len(), 2);
     assert_eq!(std::fs::read(&workbook).expect("read"), before, "their workbook is only read");
     assert!(harness.state().reproduce.is_none());
+}
+
+/// The text of every note in notebook.ron as it is on disk.
+fn notes_on_disk(dir: &std::path::Path) -> Vec<String> {
+    store::load(dir).expect("loads").notes().iter().map(|n| n.text.clone()).collect()
+}
+
+// SPEC N10 (finding 5): with the folder's lock held elsewhere the note typed
+// cannot be saved; closing the window keeps it in a named recovery file
+// beside the notebook instead of dropping it, the file thread commits
+// nothing afterwards (no note twice), and applying the file puts it in
+// notebook.ron.
+#[test]
+fn a_change_the_lock_keeps_out_goes_to_a_recovery_file() {
+    let (_tmp, dir, _) = new_notebook("Held");
+    let mut harness = app_on(dir.clone());
+    let held = store::lock(&dir).expect("the test holds the lock");
+    harness.state_mut().apply(super::AppCommand::AddNote("typed while the lock was held".into()));
+    for _ in 0..20 {
+        harness.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(!harness.state().saved(), "the save waits for the lock");
+    assert_eq!(harness.state().unsaved(), 1);
+    let kept = harness.state_mut().keep_unsaved(Duration::from_millis(300));
+    let path = kept.expect("something was kept").expect("the recovery file is written");
+    let name = path.file_name().expect("a name").to_string_lossy().into_owned();
+    assert!(name.starts_with("notebook.unsaved-") && name.ends_with(".ron"), "{name}");
+    assert_eq!(path.parent(), Some(dir.as_path()), "beside the notebook");
+    assert!(harness.state().saved(), "nothing is left unsaved: it is in the file");
+    drop(held);
+    // The file thread now gets the lock, and must not save the kept note too.
+    drop(harness);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(notes_on_disk(&dir).is_empty(), "the kept change is not also saved: {:?}", notes_on_disk(&dir));
+    let recovered = vernier_engine::notebook::pending::apply_file(&dir, &path).expect("applies");
+    assert_eq!(recovered.applied(), 1);
+    assert_eq!(notes_on_disk(&dir), ["typed while the lock was held"]);
+    assert!(!path.exists() && recovered.kept_as.exists(), "renamed to …applied.ron");
+}
+
+// SPEC N10 (finding 5, second case): with notebook.ron broken on disk a
+// note shows "not saved"; once the file is restored, the next save carries
+// that note too — it never drops out behind a "✔ saved".
+#[test]
+fn a_change_that_failed_to_save_is_saved_with_the_next() {
+    let (_tmp, dir, _) = new_notebook("Broken");
+    let file = dir.join(store::NOTEBOOK_FILE);
+    let good = std::fs::read(&file).expect("read");
+    let mut harness = app_on(dir.clone());
+    std::fs::write(&file, b"(this is not a notebook").expect("break it");
+    harness.state_mut().apply(super::AppCommand::AddNote("first, while broken".into()));
+    step_until(&mut harness, "the failed save", |app| app.doc.save_error.is_some());
+    assert!(!harness.state().saved());
+    harness.run();
+    assert!(harness.query_by_label_contains("not saved").is_some(), "the status bar says not saved");
+    assert!(harness.query_by_label("✔ saved").is_none());
+    std::fs::write(&file, &good).expect("restore it");
+    harness.state_mut().apply(super::AppCommand::AddNote("second, once restored".into()));
+    step_until(&mut harness, "the save", |app| app.saved());
+    assert_eq!(notes_on_disk(&dir), ["first, while broken", "second, once restored"]);
+    let shown: Vec<_> = harness.state().notebook().notes().iter().map(|n| n.text.clone()).collect();
+    assert_eq!(shown, ["first, while broken", "second, once restored"]);
+}
+
+// SPEC N10: a failed change can also be discarded by hand; it then leaves
+// the window, which shows the notebook as it is on disk.
+#[test]
+fn a_change_that_failed_to_save_can_be_discarded() {
+    let (_tmp, dir, _) = new_notebook("Discard");
+    let file = dir.join(store::NOTEBOOK_FILE);
+    let good = std::fs::read(&file).expect("read");
+    let mut harness = app_on(dir.clone());
+    std::fs::write(&file, b"(broken").expect("break it");
+    harness.state_mut().apply(super::AppCommand::AddNote("to be discarded".into()));
+    step_until(&mut harness, "the failed save", |app| app.doc.save_error.is_some());
+    std::fs::write(&file, &good).expect("restore it");
+    harness.run();
+    harness.get_by_label("Discard unsaved changes").click();
+    step_until(&mut harness, "the notebook on disk", |app| app.saved() && app.notebook().notes().is_empty());
+    assert!(notes_on_disk(&dir).is_empty());
+}
+
+// SPEC N10: opening a notebook with a recovery file pending offers it
+// above the section, its changes listed, and "Apply them" puts them in
+// notebook.ron under the lock.
+#[test]
+fn the_window_offers_a_pending_recovery_file() {
+    use vernier_engine::notebook::pending::{self, Edit};
+    let (_tmp, dir, _) = new_notebook("Offer");
+    let at = chrono::Utc::now();
+    let edits = [Edit::AddNote { text: "kept by an earlier window".into(), at }];
+    let path = pending::keep(&dir, &edits, "the save failed", at).expect("kept");
+    let mut harness = app_on(dir.clone());
+    step_until(&mut harness, "the offer", |app| app.recovery.is_some());
+    harness.run();
+    harness.get_by_label("Show the changes").click();
+    harness.run();
+    assert!(harness.query_by_label_contains("kept by an earlier window").is_some(), "its change is listed");
+    harness.get_by_label("Apply them").click();
+    step_until(&mut harness, "the note applied", |app| {
+        app.recovery.is_none() && app.notebook().notes().iter().any(|n| n.text == "kept by an earlier window")
+    });
+    assert_eq!(notes_on_disk(&dir), ["kept by an earlier window"]);
+    assert!(!path.exists(), "no longer pending");
+}
+
+// SPEC N10: closing the window by hand with a change not on disk (the
+// folder's lock held elsewhere) asks first; "Keep them in a recovery file
+// and close" writes it and names it in the dialog before closing.
+#[test]
+fn closing_by_hand_with_a_change_not_on_disk_asks_and_names_the_recovery_file() {
+    let (_tmp, dir, _) = new_notebook("Close");
+    let mut harness = app_on(dir.clone());
+    let held = store::lock(&dir).expect("the test holds the lock");
+    harness.state_mut().apply(super::AppCommand::AddNote("typed before closing".into()));
+    harness.run();
+    harness.input_mut().viewports.entry(egui::ViewportId::ROOT).or_default().events.push(egui::ViewportEvent::Close);
+    harness.run();
+    assert!(harness.query_by_label("Changes not on disk").is_some(), "the window asks before closing");
+    harness.get_by_label("Keep them in a recovery file and close").click();
+    harness.run();
+    let pending = vernier_engine::notebook::pending::pending(&dir);
+    assert_eq!(pending.len(), 1, "one recovery file beside the notebook");
+    let name = pending[0].file_name().expect("name").to_string_lossy().into_owned();
+    assert!(harness.query_by_label_contains(&name).is_some(), "the dialog names {name}");
+    let kept = vernier_engine::notebook::pending::read(&pending[0]).expect("reads");
+    assert!(
+        matches!(&kept.edits[..], [vernier_engine::notebook::pending::Edit::AddNote { text, .. }] if text == "typed before closing")
+    );
+    drop(held);
 }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::error::NotebookError;
 
 /// One of the Environment fields, named exactly as the log names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EnvField {
     /// `Machine / OS`
     MachineOs,

@@ -13,6 +13,7 @@ mod file;
 mod optimisation;
 mod pair;
 mod path;
+pub mod pending;
 pub mod plausible;
 mod prediction;
 mod run;

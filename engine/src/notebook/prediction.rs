@@ -8,7 +8,8 @@ use sha2::{Digest, Sha256};
 use super::columns::PredictionColumn;
 
 /// What a student writes down before running anything.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PredictionText {
     /// `Experiment`
     pub experiment: String,

@@ -14,7 +14,7 @@ use super::run::WarmupPolicy;
 use super::{Notebook, NotebookError, RowRef};
 
 /// One thing a student can state about a run after it was recorded.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RunStatement {
     /// How the measured program was built (A2).
     Build(String),

@@ -1,0 +1,325 @@
+//! The window never drops a change (SPEC N10): what it cannot save before
+//! it closes goes to a recovery file beside the notebook
+//! (`notebook.unsaved-<time>.ron`, written by the engine); closing by hand
+//! with changes not on disk asks first; and opening a notebook with a
+//! recovery file pending offers to apply it, as `vernier recover` does.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::TryRecvError;
+use std::time::{Duration, Instant};
+
+use egui::RichText;
+use vernier_engine::display::inert;
+use vernier_engine::notebook::pending::{self, Edit};
+use vernier_engine::notebook::store;
+
+use super::{Arc, CloseQuestion, VernierApp, io};
+
+/// A recovery file found beside the open notebook, its changes in words
+/// with why the log's rules would refuse each now — or why it cannot be read.
+#[derive(Debug, Clone)]
+pub struct Found {
+    /// The file.
+    pub path: PathBuf,
+    /// Each change, and `Err(why)` when it would be refused now.
+    pub changes: Result<pending::Weighed, String>,
+}
+
+/// The recovery files on offer above the section.
+#[derive(Debug, Clone)]
+pub struct Offer {
+    found: Vec<Found>,
+    /// Their changes are listed.
+    shown: bool,
+    /// Being applied by the file thread.
+    busy: bool,
+}
+
+/// The pending recovery files in `dir`, weighed against the notebook on
+/// disk (on the file thread: it reads files).
+pub fn look(dir: &Path) -> Vec<Found> {
+    let files = pending::pending(dir);
+    if files.is_empty() {
+        return Vec::new();
+    }
+    let notebook = store::load(dir);
+    files
+        .into_iter()
+        .map(|path| {
+            let changes = match (&notebook, pending::read(&path)) {
+                (Ok(nb), Ok(unsaved)) => Ok(pending::weigh(nb, &unsaved)),
+                (Err(e), _) => Err(format!("the notebook cannot be read to weigh it: {e}")),
+                (_, Err(e)) => Err(e.to_string()),
+            };
+            Found { path, changes }
+        })
+        .collect()
+}
+
+/// A file's name, inert.
+fn name(path: &Path) -> String {
+    inert(&path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()).into_owned()
+}
+
+impl VernierApp {
+    /// Keeps the changes not on disk: lets the file thread try to save
+    /// them for up to `wait` (those whose save failed are sent once more),
+    /// then stops it committing any, and writes what is still unsaved to a
+    /// recovery file beside the notebook, named on stderr. `None` when
+    /// nothing was left to keep; afterwards the window saves nothing more,
+    /// so it is called only when closing.
+    pub fn keep_unsaved(&mut self, wait: Duration) -> Option<Result<PathBuf, String>> {
+        if self.doc.unsaved.is_empty() {
+            return None;
+        }
+        self.retry_unsaved();
+        let deadline = Instant::now() + wait;
+        while self.doc.unsaved.iter().any(|u| !u.failed) && Instant::now() < deadline {
+            self.flush_io();
+            let Some(io) = &self.io else { break };
+            match io.try_event() {
+                Ok(event) => self.on_io_event(event),
+                Err(TryRecvError::Empty) => std::thread::sleep(Duration::from_millis(20)),
+                Err(TryRecvError::Disconnected) => self.io_stopped(),
+            }
+        }
+        // From here no save commits: each change is on disk or kept here, never both.
+        if let Some(io) = &self.io {
+            let committed = io.abandon();
+            self.doc.unsaved.retain(|u| !committed.contains(&u.generation));
+        }
+        if self.doc.unsaved.is_empty() {
+            return None;
+        }
+        let why = match (&self.doc.save_error, &self.io) {
+            (Some(e), _) => format!("the save failed: {e}"),
+            (None, None) => "the file thread had stopped".to_owned(),
+            (None, Some(_)) => format!("not saved within {} s (the folder's lock held elsewhere?)", wait.as_secs()),
+        };
+        let edits: Vec<Edit> = self.doc.unsaved.iter().map(|u| Edit::clone(&u.change)).collect();
+        let (n, dir) = (edits.len(), inert(&self.doc.dir.display().to_string()).into_owned());
+        let kept = pending::keep(&self.doc.dir, &edits, &why, chrono::Utc::now()).map_err(|e| e.to_string());
+        match &kept {
+            Ok(path) => {
+                eprintln!(
+                    "vernier: {n} change(s) could not reach notebook.ron ({}); they are kept in {} — `vernier recover {dir}` shows them, `--apply` applies them",
+                    inert(&why),
+                    inert(&path.display().to_string())
+                );
+                self.doc.unsaved.clear();
+            }
+            Err(e) => eprintln!("vernier: {n} change(s) are NOT on disk and could not be kept: {}", inert(e)),
+        }
+        Some(kept)
+    }
+
+    /// Before another notebook replaces the open one: the changes whose save
+    /// failed are kept in a recovery file beside it, named on stderr, not
+    /// dropped with it (those still on their way to the file thread are
+    /// saved there as asked).
+    pub(super) fn keep_failed(&mut self) {
+        let failed: Vec<Edit> = self.doc.unsaved.iter().filter(|u| u.failed).map(|u| Edit::clone(&u.change)).collect();
+        if failed.is_empty() {
+            return;
+        }
+        let why = self.doc.save_error.clone().unwrap_or_default();
+        let (n, old) = (failed.len(), inert(&self.doc.dir.display().to_string()).into_owned());
+        match pending::keep(&self.doc.dir, &failed, &why, chrono::Utc::now()) {
+            Ok(path) => eprintln!(
+                "vernier: {n} change(s) to {old} that failed to save are kept in {}",
+                inert(&path.display().to_string())
+            ),
+            Err(e) => eprintln!(
+                "vernier: {n} change(s) to {old} are NOT on disk and could not be kept: {}",
+                inert(&e.to_string())
+            ),
+        }
+    }
+
+    /// Asks, when the window is closed by hand with changes not on disk:
+    /// wait for the save, keep them in a recovery file and close, or
+    /// discard them and close.
+    pub(super) fn close_question_ui(&mut self, ctx: &egui::Context) {
+        let Some(question) = &self.close_question else { return };
+        let mut close = false;
+        let mut back = false;
+        let mut keep = false;
+        let mut wait = false;
+        let mut discard = false;
+        let n = self.doc.unsaved.len();
+        egui::Modal::new(egui::Id::unique("close-question")).show(ctx, |ui| {
+            ui.set_max_width(520.0);
+            match question {
+                CloseQuestion::Asking => {
+                    ui.heading("Changes not on disk");
+                    let state = match &self.doc.save_error {
+                        Some(e) => format!("the last save failed: {e}"),
+                        None => "the file thread is still saving them".to_owned(),
+                    };
+                    ui.label(format!("{n} change(s) shown here are not in notebook.ron yet ({state})."));
+                    ui.add_space(6.0);
+                    ui.horizontal_wrapped(|ui| {
+                        wait = ui.button("Wait for the save").on_hover_text("closes once they are on disk").clicked();
+                        keep = ui
+                            .button("Keep them in a recovery file and close")
+                            .on_hover_text("beside the notebook; opening it again offers to apply them")
+                            .clicked();
+                        discard = ui.button("Discard them and close").clicked();
+                        back = ui.button("Back to the window").clicked();
+                    });
+                }
+                CloseQuestion::Kept(Ok(path)) => {
+                    ui.heading("Kept in a recovery file");
+                    ui.label(format!(
+                        "The changes are kept in {}. Opening this notebook again offers to apply them; \
+                         `vernier recover` does it from a terminal.",
+                        inert(&path.display().to_string())
+                    ));
+                    close = ui.button("Close").clicked();
+                }
+                CloseQuestion::Kept(Err(e)) => {
+                    ui.heading("The changes could not be kept");
+                    ui.colored_label(ui.visuals().error_fg_color, e.as_str());
+                    ui.horizontal(|ui| {
+                        keep = ui.button("Try again").clicked();
+                        discard = ui.button("Close, losing them").clicked();
+                    });
+                }
+            }
+        });
+        if wait {
+            self.close_question = None;
+            self.close_when_saved = true;
+            self.retry_unsaved();
+        } else if keep {
+            match self.keep_unsaved(Duration::ZERO) {
+                // The last save landed meanwhile: nothing is left to keep.
+                None => close = true,
+                Some(kept) => self.close_question = Some(CloseQuestion::Kept(kept)),
+            }
+        } else if discard {
+            self.doc.unsaved.clear();
+            close = true;
+        } else if back {
+            self.close_question = None;
+        }
+        if close {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+
+    /// The bar above the section offering the recovery files found.
+    pub(super) fn recovery_bar_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(offer) = &mut self.recovery else { return };
+        let mut apply = None;
+        let fill = ui.visuals().extreme_bg_color;
+        egui::Frame::new().fill(fill).inner_margin(6.0).corner_radius(4.0).show(ui, |ui| {
+            for found in &offer.found {
+                ui.horizontal_wrapped(|ui| {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        format!("⚠ {} holds changes an earlier window could not save", name(&found.path)),
+                    );
+                    match &found.changes {
+                        Ok(changes) => {
+                            let refused = changes.iter().filter(|(_, r)| r.is_err()).count();
+                            ui.label(format!(
+                                "({} change(s){})",
+                                changes.len(),
+                                if refused > 0 {
+                                    format!(", {refused} the log's rules refuse now")
+                                } else {
+                                    String::new()
+                                }
+                            ));
+                            if !offer.busy && ui.button("Apply them").clicked() {
+                                apply = Some(found.path.clone());
+                            }
+                        }
+                        Err(e) => {
+                            ui.colored_label(ui.visuals().error_fg_color, format!("cannot be read: {e}"));
+                        }
+                    }
+                });
+            }
+            if ui.small_button(if offer.shown { "Hide the changes" } else { "Show the changes" }).clicked() {
+                offer.shown = !offer.shown;
+            }
+            if offer.shown {
+                for found in &offer.found {
+                    let Ok(changes) = &found.changes else { continue };
+                    ui.label(RichText::new(name(&found.path)).strong());
+                    for (what, verdict) in changes {
+                        match verdict {
+                            Ok(()) => ui.label(format!("• {what}")),
+                            Err(why) => {
+                                ui.colored_label(ui.visuals().error_fg_color, format!("• {what} — refused now: {why}"))
+                            }
+                        };
+                    }
+                }
+            }
+        });
+        ui.add_space(4.0);
+        if let Some(path) = apply {
+            offer.busy = true;
+            let dir = self.doc.dir.clone();
+            self.send_io(io::Request::ApplyRecovery { dir, path });
+        }
+    }
+
+    /// What the file thread found beside the notebook.
+    pub(super) fn on_recovery_found(&mut self, dir: &Path, found: Vec<Found>) {
+        if dir != self.doc.dir {
+            return;
+        }
+        self.recovery = (!found.is_empty()).then_some(Offer { found, shown: false, busy: false });
+    }
+
+    /// What applying a recovery file did: said (a success only once on
+    /// disk), the notebook shown as saved unless changes of the window's
+    /// own are still in flight, and the offer looked at again.
+    pub(super) fn on_recovered(&mut self, dir: &Path, result: Result<Box<io::Recovered>, String>) {
+        if dir != self.doc.dir {
+            return;
+        }
+        match result {
+            Ok(done) => {
+                let io::Recovered { recovered, notebook } = *done;
+                let applied = recovered.applied();
+                let refused = recovered.changes.len() - applied;
+                if applied == 0 {
+                    self.say(
+                        format!(
+                            "nothing applied: the log's rules refuse every change in it ({refused}); it stays pending"
+                        ),
+                        true,
+                    );
+                } else {
+                    self.say(
+                        format!(
+                            "applied {applied} change(s) from the recovery file{}; it is kept as {}",
+                            if refused > 0 {
+                                format!(", {refused} refused (listed under Show the changes)")
+                            } else {
+                                String::new()
+                            },
+                            name(&recovered.kept_as)
+                        ),
+                        refused > 0,
+                    );
+                }
+                if let Some((notebook, unwritten)) = notebook
+                    && self.saved()
+                {
+                    self.doc.notebook = Arc::new(notebook);
+                    self.doc.changed();
+                    self.doc.unwritten = unwritten;
+                    self.doc.on_disk_at = chrono::Local::now();
+                }
+            }
+            Err(e) => self.say(format!("the recovery file was not applied: {e}"), true),
+        }
+        self.send_io(io::Request::LookForRecovery { dir: dir.to_path_buf() });
+    }
+}
