@@ -86,11 +86,19 @@ mod imp {
             command.creation_flags(CREATE_NO_WINDOW);
         }
 
-        pub fn attach(child: &Child) -> io::Result<Self> {
+        pub fn attach(child: &mut Child) -> io::Result<Self> {
             let mut limits = ExtendedLimitInfo::new();
             limits.limit_kill_on_job_close();
             let job = Job::create_with_limit_info(&limits).map_err(io::Error::other)?;
-            job.assign_process(child.as_raw_handle() as isize).map_err(io::Error::other)?;
+            if let Err(e) = job.assign_process(child.as_raw_handle() as isize) {
+                // A process that has already exited cannot join a job: a
+                // short trial on a loaded machine can end before it is
+                // assigned. Nothing of it is left to contain, so that is
+                // no failure; any other refusal is.
+                if !matches!(child.try_wait(), Ok(Some(_))) {
+                    return Err(io::Error::other(e));
+                }
+            }
             Ok(Self(Arc::new(Mutex::new(Some(job)))))
         }
 
@@ -147,4 +155,23 @@ impl Group {
 /// The signal that ended a process (Unix only).
 pub fn signal(status: &ExitStatus) -> Option<i32> {
     imp::signal(status)
+}
+
+#[cfg(all(test, windows))]
+mod tests {
+    use super::*;
+
+    // SPEC E15: a trial that ended before Vernier put it in its Job Object
+    // (a short program on a loaded machine) is attached, not a failed run.
+    #[test]
+    fn a_trial_that_has_already_ended_is_attached() {
+        let mut command = Command::new("cmd");
+        command.args(["/C", "exit 0"]);
+        Group::prepare(&mut command);
+        let mut child = command.spawn().expect("spawn cmd");
+        child.wait().expect("wait for cmd");
+        let group = Group::attach(&mut child).expect("an ended trial is attached");
+        group.kill();
+        assert!(child.wait().expect("wait again").success());
+    }
 }
