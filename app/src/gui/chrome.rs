@@ -173,6 +173,10 @@ impl VernierApp {
                     None => ui.label("saving…"),
                 },
             };
+            if let Some(waiting) = self.lock_wait.shown() {
+                ui.separator();
+                ui.colored_label(ui.visuals().warn_fg_color, waiting);
+            }
             if let Some(busy) = self.io_busy_since.map(|t| t.elapsed().as_secs()) {
                 ui.ctx().request_repaint_after(Duration::from_secs(1));
                 if busy >= 5 {

@@ -10,6 +10,7 @@ mod dialog;
 mod events;
 mod import_dialog;
 mod io;
+mod lock_wait;
 mod new_run;
 mod plots;
 mod recovery;
@@ -399,6 +400,8 @@ const ENGINE_STOPPED: &str = "the engine thread stopped — restart Vernier to m
 /// The app.
 pub struct VernierApp {
     doc: Doc,
+    /// The file thread's wait for the folder's lock, if it waits (N10).
+    lock_wait: Arc<lock_wait::WindowWait>,
     settings: settings::Settings,
     /// `None` once the file thread has stopped (or never started).
     io: Option<io::Io>,
@@ -484,6 +487,10 @@ impl VernierApp {
         cc.egui_ctx.set_theme(if settings.dark { egui::Theme::Dark } else { egui::Theme::Light });
         let ctx = cc.egui_ctx.clone();
         let io = io::Io::spawn(move || ctx.request_repaint()).ok();
+        // The file thread's waits for the folder's lock are said in the
+        // status bar (N10).
+        let lock_wait = Arc::new(lock_wait::WindowWait::new(cc.egui_ctx.clone()));
+        store::set_lock_wait(Arc::clone(&lock_wait) as Arc<dyn store::LockWait>);
         let ctx = cc.egui_ctx.clone();
         // Progress waits for the window's slow pace; an ending is shown at
         // once. Around a pinned run the engine keeps this process's other
@@ -531,6 +538,7 @@ impl VernierApp {
             close_question: None,
             close_when_saved: false,
             recovery: None,
+            lock_wait,
         };
         // The file thread follows the file from what was read (N10): a
         // change made since shows at its first look.
@@ -1281,5 +1289,8 @@ impl eframe::App for VernierApp {
     /// recovery file, named on stderr (N10).
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         self.keep_unsaved(io::SHUTDOWN_WAIT);
+        // Nothing unsaved is left to wait for: a write still waiting for
+        // the folder's lock (an export) gives up rather than hold the exit.
+        self.lock_wait.close();
     }
 }

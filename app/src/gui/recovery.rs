@@ -84,6 +84,8 @@ impl VernierApp {
             }
         }
         // From here no save commits: each change is on disk or kept here, never both.
+        // A save still waiting for the folder's lock stops waiting.
+        self.lock_wait.close();
         if let Some(io) = &self.io {
             let committed = io.abandon();
             self.doc.unsaved.retain(|u| !committed.contains(&u.generation));

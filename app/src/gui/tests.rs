@@ -2114,3 +2114,31 @@ fn closing_by_hand_with_a_change_not_on_disk_asks_and_names_the_recovery_file() 
     );
     drop(held);
 }
+
+// SPEC N10: a save waiting for the folder's lock is said in the status bar
+// with the holder (here this process, named by its line in the lock file),
+// and the words go once the lock is free and the change is on disk.
+#[test]
+fn a_save_waiting_for_the_lock_is_said_in_the_status_bar() {
+    let (_tmp, dir, _) = new_notebook("Waiting");
+    let mut harness = app_on(dir.clone());
+    let held = store::lock(&dir).expect("the test holds the lock");
+    harness.state_mut().apply(super::AppCommand::AddNote("typed while the lock was held".into()));
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while harness.query_by_label_contains("saving waits for the notebook's lock").is_none() {
+        assert!(std::time::Instant::now() < deadline, "the wait was never said");
+        harness.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = format!("pid {}", std::process::id());
+    assert!(
+        harness.query_by_label_contains(&pid).is_some(),
+        "the holder is named: {:?}",
+        harness.state().lock_wait.shown()
+    );
+    drop(held);
+    step_until(&mut harness, "the save", |app| app.saved());
+    harness.run();
+    assert!(harness.query_by_label_contains("saving waits").is_none(), "the words go with the wait");
+    assert_eq!(notes_on_disk(&dir), ["typed while the lock was held"]);
+}
