@@ -302,7 +302,7 @@ fn arms_spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         let argv = if args.shell {
             vec![b.clone()]
         } else {
-            shlex::split(b)
+            vernier_engine::platform::program::split_command(b)
                 .filter(|v| !v.is_empty())
                 .ok_or_else(|| Failure::input(anyhow!("cannot split --vs '{b}' into words")))?
         };

@@ -187,7 +187,7 @@ impl NewRunForm {
             }
             BenchSpec::new(arms)
         } else {
-            let split = |text: &str| shlex::split(text).filter(|w| !w.is_empty());
+            let split = |text: &str| vernier_engine::platform::program::split_command(text).filter(|w| !w.is_empty());
             let a = split(&self.command).ok_or("type the command to time")?;
             let params = self.params()?;
             metric = self.metric()?;

@@ -7,6 +7,22 @@ use std::path::{Path, PathBuf};
 /// The shell and its "run this string" flag.
 pub const SHELL: [&str; 2] = if cfg!(windows) { ["cmd", "/C"] } else { ["/bin/sh", "-c"] };
 
+/// A command line the student typed (`--vs`, the window's command field)
+/// split into words by this OS's rules: POSIX shell quoting on Linux and
+/// macOS; on Windows the C runtime's (`CommandLineToArgvW`), where a
+/// backslash is a path separator, not an escape (`.\\work.exe`,
+/// `C:\\tools\\x.exe`). `None` when the quoting does not close.
+pub fn split_command(line: &str) -> Option<Vec<String>> {
+    #[cfg(windows)]
+    {
+        Some(winsplit::split(line))
+    }
+    #[cfg(not(windows))]
+    {
+        shlex::split(line)
+    }
+}
+
 /// `script` as an argument vector for [`SHELL`].
 pub fn shell_argv(script: &str) -> Vec<String> {
     vec![SHELL[0].to_owned(), SHELL[1].to_owned(), script.to_owned()]
@@ -67,6 +83,25 @@ fn is_executable(path: &Path) -> bool {
 
 #[cfg(test)]
 mod tests {
+    // SPEC E2: a typed command is split by this OS's rules; on Windows a
+    // backslash stays in a path (the C runtime's rules).
+    #[test]
+    fn a_typed_command_splits_by_this_os_rules() {
+        #[cfg(windows)]
+        {
+            assert_eq!(super::split_command(r".\work.exe 4000000"), Some(vec![r".\work.exe".into(), "4000000".into()]));
+            assert_eq!(
+                super::split_command(r#""C:\Program Files\x.exe" -n 1"#),
+                Some(vec![r"C:\Program Files\x.exe".into(), "-n".into(), "1".into()])
+            );
+        }
+        #[cfg(not(windows))]
+        {
+            assert_eq!(super::split_command("./work 'a b'"), Some(vec!["./work".into(), "a b".into()]));
+            assert_eq!(super::split_command("./work 'open"), None);
+        }
+    }
+
     use super::*;
 
     // SPEC E2: a typo is found before any warm-up, on PATH or by path.
