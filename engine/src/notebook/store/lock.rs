@@ -50,7 +50,7 @@ pub enum Holder {
     Process {
         /// Its process id.
         pid: u32,
-        /// Its program name, where the OS says it.
+        /// Its program name; `None` once it has ended.
         program: Option<String>,
     },
     /// Nothing says who.
@@ -62,7 +62,14 @@ impl std::fmt::Display for Holder {
         match self {
             Holder::Vernier { pid, program, since } => write!(f, "{program} (pid {pid}, holding it since {since})"),
             Holder::Process { pid, program: Some(program) } => write!(f, "{program} (pid {pid})"),
-            Holder::Process { pid, program: None } => write!(f, "process {pid}"),
+            // The OS keeps naming the process that took the lock after it
+            // ended, while a child that inherited the file holds it on.
+            Holder::Process { pid, program: None } => {
+                write!(
+                    f,
+                    "another program (the OS names process {pid}, which has ended: a process it started holds it)"
+                )
+            }
             Holder::Unknown => f.write_str("another program"),
         }
     }
