@@ -137,10 +137,7 @@ impl VernierApp {
                 // With changes of its own in flight the window waits for
                 // their answer: it carries the other program's change too.
                 if self.saved() {
-                    self.doc.notebook = Arc::new(*notebook);
-                    self.doc.changed();
-                    self.doc.unwritten = unwritten;
-                    self.doc.on_disk_at = chrono::Local::now();
+                    self.doc.adopt(*notebook, unwritten);
                     self.say(changed_elsewhere_message(), false);
                 }
             }
@@ -348,10 +345,7 @@ impl VernierApp {
                     if let Some((notebook, unwritten)) = notebook
                         && self.saved()
                     {
-                        self.doc.notebook = Arc::new(notebook);
-                        self.doc.changed();
-                        self.doc.unwritten = unwritten;
-                        self.doc.on_disk_at = chrono::Local::now();
+                        self.doc.adopt(notebook, unwritten);
                     }
                     if self.spreadsheet.as_ref().is_some_and(|o| o.path == path) {
                         self.spreadsheet = None;

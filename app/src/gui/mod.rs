@@ -381,6 +381,15 @@ impl Doc {
         self.findings = self.notebook.integrity();
         self.revision += 1;
     }
+
+    /// Shows `notebook` as read from disk (or saved by another writer),
+    /// with its documents' unwritten counts.
+    fn adopt(&mut self, notebook: Notebook, unwritten: io::Unwritten) {
+        self.notebook = Arc::new(notebook);
+        self.changed();
+        self.unwritten = unwritten;
+        self.on_disk_at = chrono::Local::now();
+    }
 }
 
 /// A change applied to the window's copy and not yet on disk.

@@ -13,7 +13,7 @@ use vernier_engine::display::inert;
 use vernier_engine::notebook::pending::{self, Edit};
 use vernier_engine::notebook::store;
 
-use super::{Arc, CloseQuestion, VernierApp, io};
+use super::{CloseQuestion, VernierApp, io};
 
 /// A recovery file found beside the open notebook, its changes in words
 /// with why the log's rules would refuse each now — or why it cannot be read.
@@ -314,10 +314,7 @@ impl VernierApp {
                 if let Some((notebook, unwritten)) = notebook
                     && self.saved()
                 {
-                    self.doc.notebook = Arc::new(notebook);
-                    self.doc.changed();
-                    self.doc.unwritten = unwritten;
-                    self.doc.on_disk_at = chrono::Local::now();
+                    self.doc.adopt(notebook, unwritten);
                 }
             }
             Err(e) => self.say(format!("the recovery file was not applied: {e}"), true),
