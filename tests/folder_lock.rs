@@ -3,7 +3,7 @@
 //! in at the lock's path is never followed.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 
 use vernier_engine::notebook::store;
@@ -58,6 +58,7 @@ fn a_lock_file_deleted_mid_change_loses_no_change() {
 #[cfg(unix)]
 #[test]
 fn a_link_raced_in_at_the_lock_path_creates_nothing_outside() {
+    use std::sync::atomic::AtomicBool;
     let (tmp, dir, _) = saved_notebook();
     let outside = tmp.path().join("outside-victim");
     let lock_path = dir.join(store::LOCK_FILE);
