@@ -153,7 +153,7 @@ pub fn inert_line(text: String) -> String {
 
 /// One line of prose (a line of a note or an answer in a document): as
 /// [`inert`], but the joiners and selectors its script needs stay (see
-/// [`How`]).
+/// `How`).
 pub fn inert_prose(text: &str) -> Cow<'_, str> {
     made_inert(text, How { prose: true, keep_lf: false })
 }

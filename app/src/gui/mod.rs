@@ -1294,7 +1294,7 @@ impl eframe::App for VernierApp {
     }
 
     /// The window is closing (by hand, or on SIGTERM/SIGHUP/SIGINT): what
-    /// the file thread cannot save within [`io::SHUTDOWN_WAIT`] goes to a
+    /// the file thread cannot save within `io::SHUTDOWN_WAIT` goes to a
     /// recovery file, named on stderr (N10).
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         self.keep_unsaved(io::SHUTDOWN_WAIT);
