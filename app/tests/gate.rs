@@ -122,7 +122,8 @@ fn a_command_hidden_in_their_workbook_runs_only_after_both_consents() {
 
     let yes = vernier(&["bench", "--extend", "1", "--notebook", &theirs, "--yes"]);
     assert_eq!(yes.status.code(), Some(2), "{}", text(&yes));
-    assert!(text(&yes).contains(&format!("run 1 runs code written in their file (sh -c): {quoted}")), "{}", text(&yes));
+    let said = text(&yes);
+    assert!(said.contains("run 1 runs code written in their file (sh -c)") && said.contains(&quoted), "{said}");
     assert!(text(&yes).contains("add --allow-inline-code to --yes"), "{}", text(&yes));
     assert!(!marker.exists(), "--yes alone does not run inline code");
     assert_eq!(run_count(&theirs), 1, "nothing was recorded");
