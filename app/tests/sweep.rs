@@ -227,29 +227,20 @@ fn a_sweep_is_reproduced_point_by_point() {
 // SPEC E17: output past what Vernier reads could cut a figure in two: the
 // trial fails and says so, rather than recording a shortened number.
 #[cfg(unix)]
+/// One timed trial of `sh -c SCRIPT` recorded into `dir`, its figure read
+/// as ns/access.
+fn one_trial_of(dir: &str, script: &str) -> std::process::Output {
+    let args = ["bench", "--json", "--notebook", dir, "-n", "1", "--warmup", "0", "--metric", FIGURE];
+    let rest = ["--metric-unit", "ns/access", "--", "sh", "-c", script];
+    vernier(&[&args[..], &rest[..]].concat())
+}
+
 #[test]
 fn output_past_the_limit_fails_the_trial() {
     let tmp = tempfile::tempdir().expect("tmp");
     let dir = notebook(tmp.path());
     let script = "head -c 8388600 /dev/zero | tr '\\0' x; printf 'ns/access: 123456\\n'";
-    let o = vernier(&[
-        "bench",
-        "--json",
-        "--notebook",
-        &dir,
-        "-n",
-        "1",
-        "--warmup",
-        "0",
-        "--metric",
-        FIGURE,
-        "--metric-unit",
-        "ns/access",
-        "--",
-        "sh",
-        "-c",
-        script,
-    ]);
+    let o = one_trial_of(&dir, script);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let failure = json(&o)["failure"].as_str().expect("failure").to_owned();
     assert!(failure.contains("more than 8 MiB of output"), "{failure}");
@@ -266,24 +257,7 @@ fn a_flood_of_output_is_stopped_at_the_cap() {
     let dir = notebook(tmp.path());
     let script = "head -c 300000000 /dev/zero; sleep 30; printf 'ns/access: 5\\n'";
     let started = std::time::Instant::now();
-    let o = vernier(&[
-        "bench",
-        "--json",
-        "--notebook",
-        &dir,
-        "-n",
-        "1",
-        "--warmup",
-        "0",
-        "--metric",
-        FIGURE,
-        "--metric-unit",
-        "ns/access",
-        "--",
-        "sh",
-        "-c",
-        script,
-    ]);
+    let o = one_trial_of(&dir, script);
     let took = started.elapsed();
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let failure = json(&o)["failure"].as_str().expect("failure").to_owned();
