@@ -224,17 +224,18 @@ fn a_sweep_is_reproduced_point_by_point() {
     assert_eq!(plan["commands"][0][2], "20");
 }
 
-// SPEC E17: output past what Vernier reads could cut a figure in two: the
-// trial fails and says so, rather than recording a shortened number.
-#[cfg(unix)]
 /// One timed trial of `sh -c SCRIPT` recorded into `dir`, its figure read
 /// as ns/access.
+#[cfg(unix)]
 fn one_trial_of(dir: &str, script: &str) -> std::process::Output {
     let args = ["bench", "--json", "--notebook", dir, "-n", "1", "--warmup", "0", "--metric", FIGURE];
     let rest = ["--metric-unit", "ns/access", "--", "sh", "-c", script];
     vernier(&[&args[..], &rest[..]].concat())
 }
 
+// SPEC E17: output past what Vernier reads could cut a figure in two: the
+// trial fails and says so, rather than recording a shortened number.
+#[cfg(unix)]
 #[test]
 fn output_past_the_limit_fails_the_trial() {
     let tmp = tempfile::tempdir().expect("tmp");
