@@ -80,8 +80,10 @@ fn every_injected_fault_keeps_the_previous_notebook() {
     let mut steps = Vec::new();
     for fail_at in 1.. {
         let storage = FaultyStorage { fail_at, count: Cell::new(0) };
-        match store::save_with(&&storage, &dir, &new) {
-            Ok(()) => {
+        let mut locked = store::lock(&dir).expect("lock");
+        *locked.notebook_mut() = new.clone();
+        match locked.save_with(&&storage) {
+            Ok(_) => {
                 assert_eq!(store::load(&dir).expect("loads"), new);
                 break;
             }
@@ -91,7 +93,7 @@ fn every_injected_fault_keeps_the_previous_notebook() {
                 if e.step == SaveStep::SyncFolder {
                     // The rename happened; only its durability is in doubt.
                     assert_eq!(on_disk, new);
-                    store::save(&dir, &old).expect("restore");
+                    store::replace(&dir, &old).expect("restore");
                 } else {
                     assert_eq!(on_disk, old, "a failed save at {:?} changed the notebook", e.step);
                 }
@@ -129,7 +131,7 @@ fn save_loop(dir: &Path, limit: Option<usize>) -> Notebook {
     while limit.is_none_or(|l| i < l) {
         i += 1;
         nb.add_note(&format!("save {i}"), at(1_000 + i64::try_from(i).expect("small"))).expect("note");
-        store::save(dir, &nb).expect("save");
+        store::replace(dir, &nb).expect("save");
         writeln!(out, "saved {}", nb.notes().len()).expect("stdout");
         out.flush().expect("stdout");
     }
@@ -160,7 +162,7 @@ fn sigkill_during_saves_never_tears_the_notebook() {
     let (_tmp, dir, mut nb) = saved_notebook();
     // A notebook of a few hundred kB, so a save takes long enough to be hit.
     nb.add_note(&"padding to make each save take a while ".repeat(2_000), at(50)).expect("note");
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let exe = std::env::current_exe().expect("test binary");
     let mut rng: u64 = 0x5DEE_CE66_D1CE_4E5B;
     let (mut mid_save, mut confirmed_total) = (0, 0);

@@ -69,7 +69,7 @@ fn record(dir: &Path, nb: &mut Notebook, mut m: vernier_engine::notebook::Measur
 }
 
 fn export(dir: &Path, nb: &Notebook) {
-    store::save(dir, nb).expect("save");
+    store::replace(dir, nb).expect("save");
     // The audit compares modification times; keep the export strictly newer.
     std::thread::sleep(std::time::Duration::from_millis(20));
     documents::export_to(dir, nb, None, documents::Overwrite::Never).expect("export");
@@ -260,7 +260,7 @@ fn a11_exactly_six_files() {
     documents::export_to(&dir, &nb, None, documents::Overwrite::Never).expect("export");
     std::thread::sleep(std::time::Duration::from_millis(20));
     nb.add_note("after the export", at(90)).expect("note");
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let report = audit::audit(&dir, &nb);
     assert!(report.findings.iter().any(|f| f.message.contains("export again")), "{report:#?}");
 }
@@ -432,7 +432,7 @@ fn a17_export_refuses_to_overwrite_an_edited_document() {
     edited.extend_from_slice(b"edited in Word");
     std::fs::write(&report, &edited).expect("edit");
     nb.add_note("after the export", at(90)).expect("note");
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let a17 = findings_of(&dir, Check::A17);
     assert!(a17.len() == 1 && a17[0].1.contains("report.docx (changed since Vernier wrote it)"), "{a17:#?}");
     let refused = documents::export_to(&dir, &nb, None, documents::Overwrite::Never).expect_err("refused");

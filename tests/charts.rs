@@ -107,7 +107,7 @@ fn the_report_charts_each_comparison_with_its_labels() {
         [&[2.1, 2.2, 2.3], &[2.2, 2.1, 2.4]],
         None,
     );
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
 
     let (alts, text, pictures) = report(&dir, &nb);
     let comparisons: Vec<&String> = alts.iter().filter(|a| a.starts_with('C')).collect();
@@ -165,7 +165,7 @@ fn a_comparison_with_a_diagnostic_arm_says_so() {
     let b = [0.60, 0.58, 0.62];
     let file = raw::write_once(&dir, "run-o0", &raw_text(&a, &b)).expect("raw file");
     record_comparison(&mut nb, &file, "matmul N=128", ["naive", "blocked"], [&a, &b], Some("g++ -O0"));
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let (_, text, _) = report(&dir, &nb);
     assert!(text.contains("(an arm is a diagnostic build, -O0 or no stated level: not a result, C.5)"), "{text}");
 }

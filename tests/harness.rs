@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use vernier_engine::harness::{BenchSpec, Engine, EngineEvent, Refused, Subject, raw, record};
-use vernier_engine::kernels::{KernelKind, KernelSpec};
+use vernier_engine::notebook::{KernelKind, KernelSpec};
 use vernier_engine::notebook::{WarmupPolicy, store};
 
 use crate::util::at;
@@ -113,13 +113,13 @@ fn record_writes_raw_once_and_adds_the_row() {
     let recorded = record(&dir, &mut nb, &result, at(500)).expect("recorded");
     assert_eq!(recorded.runs, [2]);
     let bytes = std::fs::read(dir.join(recorded.raw_file.as_str())).expect("raw file");
-    assert_eq!(raw::sha256_hex(&bytes), recorded.sha256);
+    assert_eq!(vernier_engine::digest::sha256_hex(&bytes), recorded.sha256);
     let run = nb.run(2).expect("row");
     assert_eq!(run.measurement.raw_file.as_ref().expect("raw").sha256, recorded.sha256);
     assert_eq!(run.measurement.tag, vernier_engine::notebook::Tag::Measured);
     assert!(run.measurement.conditions.iter().any(|c| c.field == "canary end/start"));
     assert!(nb.lock_of(nb.prediction(2).expect("P2")).is_some(), "the run locked P2");
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
 
     // A second file with the same stem gets a new name; nothing is overwritten.
     let again = raw::write_once(&dir, "run-2", "other").expect("written");
@@ -148,7 +148,7 @@ fn a_comparison_is_recorded_as_a_pair_in_every_face() {
     let result = finish(&engine, Duration::from_secs(60));
     let recorded = record(&dir, &mut nb, &result, at(500)).expect("recorded");
     assert_eq!(recorded.runs, [2, 3]);
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let nb = store::load(&dir).expect("the pair survives a save");
 
     let pair = &nb.pairs()[0];

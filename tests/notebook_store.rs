@@ -21,7 +21,7 @@ fn round_trip_keeps_everything() {
     nb.set_environment("Power source", "mains").expect("field");
     nb.set_environment("Workbench", "L, shared").expect("field");
     nb.discard(RowRef::Run(1), "lid closed at t=120 s", at(70)).expect("discard");
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let back = store::load(&dir).expect("load");
     assert_eq!(back, nb);
     assert_eq!(back.run(1).expect("run 1").measurement.tag, Tag::Measured);
@@ -108,7 +108,7 @@ fn escaping_raw_path_is_refused_on_load() {
         arm: "A".into(),
     });
     nb.record_run(with_raw, at(90));
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let path = dir.join("notebook.ron");
     let text = std::fs::read_to_string(&path).expect("read").replace("raw/run-2.csv", "../../../etc/hostname");
     std::fs::write(&path, text).expect("write");

@@ -37,7 +37,7 @@ fn notebook_written_on_windows_opens_here() {
     assert_eq!(raw_file.path.as_str(), "raw/run-1.csv", "read with `/`");
 
     let bytes = std::fs::read(raw_file.path.resolve(&dir).expect("inside")).expect("the raw file is found");
-    assert_eq!(raw::sha256_hex(&bytes), raw_file.sha256, "the hash of the file as it sits on disk");
+    assert_eq!(vernier_engine::digest::sha256_hex(&bytes), raw_file.sha256, "the hash of the file as it sits on disk");
     let trials = raw::parse(std::str::from_utf8(&bytes).expect("utf-8")).expect("CRLF rows parse");
     assert_eq!((trials.len(), trials.iter().filter(|t| !t.warmup).count()), (10, 7));
     let report = vernier_engine::audit::audit(&dir, &nb);
@@ -50,7 +50,7 @@ fn notebook_written_on_windows_opens_here() {
 fn a_saved_notebook_is_the_same_on_every_os() {
     let (_tmp, dir) = windows_notebook();
     let nb = store::load(&dir).expect("load");
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let saved = std::fs::read_to_string(dir.join("notebook.ron")).expect("read");
     assert!(!saved.contains('\r'), "line ends are \\n whatever the OS");
     assert!(saved.contains(r#"path: "raw/run-1.csv""#) && !saved.contains(r"raw\\"), "paths use `/`");

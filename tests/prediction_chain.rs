@@ -95,7 +95,7 @@ fn later_changes_do_not_hide_a_hand_edit() {
     let mut nb = store::load(&dir).expect("loads");
     assert_eq!(messages(&nb), ["prediction P2 was edited outside Vernier (it was not locked yet)"]);
     nb.record_run(measurement("seq 64 MiB", &[4.0, 4.1, 4.05]), at(100));
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let nb = store::load(&dir).expect("loads");
     assert_eq!(messages(&nb), ["prediction P2 changed after run 2 was recorded"]);
 }
@@ -175,7 +175,7 @@ fn soak_protocol_is_sealed_with_the_prediction() {
         .add_soak_prediction(text("soak, 8 workers", "onset near 180 s, S/P 0.75", "fanless"), protocol, at(60))
         .expect("P3");
     assert_eq!(nb.next_soak_protocol(), Some((n, protocol)));
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let edited = notebook_text(&dir).replace("duration_s: 900.0", "duration_s: 600.0");
     std::fs::write(dir.join(store::NOTEBOOK_FILE), edited).expect("write");
     let tampered = store::load(&dir).expect("loads");
@@ -217,7 +217,7 @@ fn a_bench_run_never_blocks_a_soak_and_an_amendment_can_change_its_protocol() {
     let too_short = SoakProtocol { duration_s: 60.0, ..first };
     assert!(nb.amend_prediction_with(p, "x", "y", Some(too_short), at(71)).is_err(), "T11 holds for amendments");
     assert!(nb.amend_prediction_with(1, "x", "y", Some(longer), at(72)).is_err(), "P1 fixed no protocol");
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let reloaded = store::load(&dir).expect("load");
     assert!(messages(&reloaded).is_empty(), "the amendment is sealed into the chain");
 

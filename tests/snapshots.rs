@@ -54,7 +54,7 @@ fn a_row_keeps_the_environment_it_was_measured_in() {
     let first = nb.record_run(command_run("naive"), at(100));
     nb.set_environment("Power source", "battery").expect("field");
     let second = nb.record_run(command_run("naive again"), at(200));
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let mut nb = store::load(&dir).expect("load");
 
     let run1 = nb.run(first).expect("run");
@@ -148,7 +148,7 @@ fn each_distinct_snapshot_is_stored_once() {
     assert_eq!(text.matches("Test CPU").count(), 2);
     // The load average is read afresh for each row and stays with it.
     assert_eq!(text.matches("0.1 0.2 0.3").count(), 1001);
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     assert_eq!(store::load(&dir).expect("load"), nb);
 }
 

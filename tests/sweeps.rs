@@ -4,7 +4,7 @@
 use calamine::{Data, Reader, Xlsx};
 use vernier_engine::documents::blocks::Block;
 use vernier_engine::documents::{self, Attachments, measurements};
-use vernier_engine::harness::Param;
+use vernier_engine::notebook::Param;
 use vernier_engine::notebook::{NewSweep, Notebook, RowRef, RunsLine, store};
 use vernier_engine::sweeps::SweepView;
 
@@ -53,7 +53,7 @@ fn a_sweep_is_one_group_of_rows() {
     let tmp = tempfile::tempdir().expect("tmp");
     let dir = tmp.path().join("nb");
     store::create(&dir, "x", at(0)).expect("create");
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     assert_eq!(store::load(&dir).expect("reload").sweeps(), nb.sweeps());
     let file = dir.join(store::NOTEBOOK_FILE);
     let text = std::fs::read_to_string(&file).expect("read");
@@ -120,7 +120,7 @@ fn a_sweep_naming_a_run_twice_is_refused() {
     let tmp = tempfile::tempdir().expect("tmp");
     let dir = tmp.path().join("nb");
     store::create(&dir, "x", at(0)).expect("create");
-    store::save(&dir, &swept()).expect("save");
+    store::replace(&dir, &swept()).expect("save");
     let file = dir.join(store::NOTEBOOK_FILE);
     let text = std::fs::read_to_string(&file).expect("read");
     let planted = text.replacen("                3,\n", "                2,\n", 1);

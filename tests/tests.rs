@@ -5,6 +5,8 @@
 /// Shared fixtures: temporary notebooks and ready-made rows.
 mod util;
 
+/// ARCHITECTURE.md's module and thread lists, checked against the code.
+mod architecture;
 /// N7: atomic save under injected faults and under SIGKILL.
 mod atomic_save;
 mod audit;
@@ -16,6 +18,8 @@ mod documents;
 mod folder_lock;
 /// E1, E7, E10, N6: the engine thread, cancellation, recording.
 mod harness;
+/// The engine's layers: crates that depend only downwards, no module cycles.
+mod layers;
 /// N1, N2, N8: the folder format, round trips, schema and error positions.
 mod notebook_store;
 /// N1, N6, N8, T4: notebooks and soak files written on Windows (CRLF, `\\`)

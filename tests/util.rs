@@ -66,6 +66,6 @@ pub fn saved_notebook() -> (tempfile::TempDir, PathBuf, Notebook) {
     nb.add_prediction(text("seq vs chase at 64 MiB", "chase 20x slower", "no memory-level parallelism"), at(30))
         .expect("P2");
     nb.add_note("machine woke from sleep before run 1", at(40)).expect("note");
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     (tmp, dir, nb)
 }

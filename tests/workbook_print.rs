@@ -9,7 +9,7 @@ use std::io::Read as _;
 
 use calamine::{Data, Reader, Xlsx};
 use vernier_engine::documents::measurements;
-use vernier_engine::harness::Param;
+use vernier_engine::notebook::Param;
 use vernier_engine::notebook::{
     Condition, EnvField, NewPair, NewSweep, Notebook, RowRef, RunColumn, Soak, SoakNumbers, SoakProtocol, Tag,
 };

@@ -12,8 +12,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use vernier_app::gui::{AppCommand, Section, VernierApp};
 use vernier_engine::harness::{BenchSpec, Subject};
-use vernier_engine::kernels::{KernelKind, KernelSpec};
 use vernier_engine::notebook::{Condition, Measurement, Notebook, RawFile, Tag, WarmupPolicy, store};
+use vernier_engine::notebook::{KernelKind, KernelSpec};
 use vernier_engine::stats::Summary;
 
 const FRAMES: usize = 300;
@@ -179,7 +179,7 @@ fn write_soak(path: &Path, rows: u32) {
 /// A notebook of 10 000 runs with 31 trials each; run 5000 has a raw file.
 fn build_big(dir: &Path) {
     let mut nb: Notebook = store::create(dir, "10 000 runs", chrono::Utc::now()).expect("create");
-    let conditions: Vec<Condition> = vernier_engine::machine::Machine::read().conditions();
+    let conditions: Vec<Condition> = vernier_engine::platform::machine::Machine::read().conditions();
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     let mut trials = || {
         (0..31)
@@ -234,14 +234,14 @@ fn build_big(dir: &Path) {
         })
         .collect();
     std::fs::write(dir.join("raw/run-5000.csv"), vernier_engine::harness::raw::render(&[], &rows)).expect("raw");
-    store::save(dir, &nb).expect("save");
+    store::replace(dir, &nb).expect("save");
 }
 
 /// The big notebook copied to `dir` with 84 more rows recorded as one
 /// sweep: SIZE over 1 KiB … 1 GiB (21 values) for 4 modes.
 fn build_swept(big: &Path, dir: &Path) {
-    use vernier_engine::harness::Param;
     use vernier_engine::notebook::NewSweep;
+    use vernier_engine::notebook::Param;
     let (mut nb, _) = store::load_stamped(big).expect("load");
     std::fs::create_dir_all(dir.join("raw")).expect("raw dir");
     let params = vec![Param::parse("SIZE=1K..1G*2").expect("sizes"), Param::parse("MODE=a,b,c,d").expect("modes")];
@@ -272,5 +272,5 @@ fn build_swept(big: &Path, dir: &Path) {
     }
     let sweep = NewSweep { what: "a swept walk".into(), template, params, points };
     nb.record_sweep(sweep, runs, chrono::Utc::now()).expect("sweep");
-    store::save(dir, &nb).expect("save");
+    store::replace(dir, &nb).expect("save");
 }

@@ -48,7 +48,7 @@ fn notebook(tmp: &Path, fill: impl FnOnce(&mut Notebook)) -> String {
     let mut nb = store::create(&dir, "compare", at(0)).expect("create");
     nb.set_environment("Power source", "mains").expect("field");
     fill(&mut nb);
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     dir.display().to_string()
 }
 
@@ -244,7 +244,7 @@ fn reproduce_on_another_power_source_makes_no_claim() {
     let mut m = row("true", 1.0, false);
     m.unit = "s".into();
     nb.record_run(m, at(0));
-    store::save(&their_dir, &nb).expect("save");
+    store::replace(&their_dir, &nb).expect("save");
     let my_dir = tmp.path().join("mine").display().to_string();
     ok(vernier(&["new", &my_dir]));
     ok(vernier(&["set", &my_dir, "Power source", mine]));

@@ -54,7 +54,7 @@ pub enum CompareError {
 /// The factor that turns a value in `from` into `to` for time units; 1 when
 /// the units are the same text; `None` when they share no scale.
 pub fn unit_scale(from: &str, to: &str) -> Option<f64> {
-    if from == to { Some(1.0) } else { crate::units::time_factor(from, to) }
+    if from == to { Some(1.0) } else { crate::stats::units::time_factor(from, to) }
 }
 
 /// The power sources S13 tells apart.

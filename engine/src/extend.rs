@@ -18,7 +18,7 @@ use crate::notebook::{ConditionName, Conditions, Notebook, RawFile, Run, Tag, Wa
 use crate::platform::{placement, program};
 use crate::reproduce;
 use crate::stats::format_significant;
-use crate::units::{DisplayUnit, Figures};
+use crate::stats::units::{DisplayUnit, Figures};
 
 /// Timed trials of an extension: S10's "from 31 to 51".
 pub const EXTENDED_TRIALS: u32 = 51;

@@ -127,7 +127,7 @@ impl Action {
             Action::Discard { subject, reason } => format!("{subject} set aside: {}", inert(reason)),
             Action::TypedRun(p) => {
                 let m = &p.rows[0].measurement;
-                let figures = crate::units::Figures::of(&m.summary, &m.unit);
+                let figures = crate::stats::units::Figures::of(&m.summary, &m.unit);
                 format!(
                     "a run typed by hand: {} — median {} (IQR {}), {} timed trials",
                     inert(&m.what),
@@ -599,7 +599,7 @@ impl Plan {
         // E14: a run taken in keeps what Vernier reads here as it is taken,
         // labelled "read at import", as every import's does.
         let typed = self.take.iter().any(|(_, a)| matches!(a, Action::TypedRun(_)));
-        let machine = typed.then(crate::machine::Machine::read);
+        let machine = typed.then(crate::platform::machine::Machine::read);
         for (_, action) in &self.take {
             let done: Result<String, String> = (|| match action {
                 Action::SetEnvironment { field, new, .. } => {
@@ -767,7 +767,7 @@ pub fn merge(dir: &Path, path: &Path, at: DateTime<Utc>) -> Result<Merged, Merge
         Some(folder) => {
             let folder = if folder.as_os_str().is_empty() { Path::new(".") } else { folder };
             let mut record = crate::documents::record::ExportRecord::read(dir, folder).unwrap_or_default();
-            record.files.insert(file.clone(), crate::harness::raw::sha256_hex(&bytes));
+            record.files.insert(file.clone(), crate::digest::sha256_hex(&bytes));
             record.write(dir, folder).is_ok()
         }
         None => false,
@@ -806,7 +806,7 @@ pub fn new_notebook(bytes: &[u8], path: &Path, target: &Path, at: DateTime<Utc>)
     }
     crate::notebook::store::create(target, &own.notebook.title, at)?;
     let file = file_name(path);
-    let sha = &crate::harness::raw::sha256_hex(bytes)[..12];
+    let sha = &crate::digest::sha256_hex(bytes)[..12];
     let mut origin = format!(
         "This notebook was made from the workbook {file} (SHA-256 {sha}): its runs' raw files stayed with the \
          workbook's owner."
@@ -869,7 +869,7 @@ pub fn take_foreign(dir: &Path, runs: &[Prepared], at: DateTime<Utc>) -> Result<
             && (&a.what, &a.command, &a.unit, a.tag) == (&b.what, &b.command, &b.unit, b.tag)
             && a.summary == b.summary
     };
-    let machine = crate::machine::Machine::read();
+    let machine = crate::platform::machine::Machine::read();
     let take = |nb: &mut Notebook| {
         let (fresh, already): (Vec<&Prepared>, Vec<&Prepared>) =
             runs.iter().partition(|p| !nb.runs().iter().any(|r| same(&r.measurement, &p.rows[0].measurement)));

@@ -4,9 +4,8 @@
 //! user confirms the exact argv, and then only as an argument vector: the
 //! rerun is held behind the engine's one [`Gate`] (SPEC N13). A command
 //! that visibly runs code written in their file (a shell's `-c`, see
-//! [`inline_code`]) needs a second, explicit consent.
+//! [`inline_code`](crate::consent::inline_code)) needs a second, explicit consent.
 
-mod inline;
 mod same;
 mod side;
 mod sweep;
@@ -14,7 +13,6 @@ mod verdict;
 
 use std::path::Path;
 
-pub use inline::inline_code;
 pub use same::{Placement, ProgramCheck, ResultCheck, placement, program_checks, result_check};
 pub use side::{ArmSide, RatioSide, SideBySide};
 pub use sweep::{PointByPoint, SweepOriginal};
@@ -26,11 +24,12 @@ use crate::documents::edits::Edit;
 use crate::documents::foreign::{Foreign, MAX_TRIALS, MAX_WORKBOOK_BYTES, SheetRun};
 use crate::documents::measurements::{self, Opened, Own, ReadError};
 use crate::harness::provenance::Hashes;
-use crate::harness::{BenchSpec, MetricSpec, OwnFigure, Provenance, Subject, recorded_cooldown};
-use crate::kernels::KernelSpec;
+use crate::harness::{BenchSpec, Provenance, Subject, recorded_cooldown};
+use crate::notebook::KernelSpec;
 use crate::notebook::{Condition, ConditionName, LoadError, Notebook, WarmupPolicy, conditions_text, store};
+use crate::notebook::{MetricSpec, OwnFigure};
 use crate::stats::Summary;
-use crate::units::Figures;
+use crate::stats::units::Figures;
 
 /// Warm-up used when the original row does not state one (an import).
 pub const DEFAULT_WARMUP: u32 = 3;
@@ -617,7 +616,7 @@ impl Original {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::KernelKind;
+    use crate::notebook::KernelKind;
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|x| (*x).to_owned()).collect()

@@ -5,9 +5,9 @@
 //! median with its IQR, one line per series, each axis logarithmic when its
 //! values span two decades or more, and the thermal condition with it.
 
-use crate::kernels::{DEFAULT_WORKING_SET, KernelKind, KernelSpec};
 use crate::notebook::{ConditionName, Conditions, Notebook, Run, Sweep, canary_ratio};
-use crate::units::DisplayUnit;
+use crate::notebook::{DEFAULT_WORKING_SET, KernelKind, KernelSpec};
+use crate::stats::units::DisplayUnit;
 
 /// Values that span this factor or more are drawn on a logarithmic axis.
 pub const LOG_SPAN: f64 = 100.0;
@@ -112,7 +112,7 @@ impl SweepView {
                         let spec = KernelSpec::from_argv(&r.measurement.command).filter(|s| s.kind == kind)?;
                         let bytes = spec.size.unwrap_or(DEFAULT_WORKING_SET) as f64;
                         runs.push(r);
-                        Some(point(r, bytes, crate::units::size(bytes)))
+                        Some(point(r, bytes, crate::stats::units::size(bytes)))
                     })
                     .collect();
                 (!points.is_empty()).then(|| Series { name: kind.name().to_owned(), points })
@@ -179,7 +179,7 @@ impl SweepView {
                 shown.get(x.round() as usize).cloned().unwrap_or_default()
             }
             Some(_) => String::new(),
-            None if self.x_sizes => crate::units::size(x),
+            None if self.x_sizes => crate::stats::units::size(x),
             // A tick reads `2`, not `2.00`: three digits at most, none padded.
             None => crate::stats::trim_zeros(crate::stats::format_significant(x, 3)),
         }

@@ -9,17 +9,18 @@ use chrono::Utc;
 use clap::Args;
 use serde_json::{Value, json};
 use vernier_engine::duration;
-use vernier_engine::harness::metric::Source;
 use vernier_engine::harness::{
-    self, ArmResult, BenchError, BenchResult, BenchSpec, Engine, EngineEvent, MetricSpec, Param, Scan, Subject,
+    self, ArmResult, BenchError, BenchResult, BenchSpec, Engine, EngineEvent, Scan, Subject,
 };
 use vernier_engine::instrument;
-use vernier_engine::kernels::{KernelKind, KernelSpec};
-use vernier_engine::machine::Machine;
+use vernier_engine::notebook::Source;
 use vernier_engine::notebook::store;
 use vernier_engine::notebook::{Environment, RowRef, WarmupPolicy, row_list};
+use vernier_engine::notebook::{KernelKind, KernelSpec};
+use vernier_engine::notebook::{MetricSpec, Param};
+use vernier_engine::platform::machine::Machine;
 use vernier_engine::stats::format_significant;
-use vernier_engine::units::{DisplayUnit, Figures};
+use vernier_engine::stats::units::{DisplayUnit, Figures};
 
 use super::notebook_cmds::{apply, open};
 use super::{Failure, Outcome, given};
@@ -170,7 +171,7 @@ impl OwnFigureArgs {
             )));
         };
         let spec = MetricSpec { source, unit, each: self.metric_each };
-        spec.compile().map_err(|e| Failure::input(anyhow!(e)))?;
+        vernier_engine::harness::Metric::compile(&spec).map_err(|e| Failure::input(anyhow!(e)))?;
         Ok(Some(spec))
     }
 }

@@ -9,8 +9,8 @@ use chrono::Utc;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use vernier_engine::import::Prepared;
-use vernier_engine::machine::Machine;
 use vernier_engine::notebook::store;
+use vernier_engine::platform::machine::Machine;
 
 use super::bench_cmds::Naming;
 use super::notebook_cmds::open;
@@ -142,18 +142,16 @@ pub fn import(command: &ImportCommand) -> Outcome {
         ImportCommand::Gbench(args) => return import_gbench(args),
         ImportCommand::Pyperf(args) => return import_pyperf(args),
     };
-    use vernier_engine::import::{ImportError, Imported};
+    use vernier_engine::import::hyperfine::{self, Imported};
     open(dir)?;
-    let imported = store::change(dir, |nb| {
-        vernier_engine::import::hyperfine(file, dir, nb, build.as_deref(), warmup_stated, Utc::now())
-    })
-    .map_err(|e| match e {
-        store::ChangeError::Refused(ImportError::Raw(e)) => Failure::failed(e),
-        store::ChangeError::Refused(other) => Failure::input(other),
-        store::ChangeError::Load(e) => Failure::input(e),
-        store::ChangeError::Save(e) => Failure::failed(e),
-    })?
-    .0;
+    let prepared = hyperfine::prepare(file, build.as_deref(), warmup_stated).map_err(Failure::input)?;
+    let imported = store::change(dir, |nb| prepared.record(dir, nb, Utc::now()))
+        .map_err(|e| match e {
+            store::ChangeError::Refused(e) => Failure::failed(e),
+            store::ChangeError::Load(e) => Failure::input(e),
+            store::ChangeError::Save(e) => Failure::failed(e),
+        })?
+        .0;
     let mut rows = Vec::new();
     for result in &imported {
         match result {

@@ -215,7 +215,7 @@ fn foreign_runs(f: &foreign::Foreign, file: &str, dir: &Path, args: &MergeArgs) 
 /// One imported run as the list shows it.
 fn describe_run(p: &vernier_engine::import::Prepared) -> String {
     let m = &p.rows[0].measurement;
-    let figures = vernier_engine::units::Figures::of(&m.summary, &m.unit);
+    let figures = vernier_engine::stats::units::Figures::of(&m.summary, &m.unit);
     format!(
         "{}: {} — median {} (IQR {}), n = {}, tag {}",
         vernier_engine::display::inert(&p.name),

@@ -10,7 +10,7 @@ use vernier_engine::duration;
 use vernier_engine::notebook::SoakProtocol;
 use vernier_engine::soak::{self, Analysis, Thresholds, analysis, file, record, run};
 use vernier_engine::stats::format_significant;
-use vernier_engine::units::DisplayUnit;
+use vernier_engine::stats::units::DisplayUnit;
 
 use super::notebook_cmds::{apply, open};
 use super::{Failure, Outcome};

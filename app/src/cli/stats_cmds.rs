@@ -4,8 +4,8 @@ use anyhow::anyhow;
 use clap::Args;
 use serde_json::{Value, json};
 use vernier_engine::harness::{TrialRecord, TrialStatus, raw};
+use vernier_engine::stats::units::{DisplayUnit, Figures};
 use vernier_engine::stats::{self, Comparison, Spread, Summary, format_percent, format_percent_change, format_plain};
-use vernier_engine::units::{DisplayUnit, Figures};
 
 use super::numbers::{Input, RawTrials, Sample, read_input, read_sample};
 use super::{Failure, Outcome};

@@ -14,7 +14,7 @@ use vernier_engine::import::csv::{self, Arms, CsvSpec, PASTED_COLUMN};
 use vernier_engine::import::gbench::{self, GbenchSpec};
 use vernier_engine::import::pyperf::{self, PyperfSpec};
 use vernier_engine::import::{Format, MAX_IMPORT_BYTES, Prepared};
-use vernier_engine::units::Figures;
+use vernier_engine::stats::units::Figures;
 
 use super::dialog::{self, Scrolling};
 

@@ -9,7 +9,7 @@ use std::thread::JoinHandle;
 use vernier_engine::documents;
 use vernier_engine::harness::{self, BenchResult, TrialRecord};
 use vernier_engine::import::Prepared;
-use vernier_engine::notebook::{Notebook, RawFile, store};
+use vernier_engine::notebook::{MetricSpec, Notebook, RawFile, store};
 
 /// Work for the I/O thread.
 pub enum Request {
@@ -57,7 +57,7 @@ pub enum Request {
         /// The command.
         argv: Vec<String>,
         /// How its figure is read.
-        metric: harness::MetricSpec,
+        metric: MetricSpec,
         /// Its time limit.
         timeout: Option<std::time::Duration>,
         /// Set to stop it.
@@ -113,7 +113,7 @@ pub enum Event {
     /// The audit's findings.
     Audited(Box<vernier_engine::audit::Report>),
     /// This machine's conditions, as read for the Environment.
-    MachineRead(Box<vernier_engine::machine::Machine>),
+    MachineRead(Box<vernier_engine::platform::machine::Machine>),
     /// What "Try once" `id` found, or why its command could not run.
     Tried { id: u64, result: Result<harness::metric::TryOnce, String> },
     /// The edits of the workbook at `path`, of the notebook in `dir`:
@@ -601,7 +601,7 @@ fn serve(
             }
             Request::ReadLog { path, mine } => Event::TheirLog(Box::new(super::reproduce::read_log(&path, &mine))),
             Request::Audit { dir, notebook } => Event::Audited(Box::new(vernier_engine::audit::audit(&dir, &notebook))),
-            Request::ReadMachine => Event::MachineRead(Box::new(vernier_engine::machine::Machine::read())),
+            Request::ReadMachine => Event::MachineRead(Box::new(vernier_engine::platform::machine::Machine::read())),
             Request::WriteRaw { dir, result, next_run } => {
                 let raw = harness::write_raw(&dir, &result, next_run).map_err(|e| e.to_string());
                 Event::RawWritten { result, raw }
@@ -611,7 +611,7 @@ fn serve(
             }
             Request::WriteImportRaw { dir, prepared, next_run } => {
                 let prepared =
-                    Arc::new(Prepared::clone(&prepared).read_here(&vernier_engine::machine::Machine::read()));
+                    Arc::new(Prepared::clone(&prepared).read_here(&vernier_engine::platform::machine::Machine::read()));
                 let raw = prepared.write_raw(&dir, next_run).map_err(|e| e.to_string());
                 Event::ImportRawWritten { prepared, raw }
             }
@@ -710,7 +710,7 @@ fn apply_recovery(dir: &Path, path: &Path, watched: Option<&mut Watched>) -> Res
 fn try_once(
     id: u64,
     argv: Vec<String>,
-    metric: harness::MetricSpec,
+    metric: MetricSpec,
     timeout: Option<std::time::Duration>,
     cancel: Arc<std::sync::atomic::AtomicBool>,
     out: SyncSender<Event>,
@@ -796,5 +796,5 @@ fn save_as(from: &std::path::Path, to: &std::path::Path, notebook: &Notebook) ->
             std::fs::copy(entry.path(), &target).map_err(|e| format!("cannot copy to {}: {e}", target.display()))?;
         }
     }
-    store::save(to, notebook).map_err(|e| e.to_string())
+    store::create_from(to, notebook).map_err(|e| e.to_string())
 }

@@ -189,7 +189,7 @@ pub enum AppCommand {
         /// The command.
         argv: Vec<String>,
         /// How its figure is read.
-        metric: vernier_engine::harness::MetricSpec,
+        metric: vernier_engine::notebook::MetricSpec,
         /// Its time limit.
         timeout: Option<Duration>,
     },

@@ -10,10 +10,12 @@ use egui::{RichText, Ui};
 use super::dialog::{self, Scrolling};
 use vernier_engine::display::{inert, quote_argv};
 use vernier_engine::duration;
-use vernier_engine::harness::metric::{MetricSpec, Source, TryOnce};
-use vernier_engine::harness::{BenchSpec, DEFAULT_RUNS, Param, Scan, Subject, TrialStatus, schedule::SETTLE_MAX};
-use vernier_engine::kernels::{DEFAULT_MATMUL_N, DEFAULT_WORKING_SET, KernelKind, KernelSpec};
+use vernier_engine::harness::metric::TryOnce;
+use vernier_engine::harness::{BenchSpec, DEFAULT_RUNS, Scan, Subject, TrialStatus, schedule::SETTLE_MAX};
+use vernier_engine::notebook::Param;
 use vernier_engine::notebook::WarmupPolicy;
+use vernier_engine::notebook::{DEFAULT_MATMUL_N, DEFAULT_WORKING_SET, KernelKind, KernelSpec};
+use vernier_engine::notebook::{MetricSpec, Source};
 
 /// How wide the dialog is when the window has room: the command fields'
 /// 360 pixels with their labels and hints.
@@ -279,7 +281,7 @@ impl NewRunForm {
             return Err("Unit: name the figure's unit, e.g. ns/access".to_owned());
         }
         let metric = MetricSpec { source, unit: self.figure_unit.trim().to_owned(), each: self.figure_each };
-        metric.compile()?;
+        vernier_engine::harness::Metric::compile(&metric)?;
         Ok(Some(metric))
     }
 
@@ -375,7 +377,8 @@ impl NewRunForm {
                     TrialStatus::Ok => String::new(),
                     status => format!(", ended: {status}"),
                 };
-                let wall = vernier_engine::units::DisplayUnit::for_median("ns", t.ns as f64).quantity(t.ns as f64);
+                let wall =
+                    vernier_engine::stats::units::DisplayUnit::for_median("ns", t.ns as f64).quantity(t.ns as f64);
                 ui.label(format!("Try once: {} — wall time {wall}{ended}", quote_argv(argv)));
                 match &t.figures {
                     Ok(figures) => {

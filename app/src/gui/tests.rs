@@ -125,7 +125,7 @@ fn a_drifting_run_is_flagged() {
         },
         chrono::Utc::now(),
     );
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let mut harness = app_on(dir);
     harness.get_by_label("Runs  (1)").click();
     harness.run();
@@ -600,7 +600,7 @@ fn their_bench(dir: &std::path::Path, argv: &[&str], arms: usize) {
     }
     let result = harness::run_bench(&spec, &Arc::new(AtomicBool::new(false)), &mut |_| {}).expect("bench");
     harness::record(dir, &mut nb, &result, chrono::Utc::now()).expect("record");
-    store::save(dir, &nb).expect("save");
+    store::replace(dir, &nb).expect("save");
     let file = dir.join(store::NOTEBOOK_FILE);
     let theirs = [
         ("CPU model", "AMD Ryzen 7 PRO 7840U w/ Radeon 780M Graphics"),
@@ -794,7 +794,7 @@ fn measured(what: &str, command: &[&str]) -> vernier_engine::notebook::Measureme
 fn their_notebook(dir: &std::path::Path, what: &str, command: &[&str]) {
     let mut nb = store::create(dir, "Their project", chrono::Utc::now()).expect("create");
     nb.record_run(measured(what, command), chrono::Utc::now());
-    store::save(dir, &nb).expect("save");
+    store::replace(dir, &nb).expect("save");
 }
 
 // SPEC N9: rows keep the Environment stated when they ran; the field that
@@ -808,7 +808,7 @@ fn the_environment_names_rows_measured_under_another_value() {
     }
     nb.set_environment("Power source", "battery").expect("field");
     nb.record_run(measured("on battery", &["true"]), chrono::Utc::now());
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let mut harness = app_on(dir);
     harness.run();
     assert_eq!(harness.get_by_role_and_label(Role::TextInput, "Power source").value().as_deref(), Some("battery"));
@@ -973,7 +973,7 @@ fn mains_then_battery() -> (tempfile::TempDir, std::path::PathBuf) {
     nb.record_run(row("./naive", 10.0), start);
     nb.set_environment("Power source", "battery").expect("field");
     nb.record_run(row("./blocked", 12.2), start + chrono::Duration::hours(1));
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     (tmp, dir)
 }
 
@@ -1017,7 +1017,7 @@ fn new_run_marks_the_control() {
     harness.run();
     let form = harness.state().new_run.clone().expect("the dialog is open");
     assert!(form.control && form.spec().expect("a valid run").control);
-    let two = super::new_run::NewRunForm { versus_kernel: Some(vernier_engine::kernels::KernelKind::Chase), ..form };
+    let two = super::new_run::NewRunForm { versus_kernel: Some(vernier_engine::notebook::KernelKind::Chase), ..form };
     assert!(two.spec().is_err_and(|e| e.contains("a control is one condition")));
 }
 
@@ -1247,8 +1247,8 @@ fn add_runs_from_a_google_benchmark_file() {
 /// A notebook at `dir` with one recorded sweep, W1 "pointer chase": three
 /// points of SIZE, each a row whose median is `ns` per access.
 fn swept_notebook(dir: &std::path::Path) {
-    use vernier_engine::harness::Param;
     use vernier_engine::notebook::NewSweep;
+    use vernier_engine::notebook::Param;
     let mut nb = store::create(dir, "Memory wall", chrono::Utc::now()).expect("create");
     let param = Param::parse("SIZE=16K..64K*2").expect("a range");
     let mut runs = Vec::new();
@@ -1267,7 +1267,7 @@ fn swept_notebook(dir: &std::path::Path) {
         points,
     };
     nb.record_sweep(sweep, runs, chrono::Utc::now()).expect("a sweep");
-    store::save(dir, &nb).expect("save");
+    store::replace(dir, &nb).expect("save");
 }
 
 // SPEC E16, U4: the Runs section's sweep picker lists every recorded sweep;
@@ -1494,7 +1494,7 @@ fn new_run_fits_the_window_and_closes_with_close_and_esc() {
 // a matmul's N, never seq's bytes; the canary has no size to type.
 #[test]
 fn new_run_switching_kernels_takes_their_default_size() {
-    use vernier_engine::kernels::{DEFAULT_MATMUL_N, DEFAULT_WORKING_SET};
+    use vernier_engine::notebook::{DEFAULT_MATMUL_N, DEFAULT_WORKING_SET};
     let (_tmp, mut harness) = fixture_app();
     harness.get_by_label("Runs  (2)").click();
     harness.run();
@@ -1583,7 +1583,7 @@ fn environment_fill_from_this_machine_is_saved() {
     use vernier_engine::notebook::EnvField;
     let (_tmp, mut harness) = fixture_app();
     let dir = harness.state().doc.dir.clone();
-    let read = super::views::machine_fill(&vernier_engine::machine::Machine::read());
+    let read = super::views::machine_fill(&vernier_engine::platform::machine::Machine::read());
     harness.get_by_label("Fill from this machine").click();
     step_until(&mut harness, "the filled fields on disk", |app| {
         app.saved() && read.iter().all(|(field, value)| app.notebook().environment().get(*field) == *value)
@@ -1735,7 +1735,7 @@ fn compared_notebook(dir: &std::path::Path) {
     };
     nb.record_pair(pair, runs, at).expect("a pair");
     nb.record_run(measured(LONG_WHAT, &["./long"]), at);
-    store::save(dir, &nb).expect("save");
+    store::replace(dir, &nb).expect("save");
 }
 
 const LONG_WHAT: &str = "a run whose description goes on and on, far longer than its column is wide at 1280 points, \
@@ -1800,7 +1800,7 @@ fn the_kernels_runs_have_their_sweep_view() {
             nb.record_run(m, chrono::Utc::now());
         }
     }
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let mut harness = app_on(dir);
     harness.get_by_label("Runs  (6)").click();
     harness.run();
@@ -1843,7 +1843,7 @@ fn a_soak_is_shown_under_its_own_protocol() {
     let finished = record::finish(&csv, protocol, &outcome).expect("read back");
     let at = chrono::Utc::now();
     assert!(matches!(record::add_row(&mut nb, &dir, &finished, at), record::Added::Soak(1)));
-    store::save(&dir, &nb).expect("save");
+    store::replace(&dir, &nb).expect("save");
     let soak = nb.soaks()[0].clone();
     let own = soak.numbers.shown()[6].1.clone();
     let data = file::read(&csv).expect("the file");

@@ -79,9 +79,10 @@ pub fn look(dir: &Path, path: &Path) -> Result<Option<Offer>, String> {
     let plan = merge::plan(&own, &mine, &file);
     // Taking a workbook in records its hash (A17): refused edits left in it
     // were listed then, and are not offered again.
-    let reported = path.parent().and_then(|folder| ExportRecord::read(dir, folder)).is_some_and(|r| {
-        r.files.get(&file).is_some_and(|sha| *sha == vernier_engine::harness::raw::sha256_hex(&bytes))
-    });
+    let reported = path
+        .parent()
+        .and_then(|folder| ExportRecord::read(dir, folder))
+        .is_some_and(|r| r.files.get(&file).is_some_and(|sha| *sha == vernier_engine::digest::sha256_hex(&bytes)));
     let offered = plan.taken_count() > 0 || (!plan.refused.is_empty() && !reported);
     Ok(offered.then(|| Offer { path: path.to_path_buf(), plan }))
 }

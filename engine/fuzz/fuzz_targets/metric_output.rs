@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use vernier_engine::harness::metric::{MetricSpec, Source};
+use vernier_engine::notebook::{MetricSpec, Source};
 
 fuzz_target!(|data: &[u8]| {
     let output = String::from_utf8_lossy(data);

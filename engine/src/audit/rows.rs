@@ -4,8 +4,9 @@
 use std::path::Path;
 
 use super::{Check, Finding, Place};
+use crate::digest::sha256_hex;
 use crate::display::inert;
-use crate::harness::raw::{self, sha256_hex};
+use crate::harness::raw;
 use crate::notebook::{
     Discard, NOT_RECORDED, Notebook, Optimisation, RawFile, RowRef, Tag, WarmupPolicy, is_date, plausible,
 };

@@ -13,7 +13,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::display::inert;
-use crate::units::DisplayUnit;
+use crate::stats::units::DisplayUnit;
 
 use crate::notebook::{Notebook, Pair, Run, Soak};
 use crate::soak::file::SoakData;
@@ -364,7 +364,7 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
 /// What an axis of trials in `unit` measures: a time, or the program's own
 /// figure (E17) in a unit of its own.
 fn per_trial(unit: &str) -> &'static str {
-    if crate::units::nanoseconds_per(unit).is_some() { "time per trial" } else { "figure per trial" }
+    if crate::stats::units::nanoseconds_per(unit).is_some() { "time per trial" } else { "figure per trial" }
 }
 
 /// The colours of a comparison's arms, A then B.

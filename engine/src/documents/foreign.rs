@@ -212,9 +212,9 @@ impl Row<'_> {
 impl SheetRun {
     /// The row's median and IQR as Vernier shows any row (S6, S12), in its
     /// unit rescaled when it is a time.
-    pub fn figures(&self) -> crate::units::Figures {
+    pub fn figures(&self) -> crate::stats::units::Figures {
         let (min, max) = self.min_max.unwrap_or((self.median, self.median));
-        crate::units::Figures::new([self.median, self.iqr, min, max], None, &self.unit)
+        crate::stats::units::Figures::new([self.median, self.iqr, min, max], None, &self.unit)
     }
 }
 
@@ -333,7 +333,7 @@ fn in_median_unit(text: &str, column: &str, (median, unit): (f64, &str)) -> Resu
     if its_unit == "%" {
         return Ok(value / 100.0 * median);
     }
-    crate::units::time_factor(&its_unit, unit).map(|f| value * f).ok_or_else(|| {
+    crate::stats::units::time_factor(&its_unit, unit).map(|f| value * f).ok_or_else(|| {
         format!("{column} '{}' is in '{its_unit}' and the median in '{unit}', which are not one scale", text.trim())
     })
 }

@@ -979,7 +979,7 @@ pub fn read_own(bytes: &[u8], path: &str) -> Result<Own, ReadError> {
         }
     }
     let edits = super::edits::compare(&baseline, &visible);
-    let id = crate::harness::raw::sha256_hex(hidden.text.as_bytes())[..12].to_owned();
+    let id = crate::digest::sha256_hex(hidden.text.as_bytes())[..12].to_owned();
     Ok(Own { notebook, layout: hidden.layout, id, edits, problems })
 }
 

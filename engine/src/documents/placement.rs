@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::units::plain;
+use crate::stats::units::plain;
 
 /// The shipped synthetic dataset, built into the binary.
 pub const SHIPPED: &str = include_str!("../../../datasets/placement-bench.csv");

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::harness::raw::sha256_hex;
+use crate::digest::sha256_hex;
 use crate::notebook::store::{OsStorage, atomic_write, to_text};
 use crate::notebook::{Notebook, SaveError, SaveStep};
 

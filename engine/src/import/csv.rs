@@ -20,7 +20,6 @@ use std::path::{Path, PathBuf};
 use super::{FileCheck, MAX_IMPORT_BYTES, Prepared, PreparedRow};
 use crate::bounded::{ReadError, read_bounded};
 use crate::display::inert_line;
-use crate::harness::raw;
 use crate::notebook::{Condition, ConditionName, NewPair, WarmupPolicy, plausible};
 use crate::stats::{self, OrderCheck, Spread, Summary};
 
@@ -350,7 +349,7 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepar
 
     let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
     let name = inert_line(name);
-    let sha256 = raw::sha256_hex(bytes);
+    let sha256 = crate::digest::sha256_hex(bytes);
     let (policy, warmup_trials) = match (spec.warmup, spec.warmup_stated) {
         (_, Some(n)) => (WarmupPolicy::Stated(n), n),
         (Some(k), None) => (WarmupPolicy::Count(k), k),
@@ -760,7 +759,7 @@ mod tests {
         // The raw file is the source, byte for byte.
         let raw = std::fs::read_to_string(dir.path().join(imported.recorded.raw_file.path.to_string())).expect("raw");
         assert_eq!(raw, MATMUL);
-        assert_eq!(imported.recorded.raw_file.sha256, raw::sha256_hex(MATMUL.as_bytes()));
+        assert_eq!(imported.recorded.raw_file.sha256, crate::digest::sha256_hex(MATMUL.as_bytes()));
     }
 
     // SPEC E14: `#` comments are skipped, `--warmup K` drops the first K

@@ -490,7 +490,7 @@ fn caches_text(caches: &[Value]) -> Option<String> {
         let size = c.get("size")?.as_f64()?;
         let sharing = c.get("num_sharing").and_then(Value::as_u64).filter(|&s| s > 1);
         let sharing = sharing.map(|s| format!(" (shared by {s})")).unwrap_or_default();
-        Some(format!("L{level} {kind} {}{sharing}", crate::units::size(size)))
+        Some(format!("L{level} {kind} {}{sharing}", crate::stats::units::size(size)))
     };
     caches.iter().map(one).collect::<Option<Vec<_>>>().map(|all| all.join(", "))
 }

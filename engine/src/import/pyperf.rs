@@ -26,7 +26,6 @@ use serde_json::{Map, Value};
 
 use super::{ImportError, MAX_IMPORT_BYTES, Prepared, PreparedRow, from_file};
 use crate::bounded::read_bounded;
-use crate::harness::raw;
 use crate::notebook::{Condition, ConditionName, WarmupPolicy, plausible};
 use crate::stats::Summary;
 
@@ -108,7 +107,7 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &PyperfSpec) -> Result<Pre
         if out.len() as u64 > MAX_IMPORT_BYTES {
             return Err(gzip(format!("unpacked, it is larger than {} MiB", MAX_IMPORT_BYTES >> 20)));
         }
-        (std::borrow::Cow::Owned(out), Some(Packed { sha256: raw::sha256_hex(bytes) }))
+        (std::borrow::Cow::Owned(out), Some(Packed { sha256: crate::digest::sha256_hex(bytes) }))
     } else {
         (std::borrow::Cow::Borrowed(bytes), None)
     };
@@ -479,8 +478,10 @@ mod tests {
         assert_eq!(prepared.text, text());
         let gz = std::fs::read(fixture("sums.json.gz")).expect("gz");
         let source = prepared.rows[0].measurement.conditions.value_of(ConditionName::Source).unwrap_or_default();
-        let expected =
-            format!("gzip-compressed (SHA-256 {}); the raw file keeps it unpacked", &raw::sha256_hex(&gz)[..12]);
+        let expected = format!(
+            "gzip-compressed (SHA-256 {}); the raw file keeps it unpacked",
+            &crate::digest::sha256_hex(&gz)[..12]
+        );
         assert!(source.contains(&expected), "{source}");
         let broken = [&gz[..20], b"not gzip at all"].concat();
         let got = prepare_bytes(Path::new("b.json.gz"), &broken, &PyperfSpec::default()).err().map(|e| e.to_string());

@@ -13,8 +13,8 @@ use crate::compare::{Check, CheckKind, guarded, power_check, unit_scale};
 use crate::display::inert_line;
 use crate::harness::BenchResult;
 use crate::notebook::{Condition, RowContext, Run};
+use crate::stats::units::{DisplayUnit, Figures};
 use crate::stats::{Spread, Summary, compare};
-use crate::units::{DisplayUnit, Figures};
 
 /// One arm of the rerun against their row.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -3,9 +3,9 @@
 //! filled from this machine on request.
 
 use egui::{RichText, Ui};
-use vernier_engine::machine::{Machine, NOT_AVAILABLE};
 use vernier_engine::notebook::{EnvField, Environment, Notebook, Workbench};
-use vernier_engine::units;
+use vernier_engine::platform::machine::{Machine, NOT_AVAILABLE};
+use vernier_engine::stats::units;
 
 use super::{Context, ViewState};
 use crate::gui::AppCommand;

@@ -1,0 +1,983 @@
+//! The benchmark harness (SPEC E): runs commands and kernels the honest
+//! way and returns every trial with its summary and conditions.
+//!
+//! [`run_bench`] is the synchronous core; [`Engine`] runs it on its own
+//! thread behind message channels, which is how the app and the command
+//! line use it.
+
+mod engine;
+pub mod metric;
+mod process;
+pub mod provenance;
+pub mod raw;
+mod record;
+pub mod schedule;
+pub mod sweep;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+pub use engine::{Engine, EngineEvent, Progress, Refused, Wake};
+pub use metric::Metric;
+pub use process::{Capture, CommandRunner, CommandTrial};
+pub use provenance::Provenance;
+pub use record::{Recorded, add_rows, add_rows_extending, raw_stem, record, write_raw, write_raw_reserved};
+pub use record::{build_condition, result_check};
+pub use sweep::Scan;
+
+use crate::kernels::{Canary, Kernel, KernelError};
+use crate::platform::machine::Machine;
+use crate::platform::{self, program};
+use vernier_model::notebook::{
+    CONTROL, Condition, ConditionName, Conditions, Environment, KernelSpec, MetricSpec, OwnFigure, WarmupPolicy,
+    canary_value,
+};
+pub use vernier_model::stats::OrderCheck;
+use vernier_model::stats::{self, Comparison, Spread, Summary, WarmupCheck};
+
+/// Default timed trials per arm (SPEC E4).
+pub const DEFAULT_RUNS: u32 = 31;
+/// Default warm-up (SPEC E3).
+pub const DEFAULT_WARMUP: WarmupPolicy = WarmupPolicy::Count(3);
+/// Canary repetitions at each end of a session (SPEC E7).
+const CANARY_REPS: usize = 5;
+/// Runs of the bare shell used to state its cost (SPEC E2).
+const SHELL_COST_RUNS: usize = 11;
+
+/// What is measured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Subject {
+    /// An external command.
+    Command {
+        /// Argument vector; never handed to a shell unless `shell`.
+        argv: Vec<String>,
+        /// Run through the platform's shell, `/bin/sh -c` (`cmd /C` on
+        /// Windows); its own cost is then measured and stated.
+        shell: bool,
+    },
+    /// A built-in kernel.
+    Kernel(KernelSpec),
+}
+
+impl Subject {
+    /// The row's `Command`.
+    pub fn argv(&self) -> Vec<String> {
+        match self {
+            Subject::Command { argv, shell: false } => argv.clone(),
+            Subject::Command { argv, shell: true } => program::shell_argv(&argv.join(" ")),
+            Subject::Kernel(k) => k.argv(),
+        }
+    }
+}
+
+/// A benchmark request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BenchSpec {
+    /// One subject, two for an interleaved comparison (A then B), or one
+    /// per point of a `scan`.
+    pub arms: Vec<Subject>,
+    /// A parameter scan (SPEC E16): `arms` are its points in
+    /// [`Scan::points`] order, the command they were filled from is
+    /// `template`.
+    pub scan: Option<ScanSpec>,
+    /// Read the program's own figure from its output instead of timing its
+    /// process (SPEC E17); commands only.
+    pub metric: Option<MetricSpec>,
+    /// Timed trials per arm; must be odd (SPEC E4).
+    pub runs: u32,
+    /// Warm-up policy (SPEC E3).
+    pub warmup: WarmupPolicy,
+    /// Pin the measuring thread (and the commands it starts) to this CPU.
+    pub pin: Option<usize>,
+    /// Pause before each later block of a comparison (SPEC E6).
+    pub cooldown: Option<Duration>,
+    /// Per-trial limit for commands; a kernel trial that overruns it ends
+    /// the run as timed out once it returns.
+    pub timeout: Option<Duration>,
+    /// How the commands' program was built, as the student states it
+    /// (SPEC N11); a kernel's build is Vernier's own and needs none.
+    pub build: Option<String>,
+    /// What the run (or the comparison) is about, as the student names it.
+    pub what: Option<String>,
+    /// The arms' labels, A then B (SPEC S11); an arm without one is named
+    /// by its command.
+    pub labels: [Option<String>; 2],
+    /// The run is the control condition, repeated in each session (SPEC
+    /// S14): its row says so, and comparisons across sessions weigh their
+    /// difference against its drift. One subject only.
+    pub control: bool,
+    /// The notebook's Environment as stated when the run started, which its
+    /// rows keep (SPEC N9); `None`: as stated when they are recorded.
+    pub stated: Option<Environment>,
+}
+
+impl BenchSpec {
+    /// A spec with the defaults (31 runs, warm-up 3) for these subjects.
+    pub fn new(arms: Vec<Subject>) -> Self {
+        Self {
+            arms,
+            scan: None,
+            metric: None,
+            runs: DEFAULT_RUNS,
+            warmup: DEFAULT_WARMUP,
+            pin: None,
+            cooldown: None,
+            timeout: None,
+            build: None,
+            what: None,
+            labels: [None, None],
+            control: false,
+            stated: None,
+        }
+    }
+
+    /// A scan of `template` over `scan`'s points (SPEC E16): one arm per
+    /// point, the command filled in with its values.
+    pub fn scanning(template: Vec<String>, shell: bool, scan: Scan) -> Self {
+        let arms = scan.points().iter().map(|p| Subject::Command { argv: scan.fill(&template, p), shell }).collect();
+        Self { scan: Some(ScanSpec { template, scan }), ..Self::new(arms) }
+    }
+
+    /// The order trials are taken in.
+    pub fn plan(&self) -> schedule::Plan {
+        schedule::Plan {
+            arms: self.arms.len(),
+            rotate: self.scan.is_some(),
+            runs: self.runs,
+            warmup: self.warmup,
+            cooldown: self.cooldown,
+        }
+    }
+}
+
+/// A scan and the command its points fill in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScanSpec {
+    /// The command with `{NAME}` where each value goes.
+    pub template: Vec<String>,
+    /// The parameters.
+    pub scan: Scan,
+}
+
+/// How one trial ended (recorded per trial: SPEC E10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum TrialStatus {
+    /// Success.
+    Ok,
+    /// Non-zero exit code.
+    Exit(i32),
+    /// Killed by a signal.
+    Signal(i32),
+    /// Overran the per-trial timeout and was killed.
+    Timeout,
+    /// Stopped by the user.
+    Cancelled,
+    /// A kernel's result failed verification.
+    WrongResult,
+    /// The program's output lacked the figure to read (SPEC E17).
+    NoFigure,
+    /// The program printed more than the captured output's cap and was
+    /// stopped (SPEC E17).
+    TooMuchOutput,
+}
+
+impl std::fmt::Display for TrialStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrialStatus::Ok => f.write_str("0"),
+            TrialStatus::Exit(c) => write!(f, "exit {c}"),
+            TrialStatus::Signal(s) => write!(f, "signal {s}"),
+            TrialStatus::Timeout => f.write_str("timeout"),
+            TrialStatus::Cancelled => f.write_str("cancelled"),
+            TrialStatus::WrongResult => f.write_str("wrong result"),
+            TrialStatus::NoFigure => f.write_str("no figure"),
+            TrialStatus::TooMuchOutput => f.write_str("too much output"),
+        }
+    }
+}
+
+/// One trial, as written to the raw file (SPEC N6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TrialRecord {
+    /// Position in the whole session, from 0.
+    pub index: u32,
+    /// 0 for A, 1 for B.
+    pub arm: usize,
+    /// Position within its interleaved pair (1 or 2; always 1 for one arm).
+    pub position: u32,
+    /// A warm-up trial, not part of the summary.
+    pub warmup: bool,
+    /// Wall time in nanoseconds.
+    pub ns: u64,
+    /// How it ended.
+    pub status: TrialStatus,
+}
+
+/// One arm's result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ArmResult {
+    /// `A` or `B`.
+    pub label: String,
+    /// The row's `What`.
+    pub what: String,
+    /// The row's `Command`.
+    pub command: Vec<String>,
+    /// Unit of `timed` and the summary: `s`, `ns/access` or `ms`.
+    pub unit: String,
+    /// Nanoseconds per one `unit`.
+    pub ns_per_unit: f64,
+    /// Warm-up trials taken.
+    pub warmup_trials: u32,
+    /// Timed trials in `unit`, in order.
+    pub timed: Vec<f64>,
+    /// Their summary; `None` when no timed trial succeeded.
+    pub summary: Option<Summary>,
+    /// Last verified checksum of a kernel.
+    pub checksum: Option<String>,
+    /// The first timed trial against the rest (SPEC S9), only when this arm
+    /// took no warm-up trial: after a warm-up the first timed trial is
+    /// already warm and the check would answer a question nobody asked.
+    pub first_trial_check: Option<WarmupCheck>,
+    /// The program a command arm ran, identified as it started (SPEC N11);
+    /// `None` for a kernel.
+    pub provenance: Option<Provenance>,
+    /// The arm's trials are the program's own figure (SPEC E17).
+    pub figure: Option<OwnFigure>,
+    /// A sweep's point: each parameter's value (SPEC E16).
+    pub point: Option<Vec<String>>,
+}
+
+/// The canary bracket (SPEC E7).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct CanaryBracket {
+    /// Median canary time at the start, ms.
+    pub start_ms: f64,
+    /// Median canary time at the end, ms.
+    pub end_ms: f64,
+    /// end / start: above 1 the machine slowed down during the session.
+    pub ratio: f64,
+}
+
+/// Everything a benchmark produced.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BenchResult {
+    /// When the session started.
+    pub started_at: DateTime<Utc>,
+    /// Per arm.
+    pub arms: Vec<ArmResult>,
+    /// Every trial, warm-up included.
+    pub trials: Vec<TrialRecord>,
+    /// Each trial's figures when the program's own were read (SPEC E17):
+    /// `figures[i]` are trial `i`'s.
+    #[serde(skip)]
+    pub figures: Option<Vec<Vec<f64>>>,
+    /// The scan, when the session was one (SPEC E16).
+    #[serde(skip)]
+    pub scan: Option<ScanSpec>,
+    /// Warm-up policy used.
+    #[serde(skip)]
+    pub warmup: WarmupPolicy,
+    /// B against A (S7), for two arms.
+    pub comparison: Option<Comparison>,
+    /// The two orders compared, for two arms.
+    pub order: Option<OrderCheck>,
+    /// The thermal canary around the session.
+    pub canary: Option<CanaryBracket>,
+    /// "pinned to CPU n", or why not.
+    pub placement: String,
+    /// What happens to a command trial's descendants on this platform
+    /// (SPEC E15); `None` when only kernels ran.
+    pub process_cleanup: Option<String>,
+    /// Median cost of the bare shell in seconds, when `--shell` was used.
+    pub shell_cost_s: Option<f64>,
+    /// Cool-down used between blocks, seconds.
+    pub cooldown_s: Option<f64>,
+    /// The machine's conditions at the start.
+    pub machine: Machine,
+    /// The commands' build as stated (SPEC N11).
+    pub build: Option<String>,
+    /// What the session is about, as named (`--what`).
+    pub what: Option<String>,
+    /// Each arm's label: the one given, or its command (SPEC S11).
+    pub labels: Vec<String>,
+    /// SPEC S11: B/A of adjacent trials, for two arms.
+    pub paired: Option<Summary>,
+    /// The run is the control condition (SPEC S14).
+    pub control: bool,
+    /// The Environment as stated when the run started (SPEC N9).
+    #[serde(skip)]
+    pub stated: Option<Environment>,
+    /// Why the run ended early, if it did; what was measured is kept.
+    pub failure: Option<String>,
+    /// What the window's own threads cost during a run started from it,
+    /// and where they were kept (SPEC E15); `None` from the command line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window_cpu: Option<String>,
+}
+
+impl BenchResult {
+    /// The conditions written beside every row of this session. Vernier's
+    /// own toolchain is the build only of its kernels (SPEC N11): a session
+    /// of commands states the build it was given instead.
+    pub fn conditions(&self) -> Vec<Condition> {
+        let kernels = self.arms.iter().any(|a| a.provenance.is_none());
+        let mut rows = self.machine.conditions();
+        rows.retain(|c| kernels || c.name() != Some(ConditionName::Compiler));
+        let mut add = |name: ConditionName, value: String| rows.push(Condition::new(name, value));
+        if let Some(build) = &self.build {
+            add(ConditionName::Build, build.clone());
+        }
+        if self.control {
+            add(ConditionName::Control, CONTROL.to_owned());
+        }
+        add(ConditionName::WarmupPolicy, self.warmup.to_string());
+        add(ConditionName::PlacementUsed, self.placement.clone());
+        let instrument = match self.arms.iter().find_map(|a| a.figure.as_ref()) {
+            Some(own) => own.spec.describe(),
+            None => format!("Vernier harness, {} wall time per trial", platform::INSTANT_CLOCK),
+        };
+        add(ConditionName::Instrument, instrument);
+        if let Some(cleanup) = &self.process_cleanup {
+            add(ConditionName::ProcessCleanup, cleanup.clone());
+        }
+        if let Some(c) = &self.canary {
+            add(ConditionName::Canary, canary_value(c.ratio, c.start_ms, c.end_ms));
+        }
+        if let Some(cost) = self.shell_cost_s {
+            add(
+                ConditionName::ShellCost,
+                format!("{cost:.6} s per trial (median of {SHELL_COST_RUNS} runs of {} '')", program::SHELL.join(" ")),
+            );
+        }
+        if let Some(cooldown) = self.cooldown_s {
+            add(ConditionName::CoolDown, format!("{cooldown}{COOLDOWN_TEXT}"));
+        }
+        if let Some(order) = &self.order {
+            add(ConditionName::OrderCheck, order.describe());
+        }
+        if let Some(window) = &self.window_cpu {
+            add(ConditionName::WindowCpu, window.clone());
+        }
+        rows
+    }
+}
+
+/// What follows the seconds in a row's `cool-down` condition.
+const COOLDOWN_TEXT: &str = " s before the reversed block, then settle";
+
+/// The cool-down a row's conditions state, read back exactly as
+/// [`BenchResult::conditions`] writes it, so a rerun repeats it (S10).
+pub fn recorded_cooldown(conditions: &[Condition]) -> Option<Duration> {
+    let seconds: f64 = conditions.value_of(ConditionName::CoolDown)?.strip_suffix(COOLDOWN_TEXT)?.parse().ok()?;
+    Duration::try_from_secs_f64(seconds).ok().filter(|d| !d.is_zero())
+}
+
+/// Why a benchmark could not run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// The request itself is wrong (even `-n`, no arms …).
+    #[error("{0}")]
+    Invalid(String),
+    /// The program does not exist or cannot be executed.
+    #[error("cannot run '{program}': {source}")]
+    Spawn {
+        /// The program as given.
+        program: String,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A kernel's parameters are wrong.
+    #[error("kernel: {0}")]
+    Kernel(#[from] KernelError),
+    /// The harness could not start a thread.
+    #[error("cannot start the harness: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A subject ready to be timed.
+enum Prepared {
+    Command { argv: Vec<String> },
+    Kernel(Box<dyn Kernel>),
+}
+
+/// The real [`schedule::Executor`]: commands through the runner, kernels in
+/// this thread.
+struct Live<'a> {
+    arms: Vec<Prepared>,
+    checksums: Vec<Option<String>>,
+    runner: &'a CommandRunner,
+    timeout: Option<Duration>,
+    cancel: &'a AtomicBool,
+    /// Trials started so far: the next one's index in the raw file.
+    taken: u32,
+    /// (trial index, how many) for each trial after which descendants
+    /// that had left its group were killed (SPEC E15).
+    strays: Vec<(u32, usize)>,
+    /// The program's own figure and where its output goes (SPEC E17).
+    own: Option<(metric::Metric, Capture)>,
+    /// Each trial's figures, when `own` reads them.
+    figures: Vec<Vec<f64>>,
+    /// The last failed trial's command and why it has no figure, or the
+    /// end of its output (SPEC E17).
+    output_note: Option<String>,
+}
+
+impl schedule::Executor for Live<'_> {
+    fn trial(&mut self, arm: usize) -> Result<(u64, TrialStatus), String> {
+        let index = self.taken;
+        self.taken += 1;
+        match &mut self.arms[arm] {
+            Prepared::Command { argv } => {
+                let cannot = |e: std::io::Error| format!("cannot run '{}': {e}", argv[0]);
+                let t = match &mut self.own {
+                    Some((_, capture)) => self.runner.run_capturing(argv, self.timeout, capture).map_err(cannot)?,
+                    None => self.runner.run(argv, self.timeout).map_err(cannot)?,
+                };
+                if t.strays > 0 {
+                    self.strays.push((index, t.strays));
+                }
+                let Some((metric, capture)) = &mut self.own else { return Ok((t.ns, t.status)) };
+                // Read after the clock stopped: parsing is not the program's time.
+                let output = capture.text();
+                let figures = output.as_deref().map_err(String::clone).and_then(|text| metric.read(text));
+                let command = vernier_model::display::quote_argv(argv);
+                let (figures, status) = match (figures, t.status) {
+                    (Ok(figures), status) => (figures, status),
+                    (Err(why), TrialStatus::Ok) => {
+                        self.output_note = Some(format!("`{command}`: {why}"));
+                        (Vec::new(), TrialStatus::NoFigure)
+                    }
+                    // A trial that failed anyway is named by how it ended,
+                    // with what it printed last (its own reason, often).
+                    (Err(_), status) => {
+                        let ended = output
+                            .map_or_else(|why| why, |text| format!("its output ended with: {}", metric::tail(&text)));
+                        self.output_note = Some(format!("`{command}`: {ended}"));
+                        (Vec::new(), status)
+                    }
+                };
+                self.figures.push(figures);
+                Ok((t.ns, status))
+            }
+            Prepared::Kernel(kernel) => {
+                let start = Instant::now();
+                let ran = kernel.run_once(self.cancel);
+                let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                match ran {
+                    Err(KernelError::Cancelled) => return Ok((ns, TrialStatus::Cancelled)),
+                    Err(e) => return Err(e.to_string()),
+                    Ok(()) => {}
+                }
+                // Verified after every timed call, outside the timed interval.
+                match kernel.verify() {
+                    Ok(sum) => self.checksums[arm] = Some(sum),
+                    Err(_) => return Ok((ns, TrialStatus::WrongResult)),
+                }
+                let late = self.timeout.is_some_and(|t| Duration::from_nanos(ns) > t);
+                Ok((ns, if late { TrialStatus::Timeout } else { TrialStatus::Ok }))
+            }
+        }
+    }
+
+    fn settle_value(&self, ns: u64) -> f64 {
+        match self.figures.last() {
+            Some(figures) if self.own.is_some() && !figures.is_empty() => {
+                figures.iter().sum::<f64>() / figures.len() as f64
+            }
+            _ => ns as f64,
+        }
+    }
+
+    fn pause(&mut self, duration: Duration) -> bool {
+        let end = Instant::now() + duration;
+        while Instant::now() < end {
+            if self.cancel.load(Ordering::Relaxed) {
+                return false;
+            }
+            std::thread::sleep((end - Instant::now()).min(Duration::from_millis(20)));
+        }
+        !self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+/// The names of the threads a benchmark runs on: the measuring thread and
+/// the watchdog it starts. They follow the run's placement; every other
+/// thread of a window's process is kept off a pinned run's CPU (SPEC E15).
+pub(crate) const RUN_THREADS: &[&str] = &[BENCH_THREAD, process::WATCHDOG_THREAD];
+
+/// The thread the [`Engine`] runs each benchmark on.
+pub(crate) const BENCH_THREAD: &str = "vernier-bench";
+
+/// Who started a benchmark: the window's threads are moved and counted
+/// around it (SPEC E15); the command line has no window to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Face {
+    /// `vernier bench` and the other commands.
+    CommandLine,
+    /// The window.
+    Window,
+}
+
+/// Runs a benchmark on the calling thread. `on_trial` sees every trial as
+/// it completes; `cancel` stops it within 100 ms.
+///
+/// Pinning applies to the calling thread for the rest of its life, so the
+/// [`Engine`] runs each benchmark on a fresh thread.
+pub fn run_bench(
+    spec: &BenchSpec,
+    cancel: &Arc<AtomicBool>,
+    on_trial: &mut dyn FnMut(&TrialRecord),
+) -> Result<BenchResult, BenchError> {
+    run_bench_for(spec, cancel, on_trial, Face::CommandLine)
+}
+
+/// [`run_bench`] for `face`: from the window, once this thread is pinned,
+/// the process's other threads are kept off its CPU and their CPU time is
+/// counted until the run ends (SPEC E15).
+pub(crate) fn run_bench_for(
+    spec: &BenchSpec,
+    cancel: &Arc<AtomicBool>,
+    on_trial: &mut dyn FnMut(&TrialRecord),
+    face: Face,
+) -> Result<BenchResult, BenchError> {
+    validate(spec)?;
+    let started_at = Utc::now();
+    let machine = Machine::read();
+    let placement = platform::placement::pin(spec.pin);
+    let window = (face == Face::Window)
+        .then(|| platform::own_threads::Watch::start(platform::placement::pinned_cpu(&placement), RUN_THREADS));
+    let runner = CommandRunner::new(Arc::clone(cancel))?;
+    let prepared = spec.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>()?;
+    let provenance: Vec<Option<Provenance>> = spec
+        .arms
+        .iter()
+        .map(|subject| match subject {
+            Subject::Command { argv, .. } => Some(Provenance::of(argv)),
+            Subject::Kernel(_) => None,
+        })
+        .collect();
+    let shell_cost_s = if spec.arms.iter().any(|a| matches!(a, Subject::Command { shell: true, .. })) {
+        shell_cost(&runner)
+    } else {
+        None
+    };
+
+    let mut canary = Canary::new();
+    let canary_start = time_canary(&mut canary, cancel);
+    let arms = prepared.len();
+    let own = match &spec.metric {
+        Some(m) => Some((Metric::compile(m).map_err(BenchError::Invalid)?, Capture::new()?)),
+        None => None,
+    };
+    let mut live = Live {
+        arms: prepared,
+        checksums: vec![None; arms],
+        runner: &runner,
+        timeout: spec.timeout,
+        cancel,
+        taken: 0,
+        strays: Vec::new(),
+        own,
+        figures: Vec::new(),
+        output_note: None,
+    };
+    let outcome = schedule::run(&mut live, &spec.plan(), on_trial);
+    let canary_end = if outcome.stopped.is_none() { time_canary(&mut canary, cancel) } else { None };
+
+    let points = spec.scan.as_ref().map(|s| s.scan.points()).unwrap_or_default();
+    let mut arm_results: Vec<ArmResult> = spec
+        .arms
+        .iter()
+        .zip(provenance)
+        .enumerate()
+        .map(|(i, (subject, provenance))| ArmResult {
+            point: points.get(i).cloned(),
+            ..arm_result(i, subject, provenance, &live, &outcome.trials)
+        })
+        .collect();
+    let labels = name_arms(&mut arm_results, spec);
+    let (comparison, order, paired) = match (arm_results.as_slice(), labels.as_slice()) {
+        ([a, b], [la, lb]) if spec.scan.is_none() => (
+            compare_arms(a, b, (la, lb)),
+            order_check(&outcome.trials, a, b, &live),
+            stats::paired_ratios(&a.timed, &b.timed),
+        ),
+        _ => (None, None, None),
+    };
+    let failure = outcome.stopped.map(|stop| describe_stop(&stop, spec, &outcome.trials, live.output_note.as_deref()));
+    Ok(BenchResult {
+        started_at,
+        arms: arm_results,
+        trials: outcome.trials,
+        figures: live.own.is_some().then_some(live.figures),
+        scan: spec.scan.clone(),
+        warmup: spec.warmup,
+        comparison,
+        order,
+        canary: canary_start.zip(canary_end).map(|(start_ms, end_ms)| CanaryBracket {
+            start_ms,
+            end_ms,
+            ratio: end_ms / start_ms,
+        }),
+        placement,
+        process_cleanup: spec
+            .arms
+            .iter()
+            .any(|a| matches!(a, Subject::Command { .. }))
+            .then(|| process_cleanup(runner.reach(), &live.strays)),
+        shell_cost_s,
+        cooldown_s: spec.cooldown.map(|d| d.as_secs_f64()),
+        machine,
+        build: spec.build.clone(),
+        what: spec.what.clone(),
+        labels,
+        paired,
+        control: spec.control,
+        stated: spec.stated.clone(),
+        failure,
+        // Ended here, while the watchdog still lives, so its time is the run's.
+        window_cpu: window.map(|w| w.finish().describe()),
+    })
+}
+
+/// How many descendants at most are named trial by trial in the "process
+/// cleanup" condition; beyond, the rest are summed up.
+const STRAY_TRIALS_NAMED: usize = 5;
+
+/// SPEC E15: what reaches a trial's descendants here, and every trial
+/// after which some that had left its group were still running and were
+/// killed — a daemon left behind is part of what the command did.
+fn process_cleanup(reach: &str, strays: &[(u32, usize)]) -> String {
+    let mut text = reach.to_owned();
+    for &(trial, count) in strays.iter().take(STRAY_TRIALS_NAMED) {
+        let what = if count == 1 {
+            "1 process that left the trial's group was".to_owned()
+        } else {
+            format!("{count} processes that left the trial's group were")
+        };
+        text.push_str(&format!("; {what} killed after trial {trial}"));
+    }
+    if let Some(rest) = strays.get(STRAY_TRIALS_NAMED..).filter(|r| !r.is_empty()) {
+        let count: usize = rest.iter().map(|&(_, n)| n).sum();
+        text.push_str(&format!("; {count} more after {} later trials", rest.len()));
+    }
+    text
+}
+
+/// SPEC E4: the number of timed trials must be odd, so the median is a
+/// trial one can point at; the message names the two nearest odd counts.
+/// Every face checks `n` here (the bench, the New run dialog, a reproduce).
+pub fn check_odd_trials(n: u32) -> Result<(), String> {
+    if n != 0 && !n.is_multiple_of(2) {
+        return Ok(());
+    }
+    let below = n.saturating_sub(1).max(1);
+    let above = if n == 0 { 3 } else { n.saturating_add(1) };
+    Err(format!(
+        "the number of timed trials must be odd (got {n}): with an odd count the median is a trial you can point at; use {below} or {above}"
+    ))
+}
+
+/// SPEC S14: a control is one condition, timed on its own in each session;
+/// a comparison of two subjects cannot be it. Every face checks here.
+pub fn check_control(control: bool, arms: usize) -> Result<(), String> {
+    if control && arms > 1 {
+        return Err(
+            "a control is one condition repeated in each session: time it on its own, not in a comparison".to_owned()
+        );
+    }
+    Ok(())
+}
+
+/// A run's What and its arms' labels name rows in every face, one line
+/// each: a line break or another control character in one is refused,
+/// so no name can start a line of its own in a verdict or a note.
+pub fn check_names(what: Option<&String>, labels: &[Option<String>; 2]) -> Result<(), String> {
+    let names = what
+        .map(|w| ("--what", w))
+        .into_iter()
+        .chain(labels.iter().zip(["--label-a", "--label-b"]).filter_map(|(l, option)| l.as_ref().map(|l| (option, l))));
+    for (option, name) in names {
+        if let Some(c) = name.chars().find(|c| c.is_control()) {
+            return Err(format!("{option} is one line of text: it holds the control character U+{:04X}", u32::from(c)));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a request that cannot run — an even count, no arm, a program
+/// not found — before anything is measured or reserved. [`run_bench`]
+/// checks it again; a face calls it to refuse before it starts.
+pub fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
+    check_odd_trials(spec.runs).map_err(BenchError::Invalid)?;
+    match &spec.scan {
+        None if spec.arms.is_empty() || spec.arms.len() > 2 => {
+            return Err(BenchError::Invalid("give one subject, or two to compare".into()));
+        }
+        Some(scan) if scan.scan.points().len() != spec.arms.len() => {
+            return Err(BenchError::Invalid("a scan has one command per point".into()));
+        }
+        Some(_) if spec.cooldown.is_some() => {
+            return Err(BenchError::Invalid(
+                "--cooldown pauses before a comparison's reversed block; a scan has none (its order rotates each round)"
+                    .into(),
+            ));
+        }
+        _ => {}
+    }
+    if let Some(metric) = &spec.metric {
+        Metric::compile(metric).map_err(BenchError::Invalid)?;
+        if spec.arms.iter().any(|a| matches!(a, Subject::Kernel(_))) {
+            return Err(BenchError::Invalid(
+                "--metric reads a program's own figure from its output; a built-in kernel prints none".into(),
+            ));
+        }
+    }
+    check_control(spec.control, spec.arms.len()).map_err(BenchError::Invalid)?;
+    check_names(spec.what.as_ref(), &spec.labels).map_err(BenchError::Invalid)?;
+    for arm in &spec.arms {
+        if let Subject::Command { argv, shell } = arm {
+            let Some(program) = argv.first() else {
+                return Err(BenchError::Invalid("the command is empty".into()));
+            };
+            if !shell {
+                find_program(program)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `program` names an executable file, directly or on `PATH`,
+/// so a typo fails before any warm-up is spent on it.
+fn find_program(program: &str) -> Result<(), BenchError> {
+    if program::is_on_path(program, std::env::var_os("PATH").as_deref()) {
+        Ok(())
+    } else {
+        Err(BenchError::Spawn {
+            program: program.to_owned(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such program (not found on PATH)"),
+        })
+    }
+}
+
+fn prepare(subject: &Subject) -> Result<Prepared, BenchError> {
+    Ok(match subject {
+        Subject::Command { .. } => Prepared::Command { argv: subject.argv() },
+        Subject::Kernel(k) => Prepared::Kernel(crate::kernels::prepare(k)?),
+    })
+}
+
+fn shell_cost(runner: &CommandRunner) -> Option<f64> {
+    let argv = program::shell_argv("");
+    let mut times = Vec::with_capacity(SHELL_COST_RUNS);
+    for _ in 0..SHELL_COST_RUNS {
+        let t = runner.run(&argv, None).ok()?;
+        times.push(t.ns as f64 / 1e9);
+    }
+    Summary::of(&times).ok().map(|s| s.median)
+}
+
+fn time_canary(canary: &mut Canary, cancel: &AtomicBool) -> Option<f64> {
+    let mut times = Vec::with_capacity(CANARY_REPS);
+    for _ in 0..CANARY_REPS {
+        let start = Instant::now();
+        canary.run_once(cancel).ok()?;
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    Summary::of(&times).ok().map(|s| s.median)
+}
+
+fn scale(live: &Live<'_>, arm: usize, ns: u64) -> f64 {
+    match &live.arms[arm] {
+        Prepared::Command { .. } => ns as f64 / 1e9,
+        Prepared::Kernel(k) => k.scale(ns as f64),
+    }
+}
+
+fn arm_result(
+    arm: usize,
+    subject: &Subject,
+    provenance: Option<Provenance>,
+    live: &Live<'_>,
+    trials: &[TrialRecord],
+) -> ArmResult {
+    let timed_trials = || trials.iter().filter(|t| t.arm == arm && !t.warmup && t.status == TrialStatus::Ok);
+    let (timed, figure): (Vec<f64>, _) = match &live.own {
+        Some((metric, _)) => {
+            let per_trial: Vec<&Vec<f64>> = timed_trials().filter_map(|t| live.figures.get(t.index as usize)).collect();
+            let counts: Vec<usize> = per_trial.iter().map(|f| f.len()).collect();
+            let internal = counts.first().filter(|&&k| counts.iter().all(|&c| c == k));
+            (
+                per_trial.into_iter().flatten().copied().collect(),
+                Some(OwnFigure {
+                    spec: metric.spec().clone(),
+                    processes: u32::try_from(counts.len()).unwrap_or(u32::MAX),
+                    internal: internal.and_then(|&k| u32::try_from(k).ok()),
+                }),
+            )
+        }
+        None => (timed_trials().map(|t| scale(live, arm, t.ns)).collect(), None),
+    };
+    let (what, unit) = match (&live.arms[arm], &figure) {
+        (Prepared::Kernel(k), _) => (k.describe(), k.unit().to_owned()),
+        (Prepared::Command { argv }, Some(own)) => (argv.join(" "), own.spec.unit.clone()),
+        (Prepared::Command { argv }, None) => (argv.join(" "), "s".to_owned()),
+    };
+    // A figure's unit is the program's: a time one is still nanoseconds
+    // per unit for the plausibility checks; any other unit is counted as is.
+    let ns_per_unit = match &figure {
+        Some(own) => vernier_model::stats::units::nanoseconds_per(&own.spec.unit).unwrap_or(1.0),
+        None => 1.0 / scale(live, arm, 1),
+    };
+    let warmup_trials = u32::try_from(trials.iter().filter(|t| t.arm == arm && t.warmup).count()).unwrap_or(u32::MAX);
+    ArmResult {
+        label: raw::arm_label(arm),
+        what,
+        command: subject.argv(),
+        unit,
+        ns_per_unit,
+        warmup_trials,
+        summary: Summary::of(&timed).ok(),
+        first_trial_check: if warmup_trials == 0 { stats::warmup_check(&timed) } else { None },
+        timed,
+        checksum: live.checksums[arm].clone(),
+        provenance,
+        figure,
+        point: None,
+    }
+}
+
+/// Each arm's label (the one given, else its command) and its row's
+/// `What`: the label, under the session's `--what` when one was given.
+fn name_arms(arms: &mut [ArmResult], spec: &BenchSpec) -> Vec<String> {
+    // A sweep's point is named by its values, under the session's --what
+    // or else its command with the placeholders (SPEC E16).
+    if let Some(scan) = &spec.scan {
+        let what = spec.what.clone().unwrap_or_else(|| vernier_model::display::inert_line(scan.template.join(" ")));
+        return arms
+            .iter_mut()
+            .map(|arm| {
+                let label = arm.point.as_deref().map(|p| scan.scan.label(p)).unwrap_or_default();
+                arm.what = format!("{what}: {label}");
+                label
+            })
+            .collect();
+    }
+    // A command named by itself is shown inert, so a line break in its
+    // arguments cannot start a line of a verdict (given labels are checked).
+    let labels: Vec<String> = arms
+        .iter()
+        .zip(&spec.labels)
+        .map(|(arm, label)| label.clone().unwrap_or_else(|| vernier_model::display::inert_line(arm.what.clone())))
+        .collect();
+    let single = arms.len() == 1;
+    for ((arm, label), given) in arms.iter_mut().zip(&labels).zip(&spec.labels) {
+        arm.what = match (&spec.what, given) {
+            (Some(what), _) if single => what.clone(),
+            (Some(what), Some(_)) => format!("{what}: {label}"),
+            (Some(what), None) => format!("{what}: {}", arm.label),
+            (None, _) => label.clone(),
+        };
+    }
+    labels
+}
+
+fn compare_arms(a: &ArmResult, b: &ArmResult, names: (&str, &str)) -> Option<Comparison> {
+    let (sa, sb) = (a.summary.as_ref()?, b.summary.as_ref()?);
+    let metric = if a.unit == b.unit { format!("median {}", metric_name(&a.unit)) } else { return None };
+    Some(stats::compare(Spread::from(sa), Spread::from(sb), names, &metric, &a.unit))
+}
+
+fn metric_name(unit: &str) -> &'static str {
+    match unit {
+        "ns/access" => "time per access",
+        _ => "wall time",
+    }
+}
+
+/// SPEC E5: the difference B − A measured A-first against B-first.
+fn order_check(trials: &[TrialRecord], a: &ArmResult, b: &ArmResult, live: &Live<'_>) -> Option<OrderCheck> {
+    let median = |arm: usize, position: u32| {
+        let values: Vec<f64> = trials
+            .iter()
+            .filter(|t| t.arm == arm && t.position == position && !t.warmup && t.status == TrialStatus::Ok)
+            .map(|t| scale(live, arm, t.ns))
+            .collect();
+        Summary::of(&values).ok().map(|s| s.median)
+    };
+    // A-first block: A at position 1, B at 2; the reversed block swaps them.
+    let difference_ab = median(1, 2)? - median(0, 1)?;
+    let difference_ba = median(1, 1)? - median(0, 2)?;
+    let (sa, sb) = (a.summary.as_ref()?, b.summary.as_ref()?);
+    Some(OrderCheck::new(difference_ab, difference_ba, sa.iqr + sb.iqr, sa.median))
+}
+
+fn describe_stop(stop: &schedule::Stop, spec: &BenchSpec, trials: &[TrialRecord], output: Option<&str>) -> String {
+    match stop {
+        schedule::Stop::Failed { index, status } => {
+            // Raw-file indices count from 0 and include the warm-up.
+            let warm = trials.get(*index as usize).is_some_and(|t| t.warmup);
+            let trial = format!("trial {index}{}", if warm { " (a warm-up trial)" } else { "" });
+            let what = match status {
+                TrialStatus::Timeout => {
+                    format!(
+                        "timeout: {trial} ran past {} s and was killed",
+                        spec.timeout.map_or(0.0, |t| t.as_secs_f64())
+                    )
+                }
+                TrialStatus::WrongResult => format!("{trial} produced a wrong result; the measurement is void"),
+                TrialStatus::TooMuchOutput => format!(
+                    "{trial} printed more than {} of output; stopped",
+                    vernier_model::stats::units::size(metric::MAX_OUTPUT_BYTES as f64)
+                ),
+                TrialStatus::NoFigure => {
+                    format!("{trial} gave no figure it could read: {}", output.unwrap_or("its output held none"))
+                }
+                other => match output {
+                    Some(output) => format!("{trial} failed ({other}): {output}"),
+                    None => format!("{trial} failed ({other})"),
+                },
+            };
+            format!("{what}; every trial taken so far is kept")
+        }
+        schedule::Stop::Cancelled => "cancelled; every trial taken so far is kept".into(),
+        schedule::Stop::Error(e) => e.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SPEC E4: odd counts pass; an even count or zero is refused with the
+    // two nearest odd counts to use instead.
+    #[test]
+    fn only_odd_trial_counts_are_taken() {
+        for n in [1, 3, 31, 51] {
+            assert_eq!(check_odd_trials(n), Ok(()));
+        }
+        for (n, hint) in [(0, "use 1 or 3"), (2, "use 1 or 3"), (30, "use 29 or 31"), (u32::MAX - 1, "use")] {
+            let message = check_odd_trials(n).expect_err("even");
+            assert!(message.contains("must be odd") && message.contains(hint), "{message}");
+        }
+    }
+
+    // SPEC E15: the strays killed are named trial by trial, the rest summed.
+    #[test]
+    fn process_cleanup_names_the_strays() {
+        assert_eq!(process_cleanup("group killed", &[]), "group killed");
+        assert_eq!(
+            process_cleanup("group killed", &[(5, 2), (7, 1)]),
+            "group killed; 2 processes that left the trial's group were killed after trial 5; \
+             1 process that left the trial's group was killed after trial 7"
+        );
+        let many: Vec<(u32, usize)> = (0..8).map(|t| (t, 1)).collect();
+        assert!(process_cleanup("g", &many).ends_with("after trial 4; 3 more after 3 later trials"));
+    }
+}

@@ -1,0 +1,408 @@
+//! What a row says about where and how it was measured (SPEC N9, N11): its
+//! own conditions and the Environment as the student had stated it when the
+//! row was recorded. Every face that shows a row's machine, build, power
+//! source or thermal state asks a [`RowContext`], so none of them can read
+//! today's Environment in place of the row's.
+
+use super::condition::{Brevity, Condition, ConditionName, Conditions, brief_conditions};
+use super::environment::{EnvField, Environment};
+use crate::notebook::NO_PLACEMENT;
+
+/// How a build taken from the Environment by default ends (SPEC N11).
+pub const FROM_ENVIRONMENT: &str = "(from the Environment)";
+
+/// Said of a row recorded before rows kept their stated Environment.
+pub const NOT_RECORDED: &str = "stated environment not recorded with this row";
+
+/// A row's conditions with its stated Environment snapshot.
+#[derive(Debug, Clone, Copy)]
+pub struct RowContext<'a> {
+    /// The conditions the row keeps (machine-read and method).
+    pub conditions: &'a [Condition],
+    /// The Environment as stated when the row was recorded; `None` for a
+    /// row from a notebook written before snapshots were kept.
+    pub stated: Option<&'a Environment>,
+    /// True when the row timed one of Vernier's built-in kernels, whose
+    /// build is Vernier's own.
+    pub kernel: bool,
+}
+
+impl RowContext<'_> {
+    /// True when the row's numbers come from another tool's file: what was
+    /// read or stated here is then about the importing moment, not the
+    /// measuring machine, and is labelled so.
+    pub fn imported(&self) -> bool {
+        self.conditions.states(ConditionName::Source)
+    }
+
+    /// A stated field of the snapshot, when it says something: a
+    /// placeholder such as `?` or `n/a` states nothing (SPEC A2).
+    pub fn stated(&self, field: EnvField) -> Option<String> {
+        let value = self.stated?.get(field);
+        let placeholder = ["", "?", "-", "—", "n/a", "na", "tbd", "unknown", "not stated"];
+        (!placeholder.contains(&value.trim().to_lowercase().as_str())).then_some(value)
+    }
+
+    /// How a stated value is labelled: plain for a measured row, "stated at
+    /// import" for an imported one.
+    fn stated_label(&self) -> &'static str {
+        if self.imported() { "stated at import" } else { "stated" }
+    }
+
+    /// The power source the row ran on: as the machine reported it, or as
+    /// stated when the machine could not say — Windows reports `unknown`
+    /// when its power status does not tell (SPEC S13 compares these).
+    pub fn power_source(&self) -> Option<String> {
+        match self.conditions.condition(ConditionName::PowerSource) {
+            Some(c) if c.is_stated() && !c.value.eq_ignore_ascii_case("unknown") => Some(c.value.clone()),
+            _ => self.stated(EnvField::PowerSource).or_else(|| self.later(ConditionName::StatedPower)),
+        }
+    }
+
+    /// The machine as the row states it: the stated Machine / OS (marked
+    /// when stated at import), else the CPU read when it ran.
+    pub fn machine(&self) -> Option<String> {
+        let get = |name: ConditionName| self.conditions.value_of(name);
+        self.stated(EnvField::MachineOs)
+            .map(|m| if self.imported() { format!("{m} ({})", self.stated_label()) } else { m })
+            .or_else(|| {
+                Some(format!("{}, {} logical CPUs", get(ConditionName::CpuModel)?, get(ConditionName::LogicalCpus)?))
+            })
+            .or_else(|| self.later(ConditionName::FileMachine).map(|m| format!("{m} (from the file)")))
+            .or_else(|| self.later(ConditionName::StatedMachine).map(|m| format!("{m} (stated later)")))
+    }
+
+    /// What the row states under `name` beside what Vernier read or the
+    /// Environment held: a statement made later, or the tool's own file.
+    fn later(&self, name: ConditionName) -> Option<String> {
+        self.conditions.condition(name).filter(|c| c.is_stated()).map(|c| c.value.clone())
+    }
+
+    /// The build of the program measured (SPEC N11): what the student
+    /// stated for the row, or Vernier's own toolchain for a built-in
+    /// kernel. Never the Environment of today, nor Vernier's toolchain for
+    /// someone's program.
+    pub fn build(&self) -> Option<String> {
+        let later = self.later(ConditionName::StatedBuild).map(|b| format!("{b} (stated later)"));
+        if let Some(build) = self.conditions.condition(ConditionName::Build).filter(|c| c.is_stated()) {
+            // The Environment's build, taken when nothing was given, is a
+            // default the student may correct later; a given one is not.
+            return match later {
+                Some(later) if build.value.ends_with(FROM_ENVIRONMENT) => Some(later),
+                _ => Some(build.value.clone()),
+            };
+        }
+        let compiler = self.conditions.condition(ConditionName::Compiler).filter(|c| c.is_stated());
+        compiler.filter(|_| self.kernel).map(|c| format!("{} (Vernier's built-in kernel)", c.value)).or(later)
+    }
+
+    /// True when the row's build is the Environment's, taken by default
+    /// when it was recorded: a statement made later may correct it.
+    pub fn build_is_default(&self) -> bool {
+        self.conditions.value_of(ConditionName::Build).is_some_and(|b| b.ends_with(FROM_ENVIRONMENT))
+            && !self.conditions.states(ConditionName::StatedBuild)
+    }
+
+    /// The thermal state as the row states it: a pre-run idle, the ambient
+    /// or a soak state, in the row's own words when it is someone else's.
+    /// The canary alone is not a thermal condition (SPEC A2).
+    pub fn thermal(&self) -> Option<String> {
+        let stated = [
+            self.stated(EnvField::PreRunIdle).map(|i| idle_phrase(&i)),
+            self.stated(EnvField::Ambient).map(|a| format!("ambient {a}")),
+            self.later(ConditionName::StatedThermal).map(|t| format!("{t} (stated later)")),
+        ];
+        let theirs = self
+            .conditions
+            .iter()
+            .filter(|c| c.name().is_none() && c.is_stated())
+            .filter(|c| ["thermal", "soak", "idle", "ambient"].iter().any(|w| c.field.to_lowercase().contains(w)))
+            .map(|c| format!("{}: {}", c.field, c.value));
+        let all: Vec<String> = stated.into_iter().flatten().chain(theirs).collect();
+        (!all.is_empty()).then(|| all.join(", "))
+    }
+
+    /// The row's conditions with its power source filled from the snapshot
+    /// when the machine could not report it, marked as stated: what a plan
+    /// or a diff shows of the row (SPEC N9).
+    pub fn effective_conditions(&self) -> Vec<Condition> {
+        let mut shown: Vec<Condition> = self.conditions.to_vec();
+        let read = self
+            .conditions
+            .condition(ConditionName::PowerSource)
+            .is_some_and(|c| c.is_stated() && !c.value.eq_ignore_ascii_case("unknown"));
+        if let (false, Some(power)) = (read, self.stated(EnvField::PowerSource)) {
+            let value = format!("{power} ({})", self.stated_label());
+            match shown.iter_mut().find(|c| c.name() == Some(ConditionName::PowerSource)) {
+                Some(c) => c.value = value,
+                None => shown.push(Condition::new(ConditionName::PowerSource, value)),
+            }
+        }
+        shown
+    }
+
+    /// The row's conditions for a place of `room`, with the power source
+    /// filled from the snapshot when the machine could not report it, and
+    /// a row without a snapshot saying so in the Conditions column.
+    pub fn brief(&self, room: Brevity) -> String {
+        let mut text = brief_conditions(&self.effective_conditions(), room);
+        // An imported row names the instrument that measured it wherever
+        // its conditions are listed (SPEC E14): it is not Vernier's harness.
+        let instrument = self.conditions.value_of(ConditionName::Instrument).filter(|_| self.imported());
+        if let (Some(instrument), Brevity::Column) = (instrument, room)
+            && !text.contains(ConditionName::Instrument.as_str())
+        {
+            let rest = if text.is_empty() { String::new() } else { format!("; {text}") };
+            text = format!("{}: {instrument}{rest}", ConditionName::Instrument.as_str());
+        }
+        if let Some(thermal) = self.stated.and(self.thermal()) {
+            if !text.is_empty() {
+                text.push_str("; ");
+            }
+            text.push_str(&thermal);
+        }
+        match (self.stated, room) {
+            (None, Brevity::Column) if text.is_empty() => NOT_RECORDED.to_owned(),
+            (None, Brevity::Column) => format!("{text}; {NOT_RECORDED}"),
+            _ => text,
+        }
+    }
+
+    /// The power source in words, `mains power`, marked when the student
+    /// stated it after the row was recorded (`vernier set-run`).
+    fn power_words(&self) -> Option<String> {
+        let read = self
+            .conditions
+            .condition(ConditionName::PowerSource)
+            .is_some_and(|c| c.is_stated() && !c.value.eq_ignore_ascii_case("unknown"));
+        let later = !read && self.stated(EnvField::PowerSource).is_none();
+        self.power_source().map(|p| if later { format!("{p} power (stated later)") } else { format!("{p} power") })
+    }
+
+    /// The long form's lines about the row (D7): machine, build,
+    /// conditions, placement; each says when it was not stated.
+    pub fn long_lines(&self) -> [String; 4] {
+        let machine = self.machine().unwrap_or_else(|| "machine not stated".into());
+        let build = self.build().map_or_else(|| "build not stated".to_owned(), |b| format!("build: {b}"));
+        let conditions: Vec<String> = [
+            self.power_words(),
+            self.thermal(),
+            self.stated(EnvField::PhysicalSetup),
+            self.stated(EnvField::OtherLoad).map(|o| format!("other load: {o}")),
+            self.conditions.condition(ConditionName::Canary).map(|c| format!("{} {}", c.field, c.brief_value())),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let mut conditions = if conditions.is_empty() { "conditions not stated".into() } else { conditions.join(", ") };
+        if self.stated.is_none() {
+            conditions = format!("{conditions}; {NOT_RECORDED}");
+        } else if self.imported() && self.states_from_snapshot() {
+            // Said once, of everything before it on the line.
+            conditions = format!("{conditions} ({}, not read from the measuring machine)", self.stated_label());
+        }
+        [machine, build, conditions, self.placement()]
+    }
+
+    /// Where the run ran, as one phrase (D7, E8): what the harness did for
+    /// this run — pinned, not pinned and why, or no placement control on
+    /// this platform — and, when the run was not pinned though it could
+    /// have been, that the control was there and not used. A row that
+    /// recorded nothing of its own (an import) gives the stated control,
+    /// labelled, and says its run's placement is not recorded: a bare
+    /// "available" would read as if this run had used it.
+    pub fn placement(&self) -> String {
+        let used = self.conditions.condition(ConditionName::PlacementUsed).filter(|c| c.is_stated());
+        // What this machine could do, read with the run (E9), else stated.
+        let read = self.conditions.value_of(ConditionName::Placement).and_then(availability);
+        let stated = self.stated(EnvField::PlacementControl);
+        match used.map(|c| c.value.as_str()) {
+            Some(NOT_PINNED) => match read.or_else(|| stated.as_deref().and_then(availability)) {
+                Some(true) => {
+                    let whose = if read.is_some() { "" } else { " (stated)" };
+                    format!(
+                        "not pinned: placement control was available{whose} but not used for this run (no --pin given)"
+                    )
+                }
+                _ => NOT_PINNED.to_owned(),
+            },
+            Some(used) => used.to_owned(),
+            None => {
+                let label = self.stated_label();
+                match stated.as_deref().map(|s| (s, availability(s))) {
+                    Some((_, Some(false))) => format!("{NO_PLACEMENT} ({label})"),
+                    Some((_, Some(true))) => {
+                        format!("placement control available ({label}); whether this run was pinned is not recorded")
+                    }
+                    Some((text, None)) => {
+                        format!("placement control: {text} ({label}); whether this run was pinned is not recorded")
+                    }
+                    None => "placement not stated".to_owned(),
+                }
+            }
+        }
+    }
+
+    /// The short form's conditions (D7), from the row's own record (N9,
+    /// N11): `[power source and pre-run idle, build]`, each saying when it
+    /// was not stated, the first marked when it was stated at import. A
+    /// comparison says each part once when its two arms agree on it.
+    pub fn sentence_parts(&self) -> [String; 2] {
+        let idle = self
+            .stated(EnvField::PreRunIdle)
+            .map(|i| idle_phrase(&i))
+            .or_else(|| self.later(ConditionName::StatedThermal).map(|t| format!("{t} (stated later)")));
+        let missing = if self.stated.is_none() { "not recorded with this row" } else { "not stated" };
+        let conditions = match (self.power_words(), idle) {
+            (None, None) if self.stated.is_none() => NOT_RECORDED.to_owned(),
+            (power, idle) => format!(
+                "{}, {}",
+                power.map_or_else(|| format!("power source {missing}"), |p| format!("on {p}")),
+                idle.unwrap_or_else(|| format!("pre-run idle {missing}"))
+            ),
+        };
+        let conditions = if self.imported() && self.states_from_snapshot() {
+            format!("{conditions} ({})", self.stated_label())
+        } else {
+            conditions
+        };
+        let build = self.build().map_or_else(|| "build not stated".to_owned(), |b| format!("built with {b}"));
+        [conditions, build]
+    }
+
+    /// True when the conditions line holds something of the snapshot (what
+    /// was stated in the Environment when the row was recorded).
+    fn states_from_snapshot(&self) -> bool {
+        [EnvField::PowerSource, EnvField::PreRunIdle, EnvField::Ambient, EnvField::PhysicalSetup, EnvField::OtherLoad]
+            .into_iter()
+            .any(|field| self.stated(field).is_some())
+    }
+
+    /// Which of machine, build, power source and thermal condition the row
+    /// does not state (SPEC A2), from its own record only.
+    pub fn unstated(&self) -> Vec<&'static str> {
+        let machine = self.conditions.states(ConditionName::CpuModel)
+            || self.stated(EnvField::MachineOs).is_some()
+            || self.later(ConditionName::FileMachine).is_some()
+            || self.later(ConditionName::StatedMachine).is_some();
+        [
+            (machine, "machine"),
+            (self.build().is_some(), "build flags"),
+            (self.power_source().is_some(), "power source"),
+            (self.thermal().is_some(), "thermal condition (a pre-run idle, the ambient or a soak state)"),
+        ]
+        .into_iter()
+        .filter_map(|(stated, name)| (!stated).then_some(name))
+        .collect()
+    }
+}
+
+/// What the harness records when no `--pin` was given (E8).
+const NOT_PINNED: &str = "not pinned (no --pin given)";
+
+/// Whether a placement text says the control is there: the machine's
+/// reading (`available (2 CPUs can be pinned)`, the course's "no placement
+/// control available on this platform") or a student's word for it;
+/// `None` when it says neither.
+fn availability(text: &str) -> Option<bool> {
+    let t = text.trim().to_lowercase();
+    let no = ["no ", "not ", "unavailable", "none"];
+    if t == "no" || no.iter().any(|w| t.starts_with(w)) {
+        Some(false)
+    } else if t.starts_with("available") || t.starts_with("yes") {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// A stated pre-run idle as the course writes it, `idle 10 min before`,
+/// however the student put it: `5 min`, `5 min idle`, `idle 5 min` and
+/// `idle for 5 min` all read `idle 5 min before`; a value that says when
+/// itself (`10 min before each sweep`) keeps its own words, and `none` or
+/// `0` reads `no idle before`.
+fn idle_phrase(stated: &str) -> String {
+    let is = |word: &str, what: &str| word.trim_end_matches([':', ',']).eq_ignore_ascii_case(what);
+    let mut words: Vec<&str> = stated.split_whitespace().collect();
+    if words.first().is_some_and(|w| is(w, "idle")) {
+        words.remove(0);
+        if words.first().is_some_and(|w| is(w, "for")) {
+            words.remove(0);
+        }
+    }
+    if words.last().is_some_and(|w| is(w, "idle")) {
+        words.pop();
+    }
+    let rest = words.join(" ");
+    let none = ["", "none", "no", "0", "0 min", "0 s", "nothing"];
+    if none.iter().any(|n| rest.eq_ignore_ascii_case(n)) {
+        return if rest.is_empty() { "idle before".to_owned() } else { "no idle before".to_owned() };
+    }
+    if words.iter().any(|w| is(w, "before") || is(w, "after")) {
+        format!("idle {rest}")
+    } else {
+        format!("idle {rest} before")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SPEC D7: the pre-run idle reads as the course writes it, whichever
+    // way it was stated.
+    #[test]
+    fn the_idle_reads_naturally() {
+        for stated in ["5 min", "5 min idle", "idle 5 min", "Idle: 5 min", "idle for 5 min", " 5 min  idle "] {
+            assert_eq!(idle_phrase(stated), "idle 5 min before", "{stated:?}");
+        }
+        assert_eq!(idle_phrase("10 min before each sweep"), "idle 10 min before each sweep");
+        assert_eq!(idle_phrase("none"), "no idle before");
+        assert_eq!(idle_phrase("0"), "no idle before");
+    }
+
+    // SPEC D7, E8: placement as a phrase about this run, never a bare word.
+    #[test]
+    fn placement_says_what_this_run_did() {
+        use super::super::condition::Condition;
+        let env = |value: &str| {
+            let mut e = Environment::default();
+            e.set(EnvField::PlacementControl, value).expect("a free-text field");
+            e
+        };
+        let stated = env("available");
+        let context = |conditions: &[Condition], stated: Option<&Environment>| {
+            RowContext { conditions, stated, kernel: false }.placement()
+        };
+        let not_pinned = [Condition::new(ConditionName::PlacementUsed, NOT_PINNED)];
+        assert_eq!(
+            context(&not_pinned, Some(&stated)),
+            "not pinned: placement control was available (stated) but not used for this run (no --pin given)"
+        );
+        let read = [
+            Condition::new(ConditionName::Placement, "available (2 CPUs can be pinned)"),
+            Condition::new(ConditionName::PlacementUsed, NOT_PINNED),
+        ];
+        assert_eq!(
+            context(&read, None),
+            "not pinned: placement control was available but not used for this run (no --pin given)"
+        );
+        let none_here = [
+            Condition::new(ConditionName::Placement, NO_PLACEMENT),
+            Condition::new(ConditionName::PlacementUsed, NOT_PINNED),
+        ];
+        assert_eq!(context(&none_here, Some(&stated)), NOT_PINNED, "the machine's reading outranks the statement");
+        let pinned = [Condition::new(ConditionName::PlacementUsed, "pinned to CPU 1")];
+        assert_eq!(context(&pinned, Some(&stated)), "pinned to CPU 1");
+        let imported = [Condition::new(ConditionName::Source, "t.csv (imported CSV)")];
+        assert_eq!(
+            context(&imported, Some(&stated)),
+            "placement control available (stated at import); whether this run was pinned is not recorded"
+        );
+        assert_eq!(
+            context(&imported, Some(&env("not available on this platform"))),
+            format!("{NO_PLACEMENT} (stated at import)")
+        );
+        assert_eq!(context(&[], None), "placement not stated");
+    }
+}

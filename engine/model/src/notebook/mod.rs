@@ -1,0 +1,750 @@
+//! The measurement log (SPEC N1–N8).
+//!
+//! A [`Notebook`] holds the five sections. Its rules live in its methods: a
+//! locked prediction cannot be edited, nothing is deleted, a discard is noted
+//! automatically. The folder on disk is handled by [`store`].
+
+mod columns;
+mod condition;
+mod context;
+mod environment;
+mod error;
+mod figure;
+mod file;
+mod kernel;
+mod optimisation;
+mod pair;
+mod param;
+mod path;
+pub mod pending;
+pub mod plausible;
+mod prediction;
+mod run;
+mod statement;
+pub mod store;
+mod sweep;
+mod tag;
+mod time;
+mod writing;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+pub use columns::{PredictionColumn, RunColumn, SoakColumn};
+pub use condition::{
+    Brevity, CONTROL, Condition, ConditionKind, ConditionName, Conditions, NO_PLACEMENT, brief_conditions,
+    canary_ratio, canary_value, conditions_text,
+};
+pub use context::{FROM_ENVIRONMENT, NOT_RECORDED, RowContext};
+pub use environment::{Bench, EnvField, Environment, Workbench};
+pub use error::{CreateError, FolderError, LoadError, NotebookError, SaveError, SaveStep, create_folder};
+pub use figure::{MetricSpec, OwnFigure, Source};
+pub use kernel::{DEFAULT_MATMUL_N, DEFAULT_TILE, DEFAULT_WORKING_SET, KernelKind, KernelSpec};
+pub use optimisation::Optimisation;
+pub use pair::{NewPair, Pair};
+pub use param::{MAX_POINTS, MAX_VALUES, Param, point_label};
+pub use path::{NotebookPath, PathError};
+pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
+pub use run::{
+    Discard, MAX_OPENING_SHARE, MAX_TAIL_SHARE, Measurement, RawFile, RowRef, Run, Soak, SoakNumbers, SoakProtocol,
+    WarmupPolicy,
+};
+pub use statement::RunStatement;
+pub use sweep::{NewSweep, Sweep, SweepPoint};
+pub use tag::Tag;
+pub use writing::{ALWAYS_PART, Budget, Citation, WHOLE_DOCUMENT, Writing, is_date};
+
+/// The Runs section's column names, exactly as the log shows them (N2).
+pub const RUN_COLUMNS: [&str; RunColumn::ALL.len()] = RunColumn::HEADERS;
+/// The Predictions section's column names (N2), then the time recorded.
+pub const PREDICTION_COLUMNS: [&str; PredictionColumn::ALL.len()] = PredictionColumn::HEADERS;
+/// The Soak runs section's column names (N2).
+pub const SOAK_COLUMNS: [&str; SoakColumn::ALL.len()] = SoakColumn::HEADERS;
+/// The five sections, in order.
+pub const SECTIONS: [&str; 5] = ["Environment", "Predictions", "Runs", "Soak runs", "Notes and anomalies"];
+/// The heading of the predictions section as the course writes it.
+pub const PREDICTIONS_HEADING: &str = "Predictions — recorded BEFORE any run";
+
+/// A time-stamped line under Notes and anomalies.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Note {
+    /// When it was written.
+    #[serde(with = "time")]
+    pub at: DateTime<Utc>,
+    /// The text.
+    pub text: String,
+    /// The row it is about (set for the automatic discard notes).
+    pub about: Option<RowRef>,
+    /// Where it came from when not from Vernier itself: "edited in a
+    /// spreadsheet (exports/measurements.xlsx)" for an edit taken in from a
+    /// workbook (N12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// The source every edit taken in from a workbook is recorded with (N12).
+pub const FROM_SPREADSHEET: &str = "edited in a spreadsheet";
+
+/// A line of the Runs table: a run, a comparison shown under its two
+/// rows with its verdict (SPEC S11), or a sweep under its points (E16).
+#[derive(Debug, Clone, Copy)]
+pub enum RunsLine<'a> {
+    /// A Runs row.
+    Run(&'a Run),
+    /// A comparison, after the later of its two rows.
+    Pair(&'a Pair),
+    /// A sweep, after the last of its rows.
+    Sweep(&'a Sweep),
+}
+
+impl RunsLine<'_> {
+    /// The cell under `column`, inert.
+    pub fn cell(&self, column: RunColumn) -> String {
+        match self {
+            RunsLine::Run(run) => run.cell(column),
+            RunsLine::Pair(pair) => pair.cell(column),
+            RunsLine::Sweep(sweep) => sweep.cell(column),
+        }
+    }
+}
+
+/// The whole log of one project. It is written and read through its file
+/// form (the private `file` module), which stores each row's snapshot once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "file::NotebookFile", try_from = "file::NotebookFile")]
+pub struct Notebook {
+    /// Schema version of the file (N8).
+    pub schema: u32,
+    /// Project title, e.g. "Project 3 — The Memory Wall Lab".
+    pub title: String,
+    /// When the notebook was created.
+    #[serde(with = "time")]
+    pub created_at: DateTime<Utc>,
+    /// The Environment section; every field may be edited at any time.
+    environment: Environment,
+    predictions: Vec<Prediction>,
+    runs: Vec<Run>,
+    soaks: Vec<Soak>,
+    /// Interleaved comparisons, each naming its two Runs rows (S11).
+    pairs: Vec<Pair>,
+    /// Parameter scans, each naming its Runs rows (E16).
+    sweeps: Vec<Sweep>,
+    notes: Vec<Note>,
+    /// What the student wrote for the documents (D2).
+    writing: Writing,
+}
+
+impl Notebook {
+    /// An empty notebook.
+    pub fn new(title: &str, at: DateTime<Utc>) -> Self {
+        Self {
+            schema: store::SCHEMA_VERSION,
+            title: title.to_owned(),
+            created_at: at,
+            environment: Environment::default(),
+            predictions: Vec::new(),
+            runs: Vec::new(),
+            soaks: Vec::new(),
+            pairs: Vec::new(),
+            sweeps: Vec::new(),
+            notes: Vec::new(),
+            writing: Writing::default(),
+        }
+    }
+
+    /// The Environment section.
+    pub fn environment(&self) -> &Environment {
+        &self.environment
+    }
+
+    /// What the student wrote for the documents: answers, citations,
+    /// placement deadlines.
+    pub fn writing(&self) -> &Writing {
+        &self.writing
+    }
+
+    /// Sets an Environment field (any field, at any time; empty clears it).
+    pub fn set_environment_field(&mut self, field: EnvField, value: &str) -> Result<(), NotebookError> {
+        self.environment.set(field, value)
+    }
+
+    /// Writes (or, empty, clears) the answer to a document's prompt (D2).
+    pub fn set_answer(&mut self, document: &str, prompt: &str, text: &str) {
+        self.writing.set_answer(document, prompt, text);
+    }
+
+    /// Marks a prompt (or, with [`WHOLE_DOCUMENT`], a whole document) as not
+    /// part of this submission with its reason; an empty reason takes it back
+    /// (SPEC A16).
+    pub fn set_not_part(&mut self, document: &str, prompt: &str, reason: &str) -> Result<(), NotebookError> {
+        self.writing.set_not_part(document, prompt, reason)
+    }
+
+    /// States that the report cites nothing, or takes that back.
+    pub fn set_no_citations(&mut self, none: bool) -> Result<(), NotebookError> {
+        self.writing.set_no_citations(none)
+    }
+
+    /// Adds a checked citation; returns its number (1-based).
+    pub fn add_citation(&mut self, citation: Citation) -> Result<usize, NotebookError> {
+        self.writing.add_citation(citation)
+    }
+
+    /// Removes citation `number` (1-based) and returns it.
+    pub fn remove_citation(&mut self, number: usize) -> Result<Citation, NotebookError> {
+        self.writing.remove_citation(number)
+    }
+
+    /// Keeps these deadlines for the placement table (D6).
+    pub fn set_placement(&mut self, budgets: Vec<Budget>) -> Result<(), NotebookError> {
+        self.writing.set_placement(budgets)
+    }
+
+    /// The Predictions section, amendments included, in recorded order.
+    pub fn predictions(&self) -> &[Prediction] {
+        &self.predictions
+    }
+
+    /// The Runs section, discarded rows included.
+    pub fn runs(&self) -> &[Run] {
+        &self.runs
+    }
+
+    /// The Soak runs section, discarded rows included.
+    pub fn soaks(&self) -> &[Soak] {
+        &self.soaks
+    }
+
+    /// The interleaved comparisons, in recorded order.
+    pub fn pairs(&self) -> &[Pair] {
+        &self.pairs
+    }
+
+    /// The comparison run `number` is an arm of, with the arm's index (0
+    /// for A, 1 for B).
+    pub fn pair_of(&self, number: u32) -> Option<(&Pair, usize)> {
+        self.pairs.iter().find_map(|p| p.runs.iter().position(|&r| r == number).map(|arm| (p, arm)))
+    }
+
+    /// The Runs table's lines: every run in order, each comparison right
+    /// after the later of its two rows, each sweep after its last.
+    pub fn runs_lines(&self) -> Vec<RunsLine<'_>> {
+        let mut pairs: Vec<(u32, &Pair)> = self.pairs.iter().map(|p| (p.runs[0].max(p.runs[1]), p)).collect();
+        pairs.sort_by_key(|(closing, _)| *closing);
+        let mut pairs = pairs.into_iter().peekable();
+        let mut sweeps: Vec<(u32, &Sweep)> =
+            self.sweeps.iter().map(|s| (s.runs.iter().copied().max().unwrap_or(0), s)).collect();
+        sweeps.sort_by_key(|(closing, _)| *closing);
+        let mut sweeps = sweeps.into_iter().peekable();
+        let mut lines = Vec::with_capacity(self.runs.len() + self.pairs.len() + self.sweeps.len());
+        for run in &self.runs {
+            lines.push(RunsLine::Run(run));
+            while let Some((_, pair)) = pairs.next_if(|(closing, _)| *closing <= run.number) {
+                lines.push(RunsLine::Pair(pair));
+            }
+            while let Some((_, sweep)) = sweeps.next_if(|(closing, _)| *closing <= run.number) {
+                lines.push(RunsLine::Sweep(sweep));
+            }
+        }
+        lines
+    }
+
+    /// Records runs `a` and `b` as one comparison; returns its number.
+    pub fn record_pair(&mut self, pair: NewPair, runs: [u32; 2], at: DateTime<Utc>) -> Result<u32, NotebookError> {
+        for n in runs {
+            if self.run(n).is_none() {
+                return Err(NotebookError::NoSuchRow(RowRef::Run(n)));
+            }
+        }
+        let number = next_number(self.pairs.iter().map(|p| p.number));
+        let NewPair { what, labels, verdict, paired, order } = pair;
+        self.pairs.push(Pair { number, what, runs, labels, verdict, paired, order, recorded_at: at });
+        Ok(number)
+    }
+
+    /// The parameter scans, in recorded order.
+    pub fn sweeps(&self) -> &[Sweep] {
+        &self.sweeps
+    }
+
+    /// The sweep run `number` is a point of.
+    pub fn sweep_of(&self, number: u32) -> Option<&Sweep> {
+        self.sweeps.iter().find(|s| s.runs.contains(&number))
+    }
+
+    /// Records `runs` (one per point, in `sweep.points` order) as one
+    /// sweep; returns its number.
+    pub fn record_sweep(&mut self, sweep: NewSweep, runs: Vec<u32>, at: DateTime<Utc>) -> Result<u32, NotebookError> {
+        for &n in &runs {
+            if self.run(n).is_none() {
+                return Err(NotebookError::NoSuchRow(RowRef::Run(n)));
+            }
+        }
+        let number = next_number(self.sweeps.iter().map(|s| s.number));
+        let NewSweep { what, template, params, points } = sweep;
+        self.sweeps.push(Sweep { number, what, template, params, runs, points, recorded_at: at });
+        Ok(number)
+    }
+
+    /// Notes and anomalies, in time order.
+    pub fn notes(&self) -> &[Note] {
+        &self.notes
+    }
+
+    /// Prediction `P{number}`.
+    pub fn prediction(&self, number: u32) -> Option<&Prediction> {
+        self.predictions.iter().find(|p| p.number == number)
+    }
+
+    /// Run `R{number}`.
+    pub fn run(&self, number: u32) -> Option<&Run> {
+        self.runs.iter().find(|r| r.number == number)
+    }
+
+    /// The other arm of the interleaved comparison run `number` belongs
+    /// to: its pair's other run; for rows recorded before comparisons were
+    /// kept as pairs, the run that shares its raw file (arm A or B) — never
+    /// for a sweep's point.
+    pub fn comparison_partner(&self, number: u32) -> Option<&Run> {
+        if let Some((pair, arm)) = self.pair_of(number) {
+            return self.run(pair.runs[1 - arm]);
+        }
+        // A sweep's points share one raw file but compare with nothing (E16).
+        if self.sweep_of(number).is_some() {
+            return None;
+        }
+        let raw = self.run(number)?.measurement.raw_file.as_ref()?;
+        self.runs
+            .iter()
+            .find(|r| r.number != number && r.measurement.raw_file.as_ref().is_some_and(|o| o.path == raw.path))
+    }
+
+    /// Records a new prediction and seals it into the chain; returns its number.
+    pub fn add_prediction(&mut self, text: PredictionText, at: DateTime<Utc>) -> Result<u32, NotebookError> {
+        let text = checked(text)?;
+        Ok(self.push_prediction(text, None, None, at))
+    }
+
+    /// Records a soak prediction with the protocol fixed before the run
+    /// (T1): both are sealed together and lock when the soak is recorded.
+    pub fn add_soak_prediction(
+        &mut self,
+        text: PredictionText,
+        protocol: SoakProtocol,
+        at: DateTime<Utc>,
+    ) -> Result<u32, NotebookError> {
+        let text = checked(text)?;
+        protocol.check().map_err(NotebookError::BadProtocol)?;
+        Ok(self.push_prediction(text, None, Some(protocol), at))
+    }
+
+    /// The protocol the next soak must run (T1, T11): the newest soak
+    /// prediction that no soak has followed yet, locked or open — a bench
+    /// run locks every open prediction (N4), and a locked protocol is still
+    /// the fixed one, so it never blocks its soak.
+    pub fn next_soak_protocol(&self) -> Option<(u32, SoakProtocol)> {
+        let newest = self.predictions.iter().rev().find(|p| p.protocol.is_some())?;
+        let followed = self.soaks.iter().any(|s| s.recorded_at >= newest.recorded_at);
+        (!followed).then_some(newest).and_then(|p| p.protocol.map(|proto| (p.number, proto)))
+    }
+
+    /// Rewrites an open prediction. A locked one is refused (N4).
+    pub fn edit_prediction(&mut self, number: u32, text: PredictionText) -> Result<(), NotebookError> {
+        let text = checked(text)?;
+        let index = self.prediction_index(number)?;
+        if let Some(lock) = self.lock_of(&self.predictions[index]) {
+            return Err(NotebookError::PredictionLocked { number, lock });
+        }
+        let mut before = prediction::chain_states(&self.predictions);
+        // The edited row is open, so its new content is legitimately sealed.
+        before[index] = prediction::ChainState::Sound;
+        let p = &mut self.predictions[index];
+        p.experiment = text.experiment;
+        p.predict = text.predict;
+        p.why = text.why;
+        // Only open predictions follow an open one (locks cover a prefix of
+        // the chain), so re-sealing from here on touches no locked row.
+        prediction::reseal_from(&mut self.predictions, index, &before);
+        Ok(())
+    }
+
+    /// Adds an amendment to `P{number}`, quoting it; the original is kept
+    /// unchanged. Returns the amendment's own number.
+    pub fn amend_prediction(
+        &mut self,
+        number: u32,
+        predict: &str,
+        why: &str,
+        at: DateTime<Utc>,
+    ) -> Result<u32, NotebookError> {
+        self.amend_prediction_with(number, predict, why, None, at)
+    }
+
+    /// [`Self::amend_prediction`], changing a soak prediction's protocol as
+    /// well (T1, T11): the amendment carries the new one, sealed and chained
+    /// like any amendment; a soak already run keeps the protocol it ran
+    /// under. A protocol for a prediction that fixed none is refused.
+    pub fn amend_prediction_with(
+        &mut self,
+        number: u32,
+        predict: &str,
+        why: &str,
+        protocol: Option<SoakProtocol>,
+        at: DateTime<Utc>,
+    ) -> Result<u32, NotebookError> {
+        let original = &self.predictions[self.prediction_index(number)?];
+        let text = checked(PredictionText {
+            experiment: original.experiment.clone(),
+            predict: predict.to_owned(),
+            why: why.to_owned(),
+        })?;
+        let amends = Amendment { of: number, quote: original.predict.clone() };
+        let protocol = match (protocol, original.protocol) {
+            (Some(new), Some(_)) => {
+                new.check().map_err(NotebookError::BadProtocol)?;
+                Some(new)
+            }
+            (Some(_), None) => {
+                return Err(NotebookError::BadProtocol(format!(
+                    "P{number} fixed no soak protocol, so an amendment of it cannot change one"
+                )));
+            }
+            (None, kept) => kept,
+        };
+        Ok(self.push_prediction(text, Some(amends), protocol, at))
+    }
+
+    /// Locks every open prediction now (the CLI's `lock`); returns how many.
+    pub fn lock_open_predictions(&mut self, at: DateTime<Utc>) -> usize {
+        self.lock_open(Lock { at, cause: LockCause::User })
+    }
+
+    /// What has locked `prediction`, if anything: its stored lock, or the
+    /// first run or soak recorded at or after it (so a lock deleted from the
+    /// file by hand still holds).
+    pub fn lock_of(&self, prediction: &Prediction) -> Option<Lock> {
+        let after = |at: &DateTime<Utc>| *at >= prediction.recorded_at;
+        let runs = self
+            .runs
+            .iter()
+            .filter(|r| after(&r.recorded_at))
+            .map(|r| Lock { at: r.recorded_at, cause: LockCause::Run(r.number) });
+        let soaks = self
+            .soaks
+            .iter()
+            .filter(|s| after(&s.recorded_at))
+            .map(|s| Lock { at: s.recorded_at, cause: LockCause::Soak(s.number) });
+        prediction.lock.into_iter().chain(runs).chain(soaks).min_by_key(|l| l.at)
+    }
+
+    /// Records a run; every open prediction locks (N4). Returns its number.
+    /// The row keeps the Environment as stated now (N9): every way a row
+    /// enters the log comes through here or [`Self::record_soak`].
+    pub fn record_run(&mut self, measurement: Measurement, at: DateTime<Utc>) -> u32 {
+        let stated = self.environment.clone();
+        self.record_run_stated(measurement, stated, at)
+    }
+
+    /// [`Self::record_run`] for a run that kept the Environment as it was
+    /// stated when it started (N9): a field changed while it ran (from
+    /// another terminal, say) is not what it was measured under.
+    pub fn record_run_stated(&mut self, mut measurement: Measurement, stated: Environment, at: DateTime<Utc>) -> u32 {
+        let number = next_number(self.runs.iter().map(|r| r.number));
+        self.lock_open(Lock { at, cause: LockCause::Run(number) });
+        shared_first(&mut measurement.conditions);
+        self.runs.push(Run { number, recorded_at: at, discarded: None, measurement, stated: Some(stated) });
+        number
+    }
+
+    /// Marks every run as copied from `source`, a workbook someone sent
+    /// (N13): a row keeps its owner's command, and what runs is what that
+    /// file said, so wherever the row is shown it says where it came from.
+    /// A run already marked keeps its first origin; its numbers never change.
+    pub fn mark_copied_from(&mut self, source: &str) {
+        for run in &mut self.runs {
+            let conditions = &mut run.measurement.conditions;
+            if !conditions.states(ConditionName::CopiedFrom) {
+                conditions.push(Condition::new(ConditionName::CopiedFrom, source));
+            }
+        }
+    }
+
+    /// Records a soak; every open prediction locks (N4). Returns its number.
+    /// The row's bookkeeping is the notebook's: `soak` is given the next
+    /// number, `at` as its time, the Environment as stated now (N9), and
+    /// starts kept, whatever it held.
+    pub fn record_soak(&mut self, mut soak: Soak, at: DateTime<Utc>) -> u32 {
+        let number = next_number(self.soaks.iter().map(|s| s.number));
+        self.lock_open(Lock { at, cause: LockCause::Soak(number) });
+        shared_first(&mut soak.conditions);
+        let stated = Some(self.environment.clone());
+        self.soaks.push(Soak { number, recorded_at: at, discarded: None, stated, ..soak });
+        number
+    }
+
+    /// The hint beside an Environment field when earlier rows kept another
+    /// value (N9), e.g. `runs 1–4 were measured with "mains"`; `None` when
+    /// every row agrees with today's value.
+    pub fn stated_hint(&self, field: EnvField) -> Option<String> {
+        let parts: Vec<String> = self
+            .stated_differently(field)
+            .into_iter()
+            .map(|(value, rows)| {
+                let verb = if rows.len() == 1 { "was" } else { "were" };
+                let value = if value.is_empty() { "nothing stated".to_owned() } else { format!("\"{value}\"") };
+                format!("{} {verb} measured with {value}", row_list(&rows))
+            })
+            .collect();
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
+    /// For each Environment field, the rows recorded under a different
+    /// stated value than today's, with the value they kept (N9): the hint
+    /// "runs 1–4 were measured on mains" beside the field.
+    pub fn stated_differently(&self, field: EnvField) -> Vec<(String, Vec<RowRef>)> {
+        let now = self.environment.get(field);
+        let rows = self.runs.iter().map(|r| (RowRef::Run(r.number), r.stated.as_ref()));
+        let soaks = self.soaks.iter().map(|s| (RowRef::Soak(s.number), s.stated.as_ref()));
+        group_rows(
+            rows.chain(soaks)
+                .filter_map(|(row, stated)| Some((row, stated?.get(field))).filter(|(_, then)| *then != now)),
+        )
+    }
+
+    /// Sets a run or soak aside with a reason (N5): it stays in the log and a
+    /// note naming it is added under Notes and anomalies.
+    pub fn discard(&mut self, subject: RowRef, reason: &str, at: DateTime<Utc>) -> Result<(), NotebookError> {
+        self.discard_from(subject, reason, None, at)
+    }
+
+    /// [`Self::discard`], its note saying where the reason came from when
+    /// not from Vernier itself (N12).
+    pub fn discard_from(
+        &mut self,
+        subject: RowRef,
+        reason: &str,
+        source: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> Result<(), NotebookError> {
+        let reason = reason.trim();
+        if reason.is_empty() {
+            return Err(NotebookError::Empty("reason"));
+        }
+        let slot = match subject {
+            RowRef::Run(n) => self.runs.iter_mut().find(|r| r.number == n).map(|r| &mut r.discarded),
+            RowRef::Soak(n) => self.soaks.iter_mut().find(|s| s.number == n).map(|s| &mut s.discarded),
+        }
+        .ok_or(NotebookError::NoSuchRow(subject))?;
+        if slot.is_some() {
+            return Err(NotebookError::AlreadyDiscarded(subject));
+        }
+        *slot = Some(Discard { reason: reason.to_owned(), at });
+        let text = format!("Discarded {subject}: {reason}");
+        self.notes.push(Note { at, text, about: Some(subject), source: source.map(str::to_owned) });
+        Ok(())
+    }
+
+    /// Adds a free note.
+    pub fn add_note(&mut self, text: &str, at: DateTime<Utc>) -> Result<(), NotebookError> {
+        self.add_note_from(text, None, None, at)
+    }
+
+    /// Adds a note about `about`, from `source` when it did not come from
+    /// Vernier itself (N12: an edit taken in from a spreadsheet says so).
+    pub fn add_note_from(
+        &mut self,
+        text: &str,
+        about: Option<RowRef>,
+        source: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> Result<(), NotebookError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(NotebookError::Empty("note"));
+        }
+        self.notes.push(Note { at, text: text.to_owned(), about, source: source.map(str::to_owned) });
+        Ok(())
+    }
+
+    /// Sets an Environment field named by its label (`"Power source"`).
+    pub fn set_environment(&mut self, field: &str, value: &str) -> Result<(), NotebookError> {
+        let field = EnvField::from_label(field).ok_or_else(|| NotebookError::UnknownField(field.to_owned()))?;
+        self.set_environment_field(field, value)
+    }
+
+    /// Every prediction whose seal or link is broken (N4), with a sentence
+    /// naming it: "prediction P2 changed after run 3 was recorded".
+    pub fn integrity(&self) -> Vec<IntegrityFinding> {
+        prediction::verify_chain(&self.predictions, |p| self.lock_of(p))
+    }
+
+    /// Rules a file can break that its syntax cannot show: numbering and
+    /// references. Returns a message naming the row.
+    fn validate(&self) -> Result<(), String> {
+        check_numbering("prediction P", self.predictions.iter().map(|p| p.number))?;
+        check_numbering("run ", self.runs.iter().map(|r| r.number))?;
+        check_numbering("soak S", self.soaks.iter().map(|s| s.number))?;
+        check_numbering("comparison C", self.pairs.iter().map(|p| p.number))?;
+        for p in &self.pairs {
+            if let Some(n) = p.runs.iter().find(|&&n| self.run(n).is_none()) {
+                return Err(format!("comparison {} names run {n}, which the notebook does not have", p.label()));
+            }
+        }
+        check_numbering("sweep W", self.sweeps.iter().map(|s| s.number))?;
+        for s in &self.sweeps {
+            s.check()?;
+            if let Some(n) = s.runs.iter().find(|&&n| self.run(n).is_none()) {
+                return Err(format!("sweep {} names run {n}, which the notebook does not have", s.label()));
+            }
+            if let Some(other) =
+                self.sweeps.iter().find(|o| o.number < s.number && o.runs.iter().any(|r| s.runs.contains(r)))
+            {
+                return Err(format!("sweeps {} and {} name the same run", other.label(), s.label()));
+            }
+        }
+        // An absurd but possible figure loads and is named by the audit (A1).
+        for run in &self.runs {
+            if let Some(why) = plausible::impossible_summary(&run.measurement.summary) {
+                return Err(format!("run {} cannot be a measurement: {why}", run.number));
+            }
+        }
+        for p in &self.predictions {
+            if let Some(a) = &p.amends
+                && a.of >= p.number
+            {
+                return Err(format!("prediction P{} amends P{}, which is not an earlier prediction", p.number, a.of));
+            }
+        }
+        Ok(())
+    }
+
+    fn push_prediction(
+        &mut self,
+        text: PredictionText,
+        amends: Option<Amendment>,
+        protocol: Option<SoakProtocol>,
+        at: DateTime<Utc>,
+    ) -> u32 {
+        let number = next_number(self.predictions.iter().map(|p| p.number));
+        let prev = self.predictions.last().map(|p| p.hash.clone()).unwrap_or_default();
+        let mut p = Prediction {
+            number,
+            experiment: text.experiment,
+            predict: text.predict,
+            why: text.why,
+            recorded_at: at,
+            amends,
+            protocol,
+            lock: None,
+            prev: String::new(),
+            hash: String::new(),
+        };
+        p.reseal(&prev);
+        self.predictions.push(p);
+        number
+    }
+
+    /// Locks every open prediction and re-seals from the first of them. The
+    /// open rows are always the tail of the chain, so no locked row's seal
+    /// changes; a row already broken by a hand edit stays broken.
+    fn lock_open(&mut self, lock: Lock) -> usize {
+        let before = prediction::chain_states(&self.predictions);
+        let open: Vec<usize> = (0..self.predictions.len()).filter(|&i| self.predictions[i].lock.is_none()).collect();
+        for &i in &open {
+            self.predictions[i].lock = Some(lock);
+        }
+        if let Some(&first) = open.first() {
+            prediction::reseal_from(&mut self.predictions, first, &before);
+        }
+        open.len()
+    }
+
+    fn prediction_index(&self, number: u32) -> Result<usize, NotebookError> {
+        self.predictions.iter().position(|p| p.number == number).ok_or(NotebookError::NoSuchPrediction(number))
+    }
+}
+
+/// The text with surrounding space trimmed; every field is required.
+fn checked(text: PredictionText) -> Result<PredictionText, NotebookError> {
+    let field = |name, value: String| {
+        let value = value.trim();
+        if value.is_empty() { Err(NotebookError::Empty(name)) } else { Ok(value.to_owned()) }
+    };
+    Ok(PredictionText {
+        experiment: field("Experiment", text.experiment)?,
+        predict: field("What I predict", text.predict)?,
+        why: field("Why", text.why)?,
+    })
+}
+
+/// Rows grouped by a value each holds, in the order values first appear:
+/// `[("mains", [run 1, run 2]), ("battery", [run 3])]`.
+pub fn group_rows(rows: impl IntoIterator<Item = (RowRef, String)>) -> Vec<(String, Vec<RowRef>)> {
+    let mut groups: Vec<(String, Vec<RowRef>)> = Vec::new();
+    for (row, value) in rows {
+        match groups.iter_mut().find(|(v, _)| *v == value) {
+            Some((_, members)) => members.push(row),
+            None => groups.push((value, vec![row])),
+        }
+    }
+    groups
+}
+
+/// Rows named compactly: `runs 1–4, 7 and soak S2`.
+pub fn row_list(rows: &[RowRef]) -> String {
+    let runs: Vec<u32> = rows.iter().filter_map(|r| if let RowRef::Run(n) = r { Some(*n) } else { None }).collect();
+    let soaks: Vec<u32> = rows.iter().filter_map(|r| if let RowRef::Soak(n) = r { Some(*n) } else { None }).collect();
+    let ranges = |numbers: &[u32], prefix: &str| {
+        let mut parts: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < numbers.len() {
+            let start = numbers[i];
+            while i + 1 < numbers.len() && numbers[i + 1] == numbers[i] + 1 {
+                i += 1;
+            }
+            let end = numbers[i];
+            parts.push(if end == start {
+                format!("{prefix}{start}")
+            } else {
+                format!("{prefix}{start}–{prefix}{end}")
+            });
+            i += 1;
+        }
+        parts.join(", ")
+    };
+    let mut named = Vec::new();
+    if !runs.is_empty() {
+        let noun = if runs.len() == 1 { "run" } else { "runs" };
+        named.push(format!("{noun} {}", ranges(&runs, "")));
+    }
+    if !soaks.is_empty() {
+        let noun = if soaks.len() == 1 { "soak" } else { "soaks" };
+        named.push(format!("{noun} {}", ranges(&soaks, "S")));
+    }
+    named.join(" and ")
+}
+
+/// Orders a row's conditions with the unchanging machine facts first (a
+/// stable partition), so its file form can share them with other rows
+/// (the `file` module) and read them back in the same order.
+fn shared_first(conditions: &mut [Condition]) {
+    conditions.sort_by_key(|c| !c.name().is_some_and(ConditionName::is_shared));
+}
+
+fn next_number(existing: impl Iterator<Item = u32>) -> u32 {
+    existing.max().unwrap_or(0) + 1
+}
+
+/// Numbers must run 1, 2, 3 … in order: nothing is ever deleted (N5), so a
+/// gap or a repeat means the file was edited by hand.
+fn check_numbering(kind: &str, numbers: impl Iterator<Item = u32>) -> Result<(), String> {
+    for (expected, n) in (1..).zip(numbers) {
+        if n != expected {
+            return Err(format!(
+                "{kind}{n} is out of sequence (expected {kind}{expected}): rows were removed or reordered"
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,24 @@
+//! Statistics for timing samples (SPEC S1–S9).
+//!
+//! Pure functions over slices of `f64`, no I/O. The course's method is
+//! deliberately small: median, interpolated percentiles, IQR, min/max, drift,
+//! a rounding rule and a comparison convention. No means, no standard
+//! deviations, no p-values — timing samples are one-sided and not independent
+//! draws, so those would only look rigorous.
+
+mod compare;
+mod percentile;
+mod rounding;
+mod shape;
+mod summary;
+pub mod units;
+
+pub use compare::{Comparison, OrderCheck, Spread, at_allowance_place, compare, paired_ratios};
+pub use percentile::{median_of, percentile_sorted};
+pub use rounding::{
+    Rounded, decimals_for_dispersion, format_at, format_percent, format_percent_change, format_plain,
+    format_significant, percent_places,
+};
+pub use rounding::{significant_places, trim_zeros};
+pub use shape::{Bimodality, SETTLE_TOLERANCE, WarmupCheck, bimodality, warmup_check};
+pub use summary::{Flag, Halves, NOISY_IQR_FRACTION, StatsError, Summary};

@@ -1,0 +1,202 @@
+//! What a median hides: two populations (SPEC S8) and a cold first trial
+//! (SPEC S9).
+
+use serde::{Deserialize, Serialize};
+
+use super::percentile::percentile_sorted;
+use super::rounding::Rounded;
+use super::units::DisplayUnit;
+
+/// Consecutive warm-up trials within this fraction of each other mean the
+/// machine has settled (SPEC E3); a first trial slower than the rest by
+/// more than this (and their IQR) stands out (S9).
+pub const SETTLE_TOLERANCE: f64 = 0.05;
+
+/// Two clumps found in a sample: the median sits between two machines
+/// (typically a thread migrating between core types).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bimodality {
+    /// Trials in the lower clump.
+    pub low_count: usize,
+    /// Trials in the upper clump.
+    pub high_count: usize,
+    /// Median of the lower clump.
+    pub low_median: f64,
+    /// Median of the upper clump.
+    pub high_median: f64,
+    /// Width of the empty gap between the clumps.
+    pub gap: f64,
+}
+
+impl Bimodality {
+    /// The one warning every face shows (SPEC S8), each clump's median in
+    /// the display unit of the lower one (S12): `two populations (13 trials
+    /// near 8.01 ms, 2 near 8.86 ms) — …`.
+    pub fn describe(&self, unit: &str) -> String {
+        let shown = DisplayUnit::for_median(unit, self.low_median);
+        format!(
+            "two populations ({} trials near {}, {} near {}) — the median hides them; check for migration between \
+             core types",
+            self.low_count,
+            shown.quantity(self.low_median),
+            self.high_count,
+            shown.quantity(self.high_median)
+        )
+    }
+}
+
+/// Looks for two clumps in `trials` (any order).
+///
+/// The sorted sample is split at its widest gap among the splits that leave
+/// at least `max(2, 10 % of n)` trials on each side — so one outlier is never
+/// a clump. The split counts as two populations when the gap is wider than
+/// three times the larger clump's IQR *and* wider than 5 % of the overall
+/// median, so a timer's quantisation steps alone do not trigger it.
+pub fn bimodality(trials: &[f64]) -> Option<Bimodality> {
+    let n = trials.len();
+    let min_clump = 2.max(n.div_ceil(10));
+    if n < 2 * min_clump || trials.iter().any(|v| !v.is_finite()) {
+        return None;
+    }
+    let mut sorted = trials.to_vec();
+    sorted.sort_unstable_by(f64::total_cmp);
+    let (split, gap) =
+        (min_clump..=n - min_clump).map(|k| (k, sorted[k] - sorted[k - 1])).max_by(|x, y| x.1.total_cmp(&y.1))?;
+    let (low, high) = sorted.split_at(split);
+    let iqr = |s: &[f64]| percentile_sorted(s, 0.75) - percentile_sorted(s, 0.25);
+    let median = percentile_sorted(&sorted, 0.5);
+    let separated = gap > 3.0 * iqr(low).max(iqr(high)) && gap > 0.05 * median.abs();
+    separated.then(|| Bimodality {
+        low_count: low.len(),
+        high_count: high.len(),
+        low_median: percentile_sorted(low, 0.5),
+        high_median: percentile_sorted(high, 0.5),
+        gap,
+    })
+}
+
+/// The first timed trial against the rest, for a run taken with warm-up 0
+/// (SPEC S9): the user raises the warm-up until trial one looks like trial ten.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WarmupCheck {
+    /// The first trial.
+    pub first: f64,
+    /// Median of every later trial.
+    pub median_rest: f64,
+    /// IQR of every later trial.
+    pub iqr_rest: f64,
+    /// `first / median_rest` (`None` when that median is zero).
+    pub ratio: Option<f64>,
+    /// True when the first trial is slower than the rest's median by more
+    /// than the rest's IQR (the S7 test with the first trial as a sample of
+    /// one) and by more than 5 % (the settle rule's tolerance, so a few
+    /// nearly equal trials with a tiny IQR do not flag a 1 % difference).
+    /// A cold start is slow; a first trial faster than the rest says
+    /// nothing about warm-up.
+    pub stands_out: bool,
+}
+
+impl WarmupCheck {
+    /// The one sentence every face prints and a row stores (SPEC S9), so
+    /// `stats`, `bench` and the notebook say it the same way. Both figures
+    /// are in the display unit of the rest's median and at the place the
+    /// rest's IQR supports (S6, S12), so they compare digit for digit.
+    pub fn describe(&self, unit: &str) -> String {
+        let shown = DisplayUnit::for_median(unit, self.median_rest);
+        let r = Rounded::new(
+            shown.scale(self.median_rest),
+            shown.scale(self.iqr_rest),
+            shown.scale(self.first),
+            shown.scale(self.first),
+        );
+        let verdict = if self.stands_out { "stands out: consider a longer warm-up" } else { "looks like the rest" };
+        format!(
+            "first value {} against the median of the rest {}: {verdict}",
+            shown.after(&r.min),
+            shown.after(&r.median)
+        )
+    }
+}
+
+/// Compares the first trial of `trials` (in order) with the others; needs at
+/// least three trials.
+pub fn warmup_check(trials: &[f64]) -> Option<WarmupCheck> {
+    let (&first, rest) = trials.split_first()?;
+    if rest.len() < 2 || !first.is_finite() || rest.iter().any(|v| !v.is_finite()) {
+        return None;
+    }
+    let mut sorted = rest.to_vec();
+    sorted.sort_unstable_by(f64::total_cmp);
+    let median_rest = percentile_sorted(&sorted, 0.5);
+    let iqr_rest = percentile_sorted(&sorted, 0.75) - percentile_sorted(&sorted, 0.25);
+    Some(WarmupCheck {
+        first,
+        median_rest,
+        iqr_rest,
+        ratio: (median_rest != 0.0).then(|| first / median_rest),
+        stands_out: first - median_rest > iqr_rest.max(SETTLE_TOLERANCE * median_rest.abs()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SPEC S8: performance and efficiency cores, 18 and 13 trials.
+    #[test]
+    fn two_core_types_are_flagged() {
+        let mut trials: Vec<f64> = (0..18).map(|i| 10.0 + 0.01 * f64::from(i % 5)).collect();
+        trials.extend((0..13).map(|i| 15.0 + 0.02 * f64::from(i % 4)));
+        let b = bimodality(&trials).expect("two clumps");
+        assert_eq!((b.low_count, b.high_count), (18, 13));
+        assert!((b.low_median - 10.02).abs() < 1e-9);
+        assert!(b.describe("ms").starts_with("two populations (18 trials near 10.0 ms, 13 near 15.0 ms)"));
+        // SPEC S12: no float artefact in the clumps' medians.
+        let b = Bimodality {
+            low_count: 13,
+            high_count: 2,
+            low_median: 0.00801109,
+            high_median: 0.008862572499999999,
+            gap: 0.0008,
+        };
+        assert!(
+            b.describe("s").starts_with("two populations (13 trials near 8.01 ms, 2 near 8.86 ms)"),
+            "{}",
+            b.describe("s")
+        );
+    }
+
+    // SPEC S8: one slow outlier, or a smooth spread, is not two populations.
+    #[test]
+    fn outliers_and_smooth_spreads_are_not() {
+        assert_eq!(bimodality(&[12.4, 12.5, 12.4, 12.6, 24.9]), None);
+        let smooth: Vec<f64> = (0..31).map(|i| 10.0 + 0.1 * f64::from(i)).collect();
+        assert_eq!(bimodality(&smooth), None);
+        // A 10 ns timer tick on a 1 µs trial: two values, but 1 % apart.
+        let quantised = [1000.0, 1000.0, 1010.0, 1000.0, 1010.0, 1000.0, 1000.0];
+        assert_eq!(bimodality(&quantised), None);
+    }
+
+    // SPEC S9: a cold first trial stands out; a warm one does not.
+    #[test]
+    fn cold_first_trial_stands_out() {
+        let cold = warmup_check(&[19.0, 12.4, 12.5, 12.4, 12.6, 12.5]).expect("enough trials");
+        assert!(cold.stands_out);
+        assert!((cold.ratio.expect("ratio") - 19.0 / 12.5).abs() < 1e-12);
+        let warm = warmup_check(&[12.5, 12.4, 12.5, 12.4, 12.6, 12.5]).expect("enough trials");
+        assert!(!warm.stands_out);
+        // Two rest trials give a tiny IQR: 1 % slower, or faster, is not a cold start.
+        assert!(!warmup_check(&[206.2, 203.6, 203.7]).expect("three").stands_out);
+        assert!(!warmup_check(&[150.0, 203.6, 203.7]).expect("three").stands_out);
+        assert_eq!(warmup_check(&[1.0, 2.0]), None);
+        assert_eq!(
+            warm.describe("ms"),
+            "first value 12.50 ms against the median of the rest 12.50 ms: looks like the rest"
+        );
+        let cold = warmup_check(&[0.0019, 0.00124, 0.00125, 0.00124, 0.00126]).expect("enough trials");
+        assert_eq!(
+            cold.describe("s"),
+            "first value 1.900 ms against the median of the rest 1.245 ms: stands out: consider a longer warm-up"
+        );
+    }
+}

@@ -1,0 +1,130 @@
+//! ARCHITECTURE.md is a map, and these tests keep the parts of it that code
+//! can check true: each crate's module list is its `lib.rs`'s, and the
+//! thread list is the threads the code names. (The crate graph is held by
+//! `layers.rs`.)
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn architecture() -> String {
+    fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md")
+}
+
+/// The text of the section whose heading line starts with `heading`, up to
+/// the next heading of the same or a higher level.
+fn section<'a>(text: &'a str, heading: &str) -> &'a str {
+    let start = text.find(&format!("\n{heading}")).unwrap_or_else(|| panic!("no section {heading}")) + 1;
+    let level = heading.chars().take_while(|c| *c == '#').count();
+    let body = &text[start..];
+    let end = body[1..]
+        .match_indices('\n')
+        .map(|(i, _)| i + 2)
+        .find(|&i| {
+            let hashes = body[i..].chars().take_while(|c| *c == '#').count();
+            (1..=level).contains(&hashes) && body[i..].chars().nth(hashes) == Some(' ')
+        })
+        .unwrap_or(body.len());
+    &body[..end]
+}
+
+/// The names a section's bullets start with: "- `name` — …" gives `name`.
+fn bullet_names(section: &str) -> BTreeSet<String> {
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix("- `"))
+        .filter_map(|l| l.split('`').next())
+        .map(|name| name.trim_end_matches(".rs").to_owned())
+        .collect()
+}
+
+/// The modules a `lib.rs` declares.
+fn declared_modules(lib: &Path) -> BTreeSet<String> {
+    fs::read_to_string(lib)
+        .expect("lib.rs")
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub mod ").or_else(|| l.trim().strip_prefix("mod ")))
+        .map(|m| m.trim_end_matches(';').to_owned())
+        .collect()
+}
+
+// Each crate's section lists exactly the modules its lib.rs declares (the
+// app's also its main.rs).
+#[test]
+fn each_crate_section_lists_its_modules() {
+    let text = architecture();
+    for (crate_name, src) in [
+        ("vernier-model", "engine/model/src"),
+        ("vernier-instrument", "engine/instrument/src"),
+        ("vernier-engine", "engine/src"),
+        ("vernier", "app/src"),
+    ] {
+        let listed = bullet_names(section(&text, &format!("### `{crate_name}` — `{src}/`")));
+        let mut declared = declared_modules(&root().join(src).join("lib.rs"));
+        if crate_name == "vernier" {
+            declared.insert("main".to_owned());
+        }
+        assert_eq!(listed, declared, "ARCHITECTURE.md's {crate_name} section against {src}/lib.rs");
+    }
+}
+
+/// Rust files under `dir`, test-only files left out.
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("read dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") && path.file_name().is_some_and(|n| n != "tests.rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The threads the engine and the app name: `.name("vernier-…")`, a
+/// `…_THREAD` constant, and `format!("vernier-soak-{k}")` as `vernier-soak-N`.
+/// A file's `mod tests` (to its end, where such modules sit) is left out.
+fn named_threads() -> BTreeSet<String> {
+    let mut files = Vec::new();
+    for dir in ["engine/model/src", "engine/instrument/src", "engine/src", "app/src"] {
+        sources(&root().join(dir), &mut files);
+    }
+    let mut names = BTreeSet::new();
+    for file in files {
+        let text = fs::read_to_string(&file).expect("read");
+        let code = text.split("\nmod tests {").next().unwrap_or_default();
+        for line in code.lines() {
+            let named = line.contains(".name(") || line.contains("_THREAD: &str");
+            let Some(at) = line.find("\"vernier-").filter(|_| named) else { continue };
+            let rest = &line[at + 1..];
+            let name: String = rest.chars().take_while(|c| c.is_ascii_lowercase() || *c == '-').collect();
+            let formatted = rest[name.len()..].starts_with('{');
+            names.insert(if formatted { format!("{name}N") } else { name });
+        }
+    }
+    names
+}
+
+// The Threads section lists exactly the threads the code names.
+#[test]
+fn the_thread_list_is_the_threads_the_code_names() {
+    let text = architecture();
+    let threads = section(&text, "## Threads");
+    let listed: BTreeSet<String> =
+        threads.split('`').skip(1).step_by(2).filter(|w| w.starts_with("vernier-")).map(str::to_owned).collect();
+    let named = named_threads();
+    assert!(named.contains("vernier-engine") && named.contains("vernier-soak-N"), "names read: {named:?}");
+    assert_eq!(listed, named, "ARCHITECTURE.md's threads against the code");
+}
+
+// The section reader stops at the next heading of its level.
+#[test]
+fn a_section_ends_at_the_next_heading() {
+    let text = "\n## A\none\n### B\ntwo\n## C\nthree\n";
+    assert_eq!(section(text, "## A"), "## A\none\n### B\ntwo\n");
+    assert_eq!(section(text, "### B"), "### B\ntwo\n");
+    assert_eq!(bullet_names("- `main.rs` — x\n- `gui` — y\n  - `no`\n"), ["gui", "main"].map(String::from).into());
+}
