@@ -272,5 +272,5 @@ fn build_swept(big: &Path, dir: &Path) {
     }
     let sweep = NewSweep { what: "a swept walk".into(), template, params, points };
     nb.record_sweep(sweep, runs, chrono::Utc::now()).expect("sweep");
-    store::replace(dir, &nb).expect("save");
+    store::create_from(dir, &nb).expect("create");
 }
