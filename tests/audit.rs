@@ -5,8 +5,9 @@ use std::io::{Read as _, Write as _};
 use std::path::Path;
 
 use vernier_engine::audit::{self, Check, Place};
-use vernier_engine::documents::{self, STEMS};
+use vernier_engine::documents;
 use vernier_engine::harness::raw;
+use vernier_engine::notebook::Document;
 use vernier_engine::notebook::{
     Citation, Condition, Notebook, RowRef, Soak, SoakNumbers, SoakProtocol, Tag, WHOLE_DOCUMENT, WarmupPolicy, store,
 };
@@ -37,10 +38,10 @@ fn method_notebook() -> (tempfile::TempDir, std::path::PathBuf, Notebook) {
     nb.set_placement(vec![budget]).expect("budget");
     nb.add_prediction(text("matmul ikj, N=512", "about 12 ms", "unit stride"), at(10)).expect("P1");
     record(&dir, &mut nb, measurement("matmul ikj, N=512", &[12.4, 12.5, 12.4, 12.6, 24.9]), 20);
-    for stem in STEMS {
-        for prompt in documents::prompts(stem) {
+    for document in Document::ALL {
+        for prompt in documents::prompts(document) {
             let answer = if prompt.starts_with("name and version") { "none" } else { "Written by the student." };
-            nb.set_answer(stem, prompt, answer);
+            nb.set_answer(document.stem(), prompt, answer);
         }
     }
     nb.add_citation(citation("https://example.org/soc-a", "2026-11-02")).expect("citation");
@@ -86,7 +87,7 @@ fn checks(dir: &Path) -> Vec<Check> {
 /// `prefix`, re-exports, and returns the checks found.
 fn with_answer(prefix: &str, answer: &str) -> Vec<Check> {
     let (_tmp, dir, mut nb) = method_notebook();
-    let prompt = documents::prompts("report.docx").into_iter().find(|p| p.starts_with(prefix)).expect("prompt");
+    let prompt = documents::prompts(Document::Report).into_iter().find(|p| p.starts_with(prefix)).expect("prompt");
     nb.set_answer("report.docx", prompt, answer);
     export(&dir, &nb);
     checks(&dir)
@@ -281,7 +282,7 @@ fn a13_a14_a15_unwritten_sections() {
     assert_eq!(with_answer("the choice that most helps", ""), [Check::A13, Check::A16]);
     assert_eq!(with_answer("energy", ""), [Check::A15, Check::A16]);
     let (_tmp, dir, mut nb) = method_notebook();
-    let models = documents::prompts("ai-usage.txt")[0];
+    let models = documents::prompts(Document::AiUsage)[0];
     nb.set_answer("ai-usage.txt", models, "");
     export(&dir, &nb);
     assert_eq!(checks(&dir), [Check::A14, Check::A16]);
@@ -308,7 +309,7 @@ fn docx_text(path: &Path) -> String {
 #[test]
 fn a16_a_leftover_prompt_is_found() {
     let (_tmp, dir, mut nb) = method_notebook();
-    let prompt = documents::prompts("threat-model-report.docx")[3];
+    let prompt = documents::prompts(Document::ThreatModel)[3];
     nb.set_answer("threat-model-report.docx", prompt, "");
     export(&dir, &nb);
     assert!(docx_text(&dir.join("exports/threat-model-report.docx")).contains(documents::PROMPT_MARK));
@@ -326,10 +327,10 @@ fn a16_a_leftover_prompt_is_found() {
 #[test]
 fn a16_a_part_marked_not_part_is_accepted() {
     let (_tmp, dir, mut nb) = method_notebook();
-    let energy = documents::prompts("report.docx").into_iter().find(|p| p.starts_with("energy")).expect("energy");
+    let energy = documents::prompts(Document::Report).into_iter().find(|p| p.starts_with("energy")).expect("energy");
     nb.set_answer("report.docx", energy, "");
     nb.set_not_part("report.docx", energy, "no energy counter on this lab machine").expect("n/a");
-    for prompt in documents::prompts("soc-architecture-review.docx") {
+    for prompt in documents::prompts(Document::SocReview) {
         nb.set_answer("soc-architecture-review.docx", prompt, "");
     }
     nb.set_not_part("soc-architecture-review.docx", WHOLE_DOCUMENT, "this lab asks for no SoC review").expect("n/a");
@@ -358,7 +359,7 @@ fn a16_a_part_marked_not_part_is_accepted() {
 #[test]
 fn a7_names_the_number_and_reads_the_course_literally() {
     let (_tmp, dir, mut nb) = method_notebook();
-    let prompt = documents::prompts("report.docx").into_iter().find(|p| p.starts_with("performance")).expect("p");
+    let prompt = documents::prompts(Document::Report).into_iter().find(|p| p.starts_with("performance")).expect("p");
     nb.set_answer(
         "report.docx",
         prompt,
@@ -378,7 +379,7 @@ fn a8_checks_a_median_written_in_prose() {
     let (_tmp, dir, mut nb) = method_notebook();
     let shown = nb.runs()[0].median_column();
     assert_eq!(shown, "12.50 ms", "the fixture's median");
-    let prompt = documents::prompts("report.docx").into_iter().find(|p| p.starts_with("performance")).expect("p");
+    let prompt = documents::prompts(Document::Report).into_iter().find(|p| p.starts_with("performance")).expect("p");
     nb.set_answer("report.docx", prompt, "The ikj loop takes 12.503 ms (MEASURED).");
     export(&dir, &nb);
     let found = findings_of(&dir, Check::A8);
@@ -440,7 +441,7 @@ fn a17_export_refuses_to_overwrite_an_edited_document() {
     assert!(refused.to_string().contains("--force"), "{refused}");
     assert_eq!(std::fs::read(&report).expect("read"), edited, "nothing was written");
     // A document no record vouches for is not replaced either.
-    std::fs::remove_file(dir.join(documents::record::RECORD_FILE)).expect("rm record");
+    std::fs::remove_file(dir.join(documents::export_record::RECORD_FILE)).expect("rm record");
     let refused = documents::export_to(&dir, &nb, None, documents::Overwrite::Never).expect_err("unrecorded");
     assert!(refused.to_string().contains("not written by a recorded export"), "{refused}");
     documents::export_to(&dir, &nb, None, documents::Overwrite::Edited).expect("forced");

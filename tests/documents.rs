@@ -5,7 +5,8 @@ use std::io::Read as _;
 use calamine::{Data, Reader, Xlsx};
 use vernier_engine::documents::blocks::Block;
 use vernier_engine::documents::measurements::{Column, Layout};
-use vernier_engine::documents::{self, Attachments, STEMS, measurements};
+use vernier_engine::documents::{self, Attachments, measurements};
+use vernier_engine::notebook::Document;
 use vernier_engine::notebook::{Budget, Citation, Run, RunColumn, Tag};
 
 use crate::util::{at, saved_notebook};
@@ -27,7 +28,16 @@ fn export_writes_exactly_the_six_documents() {
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    let mut expected: Vec<String> = STEMS.map(String::from).to_vec();
+    let mut expected: Vec<String> = [
+        "report.docx",
+        "measurements.xlsx",
+        "soc-architecture-review.docx",
+        "placement-decision.docx",
+        "threat-model-report.docx",
+        "ai-usage.txt",
+    ]
+    .map(String::from)
+    .to_vec();
     expected.sort();
     assert_eq!(names, expected);
     assert_eq!(written.len(), 6);
@@ -62,10 +72,10 @@ fn the_report_embeds_its_chart() {
 #[test]
 fn written_answers_fill_the_documents() {
     let (_tmp, _dir, mut nb) = saved_notebook();
-    let prompts = documents::prompts("report.docx");
+    let prompts = documents::prompts(Document::Report);
     let question = prompts.iter().find(|p| p.contains("the question")).expect("a question prompt");
     nb.set_answer("report.docx", question, "Does the memory wall show at 8 MiB?");
-    let soc_prompts = documents::prompts("soc-architecture-review.docx");
+    let soc_prompts = documents::prompts(Document::SocReview);
     let blocks_prompt = soc_prompts.iter().find(|p| p.starts_with("blocks of")).expect("block inventory prompt");
     nb.set_answer("soc-architecture-review.docx", blocks_prompt, "NPU | inference | DRAM | bandwidth | inferred | —");
     nb.add_citation(Citation {
@@ -208,7 +218,7 @@ fn a_column_added_to_the_layout_lands_in_its_place_in_the_workbook() {
 #[test]
 fn the_report_results_table_takes_run_cells_by_name() {
     let (_tmp, _dir, nb) = saved_notebook();
-    let blocks = documents::fill(&nb, "report.docx", &Attachments::default());
+    let blocks = documents::fill(&nb, Document::Report, &Attachments::default());
     let rows = blocks
         .iter()
         .find_map(|b| match b {
@@ -345,7 +355,7 @@ fn the_thermals_paragraph_is_complete() {
         stated: None,
     };
     nb.record_soak(soak, at(60));
-    let blocks = documents::fill(&nb, "report.docx", &Attachments::default());
+    let blocks = documents::fill(&nb, Document::Report, &Attachments::default());
     let thermals = blocks
         .iter()
         .find_map(|b| match b {

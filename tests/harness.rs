@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use vernier_engine::harness::{BenchSpec, Engine, EngineEvent, Refused, Subject, raw, record};
+use vernier_engine::notebook::Document;
 use vernier_engine::notebook::{KernelKind, KernelSpec};
 use vernier_engine::notebook::{WarmupPolicy, store};
 
@@ -181,7 +182,7 @@ fn a_comparison_is_recorded_as_a_pair_in_every_face() {
     assert_eq!(rows[0][..3], ["#", "What", "Run A"].map(String::from));
     assert!(rows[1].iter().any(|c| c == verdict), "{:?}", rows[1]);
     assert!(rows[1].iter().any(|c| c.starts_with("paired short/long")), "{:?}", rows[1]);
-    let table = documents::fill(&nb, "report.docx", &Attachments::default())
+    let table = documents::fill(&nb, Document::Report, &Attachments::default())
         .into_iter()
         .find_map(|b| match b {
             Block::Table(rows) if rows[0][0] == "Comparison" => Some(rows),

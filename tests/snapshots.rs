@@ -5,6 +5,7 @@ use calamine::{Data, Reader, Xlsx};
 use vernier_engine::audit::{self, Check, Place};
 use vernier_engine::documents::blocks::Block;
 use vernier_engine::documents::{self, Attachments, measurements};
+use vernier_engine::notebook::Document;
 use vernier_engine::notebook::{Condition, ConditionName, EnvField, NOT_RECORDED, Notebook, RowRef, RunColumn, store};
 
 use crate::util::{at, measurement, saved_notebook};
@@ -26,7 +27,7 @@ fn command_run(what: &str) -> vernier_engine::notebook::Measurement {
 }
 
 fn results_table(nb: &Notebook) -> Vec<Vec<String>> {
-    documents::fill(nb, "report.docx", &Attachments::default())
+    documents::fill(nb, Document::Report, &Attachments::default())
         .into_iter()
         .find_map(|b| match b {
             Block::Table(rows) if rows[0][0] == "Experiment" => Some(rows),
@@ -78,7 +79,7 @@ fn a_row_keeps_the_environment_it_was_measured_in() {
 
     // The report's header states what the rows were measured under, not
     // today's fields: each value with the rows it holds for.
-    let report = documents::blocks::to_text(&documents::fill(&nb, "report.docx", &Attachments::default()));
+    let report = documents::blocks::to_text(&documents::fill(&nb, Document::Report, &Attachments::default()));
     assert!(
         report.contains("power source: not stated (run 1); mains (run 2); battery (run 3)"),
         "{}",

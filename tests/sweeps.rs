@@ -4,9 +4,10 @@
 use calamine::{Data, Reader, Xlsx};
 use vernier_engine::documents::blocks::Block;
 use vernier_engine::documents::{self, Attachments, measurements};
+use vernier_engine::notebook::Document;
 use vernier_engine::notebook::Param;
 use vernier_engine::notebook::{NewSweep, Notebook, RowRef, RunsLine, store};
-use vernier_engine::sweeps::SweepView;
+use vernier_engine::sweep_view::SweepView;
 
 use crate::util::{at, measurement};
 
@@ -103,7 +104,7 @@ fn values_that_are_not_numbers_keep_their_order() {
     assert_eq!(view.points().map(|p| p.x).collect::<Vec<_>>(), [0.0, 1.0, 2.0]);
     assert_eq!((view.x_label(1.0), view.x_label(0.5)), ("rand".to_owned(), String::new()));
     assert!(!view.log_x());
-    let blocks = documents::fill(&nb, "report.docx", &Attachments::default());
+    let blocks = documents::fill(&nb, Document::Report, &Attachments::default());
     let table = blocks
         .iter()
         .find_map(|b| match b {
@@ -135,7 +136,7 @@ fn a_sweep_naming_a_run_twice_is_refused() {
 #[test]
 fn the_documents_chart_and_link_a_sweep() {
     let nb = swept();
-    let blocks = documents::fill(&nb, "report.docx", &Attachments::default());
+    let blocks = documents::fill(&nb, Document::Report, &Attachments::default());
     let at_sweep = blocks
         .iter()
         .position(|b| matches!(b, Block::Paragraph(r) if r.iter().any(|r| r.text.starts_with("Sweep W1: runs 2–8"))))

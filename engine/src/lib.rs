@@ -27,7 +27,7 @@
 //!   session guards (SPEC S13, S14), for every face that compares rows.
 //! - [`extend`] — one of my own rows rerun to 51 trials, and whether its
 //!   median moved by more than the difference I mean to claim (SPEC S10).
-//! - [`sweeps`] — the sweeps of a notebook as tables and charts read them.
+//! - [`sweep_view`] — the sweeps of a notebook as tables and charts read them.
 
 pub mod audit;
 pub mod compare;
@@ -36,7 +36,7 @@ pub mod extend;
 pub mod import;
 pub mod merge;
 pub mod reproduce;
-pub mod sweeps;
+pub mod sweep_view;
 
 pub use vernier_instrument::{consent, harness, instrument, kernels, platform, soak};
 pub use vernier_model::{bounded, digest, display, duration, notebook, os, stats};

@@ -19,7 +19,7 @@ use chrono::{DateTime, Utc};
 use crate::display::inert;
 use crate::documents::edits::{Change, Edit};
 use crate::documents::foreign::{self, SheetRun};
-use crate::documents::measurements::{Own, PREDICTION_TEXT, TYPED_RUN_COLUMNS};
+use crate::documents::measurements::{OwnWorkbook, PREDICTION_TEXT, TYPED_RUN_COLUMNS};
 use crate::import::{Prepared, PreparedRow};
 use crate::notebook::{
     Condition, ConditionName, EnvField, FROM_SPREADSHEET, Measurement, Notebook, NotebookError, PredictionText, RowRef,
@@ -183,7 +183,7 @@ fn sealed_run_cell(column: &str, subject: RowRef) -> String {
 
 /// The plan for taking `workbook`'s edits into `mine`, the notebook as it
 /// is on disk now. `file` names the workbook in what is recorded.
-pub fn plan(workbook: &Own, mine: &Notebook, file: &str) -> Plan {
+pub fn plan(workbook: &OwnWorkbook, mine: &Notebook, file: &str) -> Plan {
     let source = format!("{FROM_SPREADSHEET} ({file}, export {})", workbook.id);
     let mut plan = Plan { source: source.clone(), ..Plan::default() };
     let mut seen = Seen::new(mine, &source);
@@ -682,9 +682,9 @@ pub enum MergeError {
     NotEmpty(std::path::PathBuf),
 }
 
-/// Whose a workbook Vernier wrote is (N12, R1).
+/// Whose a workbook Vernier wrote is (N12, R1): its ownership.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Whose {
+pub enum Ownership {
     /// The notebook's own: in one of its export folders, carrying this
     /// notebook. Its edits may be taken in.
     Mine,
@@ -696,15 +696,15 @@ pub enum Whose {
 /// notebook `mine` in folder `dir`: it must sit in `dir`'s `exports/` or in a
 /// folder an export from `dir` recorded, and carry the same notebook (the
 /// same title and creation time).
-pub fn whose(path: &Path, theirs: &Notebook, dir: &Path, mine: &Notebook) -> Whose {
+pub fn whose(path: &Path, theirs: &Notebook, dir: &Path, mine: &Notebook) -> Ownership {
     let real = |p: &Path| std::fs::canonicalize(p).ok();
     let folder = path.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p });
     let in_exports = folder.and_then(real).is_some_and(|f| {
         real(&dir.join(crate::notebook::store::EXPORTS_DIR)) == Some(f.clone())
-            || crate::documents::record::ExportRecord::read(dir, &f).is_some()
+            || crate::documents::export_record::ExportRecord::read(dir, &f).is_some()
     });
     if !in_exports {
-        return Whose::Theirs(format!(
+        return Ownership::Theirs(format!(
             "{} is not in this notebook's exports folder, so it is someone else's workbook: read-only (R1). If it is \
              this notebook's, copied elsewhere, copy it back into {} to take its edits in",
             path.display(),
@@ -714,17 +714,17 @@ pub fn whose(path: &Path, theirs: &Notebook, dir: &Path, mine: &Notebook) -> Who
     // A link in the exports folder may point at any file: only a real one
     // is the notebook's own.
     if !std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file()) {
-        return Whose::Theirs(format!("{} is not a regular file in the exports folder: read-only", path.display()));
+        return Ownership::Theirs(format!("{} is not a regular file in the exports folder: read-only", path.display()));
     }
     if (theirs.created_at, &theirs.title) != (mine.created_at, &mine.title) {
-        return Whose::Theirs(format!(
+        return Ownership::Theirs(format!(
             "{} carries another notebook (“{}”, made {}), so it is someone else's workbook: read-only (R1)",
             path.display(),
             inert(&theirs.title),
             theirs.created_at.format("%Y-%m-%d %H:%M UTC")
         ));
     }
-    Whose::Mine
+    Ownership::Mine
 }
 
 /// What [`merge`] did.
@@ -753,7 +753,7 @@ pub fn merge(dir: &Path, path: &Path, at: DateTime<Utc>) -> Result<Merged, Merge
     let own = crate::documents::measurements::read_own(&bytes, &path.display().to_string())?;
     let file = file_name(path);
     let weigh = |mine: &mut Notebook| {
-        if let Whose::Theirs(why) = whose(path, &own.notebook, dir, mine) {
+        if let Ownership::Theirs(why) = whose(path, &own.notebook, dir, mine) {
             return Err(MergeError::NotMine(why));
         }
         let plan = plan(&own, mine, &file);
@@ -766,7 +766,7 @@ pub fn merge(dir: &Path, path: &Path, at: DateTime<Utc>) -> Result<Merged, Merge
     let tell_record = |_: &(Plan, Taken), _: &Notebook| match path.parent() {
         Some(folder) => {
             let folder = if folder.as_os_str().is_empty() { Path::new(".") } else { folder };
-            let mut record = crate::documents::record::ExportRecord::read(dir, folder).unwrap_or_default();
+            let mut record = crate::documents::export_record::ExportRecord::read(dir, folder).unwrap_or_default();
             record.files.insert(file.clone(), crate::digest::sha256_hex(&bytes));
             record.write(dir, folder).is_ok()
         }
@@ -887,7 +887,7 @@ pub fn take_foreign(dir: &Path, runs: &[Prepared], at: DateTime<Utc>) -> Result<
 mod tests {
     use super::*;
     use crate::documents::edits::{Value, Visible, compare};
-    use crate::documents::measurements::{Own, written};
+    use crate::documents::measurements::{OwnWorkbook, written};
     use chrono::TimeZone;
 
     fn at() -> DateTime<Utc> {
@@ -904,12 +904,12 @@ mod tests {
 
     /// The workbook of export `id` of `nb`, its visible sheets changed by
     /// `edit`.
-    fn workbook(nb: &Notebook, id: &str, edit: impl FnOnce(&mut Vec<Visible>)) -> Own {
+    fn workbook(nb: &Notebook, id: &str, edit: impl FnOnce(&mut Vec<Visible>)) -> OwnWorkbook {
         let cells = written(nb);
         let mut visible: Vec<Visible> = cells.iter().map(Visible::from).collect();
         edit(&mut visible);
         let edits = compare(&cells, &visible);
-        Own { notebook: nb.clone(), layout: 2, id: id.into(), edits, problems: Vec::new() }
+        OwnWorkbook { notebook: nb.clone(), layout: 2, id: id.into(), edits, problems: Vec::new() }
     }
 
     /// Types `cells` (header, text) as a new row of sheet `name`.

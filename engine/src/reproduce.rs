@@ -6,33 +6,30 @@
 //! that visibly runs code written in their file (a shell's `-c`, see
 //! [`inline_code`](crate::consent::inline_code)) needs a second, explicit consent.
 
-mod same;
-mod side;
-mod sweep;
+mod same_experiment;
+mod side_by_side;
+mod sweep_rerun;
 mod verdict;
 
 use std::path::Path;
 
-pub use same::{Placement, ProgramCheck, ResultCheck, placement, program_checks, result_check};
-pub use side::{ArmSide, RatioSide, SideBySide};
-pub use sweep::{PointByPoint, SweepOriginal};
+pub use same_experiment::{Placement, ProgramCheck, ResultCheck, placement, program_checks, result_check};
+pub use side_by_side::{ArmSide, RatioSide, SideBySide};
+pub use sweep_rerun::{PointByPoint, SweepOriginal};
 pub use verdict::{Judged, MIN_TRIALS, Measured, NOISE_FACTOR, NOISE_FLOOR, Outcome, RULE, judge};
 
 use crate::consent::Gate;
 use crate::display::{inert, quote_argv};
 use crate::documents::edits::Edit;
 use crate::documents::foreign::{Foreign, MAX_TRIALS, MAX_WORKBOOK_BYTES, SheetRun};
-use crate::documents::measurements::{self, Opened, Own, ReadError};
+use crate::documents::measurements::{self, Opened, OwnWorkbook, ReadError};
 use crate::harness::provenance::Hashes;
-use crate::harness::{BenchSpec, Provenance, Subject, recorded_cooldown};
+use crate::harness::{BenchSpec, DEFAULT_WARMUP, DEFAULT_WARMUP_TRIALS, Provenance, Subject, recorded_cooldown};
 use crate::notebook::KernelSpec;
 use crate::notebook::{Condition, ConditionName, LoadError, Notebook, WarmupPolicy, conditions_text, store};
 use crate::notebook::{MetricSpec, OwnFigure};
 use crate::stats::Summary;
 use crate::stats::units::Figures;
-
-/// Warm-up used when the original row does not state one (an import).
-pub const DEFAULT_WARMUP: u32 = 3;
 
 /// The row being reproduced, as its owner recorded it.
 #[derive(Debug, Clone, PartialEq)]
@@ -124,7 +121,7 @@ pub enum Log {
     Notebook(Box<Notebook>),
     /// A workbook Vernier wrote: the notebook it carries, and what was
     /// changed in it in a spreadsheet (N12) — shown, never run.
-    Workbook(Box<Own>),
+    Workbook(Box<OwnWorkbook>),
     /// A workbook Vernier did not write, read by header names (D4).
     Foreign(Foreign),
 }
@@ -352,7 +349,7 @@ impl Original {
 
     /// The warm-up the rerun takes: their policy — a count, a statement of
     /// warm-ups their own driver ran, or a settle with its bound — or, when
-    /// they recorded none, [`DEFAULT_WARMUP`] trials.
+    /// they recorded none, the harness's [`DEFAULT_WARMUP`] (an import).
     fn rerun_warmup(&self) -> Result<WarmupPolicy, String> {
         match self.policy {
             WarmupPolicy::Count(c) | WarmupPolicy::Stated(c) if c > MAX_TRIALS => {
@@ -360,7 +357,7 @@ impl Original {
             }
             WarmupPolicy::Count(c) | WarmupPolicy::Stated(c) => Ok(WarmupPolicy::Count(c)),
             WarmupPolicy::Settle { max } => Ok(WarmupPolicy::Settle { max: max.clamp(1, 50) }),
-            WarmupPolicy::Unknown => Ok(WarmupPolicy::Count(DEFAULT_WARMUP)),
+            WarmupPolicy::Unknown => Ok(DEFAULT_WARMUP),
         }
     }
 
@@ -370,7 +367,7 @@ impl Original {
         let discarded = self.warmup_trials.map_or_else(String::new, |w| format!(" (they discarded {w})"));
         match self.rerun_warmup() {
             Ok(_) if self.policy == WarmupPolicy::Unknown => {
-                format!("not stated by them; {DEFAULT_WARMUP} will be discarded{discarded}")
+                format!("not stated by them; {DEFAULT_WARMUP_TRIALS} will be discarded{discarded}")
             }
             Ok(policy) => format!("{policy}, their policy{discarded}"),
             Err(why) => why,

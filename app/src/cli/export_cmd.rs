@@ -2,7 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use vernier_engine::documents::{self, Overwrite, STEMS};
+use vernier_engine::documents::{self, Overwrite};
+use vernier_engine::notebook::Document;
 use vernier_engine::notebook::store::EXPORTS_DIR;
 
 use super::notebook_cmds::open;
@@ -27,7 +28,7 @@ pub fn export(dir: &Path, out: Option<&PathBuf>, force: bool) -> Outcome {
             entries
                 .filter_map(Result::ok)
                 .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| !STEMS.contains(&n.as_str()) && !n.starts_with('.'))
+                .filter(|n| Document::from_stem(n).is_none() && !n.starts_with('.'))
                 .map(vernier_engine::display::inert_line)
                 .collect()
         })

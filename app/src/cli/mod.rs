@@ -21,10 +21,10 @@ mod import_cmds;
 mod interrupt;
 mod merge_cmd;
 mod notebook_cmds;
-mod numbers;
 mod placement_cmd;
 mod recover_cmd;
 mod reproduce_cmd;
+mod samples;
 mod show;
 mod soak_cmds;
 mod stats_cmds;
@@ -44,12 +44,12 @@ use crate::exit::{Failure, Outcome};
 #[command(name = "vernier", version, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
-    face: Option<Face>,
+    verb: Option<Verb>,
 }
 
 /// The window's one subcommand, then every command of the command line.
 #[derive(Debug, Subcommand)]
-enum Face {
+enum Verb {
     /// Open the app on a notebook folder (a measurements.xlsx opens read-only, to reproduce from).
     Open {
         /// The notebook folder, or a measurements.xlsx.
@@ -201,10 +201,10 @@ pub enum Invocation {
 
 /// Parses the process's arguments (clap prints usage and exits on bad ones).
 pub fn parse() -> Invocation {
-    match Cli::parse().face {
+    match Cli::parse().verb {
         None => Invocation::Window(None),
-        Some(Face::Open { path }) => Invocation::Window(Some(path)),
-        Some(Face::Command(command)) => Invocation::Command(Box::new(command)),
+        Some(Verb::Open { path }) => Invocation::Window(Some(path)),
+        Some(Verb::Command(command)) => Invocation::Command(Box::new(command)),
     }
 }
 

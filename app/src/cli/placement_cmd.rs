@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::anyhow;
 use clap::Args;
 use vernier_engine::bounded;
-use vernier_engine::documents::placement;
+use vernier_engine::documents::placement_decision;
 use vernier_engine::import::MAX_IMPORT_BYTES;
 
 use vernier_engine::notebook::Budget;
@@ -38,16 +38,16 @@ pub fn placement(args: &PlacementArgs) -> Outcome {
         Some(path) => {
             bounded::read_text_bounded(path, MAX_IMPORT_BYTES, "a placement table").map_err(Failure::input)?
         }
-        None => placement::SHIPPED.to_owned(),
+        None => placement_decision::SHIPPED.to_owned(),
     };
     let source = args
         .file
         .as_ref()
         .map_or_else(|| "datasets/placement-bench.csv".to_owned(), |p| vernier_engine::display::path(p));
-    let entries = placement::parse(&text).map_err(|e| Failure::input(anyhow!("{e} (in {source})")))?;
+    let entries = placement_decision::parse(&text).map_err(|e| Failure::input(anyhow!("{e} (in {source})")))?;
     let budgets: BTreeMap<String, f64> = args.budget.iter().cloned().collect();
     let rates: BTreeMap<String, f64> = args.rate.iter().cloned().collect();
-    let rows: Vec<Vec<String>> = placement::decide(&entries, &budgets, &rates)
+    let rows: Vec<Vec<String>> = placement_decision::decide(&entries, &budgets, &rates)
         .into_iter()
         .map(|d| vec![d.workload, d.processor, d.why, d.cost])
         .collect();

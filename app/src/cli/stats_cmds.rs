@@ -7,7 +7,7 @@ use vernier_engine::harness::{TrialRecord, TrialStatus, raw};
 use vernier_engine::stats::units::{DisplayUnit, Figures};
 use vernier_engine::stats::{self, Comparison, Spread, Summary, format_percent, format_percent_change, format_plain};
 
-use super::numbers::{Input, RawTrials, Sample, read_input, read_sample};
+use super::samples::{Input, RawTrials, Sample, read_input, read_sample};
 use super::{Failure, Outcome};
 
 /// `vernier stats`.

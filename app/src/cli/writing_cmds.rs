@@ -7,8 +7,8 @@ use anyhow::anyhow;
 use clap::Args;
 use vernier_engine::bounded;
 use vernier_engine::display;
-use vernier_engine::documents::{self, STEMS};
-use vernier_engine::notebook::{Citation, Tag, WHOLE_DOCUMENT, store};
+use vernier_engine::documents;
+use vernier_engine::notebook::{Citation, Document, Tag, WHOLE_DOCUMENT, store};
 
 use super::notebook_cmds::{change, open};
 use super::{Failure, Outcome, table};
@@ -66,15 +66,11 @@ pub fn write(args: &WriteArgs) -> Outcome {
     let Some(document) = &args.document else {
         return list(&args.dir);
     };
-    let stem = STEMS.iter().copied().find(|s| s == document).filter(|s| documents::template(s).is_some()).ok_or_else(
-        || {
-            Failure::input(anyhow!(
-                "'{document}' has nothing to write; the documents with prompts are: {}",
-                with_prompts()
-            ))
-        },
-    )?;
-    let prompts = documents::prompts(stem);
+    let document = Document::from_stem(document).filter(|d| documents::template(*d).is_some()).ok_or_else(|| {
+        Failure::input(anyhow!("'{document}' has nothing to write; the documents with prompts are: {}", with_prompts()))
+    })?;
+    let stem = document.stem();
+    let prompts = documents::prompts(document);
     let Some(number) = args.prompt else {
         if let Some(reason) = &args.na {
             return change(&args.dir, |nb| {
@@ -83,7 +79,7 @@ pub fn write(args: &WriteArgs) -> Outcome {
                 Ok(not_part_said(stem, reason, was))
             });
         }
-        return list_one(&args.dir, stem);
+        return list_one(&args.dir, document);
     };
     let prompt = number
         .checked_sub(1)
@@ -192,13 +188,14 @@ pub fn cite(args: &CiteArgs) -> Outcome {
 
 /// Every document's prompts, numbered, with whether each is written.
 fn list(dir: &Path) -> Outcome {
-    for stem in STEMS.iter().filter(|s| documents::template(s).is_some()) {
-        list_one(dir, stem)?;
+    for document in Document::ALL.into_iter().filter(|d| documents::template(*d).is_some()) {
+        list_one(dir, document)?;
     }
     Ok(0)
 }
 
-fn list_one(dir: &Path, stem: &str) -> Outcome {
+fn list_one(dir: &Path, document: Document) -> Outcome {
+    let stem = document.stem();
     let nb = open(dir)?;
     let w = nb.writing();
     if let Some(reason) = w.not_part(stem, WHOLE_DOCUMENT) {
@@ -206,7 +203,7 @@ fn list_one(dir: &Path, stem: &str) -> Outcome {
         return Ok(0);
     }
     out!("{stem}");
-    for (i, prompt) in documents::prompts(stem).iter().enumerate() {
+    for (i, prompt) in documents::prompts(document).iter().enumerate() {
         let state = match (w.answer(stem, prompt), w.not_part(stem, prompt)) {
             (Some(_), _) => "written".to_owned(),
             (None, Some(reason)) => format!("not part: {}", display::inert_line(reason.to_owned())),
@@ -218,5 +215,7 @@ fn list_one(dir: &Path, stem: &str) -> Outcome {
 }
 
 fn with_prompts() -> String {
-    STEMS.iter().filter(|s| documents::template(s).is_some()).copied().collect::<Vec<_>>().join(", ")
+    let with: Vec<&str> =
+        Document::ALL.into_iter().filter(|d| documents::template(*d).is_some()).map(Document::stem).collect();
+    with.join(", ")
 }

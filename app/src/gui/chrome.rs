@@ -121,7 +121,10 @@ impl VernierApp {
 
     pub(super) fn status_ui(&mut self, ui: &mut egui::Ui) {
         let (mut retry, mut discard) = (false, false);
-        ui.horizontal(|ui| {
+        // Wrapped, not cut: a lock held elsewhere, a failed save or a long
+        // error must be read whole at any window width, so the bar takes a
+        // second line rather than losing its end.
+        ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new(vernier_engine::display::path(&self.doc.dir)).monospace());
             ui.separator();
             match (&self.io, &self.doc.save_error) {

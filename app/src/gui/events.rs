@@ -266,7 +266,7 @@ impl VernierApp {
             io::Event::TakenIn { dir, path, result } => self.on_taken_in(&dir, &path, result),
             io::Event::MadeNotebook { target, result } => match result {
                 Ok(made) => {
-                    let io::Made { merged, notebook, unwritten } = *made;
+                    let io::MadeNotebook { merged, notebook, unwritten } = *made;
                     let (taken, failed) = super::workbook::taken_message(&merged);
                     self.open(target.clone(), notebook, unwritten);
                     self.reproduce = None;

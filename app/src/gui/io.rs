@@ -9,7 +9,7 @@ use std::thread::JoinHandle;
 use vernier_engine::documents;
 use vernier_engine::harness::{self, BenchResult, TrialRecord};
 use vernier_engine::import::Prepared;
-use vernier_engine::notebook::{MetricSpec, Notebook, RawFile, store};
+use vernier_engine::notebook::{Document, MetricSpec, Notebook, RawFile, store};
 
 /// Work for the I/O thread.
 pub enum Request {
@@ -93,7 +93,7 @@ pub enum Event {
     /// The notebook now lives in `to` (or could not be copied there).
     SavedAs { to: PathBuf, result: Result<(), String> },
     /// The documents were written: each name with its unwritten parts.
-    Exported(Result<Vec<(&'static str, usize)>, String>),
+    Exported(Result<Vec<(Document, usize)>, String>),
     /// Nothing was written: these documents changed since Vernier wrote
     /// them, and the user has to say whether to replace them (A17).
     ExportWouldOverwrite(Vec<String>),
@@ -125,7 +125,7 @@ pub enum Event {
     TakenIn { dir: PathBuf, path: PathBuf, result: Result<Box<TakenIn>, String> },
     /// A new notebook was made in `target` from someone's workbook and
     /// loaded (or not); the file thread follows it from now on.
-    MadeNotebook { target: PathBuf, result: Result<Box<Made>, String> },
+    MadeNotebook { target: PathBuf, result: Result<Box<MadeNotebook>, String> },
     /// The recovery files pending beside the notebook in `dir`, with their
     /// changes weighed (empty: none).
     RecoveryFound { dir: PathBuf, found: Vec<super::recovery::Found> },
@@ -205,7 +205,7 @@ pub struct Recovered {
 }
 
 /// A notebook made from someone's workbook, loaded.
-pub struct Made {
+pub struct MadeNotebook {
     /// What was taken in from the workbook.
     pub merged: vernier_engine::merge::Merged,
     /// The new notebook as saved.
@@ -215,7 +215,7 @@ pub struct Made {
 }
 
 /// Parts of each document still to write (see `documents::unwritten`).
-pub type Unwritten = Vec<(&'static str, usize)>;
+pub type Unwritten = Vec<(Document, usize)>;
 
 /// What the file holds after the window's changes were applied to it.
 pub struct Saved {
@@ -660,7 +660,7 @@ fn weigh_workbook(watched: Option<&mut Watched>, out: &SyncSender<Event>, wake: 
 
 /// Makes a new notebook in `target` from the workbook at `workbook` (only
 /// read), loads it and follows it from now on.
-fn made_notebook(workbook: &Path, target: &Path, watched: &mut Option<Watched>) -> Result<Box<Made>, String> {
+fn made_notebook(workbook: &Path, target: &Path, watched: &mut Option<Watched>) -> Result<Box<MadeNotebook>, String> {
     let bytes = vernier_engine::bounded::read_bounded(workbook, documents::foreign::MAX_WORKBOOK_BYTES, "a workbook")
         .map_err(|e| e.to_string())?;
     let merged =
@@ -668,7 +668,7 @@ fn made_notebook(workbook: &Path, target: &Path, watched: &mut Option<Watched>) 
     let (notebook, stamp) = store::load_stamped(target).map_err(|e| e.to_string())?;
     *watched = Some(Watched::new(target.to_path_buf(), stamp));
     let unwritten = documents::unwritten(&notebook);
-    Ok(Box::new(Made { merged, notebook, unwritten }))
+    Ok(Box::new(MadeNotebook { merged, notebook, unwritten }))
 }
 
 /// Takes the workbook's edits in (`merge` locks, loads, applies, saves),

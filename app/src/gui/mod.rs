@@ -32,7 +32,7 @@ use egui::{Key, KeyboardShortcut, Modifiers, RichText};
 use vernier_engine::extend::{Claim, Extension};
 use vernier_engine::harness::{BenchSpec, Engine, Refused, Wake};
 use vernier_engine::notebook::pending::Edit;
-use vernier_engine::notebook::{EnvField, IntegrityFinding, Notebook, PredictionText, store};
+use vernier_engine::notebook::{Document, EnvField, IntegrityFinding, Notebook, PredictionText, store};
 
 pub use views::Section;
 
@@ -340,7 +340,7 @@ struct Doc {
     revision: u64,
     /// Parts of each document still to write, as of the last save (counted
     /// on the I/O thread: with 10 000 runs it takes tens of milliseconds).
-    unwritten: Vec<(&'static str, usize)>,
+    unwritten: Vec<(Document, usize)>,
     /// Bumped on every change: each change's number.
     generation: u64,
     /// The changes applied to `notebook` that are not yet on disk, oldest
@@ -451,7 +451,7 @@ pub struct VernierApp {
     /// For waking the window from other threads.
     egui_ctx: egui::Context,
     /// The last export: each document with its unwritten parts.
-    exported: Option<Vec<(&'static str, usize)>>,
+    exported: Option<Vec<(Document, usize)>>,
     /// The last audit's findings.
     audit: Option<vernier_engine::audit::Report>,
     /// Set by a termination signal: cancel what runs and close.
@@ -594,8 +594,6 @@ impl VernierApp {
     /// Opens the section an audit finding points at, with its row selected.
     fn jump(&mut self, place: vernier_engine::audit::Place) {
         use vernier_engine::audit::Place;
-        use vernier_engine::documents::STEMS;
-        let document = |file: &str| STEMS.iter().position(|s| *s == file).unwrap_or(0);
         self.views.section = match place {
             Place::Run { number } => {
                 self.select_run(number);
@@ -604,11 +602,11 @@ impl VernierApp {
             Place::Soak { .. } => Section::Soaks,
             Place::Prediction { .. } => Section::Predictions,
             Place::Citation { .. } | Place::Exports => {
-                self.views.document = 0;
+                self.views.document = Document::Report;
                 Section::Documents
             }
             Place::Document { file, .. } => {
-                self.views.document = document(&file);
+                self.views.document = Document::from_stem(&file).unwrap_or_default();
                 Section::Documents
             }
             Place::Notebook => Section::Environment,

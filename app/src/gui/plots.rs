@@ -10,7 +10,7 @@ use vernier_engine::harness::{TrialRecord, raw};
 use vernier_engine::notebook::{Brevity, Run, WarmupPolicy, plausible};
 use vernier_engine::stats;
 use vernier_engine::stats::units::DisplayUnit;
-use vernier_engine::sweeps::SweepView;
+use vernier_engine::sweep_view::SweepView;
 
 /// A run's trials, read back from its raw file and put in the row's unit:
 /// the processes' times, or the program's own figures when the row was

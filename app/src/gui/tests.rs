@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use vernier_engine::documents::STEMS;
+use vernier_engine::notebook::Document;
 use vernier_engine::notebook::store;
 
 use super::VernierApp;
@@ -373,7 +373,7 @@ fn export_from_the_window() {
     assert_eq!(names.len(), 6);
     harness.run();
     harness.get_by_label_contains("Exported in this session");
-    for stem in STEMS.iter().filter(|s| !s.ends_with(".xlsx")) {
+    for stem in Document::ALL.map(Document::stem).iter().filter(|s| !s.ends_with(".xlsx")) {
         let pending = format!("{stem} · ");
         assert!(harness.get_all_by_label_contains(&pending).next().is_some(), "{stem} has prompts left");
     }
@@ -463,7 +463,7 @@ fn a_prompt_is_marked_not_part_in_the_window() {
     harness.get_by_label("Documents").click();
     harness.run();
     let energy = "energy, or what you could not measure about it";
-    let index = vernier_engine::documents::prompts("report.docx").iter().position(|p| *p == energy).expect("energy");
+    let index = vernier_engine::documents::prompts(Document::Report).iter().position(|p| *p == energy).expect("energy");
     harness.get_all_by_label("Not part of this submission").nth(index).expect("its box").click();
     harness.run();
     let field = harness.get_by_role_and_label(Role::TextInput, "Reason:");

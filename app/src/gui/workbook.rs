@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use egui::{RichText, Ui};
 use vernier_engine::documents::foreign::MAX_WORKBOOK_BYTES;
-use vernier_engine::documents::{measurements, record::ExportRecord};
-use vernier_engine::merge::{self, Merged, Plan, Whose};
+use vernier_engine::documents::{export_record::ExportRecord, measurements};
+use vernier_engine::merge::{self, Merged, Ownership, Plan};
 use vernier_engine::notebook::store;
 
 use super::dialog::{Scrolling, close_button};
@@ -72,7 +72,7 @@ pub fn look(dir: &Path, path: &Path) -> Result<Option<Offer>, String> {
         return Ok(None);
     }
     let mine = store::load(dir).map_err(|e| e.to_string())?;
-    if let Whose::Theirs(why) = merge::whose(path, &own.notebook, dir, &mine) {
+    if let Ownership::Theirs(why) = merge::whose(path, &own.notebook, dir, &mine) {
         return Err(why);
     }
     let file = merge::file_name(path);
@@ -102,7 +102,7 @@ pub fn own_notebook(path: &Path) -> Option<PathBuf> {
     // on the file thread once the window is open.
     let theirs = measurements::read(&bytes, &path.display().to_string()).ok()?;
     let mine = store::load(dir).ok()?;
-    (merge::whose(&path, &theirs, dir, &mine) == Whose::Mine).then(|| dir.to_path_buf())
+    (merge::whose(&path, &theirs, dir, &mine) == Ownership::Mine).then(|| dir.to_path_buf())
 }
 
 /// The status bar's sentence for a finished take-in: a success only once it

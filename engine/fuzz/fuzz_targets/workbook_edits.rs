@@ -24,7 +24,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use vernier_engine::documents::edits::{self, Change, Edit, Value, Visible, Written};
-use vernier_engine::documents::measurements::{self, Own, SHEETS};
+use vernier_engine::documents::measurements::{self, OwnWorkbook, SHEETS};
 use vernier_engine::notebook::{
     EnvField, Measurement, Notebook, PredictionText, RowRef, Soak, SoakNumbers, SoakProtocol, Tag, WarmupPolicy,
 };
@@ -630,7 +630,7 @@ fn notebook(u: &mut Unstructured) -> Result<()> {
         edit_visible(u, &mut visible, Some(&written))?;
     }
     let found = edits::compare(&written, &visible);
-    let own = Own {
+    let own = OwnWorkbook {
         notebook: nb.clone(),
         layout: measurements::LAYOUT_VERSION,
         id: "fuzz".into(),

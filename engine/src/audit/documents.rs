@@ -8,8 +8,8 @@ use std::path::Path;
 
 use super::numbers::{self, TAGS};
 use super::{Check, Finding, Place};
-use crate::documents::{self, Attachments, MAX_DOCUMENT_BYTES, NO_CITATIONS, PROMPT_MARK, STEMS};
-use crate::notebook::{Notebook, is_date};
+use crate::documents::{self, Attachments, MAX_DOCUMENT_BYTES, NO_CITATIONS, PROMPT_MARK};
+use crate::notebook::{Document, Notebook, is_date};
 use crate::stats::decimals_for_dispersion;
 
 /// One paragraph or table row of a document, in reading order.
@@ -29,16 +29,17 @@ struct Line {
 
 /// Runs the document checks; returns whether the files on disk were read.
 pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Finding>) -> bool {
-    let exported = STEMS.iter().any(|s| exports.join(s).is_file());
+    let stems = Document::ALL.map(Document::stem);
+    let exported = stems.iter().any(|s| exports.join(s).is_file());
     // A11: exactly the six names.
     if exported {
         let present: Vec<String> = std::fs::read_dir(exports)
             .map(|it| it.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
             .unwrap_or_default();
-        for stem in STEMS.iter().filter(|s| !present.iter().any(|p| p == *s)) {
+        for stem in stems.iter().filter(|s| !present.iter().any(|p| p == *s)) {
             out.push(finding(Check::A11, Place::Exports, format!("{stem} is missing")));
         }
-        for extra in present.iter().filter(|p| !STEMS.contains(&p.as_str()) && !p.starts_with('.')) {
+        for extra in present.iter().filter(|p| !stems.contains(&p.as_str()) && !p.starts_with('.')) {
             out.push(finding(
                 Check::A11,
                 Place::Exports,
@@ -47,7 +48,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
         }
         if stale(dir, nb, exports) {
             // A17: exporting again would lose what was edited since.
-            let edited = documents::record::edited(dir, exports, &STEMS);
+            let edited = documents::export_record::edited(dir, exports, &stems);
             if edited.is_empty() {
                 out.push(finding(
                     Check::A11,
@@ -89,7 +90,8 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
             }
         }
     };
-    for stem in STEMS.iter().filter(|s| documents::template(s).is_some()) {
+    for document in Document::ALL.into_iter().filter(|d| documents::template(*d).is_some()) {
+        let stem = document.stem();
         let content = match bytes(stem) {
             Ok(Some(content)) => content,
             Ok(None) => continue,
@@ -113,11 +115,11 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
         } else {
             text_lines(&String::from_utf8_lossy(&content))
         };
-        unfinished(dir, stem, &lines, out);
-        match *stem {
-            "report.docx" => report_checks(nb, &lines, out),
-            "ai-usage.txt" => ai_usage(&String::from_utf8_lossy(&content), out),
-            _ => {}
+        unfinished(dir, document, &lines, out);
+        match document {
+            Document::Report => report_checks(nb, &lines, out),
+            Document::AiUsage => ai_usage(&String::from_utf8_lossy(&content), out),
+            Document::Measurements | Document::SocReview | Document::PlacementDecision | Document::ThreatModel => {}
         }
     }
     exported
@@ -131,7 +133,7 @@ fn spreadsheet_edits(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fi
     const WORKBOOK: &str = "measurements.xlsx";
     const LISTED: usize = 5;
     // A workbook the export record vouches for was written, or merged, as it is.
-    if documents::record::edited(dir, exports, &[WORKBOOK]).is_empty() {
+    if documents::export_record::edited(dir, exports, &[WORKBOOK]).is_empty() {
         return;
     }
     let path = exports.join(WORKBOOK);
@@ -170,8 +172,9 @@ fn spreadsheet_edits(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fi
 /// A16: every prompt still marked in a document is a finding that names the
 /// document, the heading it sits under and the prompt, with the two ways
 /// forward: write it, or mark it not part of this submission.
-fn unfinished(dir: &Path, stem: &str, lines: &[Line], out: &mut Vec<Finding>) {
-    let prompts = documents::prompts(stem);
+fn unfinished(dir: &Path, document: Document, lines: &[Line], out: &mut Vec<Finding>) {
+    let stem = document.stem();
+    let prompts = documents::prompts(document);
     let dir = crate::display::quote_argv(&[dir.display().to_string()]);
     for l in lines {
         for (at, _) in l.text.match_indices(PROMPT_MARK) {
@@ -198,11 +201,11 @@ fn unfinished(dir: &Path, stem: &str, lines: &[Line], out: &mut Vec<Finding>) {
 /// export record's hash of the log when there is one, else by the files'
 /// times (an export made before records were kept).
 fn stale(dir: &Path, nb: &Notebook, exports: &Path) -> bool {
-    if let Some(record) = documents::record::ExportRecord::read(dir, exports) {
-        return record.notebook_sha256 != documents::record::notebook_sha256(nb);
+    if let Some(record) = documents::export_record::ExportRecord::read(dir, exports) {
+        return record.notebook_sha256 != documents::export_record::notebook_sha256(nb);
     }
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    let oldest = STEMS.iter().filter_map(|s| modified(&exports.join(s))).min();
+    let oldest = Document::ALL.iter().filter_map(|d| modified(&exports.join(d.stem()))).min();
     matches!((oldest, modified(&dir.join(crate::notebook::store::NOTEBOOK_FILE))), (Some(export), Some(log)) if log > export)
 }
 

@@ -17,7 +17,7 @@ use crate::stats::units::DisplayUnit;
 
 use crate::notebook::{Notebook, Pair, Run, Soak};
 use crate::soak::file::SoakData;
-use crate::sweeps::SweepView;
+use crate::sweep_view::SweepView;
 
 /// The font every chart is drawn with, shipped so a chart looks the same
 /// on every machine (DejaVu Sans; its licence allows bundling).
@@ -196,7 +196,7 @@ fn results_part(runs: &[&Run], shown: &DisplayUnit, note: &str) -> Result<Pictur
             "window: {window}, {}{note}",
             if runs.len() == 1 { "1 run".to_owned() } else { format!("{} runs", runs.len()) }
         ),
-        thermal: crate::sweeps::thermal(runs),
+        thermal: crate::sweep_view::thermal(runs),
         // N12: a run typed by hand gave its IQR but not its quartiles.
         more: runs
             .iter()
@@ -243,7 +243,7 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
             n(arms[0]),
             n(arms[1])
         ),
-        thermal: crate::sweeps::thermal(&arms),
+        thermal: crate::sweep_view::thermal(&arms),
         more: vec![format!("verdict (S7): {}", inert(&v.verdict)), format!("{}{order}", inert(&pair.paired_text()))],
         warnings: Vec::new(),
         axes: format!(

@@ -841,7 +841,7 @@ pub enum ReadError {
 /// A workbook Vernier wrote, reopened (D4), with what was changed in it
 /// since (N12).
 #[derive(Debug)]
-pub struct Own {
+pub struct OwnWorkbook {
     /// The notebook it carries, with nothing lost.
     pub notebook: Notebook,
     /// The layout it was written in ([`LAYOUT_VERSION`]; 1 for a workbook
@@ -861,7 +861,7 @@ pub struct Own {
 #[derive(Debug)]
 pub enum Opened {
     /// Written by Vernier: the notebook, with nothing lost, and the edits.
-    Vernier(Box<Own>),
+    Vernier(Box<OwnWorkbook>),
     /// Anyone else's, read by header names, read-only.
     Foreign(super::foreign::Foreign),
 }
@@ -943,7 +943,7 @@ fn read_book(bytes: &[u8], path: &str, sheets: bool) -> Result<Sheets, ReadError
 
 /// Reopens a `measurements.xlsx` written by Vernier and compares its
 /// visible sheets with what Vernier wrote (N12).
-pub fn read_own(bytes: &[u8], path: &str) -> Result<Own, ReadError> {
+pub fn read_own(bytes: &[u8], path: &str) -> Result<OwnWorkbook, ReadError> {
     let (hidden, visible, mut problems) = read_book(bytes, path, true)?;
     let notebook = from_bytes(hidden.text.as_bytes(), std::path::Path::new(path))?;
     // The cells as written in the workbook's own layout; a workbook of the
@@ -980,7 +980,7 @@ pub fn read_own(bytes: &[u8], path: &str) -> Result<Own, ReadError> {
     }
     let edits = super::edits::compare(&baseline, &visible);
     let id = crate::digest::sha256_hex(hidden.text.as_bytes())[..12].to_owned();
-    Ok(Own { notebook, layout: hidden.layout, id, edits, problems })
+    Ok(OwnWorkbook { notebook, layout: hidden.layout, id, edits, problems })
 }
 
 /// The written cells of the first layout: this build's, without the Notes

@@ -6,10 +6,10 @@ pub mod blocks;
 pub mod chart;
 pub mod docx;
 pub mod edits;
+pub mod export_record;
 pub mod foreign;
 pub mod measurements;
-pub mod placement;
-pub mod record;
+pub mod placement_decision;
 pub mod sheet;
 pub mod soc;
 
@@ -19,21 +19,11 @@ use std::path::Path;
 use blocks::{Block, Run, parse_template};
 
 use crate::notebook::{
-    Brevity, ConditionName, Conditions, EnvField, Notebook, RowContext, RowRef, RunColumn, SoakColumn, Tag,
+    Brevity, ConditionName, Conditions, Document, EnvField, Notebook, RowContext, RowRef, RunColumn, SoakColumn, Tag,
     WHOLE_DOCUMENT, group_rows, row_list,
 };
 use crate::soak::file::{self as soak_file, SoakData};
-use crate::sweeps::SweepView;
-
-/// Exactly the six document names (D1), in the course's order.
-pub const STEMS: [&str; 6] = [
-    "report.docx",
-    "measurements.xlsx",
-    "soc-architecture-review.docx",
-    "placement-decision.docx",
-    "threat-model-report.docx",
-    "ai-usage.txt",
-];
+use crate::sweep_view::SweepView;
 
 /// Exported documents larger than this are not read back.
 pub const MAX_DOCUMENT_BYTES: u64 = 64 * 1024 * 1024;
@@ -81,7 +71,7 @@ pub enum ExportError {
          file away; to replace it anyway, export with --force",
         .0.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
     )]
-    Edited(Vec<record::Edited>),
+    Edited(Vec<export_record::Edited>),
     /// `--out` named the notebook's own folder or its raw files.
     #[error("{} is the notebook's own folder or its raw files; export into exports/ or a folder of its own", .0.display())]
     IntoNotebook(std::path::PathBuf),
@@ -104,24 +94,25 @@ pub enum Overwrite {
     Edited,
 }
 
-/// The Markdown template of a document stem (none for the workbook, which
-/// is laid out by [`measurements`]).
-pub fn template(stem: &str) -> Option<&'static str> {
-    match stem {
-        "report.docx" => Some(REPORT),
-        "soc-architecture-review.docx" => Some(SOC_REVIEW),
-        "placement-decision.docx" => Some(PLACEMENT),
-        "threat-model-report.docx" => Some(THREAT_MODEL),
-        "ai-usage.txt" => Some(AI_USAGE),
-        _ => None,
+/// A document's Markdown template: its text, the prompts only the student
+/// can answer and the values Vernier fills from the notebook. None for the
+/// workbook, which is laid out by [`measurements`].
+pub fn template(document: Document) -> Option<&'static str> {
+    match document {
+        Document::Report => Some(REPORT),
+        Document::Measurements => None,
+        Document::SocReview => Some(SOC_REVIEW),
+        Document::PlacementDecision => Some(PLACEMENT),
+        Document::ThreatModel => Some(THREAT_MODEL),
+        Document::AiUsage => Some(AI_USAGE),
     }
 }
 
 /// The prompts only the student can answer in a document, in the order
 /// they appear (the keys of [`crate::notebook::Writing::answers`]).
-pub fn prompts(stem: &str) -> Vec<&'static str> {
+pub fn prompts(document: Document) -> Vec<&'static str> {
     let mut out = Vec::new();
-    let mut rest = template(stem).unwrap_or("");
+    let mut rest = template(document).unwrap_or("");
     while let Some(start) = rest.find("{{") {
         let Some(end) = rest[start..].find("}}") else { break };
         if let Some(prompt) = rest[start + 2..start + end].strip_prefix("write:") {
@@ -160,30 +151,33 @@ impl Attachments {
 
 /// A document filled from the notebook, as blocks. A document the student
 /// left out whole is its title and one line saying why (A16).
-pub fn fill(nb: &Notebook, stem: &str, attachments: &Attachments) -> Vec<blocks::Block> {
+pub fn fill(nb: &Notebook, document: Document, attachments: &Attachments) -> Vec<blocks::Block> {
+    let stem = document.stem();
     if let Some(reason) = nb.writing().not_part(stem, WHOLE_DOCUMENT) {
         let plain = |text: String| vec![Run { text, bold: false }];
         return vec![
-            Block::Heading(1, plain(format!("{} — {}", document_name(stem), nb.title))),
+            Block::Heading(1, plain(format!("{} — {}", document_name(document), nb.title))),
             Block::Paragraph(plain(format!("{NOT_PART_MARK} {}", crate::display::inert_line(reason.to_owned())))),
         ];
     }
     let value = |name: &str| value(nb, stem, name);
     let insert = |name: &str| insert(nb, attachments, name);
-    parse_template(template(stem).unwrap_or(""), &value, &insert)
+    parse_template(template(document).unwrap_or(""), &value, &insert)
 }
 
-/// The six documents, in [`STEMS`] order, as `(name, bytes)`.
+/// The six documents, in [`Document::ALL`] order, as `(file name, bytes)`.
 pub fn export(nb: &Notebook, attachments: &Attachments) -> Result<Vec<(&'static str, Vec<u8>)>, ExportError> {
-    STEMS
-        .iter()
-        .map(|&stem| {
-            let bytes = match stem {
-                "measurements.xlsx" => measurements::write(nb)?,
-                "ai-usage.txt" => blocks::to_text(&fill(nb, stem, attachments)).into_bytes(),
-                _ => docx::write(&nb.title, &fill(nb, stem, attachments))?,
+    Document::ALL
+        .into_iter()
+        .map(|document| {
+            let bytes = match document {
+                Document::Measurements => measurements::write(nb)?,
+                Document::AiUsage => blocks::to_text(&fill(nb, document, attachments)).into_bytes(),
+                Document::Report | Document::SocReview | Document::PlacementDecision | Document::ThreatModel => {
+                    docx::write(&nb.title, &fill(nb, document, attachments))?
+                }
             };
-            Ok((stem, bytes))
+            Ok((document.stem(), bytes))
         })
         .collect()
 }
@@ -194,7 +188,7 @@ pub fn export(nb: &Notebook, attachments: &Attachments) -> Result<Vec<(&'static 
 /// folder given with `out` is the user's explicit choice. A document changed
 /// since the last export wrote it is replaced only with
 /// [`Overwrite::Edited`] (A17); otherwise nothing is written. The folder's
-/// [`record`] is rewritten after the documents.
+/// [`export_record`] is rewritten after the documents.
 pub fn export_to(
     dir: &Path,
     nb: &Notebook,
@@ -220,7 +214,7 @@ pub fn export_to(
     // One export at a time per notebook, so two never interleave their
     // documents and record.
     crate::notebook::store::exclusive(dir, || {
-        let edited = record::edited(dir, &out, &STEMS);
+        let edited = export_record::edited(dir, &out, &Document::ALL.map(Document::stem));
         if !edited.is_empty() && overwrite == Overwrite::Never {
             return Err(ExportError::Edited(edited));
         }
@@ -231,30 +225,31 @@ pub fn export_to(
             crate::notebook::store::atomic_write(&crate::notebook::store::OsStorage, &path, bytes)?;
             written.push(path);
         }
-        record::ExportRecord::of(nb, &files).write(dir, &out).map_err(ExportError::RecordNotSaved)?;
+        export_record::ExportRecord::of(nb, &files).write(dir, &out).map_err(ExportError::RecordNotSaved)?;
         Ok(written)
     })
 }
 
 /// What a document is called on its title line ("Threat Model" for
 /// threat-model-report.docx): its template's first heading up to the dash.
-pub fn document_name(stem: &str) -> &str {
-    let heading = template(stem).and_then(|t| t.lines().next()).unwrap_or(stem).trim_start_matches("# ");
+pub fn document_name(document: Document) -> &'static str {
+    let heading = template(document).and_then(|t| t.lines().next()).unwrap_or(document.stem()).trim_start_matches("# ");
     heading.split_once(" — ").map_or(heading, |(name, _)| name)
 }
 
 /// For each document, how many parts still wait for the student to write
-/// them (marked prompts), in [`STEMS`] order; the workbook has none. Charts
-/// are left out: they hold no prompt, and drawing them is the slow part.
-pub fn unwritten(nb: &Notebook) -> Vec<(&'static str, usize)> {
+/// them (marked prompts), in [`Document::ALL`] order; the workbook has none.
+/// Charts are left out: they hold no prompt, and drawing them is the slow
+/// part.
+pub fn unwritten(nb: &Notebook) -> Vec<(Document, usize)> {
     let none = Attachments::default();
-    STEMS
-        .iter()
-        .map(|&stem| {
-            let value = |name: &str| value(nb, stem, name);
+    Document::ALL
+        .into_iter()
+        .map(|document| {
+            let value = |name: &str| value(nb, document.stem(), name);
             let tables_only = |name: &str| name.starts_with("table:").then(|| insert(nb, &none, name)).flatten();
-            let blocks = parse_template(template(stem).unwrap_or(""), &value, &tables_only);
-            (stem, blocks::to_text(&blocks).matches(PROMPT_MARK).count())
+            let blocks = parse_template(template(document).unwrap_or(""), &value, &tables_only);
+            (document, blocks::to_text(&blocks).matches(PROMPT_MARK).count())
         })
         .collect()
 }
@@ -528,7 +523,7 @@ fn value(nb: &Notebook, stem: &str, name: &str) -> String {
             } else {
                 format!(
                     "Figures from {}: SYNTHETIC teaching data, every latency and energy MODELED.",
-                    placement::SOURCE
+                    placement_decision::SOURCE
                 )
             }
         }
@@ -766,11 +761,11 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                 ]);
                 return Some(rows);
             }
-            let entries = placement::parse(placement::SHIPPED).unwrap_or_default();
+            let entries = placement_decision::parse(placement_decision::SHIPPED).unwrap_or_default();
             let budgets = nb.writing().placement.iter().map(|b| (b.workload.clone(), b.deadline_ms)).collect();
             let rates =
                 nb.writing().placement.iter().filter_map(|b| b.rate_per_s.map(|r| (b.workload.clone(), r))).collect();
-            rows.extend(placement::decide(&entries, &budgets, &rates).into_iter().map(|d| {
+            rows.extend(placement_decision::decide(&entries, &budgets, &rates).into_iter().map(|d| {
                 let cost = if d.cost == "—" { d.cost } else { format!("{} (MODELED)", d.cost) };
                 vec![d.workload, d.processor, d.why, cost]
             }));
@@ -789,15 +784,15 @@ mod tests {
     // the same thing twice.
     #[test]
     fn prompts_are_unique_within_each_document() {
-        for stem in STEMS.iter().filter(|s| template(s).is_some()) {
-            let prompts = prompts(stem);
-            assert!(!prompts.is_empty(), "{stem} has prompts");
+        for document in Document::ALL.into_iter().filter(|d| template(*d).is_some()) {
+            let prompts = prompts(document);
+            assert!(!prompts.is_empty(), "{document} has prompts");
             let mut sorted = prompts.clone();
             sorted.sort_unstable();
             sorted.dedup();
-            assert_eq!(sorted.len(), prompts.len(), "{stem} repeats a prompt");
+            assert_eq!(sorted.len(), prompts.len(), "{document} repeats a prompt");
         }
-        assert!(template("measurements.xlsx").is_none());
+        assert!(template(Document::Measurements).is_none());
     }
 
     // SPEC E14: the Method paragraph names the instrument of each imported

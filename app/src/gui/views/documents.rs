@@ -3,8 +3,8 @@
 //! the notebook), the citations table, and the export.
 
 use egui::{RichText, Ui};
-use vernier_engine::documents::{self, STEMS, placement};
-use vernier_engine::notebook::{ALWAYS_PART, Budget, Citation, Tag, WHOLE_DOCUMENT};
+use vernier_engine::documents::{self, placement_decision};
+use vernier_engine::notebook::{Budget, Citation, Document, Tag, WHOLE_DOCUMENT};
 
 use super::{Context, ViewState, hint};
 use crate::gui::AppCommand;
@@ -30,11 +30,11 @@ pub fn documents_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     });
     ui.add_space(6.0);
     ui.horizontal_wrapped(|ui| {
-        for (i, (stem, left)) in cx.unwritten.iter().enumerate() {
+        for &(document, left) in cx.unwritten {
             // The workbook has nothing to write; it is filled from the log.
-            let text = if *left == 0 { format!("✔ {stem}") } else { format!("{stem} · {left} to write") };
-            if ui.selectable_label(state.document == i, text).clicked() {
-                state.document = i;
+            let text = if left == 0 { format!("✔ {document}") } else { format!("{document} · {left} to write") };
+            if ui.selectable_label(state.document == document, text).clicked() {
+                state.document = document;
             }
         }
     });
@@ -45,21 +45,21 @@ pub fn documents_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
         );
     }
     ui.separator();
-    let stem = STEMS[state.document.min(STEMS.len() - 1)];
+    let document = state.document;
     egui::ScrollArea::vertical().auto_shrink([false; 2]).show(ui, |ui| {
-        if stem == "measurements.xlsx" {
+        if document == Document::Measurements {
             hint(
                 ui,
                 "The workbook is the log itself: one sheet per section, filled from the notebook. Nothing to write.",
             );
         } else {
-            prompts_ui(ui, state, cx, stem);
+            prompts_ui(ui, state, cx, document);
         }
-        if stem == "report.docx" {
+        if document == Document::Report {
             ui.add_space(10.0);
             citations_ui(ui, state, cx);
         }
-        if stem == "placement-decision.docx" {
+        if document == Document::PlacementDecision {
             ui.add_space(10.0);
             placement_ui(ui, state, cx);
         }
@@ -67,21 +67,22 @@ pub fn documents_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
 }
 
 /// One text box per prompt, committed when the box is left.
-fn prompts_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, stem: &'static str) {
+fn prompts_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, document: Document) {
+    let stem = document.stem();
     hint(
         ui,
         "Machine, build, conditions, results, provenance, soak and charts come from the notebook. \
          For a table, write one row per line with cells separated by |.",
     );
     ui.add_space(4.0);
-    if !ALWAYS_PART.contains(&stem) {
+    if !document.always_part() {
         let whole = format!("The whole of {stem} is not part of this submission");
         if not_part_ui(ui, state, cx, stem, WHOLE_DOCUMENT, &whole) {
             return;
         }
         ui.add_space(6.0);
     }
-    for prompt in documents::prompts(stem) {
+    for prompt in documents::prompts(document) {
         let saved = cx.notebook.writing().answer(stem, prompt).unwrap_or("").to_owned();
         let left_out = cx.notebook.writing().not_part(stem, prompt).is_some();
         let mark = if !saved.is_empty() || left_out { "✔" } else { "○" };
@@ -240,7 +241,7 @@ pub type BudgetDraft = (bool, String, String);
 /// with the table they give shown as it will be exported.
 fn placement_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     ui.label(RichText::new("Placement table — a deadline per workload (shipped SYNTHETIC dataset, MODELED)").strong());
-    let entries = placement::parse(placement::SHIPPED).unwrap_or_default();
+    let entries = placement_decision::parse(placement_decision::SHIPPED).unwrap_or_default();
     let mut workloads: Vec<&str> = entries.iter().map(|e| e.workload.as_str()).collect();
     workloads.dedup();
     let kept = &cx.notebook.writing().placement;
@@ -318,7 +319,7 @@ fn placement_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
             ui.label(RichText::new(title).strong());
         }
         ui.end_row();
-        for d in placement::decide(&entries, &budgets, &rates) {
+        for d in placement_decision::decide(&entries, &budgets, &rates) {
             ui.label(d.workload);
             ui.label(d.processor);
             ui.scope(|ui| {

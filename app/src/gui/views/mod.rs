@@ -10,7 +10,7 @@ mod runs;
 mod soaks;
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
-use vernier_engine::notebook::{Notebook, PREDICTIONS_HEADING, SECTIONS};
+use vernier_engine::notebook::{Document, Notebook, PREDICTIONS_HEADING, SECTIONS};
 
 use super::AppCommand;
 pub use environment::machine_fill;
@@ -146,8 +146,8 @@ pub struct ViewState {
     pub soak_path: String,
     /// The recorded soak shown, read under its own protocol once.
     pub soak_reading: soaks::ReadingCache,
-    /// The document open in the Documents section (index into STEMS).
-    pub document: usize,
+    /// The document open in the Documents section.
+    pub document: Document,
     /// Answers being typed, by (document, prompt).
     pub answer_drafts: std::collections::HashMap<(&'static str, &'static str), String>,
     /// The reasons being typed for parts marked not part of the submission
@@ -168,9 +168,9 @@ pub struct Context<'a> {
     /// Trials of the selected run, when loaded.
     pub trials: Option<&'a Result<super::plots::RunTrials, super::io::NoTrials>>,
     /// The last export's documents with their unwritten parts.
-    pub exported: Option<&'a [(&'static str, usize)]>,
+    pub exported: Option<&'a [(Document, usize)]>,
     /// Parts of each document still to write.
-    pub unwritten: &'a [(&'static str, usize)],
+    pub unwritten: &'a [(Document, usize)],
     /// The last audit, when one has run.
     pub audit: Option<&'a vernier_engine::audit::Report>,
     /// The soak being shown, when one is loaded.

@@ -11,7 +11,7 @@ use vernier_engine::consent::InlineCode;
 use vernier_engine::display::inert;
 use vernier_engine::extend::{Claim, EXTENDED_TRIALS, Extension};
 use vernier_engine::notebook::{Notebook, Run, RunColumn, RunStatement, RunsLine, WarmupPolicy};
-use vernier_engine::sweeps::SweepView;
+use vernier_engine::sweep_view::SweepView;
 
 use super::{Context, ViewState, hint};
 use crate::gui::{AppCommand, plots};

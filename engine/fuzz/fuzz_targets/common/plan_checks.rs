@@ -3,12 +3,12 @@
 //! taken in changes a measured number or a locked prediction.
 
 use vernier_engine::documents::edits::{Change, Edit};
-use vernier_engine::documents::measurements::{Own, PREDICTION_TEXT};
+use vernier_engine::documents::measurements::{OwnWorkbook, PREDICTION_TEXT};
 use vernier_engine::merge::{self, Action, Plan};
 use vernier_engine::notebook::{Notebook, RowRef};
 
 /// Plans `own` against `mine` and checks the plan; returns it.
-pub fn check(own: &Own, mine: &Notebook) -> Plan {
+pub fn check(own: &OwnWorkbook, mine: &Notebook) -> Plan {
     let plan = merge::plan(own, mine, "fuzz.xlsx");
     check_partition(own, &plan);
     for (edits, action) in &plan.take {
@@ -35,7 +35,7 @@ pub fn check(own: &Own, mine: &Notebook) -> Plan {
 }
 
 /// Every edit lands in exactly one of take / already / refused.
-fn check_partition(own: &Own, plan: &Plan) {
+fn check_partition(own: &OwnWorkbook, plan: &Plan) {
     let mut left: Vec<&Edit> = own.edits.iter().collect();
     let verdicts = plan
         .take

@@ -8,7 +8,7 @@ use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::{BENCH_THREAD, BenchError, BenchResult, BenchSpec, Face, TrialRecord, run_bench_for};
+use super::{BENCH_THREAD, BenchError, BenchResult, BenchSpec, Caller, TrialRecord, run_bench_for};
 
 /// A window's run starts this long after it is handed over (cancellable),
 /// so the frame the window draws as it hands it over is finished before
@@ -92,7 +92,7 @@ impl Engine {
     /// Starts the engine thread. `waker` is called after each event is
     /// queued (the command line passes nothing).
     pub fn spawn(waker: impl Fn() + Send + Sync + 'static) -> std::io::Result<Self> {
-        Self::spawn_for(Face::CommandLine, move |_| waker())
+        Self::spawn_for(Caller::CommandLine, move |_| waker())
     }
 
     /// Starts the engine thread of a window: `waker` hears why it is
@@ -101,10 +101,10 @@ impl Engine {
     /// other thread of the process is kept off the run's CPU and its CPU
     /// time recorded on the row (SPEC E15).
     pub fn spawn_for_window(waker: impl Fn(Wake) + Send + Sync + 'static) -> std::io::Result<Self> {
-        Self::spawn_for(Face::Window, waker)
+        Self::spawn_for(Caller::Window, waker)
     }
 
-    fn spawn_for(face: Face, waker: impl Fn(Wake) + Send + Sync + 'static) -> std::io::Result<Self> {
+    fn spawn_for(face: Caller, waker: impl Fn(Wake) + Send + Sync + 'static) -> std::io::Result<Self> {
         let (commands, inbox) = sync_channel::<Command>(16);
         let (outbox, events) = sync_channel::<EngineEvent>(EVENT_CAPACITY);
         let cancel = Arc::new(AtomicBool::new(false));
@@ -168,10 +168,10 @@ fn serve(
     outbox: &SyncSender<EngineEvent>,
     cancel: &Arc<AtomicBool>,
     waker: &Arc<dyn Fn(Wake) + Send + Sync>,
-    face: Face,
+    face: Caller,
 ) {
     while let Ok(Command::Start(spec)) = inbox.recv() {
-        if face == Face::Window {
+        if face == Caller::Window {
             settle(cancel);
         }
         let total = schedule_total(&spec);

@@ -11,8 +11,8 @@ mod process;
 pub mod provenance;
 pub mod raw;
 mod record;
+pub mod scan;
 pub mod schedule;
-pub mod sweep;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,7 +27,7 @@ pub use process::{Capture, CommandRunner, CommandTrial};
 pub use provenance::Provenance;
 pub use record::{Recorded, add_rows, add_rows_extending, raw_stem, record, write_raw, write_raw_reserved};
 pub use record::{build_condition, result_check};
-pub use sweep::Scan;
+pub use scan::Scan;
 
 use crate::kernels::{Canary, Kernel, KernelError};
 use crate::platform::machine::Machine;
@@ -41,8 +41,11 @@ use vernier_model::stats::{self, Comparison, Spread, Summary, WarmupCheck};
 
 /// Default timed trials per arm (SPEC E4).
 pub const DEFAULT_RUNS: u32 = 31;
-/// Default warm-up (SPEC E3).
-pub const DEFAULT_WARMUP: WarmupPolicy = WarmupPolicy::Count(3);
+/// Default warm-up trials (SPEC E3), also taken when a rerun's original
+/// row states none.
+pub const DEFAULT_WARMUP_TRIALS: u32 = 3;
+/// Default warm-up (SPEC E3): [`DEFAULT_WARMUP_TRIALS`] discarded trials.
+pub const DEFAULT_WARMUP: WarmupPolicy = WarmupPolicy::Count(DEFAULT_WARMUP_TRIALS);
 /// Canary repetitions at each end of a session (SPEC E7).
 const CANARY_REPS: usize = 5;
 /// Runs of the bare shell used to state its cost (SPEC E2).
@@ -516,7 +519,7 @@ pub(crate) const BENCH_THREAD: &str = "vernier-bench";
 /// Who started a benchmark: the window's threads are moved and counted
 /// around it (SPEC E15); the command line has no window to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Face {
+pub(crate) enum Caller {
     /// `vernier bench` and the other commands.
     CommandLine,
     /// The window.
@@ -533,7 +536,7 @@ pub fn run_bench(
     cancel: &Arc<AtomicBool>,
     on_trial: &mut dyn FnMut(&TrialRecord),
 ) -> Result<BenchResult, BenchError> {
-    run_bench_for(spec, cancel, on_trial, Face::CommandLine)
+    run_bench_for(spec, cancel, on_trial, Caller::CommandLine)
 }
 
 /// [`run_bench`] for `face`: from the window, once this thread is pinned,
@@ -543,13 +546,13 @@ pub(crate) fn run_bench_for(
     spec: &BenchSpec,
     cancel: &Arc<AtomicBool>,
     on_trial: &mut dyn FnMut(&TrialRecord),
-    face: Face,
+    face: Caller,
 ) -> Result<BenchResult, BenchError> {
     validate(spec)?;
     let started_at = Utc::now();
     let machine = Machine::read();
     let placement = platform::placement::pin(spec.pin);
-    let window = (face == Face::Window)
+    let window = (face == Caller::Window)
         .then(|| platform::own_threads::Watch::start(platform::placement::pinned_cpu(&placement), RUN_THREADS));
     let runner = CommandRunner::new(Arc::clone(cancel))?;
     let prepared = spec.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>()?;

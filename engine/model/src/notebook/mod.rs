@@ -7,6 +7,7 @@
 mod columns;
 mod condition;
 mod context;
+mod document;
 mod environment;
 mod error;
 mod figure;
@@ -36,6 +37,7 @@ pub use condition::{
     canary_ratio, canary_value, conditions_text,
 };
 pub use context::{FROM_ENVIRONMENT, NOT_RECORDED, RowContext};
+pub use document::Document;
 pub use environment::{Bench, EnvField, Environment, Workbench};
 pub use error::{CreateError, FolderError, LoadError, NotebookError, SaveError, SaveStep, create_folder};
 pub use figure::{MetricSpec, OwnFigure, Source};
@@ -52,7 +54,7 @@ pub use run::{
 pub use statement::RunStatement;
 pub use sweep::{NewSweep, Sweep, SweepPoint};
 pub use tag::Tag;
-pub use writing::{ALWAYS_PART, Budget, Citation, WHOLE_DOCUMENT, Writing, is_date};
+pub use writing::{Budget, Citation, WHOLE_DOCUMENT, Writing, is_date};
 
 /// The Runs section's column names, exactly as the log shows them (N2).
 pub const RUN_COLUMNS: [&str; RunColumn::ALL.len()] = RunColumn::HEADERS;

@@ -4,7 +4,7 @@
 //! `--param SIZE=16K..64M*4` expands to the integers 16384, 65536 … (K, M
 //! and G are powers of two, as working sets are); `--param N=1,10,100`
 //! keeps each value's text exactly as listed. Filling a command with the
-//! values is the instrument's (`vernier_instrument::harness::sweep`).
+//! values is the instrument's (`vernier_instrument::harness::scan`).
 
 use serde::{Deserialize, Serialize};
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{NotebookError, Tag};
+use super::{Document, NotebookError, Tag};
 
 /// One cited figure (A12: it needs a URL and a retrieval date).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,9 +60,11 @@ pub struct Writing {
 /// The key of [`Writing::not_part`] that marks a whole document.
 pub const WHOLE_DOCUMENT: &str = "*";
 
-/// Documents that are never left out whole: the report is the submission's
-/// core, and ai-usage.txt has its own way to say "none" (A14).
-pub const ALWAYS_PART: [&str; 2] = ["report.docx", "ai-usage.txt"];
+/// True for a document that is never left out whole
+/// ([`Document::always_part`]).
+fn always_part(document: &str) -> bool {
+    Document::from_stem(document).is_some_and(Document::always_part)
+}
 
 impl Writing {
     /// The answer to `prompt` in `document`, if one is written.
@@ -91,7 +93,7 @@ impl Writing {
     /// editing the file by hand) counts for nothing, and neither does a
     /// reason that shows nothing.
     pub fn not_part(&self, document: &str, prompt: &str) -> Option<&str> {
-        if prompt == WHOLE_DOCUMENT && ALWAYS_PART.contains(&document) {
+        if prompt == WHOLE_DOCUMENT && always_part(document) {
             return None;
         }
         self.not_part.get(document)?.get(prompt).map(String::as_str).filter(|r| !crate::display::is_blank(r))
@@ -103,7 +105,7 @@ impl Writing {
     pub fn set_not_part(&mut self, document: &str, prompt: &str, reason: &str) -> Result<(), NotebookError> {
         let reason = reason.trim();
         let blank = crate::display::is_blank(reason);
-        if prompt == WHOLE_DOCUMENT && ALWAYS_PART.contains(&document) && !blank {
+        if prompt == WHOLE_DOCUMENT && always_part(document) && !blank {
             return Err(NotebookError::AlwaysPart(document.to_owned()));
         }
         // A part is either written or left out, never both at once.

@@ -6,14 +6,14 @@
 //! deviations, no p-values — timing samples are one-sided and not independent
 //! draws, so those would only look rigorous.
 
-mod compare;
+mod comparison;
 mod percentile;
 mod rounding;
 mod shape;
 mod summary;
 pub mod units;
 
-pub use compare::{Comparison, OrderCheck, Spread, at_allowance_place, compare, paired_ratios};
+pub use comparison::{Comparison, OrderCheck, Spread, at_allowance_place, compare, paired_ratios};
 pub use percentile::{median_of, percentile_sorted};
 pub use rounding::{
     Rounded, decimals_for_dispersion, format_at, format_percent, format_percent_change, format_plain,

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::same::{ProgramCheck, ResultCheck, program_checks, result_check};
+use super::same_experiment::{ProgramCheck, ResultCheck, program_checks, result_check};
 use super::verdict::{Judged, Measured, Outcome, judge};
 use super::{EnvDifference, Original, env_diff};
 use crate::compare::{Check, CheckKind, guarded, power_check, unit_scale};
