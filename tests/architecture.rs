@@ -5,11 +5,8 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::layers::{root, rust_files, top_modules};
 
 fn architecture() -> String {
     fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md")
@@ -42,16 +39,6 @@ fn bullet_names(section: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// The modules a `lib.rs` declares.
-fn declared_modules(lib: &Path) -> BTreeSet<String> {
-    fs::read_to_string(lib)
-        .expect("lib.rs")
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("pub mod ").or_else(|| l.trim().strip_prefix("mod ")))
-        .map(|m| m.trim_end_matches(';').to_owned())
-        .collect()
-}
-
 // Each crate's section lists exactly the modules its lib.rs declares (the
 // app's also its main.rs).
 #[test]
@@ -64,7 +51,7 @@ fn each_crate_section_lists_its_modules() {
         ("vernier", "app/src"),
     ] {
         let listed = bullet_names(section(&text, &format!("### `{crate_name}` — `{src}/`")));
-        let mut declared = declared_modules(&root().join(src).join("lib.rs"));
+        let mut declared = top_modules(&root().join(src));
         if crate_name == "vernier" {
             declared.insert("main".to_owned());
         }
@@ -72,26 +59,14 @@ fn each_crate_section_lists_its_modules() {
     }
 }
 
-/// Rust files under `dir`, test-only files left out.
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).expect("read dir").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") && path.file_name().is_some_and(|n| n != "tests.rs") {
-            out.push(path);
-        }
-    }
-}
-
 /// The threads the engine and the app name: `.name("vernier-…")`, a
 /// `…_THREAD` constant, and `format!("vernier-soak-{k}")` as `vernier-soak-N`.
 /// A file's `mod tests` (to its end, where such modules sit) is left out.
 fn named_threads() -> BTreeSet<String> {
-    let mut files = Vec::new();
-    for dir in ["engine/model/src", "engine/instrument/src", "engine/src", "app/src"] {
-        sources(&root().join(dir), &mut files);
-    }
+    let files = ["engine/model/src", "engine/instrument/src", "engine/src", "app/src"]
+        .into_iter()
+        .flat_map(|dir| rust_files(&root().join(dir)))
+        .filter(|p| p.file_name().is_some_and(|n| n != "tests.rs"));
     let mut names = BTreeSet::new();
     for file in files {
         let text = fs::read_to_string(&file).expect("read");

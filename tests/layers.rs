@@ -30,7 +30,8 @@ const ENGINE_SOURCES: [(&str, &str); 3] = [
     ("vernier-engine", "engine/src"),
 ];
 
-fn root() -> PathBuf {
+/// The repository's root.
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -171,7 +172,7 @@ fn the_crate_graph_check_finds_an_upward_edge() {
 }
 
 /// The top-level modules a crate declares in its `lib.rs`.
-fn top_modules(src: &Path) -> BTreeSet<String> {
+pub(crate) fn top_modules(src: &Path) -> BTreeSet<String> {
     let lib = fs::read_to_string(src.join("lib.rs")).expect("lib.rs");
     lib.lines()
         .filter_map(|l| l.trim().strip_prefix("pub mod ").or_else(|| l.trim().strip_prefix("mod ")))
@@ -180,7 +181,7 @@ fn top_modules(src: &Path) -> BTreeSet<String> {
 }
 
 /// Rust files under `dir`.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for entry in fs::read_dir(dir).expect("read dir").flatten() {
         let path = entry.path();

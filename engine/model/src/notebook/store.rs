@@ -286,9 +286,17 @@ impl Locked {
     /// [`Locked::save`] through a given [`Storage`] (a test injects a
     /// failure into each step of the atomic save this way).
     pub fn save_with<S: Storage>(self, storage: &S) -> Result<(Notebook, Stamp), SaveError> {
+        let stamp = self.write(storage)?;
+        Ok((self.notebook, stamp))
+    }
+
+    /// Writes the notebook, still holding the lock (a writer with a
+    /// companion file lets it go only after that file), and returns the
+    /// stamp of what was written.
+    fn write<S: Storage>(&self, storage: &S) -> Result<Stamp, SaveError> {
         let text = write_text(storage, &self.dir, &self.notebook, Some(&self.held))?;
         let meta = std::fs::metadata(self.dir.join(NOTEBOOK_FILE)).ok();
-        Ok((self.notebook, Stamp::of(text.as_bytes(), meta.as_ref())))
+        Ok(Stamp::of(text.as_bytes(), meta.as_ref()))
     }
 }
 
@@ -514,13 +522,11 @@ fn transact<T, A, E: std::error::Error>(
         let changed_elsewhere = known.is_some_and(|k| k.sha256 != locked.loaded.sha256);
         // The lock is let go only after `after`, which must not interleave
         // with another writer.
-        let text = match write_text(&OsStorage, dir, &locked.notebook, Some(&locked.held)) {
+        let stamp = match locked.write(&OsStorage) {
             Err(e) if e.step == SaveStep::LockLost => continue,
-            text => text?,
+            stamp => stamp?,
         };
-        let meta = std::fs::metadata(dir.join(NOTEBOOK_FILE)).ok();
         let also = after(&value, &locked.notebook);
-        let stamp = Stamp::of(text.as_bytes(), meta.as_ref());
         return Ok((Changed { value, notebook: locked.notebook, stamp, changed_elsewhere }, also));
     }
 }
