@@ -103,3 +103,40 @@ fn a_section_ends_at_the_next_heading() {
     assert_eq!(section(text, "### B"), "### B\ntwo\n");
     assert_eq!(bullet_names("- `main.rs` — x\n- `gui` — y\n  - `no`\n"), ["gui", "main"].map(String::from).into());
 }
+
+/// The names `file` reaches in its parent module through `super::`.
+fn parent_names(file: &str) -> BTreeSet<String> {
+    let text = fs::read_to_string(root().join(file)).expect("read");
+    text.match_indices("super::")
+        .map(|(at, _)| &text[at + "super::".len()..])
+        .map(|rest| rest.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or_default().to_owned())
+        .collect()
+}
+
+// SPEC E1: the window's file thread runs every dialog's disk work as a
+// `Job` defined beside the dialog, so it names the app and its change
+// type, never a dialog or view.
+#[test]
+fn the_file_thread_names_no_dialog() {
+    let names = parent_names("app/src/gui/io.rs");
+    assert!(names.contains("VernierApp"), "the reader sees io.rs's parent names: {names:?}");
+    let allowed: BTreeSet<String> = ["VernierApp", "Change", "Applied"].map(String::from).into();
+    let past: Vec<_> = names.difference(&allowed).collect();
+    assert!(past.is_empty(), "io.rs reaches past the app into {past:?}");
+    let text = fs::read_to_string(root().join("app/src/gui/io.rs")).expect("read");
+    assert!(!text.contains("crate::gui::"), "io.rs names a gui module by its full path");
+}
+
+// SPEC E1: the window's own jobs are one per file in `gui/jobs/`.
+#[test]
+fn the_windows_jobs_are_one_per_file() {
+    let files: Vec<_> = rust_files(&root().join("app/src/gui/jobs"))
+        .into_iter()
+        .filter(|p| p.file_name().is_some_and(|n| n != "mod.rs"))
+        .collect();
+    assert!(files.len() >= 5, "the jobs are read: {files:?}");
+    for file in files {
+        let text = fs::read_to_string(&file).expect("read");
+        assert_eq!(text.matches("impl Job for ").count(), 1, "{} holds one job", file.display());
+    }
+}

@@ -7,13 +7,13 @@ impl VernierApp {
     pub(super) fn shortcuts(&mut self, ctx: &egui::Context) {
         let pressed = |s: &KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(s));
         if pressed(&SHORTCUT_NEW) {
-            self.commands.push(AppCommand::Pick(io::Pick::New));
+            self.commands.push(AppCommand::Pick(pick::Pick::New));
         }
         if pressed(&SHORTCUT_OPEN) {
-            self.commands.push(AppCommand::Pick(io::Pick::Open));
+            self.commands.push(AppCommand::Pick(pick::Pick::Open));
         }
         if pressed(&SHORTCUT_SAVE_AS) {
-            self.commands.push(AppCommand::Pick(io::Pick::SaveAs));
+            self.commands.push(AppCommand::Pick(pick::Pick::SaveAs));
         }
         if pressed(&SHORTCUT_EXPORT) {
             self.commands.push(AppCommand::Export);
@@ -31,10 +31,10 @@ impl VernierApp {
         if pressed(&SHORTCUT_THEME) {
             self.commands.push(AppCommand::ToggleTheme);
         }
-        if self.live.is_some() && pressed(&SHORTCUT_CANCEL) {
+        if self.measure.live.is_some() && pressed(&SHORTCUT_CANCEL) {
             self.commands.push(AppCommand::CancelRun);
         }
-        if self.live_soak.is_some() && pressed(&SHORTCUT_CANCEL) {
+        if self.measure.live_soak.is_some() && pressed(&SHORTCUT_CANCEL) {
             self.commands.push(AppCommand::CancelSoak);
         }
         for section in Section::ALL {
@@ -52,13 +52,13 @@ impl VernierApp {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 if item(ui, "New notebook…", &SHORTCUT_NEW) {
-                    self.commands.push(AppCommand::Pick(io::Pick::New));
+                    self.commands.push(AppCommand::Pick(pick::Pick::New));
                 }
                 if item(ui, "Open notebook…", &SHORTCUT_OPEN) {
-                    self.commands.push(AppCommand::Pick(io::Pick::Open));
+                    self.commands.push(AppCommand::Pick(pick::Pick::Open));
                 }
                 if item(ui, "Save as…", &SHORTCUT_SAVE_AS) {
-                    self.commands.push(AppCommand::Pick(io::Pick::SaveAs));
+                    self.commands.push(AppCommand::Pick(pick::Pick::SaveAs));
                 }
                 if item(ui, "Export the six documents", &SHORTCUT_EXPORT) {
                     self.commands.push(AppCommand::Export);
@@ -68,7 +68,7 @@ impl VernierApp {
                     .on_hover_text("For desktops without a file-dialog service")
                     .clicked()
                 {
-                    self.commands.push(AppCommand::PromptPath(io::Pick::Open));
+                    self.commands.push(AppCommand::PromptPath(pick::Pick::Open));
                 }
                 ui.separator();
                 ui.label(RichText::new("Recent").weak());
@@ -81,7 +81,7 @@ impl VernierApp {
             ui.menu_button("Run", |ui| {
                 if ui
                     .add_enabled(
-                        self.live.is_none(),
+                        self.measure.live.is_none(),
                         egui::Button::new("New run…").shortcut_text(ctx.format_shortcut(&SHORTCUT_RUN)),
                     )
                     .clicked()
@@ -96,7 +96,7 @@ impl VernierApp {
                 }
                 if ui
                     .add_enabled(
-                        self.live.is_some(),
+                        self.measure.live.is_some(),
                         egui::Button::new("Cancel run").shortcut_text(ctx.format_shortcut(&SHORTCUT_CANCEL)),
                     )
                     .clicked()
@@ -127,7 +127,7 @@ impl VernierApp {
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new(vernier_engine::display::path(&self.doc.dir)).monospace());
             ui.separator();
-            match (&self.io, &self.doc.save_error) {
+            match (&self.files.io, &self.doc.save_error) {
                 (None, _) => {
                     let since = self.doc.on_disk_at.format("%H:%M:%S");
                     ui.colored_label(
@@ -176,11 +176,11 @@ impl VernierApp {
                     None => ui.label("saving…"),
                 },
             };
-            if let Some(waiting) = self.lock_wait.shown() {
+            if let Some(waiting) = self.files.lock_wait.shown() {
                 ui.separator();
                 ui.colored_label(ui.visuals().warn_fg_color, waiting);
             }
-            if let Some(busy) = self.io_busy_since.map(|t| t.elapsed().as_secs()) {
+            if let Some(busy) = self.files.busy_since.map(|t| t.elapsed().as_secs()) {
                 ui.ctx().request_repaint_after(Duration::from_secs(1));
                 if busy >= 5 {
                     ui.separator();
@@ -191,11 +191,11 @@ impl VernierApp {
                 }
             }
             ui.separator();
-            if let Some(soak) = &self.live_soak {
+            if let Some(soak) = &self.measure.live_soak {
                 ui.label(format!("soak running: {}/{} samples", soak.points.len(), soak.total));
                 ui.separator();
             }
-            match (&self.engine, &self.live) {
+            match (&self.measure.engine, &self.measure.live) {
                 (None, _) => ui.colored_label(ui.visuals().error_fg_color, "⚠ engine stopped"),
                 (Some(_), Some(live)) => ui.label(format!("engine: running {}/{} trials", live.done, live.total)),
                 (Some(_), None) => ui.label("engine: idle"),
@@ -221,53 +221,10 @@ impl VernierApp {
         }
     }
 
-    /// Typing a folder path: opened if it holds a notebook, else created
-    /// (decided on the I/O thread, which may look at the disk).
-    pub(super) fn path_prompt_ui(&mut self, ctx: &egui::Context) {
-        let Some((purpose, path)) = &mut self.path_prompt else { return };
-        let save_as = *purpose == io::Pick::SaveAs;
-        let new_from_workbook = *purpose == io::Pick::NewFromWorkbook;
-        let mut close = false;
-        let mut chosen = None;
-        egui::Modal::new(egui::Id::unique("path-prompt")).show(ctx, |ui| {
-            ui.heading(match (save_as, new_from_workbook) {
-                (true, _) => "Save the notebook as",
-                (_, true) => "A new notebook from their workbook",
-                _ => "Open or create a notebook",
-            });
-            let label = ui.label("Folder");
-            let edit = ui.add(egui::TextEdit::singleline(path).desired_width(420.0)).labelled_by(label.id);
-            ui.label(
-                RichText::new("A folder with notebook.ron is opened; an empty or new one becomes a new notebook.")
-                    .weak(),
-            );
-            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
-            ui.horizontal(|ui| {
-                if (ui.add_enabled(!path.trim().is_empty(), egui::Button::new("Open")).clicked() || enter)
-                    && !path.trim().is_empty()
-                {
-                    chosen = Some(PathBuf::from(path.trim()));
-                }
-                close |= ui.button("Cancel").clicked();
-            });
-        });
-        if let Some(dir) = chosen {
-            self.commands.push(match (save_as, new_from_workbook) {
-                (true, _) => AppCommand::SaveAs(dir),
-                (_, true) => AppCommand::NewNotebookFrom(dir),
-                _ => AppCommand::OpenOrCreateDir(dir),
-            });
-            close = true;
-        }
-        if close {
-            self.path_prompt = None;
-        }
-    }
-
     /// SPEC A17: an export that would replace documents edited since
     /// Vernier wrote them asks first; keeping them is the default (Esc).
     pub(super) fn export_question_ui(&mut self, ctx: &egui::Context) {
-        let Some(edited) = &self.export_question else { return };
+        let Some(edited) = &self.dialogs.export_question else { return };
         let mut answer = None;
         egui::Modal::new(egui::Id::unique("export-question")).show(ctx, |ui| {
             ui.heading("Replace edited documents?");
@@ -291,7 +248,7 @@ impl VernierApp {
         match answer {
             Some(true) => self.commands.push(AppCommand::ExportReplacing),
             Some(false) => {
-                self.export_question = None;
+                self.dialogs.export_question = None;
                 self.say("export cancelled; the edited documents are kept as they are", false);
             }
             None => {}
@@ -299,7 +256,7 @@ impl VernierApp {
     }
 
     pub(super) fn live_soak_ui(&mut self, ui: &mut egui::Ui) {
-        let Some(live) = &self.live_soak else { return };
+        let Some(live) = &self.measure.live_soak else { return };
         ui.horizontal(|ui| {
             ui.strong("Soak running — keep the machine as the protocol says");
             if ui.button("■ Stop").on_hover_text("Esc — the rows written so far are kept").clicked() {
@@ -322,7 +279,7 @@ impl VernierApp {
     }
 
     pub(super) fn live_ui(&mut self, ui: &mut egui::Ui) {
-        let Some(live) = &self.live else { return };
+        let Some(live) = &self.measure.live else { return };
         ui.horizontal(|ui| {
             ui.strong(format!("Running: {}", live.title));
             if ui.button("■ Cancel").on_hover_text("Esc").clicked() {
@@ -343,8 +300,8 @@ impl VernierApp {
 
     /// The Reproduce dialog and what it asks for.
     pub(super) fn reproduce_ui(&mut self, ctx: &egui::Context) {
-        let busy = self.live.is_some() || self.live_soak.is_some();
-        let Some(dialog) = &mut self.reproduce else { return };
+        let busy = self.measure.live.is_some() || self.measure.live_soak.is_some();
+        let Some(dialog) = &mut self.dialogs.reproduce else { return };
         let mut close = false;
         // It fits the window whatever its size (R4, U): at most the window
         // less the menu and status bars, scrolling inside.
@@ -361,14 +318,14 @@ impl VernierApp {
             .collapsible(false)
             .show(ctx, |ui| close = dialog.ui(ui, max_height, busy, &mut self.commands));
         if close {
-            self.reproduce = None;
+            self.dialogs.reproduce = None;
         }
     }
 
     /// SPEC N12: the offer of edits typed into a workbook of this notebook,
     /// above the section; it asks nothing until clicked.
     pub(super) fn spreadsheet_bar_ui(&mut self, ui: &mut egui::Ui) {
-        let Some(offer) = &self.spreadsheet else { return };
+        let Some(offer) = &self.shown.spreadsheet else { return };
         let fill = ui.visuals().extreme_bg_color;
         egui::Frame::new().fill(fill).inner_margin(6.0).corner_radius(4.0).show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
@@ -383,13 +340,13 @@ impl VernierApp {
 
     /// The dialog listing the spreadsheet edits, and taking them in (N12).
     pub(super) fn take_in_ui(&mut self, ctx: &egui::Context) {
-        let Some(dialog) = &self.take_in else { return };
+        let Some(dialog) = &self.dialogs.take_in else { return };
         let max_height = dialog::max_size(ctx).y;
         let mut action = None;
         egui::Modal::new(egui::Id::unique("take-in")).show(ctx, |ui| action = dialog.ui(ui, max_height));
         match action {
             Some(workbook::TakeInAction::TakeIn(path)) => self.commands.push(AppCommand::TakeIn(path)),
-            Some(workbook::TakeInAction::Close) => self.take_in = None,
+            Some(workbook::TakeInAction::Close) => self.dialogs.take_in = None,
             None => {}
         }
     }

@@ -19,7 +19,7 @@ impl VernierApp {
     pub(super) fn drain_events(&mut self) {
         let start = Instant::now();
         while start.elapsed() < EVENT_BUDGET {
-            let Some(engine) = &self.engine else { break };
+            let Some(engine) = &self.measure.engine else { break };
             match engine.events().try_recv() {
                 Ok(event) => self.on_engine_event(event),
                 Err(TryRecvError::Empty) => break,
@@ -30,9 +30,9 @@ impl VernierApp {
             }
         }
         while start.elapsed() < EVENT_BUDGET {
-            let Some(io) = &self.io else { break };
+            let Some(io) = &self.files.io else { break };
             match io.try_event() {
-                Ok(event) => self.on_io_event(event),
+                Ok(event) => self.on_file_event(event),
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
                     self.io_stopped();
@@ -41,13 +41,13 @@ impl VernierApp {
             }
         }
         while start.elapsed() < EVENT_BUDGET {
-            let Some(live) = &self.live_soak else { break };
+            let Some(live) = &self.measure.live_soak else { break };
             let event = match live.handle.try_event() {
                 Ok(event) => event,
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
                     // The thread sends Finished before it ends; without it, it died.
-                    self.live_soak = None;
+                    self.measure.live_soak = None;
                     self.say(
                         "the soak thread stopped without a result; the rows it wrote are kept in raw/ — restart Vernier to soak again",
                         true,
@@ -63,12 +63,12 @@ impl VernierApp {
     pub(super) fn on_engine_event(&mut self, event: EngineEvent) {
         match event {
             EngineEvent::Started { total } => {
-                if let Some(live) = &mut self.live {
+                if let Some(live) = &mut self.measure.live {
                     live.total = total;
                 }
             }
             EngineEvent::Trial(trial, progress) => {
-                if let Some(live) = &mut self.live {
+                if let Some(live) = &mut self.measure.live {
                     live.done = progress.done;
                     live.total = progress.total;
                     live.remaining = progress.remaining;
@@ -77,13 +77,13 @@ impl VernierApp {
                 }
             }
             EngineEvent::Finished(result) => {
-                self.live = None;
+                self.measure.live = None;
                 let next_run = self.doc.notebook.runs().len() + 1;
-                self.send_io(io::Request::WriteRaw { dir: self.doc.dir.clone(), result, next_run });
+                self.send_job(super::jobs::WriteRunRaw { dir: self.doc.dir.clone(), result, next_run });
             }
             EngineEvent::Failed(e) => {
-                self.live = None;
-                self.extending = None;
+                self.measure.live = None;
+                self.measure.extending = None;
                 self.say(format!("the run could not start: {e}"), true);
             }
         }
@@ -92,12 +92,12 @@ impl VernierApp {
     pub(super) fn on_soak_event(&mut self, event: soak_runner::SoakEvent) {
         match event {
             soak_runner::SoakEvent::Sample(row) => {
-                if let Some(live) = &mut self.live_soak {
+                if let Some(live) = &mut self.measure.live_soak {
                     live.points.push(egui_plot::PlotPoint::new(row.t_seconds, row.score));
                 }
             }
             soak_runner::SoakEvent::Finished(result) => {
-                self.live_soak = None;
+                self.measure.live_soak = None;
                 let finished = match result {
                     Ok(finished) => finished,
                     Err(e) => return self.say(format!("the soak failed: {e}"), true),
@@ -123,12 +123,12 @@ impl VernierApp {
         }
     }
 
-    pub(super) fn on_io_event(&mut self, event: io::Event) {
+    pub(super) fn on_file_event(&mut self, event: io::Event) {
         let answers = event.answers();
         if answers > 0 {
-            self.io_waiting = self.io_waiting.saturating_sub(answers);
-            if self.io_waiting == 0 {
-                self.io_busy_since = None;
+            self.files.waiting = self.files.waiting.saturating_sub(answers);
+            if self.files.waiting == 0 {
+                self.files.busy_since = None;
             }
         }
         match event {
@@ -141,227 +141,7 @@ impl VernierApp {
                     self.say(changed_elsewhere_message(), false);
                 }
             }
-            io::Event::Loaded { dir, result, unwritten } => match result {
-                Ok(notebook) => {
-                    self.say(format!("opened {}", vernier_engine::display::path(&dir)), false);
-                    self.open(dir, *notebook, unwritten);
-                }
-                Err(e) => self.say(e, true),
-            },
-            io::Event::Audited(report) => {
-                let n = report.findings.len();
-                self.say(
-                    if n == 0 { "audit: all checks pass".to_owned() } else { format!("audit: {n} finding(s)") },
-                    false,
-                );
-                self.audit = Some(*report);
-            }
-            io::Event::Exported(result) => match result {
-                Ok(unwritten) => {
-                    let left: usize = unwritten.iter().map(|(_, n)| n).sum();
-                    self.say(format!("exported the six documents to exports/; {left} part(s) still to write"), false);
-                    self.exported = Some(unwritten);
-                    if self.views.section == Section::Audit {
-                        self.commands.push(AppCommand::Audit);
-                    }
-                }
-                Err(e) => self.say(format!("export failed: {e}"), true),
-            },
-            io::Event::ExportWouldOverwrite(edited) => {
-                self.say(format!("nothing exported: {}", edited.join(", ")), true);
-                self.export_question = Some(edited);
-            }
-            io::Event::SavedAs { to, result } => match result {
-                Ok(()) => {
-                    self.say(
-                        format!("saved as {}; this is now the open notebook", vernier_engine::display::path(&to)),
-                        false,
-                    );
-                    self.settings.remember(&to);
-                    self.doc.dir = to;
-                }
-                Err(e) => self.say(e, true),
-            },
-            io::Event::RawWritten { result, raw } => match raw {
-                Ok(raw_file) => self.record_run(Arc::from(result), raw_file),
-                Err(e) => {
-                    self.extending = None;
-                    self.say(format!("the run finished but its raw file could not be written: {e}"), true)
-                }
-            },
-            io::Event::ImportPreviewed(preview) => {
-                if let Some(form) = &mut self.import {
-                    form.show_preview(*preview);
-                }
-            }
-            io::Event::ImportRawWritten { prepared, raw } => match raw {
-                Ok(raw_file) => self.record_import(&prepared, raw_file),
-                Err(e) => {
-                    if let Some(form) = &mut self.import {
-                        form.busy = false;
-                    }
-                    self.say(format!("nothing was recorded: the raw copy could not be written: {e}"), true)
-                }
-            },
-            io::Event::Soak(result) => match result {
-                Ok(view) => self.soak = Some(*view),
-                Err(e) => self.say(e, true),
-            },
-            io::Event::Trials { run, result } => match (result, self.doc.notebook.run(run)) {
-                (Ok((trials, figures)), Some(r)) => {
-                    let view = plots::RunTrials::new(r, &trials, figures.as_deref());
-                    self.trials.insert(run, Ok(view));
-                }
-                (Err(why), _) => {
-                    if let io::NoTrials::Failed(e) = &why {
-                        self.say(format!("run {run}: {e}"), true);
-                    }
-                    self.trials.insert(run, Err(why));
-                }
-                (Ok(_), None) => {}
-            },
-            io::Event::Tried { id, result } => {
-                if self.trying.as_ref().is_some_and(|(current, _)| *current == id) {
-                    self.trying = None;
-                    if let Some(form) = &mut self.new_run
-                        && let Some(super::new_run::Tried::Running(argv)) = form.tried.take()
-                    {
-                        form.tried = Some(super::new_run::Tried::Done(argv, result));
-                    }
-                }
-            }
-            io::Event::Picked { purpose, path: Some(path), .. } => self.run_command(match purpose {
-                io::Pick::Open => AppCommand::OpenDir(path),
-                io::Pick::New => AppCommand::CreateDir(path),
-                io::Pick::SaveAs => AppCommand::SaveAs(path),
-                io::Pick::Reproduce | io::Pick::ReproduceWorkbook => AppCommand::ReadTheirLog(path),
-                io::Pick::ImportFile => AppCommand::ImportFile(path),
-                io::Pick::NewFromWorkbook => AppCommand::NewNotebookFrom(path),
-            }),
-            io::Event::Picked {
-                purpose: io::Pick::Reproduce | io::Pick::ReproduceWorkbook | io::Pick::ImportFile,
-                path: None,
-                failed,
-            } => {
-                if failed {
-                    // The Reproduce and import dialogs have their own path field.
-                    self.say("no file-dialog service answered on this desktop; type the path instead", true);
-                }
-            }
-            io::Event::MachineRead(machine) => {
-                // One change for the three fields: one save, one message.
-                let fields = super::views::machine_fill(&machine).to_vec();
-                let said = "Machine / OS, Counter access and Placement control filled from this machine".to_owned();
-                self.edit(Edit::SetEnvironment { fields, said });
-            }
-            io::Event::TheirLog(log) => {
-                if let Some(dialog) = &mut self.reproduce {
-                    dialog.log = Some(*log);
-                    dialog.selected = None;
-                }
-            }
-            io::Event::WorkbookEdits { dir, path, offer } => self.on_workbook_edits(&dir, &path, offer),
-            io::Event::RecoveryFound { dir, found } => self.on_recovery_found(&dir, found),
-            io::Event::Recovered { dir, result } => self.on_recovered(&dir, result),
-            io::Event::TakenIn { dir, path, result } => self.on_taken_in(&dir, &path, result),
-            io::Event::MadeNotebook { target, result } => match result {
-                Ok(made) => {
-                    let io::MadeNotebook { merged, notebook, unwritten } = *made;
-                    let (taken, failed) = super::workbook::taken_message(&merged);
-                    self.open(target.clone(), notebook, unwritten);
-                    self.reproduce = None;
-                    // R2, N13: a hidden copy that is not what their sheets
-                    // show is said with the result, as a warning.
-                    let warned: String = merged
-                        .warnings
-                        .iter()
-                        .map(|w| format!(" WARNING: {}", vernier_engine::display::inert(w)))
-                        .collect();
-                    self.say(
-                        format!(
-                            "made a new notebook in {} from their workbook: {taken}{warned}",
-                            vernier_engine::display::path(&target)
-                        ),
-                        failed || !warned.is_empty(),
-                    );
-                }
-                Err(e) => self.say(format!("no notebook was made: {e}"), true),
-            },
-            io::Event::Picked { purpose, path: None, failed: true } => {
-                self.say("no file-dialog service answered on this desktop; type the folder instead", true);
-                self.run_command(AppCommand::PromptPath(purpose));
-            }
-            io::Event::Picked { path: None, failed: false, .. } => {}
-        }
-    }
-
-    /// What the file thread found in a workbook of the open notebook (N12):
-    /// an offer replaces the one shown; "nothing" clears an offer of the
-    /// same workbook only, so the followed file does not hide another.
-    fn on_workbook_edits(
-        &mut self,
-        dir: &std::path::Path,
-        path: &std::path::Path,
-        offer: Result<Option<Box<super::workbook::Offer>>, String>,
-    ) {
-        if dir != self.doc.dir {
-            return;
-        }
-        let same = self.spreadsheet.as_ref().is_none_or(|o| o.path == path);
-        match offer {
-            Ok(Some(offer)) => {
-                // An open dialog that has not taken anything in yet shows
-                // the workbook as it is now.
-                if let Some(dialog) = &mut self.take_in
-                    && dialog.offer.path == path
-                    && dialog.done.is_none()
-                    && !dialog.busy
-                {
-                    dialog.offer = (*offer).clone();
-                }
-                self.spreadsheet = Some(*offer);
-            }
-            Ok(None) if same => self.spreadsheet = None,
-            Ok(None) => {}
-            Err(e) => {
-                if same {
-                    self.spreadsheet = None;
-                }
-                self.say(format!("its spreadsheet edits could not be weighed: {e}"), true);
-            }
-        }
-    }
-
-    /// What taking a workbook's edits in did: said in the status bar (a
-    /// success only once saved) and in the dialog; the notebook shown is
-    /// the one saved, unless changes of the window's own are still in
-    /// flight (their save carries it).
-    fn on_taken_in(&mut self, dir: &std::path::Path, path: &std::path::Path, result: Result<Box<io::TakenIn>, String>) {
-        let done = match result {
-            Ok(taken) => {
-                let io::TakenIn { merged, notebook } = *taken;
-                let (message, failed) = super::workbook::taken_message(&merged);
-                if dir == self.doc.dir {
-                    if let Some((notebook, unwritten)) = notebook
-                        && self.saved()
-                    {
-                        self.doc.adopt(notebook, unwritten);
-                    }
-                    if self.spreadsheet.as_ref().is_some_and(|o| o.path == path) {
-                        self.spreadsheet = None;
-                    }
-                }
-                self.say(message, failed);
-                Ok(Box::new(merged))
-            }
-            Err(e) => {
-                self.say(format!("nothing taken in: {e}"), true);
-                Err(e)
-            }
-        };
-        if let Some(dialog) = &mut self.take_in {
-            dialog.busy = false;
-            dialog.done = Some(done);
+            io::Event::Done { done, .. } => done(self),
         }
     }
 
@@ -412,7 +192,7 @@ impl VernierApp {
     /// importer or the soak — to the window's copy, and hands the rows it
     /// added to the file thread as one [`Recording`]: the file gets the
     /// same rows, time stamps and all. Refused, it changes nothing.
-    fn record(
+    pub(super) fn record(
         &mut self,
         record: impl FnOnce(&mut Notebook) -> Result<Applied, vernier_engine::notebook::NotebookError>,
     ) -> Option<Applied> {
@@ -432,42 +212,14 @@ impl VernierApp {
     /// their row, or — when it extended runs of this notebook (S10) — the
     /// link to them and the verdict, said in the status bar; then selects
     /// it and shows the comparison.
-    /// Records an import whose raw copy is written: the same change to the
-    /// window's copy and, under the lock, to the file; the dialog closes
-    /// and the new rows are selected.
-    fn record_import(
+    pub(super) fn record_run(
         &mut self,
-        prepared: &Arc<vernier_engine::import::Prepared>,
+        result: Arc<harness::BenchResult>,
         raw_file: vernier_engine::notebook::RawFile,
     ) {
         let at = chrono::Utc::now();
-        let applied = self.record(|nb: &mut Notebook| {
-            let recorded = prepared.add_rows(nb, raw_file, at);
-            let runs: Vec<String> = recorded.runs.iter().map(u32::to_string).collect();
-            let pair = recorded.pair.map(|c| format!(" as comparison C{c}")).unwrap_or_default();
-            Ok(Applied {
-                message: format!("recorded run {} from {}{pair}", runs.join(" and "), prepared.name),
-                runs: recorded.runs,
-                failed: false,
-            })
-        });
-        let Some(applied) = applied else {
-            if let Some(form) = &mut self.import {
-                form.busy = false;
-            }
-            return;
-        };
-        self.import = None;
-        if let Some(&last) = applied.runs.last() {
-            self.select_run(last);
-        }
-        self.views.section = Section::Runs;
-    }
-
-    fn record_run(&mut self, result: Arc<harness::BenchResult>, raw_file: vernier_engine::notebook::RawFile) {
-        let at = chrono::Utc::now();
         let reproduced = self.reproduction_pending(&result);
-        let extending = self.extending.take();
+        let extending = self.measure.extending.take();
         let extended = extending.is_some();
         let (from, shown_source) = (Arc::clone(&result), reproduced.clone());
         let applied = self.record(|nb: &mut Notebook| {
@@ -514,15 +266,15 @@ impl VernierApp {
             self.select_run(last);
             // A recorded scan shows its sweep, the picture it was run for.
             if let Some(sweep) = self.doc.notebook.sweep_of(last).filter(|_| result.scan.is_some()) {
-                self.views.sweep = Some(views::SweepPick::Recorded(sweep.number));
-                self.views.show_sweep = true;
+                self.views.runs.sweep = Some(views::SweepPick::Recorded(sweep.number));
+                self.views.runs.show_sweep = true;
             }
         }
         if extended && !applied.failed {
             // The status bar cuts a long sentence; the run view shows it whole.
-            self.views.extension = Some((applied.runs.clone(), applied.message.clone()));
+            self.views.runs.extension = Some((applied.runs.clone(), applied.message.clone()));
         }
-        if let (Some((original, _)), Some(dialog)) = (reproduced, &mut self.reproduce) {
+        if let (Some((original, _)), Some(dialog)) = (reproduced, &mut self.dialogs.reproduce) {
             let mine: Vec<_> = applied.runs.iter().map(|&n| self.doc.notebook.run(n)).collect();
             dialog.outcome = SideBySide::new(&original, &result, &mine).map(|side| (original, side));
         }
@@ -530,7 +282,7 @@ impl VernierApp {
 
     /// Their row and its source, when the finished run reproduced it.
     fn reproduction_pending(&mut self, result: &harness::BenchResult) -> Option<(Original, String)> {
-        let dialog = self.reproduce.as_mut()?;
+        let dialog = self.dialogs.reproduce.as_mut()?;
         let i = dialog.pending.take()?;
         let Some(Ok(log)) = &dialog.log else { return None };
         let (original, _) = log.rows.get(i)?;

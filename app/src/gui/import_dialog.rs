@@ -17,6 +17,9 @@ use vernier_engine::import::{Format, MAX_IMPORT_BYTES, Prepared};
 use vernier_engine::stats::units::Figures;
 
 use super::dialog::{self, Scrolling};
+use super::io::{Done, Follow, Job};
+use super::{Applied, Section, VernierApp};
+use vernier_engine::notebook::{Notebook, RawFile};
 
 /// Where the numbers come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,6 +146,106 @@ pub enum ImportAction {
     Browse,
     /// Close without recording.
     Close,
+}
+
+impl Job for ImportRequest {
+    /// Reads and summarises the numbers for the form, writing nothing.
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+        let preview = preview(*self);
+        Box::new(move |app: &mut VernierApp| {
+            if let Some(form) = &mut app.dialogs.import {
+                form.show_preview(preview);
+            }
+        })
+    }
+}
+
+/// Writes a previewed import's file unchanged into `raw/` — its rows are
+/// recorded once it is on disk.
+pub struct WriteImportRaw {
+    /// The notebook's folder.
+    pub dir: std::path::PathBuf,
+    /// The rows as previewed.
+    pub prepared: Arc<Prepared>,
+    /// The number its first row will have.
+    pub next_run: usize,
+}
+
+impl Job for WriteImportRaw {
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+        let WriteImportRaw { dir, prepared, next_run } = *self;
+        let prepared =
+            Arc::new(Prepared::clone(&prepared).read_here(&vernier_engine::platform::machine::Machine::read()));
+        let raw = prepared.write_raw(&dir, next_run).map_err(|e| e.to_string());
+        Box::new(move |app: &mut VernierApp| match raw {
+            Ok(raw_file) => app.record_import(&prepared, raw_file),
+            Err(e) => {
+                if let Some(form) = &mut app.dialogs.import {
+                    form.busy = false;
+                }
+                app.say(format!("nothing was recorded: the raw copy could not be written: {e}"), true)
+            }
+        })
+    }
+}
+
+impl VernierApp {
+    /// The dialog, opened if it is not.
+    pub(super) fn import_form(&mut self) -> &mut ImportForm {
+        let build = self.doc.notebook.environment().get(vernier_engine::notebook::EnvField::CompilerFlags);
+        self.dialogs.import.get_or_insert_with(|| ImportForm::with_build(build))
+    }
+
+    /// Reads the file at `path` in the dialog: another file, its own
+    /// columns, guessed afresh.
+    pub(super) fn import_file(&mut self, path: &std::path::Path) {
+        let form = self.import_form();
+        *form = ImportForm { paste: false, path: path.display().to_string(), ..form.clone() };
+        form.columns.clear();
+        form.column_a.clear();
+        form.column_b.clear();
+        form.pair.clear();
+        form.first.clear();
+        form.preview = None;
+        if let Ok(request) = form.request() {
+            form.busy = true;
+            self.send_job(request);
+        }
+    }
+
+    /// Records the import exactly as it was previewed: its raw copy first.
+    pub(super) fn write_import(&mut self, prepared: Arc<Prepared>) {
+        let next_run = self.doc.notebook.runs().len() + 1;
+        self.send_job(WriteImportRaw { dir: self.doc.dir.clone(), prepared, next_run });
+    }
+
+    /// Records an import whose raw copy is written: the same change to the
+    /// window's copy and, under the lock, to the file; the dialog closes
+    /// and the new rows are selected.
+    fn record_import(&mut self, prepared: &Arc<Prepared>, raw_file: RawFile) {
+        let at = chrono::Utc::now();
+        let applied = self.record(|nb: &mut Notebook| {
+            let recorded = prepared.add_rows(nb, raw_file, at);
+            let runs: Vec<String> = recorded.runs.iter().map(u32::to_string).collect();
+            let pair = recorded.pair.map(|c| format!(" as comparison C{c}")).unwrap_or_default();
+            Ok(Applied {
+                message: format!("recorded run {} from {}{pair}", runs.join(" and "), prepared.name),
+                runs: recorded.runs,
+                failed: false,
+            })
+        });
+        let Some(applied) = applied else {
+            if let Some(form) = &mut self.dialogs.import {
+                form.busy = false;
+            }
+            return;
+        };
+        self.dialogs.import = None;
+        if let Some(&last) = applied.runs.last() {
+            self.select_run(last);
+        }
+        self.views.section = Section::Runs;
+    }
 }
 
 /// How wide the dialog is when the window has room: a 420-pixel path or

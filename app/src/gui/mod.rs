@@ -10,8 +10,10 @@ mod dialog;
 mod events;
 mod import_dialog;
 mod io;
+mod jobs;
 mod lock_wait;
 mod new_run;
+mod pick;
 mod plots;
 mod recovery;
 mod reproduce;
@@ -138,7 +140,7 @@ pub fn run(path: Option<PathBuf>) -> Result<(), StartError> {
             // this notebook's (a copy in exports/) is weighed when asked.
             if let Some(path) = other_workbook {
                 let dir = app.doc.dir.clone();
-                app.send_io(io::Request::LookAtWorkbook { dir, path });
+                app.send_job(workbook::Weigh { dir, path });
             }
             Ok(Box::new(app))
         }),
@@ -159,7 +161,7 @@ pub enum AppCommand {
     /// Show a section.
     Show(Section),
     /// Ask for a folder with a native dialog.
-    Pick(io::Pick),
+    Pick(pick::Pick),
     /// Open this notebook folder.
     OpenDir(PathBuf),
     /// Create a notebook in this folder and open it.
@@ -170,7 +172,7 @@ pub enum AppCommand {
     /// carry on there.
     SaveAs(PathBuf),
     /// Ask for a folder path typed by hand (desktops without a file-dialog service).
-    PromptPath(io::Pick),
+    PromptPath(pick::Pick),
     /// Open the New run dialog.
     NewRun,
     /// Open the "Add run from numbers" dialog (SPEC E14).
@@ -406,77 +408,99 @@ const IO_REFUSED: &str = "the file thread stopped, so that was not done — rest
 /// Said when the engine thread is gone: nothing can be measured until a restart.
 const ENGINE_STOPPED: &str = "the engine thread stopped — restart Vernier to measure again";
 
-/// The app.
-pub struct VernierApp {
-    doc: Doc,
-    /// The file thread's wait for the folder's lock, if it waits (N10).
-    lock_wait: Arc<lock_wait::WindowWait>,
-    settings: settings::Settings,
+/// The window's link to its file thread.
+struct Files {
     /// `None` once the file thread has stopped (or never started).
     io: Option<io::Io>,
     /// Requests the I/O thread's full queue turned away, oldest first,
     /// retried every frame in order: busy is not lost.
-    io_backlog: VecDeque<io::Request>,
+    backlog: VecDeque<io::Request>,
     /// Requests sent to the file thread and not answered yet, and since
     /// when it has had work: a long export or audit is said, not hidden.
-    io_waiting: usize,
-    io_busy_since: Option<Instant>,
+    waiting: usize,
+    busy_since: Option<Instant>,
+    /// The file thread's wait for the folder's lock, if it waits (N10).
+    lock_wait: Arc<lock_wait::WindowWait>,
+}
+
+/// What the window is measuring, or about to.
+struct Measuring {
     /// `None` once the engine thread has stopped (or never started).
     engine: Option<Engine>,
+    /// The benchmark in flight.
     live: Option<LiveRun>,
-    views: views::ViewState,
-    new_run: Option<new_run::NewRunForm>,
-    /// Each run's trials as read from its raw file, or why there are none.
-    trials: HashMap<u32, Result<plots::RunTrials, io::NoTrials>>,
-    status: Option<(String, bool)>,
-    commands: Vec<AppCommand>,
-    /// A folder path being typed, for systems without a native dialog.
-    path_prompt: Option<(io::Pick, String)>,
-    /// The documents an export would overwrite though they were edited
-    /// since Vernier wrote them, while the window asks what to do (A17).
-    export_question: Option<Vec<String>>,
-    /// The soak shown in the Soak runs section.
-    soak: Option<plots::SoakView>,
-    /// The soak dialog, when open.
-    soak_form: Option<soak_dialog::SoakForm>,
-    /// The "Add run from numbers" dialog, while open.
-    import: Option<import_dialog::ImportForm>,
-    /// The Reproduce dialog, while open.
-    reproduce: Option<reproduce::Dialog>,
-    /// The extension the run in flight is (S10), with its claim: recorded
-    /// linked to the runs it extends, with its verdict said.
-    extending: Option<(Extension, Option<Claim>)>,
-    /// The soak running, if any.
-    live_soak: Option<LiveSoak>,
-    /// For waking the window from other threads.
-    egui_ctx: egui::Context,
-    /// The last export: each document with its unwritten parts.
-    exported: Option<Vec<(Document, usize)>>,
-    /// The last audit's findings.
-    audit: Option<vernier_engine::audit::Report>,
-    /// Set by a termination signal: cancel what runs and close.
-    terminate: Arc<std::sync::atomic::AtomicBool>,
-    /// The New run dialog's "Try once" in flight: its number (an answer to
-    /// an earlier one is ignored) and the flag that stops its process.
-    trying: Option<(u64, Arc<std::sync::atomic::AtomicBool>)>,
-    /// Tries started so far, to number them.
-    tries: u64,
     /// A run the window has taken but not yet handed to the engine, and the
     /// frames still to draw first (SPEC E15: the window redraws for the
     /// closing dialog and the new live panel before the measurement starts,
     /// not during it).
     starting: Option<(Box<BenchSpec>, u8)>,
-    /// Edits typed into a workbook of the open notebook, on offer (N12).
-    spreadsheet: Option<workbook::Offer>,
-    /// The dialog listing them, while open.
+    /// The extension the run in flight is (S10), with its claim: recorded
+    /// linked to the runs it extends, with its verdict said.
+    extending: Option<(Extension, Option<Claim>)>,
+    /// The soak running, if any.
+    live_soak: Option<LiveSoak>,
+}
+
+/// The dialogs open over the sections, each `None` while closed.
+#[derive(Default)]
+struct Dialogs {
+    new_run: Option<new_run::NewRunForm>,
+    /// The New run dialog's "Try once" in flight: its number (an answer to
+    /// an earlier one is ignored) and the flag that stops its process.
+    trying: Option<(u64, Arc<std::sync::atomic::AtomicBool>)>,
+    /// Tries started so far, to number them.
+    tries: u64,
+    /// "Add run from numbers".
+    import: Option<import_dialog::ImportForm>,
+    reproduce: Option<reproduce::Dialog>,
+    soak_form: Option<soak_dialog::SoakForm>,
+    /// The spreadsheet edits on offer, listed before they are taken in (N12).
     take_in: Option<workbook::TakeIn>,
+    /// A folder path being typed, for systems without a native dialog.
+    path_prompt: Option<(pick::Pick, String)>,
+    /// The documents an export would overwrite though they were edited
+    /// since Vernier wrote them, while the window asks what to do (A17).
+    export_question: Option<Vec<String>>,
     /// Closing by hand with changes not on disk: what the window asks (N10).
     close_question: Option<CloseQuestion>,
-    /// Close once every change is on disk (the user chose to wait).
-    close_when_saved: bool,
+}
+
+/// What was read from the disk to show beside the notebook; it belongs to
+/// the open notebook and goes when another opens.
+#[derive(Default)]
+struct Shown {
+    /// Each run's trials as read from its raw file, or why there are none.
+    trials: HashMap<u32, Result<plots::RunTrials, jobs::NoTrials>>,
+    /// The soak shown in the Soak runs section.
+    soak: Option<plots::SoakView>,
+    /// The last export: each document with its unwritten parts.
+    exported: Option<Vec<(Document, usize)>>,
+    /// The last audit's findings.
+    audit: Option<vernier_engine::audit::Report>,
+    /// Edits typed into a workbook of the open notebook, on offer (N12).
+    spreadsheet: Option<workbook::Offer>,
     /// Recovery files of the open notebook, from an earlier session, on
     /// offer: each with its changes in words (or why it cannot be read).
     recovery: Option<recovery::Offer>,
+}
+
+/// The app.
+pub struct VernierApp {
+    doc: Doc,
+    settings: settings::Settings,
+    files: Files,
+    measure: Measuring,
+    dialogs: Dialogs,
+    shown: Shown,
+    views: views::ViewState,
+    status: Option<(String, bool)>,
+    commands: Vec<AppCommand>,
+    /// For waking the window from other threads.
+    egui_ctx: egui::Context,
+    /// Set by a termination signal: cancel what runs and close.
+    terminate: Arc<std::sync::atomic::AtomicBool>,
+    /// Close once every change is on disk (the user chose to wait).
+    close_when_saved: bool,
 }
 
 /// The dialog shown when the window is closed by hand with changes not on disk.
@@ -495,7 +519,7 @@ impl VernierApp {
         settings.remember(&dir);
         cc.egui_ctx.set_theme(if settings.dark { egui::Theme::Dark } else { egui::Theme::Light });
         let ctx = cc.egui_ctx.clone();
-        let io = io::Io::spawn(move || ctx.request_repaint()).ok();
+        let io = io::Io::spawn(move || ctx.request_repaint(), vec![Box::new(workbook::FollowWorkbook::default())]).ok();
         // The file thread's waits for the folder's lock are said in the
         // status bar (N10).
         let lock_wait = Arc::new(lock_wait::WindowWait::new(cc.egui_ctx.clone()));
@@ -516,44 +540,22 @@ impl VernierApp {
                 Doc::new(dir, notebook, unwritten)
             },
             settings,
-            io,
-            io_backlog: VecDeque::new(),
-            io_waiting: 0,
-            io_busy_since: None,
-            engine,
-            live: None,
+            files: Files { io, backlog: VecDeque::new(), waiting: 0, busy_since: None, lock_wait },
+            measure: Measuring { engine, live: None, starting: None, extending: None, live_soak: None },
+            dialogs: Dialogs::default(),
+            shown: Shown::default(),
             views: views::ViewState::default(),
-            new_run: None,
-            trials: HashMap::new(),
             status: None,
             commands: Vec::new(),
-            path_prompt: None,
-            export_question: None,
-            soak: None,
-            soak_form: None,
-            import: None,
-            reproduce: None,
-            extending: None,
-            live_soak: None,
             egui_ctx: cc.egui_ctx.clone(),
-            exported: None,
-            audit: None,
             terminate: Arc::default(),
-            trying: None,
-            tries: 0,
-            starting: None,
-            spreadsheet: None,
-            take_in: None,
-            close_question: None,
             close_when_saved: false,
-            recovery: None,
-            lock_wait,
         };
         // The file thread follows the file from what was read (N10): a
         // change made since shows at its first look.
         let request = io::Request::Watch { dir: app.doc.dir.clone(), seen };
         app.send_io(request);
-        app.send_io(io::Request::LookForRecovery { dir: app.doc.dir.clone() });
+        app.send_job(recovery::LookForRecovery { dir: app.doc.dir.clone() });
         app
     }
 
@@ -569,7 +571,7 @@ impl VernierApp {
 
     /// True while a benchmark runs.
     pub fn running(&self) -> bool {
-        self.live.is_some()
+        self.measure.live.is_some()
     }
 
     /// True when every change has been saved.
@@ -602,11 +604,11 @@ impl VernierApp {
             Place::Soak { .. } => Section::Soaks,
             Place::Prediction { .. } => Section::Predictions,
             Place::Citation { .. } | Place::Exports => {
-                self.views.document = Document::Report;
+                self.views.documents.document = Document::Report;
                 Section::Documents
             }
             Place::Document { file, .. } => {
-                self.views.document = Document::from_stem(&file).unwrap_or_default();
+                self.views.documents.document = Document::from_stem(&file).unwrap_or_default();
                 Section::Documents
             }
             Place::Notebook => Section::Environment,
@@ -618,20 +620,25 @@ impl VernierApp {
     /// thread gets it later, a stopped one is reported.
     fn send_io(&mut self, request: io::Request) {
         if request.is_answered() {
-            self.io_waiting += 1;
-            self.io_busy_since.get_or_insert_with(Instant::now);
+            self.files.waiting += 1;
+            self.files.busy_since.get_or_insert_with(Instant::now);
         }
-        self.io_backlog.push_back(request);
+        self.files.backlog.push_back(request);
         self.flush_io();
+    }
+
+    /// Hands a job to the file thread (see [`send_io`](Self::send_io)).
+    fn send_job(&mut self, job: impl io::Job) {
+        self.send_io(io::Request::Job(Box::new(job)));
     }
 
     /// Sends the backlog until the queue is full; called again every frame.
     pub(super) fn flush_io(&mut self) {
-        while let Some(request) = self.io_backlog.pop_front() {
-            let sent = self.io.as_ref().map(|io| io.send(request));
+        while let Some(request) = self.files.backlog.pop_front() {
+            let sent = self.files.io.as_ref().map(|io| io.send(request));
             match sent {
                 Some(Ok(())) => {}
-                Some(Err(io::Refused::Busy(request))) => return self.io_backlog.push_front(request),
+                Some(Err(io::Refused::Busy(request))) => return self.files.backlog.push_front(request),
                 Some(Err(io::Refused::Stopped)) | None => {
                     self.io_stopped();
                     return self.say(IO_REFUSED, true);
@@ -643,21 +650,21 @@ impl VernierApp {
     /// The file thread is gone: nothing more reaches the disk, and the status
     /// bar's save indicator says so from now on (see `status_ui`).
     pub(super) fn io_stopped(&mut self) {
-        self.io = None;
-        self.io_backlog.clear();
-        self.io_waiting = 0;
-        self.io_busy_since = None;
+        self.files.io = None;
+        self.files.backlog.clear();
+        self.files.waiting = 0;
+        self.files.busy_since = None;
     }
 
     /// The engine thread is gone: the run in flight will never finish, so
     /// its panel closes instead of spinning, and later starts say why.
     pub(super) fn engine_stopped(&mut self) {
-        self.engine = None;
-        if let Some(dialog) = &mut self.reproduce {
+        self.measure.engine = None;
+        if let Some(dialog) = &mut self.dialogs.reproduce {
             dialog.pending = None;
         }
-        self.extending = None;
-        let message = match self.live.take() {
+        self.measure.extending = None;
+        let message = match self.measure.live.take() {
             Some(live) => format!("{ENGINE_STOPPED}; the run “{}” is lost", live.title),
             None => ENGINE_STOPPED.to_owned(),
         };
@@ -672,263 +679,87 @@ impl VernierApp {
         self.doc = Doc::new(dir, notebook, unwritten);
         self.views = views::ViewState { section: self.views.section, ..Default::default() };
         // What was shown belonged to the previous notebook.
-        self.trials.clear();
-        self.soak = None;
-        self.exported = None;
-        self.audit = None;
-        self.spreadsheet = None;
-        self.take_in = None;
-        self.recovery = None;
-        self.send_io(io::Request::LookForRecovery { dir: self.doc.dir.clone() });
+        self.shown.trials.clear();
+        self.shown.soak = None;
+        self.shown.exported = None;
+        self.shown.audit = None;
+        self.shown.spreadsheet = None;
+        self.dialogs.take_in = None;
+        self.shown.recovery = None;
+        self.send_job(recovery::LookForRecovery { dir: self.doc.dir.clone() });
     }
 
-    /// Applies one command.
+    /// Applies one command: a change to the notebook goes through
+    /// [`edit`](Self::edit); everything else to the part of the window
+    /// that owns it.
     fn run_command(&mut self, command: AppCommand) {
         let now = chrono::Utc::now();
         let change: Edit = match command {
-            AppCommand::Show(section) => {
-                self.views.section = section;
-                if section == Section::Audit {
-                    self.commands.push(AppCommand::Audit);
-                }
-                return;
-            }
+            AppCommand::Show(section) => return self.show(section),
             AppCommand::Audit => {
-                let request =
-                    io::Request::Audit { dir: self.doc.dir.clone(), notebook: Arc::clone(&self.doc.notebook) };
-                self.send_io(request);
-                return;
+                return self
+                    .send_job(jobs::Audit { dir: self.doc.dir.clone(), notebook: Arc::clone(&self.doc.notebook) });
             }
-            AppCommand::Jump(place) => {
-                self.jump(place);
-                return;
-            }
-            AppCommand::TakeInDialog => {
-                if let Some(offer) = &self.spreadsheet {
-                    self.take_in = Some(workbook::TakeIn { offer: offer.clone(), busy: false, done: None });
-                }
-                return;
-            }
-            AppCommand::TakeIn(path) => {
-                if let Some(dialog) = &mut self.take_in {
-                    dialog.busy = true;
-                }
-                self.send_io(io::Request::TakeIn { dir: self.doc.dir.clone(), path });
-                return;
-            }
-            AppCommand::NewNotebookFrom(target) => {
-                let source = self.reproduce.as_ref().and_then(|d| match &d.log {
-                    Some(Ok(log)) if log.own_workbook => Some(log.source.clone()),
-                    _ => None,
-                });
-                match source {
-                    Some(workbook) => self.send_io(io::Request::NewNotebook { workbook, target }),
-                    None => self.say("read a workbook Vernier wrote in the Reproduce dialog first", true),
-                }
-                return;
-            }
+            AppCommand::Jump(place) => return self.jump(place),
+            AppCommand::TakeInDialog => return self.open_take_in(),
+            AppCommand::TakeIn(path) => return self.take_in(path),
+            AppCommand::NewNotebookFrom(target) => return self.new_notebook_from(target),
             AppCommand::ReproduceDialog => {
-                self.reproduce.get_or_insert_with(Default::default);
+                self.dialogs.reproduce.get_or_insert_with(Default::default);
                 return;
             }
-            AppCommand::ReadTheirLog(path) => {
-                let dialog = self.reproduce.get_or_insert_with(Default::default);
-                dialog.path = path.display().to_string();
-                self.send_io(io::Request::ReadLog { path, mine: self.doc.dir.clone() });
-                return;
-            }
-            AppCommand::ReproduceRow(i, consent) => {
-                let Some(released) = self.reproduce.as_ref().map(|d| d.release(i, consent)) else { return };
-                match released {
-                    Ok(spec) => {
-                        if self.start_run(spec)
-                            && let Some(dialog) = &mut self.reproduce
-                        {
-                            dialog.pending = Some(i);
-                            dialog.outcome = None;
-                        }
-                    }
-                    Err(e) => self.say(format!("nothing was run: {e}"), true),
-                }
-                return;
-            }
-            AppCommand::ExtendRun(run, claim) => {
-                if self.live.is_some() {
-                    self.say("wait for the run in progress to finish, then extend", true);
-                    return;
-                }
-                let claim = Some(claim.trim()).filter(|c| !c.is_empty());
-                let planned = Extension::plan(&self.doc.notebook, run)
-                    .and_then(|plan| plan.claim(claim).map(|claim| (plan, claim)));
-                match planned {
-                    // Nothing starts before the student confirms (N13).
-                    Ok((plan, claim)) => {
-                        self.views.extend_asking =
-                            Some(views::ExtendAsk { plan, claim, inline_allowed: false, refused: None });
-                    }
-                    Err(e) => self.say(e.to_string(), true),
-                }
-                return;
-            }
-            AppCommand::StartExtension(consent) => {
-                let Some(views::ExtendAsk { plan, claim, .. }) = self.views.extend_asking.take() else { return };
-                if self.live.is_some() {
-                    self.say("wait for the run in progress to finish, then extend", true);
-                    return;
-                }
-                match plan.gate.release(consent) {
-                    Ok(spec) => {
-                        if self.start_run(spec) {
-                            self.extending = Some((plan, claim));
-                        }
-                    }
-                    Err(e) => self.say(e.to_string(), true),
-                }
-                return;
-            }
-            AppCommand::Pick(purpose) => {
-                // What is picked is handed to the I/O thread, so a dialog
-                // without it would only lead to a refusal.
-                match &self.io {
-                    Some(io) => io.pick(purpose, self.doc.dir.parent().map(PathBuf::from)),
-                    None => self.say(IO_REFUSED, true),
-                }
-                return;
-            }
+            AppCommand::ReadTheirLog(path) => return self.read_their_log(path),
+            AppCommand::ReproduceRow(i, consent) => return self.reproduce_row(i, consent),
+            AppCommand::ExtendRun(run, claim) => return self.extend_run(run, &claim),
+            AppCommand::StartExtension(consent) => return self.start_extension(consent),
+            AppCommand::Pick(purpose) => return self.pick(purpose),
             AppCommand::PromptPath(purpose) => {
-                self.path_prompt = Some((purpose, String::new()));
+                self.dialogs.path_prompt = Some((purpose, String::new()));
                 return;
             }
-            AppCommand::OpenDir(dir) => {
-                self.send_io(io::Request::Load { dir });
-                return;
-            }
-            AppCommand::CreateDir(dir) => {
-                self.send_io(io::Request::Create { dir });
-                return;
-            }
-            AppCommand::OpenOrCreateDir(dir) => {
-                self.send_io(io::Request::OpenOrCreate { dir });
-                return;
-            }
+            AppCommand::OpenDir(dir) => return self.send_job(jobs::Open { dir, how: jobs::How::Load }),
+            AppCommand::CreateDir(dir) => return self.send_job(jobs::Open { dir, how: jobs::How::Create }),
+            AppCommand::OpenOrCreateDir(dir) => return self.send_job(jobs::Open { dir, how: jobs::How::LoadOrCreate }),
             AppCommand::SaveAs(to) => {
-                let request =
-                    io::Request::SaveAs { from: self.doc.dir.clone(), to, notebook: Arc::clone(&self.doc.notebook) };
-                self.send_io(request);
-                return;
+                let (from, notebook) = (self.doc.dir.clone(), Arc::clone(&self.doc.notebook));
+                return self.send_job(jobs::SaveAs { from, to, notebook });
             }
-            AppCommand::FillEnvironment => {
-                self.send_io(io::Request::ReadMachine);
-                return;
-            }
-            AppCommand::NewRun => {
-                if self.live.is_none() {
-                    let build = self.doc.notebook.environment().get(EnvField::CompilerFlags);
-                    self.new_run.get_or_insert_with(|| new_run::NewRunForm::with_build(build));
-                }
-                return;
-            }
+            AppCommand::FillEnvironment => return self.send_job(jobs::ReadMachine),
+            AppCommand::NewRun => return self.open_new_run(),
             AppCommand::ImportDialog => {
-                let build = self.doc.notebook.environment().get(EnvField::CompilerFlags);
-                self.import.get_or_insert_with(|| import_dialog::ImportForm::with_build(build));
+                self.import_form();
                 return;
             }
-            AppCommand::ImportFile(path) => {
-                let build = self.doc.notebook.environment().get(EnvField::CompilerFlags);
-                let form = self.import.get_or_insert_with(|| import_dialog::ImportForm::with_build(build));
-                // Another file: its own columns, guessed afresh.
-                *form = import_dialog::ImportForm { paste: false, path: path.display().to_string(), ..form.clone() };
-                form.columns.clear();
-                form.column_a.clear();
-                form.column_b.clear();
-                form.pair.clear();
-                form.first.clear();
-                form.preview = None;
-                if let Ok(request) = form.request() {
-                    form.busy = true;
-                    self.send_io(io::Request::PreviewImport(Box::new(request)));
-                }
-                return;
-            }
-            AppCommand::PreviewImport(request) => {
-                self.send_io(io::Request::PreviewImport(request));
-                return;
-            }
-            AppCommand::RecordImport(prepared) => {
-                let next_run = self.doc.notebook.runs().len() + 1;
-                self.send_io(io::Request::WriteImportRaw { dir: self.doc.dir.clone(), prepared, next_run });
-                return;
-            }
+            AppCommand::ImportFile(path) => return self.import_file(&path),
+            AppCommand::PreviewImport(request) => return self.send_job(*request),
+            AppCommand::RecordImport(prepared) => return self.write_import(prepared),
             AppCommand::StartRun(spec) => {
                 self.start_run(*spec);
                 return;
             }
-            AppCommand::TryOnce { argv, metric, timeout } => {
-                self.stop_try();
-                self.tries += 1;
-                let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
-                self.trying = Some((self.tries, Arc::clone(&cancel)));
-                if let Some(form) = &mut self.new_run {
-                    form.tried = Some(new_run::Tried::Running(argv.clone()));
-                }
-                self.send_io(io::Request::TryOnce { id: self.tries, argv, metric, timeout, cancel });
-                return;
-            }
-            AppCommand::CancelRun => {
-                if self.starting.take().is_some() {
-                    self.not_started("cancelled before it started".to_owned());
-                    return;
-                }
-                // Without an engine there is no run to cancel: its death
-                // already ended the live panel and said so.
-                if let Some(engine) = &self.engine {
-                    engine.cancel();
-                }
-                return;
-            }
+            AppCommand::TryOnce { argv, metric, timeout } => return self.try_once(argv, metric, timeout),
+            AppCommand::CancelRun => return self.cancel_run(),
             AppCommand::ToggleTheme => {
                 self.settings.dark = !self.settings.dark;
                 return;
             }
-            AppCommand::OpenSoak(path) => {
-                self.send_io(io::Request::ReadSoak { path });
-                return;
-            }
-            AppCommand::Export | AppCommand::ExportReplacing => {
-                let overwrite = if matches!(command, AppCommand::ExportReplacing) {
-                    vernier_engine::documents::Overwrite::Edited
-                } else {
-                    vernier_engine::documents::Overwrite::Never
-                };
-                self.export_question = None;
-                let request = io::Request::Export {
-                    dir: self.doc.dir.clone(),
-                    notebook: Arc::clone(&self.doc.notebook),
-                    overwrite,
-                };
-                self.send_io(request);
-                return;
-            }
+            AppCommand::OpenSoak(path) => return self.send_job(jobs::ReadSoak { path }),
+            AppCommand::Export => return self.export(vernier_engine::documents::Overwrite::Never),
+            AppCommand::ExportReplacing => return self.export(vernier_engine::documents::Overwrite::Edited),
             AppCommand::SoakDialog => {
-                if self.live_soak.is_none() {
-                    self.soak_form.get_or_insert_with(Default::default);
+                if self.measure.live_soak.is_none() {
+                    self.dialogs.soak_form.get_or_insert_with(Default::default);
                 }
                 return;
             }
-            AppCommand::StartSoak(workers) => {
-                self.start_soak(workers);
-                return;
-            }
+            AppCommand::StartSoak(workers) => return self.start_soak(workers),
             AppCommand::CancelSoak => {
-                if let Some(live) = &self.live_soak {
+                if let Some(live) = &self.measure.live_soak {
                     live.handle.cancel();
                 }
                 return;
             }
-            AppCommand::SelectRun(number) => {
-                self.select_run(number);
-                return;
-            }
+            AppCommand::SelectRun(number) => return self.select_run(number),
             AppCommand::FixSoak(text, protocol) => Edit::AddSoakPrediction { text, protocol, at: now },
             AppCommand::AddPrediction(text) => Edit::AddPrediction { text, at: now },
             AppCommand::EditPrediction(number, text) => Edit::EditPrediction { number, text },
@@ -954,6 +785,88 @@ impl VernierApp {
             AppCommand::StateRun(run, statements) => Edit::StateRun { run, statements, at: now },
         };
         self.edit(change);
+    }
+
+    /// Opens a section; the Audit section runs the audit afresh.
+    fn show(&mut self, section: Section) {
+        self.views.section = section;
+        if section == Section::Audit {
+            self.commands.push(AppCommand::Audit);
+        }
+    }
+
+    /// Asks for a folder or file with a native dialog. What is picked is
+    /// handed to the file thread, so a dialog without it would only lead
+    /// to a refusal.
+    fn pick(&mut self, purpose: pick::Pick) {
+        match &self.files.io {
+            Some(io) => pick::pick(io.reply(), purpose, self.doc.dir.parent().map(PathBuf::from)),
+            None => self.say(IO_REFUSED, true),
+        }
+    }
+
+    /// Writes the documents into exports/, replacing edited ones only as
+    /// `overwrite` says (A17).
+    fn export(&mut self, overwrite: vernier_engine::documents::Overwrite) {
+        self.dialogs.export_question = None;
+        let (dir, notebook) = (self.doc.dir.clone(), Arc::clone(&self.doc.notebook));
+        self.send_job(jobs::Export { dir, notebook, overwrite });
+    }
+
+    /// Opens the New run dialog, unless a run is going.
+    fn open_new_run(&mut self) {
+        if self.measure.live.is_none() {
+            let build = self.doc.notebook.environment().get(EnvField::CompilerFlags);
+            self.dialogs.new_run.get_or_insert_with(|| new_run::NewRunForm::with_build(build));
+        }
+    }
+
+    /// Plans run `run`'s rerun to 51 trials, judged against `claim` (empty:
+    /// none), and asks to confirm it (S10); nothing starts before the
+    /// student confirms (N13).
+    fn extend_run(&mut self, run: u32, claim: &str) {
+        if self.measure.live.is_some() {
+            return self.say("wait for the run in progress to finish, then extend", true);
+        }
+        let claim = Some(claim.trim()).filter(|c| !c.is_empty());
+        let planned =
+            Extension::plan(&self.doc.notebook, run).and_then(|plan| plan.claim(claim).map(|claim| (plan, claim)));
+        match planned {
+            Ok((plan, claim)) => {
+                self.views.runs.extend_asking =
+                    Some(views::ExtendAsk { plan, claim, inline_allowed: false, refused: None });
+            }
+            Err(e) => self.say(e.to_string(), true),
+        }
+    }
+
+    /// Starts the extension being confirmed, with the consent its
+    /// confirmation made (N13).
+    fn start_extension(&mut self, consent: vernier_engine::consent::Consent) {
+        let Some(views::ExtendAsk { plan, claim, .. }) = self.views.runs.extend_asking.take() else { return };
+        if self.measure.live.is_some() {
+            return self.say("wait for the run in progress to finish, then extend", true);
+        }
+        match plan.gate.release(consent) {
+            Ok(spec) => {
+                if self.start_run(spec) {
+                    self.measure.extending = Some((plan, claim));
+                }
+            }
+            Err(e) => self.say(e.to_string(), true),
+        }
+    }
+
+    /// Cancels the run in flight, or the one about to start.
+    fn cancel_run(&mut self) {
+        if self.measure.starting.take().is_some() {
+            return self.not_started("cancelled before it started".to_owned());
+        }
+        // Without an engine there is no run to cancel: its death already
+        // ended the live panel and said so.
+        if let Some(engine) = &self.measure.engine {
+            engine.cancel();
+        }
     }
 
     /// Applies `change` to the window's copy at once, so the window shows
@@ -1009,7 +922,7 @@ impl VernierApp {
         self.doc.save_error = None;
         if self.doc.unsaved.is_empty() {
             self.doc.saving_since = None;
-            self.send_io(io::Request::Load { dir: self.doc.dir.clone() });
+            self.send_job(jobs::Open { dir: self.doc.dir.clone(), how: jobs::How::Load });
         }
         self.say(
             format!("discarded {n} change(s) that were not on disk; showing the notebook as it is on disk"),
@@ -1021,11 +934,11 @@ impl VernierApp {
     fn start_run(&mut self, mut spec: BenchSpec) -> bool {
         // The rows keep the Environment as stated now, when the run starts (N9).
         spec.stated = Some(self.doc.notebook.environment().clone());
-        if self.live_soak.is_some() {
+        if self.measure.live_soak.is_some() {
             self.say("a soak is running: it needs the machine to itself; stop it or wait", true);
             return false;
         }
-        if self.engine.is_none() {
+        if self.measure.engine.is_none() {
             self.say(ENGINE_STOPPED, true);
             return false;
         }
@@ -1042,12 +955,12 @@ impl VernierApp {
         let scan = spec.scan.is_some();
         // Handed to the engine once the window has drawn the change (see
         // `hand_to_engine`); a refusal then is said as it would be now.
-        self.starting = Some((Box::new(spec), FRAMES_BEFORE_START));
+        self.measure.starting = Some((Box::new(spec), FRAMES_BEFORE_START));
         self.egui_ctx.request_repaint();
         // A process still being tried would compete with the measurement.
         self.stop_try();
-        self.new_run = None;
-        self.live = Some(LiveRun {
+        self.dialogs.new_run = None;
+        self.measure.live = Some(LiveRun {
             done: 0,
             total: 0,
             remaining: Duration::ZERO,
@@ -1063,13 +976,13 @@ impl VernierApp {
     /// Hands the run taken by `start_run` to the engine once the frames
     /// that show it have been drawn (SPEC E15), asking for them meanwhile.
     fn hand_to_engine(&mut self, ctx: &egui::Context) {
-        let Some((spec, frames)) = self.starting.take() else { return };
+        let Some((spec, frames)) = self.measure.starting.take() else { return };
         if frames > 0 {
-            self.starting = Some((spec, frames - 1));
+            self.measure.starting = Some((spec, frames - 1));
             ctx.request_repaint();
             return;
         }
-        let Some(engine) = &self.engine else { return self.engine_stopped() };
+        let Some(engine) = &self.measure.engine else { return self.engine_stopped() };
         match engine.try_start(*spec) {
             Ok(()) => {}
             Err(Refused::Busy) => {
@@ -1084,25 +997,12 @@ impl VernierApp {
     /// A run taken by `start_run` never reached the engine: its panel
     /// closes, and what it was for (a reproduction, an extension) with it.
     fn not_started(&mut self, why: String) {
-        self.live = None;
-        self.extending = None;
-        if let Some(dialog) = &mut self.reproduce {
+        self.measure.live = None;
+        self.measure.extending = None;
+        if let Some(dialog) = &mut self.dialogs.reproduce {
             dialog.pending = None;
         }
         self.say(why, true);
-    }
-
-    /// Stops the process "Try once" started, if one runs; its answer,
-    /// when it comes, is ignored.
-    fn stop_try(&mut self) {
-        if let Some((_, cancel)) = self.trying.take() {
-            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-        if let Some(form) = &mut self.new_run
-            && matches!(form.tried, Some(new_run::Tried::Running(_)))
-        {
-            form.tried = None;
-        }
     }
 
     /// Starts the protocol fixed with the newest open soak prediction.
@@ -1111,7 +1011,7 @@ impl VernierApp {
             self.say("fix the soak protocol with a prediction first", true);
             return;
         };
-        if self.live.is_some() || self.live_soak.is_some() {
+        if self.measure.live.is_some() || self.measure.live_soak.is_some() {
             self.say("wait for the measurement in progress to finish: a soak needs the machine to itself", true);
             return;
         }
@@ -1124,8 +1024,8 @@ impl VernierApp {
         }) {
             Ok(handle) => {
                 let total = protocol.samples() as usize;
-                self.live_soak = Some(LiveSoak { handle, total, points: Vec::new(), started: Instant::now() });
-                self.soak_form = None;
+                self.measure.live_soak = Some(LiveSoak { handle, total, points: Vec::new(), started: Instant::now() });
+                self.dialogs.soak_form = None;
                 self.views.section = Section::Soaks;
             }
             Err(e) => self.say(format!("the soak could not start: {e}"), true),
@@ -1133,19 +1033,19 @@ impl VernierApp {
     }
 
     fn select_run(&mut self, number: u32) {
-        self.views.selected_run = Some(number);
-        self.views.show_sweep = false;
-        if self.trials.contains_key(&number) {
+        self.views.runs.selected_run = Some(number);
+        self.views.runs.show_sweep = false;
+        if self.shown.trials.contains_key(&number) {
             return;
         }
         let raw = self.doc.notebook.run(number).and_then(|r| r.measurement.raw_file.as_ref()).map(|r| r.path.clone());
         match raw {
             // Resolving the path looks at the disk (symbolic links), so the
             // I/O thread does it.
-            Some(path) => self.send_io(io::Request::ReadTrials { run: number, dir: self.doc.dir.clone(), path }),
+            Some(path) => self.send_job(jobs::ReadTrials { run: number, dir: self.doc.dir.clone(), path }),
             None => {
-                let why = io::NoTrials::Absent("no trial plot: the row keeps no raw file".into());
-                self.trials.insert(number, Err(why));
+                let why = jobs::NoTrials::Absent("no trial plot: the row keeps no raw file".into());
+                self.shown.trials.insert(number, Err(why));
             }
         }
     }
@@ -1158,21 +1058,24 @@ impl eframe::App for VernierApp {
             self.run_command(AppCommand::CancelRun);
             self.run_command(AppCommand::CancelSoak);
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-        } else if ctx.input(|i| i.viewport().close_requested()) && !self.saved() && self.close_question.is_none() {
+        } else if ctx.input(|i| i.viewport().close_requested())
+            && !self.saved()
+            && self.dialogs.close_question.is_none()
+        {
             // Closed by hand with changes not on disk: asked, not dropped (N10).
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.close_question = Some(CloseQuestion::Asking);
+            self.dialogs.close_question = Some(CloseQuestion::Asking);
         } else if self.close_when_saved && self.saved() {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         } else if self.close_when_saved && self.doc.unsaved.iter().all(|u| u.failed) {
             // The save it waited for failed: asked again, not closed.
             self.close_when_saved = false;
-            self.close_question = Some(CloseQuestion::Asking);
+            self.dialogs.close_question = Some(CloseQuestion::Asking);
         }
         self.hand_to_engine(ctx);
         self.drain_events();
         self.shortcuts(ctx);
-        if self.live.is_some() {
+        if self.measure.live.is_some() {
             // Keep the elapsed time moving even between trials; new trials
             // wake the window themselves, at its slow pace (SPEC E15).
             ctx.request_repaint_after(LIVE_CLOCK);
@@ -1198,10 +1101,10 @@ impl eframe::App for VernierApp {
                 }
             }
         });
-        if self.live.is_some() {
+        if self.measure.live.is_some() {
             egui::Panel::bottom("live").resizable(true).default_size(260.0).show(ui, |ui| self.live_ui(ui));
         }
-        if self.live_soak.is_some() {
+        if self.measure.live_soak.is_some() {
             egui::Panel::bottom("live-soak").resizable(true).default_size(260.0).show(ui, |ui| self.live_soak_ui(ui));
         }
         egui::CentralPanel::default().show(ui, |ui| {
@@ -1209,14 +1112,14 @@ impl eframe::App for VernierApp {
             self.spreadsheet_bar_ui(ui);
             ui.heading(self.views.section.heading());
             ui.add_space(4.0);
-            let trials = self.views.selected_run.and_then(|n| self.trials.get(&n));
+            let trials = self.views.runs.selected_run.and_then(|n| self.shown.trials.get(&n));
             let mut cx = views::Context {
                 notebook: &self.doc.notebook,
                 commands: &mut self.commands,
                 trials,
-                soak: self.soak.as_ref(),
-                exported: self.exported.as_deref(),
-                audit: self.audit.as_ref(),
+                soak: self.shown.soak.as_ref(),
+                exported: self.shown.exported.as_deref(),
+                audit: self.shown.audit.as_ref(),
                 unwritten: &self.doc.unwritten,
                 dir: &self.doc.dir,
                 revision: self.doc.revision,
@@ -1230,7 +1133,7 @@ impl eframe::App for VernierApp {
                     .show(ui, |ui| views::section_ui(ui, &mut self.views, &mut cx));
             }
         });
-        if let Some(form) = &mut self.new_run {
+        if let Some(form) = &mut self.dialogs.new_run {
             let mut action = None;
             egui::Modal::new(egui::Id::unique("new-run")).show(ui.ctx(), |ui| action = form.ui(ui));
             match action {
@@ -1241,12 +1144,12 @@ impl eframe::App for VernierApp {
                 Some(new_run::NewRunAction::StopTry) => self.stop_try(),
                 Some(new_run::NewRunAction::Close) => {
                     self.stop_try();
-                    self.new_run = None;
+                    self.dialogs.new_run = None;
                 }
                 None => {}
             }
         }
-        if let Some(form) = &mut self.import {
+        if let Some(form) = &mut self.dialogs.import {
             let mut action = None;
             egui::Modal::new(egui::Id::unique("import-dialog")).show(ui.ctx(), |ui| {
                 ui.set_max_height(ui.ctx().content_rect().height() - 80.0);
@@ -1259,8 +1162,10 @@ impl eframe::App for VernierApp {
                 Some(import_dialog::ImportAction::Record(prepared)) => {
                     self.commands.push(AppCommand::RecordImport(prepared))
                 }
-                Some(import_dialog::ImportAction::Browse) => self.commands.push(AppCommand::Pick(io::Pick::ImportFile)),
-                Some(import_dialog::ImportAction::Close) => self.import = None,
+                Some(import_dialog::ImportAction::Browse) => {
+                    self.commands.push(AppCommand::Pick(pick::Pick::ImportFile))
+                }
+                Some(import_dialog::ImportAction::Close) => self.dialogs.import = None,
                 None => {}
             }
         }
@@ -1269,7 +1174,7 @@ impl eframe::App for VernierApp {
         self.reproduce_ui(ui.ctx());
         self.take_in_ui(ui.ctx());
         self.close_question_ui(ui.ctx());
-        if let Some(form) = &mut self.soak_form {
+        if let Some(form) = &mut self.dialogs.soak_form {
             let mut action = None;
             egui::Modal::new(egui::Id::unique("soak-dialog"))
                 .show(ui.ctx(), |ui| action = form.ui(ui, &self.doc.notebook));
@@ -1278,7 +1183,7 @@ impl eframe::App for VernierApp {
                     self.commands.push(AppCommand::FixSoak(text, protocol))
                 }
                 Some(soak_dialog::SoakAction::Start(workers)) => self.commands.push(AppCommand::StartSoak(workers)),
-                Some(soak_dialog::SoakAction::Close) => self.soak_form = None,
+                Some(soak_dialog::SoakAction::Close) => self.dialogs.soak_form = None,
                 None => {}
             }
         }
@@ -1298,6 +1203,6 @@ impl eframe::App for VernierApp {
         self.keep_unsaved(io::SHUTDOWN_WAIT);
         // Nothing unsaved is left to wait for: a write still waiting for
         // the folder's lock (an export) gives up rather than hold the exit.
-        self.lock_wait.close();
+        self.files.lock_wait.close();
     }
 }

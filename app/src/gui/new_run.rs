@@ -3,6 +3,8 @@
 //! parameters to scan (E16) and the program's own figure (E17), which
 //! "Try once" checks on one process before anything is recorded.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use egui::{RichText, Ui};
@@ -645,4 +647,58 @@ fn kernel_combo(ui: &mut Ui, id: &str, kind: &mut KernelKind) -> egui::Response 
             }
         })
         .response
+}
+
+impl super::VernierApp {
+    /// Runs the command once and reads its figure for the dialog (SPEC
+    /// E17, U3), recording nothing: on a thread of its own, so the
+    /// program's run never holds up a save; a try already running stops.
+    pub(super) fn try_once(&mut self, argv: Vec<String>, metric: MetricSpec, timeout: Option<Duration>) {
+        self.stop_try();
+        self.dialogs.tries += 1;
+        let id = self.dialogs.tries;
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.dialogs.trying = Some((id, Arc::clone(&cancel)));
+        if let Some(form) = &mut self.dialogs.new_run {
+            form.tried = Some(Tried::Running(argv.clone()));
+        }
+        let Some(reply) = self.files.io.as_ref().map(super::io::Io::reply) else {
+            self.dialogs.trying = None;
+            return self.say(super::IO_REFUSED, true);
+        };
+        let failed = reply.clone();
+        let spawned = std::thread::Builder::new().name("vernier-try-once".into()).spawn(move || {
+            let result = vernier_engine::harness::metric::try_once(&argv, &metric, timeout, cancel);
+            reply.done(Box::new(move |app: &mut super::VernierApp| app.tried(id, result)));
+        });
+        if let Err(e) = spawned {
+            let result = Err(format!("cannot start a thread to run it: {e}"));
+            failed.try_done(Box::new(move |app: &mut super::VernierApp| app.tried(id, result)));
+        }
+    }
+
+    /// What try `id` found; an answer to an earlier try is ignored.
+    fn tried(&mut self, id: u64, result: Result<TryOnce, String>) {
+        if self.dialogs.trying.as_ref().is_some_and(|(current, _)| *current == id) {
+            self.dialogs.trying = None;
+            if let Some(form) = &mut self.dialogs.new_run
+                && let Some(Tried::Running(argv)) = form.tried.take()
+            {
+                form.tried = Some(Tried::Done(argv, result));
+            }
+        }
+    }
+
+    /// Stops the process "Try once" started, if one runs; its answer,
+    /// when it comes, is ignored.
+    pub(super) fn stop_try(&mut self) {
+        if let Some((_, cancel)) = self.dialogs.trying.take() {
+            cancel.store(true, Ordering::Relaxed);
+        }
+        if let Some(form) = &mut self.dialogs.new_run
+            && matches!(form.tried, Some(Tried::Running(_)))
+        {
+            form.tried = None;
+        }
+    }
 }

@@ -13,7 +13,8 @@ use vernier_engine::display::inert;
 use vernier_engine::notebook::pending::{self, Edit};
 use vernier_engine::notebook::store;
 
-use super::{CloseQuestion, VernierApp, io};
+use super::io::{self, Done, Follow, Job};
+use super::{CloseQuestion, VernierApp};
 
 /// A recovery file found beside the open notebook, its changes in words
 /// with why the log's rules would refuse each now — or why it cannot be read.
@@ -56,6 +57,57 @@ pub fn look(dir: &Path) -> Vec<Found> {
         .collect()
 }
 
+/// Looks for recovery files a window left beside the notebook in `dir`
+/// (N10) and weighs their changes against the notebook on disk.
+pub struct LookForRecovery {
+    /// The notebook's folder.
+    pub dir: PathBuf,
+}
+
+impl Job for LookForRecovery {
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+        let found = look(&self.dir);
+        Box::new(move |app: &mut VernierApp| app.on_recovery_found(&self.dir, found))
+    }
+
+    /// Taken on its own, whenever a notebook opens.
+    fn counted(&self) -> bool {
+        false
+    }
+}
+
+/// Applies the recovery file at `path` to the notebook in `dir` (the engine
+/// locks, loads, applies, saves and renames it), then reads the notebook
+/// back for the window.
+pub struct ApplyRecovery {
+    /// The notebook's folder.
+    pub dir: PathBuf,
+    /// The recovery file.
+    pub path: PathBuf,
+}
+
+/// What applying a recovery file did, and the notebook it left on disk.
+struct Recovered {
+    /// Each change with its message or why it was refused; where the file is now.
+    recovered: pending::Recovered,
+    /// The notebook as saved, with its unwritten parts, when it changed.
+    notebook: Option<(vernier_engine::notebook::Notebook, io::Unwritten)>,
+}
+
+impl Job for ApplyRecovery {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
+        let ApplyRecovery { dir, path } = *self;
+        let result = pending::apply_file(&dir, &path).map_err(|e| e.to_string()).map(|recovered| {
+            let notebook = follow.reload(&dir).map(|nb| {
+                let unwritten = vernier_engine::documents::unwritten(&nb);
+                (nb, unwritten)
+            });
+            Recovered { recovered, notebook }
+        });
+        Box::new(move |app: &mut VernierApp| app.on_recovered(&dir, result))
+    }
+}
+
 /// A file's name, inert.
 fn name(path: &Path) -> String {
     inert(&path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()).into_owned()
@@ -76,24 +128,24 @@ impl VernierApp {
         let deadline = Instant::now() + wait;
         while self.doc.unsaved.iter().any(|u| !u.failed) && Instant::now() < deadline {
             self.flush_io();
-            let Some(io) = &self.io else { break };
+            let Some(io) = &self.files.io else { break };
             match io.try_event() {
-                Ok(event) => self.on_io_event(event),
+                Ok(event) => self.on_file_event(event),
                 Err(TryRecvError::Empty) => std::thread::sleep(Duration::from_millis(20)),
                 Err(TryRecvError::Disconnected) => self.io_stopped(),
             }
         }
         // From here no save commits: each change is on disk or kept here, never both.
         // A save still waiting for the folder's lock stops waiting.
-        self.lock_wait.close();
-        if let Some(io) = &self.io {
+        self.files.lock_wait.close();
+        if let Some(io) = &self.files.io {
             let committed = io.abandon();
             self.doc.unsaved.retain(|u| !committed.contains(&u.generation));
         }
         if self.doc.unsaved.is_empty() {
             return None;
         }
-        let why = match (&self.doc.save_error, &self.io) {
+        let why = match (&self.doc.save_error, &self.files.io) {
             (Some(e), _) => format!("the save failed: {e}"),
             (None, None) => "the file thread had stopped".to_owned(),
             (None, Some(_)) => format!("not saved within {} s (the folder's lock held elsewhere?)", wait.as_secs()),
@@ -142,7 +194,7 @@ impl VernierApp {
     /// wait for the save, keep them in a recovery file and close, or
     /// discard them and close.
     pub(super) fn close_question_ui(&mut self, ctx: &egui::Context) {
-        let Some(question) = &self.close_question else { return };
+        let Some(question) = &self.dialogs.close_question else { return };
         let mut close = false;
         let mut back = false;
         let mut keep = false;
@@ -190,20 +242,20 @@ impl VernierApp {
             }
         });
         if wait {
-            self.close_question = None;
+            self.dialogs.close_question = None;
             self.close_when_saved = true;
             self.retry_unsaved();
         } else if keep {
             match self.keep_unsaved(Duration::ZERO) {
                 // The last save landed meanwhile: nothing is left to keep.
                 None => close = true,
-                Some(kept) => self.close_question = Some(CloseQuestion::Kept(kept)),
+                Some(kept) => self.dialogs.close_question = Some(CloseQuestion::Kept(kept)),
             }
         } else if discard {
             self.doc.unsaved.clear();
             close = true;
         } else if back {
-            self.close_question = None;
+            self.dialogs.close_question = None;
         }
         if close {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
@@ -212,7 +264,7 @@ impl VernierApp {
 
     /// The bar above the section offering the recovery files found.
     pub(super) fn recovery_bar_ui(&mut self, ui: &mut egui::Ui) {
-        let Some(offer) = &mut self.recovery else { return };
+        let Some(offer) = &mut self.shown.recovery else { return };
         let mut apply = None;
         let fill = ui.visuals().extreme_bg_color;
         egui::Frame::new().fill(fill).inner_margin(6.0).corner_radius(4.0).show(ui, |ui| {
@@ -266,28 +318,27 @@ impl VernierApp {
         if let Some(path) = apply {
             offer.busy = true;
             let dir = self.doc.dir.clone();
-            self.send_io(io::Request::ApplyRecovery { dir, path });
+            self.send_job(ApplyRecovery { dir, path });
         }
     }
 
     /// What the file thread found beside the notebook.
-    pub(super) fn on_recovery_found(&mut self, dir: &Path, found: Vec<Found>) {
+    fn on_recovery_found(&mut self, dir: &Path, found: Vec<Found>) {
         if dir != self.doc.dir {
             return;
         }
-        self.recovery = (!found.is_empty()).then_some(Offer { found, shown: false, busy: false });
+        self.shown.recovery = (!found.is_empty()).then_some(Offer { found, shown: false, busy: false });
     }
 
     /// What applying a recovery file did: said (a success only once on
     /// disk), the notebook shown as saved unless changes of the window's
     /// own are still in flight, and the offer looked at again.
-    pub(super) fn on_recovered(&mut self, dir: &Path, result: Result<Box<io::Recovered>, String>) {
+    fn on_recovered(&mut self, dir: &Path, result: Result<Recovered, String>) {
         if dir != self.doc.dir {
             return;
         }
         match result {
-            Ok(done) => {
-                let io::Recovered { recovered, notebook } = *done;
+            Ok(Recovered { recovered, notebook }) => {
                 let applied = recovered.applied();
                 let refused = recovered.changes.len() - applied;
                 if applied == 0 {
@@ -319,6 +370,6 @@ impl VernierApp {
             }
             Err(e) => self.say(format!("the recovery file was not applied: {e}"), true),
         }
-        self.send_io(io::Request::LookForRecovery { dir: dir.to_path_buf() });
+        self.send_job(LookForRecovery { dir: dir.to_path_buf() });
     }
 }

@@ -19,7 +19,9 @@ use vernier_engine::harness::provenance::Hashes;
 use vernier_engine::reproduce::{Log, Original, Outcome, Rerun, SideBySide, same_folder};
 
 use super::dialog::{Scrolling, close_button};
-use super::{AppCommand, io::Pick};
+use super::io::{Done, Follow, Job};
+use super::pick::Pick;
+use super::{AppCommand, VernierApp};
 
 /// A classmate's log, read for reproducing.
 pub struct TheirLog {
@@ -62,6 +64,64 @@ pub fn read_log(path: &Path, mine: &Path) -> Result<TheirLog, String> {
         own_workbook: matches!(log, Log::Workbook(_)),
         edits: log.spreadsheet_edits().iter().map(|e| super::workbook::shown(&e.to_string())).collect(),
     })
+}
+
+/// Reads a classmate's log for the dialog: [`read_log`] on the file thread.
+pub struct ReadLog {
+    /// Their notebook folder or workbook.
+    pub path: PathBuf,
+    /// The open notebook, which is refused.
+    pub mine: PathBuf,
+}
+
+impl Job for ReadLog {
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+        let log = read_log(&self.path, &self.mine);
+        Box::new(move |app: &mut VernierApp| {
+            if let Some(dialog) = &mut app.dialogs.reproduce {
+                dialog.log = Some(log);
+                dialog.selected = None;
+            }
+        })
+    }
+}
+
+impl VernierApp {
+    /// Opens the dialog on their folder or workbook and reads it.
+    pub(super) fn read_their_log(&mut self, path: PathBuf) {
+        let dialog = self.dialogs.reproduce.get_or_insert_with(Default::default);
+        dialog.path = path.display().to_string();
+        self.send_job(ReadLog { path, mine: self.doc.dir.clone() });
+    }
+
+    /// Reruns their row `i`, with the consent its confirmation made (N13).
+    pub(super) fn reproduce_row(&mut self, i: usize, consent: Consent) {
+        let Some(released) = self.dialogs.reproduce.as_ref().map(|d| d.release(i, consent)) else { return };
+        match released {
+            Ok(spec) => {
+                if self.start_run(spec)
+                    && let Some(dialog) = &mut self.dialogs.reproduce
+                {
+                    dialog.pending = Some(i);
+                    dialog.outcome = None;
+                }
+            }
+            Err(e) => self.say(format!("nothing was run: {e}"), true),
+        }
+    }
+
+    /// Makes a new notebook in the empty folder `target` from the Vernier
+    /// workbook read in the dialog, and opens it (N12).
+    pub(super) fn new_notebook_from(&mut self, target: PathBuf) {
+        let source = self.dialogs.reproduce.as_ref().and_then(|d| match &d.log {
+            Some(Ok(log)) if log.own_workbook => Some(log.source.clone()),
+            _ => None,
+        });
+        match source {
+            Some(workbook) => self.send_job(super::workbook::NewNotebook { workbook, target }),
+            None => self.say("read a workbook Vernier wrote in the Reproduce dialog first", true),
+        }
+    }
 }
 
 /// How many spreadsheet edits are listed before "and N more".

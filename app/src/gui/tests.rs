@@ -131,7 +131,7 @@ fn a_drifting_run_is_flagged() {
     harness.run();
     harness.get_by_label("⚠ IQR 8 ms · drift +10 %");
     harness.get_by_label("drifting run").click();
-    step_until(&mut harness, "the trials", |app| app.trials.contains_key(&1));
+    step_until(&mut harness, "the trials", |app| app.shown.trials.contains_key(&1));
     harness.run();
     harness.get_by_label(
         "⚠ the second half's median is 10 % above the first's, more than the IQR: the machine changed during the run",
@@ -324,7 +324,7 @@ fn soak_from_the_window() {
     assert_eq!(soak.protocol, protocol);
     assert!(soak.numbers.peak > 0.0);
     assert!(dir.join("raw/soak-1.csv").is_file());
-    step_until(&mut harness, "the chart", |app| app.soak.is_some());
+    step_until(&mut harness, "the chart", |app| app.shown.soak.is_some());
 }
 
 // SPEC T8, T11: a soak file from a shared host with no onset shows the
@@ -336,7 +336,7 @@ fn a_shared_host_soak_shows_its_negative_result() {
     harness.get_by_label_contains("Soak runs").click();
     harness.run();
     harness.state_mut().apply(super::AppCommand::OpenSoak(Some(file)));
-    step_until(&mut harness, "the soak", |app| app.soak.is_some());
+    step_until(&mut harness, "the soak", |app| app.shown.soak.is_some());
     harness.run();
     harness.get_by_label_contains("knee none (no onset observed)");
     harness.get_by_label_contains("This ran on a shared host");
@@ -364,7 +364,7 @@ fn export_from_the_window() {
     harness.run();
     harness.get_by_label("Export the six documents").click();
     harness.step();
-    step_until(&mut harness, "the export", |app| app.exported.is_some());
+    step_until(&mut harness, "the export", |app| app.shown.exported.is_some());
     let mut names: Vec<String> = std::fs::read_dir(tmp.path().join("nb/exports"))
         .expect("exports")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
@@ -437,21 +437,21 @@ fn export_asks_before_replacing_an_edited_document() {
     harness.run();
     harness.get_by_label("Export the six documents").click();
     harness.step();
-    step_until(&mut harness, "the question", |app| app.export_question.is_some());
+    step_until(&mut harness, "the question", |app| app.dialogs.export_question.is_some());
     harness.run();
     harness.get_by_label("Replace edited documents?");
     harness.get_by_label("• report.docx (changed since Vernier wrote it)");
     harness.key_press(egui::Key::Escape);
     harness.run();
-    assert!(harness.state().export_question.is_none(), "Esc keeps the documents");
+    assert!(harness.state().dialogs.export_question.is_none(), "Esc keeps the documents");
     assert_eq!(std::fs::read(&report).expect("read"), edited, "nothing was written");
     harness.get_by_label("Export the six documents").click();
     harness.step();
-    step_until(&mut harness, "the question again", |app| app.export_question.is_some());
+    step_until(&mut harness, "the question again", |app| app.dialogs.export_question.is_some());
     harness.run();
     harness.get_by_label("Replace them").click();
     harness.step();
-    step_until(&mut harness, "the export", |app| app.exported.is_some());
+    step_until(&mut harness, "the export", |app| app.shown.exported.is_some());
     assert_ne!(std::fs::read(&report).expect("read"), edited, "replaced once the user said so");
 }
 
@@ -491,13 +491,13 @@ fn audit_findings_open_their_row() {
     let (_tmp, mut harness) = fixture_app();
     harness.get_by_label("Audit").click();
     harness.run();
-    step_until(&mut harness, "the audit", |app| app.audit.is_some());
+    step_until(&mut harness, "the audit", |app| app.shown.audit.is_some());
     harness.run();
     harness.get_by_label_contains("A11  The export folder holds exactly the six required documents.");
     harness.get_by_label("run 1: names no raw file").click();
     harness.run();
     assert_eq!(harness.state().views.section, super::Section::Runs);
-    assert_eq!(harness.state().views.selected_run, Some(1));
+    assert_eq!(harness.state().views.runs.selected_run, Some(1));
 }
 
 /// Opens the Reproduce dialog, types `path` and presses Read, as a user
@@ -510,7 +510,7 @@ fn read_their_log(harness: &mut Harness<'static, VernierApp>, path: &std::path::
     field.type_text(&path.display().to_string());
     harness.run();
     harness.get_by_label("Read").click();
-    step_until(harness, "their log", |app| app.reproduce.as_ref().is_some_and(|d| d.log.is_some()));
+    step_until(harness, "their log", |app| app.dialogs.reproduce.as_ref().is_some_and(|d| d.log.is_some()));
     harness.run();
 }
 
@@ -529,11 +529,11 @@ fn reproduce_a_row_from_the_window() {
     read_their_row(&mut harness, &theirs);
     harness.get_by_label_contains("command: true");
     harness.get_by_label("Run it here").click();
-    step_until(&mut harness, "the rerun", |app| app.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
+    step_until(&mut harness, "the rerun", |app| app.dialogs.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
     harness.run();
     harness.get_by_label("their run 1, mine run 1");
     let (outcome, text) = {
-        let dialog = harness.state().reproduce.as_ref().expect("dialog");
+        let dialog = harness.state().dialogs.reproduce.as_ref().expect("dialog");
         let (_, side) = dialog.outcome.as_ref().expect("outcome");
         (side.outcome.word(), side.text.clone())
     };
@@ -553,7 +553,7 @@ fn reproduce_a_row_from_the_window() {
     // SPEC R4, U: Esc closes the dialog over its result.
     harness.key_press(egui::Key::Escape);
     harness.run();
-    assert!(harness.state().reproduce.is_none(), "Esc closes the Reproduce dialog");
+    assert!(harness.state().dialogs.reproduce.is_none(), "Esc closes the Reproduce dialog");
 }
 
 // SPEC R4, U: the Reproduce dialog's Close is in view and closes it, in a
@@ -574,11 +574,11 @@ fn reproduce_dialog_closes_with_close_and_esc() {
     assert!(bottom <= 700.0, "Close is inside the 700-pixel window (its bottom at {bottom})");
     close.click();
     harness.run();
-    assert!(harness.state().reproduce.is_none(), "Close closes the Reproduce dialog");
+    assert!(harness.state().dialogs.reproduce.is_none(), "Close closes the Reproduce dialog");
     read_their_row(&mut harness, &theirs);
     harness.key_press(egui::Key::Escape);
     harness.run();
-    assert!(harness.state().reproduce.is_none(), "Esc closes the Reproduce dialog");
+    assert!(harness.state().dialogs.reproduce.is_none(), "Esc closes the Reproduce dialog");
 }
 
 /// Their notebook at `dir` with one run of `argv` (one arm) or an
@@ -671,10 +671,10 @@ fn reproduce_a_comparison_fits_the_window() {
     run.scroll_to_me();
     settle(&mut harness);
     harness.get_by_label("Run it here").click();
-    step_until(&mut harness, "the rerun", |app| app.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
+    step_until(&mut harness, "the rerun", |app| app.dialogs.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
     harness.run();
     let (text, differ) = {
-        let dialog = harness.state().reproduce.as_ref().expect("dialog");
+        let dialog = harness.state().dialogs.reproduce.as_ref().expect("dialog");
         let (_, side) = dialog.outcome.as_ref().expect("outcome");
         assert!(side.ratio.is_some(), "a comparison has its paired ratio");
         (side.text.clone(), format!("{} condition(s) differ", side.diff.len()))
@@ -712,7 +712,7 @@ fn reproduce_a_comparison_fits_the_window() {
     }
     harness.get_by_label("Close").click();
     harness.run();
-    assert!(harness.state().reproduce.is_none(), "Close closes the Reproduce dialog");
+    assert!(harness.state().dialogs.reproduce.is_none(), "Close closes the Reproduce dialog");
 }
 
 // SPEC R4, U: before anything runs, a program whose SHA-256 differs from the
@@ -858,7 +858,7 @@ fn placement_deadlines_from_the_window() {
 fn a_stopped_file_thread_is_reported() {
     let (_tmp, mut harness) = fixture_app();
     let dir = harness.state().doc.dir.clone();
-    harness.state_mut().io.as_mut().expect("the file thread runs").stop();
+    harness.state_mut().files.io.as_mut().expect("the file thread runs").stop();
     harness.run();
     let stopped = "⚠ the file thread stopped: changes cannot be saved — restart Vernier; nothing since";
     harness.get_by_label_contains(stopped);
@@ -883,7 +883,7 @@ fn a_stopped_engine_thread_is_reported() {
     // The waker runs on the engine thread, so panicking there kills the
     // thread right after its first event, as a bug in the engine would.
     let dying = Engine::spawn(|| panic!("the engine thread dies here (expected by this test)")).expect("engine");
-    harness.state_mut().engine = Some(dying);
+    harness.state_mut().measure.engine = Some(dying);
     let spec = BenchSpec::new(vec![Subject::Command { argv: vec!["true".into()], shell: false }]);
     harness.state_mut().apply(super::AppCommand::StartRun(Box::new(spec.clone())));
     assert!(harness.state().running(), "the run was handed to the engine");
@@ -1000,7 +1000,7 @@ fn compare_two_runs_from_the_runs_section() {
     harness.get_by_label_contains("S13 (no claim)");
     harness.key_press(egui::Key::Escape);
     harness.run();
-    assert!(harness.state().views.comparing.is_none(), "Esc closes the comparison");
+    assert!(harness.state().views.runs.comparing.is_none(), "Esc closes the comparison");
     assert!(harness.query_by_label_contains("never compare a mains run").is_none());
 }
 
@@ -1015,7 +1015,7 @@ fn new_run_marks_the_control() {
     harness.run();
     harness.get_by_label("Control (repeated each session)").click();
     harness.run();
-    let form = harness.state().new_run.clone().expect("the dialog is open");
+    let form = harness.state().dialogs.new_run.clone().expect("the dialog is open");
     assert!(form.control && form.spec().expect("a valid run").control);
     let two = super::new_run::NewRunForm { versus_kernel: Some(vernier_engine::notebook::KernelKind::Chase), ..form };
     assert!(two.spec().is_err_and(|e| e.contains("a control is one condition")));
@@ -1134,7 +1134,9 @@ fn type_into(harness: &mut Harness<'static, VernierApp>, label: &str, text: &str
 /// Presses Preview and waits for the file thread's summary.
 fn preview_import(harness: &mut Harness<'static, VernierApp>) {
     harness.get_by_label("Preview").click();
-    step_until(harness, "the preview", |app| app.import.as_ref().is_some_and(|f| f.preview.is_some() && !f.busy));
+    step_until(harness, "the preview", |app| {
+        app.dialogs.import.as_ref().is_some_and(|f| f.preview.is_some() && !f.busy)
+    });
     harness.run();
 }
 
@@ -1142,7 +1144,7 @@ fn preview_import(harness: &mut Harness<'static, VernierApp>) {
 fn record_import(harness: &mut Harness<'static, VernierApp>, runs: usize) {
     harness.get_by_label("Record").click();
     step_until(harness, "the import to be recorded", |app| {
-        app.import.is_none() && app.doc.notebook.runs().len() == runs && app.saved()
+        app.dialogs.import.is_none() && app.doc.notebook.runs().len() == runs && app.saved()
     });
     harness.run();
 }
@@ -1160,7 +1162,7 @@ fn add_a_run_from_pasted_numbers() {
     numbers.focus();
     numbers.type_text("5.712 5.688 5.731\n5.694 5.705");
     harness.run();
-    harness.state_mut().import.as_mut().expect("open").unit = "ms".into();
+    harness.state_mut().dialogs.import.as_mut().expect("open").unit = "ms".into();
     type_into(&mut harness, "Instrument", "stopwatch app, tap to tap");
     harness.run();
     preview_import(&mut harness);
@@ -1202,7 +1204,7 @@ fn add_a_comparison_from_a_csv_file() {
     type_into(&mut harness, "File", fixture);
     type_into(&mut harness, "Warm-up not in the file", "1");
     preview_import(&mut harness);
-    let form = harness.state().import.clone().expect("open");
+    let form = harness.state().dialogs.import.clone().expect("open");
     assert_eq!((form.column_a.as_str(), form.column_b.as_str()), ("naive_ms", "blocked_ms"));
     assert_eq!((form.pair.as_str(), form.first.as_str()), ("pair", "first"));
     harness.get_by_label("A · naive: median 5.705 ms, IQR 0.025 ms · drift -0.12 %, n 1 (not in the file) + 7");
@@ -1210,7 +1212,7 @@ fn add_a_comparison_from_a_csv_file() {
     record_import(&mut harness, 4);
     // The new row is selected; its raw file is the CSV as it was, which is
     // said in place of the trial plot, not reported as an error.
-    step_until(&mut harness, "the trials", |app| app.trials.contains_key(&4));
+    step_until(&mut harness, "the trials", |app| app.shown.trials.contains_key(&4));
     harness.run();
     harness.get_by_label(
         "no trial plot: the trials are in raw/import-csv-3.csv, the imported file unchanged, in its own format",
@@ -1233,7 +1235,7 @@ fn add_runs_from_a_google_benchmark_file() {
     let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/gbench/matmul-reps9.json");
     type_into(&mut harness, "File", fixture);
     preview_import(&mut harness);
-    let form = harness.state().import.clone().expect("open");
+    let form = harness.state().dialogs.import.clone().expect("open");
     let preview = form.preview.expect("previewed");
     assert_eq!(preview.format, vernier_engine::import::Format::GoogleBenchmark);
     let rows = preview.result.expect("prepared").rows.len();
@@ -1286,7 +1288,7 @@ fn the_sweep_picker_lists_a_recorded_sweep() {
     harness.run();
     harness.get_by_label("W1: pointer chase").click();
     harness.run();
-    assert!(harness.state().views.show_sweep, "the sweep is shown");
+    assert!(harness.state().views.runs.show_sweep, "the sweep is shown");
     let picker = harness.get_by_role_and_label(Role::ComboBox, "Sweep");
     assert_eq!(picker.value().as_deref(), Some("W1: pointer chase"));
     harness.get_by_label("W1: pointer chase");
@@ -1294,10 +1296,10 @@ fn the_sweep_picker_lists_a_recorded_sweep() {
     // A point of the sweep leads back to it.
     harness.get_by_label("pointer chase, SIZE=32768").click();
     harness.run();
-    assert!(!harness.state().views.show_sweep, "the run's trials are shown");
+    assert!(!harness.state().views.runs.show_sweep, "the run's trials are shown");
     harness.get_by_label("Show sweep W1").click();
     harness.run();
-    assert!(harness.state().views.show_sweep);
+    assert!(harness.state().views.runs.show_sweep);
 }
 
 /// Opens the New run dialog on a command.
@@ -1329,7 +1331,7 @@ fn new_run_with_a_parameter_builds_a_scan() {
     new_command_run(&mut harness, "./walk --bytes {SIZE}");
     type_parameters(&mut harness, "SIZE=16K..64M*4");
     harness.get_by_label("7 commands: ./walk --bytes 16384, ./walk --bytes 65536 … ./walk --bytes 67108864");
-    let form = harness.state().new_run.clone().expect("the dialog is open");
+    let form = harness.state().dialogs.new_run.clone().expect("the dialog is open");
     let spec = form.spec().expect("a scan");
     assert_eq!(spec.arms.len(), 7);
     assert!(spec.scan.is_some_and(|s| s.template == ["./walk", "--bytes", "{SIZE}"]));
@@ -1352,7 +1354,7 @@ fn new_run_refuses_a_scan_with_command_b() {
     assert!(harness.get_by_label("▶ Start").accesskit_node().is_disabled());
     harness.key_press(egui::Key::Escape);
     harness.run();
-    assert!(harness.state().new_run.is_none(), "Esc closes the dialog");
+    assert!(harness.state().dialogs.new_run.is_none(), "Esc closes the dialog");
 }
 
 // SPEC E17, U3: "Try once" runs the command once off the UI thread and
@@ -1374,7 +1376,7 @@ fn try_once_shows_the_figure() {
     type_into(&mut harness, "Unit", "ns/access");
     harness.get_by_label("Try once").click();
     step_until(&mut harness, "the try", |app| {
-        app.new_run.as_ref().is_some_and(|f| matches!(f.tried, Some(super::new_run::Tried::Done(..))))
+        app.dialogs.new_run.as_ref().is_some_and(|f| matches!(f.tried, Some(super::new_run::Tried::Done(..))))
     });
     harness.run();
     harness.get_by_label("figure: 2.5 ns/access");
@@ -1394,7 +1396,7 @@ fn a_scan_from_the_window_is_recorded_as_a_sweep() {
     harness.run();
     harness.get_by_label("▶ New run…").click();
     harness.run();
-    harness.state_mut().new_run = Some(NewRunForm {
+    harness.state_mut().dialogs.new_run = Some(NewRunForm {
         kernel_mode: false,
         command: "sh -c 'echo ns/access: {V}'".into(),
         params: "V=1,2,4".into(),
@@ -1415,8 +1417,8 @@ fn a_scan_from_the_window_is_recorded_as_a_sweep() {
     assert_eq!(nb.sweeps().len(), 1);
     assert_eq!(nb.sweeps()[0].runs, [3, 4, 5]);
     assert_eq!(nb.run(5).map(|r| r.measurement.summary.median), Some(4.0), "the program's own figure");
-    assert!(harness.state().views.show_sweep);
-    assert_eq!(harness.state().views.sweep, Some(super::views::SweepPick::Recorded(1)));
+    assert!(harness.state().views.runs.show_sweep);
+    assert_eq!(harness.state().views.runs.sweep, Some(super::views::SweepPick::Recorded(1)));
     harness.get_by_label_contains("recorded sweep W1");
 }
 
@@ -1475,18 +1477,18 @@ fn new_run_fits_the_window_and_closes_with_close_and_esc() {
     harness.run();
     harness.get_by_label("▶ New run…").click();
     harness.run();
-    harness.state_mut().new_run = Some(tall_new_run());
+    harness.state_mut().dialogs.new_run = Some(tall_new_run());
     close_in_view(&mut harness, 1024.0, 700.0, "New run");
     harness.get_by_label_contains("a scan is not combined with a comparison");
     harness.get_by_label("Close").click();
     harness.run();
-    assert!(harness.state().new_run.is_none(), "Close closes New run");
+    assert!(harness.state().dialogs.new_run.is_none(), "Close closes New run");
     harness.get_by_label("▶ New run…").click();
     harness.run();
-    harness.state_mut().new_run = Some(tall_new_run());
+    harness.state_mut().dialogs.new_run = Some(tall_new_run());
     harness.run();
     press_esc(&mut harness);
-    assert!(harness.state().new_run.is_none(), "Esc closes New run");
+    assert!(harness.state().dialogs.new_run.is_none(), "Esc closes New run");
 }
 
 // SPEC U3: switching kernels in New run gives the size field that kernel's
@@ -1515,11 +1517,11 @@ fn new_run_switching_kernels_takes_their_default_size() {
     assert_eq!(size(&harness), "1048576");
     choose(&mut harness, "matmul-ikj");
     assert_eq!(size(&harness), DEFAULT_MATMUL_N.to_string(), "a matmul takes its N, not 1 MiB");
-    let form = harness.state().new_run.clone().expect("open");
+    let form = harness.state().dialogs.new_run.clone().expect("open");
     assert!(form.spec().is_ok(), "the matmul can start as it is");
     choose(&mut harness, "canary");
     assert_eq!(size(&harness), "");
-    assert!(harness.state().new_run.as_ref().expect("open").spec().is_ok(), "the canary can start as it is");
+    assert!(harness.state().dialogs.new_run.as_ref().expect("open").spec().is_ok(), "the canary can start as it is");
     choose(&mut harness, "seq");
     assert_eq!(size(&harness), DEFAULT_WORKING_SET.to_string());
 }
@@ -1541,10 +1543,10 @@ fn soak_dialog_fits_the_window_and_closes_with_close_and_esc() {
     close_in_view(&mut harness, 1024.0, 700.0, "the soak dialog");
     harness.get_by_label("Close").click();
     harness.run();
-    assert!(harness.state().soak_form.is_none(), "Close closes the soak dialog");
+    assert!(harness.state().dialogs.soak_form.is_none(), "Close closes the soak dialog");
     open(&mut harness);
     press_esc(&mut harness);
-    assert!(harness.state().soak_form.is_none(), "Esc closes the soak dialog");
+    assert!(harness.state().dialogs.soak_form.is_none(), "Esc closes the soak dialog");
 }
 
 // SPEC U1, E14: "Add run from numbers" with a comparison previewed (its
@@ -1566,10 +1568,10 @@ fn import_dialog_fits_the_window_and_closes_with_close_and_esc() {
     close_in_view(&mut harness, 1024.0, 700.0, "Add run from numbers");
     harness.get_by_label("Close").click();
     harness.run();
-    assert!(harness.state().import.is_none(), "Close closes Add run from numbers");
+    assert!(harness.state().dialogs.import.is_none(), "Close closes Add run from numbers");
     open_import(&mut harness);
     press_esc(&mut harness);
-    assert!(harness.state().import.is_none(), "Esc closes Add run from numbers");
+    assert!(harness.state().dialogs.import.is_none(), "Esc closes Add run from numbers");
     assert_eq!(harness.state().notebook().runs().len(), 2, "nothing recorded");
 }
 
@@ -1612,7 +1614,7 @@ fn environment_fill_from_this_machine_is_saved() {
     assert_eq!(store::load(&dir).expect("reload").environment().get(EnvField::MachineOs), typed);
     // Keystrokes saved together (one lock, load and save) are all answered:
     // the status bar does not go on saying the file thread is busy.
-    assert_eq!(harness.state().io_waiting, 0, "every change typed is answered");
+    assert_eq!(harness.state().files.waiting, 0, "every change typed is answered");
     harness.run();
     harness.get_by_label("✔ saved");
 }
@@ -1813,8 +1815,8 @@ fn the_kernels_runs_have_their_sweep_view() {
     harness.run();
     harness.get_by_label("Show sweep seq / chase").click();
     harness.run();
-    assert!(harness.state().views.show_sweep);
-    assert_eq!(harness.state().views.sweep, Some(super::views::SweepPick::Kernels));
+    assert!(harness.state().views.runs.show_sweep);
+    assert_eq!(harness.state().views.runs.sweep, Some(super::views::SweepPick::Kernels));
     // S12: sizes as KiB/MiB on the x axis's hover labels; the title is the kernels'.
     harness.get_by_label("seq / chase kernels");
 }
@@ -1857,7 +1859,7 @@ fn a_soak_is_shown_under_its_own_protocol() {
     assert!(soak.cell(SoakColumn::TailIqr).starts_with(&own), "{}", soak.cell(SoakColumn::TailIqr));
     harness.get_by_label(&soak.cell(SoakColumn::TailIqr));
     harness.get_by_label("S1").click();
-    step_until(&mut harness, "the soak's chart", |app| app.soak.is_some());
+    step_until(&mut harness, "the soak's chart", |app| app.shown.soak.is_some());
     harness.run();
     harness.get_by_label_contains(&format!("tail IQR {own}"));
     assert!(harness.query_by_label_contains(&format!("tail IQR {by_default}")).is_none(), "no second tail IQR");
@@ -1933,7 +1935,7 @@ fn spreadsheet_edits_are_offered_and_taken_in() {
     let tmp = tempfile::tempdir().expect("tmp");
     let (dir, _) = edited_workbook(tmp.path());
     let mut harness = app_on(dir.clone());
-    step_until(&mut harness, "the offer", |app| app.spreadsheet.is_some());
+    step_until(&mut harness, "the offer", |app| app.shown.spreadsheet.is_some());
     harness.run();
     harness.get_by_label_contains("measurements.xlsx was edited in a spreadsheet: 1 can be taken in; 1 is refused");
     harness.get_by_label("Take in the 1 edit made in a spreadsheet").click();
@@ -1944,7 +1946,7 @@ fn spreadsheet_edits_are_offered_and_taken_in() {
     harness.get_by_label_contains("a note stays as it was written (N5)");
     assert_eq!(store::load(&dir).expect("loads").environment().get(vernier_engine::notebook::EnvField::Ambient), "");
     harness.get_by_label("Take in 1 edit").click();
-    step_until(&mut harness, "the take-in", |app| app.take_in.as_ref().is_some_and(|d| d.done.is_some()));
+    step_until(&mut harness, "the take-in", |app| app.dialogs.take_in.as_ref().is_some_and(|d| d.done.is_some()));
     harness.run();
     let status = harness.state().status.clone();
     assert_eq!(status, Some(("1 edit taken in and saved; 1 refused (listed in the dialog)".to_owned(), false)));
@@ -1953,7 +1955,7 @@ fn spreadsheet_edits_are_offered_and_taken_in() {
     assert!(on_disk.notes().iter().any(|n| n.text.contains("22 C")), "the take-in is noted");
     assert_eq!(harness.state().notebook().environment().get(vernier_engine::notebook::EnvField::Ambient), "22 C");
     // A second weighing finds the edit in and the refusal reported: no offer.
-    step_until(&mut harness, "the offer to go", |app| app.spreadsheet.is_none());
+    step_until(&mut harness, "the offer to go", |app| app.shown.spreadsheet.is_none());
     harness.get_by_label("Close").click();
     harness.run();
     assert!(harness.query_by_label_contains("made in a spreadsheet").is_none(), "no offer left");
@@ -1981,7 +1983,7 @@ fn a_new_notebook_from_their_edited_workbook() {
     assert_eq!(harness.state().notebook().environment().get(vernier_engine::notebook::EnvField::Ambient), "22 C");
     assert_eq!(store::load(&target).expect("loads").runs().len(), 2);
     assert_eq!(std::fs::read(&workbook).expect("read"), before, "their workbook is only read");
-    assert!(harness.state().reproduce.is_none());
+    assert!(harness.state().dialogs.reproduce.is_none());
 }
 
 /// The text of every note in notebook.ron as it is on disk.
@@ -2076,14 +2078,14 @@ fn the_window_offers_a_pending_recovery_file() {
     let edits = [Edit::AddNote { text: "kept by an earlier window".into(), at }];
     let path = pending::keep(&dir, &edits, "the save failed", at).expect("kept");
     let mut harness = app_on(dir.clone());
-    step_until(&mut harness, "the offer", |app| app.recovery.is_some());
+    step_until(&mut harness, "the offer", |app| app.shown.recovery.is_some());
     harness.run();
     harness.get_by_label("Show the changes").click();
     harness.run();
     assert!(harness.query_by_label_contains("kept by an earlier window").is_some(), "its change is listed");
     harness.get_by_label("Apply them").click();
     step_until(&mut harness, "the note applied", |app| {
-        app.recovery.is_none() && app.notebook().notes().iter().any(|n| n.text == "kept by an earlier window")
+        app.shown.recovery.is_none() && app.notebook().notes().iter().any(|n| n.text == "kept by an earlier window")
     });
     assert_eq!(notes_on_disk(&dir), ["kept by an earlier window"]);
     assert!(!path.exists(), "no longer pending");
@@ -2134,7 +2136,7 @@ fn a_save_waiting_for_the_lock_is_said_in_the_status_bar() {
     assert!(
         harness.query_by_label_contains(&pid).is_some(),
         "the holder is named: {:?}",
-        harness.state().lock_wait.shown()
+        harness.state().files.lock_wait.shown()
     );
     drop(held);
     step_until(&mut harness, "the save", |app| app.saved());

@@ -13,6 +13,8 @@ use vernier_engine::merge::{self, Merged, Ownership, Plan};
 use vernier_engine::notebook::store;
 
 use super::dialog::{Scrolling, close_button};
+use super::io::{Done, Follow, Followed, Job, Watch};
+use super::{VernierApp, io};
 
 /// The workbook the window follows: the one every export writes.
 pub fn default_path(dir: &Path) -> PathBuf {
@@ -242,5 +244,241 @@ fn done_ui(ui: &mut Ui, merged: &Merged) {
         ui.add_space(6.0);
         ui.label(RichText::new(format!("Refused ({})", merged.plan.refused.len())).strong());
         refused_ui(ui, &merged.plan);
+    }
+}
+
+/// A file's size and modification time (`None`: not there): a `stat`, so
+/// looking every second costs nothing while the file does not change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FileStamp(Option<(u64, Option<std::time::SystemTime>)>);
+
+impl FileStamp {
+    fn of(path: &Path) -> Self {
+        Self(std::fs::metadata(path).ok().map(|m| (m.len(), m.modified().ok())))
+    }
+}
+
+/// The file thread's watch on the open notebook's `exports/measurements.xlsx`
+/// (N12): weighed again when the file moved, when another notebook is
+/// followed, when a job asks (an export rewrote it, a take-in took it in),
+/// and — while it offers something — when the notebook changed (the offer
+/// may now be in).
+#[derive(Default)]
+pub struct FollowWorkbook {
+    /// What the last weighing saw.
+    seen: Option<Seen>,
+}
+
+/// The counts of the followed notebook and the workbook's stamp at the
+/// last weighing, and whether it offered something.
+struct Seen {
+    id: u64,
+    version: u64,
+    again: u64,
+    file: FileStamp,
+    offered: bool,
+}
+
+impl Watch for FollowWorkbook {
+    fn look(&mut self, followed: &Followed) -> Option<Done> {
+        let path = default_path(&followed.dir);
+        let file = FileStamp::of(&path);
+        let due = self.seen.as_ref().is_none_or(|seen| {
+            seen.id != followed.id
+                || seen.again != followed.again
+                || seen.file != file
+                || (seen.offered && seen.version != followed.version)
+        });
+        if !due {
+            return None;
+        }
+        let offer = look(&followed.dir, &path).map(|o| o.map(Box::new));
+        let (id, version, again) = (followed.id, followed.version, followed.again);
+        self.seen = Some(Seen { id, version, again, file, offered: matches!(offer, Ok(Some(_))) });
+        let dir = followed.dir.clone();
+        Some(Box::new(move |app: &mut VernierApp| app.on_workbook_edits(&dir, &path, offer)))
+    }
+}
+
+/// Weighs the edits of a workbook of the notebook in `dir` other than the
+/// one followed (`vernier open` on it, N12).
+pub struct Weigh {
+    /// The notebook's folder.
+    pub dir: PathBuf,
+    /// The workbook.
+    pub path: PathBuf,
+}
+
+impl Job for Weigh {
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+        let Weigh { dir, path } = *self;
+        let offer = look(&dir, &path).map(|o| o.map(Box::new));
+        Box::new(move |app: &mut VernierApp| app.on_workbook_edits(&dir, &path, offer))
+    }
+
+    /// Asked for on its own, when the window opens.
+    fn counted(&self) -> bool {
+        false
+    }
+}
+
+/// Takes the workbook's edits into the notebook in `dir` (`merge` locks,
+/// loads, applies, saves), then reads the notebook back for the window.
+pub struct TakeEditsIn {
+    /// The notebook's folder.
+    pub dir: PathBuf,
+    /// The workbook.
+    pub path: PathBuf,
+}
+
+/// What taking a workbook in did, and the notebook it left on disk.
+struct TakenIn {
+    /// The plan, what was taken and whether the export record vouches for the workbook.
+    merged: Merged,
+    /// The notebook as saved, with its unwritten parts, when it changed.
+    notebook: Option<(vernier_engine::notebook::Notebook, io::Unwritten)>,
+}
+
+impl Job for TakeEditsIn {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
+        let TakeEditsIn { dir, path } = *self;
+        let result = merge::merge(&dir, &path, chrono::Utc::now()).map_err(|e| e.to_string()).map(|merged| {
+            follow.look_again(&dir);
+            let notebook = follow.reload(&dir).map(|nb| {
+                let unwritten = vernier_engine::documents::unwritten(&nb);
+                (nb, unwritten)
+            });
+            TakenIn { merged, notebook }
+        });
+        Box::new(move |app: &mut VernierApp| app.on_taken_in(&dir, &path, result))
+    }
+}
+
+/// Makes a new notebook in `target` from the workbook at `workbook`,
+/// someone else's, which is only read (N12, R1); the file thread follows
+/// the new notebook from then on.
+pub struct NewNotebook {
+    /// Their workbook.
+    pub workbook: PathBuf,
+    /// An empty folder.
+    pub target: PathBuf,
+}
+
+impl Job for NewNotebook {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
+        let NewNotebook { workbook, target } = *self;
+        let made = (|| {
+            let bytes = vernier_engine::bounded::read_bounded(&workbook, MAX_WORKBOOK_BYTES, "a workbook")
+                .map_err(|e| e.to_string())?;
+            let merged =
+                merge::new_notebook(&bytes, &workbook, &target, chrono::Utc::now()).map_err(|e| e.to_string())?;
+            let (notebook, stamp) = store::load_stamped(&target).map_err(|e| e.to_string())?;
+            follow.start(target.clone(), stamp);
+            let unwritten = vernier_engine::documents::unwritten(&notebook);
+            Ok::<_, String>((merged, notebook, unwritten))
+        })();
+        Box::new(move |app: &mut VernierApp| match made {
+            Ok((merged, notebook, unwritten)) => {
+                let (taken, failed) = taken_message(&merged);
+                app.open(target.clone(), notebook, unwritten);
+                app.dialogs.reproduce = None;
+                // R2, N13: a hidden copy that is not what their sheets
+                // show is said with the result, as a warning.
+                let warned: String = merged
+                    .warnings
+                    .iter()
+                    .map(|w| format!(" WARNING: {}", vernier_engine::display::inert(w)))
+                    .collect();
+                app.say(
+                    format!(
+                        "made a new notebook in {} from their workbook: {taken}{warned}",
+                        vernier_engine::display::path(&target)
+                    ),
+                    failed || !warned.is_empty(),
+                );
+            }
+            Err(e) => app.say(format!("no notebook was made: {e}"), true),
+        })
+    }
+}
+
+impl VernierApp {
+    /// Opens the dialog listing the spreadsheet edits on offer.
+    pub(super) fn open_take_in(&mut self) {
+        if let Some(offer) = &self.shown.spreadsheet {
+            self.dialogs.take_in = Some(TakeIn { offer: offer.clone(), busy: false, done: None });
+        }
+    }
+
+    /// Takes the edits of the workbook at `path`, of the open notebook, in.
+    pub(super) fn take_in(&mut self, path: PathBuf) {
+        if let Some(dialog) = &mut self.dialogs.take_in {
+            dialog.busy = true;
+        }
+        self.send_job(TakeEditsIn { dir: self.doc.dir.clone(), path });
+    }
+
+    /// What the file thread found in a workbook of the open notebook (N12):
+    /// an offer replaces the one shown; "nothing" clears an offer of the
+    /// same workbook only, so the followed file does not hide another.
+    fn on_workbook_edits(&mut self, dir: &Path, path: &Path, offer: Result<Option<Box<Offer>>, String>) {
+        if dir != self.doc.dir {
+            return;
+        }
+        let same = self.shown.spreadsheet.as_ref().is_none_or(|o| o.path == path);
+        match offer {
+            Ok(Some(offer)) => {
+                // An open dialog that has not taken anything in yet shows
+                // the workbook as it is now.
+                if let Some(dialog) = &mut self.dialogs.take_in
+                    && dialog.offer.path == path
+                    && dialog.done.is_none()
+                    && !dialog.busy
+                {
+                    dialog.offer = (*offer).clone();
+                }
+                self.shown.spreadsheet = Some(*offer);
+            }
+            Ok(None) if same => self.shown.spreadsheet = None,
+            Ok(None) => {}
+            Err(e) => {
+                if same {
+                    self.shown.spreadsheet = None;
+                }
+                self.say(format!("its spreadsheet edits could not be weighed: {e}"), true);
+            }
+        }
+    }
+
+    /// What taking a workbook's edits in did: said in the status bar (a
+    /// success only once saved) and in the dialog; the notebook shown is
+    /// the one saved, unless changes of the window's own are still in
+    /// flight (their save carries it).
+    fn on_taken_in(&mut self, dir: &Path, path: &Path, result: Result<TakenIn, String>) {
+        let done = match result {
+            Ok(TakenIn { merged, notebook }) => {
+                let (message, failed) = taken_message(&merged);
+                if dir == self.doc.dir {
+                    if let Some((notebook, unwritten)) = notebook
+                        && self.saved()
+                    {
+                        self.doc.adopt(notebook, unwritten);
+                    }
+                    if self.shown.spreadsheet.as_ref().is_some_and(|o| o.path == path) {
+                        self.shown.spreadsheet = None;
+                    }
+                }
+                self.say(message, failed);
+                Ok(Box::new(merged))
+            }
+            Err(e) => {
+                self.say(format!("nothing taken in: {e}"), true);
+                Err(e)
+            }
+        };
+        if let Some(dialog) = &mut self.dialogs.take_in {
+            dialog.busy = false;
+            dialog.done = Some(done);
+        }
     }
 }

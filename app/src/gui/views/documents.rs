@@ -6,8 +6,24 @@ use egui::{RichText, Ui};
 use vernier_engine::documents::{self, placement_decision};
 use vernier_engine::notebook::{Budget, Citation, Document, Tag, WHOLE_DOCUMENT};
 
-use super::{Context, ViewState, hint};
+use super::{Context, hint};
 use crate::gui::AppCommand;
+
+/// What the Documents section keeps between frames.
+#[derive(Default)]
+pub struct State {
+    /// The document open in the Documents section.
+    pub document: Document,
+    /// Answers being typed, by (document, prompt).
+    pub answer_drafts: std::collections::HashMap<(&'static str, &'static str), String>,
+    /// The reasons being typed for parts marked not part of the submission
+    /// (A16), by document and prompt (or the whole-document key).
+    pub not_part_drafts: std::collections::HashMap<(&'static str, &'static str), String>,
+    /// The citation being typed.
+    pub citation: CitationForm,
+    /// Placement deadlines being typed, by workload.
+    pub budgets: std::collections::BTreeMap<String, BudgetDraft>,
+}
 
 /// The citation being typed.
 #[derive(Debug, Clone, Default)]
@@ -20,7 +36,7 @@ pub struct CitationForm {
     refused: Option<String>,
 }
 
-pub fn documents_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+pub fn documents_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     ui.horizontal(|ui| {
         if ui.button("Export the six documents").on_hover_text("Ctrl+E").clicked() {
             cx.commands.push(AppCommand::Export);
@@ -67,7 +83,7 @@ pub fn documents_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
 }
 
 /// One text box per prompt, committed when the box is left.
-fn prompts_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, document: Document) {
+fn prompts_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>, document: Document) {
     let stem = document.stem();
     hint(
         ui,
@@ -117,7 +133,7 @@ fn prompts_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, document
 /// marked (or being marked), so the caller shows no answer box.
 fn not_part_ui(
     ui: &mut Ui,
-    state: &mut ViewState,
+    state: &mut State,
     cx: &mut Context<'_>,
     stem: &'static str,
     prompt: &'static str,
@@ -162,7 +178,7 @@ fn not_part_ui(
 }
 
 /// The report's citations table (A12: every row needs a URL and a date).
-fn citations_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+fn citations_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     ui.label(RichText::new("Citations — every cited figure with its URL and retrieval date").strong());
     let citations = &cx.notebook.writing().citations;
     if citations.is_empty() {
@@ -239,7 +255,7 @@ pub type BudgetDraft = (bool, String, String);
 
 /// The placement table's deadlines (D6), over the shipped synthetic dataset,
 /// with the table they give shown as it will be exported.
-fn placement_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+fn placement_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     ui.label(RichText::new("Placement table — a deadline per workload (shipped SYNTHETIC dataset, MODELED)").strong());
     let entries = placement_decision::parse(placement_decision::SHIPPED).unwrap_or_default();
     let mut workloads: Vec<&str> = entries.iter().map(|e| e.workload.as_str()).collect();

@@ -7,9 +7,18 @@ use vernier_engine::notebook::{EnvField, Environment, Notebook, Workbench};
 use vernier_engine::platform::machine::{Machine, NOT_AVAILABLE};
 use vernier_engine::stats::units;
 
-use super::{Context, ViewState};
+use super::Context;
 use crate::gui::AppCommand;
 use vernier_engine::display::inert;
+
+/// What the Environment section keeps between frames.
+#[derive(Default)]
+pub struct State {
+    /// Environment values being typed, by field index.
+    pub env_drafts: std::collections::HashMap<usize, String>,
+    /// The Environment's hints, kept while the notebook's rows stay the same.
+    pub env_hints: HintCache,
+}
 
 /// The hints of the last notebook they were worked out for: with 10 000
 /// runs they take milliseconds, so they are not redone every frame.
@@ -62,7 +71,7 @@ pub fn machine_fill(m: &Machine) -> [(EnvField, String); 3] {
     ]
 }
 
-pub fn environment_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+pub fn environment_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let hints = state.env_hints.hints(cx.notebook).to_vec();
     ui.horizontal(|ui| {
         ui.label(RichText::new("Write the boring fields: they are why anyone believes the interesting ones.").weak());

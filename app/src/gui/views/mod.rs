@@ -14,7 +14,6 @@ use vernier_engine::notebook::{Document, Notebook, PREDICTIONS_HEADING, SECTIONS
 
 use super::AppCommand;
 pub use environment::machine_fill;
-pub use predictions::PredictionForm;
 pub use runs::{ExtendAsk, SweepPick};
 
 /// The areas of the window, in the side bar's order.
@@ -99,64 +98,24 @@ impl Section {
     }
 }
 
-/// Transient state of the views: forms being typed, the selection.
+/// Transient state of the views — forms being typed, the selection — one
+/// part per section, each defined beside the view that draws it.
 #[derive(Default)]
 pub struct ViewState {
     /// The open section.
     pub section: Section,
-    /// The "new prediction" form.
-    pub new_prediction: PredictionForm,
-    /// A prediction being rewritten, with its draft.
-    pub editing: Option<(u32, PredictionForm)>,
-    /// A prediction being amended, with the draft.
-    pub amending: Option<(u32, PredictionForm)>,
-    /// A run being discarded, with the reason typed so far.
-    pub discarding: Option<(u32, String)>,
-    /// What is being stated about a run after it was recorded (A1, A2).
-    pub stating: Option<runs::Stating>,
-    /// The difference to claim when the selected run is extended (S10).
-    pub extend_claim: String,
-    /// The last extension's new runs and its verdict, shown with them.
-    pub extension: Option<(Vec<u32>, String)>,
-    /// An extension planned and waiting for the student to confirm its
-    /// exact command (N13).
-    pub extend_asking: Option<runs::ExtendAsk>,
-    /// The note being typed.
-    pub new_note: String,
-    /// Environment values being typed, by field index.
-    pub env_drafts: std::collections::HashMap<usize, String>,
-    /// The Environment's hints, kept while the notebook's rows stay the same.
-    pub env_hints: environment::HintCache,
-    /// Whether the selected run can be extended, kept while it stays so.
-    pub extend_plan: runs::ExtendPlanCache,
-    /// The run whose trials are shown.
-    pub selected_run: Option<u32>,
-    /// Show a sweep instead of one run's trials.
-    pub show_sweep: bool,
-    /// The sweep picked to show.
-    pub sweep: Option<runs::SweepPick>,
-    /// Every sweep ready to draw, rebuilt when the notebook changes.
-    pub sweeps: runs::SweepCache,
-    /// The Runs table's groups, rebuilt when the notebook changes, and
-    /// the selection it last scrolled to.
-    pub table: runs::RunsTable,
-    /// Two runs being compared from the Runs section.
-    pub comparing: Option<runs::Comparing>,
-    /// A soak file path being typed.
-    pub soak_path: String,
-    /// The recorded soak shown, read under its own protocol once.
-    pub soak_reading: soaks::ReadingCache,
-    /// The document open in the Documents section.
-    pub document: Document,
-    /// Answers being typed, by (document, prompt).
-    pub answer_drafts: std::collections::HashMap<(&'static str, &'static str), String>,
-    /// The reasons being typed for parts marked not part of the submission
-    /// (A16), by document and prompt (or the whole-document key).
-    pub not_part_drafts: std::collections::HashMap<(&'static str, &'static str), String>,
-    /// The citation being typed.
-    pub citation: documents::CitationForm,
-    /// Placement deadlines being typed, by workload.
-    pub budgets: std::collections::BTreeMap<String, documents::BudgetDraft>,
+    /// The Environment section's.
+    pub environment: environment::State,
+    /// The Predictions section's.
+    pub predictions: predictions::State,
+    /// The Runs section's.
+    pub runs: runs::State,
+    /// The Soak runs section's.
+    pub soaks: soaks::State,
+    /// The Notes and anomalies section's.
+    pub notes: notes::State,
+    /// The Documents section's.
+    pub documents: documents::State,
 }
 
 /// What a view gets to draw with.
@@ -166,7 +125,7 @@ pub struct Context<'a> {
     /// Where views queue their effects.
     pub commands: &'a mut Vec<AppCommand>,
     /// Trials of the selected run, when loaded.
-    pub trials: Option<&'a Result<super::plots::RunTrials, super::io::NoTrials>>,
+    pub trials: Option<&'a Result<super::plots::RunTrials, super::jobs::NoTrials>>,
     /// The last export's documents with their unwritten parts.
     pub exported: Option<&'a [(Document, usize)]>,
     /// Parts of each document still to write.
@@ -185,12 +144,12 @@ pub struct Context<'a> {
 /// Draws the open section.
 pub fn section_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     match state.section {
-        Section::Environment => environment::environment_ui(ui, state, cx),
-        Section::Predictions => predictions::predictions_ui(ui, state, cx),
-        Section::Runs => runs::runs_ui(ui, state, cx),
-        Section::Soaks => soaks::soaks_ui(ui, state, cx),
-        Section::Notes => notes::notes_ui(ui, state, cx),
-        Section::Documents => documents::documents_ui(ui, state, cx),
+        Section::Environment => environment::environment_ui(ui, &mut state.environment, cx),
+        Section::Predictions => predictions::predictions_ui(ui, &mut state.predictions, cx),
+        Section::Runs => runs::runs_ui(ui, &mut state.runs, cx),
+        Section::Soaks => soaks::soaks_ui(ui, &mut state.soaks, cx),
+        Section::Notes => notes::notes_ui(ui, &mut state.notes, cx),
+        Section::Documents => documents::documents_ui(ui, &mut state.documents, cx),
         Section::Audit => audit::audit_ui(ui, cx),
     }
 }

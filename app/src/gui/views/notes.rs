@@ -3,10 +3,17 @@
 
 use egui::{RichText, Ui};
 
-use super::{Context, ViewState, hint};
+use super::{Context, hint};
 use crate::gui::AppCommand;
 
-pub fn notes_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+/// What the Notes and anomalies section keeps between frames.
+#[derive(Default)]
+pub struct State {
+    /// The note being typed.
+    pub new_note: String,
+}
+
+pub fn notes_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     ui.horizontal(|ui| {
         let label = ui.label("Note");
         let edit = ui

@@ -5,8 +5,19 @@ use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 use vernier_engine::notebook::{PREDICTION_COLUMNS, Prediction, PredictionColumn, PredictionText};
 
-use super::{Context, ViewState, hint};
+use super::{Context, hint};
 use crate::gui::AppCommand;
+
+/// What the Predictions section keeps between frames.
+#[derive(Default)]
+pub struct State {
+    /// The "new prediction" form.
+    pub new_prediction: PredictionForm,
+    /// A prediction being rewritten, with its draft.
+    pub editing: Option<(u32, PredictionForm)>,
+    /// A prediction being amended, with the draft.
+    pub amending: Option<(u32, PredictionForm)>,
+}
 
 /// Why a locked prediction offers only an amendment.
 const AMEND_HINT: &str = "locked: it cannot be changed; an amendment quotes it and is recorded with its own time";
@@ -36,7 +47,7 @@ impl PredictionForm {
     }
 }
 
-pub fn predictions_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+pub fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     ui.horizontal(|ui| {
         ui.label(RichText::new("A prediction locks the moment a run or soak is recorded after it.").weak());
@@ -162,7 +173,7 @@ fn form_ui(ui: &mut Ui, id: &str, form: &mut PredictionForm, with_experiment: bo
     submit
 }
 
-fn edit_dialogs(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+fn edit_dialogs(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     if let Some((number, form)) = &mut state.editing {
         let mut close = false;
         egui::Modal::new(egui::Id::unique("edit-prediction")).show(ui.ctx(), |ui| {

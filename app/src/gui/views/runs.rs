@@ -13,12 +13,43 @@ use vernier_engine::extend::{Claim, EXTENDED_TRIALS, Extension};
 use vernier_engine::notebook::{Notebook, Run, RunColumn, RunStatement, RunsLine, WarmupPolicy};
 use vernier_engine::sweep_view::SweepView;
 
-use super::{Context, ViewState, hint};
+use super::{Context, hint};
 use crate::gui::{AppCommand, plots};
+
+/// What the Runs section keeps between frames.
+#[derive(Default)]
+pub struct State {
+    /// A run being discarded, with the reason typed so far.
+    pub discarding: Option<(u32, String)>,
+    /// What is being stated about a run after it was recorded (A1, A2).
+    pub stating: Option<Stating>,
+    /// The difference to claim when the selected run is extended (S10).
+    pub extend_claim: String,
+    /// The last extension's new runs and its verdict, shown with them.
+    pub extension: Option<(Vec<u32>, String)>,
+    /// An extension planned and waiting for the student to confirm its
+    /// exact command (N13).
+    pub extend_asking: Option<ExtendAsk>,
+    /// Whether the selected run can be extended, kept while it stays so.
+    pub extend_plan: ExtendPlanCache,
+    /// The run whose trials are shown.
+    pub selected_run: Option<u32>,
+    /// Show a sweep instead of one run's trials.
+    pub show_sweep: bool,
+    /// The sweep picked to show.
+    pub sweep: Option<SweepPick>,
+    /// Every sweep ready to draw, rebuilt when the notebook changes.
+    pub sweeps: SweepCache,
+    /// The Runs table's groups, rebuilt when the notebook changes, and
+    /// the selection it last scrolled to.
+    pub table: RunsTable,
+    /// Two runs being compared from the Runs section.
+    pub comparing: Option<Comparing>,
+}
 
 const ROW_HEIGHT: f32 = 22.0;
 
-pub fn runs_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+pub fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     ui.horizontal(|ui| {
         if ui.button("▶ New run…").on_hover_text("Ctrl+R").clicked() {
@@ -227,7 +258,7 @@ fn text_column(column: RunColumn) -> bool {
 /// The Runs table (SPEC U1, N2, N5, S11, E16): virtualised, each
 /// comparison and sweep grouped with its own line, wider than the window
 /// only sideways.
-fn runs_table(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+fn runs_table(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     // A panel takes the size of what it holds: fill it, so the split stays
     // where the student dragged it however few rows there are.
@@ -418,8 +449,8 @@ impl SweepCache {
 
 /// The toolbar's sweep picker: every sweep by its title; choosing one
 /// shows it in place of the selected run's trials.
-fn sweep_picker(ui: &mut Ui, state: &mut ViewState, cx: &Context<'_>) {
-    let ViewState { sweeps, sweep, show_sweep, .. } = state;
+fn sweep_picker(ui: &mut Ui, state: &mut State, cx: &Context<'_>) {
+    let State { sweeps, sweep, show_sweep, .. } = state;
     let plots = sweeps.plots(cx.notebook, cx.revision);
     if plots.is_empty() {
         return;
@@ -443,9 +474,9 @@ fn sweep_picker(ui: &mut Ui, state: &mut ViewState, cx: &Context<'_>) {
 }
 
 /// The sweep picked, drawn, with the way back to the selected run.
-fn sweep_ui(ui: &mut Ui, state: &mut ViewState, cx: &Context<'_>) {
+fn sweep_ui(ui: &mut Ui, state: &mut State, cx: &Context<'_>) {
     let selected = state.selected_run;
-    let ViewState { sweeps, sweep, show_sweep, .. } = state;
+    let State { sweeps, sweep, show_sweep, .. } = state;
     let plots = sweeps.plots(cx.notebook, cx.revision);
     let Some((_, plot)) = sweep.and_then(|pick| plots.iter().find(|(p, _)| *p == pick)).or(plots.first()) else {
         hint(
@@ -552,7 +583,7 @@ impl Stating {
     }
 }
 
-fn stating_dialog(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+fn stating_dialog(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let Some(stating) = &mut state.stating else { return };
     let mut close = false;
     egui::Modal::new(egui::Id::unique("state-run")).show(ui.ctx(), |ui| {
@@ -599,7 +630,7 @@ pub struct Comparing {
 
 /// The comparison's window: the verdict first, the two rows, how S7
 /// decided and each check. Esc or Close closes it.
-fn compare_window(ui: &mut Ui, state: &mut ViewState, nb: &Notebook) {
+fn compare_window(ui: &mut Ui, state: &mut State, nb: &Notebook) {
     let Some(Comparing { a, outcome: Some((b, outcome)) }) = &state.comparing else { return };
     let modal = egui::Modal::new(egui::Id::unique("compare-runs")).show(ui.ctx(), |ui| {
         ui.set_width(640.0);
@@ -675,7 +706,7 @@ impl ExtendPlanCache {
     }
 }
 
-fn extend_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>, run: u32) {
+fn extend_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>, run: u32) {
     let refused = state.extend_plan.refused(cx.notebook, run).map(str::to_owned);
     ui.horizontal(|ui| {
         let label = ui.label("Claim");
@@ -720,7 +751,7 @@ pub struct ExtendAsk {
 /// The extension's confirmation: the plan with its exact command and any
 /// inline-code finding, the tick that finding needs, and Run it, the only
 /// place the consent to start it is made (N13, R2).
-fn extend_dialog(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+fn extend_dialog(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let Some(ask) = &mut state.extend_asking else { return };
     let mut close = false;
     let modal = egui::Modal::new(egui::Id::unique("extend-run")).show(ui.ctx(), |ui| {
@@ -755,7 +786,7 @@ fn extend_dialog(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     }
 }
 
-fn discard_dialog(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+fn discard_dialog(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let Some((number, reason)) = &mut state.discarding else { return };
     let mut close = false;
     egui::Modal::new(egui::Id::unique("discard-run")).show(ui.ctx(), |ui| {

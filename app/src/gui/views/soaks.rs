@@ -12,9 +12,18 @@
 use egui::{RichText, Ui};
 use vernier_engine::notebook::{Notebook, Soak, SoakColumn};
 
-use super::{Context, ViewState, hint};
+use super::{Context, hint};
 use crate::gui::plots::{SoakReading, SoakView};
 use crate::gui::{AppCommand, plots};
+
+/// What the Soak runs section keeps between frames.
+#[derive(Default)]
+pub struct State {
+    /// A soak file path being typed.
+    pub soak_path: String,
+    /// The recorded soak shown, read under its own protocol once.
+    pub soak_reading: ReadingCache,
+}
 
 /// The protocol columns after the six numbers, named as the workbook
 /// names them (SPEC N2: the Soak runs section carries the protocol fixed
@@ -33,7 +42,7 @@ fn protocol_cells(soak: &Soak) -> [String; 5] {
     ]
 }
 
-pub fn soaks_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
+pub fn soaks_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     ui.horizontal(|ui| {
         if ui.button("▶ Soak…").on_hover_text("Fix the protocol with a prediction, then run it").clicked() {

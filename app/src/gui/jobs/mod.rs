@@ -1,0 +1,22 @@
+//! The window's own disk work, one [`Job`](super::io::Job) per file: what
+//! no dialog owns (a dialog's jobs live in the dialog's file). Each runs on
+//! the file thread and says, in the same file, what the window does with
+//! its result.
+
+mod audit;
+mod export;
+mod machine;
+mod open;
+mod run_raw;
+mod save_as;
+mod soak;
+mod trials;
+
+pub use audit::Audit;
+pub use export::Export;
+pub use machine::ReadMachine;
+pub use open::{How, Open};
+pub use run_raw::WriteRunRaw;
+pub use save_as::SaveAs;
+pub use soak::ReadSoak;
+pub use trials::{NoTrials, ReadTrials};
