@@ -18,7 +18,15 @@ fn raw_text(a: &[f64], b: &[f64]) -> String {
         for (arm, ms) in [(0, a), (1, b)] {
             let index = u32::try_from(2 * k + arm).expect("few trials");
             let ns = (ms * 1e6).round() as u64;
-            trials.push(TrialRecord { index, arm, position: 1, warmup: false, ns, status: TrialStatus::Ok });
+            trials.push(TrialRecord {
+                index,
+                arm,
+                position: 1,
+                warmup: false,
+                ns,
+                status: TrialStatus::Ok,
+                work: Default::default(),
+            });
         }
     }
     raw::render(&[raw::unit_comment("A", "ms", 1e6), raw::unit_comment("B", "ms", 1e6)], &trials)

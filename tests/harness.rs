@@ -128,6 +128,103 @@ fn record_writes_raw_once_and_adds_the_row() {
     assert_eq!(std::fs::read(dir.join("raw/run-2.csv")).expect("kept"), bytes);
 }
 
+// SPEC E13: every trial's CPU time is recorded beside its wall time (in
+// the raw file, summarised on the row); a trial that sleeps is said to have
+// waited, in the row's work check (a trial that works is not: the unit
+// test of `TrialCounts::waited`, free of this machine's load); the row
+// says what its counters were or why it has none.
+#[cfg(unix)]
+#[test]
+fn a_trial_that_sleeps_is_said_to_have_waited() {
+    let (_tmp, dir, mut nb) = crate::util::saved_notebook();
+    let engine = Engine::spawn(|| {}).expect("engine");
+    let mut spec = BenchSpec::new(vec![command(&["sleep", "0.15"])]);
+    spec.runs = 3;
+    spec.warmup = WarmupPolicy::Count(0);
+    engine.start(spec);
+    let result = finish(&engine, Duration::from_secs(30));
+    let work = result.arms[0].work.clone().expect("the trials' work");
+    let cpu = work.cpu_s.as_ref().expect("a CPU time per trial");
+    assert!(cpu.median < 0.05, "sleep used {} s of CPU", cpu.median);
+    assert_eq!(work.waited, 3, "{work:?}");
+    assert!(!work.counters.is_empty());
+    let recorded = record(&dir, &mut nb, &result, at(500)).expect("recorded");
+    let run = nb.run(recorded.runs[0]).expect("row");
+    let check = run.measurement.conditions.iter().find(|c| c.field == "work check").expect("a work check");
+    assert!(check.value.starts_with("3 of 3 timed trials waited"), "{}", check.value);
+    assert!(run.long_form().contains("work: CPU time"), "{}", run.long_form());
+    let text = std::fs::read_to_string(dir.join(recorded.raw_file.as_str())).expect("raw file");
+    assert!(text.contains(raw::HEADER_WORK), "{text}");
+    let trials = raw::parse(&text).expect("parses");
+    assert!(trials.iter().all(|t| t.work.cpu_ns.is_some()), "{trials:?}");
+}
+
+// SPEC E12: the sanity check asked for with a kernel run is run right
+// after its trials and kept with its row (its verdict and the clock
+// estimate), in the long form too; asked of a command, it is refused.
+#[test]
+fn the_sanity_check_is_kept_with_the_row() {
+    let (_tmp, dir, mut nb) = crate::util::saved_notebook();
+    let engine = Engine::spawn(|| {}).expect("engine");
+    let mut spec =
+        BenchSpec::new(vec![Subject::Kernel(KernelSpec { kind: KernelKind::Seq, size: Some(65_536), tile: None })]);
+    spec.runs = 3;
+    spec.sanity = true;
+    engine.start(spec);
+    let result = finish(&engine, Duration::from_secs(60));
+    assert!(matches!(result.sanity, Some(Ok(_))), "{:?}", result.sanity);
+    let recorded = record(&dir, &mut nb, &result, at(500)).expect("recorded");
+    let run = nb.run(recorded.runs[0]).expect("row");
+    let check = run.measurement.conditions.iter().find(|c| c.field == "sanity check").expect("kept");
+    assert!(check.value.starts_with("the input grown from"), "{}", check.value);
+    assert!(check.value.contains("clock"), "the clock estimate is kept: {}", check.value);
+    assert!(run.long_form().contains("\n  sanity check: the input grown from"), "{}", run.long_form());
+
+    let mut spec = BenchSpec::new(vec![command(&["true"])]);
+    spec.sanity = true;
+    let refused = vernier_engine::harness::validate(&spec).expect_err("a command has no sanity check");
+    assert!(refused.to_string().contains("kernel"), "{refused}");
+}
+
+// SPEC N11: a comparison's two programs each keep their own build (the
+// course's -O2 against -O3); given for one arm only, the other states none
+// rather than the Environment's one build, so the audit names it and
+// `set-run --build` can state it; refused where there are no two commands.
+#[cfg(unix)]
+#[test]
+fn each_arm_of_a_comparison_keeps_its_own_build() {
+    use vernier_engine::notebook::{ConditionName, Conditions as _};
+    let (_tmp, dir, mut nb) = crate::util::saved_notebook();
+    nb.set_environment("Compiler + flags", "g++ -O1").expect("field");
+    let engine = Engine::spawn(|| {}).expect("engine");
+    let build_of = |nb: &vernier_engine::notebook::Notebook, run: u32| {
+        nb.run(run).expect("row").measurement.conditions.value_of(ConditionName::Build).map(str::to_owned)
+    };
+    let mut spec = BenchSpec::new(vec![command(&["true"]), command(&["true", "b"])]);
+    spec.runs = 3;
+    spec.build = Some("g++ -std=c++17".into());
+    spec.arm_builds = [Some("g++ -O2".into()), Some("g++ -O3".into())];
+    engine.start(spec);
+    let result = finish(&engine, Duration::from_secs(30));
+    let recorded = record(&dir, &mut nb, &result, at(500)).expect("recorded");
+    let [a, b] = recorded.runs[..] else { panic!("two rows: {:?}", recorded.runs) };
+    assert_eq!((build_of(&nb, a).as_deref(), build_of(&nb, b).as_deref()), (Some("g++ -O2"), Some("g++ -O3")));
+
+    let mut spec = BenchSpec::new(vec![command(&["true"]), command(&["true", "b"])]);
+    spec.runs = 3;
+    spec.arm_builds = [Some("g++ -O2".into()), None];
+    engine.start(spec);
+    let result = finish(&engine, Duration::from_secs(30));
+    let recorded = record(&dir, &mut nb, &result, at(600)).expect("recorded");
+    let [a, b] = recorded.runs[..] else { panic!("two rows: {:?}", recorded.runs) };
+    assert_eq!((build_of(&nb, a).as_deref(), build_of(&nb, b)), (Some("g++ -O2"), None));
+
+    let mut spec = BenchSpec::new(vec![command(&["true"])]);
+    spec.arm_builds = [Some("g++ -O2".into()), None];
+    let refused = vernier_engine::harness::validate(&spec).expect_err("one program has one build");
+    assert!(refused.to_string().contains("--build-a"), "{refused}");
+}
+
 // SPEC S11, S7, E5: an interleaved comparison is recorded as one pair of
 // rows with its labels, verdict, paired ratios and order effect, and every
 // face carries it: the Runs lines, the workbook's Comparisons sheet, the

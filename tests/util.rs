@@ -34,6 +34,8 @@ pub fn measurement(what: &str, trials: &[f64]) -> Measurement {
         synthetic: false,
         extends: None,
         figure: None,
+        work: None,
+        boundary: None,
     }
 }
 

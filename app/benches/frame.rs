@@ -217,6 +217,8 @@ fn build_big(dir: &Path) {
                 synthetic: false,
                 extends: None,
                 figure: None,
+                work: None,
+                boundary: None,
             },
             chrono::Utc::now(),
         );
@@ -231,6 +233,7 @@ fn build_big(dir: &Path) {
             warmup: false,
             ns: (ms * 1e6) as u64,
             status: vernier_engine::harness::TrialStatus::Ok,
+            work: Default::default(),
         })
         .collect();
     std::fs::write(dir.join("raw/run-5000.csv"), vernier_engine::harness::raw::render(&[], &rows)).expect("raw");
@@ -266,6 +269,8 @@ fn build_swept(big: &Path, dir: &Path) {
                 synthetic: false,
                 extends: None,
                 figure: None,
+                work: None,
+                boundary: None,
             },
             chrono::Utc::now(),
         ));

@@ -295,6 +295,86 @@ fn a_command_row_states_the_build_given_and_the_program_that_ran() {
     assert!(!a2.iter().any(|l| l.contains("run 1") && l.contains("build flags")), "{audit}");
 }
 
+// SPEC N11, E12, E13 (issue 33): each arm of `--vs` keeps its own build
+// (-O2 against -O3), shown by `show`; `--build-a` without `--vs` is bad
+// input; a `--shell` row names its script's SHA-256; every row records its
+// CPU time in `--json`'s `work`; `--sanity` is kept with its kernel row.
+#[cfg(unix)]
+#[test]
+fn each_arm_keeps_its_build_a_shell_script_is_hashed_and_the_sanity_check_is_kept() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let o = vernier(&[
+        "bench",
+        "-n",
+        "3",
+        "--warmup",
+        "0",
+        "--build-a",
+        "g++ -O2",
+        "--build-b",
+        "g++ -O3",
+        "--vs",
+        "true b",
+        "--notebook",
+        &dir,
+        "--",
+        "true",
+        "a",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("  build: g++ -O2") && text.contains("  build: g++ -O3"), "{text}");
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    let value = |run: usize, field: &str| -> Option<String> {
+        shown["runs"][run]["conditions"]
+            .as_array()
+            .expect("conditions")
+            .iter()
+            .find(|c| c["field"] == field)
+            .and_then(|c| c["value"].as_str().map(str::to_owned))
+    };
+    assert_eq!((value(0, "build").as_deref(), value(1, "build").as_deref()), (Some("g++ -O2"), Some("g++ -O3")));
+    assert!(shown["runs"][0]["work"]["cpu_s"]["median"].is_number(), "{}", shown["runs"][0]["work"]);
+
+    let o = vernier(&["bench", "-n", "3", "--build-a", "g++ -O2", "--", "true"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+
+    let script = tmp.path().join("s.sh");
+    std::fs::write(&script, "exit 0\n").expect("script");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+    let o = vernier(&[
+        "bench",
+        "-n",
+        "3",
+        "--warmup",
+        "0",
+        "--shell",
+        "--notebook",
+        &dir,
+        "--",
+        &script.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    let files = shown["runs"][2]["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .find(|c| c["field"] == "argument files")
+        .and_then(|c| c["value"].as_str())
+        .unwrap_or_default()
+        .to_owned();
+    let sha = vernier_engine::digest::sha256_hex(b"exit 0\n");
+    assert!(files.contains(&format!("s.sh (in -c) (SHA-256 {sha})")), "{files}");
+
+    let o = vernier(&["bench", "--kernel", "seq", "--size", "65536", "-n", "3", "--sanity", "--notebook", &dir]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let long = String::from_utf8_lossy(&vernier(&["show", &dir, "--run", "4", "--form", "long"]).stdout).into_owned();
+    assert!(long.contains("sanity check: the input grown from"), "{long}");
+    assert!(long.contains("work: CPU time"), "{long}");
+}
+
 // SPEC S11, E5, C: `bench --vs` names its arms, prints and stores the
 // paired ratios B/A and the order effect beside the verdict; `show` lists
 // the pair under its two rows; labels without a second arm are refused.

@@ -39,6 +39,8 @@ fn row(command: &str, median: f64, control: bool) -> Measurement {
         synthetic: false,
         extends: None,
         figure: None,
+        work: None,
+        boundary: None,
     }
 }
 

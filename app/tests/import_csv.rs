@@ -40,6 +40,39 @@ fn close(value: &serde_json::Value, expected: f64) -> bool {
     value.as_f64().is_some_and(|v| (v - expected).abs() < 1e-9)
 }
 
+// SPEC S16 (issue 33): the driver's timing boundary, stated at import, is
+// a typed part of its rows — in the long form — and a bench row's is the
+// process's wall time.
+#[test]
+fn an_imported_row_keeps_the_boundary_it_was_given() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    ok(vernier(&[
+        "import",
+        "csv",
+        FIXTURE,
+        "--notebook",
+        &dir,
+        "--a",
+        "naive_ms",
+        "--b",
+        "blocked_ms",
+        "--pair",
+        "pair",
+        "--first",
+        "first",
+        "--instrument",
+        "benchmark.cpp",
+        "--boundary",
+        "multiply only, in-process, steady_clock",
+    ]));
+    ok(vernier(&["bench", "-n", "3", "--warmup", "0", "--notebook", &dir, "--", "true"]));
+    let long = stdout(&ok(vernier(&["show", &dir, "--run", "1", "--form", "long"])));
+    assert!(long.contains("timing boundary: multiply only, in-process, steady_clock (benchmark.cpp)"), "{long}");
+    let long = stdout(&ok(vernier(&["show", &dir, "--run", "3", "--form", "long"])));
+    assert!(long.contains("timing boundary: each run's wall time as a whole process"), "{long}");
+}
+
 // SPEC E14: the matmul driver's seven alternating pairs, its warm-up pair
 // not printed, become two MEASURED rows and the comparison C1, with the
 // medians, IQRs, paired ratio and order check computed by hand (linear

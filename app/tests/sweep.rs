@@ -108,13 +108,15 @@ fn metric_each_counts_internal_trials() {
     let shown = ok(vernier(&["show", &dir]));
     assert!(stdout(&shown).contains("1 + 15 (5 internal × 3 runs)"), "{}", stdout(&shown));
     let raw = std::fs::read_to_string(Path::new(&dir).join(run["raw_file"].as_str().expect("raw"))).expect("raw");
-    assert!(raw.contains("index,arm,position,warmup,ns,exit_status,figures"), "{raw}");
+    // SPEC E13: each process's CPU time and counts come before its figures.
+    assert!(raw.contains("index,arm,position,warmup,ns,exit_status,cpu_ns,cycles,instructions,figures"), "{raw}");
     let rows: Vec<&str> = raw.lines().filter(|l| !l.starts_with('#')).skip(1).collect();
     assert_eq!(rows.len(), 4, "one row per process: {raw}");
     for row in rows {
         let fields: Vec<&str> = row.split(',').collect();
         assert!(fields[4].parse::<u64>().expect("wall ns") > 0);
-        assert_eq!(fields[6], "100;101;102;103;104");
+        assert!(fields[6].parse::<u64>().is_ok(), "a CPU time: {row}");
+        assert_eq!(fields[9], "100;101;102;103;104");
     }
     let stats = ok(vernier(&["stats", &Path::new(&dir).join("raw/run-1.csv").display().to_string()]));
     assert!(stdout(&stats).contains("the program's own figures"), "{}", stdout(&stats));

@@ -15,7 +15,9 @@ use chrono::{DateTime, Utc};
 
 use crate::bounded::ReadError;
 use crate::harness::raw::{self, RawError};
-use crate::notebook::{Condition, ConditionName, Measurement, NewPair, Notebook, RawFile, Tag, WarmupPolicy};
+use crate::notebook::{
+    Boundary, Condition, ConditionName, Conditions as _, Measurement, NewPair, Notebook, RawFile, Tag, WarmupPolicy,
+};
 use crate::stats::Summary;
 
 /// An import checked and summarised, not yet recorded: the window shows it
@@ -37,6 +39,9 @@ pub struct Prepared {
     /// How the measured program was built, as given (SPEC N11); `None`
     /// takes the Environment's Compiler + flags when recorded.
     pub build: Option<String>,
+    /// What the instrument times, as the student states it (`--boundary
+    /// "multiply only, steady_clock"`, SPEC S16); `None`: "as it states".
+    pub boundary: Option<String>,
     /// The rows to record, in order.
     pub rows: Vec<PreparedRow>,
     /// Two arms of one file: their comparison, as `bench --vs` records it.
@@ -83,6 +88,8 @@ impl PreparedRow {
             synthetic: false,
             extends: None,
             figure: None,
+            work: None,
+            boundary: None,
         };
         Self { measurement, arm }
     }
@@ -137,6 +144,12 @@ impl Prepared {
         self
     }
 
+    /// States what the instrument times (SPEC S16), for every row.
+    pub fn with_boundary(mut self, boundary: Option<String>) -> Self {
+        self.boundary = boundary.map(|b| b.trim().to_owned()).filter(|b| !b.is_empty());
+        self
+    }
+
     /// SHA-256 of the file, which its raw copy will have.
     pub fn sha256(&self) -> String {
         crate::digest::sha256_hex(self.text.as_bytes())
@@ -169,6 +182,12 @@ impl Prepared {
             let place = at_end.unwrap_or(measurement.conditions.len());
             measurement.conditions.splice(place..place, build.iter().cloned());
             measurement.raw_file = Some(RawFile { arm: row.arm.clone(), ..raw_file.clone() });
+            // SPEC S16: what the instrument times, as stated, else as it states.
+            if measurement.boundary.is_none() {
+                let instrument = measurement.conditions.value_of(ConditionName::Instrument).unwrap_or(&self.name);
+                let stated = self.boundary.clone().unwrap_or_else(|| format!("as {instrument} states"));
+                measurement.boundary = Some(Boundary::Instrument { instrument: instrument.to_owned(), stated });
+            }
             runs.push(notebook.record_run(measurement, at));
         }
         let mut pair = None;

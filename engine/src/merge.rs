@@ -22,8 +22,8 @@ use crate::documents::foreign::{self, SheetRun};
 use crate::documents::measurements::{OwnWorkbook, PREDICTION_TEXT, TYPED_RUN_COLUMNS};
 use crate::import::{Prepared, PreparedRow};
 use crate::notebook::{
-    Condition, ConditionName, EnvField, FROM_SPREADSHEET, Measurement, Notebook, NotebookError, PredictionText, RowRef,
-    Tag, WarmupPolicy,
+    Boundary, Condition, ConditionName, EnvField, FROM_SPREADSHEET, Measurement, Notebook, NotebookError,
+    PredictionText, RowRef, Tag, WarmupPolicy,
 };
 use crate::stats::Summary;
 
@@ -516,6 +516,7 @@ fn typed_run(cells: &[(String, String)], line: u32, file: &str, mine: &Notebook)
         raw_stem: "typed",
         raw_extension: "txt",
         build: None,
+        boundary: None,
         rows: vec![PreparedRow { measurement, arm: String::new() }],
         pair: None,
         checks: Vec::new(),
@@ -558,8 +559,8 @@ fn sheet_measurement(run: &SheetRun, source: String, instrument: &str, said: &st
     ];
     // What the student typed under Conditions is their statement.
     conditions.extend(run.conditions.iter().map(|c| match c.name() {
+        Some(ConditionName::TypedConditions) | None => c.clone(),
         Some(_) => Condition { field: format!("{} ({said})", c.field), value: c.value.clone() },
-        None => c.clone(),
     }));
     conditions.push(Condition::new(
         ConditionName::NotRecorded,
@@ -580,6 +581,9 @@ fn sheet_measurement(run: &SheetRun, source: String, instrument: &str, said: &st
         synthetic: false,
         extends: None,
         figure: None,
+        work: None,
+        // Typed numbers: nothing says what they time.
+        boundary: Some(Boundary::NotStated),
     })
 }
 
@@ -843,6 +847,7 @@ pub fn foreign_runs(f: &foreign::Foreign, file: &str) -> (Vec<Prepared>, Vec<Str
                 raw_stem: "import-xlsx",
                 raw_extension: "txt",
                 build: None,
+                boundary: None,
                 rows: vec![PreparedRow { measurement, arm: String::new() }],
                 pair: None,
                 checks: Vec::new(),

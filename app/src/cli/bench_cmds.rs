@@ -87,6 +87,12 @@ pub struct BenchArgs {
     /// Environment's Compiler + flags). A kernel's build is Vernier's own.
     #[arg(long, value_name = "TEXT", conflicts_with = "kernel")]
     build: Option<String>,
+    /// Program A's own build in a comparison (--vs), e.g. "g++ -O2"; in place of --build for A.
+    #[arg(long, value_name = "TEXT", requires = "vs", conflicts_with = "kernel")]
+    build_a: Option<String>,
+    /// Program B's own build in a comparison (--vs), e.g. "g++ -O3"; in place of --build for B.
+    #[arg(long, value_name = "TEXT", requires = "vs", conflicts_with = "kernel")]
+    build_b: Option<String>,
     #[command(flatten)]
     naming: Naming,
     /// This run is the control condition, repeated in each session, that
@@ -191,11 +197,11 @@ pub fn bench(args: &BenchArgs) -> Outcome {
         (Some(dir), Some(reserved)) => Some(record(dir, &result, reserved)?),
         _ => None,
     };
-    let sanity = match (&args.kernel, args.sanity, &result.failure) {
-        (Some(kind), true, None) => Some(
-            instrument::sanity(&kernel_spec(*kind, args)).map_err(|e| Failure::failed(anyhow!("sanity check: {e}")))?,
-        ),
-        _ => None,
+    // SPEC E12: run by the harness right after the trials, kept with the rows.
+    let (sanity, sanity_failed) = match &result.sanity {
+        Some(Ok(sanity)) => (Some(sanity), None),
+        Some(Err(why)) => (None, Some(why)),
+        None => (None, None),
     };
     let raw = recorded.as_ref().map(|r| r.raw_file.to_string());
     if args.json {
@@ -231,13 +237,16 @@ pub fn bench(args: &BenchArgs) -> Outcome {
             conditions.remove("compiler");
         }
         object["build"] = json!(result.build);
+        // Each arm's own build, when a comparison gave them (N11).
+        object["arm_builds"] = json!((0..result.arms.len()).map(|i| result.build_of(i)).collect::<Vec<_>>());
         out!("{object}");
     } else {
-        print_text(&result, recorded.as_ref(), sanity.as_ref());
+        print_text(&result, recorded.as_ref(), sanity);
     }
-    match &result.failure {
-        Some(failure) => Err(Failure::failed(anyhow!("the run failed: {failure}"))),
-        None => Ok(0),
+    match (&result.failure, sanity_failed) {
+        (Some(failure), _) => Err(Failure::failed(anyhow!("the run failed: {failure}"))),
+        (None, Some(why)) => Err(Failure::failed(anyhow!("sanity check: {why}"))),
+        (None, None) => Ok(0),
     }
 }
 
@@ -256,8 +265,10 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         cooldown: args.cooldown,
         timeout: args.timeout,
         build: given(args.build.as_deref()),
+        arm_builds: [given(args.build_a.as_deref()), given(args.build_b.as_deref())],
         what: given(args.naming.what.as_deref()),
         metric,
+        sanity: args.sanity,
         ..subjects
     })
 }
@@ -425,12 +436,17 @@ fn arm_json(arm: &ArmResult, raw_file: Option<&str>, failed: bool) -> Value {
     object["argument_files"] = json!(arm.provenance.as_ref().map(|p| &p.argument_files));
     // The same key `vernier stats --json` uses for the same check.
     object["warmup_check"] = json!(arm.first_trial_check);
+    // SPEC E13: CPU time (s), cycles and instructions of the timed trials.
+    object["work"] = json!(arm.work);
     object
 }
 
 fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity: Option<&instrument::Sanity>) {
-    for arm in &result.arms {
+    for (i, arm) in result.arms.iter().enumerate() {
         out!("{}: {}", arm.label, arm.what);
+        if result.builds_per_arm() {
+            out!("  build: {}", result.build_of(i).unwrap_or("not stated (say it with `vernier set-run --build`)"));
+        }
         match &arm.summary {
             Some(s) => {
                 let internal = arm.figure.as_ref().and_then(|f| f.internal_text(s.n)).map(|t| format!(" ({t})"));
@@ -452,6 +468,13 @@ fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity
         }
         if let Some(check) = &arm.first_trial_check {
             out!("  warm-up 0: {}", check.describe(&arm.unit));
+        }
+        // SPEC E13: the trials' CPU time and counts, and what they say.
+        if let Some(work) = &arm.work {
+            out!("  {}", work.line());
+            for finding in arm.work_findings() {
+                out!("  work check: {finding}");
+            }
         }
         if let Some(sum) = &arm.checksum {
             out!("  result verified after every trial: {sum}");

@@ -60,6 +60,10 @@ pub struct RecordArgs {
     /// Compiler + flags).
     #[arg(long, value_name = "TEXT")]
     build: Option<String>,
+    /// What the instrument timed, e.g. "multiply only, steady_clock" (S16);
+    /// default: as the instrument states.
+    #[arg(long, value_name = "TEXT")]
+    boundary: Option<String>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -197,7 +201,7 @@ fn import_csv(args: &CsvArgs) -> Outcome {
     let dir = &args.record.notebook;
     open(dir)?;
     let prepared = csv::prepare(&args.file, &spec).map_err(Failure::input)?;
-    record_import(dir, prepared, args.record.json)
+    record_import(dir, prepared.with_boundary(args.record.boundary.clone()), args.record.json)
 }
 
 /// `vernier import gbench` (SPEC E14): checks every repetition, then
@@ -215,7 +219,7 @@ fn import_gbench(args: &GbenchArgs) -> Outcome {
     };
     open(&args.record.notebook)?;
     let prepared = gbench::prepare(&args.file, &spec).map_err(Failure::input)?;
-    record_import(&args.record.notebook, prepared, args.record.json)
+    record_import(&args.record.notebook, prepared.with_boundary(args.record.boundary.clone()), args.record.json)
 }
 
 /// `vernier import pyperf` (SPEC E14): checks every value and warm-up,
@@ -230,7 +234,7 @@ fn import_pyperf(args: &PyperfArgs) -> Outcome {
     };
     open(&args.record.notebook)?;
     let prepared = pyperf::prepare(&args.file, &spec).map_err(Failure::input)?;
-    record_import(&args.record.notebook, prepared, args.record.json)
+    record_import(&args.record.notebook, prepared.with_boundary(args.record.boundary.clone()), args.record.json)
 }
 
 /// Records a prepared import under the notebook's lock, with what this

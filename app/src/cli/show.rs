@@ -278,6 +278,8 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "extends": r.measurement.extends,
             // SPEC E17: how the program's own figure was read, and from how many processes.
             "own_figure": r.measurement.figure,
+            // SPEC E13: CPU time (s), cycles and instructions of the timed trials.
+            "work": r.measurement.work,
             "sweep": nb.sweep_of(r.number).map(|s| s.label()),
             "tag": r.measurement.tag,
             "synthetic": r.measurement.synthetic,

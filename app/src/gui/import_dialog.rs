@@ -38,6 +38,9 @@ pub struct ImportRequest {
     /// The columns and descriptions; an empty arm column is guessed from
     /// the header (the time columns, `pair`, `first`).
     pub spec: CsvSpec,
+    /// What the instrument timed, as stated (SPEC S16); `None`: "as it
+    /// states".
+    pub boundary: Option<String>,
 }
 
 /// What the file thread found: the header's names, the spec it used (with
@@ -80,7 +83,9 @@ pub fn preview(request: ImportRequest) -> ImportPreview {
                 Err(e) => return failed(request, e.to_string()),
             };
             let used = guessed(spec, &columns);
-            let result = csv::prepare_bytes(&path, &bytes, &used).map(Arc::new).map_err(|e| e.to_string());
+            let result = csv::prepare_bytes(&path, &bytes, &used)
+                .map(|p| Arc::new(p.with_boundary(request.boundary.clone())))
+                .map_err(|e| e.to_string());
             return ImportPreview { asked: request, format, columns, used, result };
         }
         Format::GoogleBenchmark => {
@@ -99,7 +104,8 @@ pub fn preview(request: ImportRequest) -> ImportPreview {
         }
     };
     let used = request.spec.clone();
-    ImportPreview { asked: request, format, columns: Vec::new(), used, result: result.map(Arc::new) }
+    let result = result.map(|p| Arc::new(p.with_boundary(request.boundary.clone())));
+    ImportPreview { asked: request, format, columns: Vec::new(), used, result }
 }
 
 fn failed(asked: ImportRequest, message: String) -> ImportPreview {
@@ -285,6 +291,8 @@ pub struct ImportForm {
     pub build: String,
     /// The instrument that took the numbers.
     pub instrument: String,
+    /// What the instrument timed: where its clock started and stopped.
+    pub boundary: String,
     /// How the numbers were produced (the driver's command).
     pub command: String,
     /// The last preview, while it is of the form as it is.
@@ -347,6 +355,7 @@ impl ImportForm {
                 instrument: given(&self.instrument)
                     .or_else(|| self.paste.then(|| "typed into Vernier's window; instrument not named".to_owned())),
             },
+            boundary: given(&self.boundary),
         })
     }
 
@@ -532,6 +541,7 @@ impl ImportForm {
                     ("Warm-up not in the file", &mut self.warmup_stated, "not stated"),
                     ("Build", &mut self.build, "g++ -O2 -std=c++17"),
                     ("Command", &mut self.command, "./matmul_bench --benchmark_repetitions=9"),
+                    ("Timing boundary", &mut self.boundary, "default: as the tool states"),
                 ],
             );
         });
@@ -546,7 +556,8 @@ impl ImportForm {
                     ("What", &mut self.what, "matmul 512: naive vs blocked"),
                     ("Label A", label_a, "default: the column's stem"),
                     ("Label B", label_b, "default: the column's stem"),
-                    ("Instrument", &mut self.instrument, "benchmark.cpp, steady_clock, multiply only"),
+                    ("Instrument", &mut self.instrument, "benchmark.cpp, steady_clock"),
+                    ("Timing boundary", &mut self.boundary, "what it timed: the multiply only, in-process"),
                     ("Build", &mut self.build, "g++ -O2 -march=native"),
                     ("Command", &mut self.command, "./matmul_driver 512 (how the numbers were produced)"),
                 ],

@@ -54,8 +54,11 @@ pub struct NewRunForm {
     pub cooldown_s: f64,
     /// Per-trial timeout in seconds, 0 for none.
     pub timeout_s: f64,
-    /// How the commands' program was built (SPEC N11).
+    /// How the commands' program was built (SPEC N11); with `build_b`,
+    /// program A's.
     pub build: String,
+    /// Program B's own build in a comparison; empty: B's is `build` too.
+    pub build_b: String,
     /// What the run or comparison is about; empty: named by its command.
     pub what: String,
     /// The labels of arms A and B of a comparison (SPEC S11).
@@ -75,6 +78,9 @@ pub struct NewRunForm {
     pub figure_each: bool,
     /// The last "Try once": running, or what it found.
     pub tried: Option<Tried>,
+    /// After a kernel run, the sanity check: twice the input against twice
+    /// the time, and the clock estimate (SPEC E12).
+    pub sanity: bool,
 }
 
 /// How the program's own figure is found in its output (SPEC E17).
@@ -150,6 +156,7 @@ impl Default for NewRunForm {
             cooldown_s: 0.0,
             timeout_s: 0.0,
             build: String::new(),
+            build_b: String::new(),
             what: String::new(),
             labels: [String::new(), String::new()],
             control: false,
@@ -159,6 +166,7 @@ impl Default for NewRunForm {
             figure_unit: String::new(),
             figure_each: false,
             tried: None,
+            sanity: false,
         }
     }
 }
@@ -219,6 +227,7 @@ impl NewRunForm {
         let seconds = |s: f64, bound: duration::Bound| {
             (s != 0.0).then(|| bound.check(s).map(duration::Seconds::duration)).transpose().map_err(|e| e.to_string())
         };
+        let per_arm = !self.kernel_mode && arms_count == 2 && !self.build_b.trim().is_empty();
         let spec = BenchSpec {
             runs: self.runs,
             warmup: if self.settle {
@@ -229,8 +238,9 @@ impl NewRunForm {
             pin: self.pin.then_some(self.pin_cpu),
             cooldown: seconds(self.cooldown_s, duration::COOLDOWN)?,
             timeout: seconds(self.timeout_s, duration::TIMEOUT)?,
-            // A kernel's build is Vernier's own.
-            build: Some(self.build.trim()).filter(|b| !self.kernel_mode && !b.is_empty()).map(str::to_owned),
+            // A kernel's build is Vernier's own; with a Build B, Build is A's.
+            build: given(&self.build).filter(|_| !self.kernel_mode && !per_arm),
+            arm_builds: if per_arm { [given(&self.build), given(&self.build_b)] } else { [None, None] },
             what: given(&self.what),
             labels: if arms_count > 1 && base.scan.is_none() {
                 [given(&self.labels[0]), given(&self.labels[1])]
@@ -239,6 +249,7 @@ impl NewRunForm {
             },
             control: self.control,
             metric,
+            sanity: self.kernel_mode && self.sanity,
             // The window states the Environment when it starts the run.
             ..base
         };
@@ -439,6 +450,14 @@ impl NewRunForm {
                 )
                 .labelled_by(label.id);
                 ui.end_row();
+                let label = ui.label("Sanity check");
+                ui.checkbox(&mut self.sanity, "after the run: twice the input, about twice the time? (E12)")
+                    .labelled_by(label.id)
+                    .on_hover_text(
+                        "Times kernel A on twice its input, and for chase the loads per cycle against Vernier's own \
+                         clock estimate; the verdict and the estimate are kept with the row.",
+                    );
+                ui.end_row();
             } else {
                 let label = ui.label("Command A");
                 ui.add(
@@ -464,6 +483,16 @@ impl NewRunForm {
                 )
                 .labelled_by(label.id);
                 ui.end_row();
+                if !self.versus.trim().is_empty() {
+                    let label = ui.label("Build B");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.build_b)
+                            .hint_text("optional: B's own build, e.g. g++ -O3 (Build is then A's)")
+                            .desired_width(360.0),
+                    )
+                    .labelled_by(label.id);
+                    ui.end_row();
+                }
                 self.scan_ui(ui);
             }
             let label = ui.label("What");

@@ -22,6 +22,11 @@ pub struct RunTrials {
     pub warmup: Vec<f64>,
     /// Timed trials, in order.
     pub timed: Vec<f64>,
+    /// Each trial's CPU time in the row's unit, warm-up then timed, when
+    /// the raw file has it for every one and the row is of wall times
+    /// (SPEC E13): drawn beside the wall times, a trial that waited stands
+    /// out as a gap between the two.
+    pub cpu: Option<Vec<f64>>,
 }
 
 impl RunTrials {
@@ -30,7 +35,14 @@ impl RunTrials {
     /// each process's in the order it printed them.
     pub fn new(run: &Run, trials: &[TrialRecord], figures: Option<&[Vec<f64>]>) -> Self {
         let raw::ArmValues { warmup, timed } = raw::arm_values(run, trials, figures);
-        Self { run: run.number, warmup, timed }
+        let m = &run.measurement;
+        let arm = m.raw_file.as_ref().and_then(|r| raw::arm_index(&r.arm)).unwrap_or(0);
+        let ok = |t: &&TrialRecord| t.arm == arm && t.status == vernier_engine::harness::TrialStatus::Ok;
+        let in_order =
+            trials.iter().filter(ok).filter(|t| t.warmup).chain(trials.iter().filter(ok).filter(|t| !t.warmup));
+        let cpu = in_order.map(|t| t.work.cpu_ns.map(|ns| ns as f64 / m.ns_per_unit)).collect::<Option<Vec<f64>>>();
+        let cpu = cpu.filter(|c| m.figure.is_none() && c.len() == warmup.len() + timed.len());
+        Self { run: run.number, warmup, timed, cpu }
     }
 }
 
@@ -38,6 +50,10 @@ const WARM: Color32 = Color32::from_rgb(150, 150, 150);
 const TIMED: Color32 = Color32::from_rgb(90, 160, 255);
 const ARM_B: Color32 = Color32::from_rgb(255, 160, 60);
 const HALVES: Color32 = Color32::from_rgb(80, 200, 120);
+const CPU: Color32 = Color32::from_rgb(200, 110, 220);
+
+/// The CPU-time series' name on the trial plot.
+const CPU_NAME: &str = "CPU time (user + system)";
 
 /// The trials in order (warm-up grey), the median and the IQR band, and a
 /// box (P25–P75, whiskers to min and max) to the right — two clumps show
@@ -92,9 +108,19 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
     let note = if starts_above_zero { format!("{caption} · y-axis does not start at zero") } else { caption };
     let height = ui.available_height().max(160.0);
     let median_name = inert(&format!("median {}", figures.median())).into_owned();
+    let cpu: Option<PlotPoints> =
+        trials.cpu.as_ref().map(|cpu| cpu.iter().enumerate().map(|(i, &v)| [i as f64, y(v)]).collect());
     let names = ["warm-up", "timed", median_name.as_str(), "P25 / P75", "box"];
-    let band = CaptionBand::new(ui, &note, names.into_iter().chain(halves.iter().map(|(n, _)| n.as_str())), height);
-    let values = trials.warmup.iter().chain(&trials.timed).chain([&s.min, &s.max]).map(|&v| y(v));
+    let cpu_name = cpu.as_ref().map(|_| CPU_NAME);
+    let names = names.into_iter().chain(cpu_name).chain(halves.iter().map(|(n, _)| n.as_str()));
+    let band = CaptionBand::new(ui, &note, names, height);
+    let values = trials
+        .warmup
+        .iter()
+        .chain(&trials.timed)
+        .chain(trials.cpu.iter().flatten())
+        .chain([&s.min, &s.max])
+        .map(|&v| y(v));
     let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let response = Plot::new(("run-plot", run.number))
         .height(height)
@@ -105,6 +131,10 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
         .show(ui, |plot| {
             plot.points(Points::new("warm-up", warm).color(WARM).radius(3.0));
             plot.points(Points::new("timed", timed).color(TIMED).radius(3.0));
+            if let Some(cpu) = cpu {
+                // SPEC E13: a trial far above its CPU time was waiting.
+                plot.points(Points::new(CPU_NAME, cpu).color(CPU).radius(2.5).shape(egui_plot::MarkerShape::Diamond));
+            }
             plot.hline(HLine::new(median_name, y(s.median)).color(TIMED));
             let quartile = TIMED.gamma_multiply(0.4);
             let dashed = egui_plot::LineStyle::dashed_loose();
@@ -562,7 +592,8 @@ impl SoakView {
     /// Reads `data` under the T1 defaults and downsamples it once, off the
     /// drawing path.
     pub fn new(title: String, data: &vernier_engine::soak::SoakData) -> Self {
-        let placeholders = data.placeholders();
+        // SPEC T3, T12: a placeholder, or a nominal clock, is never drawn.
+        let placeholders = data.unobserved();
         let observed = |name: &str| !placeholders.iter().any(|p| p == name);
         let comment = |key: &str| data.comments.iter().find_map(|c| c.strip_prefix(key).map(|v| v.trim().to_owned()));
         let condition = ["ambient:", "physical setup:", "power source:"]
@@ -687,6 +718,10 @@ pub fn soak_chart(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
             egui::FontId::proportional(28.0),
             Color32::from_rgba_unmultiplied(230, 80, 80, 160),
         );
+    }
+    if view.clock.is_none() {
+        // Said where the clock's chart would be, rather than a flat line.
+        ui.weak("clock: no clock reading on this machine — the file's clock column is a placeholder, not drawn");
     }
     let series: Vec<(&str, &Vec<egui_plot::PlotPoint>, &str)> =
         [("clock", &view.clock, "MHz"), ("SoC temperature", &view.soc_temp, "°C")]

@@ -101,6 +101,7 @@ fn a_drifting_run_is_flagged() {
             warmup: false,
             ns: (v * 1e6) as u64,
             status: TrialStatus::Ok,
+            work: Default::default(),
         })
         .collect();
     let text = raw::render(&[raw::unit_comment("A", "ms", 1e6)], &trials);
@@ -122,6 +123,8 @@ fn a_drifting_run_is_flagged() {
             synthetic: false,
             extends: None,
             figure: None,
+            work: None,
+            boundary: None,
         },
         chrono::Utc::now(),
     );
@@ -787,6 +790,8 @@ fn measured(what: &str, command: &[&str]) -> vernier_engine::notebook::Measureme
         synthetic: false,
         extends: None,
         figure: None,
+        work: None,
+        boundary: None,
     }
 }
 
@@ -968,6 +973,8 @@ fn mains_then_battery() -> (tempfile::TempDir, std::path::PathBuf) {
         synthetic: false,
         extends: None,
         figure: None,
+        work: None,
+        boundary: None,
     };
     nb.set_environment("Power source", "mains").expect("field");
     nb.record_run(row("./naive", 10.0), start);

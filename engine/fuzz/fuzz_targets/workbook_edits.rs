@@ -426,6 +426,8 @@ fn measurement(u: &mut Unstructured) -> Result<Option<Measurement>> {
         synthetic: false,
         extends: None,
         figure: None,
+        work: None,
+        boundary: None,
     }))
 }
 

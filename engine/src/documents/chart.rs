@@ -954,6 +954,8 @@ mod tests {
             synthetic: false,
             extends: None,
             figure: None,
+            work: None,
+            boundary: None,
         };
         nb.record_run(measurement, at);
         let pictures = results(&nb, |_| true);

@@ -9,7 +9,7 @@ use calamine::{Data, Reader, Xlsx};
 
 use super::sheet::Sheet;
 
-use crate::notebook::{Condition, RUN_COLUMNS, plausible};
+use crate::notebook::{Condition, ConditionName, RUN_COLUMNS, plausible};
 
 /// A workbook larger than this is refused as its bytes arrive.
 pub const MAX_WORKBOOK_BYTES: u64 = 64 * 1024 * 1024;
@@ -253,14 +253,23 @@ pub fn sheet_run(text: &dyn Fn(&str) -> String, number: u32, line: u32) -> Resul
             _ => None,
         }
     };
-    let conditions = row
-        .text("Conditions")
-        .split(';')
-        .filter_map(|part| {
-            let (field, value) = part.split_once(':')?;
-            Some(Condition { field: field.trim().to_owned(), value: value.trim().to_owned() })
-        })
-        .collect();
+    // `field: value` parts are kept by their field; what is typed without
+    // one ("mains, idle 10 min") is kept whole as what the row states
+    // (SPEC N9), never dropped.
+    let mut conditions = Vec::new();
+    let mut typed = Vec::new();
+    let cell = row.text("Conditions");
+    for part in cell.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.split_once(':') {
+            Some((field, value)) => {
+                conditions.push(Condition { field: field.trim().to_owned(), value: value.trim().to_owned() });
+            }
+            None => typed.push(part),
+        }
+    }
+    if !typed.is_empty() {
+        conditions.push(Condition::new(ConditionName::TypedConditions, typed.join("; ")));
+    }
     Ok(SheetRun {
         number,
         line,

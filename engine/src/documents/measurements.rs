@@ -143,6 +143,12 @@ fn at_place(value: f64, dispersion: f64) -> Cell {
     Cell::Number(value, crate::stats::decimals_for_dispersion(dispersion).map_or(Shown::General, Shown::Places))
 }
 
+/// A median of the row's work (SPEC E13) at its IQR's place; empty where
+/// the row has none.
+fn work_median(run: &Run, pick: fn(&crate::notebook::Work) -> Option<&crate::stats::Summary>) -> Cell {
+    optional(run.measurement.work.as_ref().and_then(pick).map(|s| at_place(s.median, s.iqr)))
+}
+
 /// A row number as a number cell (D3), shown after its section's letter.
 fn whole(number: u32, letter: &'static str) -> Cell {
     Cell::Number(f64::from(number), Shown::Whole(letter))
@@ -323,6 +329,11 @@ impl Default for Layout {
                         // S11: the two arms stay together in every view; on
                         // paper, each row names the other.
                         Column::text("Compared with", |r: &Run, nb| compared_with(r.number, nb)),
+                        // SPEC E13: what the timed trials did besides taking
+                        // time — medians at the place their IQR allows (S6).
+                        Column::new("CPU time (s)", |r: &Run, _| work_median(r, |w| w.cpu_s.as_ref())),
+                        Column::new("Cycles", |r: &Run, _| work_median(r, |w| w.cycles.as_ref())),
+                        Column::new("Instructions", |r: &Run, _| work_median(r, |w| w.instructions.as_ref())),
                     ]),
             )
             .struck_when(|r| r.discarded.is_some())

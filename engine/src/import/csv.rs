@@ -420,6 +420,7 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepar
         raw_stem: "import-csv",
         raw_extension: "csv",
         build: spec.build.clone(),
+        boundary: None,
         rows: prepared_rows,
         pair,
         checks: checksums.into_iter().chain(one_order).collect(),

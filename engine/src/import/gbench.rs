@@ -177,6 +177,7 @@ pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepar
         raw_stem: "import-gbench",
         raw_extension: "json",
         build: spec.build.clone(),
+        boundary: None,
         rows: Vec::new(),
         pair: None,
         checks: Vec::new(),

@@ -19,7 +19,7 @@ use super::{ImportError, MAX_IMPORT_BYTES, check_trials, not_recorded};
 use crate::bounded::read_bounded;
 use crate::harness::raw::{self, RawError};
 use crate::harness::{TrialRecord, TrialStatus};
-use crate::notebook::{Condition, ConditionName, Measurement, Notebook, Tag, WarmupPolicy, plausible};
+use crate::notebook::{Boundary, Condition, ConditionName, Measurement, Notebook, Tag, WarmupPolicy, plausible};
 use crate::stats::Summary;
 
 #[derive(Deserialize)]
@@ -110,6 +110,7 @@ pub fn prepare(file: &Path, build: Option<&str>, warmup_stated: Option<u32>) -> 
                     Some(0) | None => TrialStatus::Ok,
                     Some(code) => TrialStatus::Exit(code),
                 },
+                work: Default::default(),
             })
             .collect();
         let failed = trials.iter().any(|t| t.status != TrialStatus::Ok);
@@ -175,6 +176,11 @@ impl Hyperfine {
                 synthetic: false,
                 extends: None,
                 figure: None,
+                work: None,
+                boundary: Some(Boundary::Instrument {
+                    instrument: "hyperfine".into(),
+                    stated: "wall time of each run of the command, as hyperfine states".into(),
+                }),
             };
             imported.push(Imported::Run(notebook.record_run(measurement, at)));
         }

@@ -153,6 +153,7 @@ fn prepare_checked(
         raw_stem: "import-pyperf",
         raw_extension: "json",
         build: spec.build.clone(),
+        boundary: None,
         rows: Vec::new(),
         pair: None,
         checks: Vec::new(),

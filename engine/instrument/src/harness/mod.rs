@@ -30,11 +30,13 @@ pub use record::{build_condition, result_check};
 pub use scan::Scan;
 
 use crate::kernels::{Canary, Kernel, KernelError};
+use crate::platform::counters::{self, Counters};
+use crate::platform::cpu_time;
 use crate::platform::machine::Machine;
 use crate::platform::{self, program};
 use vernier_model::notebook::{
-    CONTROL, Condition, ConditionName, Conditions, Environment, KernelSpec, MetricSpec, OwnFigure, WarmupPolicy,
-    canary_value,
+    CONTROL, Condition, ConditionName, Conditions, Environment, KernelSpec, MetricSpec, OwnFigure, TrialCounts,
+    WarmupPolicy, Work, canary_value,
 };
 pub use vernier_model::stats::OrderCheck;
 use vernier_model::stats::{self, Comparison, Spread, Summary, WarmupCheck};
@@ -104,6 +106,9 @@ pub struct BenchSpec {
     /// How the commands' program was built, as the student states it
     /// (SPEC N11); a kernel's build is Vernier's own and needs none.
     pub build: Option<String>,
+    /// Arm A's and arm B's own build in a comparison of two commands (the
+    /// course's -O2 against -O3), each in place of `build` for its arm.
+    pub arm_builds: [Option<String>; 2],
     /// What the run (or the comparison) is about, as the student names it.
     pub what: Option<String>,
     /// The arms' labels, A then B (SPEC S11); an arm without one is named
@@ -116,6 +121,9 @@ pub struct BenchSpec {
     /// The notebook's Environment as stated when the run started, which its
     /// rows keep (SPEC N9); `None`: as stated when they are recorded.
     pub stated: Option<Environment>,
+    /// Run the sanity check of arm A's kernel after the trials (SPEC E12),
+    /// and keep its verdict and clock estimate with the rows.
+    pub sanity: bool,
 }
 
 impl BenchSpec {
@@ -131,10 +139,12 @@ impl BenchSpec {
             cooldown: None,
             timeout: None,
             build: None,
+            arm_builds: [None, None],
             what: None,
             labels: [None, None],
             control: false,
             stated: None,
+            sanity: false,
         }
     }
 
@@ -218,6 +228,20 @@ pub struct TrialRecord {
     pub ns: u64,
     /// How it ended.
     pub status: TrialStatus,
+    /// What its processes did besides taking time (SPEC E13).
+    pub work: TrialWork,
+}
+
+/// What one trial's processes did besides taking wall time (SPEC E13):
+/// each figure `None` where it was not measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct TrialWork {
+    /// CPU time, user plus system, nanoseconds ([`platform::cpu_time`]).
+    pub cpu_ns: Option<u64>,
+    /// CPU cycles in user space ([`platform::counters`]).
+    pub cycles: Option<u64>,
+    /// Instructions retired in user space.
+    pub instructions: Option<u64>,
 }
 
 /// One arm's result.
@@ -252,6 +276,18 @@ pub struct ArmResult {
     pub figure: Option<OwnFigure>,
     /// A sweep's point: each parameter's value (SPEC E16).
     pub point: Option<Vec<String>>,
+    /// What the timed trials did besides taking time (SPEC E13).
+    pub work: Option<Work>,
+}
+
+impl ArmResult {
+    /// What the trials' CPU time and cycles say of their wall time (SPEC
+    /// E13, C.6); a row of the program's own figure is not a wall time, so
+    /// only its waiting is read.
+    pub fn work_findings(&self) -> Vec<String> {
+        let wall = self.summary.as_ref().filter(|_| self.figure.is_none());
+        self.work.as_ref().map(|w| w.findings(wall)).unwrap_or_default()
+    }
 }
 
 /// The canary bracket (SPEC E7).
@@ -303,6 +339,9 @@ pub struct BenchResult {
     pub machine: Machine,
     /// The commands' build as stated (SPEC N11).
     pub build: Option<String>,
+    /// Each arm's own build, when a comparison gave one (see
+    /// [`BenchSpec::arm_builds`] and [`BenchResult::build_of`]).
+    pub arm_builds: [Option<String>; 2],
     /// What the session is about, as named (`--what`).
     pub what: Option<String>,
     /// Each arm's label: the one given, or its command (SPEC S11).
@@ -320,9 +359,24 @@ pub struct BenchResult {
     /// and where they were kept (SPEC E15); `None` from the command line.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window_cpu: Option<String>,
+    /// The sanity check asked for (SPEC E12), or why it could not run.
+    #[serde(skip)]
+    pub sanity: Option<Result<crate::instrument::Sanity, String>>,
 }
 
 impl BenchResult {
+    /// Arm `arm`'s build as stated: its own, else the session's (SPEC N11).
+    pub fn build_of(&self, arm: usize) -> Option<&str> {
+        self.arm_builds.get(arm).and_then(Option::as_deref).or(self.build.as_deref())
+    }
+
+    /// True when the arms were given builds of their own: an arm without
+    /// one then takes none from the Environment, whose one build cannot
+    /// be both arms'.
+    pub fn builds_per_arm(&self) -> bool {
+        self.arm_builds.iter().any(Option::is_some)
+    }
+
     /// The conditions written beside every row of this session. Vernier's
     /// own toolchain is the build only of its kernels (SPEC N11): a session
     /// of commands states the build it was given instead.
@@ -331,9 +385,6 @@ impl BenchResult {
         let mut rows = self.machine.conditions();
         rows.retain(|c| kernels || c.name() != Some(ConditionName::Compiler));
         let mut add = |name: ConditionName, value: String| rows.push(Condition::new(name, value));
-        if let Some(build) = &self.build {
-            add(ConditionName::Build, build.clone());
-        }
         if self.control {
             add(ConditionName::Control, CONTROL.to_owned());
         }
@@ -364,6 +415,11 @@ impl BenchResult {
         }
         if let Some(window) = &self.window_cpu {
             add(ConditionName::WindowCpu, window.clone());
+        }
+        match &self.sanity {
+            Some(Ok(sanity)) => add(ConditionName::SanityCheck, sanity.describe().join("; ")),
+            Some(Err(why)) => add(ConditionName::SanityCheck, format!("asked for, not run: {why}")),
+            None => {}
         }
         rows
     }
@@ -428,63 +484,100 @@ struct Live<'a> {
     /// The last failed trial's command and why it has no figure, or the
     /// end of its output (SPEC E17).
     output_note: Option<String>,
+    /// Cycles and instructions, counted on this thread and inherited by
+    /// every trial's processes (SPEC E13); `None` where they cannot be.
+    counters: Option<Counters>,
+    /// What the counts are, or why there are none.
+    counted: String,
+}
+
+impl Live<'_> {
+    /// One trial of a command: its wall time, how it ended and the CPU time
+    /// its process used; its figures are read after the clock stopped.
+    fn command_trial(&mut self, arm: usize, index: u32) -> Result<(u64, TrialStatus, Option<u64>), String> {
+        let Prepared::Command { argv } = &self.arms[arm] else { return Err("not a command".into()) };
+        let cannot = |e: std::io::Error| format!("cannot run '{}': {e}", argv[0]);
+        let t = match &mut self.own {
+            Some((_, capture)) => self.runner.run_capturing(argv, self.timeout, capture).map_err(cannot)?,
+            None => self.runner.run(argv, self.timeout).map_err(cannot)?,
+        };
+        if t.strays > 0 {
+            self.strays.push((index, t.strays));
+        }
+        let Some((metric, capture)) = &mut self.own else { return Ok((t.ns, t.status, t.cpu_ns)) };
+        // Read after the clock stopped: parsing is not the program's time.
+        let output = capture.text();
+        let figures = output.as_deref().map_err(String::clone).and_then(|text| metric.read(text));
+        let command = vernier_model::display::quote_argv(argv);
+        let (figures, status) = match (figures, t.status) {
+            (Ok(figures), status) => (figures, status),
+            (Err(why), TrialStatus::Ok) => {
+                self.output_note = Some(format!("`{command}`: {why}"));
+                (Vec::new(), TrialStatus::NoFigure)
+            }
+            // A trial that failed anyway is named by how it ended,
+            // with what it printed last (its own reason, often).
+            (Err(_), status) => {
+                let ended =
+                    output.map_or_else(|why| why, |text| format!("its output ended with: {}", metric::tail(&text)));
+                self.output_note = Some(format!("`{command}`: {ended}"));
+                (Vec::new(), status)
+            }
+        };
+        self.figures.push(figures);
+        Ok((t.ns, status, t.cpu_ns))
+    }
+
+    /// One call of a built-in kernel on this thread, and the thread's CPU
+    /// time during it.
+    fn kernel_trial(&mut self, arm: usize) -> Result<(u64, TrialStatus, Option<u64>), String> {
+        let Prepared::Kernel(kernel) = &mut self.arms[arm] else { return Err("not a kernel".into()) };
+        let cpu_before = cpu_time::this_thread_ns();
+        let start = Instant::now();
+        let ran = kernel.run_once(self.cancel);
+        let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        let cpu_ns = cpu_time::this_thread_ns().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
+        match ran {
+            Err(KernelError::Cancelled) => return Ok((ns, TrialStatus::Cancelled, cpu_ns)),
+            Err(e) => return Err(e.to_string()),
+            Ok(()) => {}
+        }
+        // Verified after every timed call, outside the timed interval.
+        match kernel.verify() {
+            Ok(sum) => self.checksums[arm] = Some(sum),
+            Err(_) => return Ok((ns, TrialStatus::WrongResult, cpu_ns)),
+        }
+        let late = self.timeout.is_some_and(|t| Duration::from_nanos(ns) > t);
+        Ok((ns, if late { TrialStatus::Timeout } else { TrialStatus::Ok }, cpu_ns))
+    }
+
+    /// The counters now, if they are open. A counter that cannot be read
+    /// is closed for the rest of the run, and the row says after which
+    /// trial; the trials go on (SPEC E13).
+    fn count(&mut self, index: u32) -> Option<counters::Reading> {
+        match self.counters.as_mut()?.read() {
+            Ok(reading) => Some(reading),
+            Err(why) => {
+                self.counters = None;
+                self.counted = format!("{}; stopped at trial {index}: {why}", self.counted);
+                None
+            }
+        }
+    }
 }
 
 impl schedule::Executor for Live<'_> {
-    fn trial(&mut self, arm: usize) -> Result<(u64, TrialStatus), String> {
+    fn trial(&mut self, arm: usize) -> Result<schedule::Timed, String> {
         let index = self.taken;
         self.taken += 1;
-        match &mut self.arms[arm] {
-            Prepared::Command { argv } => {
-                let cannot = |e: std::io::Error| format!("cannot run '{}': {e}", argv[0]);
-                let t = match &mut self.own {
-                    Some((_, capture)) => self.runner.run_capturing(argv, self.timeout, capture).map_err(cannot)?,
-                    None => self.runner.run(argv, self.timeout).map_err(cannot)?,
-                };
-                if t.strays > 0 {
-                    self.strays.push((index, t.strays));
-                }
-                let Some((metric, capture)) = &mut self.own else { return Ok((t.ns, t.status)) };
-                // Read after the clock stopped: parsing is not the program's time.
-                let output = capture.text();
-                let figures = output.as_deref().map_err(String::clone).and_then(|text| metric.read(text));
-                let command = vernier_model::display::quote_argv(argv);
-                let (figures, status) = match (figures, t.status) {
-                    (Ok(figures), status) => (figures, status),
-                    (Err(why), TrialStatus::Ok) => {
-                        self.output_note = Some(format!("`{command}`: {why}"));
-                        (Vec::new(), TrialStatus::NoFigure)
-                    }
-                    // A trial that failed anyway is named by how it ended,
-                    // with what it printed last (its own reason, often).
-                    (Err(_), status) => {
-                        let ended = output
-                            .map_or_else(|why| why, |text| format!("its output ended with: {}", metric::tail(&text)));
-                        self.output_note = Some(format!("`{command}`: {ended}"));
-                        (Vec::new(), status)
-                    }
-                };
-                self.figures.push(figures);
-                Ok((t.ns, status))
-            }
-            Prepared::Kernel(kernel) => {
-                let start = Instant::now();
-                let ran = kernel.run_once(self.cancel);
-                let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-                match ran {
-                    Err(KernelError::Cancelled) => return Ok((ns, TrialStatus::Cancelled)),
-                    Err(e) => return Err(e.to_string()),
-                    Ok(()) => {}
-                }
-                // Verified after every timed call, outside the timed interval.
-                match kernel.verify() {
-                    Ok(sum) => self.checksums[arm] = Some(sum),
-                    Err(_) => return Ok((ns, TrialStatus::WrongResult)),
-                }
-                let late = self.timeout.is_some_and(|t| Duration::from_nanos(ns) > t);
-                Ok((ns, if late { TrialStatus::Timeout } else { TrialStatus::Ok }))
-            }
-        }
+        let before = self.count(index);
+        let (ns, status, cpu_ns) = match &self.arms[arm] {
+            Prepared::Command { .. } => self.command_trial(arm, index)?,
+            Prepared::Kernel(_) => self.kernel_trial(arm)?,
+        };
+        let counts = before.zip(self.count(index)).and_then(|(before, after)| before.until(&after));
+        let work = TrialWork { cpu_ns, cycles: counts.map(|c| c.0), instructions: counts.map(|c| c.1) };
+        Ok(schedule::Timed { ns, status, work })
     }
 
     fn settle_value(&self, ns: u64) -> f64 {
@@ -556,11 +649,14 @@ pub(crate) fn run_bench_for(
         .then(|| platform::own_threads::Watch::start(platform::placement::pinned_cpu(&placement), RUN_THREADS));
     let runner = CommandRunner::new(Arc::clone(cancel))?;
     let prepared = spec.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>()?;
+    // A sweep's points share their program: hashed and asked once.
+    let mut hashes = provenance::Hashes::default();
     let provenance: Vec<Option<Provenance>> = spec
         .arms
         .iter()
         .map(|subject| match subject {
-            Subject::Command { argv, .. } => Some(Provenance::of(argv)),
+            // What really runs: with `--shell`, the shell and its text.
+            Subject::Command { .. } => Some(Provenance::of_running(&subject.argv(), &mut hashes)),
             Subject::Kernel(_) => None,
         })
         .collect();
@@ -577,6 +673,12 @@ pub(crate) fn run_bench_for(
         Some(m) => Some((Metric::compile(m).map_err(BenchError::Invalid)?, Capture::new()?)),
         None => None,
     };
+    // Opened last, after every thread of the run has started, so that only
+    // this thread and the trials' processes count into them.
+    let (counters, counted) = match Counters::open(counters::Events::Hardware) {
+        Ok(open) => (Some(open), counters::COUNTED.to_owned()),
+        Err(why) => (None, why),
+    };
     let mut live = Live {
         arms: prepared,
         checksums: vec![None; arms],
@@ -588,9 +690,18 @@ pub(crate) fn run_bench_for(
         own,
         figures: Vec::new(),
         output_note: None,
+        counters,
+        counted,
     };
     let outcome = schedule::run(&mut live, &spec.plan(), on_trial);
     let canary_end = if outcome.stopped.is_none() { time_canary(&mut canary, cancel) } else { None };
+    // SPEC E12: right after the trials, while the machine is as warm.
+    let sanity = match spec.arms.first() {
+        Some(Subject::Kernel(kernel)) if spec.sanity && outcome.stopped.is_none() => {
+            Some(crate::instrument::sanity(kernel).map_err(|e| e.to_string()))
+        }
+        _ => None,
+    };
 
     let points = spec.scan.as_ref().map(|s| s.scan.points()).unwrap_or_default();
     let mut arm_results: Vec<ArmResult> = spec
@@ -637,6 +748,7 @@ pub(crate) fn run_bench_for(
         cooldown_s: spec.cooldown.map(|d| d.as_secs_f64()),
         machine,
         build: spec.build.clone(),
+        arm_builds: spec.arm_builds.clone(),
         what: spec.what.clone(),
         labels,
         paired,
@@ -645,6 +757,7 @@ pub(crate) fn run_bench_for(
         failure,
         // Ended here, while the watchdog still lives, so its time is the run's.
         window_cpu: window.map(|w| w.finish().describe()),
+        sanity,
     })
 }
 
@@ -740,6 +853,19 @@ pub fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
                 "--metric reads a program's own figure from its output; a built-in kernel prints none".into(),
             ));
         }
+    }
+    let commands = spec.arms.iter().all(|a| matches!(a, Subject::Command { .. }));
+    if spec.arm_builds.iter().any(Option::is_some) && (spec.arms.len() != 2 || spec.scan.is_some() || !commands) {
+        return Err(BenchError::Invalid(
+            "--build-a and --build-b give each program of a comparison of two commands its own build (--vs); \
+             one program's build is --build"
+                .into(),
+        ));
+    }
+    if spec.sanity && !matches!(spec.arms.first(), Some(Subject::Kernel(_))) {
+        return Err(BenchError::Invalid(
+            "the sanity check (E12) grows a built-in kernel's input: it is for a kernel run".into(),
+        ));
     }
     check_control(spec.control, spec.arms.len()).map_err(BenchError::Invalid)?;
     check_names(spec.what.as_ref(), &spec.labels).map_err(BenchError::Invalid)?;
@@ -853,6 +979,18 @@ fn arm_result(
         provenance,
         figure,
         point: None,
+        work: Work::of(
+            &timed_trials()
+                .map(|t| TrialCounts {
+                    wall_ns: t.ns,
+                    cpu_ns: t.work.cpu_ns,
+                    cycles: t.work.cycles,
+                    instructions: t.work.instructions,
+                })
+                .collect::<Vec<_>>(),
+            live.counted.clone(),
+            cpu_time::resolution_ns(),
+        ),
     }
 }
 

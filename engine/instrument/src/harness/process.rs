@@ -25,6 +25,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::TrialStatus;
+use crate::platform::cpu_time;
 use crate::platform::parent_death::Guardian;
 use crate::platform::process_group::{self, Group};
 use crate::platform::reaper::Subreaper;
@@ -82,6 +83,9 @@ pub struct CommandTrial {
     /// Descendants that had left the trial's group, still running after it
     /// ended, found and killed (SPEC E15).
     pub strays: usize,
+    /// The CPU time the process used, user plus system, in nanoseconds,
+    /// when the OS says (SPEC E13, [`crate::platform::cpu_time`]).
+    pub cpu_ns: Option<u64>,
 }
 
 impl CommandRunner {
@@ -167,12 +171,13 @@ impl CommandRunner {
         // Anything the command left running in its group goes too; on Unix
         // the leader is still an unreaped zombie, so the group id is ours.
         group.kill();
-        let status = reap(&mut child, exited);
+        let reaped = reap(&mut child, exited);
         // Swept even when reaping failed, so the trial's group is never
         // left marked as in flight.
         let strays = self.reaper.sweep(child.id());
         self.guardian.clear();
-        Ok(CommandTrial { ns, status: killed.unwrap_or(status?), strays })
+        let (status, cpu_ns) = reaped?;
+        Ok(CommandTrial { ns, status: killed.unwrap_or(status), strays, cpu_ns })
     }
 }
 
@@ -247,15 +252,17 @@ impl Drop for CommandRunner {
     }
 }
 
-fn reap(child: &mut Child, exited: std::io::Result<()>) -> std::io::Result<TrialStatus> {
+/// Reaps the trial's process: how it ended and the CPU time it used.
+fn reap(child: &mut Child, exited: std::io::Result<()>) -> std::io::Result<(TrialStatus, Option<u64>)> {
     exited?;
-    let status = child.wait()?;
-    Ok(match (status.code(), process_group::signal(&status)) {
+    let (status, cpu_ns) = cpu_time::reap(child)?;
+    let status = match (status.code(), process_group::signal(&status)) {
         (Some(0), _) => TrialStatus::Ok,
         (Some(code), _) => TrialStatus::Exit(code),
         (None, Some(signal)) => TrialStatus::Signal(signal),
         (None, None) => TrialStatus::Exit(-1),
-    })
+    };
+    Ok((status, cpu_ns))
 }
 
 fn watch(shared: &Shared, cancel: &AtomicBool) {

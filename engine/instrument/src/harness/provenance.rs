@@ -3,6 +3,13 @@
 //! and of every argument that names a regular file (a script given to an
 //! interpreter, an input), so a rerun can tell whether it runs the same
 //! program on the same input.
+//!
+//! What really ran can hide behind the program (issue 33): a shell's `-c`
+//! text names its script only inside that text, so its words are looked at
+//! too; an interpreter's own version is recorded, since its path alone
+//! does not say which one it is; and a shim — a script such as pyenv's
+//! `shims/python3` that picks an interpreter — is named as one, with the
+//! interpreter it ran where that can be found.
 
 use std::io;
 use std::path::Path;
@@ -17,58 +24,224 @@ use vernier_model::notebook::{Condition, ConditionName};
 /// before every run would delay the measurement for little.
 const MAX_HASHED_BYTES: u64 = 1 << 30;
 
+/// How long an interpreter may take to say its version.
+const VERSION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// How much of its answer is read.
+const VERSION_BYTES: u64 = 4096;
+
+/// Shells whose `-c` text is a command line of its own.
+const SHELLS: [&str; 6] = ["sh", "bash", "dash", "zsh", "ksh", "ash"];
+
+/// Interpreters Vernier asks for their version: the name as typed, less
+/// a version suffix (`python3.11` is `python`).
+const INTERPRETERS: [&str; 10] = ["python", "pypy", "node", "nodejs", "ruby", "perl", "php", "Rscript", "julia", "lua"];
+
 /// The program and the argument files of one command, identified.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Provenance {
-    /// `PATH (SHA-256 HEX)`, or why it could not be hashed.
+    /// `PATH (SHA-256 HEX)`, or why it could not be hashed; a shim says so.
     pub program: String,
-    /// One `ARG (SHA-256 HEX)` per argument naming a regular file.
+    /// One `ARG (SHA-256 HEX)` per argument naming a regular file — for a
+    /// shell's `-c`, per word of its text naming one.
     pub argument_files: Vec<String>,
+    /// An interpreter's own version line, and for a shim the interpreter it
+    /// ran; `None` for a program that is not a known interpreter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interpreter: Option<String>,
 }
 
 impl Provenance {
-    /// Identifies `argv` as it is about to run from the current folder.
+    /// Identifies `argv` as it is about to run from the current folder,
+    /// asking an interpreter for its version: call it only for a command
+    /// that is about to run, so after the consent a command from a file
+    /// needs (SPEC N13).
     pub fn of(argv: &[String]) -> Self {
-        Self::of_cached(argv, &mut Hashes::default())
+        Self::of_running(argv, &mut Hashes::default())
     }
 
-    /// [`Provenance::of`] for many commands that share files (a sweep's
-    /// points): each file is read and hashed once.
+    /// [`Provenance::of`] for many commands that share files and programs
+    /// (a sweep's points): each is read, hashed and asked once.
+    pub fn of_running(argv: &[String], hashes: &mut Hashes) -> Self {
+        let mut provenance = Self::of_cached(argv, hashes);
+        if let Some((name, path)) = argv
+            .first()
+            .and_then(|name| Some((name, program::find_on_path(name, std::env::var_os("PATH").as_deref())?)))
+            && let Some(family) = interpreter_family(name)
+        {
+            provenance.interpreter = Some(hashes.interpreter(&path, family));
+        }
+        provenance
+    }
+
+    /// Identifies `argv` by its files only — nothing is run, so a plan can
+    /// show it before the user's yes: each file is read and hashed once.
     pub fn of_cached(argv: &[String], hashes: &mut Hashes) -> Self {
-        let program = match argv.first() {
+        let found = argv.first().map(|name| (name, program::find_on_path(name, std::env::var_os("PATH").as_deref())));
+        let program = match &found {
             None => "no program".to_owned(),
-            Some(name) => match program::find_on_path(name, std::env::var_os("PATH").as_deref()) {
-                Some(path) => hashes.identified(&path.to_string_lossy(), &path),
-                None => format!("{name} (not found on PATH, not hashed)"),
-            },
+            Some((name, None)) => format!("{name} (not found on PATH, not hashed)"),
+            Some((name, Some(path))) => {
+                let program = hashes.identified(&path.to_string_lossy(), path);
+                if interpreter_family(name).is_some() && is_shim(path) {
+                    format!("{program} — a shim: a script that picks the interpreter to run")
+                } else {
+                    program
+                }
+            }
         };
-        let argument_files = argv
+        let mut argument_files: Vec<String> = argv
             .iter()
             .skip(1)
-            .filter(|arg| std::fs::metadata(arg).is_ok_and(|m| m.is_file()))
+            .filter(|arg| is_regular_file(arg))
             .map(|arg| hashes.identified(arg, Path::new(arg)))
             .collect();
-        Self { program, argument_files }
+        // A shell's -c text: the words of it that name files (its script).
+        if let Some(text) = shell_text(argv) {
+            let words = shlex::split(text).unwrap_or_default();
+            argument_files.extend(
+                words
+                    .iter()
+                    .filter(|w| is_regular_file(w))
+                    .map(|w| hashes.identified(&format!("{w} (in -c)"), Path::new(w))),
+            );
+        }
+        Self { program, argument_files, interpreter: None }
     }
 
-    /// The row's conditions: `program`, then `argument files` if any.
+    /// The row's conditions: `program`, then `argument files` and
+    /// `interpreter` if any.
     pub fn conditions(&self) -> Vec<Condition> {
         let mut rows = vec![Condition::new(ConditionName::Program, self.program.clone())];
         if !self.argument_files.is_empty() {
             rows.push(Condition::new(ConditionName::ArgumentFiles, self.argument_files.join("; ")));
         }
+        if let Some(interpreter) = &self.interpreter {
+            rows.push(Condition::new(ConditionName::Interpreter, interpreter.clone()));
+        }
         rows
     }
 }
 
-/// Files hashed so far, by path, with the hash or why there is none.
+fn is_regular_file(word: &str) -> bool {
+    std::fs::metadata(word).is_ok_and(|m| m.is_file())
+}
+
+/// The base name of a program as typed: `/usr/bin/python3.11` is `python3.11`.
+fn base_name(name: &str) -> &str {
+    name.rsplit(['/', '\\']).next().unwrap_or(name).trim_end_matches(".exe")
+}
+
+/// The `-c` text of a shell command (`sh -c TEXT`, `bash -e -c TEXT` …).
+fn shell_text(argv: &[String]) -> Option<&str> {
+    let shell = argv.first().map(|p| base_name(p))?;
+    if !SHELLS.contains(&shell) {
+        return None;
+    }
+    let at = argv.iter().skip(1).take_while(|w| w.starts_with('-')).position(|w| w == "-c")?;
+    argv.get(at + 2).map(String::as_str)
+}
+
+/// The interpreter a program name is, if Vernier knows it as one.
+fn interpreter_family(name: &str) -> Option<&'static str> {
+    let base = base_name(name);
+    let stem = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    INTERPRETERS.iter().copied().find(|known| *known == stem)
+}
+
+/// A shim: a text script (`#!`) standing where an interpreter's name is
+/// found, or a file in a folder named `shims` (pyenv, rbenv, asdf).
+fn is_shim(path: &Path) -> bool {
+    let in_shims = path.parent().and_then(Path::file_name).is_some_and(|d| d == "shims");
+    let script = BoundedFile::open(path, MAX_HASHED_BYTES, "a program").is_ok_and(|mut file| {
+        let mut start = [0u8; 2];
+        io::Read::read_exact(&mut file, &mut start).is_ok() && &start == b"#!"
+    });
+    in_shims || script
+}
+
+/// Runs `program ARGS` with no input, for at most [`VERSION_TIMEOUT`],
+/// and returns the first line it printed (stdout or stderr); the error
+/// says why there is none.
+fn ask(program: &Path, args: &[&str]) -> Result<String, String> {
+    use std::io::{Read, Seek};
+    let out = tempfile::tempfile().map_err(|e| e.to_string())?;
+    let err = out.try_clone().map_err(|e| e.to_string())?;
+    let mut child = std::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(out.try_clone().map_err(|e| e.to_string())?)
+        .stderr(err)
+        .spawn()
+        .map_err(|e| format!("it could not be started ({e})"))?;
+    let deadline = std::time::Instant::now() + VERSION_TIMEOUT;
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(10))
+            }
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("no answer within {} s", VERSION_TIMEOUT.as_secs()));
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    let mut text = Vec::new();
+    let mut out = out;
+    out.rewind().and_then(|()| out.take(VERSION_BYTES).read_to_end(&mut text)).map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&text);
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(|line| vernier_model::display::inert_line(line.to_owned()))
+        .ok_or_else(|| "it printed nothing".to_owned())
+}
+
+/// Files hashed so far, by path, with the hash or why there is none; and
+/// interpreters asked so far, with what they said.
 #[derive(Debug, Default)]
-pub struct Hashes(std::collections::HashMap<std::path::PathBuf, Result<String, String>>);
+pub struct Hashes {
+    files: std::collections::HashMap<std::path::PathBuf, Result<String, String>>,
+    interpreters: std::collections::HashMap<std::path::PathBuf, String>,
+}
 
 impl Hashes {
+    /// The interpreter at `path`, of `family`: its version line, and for a
+    /// shim the interpreter the shim runs, where it can say (Python can).
+    fn interpreter(&mut self, path: &Path, family: &str) -> String {
+        if let Some(said) = self.interpreters.get(path) {
+            return said.clone();
+        }
+        let said = self.ask_interpreter(path, family);
+        self.interpreters.insert(path.to_path_buf(), said.clone());
+        said
+    }
+
+    fn ask_interpreter(&mut self, path: &Path, family: &str) -> String {
+        let shim = is_shim(path);
+        let version = match ask(path, &["--version"]) {
+            Ok(line) => line,
+            Err(why) => format!("version not known: `{} --version` gave none ({why})", path.display()),
+        };
+        if !shim {
+            return version;
+        }
+        let real = match family {
+            "python" | "pypy" => ask(path, &["-c", "import sys; print(sys.executable)"]).ok(),
+            _ => None,
+        };
+        match real.map(std::path::PathBuf::from).filter(|p| p.is_absolute() && p.is_file()) {
+            Some(real) => format!("{version}, run by the shim as {}", self.identified(&real.to_string_lossy(), &real)),
+            None => format!("{version}, through the shim (the interpreter it ran is not known)"),
+        }
+    }
+
     /// `NAME (SHA-256 HEX)`, or `NAME (not hashed: WHY)`.
     fn identified(&mut self, name: &str, path: &Path) -> String {
-        let hash = self.0.entry(path.to_path_buf()).or_insert_with(|| sha256_of(path).map_err(|e| e.to_string()));
+        let hash = self.files.entry(path.to_path_buf()).or_insert_with(|| sha256_of(path).map_err(|e| e.to_string()));
         match hash {
             Ok(hex) => format!("{name} (SHA-256 {hex})"),
             Err(e) => format!("{name} (not hashed: {e})"),
@@ -114,5 +287,59 @@ mod tests {
         let missing = Provenance::of(&["no-such-program-here".to_owned()]);
         assert!(missing.program.contains("not found on PATH"), "{}", missing.program);
         assert_eq!(recorded_sha256(&missing.program), None);
+    }
+
+    // SPEC N11 (issue 33): a shell's -c text names its script, which is
+    // hashed like an argument file; a program that is no interpreter has
+    // no interpreter line.
+    #[cfg(unix)]
+    #[test]
+    fn a_shells_script_is_hashed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let script = dir.path().join("s.sh");
+        std::fs::write(&script, b"exit 0\n").expect("write");
+        let text = format!("{} --fast", script.display());
+        let p = Provenance::of(&["/bin/sh".into(), "-c".into(), text]);
+        assert_eq!(p.argument_files.len(), 1, "{:?}", p.argument_files);
+        let expected = vernier_model::digest::sha256_hex(b"exit 0\n");
+        assert_eq!(recorded_sha256(&p.argument_files[0]), Some(expected.as_str()));
+        assert!(p.argument_files[0].contains("(in -c)"), "{}", p.argument_files[0]);
+        assert_eq!(p.interpreter, None);
+        assert_eq!(shell_text(&["bash".into(), "-e".into(), "-c".into(), "x".into()]), Some("x"));
+        assert_eq!(shell_text(&["bash".into(), "run.sh".into(), "-c".into(), "x".into()]), None, "-c of the script");
+        assert_eq!(interpreter_family("/usr/bin/python3.11"), Some("python"));
+        assert_eq!(interpreter_family("pythonista"), None);
+    }
+
+    // Issue 33: an interpreter's version line is recorded; a shim is named
+    // as one, with the interpreter it ran; one that hangs on --version is
+    // given up on, with the reason, and the run goes on.
+    #[cfg(unix)]
+    #[test]
+    fn an_interpreter_says_its_version_and_a_shim_is_named() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let shims = dir.path().join("shims");
+        std::fs::create_dir(&shims).expect("shims");
+        let shim = shims.join("python3");
+        std::fs::write(
+            &shim,
+            "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'Python 3.99.1'; exit; fi\necho /no/such/python\n",
+        )
+        .expect("write");
+        std::fs::set_permissions(&shim, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let p = Provenance::of(&[shim.to_string_lossy().into_owned(), "bench.py".into()]);
+        assert!(p.program.contains("a shim"), "{}", p.program);
+        let line = p.interpreter.expect("an interpreter line");
+        assert!(line.starts_with("Python 3.99.1, through the shim"), "{line}");
+
+        let hang = dir.path().join("ruby");
+        std::fs::write(&hang, "#!/bin/sh\nexec sleep 30\n").expect("write");
+        std::fs::set_permissions(&hang, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let start = std::time::Instant::now();
+        let p = Provenance::of(&[hang.to_string_lossy().into_owned()]);
+        assert!(start.elapsed() < std::time::Duration::from_secs(10), "{:?}", start.elapsed());
+        let line = p.interpreter.expect("an interpreter line");
+        assert!(line.contains("version not known") && line.contains("no answer within 3 s"), "{line}");
     }
 }

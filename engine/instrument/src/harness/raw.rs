@@ -7,7 +7,7 @@ use std::path::Path;
 
 use vernier_model::digest::sha256_hex;
 
-use super::TrialRecord;
+use super::{TrialRecord, TrialWork};
 use vernier_model::bounded::{ReadError, read_bounded};
 use vernier_model::notebook::store::{self, OsStorage, RAW_DIR};
 use vernier_model::notebook::{FolderError, NotebookPath, PathError, RawFile, Run, SaveError, create_folder};
@@ -47,6 +47,25 @@ pub enum RawError {
 /// process's figures follow its wall time, separated by `;`.
 pub const HEADER_FIGURES: &str = "index,arm,position,warmup,ns,exit_status,figures";
 
+/// The header of a run that recorded what each trial's processes did
+/// (SPEC E13): CPU time in nanoseconds, cycles and instructions, each
+/// empty where it was not measured; `,figures` follows when the run read
+/// the program's own.
+pub const HEADER_WORK: &str = "index,arm,position,warmup,ns,exit_status,cpu_ns,cycles,instructions";
+
+/// What a header line says the rows hold: (work columns, figures column).
+fn header_columns(line: &str) -> Option<(bool, bool)> {
+    let (work, rest) = match line.strip_prefix(HEADER_WORK) {
+        Some(rest) => (true, rest),
+        None => (false, line.strip_prefix(HEADER)?),
+    };
+    match rest {
+        "" => Some((work, false)),
+        ",figures" => Some((work, true)),
+        _ => None,
+    }
+}
+
 /// The label of arm `arm` in a raw file: `A`, `B` … `Z`, `AA` … as a
 /// spreadsheet names its columns (a sweep has one arm per point).
 pub fn arm_label(arm: usize) -> String {
@@ -84,11 +103,20 @@ pub fn render_with(comments: &[String], trials: &[TrialRecord], figures: Option<
         // A comment must stay on its line: a newline would start a data row.
         let _ = writeln!(out, "# {}", comment.replace(['\n', '\r'], " "));
     }
-    out.push_str(if figures.is_some() { HEADER_FIGURES } else { HEADER });
+    let work = trials.iter().any(|t| t.work != TrialWork::default());
+    out.push_str(if work { HEADER_WORK } else { HEADER });
+    if figures.is_some() {
+        out.push_str(",figures");
+    }
     out.push('\n');
+    let cell = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
     for (i, t) in trials.iter().enumerate() {
         let arm = arm_label(t.arm);
         let _ = write!(out, "{},{arm},{},{},{},{}", t.index, t.position, u8::from(t.warmup), t.ns, t.status);
+        if work {
+            let w = &t.work;
+            let _ = write!(out, ",{},{},{}", cell(w.cpu_ns), cell(w.cycles), cell(w.instructions));
+        }
         if let Some(figures) = figures {
             let these = figures.get(i).map(Vec::as_slice).unwrap_or_default();
             let texts: Vec<String> = these.iter().map(f64::to_string).collect();
@@ -167,12 +195,13 @@ pub fn units(text: &str) -> Vec<ArmUnit> {
 }
 
 /// True when `text` is a raw trial file: its first line that is not a
-/// comment is [`HEADER`] or [`HEADER_FIGURES`].
+/// comment is [`HEADER`] or [`HEADER_WORK`], each with or without
+/// `,figures`.
 pub fn is_raw(text: &str) -> bool {
-    matches!(
-        text.lines().map(str::trim).find(|line| !line.is_empty() && !line.starts_with('#')),
-        Some(HEADER | HEADER_FIGURES)
-    )
+    text.lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty() && !line.starts_with('#'))
+        .is_some_and(|line| header_columns(line).is_some())
 }
 
 /// Writes `text` to `raw/STEM.csv` in the notebook `dir` — or `STEM-2.csv`,
@@ -378,25 +407,26 @@ pub type TrialFigures = Vec<Vec<f64>>;
 pub fn parse_with_figures(text: &str) -> Result<(Vec<TrialRecord>, Option<TrialFigures>), String> {
     let mut trials = Vec::new();
     let mut figures: Option<TrialFigures> = None;
-    let mut header_seen = false;
+    let mut work_columns: Option<bool> = None;
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if !header_seen {
-            match line {
-                HEADER => {}
-                HEADER_FIGURES => figures = Some(Vec::new()),
-                _ => return Err(format!("line {}: expected the header '{HEADER}'", i + 1)),
+        let Some(work_columns) = work_columns else {
+            let (work, with_figures) =
+                header_columns(line).ok_or_else(|| format!("line {}: expected the header '{HEADER}'", i + 1))?;
+            work_columns = Some(work);
+            if with_figures {
+                figures = Some(Vec::new());
             }
-            header_seen = true;
             continue;
-        }
+        };
         let bad = |what: &str| format!("line {}: {what}", i + 1);
         let mut fields: Vec<&str> = line.split(',').collect();
+        let base = if work_columns { 9 } else { 6 };
         if let Some(figures) = figures.as_mut() {
-            let last = if fields.len() == 7 { fields.pop().unwrap_or_default() } else { "" };
+            let last = if fields.len() == base + 1 { fields.pop().unwrap_or_default() } else { "" };
             let these = last
                 .split(';')
                 .filter(|t| !t.is_empty())
@@ -405,20 +435,38 @@ pub fn parse_with_figures(text: &str) -> Result<(Vec<TrialRecord>, Option<TrialF
                 .ok_or_else(|| bad("a figure is not a finite number"))?;
             figures.push(these);
         }
-        let [index, arm, position, warmup, ns, status] = fields.as_slice() else {
-            return Err(bad("expected 6 fields (7 with figures)"));
+        let (fields, work) = if work_columns {
+            let [index, arm, position, warmup, ns, status, cpu_ns, cycles, instructions] = fields.as_slice() else {
+                return Err(bad("expected 9 fields (10 with figures)"));
+            };
+            let count = |text: &str, what: &str| -> Result<Option<u64>, String> {
+                if text.is_empty() { Ok(None) } else { text.parse().map(Some).map_err(|_| bad(what)) }
+            };
+            let work = TrialWork {
+                cpu_ns: count(cpu_ns, "the CPU time is not a whole number of nanoseconds")?,
+                cycles: count(cycles, "the cycle count is not a whole number")?,
+                instructions: count(instructions, "the instruction count is not a whole number")?,
+            };
+            ([*index, *arm, *position, *warmup, *ns, *status], work)
+        } else {
+            let [index, arm, position, warmup, ns, status] = fields.as_slice() else {
+                return Err(bad("expected 6 fields (7 with figures)"));
+            };
+            ([*index, *arm, *position, *warmup, *ns, *status], TrialWork::default())
         };
+        let [index, arm, position, warmup, ns, status] = fields;
         trials.push(TrialRecord {
             index: index.parse().map_err(|_| bad("the index is not a number"))?,
             arm: arm_index(arm).ok_or_else(|| bad("the arm is not a letter label (A, B …)"))?,
             position: position.parse().map_err(|_| bad("the position is not a number"))?,
-            warmup: match *warmup {
+            warmup: match warmup {
                 "0" => false,
                 "1" => true,
                 _ => return Err(bad("the warm-up flag is neither 0 nor 1")),
             },
             ns: ns.parse().map_err(|_| bad("the time is not a whole number of nanoseconds"))?,
             status: parse_status(status).ok_or_else(|| bad("unknown exit status"))?,
+            work,
         });
     }
     Ok((trials, figures))
@@ -468,10 +516,42 @@ mod tests {
     #[test]
     fn render_then_parse_round_trips() {
         let trials = vec![
-            TrialRecord { index: 0, arm: 0, position: 1, warmup: true, ns: 10, status: TrialStatus::Ok },
-            TrialRecord { index: 1, arm: 1, position: 2, warmup: false, ns: 12, status: TrialStatus::Exit(3) },
-            TrialRecord { index: 2, arm: 0, position: 1, warmup: false, ns: 99, status: TrialStatus::Signal(9) },
-            TrialRecord { index: 3, arm: 0, position: 1, warmup: false, ns: 7, status: TrialStatus::Timeout },
+            TrialRecord {
+                index: 0,
+                arm: 0,
+                position: 1,
+                warmup: true,
+                ns: 10,
+                status: TrialStatus::Ok,
+                work: TrialWork::default(),
+            },
+            TrialRecord {
+                index: 1,
+                arm: 1,
+                position: 2,
+                warmup: false,
+                ns: 12,
+                status: TrialStatus::Exit(3),
+                work: TrialWork::default(),
+            },
+            TrialRecord {
+                index: 2,
+                arm: 0,
+                position: 1,
+                warmup: false,
+                ns: 99,
+                status: TrialStatus::Signal(9),
+                work: TrialWork::default(),
+            },
+            TrialRecord {
+                index: 3,
+                arm: 0,
+                position: 1,
+                warmup: false,
+                ns: 7,
+                status: TrialStatus::Timeout,
+                work: TrialWork::default(),
+            },
         ];
         let text = render(&["machine: x\nwith a newline".into()], &trials);
         assert_eq!(parse(&text), Ok(trials));
@@ -495,6 +575,7 @@ mod tests {
                 warmup: false,
                 ns: 10,
                 status: TrialStatus::Ok,
+                work: TrialWork::default(),
             })
             .collect();
         let figures = vec![vec![1.5, 2.25], vec![], vec![0.1]];
@@ -503,6 +584,48 @@ mod tests {
         assert_eq!(parse_with_figures(&text), Ok((trials.clone(), Some(figures))));
         assert_eq!(parse_with_figures(&render(&[], &trials)), Ok((trials, None)));
         assert!(parse(&format!("{HEADER_FIGURES}\n0,A,1,0,5,0,nan\n")).is_err());
+    }
+
+    // SPEC E13, N6: each trial's CPU time and counts read back beside its
+    // wall time, empty where not measured, with or without figures; a file
+    // written before these columns still reads.
+    #[test]
+    fn trial_work_round_trips() {
+        let work = |cpu_ns, cycles, instructions| TrialWork { cpu_ns, cycles, instructions };
+        let trials = vec![
+            TrialRecord {
+                index: 0,
+                arm: 0,
+                position: 1,
+                warmup: true,
+                ns: 10,
+                status: TrialStatus::Ok,
+                work: work(Some(9), None, None),
+            },
+            TrialRecord {
+                index: 1,
+                arm: 0,
+                position: 1,
+                warmup: false,
+                ns: 12,
+                status: TrialStatus::Ok,
+                work: work(Some(11), Some(30), Some(45)),
+            },
+        ];
+        let text = render(&[], &trials);
+        assert!(
+            is_raw(&text) && text.contains(&format!("{HEADER_WORK}\n0,A,1,1,10,0,9,,\n1,A,1,0,12,0,11,30,45\n")),
+            "{text}"
+        );
+        assert_eq!(parse(&text), Ok(trials.clone()));
+        let figures = vec![vec![1.5], vec![2.5]];
+        let text = render_with(&[], &trials, Some(&figures));
+        assert!(text.contains(&format!("{HEADER_WORK},figures\n")) && text.contains("11,30,45,2.5\n"), "{text}");
+        assert_eq!(parse_with_figures(&text), Ok((trials, Some(figures))));
+        assert!(parse(&format!("{HEADER_WORK}\n0,A,1,0,5,0,x,,\n")).is_err());
+        assert!(parse(&format!("{HEADER_WORK}\n0,A,1,0,5,0\n")).is_err());
+        assert!(parse(&format!("{HEADER}\n0,A,1,0,5,0\n")).is_ok());
+        assert!(!is_raw(&format!("{HEADER_WORK},extra\n")));
     }
 
     // SPEC N1, N6, E14: a row's trials read back from inside the notebook
@@ -521,6 +644,7 @@ mod tests {
             warmup,
             ns,
             status,
+            work: Default::default(),
         };
         let trials = vec![
             trial(0, 0, true, 9_000_000, TrialStatus::Ok),
@@ -550,6 +674,8 @@ mod tests {
                 synthetic: false,
                 extends: None,
                 figure: None,
+                work: None,
+                boundary: None,
             },
             stated: None,
         };

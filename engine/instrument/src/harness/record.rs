@@ -11,8 +11,8 @@ use chrono::{DateTime, Utc};
 use super::raw::{self, RawError};
 use super::{BenchResult, ScanSpec};
 use vernier_model::notebook::{
-    Condition, ConditionName, EnvField, Environment, Measurement, NewPair, NewSweep, Notebook, NotebookPath, RawFile,
-    Tag,
+    Boundary, Condition, ConditionKind, ConditionName, EnvField, Environment, Measurement, NewPair, NewSweep, Notebook,
+    NotebookPath, RawFile, Tag,
 };
 
 /// What [`add_rows`] added.
@@ -45,8 +45,11 @@ pub fn raw_stem(next_run: usize) -> String {
 /// reservation is let go.
 pub fn write_raw_reserved(dir: &Path, result: &BenchResult, reserved: raw::Reserved) -> Result<RawFile, RawError> {
     let mut comments = vec![format!("started: {}", result.started_at.to_rfc3339())];
-    for arm in &result.arms {
+    for (i, arm) in result.arms.iter().enumerate() {
         comments.push(format!("arm {}: {} — command: {}", arm.label, arm.what, arm.command.join(" ")));
+        if let Some(build) = result.build_of(i) {
+            comments.push(format!("build of arm {}: {build}", arm.label));
+        }
         // A figure is not nanoseconds over a divisor: `ns` stays each
         // process's wall time, and the figures column says what was read.
         comments.push(match &arm.figure {
@@ -118,11 +121,27 @@ pub fn add_rows_extending(
         if let Some(check) = &arm.first_trial_check {
             row_conditions.push(Condition::new(ConditionName::FirstTrialCheck, check.describe(&arm.unit)));
         }
+        // SPEC E13, C.6: what the CPU time and the cycles say of the wall
+        // time, worked out now and kept with the row.
+        let findings = arm.work_findings();
+        if !findings.is_empty() {
+            row_conditions.push(Condition::new(ConditionName::WorkCheck, findings.join("; ")));
+        }
+        // SPEC N11: each arm's build as stated, else the Environment's —
+        // unless the arms were given their own, and this one was not.
+        let build = match result.build_of(i) {
+            Some(build) => Some(Condition::new(ConditionName::Build, build)),
+            None if arm.provenance.is_some() && !result.builds_per_arm() => build_condition(&stated, None),
+            None => None,
+        };
+        // Listed where it always was: after what was read from the machine.
+        let after_machine = row_conditions
+            .iter()
+            .position(|c| c.name().is_none_or(|n| n.kind() != ConditionKind::Machine))
+            .unwrap_or(row_conditions.len());
+        row_conditions.splice(after_machine..after_machine, build);
         if let Some(provenance) = &arm.provenance {
             row_conditions.extend(provenance.conditions());
-            if result.build.is_none() {
-                row_conditions.extend(build_condition(&stated, None));
-            }
         }
         let extends = extends.get(i).copied();
         if let Some(run) = extends {
@@ -143,6 +162,13 @@ pub fn add_rows_extending(
             synthetic: false,
             extends,
             figure: arm.figure.clone(),
+            work: arm.work.clone(),
+            // SPEC S16: what this row's time is the time of.
+            boundary: Some(match (&arm.figure, &arm.provenance) {
+                (Some(own), _) => Boundary::OwnFigure { metric: own.spec.describe() },
+                (None, Some(_)) => Boundary::ProcessWall,
+                (None, None) => Boundary::KernelCall,
+            }),
         };
         runs.push(notebook.record_run_stated(measurement, stated.clone(), at));
     }

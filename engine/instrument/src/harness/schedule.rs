@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use super::{TrialRecord, TrialStatus};
+use super::{TrialRecord, TrialStatus, TrialWork};
 use vernier_model::notebook::WarmupPolicy;
 
 use vernier_model::stats::SETTLE_TOLERANCE;
@@ -15,7 +15,7 @@ pub const SETTLE_MAX: u32 = 50;
 /// Runs trials; the harness's real one spawns commands or runs kernels.
 pub trait Executor {
     /// Times one trial of `arm`.
-    fn trial(&mut self, arm: usize) -> Result<(u64, TrialStatus), String>;
+    fn trial(&mut self, arm: usize) -> Result<Timed, String>;
     /// Waits out a cool-down; returns `false` when cancelled meanwhile.
     fn pause(&mut self, duration: Duration) -> bool;
     /// What a settle warm-up compares for the trial just taken, which
@@ -24,6 +24,17 @@ pub trait Executor {
     fn settle_value(&self, ns: u64) -> f64 {
         ns as f64
     }
+}
+
+/// One trial as an [`Executor`] took it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timed {
+    /// Wall time, nanoseconds.
+    pub ns: u64,
+    /// How it ended.
+    pub status: TrialStatus,
+    /// What its processes did besides taking time (SPEC E13).
+    pub work: TrialWork,
 }
 
 /// What to run.
@@ -170,9 +181,9 @@ fn take(
     trials: &mut Vec<TrialRecord>,
     on_trial: &mut dyn FnMut(&TrialRecord),
 ) -> Result<u64, Stop> {
-    let (ns, status) = exec.trial(arm).map_err(Stop::Error)?;
+    let Timed { ns, status, work } = exec.trial(arm).map_err(Stop::Error)?;
     let index = u32::try_from(trials.len()).unwrap_or(u32::MAX);
-    let record = TrialRecord { index, arm, position, warmup, ns, status };
+    let record = TrialRecord { index, arm, position, warmup, ns, status, work };
     on_trial(&record);
     trials.push(record);
     match status {
@@ -202,8 +213,9 @@ mod tests {
     }
 
     impl Executor for Scripted {
-        fn trial(&mut self, arm: usize) -> Result<(u64, TrialStatus), String> {
-            self.arms[arm].pop_front().ok_or_else(|| "script ran out".to_owned())
+        fn trial(&mut self, arm: usize) -> Result<Timed, String> {
+            let (ns, status) = self.arms[arm].pop_front().ok_or_else(|| "script ran out".to_owned())?;
+            Ok(Timed { ns, status, work: TrialWork::default() })
         }
         fn pause(&mut self, duration: Duration) -> bool {
             self.paused.push(duration);

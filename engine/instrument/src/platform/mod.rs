@@ -10,6 +10,7 @@
 
 pub mod conditions;
 pub mod counters;
+pub mod cpu_time;
 pub mod machine;
 pub mod own_threads;
 pub mod parent_death;

@@ -103,6 +103,21 @@ impl SoakData {
             .collect()
     }
 
+    /// Columns that hold no observation: the placeholders, and the clock
+    /// of a file written before Vernier stopped taking `/proc/cpuinfo`'s
+    /// `cpu MHz` for one (its source comment names that line, a nominal
+    /// figure on a virtual machine: SPEC T3, T12).
+    pub fn unobserved(&self) -> Vec<String> {
+        let mut columns = self.placeholders();
+        let nominal_clock = self.comments.iter().any(|c| {
+            c.trim().strip_prefix("source clock_mhz:").is_some_and(|src| src.trim_start().starts_with("/proc/cpuinfo"))
+        });
+        if nominal_clock && !columns.iter().any(|c| c == "clock_mhz") {
+            columns.push("clock_mhz".to_owned());
+        }
+        columns
+    }
+
     /// The comments that read `field: value`, as pairs.
     pub fn facts(&self) -> impl Iterator<Item = (&str, &str)> {
         self.comments.iter().filter_map(|c| c.split_once(':'))
@@ -244,6 +259,18 @@ mod tests {
     }
 
     const GOOD: &str = "# machine: test\n# placeholders: power_w, skin_temp_c\nt_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score\n10,2400,0,50,0,2.5\n20,2400,0,51,0,2.4\n";
+
+    // SPEC T3, T12: a file written while the clock column came from
+    // /proc/cpuinfo's nominal MHz has no observed clock.
+    #[test]
+    fn a_nominal_clock_is_no_observation() {
+        let old = "# source clock_mhz: /proc/cpuinfo 'cpu MHz' (may be a nominal figure on a virtual machine)\n\
+                   # placeholders: power_w\nt_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score\n10,2596.142,0,50,0,2.5\n";
+        let d = parse_str(old).expect("parses");
+        assert_eq!(d.placeholders(), ["power_w"]);
+        assert_eq!(d.unobserved(), ["power_w", "clock_mhz"]);
+        assert_eq!(parse_str(GOOD).expect("parses").unobserved(), ["power_w", "skin_temp_c"]);
+    }
 
     // SPEC T4: the exact columns, comments on top, placeholders named.
     #[test]

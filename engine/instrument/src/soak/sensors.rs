@@ -24,14 +24,12 @@ const NO_SOURCE: &str = if cfg!(target_os = "linux") {
 /// hwmon chips that report the CPU package temperature.
 const SOC_HWMON: [&str; 4] = ["coretemp", "k10temp", "zenpower", "cpu_thermal"];
 
-/// Where the clock comes from.
+/// Where the clock comes from: `scaling_cur_freq` of every CPU (kHz),
+/// averaged. `/proc/cpuinfo`'s `cpu MHz` is no clock reading: on a virtual
+/// machine it is a constant nominal figure, so without cpufreq the column
+/// is a placeholder and that line is only quoted, for orientation (T3, T12).
 #[derive(Debug, Clone, PartialEq)]
-enum Clock {
-    /// `scaling_cur_freq` of every CPU (kHz), averaged.
-    Cpufreq(Vec<PathBuf>),
-    /// `cpu MHz` lines of `/proc/cpuinfo`, averaged.
-    Cpuinfo(PathBuf),
-}
+struct Clock(Vec<PathBuf>);
 
 /// A RAPL energy counter: microjoules, wrapping at `max`.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +42,9 @@ struct Rapl {
 #[derive(Debug)]
 pub struct Sensors {
     clock: Option<Clock>,
+    /// `/proc/cpuinfo`'s `cpu MHz` when there is no cpufreq: quoted in the
+    /// file's comments, never written as a clock.
+    nominal_mhz: Option<f64>,
     soc: Option<PathBuf>,
     skin: Option<PathBuf>,
     rapl: Option<Rapl>,
@@ -58,7 +59,9 @@ impl Sensors {
             |names: &[&str]| names.iter().find_map(|n| zones.iter().find(|(t, _)| t == n).map(|(_, p)| p.clone()));
         let soc = zone(&SOC_ZONES).or_else(|| hwmon_temp(root));
         let skin = zones.iter().find(|(t, _)| t.to_ascii_lowercase().contains("skin")).map(|(_, p)| p.clone());
-        Self { clock: clock(root), soc, skin, rapl: rapl(root), last_energy: None }
+        let clock = clock(root);
+        let nominal_mhz = if clock.is_none() { cpuinfo_mhz(&root.join("proc/cpuinfo")) } else { None };
+        Self { clock, nominal_mhz, soc, skin, rapl: rapl(root), last_energy: None }
     }
 
     /// Where each column comes from, for the file's comments.
@@ -67,12 +70,13 @@ impl Sensors {
         vec![
             (
                 "clock_mhz",
-                match &self.clock {
-                    Some(Clock::Cpufreq(p)) => format!("cpufreq scaling_cur_freq of {} CPUs", p.len()),
-                    Some(Clock::Cpuinfo(p)) => {
-                        format!("{} 'cpu MHz' (may be a nominal figure on a virtual machine)", p.display())
-                    }
-                    None => NO_SOURCE.into(),
+                match (&self.clock, self.nominal_mhz) {
+                    (Some(Clock(p)), _) => format!("cpufreq scaling_cur_freq of {} CPUs", p.len()),
+                    (None, Some(mhz)) => format!(
+                        "{NO_SOURCE}; /proc/cpuinfo says cpu MHz {} — a nominal figure, for orientation, not used",
+                        vernier_model::stats::format_plain(mhz)
+                    ),
+                    (None, None) => NO_SOURCE.into(),
                 },
             ),
             (
@@ -110,20 +114,7 @@ impl Sensors {
 
     fn clock_mhz(&self) -> f64 {
         let values: Vec<f64> = match &self.clock {
-            Some(Clock::Cpufreq(paths)) => {
-                paths.iter().filter_map(|p| read_number(p)).map(|khz| khz / 1000.0).collect()
-            }
-            Some(Clock::Cpuinfo(path)) => std::fs::read_to_string(path)
-                .map(|t| {
-                    t.lines()
-                        .filter_map(|l| {
-                            l.split_once(':')
-                                .filter(|(k, _)| k.trim() == "cpu MHz")
-                                .and_then(|(_, v)| v.trim().parse().ok())
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
+            Some(Clock(paths)) => paths.iter().filter_map(|p| read_number(p)).map(|khz| khz / 1000.0).collect(),
             None => Vec::new(),
         };
         if values.is_empty() { 0.0 } else { values.iter().sum::<f64>() / values.len() as f64 }
@@ -174,11 +165,20 @@ fn clock(root: &Path) -> Option<Clock> {
     let cpus = numbered_dirs(&root.join("sys/devices/system/cpu"), "cpu");
     let freqs: Vec<PathBuf> =
         cpus.iter().map(|c| c.join("cpufreq/scaling_cur_freq")).filter(|p| read_number(p).is_some()).collect();
-    if !freqs.is_empty() {
-        return Some(Clock::Cpufreq(freqs));
-    }
-    let cpuinfo = root.join("proc/cpuinfo");
-    std::fs::read_to_string(&cpuinfo).ok().filter(|t| t.contains("cpu MHz")).map(|_| Clock::Cpuinfo(cpuinfo))
+    (!freqs.is_empty()).then_some(Clock(freqs))
+}
+
+/// The average of `/proc/cpuinfo`'s `cpu MHz` lines, if it has any.
+fn cpuinfo_mhz(path: &Path) -> Option<f64> {
+    let text = vernier_model::bounded::read_bounded(path, 1024 * 1024, "/proc/cpuinfo").ok()?;
+    let values: Vec<f64> = String::from_utf8_lossy(&text)
+        .lines()
+        .filter_map(|l| {
+            l.split_once(':').filter(|(k, _)| k.trim() == "cpu MHz").and_then(|(_, v)| v.trim().parse().ok())
+        })
+        .filter(|v: &f64| v.is_finite())
+        .collect();
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
 fn thermal_zones(root: &Path) -> Vec<(String, PathBuf)> {
@@ -258,8 +258,11 @@ mod tests {
         write(root, "sys/class/powercap/intel-rapl/intel-rapl:0/energy_uj", "999000\n");
         write(root, "sys/class/powercap/intel-rapl/intel-rapl:0/max_energy_range_uj", "1000000\n");
         let mut s = Sensors::discover(root);
-        assert_eq!(s.placeholders(), ["skin_temp_c"]);
-        assert_eq!(s.sample()[0], 3500.0);
+        // SPEC T3, T12: `cpu MHz` is no clock; quoted, never sampled.
+        assert_eq!(s.placeholders(), ["clock_mhz", "skin_temp_c"]);
+        assert_eq!(s.sample()[0], 0.0);
+        let clock = s.sources().into_iter().find(|(c, _)| *c == "clock_mhz").expect("clock source").1;
+        assert!(clock.contains("cpu MHz 3500 — a nominal figure, for orientation, not used"), "{clock}");
         assert_eq!(s.sample()[2], 55.0);
         write(root, "sys/class/powercap/intel-rapl/intel-rapl:0/energy_uj", "1000\n");
         assert!(s.sample()[1] > 0.0, "a wrapped counter still gives a positive power");

@@ -174,6 +174,7 @@ vocabulary! {
     Build = "build", Method, Some(Brevity::Column);
     Program = "program", Method, None;
     ArgumentFiles = "argument files", Method, None;
+    Interpreter = "interpreter", Method, None;
     WarmupPolicy = "warm-up policy", Method, None;
     PlacementUsed = "placement used", Method, Some(Brevity::Caption);
     Instrument = "instrument", Method, None;
@@ -187,6 +188,8 @@ vocabulary! {
     Control = "control", Method, Some(Brevity::Column);
     Extends = "extends", Method, None;
     WindowCpu = "window CPU during the run", Method, None;
+    WorkCheck = "work check", Method, None;
+    SanityCheck = "sanity check", Method, None;
     Placeholders = "placeholders", Soak, Some(Brevity::Column);
     Workers = "workers", Soak, None;
     CalibratedChunkTime = "calibrated chunk time", Soak, None;
@@ -195,6 +198,7 @@ vocabulary! {
     FileMachine = "machine (from the file)", Provenance, Some(Brevity::Column);
     NotRecorded = "conditions", Provenance, None;
     CopiedFrom = "copied from", Provenance, None;
+    TypedConditions = "stated with the row", Statement, Some(Brevity::Column);
     StatedMachine = "machine (stated later)", Statement, Some(Brevity::Column);
     StatedBuild = "build (stated later)", Statement, Some(Brevity::Column);
     StatedPower = "power source (stated later)", Statement, Some(Brevity::Caption);
@@ -210,8 +214,9 @@ pub const CONTROL: &str = "control condition, repeated in each session (SPEC S14
 
 /// The brief column's names, in the order it shows them. A control says so
 /// first: it is what the row is for.
-const BRIEF_ORDER: [ConditionName; 15] = [
+const BRIEF_ORDER: [ConditionName; 16] = [
     ConditionName::Control,
+    ConditionName::TypedConditions,
     ConditionName::CpuModel,
     ConditionName::LogicalCpus,
     ConditionName::StatedMachine,

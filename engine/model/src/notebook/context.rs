@@ -14,6 +14,21 @@ pub const FROM_ENVIRONMENT: &str = "(from the Environment)";
 /// Said of a row recorded before rows kept their stated Environment.
 pub const NOT_RECORDED: &str = "stated environment not recorded with this row";
 
+/// Words by which typed conditions speak of an Environment field: what
+/// they speak of, the Environment of the day does not fill in.
+fn typed_covers(typed: &str, field: EnvField) -> bool {
+    let words: &[&str] = match field {
+        EnvField::PowerSource => &["mains", "battery", "plugged", "charger", "adapter", "ac power", "on ac", "power"],
+        EnvField::PreRunIdle => &["idle", "cool-down", "cooldown"],
+        EnvField::Ambient => &["ambient", "°c", "room", "degrees"],
+        EnvField::PhysicalSetup => &["desk", "lap", "stand", "cooling pad", "table", "fan"],
+        EnvField::OtherLoad => &["load", "other users", "background", "busy"],
+        _ => &[],
+    };
+    let typed = typed.to_lowercase();
+    words.iter().any(|w| typed.contains(w))
+}
+
 /// A row's conditions with its stated Environment snapshot.
 #[derive(Debug, Clone, Copy)]
 pub struct RowContext<'a> {
@@ -38,15 +53,31 @@ impl RowContext<'_> {
     /// A stated field of the snapshot, when it says something: a
     /// placeholder such as `?` or `n/a` states nothing (SPEC A2).
     pub fn stated(&self, field: EnvField) -> Option<String> {
+        // What was typed with the row is its own statement: the Environment
+        // fills only what it does not speak of (SPEC N9).
+        if self.typed().is_some_and(|typed| typed_covers(typed, field)) {
+            return None;
+        }
         let value = self.stated?.get(field);
         let placeholder = ["", "?", "-", "—", "n/a", "na", "tbd", "unknown", "not stated"];
         (!placeholder.contains(&value.trim().to_lowercase().as_str())).then_some(value)
     }
 
     /// How a stated value is labelled: plain for a measured row, "stated at
-    /// import" for an imported one.
+    /// import" for an imported one, and for a row typed with conditions of
+    /// its own, where the Environment only fills what was not typed.
     fn stated_label(&self) -> &'static str {
-        if self.imported() { "stated at import" } else { "stated" }
+        match (self.typed(), self.imported()) {
+            (Some(_), _) => "from the Environment when it was taken in",
+            (None, true) => "stated at import",
+            (None, false) => "stated",
+        }
+    }
+
+    /// The conditions typed with the row (a run typed into the workbook):
+    /// its own words, shown as "stated with the row".
+    pub fn typed(&self) -> Option<&str> {
+        self.conditions.value_of(ConditionName::TypedConditions).filter(|t| !t.trim().is_empty())
     }
 
     /// The power source the row ran on: as the machine reported it, or as
@@ -160,6 +191,10 @@ impl RowContext<'_> {
                 text.push_str("; ");
             }
             text.push_str(&thermal);
+            // Beside what was typed with the row, the Environment's part is named.
+            if self.typed().is_some() {
+                text.push_str(&format!(" ({})", self.stated_label()));
+            }
         }
         match (self.stated, room) {
             (None, Brevity::Column) if text.is_empty() => NOT_RECORDED.to_owned(),
@@ -185,6 +220,7 @@ impl RowContext<'_> {
         let machine = self.machine().unwrap_or_else(|| "machine not stated".into());
         let build = self.build().map_or_else(|| "build not stated".to_owned(), |b| format!("build: {b}"));
         let conditions: Vec<String> = [
+            self.typed().map(|t| format!("{t} ({})", ConditionName::TypedConditions.as_str())),
             self.power_words(),
             self.thermal(),
             self.stated(EnvField::PhysicalSetup),
@@ -348,6 +384,36 @@ fn idle_phrase(stated: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // SPEC N9 (issue 33): a run typed with its conditions keeps them,
+    // "stated with the row"; the Environment of the day it was taken in
+    // fills only what they do not speak of, labelled so.
+    #[test]
+    fn typed_conditions_are_the_rows_own() {
+        use super::super::condition::Condition;
+        let mut env = Environment::default();
+        for (field, value) in
+            [(EnvField::PowerSource, "battery"), (EnvField::PreRunIdle, "2 min"), (EnvField::Ambient, "22 °C")]
+        {
+            env.set(field, value).expect("a free-text field");
+        }
+        let conditions = [
+            Condition::new(ConditionName::Source, "their workbook"),
+            Condition::new(ConditionName::TypedConditions, "mains, idle 10 min"),
+        ];
+        let row = RowContext { conditions: &conditions, stated: Some(&env), kernel: false };
+        let column = row.brief(Brevity::Column);
+        assert!(column.contains("stated with the row: mains, idle 10 min"), "{column}");
+        assert!(!column.contains("battery") && !column.contains("2 min"), "{column}");
+        assert!(column.contains("ambient 22 °C (from the Environment when it was taken in)"), "{column}");
+        let [_, _, long, _] = row.long_lines();
+        assert!(long.starts_with("mains, idle 10 min (stated with the row)"), "{long}");
+        assert!(!long.contains("battery"), "{long}");
+        // A row without typed conditions still takes the Environment's.
+        let plain = [Condition::new(ConditionName::Source, "their workbook")];
+        let row = RowContext { conditions: &plain, stated: Some(&env), kernel: false };
+        assert!(row.brief(Brevity::Column).contains("battery"), "{}", row.brief(Brevity::Column));
+    }
 
     // SPEC D7: the pre-run idle reads as the course writes it, whichever
     // way it was stated.

@@ -4,6 +4,7 @@
 //! locked prediction cannot be edited, nothing is deleted, a discard is noted
 //! automatically. The folder on disk is handled by [`store`].
 
+mod boundary;
 mod columns;
 mod condition;
 mod context;
@@ -26,11 +27,13 @@ pub mod store;
 mod sweep;
 mod tag;
 mod time;
+mod work;
 mod writing;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+pub use boundary::Boundary;
 pub use columns::{PredictionColumn, RunColumn, SoakColumn};
 pub use condition::{
     Brevity, CONTROL, Condition, ConditionKind, ConditionName, Conditions, NO_PLACEMENT, brief_conditions,
@@ -54,6 +57,7 @@ pub use run::{
 pub use statement::RunStatement;
 pub use sweep::{NewSweep, Sweep, SweepPoint};
 pub use tag::Tag;
+pub use work::{TrialCounts, Work};
 pub use writing::{Budget, Citation, WHOLE_DOCUMENT, Writing, is_date};
 
 /// The Runs section's column names, exactly as the log shows them (N2).

@@ -767,6 +767,8 @@ mod tests {
             synthetic: false,
             extends: None,
             figure: None,
+            work: None,
+            boundary: None,
         }
     }
 

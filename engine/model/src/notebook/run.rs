@@ -9,7 +9,7 @@ use super::context::RowContext;
 use super::environment::Environment;
 use super::path::NotebookPath;
 use super::tag::Tag;
-use super::{KernelSpec, OwnFigure};
+use super::{Boundary, KernelSpec, OwnFigure, Work};
 use crate::display::inert_line;
 use crate::stats::units::Figures;
 use crate::stats::{Summary, format_significant};
@@ -106,6 +106,15 @@ pub struct Measurement {
     /// E17), not the wall time of its process; `None` for every other row.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure: Option<OwnFigure>,
+    /// What the timed trials did besides taking wall time — CPU time, and
+    /// cycles and instructions where counters exist (SPEC E13); `None` for
+    /// rows that did not measure it (imports, typed rows, older rows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work: Option<Work>,
+    /// What the row's time is the time of (SPEC S16); `None` in rows
+    /// recorded before rows kept it (see [`Measurement::timing_boundary`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boundary: Option<Boundary>,
 }
 
 /// Where the warm-up is said: in the long form's count, or in the short
@@ -117,6 +126,27 @@ enum WarmupForm {
 }
 
 impl Measurement {
+    /// What the row's time is the time of: as recorded, or for a row
+    /// recorded before rows kept it, what its kind of row always timed — a
+    /// command's process, a kernel's call, the program's figure, the
+    /// instrument's own as it states, or nothing stated for typed numbers.
+    pub fn timing_boundary(&self) -> Boundary {
+        if let Some(boundary) = &self.boundary {
+            return boundary.clone();
+        }
+        if let Some(own) = &self.figure {
+            return Boundary::OwnFigure { metric: own.spec.describe() };
+        }
+        if self.conditions.states(ConditionName::Source) {
+            let instrument = self.conditions.value_of(ConditionName::Instrument).unwrap_or("its instrument").to_owned();
+            return Boundary::Instrument { stated: format!("as {instrument} states"), instrument };
+        }
+        if self.summary.typed || self.raw_file.is_none() {
+            return Boundary::NotStated;
+        }
+        if KernelSpec::from_argv(&self.command).is_some() { Boundary::KernelCall } else { Boundary::ProcessWall }
+    }
+
     /// The warm-up in words: never a count the row does not hold (an
     /// import that did not record it is not "0 discarded").
     fn warmup_words(&self, form: WarmupForm) -> String {
@@ -252,9 +282,20 @@ impl Run {
             placement,
             command,
             format!("instrument: {instrument}"),
+            format!("timing boundary: {}", m.timing_boundary().describe()),
             format!("provenance: {provenance}"),
         ]
+        .into_iter()
+        // SPEC E13: what the trials did besides taking time, when measured,
+        // and what that says; SPEC E12: the kernel's sanity check.
+        .chain(m.work.as_ref().map(|w| format!("work: {}", w.line())))
+        .chain(
+            [ConditionName::WorkCheck, ConditionName::SanityCheck]
+                .into_iter()
+                .filter_map(|name| m.conditions.value_of(name).map(|value| format!("{}: {value}", name.as_str()))),
+        )
         .map(inert_line)
+        .collect::<Vec<_>>()
         .join("\n  ")
     }
 

@@ -153,6 +153,8 @@ mod tests {
             synthetic: false,
             extends: None,
             figure: None,
+            work: None,
+            boundary: None,
         };
         nb.record_run(measurement, Utc::now());
         nb
