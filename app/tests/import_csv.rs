@@ -41,8 +41,8 @@ fn close(value: &serde_json::Value, expected: f64) -> bool {
 }
 
 // SPEC S16 (issue 33): the driver's timing boundary, stated at import, is
-// a typed part of its rows — in the long form — and a bench row's is the
-// process's wall time.
+// a typed part of its rows — in the long form and `show --json` — and a
+// bench row's is the process's wall time.
 #[test]
 fn an_imported_row_keeps_the_boundary_it_was_given() {
     let tmp = tempfile::tempdir().expect("tmp");
@@ -69,6 +69,9 @@ fn an_imported_row_keeps_the_boundary_it_was_given() {
     ok(vernier(&["bench", "-n", "3", "--warmup", "0", "--notebook", &dir, "--", "true"]));
     let long = stdout(&ok(vernier(&["show", &dir, "--run", "1", "--form", "long"])));
     assert!(long.contains("timing boundary: multiply only, in-process, steady_clock (benchmark.cpp)"), "{long}");
+    let v = json(&ok(vernier(&["show", &dir, "--json"])));
+    assert_eq!(v["runs"][0]["boundary"]["Instrument"]["stated"], "multiply only, in-process, steady_clock");
+    assert_eq!(v["runs"][2]["boundary"], "ProcessWall");
     let long = stdout(&ok(vernier(&["show", &dir, "--run", "3", "--form", "long"])));
     assert!(long.contains("timing boundary: each run's wall time as a whole process"), "{long}");
 }

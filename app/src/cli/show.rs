@@ -280,6 +280,9 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "own_figure": r.measurement.figure,
             // SPEC E13: CPU time (s), cycles and instructions of the timed trials.
             "work": r.measurement.work,
+            // SPEC S16: what the row's time is the time of (as recorded, or
+            // as a row of its kind recorded before always timed).
+            "boundary": r.measurement.timing_boundary(),
             "sweep": nb.sweep_of(r.number).map(|s| s.label()),
             "tag": r.measurement.tag,
             "synthetic": r.measurement.synthetic,

@@ -130,11 +130,13 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
         .y_axis_label(inert(&format!("{} per trial ({})", if own.is_some() { "figure" } else { "time" }, unit.name())))
         .show(ui, |plot| {
             plot.points(Points::new("warm-up", warm).color(WARM).radius(3.0));
-            plot.points(Points::new("timed", timed).color(TIMED).radius(3.0));
             if let Some(cpu) = cpu {
-                // SPEC E13: a trial far above its CPU time was waiting.
-                plot.points(Points::new(CPU_NAME, cpu).color(CPU).radius(2.5).shape(egui_plot::MarkerShape::Diamond));
+                // SPEC E13: a ring per trial at its CPU time, under the
+                // wall-time dot: a dot inside its ring worked all along; a
+                // dot far above its ring was waiting.
+                plot.points(Points::new(CPU_NAME, cpu).color(CPU).radius(5.0).filled(false));
             }
+            plot.points(Points::new("timed", timed).color(TIMED).radius(3.0));
             plot.hline(HLine::new(median_name, y(s.median)).color(TIMED));
             let quartile = TIMED.gamma_multiply(0.4);
             let dashed = egui_plot::LineStyle::dashed_loose();
