@@ -514,6 +514,9 @@ enum CloseQuestion {
 impl VernierApp {
     /// The app on an already loaded notebook. Works without storage (tests).
     pub fn new(cc: &eframe::CreationContext<'_>, dir: PathBuf, notebook: Notebook, seen: store::Stamp) -> Self {
+        // A frame must not pay for merging a whole replaced notebook's freed
+        // blocks (SPEC U1): see `platform::allocator`.
+        vernier_engine::platform::allocator::merge_as_freed();
         let mut settings: settings::Settings =
             cc.storage.and_then(|s| eframe::get_value(s, settings::KEY)).unwrap_or_default();
         settings.remember(&dir);
