@@ -295,6 +295,17 @@ fn a_command_row_states_the_build_given_and_the_program_that_ran() {
     assert!(!a2.iter().any(|l| l.contains("run 1") && l.contains("build flags")), "{audit}");
 }
 
+/// The value of `field` among run `run`'s conditions in `show --json`.
+#[cfg(unix)]
+fn condition(shown: &serde_json::Value, run: usize, field: &str) -> Option<String> {
+    shown["runs"][run]["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .find(|c| c["field"] == field)
+        .and_then(|c| c["value"].as_str().map(str::to_owned))
+}
+
 // SPEC N11, E12, E13 (issue 33): each arm of `--vs` keeps its own build
 // (-O2 against -O3), shown by `show`; `--build-a` without `--vs` is bad
 // input; a `--shell` row names its script's SHA-256; every row records its
@@ -326,14 +337,7 @@ fn each_arm_keeps_its_build_a_shell_script_is_hashed_and_the_sanity_check_is_kep
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("  build: g++ -O2") && text.contains("  build: g++ -O3"), "{text}");
     let shown = json(&vernier(&["show", &dir, "--json"]));
-    let value = |run: usize, field: &str| -> Option<String> {
-        shown["runs"][run]["conditions"]
-            .as_array()
-            .expect("conditions")
-            .iter()
-            .find(|c| c["field"] == field)
-            .and_then(|c| c["value"].as_str().map(str::to_owned))
-    };
+    let value = |run: usize, field: &str| condition(&shown, run, field);
     assert_eq!((value(0, "build").as_deref(), value(1, "build").as_deref()), (Some("g++ -O2"), Some("g++ -O3")));
     assert!(shown["runs"][0]["work"]["cpu_s"]["median"].is_number(), "{}", shown["runs"][0]["work"]);
 
@@ -357,14 +361,7 @@ fn each_arm_keeps_its_build_a_shell_script_is_hashed_and_the_sanity_check_is_kep
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let shown = json(&vernier(&["show", &dir, "--json"]));
-    let files = shown["runs"][2]["conditions"]
-        .as_array()
-        .expect("conditions")
-        .iter()
-        .find(|c| c["field"] == "argument files")
-        .and_then(|c| c["value"].as_str())
-        .unwrap_or_default()
-        .to_owned();
+    let files = condition(&shown, 2, "argument files").unwrap_or_default();
     let sha = vernier_engine::digest::sha256_hex(b"exit 0\n");
     assert!(files.contains(&format!("s.sh (in -c) (SHA-256 {sha})")), "{files}");
 

@@ -64,10 +64,10 @@ impl Provenance {
     /// (a sweep's points): each is read, hashed and asked once.
     pub fn of_running(argv: &[String], hashes: &mut Hashes) -> Self {
         let mut provenance = Self::of_cached(argv, hashes);
-        if let Some((name, path)) = argv
-            .first()
-            .and_then(|name| Some((name, program::find_on_path(name, std::env::var_os("PATH").as_deref())?)))
+        // Looked up on PATH only for a name Vernier knows as an interpreter.
+        if let Some(name) = argv.first()
             && let Some(family) = interpreter_family(name)
+            && let Some(path) = program::find_on_path(name, std::env::var_os("PATH").as_deref())
         {
             provenance.interpreter = Some(hashes.interpreter(&path, family));
         }
