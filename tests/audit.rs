@@ -512,6 +512,9 @@ fn the_method_states_the_convention_and_counts_runs_by_instrument() {
     let report = docx_text(&dir.join("exports/report.docx"));
     assert!(report.contains("run 1 measured with Vernier's harness (wall time per trial"), "{report}");
     assert!(report.contains("run 2 imported, measured by driver.cpp, steady_clock"), "{report}");
+    // SPEC S16 (issue 33): what each row's time is the time of.
+    assert!(report.contains("What each time is the time of — "), "{report}");
+    assert!(report.contains("run 2: as driver.cpp, steady_clock states (driver.cpp, steady_clock)"), "{report}");
     assert!(report.contains("Differences are judged by the course's C.8.4 convention (not a statistical test)"));
     assert!(report.contains("claimed only when |mA − mB| > iA + iB"), "{report}");
 }

@@ -590,6 +590,14 @@ fn method(nb: &Notebook) -> String {
     for (instrument, rows) in instruments {
         measured.push(format!("{} imported, measured by {instrument}", row_list(&rows)));
     }
+    // SPEC S16: what each row's time is the time of, so rows of different
+    // boundaries are not read as like with like.
+    let boundaries = group_rows(
+        kept.iter()
+            .map(|r| (RowRef::Run(r.number), crate::display::inert_line(r.measurement.timing_boundary().describe()))),
+    );
+    let timing: Vec<String> =
+        boundaries.into_iter().map(|(boundary, rows)| format!("{}: {boundary}", row_list(&rows))).collect();
     let discarded = match discarded {
         0 => "No run was discarded.".to_owned(),
         1 => "1 run was discarded and is listed, with its reason, in the measurement log.".to_owned(),
@@ -597,8 +605,9 @@ fn method(nb: &Notebook) -> String {
     };
     format!(
         "{}; each summarised by its median, interquartile range, min and max; warm-up and timed repetitions are given per \
-         row below. {discarded} {CONVENTION}",
+         row below. What each time is the time of — {}. {discarded} {CONVENTION}",
         measured.join("; "),
+        timing.join("; "),
     )
 }
 
