@@ -74,6 +74,10 @@ fn an_imported_row_keeps_the_boundary_it_was_given() {
     assert_eq!(v["runs"][2]["boundary"], "ProcessWall");
     let long = stdout(&ok(vernier(&["show", &dir, "--run", "3", "--form", "long"])));
     assert!(long.contains("timing boundary: each run's wall time as a whole process"), "{long}");
+    // The Runs table's Conditions column ends with it, in short.
+    let table = stdout(&ok(vernier(&["show", &dir])));
+    assert!(table.contains("timed: multiply only, in-process, steady_clock (benchmark.cpp)"), "{table}");
+    assert!(table.contains("timed: whole process"), "{table}");
 }
 
 // SPEC E14: the matmul driver's seven alternating pairs, its warm-up pair

@@ -104,6 +104,9 @@ fn show_lists_the_edits_cell_by_cell() {
 fn merge_takes_in_what_the_log_allows_and_refuses_the_rest() {
     let tmp = tempfile::tempdir().expect("tmp");
     let (dir, book) = notebook_with(tmp.path(), "openpyxl-edited.xlsx");
+    // The Environment of the day the workbook is taken in says battery; the
+    // run typed in it says mains.
+    ok(vernier(&["set", &dir, "Power source", "battery"]));
     let before = shown(&dir);
     let out = vernier(&["merge", &book, "--notebook", &dir]);
     assert_eq!(out.status.code(), Some(1), "refusals make exit 1: {}", text(&out));
@@ -148,6 +151,10 @@ fn merge_takes_in_what_the_log_allows_and_refuses_the_rest() {
     assert!(typed.contains("61.2 ms (IQR 0.8 ms), min 60.1, max 63.0 ms, n=5"), "{typed}");
     assert!(typed.contains("instrument: typed by hand"), "{typed}");
     assert!(typed.contains("provenance: MEASURED"), "{typed}");
+    // SPEC N9: the conditions typed with the row are kept and named so; the
+    // Environment of the day it was taken in fills only the rest.
+    assert!(typed.contains("mains, idle 10 min (stated with the row)"), "{typed}");
+    assert!(!typed.contains("battery power"), "the typed conditions say mains: {typed}");
 
     // Merged twice: nothing is taken twice.
     let again = vernier(&["merge", &book, "--notebook", &dir]);

@@ -32,8 +32,10 @@ use crate::notebook::{
 pub const EMBED_SHEET: &str = "vernier";
 /// The layout this build writes, kept in the hidden sheet with the cells as
 /// written (N12). Version 1 (no number) wrote no cells and had no Source
-/// column under Notes; version 2 keeps both.
-pub const LAYOUT_VERSION: u32 = 2;
+/// column under Notes; version 2 keeps both; version 3 ends each run's
+/// Conditions with its timing boundary (S16). A workbook of an earlier
+/// version is compared with the cells it kept, never re-derived.
+pub const LAYOUT_VERSION: u32 = 3;
 /// The hidden sheet's column of the notebook's text, of the layout version
 /// and of the cells as written (as JSON), each cut into cells.
 const NOTEBOOK_COLUMN: u16 = 0;

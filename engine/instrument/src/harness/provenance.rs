@@ -210,7 +210,8 @@ pub struct Hashes {
 
 impl Hashes {
     /// The interpreter at `path`, of `family`: its version line, and for a
-    /// shim the interpreter the shim runs, where it can say (Python can).
+    /// shim the interpreter the shim runs, where it can say (all but R and
+    /// Lua can).
     fn interpreter(&mut self, path: &Path, family: &str) -> String {
         if let Some(said) = self.interpreters.get(path) {
             return said.clone();
@@ -229,10 +230,18 @@ impl Hashes {
         if !shim {
             return version;
         }
-        let real = match family {
-            "python" | "pypy" => ask(path, &["-c", "import sys; print(sys.executable)"]).ok(),
-            _ => None,
+        // Each interpreter's own way to print the path of the program
+        // running it; the others cannot say.
+        let question: &[&str] = match family {
+            "python" | "pypy" => &["-c", "import sys; print(sys.executable)"],
+            "ruby" => &["-e", "puts RbConfig.ruby"],
+            "node" | "nodejs" => &["-p", "process.execPath"],
+            "perl" => &["-e", "print $^X"],
+            "php" => &["-r", "echo PHP_BINARY;"],
+            "julia" => &["-e", "println(joinpath(Sys.BINDIR, Base.julia_exename()))"],
+            _ => &[],
         };
+        let real = (!question.is_empty()).then(|| ask(path, question).ok()).flatten();
         match real.map(std::path::PathBuf::from).filter(|p| p.is_absolute() && p.is_file()) {
             Some(real) => format!("{version}, run by the shim as {}", self.identified(&real.to_string_lossy(), &real)),
             None => format!("{version}, through the shim (the interpreter it ran is not known)"),
@@ -341,5 +350,30 @@ mod tests {
         assert!(start.elapsed() < std::time::Duration::from_secs(10), "{:?}", start.elapsed());
         let line = p.interpreter.expect("an interpreter line");
         assert!(line.contains("version not known") && line.contains("no answer within 3 s"), "{line}");
+    }
+
+    // Issue 33: a shim in front of a real interpreter (perl, which every
+    // Unix here has) names the interpreter it ran, hashed.
+    #[cfg(unix)]
+    #[test]
+    fn a_shim_names_the_interpreter_it_ran() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let Some(perl) = program::find_on_path("perl", std::env::var_os("PATH").as_deref()) else {
+            eprintln!("no perl on PATH: the shim's real interpreter is not checked here");
+            return;
+        };
+        let dir = tempfile::tempdir().expect("tempdir");
+        let shims = dir.path().join("shims");
+        std::fs::create_dir(&shims).expect("shims");
+        let shim = shims.join("perl");
+        std::fs::write(&shim, format!("#!/bin/sh\nexec {} \"$@\"\n", perl.display())).expect("write");
+        std::fs::set_permissions(&shim, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let line = Provenance::of(&[shim.to_string_lossy().into_owned()]).interpreter.expect("an interpreter line");
+        let real = std::fs::canonicalize(&perl).expect("perl's path");
+        assert!(line.contains(", run by the shim as "), "{line}");
+        assert!(line.contains("(SHA-256 "), "{line}");
+        let named =
+            line.split(", run by the shim as ").nth(1).and_then(|r| r.split(" (SHA-256").next()).expect("a path");
+        assert_eq!(std::fs::canonicalize(named).expect("the named path"), real, "{line}");
     }
 }

@@ -46,6 +46,19 @@ impl Boundary {
         }
     }
 
+    /// The boundary in a few words, for the Conditions column beside the
+    /// other conditions: `timed: whole process`.
+    pub fn brief(&self) -> String {
+        let what = match self {
+            Boundary::ProcessWall => "whole process".to_owned(),
+            Boundary::KernelCall => "one kernel call".to_owned(),
+            Boundary::OwnFigure { metric } => format!("the program's figure ({metric})"),
+            Boundary::Instrument { instrument, stated } => format!("{stated} ({instrument})"),
+            Boundary::NotStated => "not stated".to_owned(),
+        };
+        format!("timed: {what}")
+    }
+
     /// True when two rows' times, in `units`, time the same thing: the same
     /// kind and, for a figure or an instrument, the same metric or
     /// instrument and the same unit.

@@ -243,9 +243,11 @@ impl Run {
         }
     }
 
-    /// `Conditions` in short (see [`RowContext::brief`]).
+    /// `Conditions` in short (see [`RowContext::brief`]), then what the
+    /// time is the time of (SPEC S16): two rows whose numbers look alike
+    /// may not time the same thing.
     pub fn conditions_column(&self) -> String {
-        self.context().brief(Brevity::Column)
+        format!("{}; {}", self.context().brief(Brevity::Column), self.measurement.timing_boundary().brief())
     }
 
     /// `Raw file`, or an empty string.
