@@ -663,6 +663,10 @@ pub fn soak_chart(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
     use egui_plot::{Span, VLine};
     let p = &reading.protocol;
     let end = view.end_s;
+    if view.clock.is_none() {
+        // Said above the chart, where it is seen, rather than a flat line.
+        ui.weak("clock: no clock reading on this machine — the file's clock column is a placeholder, not drawn");
+    }
     let aux = usize::from(view.clock.is_some()) + usize::from(view.soc_temp.is_some());
     let height = if aux == 0 { ui.available_height().max(200.0) } else { (ui.available_height() * 0.5).max(200.0) };
     let onset = reading.analysis.as_ref().ok().and_then(|a| a.t_onset);
@@ -720,10 +724,6 @@ pub fn soak_chart(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
             egui::FontId::proportional(28.0),
             Color32::from_rgba_unmultiplied(230, 80, 80, 160),
         );
-    }
-    if view.clock.is_none() {
-        // Said where the clock's chart would be, rather than a flat line.
-        ui.weak("clock: no clock reading on this machine — the file's clock column is a placeholder, not drawn");
     }
     let series: Vec<(&str, &Vec<egui_plot::PlotPoint>, &str)> =
         [("clock", &view.clock, "MHz"), ("SoC temperature", &view.soc_temp, "°C")]

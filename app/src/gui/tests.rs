@@ -345,6 +345,28 @@ fn a_shared_host_soak_shows_its_negative_result() {
     harness.get_by_label_contains("This ran on a shared host");
 }
 
+// SPEC T3, T12 (issue 33): a soak whose clock column is a placeholder (no
+// cpufreq) says there is no clock reading instead of drawing a flat line.
+#[test]
+fn a_placeholder_clock_is_said_not_drawn() {
+    let (tmp, mut harness) = fixture_app();
+    let file = tmp.path().join("no-clock.csv");
+    let rows: String = (1..=60).map(|t| format!("{t},0,0,0,0,{}\n", 10.0 + f64::from(t % 2) * 0.02)).collect();
+    let text = format!(
+        "# placeholders: clock_mhz, power_w, soc_temp_c, skin_temp_c\nt_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score\n{rows}"
+    );
+    std::fs::write(&file, text).expect("write the soak");
+    harness.get_by_label_contains("Soak runs").click();
+    harness.run();
+    harness.state_mut().apply(super::AppCommand::OpenSoak(Some(file)));
+    step_until(&mut harness, "the soak", |app| app.shown.soak.is_some());
+    harness.run();
+    harness.get_by_label_contains("clock: no clock reading on this machine");
+    let view = harness.state().shown.soak.as_ref().expect("the soak");
+    assert!(view.clock.is_none(), "no clock series is kept to draw");
+    assert_eq!(view.score.len(), 60);
+}
+
 // SPEC U5: opening another notebook reads it on the file thread and shows it;
 // it joins the recent list.
 #[test]
