@@ -163,9 +163,9 @@ fn the_report_charts_each_comparison_with_its_labels() {
     assert!(untagged.is_empty(), "{untagged:?}");
 }
 
-// SPEC A18, S11: a comparison one of whose arms was built at -O0 stays in
-// the comparisons table (a diagnostic may compare builds) but says that it
-// is not a result.
+// SPEC A18 (amended), S11: a comparison one of whose arms was built at
+// -O0 is left out of the comparisons table and not charted, with the line
+// that says so: a diagnostic is never one side of a result.
 #[test]
 fn a_comparison_with_a_diagnostic_arm_says_so() {
     let (_tmp, dir, mut nb) = saved_notebook();
@@ -175,5 +175,10 @@ fn a_comparison_with_a_diagnostic_arm_says_so() {
     record_comparison(&mut nb, &file, "matmul N=128", ["naive", "blocked"], [&a, &b], Some("g++ -O0"));
     store::replace(&dir, &nb).expect("save");
     let (_, text, _) = report(&dir, &nb);
-    assert!(text.contains("(an arm is a diagnostic build, -O0 or no stated level: not a result, C.5)"), "{text}");
+    let diagnostic = nb.runs().iter().find(|r| r.context().build().as_deref() == Some("g++ -O0")).expect("the -O0 arm");
+    let its = format!("its run {} is built without optimisation (-O0)", diagnostic.number);
+    assert!(text.contains(&format!("Left out of these comparisons: C1 — {its}")), "{text}");
+    assert!(text.contains(&format!("C1 is not charted: {its}")), "{text}");
+    assert!(!text.contains("C1 — matmul N=128:"), "no chart caption for it: {text}");
+    assert!(!text.contains("C1: matmul N=128"), "no table row for it: {text}");
 }

@@ -89,7 +89,7 @@ fn only_sealed_content_is_protected() {
 }
 
 /// A workbook with `visible` sheets as given and a hidden sheet holding the
-/// notebook `text`, and, for layout 2, the cells as written.
+/// notebook `text`, and, in this build's layout, the cells as written.
 fn book(visible: &[Written], text: &str, written: Option<&[Written]>) -> Vec<u8> {
     let mut book = rust_xlsxwriter::Workbook::new();
     for w in visible {
@@ -113,7 +113,7 @@ fn book(visible: &[Written], text: &str, written: Option<&[Written]>) -> Vec<u8>
     ws.set_name(EMBED_SHEET).expect("name");
     ws.write_string(0, 0, text).expect("text");
     if let Some(written) = written {
-        ws.write_number(0, 1, 2.0).expect("layout");
+        ws.write_number(0, 1, f64::from(measurements::LAYOUT_VERSION)).expect("layout");
         ws.write_string(0, 2, serde_json::to_string(written).expect("json")).expect("cells");
     }
     book.save_to_buffer().expect("save")

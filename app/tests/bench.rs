@@ -443,3 +443,28 @@ fn bench_shows_drift_and_display_units() {
     assert!(dispersion.starts_with("IQR ") && dispersion.contains(" · drift "), "{dispersion}");
     assert!(row["stats"]["halves"]["first"].is_f64(), "the halves are kept with the row: {row}");
 }
+
+// SPEC A18 (amended): a run given an unoptimised build is warned about when
+// it is measured — before the trials and beside its row — and an import
+// given one is warned about when it is recorded; a build with a level is
+// not.
+#[test]
+fn an_unoptimised_build_is_warned_about_at_once() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let o =
+        vernier(&["bench", "-n", "3", "--warmup", "0", "--notebook", &dir, "--build", "g++ -O0 mm.cpp", "--", "true"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let warning = "A18: built without optimisation (-O0) — a diagnostic, never a result";
+    assert!(stderr(&o).contains(warning), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("warning: {warning}")));
+    let o =
+        vernier(&["bench", "-n", "3", "--warmup", "0", "--notebook", &dir, "--build", "g++ -O2 mm.cpp", "--", "true"]);
+    assert!(!stderr(&o).contains("A18"), "{}", stderr(&o));
+    let csv = tmp.path().join("t.csv");
+    std::fs::write(&csv, "t_ms\n1\n2\n3\n").expect("csv");
+    let csv = csv.display().to_string();
+    let o = vernier(&["import", "csv", &csv, "--notebook", &dir, "--column", "t_ms", "--build", "clang mm.c"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("A18: built with no stated optimisation level"), "{}", stderr(&o));
+}

@@ -6,7 +6,9 @@ use std::path::Path;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use serde_json::Value;
-use vernier_engine::notebook::{CONTROL, Condition, ConditionName, Measurement, Notebook, Tag, WarmupPolicy, store};
+use vernier_engine::notebook::{
+    Boundary, CONTROL, Condition, ConditionName, Measurement, Notebook, Tag, WarmupPolicy, store,
+};
 use vernier_engine::stats::Summary;
 
 mod common;
@@ -158,10 +160,10 @@ fn a_steady_control_lets_the_claim_stand() {
     assert_eq!(v["checks"][0]["kind"], "report");
 }
 
-// SPEC S14: no control in one of the sessions: the drift is unknown, said,
-// and the S7 verdict kept but flagged.
+// SPEC S14 (amended): no control in one of the sessions: the drift is
+// unknown, so no claim, and the sentence says what would decide it.
 #[test]
-fn no_control_in_a_session_is_flagged() {
+fn no_control_in_a_session_makes_no_claim() {
     let tmp = tempfile::tempdir().expect("tmp");
     let dir = notebook(tmp.path(), |nb| {
         nb.record_run(row("./naive", 10.0, false), at(0));
@@ -169,10 +171,14 @@ fn no_control_in_a_session_is_flagged() {
         nb.record_run(row("./blocked", 12.2, false), at(49));
     });
     let (shown, v) = compare(&dir, "1", "3");
-    assert!(shown.starts_with("median wall time: run 3 is 1.22× run 1 (22% above run 1); flagged: "), "{shown}");
-    assert!(shown.contains("no control run in the session of run 3: the day-to-day drift is unknown"), "{shown}");
-    assert_eq!(v["claimed"], true);
-    assert_eq!((&v["checks"][0]["rule"], &v["checks"][0]["kind"]), (&"S14".into(), &"flag".into()));
+    assert!(
+        shown.starts_with("median wall time: no claim — runs 1 and 3 were recorded in different sessions"),
+        "{shown}"
+    );
+    assert!(shown.contains("no control run in the session of run 3, so the day-to-day drift is unknown"), "{shown}");
+    assert!(shown.contains("rerun both in one session, or measure a control (bench --control) in each session"));
+    assert_eq!((&v["claimed"], &v["s7_claimed"]), (&false.into(), &true.into()));
+    assert_eq!((&v["checks"][0]["rule"], &v["checks"][0]["kind"]), (&"S14".into(), &"no_claim".into()));
     assert!(v["control"].is_null());
 }
 
@@ -261,4 +267,44 @@ fn reproduce_on_another_power_source_makes_no_claim() {
         )),
         "{verdict}"
     );
+}
+
+// SPEC S13 (by meaning): two rows that state the same power source in the
+// same words — a cloud VM's "no battery — mains presumed" — are on one
+// source: no "cannot tell" flag, and the claim stands.
+#[test]
+fn the_same_stated_power_source_is_one_source() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path(), |nb| {
+        nb.set_environment("Power source", "not readable (cloud VM, no battery) — mains presumed").expect("field");
+        nb.record_run(row("./naive", 10.0, false), at(0));
+        nb.record_run(row("./blocked", 12.2, false), at(1));
+    });
+    let (shown, v) = compare(&dir, "1", "2");
+    assert!(!shown.contains("cannot tell whether both ran on the same power source"), "{shown}");
+    assert_eq!(v["power"], "same", "{v}");
+    assert_eq!(v["claimed"], true, "{v}");
+}
+
+// SPEC S16: a driver's in-process time against a process's wall time is not
+// one measure: no claim, both boundaries named, and the metric is not
+// called wall time.
+#[test]
+fn unlike_timing_boundaries_make_no_claim() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path(), |nb| {
+        let mut driver = row("./driver", 10.0, false);
+        driver.boundary = Some(Boundary::Instrument {
+            instrument: "benchmark.cpp".into(),
+            stated: "multiply only, in-process, steady_clock".into(),
+        });
+        nb.record_run(driver, at(0));
+        let mut wall = row("./mm", 12.2, false);
+        wall.boundary = Some(Boundary::ProcessWall);
+        nb.record_run(wall, at(1));
+    });
+    let (shown, v) = compare(&dir, "1", "2");
+    assert!(shown.starts_with("median time: no claim — not like with like: run 1 times multiply only, in-process, steady_clock (benchmark.cpp), run 2 times each run's wall time as a whole process"), "{shown}");
+    assert_eq!((&v["claimed"], &v["s7_claimed"]), (&false.into(), &true.into()));
+    assert_eq!(v["checks"][0]["rule"], "S16", "{v}");
 }

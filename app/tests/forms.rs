@@ -66,10 +66,24 @@ fn a_comparison_s_forms_carry_the_row_s_conditions() {
         assert!(comparison.contains(conditions), "the same conditions as the row's: {comparison}");
         // SPEC A7: every clause carries its tag.
         assert!(comparison.contains("(Vernier's built-in kernel) (MEASURED); median wall time"), "{comparison}");
-        assert!(comparison.ends_with("(DERIVED)."), "{comparison}");
+        // The evidence's clauses end tagged; what it means, where it points
+        // elsewhere (S15), follows as its own sentence, its figure tagged.
+        let end = comparison.find("(DERIVED). ").map_or(comparison.len(), |i| i + "(DERIVED).".len());
+        let (clauses, meaning) = comparison.split_at(end);
+        assert!(clauses.ends_with("(DERIVED)."), "{comparison}");
+
         assert!(!short.contains("battery"), "{short}");
         let shown = json(&vernier(&["show", &dir, "--json"]));
         assert_eq!(shown["comparisons"][0]["sentence"].as_str(), Some(comparison.as_str()));
+        // The sentence after the clauses is the comparison's meaning (S15),
+        // there exactly when `show --json` gives one.
+        match shown["comparisons"][0]["meaning"].as_str() {
+            Some(said) => {
+                let start: String = said.chars().take(20).collect();
+                assert!(meaning.trim_start().starts_with(&start), "{comparison}");
+            }
+            None => assert!(meaning.is_empty(), "{comparison}"),
+        }
     }
 }
 

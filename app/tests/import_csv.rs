@@ -222,3 +222,57 @@ fn one_column_with_warmup_in_the_file() {
     assert_eq!(shown["runs"][0]["columns"]["What"], "parse one line");
     assert_eq!(shown["runs"][0]["command"], serde_json::json!(["./parse --bench"]));
 }
+
+// SPEC S15: one comparison says one thing. Pairs whose ratio is 0.7 every
+// time, under medians the IQR-sum rule cannot resolve: the verdict (no
+// claim) first, the paired ratio and the order check as evidence, then one
+// sentence saying what that means and what would decide it — in the
+// import's output, its JSON, and `show`.
+#[test]
+fn evidence_that_points_elsewhere_is_said_once_with_what_decides() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let file = tmp.path().join("pairs.csv");
+    let bases = [6.0, 14.0, 8.0, 12.0, 10.0, 7.0, 13.0, 9.0, 11.0];
+    let mut csv = "pair,first,naive_ms,blocked_ms\n".to_owned();
+    for (k, base) in bases.iter().enumerate() {
+        let first = if k % 2 == 0 { "naive" } else { "blocked" };
+        csv.push_str(&format!("{k},{first},{base},{}\n", base * 0.7));
+    }
+    std::fs::write(&file, csv).expect("csv");
+    let file = file.display().to_string();
+    let args = [
+        "import",
+        "csv",
+        &file,
+        "--notebook",
+        &dir,
+        "--a",
+        "naive_ms",
+        "--b",
+        "blocked_ms",
+        "--pair",
+        "pair",
+        "--first",
+        "first",
+        "--label-a",
+        "naive",
+        "--label-b",
+        "blocked",
+    ];
+    let said = stdout(&ok(vernier(&args)));
+    let verdict = said.lines().find(|l| l.starts_with("recorded comparison C1")).expect("the verdict line");
+    assert!(verdict.contains("no difference I can resolve"), "{said}");
+    assert!(said.contains("paired blocked/naive 0.7"), "{said}");
+    assert!(
+        said.contains("Pair by pair, blocked measured lower than naive in the middle half of the 9 pairs"),
+        "{said}"
+    );
+    assert!(said.contains("so no claim is made; to decide it, pin the run to one CPU"), "{said}");
+    assert!(!said.contains("agree"), "never 'the orders agree': {said}");
+    let v = json(&ok(vernier(&["show", &dir, "--json"])));
+    let meaning = v["comparisons"][0]["meaning"].as_str().expect("a meaning");
+    assert!(meaning.starts_with("Pair by pair, blocked measured lower"), "{meaning}");
+    let shown = stdout(&ok(vernier(&["show", &dir])));
+    assert!(shown.contains("Pair by pair, blocked measured lower"), "{shown}");
+}

@@ -211,7 +211,7 @@ fn a_shared_host_says_so_in_the_negative_result() {
     let out = String::from_utf8_lossy(&text.stdout).into_owned();
     assert!(out.contains("No onset observed") && out.contains("This ran on a shared host"), "{out}");
     let json: Value = serde_json::from_slice(&vernier(&["soak", "analyze", path, "--json"]).stdout).expect("json");
-    assert!(json["negative_result"].as_str().expect("negative").contains("neighbour"));
+    assert!(json["finding"].as_str().expect("the finding").contains("neighbour"));
     assert_eq!(json["knee"], Value::Null);
     assert_eq!(json["knee_reason"], "no onset observed");
 }
@@ -233,4 +233,89 @@ fn compare_two_soaks() {
     let analyzed = vernier(&["soak", "analyze", &dataset(), "--json"]);
     let v: Value = serde_json::from_slice(&analyzed.stdout).expect("json");
     assert_eq!((v["knee"].as_f64(), v["knee_reason"].clone()), (Some(110.0), Value::Null));
+}
+
+/// A soak file: `comments` as `#` lines, then one row a second for `end`
+/// seconds whose score is `score(t)`; clock and sensors written as 0.
+fn soak_file(dir: &std::path::Path, comments: &str, end: u32, score: impl Fn(u32) -> f64) -> String {
+    let path = dir.join("soak.csv");
+    let mut text = format!("{comments}t_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score\n");
+    for t in 1..=end {
+        text.push_str(&format!("{t},0,0,0,0,{}\n", score(t)));
+    }
+    std::fs::write(&path, text).expect("write the soak");
+    path.display().to_string()
+}
+
+// SPEC T12: a fall in score on a machine with no clock or temperature read,
+// on a shared host, is a fall whose cause was not observed — never
+// throttling — with the shared-host sentence; the six numbers stay.
+#[test]
+fn a_fall_the_sensors_cannot_explain_is_not_called_throttling() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let comments =
+        "# hypervisor: yes (KVM) — a shared host\n# placeholders: clock_mhz, power_w, soc_temp_c, skin_temp_c\n";
+    let path = soak_file(tmp.path(), comments, 600, |t| if t < 200 { 10.0 } else { 7.0 });
+    let o = vernier(&["soak", "analyze", &path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(out.contains("The score fell at t = 200 s (t_onset) and its cause was not observed: no real clock or temperature was read, and the host is shared"), "{out}");
+    assert!(out.contains("This ran on a shared host"), "{out}");
+    // "throttl" only where it is denied or is the course tool's own line.
+    let denied = ["not as throttling", "throttling of its own cannot be told apart", "throttle onset from the clock"];
+    let said = out.lines().filter(|l| l.contains("throttl") && !denied.iter().any(|d| l.contains(d)));
+    assert_eq!(said.count(), 0, "{out}");
+    let json: Value = serde_json::from_slice(&vernier(&["soak", "analyze", &path, "--json"]).stdout).expect("json");
+    assert_eq!(json["t_onset"], 200.0);
+    assert!(json["finding"].as_str().expect("a finding").contains("not as throttling"), "{json}");
+}
+
+// SPEC T11, T12: a file too short for its windows gives no finding
+// sentence, only the warning that says why.
+#[test]
+fn a_file_too_short_for_its_windows_gives_no_finding() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let path = soak_file(tmp.path(), "# hypervisor: yes (KVM) — a shared host\n", 20, |_| 10.0);
+    let out = String::from_utf8_lossy(&vernier(&["soak", "analyze", &path]).stdout).into_owned();
+    assert!(!out.contains("No onset observed"), "{out}");
+    let json: Value = serde_json::from_slice(&vernier(&["soak", "analyze", &path, "--json"]).stdout).expect("json");
+    assert!(json["windows_warning"].is_string(), "{json}");
+    assert_eq!(json["finding"], Value::Null, "{json}");
+}
+
+// SPEC T11, T12: `soak run` without a notebook checks its windows as a
+// soak prediction does, before the machine is loaded, and takes the
+// protocol's options.
+#[test]
+fn soak_run_without_a_notebook_checks_its_windows() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let out = tmp.path().join("s.csv").display().to_string();
+    let refused = vernier(&["soak", "run", "--duration", "20", "--interval", "1", "--workers", "1", "--out", &out]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("the opening window (30 s) is more than a tenth of the duration (20 s)"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(!std::path::Path::new(&out).exists(), "nothing was written");
+    let fits = vernier(&[
+        "soak",
+        "run",
+        "--duration",
+        "5",
+        "--interval",
+        "0.5",
+        "--opening",
+        "0.5",
+        "--tail",
+        "2.5",
+        "--workers",
+        "1",
+        "--out",
+        &out,
+        "--json",
+    ]);
+    assert_eq!(fits.status.code(), Some(0), "{}", stderr(&fits));
+    let v: Value = serde_json::from_slice(&fits.stdout).expect("json");
+    assert_eq!(v["thresholds"]["tail_s"], 2.5, "{v}");
 }

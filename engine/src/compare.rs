@@ -1,4 +1,4 @@
-//! Two recorded rows compared (SPEC S7, S13, S14).
+//! Two recorded rows compared (SPEC S7, S13, S14, S16).
 //!
 //! S7 alone looks only at two medians and two IQRs. Two rows of a notebook
 //! also carry where and when they were measured, and the course names two
@@ -19,7 +19,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 
 use crate::display::{inert, quote_argv};
-use crate::notebook::{ConditionName, Conditions, Notebook, Run};
+use crate::notebook::{Boundary, ConditionName, Conditions, Notebook, Run};
 use crate::stats::{Comparison, Spread, compare, format_significant};
 
 /// A new session starts when this many hours pass without a recorded run.
@@ -66,10 +66,15 @@ enum Power {
 
 impl Power {
     /// What a recorded power source says plainly: the machine's `mains` or
-    /// `battery`, or a student's "AC", "plugged in", "on battery (80 %)".
-    /// Text that names both, or neither, says nothing S13 can use.
+    /// `battery`, or a student's "AC", "plugged in", "on battery (80 %)",
+    /// "no battery — mains presumed". Text that names both, or neither,
+    /// says nothing S13 can use.
     fn read(text: &str) -> Option<Power> {
-        let text = text.to_lowercase();
+        let mut text = text.to_lowercase();
+        // A battery said to be absent is no battery.
+        for absent in ["no battery", "without battery", "without a battery", "not on battery", "no batteries"] {
+            text = text.replace(absent, " ");
+        }
         let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
         let has = |w: &[&str]| words.iter().any(|word| w.contains(word));
         let mains = has(&["mains", "ac", "plugged", "charger", "charging", "adapter", "wall"]);
@@ -137,6 +142,18 @@ impl Check {
 /// claim away; a source not recorded, or not plain, is said and flagged.
 pub fn power_check(a: (&str, Option<&str>), b: (&str, Option<&str>)) -> (PowerCheck, Option<Check>) {
     let (read_a, read_b) = (a.1.and_then(Power::read), b.1.and_then(Power::read));
+    // The same words stated for both rows are the same source, whatever
+    // they say (S13 is by meaning: "cloud VM, mains presumed" twice is one).
+    let same_text = match (a.1, b.1) {
+        (Some(pa), Some(pb)) => {
+            let norm = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+            !norm(pa).is_empty() && norm(pa) == norm(pb) && !is_unknown(pa)
+        }
+        _ => false,
+    };
+    if same_text {
+        return (PowerCheck::Same, None);
+    }
     match (read_a, read_b) {
         (Some(pa), Some(pb)) if pa == pb => (PowerCheck::Same, None),
         (Some(pa), Some(pb)) => {
@@ -163,6 +180,13 @@ pub fn power_check(a: (&str, Option<&str>), b: (&str, Option<&str>)) -> (PowerCh
             (PowerCheck::CannotTell, Some(Check::new("S13", CheckKind::Flag, text)))
         }
     }
+}
+
+/// A power source that says nothing: what a machine without a battery
+/// interface reports, or a placeholder.
+fn is_unknown(text: &str) -> bool {
+    let t = text.trim().to_lowercase();
+    ["", "?", "-", "—", "n/a", "na", "unknown", "not available", "not stated", "not readable"].contains(&t.as_str())
 }
 
 /// The S7 verdict `s7` after `checks`: no claim when one of them says so,
@@ -315,11 +339,8 @@ pub fn compare_runs(nb: &Notebook, a: u32, b: u32) -> Result<RowComparison, Comp
         b,
         unit_b: mb.unit.clone(),
     })?;
-    let metric = if unit_scale(&ma.unit, "s").is_some() {
-        "median wall time".to_owned()
-    } else {
-        format!("median ({})", inert(&ma.unit))
-    };
+    let (boundary_a, boundary_b) = (ma.timing_boundary(), mb.timing_boundary());
+    let metric = metric_of(&boundary_a, &boundary_b, &ma.unit);
     let (name_a, name_b) = (format!("run {a}"), format!("run {b}"));
     let side_a = Spread::from(&ma.summary);
     let side_b = Spread { median: mb.summary.median * scale, iqr: mb.summary.iqr * scale };
@@ -329,6 +350,18 @@ pub fn compare_runs(nb: &Notebook, a: u32, b: u32) -> Result<RowComparison, Comp
     for run in [run_a, run_b].into_iter().filter(|r| r.discarded.is_some()) {
         let reason = run.discarded.as_ref().map(|d| inert(&d.reason).into_owned()).unwrap_or_default();
         checks.push(Check::new("N5", CheckKind::Flag, format!("run {} was discarded ({reason})", run.number)));
+    }
+    // S16: two times of different things are not one measure.
+    if !boundary_a.same_as(&boundary_b, [&ma.unit, &mb.unit]) {
+        checks.push(Check::new(
+            "S16",
+            CheckKind::NoClaim,
+            format!(
+                "not like with like: run {a} times {}, run {b} times {}; compare rows that time the same thing",
+                boundary_a.describe(),
+                boundary_b.describe()
+            ),
+        ));
     }
     let (power_a, power_b) = (run_a.context().power_source(), run_b.context().power_source());
     let (power, power_finding) = power_check((&name_a, power_a.as_deref()), (&name_b, power_b.as_deref()));
@@ -360,6 +393,18 @@ pub fn compare_runs(nb: &Notebook, a: u32, b: u32) -> Result<RowComparison, Comp
         control,
         checks,
     })
+}
+
+/// The metric the verdict names: wall time only where both rows time a
+/// process or a kernel call on Vernier's clock; another instrument's time
+/// is a time; a figure is its unit.
+fn metric_of(a: &Boundary, b: &Boundary, unit: &str) -> String {
+    let wall = |x: &Boundary| matches!(x, Boundary::ProcessWall | Boundary::KernelCall | Boundary::NotStated);
+    match unit_scale(unit, "s") {
+        Some(_) if wall(a) && wall(b) => "median wall time".to_owned(),
+        Some(_) => "median time".to_owned(),
+        None => format!("median ({})", inert(unit)),
+    }
 }
 
 /// Why no control drift could be found between two sessions.
@@ -424,6 +469,10 @@ fn nearest<'a>(rows: &[&'a Run], command: &[String], at: DateTime<Utc>) -> Optio
     rows.iter().copied().filter(|r| r.measurement.command == command).min_by_key(|r| (r.recorded_at - at).abs())
 }
 
+/// What decides a comparison across sessions (S14, the course's C.6:
+/// never half an experiment on Monday and half on Wednesday).
+const RERUN_OR_CONTROL: &str = "rerun both in one session, or measure a control (bench --control) in each session";
+
 /// SPEC S14's finding for two rows of different sessions.
 fn session_check(found: &Result<ControlDrift, NoControl>, (a, b): (u32, u32), effect: Option<f64>) -> Check {
     let apart = format!("runs {a} and {b} were recorded in different sessions");
@@ -435,14 +484,17 @@ fn session_check(found: &Result<ControlDrift, NoControl>, (a, b): (u32, u32), ef
             };
             Check::new(
                 "S14",
-                CheckKind::Flag,
-                format!("{apart}; no control run in {whose}: the day-to-day drift is unknown"),
+                CheckKind::NoClaim,
+                format!("{apart}; no control run in {whose}, so the day-to-day drift is unknown; {RERUN_OR_CONTROL}"),
             )
         }
         (Err(NoControl::Unmatched), _) => Check::new(
             "S14",
-            CheckKind::Flag,
-            format!("{apart}; their sessions' control runs time different commands: the day-to-day drift is unknown"),
+            CheckKind::NoClaim,
+            format!(
+                "{apart}; their sessions' control runs time different commands, so the day-to-day drift is unknown; \
+                 {RERUN_OR_CONTROL}"
+            ),
         ),
         (Ok(c), effect) => {
             let moved = format!(
@@ -469,9 +521,10 @@ fn session_check(found: &Result<ControlDrift, NoControl>, (a, b): (u32, u32), ef
                 ),
                 None => Check::new(
                     "S14",
-                    CheckKind::Flag,
+                    CheckKind::NoClaim,
                     format!(
-                        "{apart}; {moved}, but run {a}'s median is zero, so the difference has no share to weigh it against"
+                        "{apart}; {moved}, but run {a}'s median is zero, so the difference has no share to weigh it \
+                         against; {RERUN_OR_CONTROL}"
                     ),
                 ),
             }
@@ -624,6 +677,25 @@ mod tests {
         assert_eq!(Power::read("mains, battery at 100 %"), None);
     }
 
+    // SPEC S13 by meaning: the same words stated for both rows are one
+    // source, and "no battery — mains presumed" is mains, not both.
+    #[test]
+    fn the_same_stated_source_is_the_same_source() {
+        let vm = "not readable (cloud VM, no battery) — mains presumed";
+        assert_eq!(Power::read(vm), Some(Power::Mains));
+        assert_eq!(power_check(("run 1", Some(vm)), ("run 2", Some(vm))), (PowerCheck::Same, None));
+        let odd = "the lab's bench supply";
+        assert_eq!(
+            power_check(("run 1", Some(odd)), ("run 2", Some("The lab's  bench supply"))),
+            (PowerCheck::Same, None)
+        );
+        assert_eq!(power_check(("run 1", Some(odd)), ("run 2", Some("mains"))).0, PowerCheck::CannotTell);
+        assert_eq!(
+            power_check(("run 1", Some("not available")), ("run 2", Some("not available"))).0,
+            PowerCheck::CannotTell
+        );
+    }
+
     // SPEC S14: a session ends after more than SESSION_GAP_HOURS without a row.
     #[test]
     fn sessions_are_split_by_gaps() {
@@ -680,23 +752,44 @@ mod tests {
         assert_eq!(c.checks[0].kind, CheckKind::Report);
     }
 
-    // SPEC S14: without a control in one session the drift is unknown: the
-    // S7 verdict stands, flagged. A discarded control is no control.
+    // SPEC S14 (amended): without a control in one session the drift is
+    // unknown, so no claim, and the sentence says what would decide it. A
+    // discarded control is no control.
     #[test]
-    fn no_control_in_a_session_is_flagged() {
+    fn no_control_in_a_session_makes_no_claim() {
         let mut nb = two_sessions(5.0);
         nb.discard(crate::notebook::RowRef::Run(3), "lid closed", at(49.0)).expect("discard");
         let c = compare_runs(&nb, 1, 4).expect("comparable");
-        assert!(c.comparison.claimed && c.control.is_none());
-        assert_eq!(c.checks[0].kind, CheckKind::Flag);
-        assert!(
-            c.comparison.verdict.ends_with(
-                "; flagged: runs 1 and 4 were recorded in different sessions; no control run in the session of run \
-                 4: the day-to-day drift is unknown"
-            ),
-            "{}",
-            c.comparison.verdict
+        assert!(c.s7_claimed && !c.comparison.claimed && c.control.is_none());
+        assert_eq!(c.checks[0].kind, CheckKind::NoClaim);
+        assert_eq!(
+            c.comparison.verdict,
+            "median wall time: no claim — runs 1 and 4 were recorded in different sessions; no control run in the \
+             session of run 4, so the day-to-day drift is unknown; rerun both in one session, or measure a control \
+             (bench --control) in each session"
         );
+    }
+
+    // SPEC S16: a driver's in-process time against a process's wall time
+    // makes no claim and names both boundaries; the metric is not called
+    // wall time.
+    #[test]
+    fn unlike_boundaries_make_no_claim() {
+        let nb = notebook(|nb| {
+            let mut driver = row("./driver", &ten(), "ms", false);
+            driver.boundary = Some(Boundary::Instrument {
+                instrument: "benchmark.cpp".into(),
+                stated: "multiply only, steady_clock".into(),
+            });
+            nb.record_run(driver, at(0.1));
+            let mut wall = row("./mm", &around(20.0), "ms", false);
+            wall.boundary = Some(Boundary::ProcessWall);
+            nb.record_run(wall, at(0.2));
+        });
+        let c = compare_runs(&nb, 1, 2).expect("comparable");
+        assert!(c.s7_claimed && !c.comparison.claimed, "{}", c.comparison.verdict);
+        assert_eq!(c.metric, "median time");
+        assert!(c.comparison.verdict.contains("not like with like: run 1 times multiply only, steady_clock (benchmark.cpp), run 2 times each run's wall time as a whole process"), "{}", c.comparison.verdict);
     }
 
     // SPEC S7, S12: rows in two units of time are put on A's scale; rows

@@ -15,12 +15,12 @@ use vernier_engine::harness::{
 use vernier_engine::instrument;
 use vernier_engine::notebook::Source;
 use vernier_engine::notebook::store;
-use vernier_engine::notebook::{Environment, RowRef, WarmupPolicy, row_list};
+use vernier_engine::notebook::{Environment, RowRef, WarmupPolicy, build_warning, row_list};
 use vernier_engine::notebook::{KernelKind, KernelSpec};
 use vernier_engine::notebook::{MetricSpec, Param};
 use vernier_engine::platform::machine::Machine;
-use vernier_engine::stats::format_significant;
 use vernier_engine::stats::units::{DisplayUnit, Figures};
+use vernier_engine::stats::{Evidence, format_significant};
 
 use super::notebook_cmds::{apply, open};
 use super::{Failure, Outcome, given};
@@ -189,6 +189,9 @@ pub fn bench(args: &BenchArgs) -> Outcome {
         return super::extend_cmd::extend(dir, run, args.claim.as_deref(), args.timeout, answer);
     }
     let spec = spec(args)?;
+    // A18 at once: an unoptimised build is said before the machine is
+    // loaded, so the run can be stopped, and again with its row.
+    super::warn_unoptimised([&spec.build, &spec.arm_builds[0], &spec.arm_builds[1]].into_iter().flatten().cloned());
     // Fail before measuring if the notebook cannot be read or its raw/
     // cannot be written; the raw file's name is taken now (N10).
     let (reserved, stated) = args.notebook.as_deref().map(reserve_raw).transpose()?.unzip();
@@ -219,6 +222,10 @@ pub fn bench(args: &BenchArgs) -> Outcome {
             })));
             object["comparison"]["order_effect"] = json!(result.order.as_ref().and_then(|o| o.effect));
             object["comparison"]["display_unit"] = json!(c.display_unit());
+            if let [la, lb] = result.labels.as_slice() {
+                let evidence = Evidence::new(c, [la, lb], result.paired.as_ref(), result.order.as_ref());
+                object["comparison"]["meaning"] = json!(evidence.meaning(None));
+            }
         }
         object["order"] = json!(result.order);
         object["canary"] = json!(result.canary);
@@ -241,7 +248,21 @@ pub fn bench(args: &BenchArgs) -> Outcome {
         object["arm_builds"] = json!((0..result.arms.len()).map(|i| result.build_of(i)).collect::<Vec<_>>());
         out!("{object}");
     } else {
-        print_text(&result, recorded.as_ref(), sanity);
+        // What would extend the comparison just recorded (S10, S15),
+        // written out in full so it can be copied.
+        let extend = match (&args.notebook, recorded.as_ref().map(|r| r.runs.as_slice())) {
+            (Some(dir), Some([a, _])) => Some(vernier_engine::display::quote_argv(&[
+                "vernier".into(),
+                "bench".into(),
+                "--notebook".into(),
+                dir.display().to_string(),
+                "--extend".into(),
+                a.to_string(),
+                "--yes".into(),
+            ])),
+            _ => None,
+        };
+        print_text(&result, recorded.as_ref(), sanity, extend.as_deref());
     }
     match (&result.failure, sanity_failed) {
         (Some(failure), _) => Err(Failure::failed(anyhow!("the run failed: {failure}"))),
@@ -441,11 +462,19 @@ fn arm_json(arm: &ArmResult, raw_file: Option<&str>, failed: bool) -> Value {
     object
 }
 
-fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity: Option<&instrument::Sanity>) {
+fn print_text(
+    result: &BenchResult,
+    recorded: Option<&harness::Recorded>,
+    sanity: Option<&instrument::Sanity>,
+    extend: Option<&str>,
+) {
     for (i, arm) in result.arms.iter().enumerate() {
         out!("{}: {}", arm.label, arm.what);
         if result.builds_per_arm() {
             out!("  build: {}", result.build_of(i).unwrap_or("not stated (say it with `vernier set-run --build`)"));
+        }
+        if let Some(warning) = result.build_of(i).and_then(build_warning) {
+            out!("  warning: {warning}");
         }
         match &arm.summary {
             Some(s) => {
@@ -480,25 +509,29 @@ fn print_text(result: &BenchResult, recorded: Option<&harness::Recorded>, sanity
             out!("  result verified after every trial: {sum}");
         }
     }
-    if let Some(c) = &result.comparison {
+    // One verdict (S15): S7's, then the paired ratio and the order check
+    // as its evidence, then what they mean where they point elsewhere.
+    if let (Some(c), [la, lb]) = (&result.comparison, result.labels.as_slice()) {
+        let evidence = Evidence::new(c, [la, lb], result.paired.as_ref(), result.order.as_ref());
         out!("{}", c.verdict);
-    }
-    if let (Some(p), [la, lb]) = (&result.paired, result.labels.as_slice()) {
-        let r = p.rounded();
-        out!("paired {lb}/{la} of adjacent trials: median {} (IQR {}, {} pairs)", r.median, r.iqr, p.n);
-    }
-    if let Some(o) = &result.order {
-        // The differences in the unit arm A's median is shown in (S12).
-        let unit = result.arms.first().map_or_else(
-            || DisplayUnit::for_median("", 0.0),
-            |a| DisplayUnit::for_median(&a.unit, a.summary.as_ref().map_or(0.0, |s| s.median)),
-        );
-        out!(
-            "order: {} (B − A: {} A-first, {} B-first)",
-            o.describe(),
-            unit.quantity(o.difference_ab),
-            unit.quantity(o.difference_ba)
-        );
+        if let Some(paired) = evidence.paired_line() {
+            out!("  evidence: {paired} of adjacent trials");
+        }
+        if let (Some(line), Some(o)) = (evidence.order_line(), &result.order) {
+            // The differences in the unit arm A's median is shown in (S12).
+            let unit = result.arms.first().map_or_else(
+                || DisplayUnit::for_median("", 0.0),
+                |a| DisplayUnit::for_median(&a.unit, a.summary.as_ref().map_or(0.0, |s| s.median)),
+            );
+            out!(
+                "  evidence: {line} (B − A: {} A-first, {} B-first)",
+                unit.quantity(o.difference_ab),
+                unit.quantity(o.difference_ba)
+            );
+        }
+        if let Some(meaning) = evidence.meaning(extend) {
+            out!("{meaning}");
+        }
     }
     let mut footer = vec![result.placement.clone()];
     if let Some(c) = &result.canary {

@@ -257,6 +257,8 @@ fn record_import(dir: &Path, prepared: Prepared, json: bool) -> Outcome {
     }
     let runs: Vec<_> = imported.runs.iter().filter_map(|&n| notebook.run(n)).collect();
     let pair = imported.pair.and_then(|n| notebook.pairs().iter().find(|p| p.number == n));
+    // A18 at once: the build the rows were recorded with, when unoptimised.
+    super::warn_unoptimised(runs.iter().filter_map(|r| r.context().build()));
     if json {
         let rows: Vec<Value> = runs
             .iter()
@@ -284,6 +286,7 @@ fn record_import(dir: &Path, prepared: Prepared, json: bool) -> Outcome {
                 "paired_iqr": p.paired.as_ref().map(|s| s.iqr),
                 "order_effect": p.order.as_ref().and_then(|o| o.effect),
                 "order_confound": p.order.as_ref().map(|o| o.confound),
+                "meaning": p.evidence().meaning(None),
             })
         });
         let checks: Vec<Value> =
@@ -309,10 +312,17 @@ fn record_import(dir: &Path, prepared: Prepared, json: bool) -> Outcome {
         );
     }
     if let Some(p) = pair {
-        out!("recorded comparison C{} (runs {} and {}): {}", p.number, p.runs[0], p.runs[1], p.verdict.verdict);
-        out!("  {}", p.paired_text());
-        if let Some(order) = &p.order {
-            out!("  {}", order.describe());
+        // One verdict (S15), the evidence beside it.
+        let mut lines = p.evidence().lines(None).into_iter();
+        out!(
+            "recorded comparison C{} (runs {} and {}): {}",
+            p.number,
+            p.runs[0],
+            p.runs[1],
+            lines.next().unwrap_or_default()
+        );
+        for line in lines {
+            out!("  {line}");
         }
     }
     for check in prepared.checks.iter().filter(|c| !c.failed) {

@@ -257,3 +257,16 @@ fn duration(bound: Bound) -> impl Fn(&str) -> Result<std::time::Duration, Durati
 fn seconds(bound: Bound) -> impl Fn(&str) -> Result<f64, DurationError> + Clone + Send + Sync {
     move |text| bound.parse(text).map(Seconds::get)
 }
+
+/// A18 at once: each distinct warning of `builds` that are diagnostics
+/// (-O0, or a compiler with no level), on stderr, said when a row is
+/// measured or imported rather than only at the audit.
+pub(crate) fn warn_unoptimised(builds: impl IntoIterator<Item = String>) {
+    let mut warned = Vec::new();
+    for warning in builds.into_iter().filter_map(|b| vernier_engine::notebook::build_warning(&b)) {
+        if !warned.contains(&warning) {
+            eprintln!("vernier: {warning}");
+            warned.push(warning);
+        }
+    }
+}

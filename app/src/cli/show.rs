@@ -313,6 +313,8 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "display_unit": p.verdict.display_unit(),
             "paired_ratio": p.paired,
             "order": p.order,
+            // S15: what the evidence means where it points elsewhere.
+            "meaning": p.evidence().meaning(None),
             "sentence": p.short_form(nb),
             "recorded_at": p.recorded_at,
         })).collect::<Vec<_>>(),

@@ -72,6 +72,21 @@ pub struct RunArgs {
     /// Sampling interval, seconds (default 10; with --notebook, from the protocol).
     #[arg(long, value_name = "SECONDS", value_parser = super::seconds(duration::SOAK_INTERVAL))]
     interval: Option<f64>,
+    /// Opening window for P, seconds (default 30; with --notebook, from the protocol).
+    #[arg(long, conflicts_with = "notebook", value_name = "SECONDS", value_parser = super::seconds(duration::SOAK_OPENING_WINDOW))]
+    opening: Option<f64>,
+    /// Tail window for S, seconds (default 300; with --notebook, from the protocol).
+    #[arg(long, conflicts_with = "notebook", value_name = "SECONDS", value_parser = super::seconds(duration::SOAK_TAIL_WINDOW))]
+    tail: Option<f64>,
+    /// Onset threshold as a fraction of P (default 0.95; with --notebook, from the protocol).
+    #[arg(long, conflicts_with = "notebook")]
+    threshold: Option<f64>,
+    /// Consecutive samples for onset and stability (default 3; with --notebook, from the protocol).
+    #[arg(long, conflicts_with = "notebook")]
+    hold: Option<u32>,
+    /// Stability band around S (default 0.03; with --notebook, from the protocol).
+    #[arg(long, conflicts_with = "notebook")]
+    band: Option<f64>,
     /// Worker threads (default: the logical CPUs).
     #[arg(long)]
     workers: Option<usize>,
@@ -144,7 +159,7 @@ fn analyze(args: &AnalyzeArgs) -> Outcome {
         object["course_view"] = json!(course);
         object["honesty"] = json!(analysis::honesty_line(&a, UNIT));
         object["windows_warning"] = json!(a.windows_warning);
-        object["negative_result"] = json!(analysis::negative_result(&a, analysis::shared_host(data.facts())));
+        object["finding"] = json!(analysis::finding(&a, analysis::Sight::of_file(&data)));
         object["default_thresholds_result"] = json!(default.as_ref().map(numbers_json));
         out!("{object}");
         return Ok(0);
@@ -158,8 +173,8 @@ fn analyze(args: &AnalyzeArgs) -> Outcome {
         print_six(d, "default thresholds");
     }
     out!("{}", analysis::honesty_line(&a, UNIT));
-    if let Some(negative) = analysis::negative_result(&a, analysis::shared_host(data.facts())) {
-        out!("{negative}");
+    if let Some(finding) = analysis::finding(&a, analysis::Sight::of_file(&data)) {
+        out!("{finding}");
     }
     if !placeholders.is_empty() {
         out!("placeholders (not observations): {}", placeholders.join(", "));
@@ -264,11 +279,22 @@ fn run_soak(args: &RunArgs) -> Outcome {
             }
             protocol
         }
-        None => SoakProtocol {
-            duration_s: args.duration.unwrap_or(600.0),
-            interval_s: args.interval.unwrap_or(10.0),
-            ..SoakProtocol::default()
-        },
+        None => {
+            // T11: the windows must fit the duration, with or without a
+            // notebook, checked before the machine is loaded.
+            let base = SoakProtocol::default();
+            let protocol = SoakProtocol {
+                duration_s: args.duration.unwrap_or(base.duration_s),
+                interval_s: args.interval.unwrap_or(base.interval_s),
+                opening_window_s: args.opening.unwrap_or(base.opening_window_s),
+                tail_window_s: args.tail.unwrap_or(base.tail_window_s),
+                threshold: args.threshold.unwrap_or(base.threshold),
+                hold: args.hold.unwrap_or(base.hold),
+                band: args.band.unwrap_or(base.band),
+            };
+            protocol.check().map_err(|why| Failure::input(anyhow!("{why}")))?;
+            protocol
+        }
     };
     // A protocol read from a notebook is someone's file: checked by the same rule.
     duration::SOAK_DURATION.check(protocol.duration_s).map_err(Failure::input)?;
@@ -298,17 +324,18 @@ fn run_soak(args: &RunArgs) -> Outcome {
     })?;
     bar.finish_and_clear();
     let finished = record::finish(&out_path, protocol, &outcome).map_err(Failure::input)?;
+    // With --json, stdout holds the JSON alone; what is said goes to stderr.
+    let say = |line: String| if args.json { eprintln!("{line}") } else { out!("{line}") };
     if let Some((dir, _)) = notebook {
         let added =
             apply(dir, |nb| Ok::<_, std::convert::Infallible>(record::add_row(nb, dir, &finished, Utc::now())))?;
-        match added {
-            record::Added::Soak(n) => out!("recorded as soak S{n} in {}", vernier_engine::display::path(dir)),
-            record::Added::Note(_) => {
-                out!("not recorded as a row; a note in {} names the file", vernier_engine::display::path(dir))
-            }
-        }
+        let dir = vernier_engine::display::path(dir);
+        say(match added {
+            record::Added::Soak(n) => format!("recorded as soak S{n} in {dir}"),
+            record::Added::Note(_) => format!("not recorded as a row; a note in {dir} names the file"),
+        });
     }
-    out!(
+    say(format!(
         "{} samples written to {} ({workers} worker{}, chunk {:.1} ms{}){}",
         outcome.samples,
         vernier_engine::display::path(&out_path),
@@ -320,11 +347,22 @@ fn run_soak(args: &RunArgs) -> Outcome {
             format!("; placeholders: {}", outcome.placeholders.join(", "))
         },
         if outcome.cancelled { " — stopped early; every row written is kept" } else { "" }
-    );
+    ));
+    // T8, T12: what the numbers support, said with them.
+    let finding = |a: &Analysis| analysis::finding(a, analysis::Sight::of_conditions(&finished.conditions));
     match &finished.analysis {
-        Ok(a) if args.json => out!("{}", numbers_json(a)),
-        Ok(a) => print_six(a, "the six numbers"),
-        Err(e) => out!("not analysable yet: {e}"),
+        Ok(a) if args.json => {
+            let mut object = numbers_json(a);
+            object["finding"] = json!(finding(a));
+            out!("{object}");
+        }
+        Ok(a) => {
+            print_six(a, "the six numbers");
+            if let Some(finding) = finding(a) {
+                out!("{finding}");
+            }
+        }
+        Err(e) => say(format!("not analysable yet: {e}")),
     }
     Ok(0)
 }

@@ -88,3 +88,17 @@ pub fn close_button(ui: &mut Ui, held: Option<&str>, esc: bool) -> bool {
     };
     button.clicked() || (held.is_none() && esc && ui.input(|i| i.key_pressed(egui::Key::Escape)))
 }
+
+/// A18 said as a build is typed: under a build that is a diagnostic (-O0,
+/// or a compiler with no level), the warning, in a form grid's second
+/// column, no wider than the fields (`width`), so the dialog does not grow.
+pub fn build_warning_row(ui: &mut Ui, build: &str, width: f32) {
+    if let Some(warning) = vernier_engine::notebook::build_warning(build) {
+        ui.label("");
+        ui.scope(|ui| {
+            ui.set_max_width(width);
+            ui.add(egui::Label::new(egui::RichText::new(warning).color(ui.visuals().warn_fg_color)).wrap());
+        });
+        ui.end_row();
+    }
+}

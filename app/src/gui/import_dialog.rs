@@ -544,6 +544,7 @@ impl ImportForm {
                     ("Timing boundary", &mut self.boundary, "default: as the tool states"),
                 ],
             );
+            super::dialog::build_warning_row(ui, &self.build, 420.0);
         });
     }
 
@@ -598,10 +599,13 @@ impl ImportForm {
             ));
         }
         if let Some(pair) = &prepared.pair {
-            ui.label(RichText::new(&pair.verdict.verdict).strong());
-            ui.label(pair.paired_text());
-            if let Some(order) = &pair.order {
-                ui.label(order.describe());
+            // One verdict (S15): S7's first, the evidence beside it.
+            let mut lines = pair.evidence().lines(None).into_iter();
+            if let Some(verdict) = lines.next() {
+                ui.label(RichText::new(verdict).strong());
+            }
+            for line in lines {
+                ui.label(line);
             }
         }
         for check in &prepared.checks {

@@ -483,6 +483,7 @@ impl NewRunForm {
                 )
                 .labelled_by(label.id);
                 ui.end_row();
+                super::dialog::build_warning_row(ui, &self.build, 360.0);
                 if !self.versus.trim().is_empty() {
                     let label = ui.label("Build B");
                     ui.add(
@@ -492,6 +493,7 @@ impl NewRunForm {
                     )
                     .labelled_by(label.id);
                     ui.end_row();
+                    super::dialog::build_warning_row(ui, &self.build_b, 360.0);
                 }
                 self.scan_ui(ui);
             }

@@ -531,9 +531,10 @@ pub struct SoakReading {
     /// The numbers a recorded soak's row keeps, shown even when its file
     /// no longer reads under its protocol.
     recorded: Option<vernier_engine::notebook::SoakNumbers>,
-    /// The negative result when no onset was observed (T8), with the
+    /// The finding the numbers support (T8, T12): the negative result when
+    /// no onset was observed, a fall whose cause was not observed, with the
     /// shared-host sentence when the file says the host is shared.
-    pub negative: Option<String>,
+    pub finding: Option<String>,
 }
 
 impl SoakReading {
@@ -554,14 +555,13 @@ impl SoakReading {
             }
             a
         });
-        let negative =
-            analysis.as_ref().ok().and_then(|a| analysis::negative_result(a, analysis::shared_host(data.facts())));
+        let finding = analysis.as_ref().ok().and_then(|a| analysis::finding(a, analysis::Sight::of_file(data)));
         Self {
             soak: recorded.map(|s| s.number),
             protocol,
             analysis,
             recorded: recorded.map(|s| s.numbers.clone()),
-            negative,
+            finding,
         }
     }
 

@@ -138,6 +138,13 @@ fn made_inert(text: &str, how: How) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` ending with one full stop, for a sentence built from parts that
+/// may already end with one.
+pub fn full_stop(text: &str) -> String {
+    let text = text.trim_end();
+    if text.ends_with('.') { text.to_owned() } else { format!("{text}.") }
+}
+
 /// One word or line of text from a file (an argument, a path, a name, a
 /// cell) as it may be shown: every acting character (a line feed too)
 /// written as a visible escape.

@@ -228,7 +228,6 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
     let unit = shown.name().to_owned();
     let label = |i: usize| format!("{}: {}", ["A", "B"][i], inert(&pair.labels[i]));
     let y_name = per_trial(&v.unit);
-    let order = pair.order.as_ref().map(|o| format!(" · {}", o.describe())).unwrap_or_default();
     let n = |r: &Run| r.n_column();
     let caption = Caption {
         title: format!("{}: {}", pair.label(), inert(&pair.what)),
@@ -244,7 +243,14 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
             n(arms[1])
         ),
         thermal: crate::sweep_view::thermal(&arms),
-        more: vec![format!("verdict (S7): {}", inert(&v.verdict)), format!("{}{order}", inert(&pair.paired_text()))],
+        more: {
+            let evidence = pair.evidence();
+            let beside: Vec<String> = [evidence.paired_line(), evidence.order_line()].into_iter().flatten().collect();
+            let mut more = vec![format!("verdict (S7): {}", inert(&v.verdict))];
+            more.extend((!beside.is_empty()).then(|| inert(&beside.join(" · ")).into_owned()));
+            more.extend(evidence.meaning(None).map(|m| inert(&m).into_owned()));
+            more
+        },
         warnings: Vec::new(),
         axes: format!(
             "x: the two arms, {} (run {}) and {} (run {}); y: {y_name} ({unit}); dots: trials, bar: median, box: IQR",

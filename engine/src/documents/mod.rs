@@ -264,6 +264,9 @@ fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Vec<Bl
     if name == "table:comparisons" && nb.pairs().is_empty() {
         return sentence("No interleaved comparison is recorded in this notebook.".to_owned());
     }
+    if name == "table:comparisons" {
+        return Some(comparisons_table(nb));
+    }
     if let Some(table_name) = name.strip_prefix("table:") {
         return table(nb, table_name).map(|t| vec![Block::Table(t)]);
     }
@@ -330,6 +333,31 @@ fn diagnostic(run: &crate::notebook::Run) -> Option<&'static str> {
     crate::notebook::Optimisation::of(&run.context().build()?).diagnostic_reason()
 }
 
+/// A comparison's first arm whose build is a diagnostic, with why (A18).
+fn diagnostic_arm(nb: &Notebook, pair: &crate::notebook::Pair) -> Option<(u32, &'static str)> {
+    pair.runs.iter().find_map(|&n| Some((n, diagnostic(nb.run(n)?)?)))
+}
+
+/// The comparisons table without the comparisons that have a diagnostic
+/// arm, then a line naming those (A18: -O0 is never a result, so never one
+/// side of a claim).
+fn comparisons_table(nb: &Notebook) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    if let Some(rows) = table(nb, "comparisons").filter(|rows| rows.len() > 1) {
+        blocks.push(Block::Table(rows));
+    }
+    for pair in nb.pairs() {
+        if let Some((run, why)) = diagnostic_arm(nb, pair) {
+            let text = format!(
+                "Left out of these comparisons: {} — its run {run} is {why}; -O0 is a diagnostic, never a result (C.5).",
+                pair.label()
+            );
+            blocks.push(Block::Paragraph(vec![Run { text, bold: false }]));
+        }
+    }
+    blocks
+}
+
 /// SPEC S11, D5: every comparison whose two arms are kept, as a sentence
 /// saying what its chart shows and the chart; one with a discarded arm as
 /// a sentence saying why it is not charted. No comparison: nothing (the
@@ -350,6 +378,13 @@ fn comparisons(nb: &Notebook, attachments: &Attachments) -> Vec<Block> {
         };
         if let Some(r) = [a, b].into_iter().find(|r| r.discarded.is_some()) {
             blocks.push(paragraph(format!("{} is not charted: its run {} is discarded.", pair.label(), r.number)));
+            continue;
+        }
+        if let Some((run, why)) = diagnostic_arm(nb, pair) {
+            blocks.push(paragraph(format!(
+                "{} is not charted: its run {run} is {why}, a diagnostic, never a result (C.5).",
+                pair.label()
+            )));
             continue;
         }
         let trials = match attachments.comparisons.get(&pair.number) {
@@ -612,6 +647,7 @@ fn method(nb: &Notebook) -> String {
 }
 
 fn thermals(nb: &Notebook) -> String {
+    use crate::soak::analysis::{SHARED_HOST, Sight, fall_not_explained};
     match nb.soaks().iter().find(|s| s.discarded.is_none()) {
         Some(s) => {
             // SPEC T5, T11, S6: the six numbers and the knee, each tagged.
@@ -625,12 +661,16 @@ fn thermals(nb: &Notebook) -> String {
                 if s.synthetic { ", SYNTHETIC data" } else { "" },
                 numbers.join(", ")
             );
-            // SPEC T8 (C.9.7): no onset on a shared host says so, always.
-            let facts = s.context().effective_conditions();
-            let shared = crate::soak::analysis::shared_host(facts.iter().map(|c| (c.field.as_str(), c.value.as_str())));
-            if s.numbers.t_onset.is_none() && shared {
+            // SPEC T8 (C.9.7), T12: a shared host says so, always; an onset
+            // the sensors could not explain is a fall, not throttling.
+            let sight = Sight::of_conditions(&s.context().effective_conditions());
+            let said = match s.numbers.t_onset {
+                Some(t) => fall_not_explained(t, sight),
+                None => sight.shared.then(|| SHARED_HOST.to_owned()),
+            };
+            if let Some(said) = said {
                 text.push(' ');
-                text.push_str(crate::soak::analysis::SHARED_HOST);
+                text.push_str(&said);
             }
             text
         }
@@ -698,21 +738,22 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
         // SPEC S11: each comparison with its verdict, paired ratio and order.
         "comparisons" => {
             let mut rows = vec![row(&["Comparison", "Runs", "Verdict (S7)", "Paired ratio", "Order", "Tag"])];
-            for p in nb.pairs() {
+            // A18: a comparison with a diagnostic arm is left out, and the
+            // line under the table says so (see `comparisons_table`).
+            for p in nb.pairs().iter().filter(|p| diagnostic_arm(nb, p).is_none()) {
                 let discarded = p.runs.iter().any(|&n| nb.run(n).is_some_and(|r| r.discarded.is_some()));
-                // A18: a comparison with a diagnostic arm is said to be one.
-                let diagnostic = p.runs.iter().any(|&n| nb.run(n).and_then(diagnostic).is_some());
-                let flag = match (discarded, diagnostic) {
-                    (true, _) => " (an arm is discarded)",
-                    (false, true) => " (an arm is a diagnostic build, -O0 or no stated level: not a result, C.5)",
-                    (false, false) => "",
-                };
+                let flag = if discarded { " (an arm is discarded)" } else { "" };
                 rows.push(vec![
                     format!("{}: {}{flag}", p.label(), p.what),
                     format!("{} ({}) vs {} ({})", p.runs[0], p.labels[0], p.runs[1], p.labels[1]),
-                    p.verdict.verdict.clone(),
-                    p.paired_text(),
-                    p.order.as_ref().map(|o| o.describe()).unwrap_or_default(),
+                    // One verdict (S15): S7's, and what the evidence beside it means.
+                    [Some(p.verdict.verdict.clone()), p.evidence().meaning(None)]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>()
+                        .join(". "),
+                    p.evidence().paired_line().unwrap_or_default(),
+                    p.evidence().order_line().unwrap_or_default(),
                     // Computed from the two rows' MEASURED trials.
                     Tag::Derived.to_string(),
                 ]);

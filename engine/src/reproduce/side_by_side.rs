@@ -48,6 +48,9 @@ pub struct ArmSide {
     pub programs: Vec<ProgramCheck>,
     /// A kernel's result check, theirs against the rerun's.
     pub result_check: Option<ResultCheck>,
+    /// S13's flag when the power sources cannot be told apart: said once
+    /// for the whole reproduce, not in each arm's or point's sentence.
+    pub power_flag: Option<String>,
 }
 
 impl ArmSide {
@@ -124,7 +127,7 @@ impl SideBySide {
                 let metric = "paired ratio B/A";
                 let s7 = compare(Spread::from(their), Spread::from(my), ("theirs", "mine"), metric, "");
                 let (power, blocked) = s13(original, my_power.as_deref());
-                let s7 = guarded(&s7, metric, power.as_slice());
+                let s7 = guarded(&s7, metric, blocking(&power).as_slice());
                 RatioSide { theirs, mine, judged: judge(theirs, mine, s7, blocked) }
             });
         // A comparison's claim is its ratio; without one, each arm is its
@@ -142,6 +145,9 @@ impl SideBySide {
         let results: Vec<&ResultCheck> = arms.iter().filter_map(|a| a.result_check.as_ref()).collect();
         let (outcome, weighed) = weigh((outcome, &text), &programs, &results);
         text = weighed;
+        if let Some(flag) = arms.iter().find_map(|a| a.power_flag.as_deref()) {
+            text.push_str(&format!("; flagged: {flag}"));
+        }
         if ratio.is_some() {
             let words: Vec<String> = arms.iter().map(|a| format!("arm {} {}", a.label, a.outcome.word())).collect();
             text.push_str(&format!(" [{}]", words.join(", ")));
@@ -226,6 +232,12 @@ fn s13(theirs: &Original, my_power: Option<&str>) -> (Option<Check>, bool) {
     (power, blocked)
 }
 
+/// The S13 check as a guard on one arm's or point's verdict: only a known
+/// difference (mains against battery) weighs there; a flag is said once.
+fn blocking(power: &Option<Check>) -> Vec<Check> {
+    power.iter().filter(|c| c.kind == CheckKind::NoClaim).cloned().collect()
+}
+
 /// The conditions the rerun's arm `i` recorded (`mine`, its row), or what
 /// the session read with the arm's program and result check when it was
 /// not recorded; and the power source S13 weighs.
@@ -269,7 +281,7 @@ impl ArmSide {
                 &metric,
                 &o.unit,
             );
-            let s7 = guarded(&s7, &metric, power.as_slice());
+            let s7 = guarded(&s7, &metric, blocking(&power).as_slice());
             judge(
                 Measured { median: o.median, iqr: o.iqr, n: o.timed as usize },
                 Measured { median, iqr, n: summary.n },
@@ -303,6 +315,7 @@ impl ArmSide {
             text,
             programs,
             result_check,
+            power_flag: power.filter(|c| c.kind == CheckKind::Flag).map(|c| c.text),
         })
     }
 }

@@ -161,6 +161,8 @@ impl PointByPoint {
                     if outcome == Outcome::Reproduced { String::new() } else { format!(" ({})", points.join(", ")) };
                 (!points.is_empty()).then(|| format!("{} {}{named}", points.len(), outcome.word()))
             })
+            // S13's flag once for the sweep, not on every point.
+            .chain(self.points.iter().find_map(|(_, side)| side.power_flag.as_ref()).map(|f| format!("flagged: {f}")))
             .chain(self.different_files())
             .collect::<Vec<_>>()
             .join("; ")

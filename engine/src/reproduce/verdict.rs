@@ -5,11 +5,15 @@
 //! far noisier than the row it checks confirms nothing: its wide IQR hides
 //! any difference the original's precision could have shown. The rule:
 //!
-//! 1. **differs** when S7 (with S13's power guard) claims a difference;
+//! 1. **differs** when S7 (with S13's power guard) claims a difference,
+//!    the noise of a side above that bound named beside it;
 //! 2. **inconclusive** when it does not, and
 //!    - S13 took the claim away (mains against battery), or
 //!    - either side has fewer than [`MIN_TRIALS`] timed trials (an IQR of
 //!      three trials is no spread to judge by), or
+//!    - either side is too noisy to tell: an IQR above a tenth of its
+//!      median (the course's bound, C.8.1) hides any difference smaller
+//!      than itself, so two such rows "agree" about anything, or
 //!    - the rerun is too noisy: its IQR fraction (IQR / median) is more than
 //!      [`NOISE_FACTOR`] times theirs *and* more than [`NOISE_FLOOR`]. A
 //!      rerun more precise than theirs is never the reason;
@@ -32,9 +36,10 @@ pub const MIN_TRIALS: usize = 5;
 const ENVIRONMENT_BOUND: f64 = 0.1;
 
 /// The rule in one sentence, for the plan and the README.
-pub const RULE: &str = "differs when S7 claims a difference; inconclusive when it does not but the rerun's IQR \
-                        fraction is more than twice theirs and above 1 % of its median, either side has fewer than 5 \
-                        timed trials, or the power sources differ (S13); reproduced otherwise. A kernel that \
+pub const RULE: &str = "differs when S7 claims a difference; inconclusive when it does not but either side's IQR is \
+                        above a tenth of its median, the rerun's IQR fraction is more than twice theirs and above 1 % \
+                        of its median, either side has fewer than 5 timed trials, or the power sources differ (S13); \
+                        reproduced otherwise. A kernel that \
                         computed another result differs; times that agree on a program that is not theirs are \
                         inconclusive";
 
@@ -112,18 +117,39 @@ pub fn judge(theirs: Measured, mine: Measured, s7: Comparison, blocked: bool) ->
             few.0, few.1
         ))
     } else {
-        noisy(theirs.fraction(), mine.fraction())
+        noisy(theirs.fraction(), mine.fraction()).or_else(|| {
+            too_noisy(theirs, mine).map(|noise| {
+                format!(
+                    "too noisy to tell: {noise}, so a difference smaller than that could not show; pin the run, \
+                     close other programs, plug in and let the machine idle, then rerun"
+                )
+            })
+        })
     };
     let outcome = match (s7.claimed, &why) {
         (true, _) => Outcome::Differs,
         (false, Some(_)) => Outcome::Inconclusive,
         (false, None) => Outcome::Reproduced,
     };
+    // A difference S7 claims stays one, with the noise it was claimed through.
+    let noise = if s7.claimed { too_noisy(theirs, mine).map(|n| format!("; noisy: {n}")) } else { None };
     let text = match &why {
         Some(why) => format!("{} — {why} ({})", outcome.word(), s7.verdict),
-        None => format!("{} — {}", outcome.word(), s7.verdict),
+        None => format!("{} — {}{}", outcome.word(), s7.verdict, noise.unwrap_or_default()),
     };
     Judged { outcome, s7, why, text }
+}
+
+/// The sides whose IQR is above a tenth of their median, in words, or
+/// `None` when neither is.
+fn too_noisy(theirs: Measured, mine: Measured) -> Option<String> {
+    let pct = |f: f64| format!("{} %", format_significant(100.0 * f, 2));
+    let said: Vec<String> = [("their row's", theirs), ("the rerun's", mine)]
+        .into_iter()
+        .filter(|(_, m)| m.fraction() > ENVIRONMENT_BOUND)
+        .map(|(whose, m)| format!("{whose} IQR is {} of its median", pct(m.fraction())))
+        .collect();
+    (!said.is_empty()).then(|| format!("{} (above a tenth)", said.join(" and ")))
 }
 
 /// Why a rerun is too noisy to confirm theirs, or `None`.
@@ -179,7 +205,7 @@ mod tests {
     #[test]
     fn precise_reruns_reproduce() {
         for (theirs, mine) in [
-            ((10.0, 2.0, 31), (10.5, 0.1, 31)),
+            ((10.0, 0.9, 31), (10.5, 0.1, 31)),
             ((10.0, 0.1, 31), (10.05, 0.19, 31)),
             ((10.0, 0.0, 31), (10.0, 0.09, 31)),
         ] {
@@ -195,6 +221,26 @@ mod tests {
         let j = judged((10.0, 0.1, 31), (15.0, 1.0, 31));
         assert_eq!(j.outcome, Outcome::Differs);
         assert!(j.text.starts_with("differs — median (s): mine is 1.50× theirs"), "{}", j.text);
+    }
+
+    // SPEC R4: the issue's case — both rows with an IQR about a third of
+    // the median — is inconclusive, never reproduced; a difference S7
+    // claims through such noise still differs, the noise named.
+    #[test]
+    fn two_noisy_rows_are_inconclusive() {
+        let j = judged((10.0, 3.3, 31), (10.4, 3.4, 31));
+        assert_eq!(j.outcome, Outcome::Inconclusive, "{}", j.text);
+        assert!(
+            j.text.contains("too noisy to tell: their row's IQR is 33 % of its median and the rerun's IQR is 33 %"),
+            "{}",
+            j.text
+        );
+        let one = judged((10.0, 0.8, 31), (10.2, 1.5, 31));
+        assert_eq!(one.outcome, Outcome::Inconclusive, "{}", one.text);
+        assert!(one.text.contains("the rerun's IQR is 15 %") && !one.text.contains("their row's"), "{}", one.text);
+        let claimed = judged((10.0, 1.5, 31), (20.0, 3.0, 31));
+        assert_eq!(claimed.outcome, Outcome::Differs, "{}", claimed.text);
+        assert!(claimed.text.contains("; noisy: their row's IQR is 15 %"), "{}", claimed.text);
     }
 
     // SPEC R4: too few trials, or S13's guard, leave it inconclusive.

@@ -147,8 +147,8 @@ fn reading_ui(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
             ui.label(
                 RichText::new(vernier_engine::soak::analysis::honesty_line(a, vernier_engine::soak::SCORE_UNIT)).weak(),
             );
-            if let Some(negative) = &reading.negative {
-                ui.label(RichText::new(negative).weak());
+            if let Some(finding) = &reading.finding {
+                ui.label(RichText::new(finding).weak());
             }
         }
         Err(e) if reading.soak.is_some() => {

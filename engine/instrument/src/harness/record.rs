@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 
 use super::raw::{self, RawError};
 use super::{BenchResult, ScanSpec};
+use vernier_model::display::full_stop;
 use vernier_model::notebook::{
     Boundary, Condition, ConditionKind, ConditionName, EnvField, Environment, Measurement, NewPair, NewSweep, Notebook,
     NotebookPath, RawFile, Tag,
@@ -181,10 +182,10 @@ pub fn add_rows_extending(
             paired: result.paired.clone(),
             order: result.order.clone(),
         };
+        let said = full_stop(&pair.evidence().passage(None));
         // Both rows were just recorded, so the pair's runs exist.
         if let Ok(number) = notebook.record_pair(pair, [*a, *b], at) {
-            let order = result.order.as_ref().map(|o| format!("; {}", o.describe())).unwrap_or_default();
-            let note = format!("Comparison C{number}: runs {a} (A) and {b} (B), interleaved: {}{order}.", c.verdict);
+            let note = format!("Comparison C{number}: runs {a} (A) and {b} (B), interleaved: {said}");
             let _ = notebook.add_note(&note, at);
         }
     }

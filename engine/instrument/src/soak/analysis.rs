@@ -4,8 +4,10 @@
 use serde::Serialize;
 
 use super::file::SoakData;
-use vernier_model::notebook::{MAX_OPENING_SHARE, MAX_TAIL_SHARE, SoakNumbers, SoakProtocol};
-use vernier_model::stats::{Summary, format_significant, percentile_sorted};
+use vernier_model::notebook::{
+    Condition, ConditionName, Conditions as _, MAX_OPENING_SHARE, MAX_TAIL_SHARE, SoakNumbers, SoakProtocol,
+};
+use vernier_model::stats::{Summary, format_plain, format_significant, percentile_sorted};
 
 /// Opening window of the course's own analysis tool (T6).
 pub const COURSE_WINDOW_S: f64 = 60.0;
@@ -225,6 +227,82 @@ pub fn honesty_line(a: &Analysis, unit: &str) -> String {
         Some(warning) => format!("{line} But {warning}."),
         None => line,
     }
+}
+
+/// What a soak's sensors could see (SPEC T12): whether the host is shared,
+/// and whether a real clock or temperature was read, so a fall in score
+/// could be traced to its cause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sight {
+    /// The host is shared (T8): a neighbour's load cannot be seen.
+    pub shared: bool,
+    /// A clock or a temperature column holds observations.
+    pub cause_observed: bool,
+}
+
+impl Sight {
+    /// From the file's or the row's facts and the columns that hold no
+    /// observation (placeholders, a nominal clock).
+    pub fn of<'a>(facts: impl IntoIterator<Item = (&'a str, &'a str)>, unobserved: &[String]) -> Self {
+        let seen = |column: &str| !unobserved.iter().any(|u| u.trim() == column);
+        Sight {
+            shared: shared_host(facts),
+            cause_observed: seen("clock_mhz") || seen("soc_temp_c") || seen("skin_temp_c"),
+        }
+    }
+
+    /// A file's sight.
+    pub fn of_file(data: &SoakData) -> Self {
+        Self::of(data.facts(), &data.unobserved())
+    }
+
+    /// A recorded soak's sight, from its conditions: the machine's facts
+    /// and the `placeholders` it named.
+    pub fn of_conditions(conditions: &[Condition]) -> Self {
+        let unobserved: Vec<String> = conditions
+            .value_of(ConditionName::Placeholders)
+            .map(|p| p.split(',').map(|c| c.trim().to_owned()).collect())
+            .unwrap_or_default();
+        Self::of(conditions.iter().map(|c| (c.field.as_str(), c.value.as_str())), &unobserved)
+    }
+}
+
+/// The finding sentence a soak's numbers support (T8, T12), or `None`: no
+/// onset is a negative result; an onset the sensors cannot explain is a
+/// fall whose cause was not observed, never throttling; an onset on a
+/// machine whose clock or temperature was read, on a host of its own, is
+/// said by the six numbers alone. A file too short for its windows gives
+/// no finding (its warning says why).
+pub fn finding(a: &Analysis, sight: Sight) -> Option<String> {
+    if a.windows_warning.is_some() {
+        return None;
+    }
+    match a.t_onset {
+        None => negative_result(a, sight.shared),
+        Some(t) => fall_not_explained(t, sight),
+    }
+}
+
+/// An onset at `t` seconds said as a fall in score whose cause was not
+/// observed, when the sensors could not see one (T12); `None` otherwise.
+pub fn fall_not_explained(t: f64, sight: Sight) -> Option<String> {
+    let why = match (sight.cause_observed, sight.shared) {
+        (true, false) => return None,
+        (false, false) => "no real clock or temperature was read".to_owned(),
+        (true, true) => "the host is shared".to_owned(),
+        (false, true) => "no real clock or temperature was read, and the host is shared".to_owned(),
+    };
+    let mut text = format!(
+        "The score fell at t = {} s (t_onset) and its cause was not observed: {why}. It is reported as a fall in \
+         score, not as throttling; a machine with a readable clock or temperature, alone on its host, would show \
+         the cause.",
+        format_plain(t)
+    );
+    if sight.shared {
+        text.push(' ');
+        text.push_str(SHARED_HOST);
+    }
+    Some(text)
 }
 
 /// The negative-result wording (T8), when no onset was observed; on a

@@ -45,7 +45,7 @@ pub use environment::{Bench, EnvField, Environment, Workbench};
 pub use error::{CreateError, FolderError, LoadError, NotebookError, SaveError, SaveStep, create_folder};
 pub use figure::{MetricSpec, OwnFigure, Source};
 pub use kernel::{DEFAULT_MATMUL_N, DEFAULT_TILE, DEFAULT_WORKING_SET, KernelKind, KernelSpec};
-pub use optimisation::Optimisation;
+pub use optimisation::{Optimisation, build_warning};
 pub use pair::{NewPair, Pair};
 pub use param::{MAX_POINTS, MAX_VALUES, Param, point_label};
 pub use path::{NotebookPath, PathError};

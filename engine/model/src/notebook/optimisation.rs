@@ -84,6 +84,17 @@ impl Optimisation {
     }
 }
 
+/// The warning given when a run is measured, imported or typed with
+/// `build` (A18: said at once, not only at the audit), or `None` for a
+/// build that is a result.
+pub fn build_warning(build: &str) -> Option<String> {
+    Optimisation::of(build).diagnostic_reason().map(|why| {
+        format!(
+            "A18: {why} — a diagnostic, never a result; the report leaves it out of its results, comparisons and charts"
+        )
+    })
+}
+
 fn level(zero: bool) -> Option<Optimisation> {
     Some(if zero { Optimisation::Unoptimised } else { Optimisation::Optimised })
 }

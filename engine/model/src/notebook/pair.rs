@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Notebook, Run, RunColumn, Tag};
 use crate::display::inert_line;
-use crate::stats::{Comparison, OrderCheck, Summary};
+use crate::stats::{Comparison, Evidence, OrderCheck, Summary};
 
 /// A comparison row, shown as `C{number}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -50,20 +50,9 @@ pub struct NewPair {
 }
 
 impl NewPair {
-    /// The paired ratio in words, as [`Pair::paired_text`] will say it.
-    pub fn paired_text(&self) -> String {
-        paired_text(&self.labels, self.paired.as_ref())
-    }
-}
-
-/// `paired B/A 0.45 (IQR 0.01, 31 pairs)`.
-fn paired_text(labels: &[String; 2], paired: Option<&Summary>) -> String {
-    match paired {
-        Some(p) => {
-            let r = p.rounded();
-            format!("paired {}/{} {} (IQR {}, {} pairs)", labels[1], labels[0], r.median, r.iqr, p.n)
-        }
-        None => "paired ratios not available".to_owned(),
+    /// The verdict with its evidence, as [`Pair::evidence`] will say it.
+    pub fn evidence(&self) -> Evidence<'_> {
+        Evidence::new(&self.verdict, [&self.labels[0], &self.labels[1]], self.paired.as_ref(), self.order.as_ref())
     }
 }
 
@@ -73,9 +62,10 @@ impl Pair {
         format!("C{}", self.number)
     }
 
-    /// The paired ratio in words: `paired B/A 0.45 (IQR 0.01, 31 pairs)`.
-    pub fn paired_text(&self) -> String {
-        paired_text(&self.labels, self.paired.as_ref())
+    /// The verdict with the paired ratio and the order check as its
+    /// evidence (SPEC S15): every face says the comparison through it.
+    pub fn evidence(&self) -> Evidence<'_> {
+        Evidence::new(&self.verdict, [&self.labels[0], &self.labels[1]], self.paired.as_ref(), self.order.as_ref())
     }
 
     /// The pair's line in the Runs table, under its two rows, cell by
@@ -96,29 +86,24 @@ impl Pair {
                 ratio.as_ref().map_or_else(String::new, |r| format!("IQR {}{}", r.iqr, order.unwrap_or_default()))
             }
             RunColumn::MinMax => ratio.as_ref().map_or_else(String::new, |r| format!("{} / {}", r.min, r.max)),
-            RunColumn::Conditions => self.order.as_ref().map(OrderCheck::describe).unwrap_or_default(),
+            RunColumn::Conditions => self.evidence().order_line().unwrap_or_default(),
             RunColumn::RawFile => String::new(),
             RunColumn::Tag => Tag::Derived.to_string(),
         })
     }
 
-    /// The pair as one line beside its rows: label, arms, verdict, paired
-    /// ratio and order effect, inert.
+    /// The pair as one line beside its rows: label, arms, then the
+    /// verdict with its evidence (SPEC S15), inert.
     pub fn line(&self) -> String {
-        let mut parts = vec![
-            format!(
-                "{}: {} (run {}) vs {} (run {})",
-                self.label(),
-                self.labels[0],
-                self.runs[0],
-                self.labels[1],
-                self.runs[1]
-            ),
-            self.verdict.verdict.clone(),
-            self.paired_text(),
-        ];
-        parts.extend(self.order.as_ref().map(OrderCheck::describe));
-        inert_line(parts.join(" · "))
+        inert_line(format!(
+            "{}: {} (run {}) vs {} (run {}) · {}",
+            self.label(),
+            self.labels[0],
+            self.runs[0],
+            self.labels[1],
+            self.runs[1],
+            self.evidence().passage(None)
+        ))
     }
 
     /// The comparison in the course's short form (D7, S11): one report
@@ -154,10 +139,17 @@ impl Pair {
         // Each clause carries its own tag (A7): the medians and the
         // conditions they were measured under, then what is derived from them.
         let derived = Tag::Derived;
-        let order = self.order.as_ref().map(|o| format!("; {} ({derived})", o.describe())).unwrap_or_default();
+        let tag = format!(" ({derived})");
+        let evidence = self.evidence().tagged(&tag);
+        let more: String = [evidence.paired_line(), evidence.order_line()]
+            .into_iter()
+            .flatten()
+            .map(|l| format!("; {l}{tag}"))
+            .collect();
+        let meaning = evidence.meaning(None).map(|m| format!(" {m}")).unwrap_or_default();
         inert_line(format!(
             "{}: median {} for {} against {} for {} — medians of {repetitions}, interleaved (runs {} and {}), \
-             {conditions}, {build} ({}); {} ({derived}); {} ({derived}){order}.",
+             {conditions}, {build} ({}); {} ({derived}){more}.{meaning}",
             self.what,
             figures(v.median_b, v.iqr_b),
             self.labels[1],
@@ -167,7 +159,6 @@ impl Pair {
             self.runs[1],
             Tag::Measured,
             v.verdict,
-            self.paired_text(),
         ))
     }
 }

@@ -39,6 +39,10 @@ pub struct OrderCheck {
     /// is reversed, as a fraction of A's median; `None` when A's median
     /// is zero.
     pub effect: Option<f64>,
+    /// What the move is judged against: the two arms' IQRs together, in
+    /// the arms' unit. `None` in a check recorded before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowance: Option<f64>,
 }
 
 impl OrderCheck {
@@ -51,6 +55,7 @@ impl OrderCheck {
             difference_ba,
             confound: moved.abs() > allowance,
             effect: (median_a != 0.0).then(|| moved / median_a),
+            allowance: Some(allowance),
         }
     }
 
@@ -59,9 +64,11 @@ impl OrderCheck {
         self.effect.map(|e| format!("{}{} %", if e >= 0.0 { "+" } else { "" }, format_significant(100.0 * e, 2)))
     }
 
-    /// `order effect +0.3 % (the two orders agree)`.
+    /// `order effect +0.3 % (within the noise)`: for a row's conditions,
+    /// where the arms' figures are beside it (see
+    /// [`super::Evidence::order_line`] for the full sentence).
     pub fn describe(&self) -> String {
-        let verdict = if self.confound { "order is a confound" } else { "the two orders agree" };
+        let verdict = if self.confound { "order is a confound" } else { "within the noise" };
         match self.effect_text() {
             Some(effect) => format!("order effect {effect} ({verdict})"),
             None => verdict.to_owned(),

@@ -7,6 +7,7 @@
 //! draws, so those would only look rigorous.
 
 mod comparison;
+mod evidence;
 mod percentile;
 mod rounding;
 mod shape;
@@ -14,6 +15,7 @@ mod summary;
 pub mod units;
 
 pub use comparison::{Comparison, OrderCheck, Spread, at_allowance_place, compare, paired_ratios};
+pub use evidence::Evidence;
 pub use percentile::{median_of, percentile_sorted};
 pub use rounding::{
     Rounded, decimals_for_dispersion, format_at, format_percent, format_percent_change, format_plain,
