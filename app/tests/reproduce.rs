@@ -604,3 +604,69 @@ fn an_argument_of_invisible_characters_is_shown_in_the_plan() {
     assert!(plan.contains(r"/bin/echo $'\U000e0041\U000e0042' $'a\u00adb'"), "{plan}");
     assert!(!plan.contains("/bin/echo ''"), "{plan}");
 }
+
+// SPEC R4 (amended): two rows whose IQR is about a third of the median —
+// theirs and the rerun, the program printing the same nine figures in turn
+// — are inconclusive, never "reproduced", and the reason names the noise.
+#[cfg(unix)]
+#[test]
+fn two_noisy_rows_are_inconclusive_never_reproduced() {
+    let (tmp, theirs, mine) = two_notebooks();
+    let counter = tmp.path().join("counter");
+    let script = tmp.path().join("noisy.sh");
+    // Nine figures in turn: median 10, IQR 4 (40 % of the median).
+    std::fs::write(
+        &script,
+        format!(
+            "n=$(cat {c} 2>/dev/null || echo 0)\necho $(( (n + 1) % 9 )) > {c}\nset -- 6 14 8 12 10 7 13 9 11\nshift $n\necho \"v: $1\"\n",
+            c = counter.display()
+        ),
+    )
+    .expect("script");
+    let script = script.display().to_string();
+    let metric = ["--metric", "v: ([0-9]+)", "--metric-unit", "units"];
+    let bench = [&["bench", "-n", "9", "--warmup", "0", "--notebook", &theirs][..], &metric, &["--", "sh", &script]];
+    ok(vernier(&bench.concat()));
+    let v = json_of(&ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"])));
+    assert_eq!((v["theirs"]["median"].as_f64(), v["mine"]["median"].as_f64()), (Some(10.0), Some(10.0)), "{v}");
+    assert_eq!(v["outcome"], "inconclusive", "{v}");
+    let sentence = v["verdict_text"].as_str().expect("verdict text");
+    assert!(
+        sentence.contains("too noisy to tell: their row's IQR is 40 % of its median and the rerun's IQR is 40 %"),
+        "{sentence}"
+    );
+}
+
+// SPEC S16, R4: an imported row that times the multiply inside its driver,
+// rerun here as the driver's whole process, is not one measure: no verdict
+// either way, and the reason names both boundaries.
+#[test]
+fn an_imported_row_rerun_as_a_process_is_not_like_with_like() {
+    let (tmp, theirs, mine) = two_notebooks();
+    let csv = tmp.path().join("driver.csv");
+    std::fs::write(&csv, "t_ms\n1.0\n1.1\n0.9\n1.0\n1.05\n").expect("csv");
+    let csv = csv.display().to_string();
+    ok(vernier(&[
+        "import",
+        "csv",
+        &csv,
+        "--notebook",
+        &theirs,
+        "--column",
+        "t_ms",
+        "--command",
+        "true",
+        "--instrument",
+        "driver.cpp",
+        "--boundary",
+        "the multiply only, steady_clock",
+    ]));
+    let o = vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"]);
+    let v = json_of(&o);
+    assert_eq!(v["outcome"], "inconclusive", "{v}");
+    let sentence = v["verdict_text"].as_str().expect("verdict text");
+    assert!(
+        sentence.contains("not like with like (S16): their row times the multiply only, steady_clock (driver.cpp), the rerun each run's wall time as a whole process"),
+        "{sentence}"
+    );
+}

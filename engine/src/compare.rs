@@ -132,7 +132,7 @@ pub struct Check {
 }
 
 impl Check {
-    fn new(rule: &'static str, kind: CheckKind, text: String) -> Self {
+    pub(crate) fn new(rule: &'static str, kind: CheckKind, text: String) -> Self {
         Self { rule, kind, text }
     }
 }

@@ -25,7 +25,7 @@ use crate::documents::foreign::{Foreign, MAX_TRIALS, MAX_WORKBOOK_BYTES, SheetRu
 use crate::documents::measurements::{self, Opened, OwnWorkbook, ReadError};
 use crate::harness::provenance::Hashes;
 use crate::harness::{BenchSpec, DEFAULT_WARMUP, DEFAULT_WARMUP_TRIALS, Provenance, Subject, recorded_cooldown};
-use crate::notebook::KernelSpec;
+use crate::notebook::{Boundary, KernelSpec};
 use crate::notebook::{Condition, ConditionName, LoadError, Notebook, WarmupPolicy, conditions_text, store};
 use crate::notebook::{MetricSpec, OwnFigure};
 use crate::stats::Summary;
@@ -62,6 +62,15 @@ pub struct Original {
     /// Their row measured the program's own figure this way (SPEC E17):
     /// the rerun reads it the same way, from as many processes.
     pub figure: Option<OwnFigure>,
+    /// What their row's time is the time of (SPEC S16); `None` when their
+    /// file does not say (a workbook from before rows said it).
+    pub boundary: Option<Boundary>,
+}
+
+/// The timing boundary a workbook row's conditions state, if they do.
+fn sheet_boundary(conditions: &[Condition]) -> Option<Boundary> {
+    let timed = conditions.iter().find(|c| c.field.trim().eq_ignore_ascii_case(crate::notebook::BOUNDARY_FIELD))?;
+    Boundary::from_brief(&timed.value)
 }
 
 /// The other half of their interleaved comparison (SPEC R4): its row, and
@@ -293,10 +302,14 @@ impl Original {
             conditions: run.context().effective_conditions(),
             power_source: run.context().power_source(),
             figure: m.figure.clone(),
+            boundary: Some(m.timing_boundary()),
         })
     }
 
     /// Row `row` of a foreign workbook's Runs sheet.
+    ///
+    /// Its timing boundary is what its Conditions cell's `timed` says (SPEC
+    /// S16), or not known.
     pub fn from_sheet(runs: &[SheetRun], row: u32) -> Result<Self, ReproduceError> {
         let r = runs.iter().find(|r| r.number == row).ok_or(ReproduceError::NoSuchRow(row))?;
         Ok(Self {
@@ -318,6 +331,7 @@ impl Original {
                 .find(|c| c.field.eq_ignore_ascii_case(ConditionName::PowerSource.as_str()) && c.is_stated())
                 .map(|c| c.value.clone()),
             figure: None,
+            boundary: sheet_boundary(&r.conditions),
         })
     }
 
@@ -647,6 +661,7 @@ mod tests {
             conditions: vec![Condition { field: "governor".into(), value: "\x1b[2K\rcommand: true".into() }],
             power_source: None,
             figure: None,
+            boundary: None,
         };
         let rerun = original.rerun(&mut Hashes::default()).expect("rerun");
         let plan = original.plan("theirs", &rerun);

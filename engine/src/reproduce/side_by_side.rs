@@ -12,7 +12,7 @@ use super::{EnvDifference, Original, env_diff};
 use crate::compare::{Check, CheckKind, guarded, power_check, unit_scale};
 use crate::display::inert_line;
 use crate::harness::BenchResult;
-use crate::notebook::{Condition, RowContext, Run};
+use crate::notebook::{Boundary, Condition, KernelSpec, RowContext, Run};
 use crate::stats::units::{DisplayUnit, Figures};
 use crate::stats::{Spread, Summary, compare};
 
@@ -126,9 +126,13 @@ impl SideBySide {
                 let (theirs, mine) = (measured(their), measured(my));
                 let metric = "paired ratio B/A";
                 let s7 = compare(Spread::from(their), Spread::from(my), ("theirs", "mine"), metric, "");
-                let (power, blocked) = s13(original, my_power.as_deref());
-                let s7 = guarded(&s7, metric, blocking(&power).as_slice());
-                RatioSide { theirs, mine, judged: judge(theirs, mine, s7, blocked) }
+                let (power, power_blocks) = s13(original, my_power.as_deref());
+                let kernel = result.arms.first().is_some_and(|a| KernelSpec::from_argv(&a.command).is_some());
+                let unlike = s16(original, kernel, &original.unit);
+                let mut guards = blocking(&power);
+                guards.extend(unlike.clone().map(|text| Check::new("S16", CheckKind::NoClaim, text)));
+                let s7 = guarded(&s7, metric, &guards);
+                RatioSide { theirs, mine, judged: judge(theirs, mine, s7, unlike.as_deref().or(power_blocks)) }
             });
         // A comparison's claim is its ratio; without one, each arm is its
         // own claim and the worst outcome leads. Either way every arm's
@@ -223,13 +227,38 @@ fn weigh((outcome, text): (Outcome, &str), programs: &[&ProgramCheck], results: 
     }
 }
 
+/// What the guard S13 says when it takes the claim away.
+const POWER_BLOCKS: &str =
+    "the two runs were on different power sources, so S7 may not claim either way; rerun on theirs";
+
 /// S13 between their row's power source and the rerun's: the check S7 is
-/// guarded with, and whether it takes the claim away.
-fn s13(theirs: &Original, my_power: Option<&str>) -> (Option<Check>, bool) {
+/// guarded with, and why it takes the claim away, when it does.
+fn s13(theirs: &Original, my_power: Option<&str>) -> (Option<Check>, Option<&'static str>) {
     let name = format!("their run {}", theirs.row);
     let (_, power) = power_check((&name, theirs.power_source.as_deref()), ("the rerun", my_power));
-    let blocked = power.as_ref().is_some_and(|c| c.kind == CheckKind::NoClaim);
+    let blocked = power.as_ref().is_some_and(|c| c.kind == CheckKind::NoClaim).then_some(POWER_BLOCKS);
     (power, blocked)
+}
+
+/// S16 between their row and the rerun of it: what the rerun times (the
+/// process, a kernel call, or the program's figure read their way) against
+/// what their row states it timed; `None` when they are one measure or
+/// their row does not say.
+fn s16(theirs: &Original, kernel: bool, unit: &str) -> Option<String> {
+    let their = theirs.boundary.as_ref()?;
+    let mine = match (&theirs.figure, kernel) {
+        (Some(own), _) => Boundary::OwnFigure { metric: own.spec.describe() },
+        (None, true) => Boundary::KernelCall,
+        (None, false) => Boundary::ProcessWall,
+    };
+    (!their.same_as(&mine, [&theirs.unit, unit])).then(|| {
+        format!(
+            "not like with like (S16): their row times {}, the rerun {}, so S7 may not claim either way; rerun it \
+             with their instrument",
+            their.describe(),
+            mine.describe()
+        )
+    })
 }
 
 /// The S13 check as a guard on one arm's or point's verdict: only a known
@@ -271,7 +300,8 @@ impl ArmSide {
         let f = scale.unwrap_or(1.0);
         let (median, iqr) = (summary.median * f, summary.iqr * f);
         let (read, my_power) = conditions(result, mine, i);
-        let (power, blocked) = s13(o, my_power.as_deref());
+        let (power, power_blocks) = s13(o, my_power.as_deref());
+        let unlike = s16(o, KernelSpec::from_argv(&arm.command).is_some(), &arm.unit);
         let judged = scale.map(|_| {
             let metric = format!("median ({})", o.unit);
             let s7 = compare(
@@ -281,12 +311,14 @@ impl ArmSide {
                 &metric,
                 &o.unit,
             );
-            let s7 = guarded(&s7, &metric, blocking(&power).as_slice());
+            let mut guards = blocking(&power);
+            guards.extend(unlike.clone().map(|text| Check::new("S16", CheckKind::NoClaim, text)));
+            let s7 = guarded(&s7, &metric, &guards);
             judge(
                 Measured { median: o.median, iqr: o.iqr, n: o.timed as usize },
                 Measured { median, iqr, n: summary.n },
                 s7,
-                blocked,
+                unlike.as_deref().or(power_blocks),
             )
         });
         let result_check = result_check(&o.conditions, &read);

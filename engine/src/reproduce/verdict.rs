@@ -8,7 +8,8 @@
 //! 1. **differs** when S7 (with S13's power guard) claims a difference,
 //!    the noise of a side above that bound named beside it;
 //! 2. **inconclusive** when it does not, and
-//!    - S13 took the claim away (mains against battery), or
+//!    - a guard took the claim away: S13 (mains against battery) or S16
+//!      (their row and the rerun time different things), or
 //!    - either side has fewer than [`MIN_TRIALS`] timed trials (an IQR of
 //!      three trials is no spread to judge by), or
 //!    - either side is too noisy to tell: an IQR above a tenth of its
@@ -104,12 +105,12 @@ pub struct Judged {
 }
 
 /// Judges `theirs` against `mine` given S7's guarded comparison of the
-/// two; `blocked` when S13 took S7's claim away.
-pub fn judge(theirs: Measured, mine: Measured, s7: Comparison, blocked: bool) -> Judged {
+/// two; `blocked` says why, when a guard (S13, S16) took S7's claim away.
+pub fn judge(theirs: Measured, mine: Measured, s7: Comparison, blocked: Option<&str>) -> Judged {
     let why = if s7.claimed {
         None
-    } else if blocked {
-        Some("the two runs were on different power sources, so S7 may not claim either way; rerun on theirs".to_owned())
+    } else if let Some(blocked) = blocked {
+        Some(blocked.to_owned())
     } else if let Some(few) = [("theirs", theirs.n), ("the rerun", mine.n)].into_iter().find(|(_, n)| *n < MIN_TRIALS) {
         Some(format!(
             "too short to tell: {} has {} timed trial(s), and an IQR needs at least {MIN_TRIALS} to mean anything; \
@@ -187,7 +188,7 @@ mod tests {
             "median (s)",
             "s",
         );
-        judge(side(theirs), side(mine), s7, false)
+        judge(side(theirs), side(mine), s7, None)
     }
 
     // SPEC R4: the issue's case — a precise row (IQR 1.1 % of its median)
@@ -251,6 +252,6 @@ mod tests {
         assert!(j.text.contains("too short to tell: theirs has 3 timed trial(s)"), "{}", j.text);
         let s7 = compare(Spread { median: 1.0, iqr: 0.1 }, Spread { median: 1.0, iqr: 0.1 }, ("a", "b"), "m", "s");
         let side = Measured { median: 1.0, iqr: 0.1, n: 31 };
-        assert_eq!(judge(side, side, s7, true).outcome, Outcome::Inconclusive);
+        assert_eq!(judge(side, side, s7, Some("a guard")).outcome, Outcome::Inconclusive);
     }
 }

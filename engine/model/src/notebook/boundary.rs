@@ -6,6 +6,13 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The Conditions column's name for the boundary, and its words.
+pub const BRIEF_FIELD: &str = "timed";
+const PROCESS_WALL: &str = "whole process";
+const KERNEL_CALL: &str = "one kernel call";
+const OWN_FIGURE: &str = "the program's figure";
+const NOT_STATED: &str = "not stated";
+
 /// What a row's time is the time of.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Boundary {
@@ -50,13 +57,33 @@ impl Boundary {
     /// other conditions: `timed: whole process`.
     pub fn brief(&self) -> String {
         let what = match self {
-            Boundary::ProcessWall => "whole process".to_owned(),
-            Boundary::KernelCall => "one kernel call".to_owned(),
-            Boundary::OwnFigure { metric } => format!("the program's figure ({metric})"),
+            Boundary::ProcessWall => PROCESS_WALL.to_owned(),
+            Boundary::KernelCall => KERNEL_CALL.to_owned(),
+            Boundary::OwnFigure { metric } => format!("{OWN_FIGURE} ({metric})"),
             Boundary::Instrument { instrument, stated } => format!("{stated} ({instrument})"),
-            Boundary::NotStated => "not stated".to_owned(),
+            Boundary::NotStated => NOT_STATED.to_owned(),
         };
-        format!("timed: {what}")
+        format!("{BRIEF_FIELD}: {what}")
+    }
+
+    /// The boundary a Conditions cell states as its `timed` condition's
+    /// value (what [`Boundary::brief`] wrote), for a row read from a
+    /// workbook; `None` for a value it cannot have written.
+    pub fn from_brief(value: &str) -> Option<Boundary> {
+        let value = value.trim();
+        Some(match value {
+            PROCESS_WALL => Boundary::ProcessWall,
+            KERNEL_CALL => Boundary::KernelCall,
+            NOT_STATED => Boundary::NotStated,
+            _ => {
+                let (head, tail) = value.strip_suffix(')')?.rsplit_once(" (")?;
+                if head == OWN_FIGURE {
+                    Boundary::OwnFigure { metric: tail.to_owned() }
+                } else {
+                    Boundary::Instrument { instrument: tail.to_owned(), stated: head.to_owned() }
+                }
+            }
+        })
     }
 
     /// True when two rows' times, in `units`, time the same thing: the same
@@ -86,6 +113,18 @@ mod tests {
         assert!(!Boundary::ProcessWall.same_as(&driver("multiply only"), ["s", "s"]));
         assert!(driver("multiply only").same_as(&driver("the multiply"), ["ms", "ms"]));
         assert!(!driver("multiply only").same_as(&driver("multiply only"), ["ms", "s"]));
+        for b in [
+            Boundary::ProcessWall,
+            Boundary::KernelCall,
+            Boundary::NotStated,
+            Boundary::OwnFigure { metric: "ns/access".into() },
+            driver("a, b"),
+        ] {
+            let brief = b.brief();
+            let value = brief.strip_prefix("timed: ").expect("the field");
+            assert_eq!(Boundary::from_brief(value), Some(b), "{brief}");
+        }
+        assert_eq!(Boundary::from_brief("a sundial"), None);
         let figure = |m: &str| Boundary::OwnFigure { metric: m.into() };
         assert!(figure("ns/access").same_as(&figure("ns/access"), ["ns/access", "ns/access"]));
         assert!(!figure("ns/access").same_as(&figure("GB/s"), ["ns/access", "ns/access"]));

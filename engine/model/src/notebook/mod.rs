@@ -33,7 +33,7 @@ mod writing;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-pub use boundary::Boundary;
+pub use boundary::{BRIEF_FIELD as BOUNDARY_FIELD, Boundary};
 pub use columns::{PredictionColumn, RunColumn, SoakColumn};
 pub use condition::{
     Brevity, CONTROL, Condition, ConditionKind, ConditionName, Conditions, NO_PLACEMENT, brief_conditions,
