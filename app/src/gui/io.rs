@@ -196,16 +196,23 @@ pub struct Io {
 impl Io {
     /// Starts the thread; `waker` asks the window to repaint; `watches`
     /// look at the disk once a second and after every job.
-    pub fn spawn(waker: impl Fn() + Send + Sync + 'static, watches: Vec<Box<dyn Watch>>) -> std::io::Result<Self> {
+    pub fn spawn(
+        waker: impl Fn() + Send + Sync + 'static,
+        watches: Vec<Box<dyn Watch>>,
+        lock_wait: Arc<dyn vernier_engine::notebook::store::LockWait>,
+    ) -> std::io::Result<Self> {
         let (requests, inbox) = sync_channel::<Request>(64);
         let (sender, events) = sync_channel::<Event>(64);
         let reply = Reply { sender, waker: Arc::new(waker) };
         let out = reply.clone();
         let gate: Arc<std::sync::Mutex<Gate>> = Arc::default();
         let shared = Arc::clone(&gate);
-        let thread = std::thread::Builder::new()
-            .name("vernier-io".into())
-            .spawn(move || serve(&inbox, &out, &shared, watches))?;
+        let thread = std::thread::Builder::new().name("vernier-io".into()).spawn(move || {
+            // This thread's waits for a folder's lock are said in this
+            // window (N10), whatever other window the process holds.
+            vernier_engine::notebook::store::set_thread_lock_wait(lock_wait);
+            serve(&inbox, &out, &shared, watches)
+        })?;
         Ok(Self { gate, requests, events, reply, thread: Some(thread) })
     }
 

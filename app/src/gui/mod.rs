@@ -521,12 +521,17 @@ impl VernierApp {
             cc.storage.and_then(|s| eframe::get_value(s, settings::KEY)).unwrap_or_default();
         settings.remember(&dir);
         cc.egui_ctx.set_theme(if settings.dark { egui::Theme::Dark } else { egui::Theme::Light });
-        let ctx = cc.egui_ctx.clone();
-        let io = io::Io::spawn(move || ctx.request_repaint(), vec![Box::new(workbook::FollowWorkbook::default())]).ok();
         // The file thread's waits for the folder's lock are said in the
-        // status bar (N10).
+        // status bar (N10); any other writer of the process waits the same.
         let lock_wait = Arc::new(lock_wait::WindowWait::new(cc.egui_ctx.clone()));
         store::set_lock_wait(Arc::clone(&lock_wait) as Arc<dyn store::LockWait>);
+        let ctx = cc.egui_ctx.clone();
+        let io = io::Io::spawn(
+            move || ctx.request_repaint(),
+            vec![Box::new(workbook::FollowWorkbook::default())],
+            Arc::clone(&lock_wait) as Arc<dyn store::LockWait>,
+        )
+        .ok();
         let ctx = cc.egui_ctx.clone();
         // Progress waits for the window's slow pace; an ending is shown at
         // once. Around a pinned run the engine keeps this process's other

@@ -2148,11 +2148,15 @@ fn closing_by_hand_with_a_change_not_on_disk_asks_and_names_the_recovery_file() 
 
 // SPEC N10: a save waiting for the folder's lock is said in the status bar
 // with the holder (here this process, named by its line in the lock file),
-// and the words go once the lock is free and the change is on disk.
+// and the words go once the lock is free and the change is on disk. It is
+// said in its own window even when a second window opened after it in the
+// same process (as the other tests' windows do).
 #[test]
 fn a_save_waiting_for_the_lock_is_said_in_the_status_bar() {
     let (_tmp, dir, _) = new_notebook("Waiting");
     let mut harness = app_on(dir.clone());
+    let (_other_tmp, other_dir, _) = new_notebook("Another window");
+    let _other = app_on(other_dir);
     let held = store::lock(&dir).expect("the test holds the lock");
     harness.state_mut().apply(super::AppCommand::AddNote("typed while the lock was held".into()));
     let deadline = std::time::Instant::now() + Duration::from_secs(20);

@@ -15,7 +15,10 @@ use crate::bounded;
 mod leftovers;
 mod lock;
 pub use leftovers::{Leftover, Writer, find as leftovers, reservation_text, writer_tag};
-pub use lock::{FIRST_WORD, FolderLock, Holder, LOCK_FILE, LockError, LockWait, REPEAT_EVERY, Waiting, set_lock_wait};
+pub use lock::{
+    FIRST_WORD, FolderLock, Holder, LOCK_FILE, LockError, LockWait, REPEAT_EVERY, Waiting, set_lock_wait,
+    set_thread_lock_wait,
+};
 
 /// The log's file name inside a notebook folder.
 pub const NOTEBOOK_FILE: &str = "notebook.ron";

@@ -134,8 +134,23 @@ pub fn set_lock_wait(wait: Arc<dyn LockWait>) {
     }
 }
 
-/// The process's [`LockWait`].
+thread_local! {
+    /// This thread's own [`LockWait`], before the process's.
+    static THREAD_WAIT: std::cell::RefCell<Option<Arc<dyn LockWait>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Sets how the writers of the calling thread wait, before the process's
+/// [`set_lock_wait`]: a window's file thread says its waits in its own
+/// window even where one process holds several (the window's tests do).
+pub fn set_thread_lock_wait(wait: Arc<dyn LockWait>) {
+    THREAD_WAIT.with(|slot| *slot.borrow_mut() = Some(wait));
+}
+
+/// The calling thread's [`LockWait`], else the process's.
 fn current_wait() -> Arc<dyn LockWait> {
+    if let Some(own) = THREAD_WAIT.with(|slot| slot.borrow().clone()) {
+        return own;
+    }
     wait_slot().read().map(|w| Arc::clone(&w)).unwrap_or_else(|_| Arc::new(Silent))
 }
 
