@@ -349,7 +349,7 @@ impl Default for Layout {
                 Column::new("Run B", |p: &Pair, _| whole(p.runs[1], "")),
                 Column::text("Label A", |p: &Pair, _| p.labels[0].clone()),
                 Column::text("Label B", |p: &Pair, _| p.labels[1].clone()),
-                Column::text("Verdict (S7)", |p: &Pair, _| p.verdict.verdict.clone()),
+                Column::text("Verdict (S7)", |p: &Pair, _| p.evidence().verdict_cell()),
                 Column::text("Paired B/A", |p: &Pair, _| p.evidence().paired_line().unwrap_or_default()),
                 Column::text("Order", |p: &Pair, _| p.evidence().order_line().unwrap_or_default()),
                 Column::text("Unit", |p: &Pair, _| p.verdict.unit.clone()),

@@ -747,11 +747,7 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                     format!("{}: {}{flag}", p.label(), p.what),
                     format!("{} ({}) vs {} ({})", p.runs[0], p.labels[0], p.runs[1], p.labels[1]),
                     // One verdict (S15): S7's, and what the evidence beside it means.
-                    [Some(p.verdict.verdict.clone()), p.evidence().meaning(None)]
-                        .into_iter()
-                        .flatten()
-                        .collect::<Vec<_>>()
-                        .join(". "),
+                    p.evidence().verdict_cell(),
                     p.evidence().paired_line().unwrap_or_default(),
                     p.evidence().order_line().unwrap_or_default(),
                     // Computed from the two rows' MEASURED trials.

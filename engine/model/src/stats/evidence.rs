@@ -79,6 +79,15 @@ impl<'a> Evidence<'a> {
         }
     }
 
+    /// The verdict, then what the evidence means where it points another
+    /// way, for a table's one verdict cell beside the evidence's own cells.
+    pub fn verdict_cell(&self) -> String {
+        match self.meaning(None) {
+            Some(meaning) => format!("{}. {meaning}", self.verdict.verdict),
+            None => self.verdict.verdict.clone(),
+        }
+    }
+
     /// `paired blocked/naive 0.70 (IQR 0.12, 31 pairs)`.
     pub fn paired_line(&self) -> Option<String> {
         let p = self.paired?;
