@@ -105,8 +105,17 @@ pub fn analyze(data: &SoakData, th: &Thresholds) -> Result<Analysis, AnalysisErr
             "thresholds out of range: windows must be positive, threshold in (0, 1], hold at least 1, band not negative ({th:?})"
         )));
     }
-    let opening: Vec<f64> =
-        data.t.iter().zip(&data.score).filter(|(t, _)| **t <= th.opening_s).map(|(_, s)| *s).collect();
+    // A sample is the score over the span since the one before it (since 0
+    // for the first), and belongs to the opening window when that span's
+    // middle does: a sample taken a moment after the window's end (a loaded
+    // machine wakes late) still measured the window.
+    let opening: Vec<f64> = (0..data.len())
+        .filter(|&i| {
+            let from = if i == 0 { 0.0 } else { data.t[i - 1] };
+            (from + data.t[i]) / 2.0 <= th.opening_s
+        })
+        .map(|i| data.score[i])
+        .collect();
     let peak = median(&opening).ok_or(AnalysisError::NoOpening(th.opening_s))?;
     if peak == 0.0 {
         return Err(AnalysisError::ZeroPeak);
@@ -386,6 +395,27 @@ mod tests {
             d.push(SoakRow { t_seconds: t, clock_mhz: clock(t), score: f(t), ..SoakRow::default() });
         }
         d
+    }
+
+    // SPEC T5, T11: a sample taken a moment late still measured the
+    // opening window — the span it measures has its middle inside — so a
+    // protocol whose window ends on a sample keeps that sample on a loaded
+    // machine; the next one, measured after the window, stays out.
+    #[test]
+    fn a_late_sample_still_measured_the_opening_window() {
+        let mut d = SoakData::default();
+        for (t, score) in [(10.004, 10.0), (20.006, 10.0), (30.009, 4.0), (40.01, 1.0), (50.0, 1.0), (60.0, 1.0)] {
+            d.push(SoakRow { t_seconds: t, clock_mhz: 0.0, score, ..SoakRow::default() });
+        }
+        let th = Thresholds { opening_s: 30.0, tail_s: 20.0, ..Thresholds::default() };
+        let a = analyze(&d, &th).expect("analysable");
+        assert_eq!(a.opening_samples, 3, "10, 20 and the 30 s sample taken 9 ms late");
+        assert_eq!(a.peak, 10.0);
+        let mut first = SoakData::default();
+        first.push(SoakRow { t_seconds: 0.5004, score: 5.0, ..SoakRow::default() });
+        first.push(SoakRow { t_seconds: 1.0, score: 5.0, ..SoakRow::default() });
+        let th = Thresholds { opening_s: 0.5, tail_s: 0.5, ..Thresholds::default() };
+        assert_eq!(analyze(&first, &th).expect("analysable").opening_samples, 1);
     }
 
     // SPEC T5: a clean step down at 200 s from 10 to 7.
