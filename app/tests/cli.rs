@@ -550,3 +550,23 @@ fn notes_keep_zwj_emoji_and_show_tag_characters() {
     assert!(shown.contains(family), "{shown}");
     assert!(shown.contains(r"hidden\udb40\udc41\udb40\udc42"), "{shown}");
 }
+
+// SPEC D2, A16 (issue 35): `vernier write`'s list counts what the window
+// counts: prompts neither written nor marked not part; a document marked
+// not part is one line saying so.
+#[test]
+fn the_write_list_counts_what_is_left() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    ok(common::vernier(&["write", &dir, "report.docx", "1", "Memory-bound: the chase is 20× the scan."]));
+    ok(common::vernier(&["write", &dir, "report.docx", "2", "Medium."]));
+    ok(common::vernier(&["write", &dir, "report.docx", "3", "--na", "no energy counter"]));
+    ok(common::vernier(&["write", &dir, "threat-model-report.docx", "--na", "not asked this term"]));
+    let listed = stdout(&ok(common::vernier(&["write", &dir])));
+    let report: Vec<&str> =
+        listed.lines().skip_while(|l| *l != "report.docx").skip(1).take_while(|l| l.starts_with("  ")).collect();
+    let prompts = vernier_engine::documents::prompts(vernier_engine::notebook::Document::Report).len();
+    assert_eq!(report.len(), prompts, "{listed}");
+    assert_eq!(report.iter().filter(|l| l.contains("[to write]")).count(), prompts - 3, "{listed}");
+    assert!(listed.contains("threat-model-report.docx — not part of this submission: not asked this term"), "{listed}");
+}

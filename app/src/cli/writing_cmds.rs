@@ -7,7 +7,7 @@ use anyhow::anyhow;
 use clap::Args;
 use vernier_engine::bounded;
 use vernier_engine::display;
-use vernier_engine::documents;
+use vernier_engine::documents::{self, PromptState, WritingState};
 use vernier_engine::notebook::{Citation, Document, Tag, WHOLE_DOCUMENT, store};
 
 use super::notebook_cmds::{change, open};
@@ -197,17 +197,20 @@ fn list(dir: &Path) -> Outcome {
 fn list_one(dir: &Path, document: Document) -> Outcome {
     let stem = document.stem();
     let nb = open(dir)?;
-    let w = nb.writing();
-    if let Some(reason) = w.not_part(stem, WHOLE_DOCUMENT) {
-        out!("{stem} — not part of this submission: {}", display::inert_line(reason.to_owned()));
-        return Ok(0);
-    }
+    // Where it stands as the window counts it (one place for both).
+    let prompts = match documents::writing(&nb, document) {
+        WritingState::NotPart(reason) => {
+            out!("{stem} — not part of this submission: {}", display::inert_line(reason));
+            return Ok(0);
+        }
+        WritingState::Prompts(prompts) => prompts,
+    };
     out!("{stem}");
-    for (i, prompt) in documents::prompts(document).iter().enumerate() {
-        let state = match (w.answer(stem, prompt), w.not_part(stem, prompt)) {
-            (Some(_), _) => "written".to_owned(),
-            (None, Some(reason)) => format!("not part: {}", display::inert_line(reason.to_owned())),
-            (None, None) => "to write".to_owned(),
+    for (i, (prompt, state)) in prompts.into_iter().enumerate() {
+        let state = match state {
+            PromptState::Written => "written".to_owned(),
+            PromptState::NotPart(reason) => format!("not part: {}", display::inert_line(reason)),
+            PromptState::ToWrite => "to write".to_owned(),
         };
         out!("  {:>2}. [{state}] {prompt}", i + 1);
     }

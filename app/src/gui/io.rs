@@ -94,7 +94,7 @@ impl Event {
 }
 
 /// Parts of each document still to write (see `documents::unwritten`).
-pub type Unwritten = Vec<(Document, usize)>;
+pub type Unwritten = Vec<(Document, documents::WritingState)>;
 
 /// What the file holds after the window's changes were applied to it.
 pub struct Saved {

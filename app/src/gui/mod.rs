@@ -342,7 +342,7 @@ struct Doc {
     revision: u64,
     /// Parts of each document still to write, as of the last save (counted
     /// on the I/O thread: with 10 000 runs it takes tens of milliseconds).
-    unwritten: Vec<(Document, usize)>,
+    unwritten: io::Unwritten,
     /// Bumped on every change: each change's number.
     generation: u64,
     /// The changes applied to `notebook` that are not yet on disk, oldest
@@ -474,7 +474,7 @@ struct Shown {
     /// The soak shown in the Soak runs section.
     soak: Option<plots::SoakView>,
     /// The last export: each document with its unwritten parts.
-    exported: Option<Vec<(Document, usize)>>,
+    exported: Option<io::Unwritten>,
     /// The last audit's findings.
     audit: Option<vernier_engine::audit::Report>,
     /// Edits typed into a workbook of the open notebook, on offer (N12).

@@ -2177,3 +2177,25 @@ fn a_save_waiting_for_the_lock_is_said_in_the_status_bar() {
     assert!(harness.query_by_label_contains("saving waits").is_none(), "the words go with the wait");
     assert_eq!(notes_on_disk(&dir), ["typed while the lock was held"]);
 }
+
+// SPEC D2, A16 (issue 35): the Documents section counts what `vernier write`
+// lists — prompts neither written nor marked not part — and a document
+// marked not part says so instead of a count.
+#[test]
+fn the_documents_counts_are_the_command_lines() {
+    let (_tmp, dir, mut nb) = new_notebook("Counts");
+    let report = vernier_engine::documents::prompts(Document::Report);
+    nb.set_answer("report.docx", report[0], "Memory-bound: the chase is 20× the sequential scan.");
+    nb.set_answer("report.docx", report[1], "Medium.");
+    nb.set_not_part("report.docx", report[2], "no energy counter on this machine").expect("mark");
+    let threat = Document::ThreatModel.stem();
+    nb.set_not_part(threat, vernier_engine::notebook::WHOLE_DOCUMENT, "not asked this term").expect("mark");
+    store::replace(&dir, &nb).expect("save");
+    let mut harness = app_on(dir);
+    harness.get_by_label("Documents").click();
+    harness.run();
+    harness.get_by_label(&format!("report.docx · {} to write", report.len() - 3));
+    harness.get_by_label(&format!("{threat} · not part of this submission"));
+    let soc = vernier_engine::documents::prompts(Document::SocReview).len();
+    harness.get_by_label(&format!("{} · {soc} to write", Document::SocReview.stem()));
+}

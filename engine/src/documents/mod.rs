@@ -237,21 +237,63 @@ pub fn document_name(document: Document) -> &'static str {
     heading.split_once(" — ").map_or(heading, |(name, _)| name)
 }
 
-/// For each document, how many parts still wait for the student to write
-/// them (marked prompts), in [`Document::ALL`] order; the workbook has none.
-/// Charts are left out: they hold no prompt, and drawing them is the slow
-/// part.
-pub fn unwritten(nb: &Notebook) -> Vec<(Document, usize)> {
-    let none = Attachments::default();
-    Document::ALL
-        .into_iter()
-        .map(|document| {
-            let value = |name: &str| value(nb, document.stem(), name);
-            let tables_only = |name: &str| name.starts_with("table:").then(|| insert(nb, &none, name)).flatten();
-            let blocks = parse_template(template(document).unwrap_or(""), &value, &tables_only);
-            (document, blocks::to_text(&blocks).matches(PROMPT_MARK).count())
-        })
-        .collect()
+/// Where one prompt of a document stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PromptState {
+    /// The student wrote it.
+    Written,
+    /// Marked not part of this submission, with why.
+    NotPart(String),
+    /// Still to write.
+    ToWrite,
+}
+
+/// Where the student's writing of one document stands: what `vernier
+/// write` lists and the window counts, from this one place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WritingState {
+    /// The whole document is marked not part of this submission, with why.
+    NotPart(String),
+    /// Its prompts in order, each with where it stands (none for the
+    /// workbook, which is filled from the log).
+    Prompts(Vec<(&'static str, PromptState)>),
+}
+
+impl WritingState {
+    /// How many prompts are still to write (none in a document not part).
+    pub fn to_write(&self) -> usize {
+        match self {
+            WritingState::NotPart(_) => 0,
+            WritingState::Prompts(prompts) => prompts.iter().filter(|(_, s)| *s == PromptState::ToWrite).count(),
+        }
+    }
+}
+
+/// Where `document`'s writing stands in `nb`.
+pub fn writing(nb: &Notebook, document: Document) -> WritingState {
+    let (w, stem) = (nb.writing(), document.stem());
+    if let Some(reason) = w.not_part(stem, crate::notebook::WHOLE_DOCUMENT) {
+        return WritingState::NotPart(reason.to_owned());
+    }
+    WritingState::Prompts(
+        prompts(document)
+            .into_iter()
+            .map(|prompt| {
+                let state = match (w.answer(stem, prompt), w.not_part(stem, prompt)) {
+                    (Some(_), _) => PromptState::Written,
+                    (None, Some(reason)) => PromptState::NotPart(reason.to_owned()),
+                    (None, None) => PromptState::ToWrite,
+                };
+                (prompt, state)
+            })
+            .collect(),
+    )
+}
+
+/// For each document, in [`Document::ALL`] order, where its writing
+/// stands (see [`writing`]).
+pub fn unwritten(nb: &Notebook) -> Vec<(Document, WritingState)> {
+    Document::ALL.into_iter().map(|document| (document, writing(nb, document))).collect()
 }
 
 /// The blocks for `[[kind:name]]`: a table, a chart, or for the sweeps a

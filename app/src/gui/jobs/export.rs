@@ -28,7 +28,7 @@ impl Job for Export {
         let written = documents::export_to(&dir, &notebook, None, overwrite).map(|_| documents::unwritten(&notebook));
         Box::new(move |app: &mut VernierApp| match written {
             Ok(unwritten) => {
-                let left: usize = unwritten.iter().map(|(_, n)| n).sum();
+                let left: usize = unwritten.iter().map(|(_, w)| w.to_write()).sum();
                 app.say(format!("exported the six documents to exports/; {left} part(s) still to write"), false);
                 app.shown.exported = Some(unwritten);
                 if app.views.section == Section::Audit {

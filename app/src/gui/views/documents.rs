@@ -3,7 +3,7 @@
 //! the notebook), the citations table, and the export.
 
 use egui::{RichText, Ui};
-use vernier_engine::documents::{self, placement_decision};
+use vernier_engine::documents::{self, WritingState, placement_decision};
 use vernier_engine::notebook::{Budget, Citation, Document, Tag, WHOLE_DOCUMENT};
 
 use super::{Context, hint};
@@ -46,19 +46,23 @@ pub fn documents_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     });
     ui.add_space(6.0);
     ui.horizontal_wrapped(|ui| {
-        for &(document, left) in cx.unwritten {
-            // The workbook has nothing to write; it is filled from the log.
-            let text = if left == 0 { format!("✔ {document}") } else { format!("{document} · {left} to write") };
+        for (document, writing) in cx.unwritten {
+            let document = *document;
+            // The same count as `vernier write`'s list; the workbook has
+            // nothing to write, it is filled from the log.
+            let text = match (writing, writing.to_write()) {
+                (WritingState::NotPart(_), _) => format!("{document} · not part of this submission"),
+                (_, 0) => format!("✔ {document}"),
+                (_, left) => format!("{document} · {left} to write"),
+            };
             if ui.selectable_label(state.document == document, text).clicked() {
                 state.document = document;
             }
         }
     });
     if let Some(when) = cx.exported {
-        let total: usize = when.iter().map(|(_, n)| n).sum();
-        ui.label(
-            RichText::new(format!("Exported in this session; {total} part(s) were still marked WRITE then.")).weak(),
-        );
+        let total: usize = when.iter().map(|(_, w)| w.to_write()).sum();
+        ui.label(RichText::new(format!("Exported in this session; {total} part(s) were still to write then.")).weak());
     }
     ui.separator();
     let document = state.document;

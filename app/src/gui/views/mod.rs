@@ -10,6 +10,7 @@ mod runs;
 mod soaks;
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
+use vernier_engine::documents::WritingState;
 use vernier_engine::notebook::{Document, Notebook, PREDICTIONS_HEADING, SECTIONS};
 
 use super::AppCommand;
@@ -127,9 +128,9 @@ pub struct Context<'a> {
     /// Trials of the selected run, when loaded.
     pub trials: Option<&'a Result<super::plots::RunTrials, super::jobs::NoTrials>>,
     /// The last export's documents with their unwritten parts.
-    pub exported: Option<&'a [(Document, usize)]>,
+    pub exported: Option<&'a [(Document, WritingState)]>,
     /// Parts of each document still to write.
-    pub unwritten: &'a [(Document, usize)],
+    pub unwritten: &'a [(Document, WritingState)],
     /// The last audit, when one has run.
     pub audit: Option<&'a vernier_engine::audit::Report>,
     /// The soak being shown, when one is loaded.
