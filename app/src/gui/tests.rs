@@ -1323,7 +1323,8 @@ fn the_sweep_picker_lists_a_recorded_sweep() {
     harness.get_by_label("W1: pointer chase");
 
     // A point of the sweep leads back to it.
-    harness.get_by_label("pointer chase, SIZE=32768").click();
+    // Its parameter value first (issue 35), then what the sweep is about.
+    harness.get_by_label("SIZE=32 KiB · pointer chase").click();
     harness.run();
     assert!(!harness.state().views.runs.show_sweep, "the run's trials are shown");
     harness.get_by_label("Show sweep W1").click();

@@ -33,6 +33,11 @@ pub fn notes_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     if cx.notebook.notes().is_empty() {
         hint(ui, "No notes yet. Every discarded run is listed here with its reason.");
     }
+    // A grid gives its cells all the width they ask for: a note is wrapped
+    // to what is left of the window beside its time, never run off its edge.
+    let mono = egui::TextStyle::Monospace.resolve(ui.style());
+    let time_width = 16.0 * ui.fonts_mut(|f| f.glyph_width(&mono, '0'));
+    let text_width = (ui.available_width() - time_width - 14.0 - 8.0).max(200.0);
     egui::Grid::new("notes").striped(true).spacing([14.0, 6.0]).show(ui, |ui| {
         for note in cx.notebook.notes().iter().rev() {
             ui.label(RichText::new(note.at.format("%Y-%m-%d %H:%M").to_string()).monospace().weak());
@@ -49,10 +54,14 @@ pub fn notes_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
                     text.append_to(&mut job, &style, egui::FontSelection::Default, align);
                     let source = RichText::new(format!("\n{}", vernier_engine::display::inert(source)));
                     source.small().weak().append_to(&mut job, &style, egui::FontSelection::Default, align);
+                    job.wrap.max_width = text_width;
                     ui.label(job);
                 }
                 None => {
-                    ui.label(text);
+                    ui.scope(|ui| {
+                        ui.set_max_width(text_width);
+                        ui.add(egui::Label::new(text).wrap());
+                    });
                 }
             }
             ui.end_row();

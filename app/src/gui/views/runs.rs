@@ -68,6 +68,13 @@ pub fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         hint(ui, "No runs yet. Record your predictions first: the first run locks them.");
         return;
     }
+    // With nothing chosen to show below, the table takes the whole room.
+    if !state.show_sweep && state.selected_run.and_then(|n| nb.run(n)).is_none() {
+        hint(ui, "Click a run to see its trials.");
+        runs_table(ui, state, cx);
+        compare_window(ui, state, nb);
+        return;
+    }
     // SPEC U1, U4: the table above, the selected run's trials or a sweep
     // below, split by a bar the student drags; egui keeps the panel's size
     // in its memory, so the split stays where it was put for the session.
@@ -84,7 +91,6 @@ pub fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         return;
     }
     let Some(run) = state.selected_run.and_then(|n| nb.run(n)) else {
-        hint(ui, "Click a run to see its trials.");
         return;
     };
     // Wrapped: a long "what" and the buttons must not widen the section
@@ -255,6 +261,16 @@ fn text_column(column: RunColumn) -> bool {
     matches!(column, RunColumn::What | RunColumn::Command | RunColumn::Conditions)
 }
 
+/// A sweep point's What: its parameter value first, then what the sweep is
+/// about (`SIZE=16 KiB · memory sweep`), so a column cut short never cuts
+/// away what tells the points apart (the row's own What is on hover of
+/// its trials, and in the long form); `None` for a run in no sweep.
+fn sweep_what(nb: &Notebook, run: &Run) -> Option<String> {
+    let sweep = nb.sweeps().iter().find(|s| s.runs.contains(&run.number))?;
+    let point = sweep.point_text(run.number)?;
+    Some(vernier_engine::display::inert_line(format!("{point} · {}", sweep.what)))
+}
+
 /// The Runs table (SPEC U1, N2, N5, S11, E16): virtualised, each
 /// comparison and sweep grouped with its own line, wider than the window
 /// only sideways.
@@ -347,10 +363,16 @@ fn runs_table(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
                                 }
                             }
                             let flagged = column == RunColumn::Dispersion && !flags.is_empty();
+                            let cell = match (line, column) {
+                                (RunsLine::Run(run), RunColumn::What) => {
+                                    sweep_what(nb, run).unwrap_or_else(|| line.cell(column))
+                                }
+                                _ => line.cell(column),
+                            };
                             let text = if flagged && !discarded {
-                                RichText::new(format!("⚠ {}", line.cell(column))).color(ui.visuals().warn_fg_color)
+                                RichText::new(format!("⚠ {cell}")).color(ui.visuals().warn_fg_color)
                             } else {
-                                RichText::new(line.cell(column))
+                                RichText::new(cell)
                             };
                             // N5: a discarded run stays, struck through.
                             let text = if discarded { text.strikethrough().weak() } else { text };
