@@ -373,25 +373,57 @@ fn a7_names_the_number_and_reads_the_course_literally() {
 }
 
 // SPEC A8, S6: a run's median written in prose with more places than its
-// dispersion supports is a finding that gives the S6 form; the S6 form is not.
+// dispersion supports is a finding that gives the S6 form, in any section
+// of any document; the S6 form, or a coarser one, is not.
 #[test]
 fn a8_checks_a_median_written_in_prose() {
     let (_tmp, dir, mut nb) = method_notebook();
     let shown = nb.runs()[0].median_column();
     assert_eq!(shown, "12.50 ms", "the fixture's median");
-    let prompt = documents::prompts(Document::Report).into_iter().find(|p| p.starts_with("performance")).expect("p");
-    nb.set_answer("report.docx", prompt, "The ikj loop takes 12.503 ms (MEASURED).");
-    export(&dir, &nb);
-    let found = findings_of(&dir, Check::A8);
-    assert_eq!(found.len(), 1, "{found:#?}");
-    assert!(found[0].1.contains("run 1's median") && found[0].1.contains("12.50 ms"), "{}", found[0].1);
-    nb.set_answer(
-        "report.docx",
-        prompt,
-        "The ikj loop takes 12.50 ms (MEASURED); another kernel took 12.812 ms (MEASURED).",
-    );
-    export(&dir, &nb);
-    assert!(findings_of(&dir, Check::A8).is_empty(), "12.81 ms is no row's median");
+    let prompt = documents::prompts(Document::Report).into_iter().find(|p| p.starts_with("the question")).expect("p");
+    let a8 = |nb: &Notebook, stem: &str, prompt: &str, answer: &str| {
+        let mut nb = nb.clone();
+        nb.set_answer(stem, prompt, answer);
+        export(&dir, &nb);
+        findings_of(&dir, Check::A8)
+    };
+    for (answer, found) in [
+        ("Run 1 took 12.500 ms (MEASURED).", true),
+        ("The ikj loop takes 12.500 ms (MEASURED).", true),
+        ("Run 1 took 12.503 ms (MEASURED).", false),
+        ("Run 1 took 12500 µs (MEASURED).", false),
+        ("Run 1 took 12500.0 µs (MEASURED).", true),
+        ("Run 1 took 12.50 ms (MEASURED).", false),
+        ("Run 1 took 12.5 ms (MEASURED).", false),
+        ("The ikj loop takes 12.50 ms (MEASURED); another kernel took 12.812 ms (MEASURED).", false),
+        ("Run 1's minimum was 12.403 ms (MEASURED).", false),
+    ] {
+        let a8 = a8(&nb, "report.docx", prompt, answer);
+        assert_eq!(a8.len(), usize::from(found), "{answer}: {a8:#?}");
+        if found {
+            assert!(a8[0].1.contains("run 1's median") && a8[0].1.contains("12.50 ms"), "{}", a8[0].1);
+        }
+    }
+    // Another document's prose is read too.
+    let threat = documents::prompts(Document::ThreatModel)[0];
+    assert_eq!(a8(&nb, "threat-model-report.docx", threat, "Run 1 took 12.500 ms (MEASURED).").len(), 1);
+    // Issue 34: a median written as S6 rounds it is never a finding, though
+    // another run's shown median is near it at that run's coarser place.
+    let tight = measurement("tight", &[2.7, 2.8, 2.94, 3.1, 3.2]);
+    let loose = measurement("loose", &[1.0, 2.0, 3.02, 5.0, 6.0]);
+    let tight = record(&dir, &mut nb, tight, 30);
+    let loose = record(&dir, &mut nb, loose, 31);
+    let shown: Vec<String> = nb.runs()[1..].iter().map(|r| r.median_column()).collect();
+    assert_eq!(shown, ["2.9 ms", "3 ms"], "the fixture's medians");
+    for answer in [
+        format!("Run {tight} took 2.9 ms (MEASURED)."),
+        "The tight kernel took 2.9 ms (MEASURED).".to_owned(),
+        format!("Run {loose} took 3 ms (MEASURED)."),
+    ] {
+        assert!(a8(&nb, "report.docx", prompt, &answer).is_empty(), "{answer}");
+    }
+    let over = a8(&nb, "report.docx", prompt, &format!("Run {loose} took 3.0 ms (MEASURED)."));
+    assert!(over.len() == 1 && over[0].1.contains("lets be written 3 ms"), "{over:#?}");
 }
 
 // SPEC A1 (C.8.2): a mean named as a mean with its reason is a disclosure,
@@ -539,4 +571,125 @@ fn a3_raw_files_no_row_refers_to_are_named() {
     assert!(named.iter().any(|m| m.starts_with("raw/run-7.csv: no row names")), "{named:?}");
     assert!(named.iter().any(|m| m.starts_with("raw/run-8.csv") && m.contains("another host (far-away, pid 42)")));
     assert!(!named.iter().any(|m| m.contains("failed-1")), "{named:?}");
+}
+
+/// A notebook holding one of everything Vernier writes into the documents —
+/// the header from the Environment, a prediction, runs in three units, a
+/// comparison, a sweep, a soak with its curve, an imported run, a run built
+/// at -O0, a discarded run, placement budgets and a citation — with no
+/// prompt written, exported.
+fn everything_vernier_fills() -> (tempfile::TempDir, std::path::PathBuf, Notebook) {
+    use vernier_engine::import::csv::{CsvSpec, prepare_bytes};
+    use vernier_engine::notebook::{NewSweep, Param};
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("nb");
+    let mut nb = store::create(&dir, "Project 3 — The Memory Wall Lab", at(0)).expect("create");
+    for (field, value) in [
+        ("Machine / OS", "a 2-vCPU VM, 8 GB, Linux 6.8"),
+        ("Compiler + flags", "g++-12 -O2 -march=native"),
+        ("Workbench", "L not shared"),
+        ("Placement control", "pinned to CPU 1"),
+        ("Counter access", "not available"),
+        ("Power source", "mains"),
+        ("Ambient", "~22 °C, room thermometer"),
+        ("Physical setup", "hard desk, lid open"),
+        ("Pre-run idle", "10 min"),
+        ("Other load", "none"),
+    ] {
+        nb.set_environment(field, value).expect("set");
+    }
+    let budgets = [("image_classification", 50.0, Some(10.0)), ("wake_word", 2000.0, Some(1.0))];
+    nb.set_placement(
+        budgets
+            .map(|(workload, deadline_ms, rate_per_s)| vernier_engine::notebook::Budget {
+                workload: workload.into(),
+                deadline_ms,
+                rate_per_s,
+            })
+            .to_vec(),
+    )
+    .expect("budgets");
+    nb.add_prediction(text("matmul ikj, N=512", "about 12 ms, 3x faster than ijk", "unit stride"), at(10)).expect("P1");
+    record(&dir, &mut nb, measurement("matmul ikj, N=512", &[12.41, 12.52, 12.47, 12.63, 24.9]), 20);
+    let mut chase = measurement("pointer chase at 64 MiB", &[96.2, 95.1, 97.4, 96.0, 104.8]);
+    chase.unit = "ns/access".into();
+    chase.ns_per_unit = 1.0;
+    record(&dir, &mut nb, chase, 21);
+    let naive = [2.54, 2.49, 2.61, 2.52, 3.23];
+    let blocked = [0.60, 0.58, 0.62, 0.59, 0.75];
+    let file = raw::write_once(&dir, "run-pair", &crate::util::raw_text(&naive, &blocked)).expect("raw");
+    crate::util::record_comparison(
+        &mut nb,
+        &file,
+        "matmul N=128",
+        ["naive ijk", "blocked 64"],
+        [&naive, &blocked],
+        None,
+    );
+    let size = Param::parse("SIZE=16K..1M*4").expect("param");
+    let mut runs = Vec::new();
+    for (i, value) in size.values.iter().enumerate() {
+        let median = 2.0 * 3f64.powi(i as i32);
+        let mut m = measurement(&format!("walk: SIZE={}", size.show(value)), &[median * 0.98, median, median * 1.03]);
+        m.unit = "ns/access".into();
+        m.ns_per_unit = 1.0;
+        m.command = vec!["./walk".into(), value.clone()];
+        runs.push(record(&dir, &mut nb, m, 30 + i as i64));
+    }
+    let points = size.values.iter().map(|v| vec![v.clone()]).collect();
+    let sweep = NewSweep {
+        what: "pointer chase".into(),
+        template: vec!["./walk".into(), "{SIZE}".into()],
+        params: vec![size],
+        points,
+    };
+    nb.record_sweep(sweep, runs, at(40)).expect("sweep");
+    let curve =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shared-host-soak.csv"))
+            .expect("soak fixture");
+    let raw_file = raw::write_once(&dir, "soak-1", &curve).expect("raw");
+    let numbers = SoakNumbers {
+        peak: 10.0,
+        t_onset: None,
+        t_stable: None,
+        sustained: 9.98,
+        ratio: 0.998,
+        tail_iqr: 0.03,
+        unit: "chunks/s".into(),
+    };
+    let mut soak = crate::util::soak_row(SoakProtocol::default(), numbers, 50);
+    soak.raw_file = Some(raw_file);
+    nb.record_soak(soak, at(50));
+    let spec = CsvSpec { instrument: Some("driver.cpp, steady_clock".into()), ..CsvSpec::column("t_ms") };
+    let prepared = prepare_bytes(Path::new("t.csv"), b"t_ms\n1.21\n1.25\n1.22\n", &spec).expect("prepares");
+    prepared.record(&dir, &mut nb, at(60)).expect("records");
+    let mut o0 = measurement("matmul ikj, N=512, at -O0", &[50.1, 50.2, 50.3]);
+    o0.conditions.push(Condition { field: "build".into(), value: "g++ -O0 -g".into() });
+    nb.record_run(o0, at(70));
+    let gone = record(&dir, &mut nb, measurement("matmul ijk, N=512", &[41.6, 41.7, 41.9]), 80);
+    nb.discard(RowRef::Run(gone), "a compile job ran on the other core", at(90)).expect("discard");
+    nb.add_citation(citation("https://example.org/soc-a", "2026-11-02")).expect("citation");
+    export(&dir, &nb);
+    (tmp, dir, nb)
+}
+
+// SPEC A7 (issue 34): what Vernier itself writes into the six documents —
+// the header, Method, results, comparisons and their charts' sentences, a
+// sweep, the thermals, the placement table, the SoC arithmetic, and every
+// sheet of the workbook — states no result without its tag, and an export
+// of only that is no A7 finding in any document.
+#[test]
+fn a7_an_export_of_what_vernier_fills_has_no_untagged_result() {
+    let (_tmp, dir, _nb) = everything_vernier_fills();
+    let found = findings_of(&dir, Check::A7);
+    assert!(found.is_empty(), "{found:#?}");
+    // Every document was read: each one's unwritten prompts are named.
+    let files: std::collections::BTreeSet<String> = findings_of(&dir, Check::A16)
+        .into_iter()
+        .filter_map(|(place, _)| match place {
+            Place::Document { file, .. } => Some(file),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(files.len(), 5, "{files:?}");
 }
