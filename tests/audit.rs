@@ -693,3 +693,182 @@ fn a7_an_export_of_what_vernier_fills_has_no_untagged_result() {
         .collect();
     assert_eq!(files.len(), 5, "{files:?}");
 }
+
+/// One sentence of tests/fixtures/audit-corpus.txt and the findings it
+/// should get.
+struct Case {
+    file: String,
+    /// The text of the paragraph it is written under (the title when empty).
+    under: String,
+    sentence: String,
+    /// (check, number as written), sorted.
+    expected: Vec<(Check, String)>,
+    /// Marked `?`: a known miss the file explains.
+    miss: bool,
+}
+
+fn corpus() -> Vec<Case> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/audit-corpus.txt"))
+        .expect("the corpus");
+    let (mut file, mut under) = (String::new(), String::new());
+    let mut cases = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        if let Some(header) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            let (name, anchor) = header.split_once(" | ").unwrap_or((header, ""));
+            (file, under) = (name.to_owned(), anchor.to_owned());
+            continue;
+        }
+        let (miss, line) = match line.strip_prefix('?') {
+            Some(rest) => (true, rest.trim_start()),
+            None => (false, line),
+        };
+        let (expected, sentence) = line.split_once(" => ").unwrap_or_else(|| panic!("no ' => ' in {line}"));
+        let mut findings = Vec::new();
+        for group in expected.split(';').map(str::trim).filter(|g| *g != "none") {
+            let mut words = group.split_whitespace();
+            let check = match words.next() {
+                Some("A7") => Check::A7,
+                Some("A8") => Check::A8,
+                other => panic!("unknown check {other:?} in {line}"),
+            };
+            findings.extend(words.map(|n| (check, n.to_owned())));
+        }
+        findings.sort();
+        cases.push(Case {
+            file: file.clone(),
+            under: under.clone(),
+            sentence: sentence.to_owned(),
+            expected: findings,
+            miss,
+        });
+    }
+    cases
+}
+
+/// The numbers an A7 or A8 finding names, as written: “16 KiB” has no
+/// tag…, “a”, “b” have no tag…, “2.94 ms” is run 2's median….
+fn named_numbers(check: Check, message: &str) -> Vec<String> {
+    let quoted = match check {
+        Check::A7 => message.split([' ']).take_while(|w| !matches!(*w, "has" | "have")).collect::<Vec<_>>().join(" "),
+        _ => message.split('”').next().unwrap_or_default().to_owned(),
+    };
+    quoted.split(", ").filter_map(|q| q.trim_matches(['“', '”']).split_whitespace().next().map(str::to_owned)).collect()
+}
+
+/// `xml` (a document.xml) with `paragraphs` inserted after the first body
+/// paragraph whose text holds `under` (the first paragraph when empty), and
+/// the line the first of them is, as the audit numbers lines: a paragraph
+/// or a table row each.
+fn insert_under(xml: &str, under: &str, paragraphs: &str) -> (String, usize) {
+    let doc = roxmltree::Document::parse(xml).expect("document.xml");
+    let body = doc.descendants().find(|n| n.tag_name().name() == "body").expect("a body");
+    let mut line = 0;
+    for node in body.children().filter(roxmltree::Node::is_element) {
+        match node.tag_name().name() {
+            "p" => {
+                line += 1;
+                let text: String =
+                    node.descendants().filter(|n| n.tag_name().name() == "t").filter_map(|n| n.text()).collect();
+                if text.contains(under) {
+                    let at = node.range().end;
+                    return (format!("{}{paragraphs}{}", &xml[..at], &xml[at..]), line + 1);
+                }
+            }
+            "tbl" => line += node.children().filter(|n| n.tag_name().name() == "tr").count(),
+            _ => {}
+        }
+    }
+    panic!("no paragraph holds {under:?}");
+}
+
+/// The size of the multiset intersection of two sorted lists.
+fn common<T: Ord>(a: &[T], b: &[T]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => (i, j, n) = (i + 1, j + 1, n + 1),
+        }
+    }
+    n
+}
+
+// SPEC A7, A8, S6 (issue 34): the audit reads the corpus of student
+// sentences as a teaching assistant would. Each sentence is its own
+// paragraph, written into an exported document the way a student edits it
+// in Word, under the title — a part of the document the audit once did not
+// read. Prints precision and recall over the findings; every expected
+// finding is found and no other, but for the known misses the file marks.
+#[test]
+fn a7_a8_the_corpus_is_read_as_a_teaching_assistant_reads_it() {
+    let cases = corpus();
+    assert!(cases.len() >= 60, "{} cases", cases.len());
+    let (_tmp, dir, mut nb) = method_notebook();
+    record(&dir, &mut nb, measurement("tight", &[2.7, 2.8, 2.94, 3.1, 3.2]), 30);
+    record(&dir, &mut nb, measurement("loose", &[1.0, 2.0, 3.02, 5.0, 6.0]), 31);
+    let mut chase = measurement("pointer chase", &[95.1, 96.0, 96.237, 97.4, 104.8]);
+    chase.unit = "ns/access".into();
+    chase.ns_per_unit = 1.0;
+    record(&dir, &mut nb, chase, 32);
+    let shown: Vec<String> = nb.runs().iter().map(|r| r.median_column()).collect();
+    assert_eq!(shown, ["12.50 ms", "2.9 ms", "3 ms", "96.2 ns/access"], "the runs the corpus names");
+    export(&dir, &nb);
+    // Each document's cases, in order, and the line the first is written on.
+    let mut first_line = std::collections::BTreeMap::new();
+    for case in &cases {
+        if first_line.contains_key(case.file.as_str()) {
+            continue;
+        }
+        let paragraphs: String = cases
+            .iter()
+            .filter(|c| c.file == case.file)
+            .map(|c| {
+                let text = c.sentence.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+                format!("<w:p><w:r><w:t xml:space=\"preserve\">{text}</w:t></w:r></w:p>")
+            })
+            .collect();
+        let line = std::cell::Cell::new(0);
+        rewrite_docx(&dir.join("exports").join(&case.file), |xml| {
+            let (edited, first) = insert_under(xml, &case.under, &paragraphs);
+            line.set(first);
+            edited
+        });
+        first_line.insert(case.file.as_str(), line.get());
+    }
+    let nb = store::load(&dir).expect("load");
+    let mut found: Vec<Vec<(Check, String)>> = vec![Vec::new(); cases.len()];
+    for f in audit::audit(&dir, &nb).findings.into_iter().filter(|f| matches!(f.check, Check::A7 | Check::A8)) {
+        let Place::Document { file, line, .. } = &f.place else { continue };
+        let (Some(first), Some(&first_line)) =
+            (cases.iter().position(|c| &c.file == file), first_line.get(file.as_str()))
+        else {
+            continue;
+        };
+        let in_file = cases.iter().filter(|c| &c.file == file).count();
+        if (first_line..first_line + in_file).contains(line) {
+            let case = first + line - first_line;
+            found[case].extend(named_numbers(f.check, &f.message).into_iter().map(|n| (f.check, n)));
+        }
+    }
+    let (mut expected_total, mut found_total, mut right) = (0, 0, 0);
+    let mut wrong = Vec::new();
+    for (case, found) in cases.iter().zip(&mut found) {
+        found.sort();
+        expected_total += case.expected.len();
+        found_total += found.len();
+        right += common(&case.expected, found);
+        if (&case.expected != found) != case.miss {
+            wrong.push(format!("{}: {:?} expected {:?}, found {found:?}", case.sentence, case.miss, case.expected));
+        }
+    }
+    let precision = right as f64 / found_total.max(1) as f64;
+    let recall = right as f64 / expected_total.max(1) as f64;
+    eprintln!(
+        "audit corpus: {} sentences, {expected_total} expected findings, {found_total} found, {right} right: \
+         precision {precision:.3}, recall {recall:.3}, {} known misses",
+        cases.len(),
+        cases.iter().filter(|c| c.miss).count()
+    );
+    assert!(wrong.is_empty(), "cases read otherwise than the corpus says:\n{}", wrong.join("\n"));
+}
