@@ -3,10 +3,12 @@
 use std::path::PathBuf;
 
 use chrono::{DateTime, TimeZone, Utc};
+use vernier_engine::harness::{TrialRecord, TrialStatus, raw};
 use vernier_engine::notebook::{
-    Measurement, Notebook, PredictionText, Soak, SoakNumbers, SoakProtocol, Tag, WarmupPolicy, store,
+    Condition, Measurement, NewPair, Notebook, PredictionText, RawFile, Soak, SoakNumbers, SoakProtocol, Tag,
+    WarmupPolicy, store,
 };
-use vernier_engine::stats::Summary;
+use vernier_engine::stats::{self, Spread, Summary};
 
 /// A fixed instant plus `seconds`, so tests never depend on the clock.
 pub fn at(seconds: i64) -> DateTime<Utc> {
@@ -70,4 +72,64 @@ pub fn saved_notebook() -> (tempfile::TempDir, PathBuf, Notebook) {
     nb.add_note("machine woke from sleep before run 1", at(40)).expect("note");
     store::replace(&dir, &nb).expect("save");
     (tmp, dir, nb)
+}
+
+/// Interleaved trials of two arms, in ms, as the harness writes them.
+pub fn raw_text(a: &[f64], b: &[f64]) -> String {
+    let mut trials = Vec::new();
+    for (k, (a, b)) in a.iter().zip(b).enumerate() {
+        for (arm, ms) in [(0, a), (1, b)] {
+            let index = u32::try_from(2 * k + arm).expect("few trials");
+            let ns = (ms * 1e6).round() as u64;
+            trials.push(TrialRecord {
+                index,
+                arm,
+                position: 1,
+                warmup: false,
+                ns,
+                status: TrialStatus::Ok,
+                work: Default::default(),
+            });
+        }
+    }
+    raw::render(&[raw::unit_comment("A", "ms", 1e6), raw::unit_comment("B", "ms", 1e6)], &trials)
+}
+
+/// Records `a` against `b` as comparison rows whose raw file is `file`
+/// (arms A and B), labelled `labels`, arm A built with `build_a` if given;
+/// returns the pair's number.
+pub fn record_comparison(
+    nb: &mut Notebook,
+    file: &RawFile,
+    what: &str,
+    labels: [&str; 2],
+    trials: [&[f64]; 2],
+    build_a: Option<&str>,
+) -> u32 {
+    let mut runs = [0; 2];
+    for (i, arm) in ["A", "B"].into_iter().enumerate() {
+        let mut m = measurement(&format!("{what}: {}", labels[i]), trials[i]);
+        if let Some(build) = build_a.filter(|_| i == 0) {
+            m.conditions.push(Condition { field: "build".into(), value: build.into() });
+        }
+        m.warmup_trials = 0;
+        m.raw_file = Some(RawFile { arm: arm.into(), ..file.clone() });
+        runs[i] = nb.record_run(m, at(100 + i as i64));
+    }
+    let summaries = trials.map(|t| Summary::of(t).expect("trials"));
+    let verdict = stats::compare(
+        Spread::from(&summaries[0]),
+        Spread::from(&summaries[1]),
+        (labels[0], labels[1]),
+        "median wall time",
+        "ms",
+    );
+    let pair = NewPair {
+        what: what.into(),
+        labels: labels.map(String::from),
+        verdict,
+        paired: stats::paired_ratios(trials[0], trials[1]),
+        order: None,
+    };
+    nb.record_pair(pair, runs, at(102)).expect("pair")
 }

@@ -379,6 +379,28 @@ fn audit_reports_conditions_raw_edits_and_hand_edited_predictions() {
     assert_eq!(v["documents_exported"], true, "{v}");
 }
 
+// SPEC A7 (issue 34): `vernier audit` reads every section of the report as
+// a teaching assistant does: "CPU 1", "a 16 KiB working set" and "2-vCPU"
+// are an identifier, an input's size and a count of CPUs, not results; the
+// ratio "O0 is 1.67× O2." in section 1 is a result without its tag.
+#[test]
+fn audit_reads_the_question_as_a_teaching_assistant_does() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let nb = notebook(tmp.path());
+    let question = "I pinned the loop to CPU 1 with a 16 KiB working set on a 2-vCPU VM. O0 is 1.67× O2.";
+    let written = stdout(&ok(vernier(&["write", &nb, "report.docx", "5", question])));
+    assert!(written.contains("the question"), "prompt 5 is the question: {written}");
+    ok(vernier(&["export", &nb]));
+    let audit = json(&vernier(&["audit", &nb, "--json"]));
+    let a7: Vec<&serde_json::Value> =
+        audit["findings"].as_array().expect("findings").iter().filter(|f| f["check"] == "A7").collect();
+    assert_eq!(a7.len(), 1, "{a7:#?}");
+    assert_eq!(a7[0]["place"]["file"], "report.docx", "{}", a7[0]);
+    assert_eq!(a7[0]["place"]["section"], "1. The question", "{}", a7[0]);
+    let message = a7[0]["message"].as_str().unwrap_or_default();
+    assert!(message.starts_with("“1.67 ×” has no tag"), "{message}");
+}
+
 // SPEC S1, E3, S9, N6: `stats` of a raw trial file summarises each arm's
 // timed trials only and lists the warm-up apart; its medians are the rows'.
 #[test]

@@ -25,7 +25,40 @@ struct Line {
     cells: Option<Vec<String>>,
     /// The text.
     text: String,
+    /// True for a line whose numbers are no results to tag there (A7): one
+    /// that states what was run, never what it gave (see [`SETUP`]), or a
+    /// workbook row the log derives from its own tagged rows (see
+    /// [`WORKBOOK_SHEETS`]).
+    no_results: bool,
 }
+
+/// The fields whose values state the set-up, not a result: the machine, the
+/// build and the conditions every result was measured under, the
+/// requirement a placement is chosen against, the models and sources used.
+/// A student writes "8 logical CPUs, 16 GB" or "idle 10 min, ~22 °C" there,
+/// as the course's worked report does, with no tag.
+const SETUP: [&str; 11] = [
+    "Tier targeted:",
+    "Workbench:",
+    "Machine:",
+    "Build:",
+    "Conditions:",
+    "Primary sources used:",
+    "Figures I could not source:",
+    "The requirement, stated before any choosing:",
+    "Energy ceiling, if any:",
+    "Models used:",
+    "Signed:",
+];
+
+/// The workbook's sheets whose numbers are no results to tag in their rows:
+/// the set-up and the predictions made before any run, and the rows Vernier
+/// derives from the runs, each of which carries its tag in the Runs sheet —
+/// comparisons, sweeps — and the soaks, laid out as the course's log lays
+/// them out, with no Tag column (the report tags each soak number). A cell
+/// typed over in a spreadsheet is an edit the log does not hold, named by
+/// A17. The Runs sheet is read by its Tag column, the Notes sheet as prose.
+const WORKBOOK_SHEETS: [&str; 5] = ["Environment", "Predictions", "Comparisons", "Sweeps", "Soak runs"];
 
 /// Runs the document checks; returns whether the files on disk were read.
 pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Finding>) -> bool {
@@ -90,7 +123,8 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
             }
         }
     };
-    for document in Document::ALL.into_iter().filter(|d| documents::template(*d).is_some()) {
+    let medians = Medians::of(nb);
+    for document in Document::ALL {
         let stem = document.stem();
         let content = match bytes(stem) {
             Ok(Some(content)) => content,
@@ -104,18 +138,27 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
                 continue;
             }
         };
-        let lines = if stem.ends_with(".docx") {
-            match docx_lines(&content) {
-                Ok(lines) => lines,
-                Err(e) => {
-                    out.push(finding(Check::A11, Place::Exports, format!("{stem} cannot be read: {e}")));
-                    continue;
-                }
+        let lines = match document {
+            Document::Measurements => workbook_lines(&content, stem),
+            Document::Report | Document::SocReview | Document::PlacementDecision | Document::ThreatModel => {
+                docx_lines(&content)
             }
-        } else {
-            text_lines(&String::from_utf8_lossy(&content))
+            Document::AiUsage => Ok(text_lines(&String::from_utf8_lossy(&content))),
         };
-        unfinished(dir, document, &lines, out);
+        let lines = match lines {
+            Ok(lines) => lines,
+            Err(e) => {
+                out.push(finding(Check::A11, Place::Exports, format!("{stem} cannot be read: {e}")));
+                continue;
+            }
+        };
+        if documents::template(document).is_some() {
+            unfinished(dir, document, &lines, out);
+        }
+        // The workbook's numbers are numbers, shown by the format Vernier
+        // gives them by S6: only its text is read for rounding.
+        let rounding = (document != Document::Measurements).then_some(&medians);
+        tags_and_rounding(stem, &lines, rounding, out);
         match document {
             Document::Report => report_checks(nb, &lines, out),
             Document::AiUsage => ai_usage(&String::from_utf8_lossy(&content), out),
@@ -123,6 +166,77 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
         }
     }
     exported
+}
+
+/// A7 and A8 on every line of one document: each result is tagged in its
+/// clause, in its table row or under a line that declares the tag of every
+/// figure below it; each median written is rounded as S6 rounds the row it
+/// names. The findings name the numbers. `medians` is `None` where numbers
+/// are not written by hand (the workbook's).
+fn tags_and_rounding(stem: &str, lines: &[Line], medians: Option<&Medians>, out: &mut Vec<Finding>) {
+    let at = |l: &Line| Place::Document { file: stem.to_owned(), line: l.number, section: l.section.clone() };
+    let mut header: Option<&Vec<String>> = None;
+    let mut declared = false;
+    for l in lines {
+        match &l.cells {
+            // A table's first row names its columns.
+            Some(cells) if header.is_none() => {
+                header = Some(cells);
+                continue;
+            }
+            Some(_) => {}
+            None => header = None,
+        }
+        let text = without_prompts(l);
+        let found = numbers::numbers(&text);
+        let row_tagged = l.cells.is_some() && TAGS.iter().any(|t| text.contains(t));
+        let covered = declared || row_tagged || l.no_results;
+        let untagged: Vec<&numbers::Number> = found.iter().filter(|n| n.needs_tag() && !n.tagged && !covered).collect();
+        if let Some(first) = untagged.first() {
+            let which = if untagged.len() == 1 {
+                format!("“{}{}”", first.text, first.unit.as_deref().map(|u| format!(" {u}")).unwrap_or_default())
+            } else {
+                untagged.iter().map(|n| format!("“{}”", n.text)).collect::<Vec<_>>().join(", ")
+            };
+            let (has, its) = if untagged.len() == 1 { ("has", "its") } else { ("have", "their") };
+            out.push(finding(
+                Check::A7,
+                at(l),
+                format!(
+                    "{which} {has} no tag (MEASURED, DERIVED, CITED or MODELED) in {its} clause: “{}”",
+                    clip(&l.text)
+                ),
+            ));
+        }
+        declared |= numbers::declares_tags(&text);
+        let Some(medians) = medians else { continue };
+        match (header, &l.cells) {
+            (Some(h), Some(cells)) => {
+                if let Some(problem) = rounding_problem(h, cells) {
+                    out.push(finding(Check::A8, at(l), problem));
+                }
+            }
+            // A8 in prose: a run's median written with more places than S6
+            // gives that run.
+            _ => {
+                for n in &found {
+                    if let Some(problem) = medians.problem(n, &found) {
+                        out.push(finding(Check::A8, at(l), problem));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A line's text without the prompts still in it: a prompt's words are the
+/// template's, not the student's (A16 finds them).
+fn without_prompts(l: &Line) -> String {
+    let cut = |text: &str| text.split(PROMPT_MARK).next().unwrap_or(text).to_owned();
+    match &l.cells {
+        Some(cells) => cells.iter().map(|c| cut(c)).collect::<Vec<_>>().join(" | "),
+        None => cut(&l.text),
+    }
 }
 
 /// A17, N12: a measurements.xlsx edited in a spreadsheet whose edits were
@@ -211,70 +325,22 @@ fn stale(dir: &Path, nb: &Notebook, exports: &Path) -> bool {
 
 fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
     let at = |l: &Line| Place::Document { file: "report.docx".into(), line: l.number, section: l.section.clone() };
-    // A7, A8, A9: from the results onwards, every number sits in a tagged
-    // line, medians are rounded per S6, and claims carry their test.
+    // A1, A9: from the results onwards, an average is a median or
+    // disclosed, and claims carry their test.
     let results = lines.iter().position(|l| l.heading.is_some() && l.text.contains("Results")).unwrap_or(lines.len());
     // Before the results only the headline states a result; the lines
     // around it state the conditions.
     let headline = lines[..results].iter().filter(|l| l.text.starts_with("Headline result:"));
-    let mut header: Option<&Vec<String>> = None;
-    let medians = Medians::of(nb);
     for l in headline.chain(&lines[results..]) {
-        if l.heading.is_some() {
-            header = None;
+        if l.heading.is_some() || l.text.starts_with(PROMPT_MARK) || l.section.contains("Citations") {
             continue;
         }
-        if l.text.starts_with(PROMPT_MARK) || l.section.contains("Citations") {
-            continue;
-        }
-        if let Some(cells) = &l.cells {
-            if header.is_none() {
-                header = Some(cells);
-                continue;
-            }
-        } else {
-            header = None;
-        }
-        // A7: every result number is tagged in its own clause (a table row:
-        // anywhere in the row); the finding names the number.
-        let row_tagged = l.cells.is_some() && TAGS.iter().any(|t| l.text.contains(t));
         let found = numbers::numbers(&l.text);
-        let untagged: Vec<&numbers::Number> =
-            found.iter().filter(|n| n.needs_tag && !n.tagged && !row_tagged).collect();
-        if let Some(first) = untagged.first() {
-            let which = if untagged.len() == 1 {
-                format!("“{}{}”", first.text, first.unit.as_deref().map(|u| format!(" {u}")).unwrap_or_default())
-            } else {
-                untagged.iter().map(|n| format!("“{}”", n.text)).collect::<Vec<_>>().join(", ")
-            };
-            let (has, its) = if untagged.len() == 1 { ("has", "its") } else { ("have", "their") };
-            out.push(finding(
-                Check::A7,
-                at(l),
-                format!(
-                    "{which} {has} no tag (MEASURED, DERIVED, CITED or MODELED) in {its} clause: “{}”",
-                    clip(&l.text)
-                ),
-            ));
-        }
-        if let (Some(h), Some(cells)) = (header, &l.cells)
-            && let Some(problem) = rounding_problem(h, cells)
-        {
-            out.push(finding(Check::A8, at(l), problem));
-        }
-        // A8 in prose: a row's median written with more places than S6 gives it.
-        if l.cells.is_none() {
-            for n in &found {
-                if let Some(problem) = medians.problem(n) {
-                    out.push(finding(Check::A8, at(l), problem));
-                }
-            }
-        }
         let lower = l.text.to_lowercase();
         // Prose only: a conditions cell may quote the machine's load average.
         // C.8.2: a mean named as a mean, with its reason, is a disclosure.
         let prose = l.cells.is_none() && !lower.contains("load average");
-        if prose && mentions_mean(&lower) && !disclosed_mean(&lower) && found.iter().any(|n| n.needs_tag) {
+        if prose && mentions_mean(&lower) && !disclosed_mean(&lower) && found.iter().any(numbers::Number::needs_tag) {
             out.push(finding(
                 Check::A1,
                 at(l),
@@ -423,18 +489,23 @@ fn disclosed_mean(lower: &str) -> bool {
     (lower.contains("mean") && disclosed) || total
 }
 
-/// The medians the report's results show, by unit, sorted by value: what a
-/// number written in prose is checked against (A8).
+/// The kept runs' medians as the results show them: what a median written
+/// in prose is checked against (A8).
 struct Medians {
-    by_unit: std::collections::HashMap<String, Vec<Median>>,
+    runs: Vec<Median>,
 }
 
-/// One run's median as the report shows it.
+/// One run's median, in the unit the results show it in.
 struct Median {
-    value: f64,
-    decimals: usize,
-    shown: String,
     run: u32,
+    /// The unit shown (S12).
+    unit: String,
+    /// The median in that unit, at full precision.
+    value: f64,
+    /// The place S6 rounds it to; `None` when its IQR is zero and gives none.
+    decimals: Option<i32>,
+    /// As the results show it, and its dispersion.
+    shown: String,
     dispersion: String,
 }
 
@@ -442,51 +513,60 @@ impl Medians {
     /// The kept runs' medians, leaving out the diagnostic builds the
     /// results leave out (A18).
     fn of(nb: &Notebook) -> Self {
-        let mut by_unit: std::collections::HashMap<String, Vec<Median>> = std::collections::HashMap::new();
-        for r in nb.runs().iter().filter(|r| r.discarded.is_none()) {
-            if r.context().build().is_some_and(|b| crate::notebook::Optimisation::of(&b).is_diagnostic()) {
-                continue;
-            }
-            let shown = r.median_column();
-            let Some((value, unit)) = shown.split_once(' ') else { continue };
-            let Ok(number) = value.replace(',', "").parse::<f64>() else { continue };
-            let decimals = value.split_once('.').map_or(0, |(_, d)| d.len());
-            let median = Median {
-                value: number,
-                decimals,
-                shown: shown.clone(),
-                run: r.number,
-                dispersion: r.dispersion_column(),
-            };
-            by_unit.entry(unit.to_owned()).or_default().push(median);
-        }
-        for list in by_unit.values_mut() {
-            list.sort_by(|a, b| a.value.total_cmp(&b.value));
-        }
-        Self { by_unit }
+        let runs = nb
+            .runs()
+            .iter()
+            .filter(|r| r.discarded.is_none())
+            .filter(|r| !r.context().build().is_some_and(|b| crate::notebook::Optimisation::of(&b).is_diagnostic()))
+            .map(|r| {
+                let figures = r.figures();
+                Median {
+                    run: r.number,
+                    unit: figures.unit().name().to_owned(),
+                    value: figures.unit().scale(r.measurement.summary.median),
+                    decimals: figures.rounded().decimals,
+                    shown: r.median_column(),
+                    dispersion: r.dispersion_column(),
+                }
+            })
+            .collect();
+        Self { runs }
     }
 
-    /// A8 on a number in prose: when it is a shown run's median (the same
-    /// unit, the same value at the row's own rounding) written with more
-    /// decimals than S6 gives that row, how it should read. A number its
-    /// clause says is cited or modeled is no run's.
-    fn problem(&self, n: &numbers::Number) -> Option<String> {
-        if n.elsewhere {
+    /// A8 on a number in prose, read with the other numbers of its line:
+    /// when it is a run's median written with more places than S6 gives
+    /// that run, how it should read. It is a run's median when it is that
+    /// median to the places written (within one unit of its last digit), in
+    /// the run's unit or a time unit the run's converts to; in a clause that
+    /// names runs (`run 3`) only those runs' — and it is a finding only when
+    /// it is no rounding S6 allows for any run it could be. So a correct
+    /// rounding is never a finding; nor is a minimum, maximum or IQR, nor a
+    /// number its clause says is cited or modeled.
+    fn problem(&self, n: &numbers::Number, line: &[numbers::Number]) -> Option<String> {
+        const NOT_MEDIANS: [&str; 9] = ["min", "max", "minimum", "maximum", "iqr", "range", "dispersion", "p25", "p75"];
+        let unit = n.unit.as_deref().filter(|_| !(n.elsewhere || NOT_MEDIANS.contains(&n.label.as_str())))?;
+        let named: Vec<u32> = line.iter().filter(|m| m.clause == n.clause).filter_map(|m| m.run).collect();
+        let candidates: Vec<(&Median, i32)> = self
+            .runs
+            .iter()
+            .filter(|m| named.is_empty() || named.contains(&m.run))
+            .filter_map(|m| {
+                // The written number in the run's unit, and the place of its
+                // last digit there.
+                let factor = if m.unit == unit { 1.0 } else { crate::stats::units::time_factor(unit, &m.unit)? };
+                let place = n.place() - factor.log10().round() as i32;
+                let written = n.value * factor;
+                ((written - m.value).abs() < 10f64.powi(-place) * (1.0 - 1e-9)).then_some((m, place))
+            })
+            .collect();
+        if candidates.iter().any(|(m, place)| m.decimals.is_none_or(|d| *place <= d)) {
             return None;
         }
-        let unit = n.unit.as_deref()?;
-        let list = self.by_unit.get(unit)?;
-        // Half a unit is the widest a row's rounding reaches.
-        let from = list.partition_point(|m| m.value < n.value - 0.5);
-        list[from..].iter().take_while(|m| m.value <= n.value + 0.5).find_map(|m| {
-            let half = 0.5 * 10f64.powi(-(m.decimals as i32));
-            (n.decimals > m.decimals && (n.value - m.value).abs() <= half * (1.0 + 1e-9)).then(|| {
-                format!(
-                    "“{} {unit}” is run {}'s median, which its dispersion ({}) lets be written {} (S6)",
-                    n.text, m.run, m.dispersion, m.shown
-                )
-            })
-        })
+        let (m, _) = candidates.first()?;
+        Some(format!(
+            "“{} {unit}” is run {}'s median, which its dispersion ({}) lets be written {} (S6)",
+            n.text, m.run, m.dispersion, m.shown
+        ))
     }
 }
 
@@ -555,7 +635,15 @@ fn docx_lines(bytes: &[u8]) -> Result<Vec<Line>, String> {
             if heading.is_some() {
                 section = heading_name(&text);
             }
-            lines.push(Line { number: lines.len() + 1, heading, section: section.clone(), cells: None, text });
+            let no_results = SETUP.iter().any(|field| text.starts_with(field));
+            lines.push(Line {
+                number: lines.len() + 1,
+                heading,
+                section: section.clone(),
+                cells: None,
+                text,
+                no_results,
+            });
         } else if node.has_tag_name((W, "tbl")) {
             for row in node.children().filter(|n| n.has_tag_name((W, "tr"))) {
                 let cells: Vec<String> =
@@ -567,6 +655,7 @@ fn docx_lines(bytes: &[u8]) -> Result<Vec<Line>, String> {
                     section: section.clone(),
                     cells: Some(cells),
                     text,
+                    no_results: false,
                 });
             }
         }
@@ -593,9 +682,43 @@ fn text_lines(text: &str) -> Vec<Line> {
         if heading.is_some() {
             section = heading_name(text);
         }
-        lines.push(Line { number: i + 1, heading, section: section.clone(), cells: None, text: (*text).to_owned() });
+        let no_results = SETUP.iter().any(|field| text.starts_with(field));
+        lines.push(Line {
+            number: i + 1,
+            heading,
+            section: section.clone(),
+            cells: None,
+            text: (*text).to_owned(),
+            no_results,
+        });
     }
     lines
+}
+
+/// The rows of measurements.xlsx's visible sheets, each sheet under a
+/// heading of its name and its header row first, as a document's tables
+/// are read. A line's number is its row in the sheet (the heading's, 0).
+fn workbook_lines(bytes: &[u8], stem: &str) -> Result<Vec<Line>, String> {
+    let sheets = documents::measurements::sheets(bytes, stem).map_err(|e| e.to_string())?;
+    let mut lines = Vec::new();
+    for sheet in sheets {
+        let no_results = WORKBOOK_SHEETS.contains(&sheet.name.as_str());
+        let line = |number: u32, cells: Option<Vec<String>>, text: String| Line {
+            number: number as usize,
+            heading: cells.is_none().then_some(1),
+            section: sheet.name.clone(),
+            text,
+            cells,
+            no_results,
+        };
+        lines.push(line(0, None, sheet.name.clone()));
+        lines.push(line(1, Some(sheet.headers.clone()), sheet.headers.join(" | ")));
+        for (row, values) in &sheet.rows {
+            let cells: Vec<String> = values.iter().map(documents::edits::Value::text).collect();
+            lines.push(line(*row, Some(cells.clone()), cells.join(" | ")));
+        }
+    }
+    Ok(lines)
 }
 
 const W: &str = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";

@@ -954,6 +954,13 @@ fn read_book(bytes: &[u8], path: &str, sheets: bool) -> Result<Sheets, ReadError
     read.ok_or_else(|| ReadError::Foreign(path.to_owned()))
 }
 
+/// The visible sheets of a `measurements.xlsx` written by Vernier, as a
+/// spreadsheet shows them: what the audit reads (A7).
+pub fn sheets(bytes: &[u8], path: &str) -> Result<Vec<Visible>, ReadError> {
+    let (_, visible, _) = read_book(bytes, path, true)?;
+    Ok(visible)
+}
+
 /// Reopens a `measurements.xlsx` written by Vernier and compares its
 /// visible sheets with what Vernier wrote (N12).
 pub fn read_own(bytes: &[u8], path: &str) -> Result<OwnWorkbook, ReadError> {
