@@ -241,26 +241,8 @@ fn evidence_that_points_elsewhere_is_said_once_with_what_decides() {
     }
     std::fs::write(&file, csv).expect("csv");
     let file = file.display().to_string();
-    let args = [
-        "import",
-        "csv",
-        &file,
-        "--notebook",
-        &dir,
-        "--a",
-        "naive_ms",
-        "--b",
-        "blocked_ms",
-        "--pair",
-        "pair",
-        "--first",
-        "first",
-        "--label-a",
-        "naive",
-        "--label-b",
-        "blocked",
-    ];
-    let said = stdout(&ok(vernier(&args)));
+    // The driver's own columns, as the README's import reads them.
+    let said = stdout(&ok(import_matmul(&file, &dir)));
     let verdict = said.lines().find(|l| l.starts_with("recorded comparison C1")).expect("the verdict line");
     assert!(verdict.contains("no difference I can resolve"), "{said}");
     assert!(said.contains("paired blocked/naive 0.7"), "{said}");
