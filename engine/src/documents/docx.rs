@@ -95,7 +95,10 @@ fn paragraph(out: &mut String, style: Option<&str>, bullet: bool, runs: &[Run]) 
 /// An inline picture the width of the text column, keeping its aspect,
 /// kept on the page of what follows it (its caption, its table).
 fn picture(out: &mut String, n: usize, p: &Picture) {
-    const WIDTH_EMU: u64 = 6_300_000; // about 6.9 in: the A4 text column
+    // The A4 text column: the page's 11906 twips less both 1134-twip
+    // margins, at 635 EMU a twip (17.0 cm); a wider picture ran into the
+    // right margin.
+    const WIDTH_EMU: u64 = (11_906 - 2 * 1_134) * 635;
     let height = WIDTH_EMU * u64::from(p.height) / u64::from(p.width.max(1));
     let alt = escape(&p.alt);
     let _ = write!(

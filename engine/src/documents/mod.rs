@@ -507,11 +507,13 @@ fn sweeps(nb: &Notebook) -> Vec<Block> {
         .map(|view| ("The built-in seq and chase kernels' runs by working set.".to_owned(), view));
     let mut blocks = Vec::new();
     for (text, view) in recorded.chain(kernels) {
-        blocks.push(Block::Paragraph(vec![Run { text, bold: false }]));
+        // The chart, then what it shows: a picture is kept with the line
+        // under it, so the two never fall on different pages.
         blocks.push(match chart::sweep(&view, nb) {
             Ok(picture) => Block::Picture(picture),
             Err(e) => Block::Paragraph(vec![Run { text: format!("({e})"), bold: false }]),
         });
+        blocks.push(Block::Paragraph(vec![Run { text, bold: false }]));
         blocks.push(Block::Table(sweep_table(&view, nb)));
     }
     blocks
