@@ -18,6 +18,8 @@ mod documents;
 mod folder_lock;
 /// E1, E7, E10, N6: the engine thread, cancellation, recording.
 mod harness;
+/// E14, D5: an imported row's trials read back from its instrument's file.
+mod imported_trials;
 /// The engine's layers: crates that depend only downwards, no module cycles.
 mod layers;
 /// N1, N2, N8: the folder format, round trips, schema and error positions.

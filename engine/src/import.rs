@@ -17,7 +17,8 @@ use crate::bounded::ReadError;
 use crate::display::full_stop;
 use crate::harness::raw::{self, RawError};
 use crate::notebook::{
-    Boundary, Condition, ConditionName, Conditions as _, Measurement, NewPair, Notebook, RawFile, Tag, WarmupPolicy,
+    Boundary, Condition, ConditionName, Conditions as _, Measurement, NewPair, Notebook, RawFile, Run, Tag,
+    WarmupPolicy,
 };
 use crate::stats::Summary;
 
@@ -304,6 +305,47 @@ pub enum ImportError {
     /// The raw copy could not be written.
     #[error(transparent)]
     Raw(#[from] RawError),
+}
+
+/// An imported row's trials, read back from the file it keeps unchanged in
+/// its instrument's own format (a CSV's column, Google Benchmark's
+/// repetitions, pyperf's values), so the window's trial plot and the
+/// report's charts draw them. The file's first values beyond the row's
+/// timed count are its warm-up; the timed ones must give the row's own
+/// median, or the file is not what the row was made of and nothing is drawn.
+pub fn read_back(dir: &Path, run: &Run) -> Result<raw::ArmValues, String> {
+    let m = &run.measurement;
+    let file = m.raw_file.as_ref().ok_or_else(|| format!("run {} keeps no raw file", run.number))?;
+    let path = file.path.resolve(dir).map_err(|e| e.to_string())?;
+    let bytes = raw::read(&path).map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(crate::bounded::without_bom(&bytes));
+    let name = file.path.as_str().rsplit('/').next().unwrap_or_default();
+    let values = if name.starts_with("import-csv") {
+        let source = m.conditions.value_of(ConditionName::Source).unwrap_or_default();
+        let column = source
+            .split_once(" (imported CSV), column ")
+            .and_then(|(_, rest)| rest.rsplit_once(", SHA-256 "))
+            .map(|(column, _)| column)
+            .ok_or_else(|| format!("run {}'s source does not name its column", run.number))?;
+        csv::read_back(&text, Path::new(name), column, &m.unit)?
+    } else if name.starts_with("import-gbench") {
+        gbench::read_back(&text, &file.arm)?
+    } else if name.starts_with("import-pyperf") {
+        pyperf::read_back(&text, &file.arm)?
+    } else {
+        return Err(format!("{} is in a format Vernier does not read back", file.path));
+    };
+    let n = m.summary.n;
+    let warmups = values
+        .len()
+        .checked_sub(n)
+        .ok_or_else(|| format!("{} holds fewer values than run {} counted", file.path, run.number))?;
+    let (warmup, timed) = values.split_at(warmups);
+    let median = Summary::of(timed).map(|s| s.median).map_err(|e| e.to_string())?;
+    if (median - m.summary.median).abs() > 1e-9 * m.summary.median.abs().max(1.0) {
+        return Err(format!("{} no longer gives run {}'s median: its trials are not drawn", file.path, run.number));
+    }
+    Ok(raw::ArmValues { warmup: warmup.to_vec(), timed: timed.to_vec() })
 }
 
 #[cfg(test)]

@@ -1046,11 +1046,11 @@ impl VernierApp {
         if self.shown.trials.contains_key(&number) {
             return;
         }
-        let raw = self.doc.notebook.run(number).and_then(|r| r.measurement.raw_file.as_ref()).map(|r| r.path.clone());
-        match raw {
+        let row = self.doc.notebook.run(number).filter(|r| r.measurement.raw_file.is_some()).cloned();
+        match row {
             // Resolving the path looks at the disk (symbolic links), so the
             // I/O thread does it.
-            Some(path) => self.send_job(jobs::ReadTrials { run: number, dir: self.doc.dir.clone(), path }),
+            Some(row) => self.send_job(jobs::ReadTrials { row: Box::new(row), dir: self.doc.dir.clone() }),
             None => {
                 let why = jobs::NoTrials::Absent("no trial plot: the row keeps no raw file".into());
                 self.shown.trials.insert(number, Err(why));

@@ -44,6 +44,12 @@ impl RunTrials {
         let cpu = cpu.filter(|c| m.figure.is_none() && c.len() == warmup.len() + timed.len());
         Self { run: run.number, warmup, timed, cpu }
     }
+
+    /// An imported row's values read back from its instrument's file: no
+    /// CPU time (the file does not record it).
+    pub fn of_values(run: &Run, values: raw::ArmValues) -> Self {
+        Self { run: run.number, warmup: values.warmup, timed: values.timed, cpu: None }
+    }
 }
 
 const WARM: Color32 = Color32::from_rgb(150, 150, 150);

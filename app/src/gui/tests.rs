@@ -1239,13 +1239,14 @@ fn add_a_comparison_from_a_csv_file() {
     harness.get_by_label("A · naive: median 5.705 ms, IQR 0.025 ms · drift -0.12 %, n 1 (not in the file) + 7");
     harness.get_by_label("paired blocked/naive 0.4573 (IQR 0.0029, 7 pairs)");
     record_import(&mut harness, 4);
-    // The new row is selected; its raw file is the CSV as it was, which is
-    // said in place of the trial plot, not reported as an error.
+    // The new row is selected; its raw file is the CSV as it was, and its
+    // column is read back from it for the trial plot (issue 35): the
+    // driver's seven blocked times, the file's own numbers.
     step_until(&mut harness, "the trials", |app| app.shown.trials.contains_key(&4));
     harness.run();
-    harness.get_by_label(
-        "no trial plot: the trials are in raw/import-csv-3.csv, the imported file unchanged, in its own format",
-    );
+    let Some(Ok(plotted)) = harness.state().shown.trials.get(&4) else { panic!("the imported trials are drawn") };
+    assert_eq!(plotted.timed.len(), 7);
+    assert_eq!(vernier_engine::stats::Summary::of(&plotted.timed).expect("trials").median, 2.604);
     assert!(!harness.state().status.as_ref().is_some_and(|(_, error)| *error), "no error in the status bar");
     let on_disk = store::load(&tmp.path().join("nb")).expect("loads");
     let pair = on_disk.pairs().last().expect("a comparison");

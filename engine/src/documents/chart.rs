@@ -322,7 +322,14 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
                 }
             })
             .y_label_formatter(&|t| tick(*t))
-            .x_desc(if pair.order.is_some() { "arm (trials interleaved A B …, then B A …)" } else { "arm" })
+            .x_desc(match (pair.order.is_some(), arms.iter().any(|r| r.context().imported())) {
+                // An import's order is the file's (a driver alternates pair by
+                // pair), not Vernier's two blocks.
+                (true, true) => "arm (trials in pairs, each pair's first arm as the file's first column says)",
+                (true, false) => "arm (trials interleaved A B …, then B A …)",
+                (false, true) => "arm (order not recorded in the file)",
+                (false, false) => "arm",
+            })
             .y_desc(y_desc)
             .draw()
             .map_err(err)?;

@@ -471,13 +471,16 @@ fn comparisons(nb: &Notebook, attachments: &Attachments) -> Vec<Block> {
 /// once however many arms share it.
 fn comparison_trials(dir: &Path, nb: &Notebook) -> BTreeMap<u32, Result<[Vec<f64>; 2], String>> {
     use crate::harness::raw::{RawTrials, TrialsError};
-    let mut files: BTreeMap<String, Result<RawTrials, String>> = BTreeMap::new();
+    let mut files: BTreeMap<String, Result<RawTrials, TrialsError>> = BTreeMap::new();
     let mut arm = |run: &crate::notebook::Run| -> Result<Vec<f64>, String> {
         let raw = run.measurement.raw_file.as_ref().ok_or_else(|| TrialsError::NoFile(run.number).to_string())?;
-        let read = files
-            .entry(raw.path.to_string())
-            .or_insert_with(|| RawTrials::read(dir, &raw.path).map_err(|e| e.to_string()));
-        read.as_ref().map(|r| r.arm(run).timed).map_err(Clone::clone)
+        let read = files.entry(raw.path.to_string()).or_insert_with(|| RawTrials::read(dir, &raw.path));
+        match read {
+            Ok(trials) => Ok(trials.arm(run).timed),
+            // An import's file in its instrument's own format is read back.
+            Err(TrialsError::Foreign(_)) => crate::import::read_back(dir, run).map(|values| values.timed),
+            Err(e) => Err(e.to_string()),
+        }
     };
     let mut out = BTreeMap::new();
     for pair in nb.pairs() {

@@ -239,6 +239,18 @@ pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepar
     Ok(prepared)
 }
 
+/// The repetitions of benchmark `name` read back from the file it was
+/// imported from, in its own time unit.
+pub(super) fn read_back(text: &str, name: &str) -> Result<Vec<f64>, String> {
+    let parsed: File = serde_json::from_str(text).map_err(|e| from_file::json_message(&e))?;
+    let benchmarks = group(&parsed.benchmarks);
+    let benchmark = benchmarks
+        .iter()
+        .find(|b| from_file::shown(b.name) == name)
+        .ok_or_else(|| format!("no benchmark '{}' in the file", inert_line(name.to_owned())))?;
+    times(benchmark).map(|(_, _, times)| times)
+}
+
 /// The entries by benchmark, in the order each first appears.
 fn group(entries: &[Entry]) -> Vec<Benchmark<'_>> {
     let mut order: Vec<Benchmark<'_>> = Vec::new();

@@ -208,6 +208,19 @@ fn prepare_checked(
     Ok(prepared)
 }
 
+/// The values of benchmark `name` read back from the (unpacked) file it was
+/// imported from, in the row's unit.
+pub(super) fn read_back(text: &str, name: &str) -> Result<Vec<f64>, String> {
+    let parsed: File = serde_json::from_str(text).map_err(|e| from_file::json_message(&e))?;
+    let benchmarks = select(&parsed, &[])?;
+    let Selected { benchmark, metadata, .. } = benchmarks
+        .into_iter()
+        .find(|s| from_file::shown(&s.title) == name)
+        .ok_or_else(|| format!("no benchmark '{}' in the file", from_file::shown(name)))?;
+    let (unit, ns_per_unit) = unit_of(&metadata)?;
+    Trials::of(benchmark, unit, ns_per_unit).map(|t| t.values)
+}
+
 /// A benchmark of the file with its name and its metadata: the suite's,
 /// overridden by its own.
 struct Selected<'a> {

@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use vernier_engine::harness::raw::{RawTrials, TrialsError};
-use vernier_engine::notebook::NotebookPath;
 
 use super::super::io::{Done, Follow, Job};
 use super::super::{VernierApp, plots};
@@ -28,40 +27,35 @@ impl NoTrials {
     }
 }
 
-/// Reads run `run`'s raw file, a path inside `dir` (resolving it looks at
-/// the disk: symbolic links).
+/// Reads a run's raw file, a path inside `dir` (resolving it looks at
+/// the disk: symbolic links); an imported row's file in its instrument's
+/// own format is read back against the row.
 pub struct ReadTrials {
-    /// The run.
-    pub run: u32,
+    /// The row as the window has it (its raw file, its unit, its median).
+    pub row: Box<vernier_engine::notebook::Run>,
     /// The notebook's folder.
     pub dir: PathBuf,
-    /// Its raw file, as the row names it.
-    pub path: NotebookPath,
 }
 
 impl Job for ReadTrials {
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
-        let ReadTrials { run, dir, path } = *self;
-        let result = match RawTrials::read(&dir, &path) {
-            Ok(raw) => Ok((raw.trials, raw.figures)),
-            // An import keeps its file in the instrument's own format.
-            Err(TrialsError::Foreign(path)) => Err(NoTrials::Absent(format!(
-                "no trial plot: the trials are in {path}, the imported file unchanged, in its own format"
-            ))),
-            Err(e) => Err(NoTrials::Failed(e.to_string())),
+        let ReadTrials { row, dir } = *self;
+        let run = row.number;
+        let result = match row.measurement.raw_file.as_ref().map(|raw| RawTrials::read(&dir, &raw.path)) {
+            Some(Ok(raw)) => Ok(plots::RunTrials::new(&row, &raw.trials, raw.figures.as_deref())),
+            // An import keeps its file in the instrument's own format: its
+            // values are read back from it.
+            Some(Err(TrialsError::Foreign(_))) => vernier_engine::import::read_back(&dir, &row)
+                .map(|values| plots::RunTrials::of_values(&row, values))
+                .map_err(|why| NoTrials::Absent(format!("no trial plot: {why}"))),
+            Some(Err(e)) => Err(NoTrials::Failed(e.to_string())),
+            None => Err(NoTrials::Absent("no trial plot: the row keeps no raw file".into())),
         };
-        Box::new(move |app: &mut VernierApp| match (result, app.doc.notebook.run(run)) {
-            (Ok((trials, figures)), Some(r)) => {
-                let view = plots::RunTrials::new(r, &trials, figures.as_deref());
-                app.shown.trials.insert(run, Ok(view));
+        Box::new(move |app: &mut VernierApp| {
+            if let Err(NoTrials::Failed(e)) = &result {
+                app.say(format!("run {run}: {e}"), true);
             }
-            (Err(why), _) => {
-                if let NoTrials::Failed(e) = &why {
-                    app.say(format!("run {run}: {e}"), true);
-                }
-                app.shown.trials.insert(run, Err(why));
-            }
-            (Ok(_), None) => {}
+            app.shown.trials.insert(run, result);
         })
     }
 }
