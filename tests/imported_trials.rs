@@ -22,14 +22,7 @@ fn every_imported_format_reads_back_its_rows() {
         arms: csv::Arms::Two(["naive_ms".into(), "blocked_ms".into()]),
         pair: Some("pair".into()),
         first: Some("first".into()),
-        unit: None,
-        warmup: None,
-        warmup_stated: None,
-        what: None,
-        labels: [None, None],
-        command: None,
-        build: None,
-        instrument: None,
+        ..csv::CsvSpec::column("")
     };
     let prepared = [
         csv::prepare(&fixture("matmul-driver.csv"), &spec).expect("csv"),
