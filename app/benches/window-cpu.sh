@@ -24,7 +24,8 @@
 # Needs a release build (VERNIER=path, default ${CARGO_TARGET_DIR:-target}/release/vernier),
 # Xvfb, xdotool, taskset, python3 and at least 2 CPUs. The New run dialog is
 # filled by clicking at its fixed place in the 1280×800 window (its layout as
-# of issue 21); if the layout moves, the script says the run did not start
+# of issue 34: the Figure, Build B and Labels rows moved it down); if the
+# layout moves, the script says the run did not start
 # and keeps a screenshot when ImageMagick's `import` is there.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -113,13 +114,13 @@ start_from_window() {
   xdotool windowfocus --sync "$wid" 2>/dev/null || true
   xdotool key Escape; sleep "$pause"
   xdotool key ctrl+r; sleep "$pause"
-  xdotool mousemove 481 245 click 1; sleep "$pause"                         # Command
+  xdotool mousemove 481 231 click 1; sleep "$pause"                         # Command
   xdotool mousemove 612 238 click 1; sleep "$pause"; xdotool type --delay 20 "$a"; sleep "$pause"
   xdotool mousemove 612 266 click 1; sleep "$pause"; xdotool type --delay 20 "$b"; sleep "$pause"
-  xdotool mousemove 440 499 click 1; sleep "$pause"                         # pin to CPU
-  xdotool mousemove 540 499 click 1; sleep "$pause"                         # which CPU
+  xdotool mousemove 440 513 click 1; sleep "$pause"                         # pin to CPU
+  xdotool mousemove 540 513 click 1; sleep "$pause"                         # which CPU
   xdotool key ctrl+a; xdotool type "$pin"; xdotool key Return; sleep "$pause"
-  xdotool mousemove 370 615 click 1                                         # ▶ Start
+  xdotool mousemove 370 629 click 1                                         # ▶ Start
   for _ in $(seq 300); do running && return 0; sleep 0.01; done
   return 1
 }
