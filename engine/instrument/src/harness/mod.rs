@@ -632,9 +632,9 @@ pub fn run_bench(
     run_bench_for(spec, cancel, on_trial, Caller::CommandLine)
 }
 
-/// [`run_bench`] for `face`: from the window, once this thread is pinned,
-/// the process's other threads are kept off its CPU and their CPU time is
-/// counted until the run ends (SPEC E15).
+/// [`run_bench`] for `face`: from the window, the process's other threads'
+/// CPU time is counted from this thread's first step to its last, and once
+/// it is pinned they are kept off its CPU (SPEC E15).
 pub(crate) fn run_bench_for(
     spec: &BenchSpec,
     cancel: &Arc<AtomicBool>,
@@ -642,11 +642,16 @@ pub(crate) fn run_bench_for(
     face: Caller,
 ) -> Result<BenchResult, BenchError> {
     validate(spec)?;
+    // Started before anything else this thread does, and ended after its
+    // last step, so the row counts the window over the whole span an
+    // outside reader sees the run's thread live (issue 34).
+    let mut window = (face == Caller::Window).then(|| platform::own_threads::Watch::start(RUN_THREADS));
     let started_at = Utc::now();
     let machine = Machine::read();
     let placement = platform::placement::pin(spec.pin);
-    let window = (face == Caller::Window)
-        .then(|| platform::own_threads::Watch::start(platform::placement::pinned_cpu(&placement), RUN_THREADS));
+    if let Some(window) = &mut window {
+        window.keep_off(platform::placement::pinned_cpu(&placement));
+    }
     let runner = CommandRunner::new(Arc::clone(cancel))?;
     let prepared = spec.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>()?;
     // A sweep's points share their program: hashed and asked once.
@@ -724,7 +729,7 @@ pub(crate) fn run_bench_for(
         _ => (None, None, None),
     };
     let failure = outcome.stopped.map(|stop| describe_stop(&stop, spec, &outcome.trials, live.output_note.as_deref()));
-    Ok(BenchResult {
+    let mut result = BenchResult {
         started_at,
         arms: arm_results,
         trials: outcome.trials,
@@ -755,10 +760,18 @@ pub(crate) fn run_bench_for(
         control: spec.control,
         stated: spec.stated.clone(),
         failure,
-        // Ended here, while the watchdog still lives, so its time is the run's.
-        window_cpu: window.map(|w| w.finish().describe()),
+        window_cpu: None,
         sanity,
-    })
+    };
+    // The watchdog's time is read before the runner ends it, so that it is
+    // counted as the run's; then the runner's ending (the watchdog joined,
+    // the trials' guardian waited for) is inside the watch too.
+    if let Some(window) = &mut window {
+        window.helpers_ending();
+    }
+    drop(runner);
+    result.window_cpu = window.map(|w| w.finish().describe());
+    Ok(result)
 }
 
 /// How many descendants at most are named trial by trial in the "process
