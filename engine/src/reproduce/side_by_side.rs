@@ -129,9 +129,7 @@ impl SideBySide {
                 let (power, power_blocks) = s13(original, my_power.as_deref());
                 let kernel = result.arms.first().is_some_and(|a| KernelSpec::from_argv(&a.command).is_some());
                 let unlike = s16(original, kernel, &original.unit);
-                let mut guards = blocking(&power);
-                guards.extend(unlike.clone().map(|text| Check::new("S16", CheckKind::NoClaim, text)));
-                let s7 = guarded(&s7, metric, &guards);
+                let s7 = guarded(&s7, metric, &guards(&power, unlike.as_deref()));
                 RatioSide { theirs, mine, judged: judge(theirs, mine, s7, unlike.as_deref().or(power_blocks)) }
             });
         // A comparison's claim is its ratio; without one, each arm is its
@@ -261,10 +259,12 @@ fn s16(theirs: &Original, kernel: bool, unit: &str) -> Option<String> {
     })
 }
 
-/// The S13 check as a guard on one arm's or point's verdict: only a known
-/// difference (mains against battery) weighs there; a flag is said once.
-fn blocking(power: &Option<Check>) -> Vec<Check> {
-    power.iter().filter(|c| c.kind == CheckKind::NoClaim).cloned().collect()
+/// The guards on one arm's, point's or ratio's verdict: S13 only where it
+/// knows a difference (mains against battery; a flag is said once for the
+/// whole reproduce), and S16 where the two time different things.
+fn guards(power: &Option<Check>, unlike: Option<&str>) -> Vec<Check> {
+    let power = power.iter().filter(|c| c.kind == CheckKind::NoClaim).cloned();
+    power.chain(unlike.map(|text| Check::new("S16", CheckKind::NoClaim, text.to_owned()))).collect()
 }
 
 /// The conditions the rerun's arm `i` recorded (`mine`, its row), or what
@@ -311,9 +311,7 @@ impl ArmSide {
                 &metric,
                 &o.unit,
             );
-            let mut guards = blocking(&power);
-            guards.extend(unlike.clone().map(|text| Check::new("S16", CheckKind::NoClaim, text)));
-            let s7 = guarded(&s7, &metric, &guards);
+            let s7 = guarded(&s7, &metric, &guards(&power, unlike.as_deref()));
             judge(
                 Measured { median: o.median, iqr: o.iqr, n: o.timed as usize },
                 Measured { median, iqr, n: summary.n },

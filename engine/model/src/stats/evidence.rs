@@ -61,30 +61,34 @@ impl<'a> Evidence<'a> {
     /// the full command that would extend the comparison to 51 trials,
     /// where the face knows it.
     pub fn lines(&self, extend: Option<&str>) -> Vec<String> {
-        [Some(self.verdict.verdict.clone()), self.paired_line(), self.order_line(), self.meaning(extend)]
-            .into_iter()
-            .flatten()
-            .collect()
+        let mut lines = self.head();
+        lines.extend(self.meaning(extend));
+        lines
     }
 
     /// [`Evidence::lines`] as one passage: the verdict and its evidence
     /// joined by `;`, what it means as its own sentence.
     pub fn passage(&self, extend: Option<&str>) -> String {
-        let head: Vec<String> =
-            [Some(self.verdict.verdict.clone()), self.paired_line(), self.order_line()].into_iter().flatten().collect();
-        let head = head.join("; ");
-        match self.meaning(extend) {
-            Some(meaning) => format!("{head}. {meaning}"),
-            None => head,
-        }
+        self.then_meaning(self.head().join("; "), extend)
     }
 
     /// The verdict, then what the evidence means where it points another
     /// way, for a table's one verdict cell beside the evidence's own cells.
     pub fn verdict_cell(&self) -> String {
-        match self.meaning(None) {
-            Some(meaning) => format!("{}. {meaning}", self.verdict.verdict),
-            None => self.verdict.verdict.clone(),
+        self.then_meaning(self.verdict.verdict.clone(), None)
+    }
+
+    /// The verdict and the evidence's lines, without what they mean.
+    fn head(&self) -> Vec<String> {
+        [Some(self.verdict.verdict.clone()), self.paired_line(), self.order_line()].into_iter().flatten().collect()
+    }
+
+    /// `text`, then what the evidence means as its own sentence, if it
+    /// says anything.
+    fn then_meaning(&self, text: String, extend: Option<&str>) -> String {
+        match self.meaning(extend) {
+            Some(meaning) => format!("{text}. {meaning}"),
+            None => text,
         }
     }
 
