@@ -23,10 +23,14 @@
 # gives it) of the window's run is divided by the command line's.
 #
 # Goals: median window CPU during a run (vernier and Xvfb) < 5 % of a core;
-# median IQR-fraction ratio window/CLI ≤ 1.2; in every session the row's
-# figure within 0.3 point of a core of the outside one. Prints each session,
-# the medians with their spread, and PASS or FAIL. Exit status 0 on PASS, 1
-# on FAIL, 2 when it cannot run.
+# IQR-fraction ratio window/CLI ≤ 1.2; in every session the row's figure
+# within 0.3 point of a core of the outside one. Prints each session, the
+# medians with their spread, and PASS, FAIL or UNDECIDED. The ratio goal is
+# judged on the sessions' quartiles, as a one-second run's IQR on a shared
+# host moves by several times from session to session: PASS when the upper
+# quartile of the ratios is at most 1.2, FAIL when the lower one is above
+# it, UNDECIDED when they straddle it (more sessions would decide). Exit
+# status 0 on PASS, 1 on FAIL, 2 when it cannot run, 3 when UNDECIDED.
 #
 # Needs a release build (VERNIER=path, default ${CARGO_TARGET_DIR:-target}/release/vernier),
 # Xvfb, xdotool, taskset, python3 and at least 2 CPUs. The New run dialog is
@@ -242,14 +246,21 @@ def spread(xs):
     q = statistics.quantiles(xs, n=4, method="inclusive")
     return f"IQR {q[0]:.2f}–{q[2]:.2f}, min {min(xs):.2f}, max {max(xs):.2f}"
 mc, mr = statistics.median(cpu), statistics.median(ratio)
+r_low, _, r_high = statistics.quantiles(ratio, n=4, method="inclusive")
 worst = max(gap, key=abs)
-ok_cpu, ok_ratio, ok_row = mc < 5.0, mr <= 1.2, abs(worst) <= 0.3
+word = lambda ok: "PASS" if ok else "FAIL"
+ok_cpu, ok_row = mc < 5.0, abs(worst) <= 0.3
+ratio_word = "PASS" if r_high <= 1.2 else "FAIL" if r_low > 1.2 else "UNDECIDED"
 print(f"sessions: {sys.argv[2]} per face")
-print(f"median window CPU during a run (vernier and Xvfb, outside): {mc:.2f} % of a core ({spread(cpu)}) — goal < 5 %: {'PASS' if ok_cpu else 'FAIL'}")
-print(f"median IQR-fraction ratio window/CLI: {mr:.2f} ({spread(ratio)}) — goal ≤ 1.2: {'PASS' if ok_ratio else 'FAIL'}")
+print(f"median window CPU during a run (vernier and Xvfb, outside): {mc:.2f} % of a core ({spread(cpu)}) — goal < 5 %: {word(ok_cpu)}")
+print(f"median IQR-fraction ratio window/CLI: {mr:.2f} ({spread(ratio)}) — goal ≤ 1.2 over the quartiles: {ratio_word}")
+if ratio_word == "UNDECIDED":
+    print(f"   the sessions' ratios straddle 1.2 (quartiles {r_low:.2f} and {r_high:.2f}): more sessions would decide")
 print(f"median window CPU, the row: {statistics.median(said):.2f} % ({spread(said)}); outside, vernier only: {statistics.median(own):.2f} % ({spread(own)})")
-print(f"row minus outside, per session: {', '.join(f'{g:+.2f}' for g in gap)} — goal within 0.3 point in every session: {'PASS' if ok_row else 'FAIL'}")
-ok = ok_cpu and ok_ratio and ok_row
-print("PASS" if ok else "FAIL")
-sys.exit(0 if ok else 1)
+print(f"row minus outside, per session: {', '.join(f'{g:+.2f}' for g in gap)} — goal within 0.3 point in every session: {word(ok_row)}")
+if not (ok_cpu and ok_row) or ratio_word == "FAIL":
+    print("FAIL")
+    sys.exit(1)
+print(ratio_word)
+sys.exit(0 if ratio_word == "PASS" else 3)
 PY
