@@ -180,10 +180,7 @@ fn workbook_has_the_sections_and_keeps_formulas_as_text() {
 }
 
 /// Every row of the workbook's Runs sheet, header first.
-fn runs_sheet(bytes: &[u8]) -> Vec<Vec<Data>> {
-    let mut book: Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).expect("readable");
-    book.worksheet_range("Runs").expect("Runs").rows().map(<[Data]>::to_vec).collect()
-}
+use crate::util::runs_sheet;
 
 // SPEC D3, N2: a sheet's columns are one list. A column added to it (here
 // after `Median`) is found in that place in the header row and in every

@@ -141,8 +141,9 @@ fn the_documents_chart_and_link_a_sweep() {
         .iter()
         .position(|b| matches!(b, Block::Paragraph(r) if r.iter().any(|r| r.text.starts_with("Sweep W1: runs 2–8"))))
         .expect("the sweep's sentence");
-    // The chart, its sentence under it (kept on the chart's page), the table.
-    let Block::Picture(picture) = &blocks[at_sweep - 1] else { panic!("no chart before {:?}", blocks[at_sweep]) };
+    // SPEC D8: the sentence, the one table, then the chart with its caption
+    // drawn inside it (so the two never part).
+    let Block::Picture(picture) = &blocks[at_sweep + 2] else { panic!("no chart after {:?}", blocks[at_sweep + 1]) };
     assert!(picture.alt.contains("W1") && picture.alt.contains("thermal:"), "{}", picture.alt);
     let Block::Table(table) = &blocks[at_sweep + 1] else { panic!("no table") };
     assert_eq!(table.len(), 8, "a header and one row per value");
@@ -151,8 +152,8 @@ fn the_documents_chart_and_link_a_sweep() {
     assert_eq!(table[7][0], "64 MiB");
 
     let bytes = measurements::write(&nb).expect("workbook");
+    let runs = crate::util::runs_sheet(&bytes);
     let mut book: Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).expect("readable");
-    let runs: Vec<Vec<Data>> = book.worksheet_range("Runs").expect("Runs").rows().map(<[Data]>::to_vec).collect();
     let column = runs[0].iter().position(|c| *c == "Sweep").expect("a Sweep column");
     assert_eq!(runs[1][column].to_string(), "");
     assert_eq!(runs[2][column].to_string(), "W1 · SIZE=16 KiB");

@@ -29,6 +29,9 @@ mod notebook_store;
 mod platforms;
 /// N4: locked predictions, amendments, and the hash chain under tampering.
 mod prediction_chain;
+/// D8: the report of a student-like notebook: conditions once, a sweep as
+/// one table, within its page budget when LibreOffice is installed.
+mod report_pages;
 /// RULES.md: every SPEC citation resolves there, and it lists exactly SPEC.md's IDs.
 mod rules;
 /// N9, N11: rows keep their snapshot and build; the file stores each snapshot once.

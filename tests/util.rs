@@ -133,3 +133,24 @@ pub fn record_comparison(
     };
     nb.record_pair(pair, runs, at(102)).expect("pair")
 }
+
+/// The Runs sheet of a workbook Vernier wrote, from its header row down:
+/// the line of shared conditions above the header (SPEC D8), when there is
+/// one, is left out (see [`runs_shared_line`]).
+pub fn runs_sheet(bytes: &[u8]) -> Vec<Vec<calamine::Data>> {
+    use calamine::Reader as _;
+    let mut book: calamine::Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).expect("readable");
+    let rows: Vec<Vec<calamine::Data>> =
+        book.worksheet_range("Runs").expect("Runs").rows().map(<[calamine::Data]>::to_vec).collect();
+    let header = rows.iter().position(|r| r.first().is_some_and(|c| *c == "#")).expect("a header row");
+    rows.into_iter().skip(header).collect()
+}
+
+/// The line above the Runs sheet's header, if any.
+pub fn runs_shared_line(bytes: &[u8]) -> Option<String> {
+    use calamine::Reader as _;
+    let mut book: calamine::Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).expect("readable");
+    let range = book.worksheet_range("Runs").expect("Runs");
+    let first = range.rows().next()?.first()?.to_string();
+    (first != "#").then_some(first)
+}

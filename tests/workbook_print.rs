@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::io::Read as _;
 
-use calamine::{Data, Reader, Xlsx};
+use calamine::Data;
 use vernier_engine::documents::measurements;
 use vernier_engine::notebook::Param;
 use vernier_engine::notebook::{
@@ -103,6 +103,9 @@ fn print_of(bytes: &[u8], name: &str, path: &str, index: usize) -> Print {
     let xml = part(bytes, path);
     let doc = roxmltree::Document::parse(&xml).expect("sheet xml");
     let root = doc.root();
+    // A line across the table above its header (the Runs sheet's shared
+    // conditions, D8) is repeated with it.
+    let top = usize::from(xml.contains("<mergeCell ref=\"A1:"));
     let setup = child(root, "pageSetup").unwrap_or_else(|| panic!("{name}: no pageSetup"));
     assert_eq!(setup.attribute("orientation"), Some("landscape"), "{name}: landscape");
     let fit = child(root, "pageSetUpPr").and_then(|n| n.attribute("fitToPage"));
@@ -116,9 +119,9 @@ fn print_of(bytes: &[u8], name: &str, path: &str, index: usize) -> Print {
     let repeated = titles.descendants().any(|n| {
         n.attribute("name") == Some("_xlnm.Print_Titles")
             && n.attribute("localSheetId") == Some(&index.to_string())
-            && n.text().is_some_and(|t| t.ends_with("!$1:$1"))
+            && n.text().is_some_and(|t| t.ends_with(&format!("!$1:${}", 1 + top)))
     });
-    assert!(repeated, "{name}: the header row is repeated on every printed page");
+    assert!(repeated, "{name}: the header row (and the line above it) is repeated on every printed page");
 
     let used = child(root, "dimension").and_then(|n| n.attribute("ref")).expect("a dimension");
     let last = column_number(used.rsplit(':').next().expect("a range"));
@@ -353,10 +356,7 @@ fn numbers_fit(bytes: &[u8], name: &str, path: &str, widths: &[f64]) {
 }
 
 /// The Runs sheet's rows, header first, and its part's path.
-fn runs_of(bytes: &[u8]) -> Vec<Vec<Data>> {
-    let mut book: Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).expect("readable");
-    book.worksheet_range("Runs").expect("Runs").rows().map(<[Data]>::to_vec).collect()
-}
+use crate::util::runs_sheet as runs_of;
 
 // SPEC S6, D3: a number cell keeps its full value and its number format
 // shows the decimals S6 allows for its row — the same digits the row's
@@ -373,7 +373,9 @@ fn number_cells_show_the_digits_s6_allows() {
     let row = 2;
     assert_eq!(rows[row][col("Median (value)")], Data::Float(0.000_324_145_5), "the full value stays in the cell");
     assert_eq!(rows[row][col(RunColumn::Median.header())].to_string(), "324.1 µs");
-    let cell = |name: &str| format!("{}{}", column_letters(col(name)), row + 1);
+    // The rows' lines in the sheet: under the line of shared conditions (D8).
+    let top = usize::from(crate::util::runs_shared_line(&bytes).is_some());
+    let cell = |name: &str| format!("{}{}", column_letters(col(name)), row + 1 + top);
     let sheet = "xl/worksheets/sheet3.xml";
     assert_eq!(number_format(&bytes, sheet, &cell("Median (value)")), "0.0000000");
     for name in ["IQR (value)", "Min", "Max"] {
@@ -381,7 +383,7 @@ fn number_cells_show_the_digits_s6_allows() {
     }
     // Each row its own place: run 1 (12.50 ms, IQR 0.20 ms) gets 2.
     assert_eq!(rows[1][col(RunColumn::Median.header())].to_string(), "12.50 ms");
-    let first = format!("{}2", column_letters(col("Median (value)")));
+    let first = format!("{}{}", column_letters(col("Median (value)")), 2 + top);
     assert_eq!(number_format(&bytes, sheet, &first), "0.00");
     // Drift: the Dispersion text's digits, as a signed percentage.
     let dispersion = rows[row][col(RunColumn::Dispersion.header())].to_string();
@@ -415,8 +417,9 @@ fn runs_are_numbered_marked_and_linked() {
     assert_eq!(text(1, "Compared with"), "", "run 1 is in no comparison");
     assert_eq!(text(4, "Discarded"), "measured while a compile ran in another terminal");
     let sheet = "xl/worksheets/sheet3.xml";
-    assert!(struck(&bytes, sheet, "A5"), "the discarded run is struck through");
-    assert!(!struck(&bytes, sheet, "A4"), "a kept run is not");
+    let top = usize::from(crate::util::runs_shared_line(&bytes).is_some());
+    assert!(struck(&bytes, sheet, &format!("A{}", 5 + top)), "the discarded run is struck through");
+    assert!(!struck(&bytes, sheet, &format!("A{}", 4 + top)), "a kept run is not");
     // D4: the workbook still reopens as the same notebook.
     assert_eq!(measurements::read(&bytes, "measurements.xlsx").expect("reopens"), nb);
 }

@@ -187,7 +187,7 @@ impl Prepared {
             // SPEC S16: what the instrument times, as stated, else as it states.
             if measurement.boundary.is_none() {
                 let instrument = measurement.conditions.value_of(ConditionName::Instrument).unwrap_or(&self.name);
-                let stated = self.boundary.clone().unwrap_or_else(|| format!("as {instrument} states"));
+                let stated = self.boundary.clone().unwrap_or_else(|| crate::notebook::as_states(instrument));
                 measurement.boundary = Some(Boundary::Instrument { instrument: instrument.to_owned(), stated });
             }
             runs.push(notebook.record_run(measurement, at));

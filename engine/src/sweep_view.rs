@@ -98,7 +98,8 @@ impl SweepView {
 
     /// The built-in seq and chase kernels' kept runs by working set: the
     /// gap between the two lines is prefetching and memory-level
-    /// parallelism. `None` when there is no such run.
+    /// parallelism. `None` when neither kernel ran at two working sets or
+    /// more.
     pub fn of_kernels(nb: &Notebook) -> Option<Self> {
         let mut runs = Vec::new();
         let series: Vec<Series> = [KernelKind::Seq, KernelKind::Chase]
@@ -118,7 +119,8 @@ impl SweepView {
                 (!points.is_empty()).then(|| Series { name: kind.name().to_owned(), points })
             })
             .collect();
-        if series.is_empty() {
+        // One working set is no sweep: its runs are read as results.
+        if !series.iter().any(|s| s.points.len() > 1) {
             return None;
         }
         Some(Self::new("seq / chase kernels".to_owned(), "working set".to_owned(), true, series, None, &runs))

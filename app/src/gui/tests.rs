@@ -81,6 +81,25 @@ fn runs_table_shows_the_rows() {
     harness.get_by_label("IQR 0.6 ms · drift -0.48 %");
 }
 
+// SPEC D8, N2 (issue 35): the Runs table says once, above it, what every
+// run shares; a row's Conditions gives only what differs, or names the
+// earlier row it differs like.
+#[test]
+fn the_runs_table_says_shared_conditions_once() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    let from = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/report-notebook/notebook/notebook.ron");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::copy(from, dir.join(store::NOTEBOOK_FILE)).expect("copy");
+    let mut harness = app_on(dir);
+    harness.get_by_label("Runs  (24)").click();
+    harness.run();
+    harness.get_by_label_contains("Every run: idle 2 min before");
+    harness.get_by_label_contains("a row's Conditions gives only what differs");
+    assert!(harness.query_all_by_label("as run 1").count() > 3, "the sweep's points differ like run 1");
+    assert!(harness.query_all_by_label_contains("idle 2 min before").count() == 1, "said once");
+}
+
 // SPEC S5, S12, S4: a row whose halves' medians differ by more than its IQR
 // is flagged in the Runs table as a noisy row would be, and its plot says
 // the machine changed during the run.

@@ -190,7 +190,7 @@ const DELETED_CELLS_SHOWN: usize = 3;
 
 /// The column whose value names a row of `sheet`, so that a row is found
 /// wherever it moved; a sheet without one matches rows by their content.
-fn key_column(sheet: &str) -> &'static str {
+pub(super) fn key_column(sheet: &str) -> &'static str {
     match sheet {
         "Environment" => "Field",
         "Notes and anomalies" => "Time",

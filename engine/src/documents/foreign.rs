@@ -9,7 +9,7 @@ use calamine::{Data, Reader, Xlsx};
 
 use super::sheet::Sheet;
 
-use crate::notebook::{Condition, ConditionName, RUN_COLUMNS, plausible};
+use crate::notebook::{Condition, ConditionName, RUN_COLUMNS, RunColumn, plausible};
 
 /// A workbook larger than this is refused as its bytes arrive.
 pub const MAX_WORKBOOK_BYTES: u64 = 64 * 1024 * 1024;
@@ -151,10 +151,17 @@ fn check_sizes(bytes: &[u8], max_unpacked: u64) -> Result<(), String> {
     Ok(())
 }
 
-/// A sheet with its header row (its first row) mapped to column positions.
+/// A sheet with its header row (its first row, or the second under the
+/// Runs sheet's line of shared conditions, D8) mapped to column positions.
 struct Table<'a> {
     sheet: &'a Sheet,
     header: Vec<String>,
+    /// Rows before the header.
+    above: usize,
+    /// What every run shares, from the line above the Runs table.
+    shared: Option<String>,
+    /// Each run's own Conditions cell by its `#`, to read "as run 3".
+    own: Vec<(String, String)>,
 }
 
 /// One data row of a [`Table`].
@@ -167,11 +174,18 @@ struct Row<'a> {
 
 impl<'a> Table<'a> {
     fn new(name: &str, sheet: &'a Sheet, problems: &mut Vec<String>) -> Self {
-        let header: Vec<String> = sheet
-            .rows()
-            .next()
-            .map(|(_, r)| r.iter().map(|c| c.to_string().trim().to_owned()).collect())
-            .unwrap_or_default();
+        let texts = |r: Vec<Data>| r.iter().map(|c| c.to_string().trim().to_owned()).collect::<Vec<String>>();
+        let mut rows = sheet.rows().map(|(_, r)| texts(r));
+        let first = rows.next().unwrap_or_default();
+        let shared = first
+            .first()
+            .and_then(|c| c.strip_prefix(super::measurements::SHARED_LINE.trim_end()))
+            .filter(|_| name == "Runs")
+            .map(|rest| rest.trim().to_owned());
+        let (header, above) = match shared {
+            Some(_) => (rows.next().unwrap_or_default(), 1),
+            None => (first, 0),
+        };
         let expected: &[&str] = match name {
             "Environment" => &["Field", "Value"],
             "Predictions" => &["#", "Experiment", "What I predict", "Why"],
@@ -183,22 +197,47 @@ impl<'a> Table<'a> {
                 problems.push(format!("{name}: no '{column}' column"));
             }
         }
-        Self { sheet, header }
+        let mut table = Self { sheet, header, above, shared, own: Vec::new() };
+        if table.shared.is_some() {
+            table.own = table.rows().map(|row| (row.cell("#"), row.cell(RunColumn::Conditions.header()))).collect();
+        }
+        table
+    }
+
+    /// A run's conditions whole: what every run shares, then the row's own
+    /// (`as shared above` adds nothing; `as run 3` is run 3's own).
+    fn conditions(&self, own: String) -> String {
+        let Some(shared) = &self.shared else { return own };
+        let own = if own == crate::notebook::AS_SHARED {
+            String::new()
+        } else if let Some(other) = own.strip_prefix("as run ") {
+            self.own.iter().find(|(n, _)| n == other).map_or(own.clone(), |(_, theirs)| theirs.clone())
+        } else {
+            own
+        };
+        [shared.as_str(), own.as_str()].into_iter().filter(|p| !p.is_empty()).collect::<Vec<_>>().join("; ")
     }
 
     /// The data rows, laid out one at a time as they are read.
     fn rows(&'a self) -> impl Iterator<Item = Row<'a>> + 'a {
         self.sheet
             .rows()
-            .skip(1)
+            .skip(1 + self.above)
             .map(move |(i, cells)| Row { table: self, cells, line: i as usize + 1 })
             .filter(|row| row.cells.iter().any(|c| !c.to_string().trim().is_empty()))
     }
 }
 
 impl Row<'_> {
-    /// The cell under `column`, as text ("" when the column is missing).
+    /// The cell under `column`, as text ("" when the column is missing);
+    /// the Conditions whole, with what the table said once (D8).
     fn text(&self, column: &str) -> String {
+        let cell = self.cell(column);
+        if column == RunColumn::Conditions.header() { self.table.conditions(cell) } else { cell }
+    }
+
+    /// The cell under `column` as written.
+    fn cell(&self, column: &str) -> String {
         self.table
             .header
             .iter()

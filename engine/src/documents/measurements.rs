@@ -33,9 +33,14 @@ pub const EMBED_SHEET: &str = "vernier";
 /// The layout this build writes, kept in the hidden sheet with the cells as
 /// written (N12). Version 1 (no number) wrote no cells and had no Source
 /// column under Notes; version 2 keeps both; version 3 ends each run's
-/// Conditions with its timing boundary (S16). A workbook of an earlier
-/// version is compared with the cells it kept, never re-derived.
-pub const LAYOUT_VERSION: u32 = 3;
+/// Conditions with its timing boundary (S16); version 4 states what every
+/// run shares on a line above the Runs table and, in each row's Conditions,
+/// only what differs (D8). A workbook of an earlier version is compared
+/// with the cells it kept, never re-derived.
+pub const LAYOUT_VERSION: u32 = 4;
+
+/// How the line above the Runs table begins (D8, layout 4).
+pub const SHARED_LINE: &str = "Conditions every run shares (each row's Conditions gives only what differs): ";
 /// The hidden sheet's column of the notebook's text, of the layout version
 /// and of the cells as written (as JSON), each cut into cells.
 const NOTEBOOK_COLUMN: u16 = 0;
@@ -482,12 +487,29 @@ fn tables(nb: &Notebook, layout: &Layout) -> [Table; 7] {
     [
         layout.environment.table(environment, &EnvField::ALL, nb),
         layout.predictions.table(predictions, nb.predictions(), nb),
-        layout.runs.table(runs, nb.runs(), nb),
+        conditions_once(layout.runs.table(runs, nb.runs(), nb), nb),
         layout.comparisons.table(comparisons, nb.pairs(), nb),
         layout.sweeps.table(sweeps, nb.sweeps(), nb),
         layout.soaks.table(soaks, nb.soaks(), nb),
         layout.notes.table(notes, nb.notes(), nb),
     ]
+}
+
+/// The Runs table with its Conditions said once (D8): what every run
+/// shares on the line above it, each row's cell only what differs, "as run
+/// 3" where that is shorter. Computed for the whole table at once, as a
+/// cell alone cannot know what the other rows share.
+fn conditions_once(mut table: Table, nb: &Notebook) -> Table {
+    let Some(k) = table.headers.iter().position(|h| *h == RunColumn::Conditions.header()) else { return table };
+    let split = nb.runs_conditions();
+    if split.shared.is_empty() {
+        return table;
+    }
+    table.above = Some(format!("{SHARED_LINE}{}", split.shared_text()));
+    for (row, cell) in table.rows.iter_mut().zip(split.cells) {
+        row.cells[k] = Cell::Text(cell);
+    }
+    table
 }
 
 /// The cells Vernier writes into the visible sheets for `nb` in the course's
@@ -501,6 +523,9 @@ pub fn written(nb: &Notebook) -> Vec<Written> {
 /// cells stay open for typing (N12).
 struct Table {
     name: &'static str,
+    /// A line above the header, across the table (the Runs sheet's shared
+    /// conditions, D8).
+    above: Option<String>,
     headers: Vec<&'static str>,
     rows: Vec<TableRow>,
     /// Per column: open for typing in the empty rows below.
@@ -521,6 +546,7 @@ impl<R> Sheet<R> {
         let headers: Vec<&'static str> = self.columns.iter().map(|c| c.header).collect();
         Table {
             name,
+            above: None,
             typable: headers.iter().map(|h| self.typable.contains(h)).collect(),
             rows: rows
                 .iter()
@@ -577,12 +603,27 @@ impl Table {
 fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet, XlsxError> {
     let ws = book.add_worksheet();
     ws.set_name(table.name)?;
+    let widths = widths(&table.headers, table.rows.iter().map(|row| row.cells.as_slice()));
+    // The line above the table, if any, spans its columns; the header and
+    // the rows come under it.
+    let top = u32::from(table.above.is_some());
+    if let Some(above) = &table.above {
+        let last = table.headers.len().saturating_sub(1) as u16;
+        let format = Format::new().set_italic().set_text_wrap().set_align(FormatAlign::Top);
+        let text = visible(above);
+        if last == 0 {
+            ws.write_string_with_format(0, 0, text.as_ref(), &format)?;
+        } else {
+            ws.merge_range(0, 0, 0, last, text.as_ref(), &format)?;
+        }
+        let across: usize = widths.iter().sum();
+        ws.set_row_height(0, row_height(std::iter::once(text.as_ref()), &[across]))?;
+    }
     let header =
         Format::new().set_bold().set_text_wrap().set_align(FormatAlign::Top).set_border_bottom(FormatBorder::Thin);
     for (k, column) in table.headers.iter().enumerate() {
-        ws.write_string_with_format(0, k as u16, *column, &header)?;
+        ws.write_string_with_format(top, k as u16, *column, &header)?;
     }
-    let widths = widths(&table.headers, table.rows.iter().map(|row| row.cells.as_slice()));
     let typing = Format::new().set_unlocked().set_align(FormatAlign::Top).set_text_wrap();
     for (k, &width) in widths.iter().enumerate() {
         ws.set_column_width(k as u16, width as f64)?;
@@ -590,9 +631,9 @@ fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet,
             ws.set_column_format(k as u16, &typing)?;
         }
     }
-    ws.set_row_height(0, row_height(table.headers.iter().copied(), &widths))?;
+    ws.set_row_height(top, row_height(table.headers.iter().copied(), &widths))?;
     for (i, row) in table.rows.iter().enumerate() {
-        let line = i as u32 + 1;
+        let line = i as u32 + 1 + top;
         let texts: Vec<std::borrow::Cow<'_, str>> = row
             .cells
             .iter()
@@ -621,7 +662,7 @@ fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet,
             };
         }
     }
-    ws.set_freeze_panes(1, 0)?;
+    ws.set_freeze_panes(top + 1, 0)?;
     // D3, N12: sealed content cannot be typed over by accident; the
     // columns and rows may still be resized, and the sheet sorted.
     ws.protect_with_options(&ProtectionOptions {
@@ -631,7 +672,7 @@ fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet,
         use_autofilter: true,
         ..ProtectionOptions::default()
     });
-    page_setup(ws)?;
+    page_setup(ws, top)?;
     Ok(ws)
 }
 
@@ -793,10 +834,11 @@ fn span(text: &str) -> f64 {
 /// wide (as many tall as it needs), the header row on every page, narrow
 /// margins, the gridlines printed, and the sheet's name and page number
 /// in the footer.
-fn page_setup(ws: &mut Worksheet) -> Result<(), XlsxError> {
+fn page_setup(ws: &mut Worksheet, header_row: u32) -> Result<(), XlsxError> {
     ws.set_landscape();
     ws.set_print_fit_to_pages(1, 0);
-    ws.set_repeat_rows(0, 0)?;
+    // The header, and the line above it when there is one, on every page.
+    ws.set_repeat_rows(0, header_row)?;
     ws.set_margins(SIDE_MARGIN_IN, SIDE_MARGIN_IN, END_MARGIN_IN, END_MARGIN_IN, 0.3, 0.3);
     ws.set_print_gridlines(true);
     ws.set_footer("&L&A&Rpage &P of &N");
@@ -945,7 +987,7 @@ fn read_book(bytes: &[u8], path: &str, sheets: bool) -> Result<Sheets, ReadError
         for name in names.iter().filter(|n| sheets && *n != EMBED_SHEET) {
             let sheet = super::sheet::Sheet::read(&mut book, name)?;
             problems.extend(sheet.left_out.clone());
-            visible.push(visible_sheet(name, &sheet));
+            visible.push(visible_sheet(name, &sheet, lines_above(name, hidden.layout)));
         }
         Ok(Some((hidden, visible, problems)))
     })
@@ -998,7 +1040,15 @@ pub fn read_own(bytes: &[u8], path: &str) -> Result<OwnWorkbook, ReadError> {
             ));
         }
     }
-    let edits = super::edits::compare(&baseline, &visible);
+    let mut edits = super::edits::compare(&baseline, &visible);
+    // Where Vernier wrote a row is counted from line 1 as the header: under
+    // a line above it, one further down.
+    for edit in &mut edits {
+        let found_now = matches!(edit.change, super::edits::Change::Added(_) | super::edits::Change::Cell { .. });
+        if !found_now {
+            edit.line += lines_above(&edit.sheet, hidden.layout) as u32;
+        }
+    }
     let id = crate::digest::sha256_hex(hidden.text.as_bytes())[..12].to_owned();
     Ok(OwnWorkbook { notebook, layout: hidden.layout, id, edits, problems })
 }
@@ -1019,9 +1069,25 @@ fn first_layout(mut written: Vec<Written>) -> Vec<Written> {
     written
 }
 
-/// A sheet as read: its first row the headers, the rest its data rows.
-fn visible_sheet(name: &str, sheet: &super::sheet::Sheet) -> Visible {
-    let mut rows = sheet.rows().map(|(i, cells)| (i + 1, cells.iter().map(value).collect::<Vec<_>>()));
+/// The lines Vernier wrote above a sheet's header in `layout`: the Runs
+/// sheet's shared conditions since layout 4 (D8).
+fn lines_above(sheet: &str, layout: u32) -> usize {
+    usize::from(layout >= 4 && sheet == SHEETS[2])
+}
+
+/// A sheet as read: `above` lines Vernier wrote above its header, the
+/// header row, then its data rows. A line above that a spreadsheet deleted
+/// is not taken for one: only a row whose first cell is not the header's
+/// first is passed over.
+fn visible_sheet(name: &str, sheet: &super::sheet::Sheet, above: usize) -> Visible {
+    let first_header = super::edits::key_column(name);
+    let mut rows = sheet
+        .rows()
+        .enumerate()
+        .skip_while(|(k, (_, cells))| {
+            *k < above && cells.first().is_none_or(|c| value(c).text().trim() != first_header)
+        })
+        .map(|(_, (i, cells))| (i + 1, cells.iter().map(value).collect::<Vec<_>>()));
     let headers = rows.next().map(|(_, cells)| cells.iter().map(Value::text).collect()).unwrap_or_default();
     Visible { name: name.to_owned(), headers, rows: rows.collect() }
 }

@@ -10,6 +10,7 @@ pub mod export_record;
 pub mod foreign;
 pub mod measurements;
 pub mod placement_decision;
+mod results;
 pub mod sheet;
 pub mod soc;
 
@@ -19,11 +20,10 @@ use std::path::Path;
 use blocks::{Block, Run, parse_template};
 
 use crate::notebook::{
-    Brevity, ConditionName, Conditions, Document, EnvField, Notebook, RowContext, RowRef, RunColumn, SoakColumn, Tag,
-    WHOLE_DOCUMENT, group_rows, row_list,
+    ConditionName, Conditions, Document, EnvField, Notebook, RowContext, RowRef, Tag, WHOLE_DOCUMENT, group_rows,
+    row_list,
 };
 use crate::soak::file::{self as soak_file, SoakData};
-use crate::sweep_view::SweepView;
 
 /// Exported documents larger than this are not read back.
 pub const MAX_DOCUMENT_BYTES: u64 = 64 * 1024 * 1024;
@@ -301,7 +301,7 @@ pub fn unwritten(nb: &Notebook) -> Vec<(Document, WritingState)> {
 fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Vec<Block>> {
     let sentence = |text: String| Some(vec![Block::Paragraph(vec![Run { text, bold: false }])]);
     if name == "table:results" {
-        return Some(results(nb));
+        return Some(results::table(nb));
     }
     if name == "table:comparisons" && nb.pairs().is_empty() {
         return sentence("No interleaved comparison is recorded in this notebook.".to_owned());
@@ -313,7 +313,7 @@ fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Vec<Bl
         return table(nb, table_name).map(|t| vec![Block::Table(t)]);
     }
     if name == "chart:sweeps" {
-        return Some(sweeps(nb));
+        return Some(results::sweeps(nb));
     }
     if name == "chart:comparisons" {
         return Some(comparisons(nb, attachments));
@@ -321,7 +321,7 @@ fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Vec<Bl
     if name == "chart:results" {
         // The runs the results table shows (A18), a picture per unit;
         // nothing to draw leaves an empty paragraph.
-        let drawn = chart::results(nb, |r| diagnostic(r).is_none());
+        let drawn = chart::results(nb, |r| results::diagnostic(r).is_none());
         let mut blocks: Vec<Block> = drawn
             .into_iter()
             .map(|picture| match picture {
@@ -350,34 +350,9 @@ fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Vec<Bl
     }
 }
 
-/// The results table, then a line naming the kept runs it leaves out
-/// because their build makes them a diagnostic (A18, C.5).
-fn results(nb: &Notebook) -> Vec<Block> {
-    let mut blocks: Vec<Block> = table(nb, "results").map(Block::Table).into_iter().collect();
-    let left_out = group_rows(
-        nb.runs()
-            .iter()
-            .filter(|r| r.discarded.is_none())
-            .filter_map(|r| Some((RowRef::Run(r.number), diagnostic(r)?.to_owned()))),
-    );
-    for (why, rows) in left_out {
-        let text = format!(
-            "Left out of these results: {} — {why}; -O0 is a diagnostic, never a result (C.5).",
-            row_list(&rows)
-        );
-        blocks.push(Block::Paragraph(vec![Run { text, bold: false }]));
-    }
-    blocks
-}
-
-/// Why a run's build makes it a diagnostic rather than a result, if it does.
-fn diagnostic(run: &crate::notebook::Run) -> Option<&'static str> {
-    crate::notebook::Optimisation::of(&run.context().build()?).diagnostic_reason()
-}
-
 /// A comparison's first arm whose build is a diagnostic, with why (A18).
 fn diagnostic_arm(nb: &Notebook, pair: &crate::notebook::Pair) -> Option<(u32, &'static str)> {
-    pair.runs.iter().find_map(|&n| Some((n, diagnostic(nb.run(n)?)?)))
+    pair.runs.iter().find_map(|&n| Some((n, results::diagnostic(nb.run(n)?)?)))
 }
 
 /// The comparisons table without the comparisons that have a diagnostic
@@ -491,66 +466,6 @@ fn comparison_trials(dir: &Path, nb: &Notebook) -> BTreeMap<u32, Result<[Vec<f64
     out
 }
 
-/// SPEC E16, D5: every sweep — each recorded scan, then the seq/chase
-/// kernels' runs — as a sentence naming it, its chart and its table, one
-/// row per value. No sweep: nothing.
-fn sweeps(nb: &Notebook) -> Vec<Block> {
-    let recorded = nb.sweeps().iter().filter_map(|s| {
-        let view = SweepView::of_sweep(s, nb)?;
-        let text = format!(
-            "Sweep {}: {} of `{}`; {}; each round took one trial of every value, the order rotated by one each round.",
-            s.label(),
-            s.runs_text(),
-            crate::display::quote_argv(&s.template),
-            s.params_text()
-        );
-        Some((text, view))
-    });
-    let kernels = SweepView::of_kernels(nb)
-        .map(|view| ("The built-in seq and chase kernels' runs by working set.".to_owned(), view));
-    let mut blocks = Vec::new();
-    for (text, view) in recorded.chain(kernels) {
-        // The chart, then what it shows: a picture is kept with the line
-        // under it, so the two never fall on different pages.
-        blocks.push(match chart::sweep(&view, nb) {
-            Ok(picture) => Block::Picture(picture),
-            Err(e) => Block::Paragraph(vec![Run { text: format!("({e})"), bold: false }]),
-        });
-        blocks.push(Block::Paragraph(vec![Run { text, bold: false }]));
-        blocks.push(Block::Table(sweep_table(&view, nb)));
-    }
-    blocks
-}
-
-/// A sweep's table: one row per value, in the run's own unit and rounding.
-fn sweep_table(view: &SweepView, nb: &Notebook) -> Vec<Vec<String>> {
-    let series = view.series.len() > 1;
-    let mut header = vec![view.x_name.clone()];
-    if series {
-        header.push("Series".to_owned());
-    }
-    header.extend(
-        [RunColumn::Median, RunColumn::Dispersion, RunColumn::N, RunColumn::Number, RunColumn::Tag]
-            .map(|c| c.header().to_owned()),
-    );
-    let mut rows = vec![header];
-    for s in &view.series {
-        for p in &s.points {
-            let Some(run) = nb.run(p.run) else { continue };
-            let mut row = vec![p.x_text.clone()];
-            if series {
-                row.push(s.name.clone());
-            }
-            row.extend(
-                [RunColumn::Median, RunColumn::Dispersion, RunColumn::N, RunColumn::Number, RunColumn::Tag]
-                    .map(|c| run.cell(c)),
-            );
-            rows.push(row);
-        }
-    }
-    rows
-}
-
 /// The value of `{{name}}` in document `stem`: from the notebook, the
 /// student's answer, or a marked prompt.
 fn value(nb: &Notebook, stem: &str, name: &str) -> String {
@@ -572,31 +487,15 @@ fn value(nb: &Notebook, stem: &str, name: &str) -> String {
     };
     match name {
         "title" => nb.title.clone(),
-        "workbench" => env(EnvField::Workbench),
+        // The template goes on with "; what it limited": a prompt's full stop
+        // would read ".;".
+        "workbench" => env(EnvField::Workbench).trim_end_matches('.').to_owned(),
         // What the rows were measured under (N9, N11), not today's fields.
         "machine" => across_rows(nb, |c| c.machine()).unwrap_or_else(|| env(EnvField::MachineOs)),
         "build" => across_rows(nb, |c| c.build()).unwrap_or_else(|| env(EnvField::CompilerFlags)),
-        "conditions" => [
-            EnvField::PowerSource,
-            EnvField::Ambient,
-            EnvField::PhysicalSetup,
-            EnvField::OtherLoad,
-            EnvField::PreRunIdle,
-        ]
-        .iter()
-        .map(|&f| {
-            let from_rows = match f {
-                EnvField::PowerSource => across_rows(nb, |c| c.power_source()),
-                _ => across_rows(nb, |c| c.stated(f)),
-            };
-            let v = from_rows.unwrap_or_else(|| {
-                let v = nb.environment().get(f);
-                if v.is_empty() { "not stated".to_owned() } else { v }
-            });
-            format!("{}: {v}", f.label().to_lowercase())
-        })
-        .collect::<Vec<_>>()
-        .join(" · "),
+        // D8: what every results row shares, said once; before there are
+        // two rows, the Environment's fields as the rows state them.
+        "conditions" => results::shared_conditions(nb).unwrap_or_else(|| environment_conditions(nb)),
         "method" => method(nb),
         "thermals" => thermals(nb),
         "placement_source" => {
@@ -611,6 +510,26 @@ fn value(nb: &Notebook, stem: &str, name: &str) -> String {
         }
         other => format!("{PROMPT_MARK} {other}"),
     }
+}
+
+/// The header's Conditions before the report has two rows to compare: the
+/// Environment's fields as the rows state them (N9), else as it stands.
+fn environment_conditions(nb: &Notebook) -> String {
+    [EnvField::PowerSource, EnvField::Ambient, EnvField::PhysicalSetup, EnvField::OtherLoad, EnvField::PreRunIdle]
+        .iter()
+        .map(|&f| {
+            let from_rows = match f {
+                EnvField::PowerSource => across_rows(nb, |c| c.power_source()),
+                _ => across_rows(nb, |c| c.stated(f)),
+            };
+            let v = from_rows.unwrap_or_else(|| {
+                let v = nb.environment().get(f);
+                if v.is_empty() { "not stated".to_owned() } else { v }
+            });
+            format!("{}: {v}", f.label().to_lowercase())
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// C.8.4 asks the report to say that its convention was used (SPEC S7).
@@ -744,44 +663,6 @@ fn across_rows(nb: &Notebook, read: impl Fn(&RowContext) -> Option<String>) -> O
 fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
     let row = |cells: &[&str]| cells.iter().map(|c| (*c).to_owned()).collect::<Vec<String>>();
     Some(match name {
-        "results" => {
-            let shown = |r: &&crate::notebook::Run| r.discarded.is_none() && diagnostic(r).is_none();
-            let mut rows = vec![row(&[
-                "Experiment",
-                RunColumn::Median.header(),
-                RunColumn::Dispersion.header(),
-                RunColumn::N.header(),
-                "Conditions",
-                RunColumn::Tag.header(),
-            ])];
-            for r in nb.runs().iter().filter(shown) {
-                rows.push(vec![
-                    r.cell(RunColumn::What),
-                    r.cell(RunColumn::Median),
-                    r.cell(RunColumn::Dispersion),
-                    r.cell(RunColumn::N),
-                    // The row's conditions and its build (N11), as recorded.
-                    [Some(r.context().brief(Brevity::Caption)), r.context().build().map(|b| format!("build: {b}"))]
-                        .into_iter()
-                        .flatten()
-                        .filter(|part| !part.is_empty())
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                    r.cell(RunColumn::Tag),
-                ]);
-            }
-            for s in nb.soaks().iter().filter(|s| s.discarded.is_none()) {
-                rows.push(vec![
-                    format!("soak {}", s.cell(SoakColumn::Number)),
-                    format!("S {}", s.cell(SoakColumn::Sustained)),
-                    format!("tail IQR {}", s.cell(SoakColumn::TailIqr)),
-                    format!("{} at {}", s.cell(SoakColumn::Duration), s.cell(SoakColumn::Interval)),
-                    s.context().brief(Brevity::Caption),
-                    s.tag.to_string(),
-                ]);
-            }
-            rows
-        }
         // SPEC S11: each comparison with its verdict, paired ratio and order.
         "comparisons" => {
             let mut rows = vec![row(&["Comparison", "Runs", "Verdict (S7)", "Paired ratio", "Order", "Tag"])];

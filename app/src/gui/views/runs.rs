@@ -239,18 +239,32 @@ impl Grouping {
 pub struct RunsTable {
     revision: Option<u64>,
     groups: Vec<Option<Grouping>>,
+    /// The Conditions said once (SPEC D8): what every run shares, shown
+    /// above the table, and each run's own cell by run number.
+    shared: String,
+    conditions: Vec<(u32, String)>,
     /// The selection is scrolled into view once, when it changes, so the
     /// student can scroll away from it.
     scrolled_to: Option<u32>,
 }
 
 impl RunsTable {
-    fn groups(&mut self, nb: &Notebook, lines: &[RunsLine<'_>], revision: u64) -> &[Option<Grouping>] {
+    /// What the table shows of the notebook at `revision`, worked out
+    /// again only when the notebook changed.
+    fn refresh(&mut self, nb: &Notebook, lines: &[RunsLine<'_>], revision: u64) {
         if self.revision != Some(revision) || self.groups.len() != lines.len() {
             self.groups = lines.iter().map(|&line| Grouping::of(nb, line)).collect();
+            let split = nb.runs_conditions();
+            self.shared = split.shared_text();
+            self.conditions = nb.runs().iter().map(|r| r.number).zip(split.cells).collect();
             self.revision = Some(revision);
         }
-        &self.groups
+    }
+
+    /// Run `number`'s Conditions cell, said once.
+    fn conditions_of(&self, number: u32) -> Option<&str> {
+        let at = self.conditions.binary_search_by_key(&number, |(n, _)| *n).ok()?;
+        Some(&self.conditions[at].1)
     }
 }
 
@@ -298,7 +312,18 @@ fn runs_table(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         kept.scrolled_to = Some(selected);
         lines.iter().position(|l| matches!(l, RunsLine::Run(r) if r.number == selected))
     });
-    let groups = kept.groups(nb, &lines, cx.revision);
+    kept.refresh(nb, &lines, cx.revision);
+    if !kept.shared.is_empty() {
+        // D8: what every run shares, once; each row's Conditions the rest.
+        ui.add(
+            egui::Label::new(
+                RichText::new(format!("Every run: {} — a row's Conditions gives only what differs.", kept.shared))
+                    .weak(),
+            )
+            .wrap(),
+        );
+    }
+    let groups = &kept.groups;
     // Solid scroll bars take their own room: a floating one would lie over
     // the last row and take its clicks.
     ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
@@ -367,6 +392,9 @@ fn runs_table(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
                                 (RunsLine::Run(run), RunColumn::What) => {
                                     sweep_what(nb, run).unwrap_or_else(|| line.cell(column))
                                 }
+                                (RunsLine::Run(run), RunColumn::Conditions) => {
+                                    kept.conditions_of(run.number).map_or_else(|| line.cell(column), str::to_owned)
+                                }
                                 _ => line.cell(column),
                             };
                             let text = if flagged && !discarded {
@@ -385,6 +413,9 @@ fn runs_table(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
                             let response = ui.add(label);
                             if flagged {
                                 response.on_hover_text(flags.join("\n"));
+                            } else if let (RunsLine::Run(run), RunColumn::Conditions) = (line, column) {
+                                // The row's conditions whole, on hover (D8).
+                                response.on_hover_text(run.cell(RunColumn::Conditions));
                             }
                             if column == RunColumn::Number
                                 && let Some(mark) = group.and_then(|g| g.mark.as_ref().map(|m| (g.colour, m)))

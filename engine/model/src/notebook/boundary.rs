@@ -12,6 +12,9 @@ const PROCESS_WALL: &str = "whole process";
 const KERNEL_CALL: &str = "one kernel call";
 const OWN_FIGURE: &str = "the program's figure";
 const NOT_STATED: &str = "not stated";
+/// What an instrument that was not told what it timed is said to time, in
+/// the brief: as it states (the instrument follows in brackets).
+const AS_IT_STATES: &str = "as it states";
 
 /// What a row's time is the time of.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +63,10 @@ impl Boundary {
             Boundary::ProcessWall => PROCESS_WALL.to_owned(),
             Boundary::KernelCall => KERNEL_CALL.to_owned(),
             Boundary::OwnFigure { metric } => format!("{OWN_FIGURE} ({metric})"),
+            // Named once: "as it states (driver.cpp …)", not the name twice.
+            Boundary::Instrument { instrument, stated } if *stated == as_states(instrument) => {
+                format!("{AS_IT_STATES} ({instrument})")
+            }
             Boundary::Instrument { instrument, stated } => format!("{stated} ({instrument})"),
             Boundary::NotStated => NOT_STATED.to_owned(),
         };
@@ -79,6 +86,8 @@ impl Boundary {
                 let (head, tail) = value.strip_suffix(')')?.rsplit_once(" (")?;
                 if head == OWN_FIGURE {
                     Boundary::OwnFigure { metric: tail.to_owned() }
+                } else if head == AS_IT_STATES {
+                    Boundary::Instrument { instrument: tail.to_owned(), stated: as_states(tail) }
                 } else {
                     Boundary::Instrument { instrument: tail.to_owned(), stated: head.to_owned() }
                 }
@@ -100,6 +109,11 @@ impl Boundary {
     }
 }
 
+/// What an instrument not told what it timed is recorded to time.
+pub fn as_states(instrument: &str) -> String {
+    format!("as {instrument} states")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,12 +133,14 @@ mod tests {
             Boundary::NotStated,
             Boundary::OwnFigure { metric: "ns/access".into() },
             driver("a, b"),
+            driver(&as_states("course driver")),
         ] {
             let brief = b.brief();
             let value = brief.strip_prefix("timed: ").expect("the field");
             assert_eq!(Boundary::from_brief(value), Some(b), "{brief}");
         }
         assert_eq!(Boundary::from_brief("a sundial"), None);
+        assert_eq!(driver(&as_states("course driver")).brief(), "timed: as it states (course driver)");
         let figure = |m: &str| Boundary::OwnFigure { metric: m.into() };
         assert!(figure("ns/access").same_as(&figure("ns/access"), ["ns/access", "ns/access"]));
         assert!(!figure("ns/access").same_as(&figure("GB/s"), ["ns/access", "ns/access"]));

@@ -168,7 +168,9 @@ vocabulary! {
     Counters = "counters", Machine, None;
     Placement = "placement", Machine, None;
     PowerSource = "power source", Machine, Some(Brevity::Caption);
-    LoadAverage = "load average", Machine, Some(Brevity::Column);
+    // Read afresh for every row: the long form keeps it, a brief place
+    // would repeat a different number on every row (SPEC D8).
+    LoadAverage = "load average", Machine, None;
     BusyProcesses = "busy processes", Machine, None;
     Compiler = "compiler", Machine, Some(Brevity::Column);
     Build = "build", Method, Some(Brevity::Column);
@@ -212,26 +214,67 @@ vocabulary! {
 /// weigh its difference against the machine's own drift (SPEC S14).
 pub const CONTROL: &str = "control condition, repeated in each session (SPEC S14)";
 
-/// The brief column's names, in the order it shows them. A control says so
-/// first: it is what the row is for.
-const BRIEF_ORDER: [ConditionName; 16] = [
+/// The brief column's names, in the order it shows them (SPEC D8): what
+/// the student stated and how the run went first — a control says so
+/// before all, it is what the row is for — then the build, then the
+/// machine facts, which a place that states what its rows share says once
+/// above them. The row's thermal state goes after the power source (see
+/// [`ConditionName::leads_thermal`]).
+const BRIEF_ORDER: [ConditionName; 15] = [
     ConditionName::Control,
     ConditionName::TypedConditions,
-    ConditionName::CpuModel,
-    ConditionName::LogicalCpus,
-    ConditionName::StatedMachine,
-    ConditionName::FileMachine,
-    ConditionName::Compiler,
-    ConditionName::Build,
-    ConditionName::StatedBuild,
     ConditionName::PowerSource,
     ConditionName::StatedPower,
-    ConditionName::Canary,
     ConditionName::PlacementUsed,
-    ConditionName::Hypervisor,
-    ConditionName::LoadAverage,
+    ConditionName::Canary,
     ConditionName::Placeholders,
+    ConditionName::Build,
+    ConditionName::StatedBuild,
+    ConditionName::Compiler,
+    ConditionName::CpuModel,
+    ConditionName::LogicalCpus,
+    ConditionName::Hypervisor,
+    ConditionName::StatedMachine,
+    ConditionName::FileMachine,
 ];
+
+/// What a part of a row's brief conditions is about: a place that states
+/// what its rows share once (the report's header, SPEC D8) says the
+/// machine and the build on lines of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Facet {
+    /// The machine the row ran on.
+    Machine,
+    /// How the measured program was built.
+    Build,
+    /// How it was measured: the instrument of an imported row and what a
+    /// time is the time of (S16), which the report's Method names with
+    /// its rows.
+    Method,
+    /// Everything else: what was stated, how the run went.
+    Conditions,
+}
+
+/// One part of a row's brief conditions, `power source: mains`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BriefPart {
+    /// What it is about.
+    pub facet: Facet,
+    /// As shown, inert once in a cell.
+    pub text: String,
+}
+
+impl BriefPart {
+    /// A part about the row's conditions.
+    pub fn conditions(text: impl Into<String>) -> Self {
+        Self { facet: Facet::Conditions, text: text.into() }
+    }
+
+    /// A part about how the row was measured.
+    pub fn method(text: impl Into<String>) -> Self {
+        Self { facet: Facet::Method, text: text.into() }
+    }
+}
 
 impl ConditionName {
     /// The vocabulary's name for `text`, if it is one.
@@ -255,6 +298,31 @@ impl ConditionName {
     pub fn is_shared(self) -> bool {
         matches!(self.kind(), ConditionKind::Machine)
             && !matches!(self, ConditionName::LoadAverage | ConditionName::BusyProcesses)
+    }
+
+    /// What a brief place counts it as (SPEC D8).
+    pub fn facet(self) -> Facet {
+        match self {
+            ConditionName::Build | ConditionName::StatedBuild | ConditionName::Compiler => Facet::Build,
+            ConditionName::CpuModel
+            | ConditionName::LogicalCpus
+            | ConditionName::Hypervisor
+            | ConditionName::StatedMachine
+            | ConditionName::FileMachine => Facet::Machine,
+            _ => Facet::Conditions,
+        }
+    }
+
+    /// True for the names a row's thermal state is shown after: what was
+    /// stated with it and its power source come first (SPEC D8).
+    pub fn leads_thermal(self) -> bool {
+        matches!(
+            self,
+            ConditionName::Control
+                | ConditionName::TypedConditions
+                | ConditionName::PowerSource
+                | ConditionName::StatedPower
+        )
     }
 
     /// True when two rows differing in it says something about the machine
@@ -297,20 +365,22 @@ impl Conditions for [Condition] {
     }
 }
 
-/// The conditions a place of `room` shows, `field: value; …`, brief values,
-/// in the brief column's order. A row that has none of them (someone else's
-/// names) is shown in full, so nothing it recorded is hidden.
-pub fn brief_conditions(conditions: &[Condition], room: Brevity) -> String {
-    let picked: Vec<String> = BRIEF_ORDER
+/// The conditions a place of `room` shows, each `field: value` with its
+/// brief value, in the brief column's order, with the name each has. A row
+/// that has none of them (someone else's names) is shown in full, as one
+/// part, so nothing it recorded is hidden.
+pub fn brief_conditions(conditions: &[Condition], room: Brevity) -> Vec<(Option<ConditionName>, BriefPart)> {
+    let picked: Vec<(Option<ConditionName>, BriefPart)> = BRIEF_ORDER
         .iter()
         .filter(|n| n.shown_at(room))
-        .filter_map(|n| conditions.condition(*n))
-        .map(Condition::brief_text)
+        .filter_map(|n| {
+            conditions.condition(*n).map(|c| (Some(*n), BriefPart { facet: n.facet(), text: c.brief_text() }))
+        })
         .collect();
-    if picked.is_empty() && room == Brevity::Column {
-        return conditions_text(conditions);
+    if picked.is_empty() && room == Brevity::Column && !conditions.is_empty() {
+        return vec![(None, BriefPart::conditions(conditions_text(conditions)))];
     }
-    picked.join("; ")
+    picked
 }
 
 /// Every condition, `field: value; field: value`, each value as shown.
@@ -364,16 +434,16 @@ mod tests {
             Condition::new(ConditionName::CpuModel, "X"),
             Condition::new(ConditionName::PowerSource, "mains"),
         ];
-        assert_eq!(
-            brief_conditions(&conditions, Brevity::Column),
-            "CPU model: X; power source: mains; canary end/start: 1.012"
-        );
-        assert_eq!(brief_conditions(&conditions, Brevity::Caption), "power source: mains; canary end/start: 1.012");
+        let text = |room| brief_conditions(&conditions, room).into_iter().map(|(_, p)| p.text).collect::<Vec<_>>();
+        // SPEC D8: what was stated and how the run went first, the machine last.
+        assert_eq!(text(Brevity::Column), ["power source: mains", "canary end/start: 1.012", "CPU model: X"]);
+        assert_eq!(text(Brevity::Caption), ["power source: mains", "canary end/start: 1.012"]);
+        assert_eq!(brief_conditions(&conditions, Brevity::Column)[2].1.facet, Facet::Machine);
         assert_eq!(conditions.value_of(ConditionName::Canary), Some("1.012 (2.10 ms, then 2.13 ms)"));
         assert_eq!(canary_ratio(conditions.value_of(ConditionName::Canary).unwrap_or_default()), Some(1.012));
         let theirs = vec![Condition { field: "Thermal".into(), value: "warm".into() }];
-        assert_eq!(brief_conditions(&theirs, Brevity::Column), "Thermal: warm");
-        assert_eq!(brief_conditions(&theirs, Brevity::Caption), "");
+        assert_eq!(brief_conditions(&theirs, Brevity::Column), [(None, BriefPart::conditions("Thermal: warm"))]);
+        assert!(brief_conditions(&theirs, Brevity::Caption).is_empty());
     }
 
     // SPEC S12: sizes are shown in KiB, MiB, GiB; the stored bytes stay.

@@ -4,7 +4,7 @@
 //! source or thermal state asks a [`RowContext`], so none of them can read
 //! today's Environment in place of the row's.
 
-use super::condition::{Brevity, Condition, ConditionName, Conditions, brief_conditions};
+use super::condition::{Brevity, BriefPart, Condition, ConditionName, Conditions, brief_conditions};
 use super::environment::{EnvField, Environment};
 use crate::notebook::NO_PLACEMENT;
 
@@ -172,35 +172,45 @@ impl RowContext<'_> {
         shown
     }
 
-    /// The row's conditions for a place of `room`, with the power source
-    /// filled from the snapshot when the machine could not report it, and
-    /// a row without a snapshot saying so in the Conditions column.
+    /// The row's conditions for a place of `room`, `part; part; …` (see
+    /// [`RowContext::brief_parts`]).
     pub fn brief(&self, room: Brevity) -> String {
-        let mut text = brief_conditions(&self.effective_conditions(), room);
-        // An imported row names the instrument that measured it wherever
-        // its conditions are listed (SPEC E14): it is not Vernier's harness.
-        let instrument = self.conditions.value_of(ConditionName::Instrument).filter(|_| self.imported());
-        if let (Some(instrument), Brevity::Column) = (instrument, room)
-            && !text.contains(ConditionName::Instrument.as_str())
-        {
-            let rest = if text.is_empty() { String::new() } else { format!("; {text}") };
-            text = format!("{}: {instrument}{rest}", ConditionName::Instrument.as_str());
-        }
-        if let Some(thermal) = self.stated.and(self.thermal()) {
-            if !text.is_empty() {
-                text.push_str("; ");
-            }
-            text.push_str(&thermal);
+        self.brief_parts(room).into_iter().map(|p| p.text).collect::<Vec<_>>().join("; ")
+    }
+
+    /// The row's conditions for a place of `room`, part by part, in the
+    /// course's order (SPEC D8): what was stated with the row, its power
+    /// source (filled from the snapshot when the machine could not report
+    /// it), its thermal state, and in the Conditions column the setup and
+    /// the other load as stated; then how the run went, the build, and the
+    /// machine facts. A row without a snapshot says so in the column.
+    pub fn brief_parts(&self, room: Brevity) -> Vec<BriefPart> {
+        let picked = brief_conditions(&self.effective_conditions(), room);
+        let split = picked.iter().take_while(|(name, _)| name.is_some_and(ConditionName::leads_thermal)).count();
+        let mut parts: Vec<BriefPart> = picked.iter().take(split).map(|(_, p)| p.clone()).collect();
+        if let Some(mut thermal) = self.stated.and(self.thermal()) {
             // Beside what was typed with the row, the Environment's part is named.
             if self.typed().is_some() {
-                text.push_str(&format!(" ({})", self.stated_label()));
+                thermal.push_str(&format!(" ({})", self.stated_label()));
             }
+            parts.push(BriefPart::conditions(thermal));
         }
-        match (self.stated, room) {
-            (None, Brevity::Column) if text.is_empty() => NOT_RECORDED.to_owned(),
-            (None, Brevity::Column) => format!("{text}; {NOT_RECORDED}"),
-            _ => text,
+        if room == Brevity::Column {
+            parts.extend(self.stated(EnvField::PhysicalSetup).map(BriefPart::conditions));
+            parts.extend(self.stated(EnvField::OtherLoad).map(|o| BriefPart::conditions(format!("other load: {o}"))));
+            // An imported row names the instrument that measured it wherever
+            // its conditions are listed (SPEC E14): it is not Vernier's harness.
+            // (Someone else's names shown in full already hold it.)
+            let in_full = picked.iter().any(|(name, _)| name.is_none());
+            let instrument =
+                self.conditions.value_of(ConditionName::Instrument).filter(|_| self.imported() && !in_full);
+            parts.extend(instrument.map(|i| BriefPart::method(format!("{}: {i}", ConditionName::Instrument.as_str()))));
         }
+        parts.extend(picked.into_iter().skip(split).map(|(_, p)| p));
+        if self.stated.is_none() && room == Brevity::Column {
+            parts.push(BriefPart::conditions(NOT_RECORDED));
+        }
+        parts
     }
 
     /// The power source in words, `mains power`, marked when the student

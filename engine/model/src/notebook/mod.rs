@@ -22,6 +22,7 @@ pub mod pending;
 pub mod plausible;
 mod prediction;
 mod run;
+mod shared_conditions;
 mod statement;
 pub mod store;
 mod sweep;
@@ -33,11 +34,11 @@ mod writing;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-pub use boundary::{BRIEF_FIELD as BOUNDARY_FIELD, Boundary};
+pub use boundary::{BRIEF_FIELD as BOUNDARY_FIELD, Boundary, as_states};
 pub use columns::{PredictionColumn, RunColumn, SoakColumn};
 pub use condition::{
-    Brevity, CONTROL, Condition, ConditionKind, ConditionName, Conditions, NO_PLACEMENT, brief_conditions,
-    canary_ratio, canary_value, conditions_text,
+    Brevity, BriefPart, CONTROL, Condition, ConditionKind, ConditionName, Conditions, Facet, NO_PLACEMENT,
+    brief_conditions, canary_ratio, canary_value, conditions_text,
 };
 pub use context::{FROM_ENVIRONMENT, NOT_RECORDED, RowContext};
 pub use document::Document;
@@ -54,6 +55,7 @@ pub use run::{
     Discard, MAX_OPENING_SHARE, MAX_TAIL_SHARE, Measurement, RawFile, RowRef, Run, Soak, SoakNumbers, SoakProtocol,
     WarmupPolicy,
 };
+pub use shared_conditions::{RowParts, SharedConditions};
 pub use statement::RunStatement;
 pub use sweep::{NewSweep, Sweep, SweepPoint};
 pub use tag::Tag;
@@ -68,6 +70,9 @@ pub const PREDICTION_COLUMNS: [&str; PredictionColumn::ALL.len()] = PredictionCo
 pub const SOAK_COLUMNS: [&str; SoakColumn::ALL.len()] = SoakColumn::HEADERS;
 /// The five sections, in order.
 pub const SECTIONS: [&str; 5] = ["Environment", "Predictions", "Runs", "Soak runs", "Notes and anomalies"];
+/// A Runs row's Conditions cell when it states nothing beyond what every
+/// run shares, which the table says once above it (SPEC D8).
+pub const AS_SHARED: &str = "as shared above";
 /// The heading of the predictions section as the course writes it.
 pub const PREDICTIONS_HEADING: &str = "Predictions — recorded BEFORE any run";
 
@@ -231,6 +236,21 @@ impl Notebook {
     /// for A, 1 for B).
     pub fn pair_of(&self, number: u32) -> Option<(&Pair, usize)> {
         self.pairs.iter().find_map(|p| p.runs.iter().position(|&r| r == number).map(|arm| (p, arm)))
+    }
+
+    /// The Runs table's Conditions said once (SPEC D8, N2): what every run
+    /// shares, and each run's own cell in the order of [`Notebook::runs`],
+    /// inert. The full conditions stay in each run's long form.
+    pub fn runs_conditions(&self) -> SharedConditions {
+        let rows: Vec<RowParts> = self.runs.iter().map(Run::conditions_parts).collect();
+        let mut split = SharedConditions::of(&rows, AS_SHARED);
+        for part in &mut split.shared {
+            part.text = crate::display::inert_line(std::mem::take(&mut part.text));
+        }
+        for cell in &mut split.cells {
+            *cell = crate::display::inert_line(std::mem::take(cell));
+        }
+        split
     }
 
     /// The Runs table's lines: every run in order, each comparison right

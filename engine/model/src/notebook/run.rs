@@ -4,10 +4,11 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::columns::{RunColumn, SoakColumn};
-use super::condition::{Brevity, Condition, ConditionName, Conditions};
+use super::condition::{Brevity, BriefPart, Condition, ConditionName, Conditions};
 use super::context::RowContext;
 use super::environment::Environment;
 use super::path::NotebookPath;
+use super::shared_conditions::RowParts;
 use super::tag::Tag;
 use super::{Boundary, KernelSpec, OwnFigure, Work};
 use crate::display::inert_line;
@@ -139,7 +140,7 @@ impl Measurement {
         }
         if self.conditions.states(ConditionName::Source) {
             let instrument = self.conditions.value_of(ConditionName::Instrument).unwrap_or("its instrument").to_owned();
-            return Boundary::Instrument { stated: format!("as {instrument} states"), instrument };
+            return Boundary::Instrument { stated: super::boundary::as_states(&instrument), instrument };
         }
         if self.summary.typed || self.raw_file.is_none() {
             return Boundary::NotStated;
@@ -247,7 +248,15 @@ impl Run {
     /// time is the time of (SPEC S16): two rows whose numbers look alike
     /// may not time the same thing.
     pub fn conditions_column(&self) -> String {
-        format!("{}; {}", self.context().brief(Brevity::Column), self.measurement.timing_boundary().brief())
+        self.conditions_parts().parts.into_iter().map(|p| p.text).collect::<Vec<_>>().join("; ")
+    }
+
+    /// [`Run::conditions_column`] part by part, named for a table that
+    /// says what its rows share once (SPEC D8).
+    pub fn conditions_parts(&self) -> RowParts {
+        let mut parts = self.context().brief_parts(Brevity::Column);
+        parts.push(BriefPart::method(self.measurement.timing_boundary().brief()));
+        RowParts { label: format!("run {}", self.number), parts }
     }
 
     /// `Raw file`, or an empty string.

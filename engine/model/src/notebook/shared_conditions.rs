@@ -1,0 +1,147 @@
+//! Conditions stated once (SPEC D8, N2): a table of rows measured under
+//! mostly the same conditions says what every row shares once, above it,
+//! and in each row only what differs — or "as run 3" where another row
+//! differs in just the same way, as the course's log writes "as S1". The
+//! rows keep every condition; this is only how a table shows them.
+
+use super::condition::BriefPart;
+
+/// One row's brief conditions, and how another row's cell names it.
+#[derive(Debug, Clone)]
+pub struct RowParts {
+    /// How a cell refers to the row: `run 3`.
+    pub label: String,
+    /// Its brief conditions, part by part.
+    pub parts: Vec<BriefPart>,
+}
+
+/// A table's conditions split into what every row shares and each row's own.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SharedConditions {
+    /// What every row states, in the first row's order; empty for fewer
+    /// than two rows, where there is nothing to say once.
+    pub shared: Vec<BriefPart>,
+    /// Each row's cell, in the rows' order: what it states beyond the
+    /// shared part, `as run 3`, or the caller's words for nothing more.
+    pub cells: Vec<String>,
+}
+
+/// `part; part`.
+fn join<'a>(parts: impl Iterator<Item = &'a BriefPart>) -> String {
+    parts.map(|p| p.text.as_str()).collect::<Vec<_>>().join("; ")
+}
+
+/// The name a part states a value under, `canary end/start` of
+/// `canary end/start: 0.98`; a part without one is its own name, so it is
+/// never taken for another value of something.
+fn field(part: &BriefPart) -> &str {
+    part.text.split_once(": ").map_or(part.text.as_str(), |(field, _)| field)
+}
+
+/// `parts` said through an earlier row's own `theirs`: `as run 3`, or `as
+/// run 3 but canary end/start: 0.98` when some of its values differ. `None`
+/// when that row states something this one does not restate (it would be
+/// claimed of this row too) or shares nothing with it.
+fn reference(label: &str, theirs: &[&BriefPart], parts: &[&BriefPart]) -> Option<String> {
+    let extra: Vec<&BriefPart> = parts.iter().copied().filter(|p| !theirs.contains(p)).collect();
+    let missing = theirs.iter().filter(|p| !parts.contains(p));
+    let replaced = missing.clone().all(|m| extra.iter().any(|e| e.facet == m.facet && field(e) == field(m)));
+    let common = parts.len() - extra.len();
+    if !replaced || common == 0 {
+        return None;
+    }
+    Some(if extra.is_empty() { format!("as {label}") } else { format!("as {label} but {}", join(extra.into_iter())) })
+}
+
+impl SharedConditions {
+    /// Splits `rows`; a row that states nothing beyond the shared part
+    /// gets `nothing_more`.
+    pub fn of(rows: &[RowParts], nothing_more: &str) -> Self {
+        let shared: Vec<BriefPart> = match rows {
+            [first, _, ..] => {
+                first.parts.iter().filter(|part| rows.iter().all(|row| row.parts.contains(part))).cloned().collect()
+            }
+            _ => Vec::new(),
+        };
+        let own: Vec<Vec<&BriefPart>> =
+            rows.iter().map(|row| row.parts.iter().filter(|part| !shared.contains(part)).collect()).collect();
+        let cells = own
+            .iter()
+            .enumerate()
+            .map(|(i, parts)| {
+                if parts.is_empty() {
+                    return nothing_more.to_owned();
+                }
+                let whole = join(parts.iter().copied());
+                // The shortest way to say it through an earlier row, when
+                // that is shorter than saying it again.
+                (0..i)
+                    .filter_map(|k| reference(&rows[k].label, &own[k], parts))
+                    .min_by_key(|text| text.chars().count())
+                    .filter(|text| text.chars().count() < whole.chars().count())
+                    .unwrap_or(whole)
+            })
+            .collect();
+        Self { shared, cells }
+    }
+
+    /// The shared part as one line, `part; part`; empty when none.
+    pub fn shared_text(&self) -> String {
+        self.shared.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("; ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notebook::Facet;
+
+    fn row(label: &str, parts: &[&str]) -> RowParts {
+        RowParts { label: label.to_owned(), parts: parts.iter().map(|p| BriefPart::conditions(*p)).collect() }
+    }
+
+    // SPEC D8: the shared part once; each row only what differs; a row
+    // that differs just as an earlier one did names it when that is shorter.
+    #[test]
+    fn what_every_row_shares_is_said_once() {
+        let long = "placement used: pinned to CPU 1";
+        let rows = [
+            row("run 1", &["power source: mains", "idle 2 min before", long]),
+            row("run 2", &["power source: mains", "idle 2 min before", long]),
+            row("run 3", &["power source: mains", "idle 2 min before", "not pinned (no --pin given)"]),
+            row("run 4", &["power source: mains", "idle 2 min before", "not pinned (no --pin given)"]),
+        ];
+        let split = SharedConditions::of(&rows, "as shared above");
+        assert_eq!(split.shared_text(), "power source: mains; idle 2 min before");
+        assert_eq!(split.cells, [long, "as run 1", "not pinned (no --pin given)", "as run 3"]);
+        // Every row alike: nothing more to say in any cell.
+        let alike = [row("run 1", &["a", "b"]), row("run 2", &["b", "a"])];
+        let split = SharedConditions::of(&alike, "as shared above");
+        assert_eq!(split.shared_text(), "a; b");
+        assert_eq!(split.cells, ["as shared above", "as shared above"]);
+        // One row: nothing is shared, its cell says everything.
+        let one = SharedConditions::of(&alike[..1], "as shared above");
+        assert!(one.shared.is_empty());
+        assert_eq!(one.cells, ["a; b"]);
+        // A short difference is said again rather than referred to.
+        let short = [row("run 1", &["a", "x"]), row("run 2", &["a", "x"]), row("run 3", &["a"])];
+        assert_eq!(SharedConditions::of(&short, "-").cells, ["x", "x", "-"]);
+        // A row that differs from an earlier one in a value says only that;
+        // never "as" a row that states something it does not.
+        let pinned = "placement used: pinned to CPU 1; build: g++ -O2 -std=c++17";
+        let rows = [
+            row("run 1", &["canary end/start: 0.98", "placement used: pinned to CPU 1", "build: g++ -O2 -std=c++17"]),
+            row("run 2", &["canary end/start: 1.22", "placement used: pinned to CPU 1", "build: g++ -O2 -std=c++17"]),
+            row("run 3", &["placement used: pinned to CPU 1", "build: g++ -O2 -std=c++17"]),
+            row("run 4", &["power source: mains"]),
+        ];
+        let split = SharedConditions::of(&rows, "-");
+        assert_eq!(split.cells[1], "as run 1 but canary end/start: 1.22");
+        assert_eq!(split.cells[2], pinned, "run 3 has no canary: it is not 'as run 1'");
+        // The same text under another facet is another part.
+        let mut machine = row("run 2", &["a"]);
+        machine.parts[0].facet = Facet::Machine;
+        let split = SharedConditions::of(&[row("run 1", &["a"]), machine], "-");
+        assert!(split.shared.is_empty(), "{split:?}");
+    }
+}

@@ -1,0 +1,220 @@
+//! The report's Results as the course's worked report lays them out (SPEC
+//! D8, A18, E16): one table of the kept results whose conditions are said
+//! once — what every row shares in the header, each row's cell only what
+//! differs — and each sweep as one table of its own, with its parameter as
+//! a column and its chart after it, its points never repeated in the
+//! results table.
+
+use super::blocks::{Block, Run as Text};
+use super::chart;
+use crate::notebook::{
+    Brevity, Facet, Notebook, RowParts, RowRef, Run, RunColumn, SharedConditions, Soak, SoakColumn, row_list,
+};
+use crate::sweep_view::SweepView;
+
+/// A results row's Conditions cell when it states nothing beyond the
+/// header's Conditions line.
+const AS_HEADER: &str = "as the header";
+
+/// Why a run's build makes it a diagnostic rather than a result, if it does
+/// (A18, C.5).
+pub(super) fn diagnostic(run: &Run) -> Option<&'static str> {
+    crate::notebook::Optimisation::of(&run.context().build()?).diagnostic_reason()
+}
+
+/// Every sweep the report shows, each with the sentence that introduces
+/// it: the recorded ones, then the built-in seq/chase kernels' runs.
+fn shown_sweeps(nb: &Notebook) -> Vec<(String, SweepView)> {
+    let recorded = nb.sweeps().iter().filter_map(|s| {
+        let view = SweepView::of_sweep(s, nb)?;
+        let text = format!(
+            "Sweep {}: {} of `{}`; {}; each round took one trial of every value, the order rotated by one each round.",
+            s.label(),
+            s.runs_text(),
+            crate::display::quote_argv(&s.template),
+            s.params_text()
+        );
+        Some((text, view))
+    });
+    let kernels = SweepView::of_kernels(nb)
+        .map(|view| ("The built-in seq and chase kernels' runs by working set.".to_owned(), view));
+    recorded.chain(kernels).collect()
+}
+
+/// The kept results the results table lists: runs that are not a
+/// diagnostic (A18) nor a point of a sweep shown in its own table, then
+/// the kept soaks; the sweeps' points as `(sweep, runs)`.
+struct Rows<'a> {
+    runs: Vec<&'a Run>,
+    soaks: Vec<&'a Soak>,
+    in_sweeps: Vec<(String, Vec<RowRef>)>,
+}
+
+impl<'a> Rows<'a> {
+    fn of(nb: &'a Notebook) -> Self {
+        let in_sweeps: Vec<(String, Vec<RowRef>)> = shown_sweeps(nb)
+            .into_iter()
+            .map(|(_, view)| (view.title.clone(), view.points().map(|p| RowRef::Run(p.run)).collect()))
+            .collect();
+        let in_a_sweep = |n: u32| in_sweeps.iter().any(|(_, rows)| rows.contains(&RowRef::Run(n)));
+        let runs = nb
+            .runs()
+            .iter()
+            .filter(|r| r.discarded.is_none() && diagnostic(r).is_none() && !in_a_sweep(r.number))
+            .collect();
+        let soaks = nb.soaks().iter().filter(|s| s.discarded.is_none()).collect();
+        Self { runs, soaks, in_sweeps }
+    }
+
+    /// The rows' conditions said once: the header names the machine and
+    /// the build on lines of their own and the Method paragraph each row's
+    /// instrument and what it timed, so the rows' parts here are the rest —
+    /// what was stated and how each run went.
+    fn conditions(&self) -> SharedConditions {
+        let conditions_only = |mut row: RowParts| {
+            row.parts.retain(|p| p.facet == Facet::Conditions);
+            row
+        };
+        let rows: Vec<RowParts> = self
+            .runs
+            .iter()
+            .map(|r| conditions_only(r.conditions_parts()))
+            .chain(self.soaks.iter().map(|s| {
+                conditions_only(RowParts {
+                    label: format!("soak {}", s.label()),
+                    parts: s.context().brief_parts(Brevity::Column),
+                })
+            }))
+            .collect();
+        let mut split = SharedConditions::of(&rows, AS_HEADER);
+        for cell in &mut split.cells {
+            *cell = crate::display::inert_line(std::mem::take(cell));
+        }
+        split
+    }
+}
+
+/// The header's Conditions line (D8): what every results row shares, in
+/// the course's ` · ` list, or that the rows share none; `None` before
+/// there are two rows to compare.
+pub(super) fn shared_conditions(nb: &Notebook) -> Option<String> {
+    let rows = Rows::of(nb);
+    if rows.runs.len() + rows.soaks.len() < 2 {
+        return None;
+    }
+    let split = rows.conditions();
+    Some(if split.shared.is_empty() {
+        "none shared by every row: each row's are in the results table".to_owned()
+    } else {
+        split.shared.iter().map(|p| crate::display::inert_line(p.text.clone())).collect::<Vec<_>>().join(" · ")
+    })
+}
+
+/// The results table, a line naming the sweeps whose points have their own
+/// table, and a line naming the kept runs it leaves out because their build
+/// makes them a diagnostic (A18, C.5). The Conditions column is left out
+/// when no row states more than the header.
+pub(super) fn table(nb: &Notebook) -> Vec<Block> {
+    let rows = Rows::of(nb);
+    let conditions = rows.conditions();
+    let with_conditions = conditions.cells.iter().any(|c| c != AS_HEADER);
+    let mut header =
+        vec!["Experiment", RunColumn::Median.header(), RunColumn::Dispersion.header(), RunColumn::N.header()];
+    if with_conditions {
+        header.push("Conditions");
+    }
+    header.push(RunColumn::Tag.header());
+    let mut table = vec![header.into_iter().map(str::to_owned).collect::<Vec<_>>()];
+    let mut cells = conditions.cells.into_iter();
+    let mut push = |mut row: Vec<String>, tag: String, conditions: Option<String>| {
+        if with_conditions {
+            row.push(conditions.unwrap_or_default());
+        }
+        row.push(tag);
+        table.push(row);
+    };
+    for r in &rows.runs {
+        let row = [RunColumn::What, RunColumn::Median, RunColumn::Dispersion, RunColumn::N].map(|c| r.cell(c));
+        push(row.to_vec(), r.cell(RunColumn::Tag), cells.next());
+    }
+    for s in &rows.soaks {
+        let row = vec![
+            format!("soak {}", s.cell(SoakColumn::Number)),
+            format!("S {}", s.cell(SoakColumn::Sustained)),
+            format!("tail IQR {}", s.cell(SoakColumn::TailIqr)),
+            format!("{} at {}", s.cell(SoakColumn::Duration), s.cell(SoakColumn::Interval)),
+        ];
+        push(row, s.tag.to_string(), cells.next());
+    }
+    let paragraph = |text: String| Block::Paragraph(vec![Text { text, bold: false }]);
+    let mut blocks = Vec::new();
+    if table.len() > 1 {
+        blocks.push(Block::Table(table));
+    }
+    for (title, points) in &rows.in_sweeps {
+        blocks.push(paragraph(format!(
+            "{} {} the points of {title}, in its own table with its chart below.",
+            capitalised(&row_list(points)),
+            if points.len() == 1 { "is" } else { "are" },
+        )));
+    }
+    let left_out = crate::notebook::group_rows(
+        nb.runs()
+            .iter()
+            .filter(|r| r.discarded.is_none())
+            .filter_map(|r| Some((RowRef::Run(r.number), diagnostic(r)?.to_owned()))),
+    );
+    for (why, rows) in left_out {
+        blocks.push(paragraph(format!(
+            "Left out of these results: {} — {why}; -O0 is a diagnostic, never a result (C.5).",
+            row_list(&rows)
+        )));
+    }
+    blocks
+}
+
+/// SPEC E16, D5, D8: every sweep as a sentence naming it, its table (one
+/// row per value, the parameter first) and then its chart, whose caption is
+/// drawn inside the picture so the two never part. No sweep: nothing.
+pub(super) fn sweeps(nb: &Notebook) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    for (text, view) in shown_sweeps(nb) {
+        blocks.push(Block::Paragraph(vec![Text { text, bold: false }]));
+        blocks.push(Block::Table(sweep_table(&view, nb)));
+        blocks.push(match chart::sweep(&view, nb) {
+            Ok(picture) => Block::Picture(picture),
+            Err(e) => Block::Paragraph(vec![Text { text: format!("({e})"), bold: false }]),
+        });
+    }
+    blocks
+}
+
+/// A sweep's table: one row per value, in the run's own unit and rounding.
+fn sweep_table(view: &SweepView, nb: &Notebook) -> Vec<Vec<String>> {
+    let series = view.series.len() > 1;
+    let columns = [RunColumn::Median, RunColumn::Dispersion, RunColumn::N, RunColumn::Number, RunColumn::Tag];
+    let mut header = vec![capitalised(&view.x_name)];
+    if series {
+        header.push("Series".to_owned());
+    }
+    header.extend(columns.map(|c| c.header().to_owned()));
+    let mut rows = vec![header];
+    for s in &view.series {
+        for p in &s.points {
+            let Some(run) = nb.run(p.run) else { continue };
+            let mut row = vec![p.x_text.clone()];
+            if series {
+                row.push(s.name.clone());
+            }
+            row.extend(columns.map(|c| run.cell(c)));
+            rows.push(row);
+        }
+    }
+    rows
+}
+
+/// `text` with its first letter upper case: `runs 1–13` → `Runs 1–13`.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
