@@ -131,3 +131,26 @@ fn the_report_prints_in_eight_pages() {
     eprintln!("report.docx of the fixture: {pages} pages in LibreOffice");
     assert!((1..=8).contains(&pages), "{pages} pages");
 }
+
+// SPEC D8, R1: a workbook read by its visible sheets alone (as a workbook
+// that lost Vernier's hidden sheet is) gives each run its conditions
+// whole: the shared line above the table, then the row's own, "as run 1"
+// read as run 1's.
+#[test]
+fn a_sheet_read_alone_gives_each_run_its_conditions_whole() {
+    let (_tmp, _dir, nb) = fixture();
+    let bytes = documents::measurements::write(&nb).expect("workbook");
+    let shared = crate::util::runs_shared_line(&bytes).expect("the line above the Runs table");
+    assert!(shared.starts_with(documents::measurements::SHARED_LINE.trim_end()), "{shared}");
+    let read = documents::foreign::read(&bytes).expect("readable");
+    let conditions = |n: u32| {
+        let run = read.runs.iter().find(|r| r.number == n).unwrap_or_else(|| panic!("run {n}: {:?}", read.problems));
+        run.conditions.iter().map(|c| format!("{}: {}", c.field, c.value)).collect::<Vec<_>>().join("; ")
+    };
+    for n in [1, 2, 15] {
+        assert!(conditions(n).contains("idle 2 min before"), "run {n}: {}", conditions(n));
+    }
+    assert_eq!(nb.runs_conditions().cells[1], "as run 1");
+    assert_eq!(conditions(2), conditions(1), "run 2 is 'as run 1'");
+    assert!(conditions(1).contains("placement used: pinned to CPU 1"), "{}", conditions(1));
+}

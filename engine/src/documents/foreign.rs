@@ -281,12 +281,16 @@ pub fn sheet_run(text: &dyn Fn(&str) -> String, number: u32, line: u32) -> Resul
     let (warmup_trials, timed) = n_column(&row.text("n (warm-up + timed)"))?;
     let (median, unit) = value_with_unit(&row.text("Median"), "Median")?;
     let dispersion = row.text("Dispersion");
-    let iqr = in_median_unit(dispersion.trim_start_matches("IQR").trim(), "Dispersion", (median, &unit))?;
+    // Vernier's own column adds the drift after the IQR: `IQR 5 ms · drift -2.2 %`.
+    let iqr = dispersion.split(" · ").next().unwrap_or_default();
+    let iqr = in_median_unit(iqr.trim_start_matches("IQR").trim(), "Dispersion", (median, &unit))?;
     let min_max = {
         let text = row.text("Min / Max");
-        let mut parts = text.split('/');
-        match (parts.next(), parts.next()) {
-            (Some(a), Some(b)) => {
+        // `1.63 / 2.00 ns/access`: the slash between the two is spaced, a
+        // unit's (`ns/access`) is not; a bare `1.6/2.0` is split too.
+        let split = text.split_once(" / ").or_else(|| text.split_once('/'));
+        match split {
+            Some((a, b)) => {
                 Some((in_median_unit(a, "Min", (median, &unit))?, in_median_unit(b, "Max", (median, &unit))?))
             }
             _ => None,
