@@ -370,6 +370,7 @@ fn new_prediction(cells: &[(String, String)]) -> Result<Action, String> {
         experiment: typed(cells, "Experiment").to_owned(),
         predict: typed(cells, "What I predict").to_owned(),
         why: typed(cells, "Why").to_owned(),
+        figure: None,
     };
     if let Some(missing) = [("Experiment", &text.experiment), ("What I predict", &text.predict), ("Why", &text.why)]
         .iter()
@@ -388,7 +389,12 @@ fn new_prediction(cells: &[(String, String)]) -> Result<Action, String> {
 fn rewrite(i: usize, edits: &[Edit], theirs: &Notebook, mine: &Notebook) -> Result<Option<Action>, String> {
     let p = theirs.predictions().get(i).ok_or("this prediction is not in the notebook")?;
     let now = mine.prediction(p.number).ok_or("this prediction is not in the notebook")?;
-    let mut text = PredictionText { experiment: p.experiment.clone(), predict: p.predict.clone(), why: p.why.clone() };
+    let mut text = PredictionText {
+        experiment: p.experiment.clone(),
+        predict: p.predict.clone(),
+        why: p.why.clone(),
+        figure: p.figure.clone(),
+    };
     for edit in edits {
         if let Change::Cell { column, new, .. } = &edit.change {
             let slot = match column.as_str() {
@@ -902,7 +908,7 @@ mod tests {
     /// A notebook with one open prediction.
     fn notebook() -> Notebook {
         let mut nb = Notebook::new("t", at());
-        let text = PredictionText { experiment: "e".into(), predict: "p".into(), why: "w".into() };
+        let text = PredictionText { experiment: "e".into(), predict: "p".into(), why: "w".into(), figure: None };
         nb.add_prediction(text, at()).expect("P1");
         nb
     }

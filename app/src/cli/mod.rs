@@ -86,6 +86,8 @@ pub enum Command {
     },
     /// Record a prediction — before the run it predicts.
     Predict(notebook_cmds::PredictArgs),
+    /// Link the row that answers a prediction (a run, a comparison, a soak), or leave it open with a reason.
+    Answer(notebook_cmds::AnswerArgs),
     /// Lock every open prediction now.
     Lock {
         /// The notebook folder.
@@ -216,6 +218,7 @@ pub fn run(command: Command) -> Outcome {
         Command::Show { dir, run: Some(n), form, .. } => show::show_run(&dir, n, &form),
         Command::Show { dir, json, run: None, .. } => show::show(&dir, json),
         Command::Predict(args) => notebook_cmds::predict(&args),
+        Command::Answer(args) => notebook_cmds::answer(&args),
         Command::Lock { dir } => notebook_cmds::lock(&dir),
         Command::Note { dir, text } => notebook_cmds::note(&dir, &text),
         Command::Discard(args) => notebook_cmds::discard(&args),

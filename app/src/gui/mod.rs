@@ -772,7 +772,7 @@ impl VernierApp {
             AppCommand::AddPrediction(text) => Edit::AddPrediction { text, at: now },
             AppCommand::EditPrediction(number, text) => Edit::EditPrediction { number, text },
             AppCommand::AmendPrediction { number, predict, why } => {
-                Edit::AmendPrediction { number, predict, why, at: now }
+                Edit::AmendPrediction { number, predict, why, figure: None, at: now }
             }
             AppCommand::LockPredictions => Edit::LockPredictions { at: now },
             AppCommand::SetEnvironment(field, value) => {

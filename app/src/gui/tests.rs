@@ -261,6 +261,7 @@ fn predict_run_lock_discard() {
         experiment: "seq at 1 MiB".into(),
         predict: "over 2 ns".into(),
         why: "edited".into(),
+        figure: None,
     };
     harness.state_mut().apply(super::AppCommand::EditPrediction(1, text));
     harness.run();
@@ -295,7 +296,7 @@ fn predict_run_lock_discard() {
 // the prediction, and its chart opens.
 #[test]
 fn soak_from_the_window() {
-    use vernier_engine::notebook::{PredictionText, SoakProtocol};
+    use vernier_engine::notebook::{Committed, PredictionText, SoakProtocol};
     let (_tmp, dir, _) = new_notebook("soak test");
     let mut harness = app_on(dir.clone());
     harness.get_by_label("Soak runs  (0)").click();
@@ -304,7 +305,12 @@ fn soak_from_the_window() {
     harness.run();
     // Without a protocol the dialog asks for one; fix a short one.
     harness.get_by_label("Record prediction and protocol");
-    let text = PredictionText { experiment: "short soak".into(), predict: "no onset".into(), why: "a VM".into() };
+    let text = PredictionText {
+        experiment: "short soak".into(),
+        predict: "no onset".into(),
+        why: "a VM".into(),
+        figure: Committed::parse("onset none, S/P 1 ± 0.2").ok(),
+    };
     // A short protocol whose windows fit (T11), with an opening window of
     // four samples: a machine under load starts sampling late, and a first
     // sample after the opening window leaves P unmeasured.
@@ -1670,6 +1676,7 @@ fn a_locked_prediction_offers_amend_not_edit() {
         experiment: "chase at 64 MiB".into(),
         predict: "about 90 ns per access".into(),
         why: "every access misses".into(),
+        figure: None,
     };
     harness.state_mut().apply(super::AppCommand::AddPrediction(text));
     harness.run();

@@ -39,7 +39,12 @@ impl PredictionForm {
     }
 
     fn text(&self) -> PredictionText {
-        PredictionText { experiment: self.experiment.clone(), predict: self.predict.clone(), why: self.why.clone() }
+        PredictionText {
+            experiment: self.experiment.clone(),
+            predict: self.predict.clone(),
+            why: self.why.clone(),
+            figure: None,
+        }
     }
 
     fn complete(&self) -> bool {
