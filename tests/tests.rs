@@ -29,6 +29,8 @@ mod notebook_store;
 mod platforms;
 /// N4: locked predictions, amendments, and the hash chain under tampering.
 mod prediction_chain;
+/// N14, T1: predictions commit a figure and are scored against the rows that answer them.
+mod predictions_scored;
 /// RULES.md: every SPEC citation resolves there, and it lists exactly SPEC.md's IDs.
 mod rules;
 /// N9, N11: rows keep their snapshot and build; the file stores each snapshot once.
