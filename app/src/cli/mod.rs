@@ -149,7 +149,7 @@ pub enum Command {
     Write(writing_cmds::WriteArgs),
     /// List, add or remove the report's citations.
     Cite(writing_cmds::CiteArgs),
-    /// The pre-submission audit (A1–A18): exit 0 clean, 1 findings, 2 unreadable.
+    /// The pre-submission audit (A1–A19): exit 0 clean, 1 findings, 2 unreadable.
     Audit {
         /// The notebook folder.
         dir: PathBuf,
