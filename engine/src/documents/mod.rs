@@ -10,6 +10,7 @@ pub mod export_record;
 pub mod foreign;
 pub mod measurements;
 pub mod placement_decision;
+mod predictions;
 pub mod sheet;
 pub mod soc;
 
@@ -354,6 +355,7 @@ fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Vec<Bl
 /// because their build makes them a diagnostic (A18, C.5).
 fn results(nb: &Notebook) -> Vec<Block> {
     let mut blocks: Vec<Block> = table(nb, "results").map(Block::Table).into_iter().collect();
+    blocks.extend(predictions::table(nb));
     let left_out = group_rows(
         nb.runs()
             .iter()
@@ -718,6 +720,10 @@ fn thermals(nb: &Notebook) -> String {
             if let Some(said) = said {
                 text.push(' ');
                 text.push_str(&said);
+            }
+            if let Some(predicted) = predictions::soak_sentence(nb, s.number) {
+                text.push(' ');
+                text.push_str(&predicted);
             }
             text
         }

@@ -132,7 +132,7 @@ pub fn score_ratio(
     }
     let observed = format!("{observed}, no difference S7 can resolve");
     if (low..=high).contains(&1.0) {
-        let text = format!("held (observed no resolvable difference; 1 lies within {predicted})");
+        let text = format!("held (observed no resolvable difference, and 1 lies within {predicted})");
         return Outcome { word: Word::Held, predicted, observed, text };
     }
     let range = paired.map(|p| {
@@ -142,7 +142,7 @@ pub fn score_ratio(
     match range {
         Some((p25, p75)) if p75 < low || p25 > high => {
             let text = format!(
-                "missed (observed no resolvable difference; the paired ratio's IQR {}–{} lies outside {predicted}, \
+                "missed (observed no resolvable difference, and the paired ratio's IQR {}–{} lies outside {predicted}, \
                  {}× the prediction)",
                 times(p25),
                 times(p75),
@@ -152,7 +152,7 @@ pub fn score_ratio(
         }
         Some((p25, p75)) => {
             let text = format!(
-                "unresolvable (observed no resolvable difference; the paired ratio's IQR {}–{} overlaps {predicted})",
+                "unresolvable (observed no resolvable difference, and the paired ratio's IQR {}–{} overlaps {predicted})",
                 times(p25),
                 times(p75)
             );
