@@ -2208,3 +2208,60 @@ fn the_documents_counts_are_the_command_lines() {
     let soc = vernier_engine::documents::prompts(Document::SocReview).len();
     harness.get_by_label(&format!("{} · {soc} to write", Document::SocReview.stem()));
 }
+
+// SPEC N14, U2: a prediction is answered in one action from its run's
+// context, and the Predictions section shows the outcome at a glance —
+// mark, word, row and observed figure.
+#[test]
+fn a_prediction_is_answered_from_a_run() {
+    use vernier_engine::notebook::{Committed, NewPair, PredictionText};
+    use vernier_engine::stats::{Spread, Summary, compare};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    let start = chrono::Utc::now();
+    let mut nb = store::create(&dir, "Answered", start).expect("create");
+    let text = PredictionText {
+        experiment: "naive vs blocked".into(),
+        predict: "blocked about 3× faster".into(),
+        why: "each line used 8 times".into(),
+        figure: Committed::parse("ratio naive/blocked = 3 ± 50 %").ok(),
+    };
+    nb.add_prediction(text, start).expect("P1");
+    let at = start + chrono::Duration::seconds(1);
+    let mut a = measured("blocked", &["./blocked"]);
+    a.summary = Summary::of(&[0.004, 0.0045, 0.005]).expect("summary");
+    let mut b = measured("naive", &["./naive"]);
+    b.summary = Summary::of(&[0.010, 0.011, 0.012]).expect("summary");
+    let verdict =
+        compare(Spread::from(&a.summary), Spread::from(&b.summary), ("blocked", "naive"), "median wall time", "s");
+    let runs = [nb.record_run(a, at), nb.record_run(b, at)];
+    let pair = NewPair {
+        what: "naive vs blocked".into(),
+        labels: ["blocked".into(), "naive".into()],
+        verdict,
+        paired: None,
+        order: None,
+    };
+    nb.record_pair(pair, runs, at).expect("a pair");
+    store::replace(&dir, &nb).expect("save");
+
+    let mut harness = app_on(dir.clone());
+    harness.get_by_label("Predictions  (1)").click();
+    harness.run();
+    harness.get_by_label("not answered yet");
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    harness.get_by_label("C1 A").click();
+    harness.run();
+    harness.get_by_label("Answers a prediction (C1)…").click();
+    harness.run();
+    harness.get_by_label("P1 — ratio naive/blocked = 3 ± 50 %").click();
+    harness.run();
+    step_until(&mut harness, "the answer to be saved", |app| app.saved() && !app.notebook().answers().is_empty());
+    harness.get_by_label("Predictions  (1)").click();
+    harness.run();
+    harness.get_by_label("✔ held · C1 2.4×");
+    let on_disk = store::load(&dir).expect("reload");
+    assert_eq!(on_disk.outcome_text(1), "C1: held (observed 2.4×)");
+    assert!(on_disk.integrity().is_empty(), "answering touched no seal");
+}
