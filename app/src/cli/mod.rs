@@ -85,7 +85,7 @@ pub enum Command {
         form: String,
     },
     /// Record a prediction — before the run it predicts.
-    Predict(notebook_cmds::PredictArgs),
+    Predict(Box<notebook_cmds::PredictArgs>),
     /// Link the row that answers a prediction (a run, a comparison, a soak), or leave it open with a reason.
     Answer(notebook_cmds::AnswerArgs),
     /// Lock every open prediction now.

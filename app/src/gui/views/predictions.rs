@@ -75,7 +75,7 @@ impl PredictionForm {
 fn mark(word: Word) -> &'static str {
     match word {
         Word::Held => "✔",
-        Word::Missed => "✘",
+        Word::Missed => "⚠",
         Word::Unresolvable => "?",
         Word::Unscored => "·",
         Word::Open => "–",

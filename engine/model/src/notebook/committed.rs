@@ -313,7 +313,7 @@ mod tests {
     // SPEC N14
     #[test]
     fn the_three_forms_read_back_as_typed() {
-        let ratio = Committed::parse("ratio naive/blocked = 3 ± 50 %").unwrap();
+        let ratio = Committed::parse("ratio naive/blocked = 3 ± 50 %").expect("a figure");
         assert_eq!(
             ratio,
             Committed::Ratio {
@@ -324,13 +324,13 @@ mod tests {
             }
         );
         assert_eq!(ratio.to_string(), "ratio naive/blocked = 3 ± 50 %");
-        let median = Committed::parse("median 100 ns/access +- 30%").unwrap();
+        let median = Committed::parse("median 100 ns/access +- 30%").expect("a figure");
         assert_eq!(median.to_string(), "median 100 ns/access ± 30 %");
-        let soak = Committed::parse("onset 180 s ± 20 %, S/P 0.8 ± 0.05").unwrap();
+        let soak = Committed::parse("onset 180 s ± 20 %, S/P 0.8 ± 0.05").expect("a figure");
         assert_eq!(soak.to_string(), "onset 180 s ± 20 %, S/P 0.8 ± 0.05");
-        let none = Committed::parse("onset none; S/P 0.9 ± 0.03").unwrap();
+        let none = Committed::parse("onset none; S/P 0.9 ± 0.03").expect("a figure");
         assert!(matches!(none, Committed::Soak { onset: None, .. }));
-        let seconds = Committed::parse("onset 180 s ± 30 s, S/P 0.8 ± 0.05").unwrap();
+        let seconds = Committed::parse("onset 180 s ± 30 s, S/P 0.8 ± 0.05").expect("a figure");
         assert!(matches!(seconds, Committed::Soak { onset_tolerance: Tolerance::Absolute(30.0), .. }));
     }
 
@@ -347,7 +347,7 @@ mod tests {
             ("onset 180 ± 20 %, S/P 0.8 ± 0.05", "second"),
             ("x", "no kind of figure"),
         ] {
-            let e = Committed::parse(text).unwrap_err();
+            let e = Committed::parse(text).expect_err(text);
             assert!(e.to_string().contains(why), "{text}: {e}");
         }
     }
