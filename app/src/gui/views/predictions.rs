@@ -156,7 +156,7 @@ pub fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     if nb.predictions().is_empty() {
         hint(ui, "No predictions yet. Write them down before the first run.");
     }
-    let widths = [60.0, 150.0, 190.0, 190.0, 120.0, 110.0, 220.0];
+    let widths = [60.0, 130.0, 160.0, 160.0, 120.0, 110.0, 170.0];
     let line_height = 18.0;
     // Rows are as tall as their longest wrapped text (about 7 px a character).
     let lines = |text: &str, width: f32| ((text.chars().count() as f32 * 7.0) / width).ceil().max(1.0);
