@@ -9,7 +9,8 @@ use vernier_engine::documents;
 use vernier_engine::harness::raw;
 use vernier_engine::notebook::Document;
 use vernier_engine::notebook::{
-    Citation, Condition, Notebook, RowRef, Soak, SoakNumbers, SoakProtocol, Tag, WHOLE_DOCUMENT, WarmupPolicy, store,
+    AnsweredBy, Citation, Committed, Condition, Notebook, PredictionText, RowRef, Soak, SoakNumbers, SoakProtocol, Tag,
+    WHOLE_DOCUMENT, WarmupPolicy, store,
 };
 
 use crate::util::{at, measurement, text};
@@ -38,6 +39,8 @@ fn method_notebook() -> (tempfile::TempDir, std::path::PathBuf, Notebook) {
     nb.set_placement(vec![budget]).expect("budget");
     nb.add_prediction(text("matmul ikj, N=512", "about 12 ms", "unit stride"), at(10)).expect("P1");
     record(&dir, &mut nb, measurement("matmul ikj, N=512", &[12.4, 12.5, 12.4, 12.6, 24.9]), 20);
+    // A19: the locked prediction is answered by the run that followed it.
+    nb.answer_prediction(1, AnsweredBy::Run(1), at(21)).expect("run 1 answers P1");
     for document in Document::ALL {
         for prompt in documents::prompts(document) {
             let answer = if prompt.starts_with("name and version") { "none" } else { "Written by the student." };
@@ -611,6 +614,7 @@ fn everything_vernier_fills() -> (tempfile::TempDir, std::path::PathBuf, Noteboo
     .expect("budgets");
     nb.add_prediction(text("matmul ikj, N=512", "about 12 ms, 3x faster than ijk", "unit stride"), at(10)).expect("P1");
     record(&dir, &mut nb, measurement("matmul ikj, N=512", &[12.41, 12.52, 12.47, 12.63, 24.9]), 20);
+    nb.answer_prediction(1, AnsweredBy::Run(1), at(20)).expect("run 1 answers P1");
     let mut chase = measurement("pointer chase at 64 MiB", &[96.2, 95.1, 97.4, 96.0, 104.8]);
     chase.unit = "ns/access".into();
     chase.ns_per_unit = 1.0;
@@ -871,4 +875,78 @@ fn a7_a8_the_corpus_is_read_as_a_teaching_assistant_reads_it() {
         cases.iter().filter(|c| c.miss).count()
     );
     assert!(wrong.is_empty(), "cases read otherwise than the corpus says:\n{}", wrong.join("\n"));
+}
+
+// SPEC A19, N14, T1: a locked prediction nothing answers, a soak prediction
+// that commits neither of its two numbers, and prose that says "held" of a
+// prediction the rows missed are findings; an answer or a reason clears
+// the first.
+#[test]
+fn a19_every_locked_prediction_is_answered_or_left_open() {
+    let (_tmp, dir, mut nb) = method_notebook();
+    let figure = Committed::parse("ratio ijk/ikj = 3 ± 50 %").ok();
+    let p2 = nb
+        .add_prediction(PredictionText { figure, ..text("matmul ijk vs ikj", "ikj 3x faster", "unit stride") }, at(30))
+        .expect("P2");
+    let ijk = [41.6, 41.7, 41.9];
+    let ikj = [2.6, 2.61, 2.59];
+    let file = raw::write_once(&dir, "run-pair", &crate::util::raw_text(&ikj, &ijk)).expect("raw");
+    let c = crate::util::record_comparison(&mut nb, &file, "matmul", ["ikj", "ijk"], [&ikj, &ijk], None);
+    store::replace(&dir, &nb).expect("save");
+    let report = audit::audit(&dir, &nb);
+    let a19: Vec<_> = report.findings.iter().filter(|f| f.check == Check::A19).collect();
+    assert_eq!(a19.len(), 1, "{a19:?}");
+    assert_eq!(a19[0].place, Place::Prediction { number: p2 });
+    assert!(a19[0].message.contains("P2 is locked and nothing answers it"), "{}", a19[0].message);
+
+    nb.answer_prediction(p2, AnsweredBy::Comparison(c), at(200)).expect("answered");
+    assert_eq!(nb.outcome_text(p2), "C1: missed (observed 16×, 5.3× the prediction)");
+    nb.set_answer("report", "Discussion", "Prediction P2 held: ikj was about 3x faster.");
+    store::replace(&dir, &nb).expect("save");
+    let report = audit::audit(&dir, &nb);
+    let a19: Vec<_> = report.findings.iter().filter(|f| f.check == Check::A19).collect();
+    assert_eq!(a19.len(), 1, "{a19:?}");
+    assert!(a19[0].message.contains("says P2 held") && a19[0].message.contains("missed"), "{}", a19[0].message);
+
+    // A soak prediction written before figures existed: sealed without one.
+    let p3 = nb
+        .add_soak_prediction(
+            PredictionText {
+                figure: Committed::parse("onset none, S/P 1 ± 0.1").ok(), ..text("soak", "flat", "desk")
+            },
+            SoakProtocol::default(),
+            at(300),
+        )
+        .expect("P3");
+    let mut before_figures = nb.prediction(p3).expect("P3").clone();
+    let sealed = before_figures.hash.clone();
+    before_figures.figure = None;
+    let file = store::to_text(&nb).expect("text");
+    let start = file.find("figure: Some(Soak(").expect("the figure in the file");
+    let mut depth = 0;
+    let mut end = start;
+    for (i, c) in file[start..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 1 => {
+                end = start + i + 1;
+                break;
+            }
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    let older = format!("{}{}", &file[..start], file[end..].trim_start_matches(','))
+        .replace(&sealed, &before_figures.expected_hash());
+    let older = store::from_bytes(older.as_bytes(), Path::new("older/notebook.ron")).expect("an older notebook opens");
+    assert!(older.integrity().is_empty(), "its seal holds without a figure");
+    assert!(older.prediction(p3).expect("P3").figure.is_none());
+    let report = audit::audit(&dir, &older);
+    assert!(
+        report.findings.iter().any(|f| f.check == Check::A19
+            && f.place == Place::Prediction { number: p3 }
+            && f.message.contains("commits none of its two numbers")),
+        "{:?}",
+        report.findings
+    );
 }

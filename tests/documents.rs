@@ -304,6 +304,7 @@ fn the_workbook_shows_the_soak_protocol() {
         experiment: "soak".into(),
         predict: "S/P below 0.8".into(),
         why: "thin chassis".into(),
+        figure: vernier_engine::notebook::Committed::parse("onset 180 s ± 20 %, S/P 0.8 ± 0.05").ok(),
     };
     nb.add_soak_prediction(text, vernier_engine::notebook::SoakProtocol::default(), at(50)).expect("soak prediction");
     let bytes = measurements::write(&nb).expect("workbook");

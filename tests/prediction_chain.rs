@@ -4,7 +4,7 @@ use std::path::Path;
 
 use vernier_engine::notebook::{LockCause, Notebook, NotebookError, store};
 
-use crate::util::{at, measurement, saved_notebook, soak_row, text};
+use crate::util::{at, measurement, saved_notebook, soak_row, soak_text, text};
 
 fn notebook_text(dir: &Path) -> String {
     std::fs::read_to_string(dir.join(store::NOTEBOOK_FILE)).expect("read notebook.ron")
@@ -172,7 +172,16 @@ fn soak_protocol_is_sealed_with_the_prediction() {
     let (_tmp, dir, mut nb) = saved_notebook();
     let protocol = SoakProtocol { duration_s: 900.0, ..SoakProtocol::default() };
     let n = nb
-        .add_soak_prediction(text("soak, 8 workers", "onset near 180 s, S/P 0.75", "fanless"), protocol, at(60))
+        .add_soak_prediction(
+            soak_text(
+                "soak, 8 workers",
+                "onset near 180 s, S/P 0.75",
+                "fanless",
+                "onset 180 s ± 20 %, S/P 0.75 ± 0.05",
+            ),
+            protocol,
+            at(60),
+        )
         .expect("P3");
     assert_eq!(nb.next_soak_protocol(), Some((n, protocol)));
     store::replace(&dir, &nb).expect("save");
@@ -206,17 +215,19 @@ fn a_bench_run_never_blocks_a_soak_and_an_amendment_can_change_its_protocol() {
     use vernier_engine::notebook::{SoakNumbers, SoakProtocol};
     let (_tmp, dir, mut nb) = saved_notebook();
     let first = SoakProtocol { duration_s: 900.0, ..SoakProtocol::default() };
-    let p = nb.add_soak_prediction(text("soak", "S/P 0.75", "fanless"), first, at(60)).expect("soak prediction");
+    let p = nb
+        .add_soak_prediction(soak_text("soak", "S/P 0.75", "fanless", "onset none, S/P 0.75 ± 0.05"), first, at(60))
+        .expect("soak prediction");
     nb.record_run(measurement("a bench run in between", &[1.0, 1.1, 1.2]), at(65));
     assert!(nb.lock_of(nb.prediction(p).expect("P")).is_some(), "the run locked it (N4)");
     assert_eq!(nb.next_soak_protocol(), Some((p, first)), "still the protocol the next soak runs");
 
     let longer = SoakProtocol { duration_s: 1200.0, ..first };
-    let amended = nb.amend_prediction_with(p, "S/P 0.7", "a longer run", Some(longer), at(70)).expect("amended");
+    let amended = nb.amend_prediction_with(p, "S/P 0.7", "a longer run", None, Some(longer), at(70)).expect("amended");
     assert_eq!(nb.next_soak_protocol(), Some((amended, longer)));
     let too_short = SoakProtocol { duration_s: 60.0, ..first };
-    assert!(nb.amend_prediction_with(p, "x", "y", Some(too_short), at(71)).is_err(), "T11 holds for amendments");
-    assert!(nb.amend_prediction_with(1, "x", "y", Some(longer), at(72)).is_err(), "P1 fixed no protocol");
+    assert!(nb.amend_prediction_with(p, "x", "y", None, Some(too_short), at(71)).is_err(), "T11 holds for amendments");
+    assert!(nb.amend_prediction_with(1, "x", "y", None, Some(longer), at(72)).is_err(), "P1 fixed no protocol");
     store::replace(&dir, &nb).expect("save");
     let reloaded = store::load(&dir).expect("load");
     assert!(messages(&reloaded).is_empty(), "the amendment is sealed into the chain");

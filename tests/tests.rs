@@ -29,6 +29,8 @@ mod notebook_store;
 mod platforms;
 /// N4: locked predictions, amendments, and the hash chain under tampering.
 mod prediction_chain;
+/// N14, T1: predictions commit a figure and are scored against the rows that answer them.
+mod predictions_scored;
 /// D8: the report of a student-like notebook: conditions once, a sweep as
 /// one table, within its page budget when LibreOffice is installed.
 mod report_pages;

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use chrono::{DateTime, TimeZone, Utc};
 use vernier_engine::harness::{TrialRecord, TrialStatus, raw};
 use vernier_engine::notebook::{
-    Condition, Measurement, NewPair, Notebook, PredictionText, RawFile, Soak, SoakNumbers, SoakProtocol, Tag,
-    WarmupPolicy, store,
+    Committed, Condition, Measurement, NewPair, Notebook, PredictionText, RawFile, Soak, SoakNumbers, SoakProtocol,
+    Tag, WarmupPolicy, store,
 };
 use vernier_engine::stats::{self, Spread, Summary};
 
@@ -15,9 +15,14 @@ pub fn at(seconds: i64) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 30, 9, 0, 0).single().expect("valid date") + chrono::Duration::seconds(seconds)
 }
 
+/// A soak prediction's texts with its two numbers committed (T1, N14).
+pub fn soak_text(experiment: &str, predict: &str, why: &str, figure: &str) -> PredictionText {
+    PredictionText { figure: Some(Committed::parse(figure).expect("a soak figure")), ..text(experiment, predict, why) }
+}
+
 /// A prediction's text.
 pub fn text(experiment: &str, predict: &str, why: &str) -> PredictionText {
-    PredictionText { experiment: experiment.into(), predict: predict.into(), why: why.into() }
+    PredictionText { experiment: experiment.into(), predict: predict.into(), why: why.into(), figure: None }
 }
 
 /// A measured run of `trials` in ms, as the engine would record it.

@@ -79,7 +79,8 @@ fn recover_lists_what_the_rules_now_refuse() {
     let dir = notebook(tmp.path());
     ok(vernier(&["predict", &dir, "--experiment", "E1", "--predict", "x", "--why", "y"]));
     ok(vernier(&["lock", &dir]));
-    let text_of = PredictionText { experiment: "E1".into(), predict: "rewritten".into(), why: "y".into() };
+    let text_of =
+        PredictionText { experiment: "E1".into(), predict: "rewritten".into(), why: "y".into(), figure: None };
     let path = kept(&dir, &[Edit::EditPrediction { number: 1, text: text_of }, note("kept")]);
     let shown = vernier(&["recover", &dir]);
     assert_eq!(shown.status.code(), Some(1), "{}", text(&shown));

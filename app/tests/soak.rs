@@ -20,6 +20,8 @@ fn fix_short_protocol(dir: &str, predict: &str, why: &str) -> std::process::Outp
         "--why",
         why,
         "--soak",
+        "--figure",
+        "onset none, S/P 1 ± 0.5",
         "--duration",
         "5",
         "--interval",
@@ -126,6 +128,11 @@ fn short_soak_runs_and_records() {
     let shown: Value = serde_json::from_slice(&vernier(&["show", &dir, "--json"]).stdout).expect("json");
     assert_eq!(shown["soaks"][0]["columns"]["#"], "S1");
     assert_eq!(shown["predictions"][0]["locked"], true);
+    // SPEC N14: the soak answers the prediction that fixed its protocol.
+    let answers = &shown["predictions"][0]["answers"];
+    assert_eq!(answers[0]["by"], "soak S1", "{answers}");
+    let outcome = answers[0]["outcome"].as_str().unwrap_or_default();
+    assert!(outcome.contains("on onset: predicted none") && outcome.contains("on S/P: predicted 1 ± 0.5"), "{outcome}");
     let o = vernier(&["soak", "analyze", &Path::new(&dir).join("raw/soak-1.csv").display().to_string(), "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
@@ -139,6 +146,7 @@ fn a_protocol_whose_windows_do_not_fit_is_refused() {
     assert_eq!(vernier(&["new", &dir]).status.code(), Some(0));
     let predict = |extra: &[&str]| {
         let mut args = vec!["predict", &dir, "--experiment", "soak", "--predict", "falls", "--why", "fan", "--soak"];
+        args.extend_from_slice(&["--figure", "onset 180 s ± 20 %, S/P 0.8 ± 0.05"]);
         args.extend_from_slice(extra);
         vernier(&args)
     };
@@ -158,6 +166,14 @@ fn a_protocol_whose_windows_do_not_fit_is_refused() {
     assert!(stderr(&tail).contains("or the duration at least 600 s"), "{}", stderr(&tail));
     let shown: Value = serde_json::from_slice(&vernier(&["show", &dir, "--json"]).stdout).expect("json");
     assert_eq!(shown["predictions"].as_array().map(Vec::len), Some(0));
+    // SPEC T1, N14: a soak prediction commits its two numbers; without them nothing is recorded.
+    let words = vernier(&["predict", &dir, "--experiment", "soak", "--predict", "falls", "--why", "fan", "--soak"]);
+    assert_eq!(words.status.code(), Some(2), "{}", stderr(&words));
+    assert!(
+        stderr(&words).contains("commits its two numbers, the onset second and the fraction S/P"),
+        "{}",
+        stderr(&words)
+    );
     assert_eq!(predict(&[]).status.code(), Some(0), "the course's defaults fit");
 }
 

@@ -19,10 +19,12 @@ use chrono::{DateTime, Utc};
 use crate::display::inert;
 use crate::documents::edits::{Change, Edit};
 use crate::documents::foreign::{self, SheetRun};
-use crate::documents::measurements::{OwnWorkbook, PREDICTION_TEXT, TYPED_RUN_COLUMNS};
+use crate::documents::measurements::{
+    OwnWorkbook, PREDICTION_FIGURE, PREDICTION_OUTCOME, PREDICTION_TEXT, TYPED_PREDICTION, TYPED_RUN_COLUMNS,
+};
 use crate::import::{Prepared, PreparedRow};
 use crate::notebook::{
-    Boundary, Condition, ConditionName, EnvField, FROM_SPREADSHEET, Measurement, Notebook, NotebookError,
+    Boundary, Committed, Condition, ConditionName, EnvField, FROM_SPREADSHEET, Measurement, Notebook, NotebookError,
     PredictionText, RowRef, Tag, WarmupPolicy,
 };
 use crate::stats::Summary;
@@ -208,6 +210,13 @@ pub fn plan(workbook: &OwnWorkbook, mine: &Notebook, file: &str) -> Plan {
             }
             (_, Change::Deleted(_)) => Err(deleted(edit, theirs)),
             ("Environment", change) => environment(row, change, mine),
+            ("Predictions", Change::Cell { column, .. }) if PREDICTION_OUTCOME.contains(&column.as_str()) => {
+                let named = row.and_then(|i| theirs.predictions().get(i)).map_or_else(String::new, |p| p.label());
+                Err(format!(
+                    "the {column} cell of {named} is Vernier's (N14): it is worked out from the rows that answer \
+                     the prediction; link one with vernier answer DIR {named} --run N | --comparison C… | --soak S…"
+                ))
+            }
             ("Predictions", Change::Cell { column, .. }) => match row.and_then(|i| theirs.predictions().get(i)) {
                 Some(p) => match mine.prediction(p.number).and_then(|m| mine.lock_of(m).map(|l| (m, l))) {
                     Some((_, lock)) => Err(format!(
@@ -359,7 +368,9 @@ fn stray<'a>(cells: &'a [(String, String)], read: &[&str]) -> Vec<&'a str> {
 
 /// A prediction typed below the others.
 fn new_prediction(cells: &[(String, String)]) -> Result<Action, String> {
-    let others = stray(cells, &["#", "Experiment", "What I predict", "Why"]);
+    let mut read = vec!["#"];
+    read.extend(TYPED_PREDICTION);
+    let others = stray(cells, &read);
     if !others.is_empty() {
         return Err(format!(
             "Vernier writes {} of a prediction; a soak's protocol is fixed in Vernier (vernier predict --soak)",
@@ -370,6 +381,11 @@ fn new_prediction(cells: &[(String, String)]) -> Result<Action, String> {
         experiment: typed(cells, "Experiment").to_owned(),
         predict: typed(cells, "What I predict").to_owned(),
         why: typed(cells, "Why").to_owned(),
+        // N14: a typed figure is read as `predict --figure` reads it.
+        figure: match typed(cells, PREDICTION_FIGURE) {
+            "" => None,
+            figure => Some(Committed::parse(figure).map_err(|e| e.to_string())?),
+        },
     };
     if let Some(missing) = [("Experiment", &text.experiment), ("What I predict", &text.predict), ("Why", &text.why)]
         .iter()
@@ -388,7 +404,12 @@ fn new_prediction(cells: &[(String, String)]) -> Result<Action, String> {
 fn rewrite(i: usize, edits: &[Edit], theirs: &Notebook, mine: &Notebook) -> Result<Option<Action>, String> {
     let p = theirs.predictions().get(i).ok_or("this prediction is not in the notebook")?;
     let now = mine.prediction(p.number).ok_or("this prediction is not in the notebook")?;
-    let mut text = PredictionText { experiment: p.experiment.clone(), predict: p.predict.clone(), why: p.why.clone() };
+    let mut text = PredictionText {
+        experiment: p.experiment.clone(),
+        predict: p.predict.clone(),
+        why: p.why.clone(),
+        figure: p.figure.clone(),
+    };
     for edit in edits {
         if let Change::Cell { column, new, .. } = &edit.change {
             let slot = match column.as_str() {
@@ -902,7 +923,7 @@ mod tests {
     /// A notebook with one open prediction.
     fn notebook() -> Notebook {
         let mut nb = Notebook::new("t", at());
-        let text = PredictionText { experiment: "e".into(), predict: "p".into(), why: "w".into() };
+        let text = PredictionText { experiment: "e".into(), predict: "p".into(), why: "w".into(), figure: None };
         nb.add_prediction(text, at()).expect("P1");
         nb
     }
@@ -927,6 +948,41 @@ mod tests {
         }
         let line = sheet.rows.len() as u32 + 2;
         sheet.rows.push((line, row));
+    }
+
+    // SPEC N12, N14: the outcome and link cells are Vernier's: an edit to
+    // them is refused with the reason; a prediction typed with a figure is
+    // taken with it, and a bad figure is refused with its reason.
+    #[test]
+    fn outcome_cells_are_refused_and_a_typed_figure_is_read() {
+        let nb = notebook();
+        let own = workbook(&nb, "a", |visible| {
+            let sheet = visible.iter_mut().find(|v| v.name == "Predictions").expect("Predictions");
+            let k = sheet.headers.iter().position(|h| h == "Outcome").expect("Outcome");
+            sheet.rows[0].1[k] = Value::Text("held".into());
+        });
+        let plan_a = plan(&own, &nb, "m.xlsx");
+        assert!(plan_a.take.is_empty(), "{plan_a:?}");
+        assert_eq!(plan_a.refused.len(), 1);
+        assert!(plan_a.refused[0].1.contains("the Outcome cell of P1 is Vernier's"), "{:?}", plan_a.refused);
+        let typed = |figure: &'static str| {
+            workbook(&nb, "b", move |visible| {
+                type_row(
+                    visible,
+                    "Predictions",
+                    &[("Experiment", "e2"), ("What I predict", "3x"), ("Why", "w"), ("Figure", figure)],
+                );
+            })
+        };
+        let good = plan(&typed("ratio naive/blocked = 3 ± 50 %"), &nb, "m.xlsx");
+        let mut mine = nb.clone();
+        assert!(good.apply(Path::new("."), &mut mine, at()).failed.is_empty());
+        assert_eq!(
+            mine.prediction(2).and_then(|p| p.figure.as_ref()).map(ToString::to_string).as_deref(),
+            Some("ratio naive/blocked = 3 ± 50 %")
+        );
+        let bad = plan(&typed("median 3 ± 50 %"), &nb, "m.xlsx");
+        assert!(bad.take.is_empty() && bad.refused[0].1.contains("needs its unit"), "{bad:?}");
     }
 
     // SPEC N12: an open prediction's rewrite, merged twice, is already in

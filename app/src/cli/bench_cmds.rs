@@ -62,6 +62,9 @@ pub struct BenchArgs {
     /// Record the run in this notebook (rows, raw file, notes).
     #[arg(long, value_name = "DIR")]
     notebook: Option<PathBuf>,
+    /// The prediction the recorded run or comparison answers (N14), e.g. P1.
+    #[arg(long, value_name = "P", requires = "notebook", value_parser = super::notebook_cmds::parse_prediction_number)]
+    answers: Option<u32>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -195,6 +198,9 @@ pub fn bench(args: &BenchArgs) -> Outcome {
     // Fail before measuring if the notebook cannot be read or its raw/
     // cannot be written; the raw file's name is taken now (N10).
     let (reserved, stated) = args.notebook.as_deref().map(reserve_raw).transpose()?.unzip();
+    if let (Some(dir), Some(p)) = (&args.notebook, args.answers) {
+        super::notebook_cmds::check_prediction(dir, p)?;
+    }
     let result = run_with_progress(BenchSpec { stated, ..spec })?;
     let recorded = match (&args.notebook, reserved) {
         (Some(dir), Some(reserved)) => Some(record(dir, &result, reserved)?),
@@ -207,6 +213,10 @@ pub fn bench(args: &BenchArgs) -> Outcome {
         None => (None, None),
     };
     let raw = recorded.as_ref().map(|r| r.raw_file.to_string());
+    let answered = match (&args.notebook, &recorded, args.answers) {
+        (Some(dir), Some(recorded), Some(p)) => Some(super::notebook_cmds::answer_recorded(dir, p, recorded)),
+        _ => None,
+    };
     if args.json {
         let mut object = json!({
             "runs": result.arms.iter().map(|a| arm_json(a, raw.as_deref(), result.failure.is_some())).collect::<Vec<_>>(),
@@ -246,6 +256,7 @@ pub fn bench(args: &BenchArgs) -> Outcome {
         object["build"] = json!(result.build);
         // Each arm's own build, when a comparison gave them (N11).
         object["arm_builds"] = json!((0..result.arms.len()).map(|i| result.build_of(i)).collect::<Vec<_>>());
+        object["answers"] = json!(answered.as_ref().and_then(|a| a.as_ref().ok()));
         out!("{object}");
     } else {
         // What would extend the comparison just recorded (S10, S15),
@@ -263,6 +274,12 @@ pub fn bench(args: &BenchArgs) -> Outcome {
             _ => None,
         };
         print_text(&result, recorded.as_ref(), sanity, extend.as_deref());
+        if let Some(Ok(line)) = &answered {
+            out!("{line}");
+        }
+    }
+    if let Some(Err(refused)) = answered {
+        return Err(refused.context("the run is recorded; answer the prediction with `vernier answer`".to_owned()));
     }
     match (&result.failure, sanity_failed) {
         (Some(failure), _) => Err(Failure::failed(anyhow!("the run failed: {failure}"))),

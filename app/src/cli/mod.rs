@@ -85,7 +85,9 @@ pub enum Command {
         form: String,
     },
     /// Record a prediction — before the run it predicts.
-    Predict(notebook_cmds::PredictArgs),
+    Predict(Box<notebook_cmds::PredictArgs>),
+    /// Link the row that answers a prediction (a run, a comparison, a soak), or leave it open with a reason.
+    Answer(notebook_cmds::AnswerArgs),
     /// Lock every open prediction now.
     Lock {
         /// The notebook folder.
@@ -147,7 +149,7 @@ pub enum Command {
     Write(writing_cmds::WriteArgs),
     /// List, add or remove the report's citations.
     Cite(writing_cmds::CiteArgs),
-    /// The pre-submission audit (A1–A18): exit 0 clean, 1 findings, 2 unreadable.
+    /// The pre-submission audit (A1–A19): exit 0 clean, 1 findings, 2 unreadable.
     Audit {
         /// The notebook folder.
         dir: PathBuf,
@@ -216,6 +218,7 @@ pub fn run(command: Command) -> Outcome {
         Command::Show { dir, run: Some(n), form, .. } => show::show_run(&dir, n, &form),
         Command::Show { dir, json, run: None, .. } => show::show(&dir, json),
         Command::Predict(args) => notebook_cmds::predict(&args),
+        Command::Answer(args) => notebook_cmds::answer(&args),
         Command::Lock { dir } => notebook_cmds::lock(&dir),
         Command::Note { dir, text } => notebook_cmds::note(&dir, &text),
         Command::Discard(args) => notebook_cmds::discard(&args),

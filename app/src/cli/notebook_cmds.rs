@@ -9,7 +9,9 @@ use anyhow::Context as _;
 use chrono::Utc;
 use clap::Args;
 use vernier_engine::duration;
-use vernier_engine::notebook::{Notebook, NotebookError, PredictionText, RowRef, SoakProtocol, store};
+use vernier_engine::notebook::{
+    AnsweredBy, Committed, Notebook, NotebookError, PredictionText, RowRef, SoakProtocol, store,
+};
 use vernier_engine::reproduce::Log;
 
 use super::{Failure, Outcome};
@@ -28,6 +30,11 @@ pub struct PredictArgs {
     /// `Why`.
     #[arg(long)]
     why: String,
+    /// The figure it commits to (N14): `median 100 ns/access ± 30 %`,
+    /// `ratio naive/blocked = 3 ± 50 %`, or with --soak (required there)
+    /// `onset 180 s ± 20 %, S/P 0.8 ± 0.05`.
+    #[arg(long, value_name = "FIGURE")]
+    figure: Option<String>,
     /// Rewrite open prediction N (refused once it is locked).
     #[arg(long, value_name = "N", value_parser = parse_prediction_number, conflicts_with = "amend")]
     edit: Option<u32>,
@@ -78,6 +85,29 @@ impl PredictArgs {
         };
         p.check().map(|()| p).map_err(NotebookError::BadProtocol)
     }
+}
+
+/// `vernier answer`.
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("by").required(true))]
+pub struct AnswerArgs {
+    /// The notebook folder.
+    dir: PathBuf,
+    /// The prediction answered (`P1` or `1`).
+    #[arg(value_parser = parse_prediction_number)]
+    prediction: u32,
+    /// A run, or one point of a sweep, answers it (its number, e.g. 3).
+    #[arg(long, value_name = "N", group = "by", value_parser = |s: &str| parse_number(s, 'R'))]
+    run: Option<u32>,
+    /// A comparison answers it (`C2` or `2`).
+    #[arg(long, value_name = "C", group = "by", value_parser = |s: &str| parse_number(s, 'C'))]
+    comparison: Option<u32>,
+    /// A soak answers it (`S1` or `1`).
+    #[arg(long, value_name = "S", group = "by", value_parser = |s: &str| parse_number(s, 'S'))]
+    soak: Option<u32>,
+    /// Leave it open, with the reason (A19).
+    #[arg(long, value_name = "REASON", group = "by")]
+    open: Option<String>,
 }
 
 /// `vernier discard`.
@@ -169,7 +199,10 @@ pub fn new(dir: &Path, title: &str) -> Outcome {
 
 pub fn predict(args: &PredictArgs) -> Outcome {
     let now = Utc::now();
+    // A bad figure is refused before the notebook is touched.
+    let figure = args.figure.as_deref().map(Committed::parse).transpose().map_err(Failure::input)?;
     change(&args.dir, |nb| {
+        let figure = figure.clone();
         if let Some(n) = args.amend {
             // T11: --soak with --amend changes the protocol; the rest as it was.
             let protocol = match (args.soak, nb.prediction(n).and_then(|p| p.protocol)) {
@@ -183,7 +216,7 @@ pub fn predict(args: &PredictArgs) -> Outcome {
                 }
                 (false, _) => None,
             };
-            let number = nb.amend_prediction_with(n, &args.predict, &args.why, protocol, now)?;
+            let number = nb.amend_prediction_with(n, &args.predict, &args.why, figure, protocol, now)?;
             return Ok(match protocol {
                 Some(p) => format!("recorded P{number}, amending P{n}, with the soak protocol {}", p.describe()),
                 None => format!("recorded P{number}, amending P{n}"),
@@ -194,7 +227,7 @@ pub fn predict(args: &PredictArgs) -> Outcome {
             (None, Some(n)) => nb.prediction(n).ok_or(NotebookError::NoSuchPrediction(n))?.experiment.clone(),
             (None, None) => return Err(NotebookError::Empty("Experiment")),
         };
-        let text = PredictionText { experiment, predict: args.predict.clone(), why: args.why.clone() };
+        let text = PredictionText { experiment, predict: args.predict.clone(), why: args.why.clone(), figure };
         if args.soak {
             let protocol = args.protocol(SoakProtocol::default())?;
             return nb
@@ -207,6 +240,63 @@ pub fn predict(args: &PredictArgs) -> Outcome {
                 .add_prediction(text, now)
                 .map(|n| format!("recorded P{n} at {}", now.format("%Y-%m-%d %H:%M:%S UTC"))),
         }
+    })
+}
+
+/// Links a row to a prediction as its answer, or leaves it open with a
+/// reason (N14, A19), then says the outcome.
+pub fn answer(args: &AnswerArgs) -> Outcome {
+    let by = match (args.run, args.comparison, args.soak, &args.open) {
+        (Some(n), ..) => AnsweredBy::Run(n),
+        (_, Some(c), ..) => AnsweredBy::Comparison(c),
+        (_, _, Some(s), _) => AnsweredBy::Soak(s),
+        (.., Some(reason)) => AnsweredBy::Open(reason.clone()),
+        // clap's required group guarantees one of the four.
+        _ => return Err(Failure::input(anyhow::anyhow!("name the answer with --run, --comparison, --soak or --open"))),
+    };
+    let number = args.prediction;
+    change(&args.dir, |nb| {
+        nb.answer_prediction(number, by.clone(), Utc::now())?;
+        let last = nb.answers().last().map(|a| nb.score(a).line(number)).unwrap_or_default();
+        Ok(format!("P{number} — {last}"))
+    })
+}
+
+/// Refuses, before anything is measured, a run said to answer a
+/// prediction the notebook does not have.
+pub(super) fn check_prediction(dir: &Path, number: u32) -> Result<(), Failure> {
+    match open(dir)?.prediction(number) {
+        Some(_) => Ok(()),
+        None => Err(Failure::input(NotebookError::NoSuchPrediction(number))),
+    }
+}
+
+/// Links what `bench --answers P` just recorded to the prediction (N14):
+/// the comparison its two rows form, or its one run. A sweep's points are
+/// many rows, so the point is named with `vernier answer`. Returns the
+/// outcome's line.
+pub(super) fn answer_recorded(
+    dir: &Path,
+    number: u32,
+    recorded: &vernier_engine::harness::Recorded,
+) -> Result<String, Failure> {
+    if recorded.sweep.is_some() {
+        return Err(Failure::input(anyhow::anyhow!(
+            "a sweep answers through one of its points: vernier answer {} P{number} --run N",
+            vernier_engine::display::path(dir)
+        )));
+    }
+    let Some(&first) = recorded.runs.first() else {
+        return Err(Failure::failed(anyhow::anyhow!("the run recorded no row to answer P{number} with")));
+    };
+    apply(dir, |nb| {
+        let by = match nb.pair_of(first) {
+            Some((pair, _)) => AnsweredBy::Comparison(pair.number),
+            None => AnsweredBy::Run(first),
+        };
+        nb.answer_prediction(number, by, Utc::now())?;
+        let line = nb.answers().last().map(|a| nb.score(a).line(number)).unwrap_or_default();
+        Ok::<_, NotebookError>(format!("P{number} — {line}"))
     })
 }
 
@@ -305,7 +395,7 @@ fn report_findings(notebook: &Notebook) {
     }
 }
 
-fn parse_prediction_number(text: &str) -> Result<u32, String> {
+pub(super) fn parse_prediction_number(text: &str) -> Result<u32, String> {
     parse_number(text, 'P')
 }
 

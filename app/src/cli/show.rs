@@ -202,6 +202,22 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
         })
         .collect();
     let _ = writeln!(out, "## {PREDICTIONS_HEADING}\n{}\n", table::render(&headers, &rows));
+    // Predicted against observed (N14), one line per prediction that
+    // commits a figure or has an outcome to show.
+    let mut scored = false;
+    for p in nb.predictions() {
+        let outcome = nb.outcome_text(p.number);
+        if p.figure.is_none() && outcome.is_empty() {
+            continue;
+        }
+        let figure = p.figure.as_ref().map_or_else(|| "no figure".to_owned(), ToString::to_string);
+        let outcome = if outcome.is_empty() { "open".to_owned() } else { outcome };
+        let _ = writeln!(out, "{}: {} → {}", p.label(), inert(&figure), inert(&outcome));
+        scored = true;
+    }
+    if scored {
+        out.push('\n');
+    }
 
     // Each comparison sits under its two rows with its verdict (S11).
     let rows: Vec<Vec<String>> =
@@ -260,6 +276,16 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
                 "amends": p.amends,
                 "locked": lock.is_some(),
                 "locked_by": lock.map(|l| l.to_string()),
+                "figure": p.figure.as_ref().map(ToString::to_string),
+                "outcome": nb.outcome_text(p.number),
+                "answers": nb.scored_against(p.number).iter().map(|s| json!({
+                    "by": s.answer.by.to_string(),
+                    "at": s.answer.at,
+                    "word": s.outcome.word.as_str(),
+                    "predicted": s.outcome.predicted,
+                    "observed": s.outcome.observed,
+                    "outcome": s.outcome.text,
+                })).collect::<Vec<_>>(),
                 "hash": p.hash,
             })
         }).collect::<Vec<_>>(),

@@ -209,6 +209,8 @@ pub enum AppCommand {
         predict: String,
         /// The new `Why`.
         why: String,
+        /// A new committed figure (N14); `None` keeps the original's.
+        figure: Option<vernier_engine::notebook::Committed>,
     },
     /// Lock every open prediction.
     LockPredictions,
@@ -220,6 +222,8 @@ pub enum AppCommand {
     AddNote(String),
     /// Discard a run with a reason.
     Discard(u32, String),
+    /// Link a row to prediction N as its answer (N14).
+    AnswerPrediction(u32, vernier_engine::notebook::AnsweredBy),
     /// State what a run did not record, as a statement made later (A1, A2).
     StateRun(u32, Vec<vernier_engine::notebook::RunStatement>),
     /// Select a run and show its trials.
@@ -771,8 +775,8 @@ impl VernierApp {
             AppCommand::FixSoak(text, protocol) => Edit::AddSoakPrediction { text, protocol, at: now },
             AppCommand::AddPrediction(text) => Edit::AddPrediction { text, at: now },
             AppCommand::EditPrediction(number, text) => Edit::EditPrediction { number, text },
-            AppCommand::AmendPrediction { number, predict, why } => {
-                Edit::AmendPrediction { number, predict, why, at: now }
+            AppCommand::AmendPrediction { number, predict, why, figure } => {
+                Edit::AmendPrediction { number, predict, why, figure, at: now }
             }
             AppCommand::LockPredictions => Edit::LockPredictions { at: now },
             AppCommand::SetEnvironment(field, value) => {
@@ -790,6 +794,7 @@ impl VernierApp {
             AppCommand::SetPlacement(budgets) => Edit::SetPlacement(budgets),
             AppCommand::RemoveCitation(n) => Edit::RemoveCitation(n),
             AppCommand::Discard(run, reason) => Edit::Discard { run, reason, at: now },
+            AppCommand::AnswerPrediction(number, by) => Edit::AnswerPrediction { number, by, at: now },
             AppCommand::StateRun(run, statements) => Edit::StateRun { run, statements, at: now },
         };
         self.edit(change);

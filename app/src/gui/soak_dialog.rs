@@ -4,7 +4,7 @@
 use egui::{RichText, Ui};
 
 use super::dialog::{self, Scrolling};
-use vernier_engine::notebook::{Notebook, PredictionText, SoakProtocol};
+use vernier_engine::notebook::{Committed, Notebook, PredictionText, SoakProtocol};
 
 /// What is being filled in.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,6 +15,8 @@ pub struct SoakForm {
     pub predict: String,
     /// `Why`
     pub why: String,
+    /// The two numbers committed (T1, N14): `onset 180 s ± 20 %, S/P 0.8 ± 0.05`.
+    pub figure: String,
     /// The protocol being fixed.
     pub protocol: SoakProtocol,
     /// Worker threads.
@@ -27,6 +29,7 @@ impl Default for SoakForm {
             experiment: "sustained load, all CPUs".into(),
             predict: String::new(),
             why: String::new(),
+            figure: String::new(),
             protocol: SoakProtocol::default(),
             workers: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
         }
@@ -77,6 +80,7 @@ impl SoakForm {
                             experiment: self.experiment.clone(),
                             predict: self.predict.clone(),
                             why: self.why.clone(),
+                            figure: Committed::parse(&self.figure).ok(),
                         };
                         action = Some(SoakAction::Fix(text, self.protocol));
                     }
@@ -116,6 +120,7 @@ impl SoakForm {
                 ("Experiment", &mut self.experiment, "sustained load, all CPUs"),
                 ("What I predict", &mut self.predict, "falls at about 180 s to 0.75 of P"),
                 ("Why", &mut self.why, "fanless laptop, small heat sink"),
+                ("Onset and S/P", &mut self.figure, "onset 180 s ± 20 %, S/P 0.75 ± 0.05"),
             ] {
                 let label = ui.label(name);
                 ui.add(egui::TextEdit::singleline(text).hint_text(hint).desired_width(380.0)).labelled_by(label.id);
@@ -138,7 +143,14 @@ impl SoakForm {
             ui.add(egui::DragValue::new(&mut p.hold).range(1..=100).suffix(" samples")).labelled_by(label.id);
             ui.end_row();
         });
-        let fits = self.protocol.check();
+        // T1: the two numbers are committed with the protocol.
+        let figure = match Committed::parse(&self.figure) {
+            Ok(Committed::Soak { .. }) => Ok(()),
+            Ok(other) => Err(format!("{other} is not a soak's two numbers: write onset … s ± …, S/P … ± …")),
+            Err(e) if self.figure.trim().is_empty() => Err(format!("Onset and S/P: {}", e.reason)),
+            Err(e) => Err(e.to_string()),
+        };
+        let fits = self.protocol.check().and(figure);
         if let Err(why) = &fits {
             ui.colored_label(ui.visuals().warn_fg_color, why);
         }

@@ -280,6 +280,7 @@ fn predict_run_lock_discard() {
         experiment: "seq at 1 MiB".into(),
         predict: "over 2 ns".into(),
         why: "edited".into(),
+        figure: None,
     };
     harness.state_mut().apply(super::AppCommand::EditPrediction(1, text));
     harness.run();
@@ -314,7 +315,7 @@ fn predict_run_lock_discard() {
 // the prediction, and its chart opens.
 #[test]
 fn soak_from_the_window() {
-    use vernier_engine::notebook::{PredictionText, SoakProtocol};
+    use vernier_engine::notebook::{Committed, PredictionText, SoakProtocol};
     let (_tmp, dir, _) = new_notebook("soak test");
     let mut harness = app_on(dir.clone());
     harness.get_by_label("Soak runs  (0)").click();
@@ -323,7 +324,12 @@ fn soak_from_the_window() {
     harness.run();
     // Without a protocol the dialog asks for one; fix a short one.
     harness.get_by_label("Record prediction and protocol");
-    let text = PredictionText { experiment: "short soak".into(), predict: "no onset".into(), why: "a VM".into() };
+    let text = PredictionText {
+        experiment: "short soak".into(),
+        predict: "no onset".into(),
+        why: "a VM".into(),
+        figure: Committed::parse("onset none, S/P 1 ± 0.2").ok(),
+    };
     // A short protocol whose windows fit (T11), with an opening window of
     // four samples: a machine under load starts sampling late, and a first
     // sample after the opening window leaves P unmeasured.
@@ -1689,6 +1695,7 @@ fn a_locked_prediction_offers_amend_not_edit() {
         experiment: "chase at 64 MiB".into(),
         predict: "about 90 ns per access".into(),
         why: "every access misses".into(),
+        figure: None,
     };
     harness.state_mut().apply(super::AppCommand::AddPrediction(text));
     harness.run();
@@ -2219,4 +2226,61 @@ fn the_documents_counts_are_the_command_lines() {
     harness.get_by_label(&format!("{threat} · not part of this submission"));
     let soc = vernier_engine::documents::prompts(Document::SocReview).len();
     harness.get_by_label(&format!("{} · {soc} to write", Document::SocReview.stem()));
+}
+
+// SPEC N14, U2: a prediction is answered in one action from its run's
+// context, and the Predictions section shows the outcome at a glance —
+// mark, word, row and observed figure.
+#[test]
+fn a_prediction_is_answered_from_a_run() {
+    use vernier_engine::notebook::{Committed, NewPair, PredictionText};
+    use vernier_engine::stats::{Spread, Summary, compare};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb");
+    let start = chrono::Utc::now();
+    let mut nb = store::create(&dir, "Answered", start).expect("create");
+    let text = PredictionText {
+        experiment: "naive vs blocked".into(),
+        predict: "blocked about 3× faster".into(),
+        why: "each line used 8 times".into(),
+        figure: Committed::parse("ratio naive/blocked = 3 ± 50 %").ok(),
+    };
+    nb.add_prediction(text, start).expect("P1");
+    let at = start + chrono::Duration::seconds(1);
+    let mut a = measured("blocked", &["./blocked"]);
+    a.summary = Summary::of(&[0.004, 0.0045, 0.005]).expect("summary");
+    let mut b = measured("naive", &["./naive"]);
+    b.summary = Summary::of(&[0.010, 0.011, 0.012]).expect("summary");
+    let verdict =
+        compare(Spread::from(&a.summary), Spread::from(&b.summary), ("blocked", "naive"), "median wall time", "s");
+    let runs = [nb.record_run(a, at), nb.record_run(b, at)];
+    let pair = NewPair {
+        what: "naive vs blocked".into(),
+        labels: ["blocked".into(), "naive".into()],
+        verdict,
+        paired: None,
+        order: None,
+    };
+    nb.record_pair(pair, runs, at).expect("a pair");
+    store::replace(&dir, &nb).expect("save");
+
+    let mut harness = app_on(dir.clone());
+    harness.get_by_label("Predictions  (1)").click();
+    harness.run();
+    harness.get_by_label("not answered yet");
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    harness.get_by_label("C1 A").click();
+    harness.run();
+    harness.get_by_label("Answers a prediction (C1)…").click();
+    harness.run();
+    harness.get_by_label("P1 — ratio naive/blocked = 3 ± 50 %").click();
+    harness.run();
+    step_until(&mut harness, "the answer to be saved", |app| app.saved() && !app.notebook().answers().is_empty());
+    harness.get_by_label("Predictions  (1)").click();
+    harness.run();
+    harness.get_by_label("✔ held · C1 2.4×");
+    let on_disk = store::load(&dir).expect("reload");
+    assert_eq!(on_disk.outcome_text(1), "C1: held (observed 2.4×)");
+    assert!(on_disk.integrity().is_empty(), "answering touched no seal");
 }

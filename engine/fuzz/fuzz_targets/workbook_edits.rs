@@ -464,7 +464,7 @@ fn record(u: &mut Unstructured, nb: &mut Notebook, t: &mut i64, ops: u8) -> Resu
         *t += 10;
         match u.int_in_range(0..=7u8)? {
             0 | 1 => {
-                let text = PredictionText { experiment: words(u)?, predict: words(u)?, why: words(u)? };
+                let text = PredictionText { experiment: words(u)?, predict: words(u)?, why: words(u)?, figure: None };
                 let _ = nb.add_prediction(text, at(*t));
             }
             2 => {

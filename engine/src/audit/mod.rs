@@ -1,9 +1,10 @@
-//! The pre-submission audit (SPEC A1–A18): every check with its ID, a plain
+//! The pre-submission audit (SPEC A1–A19): every check with its ID, a plain
 //! sentence, and the row or document line it points at. It reads the
 //! notebook, its raw files and the exported documents; it never writes.
 
 mod documents;
 mod numbers;
+mod predictions;
 mod rows;
 
 use std::path::Path;
@@ -12,7 +13,7 @@ use serde::Serialize;
 
 use crate::notebook::Notebook;
 
-/// One of the fifteen checks.
+/// One of the checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Check {
     /// Median, dispersion, n split into warm-up + timed.
@@ -51,11 +52,13 @@ pub enum Check {
     A17,
     /// -O0 is a diagnostic, never a result.
     A18,
+    /// Every locked prediction answered or left open with a reason.
+    A19,
 }
 
 impl Check {
     /// Every check, in order.
-    pub const ALL: [Check; 18] = [
+    pub const ALL: [Check; 19] = [
         Check::A1,
         Check::A2,
         Check::A3,
@@ -74,6 +77,7 @@ impl Check {
         Check::A16,
         Check::A17,
         Check::A18,
+        Check::A19,
     ];
 
     /// What the check asks, in one sentence.
@@ -98,6 +102,10 @@ impl Check {
                 "No prompt is left unwritten in a document, unless it is marked not part of the submission with a reason."
             }
             Check::A17 => "Export never overwrites a document edited after Vernier wrote it.",
+            Check::A19 => {
+                "Every locked prediction is answered by rows or left open with a reason, and a soak prediction \
+                 commits its two numbers."
+            }
             Check::A18 => {
                 "No kept row is built at -O0 or without a stated optimisation level: -O0 is a diagnostic, never a result."
             }
@@ -202,6 +210,7 @@ pub fn audit(dir: &Path, nb: &Notebook) -> Report {
 /// [`audit`] with the documents exported somewhere else (`vernier export --out`).
 pub fn audit_exports(dir: &Path, nb: &Notebook, exports: &Path) -> Report {
     let mut findings = rows::check(dir, nb);
+    predictions::check(nb, &mut findings);
     let documents_exported = documents::check(dir, nb, exports, &mut findings);
     findings.sort_by_key(|f| f.check);
     Report { findings, documents_exported }

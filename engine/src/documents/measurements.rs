@@ -48,6 +48,14 @@ const LAYOUT_COLUMN: u16 = 1;
 const WRITTEN_COLUMN: u16 = 2;
 /// The words of a prediction, which may change while it is open (N4).
 pub const PREDICTION_TEXT: [&str; 3] = ["Experiment", "What I predict", "Why"];
+/// What a prediction typed below the others is read from: its words and
+/// the figure it commits to (N12, N14).
+pub const TYPED_PREDICTION: [&str; 4] = ["Experiment", "What I predict", "Why", PREDICTION_FIGURE];
+/// The committed figure's column (N14).
+pub const PREDICTION_FIGURE: &str = "Figure";
+/// The columns Vernier computes from the rows that answer a prediction
+/// (N14): protected, and an edit to them is refused by merge (N12).
+pub const PREDICTION_OUTCOME: [&str; 2] = ["Answered by", "Outcome"];
 /// The Runs columns a row typed by hand is read from (N12).
 pub const TYPED_RUN_COLUMNS: [&str; 14] = [
     "#",
@@ -291,11 +299,23 @@ impl Default for Layout {
                         Column::text("Soak protocol", |p: &Prediction, _| {
                             p.protocol.as_ref().map(SoakProtocol::describe).unwrap_or_default()
                         }),
+                        // N14: the figure committed, what answered it, predicted against observed.
+                        Column::text(PREDICTION_FIGURE, |p: &Prediction, _| {
+                            p.figure.as_ref().map(ToString::to_string).unwrap_or_default()
+                        }),
+                        Column::text(PREDICTION_OUTCOME[0], |p: &Prediction, nb| {
+                            let rows = nb.scored_against(p.number);
+                            rows.iter().map(|s| s.answer.by.to_string()).collect::<Vec<_>>().join("; ")
+                        }),
+                        Column::text(PREDICTION_OUTCOME[1], |p: &Prediction, nb| nb.outcome_text(p.number)),
                     ]),
             )
             // N4, N12: an open prediction's words may change; a locked one
             // is sealed. A new prediction is typed below.
-            .open_where(|p, nb, header| nb.lock_of(p).is_none() && PREDICTION_TEXT.contains(&header), &PREDICTION_TEXT),
+            .open_where(
+                |p, nb, header| nb.lock_of(p).is_none() && PREDICTION_TEXT.contains(&header),
+                &TYPED_PREDICTION,
+            ),
             runs: Sheet::new(
                 RunColumn::ALL
                     .map(|c| match c {

@@ -10,6 +10,7 @@ pub mod export_record;
 pub mod foreign;
 pub mod measurements;
 pub mod placement_decision;
+mod predictions;
 mod results;
 pub mod sheet;
 pub mod soc;
@@ -637,6 +638,10 @@ fn thermals(nb: &Notebook) -> String {
             if let Some(said) = said {
                 text.push(' ');
                 text.push_str(&said);
+            }
+            if let Some(predicted) = predictions::soak_sentence(nb, s.number) {
+                text.push(' ');
+                text.push_str(&predicted);
             }
             text
         }

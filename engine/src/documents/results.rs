@@ -151,6 +151,8 @@ pub(super) fn table(nb: &Notebook) -> Vec<Block> {
     if table.len() > 1 {
         blocks.push(Block::Table(table));
     }
+    // N14: each prediction against what answered it, under the results.
+    blocks.extend(super::predictions::table(nb));
     for (title, points) in &rows.in_sweeps {
         blocks.push(paragraph(format!(
             "{} {} the points of {title}, in its own table with its chart below.",

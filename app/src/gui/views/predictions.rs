@@ -3,7 +3,10 @@
 
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
-use vernier_engine::notebook::{PREDICTION_COLUMNS, Prediction, PredictionColumn, PredictionText};
+use vernier_engine::notebook::{
+    AnsweredBy, Committed, Notebook, PREDICTION_COLUMNS, Prediction, PredictionColumn, PredictionText, Run, Word,
+    short_row,
+};
 
 use super::{Context, hint};
 use crate::gui::AppCommand;
@@ -31,20 +34,109 @@ pub struct PredictionForm {
     pub predict: String,
     /// `Why`
     pub why: String,
+    /// The committed figure as typed (N14); empty for none.
+    pub figure: String,
 }
 
 impl PredictionForm {
     fn of(p: &Prediction) -> Self {
-        Self { experiment: p.experiment.clone(), predict: p.predict.clone(), why: p.why.clone() }
+        Self {
+            experiment: p.experiment.clone(),
+            predict: p.predict.clone(),
+            why: p.why.clone(),
+            figure: p.figure.as_ref().map(ToString::to_string).unwrap_or_default(),
+        }
+    }
+
+    /// The figure typed, read as `predict --figure` reads it; `Ok(None)`
+    /// when none is typed.
+    fn figure(&self) -> Result<Option<Committed>, String> {
+        match self.figure.trim() {
+            "" => Ok(None),
+            typed => Committed::parse(typed).map(Some).map_err(|e| e.to_string()),
+        }
     }
 
     fn text(&self) -> PredictionText {
-        PredictionText { experiment: self.experiment.clone(), predict: self.predict.clone(), why: self.why.clone() }
+        PredictionText {
+            experiment: self.experiment.clone(),
+            predict: self.predict.clone(),
+            why: self.why.clone(),
+            figure: self.figure().ok().flatten(),
+        }
     }
 
     fn complete(&self) -> bool {
-        [&self.experiment, &self.predict, &self.why].iter().all(|t| !t.trim().is_empty())
+        [&self.experiment, &self.predict, &self.why].iter().all(|t| !t.trim().is_empty()) && self.figure().is_ok()
     }
+}
+
+/// The mark a word is shown with at a glance.
+fn mark(word: Word) -> &'static str {
+    match word {
+        Word::Held => "✔",
+        Word::Missed => "⚠",
+        Word::Unresolvable => "?",
+        Word::Unscored => "·",
+        Word::Open => "–",
+    }
+}
+
+/// A prediction's outcomes at a glance (N14): one short line per answer —
+/// mark, word, row, observed figure — and the whole sentence on hover.
+fn outcome_cell(ui: &mut Ui, nb: &Notebook, p: &Prediction) {
+    let scored = nb.scored_against(p.number);
+    if scored.is_empty() {
+        let text = nb.outcome_text(p.number);
+        ui.add(egui::Label::new(RichText::new(text).weak()).wrap());
+        return;
+    }
+    for s in scored {
+        let short = match &s.answer.by {
+            AnsweredBy::Open(_) => format!("{} left open", mark(Word::Open)),
+            by if s.outcome.observed.is_empty() => {
+                format!("{} {} · {}", mark(s.outcome.word), s.outcome.word.as_str(), short_row(by))
+            }
+            by => format!(
+                "{} {} · {} {}",
+                mark(s.outcome.word),
+                s.outcome.word.as_str(),
+                short_row(by),
+                s.outcome.observed
+            ),
+        };
+        ui.add(egui::Label::new(short).wrap()).on_hover_text(s.line(p.number));
+    }
+}
+
+/// SPEC N14, U2: from a run's context, one action links it — or the
+/// comparison it is an arm of — to a prediction written before it.
+pub fn answer_menu(ui: &mut Ui, nb: &Notebook, run: &Run, commands: &mut Vec<AppCommand>) {
+    if run.discarded.is_some() {
+        return;
+    }
+    let by = match nb.pair_of(run.number) {
+        Some((pair, _)) => AnsweredBy::Comparison(pair.number),
+        None => AnsweredBy::Run(run.number),
+    };
+    let before: Vec<&Prediction> = nb
+        .predictions()
+        .iter()
+        .filter(|p| p.amends.is_none() && p.recorded_at <= run.recorded_at)
+        .filter(|p| !nb.answers_to(p.number).iter().any(|a| a.by == by))
+        .collect();
+    if before.is_empty() {
+        return;
+    }
+    ui.menu_button(format!("Answers a prediction ({})…", short_row(&by)), |ui| {
+        for p in before {
+            let figure = p.figure.as_ref().map_or_else(|| p.predict.clone(), ToString::to_string);
+            if ui.button(format!("{} — {}", p.label(), figure)).clicked() {
+                commands.push(AppCommand::AnswerPrediction(p.number, by.clone()));
+                ui.close();
+            }
+        }
+    });
 }
 
 pub fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
@@ -64,7 +156,7 @@ pub fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     if nb.predictions().is_empty() {
         hint(ui, "No predictions yet. Write them down before the first run.");
     }
-    let widths = [60.0, 170.0, 210.0, 230.0, 120.0, 110.0];
+    let widths = [60.0, 130.0, 160.0, 160.0, 120.0, 110.0, 170.0];
     let line_height = 18.0;
     // Rows are as tall as their longest wrapped text (about 7 px a character).
     let lines = |text: &str, width: f32| ((text.chars().count() as f32 * 7.0) / width).ceil().max(1.0);
@@ -77,9 +169,10 @@ pub fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         .column(Column::initial(widths[3]).resizable(true))
         .column(Column::exact(widths[4]))
         .column(Column::exact(widths[5]))
+        .column(Column::initial(widths[6]).resizable(true))
         .column(Column::remainder().at_least(120.0))
         .header(22.0, |mut header| {
-            for h in PREDICTION_COLUMNS.iter().chain(&["Lock", ""]) {
+            for h in PREDICTION_COLUMNS.iter().chain(&["Lock", "Outcome", ""]) {
                 header.col(|ui| {
                     ui.strong(*h);
                 });
@@ -91,8 +184,10 @@ pub fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
                 // The three texts that wrap, under the table's columns 1 to 3.
                 let texts =
                     [PredictionColumn::Experiment, PredictionColumn::Predict, PredictionColumn::Why].map(|c| p.cell(c));
-                let height =
-                    texts.iter().zip(&widths[1..4]).map(|(t, &w)| lines(t, w)).fold(1.0, f32::max) * line_height + 6.0;
+                let answers = nb.scored_against(p.number).len() as f32;
+                let height = texts.iter().zip(&widths[1..4]).map(|(t, &w)| lines(t, w)).fold(answers, f32::max)
+                    * line_height
+                    + 6.0;
                 body.row(height, |mut row| {
                     let label = p.cell(PredictionColumn::Number);
                     let label = if lock.is_some() { format!("🔒 {label}") } else { label };
@@ -111,6 +206,7 @@ pub fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
                         let text = lock.map_or_else(|| "open".to_owned(), |l| format!("locked {}", l.short()));
                         ui.add(egui::Label::new(RichText::new(text).weak()).wrap());
                     });
+                    row.col(|ui| outcome_cell(ui, nb, p));
                     row.col(|ui| {
                         // SPEC U2, N4: an open prediction can still be
                         // rewritten; a locked one only amended — offering
@@ -166,6 +262,20 @@ fn form_ui(ui: &mut Ui, id: &str, form: &mut PredictionForm, with_experiment: bo
         )
         .labelled_by(label.id);
         ui.end_row();
+        // N14: optional; what the rows that answer it are scored against.
+        let label = ui.label("Figure");
+        ui.add(
+            egui::TextEdit::singleline(&mut form.figure)
+                .hint_text("optional: ratio ijk/ikj = 3 ± 50 %  ·  median 100 ns/access ± 30 %")
+                .desired_width(480.0),
+        )
+        .labelled_by(label.id);
+        ui.end_row();
+        if let Err(why) = form.figure() {
+            ui.label("");
+            ui.colored_label(ui.visuals().warn_fg_color, why);
+            ui.end_row();
+        }
         ui.label("");
         submit = ui.add_enabled(form.complete(), egui::Button::new("Record")).clicked();
         ui.end_row();
@@ -199,6 +309,7 @@ fn edit_dialogs(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
                     number: *number,
                     predict: form.predict.clone(),
                     why: form.why.clone(),
+                    figure: form.figure().ok().flatten(),
                 });
                 close = true;
             }

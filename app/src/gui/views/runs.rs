@@ -110,6 +110,7 @@ pub fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         if run.discarded.is_none() && ui.button("Discard…").clicked() {
             state.discarding = Some((run.number, String::new()));
         }
+        super::predictions::answer_menu(ui, nb, run, cx.commands);
         if let Some(d) = &run.discarded {
             ui.label(RichText::new(format!("discarded: {}", inert(&d.reason))).weak());
         }

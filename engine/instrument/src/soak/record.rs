@@ -14,7 +14,7 @@ use super::file::{self, SoakFileError};
 use super::run::SoakOutcome;
 use super::{Analysis, AnalysisError, Thresholds, analyze};
 use vernier_model::digest::sha256_hex;
-use vernier_model::notebook::{Condition, Notebook, NotebookPath, RawFile, Soak, SoakProtocol, Tag, store};
+use vernier_model::notebook::{AnsweredBy, Condition, Notebook, NotebookPath, RawFile, Soak, SoakProtocol, Tag, store};
 
 /// Where the next soak of `notebook` (kept in `dir`) writes its CSV:
 /// `raw/soak-N.csv`, N being the row it will become.
@@ -70,6 +70,8 @@ pub enum Added {
 pub fn add_row(notebook: &mut Notebook, dir: &Path, finished: &Finished, at: DateTime<Utc>) -> Added {
     match &finished.analysis {
         Ok(analysis) => {
+            // The prediction that fixed this protocol is the one the soak answers (T1, N14).
+            let predicted = notebook.next_soak_protocol().filter(|(_, p)| *p == finished.protocol).map(|(n, _)| n);
             let number = notebook.record_soak(
                 Soak {
                     number: 0,
@@ -93,6 +95,11 @@ pub fn add_row(notebook: &mut Notebook, dir: &Path, finished: &Finished, at: Dat
             // and the log says its P and S overlap.
             if let Some(warning) = &analysis.windows_warning {
                 let _ = notebook.add_note(&format!("Soak S{number}: {warning}."), at);
+            }
+            if let Some(p) = predicted
+                && let Err(e) = notebook.answer_prediction(p, AnsweredBy::Soak(number), at)
+            {
+                let _ = notebook.add_note(&format!("Soak S{number} does not answer P{p}: {e}."), at);
             }
             Added::Soak(number)
         }
@@ -199,8 +206,12 @@ mod tests {
         assert!(sparse.contains("no sample would measure P"), "{sparse}");
         assert!(with(f64::NAN, 30.0, 300.0, 10.0).check().is_err());
         let mut nb = vernier_model::notebook::Notebook::new("t", chrono::Utc::now());
-        let text =
-            vernier_model::notebook::PredictionText { experiment: "e".into(), predict: "p".into(), why: "w".into() };
+        let text = vernier_model::notebook::PredictionText {
+            experiment: "e".into(),
+            predict: "p".into(),
+            why: "w".into(),
+            figure: vernier_model::notebook::Committed::parse("onset none, S/P 1 ± 0.1").ok(),
+        };
         assert!(nb.add_soak_prediction(text, with(4.0, 30.0, 300.0, 1.0), chrono::Utc::now()).is_err());
         assert!(nb.predictions().is_empty());
     }

@@ -189,6 +189,12 @@ pub enum NotebookError {
         /// What the row states.
         value: String,
     },
+    /// A committed figure typed badly (N14); nothing is recorded.
+    #[error(transparent)]
+    Figure(#[from] super::committed::FigureError),
+    /// A row that cannot answer a prediction (N4, N14), and why.
+    #[error(transparent)]
+    AnswerRefused(#[from] super::answer::AnswerRefused),
 }
 
 /// A new notebook could not be created.

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::condition::Condition;
 use super::environment::Environment;
 use super::run::{Discard, Measurement, RawFile, Run, Soak, SoakNumbers, SoakProtocol};
-use super::{Note, Notebook, Pair, Prediction, Sweep, Tag, Writing};
+use super::{Answer, Note, Notebook, Pair, Prediction, Sweep, Tag, Writing};
 
 /// What rows share: the stated Environment and the unchanging machine
 /// facts, as they were when the rows were recorded.
@@ -56,6 +56,9 @@ pub(super) struct NotebookFile {
     /// Absent in schema 1.
     #[serde(default)]
     writing: Writing,
+    /// The rows answering predictions (N14); absent before there were any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    answers: Vec<Answer>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -177,6 +180,7 @@ impl From<Notebook> for NotebookFile {
             sweeps: nb.sweeps,
             notes: nb.notes,
             writing: nb.writing,
+            answers: nb.answers,
         }
     }
 }
@@ -229,6 +233,7 @@ impl TryFrom<NotebookFile> for Notebook {
             sweeps: file.sweeps,
             notes: file.notes,
             writing: file.writing,
+            answers: file.answers,
         })
     }
 }

@@ -4,8 +4,10 @@
 //! locked prediction cannot be edited, nothing is deleted, a discard is noted
 //! automatically. The folder on disk is handled by [`store`].
 
+mod answer;
 mod boundary;
 mod columns;
+mod committed;
 mod condition;
 mod context;
 mod document;
@@ -22,6 +24,7 @@ pub mod pending;
 pub mod plausible;
 mod prediction;
 mod run;
+mod score;
 mod shared_conditions;
 mod statement;
 pub mod store;
@@ -34,8 +37,10 @@ mod writing;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+pub use answer::{Answer, AnswerRefused, AnsweredBy};
 pub use boundary::{BRIEF_FIELD as BOUNDARY_FIELD, Boundary, as_states};
 pub use columns::{PredictionColumn, RunColumn, SoakColumn};
+pub use committed::{Committed, FIGURE_FORMS, FigureError, Tolerance};
 pub use condition::{
     Brevity, BriefPart, CONTROL, Condition, ConditionKind, ConditionName, Conditions, Facet, NO_PLACEMENT,
     brief_conditions, canary_ratio, canary_value, conditions_text,
@@ -56,6 +61,7 @@ pub use run::{
     WarmupPolicy,
 };
 pub use shared_conditions::{RowParts, SharedConditions};
+pub use score::{Outcome, Scored, Word, score_median, score_ratio, score_soak, short_row};
 pub use statement::RunStatement;
 pub use sweep::{NewSweep, Sweep, SweepPoint};
 pub use tag::Tag;
@@ -144,6 +150,8 @@ pub struct Notebook {
     notes: Vec<Note>,
     /// What the student wrote for the documents (D2).
     writing: Writing,
+    /// The rows that answer predictions, and predictions left open (N14).
+    answers: Vec<Answer>,
 }
 
 impl Notebook {
@@ -161,6 +169,7 @@ impl Notebook {
             sweeps: Vec::new(),
             notes: Vec::new(),
             writing: Writing::default(),
+            answers: Vec::new(),
         }
     }
 
@@ -346,9 +355,18 @@ impl Notebook {
             .find(|r| r.number != number && r.measurement.raw_file.as_ref().is_some_and(|o| o.path == raw.path))
     }
 
-    /// Records a new prediction and seals it into the chain; returns its number.
+    /// Records a new prediction and seals it into the chain; returns its
+    /// number. A soak's two numbers belong to a soak prediction, with its
+    /// protocol (T1).
     pub fn add_prediction(&mut self, text: PredictionText, at: DateTime<Utc>) -> Result<u32, NotebookError> {
         let text = checked(text)?;
+        if let Some(figure @ Committed::Soak { .. }) = &text.figure {
+            return Err(NotebookError::Figure(FigureError {
+                text: figure.to_string(),
+                reason: "onset and S/P are a soak's numbers: record them with the soak's protocol (`predict --soak`)"
+                    .to_owned(),
+            }));
+        }
         Ok(self.push_prediction(text, None, None, at))
     }
 
@@ -362,6 +380,15 @@ impl Notebook {
     ) -> Result<u32, NotebookError> {
         let text = checked(text)?;
         protocol.check().map_err(NotebookError::BadProtocol)?;
+        // T1: the prediction commits when the rate falls and to what fraction.
+        if !matches!(text.figure, Some(Committed::Soak { .. })) {
+            return Err(NotebookError::Figure(FigureError {
+                text: text.figure.as_ref().map(ToString::to_string).unwrap_or_default(),
+                reason: "a soak prediction commits its two numbers, the onset second and the fraction S/P: \
+                         `onset 180 s ± 20 %, S/P 0.8 ± 0.05` (`onset none, …` for no onset)"
+                    .to_owned(),
+            }));
+        }
         Ok(self.push_prediction(text, None, Some(protocol), at))
     }
 
@@ -389,6 +416,7 @@ impl Notebook {
         p.experiment = text.experiment;
         p.predict = text.predict;
         p.why = text.why;
+        p.figure = text.figure;
         // Only open predictions follow an open one (locks cover a prefix of
         // the chain), so re-sealing from here on touches no locked row.
         prediction::reseal_from(&mut self.predictions, index, &before);
@@ -404,26 +432,44 @@ impl Notebook {
         why: &str,
         at: DateTime<Utc>,
     ) -> Result<u32, NotebookError> {
-        self.amend_prediction_with(number, predict, why, None, at)
+        self.amend_prediction_with(number, predict, why, None, None, at)
     }
 
-    /// [`Self::amend_prediction`], changing a soak prediction's protocol as
-    /// well (T1, T11): the amendment carries the new one, sealed and chained
-    /// like any amendment; a soak already run keeps the protocol it ran
-    /// under. A protocol for a prediction that fixed none is refused.
+    /// [`Self::amend_prediction`], changing the committed figure (N14)
+    /// or a soak prediction's protocol as well (T1, T11): the amendment
+    /// carries the new one, sealed and chained like any amendment; what is
+    /// not given stays as the original had it. A soak already run keeps the
+    /// protocol it ran under, and a row measured before the amendment is
+    /// scored against the figure it replaced. A protocol for a prediction
+    /// that fixed none is refused, and so is a figure of another kind.
     pub fn amend_prediction_with(
         &mut self,
         number: u32,
         predict: &str,
         why: &str,
+        figure: Option<Committed>,
         protocol: Option<SoakProtocol>,
         at: DateTime<Utc>,
     ) -> Result<u32, NotebookError> {
         let original = &self.predictions[self.prediction_index(number)?];
+        let figure = match (figure, &original.figure) {
+            (Some(new), Some(old)) if std::mem::discriminant(&new) != std::mem::discriminant(old) => {
+                return Err(NotebookError::Figure(FigureError {
+                    text: new.to_string(),
+                    reason: format!(
+                        "P{number} commits a figure answered by {}; an amendment keeps that kind",
+                        old.answered_by()
+                    ),
+                }));
+            }
+            (Some(new), _) => Some(new),
+            (None, kept) => kept.clone(),
+        };
         let text = checked(PredictionText {
             experiment: original.experiment.clone(),
             predict: predict.to_owned(),
             why: why.to_owned(),
+            figure,
         })?;
         let amends = Amendment { of: number, quote: original.predict.clone() };
         let protocol = match (protocol, original.protocol) {
@@ -599,6 +645,132 @@ impl Notebook {
         self.set_environment_field(field, value)
     }
 
+    /// The links from predictions to the rows that answer them, and the
+    /// predictions left open, in the order they were made (N14).
+    pub fn answers(&self) -> &[Answer] {
+        &self.answers
+    }
+
+    /// The first prediction of `number`'s amendments: the one they all
+    /// amend, directly or through each other.
+    pub fn first_of(&self, number: u32) -> u32 {
+        let mut n = number;
+        // Each amendment names an earlier prediction (checked on load), so
+        // this ends.
+        while let Some(of) = self.prediction(n).and_then(|p| p.amends.as_ref()).map(|a| a.of) {
+            n = of;
+        }
+        n
+    }
+
+    /// Every answer to `number`, to what it amends, or to an amendment of it.
+    pub fn answers_to(&self, number: u32) -> Vec<&Answer> {
+        let first = self.first_of(number);
+        self.answers.iter().filter(|a| self.first_of(a.prediction) == first).collect()
+    }
+
+    /// The prediction in force for a row measured at `at` (N14): the newest
+    /// of `number`'s amendments (or itself) recorded at or before `at`.
+    pub fn in_force(&self, number: u32, at: DateTime<Utc>) -> Option<&Prediction> {
+        let first = self.first_of(number);
+        self.predictions.iter().rfind(|p| self.first_of(p.number) == first && p.recorded_at <= at)
+    }
+
+    /// When the row `by` names was measured, and whether it is discarded;
+    /// `None` for a row the notebook does not have (or a prediction left
+    /// open).
+    pub fn measured(&self, by: &AnsweredBy) -> Option<(DateTime<Utc>, bool)> {
+        match by {
+            AnsweredBy::Run(n) => self.run(*n).map(|r| (r.recorded_at, r.discarded.is_some())),
+            AnsweredBy::Comparison(n) => {
+                let pair = self.pairs.iter().find(|p| p.number == *n)?;
+                let discarded = pair.runs.iter().any(|&r| self.run(r).is_some_and(|r| r.discarded.is_some()));
+                Some((pair.recorded_at, discarded))
+            }
+            AnsweredBy::Soak(n) => {
+                self.soaks.iter().find(|s| s.number == *n).map(|s| (s.recorded_at, s.discarded.is_some()))
+            }
+            AnsweredBy::Open(_) => None,
+        }
+    }
+
+    /// Links `by` to prediction `P{number}` as its answer, or leaves the
+    /// prediction open with a reason (N14, A19). The prediction's seal is
+    /// not touched: the link is its own record. Refused, with the reason: a
+    /// row measured before the prediction was recorded (N4), a discarded
+    /// row, a row of the wrong kind for the committed figure, a comparison
+    /// whose arms the ratio does not name, a run in a unit the figure
+    /// cannot be put in, and a link made twice.
+    pub fn answer_prediction(&mut self, number: u32, by: AnsweredBy, at: DateTime<Utc>) -> Result<(), NotebookError> {
+        let offered = by.to_string();
+        let refuse = |reason: String| AnswerRefused { prediction: number, by: offered.clone(), reason };
+        let first = self.prediction(self.first_of(number)).ok_or(NotebookError::NoSuchPrediction(number))?;
+        let by = match by {
+            AnsweredBy::Open(reason) => {
+                let reason = reason.trim();
+                if reason.is_empty() {
+                    return Err(NotebookError::Empty("reason"));
+                }
+                AnsweredBy::Open(reason.to_owned())
+            }
+            row => {
+                let Some((measured, discarded)) = self.measured(&row) else {
+                    return Err(refuse("the notebook has no such row".to_owned()).into());
+                };
+                if discarded {
+                    return Err(refuse("it is discarded (N5)".to_owned()).into());
+                }
+                if measured < first.recorded_at {
+                    return Err(refuse(format!(
+                        "it was measured at {}, before {} was recorded at {} (N4): a prediction is answered only \
+                         by what was measured after it",
+                        measured.format("%Y-%m-%d %H:%M:%S%.3f UTC"),
+                        first.label(),
+                        first.recorded_at.format("%Y-%m-%d %H:%M:%S%.3f UTC"),
+                    ))
+                    .into());
+                }
+                let in_force = self.in_force(number, measured).unwrap_or(first);
+                if let Some(figure) = &in_force.figure
+                    && let Some(reason) = self.mismatch(figure, &row)
+                {
+                    return Err(refuse(reason).into());
+                }
+                row
+            }
+        };
+        if self.answers_to(number).iter().any(|a| a.by == by) {
+            return Err(refuse("it is linked already".to_owned()).into());
+        }
+        self.answers.push(Answer { prediction: number, by, at });
+        Ok(())
+    }
+
+    /// Why `row` cannot answer `figure`, or `None` when it can.
+    fn mismatch(&self, figure: &Committed, row: &AnsweredBy) -> Option<String> {
+        match (figure, row) {
+            (Committed::Median { unit, .. }, AnsweredBy::Run(n)) => {
+                let run_unit = &self.run(*n)?.measurement.unit;
+                (run_unit != unit && crate::stats::units::time_factor(run_unit, unit).is_none()).then(|| {
+                    format!("the figure is in '{unit}' and run {n} in '{run_unit}', which cannot be put on one scale")
+                })
+            }
+            (Committed::Ratio { numerator, denominator, .. }, AnsweredBy::Comparison(c)) => {
+                let pair = self.pairs.iter().find(|p| p.number == *c)?;
+                committed::b_over_a(numerator, denominator, &pair.labels).is_none().then(|| {
+                    format!(
+                        "the ratio names {numerator}/{denominator} and {}'s arms are {} and {}",
+                        pair.label(),
+                        pair.labels[0],
+                        pair.labels[1]
+                    )
+                })
+            }
+            (Committed::Soak { .. }, AnsweredBy::Soak(_)) => None,
+            (figure, _) => Some(format!("its figure ({figure}) is answered by {}", figure.answered_by())),
+        }
+    }
+
     /// Every prediction whose seal or link is broken (N4), with a sentence
     /// naming it: "prediction P2 changed after run 3 was recorded".
     pub fn integrity(&self) -> Vec<IntegrityFinding> {
@@ -635,6 +807,14 @@ impl Notebook {
                 return Err(format!("run {} cannot be a measurement: {why}", run.number));
             }
         }
+        for a in &self.answers {
+            if self.prediction(a.prediction).is_none() {
+                return Err(format!("an answer names prediction P{}, which the notebook does not have", a.prediction));
+            }
+            if !matches!(a.by, AnsweredBy::Open(_)) && self.measured(&a.by).is_none() {
+                return Err(format!("P{} is answered by {}, which the notebook does not have", a.prediction, a.by));
+            }
+        }
         for p in &self.predictions {
             if let Some(a) = &p.amends
                 && a.of >= p.number
@@ -662,6 +842,7 @@ impl Notebook {
             recorded_at: at,
             amends,
             protocol,
+            figure: text.figure,
             lock: None,
             prev: String::new(),
             hash: String::new(),
@@ -701,6 +882,7 @@ fn checked(text: PredictionText) -> Result<PredictionText, NotebookError> {
         experiment: field("Experiment", text.experiment)?,
         predict: field("What I predict", text.predict)?,
         why: field("Why", text.why)?,
+        figure: text.figure,
     })
 }
 

@@ -20,8 +20,9 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Budget, Citation, EnvField, Environment, Measurement, Note, Notebook, NotebookError, Pair, PredictionText, RawFile,
-    RowRef, RunStatement, Soak, SoakNumbers, SoakProtocol, Sweep, Tag, condition::Condition, store, time,
+    AnsweredBy, Budget, Citation, Committed, EnvField, Environment, Measurement, Note, Notebook, NotebookError, Pair,
+    PredictionText, RawFile, RowRef, RunStatement, Soak, SoakNumbers, SoakProtocol, Sweep, Tag, condition::Condition,
+    store, time,
 };
 
 /// What a change reports once applied: its message, and the runs it
@@ -83,6 +84,19 @@ pub enum Edit {
         predict: String,
         /// The new `Why`.
         why: String,
+        /// A new committed figure (N14); `None` keeps the original's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        figure: Option<Committed>,
+        /// When.
+        #[serde(with = "time")]
+        at: DateTime<Utc>,
+    },
+    /// Link a row to a prediction as its answer, or leave it open (N14).
+    AnswerPrediction {
+        /// Which prediction.
+        number: u32,
+        /// The row, or the reason it stays open.
+        by: AnsweredBy,
         /// When.
         #[serde(with = "time")]
         at: DateTime<Utc>,
@@ -175,9 +189,16 @@ impl Edit {
                 nb.edit_prediction(*number, text.clone())?;
                 Applied::said(format!("rewrote P{number}"))
             }
-            Edit::AmendPrediction { number, predict, why, at } => {
-                let n = nb.amend_prediction(*number, predict, why, *at)?;
+            Edit::AmendPrediction { number, predict, why, figure, at } => {
+                let n = nb.amend_prediction_with(*number, predict, why, figure.clone(), None, *at)?;
                 Applied::said(format!("recorded P{n}, amending P{number}"))
+            }
+            Edit::AnswerPrediction { number, by, at } => {
+                nb.answer_prediction(*number, by.clone(), *at)?;
+                Applied::said(match by {
+                    AnsweredBy::Open(_) => format!("P{number} left open"),
+                    row => format!("P{number} answered by {row}"),
+                })
             }
             Edit::LockPredictions { at } => {
                 Applied::said(format!("locked {} prediction(s)", nb.lock_open_predictions(*at)))
@@ -249,6 +270,7 @@ impl Edit {
             Edit::AmendPrediction { number, predict, at, .. } => {
                 format!("an amendment of P{number} ({}), {}", quoted(predict), stamp(at))
             }
+            Edit::AnswerPrediction { number, by, at } => format!("P{number}: {by}, {}", stamp(at)),
             Edit::LockPredictions { at } => format!("every open prediction locked, {}", stamp(at)),
             Edit::SetEnvironment { fields, .. } => fields
                 .iter()
@@ -789,7 +811,7 @@ mod tests {
     }
 
     fn open_prediction(nb: &mut Notebook, at: DateTime<Utc>) {
-        let text = PredictionText { experiment: "E".into(), predict: "p".into(), why: "w".into() };
+        let text = PredictionText { experiment: "E".into(), predict: "p".into(), why: "w".into(), figure: None };
         nb.add_prediction(text, at).expect("prediction");
     }
 

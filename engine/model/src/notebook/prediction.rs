@@ -6,9 +6,10 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::columns::PredictionColumn;
+use super::committed::Committed;
 
 /// What a student writes down before running anything.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PredictionText {
     /// `Experiment`
@@ -17,6 +18,10 @@ pub struct PredictionText {
     pub predict: String,
     /// `Why`
     pub why: String,
+    /// The figure it commits to, if any (N14); absent in notebooks written
+    /// before figures existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<Committed>,
 }
 
 /// A later correction of a locked prediction; the original stays as it was.
@@ -93,6 +98,9 @@ pub struct Prediction {
     /// A soak protocol fixed with this prediction, before the soak (T1).
     #[serde(default)]
     pub protocol: Option<super::run::SoakProtocol>,
+    /// The figure it commits to (N14): sealed with the words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<Committed>,
     /// Set once it is read-only. Sealed with the content, so a lock removed
     /// by hand breaks the seal (and any later run still implies it).
     pub lock: Option<Lock>,
@@ -160,6 +168,11 @@ impl Prediction {
                 field(&v.to_le_bytes());
             }
             field(&p.hold.to_le_bytes());
+        }
+        // Likewise a figure: a prediction without one seals as it always did.
+        if let Some(figure) = &self.figure {
+            field(b"figure");
+            field(figure.sealed().as_bytes());
         }
         match &self.lock {
             Some(lock) => {

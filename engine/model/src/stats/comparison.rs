@@ -184,6 +184,12 @@ pub fn at_allowance_place<const N: usize>(values: [f64; N], allowance: f64) -> [
     values.map(|v| decimals_for_dispersion(allowance).map_or_else(|| format_plain(v), |d| format_at(v, d)))
 }
 
+/// A ratio as a verdict writes it, without its `×`: two significant digits
+/// of its distance from 1, so 1.22 keeps its 0.22 and 3.36 is 3.4 (S7).
+pub fn times(ratio: f64) -> String {
+    format_at(ratio, significant_places(ratio - 1.0, 2))
+}
+
 /// "B is 1.2× A (22% above A)" or "B is 70% below A (A is 3.4× B)".
 ///
 /// A ratio shows two significant digits of its distance from 1, so 1.22×
@@ -195,7 +201,6 @@ fn claimed_verdict(ma: f64, mb: f64, (a, b): (&str, &str), metric: &str) -> Stri
         let (dir, d) = if mb > ma { ("above", mb - ma) } else { ("below", ma - mb) };
         return format!("{metric}: {b} is {} {dir} {a}", format_significant(d, 2));
     }
-    let times = |r: f64| format_at(r, significant_places(r - 1.0, 2));
     if mb > ma {
         let pct = (mb / ma - 1.0) * 100.0;
         format!("{metric}: {b} is {}× {a} ({}% above {a})", times(mb / ma), format_significant(pct, 2))

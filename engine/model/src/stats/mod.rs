@@ -14,7 +14,7 @@ mod shape;
 mod summary;
 pub mod units;
 
-pub use comparison::{Comparison, OrderCheck, Spread, at_allowance_place, compare, paired_ratios};
+pub use comparison::{Comparison, OrderCheck, Spread, at_allowance_place, compare, paired_ratios, times};
 pub use evidence::Evidence;
 pub use percentile::{median_of, percentile_sorted};
 pub use rounding::{
