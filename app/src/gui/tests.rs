@@ -125,6 +125,7 @@ fn a_drifting_run_is_flagged() {
             figure: None,
             work: None,
             boundary: None,
+            recipe: None,
         },
         chrono::Utc::now(),
     );
@@ -814,6 +815,7 @@ fn measured(what: &str, command: &[&str]) -> vernier_engine::notebook::Measureme
         figure: None,
         work: None,
         boundary: None,
+        recipe: None,
     }
 }
 
@@ -997,6 +999,7 @@ fn mains_then_battery() -> (tempfile::TempDir, std::path::PathBuf) {
         figure: None,
         work: None,
         boundary: None,
+        recipe: None,
     };
     nb.set_environment("Power source", "mains").expect("field");
     nb.record_run(row("./naive", 10.0), start);

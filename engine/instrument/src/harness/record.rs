@@ -141,6 +141,12 @@ pub fn add_rows_extending(
             .position(|c| c.name().is_none_or(|n| n.kind() != ConditionKind::Machine))
             .unwrap_or(row_conditions.len());
         row_conditions.splice(after_machine..after_machine, build);
+        // SPEC N15: the recipe ran just before this row's warm-up.
+        let recipe = result.recipes.get(i).cloned().flatten();
+        if let Some(recipe) = &recipe {
+            let at = (after_machine + 1).min(row_conditions.len());
+            row_conditions.insert(at, Condition::new(ConditionName::BuildRecipe, recipe.condition_text()));
+        }
         if let Some(provenance) = &arm.provenance {
             row_conditions.extend(provenance.conditions());
         }
@@ -164,6 +170,7 @@ pub fn add_rows_extending(
             extends,
             figure: arm.figure.clone(),
             work: arm.work.clone(),
+            recipe,
             // SPEC S16: what this row's time is the time of.
             boundary: Some(match (&arm.figure, &arm.provenance) {
                 (Some(own), _) => Boundary::OwnFigure { metric: own.spec.describe() },

@@ -21,6 +21,7 @@ mod path;
 pub mod pending;
 pub mod plausible;
 mod prediction;
+mod recipe;
 mod run;
 mod statement;
 pub mod store;
@@ -50,6 +51,10 @@ pub use pair::{NewPair, Pair};
 pub use param::{MAX_POINTS, MAX_VALUES, Param, point_label};
 pub use path::{NotebookPath, PathError};
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
+pub use recipe::{
+    MAX_KEPT_BYTES, MAX_KEPT_SOURCE_BYTES, MAX_SOURCES, Rebuilt, Recipe, RecipeSource, is_confined, kept_name,
+    rebuild_sentence,
+};
 pub use run::{
     Discard, MAX_OPENING_SHARE, MAX_TAIL_SHARE, Measurement, RawFile, RowRef, Run, Soak, SoakNumbers, SoakProtocol,
     WarmupPolicy,

@@ -769,6 +769,7 @@ mod tests {
             figure: None,
             work: None,
             boundary: None,
+            recipe: None,
         }
     }
 

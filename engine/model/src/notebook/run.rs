@@ -8,6 +8,7 @@ use super::condition::{Brevity, Condition, ConditionName, Conditions};
 use super::context::RowContext;
 use super::environment::Environment;
 use super::path::NotebookPath;
+use super::recipe::Recipe;
 use super::tag::Tag;
 use super::{Boundary, KernelSpec, OwnFigure, Work};
 use crate::display::inert_line;
@@ -115,6 +116,10 @@ pub struct Measurement {
     /// recorded before rows kept it (see [`Measurement::timing_boundary`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub boundary: Option<Boundary>,
+    /// The build recipe Vernier ran just before measuring (SPEC N15);
+    /// `None` for a row whose build is only stated, and for older rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recipe: Option<Recipe>,
 }
 
 /// Where the warm-up is said: in the long form's count, or in the short
