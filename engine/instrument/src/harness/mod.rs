@@ -796,10 +796,17 @@ pub(crate) fn run_bench_for(
         shell_cost_s,
         cooldown_s: spec.cooldown.map(|d| d.as_secs_f64()),
         machine,
-        // SPEC N11, N15: a recipe is the build, exactly as it ran.
-        build: spec.build.clone().or_else(|| spec.recipe.as_ref().map(BuildStep::quoted)),
-        arm_builds: [0, 1]
-            .map(|i| spec.arm_builds[i].clone().or_else(|| spec.arm_recipes[i].as_ref().map(BuildStep::quoted))),
+        // SPEC N11, N15: a recipe is the build, exactly as it ran, with its
+        // compiler's version.
+        build: spec.build.clone().or_else(|| {
+            let session = (0..spec.arms.len())
+                .find(|&i| spec.recipe.is_some() && spec.arm_recipes.get(i).is_none_or(Option::is_none));
+            session.and_then(|i| recipes.get(i)?.as_ref().map(Recipe::build_text))
+        }),
+        arm_builds: [0, 1].map(|i| {
+            let own = spec.arm_recipes[i].as_ref().and(recipes.get(i)).and_then(Option::as_ref);
+            spec.arm_builds[i].clone().or_else(|| own.map(Recipe::build_text))
+        }),
         what: spec.what.clone(),
         labels,
         paired,

@@ -79,6 +79,13 @@ impl Recipe {
         inert(&quote_argv(&self.argv)).into_owned()
     }
 
+    /// The row's build (SPEC N11) when a recipe built it: the command as
+    /// it ran — whose flags A18 reads — and the compiler's version, which
+    /// the Runs sheet and the report's Method then show with it.
+    pub fn build_text(&self) -> String {
+        format!("{} (built by Vernier just before the run; {})", quote_argv(&self.argv), self.compiler)
+    }
+
     /// The recipe's lines, as the long form, `show --run` and a plan list
     /// them: command, compiler, each source, the program.
     pub fn lines(&self) -> Vec<String> {

@@ -293,6 +293,8 @@ impl Run {
             format!("provenance: {provenance}"),
         ]
         .into_iter()
+        // SPEC N15: the recipe that built the program, and what it read.
+        .chain(m.recipe.iter().flat_map(Recipe::lines))
         // SPEC E13: what the trials did besides taking time, when measured,
         // and what that says; SPEC E12: the kernel's sanity check.
         .chain(m.work.as_ref().map(|w| format!("work: {}", w.line())))
