@@ -440,6 +440,12 @@ pub(super) fn run_with_progress(spec: BenchSpec) -> Result<BenchResult, Failure>
             }
             EngineEvent::Failed(e) => {
                 bar.finish_and_clear();
+                // SPEC N15: the compiler's own message, on its lines, above the error.
+                if let BenchError::Build(harness::BuildError::Failed { output, .. }) = &e
+                    && !output.is_empty()
+                {
+                    eprintln!("the build printed:\n{output}");
+                }
                 return Err(match e {
                     BenchError::Io(e) => Failure::failed(e),
                     // The build ran and failed, or built another program: exit 1.

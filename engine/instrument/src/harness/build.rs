@@ -57,13 +57,14 @@ pub struct BuildStep {
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
     /// The recipe did not run to a successful end.
-    #[error("the build `{command}` {ended}; nothing was measured{output}")]
+    #[error("the build `{command}` {ended}; nothing was measured")]
     Failed {
         /// The command, quoted.
         command: String,
         /// How it ended.
         ended: String,
-        /// What it printed last, on lines of its own.
+        /// What it printed last, indented lines each made inert (the
+        /// compiler's message), shown before the error.
         output: String,
     },
     /// A source cannot be one.
@@ -211,9 +212,7 @@ pub(crate) fn run(
             }
             other => format!("ended: {other}"),
         };
-        let tail = last_lines(&output);
-        let output = if tail.is_empty() { String::new() } else { format!(":\n{tail}") };
-        return Err(BuildError::Failed { command: step.quoted(), ended, output });
+        return Err(BuildError::Failed { command: step.quoted(), ended, output: last_lines(&output) });
     }
     let took = clock.elapsed();
     let compiler_name = step.compiler().unwrap_or_default();
@@ -373,6 +372,13 @@ fn confined(folder: &Path, path: &Path) -> Result<(PathBuf, String), Confined> {
     if !meta.is_file() {
         return Err(Confined::Refused("is not a regular file (a FIFO, a device or a folder)".into()));
     }
+    if meta.len() > MAX_SOURCE_BYTES {
+        return Err(Confined::Refused(format!(
+            "is {} bytes, more than the {} MiB a source may be; leave it out of the recipe's sources",
+            meta.len(),
+            MAX_SOURCE_BYTES >> 20
+        )));
+    }
     let name = relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
     if !vernier_model::notebook::is_confined(&name) {
         return Err(Confined::Refused("has a name a notebook cannot keep".into()));
@@ -427,13 +433,8 @@ fn hash_sources(sources: &[(PathBuf, String)]) -> Result<(Vec<RecipeSource>, Vec
     let mut kept_bytes = 0u64;
     for (full, name) in sources {
         let refuse = |why: String| BuildError::Source { path: name.clone(), why };
-        let size = std::fs::metadata(full).map_err(|e| refuse(format!("cannot be read ({e})")))?.len();
-        if size > MAX_SOURCE_BYTES {
-            return Err(refuse(format!(
-                "is {size} bytes, more than the {} MiB a source may be; leave it out of the recipe's sources",
-                MAX_SOURCE_BYTES >> 20
-            )));
-        }
+        // Its size was checked when it was found; a file grown since is
+        // refused at the same bound.
         let bytes = read_bounded(full, MAX_SOURCE_BYTES, "a source").map_err(|e| refuse(e.to_string()))?;
         let sha256 = sha256_hex(&bytes);
         let size = bytes.len() as u64;
