@@ -101,20 +101,19 @@ impl Rebuild {
     }
 
     /// `spec` rebuilt here: their recipe runs first in the scratch folder,
-    /// and each command whose program is a path runs the program built
-    /// there; the trials run there too.
+    /// and each command runs the program it builds there — the program
+    /// their row measured was the one their recipe built (N15), however
+    /// their command named it; the trials run there too.
     pub fn spec(&self, row_name: String, spec: BenchSpec) -> BenchSpec {
         let folder = self.folder().to_path_buf();
+        let built = folder.join(&self.recipe.program).to_string_lossy().into_owned();
         let arms = spec
             .arms
             .into_iter()
             .map(|arm| match arm {
                 Subject::Command { mut argv, shell: false } => {
-                    if let Some(program) =
-                        argv.first_mut().filter(|p| p.contains(['/', '\\']) && Path::new(p).is_relative())
-                    {
-                        let relative = program.strip_prefix("./").unwrap_or(program);
-                        *program = folder.join(relative).to_string_lossy().into_owned();
+                    if let Some(program) = argv.first_mut() {
+                        program.clone_from(&built);
                     }
                     Subject::Command { argv, shell: false }
                 }

@@ -255,6 +255,8 @@ pub fn record(
     result: &BenchResult,
     at: DateTime<Utc>,
 ) -> Result<Recorded, RawError> {
+    // SPEC N15: the build's sources, kept before the rows that name them.
+    super::raw::keep_sources(dir, &result.kept_sources)?;
     let raw_file = write_raw(dir, result, notebook.runs().len() + 1)?;
     Ok(add_rows(notebook, result, &raw_file, at))
 }
