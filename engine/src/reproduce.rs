@@ -711,6 +711,7 @@ mod tests {
             power_source: None,
             figure: None,
             boundary: None,
+            recipe: None,
         };
         let rerun = original.rerun(&mut Hashes::default()).expect("rerun");
         let plan = original.plan("theirs", &rerun);
