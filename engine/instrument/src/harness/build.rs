@@ -83,6 +83,9 @@ pub enum BuildError {
     Invalid(String),
 }
 
+/// A source kept in `raw/`: its name there and its bytes.
+pub type KeptSource = (String, Vec<u8>);
+
 /// What a build produced: its record, the sources' bytes to keep in
 /// `raw/` (by their name there), and what to say before the warm-up.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,7 +93,7 @@ pub struct Built {
     /// The row's record of it.
     pub recipe: Recipe,
     /// `(name in raw/, bytes)` of every source kept.
-    pub kept: Vec<(String, Vec<u8>)>,
+    pub kept: Vec<KeptSource>,
     /// The lines shown once it ran: the command, compiler, sources,
     /// program, its output if any, and for a rebuild the same-or-different
     /// sentence.
@@ -427,9 +430,9 @@ fn confined_sources(folder: &Path, given: &Path) -> Result<Vec<(PathBuf, String)
 /// Each source hashed (refused past [`MAX_SOURCE_BYTES`]), and kept when
 /// it is at most [`MAX_KEPT_SOURCE_BYTES`] and the kept ones stay within
 /// [`MAX_KEPT_BYTES`] in all.
-fn hash_sources(sources: &[(PathBuf, String)]) -> Result<(Vec<RecipeSource>, Vec<(String, Vec<u8>)>), BuildError> {
+fn hash_sources(sources: &[(PathBuf, String)]) -> Result<(Vec<RecipeSource>, Vec<KeptSource>), BuildError> {
     let mut records = Vec::with_capacity(sources.len());
-    let mut kept: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut kept: Vec<KeptSource> = Vec::new();
     let mut kept_bytes = 0u64;
     for (full, name) in sources {
         let refuse = |why: String| BuildError::Source { path: name.clone(), why };
@@ -511,11 +514,11 @@ mod tests {
     #[test]
     fn recipe_words_and_output() {
         // SPEC N15: split like a command; -o found in either form.
-        let step = BuildStep::new("g++ -O2 'my file.cpp' -o mm", false, Vec::new()).unwrap();
+        let step = BuildStep::new("g++ -O2 'my file.cpp' -o mm", false, Vec::new()).expect("splits");
         assert_eq!(step.argv, ["g++", "-O2", "my file.cpp", "-o", "mm"]);
         assert_eq!(step.output().as_deref(), Some("mm"));
-        assert_eq!(BuildStep::new("cc -omm m.c", false, Vec::new()).unwrap().output().as_deref(), Some("mm"));
-        let shell = BuildStep::new("g++ m.cpp -o mm && strip mm", true, Vec::new()).unwrap();
+        assert_eq!(BuildStep::new("cc -omm m.c", false, Vec::new()).expect("splits").output().as_deref(), Some("mm"));
+        let shell = BuildStep::new("g++ m.cpp -o mm && strip mm", true, Vec::new()).expect("a shell text");
         assert_eq!(shell.compiler().as_deref(), Some("g++"));
         assert_eq!(family("g++-12"), "g++");
         assert_eq!(family("/usr/bin/clang++"), "clang++");

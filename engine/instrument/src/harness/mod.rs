@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-pub use build::{BuildError, BuildStep, Built};
+pub use build::{BuildError, BuildStep, Built, KeptSource};
 pub use engine::{Engine, EngineEvent, Progress, Refused, Wake};
 pub use metric::Metric;
 pub use process::{Capture, CommandRunner, CommandTrial};
@@ -387,7 +387,7 @@ pub struct BenchResult {
     pub recipes: Vec<Option<Recipe>>,
     /// The sources the recipes read, to keep in `raw/`: `(name there, bytes)`.
     #[serde(skip)]
-    pub kept_sources: Vec<(String, Vec<u8>)>,
+    pub kept_sources: Vec<KeptSource>,
 }
 
 impl BenchResult {
@@ -836,7 +836,7 @@ fn build_recipes(
     spec: &BenchSpec,
     runner: &CommandRunner,
     on_built: &mut dyn FnMut(&str),
-) -> Result<(Vec<Option<Recipe>>, Vec<(String, Vec<u8>)>), BenchError> {
+) -> Result<(Vec<Option<Recipe>>, Vec<KeptSource>), BenchError> {
     let mut steps: Vec<(&BuildStep, Vec<usize>)> = Vec::new();
     for arm in 0..spec.arms.len() {
         let Some(step) = spec.recipe_of(arm) else { continue };
@@ -846,7 +846,7 @@ fn build_recipes(
         }
     }
     let mut recipes = vec![None; spec.arms.len()];
-    let mut kept: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut kept: Vec<KeptSource> = Vec::new();
     if steps.is_empty() {
         return Ok((recipes, kept));
     }

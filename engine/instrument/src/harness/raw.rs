@@ -304,7 +304,7 @@ fn reserve(raw_dir: &Path, stem: &str, extension: &str) -> std::io::Result<Strin
 /// renamed in place), and left as it is when a file of that name already
 /// holds the same bytes. A file of that name holding other bytes is
 /// refused, not replaced.
-pub fn keep_sources(dir: &Path, sources: &[(String, Vec<u8>)]) -> Result<(), RawError> {
+pub fn keep_sources(dir: &Path, sources: &[super::KeptSource]) -> Result<(), RawError> {
     if sources.is_empty() {
         return Ok(());
     }
