@@ -345,3 +345,88 @@ fn a_source_too_large_to_keep_is_asked_for() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert_eq!(lab.runs("bob").len(), 1);
 }
+
+// SPEC R5, N15: from a workbook alone the recipe and its hashes are shown,
+// and the plan says the sources are not in a workbook; --rebuild from it
+// is refused, naming the folder's raw/.
+#[test]
+fn a_workbook_shows_the_recipe_but_cannot_rebuild() {
+    if !have_gxx() {
+        return;
+    }
+    let lab = Lab::new();
+    ok(lab.bench("g++ -O2 matmul.cpp -o mm", &[], "./mm"));
+    let alice = lab.nb("alice");
+    ok(vernier_in(&lab.root, &lab.tmp, &["export", &alice]));
+    let workbook = lab.root.join("alice").join("exports").join("measurements.xlsx").display().to_string();
+    let bob = lab.nb("bob");
+    let plan = text(&vernier_in(&lab.root, &lab.tmp, &["reproduce", &workbook, "--row", "1", "--notebook", &bob]));
+    assert!(plan.contains("the sources are not in a workbook (they are in the notebook folder's raw/)"), "{plan}");
+    assert!(plan.contains("their build recipe: g++ -O2 matmul.cpp -o mm"), "{plan}");
+    assert!(plan.contains("matmul.cpp, ") && plan.contains("SHA-256"), "{plan}");
+    let out = vernier_in(&lab.root, &lab.tmp, &["reproduce", &workbook, "--row", "1", "--notebook", &bob, "--rebuild"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("the sources are not in a workbook"), "{}", text(&out));
+    assert_eq!(lab.scratch_folders(), 0);
+}
+
+// SPEC N15: a comparison's arms each get their own recipe, each row keeps
+// its own; a sweep builds once for every point; -O0 in a recipe is warned
+// about before measuring (A18).
+#[test]
+fn recipes_per_arm_and_per_sweep() {
+    if !have_gxx() {
+        return;
+    }
+    let lab = Lab::new();
+    let alice = lab.nb("alice");
+    let out = ok(vernier_in(
+        &lab.project,
+        &lab.tmp,
+        &[
+            "bench",
+            "-n",
+            "3",
+            "--warmup",
+            "0",
+            "--build-cmd-a",
+            "g++ -O0 matmul.cpp -o mm0",
+            "--build-cmd-b",
+            "g++ -O2 matmul.cpp -o mm2",
+            "--vs",
+            "./mm2 10",
+            "--notebook",
+            &alice,
+            "--",
+            "./mm0",
+            "10",
+        ],
+    ));
+    assert!(text(&out).contains("-O0"), "A18 at once: {}", text(&out));
+    let runs = lab.runs("alice");
+    assert_eq!(runs[0]["recipe"]["program"], "mm0");
+    assert_eq!(runs[1]["recipe"]["program"], "mm2");
+    ok(vernier_in(
+        &lab.project,
+        &lab.tmp,
+        &[
+            "bench",
+            "-n",
+            "3",
+            "--warmup",
+            "0",
+            "--build-cmd",
+            "g++ -O2 matmul.cpp -o mm",
+            "--param",
+            "N=5,10",
+            "--notebook",
+            &alice,
+            "--",
+            "./mm",
+            "{N}",
+        ],
+    ));
+    let runs = lab.runs("alice");
+    assert_eq!(runs.len(), 4);
+    assert_eq!(runs[2]["recipe"], runs[3]["recipe"], "one build for every point");
+}

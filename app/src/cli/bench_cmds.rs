@@ -236,7 +236,10 @@ pub fn bench(args: &BenchArgs) -> Outcome {
     let spec = spec(args)?;
     // A18 at once: an unoptimised build is said before the machine is
     // loaded, so the run can be stopped, and again with its row.
-    super::warn_unoptimised([&spec.build, &spec.arm_builds[0], &spec.arm_builds[1]].into_iter().flatten().cloned());
+    let recipes = spec.recipe.iter().chain(spec.arm_recipes.iter().flatten()).map(BuildStep::quoted);
+    super::warn_unoptimised(
+        [&spec.build, &spec.arm_builds[0], &spec.arm_builds[1]].into_iter().flatten().cloned().chain(recipes),
+    );
     // Fail before measuring if the notebook cannot be read or its raw/
     // cannot be written; the raw file's name is taken now (N10).
     let (reserved, stated) = args.notebook.as_deref().map(reserve_raw).transpose()?.unzip();
