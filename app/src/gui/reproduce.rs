@@ -429,7 +429,9 @@ fn recipe_ui(
         _ => "not asked".into(),
     };
     let folder = match rebuild {
-        Some(Ok((rebuild, _))) => format!("the same, in {}", vernier_engine::display::path(rebuild.folder())),
+        Some(Ok((rebuild, _))) => {
+            format!("the same, run in {} when rebuilt", vernier_engine::display::path(rebuild.folder()))
+        }
         _ => "—".into(),
     };
     let short = |hex: &str| hex.get(..12).unwrap_or(hex).to_owned();

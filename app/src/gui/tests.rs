@@ -2277,3 +2277,28 @@ fn reproduce_rebuilds_from_their_sources_on_confirmation() {
     harness.get_by_label_contains("the same binary as theirs");
     assert_eq!(std::fs::read(theirs.join(store::NOTEBOOK_FILE)).expect("read"), before, "theirs is never written");
 }
+
+// SPEC N15, U3: the New run dialog's Build becomes a recipe Vernier runs
+// first when its tick is set: the run's spec then carries the build step
+// (split into words, no shell) instead of a stated build.
+#[test]
+fn new_run_build_can_be_a_recipe() {
+    use super::new_run::NewRunForm;
+    let (_tmp, mut harness) = fixture_app();
+    harness.state_mut().dialogs.new_run = Some(NewRunForm {
+        kernel_mode: false,
+        command: "./mm 10".into(),
+        build: "g++ -O2 mm.cpp -o mm".into(),
+        ..NewRunForm::default()
+    });
+    harness.run();
+    let stated = harness.state().dialogs.new_run.clone().expect("open").spec().expect("valid");
+    assert_eq!((stated.build.as_deref(), stated.recipe.is_some()), (Some("g++ -O2 mm.cpp -o mm"), false));
+    harness.get_by_label("Vernier runs it first (a recipe: g++ -O2 mm.cpp -o mm)").click();
+    harness.run();
+    let spec = harness.state().dialogs.new_run.clone().expect("open").spec().expect("valid");
+    assert_eq!(spec.build, None, "the recipe is the build, filled in as it ran");
+    let recipe = spec.recipe.expect("a recipe");
+    assert_eq!(recipe.argv, ["g++", "-O2", "mm.cpp", "-o", "mm"]);
+    assert!(!recipe.shell);
+}

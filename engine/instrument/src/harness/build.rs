@@ -350,7 +350,9 @@ fn named_files(step: &BuildStep, folder: &Path) -> Vec<String> {
         .into_iter()
         .skip(1)
         .filter(|w| Some(w) != output.as_ref() && !w.starts_with('-'))
-        .filter(|w| std::fs::symlink_metadata(folder.join(w)).is_ok())
+        // A folder named (`-I include`'s value) is not a source; a link or
+        // a FIFO is, and is refused by name.
+        .filter(|w| std::fs::symlink_metadata(folder.join(w)).is_ok_and(|m| !m.is_dir()))
         .collect()
 }
 
