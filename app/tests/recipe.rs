@@ -430,3 +430,38 @@ fn recipes_per_arm_and_per_sweep() {
     assert_eq!(runs.len(), 4);
     assert_eq!(runs[2]["recipe"], runs[3]["recipe"], "one build for every point");
 }
+
+// SPEC R5, R4: a rebuild that produces another program than theirs says so
+// with both compilers — the same compiler here, so where else the
+// difference may come from — before the rerun, and the verdict names the
+// different binary. Their program's SHA-256 is changed in their file to
+// stand for a build on another machine.
+#[test]
+fn a_rebuild_of_another_program_says_so_with_both_compilers() {
+    if !have_gxx() {
+        return;
+    }
+    let lab = Lab::new();
+    ok(lab.bench("g++ -O2 matmul.cpp -o mm", &[], "./mm"));
+    let theirs = sha256(&lab.project.join("mm"));
+    let ron = lab.root.join("alice").join("notebook.ron");
+    let text_before = std::fs::read_to_string(&ron).expect("ron");
+    let other = "0".repeat(64);
+    std::fs::write(&ron, text_before.replace(&theirs, &other)).expect("their other build");
+    let (alice, bob) = (lab.nb("alice"), lab.nb("bob"));
+    let out =
+        vernier_in(&lab.root, &lab.tmp, &["reproduce", &alice, "--row", "1", "--notebook", &bob, "--rebuild", "--yes"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    let compiler = lab.runs("alice")[0]["recipe"]["compiler"].as_str().expect("compiler").to_owned();
+    let sentence = format!(
+        "a different program (SHA-256 {} here, 000000000000 theirs): compilers {compiler} against {compiler}",
+        &theirs[..12]
+    );
+    assert!(said.contains(&sentence), "{said}");
+    assert!(said.contains("-ffile-prefix-map"), "{said}");
+    assert!(said.contains("a different binary: theirs had SHA-256 000000000000"), "the verdict names it: {said}");
+    let rows = lab.runs("bob");
+    assert_eq!(rows[0]["recipe"]["rebuilt_from"]["program_sha256"], other);
+    assert_eq!(rows[0]["recipe"]["program_sha256"], theirs);
+}
