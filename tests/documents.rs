@@ -374,3 +374,54 @@ fn the_thermals_paragraph_is_complete() {
     assert!(thermals.contains("tail IQR 0.21 chunks/s (MEASURED)"), "{thermals}");
     assert!(thermals.ends_with(SHARED_HOST), "{thermals}");
 }
+
+// SPEC N15: the report's Method names a build recipe once, with every row
+// it built, and the compiler's version beside it.
+#[test]
+fn the_method_names_a_shared_recipe_once() {
+    use vernier_engine::notebook::{Recipe, RecipeSource};
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    let recipe = Recipe {
+        argv: ["g++", "-O2", "mm.cpp", "-o", "mm"].map(String::from).to_vec(),
+        shell: false,
+        compiler: "g++ (GCC) 12.2.0".into(),
+        listed_by: "listed by g++ -MM".into(),
+        sources: vec![RecipeSource { path: "mm.cpp".into(), bytes: 10, sha256: "ab".repeat(32), kept: None }],
+        program: "mm".into(),
+        program_sha256: "cd".repeat(32),
+        rebuilt_from: None,
+    };
+    let first = nb.record_run(
+        vernier_engine::notebook::Measurement {
+            recipe: Some(recipe.clone()),
+            ..crate::util::measurement("a", &[1.0, 1.1, 1.2])
+        },
+        at(70),
+    );
+    let second = nb.record_run(
+        vernier_engine::notebook::Measurement {
+            recipe: Some(recipe),
+            ..crate::util::measurement("b", &[1.0, 1.1, 1.2])
+        },
+        at(80),
+    );
+    let blocks = documents::fill(&nb, Document::Report, &Attachments::default());
+    let method: String = blocks
+        .iter()
+        .find_map(|b| match b {
+            Block::Paragraph(runs) => {
+                let text: String = runs.iter().map(|r| r.text.as_str()).collect();
+                text.contains("harness").then_some(text)
+            }
+            _ => None,
+        })
+        .expect("the Method paragraph");
+    use vernier_engine::notebook::{RowRef, row_list};
+    let said = format!(
+        "The program of {} was built by Vernier just before it was measured, with `g++ -O2 mm.cpp -o mm` (g++ \
+         (GCC) 12.2.0)",
+        row_list(&[RowRef::Run(first), RowRef::Run(second)])
+    );
+    assert!(method.contains(&said), "{method}");
+    assert_eq!(method.matches("built by Vernier").count(), 1, "{method}");
+}

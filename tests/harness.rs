@@ -21,7 +21,7 @@ fn finish(engine: &Engine, within: Duration) -> vernier_engine::harness::BenchRe
         match engine.events().recv_timeout(left).expect("the engine answers in time") {
             EngineEvent::Finished(result) => return *result,
             EngineEvent::Failed(e) => panic!("failed: {e}"),
-            EngineEvent::Started { .. } | EngineEvent::Trial(..) => {}
+            EngineEvent::Started { .. } | EngineEvent::Trial(..) | EngineEvent::Built(_) => {}
         }
     }
 }
@@ -68,6 +68,7 @@ fn engine_reports_trials_then_finishes() {
                 EngineEvent::Finished(r) => break r,
                 EngineEvent::Failed(e) => panic!("{e}"),
                 EngineEvent::Started { total } => assert_eq!(total, 7),
+                EngineEvent::Built(report) => panic!("a kernel has no build recipe, yet: {report}"),
             }
         };
         assert_eq!(trials, 7);

@@ -43,6 +43,7 @@ pub fn measurement(what: &str, trials: &[f64]) -> Measurement {
         figure: None,
         work: None,
         boundary: None,
+        recipe: None,
     }
 }
 

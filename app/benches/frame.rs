@@ -219,6 +219,7 @@ fn build_big(dir: &Path) {
                 figure: None,
                 work: None,
                 boundary: None,
+                recipe: None,
             },
             chrono::Utc::now(),
         );
@@ -271,6 +272,7 @@ fn build_swept(big: &Path, dir: &Path) {
                 figure: None,
                 work: None,
                 boundary: None,
+                recipe: None,
             },
             chrono::Utc::now(),
         ));

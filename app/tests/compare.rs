@@ -43,6 +43,7 @@ fn row(command: &str, median: f64, control: bool) -> Measurement {
         figure: None,
         work: None,
         boundary: None,
+        recipe: None,
     }
 }
 

@@ -579,6 +579,7 @@ mod tests {
             figure: None,
             work: None,
             boundary: None,
+            recipe: None,
         }
     }
 

@@ -92,6 +92,7 @@ impl PreparedRow {
             figure: None,
             work: None,
             boundary: None,
+            recipe: None,
         };
         Self { measurement, arm }
     }

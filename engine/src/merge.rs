@@ -605,6 +605,7 @@ fn sheet_measurement(run: &SheetRun, source: String, instrument: &str, said: &st
         work: None,
         // Typed numbers: nothing says what they time.
         boundary: Some(Boundary::NotStated),
+        recipe: None,
     })
 }
 

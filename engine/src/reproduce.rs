@@ -6,6 +6,7 @@
 //! that visibly runs code written in their file (a shell's `-c`, see
 //! [`inline_code`](crate::consent::inline_code)) needs a second, explicit consent.
 
+mod rebuild;
 mod same_experiment;
 mod side_by_side;
 mod sweep_rerun;
@@ -13,6 +14,7 @@ mod verdict;
 
 use std::path::Path;
 
+pub use rebuild::{Rebuild, RebuildError};
 pub use same_experiment::{Placement, ProgramCheck, ResultCheck, placement, program_checks, result_check};
 pub use side_by_side::{ArmSide, RatioSide, SideBySide};
 pub use sweep_rerun::{PointByPoint, SweepOriginal};
@@ -27,7 +29,7 @@ use crate::harness::provenance::Hashes;
 use crate::harness::{BenchSpec, DEFAULT_WARMUP, DEFAULT_WARMUP_TRIALS, Provenance, Subject, recorded_cooldown};
 use crate::notebook::{Boundary, KernelSpec};
 use crate::notebook::{Condition, ConditionName, LoadError, Notebook, WarmupPolicy, conditions_text, store};
-use crate::notebook::{MetricSpec, OwnFigure};
+use crate::notebook::{MetricSpec, OwnFigure, Recipe};
 use crate::stats::Summary;
 use crate::stats::units::Figures;
 
@@ -65,6 +67,9 @@ pub struct Original {
     /// What their row's time is the time of (SPEC S16); `None` when their
     /// file does not say (a workbook from before rows said it).
     pub boundary: Option<Boundary>,
+    /// The build recipe that built their program (SPEC N15, R5), when
+    /// their notebook recorded one.
+    pub recipe: Option<Recipe>,
 }
 
 /// The timing boundary a workbook row's conditions state, if they do.
@@ -303,6 +308,7 @@ impl Original {
             power_source: run.context().power_source(),
             figure: m.figure.clone(),
             boundary: Some(m.timing_boundary()),
+            recipe: m.recipe.clone(),
         })
     }
 
@@ -332,6 +338,7 @@ impl Original {
                 .map(|c| c.value.clone()),
             figure: None,
             boundary: sheet_boundary(&r.conditions),
+            recipe: None,
         })
     }
 
@@ -443,6 +450,22 @@ impl Original {
         Rerun::new(&self.arms(), self.unpinned_spec()?, hashes)
     }
 
+    /// The rerun of a program rebuilt from their sources (SPEC R5): their
+    /// recipe runs first in `rebuild`'s scratch folder, behind the same
+    /// gate; the programs are matched against theirs once built, so the
+    /// plan lists the recipe instead. `source` names their log.
+    pub fn rebuilt_rerun(&self, rebuild: &Rebuild, source: &str) -> Result<Rerun, ReproduceError> {
+        let name = format!("run {} of {}", self.row, inert(source));
+        let spec = rebuild.spec(name, self.unpinned_spec()?);
+        let placement = placement(&self.conditions);
+        Ok(Rerun {
+            gate: Gate::new(BenchSpec { pin: placement.cpu, ..spec }),
+            placement,
+            programs: Vec::new(),
+            rebuild: rebuild.plan_lines(),
+        })
+    }
+
     /// Which arm of the rerun is this row: 0 for A, 1 for B.
     pub fn arm_index(&self) -> usize {
         usize::from(self.partner.as_ref().is_some_and(|p| p.arm == "B"))
@@ -471,8 +494,12 @@ pub struct Rerun {
     /// Their placement, reapplied or not, and why.
     pub placement: Placement,
     /// Per arm, A then B: the program (and argument files) found here
-    /// against what their row recorded; empty for a kernel.
+    /// against what their row recorded; empty for a kernel, and for a
+    /// rebuild (matched once built).
     pub programs: Vec<Vec<ProgramCheck>>,
+    /// A rebuild's plan lines (SPEC R5), each starting a line break; empty
+    /// when the program found here is rerun.
+    pub rebuild: String,
 }
 
 impl Rerun {
@@ -491,7 +518,12 @@ impl Rerun {
                 Subject::Kernel(_) => Vec::new(),
             })
             .collect();
-        Ok(Self { gate: Gate::new(BenchSpec { pin: placement.cpu, ..spec }), placement, programs })
+        Ok(Self {
+            gate: Gate::new(BenchSpec { pin: placement.cpu, ..spec }),
+            placement,
+            programs,
+            rebuild: String::new(),
+        })
     }
 
     /// The checks that found a different file here.
@@ -600,7 +632,24 @@ impl Original {
             .figure
             .as_ref()
             .map_or_else(String::new, |own| format!("\n  measured: {}", inert(&own.spec.describe())));
-        let programs = rerun.program_lines();
+        let mut programs = rerun.program_lines();
+        // SPEC N15, R5: the recipe their program was built with, and how
+        // the rerun gets that program.
+        if let Some(recipe) = &self.recipe {
+            // A rebuild's own lines give the compiler, sources and program.
+            let shown = if rerun.rebuild.is_empty() { usize::MAX } else { 1 };
+            for line in recipe.lines().into_iter().take(shown) {
+                let their = if line.starts_with(' ') { "" } else { "their " };
+                programs.push_str(&format!("\n  {their}{line}"));
+            }
+            if rerun.rebuild.is_empty() {
+                programs.push_str(
+                    "\n  rebuild: not asked; the program found here is run (add --rebuild to build it from the \
+                     sources their notebook keeps)",
+                );
+            }
+        }
+        programs.push_str(&rerun.rebuild);
         format!(
             "Reproduce run {} of {} ({}){}\n  timed trials: {}\n  warm-up: {warmup}\n  \
              interleaving: {interleaving}\n  placement: {}{figure}{programs}\n  their result: {}\n  their conditions: \
@@ -662,6 +711,7 @@ mod tests {
             power_source: None,
             figure: None,
             boundary: None,
+            recipe: None,
         };
         let rerun = original.rerun(&mut Hashes::default()).expect("rerun");
         let plan = original.plan("theirs", &rerun);

@@ -10,7 +10,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use vernier_engine::duration;
 use vernier_engine::harness::{
-    self, ArmResult, BenchError, BenchResult, BenchSpec, Engine, EngineEvent, Scan, Subject,
+    self, ArmResult, BenchError, BenchResult, BenchSpec, BuildStep, Engine, EngineEvent, Scan, Subject,
 };
 use vernier_engine::instrument;
 use vernier_engine::notebook::Source;
@@ -97,6 +97,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "TEXT", requires = "vs", conflicts_with = "kernel")]
     build_b: Option<String>,
     #[command(flatten)]
+    recipe: RecipeArgs,
+    #[command(flatten)]
     naming: Naming,
     /// This run is the control condition, repeated in each session, that
     /// comparisons across sessions are weighed against (S14).
@@ -110,7 +112,7 @@ pub struct BenchArgs {
     /// row linked to it, and see whether its median moved (S10).
     #[arg(long, value_name = "N", requires = "notebook", conflicts_with_all = [
         "command", "kernel", "vs", "vs_kernel", "shell", "sanity", "pin", "warmup", "runs", "cooldown",
-        "params", "metric", "metric_json", "metric_unit", "metric_each",
+        "params", "metric", "metric_json", "metric_unit", "metric_each", "build_cmd", "build_cmd_a", "build_cmd_b",
     ])]
     extend: Option<u32>,
     /// With --extend: the difference you mean to claim, in the run's unit, with a
@@ -132,6 +134,49 @@ pub struct BenchArgs {
     /// The command and its arguments (after --).
     #[arg(last = true, value_name = "CMD")]
     command: Vec<String>,
+}
+
+/// A build recipe Vernier runs just before measuring (SPEC N15).
+#[derive(Debug, Args)]
+pub struct RecipeArgs {
+    /// Build the program first with this command, run in the current folder
+    /// (the project's), split into words, and record it as the row's build
+    /// with the compiler's version, the sources' SHA-256 (copies in raw/) and
+    /// the program's SHA-256, e.g. 'g++ -O2 -std=c++17 matmul.cpp -o mm-O2'.
+    #[arg(long, value_name = "'CMD'", conflicts_with_all = ["build", "build_a", "kernel"])]
+    build_cmd: Option<String>,
+    /// Program A's own recipe in a comparison (--vs).
+    #[arg(long, value_name = "'CMD'", requires = "vs", conflicts_with_all = ["build_cmd", "build_a", "kernel"])]
+    build_cmd_a: Option<String>,
+    /// Program B's own recipe in a comparison (--vs).
+    #[arg(long, value_name = "'CMD'", requires = "vs", conflicts_with_all = ["build_cmd", "build_b", "kernel"])]
+    build_cmd_b: Option<String>,
+    /// The recipe needs a shell (&&, pipes, globs): it runs through /bin/sh -c,
+    /// and a rerun from the notebook treats it as inline code (N13).
+    #[arg(long)]
+    build_shell: bool,
+    /// A source the build reads that the compiler cannot list (a file, or a
+    /// folder's files), inside the current folder; repeatable.
+    #[arg(long = "source", value_name = "FILE|DIR")]
+    sources: Vec<PathBuf>,
+}
+
+impl RecipeArgs {
+    /// The recipes asked for: the session's, then arm A's and arm B's.
+    fn steps(&self) -> Result<(Option<BuildStep>, [Option<BuildStep>; 2]), Failure> {
+        let any = self.build_cmd.is_some() || self.build_cmd_a.is_some() || self.build_cmd_b.is_some();
+        if !any && (self.build_shell || !self.sources.is_empty()) {
+            return Err(Failure::input(anyhow!("--build-shell and --source go with --build-cmd CMD")));
+        }
+        let step = |text: &Option<String>| {
+            given(text.as_deref())
+                .map(|t| {
+                    BuildStep::new(&t, self.build_shell, self.sources.clone()).map_err(|e| Failure::input(anyhow!(e)))
+                })
+                .transpose()
+        };
+        Ok((step(&self.build_cmd)?, [step(&self.build_cmd_a)?, step(&self.build_cmd_b)?]))
+    }
 }
 
 /// A parameter scan (E16) and the program's own figure (E17).
@@ -194,7 +239,10 @@ pub fn bench(args: &BenchArgs) -> Outcome {
     let spec = spec(args)?;
     // A18 at once: an unoptimised build is said before the machine is
     // loaded, so the run can be stopped, and again with its row.
-    super::warn_unoptimised([&spec.build, &spec.arm_builds[0], &spec.arm_builds[1]].into_iter().flatten().cloned());
+    let recipes = spec.recipe.iter().chain(spec.arm_recipes.iter().flatten()).map(BuildStep::quoted);
+    super::warn_unoptimised(
+        [&spec.build, &spec.arm_builds[0], &spec.arm_builds[1]].into_iter().flatten().cloned().chain(recipes),
+    );
     // Fail before measuring if the notebook cannot be read or its raw/
     // cannot be written; the raw file's name is taken now (N10).
     let (reserved, stated) = args.notebook.as_deref().map(reserve_raw).transpose()?.unzip();
@@ -257,6 +305,8 @@ pub fn bench(args: &BenchArgs) -> Outcome {
         // Each arm's own build, when a comparison gave them (N11).
         object["arm_builds"] = json!((0..result.arms.len()).map(|i| result.build_of(i)).collect::<Vec<_>>());
         object["answers"] = json!(answered.as_ref().and_then(|a| a.as_ref().ok()));
+        // SPEC N15: each arm's recipe as it ran.
+        object["recipes"] = json!(result.recipes);
         out!("{object}");
     } else {
         // What would extend the comparison just recorded (S10, S15),
@@ -296,7 +346,10 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         )));
     }
     let subjects = if args.own.params.is_empty() { arms_spec(args)? } else { scan_spec(args)? };
+    let (recipe, arm_recipes) = args.recipe.steps()?;
     Ok(BenchSpec {
+        recipe,
+        arm_recipes,
         runs: args.runs,
         warmup: args.warmup,
         pin: args.pin,
@@ -399,14 +452,24 @@ pub(super) fn run_with_progress(spec: BenchSpec) -> Result<BenchResult, Failure>
                 bar.set_position(p.done);
                 bar.set_message(format!("{:.0} s left", p.remaining.as_secs_f64().ceil()));
             }
+            // SPEC N15: what the build did, before the first trial.
+            EngineEvent::Built(report) => bar.suspend(|| eprintln!("{report}")),
             EngineEvent::Finished(result) => {
                 bar.finish_and_clear();
                 return Ok(*result);
             }
             EngineEvent::Failed(e) => {
                 bar.finish_and_clear();
+                // SPEC N15: the compiler's own message, on its lines, above the error.
+                if let BenchError::Build(harness::BuildError::Failed { output, .. }) = &e
+                    && !output.is_empty()
+                {
+                    eprintln!("the build printed:\n{output}");
+                }
                 return Err(match e {
                     BenchError::Io(e) => Failure::failed(e),
+                    // The build ran and failed, or built another program: exit 1.
+                    e @ BenchError::Build(_) => Failure::failed(e),
                     other => Failure::input(other),
                 });
             }
@@ -439,6 +502,8 @@ pub(super) fn record(
     result: &BenchResult,
     reserved: harness::raw::Reserved,
 ) -> Result<harness::Recorded, Failure> {
+    // SPEC N15: the build's sources, kept before the rows that name them.
+    harness::keep_sources(dir, &result.kept_sources).map_err(Failure::failed)?;
     let raw_file = harness::write_raw_reserved(dir, result, reserved).map_err(Failure::failed)?;
     apply(dir, |nb| Ok::<_, std::convert::Infallible>(harness::add_rows(nb, result, &raw_file, Utc::now()))).map_err(
         // Measured but not recorded (the wait for the lock was cancelled,

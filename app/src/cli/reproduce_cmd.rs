@@ -41,6 +41,15 @@ pub struct ReproduceArgs {
     /// refuses. A visible-pattern check, not a sandbox.
     #[arg(long, requires = "yes")]
     allow_inline_code: bool,
+    /// Rebuild their program first (R5): their build recipe runs on the
+    /// sources their notebook keeps, in a scratch folder of yours, and the
+    /// program it builds is compared with theirs before the rerun.
+    #[arg(long, conflicts_with = "sweep")]
+    rebuild: bool,
+    /// With --rebuild: a folder holding the sources their notebook hashed
+    /// but did not keep (too large), found by their SHA-256.
+    #[arg(long, value_name = "DIR", requires = "rebuild")]
+    sources: Option<PathBuf>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -65,13 +74,41 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     };
     let log = open_log(&args.path)?;
     let original = log.original(row).map_err(Failure::input)?;
-    let rerun = original.rerun(&mut Hashes::default()).map_err(Failure::input)?;
+    let source = args.path.display().to_string();
+    // SPEC R5: their sources, checked and held, and a scratch folder of
+    // mine; nothing is written there or run before the consent.
+    let folder = matches!(log, reproduce::Log::Notebook(_)).then_some(args.path.as_path());
+    let rebuild = if args.rebuild {
+        if original.partner.as_ref().is_some_and(|p| p.other.recipe != original.recipe) {
+            return Err(Failure::input(anyhow!(
+                "run {row}'s comparison built its two arms with different recipes; a rebuild builds one recipe, so \
+                 reproduce it without --rebuild"
+            )));
+        }
+        Some(
+            reproduce::Rebuild::prepare(row, original.recipe.as_ref(), folder, args.sources.as_deref())
+                .map_err(Failure::input)?,
+        )
+    } else {
+        None
+    };
+    let rerun = match &rebuild {
+        Some(rebuild) => original.rebuilt_rerun(rebuild, &source),
+        None => original.rerun(&mut Hashes::default()),
+    }
+    .map_err(Failure::input)?;
     // R2, N12: what their sheets show that their notebook does not say.
-    let edited = log.workbook_warning().map(|w| format!("{w}\n")).unwrap_or_default();
+    let mut edited = log.workbook_warning().map(|w| format!("{w}\n")).unwrap_or_default();
+    // SPEC R5: a workbook carries the recipe and hashes, not the sources.
+    if folder.is_none() && original.recipe.is_some() {
+        edited.push_str(
+            "their build recipe and its hashes are shown below; the sources are not in a workbook (they are in the \
+             notebook folder's raw/)\n",
+        );
+    }
     let edits: Vec<String> = log.spreadsheet_edits().iter().map(ToString::to_string).collect();
     // Fail before measuring if your notebook cannot be read.
     open(&args.notebook)?;
-    let source = args.path.display().to_string();
     let spec = match ask(
         args.answer(),
         &rerun.gate,
@@ -86,6 +123,12 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
         Ok(spec) => spec,
         Err(stop) => return stop,
     };
+    if let Some(rebuild) = rebuild {
+        let scratch = rebuild.write_sources().map_err(Failure::failed)?;
+        if !args.json {
+            out!("their sources are written in {}", vernier_engine::display::path(&scratch));
+        }
+    }
     let (reserved, stated) = reserve_raw(&args.notebook)?;
     let result = run_with_progress(BenchSpec { stated: Some(stated), ..spec })?;
     if let Some(failure) = &result.failure {
@@ -300,5 +343,6 @@ fn plan_json(o: &Original, rerun: &Rerun) -> serde_json::Value {
         "pin": gate.pin(), "placement": rerun.placement.text, "cooldown_s": gate.cooldown().map(|c| c.as_secs_f64()),
         "programs": rerun.programs, "different_files": rerun.different_files().count(),
         "metric": o.figure.as_ref().map(|f| f.spec.describe()), "outcome_rule": reproduce::RULE,
+        "their_recipe": o.recipe, "builds": gate.builds().iter().map(|c| &c.argv).collect::<Vec<_>>(),
     })
 }

@@ -306,6 +306,8 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "own_figure": r.measurement.figure,
             // SPEC E13: CPU time (s), cycles and instructions of the timed trials.
             "work": r.measurement.work,
+            // SPEC N15: the build recipe that built the program measured.
+            "recipe": r.measurement.recipe,
             // SPEC S16: what the row's time is the time of (as recorded, or
             // as a row of its kind recorded before always timed).
             "boundary": r.measurement.timing_boundary(),

@@ -76,6 +76,8 @@ impl VernierApp {
                     live.points[arm].push(egui_plot::PlotPoint::new(trial.index as f64, trial.ns as f64 / 1e6));
                 }
             }
+            // SPEC N15: what the build recipe did, before the trials.
+            EngineEvent::Built(report) => self.say(report, false),
             EngineEvent::Finished(result) => {
                 self.measure.live = None;
                 let next_run = self.doc.notebook.runs().len() + 1;

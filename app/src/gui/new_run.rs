@@ -59,6 +59,9 @@ pub struct NewRunForm {
     pub build: String,
     /// Program B's own build in a comparison; empty: B's is `build` too.
     pub build_b: String,
+    /// The builds are recipes Vernier runs just before measuring (SPEC
+    /// N15), in the folder Vernier was started from.
+    pub build_runs: bool,
     /// What the run or comparison is about; empty: named by its command.
     pub what: String,
     /// The labels of arms A and B of a comparison (SPEC S11).
@@ -157,6 +160,7 @@ impl Default for NewRunForm {
             timeout_s: 0.0,
             build: String::new(),
             build_b: String::new(),
+            build_runs: false,
             what: String::new(),
             labels: [String::new(), String::new()],
             control: false,
@@ -228,7 +232,19 @@ impl NewRunForm {
             (s != 0.0).then(|| bound.check(s).map(duration::Seconds::duration)).transpose().map_err(|e| e.to_string())
         };
         let per_arm = !self.kernel_mode && arms_count == 2 && !self.build_b.trim().is_empty();
+        // SPEC N15: a build Vernier runs is a recipe, and then the row's build.
+        let recipe = |text: &str| {
+            given(text).map(|t| vernier_engine::harness::BuildStep::new(&t, false, Vec::new())).transpose()
+        };
+        let runs_build = self.build_runs && !self.kernel_mode;
+        let (recipe, arm_recipes) = match (runs_build, per_arm) {
+            (false, _) => (None, [None, None]),
+            (true, false) => (recipe(&self.build)?, [None, None]),
+            (true, true) => (None, [recipe(&self.build)?, recipe(&self.build_b)?]),
+        };
         let spec = BenchSpec {
+            recipe,
+            arm_recipes,
             runs: self.runs,
             warmup: if self.settle {
                 WarmupPolicy::Settle { max: SETTLE_MAX }
@@ -239,8 +255,8 @@ impl NewRunForm {
             cooldown: seconds(self.cooldown_s, duration::COOLDOWN)?,
             timeout: seconds(self.timeout_s, duration::TIMEOUT)?,
             // A kernel's build is Vernier's own; with a Build B, Build is A's.
-            build: given(&self.build).filter(|_| !self.kernel_mode && !per_arm),
-            arm_builds: if per_arm { [given(&self.build), given(&self.build_b)] } else { [None, None] },
+            build: given(&self.build).filter(|_| !self.kernel_mode && !per_arm && !runs_build),
+            arm_builds: if per_arm && !runs_build { [given(&self.build), given(&self.build_b)] } else { [None, None] },
             what: given(&self.what),
             labels: if arms_count > 1 && base.scan.is_none() {
                 [given(&self.labels[0]), given(&self.labels[1])]
@@ -482,6 +498,12 @@ impl NewRunForm {
                         .desired_width(360.0),
                 )
                 .labelled_by(label.id);
+                ui.end_row();
+                ui.label("");
+                ui.checkbox(&mut self.build_runs, "Vernier runs it first (a recipe: g++ -O2 mm.cpp -o mm)").on_hover_text(
+                    "the build command runs in the folder Vernier was started from, just before the warm-up; the row \
+                     keeps it with the compiler's version, the sources' SHA-256 and copies, and the program's SHA-256",
+                );
                 ui.end_row();
                 super::dialog::build_warning_row(ui, &self.build, 360.0);
                 if !self.versus.trim().is_empty() {

@@ -16,7 +16,7 @@ use vernier_engine::consent::{Consent, InlineCode};
 use vernier_engine::display::inert;
 use vernier_engine::harness::BenchSpec;
 use vernier_engine::harness::provenance::Hashes;
-use vernier_engine::reproduce::{Log, Original, Outcome, Rerun, SideBySide, same_folder};
+use vernier_engine::reproduce::{Log, Original, Outcome, Rebuild, Rerun, SideBySide, same_folder};
 
 use super::dialog::{Scrolling, close_button};
 use super::io::{Done, Follow, Job};
@@ -36,6 +36,23 @@ pub struct TheirLog {
     /// What was changed in it in a spreadsheet, one line each: shown as
     /// warnings, since what runs is what its hidden copy says (N12, R2).
     pub edits: Vec<String>,
+    /// Beside each row of `rows`: for a row with a build recipe, the
+    /// rebuild from their sources and its rerun (SPEC R5), or why there
+    /// can be none; taken when it runs.
+    pub rebuilds: Vec<Option<Result<(Rebuild, Rerun), String>>>,
+}
+
+/// Row `o`'s rebuild from the sources their notebook (in `folder`; `None`
+/// for a workbook) keeps, and its rerun, when the row has a recipe: the
+/// sources read and checked, a scratch folder made, nothing run but a
+/// known compiler's `--version` (SPEC R5).
+fn rebuild_of(o: &Original, folder: Option<&Path>, source: &str) -> Option<Result<(Rebuild, Rerun), String>> {
+    o.recipe.as_ref()?;
+    let rebuild = match Rebuild::prepare(o.row, o.recipe.as_ref(), folder, None) {
+        Ok(rebuild) => rebuild,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    Some(o.rebuilt_rerun(&rebuild, source).map(|rerun| (rebuild, rerun)).map_err(|e| e.to_string()))
 }
 
 /// Reads a notebook folder or any `measurements.xlsx`, read-only, unless it
@@ -56,10 +73,14 @@ pub fn read_log(path: &Path, mine: &Path) -> Result<TheirLog, String> {
             let rerun = o.rerun(&mut hashes).map_err(|e| e.to_string());
             (o, rerun)
         })
-        .collect();
+        .collect::<Vec<(Original, Result<Rerun, String>)>>();
+    let folder = matches!(log, Log::Notebook(_)).then_some(path);
+    let source = path.display().to_string();
+    let rebuilds = rows.iter().map(|(o, _)| rebuild_of(o, folder, &source)).collect();
     Ok(TheirLog {
         source: path.to_path_buf(),
         rows,
+        rebuilds,
         problems: log.problems().to_vec(),
         own_workbook: matches!(log, Log::Workbook(_)),
         edits: log.spreadsheet_edits().iter().map(|e| super::workbook::shown(&e.to_string())).collect(),
@@ -94,19 +115,25 @@ impl VernierApp {
         self.send_job(ReadLog { path, mine: self.doc.dir.clone() });
     }
 
-    /// Reruns their row `i`, with the consent its confirmation made (N13).
+    /// Reruns their row `i`, with the consent its confirmation made (N13);
+    /// a rebuild first writes their sources into its scratch folder, on the
+    /// file thread (SPEC R5).
     pub(super) fn reproduce_row(&mut self, i: usize, consent: Consent) {
-        let Some(released) = self.dialogs.reproduce.as_ref().map(|d| d.release(i, consent)) else { return };
+        let Some(released) = self.dialogs.reproduce.as_mut().map(|d| d.release(i, consent)) else { return };
         match released {
-            Ok(spec) => {
-                if self.start_run(spec)
-                    && let Some(dialog) = &mut self.dialogs.reproduce
-                {
-                    dialog.pending = Some(i);
-                    dialog.outcome = None;
-                }
-            }
+            Ok((spec, None)) => self.start_rerun(i, spec),
+            Ok((spec, Some(rebuild))) => self.send_job(WriteSources { rebuild, spec, row: i }),
             Err(e) => self.say(format!("nothing was run: {e}"), true),
+        }
+    }
+
+    /// Starts the rerun of their row `i`.
+    fn start_rerun(&mut self, i: usize, spec: BenchSpec) {
+        if self.start_run(spec)
+            && let Some(dialog) = &mut self.dialogs.reproduce
+        {
+            dialog.pending = Some(i);
+            dialog.outcome = None;
         }
     }
 
@@ -121,6 +148,25 @@ impl VernierApp {
             Some(workbook) => self.send_job(super::workbook::NewNotebook { workbook, target }),
             None => self.say("read a workbook Vernier wrote in the Reproduce dialog first", true),
         }
+    }
+}
+
+/// Writes a rebuild's sources into its scratch folder (SPEC R5), then
+/// starts the rerun, whose recipe runs there first.
+pub struct WriteSources {
+    rebuild: Rebuild,
+    spec: BenchSpec,
+    row: usize,
+}
+
+impl Job for WriteSources {
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+        let WriteSources { rebuild, spec, row } = *self;
+        let written = rebuild.write_sources().map_err(|e| e.to_string());
+        Box::new(move |app: &mut VernierApp| match written {
+            Ok(_) => app.start_rerun(row, spec),
+            Err(e) => app.say(format!("nothing was run: {e}"), true),
+        })
     }
 }
 
@@ -141,6 +187,8 @@ pub struct Dialog {
     pub inline_allowed: Option<usize>,
     /// Why the last confirmation was refused, if it was.
     refused: Option<String>,
+    /// Rebuild the picked row from their sources first (SPEC R5).
+    pub rebuild: bool,
     /// The row being rerun, until its result is recorded.
     pub pending: Option<usize>,
     /// The last rerun, side by side with its original.
@@ -155,13 +203,24 @@ pub struct Dialog {
 impl Dialog {
     /// The run that repeats row `i` of their log, in exchange for the
     /// consent its confirmation made (N13).
-    pub fn release(&self, i: usize, consent: Consent) -> Result<BenchSpec, String> {
-        let rerun = match self.log.as_ref().and_then(|l| l.as_ref().ok()).and_then(|l| l.rows.get(i)) {
-            Some((_, Ok(rerun))) => rerun,
-            Some((_, Err(why))) => return Err(why.clone()),
-            None => return Err("their log is no longer read; read it again".into()),
-        };
-        rerun.gate.release(consent).map_err(|e| e.to_string())
+    /// With the rebuild ticked, the rebuild is taken out, to write their
+    /// sources before the run (SPEC R5).
+    pub fn release(&mut self, i: usize, consent: Consent) -> Result<(BenchSpec, Option<Rebuild>), String> {
+        let Some(Ok(log)) = self.log.as_mut() else { return Err("their log is no longer read; read it again".into()) };
+        if self.rebuild {
+            return match log.rebuilds.get_mut(i).and_then(Option::take) {
+                Some(Ok((rebuild, rerun))) => {
+                    rerun.gate.release(consent).map(|spec| (spec, Some(rebuild))).map_err(|e| e.to_string())
+                }
+                Some(Err(why)) => Err(why),
+                None => Err("this row's rebuild was used; read their log again to rebuild it again".into()),
+            };
+        }
+        match log.rows.get(i) {
+            Some((_, Ok(rerun))) => rerun.gate.release(consent).map(|spec| (spec, None)).map_err(|e| e.to_string()),
+            Some((_, Err(why))) => Err(why.clone()),
+            None => Err("their log is no longer read; read it again".into()),
+        }
     }
 
     /// Draws the dialog into `ui` (a window of at most `max_height`):
@@ -293,6 +352,22 @@ impl Dialog {
             return;
         };
         ui.separator();
+        // SPEC R5: their recipe and the compilers side by side, and the
+        // rebuild offered; ticked, its plan and gate are the ones shown.
+        let rebuild = log.rebuilds.get(selected).and_then(Option::as_ref);
+        if let Some(recipe) = &original.recipe {
+            recipe_ui(ui, recipe, rebuild);
+        }
+        let rerun = match rebuild {
+            Some(Ok((_, rebuilt))) => {
+                ui.checkbox(&mut self.rebuild, "Rebuild it from their sources first (in a scratch folder of yours)");
+                if self.rebuild { &Ok(rebuilt.clone()) } else { rerun }
+            }
+            _ => {
+                self.rebuild = false;
+                rerun
+            }
+        };
         match rerun {
             Ok(rerun) => {
                 for check in rerun.different_files() {
@@ -335,6 +410,51 @@ impl Dialog {
             }
         }
     }
+}
+
+/// Their build recipe beside this machine's (SPEC R5): the compilers
+/// side by side, the command, the program, and whether it can be rebuilt
+/// from what their log keeps.
+fn recipe_ui(
+    ui: &mut Ui,
+    recipe: &vernier_engine::notebook::Recipe,
+    rebuild: Option<&Result<(Rebuild, Rerun), String>>,
+) {
+    ui.label(RichText::new("Their build recipe").strong());
+    let here = match rebuild {
+        Some(Ok((rebuild, _))) => rebuild
+            .compiler_here
+            .clone()
+            .unwrap_or_else(|| "not run before consent (not a bare known compiler name on PATH)".into()),
+        _ => "not asked".into(),
+    };
+    let folder = match rebuild {
+        Some(Ok((rebuild, _))) => {
+            format!("the same, run in {} when rebuilt", vernier_engine::display::path(rebuild.folder()))
+        }
+        _ => "—".into(),
+    };
+    let short = |hex: &str| hex.get(..12).unwrap_or(hex).to_owned();
+    let rows = [
+        ["", "Theirs", "Here"].map(String::from).to_vec(),
+        vec!["Compiler".into(), recipe.compiler.clone(), here],
+        vec!["Command".into(), recipe.command(), folder],
+        vec![
+            "Program".into(),
+            format!("{} (SHA-256 {}…)", recipe.program, short(&recipe.program_sha256)),
+            "compared once rebuilt".into(),
+        ],
+        vec![
+            "Sources".into(),
+            recipe.sources.iter().map(|s| format!("{} ({} bytes)", s.path, s.bytes)).collect::<Vec<_>>().join(", "),
+            format!("{} kept in their raw/", recipe.sources.iter().filter(|s| s.kept.is_some()).count()),
+        ],
+    ];
+    grid(ui, "recipe", rows);
+    if let Some(Err(why)) = rebuild {
+        ui.colored_label(ui.visuals().warn_fg_color, format!("cannot be rebuilt: {}", inert(why)));
+    }
+    ui.add_space(4.0);
 }
 
 /// Their workbook's spreadsheet edits, as warnings above the plan: the

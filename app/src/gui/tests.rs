@@ -144,6 +144,7 @@ fn a_drifting_run_is_flagged() {
             figure: None,
             work: None,
             boundary: None,
+            recipe: None,
         },
         chrono::Utc::now(),
     );
@@ -839,6 +840,7 @@ fn measured(what: &str, command: &[&str]) -> vernier_engine::notebook::Measureme
         figure: None,
         work: None,
         boundary: None,
+        recipe: None,
     }
 }
 
@@ -1022,6 +1024,7 @@ fn mains_then_battery() -> (tempfile::TempDir, std::path::PathBuf) {
         figure: None,
         work: None,
         boundary: None,
+        recipe: None,
     };
     nb.set_environment("Power source", "mains").expect("field");
     nb.record_run(row("./naive", 10.0), start);
@@ -2283,4 +2286,102 @@ fn a_prediction_is_answered_from_a_run() {
     let on_disk = store::load(&dir).expect("reload");
     assert_eq!(on_disk.outcome_text(1), "C1: held (observed 2.4×)");
     assert!(on_disk.integrity().is_empty(), "answering touched no seal");
+}
+
+/// Their notebook in `dir` with one row whose program Vernier built from
+/// `project/prog.c` with `cc` (SPEC N15); `None` where no `cc` is installed.
+fn their_recipe_row(dir: &std::path::Path, project: &std::path::Path) -> Option<()> {
+    use std::sync::{Arc, atomic::AtomicBool};
+    use vernier_engine::harness::{self, BenchSpec, BuildStep, Subject};
+    use vernier_engine::notebook::WarmupPolicy;
+    if !std::process::Command::new("cc").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        eprintln!("cc is not installed here: the rebuild test needs a C compiler and is skipped");
+        return None;
+    }
+    std::fs::create_dir_all(project).expect("project");
+    std::fs::write(project.join("prog.c"), "int main(void) { return 0; }\n").expect("source");
+    let mut nb = store::create(dir, "Their project", chrono::Utc::now()).expect("create");
+    let program = project.join("prog").display().to_string();
+    let mut spec = BenchSpec::new(vec![Subject::Command { argv: vec![program], shell: false }]);
+    spec.runs = 5;
+    spec.warmup = WarmupPolicy::Count(1);
+    spec.recipe = Some(BuildStep::new("cc -O2 prog.c -o prog", false, Vec::new()).expect("recipe"));
+    spec.folder = Some(project.to_path_buf());
+    let result = harness::run_bench(&spec, &Arc::new(AtomicBool::new(false)), &mut |_| {}).expect("bench");
+    harness::record(dir, &mut nb, &result, chrono::Utc::now()).expect("record");
+    store::replace(dir, &nb).expect("save");
+    Some(())
+}
+
+// SPEC R5, N13, U: the Reproduce dialog shows their recipe and the
+// compilers side by side; with the rebuild ticked, the plan shows the build
+// as it will run, and on confirmation their sources are written into a
+// scratch folder, the recipe runs there and the rebuilt program is rerun
+// and recorded with the recipe — their folder untouched, the project gone.
+#[test]
+fn reproduce_rebuilds_from_their_sources_on_confirmation() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let theirs = tmp.path().join("theirs");
+    let project = tmp.path().join("project");
+    if their_recipe_row(&theirs, &project).is_none() {
+        return;
+    }
+    std::fs::remove_dir_all(&project).expect("their project is gone");
+    let before = std::fs::read(theirs.join(store::NOTEBOOK_FILE)).expect("read");
+    let mine = tmp.path().join("mine");
+    store::create(&mine, "Mine", chrono::Utc::now()).expect("create");
+    let mut harness = app_on(mine.clone());
+    harness.set_size(egui::vec2(1280.0, 800.0));
+    read_their_row(&mut harness, &theirs);
+    harness.get_by_label("Their build recipe");
+    let compiler = {
+        let dialog = harness.state().dialogs.reproduce.as_ref().expect("dialog");
+        let Some(Ok(log)) = &dialog.log else { panic!("their log") };
+        log.rows[0].0.recipe.as_ref().expect("their recipe").compiler.clone()
+    };
+    // Theirs and here side by side: the same cc on this machine, asked
+    // before consent since it is a bare known compiler name.
+    assert_eq!(harness.get_all_by_label(&compiler).count(), 2, "their compiler and the one here");
+    harness.get_by_label("Rebuild it from their sources first (in a scratch folder of yours)").click();
+    harness.run();
+    harness.get_by_label_contains("build (runs first in ");
+    harness.get_by_label_contains(": cc -O2 prog.c -o prog");
+    harness.get_by_label("Run it here").scroll_to_me();
+    harness.run();
+    harness.get_by_label("Run it here").click();
+    step_until(&mut harness, "the rerun", |app| app.dialogs.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
+    harness.run();
+    step_until(&mut harness, "the save", |app| app.saved());
+    let back = store::load(&mine).expect("mine reloads");
+    let recipe = back.runs()[0].measurement.recipe.as_ref().expect("the rerun keeps the recipe");
+    assert_eq!(recipe.command(), "cc -O2 prog.c -o prog");
+    assert_eq!(recipe.rebuilt_from.as_ref().map(|r| r.compiler.as_str()), Some(compiler.as_str()));
+    // The same cc on the same source, without -g: the same program.
+    harness.get_by_label_contains("the same binary as theirs");
+    assert_eq!(std::fs::read(theirs.join(store::NOTEBOOK_FILE)).expect("read"), before, "theirs is never written");
+}
+
+// SPEC N15, U3: the New run dialog's Build becomes a recipe Vernier runs
+// first when its tick is set: the run's spec then carries the build step
+// (split into words, no shell) instead of a stated build.
+#[test]
+fn new_run_build_can_be_a_recipe() {
+    use super::new_run::NewRunForm;
+    let (_tmp, mut harness) = fixture_app();
+    harness.state_mut().dialogs.new_run = Some(NewRunForm {
+        kernel_mode: false,
+        command: "./mm 10".into(),
+        build: "g++ -O2 mm.cpp -o mm".into(),
+        ..NewRunForm::default()
+    });
+    harness.run();
+    let stated = harness.state().dialogs.new_run.clone().expect("open").spec().expect("valid");
+    assert_eq!((stated.build.as_deref(), stated.recipe.is_some()), (Some("g++ -O2 mm.cpp -o mm"), false));
+    harness.get_by_label("Vernier runs it first (a recipe: g++ -O2 mm.cpp -o mm)").click();
+    harness.run();
+    let spec = harness.state().dialogs.new_run.clone().expect("open").spec().expect("valid");
+    assert_eq!(spec.build, None, "the recipe is the build, filled in as it ran");
+    let recipe = spec.recipe.expect("a recipe");
+    assert_eq!(recipe.argv, ["g++", "-O2", "mm.cpp", "-o", "mm"]);
+    assert!(!recipe.shell);
 }

@@ -428,6 +428,7 @@ fn measurement(u: &mut Unstructured) -> Result<Option<Measurement>> {
         figure: None,
         work: None,
         boundary: None,
+        recipe: None,
     }))
 }
 

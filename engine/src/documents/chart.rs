@@ -969,6 +969,7 @@ mod tests {
             figure: None,
             work: None,
             boundary: None,
+            recipe: None,
         };
         nb.record_run(measurement, at);
         let pictures = results(&nb, |_| true);

@@ -600,6 +600,20 @@ fn method(nb: &Notebook) -> String {
     );
     let timing: Vec<String> =
         boundaries.into_iter().map(|(boundary, rows)| format!("{}: {boundary}", row_list(&rows))).collect();
+    // SPEC N15: each build recipe named once, with the rows it built.
+    let built: String = group_rows(kept.iter().filter_map(|r| {
+        let recipe = r.measurement.recipe.as_ref()?;
+        Some((RowRef::Run(r.number), format!("`{}` ({})", recipe.command(), crate::display::inert(&recipe.compiler))))
+    }))
+    .into_iter()
+    .map(|(recipe, rows)| {
+        format!(
+            " The program of {} was built by Vernier just before it was measured, with {recipe}; the rows record its \
+             sources' SHA-256 and the program's.",
+            row_list(&rows)
+        )
+    })
+    .collect();
     let discarded = match discarded {
         0 => "No run was discarded.".to_owned(),
         1 => "1 run was discarded and is listed, with its reason, in the measurement log.".to_owned(),
@@ -607,7 +621,7 @@ fn method(nb: &Notebook) -> String {
     };
     format!(
         "{}; each summarised by its median, interquartile range, min and max; warm-up and timed repetitions are given per \
-         row below. What each time is the time of — {}. {discarded} {CONVENTION}",
+         row below. What each time is the time of — {}.{built} {discarded} {CONVENTION}",
         measured.join("; "),
         timing.join("; "),
     )

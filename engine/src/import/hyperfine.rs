@@ -181,6 +181,7 @@ impl Hyperfine {
                     instrument: "hyperfine".into(),
                     stated: "wall time of each run of the command, as hyperfine states".into(),
                 }),
+                recipe: None,
             };
             imported.push(Imported::Run(notebook.record_run(measurement, at)));
         }

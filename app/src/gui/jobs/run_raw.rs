@@ -22,7 +22,10 @@ pub struct WriteRunRaw {
 impl Job for WriteRunRaw {
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
         let WriteRunRaw { dir, result, next_run } = *self;
-        let raw = harness::write_raw(&dir, &result, next_run).map_err(|e| e.to_string());
+        // SPEC N15: the build's sources are kept before the rows naming them.
+        let raw = harness::keep_sources(&dir, &result.kept_sources)
+            .and_then(|()| harness::write_raw(&dir, &result, next_run))
+            .map_err(|e| e.to_string());
         Box::new(move |app: &mut VernierApp| match raw {
             Ok(raw_file) => app.record_run(Arc::from(result), raw_file),
             Err(e) => {

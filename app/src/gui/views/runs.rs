@@ -152,6 +152,15 @@ pub fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
             }
         });
     }
+    // SPEC N15: the recipe that built the program, its compiler first.
+    if let Some(recipe) = &run.measurement.recipe {
+        let title = format!("Build recipe: {} · {}", recipe.command(), inert(&recipe.compiler));
+        egui::CollapsingHeader::new(title).id_salt(("recipe", run.number)).show(ui, |ui| {
+            for line in recipe.lines().iter().skip(1) {
+                ui.label(RichText::new(line).monospace());
+            }
+        });
+    }
     extend_ui(ui, state, cx, run.number);
     match cx.trials {
         Some(Ok(trials)) if trials.run == run.number => plots::run_plot(ui, run, trials),

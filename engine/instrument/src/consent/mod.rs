@@ -101,6 +101,8 @@ pub struct Consent {
 pub struct Gate {
     spec: BenchSpec,
     commands: Vec<Command>,
+    /// The build recipes that run first (SPEC N15, R5), as they will run.
+    builds: Vec<Command>,
 }
 
 impl Gate {
@@ -115,7 +117,22 @@ impl Gate {
                 Command { quoted: quote_argv(&argv), inline_code: inline_code(&argv), argv }
             })
             .collect();
-        Self { spec, commands }
+        let mut builds: Vec<Command> = Vec::new();
+        for step in spec.recipe.iter().chain(spec.arm_recipes.iter().flatten()) {
+            let argv = step.argv.clone();
+            // A shell's text is code written in the file, whatever it holds.
+            let inline_code = inline_code(&argv)
+                .or_else(|| step.shell.then(|| "runs a build recipe written for a shell in their file".to_owned()));
+            if !builds.iter().any(|b| b.argv == argv) {
+                builds.push(Command { quoted: quote_argv(&argv), inline_code, argv });
+            }
+        }
+        Self { spec, commands, builds }
+    }
+
+    /// The build commands that run before the first trial (SPEC R5).
+    pub fn builds(&self) -> &[Command] {
+        &self.builds
     }
 
     /// Every command it would run, in arm order (one per point of a sweep).
@@ -126,12 +143,12 @@ impl Gate {
     /// The first inline-code finding, if a command runs code written in the
     /// file: such a plan needs [`InlineCode::Allowed`].
     pub fn inline_code(&self) -> Option<&str> {
-        self.commands.iter().find_map(|c| c.inline_code.as_deref())
+        self.builds.iter().chain(&self.commands).find_map(|c| c.inline_code.as_deref())
     }
 
     /// The commands, quoted as they will run, joined by `separator`.
     pub fn quoted(&self, separator: &str) -> String {
-        self.commands.iter().map(|c| c.quoted.as_str()).collect::<Vec<_>>().join(separator)
+        self.builds.iter().chain(&self.commands).map(|c| c.quoted.as_str()).collect::<Vec<_>>().join(separator)
     }
 
     /// The plan's lines about what runs: `  command: …` (a comparison's
@@ -140,6 +157,10 @@ impl Gate {
     pub fn command_lines(&self) -> String {
         let count = self.commands.len();
         let mut lines = String::new();
+        let folder = self.spec.folder.as_ref().map_or_else(String::new, |f| format!(" in {}", f.display()));
+        for build in &self.builds {
+            lines.push_str(&format!("\n  build (runs first{folder}): {}", build.quoted));
+        }
         for (i, c) in self.commands.iter().enumerate() {
             let label = match (count, i) {
                 (1, _) => "command".to_owned(),
@@ -155,8 +176,9 @@ impl Gate {
     /// A WARNING line naming each command that runs code written in the
     /// file, with the finding; each line starts with a line break.
     pub fn warnings(&self) -> String {
-        self.commands
+        self.builds
             .iter()
+            .chain(&self.commands)
             .filter_map(|c| Some(format!("\n  WARNING: {} {}", c.quoted, c.inline_code.as_deref()?)))
             .collect()
     }

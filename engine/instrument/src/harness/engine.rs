@@ -45,6 +45,8 @@ pub enum EngineEvent {
     },
     /// A trial completed.
     Trial(TrialRecord, Progress),
+    /// A build recipe ran (SPEC N15): what it did, said before the warm-up.
+    Built(String),
     /// The benchmark finished (possibly ended early: see `failure`).
     Finished(Box<BenchResult>),
     /// It could not run at all.
@@ -201,7 +203,14 @@ fn serve(
                     Err(TrySendError::Disconnected(_)) => flag.store(true, Ordering::Relaxed),
                 }
             };
-            run_bench_for(&spec, &flag, &mut on_trial, face)
+            let (said, woken) = (events.clone(), Arc::clone(&wake));
+            let mut on_built = |report: &str| {
+                // Said before the trials start: waiting for room here delays no trial.
+                if said.send(EngineEvent::Built(report.to_owned())).is_ok() {
+                    woken(Wake::Progress);
+                }
+            };
+            run_bench_for(&spec, &flag, &mut on_trial, &mut on_built, face)
         });
         let last = match worker {
             Ok(handle) => match handle.join() {

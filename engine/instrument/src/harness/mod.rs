@@ -5,6 +5,7 @@
 //! thread behind message channels, which is how the app and the command
 //! line use it.
 
+pub mod build;
 mod engine;
 pub mod metric;
 mod process;
@@ -21,10 +22,12 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+pub use build::{BuildError, BuildStep, Built, KeptSource};
 pub use engine::{Engine, EngineEvent, Progress, Refused, Wake};
 pub use metric::Metric;
 pub use process::{Capture, CommandRunner, CommandTrial};
 pub use provenance::Provenance;
+pub use raw::keep_sources;
 pub use record::{Recorded, add_rows, add_rows_extending, raw_stem, record, write_raw, write_raw_reserved};
 pub use record::{build_condition, result_check};
 pub use scan::Scan;
@@ -35,7 +38,7 @@ use crate::platform::cpu_time;
 use crate::platform::machine::Machine;
 use crate::platform::{self, program};
 use vernier_model::notebook::{
-    CONTROL, Condition, ConditionName, Conditions, Environment, KernelSpec, MetricSpec, OwnFigure, TrialCounts,
+    CONTROL, Condition, ConditionName, Conditions, Environment, KernelSpec, MetricSpec, OwnFigure, Recipe, TrialCounts,
     WarmupPolicy, Work, canary_value,
 };
 pub use vernier_model::stats::OrderCheck;
@@ -124,6 +127,15 @@ pub struct BenchSpec {
     /// Run the sanity check of arm A's kernel after the trials (SPEC E12),
     /// and keep its verdict and clock estimate with the rows.
     pub sanity: bool,
+    /// The build recipe run just before measuring (SPEC N15): of every
+    /// arm, or of each arm without its own in `arm_recipes`.
+    pub recipe: Option<BuildStep>,
+    /// Arm A's and arm B's own recipe in a comparison (`--build-cmd-a`,
+    /// `--build-cmd-b`).
+    pub arm_recipes: [Option<BuildStep>; 2],
+    /// The project's folder, where the recipe and the trials run; `None`:
+    /// the current folder. A rebuild's scratch folder (SPEC R5).
+    pub folder: Option<std::path::PathBuf>,
 }
 
 impl BenchSpec {
@@ -145,7 +157,15 @@ impl BenchSpec {
             control: false,
             stated: None,
             sanity: false,
+            recipe: None,
+            arm_recipes: [None, None],
+            folder: None,
         }
+    }
+
+    /// Arm `arm`'s build recipe: its own, else the session's (SPEC N15).
+    pub fn recipe_of(&self, arm: usize) -> Option<&BuildStep> {
+        self.arm_recipes.get(arm).and_then(Option::as_ref).or(self.recipe.as_ref())
     }
 
     /// A scan of `template` over `scan`'s points (SPEC E16): one arm per
@@ -362,6 +382,12 @@ pub struct BenchResult {
     /// The sanity check asked for (SPEC E12), or why it could not run.
     #[serde(skip)]
     pub sanity: Option<Result<crate::instrument::Sanity, String>>,
+    /// Each arm's build recipe as it ran (SPEC N15); `None` for an arm
+    /// without one.
+    pub recipes: Vec<Option<Recipe>>,
+    /// The sources the recipes read, to keep in `raw/`: `(name there, bytes)`.
+    #[serde(skip)]
+    pub kept_sources: Vec<KeptSource>,
 }
 
 impl BenchResult {
@@ -450,6 +476,9 @@ pub enum BenchError {
         #[source]
         source: std::io::Error,
     },
+    /// The build recipe failed, or what it built cannot be measured (SPEC N15).
+    #[error(transparent)]
+    Build(#[from] build::BuildError),
     /// A kernel's parameters are wrong.
     #[error("kernel: {0}")]
     Kernel(#[from] KernelError),
@@ -629,7 +658,7 @@ pub fn run_bench(
     cancel: &Arc<AtomicBool>,
     on_trial: &mut dyn FnMut(&TrialRecord),
 ) -> Result<BenchResult, BenchError> {
-    run_bench_for(spec, cancel, on_trial, Caller::CommandLine)
+    run_bench_for(spec, cancel, on_trial, &mut |_| {}, Caller::CommandLine)
 }
 
 /// [`run_bench`] for `face`: from the window, the process's other threads'
@@ -639,6 +668,7 @@ pub(crate) fn run_bench_for(
     spec: &BenchSpec,
     cancel: &Arc<AtomicBool>,
     on_trial: &mut dyn FnMut(&TrialRecord),
+    on_built: &mut dyn FnMut(&str),
     face: Caller,
 ) -> Result<BenchResult, BenchError> {
     validate(spec)?;
@@ -652,7 +682,10 @@ pub(crate) fn run_bench_for(
     if let Some(window) = &mut window {
         window.keep_off(platform::placement::pinned_cpu(&placement));
     }
-    let runner = CommandRunner::new(Arc::clone(cancel))?;
+    let runner = CommandRunner::new(Arc::clone(cancel))?.in_folder(spec.folder.clone());
+    // SPEC N15: the build heats the machine, so it runs before the canary
+    // and the warm-up, never between trials.
+    let (recipes, kept_sources) = build_recipes(spec, &runner, on_built)?;
     let prepared = spec.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>()?;
     // A sweep's points share their program: hashed and asked once.
     let mut hashes = provenance::Hashes::default();
@@ -665,6 +698,17 @@ pub(crate) fn run_bench_for(
             Subject::Kernel(_) => None,
         })
         .collect();
+    // The program about to be measured is the one the build wrote.
+    for (recipe, found) in recipes.iter().zip(&provenance) {
+        if let (Some(recipe), Some(found)) = (recipe, found)
+            && provenance::recorded_sha256(&found.program) != Some(recipe.program_sha256.as_str())
+        {
+            return Err(BenchError::Build(build::BuildError::Program(format!(
+                "the program measured, {}, is not the one the build wrote ({}, SHA-256 {})",
+                found.program, recipe.program, recipe.program_sha256
+            ))));
+        }
+    }
     let shell_cost_s = if spec.arms.iter().any(|a| matches!(a, Subject::Command { shell: true, .. })) {
         shell_cost(&runner)
     } else {
@@ -752,8 +796,17 @@ pub(crate) fn run_bench_for(
         shell_cost_s,
         cooldown_s: spec.cooldown.map(|d| d.as_secs_f64()),
         machine,
-        build: spec.build.clone(),
-        arm_builds: spec.arm_builds.clone(),
+        // SPEC N11, N15: a recipe is the build, exactly as it ran, with its
+        // compiler's version.
+        build: spec.build.clone().or_else(|| {
+            let session = (0..spec.arms.len())
+                .find(|&i| spec.recipe.is_some() && spec.arm_recipes.get(i).is_none_or(Option::is_none));
+            session.and_then(|i| recipes.get(i)?.as_ref().map(Recipe::build_text))
+        }),
+        arm_builds: [0, 1].map(|i| {
+            let own = spec.arm_recipes[i].as_ref().and(recipes.get(i)).and_then(Option::as_ref);
+            spec.arm_builds[i].clone().or_else(|| own.map(Recipe::build_text))
+        }),
         what: spec.what.clone(),
         labels,
         paired,
@@ -762,6 +815,8 @@ pub(crate) fn run_bench_for(
         failure,
         window_cpu: None,
         sanity,
+        recipes,
+        kept_sources,
     };
     // The watchdog's time is read before the runner ends it, so that it is
     // counted as the run's; then the runner's ending (the watchdog joined,
@@ -772,6 +827,53 @@ pub(crate) fn run_bench_for(
     drop(runner);
     result.window_cpu = window.map(|w| w.finish().describe());
     Ok(result)
+}
+
+/// Runs each distinct recipe of `spec` once, in its folder, before
+/// anything is measured (SPEC N15): each arm's recipe as it ran, and every
+/// source to keep. `on_built` is told what each build did.
+fn build_recipes(
+    spec: &BenchSpec,
+    runner: &CommandRunner,
+    on_built: &mut dyn FnMut(&str),
+) -> Result<(Vec<Option<Recipe>>, Vec<KeptSource>), BenchError> {
+    let mut steps: Vec<(&BuildStep, Vec<usize>)> = Vec::new();
+    for arm in 0..spec.arms.len() {
+        let Some(step) = spec.recipe_of(arm) else { continue };
+        match steps.iter_mut().find(|(s, _)| *s == step) {
+            Some((_, arms)) => arms.push(arm),
+            None => steps.push((step, vec![arm])),
+        }
+    }
+    let mut recipes = vec![None; spec.arms.len()];
+    let mut kept: Vec<KeptSource> = Vec::new();
+    if steps.is_empty() {
+        return Ok((recipes, kept));
+    }
+    let folder = match &spec.folder {
+        Some(folder) => folder.clone(),
+        None => std::env::current_dir()?,
+    };
+    for (step, arms) in steps {
+        let measured: Vec<&str> = arms
+            .iter()
+            .filter_map(|&i| match &spec.arms[i] {
+                Subject::Command { argv, .. } => argv.first().map(String::as_str),
+                Subject::Kernel(_) => None,
+            })
+            .collect();
+        let built = build::run(step, &folder, &measured, runner)?;
+        on_built(&built.report);
+        for arm in arms {
+            recipes[arm] = Some(built.recipe.clone());
+        }
+        for source in built.kept {
+            if !kept.iter().any(|(name, _)| *name == source.0) {
+                kept.push(source);
+            }
+        }
+    }
+    Ok((recipes, kept))
 }
 
 /// How many descendants at most are named trial by trial in the "process
@@ -882,15 +984,36 @@ pub fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
     }
     check_control(spec.control, spec.arms.len()).map_err(BenchError::Invalid)?;
     check_names(spec.what.as_ref(), &spec.labels).map_err(BenchError::Invalid)?;
-    for arm in &spec.arms {
-        if let Subject::Command { argv, shell } = arm {
-            let Some(program) = argv.first() else {
-                return Err(BenchError::Invalid("the command is empty".into()));
-            };
-            if !shell {
-                find_program(program)?;
+    for (i, arm) in spec.arms.iter().enumerate() {
+        let recipe = spec.recipe_of(i);
+        match (arm, recipe) {
+            (Subject::Command { argv, shell }, None) => {
+                let Some(program) = argv.first() else {
+                    return Err(BenchError::Invalid("the command is empty".into()));
+                };
+                if !shell {
+                    find_program(program)?;
+                }
             }
+            // The program does not exist yet: the recipe writes it.
+            (Subject::Command { argv, shell: false }, Some(step)) if !argv.is_empty() => {
+                if let Some(compiler) = step.argv.first().filter(|_| !step.shell) {
+                    find_program(compiler)?;
+                }
+            }
+            (_, Some(_)) => {
+                return Err(BenchError::Invalid(
+                    "a build recipe builds the program a command runs, measured directly: not a kernel, not --shell"
+                        .into(),
+                ));
+            }
+            (Subject::Kernel(_), None) => {}
         }
+    }
+    let both = spec.build.is_some() && spec.recipe.is_some()
+        || spec.arm_recipes.iter().zip(&spec.arm_builds).any(|(r, b)| r.is_some() && b.is_some());
+    if both {
+        return Err(BenchError::Invalid("a recipe is the row's build: give --build or --build-cmd, not both".into()));
     }
     Ok(())
 }

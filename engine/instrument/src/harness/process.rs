@@ -71,6 +71,8 @@ pub struct CommandRunner {
     reaper: Subreaper,
     /// Kills the trial in flight if Vernier is killed.
     guardian: Guardian,
+    /// The folder every command starts in; `None`: the current one.
+    folder: Option<std::path::PathBuf>,
 }
 
 /// One timed run of a command.
@@ -96,7 +98,20 @@ impl CommandRunner {
         let watched = Arc::clone(&shared);
         let watchdog =
             std::thread::Builder::new().name(WATCHDOG_THREAD.into()).spawn(move || watch(&watched, &cancel))?;
-        Ok(Self { shared, watchdog: Some(watchdog), reaper: Subreaper::start(), guardian: Guardian::start() })
+        Ok(Self {
+            shared,
+            watchdog: Some(watchdog),
+            reaper: Subreaper::start(),
+            guardian: Guardian::start(),
+            folder: None,
+        })
+    }
+
+    /// Starts every command in `folder` (a rebuild's scratch folder, SPEC
+    /// R5) instead of the current one.
+    pub fn in_folder(mut self, folder: Option<std::path::PathBuf>) -> Self {
+        self.folder = folder;
+        self
     }
 
     /// What happens to a trial's descendants here: the "process cleanup"
@@ -146,6 +161,9 @@ impl CommandRunner {
         let (program, args) = argv.split_first().ok_or_else(|| std::io::Error::other("empty command"))?;
         let mut command = Command::new(program);
         command.args(args).stdin(Stdio::null()).stdout(stdout).stderr(stderr);
+        if let Some(folder) = &self.folder {
+            command.current_dir(folder);
+        }
 
         let start = Instant::now();
         let (mut child, group) = self.reaper.spawn(&mut command)?;

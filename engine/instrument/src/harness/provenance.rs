@@ -163,7 +163,7 @@ fn is_shim(path: &Path) -> bool {
 /// Runs `program ARGS` with no input, for at most [`VERSION_TIMEOUT`],
 /// and returns the first line it printed (stdout or stderr); the error
 /// says why there is none.
-fn ask(program: &Path, args: &[&str]) -> Result<String, String> {
+pub(crate) fn ask(program: &Path, args: &[&str]) -> Result<String, String> {
     use std::io::{Read, Seek};
     let out = tempfile::tempfile().map_err(|e| e.to_string())?;
     let err = out.try_clone().map_err(|e| e.to_string())?;

@@ -299,6 +299,35 @@ fn reserve(raw_dir: &Path, stem: &str, extension: &str) -> std::io::Result<Strin
     Err(std::io::Error::other(format!("10 000 files named {stem}-N.{extension} already exist")))
 }
 
+/// Keeps a build's sources in `raw/` of the notebook `dir` (SPEC N15),
+/// each under its content-addressed name: written once, whole (a temporary
+/// renamed in place), and left as it is when a file of that name already
+/// holds the same bytes. A file of that name holding other bytes is
+/// refused, not replaced.
+pub fn keep_sources(dir: &Path, sources: &[super::KeptSource]) -> Result<(), RawError> {
+    if sources.is_empty() {
+        return Ok(());
+    }
+    let raw_dir = dir.join(RAW_DIR);
+    let refused = |source| RawError::Refused { path: raw_dir.clone(), source };
+    store::refuse_unless_real_folder(&raw_dir).map_err(refused)?;
+    create_folder(&raw_dir)?;
+    for (name, bytes) in sources {
+        let path = NotebookPath::new(format!("{RAW_DIR}/{name}"))?;
+        let file = raw_dir.join(name);
+        match read_bounded(&file, bytes.len() as u64, "a kept source") {
+            Ok(there) if there == *bytes => continue,
+            Ok(_) | Err(ReadError::TooLarge { .. }) => {
+                return Err(refused(std::io::Error::other(format!("{path} exists and holds other bytes"))));
+            }
+            Err(e) if e.is_not_found() => {}
+            Err(e) => return Err(refused(std::io::Error::other(e.to_string()))),
+        }
+        store::atomic_write(&OsStorage, &file, bytes)?;
+    }
+    Ok(())
+}
+
 /// The bytes of the raw file at `path`, which may be someone else's.
 pub fn read(path: &Path) -> Result<Vec<u8>, ReadError> {
     read_bounded(path, MAX_RAW_BYTES, "a raw trial file")
@@ -676,6 +705,7 @@ mod tests {
                 figure: None,
                 work: None,
                 boundary: None,
+                recipe: None,
             },
             stated: None,
         };

@@ -141,6 +141,12 @@ pub fn add_rows_extending(
             .position(|c| c.name().is_none_or(|n| n.kind() != ConditionKind::Machine))
             .unwrap_or(row_conditions.len());
         row_conditions.splice(after_machine..after_machine, build);
+        // SPEC N15: the recipe ran just before this row's warm-up.
+        let recipe = result.recipes.get(i).cloned().flatten();
+        if let Some(recipe) = &recipe {
+            let at = (after_machine + 1).min(row_conditions.len());
+            row_conditions.insert(at, Condition::new(ConditionName::BuildRecipe, recipe.condition_text()));
+        }
         if let Some(provenance) = &arm.provenance {
             row_conditions.extend(provenance.conditions());
         }
@@ -164,6 +170,7 @@ pub fn add_rows_extending(
             extends,
             figure: arm.figure.clone(),
             work: arm.work.clone(),
+            recipe,
             // SPEC S16: what this row's time is the time of.
             boundary: Some(match (&arm.figure, &arm.provenance) {
                 (Some(own), _) => Boundary::OwnFigure { metric: own.spec.describe() },
@@ -248,6 +255,8 @@ pub fn record(
     result: &BenchResult,
     at: DateTime<Utc>,
 ) -> Result<Recorded, RawError> {
+    // SPEC N15: the build's sources, kept before the rows that name them.
+    super::raw::keep_sources(dir, &result.kept_sources)?;
     let raw_file = write_raw(dir, result, notebook.runs().len() + 1)?;
     Ok(add_rows(notebook, result, &raw_file, at))
 }

@@ -176,6 +176,7 @@ mod tests {
             figure: None,
             work: None,
             boundary: None,
+            recipe: None,
         };
         assert_eq!(row(&["./mm", "512"], Vec::new(), true, false).timing_boundary(), Boundary::ProcessWall);
         let kernel = ["vernier", "bench", "--kernel", "seq"];

@@ -174,6 +174,7 @@ vocabulary! {
     BusyProcesses = "busy processes", Machine, None;
     Compiler = "compiler", Machine, Some(Brevity::Column);
     Build = "build", Method, Some(Brevity::Column);
+    BuildRecipe = "build recipe", Method, None;
     Program = "program", Method, None;
     ArgumentFiles = "argument files", Method, None;
     Interpreter = "interpreter", Method, None;

@@ -23,6 +23,7 @@ mod path;
 pub mod pending;
 pub mod plausible;
 mod prediction;
+mod recipe;
 mod run;
 mod score;
 mod shared_conditions;
@@ -56,12 +57,16 @@ pub use pair::{NewPair, Pair};
 pub use param::{MAX_POINTS, MAX_VALUES, Param, point_label};
 pub use path::{NotebookPath, PathError};
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
+pub use recipe::{
+    MAX_KEPT_BYTES, MAX_KEPT_SOURCE_BYTES, MAX_SOURCES, Rebuilt, Recipe, RecipeSource, is_confined, kept_name,
+    rebuild_sentence,
+};
 pub use run::{
     Discard, MAX_OPENING_SHARE, MAX_TAIL_SHARE, Measurement, RawFile, RowRef, Run, Soak, SoakNumbers, SoakProtocol,
     WarmupPolicy,
 };
-pub use shared_conditions::{RowParts, SharedConditions};
 pub use score::{Outcome, Scored, Word, score_median, score_ratio, score_soak, short_row};
+pub use shared_conditions::{RowParts, SharedConditions};
 pub use statement::RunStatement;
 pub use sweep::{NewSweep, Sweep, SweepPoint};
 pub use tag::Tag;

@@ -791,6 +791,7 @@ mod tests {
             figure: None,
             work: None,
             boundary: None,
+            recipe: None,
         }
     }
 

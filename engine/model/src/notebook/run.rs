@@ -8,6 +8,7 @@ use super::condition::{Brevity, BriefPart, Condition, ConditionName, Conditions}
 use super::context::RowContext;
 use super::environment::Environment;
 use super::path::NotebookPath;
+use super::recipe::Recipe;
 use super::shared_conditions::RowParts;
 use super::tag::Tag;
 use super::{Boundary, KernelSpec, OwnFigure, Work};
@@ -116,6 +117,10 @@ pub struct Measurement {
     /// recorded before rows kept it (see [`Measurement::timing_boundary`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub boundary: Option<Boundary>,
+    /// The build recipe Vernier ran just before measuring (SPEC N15);
+    /// `None` for a row whose build is only stated, and for older rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recipe: Option<Recipe>,
 }
 
 /// Where the warm-up is said: in the long form's count, or in the short
@@ -297,6 +302,8 @@ impl Run {
             format!("provenance: {provenance}"),
         ]
         .into_iter()
+        // SPEC N15: the recipe that built the program, and what it read.
+        .chain(m.recipe.iter().flat_map(Recipe::lines))
         // SPEC E13: what the trials did besides taking time, when measured,
         // and what that says; SPEC E12: the kernel's sanity check.
         .chain(m.work.as_ref().map(|w| format!("work: {}", w.line())))

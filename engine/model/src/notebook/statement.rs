@@ -155,6 +155,7 @@ mod tests {
             figure: None,
             work: None,
             boundary: None,
+            recipe: None,
         };
         nb.record_run(measurement, Utc::now());
         nb
