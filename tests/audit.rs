@@ -549,7 +549,8 @@ fn the_method_states_the_convention_and_counts_runs_by_instrument() {
     assert!(report.contains("run 2 imported, measured by driver.cpp, steady_clock"), "{report}");
     // SPEC S16 (issue 33): what each row's time is the time of.
     assert!(report.contains("What each time is the time of — "), "{report}");
-    assert!(report.contains("run 2: as driver.cpp, steady_clock states (driver.cpp, steady_clock)"), "{report}");
+    // SPEC D8: the instrument is named once, in the line before.
+    assert!(report.contains("run 2: what its instrument, named above, states it times"), "{report}");
     assert!(report.contains("Differences are judged by the course's C.8.4 convention (not a statistical test)"));
     assert!(report.contains("claimed only when |mA − mB| > iA + iB"), "{report}");
 }

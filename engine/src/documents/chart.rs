@@ -26,6 +26,9 @@ const FAMILY: &str = "sans-serif";
 const WIDTH: u32 = 1200;
 /// The plot's height below the caption band, which grows with its lines.
 const PLOT_HEIGHT: u32 = 544;
+/// A comparison's plot (two arms side by side) reads at less height, so
+/// two comparisons and their captions share a printed page (SPEC D8).
+const COMPARISON_HEIGHT: u32 = 400;
 /// Space left and right of the caption band's lines.
 const MARGIN: i32 = 16;
 /// At most this many runs in one picture of the results chart; more are
@@ -270,7 +273,7 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
             inert(&r.measurement.unit),
             inert(&v.unit)
         );
-        return render(&caption, None, PLOT_HEIGHT, |area| note_on(area, &why));
+        return render(&caption, None, COMPARISON_HEIGHT, |area| note_on(area, &why));
     }
     let mut caption = caption;
     caption.warnings.extend(match trials {
@@ -299,7 +302,7 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
     });
     let values = || strips.iter().flatten().chain(boxes.iter().flatten()).copied();
     let Some(y) = Scale::of(values()) else {
-        return render(&caption, None, PLOT_HEIGHT, |area| undrawable(area, values()));
+        return render(&caption, None, COMPARISON_HEIGHT, |area| undrawable(area, values()));
     };
     let (lo, hi) = (
         values().map(|v| y.apply(v)).fold(f64::INFINITY, f64::min),
@@ -308,7 +311,7 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
     let (y0, y1) = y_range(lo, hi);
     let labels = [fit(&label(0), 390, TICK), fit(&label(1), 390, TICK)];
     let y_desc = y.described(&format!("{y_name} ({unit})"));
-    render(&caption, (y0 != 0.0).then_some("y-axis"), PLOT_HEIGHT, |area| {
+    render(&caption, (y0 != 0.0).then_some("y-axis"), COMPARISON_HEIGHT, |area| {
         let mut chart = axes(area, ARMS_X, y0..y1)?;
         mesh(&mut chart)
             .disable_x_mesh()

@@ -594,10 +594,17 @@ fn method(nb: &Notebook) -> String {
     }
     // SPEC S16: what each row's time is the time of, so rows of different
     // boundaries are not read as like with like.
-    let boundaries = group_rows(
-        kept.iter()
-            .map(|r| (RowRef::Run(r.number), crate::display::inert_line(r.measurement.timing_boundary().describe()))),
-    );
+    // An import's instrument is named just above: what it timed is said
+    // without naming it again, unless the student stated it (D8).
+    let boundary = |r: &crate::notebook::Run| match r.measurement.timing_boundary() {
+        crate::notebook::Boundary::Instrument { instrument, stated }
+            if stated == crate::notebook::as_states(&instrument) =>
+        {
+            "what its instrument, named above, states it times".to_owned()
+        }
+        other => other.describe(),
+    };
+    let boundaries = group_rows(kept.iter().map(|r| (RowRef::Run(r.number), crate::display::inert_line(boundary(r)))));
     let timing: Vec<String> =
         boundaries.into_iter().map(|(boundary, rows)| format!("{}: {boundary}", row_list(&rows))).collect();
     // SPEC N15: each build recipe named once, with the rows it built.
