@@ -107,29 +107,72 @@ fn pdf_pages(pdf: &[u8]) -> usize {
         .sum()
 }
 
+/// Each page's text of a PDF, from poppler's `pdftotext` when installed.
+fn pdf_page_texts(pdf: &Path, pages: usize) -> Option<Vec<String>> {
+    (1..=pages)
+        .map(|page| {
+            let page = page.to_string();
+            let out = Command::new("pdftotext")
+                .args(["-layout", "-f", page.as_str(), "-l", page.as_str()])
+                .arg(pdf)
+                .arg("-")
+                .output()
+                .ok()
+                .filter(|o| o.status.success())?;
+            Some(String::from_utf8_lossy(&out.stdout).into_owned())
+        })
+        .collect()
+}
+
 // SPEC D8 (issue 35): printed by LibreOffice, the fixture's report is at
-// most 8 pages, charts included. Without LibreOffice it says so and
+// most 8 pages, charts included, and its workbook's Runs sheet prints at
+// least 15 rows a page (each page's footer names its sheet; counting the
+// rows needs poppler's pdftotext). Without LibreOffice it says so and
 // checks nothing more.
 #[test]
-fn the_report_prints_in_eight_pages() {
+fn the_documents_print_within_their_budgets() {
     let Some(office) = libreoffice() else {
-        eprintln!("the page budget is not checked: LibreOffice (soffice) is not installed here");
+        eprintln!("the page budgets are not checked: LibreOffice (soffice) is not installed here");
         return;
     };
     let (tmp, dir, nb) = fixture();
     documents::export_to(&dir, &nb, None, documents::Overwrite::Never).expect("export");
     let profile = format!("-env:UserInstallation=file://{}", tmp.path().join("lo-profile").display());
     let out = tmp.path().join("pdf");
-    let status = Command::new(office)
-        .args([profile.as_str(), "--headless", "--convert-to", "pdf", "--outdir"])
-        .arg(&out)
-        .arg(dir.join("exports/report.docx"))
-        .output()
-        .expect("soffice runs");
-    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    for document in ["report.docx", "measurements.xlsx"] {
+        let status = Command::new(office)
+            .args([profile.as_str(), "--headless", "--convert-to", "pdf", "--outdir"])
+            .arg(&out)
+            .arg(dir.join("exports").join(document))
+            .output()
+            .expect("soffice runs");
+        assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    }
     let pages = pdf_pages(&std::fs::read(out.join("report.pdf")).expect("the PDF"));
     eprintln!("report.docx of the fixture: {pages} pages in LibreOffice");
     assert!((1..=8).contains(&pages), "{pages} pages");
+
+    let workbook = out.join("measurements.pdf");
+    let sheets = pdf_pages(&std::fs::read(&workbook).expect("the PDF"));
+    let Some(texts) = pdf_page_texts(&workbook, sheets) else {
+        eprintln!("the Runs sheet's rows a page are not counted: pdftotext (poppler) is not installed here");
+        return;
+    };
+    let runs: Vec<&String> = texts.iter().filter(|t| t.lines().any(|l| l.trim_start().starts_with("Runs "))).collect();
+    // A row is a line starting with its number, a comparison's C or a sweep's W.
+    let is_row = |line: &str| {
+        let first = line.split_whitespace().next().unwrap_or_default();
+        let digits = first.trim_start_matches(['C', 'W']);
+        !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+    };
+    let rows: Vec<usize> = runs.iter().map(|t| t.lines().filter(|l| is_row(l)).count()).collect();
+    eprintln!("measurements.xlsx of the fixture: {sheets} pages, the Runs sheet's rows by page {rows:?}");
+    let total: usize = rows.iter().sum();
+    assert_eq!(total, nb.runs_lines().len(), "every line of the Runs table printed once: {rows:?}");
+    // Every page but the last is full enough.
+    for (page, &count) in rows.iter().enumerate().take(rows.len().saturating_sub(1)) {
+        assert!(count >= 15, "Runs page {} holds {count} rows: {rows:?}", page + 1);
+    }
 }
 
 // SPEC D8, R1: a workbook read by its visible sheets alone (as a workbook
@@ -153,4 +196,19 @@ fn a_sheet_read_alone_gives_each_run_its_conditions_whole() {
     assert_eq!(nb.runs_conditions().cells[1], "as run 1");
     assert_eq!(conditions(2), conditions(1), "run 2 is 'as run 1'");
     assert!(conditions(1).contains("placement used: pinned to CPU 1"), "{}", conditions(1));
+}
+
+// SPEC D8, N2: the Runs sheet prints the course's columns, # to Tag; the
+// values kept for computing stay on the screen.
+#[test]
+fn the_runs_sheet_prints_the_course_columns() {
+    use std::io::Read as _;
+    let (_tmp, _dir, nb) = fixture();
+    let bytes = documents::measurements::write(&nb).expect("workbook");
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip package");
+    let mut workbook = String::new();
+    zip.by_name("xl/workbook.xml").expect("workbook.xml").read_to_string(&mut workbook).expect("utf-8");
+    let last = vernier_engine::notebook::RunColumn::ALL.len();
+    let column = char::from(b'A' + u8::try_from(last - 1).expect("a letter"));
+    assert!(workbook.contains(&format!(">Runs!$A$1:${column}$")), "the print area ends at Tag: {workbook}");
 }

@@ -123,7 +123,13 @@ fn print_of(bytes: &[u8], name: &str, path: &str, index: usize) -> Print {
     });
     assert!(repeated, "{name}: the header row (and the line above it) is repeated on every printed page");
 
+    // The columns printed: the print area's, else every column used.
+    let area = titles.descendants().find(|n| {
+        n.attribute("name") == Some("_xlnm.Print_Area") && n.attribute("localSheetId") == Some(&index.to_string())
+    });
     let used = child(root, "dimension").and_then(|n| n.attribute("ref")).expect("a dimension");
+    let range = area.and_then(|n| n.text()).map_or(used, |t| t.rsplit('!').next().unwrap_or(t));
+    let printed = column_number(range.rsplit(':').next().expect("a range").trim_start_matches('$')) as usize;
     let last = column_number(used.rsplit(':').next().expect("a range"));
     let default = number(child(root, "sheetFormatPr"), "defaultColWidth").unwrap_or(8.43 + 5.0 / 7.0);
     let mut widths = vec![default; last as usize];
@@ -133,7 +139,7 @@ fn print_of(bytes: &[u8], name: &str, path: &str, index: usize) -> Print {
             widths[k as usize - 1] = number(Some(col), "width").expect("width");
         }
     }
-    let width_px = widths.iter().sum::<f64>() * PX_PER_CHAR;
+    let width_px = widths[..printed.min(widths.len())].iter().sum::<f64>() * PX_PER_CHAR;
     let margins = child(root, "pageMargins");
     let sides = number(margins, "left").expect("left margin") + number(margins, "right").expect("right margin");
     let (paper, page_in) = PAPERS.into_iter().min_by(|a, b| a.1.total_cmp(&b.1)).expect("papers");

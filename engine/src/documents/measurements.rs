@@ -507,7 +507,7 @@ fn tables(nb: &Notebook, layout: &Layout) -> [Table; 7] {
     [
         layout.environment.table(environment, &EnvField::ALL, nb),
         layout.predictions.table(predictions, nb.predictions(), nb),
-        conditions_once(layout.runs.table(runs, nb.runs(), nb), nb),
+        course_columns_printed(conditions_once(layout.runs.table(runs, nb.runs(), nb), nb)),
         layout.comparisons.table(comparisons, nb.pairs(), nb),
         layout.sweeps.table(sweeps, nb.sweeps(), nb),
         layout.soaks.table(soaks, nb.soaks(), nb),
@@ -532,6 +532,14 @@ fn conditions_once(mut table: Table, nb: &Notebook) -> Table {
     table
 }
 
+/// The Runs table printing its columns up to the course's last, Tag (N2).
+fn course_columns_printed(mut table: Table) -> Table {
+    if let Some(tag) = table.headers.iter().position(|h| *h == RunColumn::Tag.header()) {
+        table.printed = tag + 1;
+    }
+    table
+}
+
 /// The cells Vernier writes into the visible sheets for `nb` in the course's
 /// layout, as a spreadsheet holds them: what a workbook of the first layout,
 /// which kept no copy, is compared with (N12).
@@ -543,9 +551,14 @@ pub fn written(nb: &Notebook) -> Vec<Written> {
 /// cells stay open for typing (N12).
 struct Table {
     name: &'static str,
-    /// A line above the header, across the table (the Runs sheet's shared
-    /// conditions, D8).
+    /// A line above the header, across the printed columns (the Runs
+    /// sheet's shared conditions, D8).
     above: Option<String>,
+    /// How many of the columns, from the first, are printed: all but on
+    /// the Runs sheet, whose paper shows the course's columns (N2) and
+    /// leaves the values kept for computing (Unit, Median (value) …) to
+    /// the screen, so a printed page holds as many rows as it can (D8).
+    printed: usize,
     headers: Vec<&'static str>,
     rows: Vec<TableRow>,
     /// Per column: open for typing in the empty rows below.
@@ -567,6 +580,7 @@ impl<R> Sheet<R> {
         Table {
             name,
             above: None,
+            printed: headers.len(),
             typable: headers.iter().map(|h| self.typable.contains(h)).collect(),
             rows: rows
                 .iter()
@@ -623,12 +637,16 @@ impl Table {
 fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet, XlsxError> {
     let ws = book.add_worksheet();
     ws.set_name(table.name)?;
-    let widths = widths(&table.headers, table.rows.iter().map(|row| row.cells.as_slice()));
-    // The line above the table, if any, spans its columns; the header and
-    // the rows come under it.
+    // The printed columns share the page; the others are sized alone.
+    let split = table.printed.min(table.headers.len());
+    let mut sized = widths(&table.headers[..split], table.rows.iter().map(|row| &row.cells[..split]));
+    sized.extend(widths(&table.headers[split..], table.rows.iter().map(|row| &row.cells[split..])));
+    let widths = sized;
+    // The line above the table, if any, spans its printed columns; the
+    // header and the rows come under it.
     let top = u32::from(table.above.is_some());
     if let Some(above) = &table.above {
-        let last = table.headers.len().saturating_sub(1) as u16;
+        let last = split.saturating_sub(1) as u16;
         let format = Format::new().set_italic().set_text_wrap().set_align(FormatAlign::Top);
         let text = visible(above);
         if last == 0 {
@@ -636,7 +654,7 @@ fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet,
         } else {
             ws.merge_range(0, 0, 0, last, text.as_ref(), &format)?;
         }
-        let across: usize = widths.iter().sum();
+        let across: usize = widths[..split].iter().sum();
         ws.set_row_height(0, row_height(std::iter::once(text.as_ref()), &[across]))?;
     }
     let header =
@@ -693,6 +711,9 @@ fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet,
         ..ProtectionOptions::default()
     });
     page_setup(ws, top)?;
+    if split < table.headers.len() {
+        ws.set_print_area(0, 0, table.rows.len() as u32 + top, split.saturating_sub(1) as u16)?;
+    }
     Ok(ws)
 }
 
