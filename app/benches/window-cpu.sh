@@ -35,7 +35,7 @@
 # Needs a release build (VERNIER=path, default ${CARGO_TARGET_DIR:-target}/release/vernier),
 # Xvfb, xdotool, taskset, python3 and at least 2 CPUs. The New run dialog is
 # filled by clicking at its fixed place in the 1280×800 window (its layout as
-# of issue 34: the Figure, Build B and Labels rows moved it down); if the
+# of issue 37: the recipe's tick under Build moved it); if the
 # layout moves, the script says the run did not start
 # and keeps a screenshot when ImageMagick's `import` is there.
 set -euo pipefail
@@ -172,12 +172,12 @@ start_from_window() {
   xdotool key Escape; sleep "$pause"
   xdotool key ctrl+r; sleep "$pause"
   xdotool mousemove 481 231 click 1; sleep "$pause"                         # Command
-  xdotool mousemove 612 238 click 1; sleep "$pause"; xdotool type --delay 20 "$a"; sleep "$pause"
-  xdotool mousemove 612 266 click 1; sleep "$pause"; xdotool type --delay 20 "$b"; sleep "$pause"
-  xdotool mousemove 440 513 click 1; sleep "$pause"                         # pin to CPU
-  xdotool mousemove 540 513 click 1; sleep "$pause"                         # which CPU
+  xdotool mousemove 612 224 click 1; sleep "$pause"; xdotool type --delay 20 "$a"; sleep "$pause"
+  xdotool mousemove 612 252 click 1; sleep "$pause"; xdotool type --delay 20 "$b"; sleep "$pause"
+  xdotool mousemove 440 527 click 1; sleep "$pause"                         # pin to CPU
+  xdotool mousemove 540 527 click 1; sleep "$pause"                         # which CPU
   xdotool key ctrl+a; xdotool type "$pin"; xdotool key Return; sleep "$pause"
-  xdotool mousemove 370 629 click 1                                         # ▶ Start
+  xdotool mousemove 370 643 click 1                                         # ▶ Start
   for _ in $(seq 300); do running && return 0; sleep 0.01; done
   return 1
 }
