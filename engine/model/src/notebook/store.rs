@@ -29,9 +29,12 @@ pub const EXPORTS_DIR: &str = "exports";
 /// The schema version this build writes. Version 2 added the documents'
 /// writing (answers, citations, placement deadlines); version 3 the rows'
 /// snapshots (the stated Environment kept with every row, SPEC N9); version
-/// 4 a note's source and a summary typed by hand (N12). Older files are read
-/// and saved as version 4, their rows as recorded.
-pub const SCHEMA_VERSION: u32 = 4;
+/// 4 a note's source and a summary typed by hand (N12); version 5 a
+/// prediction's committed figure and the rows that answer it (N14) and a
+/// run's build recipe (N15), so a build before them says the file is newer
+/// instead of failing on a field it does not know. Older files are read and
+/// saved as version 5, their rows as recorded.
+pub const SCHEMA_VERSION: u32 = 5;
 /// A larger `notebook.ron` is refused as its bytes arrive: 10 000 runs take
 /// about 20 MB, so this leaves room while keeping a hostile file from
 /// exhausting memory.
