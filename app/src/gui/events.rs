@@ -5,8 +5,8 @@ use std::sync::mpsc::TryRecvError;
 use std::time::Instant;
 
 use vernier_engine::harness::{self, EngineEvent};
-use vernier_engine::notebook::Notebook;
 use vernier_engine::notebook::pending::{Edit, Recording};
+use vernier_engine::notebook::{AnsweredBy, Notebook};
 use vernier_engine::reproduce::{Original, SideBySide};
 use vernier_engine::soak::record;
 
@@ -263,7 +263,12 @@ impl VernierApp {
                 },
             })
         });
+        // SPEC N14: the prediction the New run dialog said this run answers.
+        let answers = self.dialogs.answers_on_record.take();
         let Some(applied) = applied else { return };
+        if let (Some(prediction), false) = (answers, applied.failed) {
+            self.answer_recorded(prediction, &applied.runs);
+        }
         if let Some(&last) = applied.runs.last() {
             self.select_run(last);
             // A recorded scan shows its sweep, the picture it was run for.
@@ -280,6 +285,24 @@ impl VernierApp {
             let mine: Vec<_> = applied.runs.iter().map(|&n| self.doc.notebook.run(n)).collect();
             dialog.outcome = SideBySide::new(&original, &result, &mine).map(|side| (original, side));
         }
+    }
+
+    /// Links `prediction` to the rows just recorded: their comparison, or
+    /// the one run; a sweep's points are answered one by one, from a row.
+    fn answer_recorded(&mut self, prediction: u32, runs: &[u32]) {
+        let nb = &self.doc.notebook;
+        let by = match (runs, runs.last().and_then(|&n| nb.pair_of(n))) {
+            (_, Some((pair, _))) => AnsweredBy::Comparison(pair.number),
+            ([run], None) => AnsweredBy::Run(*run),
+            _ => {
+                let text = format!(
+                    "P{prediction} is not linked: a sweep answers a prediction by one of its points (select the \
+                     point's row, then Answers a prediction…)"
+                );
+                return self.say(text, true);
+            }
+        };
+        self.commands.push(AppCommand::AnswerPrediction(prediction, by));
     }
 
     /// Their row and its source, when the finished run reproduced it.

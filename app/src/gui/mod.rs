@@ -449,6 +449,9 @@ struct Measuring {
 #[derive(Default)]
 struct Dialogs {
     new_run: Option<new_run::NewRunForm>,
+    /// The prediction the run started from the New run dialog answers,
+    /// linked when its rows are recorded (SPEC N14).
+    answers_on_record: Option<u32>,
     /// The New run dialog's "Try once" in flight: its number (an answer to
     /// an earlier one is ignored) and the flag that stops its process.
     trying: Option<(u64, Arc<std::sync::atomic::AtomicBool>)>,
@@ -1147,10 +1150,14 @@ impl eframe::App for VernierApp {
             }
         });
         if let Some(form) = &mut self.dialogs.new_run {
+            form.answerable = views::answerable(&self.doc.notebook);
             let mut action = None;
             egui::Modal::new(egui::Id::unique("new-run")).show(ui.ctx(), |ui| action = form.ui(ui));
             match action {
-                Some(new_run::NewRunAction::Start(spec)) => self.commands.push(AppCommand::StartRun(spec)),
+                Some(new_run::NewRunAction::Start(spec)) => {
+                    self.dialogs.answers_on_record = form.answers;
+                    self.commands.push(AppCommand::StartRun(spec))
+                }
                 Some(new_run::NewRunAction::TryOnce { argv, metric, timeout }) => {
                     self.commands.push(AppCommand::TryOnce { argv, metric, timeout })
                 }

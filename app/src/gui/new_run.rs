@@ -84,6 +84,12 @@ pub struct NewRunForm {
     /// After a kernel run, the sanity check: twice the input against twice
     /// the time, and the clock estimate (SPEC E12).
     pub sanity: bool,
+    /// The prediction the run answers once recorded (SPEC N14): its number.
+    pub answers: Option<u32>,
+    /// The predictions it may answer, `(number, "P1 — figure")`: those
+    /// recorded before now, set by the window each frame; no row is shown
+    /// when there are none.
+    pub answerable: Vec<(u32, String)>,
 }
 
 /// How the program's own figure is found in its output (SPEC E17).
@@ -171,6 +177,8 @@ impl Default for NewRunForm {
             figure_each: false,
             tried: None,
             sanity: false,
+            answers: None,
+            answerable: Vec::new(),
         }
     }
 }
@@ -577,7 +585,34 @@ impl NewRunForm {
                  how far the machine itself moved (S14); one subject only",
             );
             ui.end_row();
+            if !self.answerable.is_empty() {
+                self.answers_ui(ui);
+            }
         });
+    }
+
+    /// Which prediction the run answers (SPEC N14): linked once it is
+    /// recorded — the comparison when there are two commands, else the run.
+    fn answers_ui(&mut self, ui: &mut Ui) {
+        let label = ui.label("Answers");
+        let shown = |n: Option<u32>| {
+            n.and_then(|n| self.answerable.iter().find(|(k, _)| *k == n)).map_or("no prediction", |(_, t)| t.as_str())
+        };
+        let selected = shown(self.answers).to_owned();
+        let mut answers = self.answers;
+        egui::ComboBox::from_id_salt("new-run-answers")
+            .selected_text(selected)
+            .width(360.0)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut answers, None, "no prediction");
+                for (n, text) in &self.answerable {
+                    ui.selectable_value(&mut answers, Some(*n), text.as_str());
+                }
+            })
+            .response
+            .labelled_by(label.id);
+        self.answers = answers;
+        ui.end_row();
     }
 
     /// The scan's parameters and the figure's fields (SPEC E16, E17).

@@ -311,6 +311,39 @@ fn predict_run_lock_discard() {
     assert!(on_disk.runs()[0].discarded.is_some());
 }
 
+// SPEC N14 (issue 36): the New run dialog names the prediction the run
+// answers; once the run is recorded the link is made, its seal untouched.
+#[test]
+fn the_new_run_dialog_answers_a_prediction() {
+    use vernier_engine::notebook::{AnsweredBy, Committed, PredictionText};
+    let (_tmp, dir, mut nb) = new_notebook("answers from the dialog");
+    let text = PredictionText {
+        experiment: "seq at 1 MiB".into(),
+        predict: "a few ns per access".into(),
+        why: "fits in L2".into(),
+        figure: Committed::parse("median 2 ns/access ± 1000 %").ok(),
+    };
+    nb.add_prediction(text, chrono::Utc::now()).expect("P1");
+    store::replace(&dir, &nb).expect("save");
+    let mut harness = app_on(dir.clone());
+    harness.get_by_label("Runs  (0)").click();
+    harness.run();
+    harness.get_by_label("▶ New run…").click();
+    harness.run();
+    harness.get_by_label("Answers").click();
+    harness.run();
+    harness.get_by_label("P1 — median 2 ns/access ± 1000 %").click();
+    harness.run();
+    harness.get_by_label("▶ Start").click();
+    harness.run();
+    step_until(&mut harness, "the run and its answer to be saved", |app| {
+        app.notebook().runs().len() == 1 && !app.notebook().answers().is_empty() && app.saved()
+    });
+    let on_disk = store::load(&dir).expect("reload");
+    assert_eq!(on_disk.answers()[0].by, AnsweredBy::Run(1));
+    assert!(on_disk.integrity().is_empty(), "answering touched no seal");
+}
+
 // SPEC T1, T10, U: the soak protocol is fixed with a prediction first; the
 // soak started from the window runs, is recorded with its six numbers, locks
 // the prediction, and its chart opens.

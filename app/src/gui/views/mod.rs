@@ -15,6 +15,7 @@ use vernier_engine::notebook::{Document, Notebook, PREDICTIONS_HEADING, SECTIONS
 
 use super::AppCommand;
 pub use environment::machine_fill;
+pub use predictions::answerable;
 pub use runs::{ExtendAsk, SweepPick};
 
 /// The areas of the window, in the side bar's order.

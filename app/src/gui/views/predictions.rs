@@ -130,13 +130,26 @@ pub fn answer_menu(ui: &mut Ui, nb: &Notebook, run: &Run, commands: &mut Vec<App
     }
     ui.menu_button(format!("Answers a prediction ({})…", short_row(&by)), |ui| {
         for p in before {
-            let figure = p.figure.as_ref().map_or_else(|| p.predict.clone(), ToString::to_string);
-            if ui.button(format!("{} — {}", p.label(), figure)).clicked() {
+            if ui.button(offered(p)).clicked() {
                 commands.push(AppCommand::AnswerPrediction(p.number, by.clone()));
                 ui.close();
             }
         }
     });
+}
+
+/// A prediction as a list of them offers it: `P1 — ratio naive/blocked =
+/// 3 ± 50 %`, its words when it commits no figure.
+fn offered(p: &Prediction) -> String {
+    let figure = p.figure.as_ref().map_or_else(|| p.predict.clone(), ToString::to_string);
+    vernier_engine::display::inert_line(format!("{} — {figure}", p.label()))
+}
+
+/// SPEC N14: the predictions a run started now may answer, as the New run
+/// dialog offers them — every one written so far (an amendment's figure is
+/// in force for rows measured after it).
+pub fn answerable(nb: &Notebook) -> Vec<(u32, String)> {
+    nb.predictions().iter().filter(|p| p.amends.is_none()).map(|p| (p.number, offered(p))).collect()
 }
 
 pub fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
