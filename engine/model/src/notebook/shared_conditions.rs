@@ -4,7 +4,13 @@
 //! differs in just the same way, as the course's log writes "as S1". The
 //! rows keep every condition; this is only how a table shows them.
 
+use std::collections::{HashMap, VecDeque};
+
 use super::condition::BriefPart;
+
+/// How many of the latest distinct ways rows differ a row may be said
+/// through ("as run 3 but …").
+const ANCHORS: usize = 16;
 
 /// One row's brief conditions, and how another row's cell names it.
 #[derive(Debug, Clone)]
@@ -65,23 +71,37 @@ impl SharedConditions {
         };
         let own: Vec<Vec<&BriefPart>> =
             rows.iter().map(|row| row.parts.iter().filter(|part| !shared.contains(part)).collect()).collect();
-        let cells = own
-            .iter()
-            .enumerate()
-            .map(|(i, parts)| {
-                if parts.is_empty() {
-                    return nothing_more.to_owned();
+        // Each distinct way of differing, by the first row that said it;
+        // a row that differs in some values from one of the last
+        // ANCHORS of them says so through it. Bounded, so a notebook of
+        // 10 000 runs splits in one pass, not in every pair of rows.
+        let mut first_of: HashMap<String, usize> = HashMap::new();
+        let mut anchors: VecDeque<usize> = VecDeque::new();
+        let mut cells = Vec::with_capacity(rows.len());
+        for (i, parts) in own.iter().enumerate() {
+            if parts.is_empty() {
+                cells.push(nothing_more.to_owned());
+                continue;
+            }
+            let whole = join(parts.iter().copied());
+            let through = match first_of.get(&whole) {
+                Some(&k) => Some(format!("as {}", rows[k].label)),
+                None => anchors
+                    .iter()
+                    .filter_map(|&k| reference(&rows[k].label, &own[k], parts))
+                    .min_by_key(|text| text.chars().count()),
+            };
+            // Naming an earlier row only when that is shorter than saying it.
+            let cell = through.filter(|text| text.chars().count() < whole.chars().count()).unwrap_or(whole.clone());
+            if let std::collections::hash_map::Entry::Vacant(entry) = first_of.entry(whole) {
+                entry.insert(i);
+                anchors.push_back(i);
+                if anchors.len() > ANCHORS {
+                    anchors.pop_front();
                 }
-                let whole = join(parts.iter().copied());
-                // The shortest way to say it through an earlier row, when
-                // that is shorter than saying it again.
-                (0..i)
-                    .filter_map(|k| reference(&rows[k].label, &own[k], parts))
-                    .min_by_key(|text| text.chars().count())
-                    .filter(|text| text.chars().count() < whole.chars().count())
-                    .unwrap_or(whole)
-            })
-            .collect();
+            }
+            cells.push(cell);
+        }
         Self { shared, cells }
     }
 
@@ -143,5 +163,22 @@ mod tests {
         machine.parts[0].facet = Facet::Machine;
         let split = SharedConditions::of(&[row("run 1", &["a"]), machine], "-");
         assert!(split.shared.is_empty(), "{split:?}");
+    }
+
+    // SPEC D8: ten thousand rows split in one pass; a row alike an early
+    // one still names it, however far back.
+    #[test]
+    fn many_rows_split_in_one_pass() {
+        let mut rows: Vec<RowParts> = (1..=10_000)
+            .map(|n| {
+                let canary = format!("canary end/start: {:.3}", 0.9 + f64::from(n % 97) / 1000.0);
+                row(&format!("run {n}"), &["power source: mains", "placement used: pinned to CPU 1", &canary])
+            })
+            .collect();
+        rows.push(row("run 10001", &["power source: mains", "placement used: pinned to CPU 1", "canary end/start: 0.900"]));
+        let split = SharedConditions::of(&rows, "-");
+        assert_eq!(split.shared_text(), "power source: mains; placement used: pinned to CPU 1");
+        assert_eq!(split.cells[10_000], "as run 97", "the first row whose canary read 0.900");
+        assert_eq!(split.cells.len(), 10_001);
     }
 }
