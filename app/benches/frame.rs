@@ -54,8 +54,17 @@ fn main() {
     // which then has to be copied.
     let mut harness_edit = harness(&big);
     settle(&mut harness_edit);
-    for (name, wait) in [("10 000 runs, an edit after the last save", true), ("10 000 runs, edits back to back", false)]
-    {
+    // Last, with the Runs table shown: an edit makes it say its
+    // conditions once again, for every run (D8).
+    for (name, wait, section) in [
+        ("10 000 runs, an edit after the last save", true, None),
+        ("10 000 runs, edits back to back", false, None),
+        ("10 000 runs, an edit beside the Runs table", true, Some(Section::Runs)),
+    ] {
+        if let Some(section) = section {
+            harness_edit.state_mut().apply(AppCommand::Show(section));
+            settle(&mut harness_edit);
+        }
         let edits: Vec<Duration> = (0..30)
             .map(|i| {
                 while wait && !harness_edit.state().saved() {

@@ -185,6 +185,9 @@ pub enum AppCommand {
     RecordImport(Arc<vernier_engine::import::Prepared>),
     /// Start a benchmark.
     StartRun(Box<BenchSpec>),
+    /// Work out, off the UI thread, the Runs table's conditions said once
+    /// for the notebook at this revision (SPEC D8).
+    SayConditionsOnce(u64),
     /// Run a command once and read its figure for the New run dialog,
     /// recording nothing (SPEC E17, U3).
     TryOnce {
@@ -599,6 +602,29 @@ impl VernierApp {
         self.doc.unsaved.len()
     }
 
+    /// Works out the Runs table's conditions said once (SPEC D8) on a
+    /// thread of its own, from the notebook as it is at `revision`, and
+    /// hands them to the table; a thread started from the UI thread keeps
+    /// its CPUs, so it stays off a pinned run's (E15).
+    fn say_conditions_once(&mut self, revision: u64) {
+        let nb = Arc::clone(&self.doc.notebook);
+        let Some(reply) = self.files.io.as_ref().map(io::Io::reply) else { return };
+        let spawned = std::thread::Builder::new().name("vernier-conditions".into()).spawn(move || {
+            let split = nb.runs_conditions();
+            let shared = split.shared_text();
+            let cells: Vec<(u32, String)> = nb.runs().iter().map(|r| r.number).zip(split.cells).collect();
+            reply.done(Box::new(move |app: &mut VernierApp| {
+                app.views.runs.table.conditions_said(revision, shared, cells);
+            }));
+        });
+        if let Err(e) = spawned {
+            self.say(
+                format!("the Runs table shows each run's conditions whole: no thread to say them once ({e})"),
+                true,
+            );
+        }
+    }
+
     fn say(&mut self, text: impl Into<String>, error: bool) {
         self.status = Some((text.into(), error));
     }
@@ -753,6 +779,7 @@ impl VernierApp {
                 return;
             }
             AppCommand::TryOnce { argv, metric, timeout } => return self.try_once(argv, metric, timeout),
+            AppCommand::SayConditionsOnce(revision) => return self.say_conditions_once(revision),
             AppCommand::CancelRun => return self.cancel_run(),
             AppCommand::ToggleTheme => {
                 self.settings.dark = !self.settings.dark;

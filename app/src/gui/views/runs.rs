@@ -249,10 +249,16 @@ impl Grouping {
 pub struct RunsTable {
     revision: Option<u64>,
     groups: Vec<Option<Grouping>>,
-    /// The Conditions said once (SPEC D8): what every run shares, shown
-    /// above the table, and each run's own cell by run number.
+    /// The Conditions said once (SPEC D8) for the notebook at
+    /// `conditions_for`: what every run shares, shown above the table, and
+    /// each run's own cell by run number. Worked out off the UI thread
+    /// (10 000 runs take a quarter of a second); until it comes, each row
+    /// shows its conditions whole.
     shared: String,
     conditions: Vec<(u32, String)>,
+    conditions_for: Option<u64>,
+    /// The revision the split was last asked for.
+    conditions_asked: Option<u64>,
     /// The selection is scrolled into view once, when it changes, so the
     /// student can scroll away from it.
     scrolled_to: Option<u32>,
@@ -260,19 +266,33 @@ pub struct RunsTable {
 
 impl RunsTable {
     /// What the table shows of the notebook at `revision`, worked out
-    /// again only when the notebook changed.
-    fn refresh(&mut self, nb: &Notebook, lines: &[RunsLine<'_>], revision: u64) {
+    /// again only when the notebook changed; the conditions said once are
+    /// asked of a worker (see `AppCommand::SayConditionsOnce`).
+    fn refresh(&mut self, nb: &Notebook, lines: &[RunsLine<'_>], revision: u64, commands: &mut Vec<AppCommand>) {
         if self.revision != Some(revision) || self.groups.len() != lines.len() {
             self.groups = lines.iter().map(|&line| Grouping::of(nb, line)).collect();
-            let split = nb.runs_conditions();
-            self.shared = split.shared_text();
-            self.conditions = nb.runs().iter().map(|r| r.number).zip(split.cells).collect();
             self.revision = Some(revision);
+        }
+        if self.conditions_asked != Some(revision) {
+            self.conditions_asked = Some(revision);
+            commands.push(AppCommand::SayConditionsOnce(revision));
         }
     }
 
-    /// Run `number`'s Conditions cell, said once.
-    fn conditions_of(&self, number: u32) -> Option<&str> {
+    /// The conditions said once for the notebook at `revision`, from the
+    /// worker; an answer for an older revision is dropped.
+    pub fn conditions_said(&mut self, revision: u64, shared: String, cells: Vec<(u32, String)>) {
+        if self.conditions_asked == Some(revision) {
+            (self.shared, self.conditions, self.conditions_for) = (shared, cells, Some(revision));
+        }
+    }
+
+    /// Run `number`'s Conditions cell, said once, when the split is of the
+    /// notebook shown.
+    fn conditions_of(&self, number: u32, revision: u64) -> Option<&str> {
+        if self.conditions_for != Some(revision) {
+            return None;
+        }
         let at = self.conditions.binary_search_by_key(&number, |(n, _)| *n).ok()?;
         Some(&self.conditions[at].1)
     }
@@ -322,8 +342,8 @@ fn runs_table(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         kept.scrolled_to = Some(selected);
         lines.iter().position(|l| matches!(l, RunsLine::Run(r) if r.number == selected))
     });
-    kept.refresh(nb, &lines, cx.revision);
-    if !kept.shared.is_empty() {
+    kept.refresh(nb, &lines, cx.revision, cx.commands);
+    if !kept.shared.is_empty() && kept.conditions_for == Some(cx.revision) {
         // D8: what every run shares, once; each row's Conditions the rest.
         ui.add(
             egui::Label::new(
@@ -402,9 +422,9 @@ fn runs_table(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
                                 (RunsLine::Run(run), RunColumn::What) => {
                                     sweep_what(nb, run).unwrap_or_else(|| line.cell(column))
                                 }
-                                (RunsLine::Run(run), RunColumn::Conditions) => {
-                                    kept.conditions_of(run.number).map_or_else(|| line.cell(column), str::to_owned)
-                                }
+                                (RunsLine::Run(run), RunColumn::Conditions) => kept
+                                    .conditions_of(run.number, cx.revision)
+                                    .map_or_else(|| line.cell(column), str::to_owned),
                                 _ => line.cell(column),
                             };
                             let text = if flagged && !discarded {

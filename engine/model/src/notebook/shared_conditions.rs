@@ -175,7 +175,10 @@ mod tests {
                 row(&format!("run {n}"), &["power source: mains", "placement used: pinned to CPU 1", &canary])
             })
             .collect();
-        rows.push(row("run 10001", &["power source: mains", "placement used: pinned to CPU 1", "canary end/start: 0.900"]));
+        rows.push(row(
+            "run 10001",
+            &["power source: mains", "placement used: pinned to CPU 1", "canary end/start: 0.900"],
+        ));
         let split = SharedConditions::of(&rows, "-");
         assert_eq!(split.shared_text(), "power source: mains; placement used: pinned to CPU 1");
         assert_eq!(split.cells[10_000], "as run 97", "the first row whose canary read 0.900");
