@@ -7,25 +7,11 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{foreign_workbook, json, ok, stdout, text, vernier};
+use common::{copy_tree, foreign_workbook, json, ok, stdout, text, vernier};
 
 /// The workbook fixtures.
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/workbooks")
-}
-
-/// Copies `from` into `to`, folders and all.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 /// The fixture notebook copied under `tmp`, with the fixture workbook

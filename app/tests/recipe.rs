@@ -11,7 +11,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 mod common;
-use common::{json, ok, text};
+use common::{copy_tree, json, ok, text};
 
 const PROGRAM: &str = "#include <cstdio>\n#include <cstdlib>\nint main(int argc, char** argv) {\n  long n = argc > \
                        1 ? std::atol(argv[1]) : 10;\n  double s = 0;\n  for (long i = 0; i < n * 1000; ++i) s += \
@@ -98,19 +98,6 @@ impl Lab {
     }
 }
 
-fn copy_folder(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_folder(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).expect("copy");
-        }
-    }
-}
-
 // SPEC N15, R5: the recipe, the compiler's version, the sources' SHA-256
 // and copies and the program's SHA-256 are recorded; the notebook folder
 // alone, copied elsewhere with the project deleted, rebuilds the same
@@ -141,7 +128,7 @@ fn a_recipe_is_recorded_and_rebuilt_from_the_notebook_alone() {
     assert!(text(&long).contains(&format!("compiler: {compiler}")), "{}", text(&long));
 
     // Bob has her notebook folder only.
-    copy_folder(&lab.root.join("alice"), &lab.root.join("alice-copy"));
+    copy_tree(&lab.root.join("alice"), &lab.root.join("alice-copy"));
     std::fs::remove_dir_all(&lab.project).expect("project deleted");
     let copy = lab.nb("alice-copy");
     let bob = lab.nb("bob");

@@ -109,3 +109,17 @@ pub fn foreign_workbook(path: &Path, rows: &[[&str; 10]]) {
     }
     book.save(path).expect("save");
 }
+
+/// Copies `from` into `to`, folders and all.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
