@@ -82,9 +82,14 @@ fn mark(word: Word) -> &'static str {
     }
 }
 
-/// A prediction's outcomes at a glance (N14): one short line per answer —
-/// mark, word, row, observed figure — and the whole sentence on hover.
+/// A prediction's outcomes at a glance (N14): the figure it commits, then
+/// one short line per answer — mark, word, row, observed figure — and the
+/// whole sentence on hover.
 fn outcome_cell(ui: &mut Ui, nb: &Notebook, p: &Prediction) {
+    if let Some(figure) = &p.figure {
+        let predicted = vernier_engine::display::inert_line(format!("predicted {figure}"));
+        ui.add(egui::Label::new(RichText::new(predicted).weak()).wrap());
+    }
     let scored = nb.scored_against(p.number);
     if scored.is_empty() {
         let text = nb.outcome_text(p.number);
