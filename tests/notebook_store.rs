@@ -100,7 +100,7 @@ fn version_1_notebooks_are_migrated() {
 #[test]
 fn escaping_raw_path_is_refused_on_load() {
     let (_tmp, dir, mut nb) = saved_notebook();
-    let run = nb.run(1).expect("run").measurement.clone();
+    let run = (*nb.run(1).expect("run").measurement).clone();
     let mut with_raw = run;
     with_raw.raw_file = Some(vernier_engine::notebook::RawFile {
         path: vernier_engine::notebook::NotebookPath::new("raw/run-2.csv").expect("fine"),
@@ -175,7 +175,7 @@ fn run_columns_are_rounded() {
 fn long_and_short_forms() {
     let (_tmp, _dir, mut nb) = saved_notebook();
     nb.set_environment("Power source", "mains").expect("field");
-    let mut m = nb.run(1).expect("run").measurement.clone();
+    let mut m = (*nb.run(1).expect("run").measurement).clone();
     m.conditions.push(vernier_engine::notebook::Condition::new(
         vernier_engine::notebook::ConditionName::Build,
         "rustc 1.95 -C opt-level=3",

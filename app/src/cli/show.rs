@@ -300,7 +300,7 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "display_unit": r.figures().unit().name(),
             "stats": r.measurement.summary,
             "conditions": r.measurement.conditions,
-            "stated_environment": stated(r.stated.as_ref()),
+            "stated_environment": stated(r.stated.as_deref()),
             "extends": r.measurement.extends,
             // SPEC E17: how the program's own figure was read, and from how many processes.
             "own_figure": r.measurement.figure,

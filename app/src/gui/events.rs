@@ -173,10 +173,13 @@ impl VernierApp {
         self.doc.on_disk_at = chrono::Local::now();
         if self.doc.unsaved.is_empty() {
             // Every change is on disk: show the file as it is now, which
-            // holds any other program's changes too.
+            // holds any other program's changes too (unless it is what the
+            // window shows already).
             self.doc.saving_since = None;
-            self.doc.notebook = Arc::new(saved.notebook);
-            self.doc.changed();
+            if let Some(notebook) = saved.notebook {
+                self.doc.notebook = Arc::new(notebook);
+                self.doc.changed();
+            }
             self.doc.unwritten = saved.unwritten;
         }
         for message in saved.messages {

@@ -98,9 +98,14 @@ pub type Unwritten = Vec<(Document, documents::WritingState)>;
 
 /// What the file holds after the window's changes were applied to it.
 pub struct Saved {
-    /// The notebook as saved: the window's changes on top of the file as
-    /// it was, so another program's changes are in it too.
-    pub notebook: Notebook,
+    /// The notebook as saved — the window's changes on top of the file as
+    /// it was, so another program's changes are in it too — or `None` when
+    /// it is the window's own copy: no other program changed the file and
+    /// every change applied as it did in the window. The window then keeps
+    /// what it shows and what it worked out from it (a re-read of a file
+    /// that did not change would redo that work for 10 000 rows), and the
+    /// copy is dropped here, off the UI thread.
+    pub notebook: Option<Notebook>,
     /// Each change's message, or why the notebook on disk refused it.
     pub messages: Vec<Result<super::Applied, String>>,
     /// The file had been changed by another program since the window last
@@ -453,7 +458,9 @@ fn save_changes(
         }
         None => follow.start(dir.to_path_buf(), stamp),
     }
-    Ok(Box::new(Saved { unwritten: documents::unwritten(&notebook), notebook, messages, changed_elsewhere }))
+    let unwritten = documents::unwritten(&notebook);
+    let notebook = (changed_elsewhere || messages.iter().any(Result::is_err)).then_some(notebook);
+    Ok(Box::new(Saved { unwritten, notebook, messages, changed_elsewhere }))
 }
 
 /// Lets every watch look at the notebook followed; false once the window is gone.

@@ -608,14 +608,12 @@ impl VernierApp {
     /// its CPUs, so it stays off a pinned run's (E15).
     fn say_conditions_once(&mut self, revision: u64) {
         let nb = Arc::clone(&self.doc.notebook);
+        let parts = self.views.runs.table.conditions.parts();
         let Some(reply) = self.files.io.as_ref().map(io::Io::reply) else { return };
         let spawned = std::thread::Builder::new().name("vernier-conditions".into()).spawn(move || {
-            let split = nb.runs_conditions();
-            let shared = split.shared_text();
-            let cells: Vec<(u32, String)> = nb.runs().iter().map(|r| r.number).zip(split.cells).collect();
-            reply.done(Box::new(move |app: &mut VernierApp| {
-                app.views.runs.table.conditions_said(revision, shared, cells);
-            }));
+            let split = views::conditions_once::split(&nb, &parts);
+            drop(nb);
+            reply.done(Box::new(move |app: &mut VernierApp| app.views.runs.table.conditions.answered(revision, split)));
         });
         if let Err(e) = spawned {
             self.say(

@@ -309,6 +309,8 @@ fn predict_run_lock_discard() {
     let on_disk = store::load(&dir).expect("reload");
     assert_eq!(on_disk.runs().len(), 1);
     assert!(on_disk.runs()[0].discarded.is_some());
+    // No other program wrote: the window kept its own copy, which is the file.
+    assert_eq!(harness.state().notebook(), &on_disk);
 }
 
 // SPEC N14 (issue 36): the New run dialog names the prediction the run
@@ -342,6 +344,7 @@ fn the_new_run_dialog_answers_a_prediction() {
     let on_disk = store::load(&dir).expect("reload");
     assert_eq!(on_disk.answers()[0].by, AnsweredBy::Run(1));
     assert!(on_disk.integrity().is_empty(), "answering touched no seal");
+    assert_eq!(harness.state().notebook(), &on_disk, "the window's copy of a recorded run is the file's");
 }
 
 // SPEC T1, T10, U: the soak protocol is fixed with a prediction first; the
@@ -855,7 +858,7 @@ fn run_disabled(harness: &Harness<'static, VernierApp>) -> bool {
 }
 
 /// A measured run of `command`, n = 3, without conditions.
-fn measured(what: &str, command: &[&str]) -> vernier_engine::notebook::Measurement {
+pub(super) fn measured(what: &str, command: &[&str]) -> vernier_engine::notebook::Measurement {
     use vernier_engine::notebook::{Measurement, Tag, WarmupPolicy};
     Measurement {
         what: what.into(),
@@ -1123,7 +1126,7 @@ fn extend_a_run_from_the_window() {
     let dir = tmp.path().join("nb");
     their_notebook(&dir, "true, quick", &["true"]);
     store::change(&dir, |nb| {
-        let mut imported = nb.runs()[0].measurement.clone();
+        let mut imported = (*nb.runs()[0].measurement).clone();
         imported.what = "imported from hyperfine".into();
         imported.warmup = WarmupPolicy::Unknown;
         imported.conditions = vec![Condition::new(ConditionName::Source, "hyperfine export results.json")];

@@ -2,10 +2,12 @@
 //! [`AppCommand`]s; they never change the notebook or touch a file.
 
 mod audit;
+pub mod conditions_once;
 mod documents;
 mod environment;
 mod notes;
 mod predictions;
+mod run_records;
 mod runs;
 mod soaks;
 

@@ -10,9 +10,11 @@ use vernier_engine::compare::{CheckKind, CompareError, RowComparison, compare_ru
 use vernier_engine::consent::InlineCode;
 use vernier_engine::display::inert;
 use vernier_engine::extend::{Claim, EXTENDED_TRIALS, Extension};
-use vernier_engine::notebook::{Notebook, Run, RunColumn, RunStatement, RunsLine, WarmupPolicy};
+use vernier_engine::notebook::{Notebook, Run, RunColumn, RunStatement, RunsLine, Sweep, WarmupPolicy};
 use vernier_engine::sweep_view::SweepView;
 
+use super::conditions_once::ConditionsOnce;
+use super::run_records::RunRecords;
 use super::{Context, hint};
 use crate::gui::{AppCommand, plots};
 
@@ -249,16 +251,9 @@ impl Grouping {
 pub struct RunsTable {
     revision: Option<u64>,
     groups: Vec<Option<Grouping>>,
-    /// The Conditions said once (SPEC D8) for the notebook at
-    /// `conditions_for`: what every run shares, shown above the table, and
-    /// each run's own cell by run number. Worked out off the UI thread
-    /// (10 000 runs take a quarter of a second); until it comes, each row
-    /// shows its conditions whole.
-    shared: String,
-    conditions: Vec<(u32, String)>,
-    conditions_for: Option<u64>,
-    /// The revision the split was last asked for.
-    conditions_asked: Option<u64>,
+    /// The Conditions said once (SPEC D8); until a split of the notebook
+    /// shown comes, each row shows its conditions whole.
+    pub conditions: ConditionsOnce,
     /// The selection is scrolled into view once, when it changes, so the
     /// student can scroll away from it.
     scrolled_to: Option<u32>,
@@ -273,28 +268,9 @@ impl RunsTable {
             self.groups = lines.iter().map(|&line| Grouping::of(nb, line)).collect();
             self.revision = Some(revision);
         }
-        if self.conditions_asked != Some(revision) {
-            self.conditions_asked = Some(revision);
+        if self.conditions.needs_asking(nb.runs(), revision) {
             commands.push(AppCommand::SayConditionsOnce(revision));
         }
-    }
-
-    /// The conditions said once for the notebook at `revision`, from the
-    /// worker; an answer for an older revision is dropped.
-    pub fn conditions_said(&mut self, revision: u64, shared: String, cells: Vec<(u32, String)>) {
-        if self.conditions_asked == Some(revision) {
-            (self.shared, self.conditions, self.conditions_for) = (shared, cells, Some(revision));
-        }
-    }
-
-    /// Run `number`'s Conditions cell, said once, when the split is of the
-    /// notebook shown.
-    fn conditions_of(&self, number: u32, revision: u64) -> Option<&str> {
-        if self.conditions_for != Some(revision) {
-            return None;
-        }
-        let at = self.conditions.binary_search_by_key(&number, |(n, _)| *n).ok()?;
-        Some(&self.conditions[at].1)
     }
 }
 
@@ -343,12 +319,11 @@ fn runs_table(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         lines.iter().position(|l| matches!(l, RunsLine::Run(r) if r.number == selected))
     });
     kept.refresh(nb, &lines, cx.revision, cx.commands);
-    if !kept.shared.is_empty() && kept.conditions_for == Some(cx.revision) {
+    if let Some(shared) = kept.conditions.shared_for(cx.revision) {
         // D8: what every run shares, once; each row's Conditions the rest.
         ui.add(
             egui::Label::new(
-                RichText::new(format!("Every run: {} — a row's Conditions gives only what differs.", kept.shared))
-                    .weak(),
+                RichText::new(format!("Every run: {shared} — a row's Conditions gives only what differs.")).weak(),
             )
             .wrap(),
         );
@@ -423,7 +398,8 @@ fn runs_table(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
                                     sweep_what(nb, run).unwrap_or_else(|| line.cell(column))
                                 }
                                 (RunsLine::Run(run), RunColumn::Conditions) => kept
-                                    .conditions_of(run.number, cx.revision)
+                                    .conditions
+                                    .cell(run.number, cx.revision)
                                     .map_or_else(|| line.cell(column), str::to_owned),
                                 _ => line.cell(column),
                             };
@@ -500,20 +476,25 @@ impl SweepPick {
 #[derive(Default)]
 pub struct SweepCache {
     revision: Option<u64>,
+    /// The runs and sweeps the plots were drawn from: an edit that changes
+    /// neither (a note, a prediction) keeps them.
+    made_from: Option<(RunRecords, Vec<Sweep>)>,
     plots: Vec<(SweepPick, plots::SweepPlot)>,
 }
 
 impl SweepCache {
     /// The recorded sweeps in order, then the kernels' when they have runs.
     fn plots(&mut self, nb: &Notebook, revision: u64) -> &[(SweepPick, plots::SweepPlot)] {
-        if self.revision != Some(revision) {
+        let unchanged = |(runs, sweeps): &(RunRecords, Vec<Sweep>)| runs.are(nb.runs()) && sweeps == nb.sweeps();
+        if self.revision != Some(revision) && !self.made_from.as_ref().is_some_and(unchanged) {
             let recorded = nb.sweeps().iter().filter_map(|s| {
                 SweepView::of_sweep(s, nb).map(|v| (SweepPick::Recorded(s.number), plots::SweepPlot::new(v)))
             });
             let kernels = SweepView::of_kernels(nb).map(|v| (SweepPick::Kernels, plots::SweepPlot::new(v)));
             self.plots = recorded.chain(kernels).collect();
-            self.revision = Some(revision);
+            self.made_from = Some((RunRecords::of(nb.runs()), nb.sweeps().to_vec()));
         }
+        self.revision = Some(revision);
         &self.plots
     }
 

@@ -689,7 +689,7 @@ mod tests {
             number: 2,
             recorded_at: chrono::Utc::now(),
             discarded: None,
-            measurement: Measurement {
+            measurement: std::sync::Arc::new(Measurement {
                 what: "b".into(),
                 command: vec!["b".into()],
                 warmup: WarmupPolicy::Count(1),
@@ -706,7 +706,7 @@ mod tests {
                 work: None,
                 boundary: None,
                 recipe: None,
-            },
+            }),
             stated: None,
         };
         let read = RawTrials::read(&dir, &path).expect("reads");

@@ -10,6 +10,8 @@
 //! (schema 1 and 2) names none: it keeps its conditions as recorded and
 //! says its stated environment was not recorded with it.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -142,8 +144,9 @@ impl From<Notebook> for NotebookFile {
             .runs
             .into_iter()
             .map(|r| {
-                let mut measurement = r.measurement;
-                let (snapshot, own) = table.split(r.stated, std::mem::take(&mut measurement.conditions));
+                let mut measurement = Arc::unwrap_or_clone(r.measurement);
+                let stated = r.stated.map(Arc::unwrap_or_clone);
+                let (snapshot, own) = table.split(stated, std::mem::take(&mut measurement.conditions));
                 measurement.conditions = own;
                 RunFile { number: r.number, recorded_at: r.recorded_at, discarded: r.discarded, snapshot, measurement }
             })
@@ -198,7 +201,13 @@ impl TryFrom<NotebookFile> for Notebook {
                 let own = std::mem::take(&mut measurement.conditions);
                 let (stated, conditions) = join(&snapshots, r.snapshot, own, || format!("run {}", r.number))?;
                 measurement.conditions = conditions;
-                Ok(Run { number: r.number, recorded_at: r.recorded_at, discarded: r.discarded, measurement, stated })
+                Ok(Run {
+                    number: r.number,
+                    recorded_at: r.recorded_at,
+                    discarded: r.discarded,
+                    measurement: Arc::new(measurement),
+                    stated: stated.map(Arc::new),
+                })
             })
             .collect::<Result<_, String>>()?;
         let soaks = file

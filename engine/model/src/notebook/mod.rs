@@ -35,6 +35,8 @@ mod time;
 mod work;
 mod writing;
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -257,7 +259,15 @@ impl Notebook {
     /// inert. The full conditions stay in each run's long form.
     pub fn runs_conditions(&self) -> SharedConditions {
         let rows: Vec<RowParts> = self.runs.iter().map(Run::conditions_parts).collect();
-        let mut split = SharedConditions::of(&rows, AS_SHARED);
+        Self::runs_conditions_of(&rows)
+    }
+
+    /// [`Notebook::runs_conditions`] from each run's
+    /// [`Run::conditions_parts`], in the order of [`Notebook::runs`], worked
+    /// out beforehand: a window keeps a run's parts until its record
+    /// changes.
+    pub fn runs_conditions_of<R: std::borrow::Borrow<RowParts>>(rows: &[R]) -> SharedConditions {
+        let mut split = SharedConditions::of(rows, AS_SHARED);
         for part in &mut split.shared {
             part.text = crate::display::inert_line(std::mem::take(&mut part.text));
         }
@@ -530,7 +540,13 @@ impl Notebook {
         let number = next_number(self.runs.iter().map(|r| r.number));
         self.lock_open(Lock { at, cause: LockCause::Run(number) });
         shared_first(&mut measurement.conditions);
-        self.runs.push(Run { number, recorded_at: at, discarded: None, measurement, stated: Some(stated) });
+        self.runs.push(Run {
+            number,
+            recorded_at: at,
+            discarded: None,
+            measurement: Arc::new(measurement),
+            stated: Some(Arc::new(stated)),
+        });
         number
     }
 
@@ -540,10 +556,10 @@ impl Notebook {
     /// A run already marked keeps its first origin; its numbers never change.
     pub fn mark_copied_from(&mut self, source: &str) {
         for run in &mut self.runs {
-            let conditions = &mut run.measurement.conditions;
-            if !conditions.states(ConditionName::CopiedFrom) {
-                conditions.push(Condition::new(ConditionName::CopiedFrom, source));
+            if run.measurement.conditions.states(ConditionName::CopiedFrom) {
+                continue;
             }
+            Arc::make_mut(&mut run.measurement).conditions.push(Condition::new(ConditionName::CopiedFrom, source));
         }
     }
 
@@ -581,7 +597,7 @@ impl Notebook {
     /// "runs 1–4 were measured on mains" beside the field.
     pub fn stated_differently(&self, field: EnvField) -> Vec<(String, Vec<RowRef>)> {
         let now = self.environment.get(field);
-        let rows = self.runs.iter().map(|r| (RowRef::Run(r.number), r.stated.as_ref()));
+        let rows = self.runs.iter().map(|r| (RowRef::Run(r.number), r.stated.as_deref()));
         let soaks = self.soaks.iter().map(|s| (RowRef::Soak(s.number), s.stated.as_ref()));
         group_rows(
             rows.chain(soaks)

@@ -397,8 +397,8 @@ impl Recording {
                 .map(|r| RecordedRun {
                     number: r.number,
                     at: r.recorded_at,
-                    measurement: r.measurement.clone(),
-                    stated: r.stated.clone(),
+                    measurement: Measurement::clone(&r.measurement),
+                    stated: r.stated.as_deref().cloned(),
                 })
                 .collect(),
             pairs: nb.pairs[before.pairs..].to_vec(),

@@ -1,5 +1,7 @@
 //! Rows of the Runs and Soak runs sections (SPEC N2, N5, N6).
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -195,11 +197,14 @@ pub struct Run {
     pub recorded_at: DateTime<Utc>,
     /// Set when the run was discarded.
     pub discarded: Option<Discard>,
-    /// The measured content.
-    pub measurement: Measurement,
+    /// The measured content, shared between copies of the notebook (the
+    /// window's, the file thread's): a copy costs a reference count per
+    /// row, and changing a row copies that row alone.
+    pub measurement: Arc<Measurement>,
     /// The Environment as stated when the run was recorded (SPEC N9);
-    /// `None` for a row of a notebook written before rows kept it.
-    pub stated: Option<Environment>,
+    /// `None` for a row of a notebook written before rows kept it; shared
+    /// like `measurement` (and between rows with the same snapshot).
+    pub stated: Option<Arc<Environment>>,
 }
 
 impl Run {
@@ -244,7 +249,7 @@ impl Run {
     pub fn context(&self) -> RowContext<'_> {
         RowContext {
             conditions: &self.measurement.conditions,
-            stated: self.stated.as_ref(),
+            stated: self.stated.as_deref(),
             kernel: KernelSpec::from_argv(&self.measurement.command).is_some(),
         }
     }

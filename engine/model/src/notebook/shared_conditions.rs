@@ -4,6 +4,7 @@
 //! differs in just the same way, as the course's log writes "as S1". The
 //! rows keep every condition; this is only how a table shows them.
 
+use std::borrow::Borrow;
 use std::collections::{HashMap, VecDeque};
 
 use super::condition::BriefPart;
@@ -60,17 +61,22 @@ fn reference(label: &str, theirs: &[&BriefPart], parts: &[&BriefPart]) -> Option
 }
 
 impl SharedConditions {
-    /// Splits `rows`; a row that states nothing beyond the shared part
-    /// gets `nothing_more`.
-    pub fn of(rows: &[RowParts], nothing_more: &str) -> Self {
+    /// Splits `rows` (owned, or shared by a caller that keeps them between
+    /// splits); a row that states nothing beyond the shared part gets
+    /// `nothing_more`.
+    pub fn of<R: Borrow<RowParts>>(rows: &[R], nothing_more: &str) -> Self {
         let shared: Vec<BriefPart> = match rows {
-            [first, _, ..] => {
-                first.parts.iter().filter(|part| rows.iter().all(|row| row.parts.contains(part))).cloned().collect()
-            }
+            [first, _, ..] => first
+                .borrow()
+                .parts
+                .iter()
+                .filter(|part| rows.iter().all(|row| row.borrow().parts.contains(part)))
+                .cloned()
+                .collect(),
             _ => Vec::new(),
         };
         let own: Vec<Vec<&BriefPart>> =
-            rows.iter().map(|row| row.parts.iter().filter(|part| !shared.contains(part)).collect()).collect();
+            rows.iter().map(|row| row.borrow().parts.iter().filter(|part| !shared.contains(part)).collect()).collect();
         // Each distinct way of differing, by the first row that said it;
         // a row that differs in some values from one of the last
         // ANCHORS of them says so through it. Bounded, so a notebook of
@@ -85,10 +91,10 @@ impl SharedConditions {
             }
             let whole = join(parts.iter().copied());
             let through = match first_of.get(&whole) {
-                Some(&k) => Some(format!("as {}", rows[k].label)),
+                Some(&k) => Some(format!("as {}", rows[k].borrow().label)),
                 None => anchors
                     .iter()
-                    .filter_map(|&k| reference(&rows[k].label, &own[k], parts))
+                    .filter_map(|&k| reference(&rows[k].borrow().label, &own[k], parts))
                     .min_by_key(|text| text.chars().count()),
             };
             // Naming an earlier row only when that is shorter than saying it.

@@ -7,6 +7,8 @@
 //! statement is kept under a name of its own ("build (stated later)") with
 //! the time it was made.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 
 use super::condition::{Condition, ConditionName, Conditions};
@@ -104,7 +106,7 @@ impl Notebook {
         let sentence = format!("{}: {}", at.format("%Y-%m-%d %H:%M UTC"), said.join(", "));
         let run =
             self.runs.iter_mut().find(|r| r.number == number).ok_or(NotebookError::NoSuchRow(RowRef::Run(number)))?;
-        let m = &mut run.measurement;
+        let m = Arc::make_mut(&mut run.measurement);
         for statement in statements {
             match (statement, statement.name()) {
                 (RunStatement::Warmup(n), _) => {
@@ -210,7 +212,7 @@ mod tests {
     fn a_default_build_may_be_corrected_later() {
         let mut nb = notebook_with_an_import();
         let default = Condition::new(ConditionName::Build, format!("clang -O3 {}", super::super::FROM_ENVIRONMENT));
-        nb.runs[0].measurement.conditions.push(default);
+        Arc::make_mut(&mut nb.runs[0].measurement).conditions.push(default);
         nb.state_run(1, &[RunStatement::Build("gcc -O2".into())], Utc::now()).expect("corrects the default");
         assert_eq!(nb.runs()[0].context().build().as_deref(), Some("gcc -O2 (stated later)"));
         assert!(nb.state_run(1, &[RunStatement::Build("gcc -O3".into())], Utc::now()).is_err());
