@@ -583,7 +583,9 @@ fn a3_raw_files_no_row_refers_to_are_named() {
 /// at -O0, a discarded run, placement budgets and a citation — with no
 /// prompt written, exported.
 fn everything_vernier_fills() -> (tempfile::TempDir, std::path::PathBuf, Notebook) {
-    use vernier_engine::import::csv::{CsvSpec, prepare_bytes};
+    use vernier_engine::import::csv::{self, Arms, CsvSpec, prepare_bytes};
+    use vernier_engine::import::pyperf;
+    use vernier_engine::notebook::{Boundary, MetricSpec, OwnFigure, Source};
     use vernier_engine::notebook::{NewSweep, Param};
     let tmp = tempfile::tempdir().expect("tempdir");
     let dir = tmp.path().join("nb");
@@ -668,6 +670,31 @@ fn everything_vernier_fills() -> (tempfile::TempDir, std::path::PathBuf, Noteboo
     let spec = CsvSpec { instrument: Some("driver.cpp, steady_clock".into()), ..CsvSpec::column("t_ms") };
     let prepared = prepare_bytes(Path::new("t.csv"), b"t_ms\n1.21\n1.25\n1.22\n", &spec).expect("prepares");
     prepared.record(&dir, &mut nb, at(60)).expect("records");
+    // A driver's paired CSV (whose comparison Vernier notes), a pyperf
+    // file, and a row of the program's own figure read by a regular
+    // expression: the instruments' own words are Vernier's to write too.
+    let fixture = |name: &str| Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
+    let pair = CsvSpec {
+        arms: Arms::Two(["naive_ms".into(), "blocked_ms".into()]),
+        pair: Some("pair".into()),
+        first: Some("first".into()),
+        instrument: Some("driver.cpp, steady_clock".into()),
+        ..CsvSpec::column("")
+    };
+    csv::prepare(&fixture("matmul-driver.csv"), &pair).expect("csv").record(&dir, &mut nb, at(61)).expect("pair");
+    let pyperf = pyperf::PyperfSpec::default();
+    pyperf::prepare(&fixture("pyperf/sums.json.gz"), &pyperf)
+        .expect("pyperf")
+        .record(&dir, &mut nb, at(62))
+        .expect("pyperf");
+    let mut own = measurement("pointer chase at 1 MiB, its own figure", &[3.1, 3.2, 3.15]);
+    let spec =
+        MetricSpec { source: Source::Regex("ns/access: ([0-9.eE+-]+)".into()), unit: "ns/access".into(), each: false };
+    own.unit = "ns/access".into();
+    own.ns_per_unit = 1.0;
+    own.boundary = Some(Boundary::OwnFigure { metric: spec.describe() });
+    own.figure = Some(OwnFigure { spec, processes: 3, internal: None });
+    record(&dir, &mut nb, own, 63);
     let mut o0 = measurement("matmul ikj, N=512, at -O0", &[50.1, 50.2, 50.3]);
     o0.conditions.push(Condition { field: "build".into(), value: "g++ -O0 -g".into() });
     nb.record_run(o0, at(70));

@@ -14,7 +14,6 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 
 use crate::bounded::ReadError;
-use crate::display::full_stop;
 use crate::harness::raw::{self, RawError};
 use crate::notebook::{
     Boundary, Condition, ConditionName, Conditions as _, Measurement, NewPair, Notebook, RawFile, Run, Tag,
@@ -197,12 +196,10 @@ impl Prepared {
         if let (Some(new), [a, b]) = (&self.pair, runs.as_slice()) {
             // Both rows were just recorded, so the pair's runs exist.
             if let Ok(number) = notebook.record_pair(new.clone(), [*a, *b], at) {
-                let note = format!(
-                    "Comparison C{number}: runs {a} (A) and {b} (B), imported from {}: {}",
-                    self.name,
-                    full_stop(&new.evidence().passage(None))
-                );
-                let _ = notebook.add_note(&note, at);
+                let how = format!("imported from {}", self.name);
+                if let Some(note) = notebook.pairs().iter().find(|p| p.number == number).map(|p| p.note(&how)) {
+                    let _ = notebook.add_note(&note, at);
+                }
                 pair = Some(number);
             }
         }

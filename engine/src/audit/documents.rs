@@ -60,6 +60,21 @@ const SETUP: [&str; 11] = [
 /// A17. The Runs sheet is read by its Tag column, the Notes sheet as prose.
 const WORKBOOK_SHEETS: [&str; 5] = ["Environment", "Predictions", "Comparisons", "Sweeps", "Soak runs"];
 
+/// Marks the Notes sheet's rows that restate a comparison word for word, as
+/// Vernier noted it when recording it (see `Pair::restated_by`): they say
+/// again what the Comparisons sheet derives from two tagged rows, so they
+/// hold no result of their own to tag (A7). A note a student wrote is read
+/// as prose, whatever it says.
+fn restated_comparisons(nb: &Notebook, lines: &mut [Line]) {
+    let vernier_wrote = |text: &str| {
+        nb.notes().iter().any(|n| n.source.is_none() && n.text == text)
+            && nb.pairs().iter().any(|p| p.restated_by(text))
+    };
+    for line in lines.iter_mut().filter(|l| l.section == "Notes and anomalies") {
+        line.no_results |= line.cells.iter().flatten().any(|cell| vernier_wrote(cell));
+    }
+}
+
 /// Runs the document checks; returns whether the files on disk were read.
 pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Finding>) -> bool {
     let stems = Document::ALL.map(Document::stem);
@@ -145,13 +160,16 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
             }
             Document::AiUsage => Ok(text_lines(&String::from_utf8_lossy(&content))),
         };
-        let lines = match lines {
+        let mut lines = match lines {
             Ok(lines) => lines,
             Err(e) => {
                 out.push(finding(Check::A11, Place::Exports, format!("{stem} cannot be read: {e}")));
                 continue;
             }
         };
+        if document == Document::Measurements {
+            restated_comparisons(nb, &mut lines);
+        }
         if documents::template(document).is_some() {
             unfinished(dir, document, &lines, out);
         }

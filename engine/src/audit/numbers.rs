@@ -19,7 +19,8 @@
 //!     (`3rd`); a year in brackets (`(2019)`); a list's own numbering;
 //!   - a date or a time of day (`2026-11-30`, `30 November`, `06:05`, `9 am`);
 //!   - a count of repetitions, CPUs, threads or items (`n=31`, `warm-up 3`,
-//!     `31 repetitions`, `5 internal trials`, `8 logical CPUs`, `4 threads`);
+//!     `31 repetitions`, `5 internal trials`, `8 logical CPUs`, `4 threads`,
+//!     `8192 loops`);
 //!   - what was run: a parameter (`N=512`, `SIZE over 16 KiB … 64 MiB`,
 //!     `128×128`, `tile 24`); the size of an input (`a 16 KiB working set`,
 //!     `the chase at 64 MiB`, `working sets of 16 and 64 KiB`); a protocol's
@@ -176,9 +177,11 @@ const SETTINGS_BEFORE: [&str; 9] = ["tile", "size", "stride", "seed", "batch", "
 
 /// Words right after a number (or one word further: `5 internal trials`)
 /// that say it counts.
-const COUNT_NOUNS: [&str; 62] = [
+const COUNT_NOUNS: [&str; 64] = [
     "repetitions",
     "repetition",
+    "loops",
+    "loop",
     "reps",
     "trials",
     "trial",

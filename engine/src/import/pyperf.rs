@@ -338,7 +338,9 @@ impl<'a> Trials<'a> {
     fn instrument(&self, metadata: &Map<String, Value>) -> String {
         let get = |key: &str| metadata.get(key).map(|v| from_file::shown(&from_file::json_text(v)));
         let version = get("perf_version").map(|v| format!(" {v}")).unwrap_or_default();
-        let timer = get("timer").map(|t| format!(" ({t})")).unwrap_or_default();
+        // The timer as pyperf names it, in backticks like code: its
+        // resolution is pyperf's text, no result of this row's (A7).
+        let timer = get("timer").map(|t| format!(" (timer `{t}`)")).unwrap_or_default();
         let loops = get("loops").map(|l| format!(", {l} loops per value")).unwrap_or_default();
         let inner = get("inner_loops").map(|l| format!(" × {l} inner loops")).unwrap_or_default();
         let calibration = match self.calibration {
@@ -454,7 +456,7 @@ mod tests {
         assert_eq!(
             c.value_of(ConditionName::Instrument),
             Some(
-                "pyperf 2.11.0: wall time per loop (clock_gettime(CLOCK_MONOTONIC), resolution: 1.00 ns), \
+                "pyperf 2.11.0: wall time per loop (timer `clock_gettime(CLOCK_MONOTONIC), resolution: 1.00 ns`), \
                  8192 loops per value; 3 processes × 3 values, 1 calibration run skipped"
             )
         );

@@ -10,7 +10,6 @@ use chrono::{DateTime, Utc};
 
 use super::raw::{self, RawError};
 use super::{BenchResult, ScanSpec};
-use vernier_model::display::full_stop;
 use vernier_model::notebook::{
     Boundary, Condition, ConditionKind, ConditionName, EnvField, Environment, Measurement, NewPair, NewSweep, Notebook,
     NotebookPath, RawFile, Tag,
@@ -189,10 +188,10 @@ pub fn add_rows_extending(
             paired: result.paired.clone(),
             order: result.order.clone(),
         };
-        let said = full_stop(&pair.evidence().passage(None));
         // Both rows were just recorded, so the pair's runs exist.
-        if let Ok(number) = notebook.record_pair(pair, [*a, *b], at) {
-            let note = format!("Comparison C{number}: runs {a} (A) and {b} (B), interleaved: {said}");
+        if let Ok(number) = notebook.record_pair(pair, [*a, *b], at)
+            && let Some(note) = notebook.pairs().iter().find(|p| p.number == number).map(|p| p.note("interleaved"))
+        {
             let _ = notebook.add_note(&note, at);
         }
     }

@@ -34,8 +34,10 @@ impl MetricSpec {
     /// What the row's instrument is, in words.
     pub fn describe(&self) -> String {
         let source = match &self.source {
-            Source::Regex(r) => format!("regular expression '{}'", crate::display::inert(r)),
-            Source::JsonKey(k) => format!("JSON key '{}'", crate::display::inert(k)),
+            // In backticks, as code is written in a document: its digits
+            // are no results (A7).
+            Source::Regex(r) => format!("regular expression `{}`", crate::display::inert(r)),
+            Source::JsonKey(k) => format!("JSON key `{}`", crate::display::inert(k)),
         };
         let each = if self.each { "every figure a process prints a trial" } else { "one figure per process" };
         format!(

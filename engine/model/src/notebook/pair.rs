@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{Notebook, Run, RunColumn, Tag};
-use crate::display::inert_line;
+use crate::display::{full_stop, inert_line};
 use crate::stats::{Comparison, Evidence, OrderCheck, Summary};
 
 /// A comparison row, shown as `C{number}`.
@@ -66,6 +66,26 @@ impl Pair {
     /// evidence (SPEC S15): every face says the comparison through it.
     pub fn evidence(&self) -> Evidence<'_> {
         Evidence::new(&self.verdict, [&self.labels[0], &self.labels[1]], self.paired.as_ref(), self.order.as_ref())
+    }
+
+    /// The note Vernier adds when it records the comparison: its rows,
+    /// `how` they were measured (`interleaved`, `imported from
+    /// driver.csv`), then its evidence as its own row says it.
+    pub fn note(&self, how: &str) -> String {
+        format!("{}{how}: {}", self.note_opening(), full_stop(&self.evidence().passage(None)))
+    }
+
+    /// True when `text` is the comparison's [`Pair::note`]: it restates the
+    /// evidence, derived from the two tagged rows, word for word — no
+    /// result of its own to tag (A7), unlike a note a student writes.
+    pub fn restated_by(&self, text: &str) -> bool {
+        text.strip_prefix(&self.note_opening())
+            .is_some_and(|rest| rest.ends_with(&format!(": {}", full_stop(&self.evidence().passage(None)))))
+    }
+
+    /// How [`Pair::note`] opens: `Comparison C1: runs 15 (A) and 16 (B), `.
+    fn note_opening(&self) -> String {
+        format!("Comparison {}: runs {} (A) and {} (B), ", self.label(), self.runs[0], self.runs[1])
     }
 
     /// The pair's line in the Runs table, under its two rows, cell by
