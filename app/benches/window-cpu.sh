@@ -34,9 +34,10 @@
 #
 # Needs a release build (VERNIER=path, default ${CARGO_TARGET_DIR:-target}/release/vernier),
 # Xvfb, xdotool, taskset, python3 and at least 2 CPUs. The New run dialog is
-# filled by clicking at its fixed place in the 1280×800 window (its layout as
-# of issue 37: the recipe's tick under Build moved it); if the
-# layout moves, the script says the run did not start
+# filled by clicking at its fixed place in the 1280×800 window (since issue
+# 35 a dialog keeps its size whatever it holds, so its fields no longer move
+# when the Command tab is chosen); if the layout moves, the script says the
+# run did not start
 # and keeps a screenshot when ImageMagick's `import` is there.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -171,13 +172,13 @@ start_from_window() {
   xdotool windowfocus --sync "$wid" 2>/dev/null || true
   xdotool key Escape; sleep "$pause"
   xdotool key ctrl+r; sleep "$pause"
-  xdotool mousemove 481 231 click 1; sleep "$pause"                         # Command
-  xdotool mousemove 612 224 click 1; sleep "$pause"; xdotool type --delay 20 "$a"; sleep "$pause"
-  xdotool mousemove 612 252 click 1; sleep "$pause"; xdotool type --delay 20 "$b"; sleep "$pause"
-  xdotool mousemove 440 527 click 1; sleep "$pause"                         # pin to CPU
-  xdotool mousemove 540 527 click 1; sleep "$pause"                         # which CPU
+  xdotool mousemove 481 88 click 1; sleep "$pause"                          # Command
+  xdotool mousemove 612 110 click 1; sleep "$pause"; xdotool type --delay 20 "$a"; sleep "$pause"
+  xdotool mousemove 612 138 click 1; sleep "$pause"; xdotool type --delay 20 "$b"; sleep "$pause"
+  xdotool mousemove 440 433 click 1; sleep "$pause"                         # pin to CPU
+  xdotool mousemove 540 433 click 1; sleep "$pause"                         # which CPU
   xdotool key ctrl+a; xdotool type "$pin"; xdotool key Return; sleep "$pause"
-  xdotool mousemove 370 643 click 1                                         # ▶ Start
+  xdotool mousemove 370 737 click 1                                         # ▶ Start
   for _ in $(seq 300); do running && return 0; sleep 0.01; done
   return 1
 }

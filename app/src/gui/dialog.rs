@@ -33,8 +33,11 @@ pub fn fit_width(ui: &mut Ui, width: f32) {
 
 /// A dialog's body, which scrolls, above its footer, which stays in view:
 /// what the `ui` has drawn before the body (a heading), the body and the
-/// footer together take at most the height given, so Close — in the footer —
-/// is on screen however long the body grows.
+/// footer together take the height given, so Close — in the footer — is on
+/// screen however long the body grows. The body takes that room however
+/// little it holds, so the dialog keeps its size and its buttons their
+/// place as the body changes (a preview arriving, a row picked, a field
+/// shown): a button never moves away from the pointer about to click it.
 ///
 /// Two steps, so body and footer may each borrow the dialog's state:
 /// `let (footer, _) = Scrolling::body(ui, height, area, |ui| …);` then
@@ -57,7 +60,7 @@ impl Scrolling {
         let footer_height = ui.data(|d| d.get_temp::<f32>(id)).unwrap_or(FOOTER_GUESS);
         let used = ui.cursor().top() - ui.min_rect().top();
         let room = (max_height - used - footer_height).max(SMALLEST.y / 2.0);
-        let answer = area.max_height(room).show(ui, body).inner;
+        let answer = area.auto_shrink([false, false]).max_height(room).min_scrolled_height(room).show(ui, body).inner;
         (Self { id, footer_height }, answer)
     }
 

@@ -420,7 +420,7 @@ impl ImportForm {
             ui.selectable_value(&mut self.paste, true, "Type or paste numbers");
         });
         let max_height = dialog::max_size(ui.ctx()).y;
-        let body = egui::ScrollArea::vertical().auto_shrink([false, true]);
+        let body = egui::ScrollArea::vertical();
         let (footer, ()) = Scrolling::body(ui, max_height, body, |ui| {
             self.source_ui(ui, &mut action);
             let format = self.preview.as_ref().map_or(Format::Csv, |p| p.format);

@@ -334,7 +334,7 @@ impl NewRunForm {
             ui.selectable_value(&mut self.kernel_mode, false, "Command");
         });
         let max_height = dialog::max_size(ui.ctx()).y;
-        let fields = egui::ScrollArea::vertical().auto_shrink([false, true]);
+        let fields = egui::ScrollArea::vertical();
         let (footer, ()) = Scrolling::body(ui, max_height, fields, |ui| self.fields_ui(ui));
         footer.footer(ui, |ui| self.footer_ui(ui))
     }
@@ -383,10 +383,13 @@ impl NewRunForm {
                 }
             }
             // The window's own Esc (cancel a run) never meets this dialog:
-            // it closes when a run starts.
-            if dialog::close_button(ui, None, true) {
-                outcome = Some(NewRunAction::Close);
-            }
+            // it closes when a run starts. At the right edge, so Try once
+            // (a command's alone) and Stop never move it.
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if dialog::close_button(ui, None, true) {
+                    outcome = Some(NewRunAction::Close);
+                }
+            });
         });
         outcome
     }

@@ -56,7 +56,7 @@ impl SoakForm {
         dialog::fit_width(ui, WIDTH);
         ui.heading("Thermal soak");
         let max_height = dialog::max_size(ui.ctx()).y;
-        let body = egui::ScrollArea::vertical().auto_shrink([false, true]);
+        let body = egui::ScrollArea::vertical();
         let fixed = nb.next_soak_protocol();
         let (footer, fits) = Scrolling::body(ui, max_height, body, |ui| match fixed {
             Some((number, p)) => {

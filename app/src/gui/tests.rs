@@ -1397,6 +1397,41 @@ fn the_sweep_picker_lists_a_recorded_sweep() {
     assert!(harness.state().views.runs.show_sweep);
 }
 
+// SPEC U3 (issue 35): the New run and "Add run from numbers" dialogs keep
+// their buttons in place as what they hold changes — another tab, a field
+// typed into, a problem said, a preview arriving — so a button never moves
+// from under the pointer about to click it.
+#[test]
+fn dialog_buttons_keep_their_place() {
+    let (_tmp, mut harness) = fixture_app();
+    let at = |harness: &Harness<'static, VernierApp>, label: &str| harness.get_by_label(label).rect();
+    open_import(&mut harness);
+    let close = at(&harness, "Close");
+    harness.get_by_label("Type or paste numbers").click();
+    harness.run();
+    assert_eq!(at(&harness, "Close"), close, "another tab");
+    let numbers = harness.get_by_role_and_label(Role::MultilineTextInput, "Numbers");
+    numbers.focus();
+    numbers.type_text("5.712 5.688 5.731\n5.694 5.705\n5.70\n5.71\n5.69\n5.72\n5.73");
+    harness.run();
+    harness.state_mut().dialogs.import.as_mut().expect("open").unit = "ms".into();
+    preview_import(&mut harness);
+    harness.get_by_label_contains("time: median");
+    assert_eq!(at(&harness, "Close"), close, "a preview shown");
+    harness.get_by_label("Close").click();
+    harness.run();
+
+    harness.get_by_label("▶ New run…").click();
+    harness.run();
+    let (start, close) = (at(&harness, "▶ Start"), at(&harness, "Close"));
+    harness.get_by_role_and_label(Role::Button, "Command").click();
+    harness.run();
+    assert_eq!((at(&harness, "▶ Start"), at(&harness, "Close")), (start, close), "the Command tab, empty");
+    type_into(&mut harness, "Command A", "true");
+    harness.run();
+    assert_eq!((at(&harness, "▶ Start"), at(&harness, "Close")), (start, close), "a command typed");
+}
+
 /// Opens the New run dialog on a command.
 fn new_command_run(harness: &mut Harness<'static, VernierApp>, command: &str) {
     harness.get_by_label("▶ New run…").click();

@@ -160,7 +160,7 @@ impl TakeIn {
         ui.heading("Edits made in a spreadsheet");
         ui.label(RichText::new(vernier_engine::display::path(&self.offer.path)).monospace());
         ui.add_space(4.0);
-        let area = egui::ScrollArea::vertical().auto_shrink([false, true]);
+        let area = egui::ScrollArea::vertical();
         let (footer, ()) = Scrolling::body(ui, max_height, area, |ui| match &self.done {
             Some(Ok(merged)) => done_ui(ui, merged),
             Some(Err(e)) => {
