@@ -744,9 +744,13 @@ const MAX_WIDTH: f64 = 60.0;
 /// A word up to this wide is not broken across lines by a narrow column;
 /// a longer one (a path, a hash) may be.
 const WORD_WIDTH: f64 = 12.0;
-/// What a column's least width adds to its widest word or header, as a
-/// share: bold is wider, and a printer's font may round up.
+/// What a column's least width adds to its widest word, as a share: a
+/// printer's font may round up.
 const SPARE: f64 = 1.05;
+/// The same for a header's widest word, which is bold: Calibri's bold is
+/// about a tenth wider than its regular face (`Instructions` wrapped
+/// mid-word at [`SPARE`]).
+const HEADER_SPARE: f64 = 1.15;
 
 /// Each column's width in characters, from its header and `rows`' cells.
 /// A column is at least as wide as its header's widest word and its widest
@@ -758,13 +762,14 @@ const SPARE: f64 = 1.05;
 /// conditions get more room than a tag — at the fewest lines that still
 /// let the sheet print at [`PRINT_PT`] or larger, one page wide.
 fn widths<'a>(headers: &[&str], rows: impl Iterator<Item = &'a [Cell]> + Clone) -> Vec<usize> {
-    let widest_piece = |text: &str| pieces(text).map(|(width, _)| width * SPARE).fold(0.0, f64::max);
+    let widest = |text: &str, spare: f64| pieces(text).map(|(width, _)| width * spare).fold(0.0, f64::max);
+    let widest_piece = |text: &str| widest(text, SPARE);
     // (least, most, longest line of text), in characters.
     let bounds: Vec<(f64, f64, f64)> = headers
         .iter()
         .enumerate()
         .map(|(k, header)| {
-            let (mut least, mut longest) = (widest_piece(header), span(header) * SPARE);
+            let (mut least, mut longest) = (widest(header, HEADER_SPARE), span(header) * HEADER_SPARE);
             for cell in rows.clone().filter_map(|cells| cells.get(k)) {
                 match cell {
                     // A digit is one character; a label's letter may be more (`W1`).
