@@ -59,7 +59,7 @@ pub use path::{NotebookPath, PathError};
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
 pub use recipe::{
     MAX_KEPT_BYTES, MAX_KEPT_SOURCE_BYTES, MAX_SOURCES, Rebuilt, Recipe, RecipeSource, is_confined, kept_name,
-    rebuild_sentence,
+    rebuild_sentence, short_sha256,
 };
 pub use run::{
     Discard, MAX_OPENING_SHARE, MAX_TAIL_SHARE, Measurement, RawFile, RowRef, Run, Soak, SoakNumbers, SoakProtocol,

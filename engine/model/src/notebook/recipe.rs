@@ -120,14 +120,18 @@ impl Recipe {
         let names: Vec<&str> = self.sources.iter().take(8).map(|s| s.path.as_str()).collect();
         let more = self.sources.len().saturating_sub(names.len());
         let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        // A rebuild ran in a scratch folder of mine, not in their project.
+        let rebuilt = self.rebuilt_from.as_ref().map_or_else(String::new, |r| {
+            format!(", rebuilding their recipe ({}) from its kept sources in a scratch folder", r.row)
+        });
         inert(&format!(
-            "run by Vernier just before the warm-up; compiler: {}; {} source(s) ({}{more}), {kept} kept in raw/; \
-             produced {} (SHA-256 {})",
+            "run by Vernier just before the warm-up{rebuilt}; compiler: {}; {} source(s) ({}{more}), {kept} kept in \
+             raw/; produced {} (SHA-256 {})",
             self.compiler,
             self.sources.len(),
             names.join(", "),
             self.program,
-            short(&self.program_sha256)
+            short_sha256(&self.program_sha256)
         ))
         .into_owned()
     }
@@ -145,7 +149,7 @@ impl RecipeSource {
 }
 
 /// The first 12 hex digits of a SHA-256, as short forms show it.
-fn short(hex: &str) -> &str {
+pub fn short_sha256(hex: &str) -> &str {
     hex.get(..12).unwrap_or(hex)
 }
 
@@ -181,7 +185,7 @@ pub fn is_confined(path: &str) -> bool {
 /// the compilers are the same, where else a difference may come from.
 pub fn rebuild_sentence(theirs: &Recipe, mine_sha256: &str, my_compiler: &str) -> String {
     if theirs.program_sha256.eq_ignore_ascii_case(mine_sha256) {
-        return format!("the rebuild produced the same program (SHA-256 {})", short(mine_sha256));
+        return format!("the rebuild produced the same program (SHA-256 {})", short_sha256(mine_sha256));
     }
     let compilers = format!("compilers {} against {}", inert(&theirs.compiler), inert(my_compiler));
     let same_compiler = theirs.compiler.trim() == my_compiler.trim();
@@ -194,8 +198,8 @@ pub fn rebuild_sentence(theirs: &Recipe, mine_sha256: &str, my_compiler: &str) -
     };
     format!(
         "the rebuild produced a different program (SHA-256 {} here, {} theirs): {compilers}{why}",
-        short(mine_sha256),
-        short(&theirs.program_sha256)
+        short_sha256(mine_sha256),
+        short_sha256(&theirs.program_sha256)
     )
 }
 
