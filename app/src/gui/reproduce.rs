@@ -464,11 +464,11 @@ fn recipe_ui(ui: &mut Ui, original: &Original, rebuild: Option<&Result<(Rebuild,
             ],
         ];
         grid(ui, &format!("recipe{arm}"), rows);
+        ui.add_space(4.0);
     }
     if let Some(Err(why)) = rebuild {
         ui.colored_label(ui.visuals().warn_fg_color, format!("cannot be rebuilt: {}", inert(why)));
     }
-    ui.add_space(4.0);
 }
 
 /// Their workbook's spreadsheet edits, as warnings above the plan: the
