@@ -215,6 +215,11 @@ fn a_comparison_of_two_recipes_is_rebuilt_arm_by_arm() {
     }
     assert!(plan.contains("sources written there (1):"), "one matmul.cpp for both recipes: {plan}");
     assert_eq!(lab.scratch_folders(), 0, "nothing written before the consent");
+    // Without --rebuild, the plan still names each arm's recipe.
+    let plan = text(&vernier_in(&lab.root, &lab.tmp, &["reproduce", &copy, "--row", "1", "--notebook", &bob]));
+    for (arm, recipe) in [("A", recipe_a), ("B", recipe_b)] {
+        assert!(plan.contains(&format!("arm {arm}: their build recipe: {recipe}\n")), "{plan}");
+    }
 
     let out =
         vernier_in(&lab.root, &lab.tmp, &["reproduce", &copy, "--row", "1", "--notebook", &bob, "--rebuild", "--yes"]);

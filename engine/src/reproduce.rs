@@ -465,6 +465,15 @@ impl Original {
         })
     }
 
+    /// The recipes that built the rerun's arms (SPEC N15), each with the
+    /// arm it built: one, named by no arm, for a row alone or a comparison
+    /// built by one recipe; else each arm's own (an arm without one left
+    /// out).
+    pub fn recipes(&self) -> Vec<(&'static str, &Recipe)> {
+        let recipes: Vec<Option<&Recipe>> = self.arms().iter().map(|o| o.recipe.as_ref()).collect();
+        rebuild::distinct_recipes(&recipes).into_iter().filter_map(|(arm, i)| Some((arm, recipes[i]?))).collect()
+    }
+
     /// Which arm of the rerun is this row: 0 for A, 1 for B.
     pub fn arm_index(&self) -> usize {
         usize::from(self.partner.as_ref().is_some_and(|p| p.arm == "B"))
@@ -635,11 +644,15 @@ impl Original {
         // SPEC N15, R5: the recipe their program was built with, and how
         // the rerun gets that program; a rebuild's own lines give each
         // arm's recipe, compilers, program and sources.
-        if let Some(recipe) = self.recipe.as_ref().filter(|_| rerun.rebuild.is_empty()) {
+        let recipes = if rerun.rebuild.is_empty() { self.recipes() } else { Vec::new() };
+        for (arm, recipe) in &recipes {
+            let arm = if arm.is_empty() { String::new() } else { format!("arm {arm}: ") };
             for line in recipe.lines() {
-                let their = if line.starts_with(' ') { "" } else { "their " };
+                let their = if line.starts_with(' ') { String::new() } else { format!("{arm}their ") };
                 programs.push_str(&format!("\n  {their}{line}"));
             }
+        }
+        if !recipes.is_empty() {
             programs.push_str(
                 "\n  rebuild: not asked; the program found here is run (add --rebuild to build it from the sources \
                  their notebook keeps)",

@@ -91,7 +91,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     // R2, N12: what their sheets show that their notebook does not say.
     let mut edited = log.workbook_warning().map(|w| format!("{w}\n")).unwrap_or_default();
     // SPEC R5: a workbook carries the recipe and hashes, not the sources.
-    if folder.is_none() && original.recipe.is_some() {
+    if folder.is_none() && !original.recipes().is_empty() {
         edited.push_str(
             "their build recipe and its hashes are shown below; the sources are not in a workbook (they are in the \
              notebook folder's raw/)\n",

@@ -422,21 +422,12 @@ impl Dialog {
 /// from what their log keeps.
 fn recipe_ui(ui: &mut Ui, original: &Original, rebuild: Option<&Result<(Rebuild, Rerun), String>>) {
     const NOT_ASKED: &str = "not run before consent (not a bare known compiler name on PATH)";
-    let builds: Vec<(String, &Recipe, String)> = match rebuild {
-        Some(Ok((rebuild, _))) => rebuild
-            .builds()
-            .into_iter()
-            .map(|b| (b.arms, b.recipe, b.compiler_here.unwrap_or(NOT_ASKED).to_owned()))
-            .collect(),
-        // Not rebuildable: each recipe their arms have, the compiler here not asked.
-        _ => {
-            let arms = original.arms();
-            let labels: &[&str] = if arms.len() == 2 { &["A", "B"] } else { &[""] };
-            arms.iter()
-                .zip(labels)
-                .filter_map(|(o, arm)| Some(((*arm).to_owned(), o.recipe.as_ref()?, "not asked".to_owned())))
-                .collect()
+    let builds: Vec<(&str, &Recipe, &str)> = match rebuild {
+        Some(Ok((rebuild, _))) => {
+            rebuild.builds().into_iter().map(|b| (b.arm, b.recipe, b.compiler_here.unwrap_or(NOT_ASKED))).collect()
         }
+        // Not rebuildable: each recipe their arms have, the compiler here not asked.
+        _ => original.recipes().into_iter().map(|(arm, recipe)| (arm, recipe, "not asked")).collect(),
     };
     let folder = match rebuild {
         Some(Ok((rebuild, _))) => {
@@ -450,7 +441,7 @@ fn recipe_ui(ui: &mut Ui, original: &Original, rebuild: Option<&Result<(Rebuild,
         ui.label(RichText::new(title).strong());
         let rows = [
             ["", "Theirs", "Here"].map(String::from).to_vec(),
-            vec!["Compiler".into(), recipe.compiler.clone(), here],
+            vec!["Compiler".into(), recipe.compiler.clone(), here.to_owned()],
             vec!["Command".into(), recipe.command(), folder.clone()],
             vec![
                 "Program".into(),

@@ -65,11 +65,11 @@ pub struct Rebuild {
     pub compilers_here: Vec<Option<String>>,
 }
 
-/// One recipe of a rebuild and the arms it builds.
+/// One recipe of a rebuild and the arm it builds.
 pub struct Build<'a> {
-    /// `A`, `B`, `A and B`, or empty for a row alone or a comparison
-    /// built by one recipe.
-    pub arms: String,
+    /// `A` or `B`; empty for a row alone or a comparison built by one
+    /// recipe.
+    pub arm: &'static str,
     /// Their recipe.
     pub recipe: &'a Recipe,
     /// The compiler here, when asked before the consent.
@@ -155,26 +155,17 @@ impl Rebuild {
         self.recipes.windows(2).all(|w| w[0] == w[1])
     }
 
-    /// Each distinct recipe, with the arms it builds: one for a row alone
+    /// Each distinct recipe, with the arm it builds: one for a row alone
     /// or a comparison built by one recipe, else arm A's then arm B's.
     pub fn builds(&self) -> Vec<Build<'_>> {
-        if self.one_recipe() {
-            return self
-                .recipes
-                .first()
-                .map(|recipe| Build {
-                    arms: String::new(),
-                    recipe,
-                    compiler_here: self.compilers_here.first().and_then(Option::as_deref),
-                })
-                .into_iter()
-                .collect();
-        }
-        self.recipes
-            .iter()
-            .zip(&self.compilers_here)
-            .zip(["A", "B"])
-            .map(|((recipe, here), arm)| Build { arms: arm.to_owned(), recipe, compiler_here: here.as_deref() })
+        let recipes: Vec<Option<&Recipe>> = self.recipes.iter().map(Some).collect();
+        distinct_recipes(&recipes)
+            .into_iter()
+            .map(|(arm, i)| Build {
+                arm,
+                recipe: &self.recipes[i],
+                compiler_here: self.compilers_here.get(i).and_then(Option::as_deref),
+            })
             .collect()
     }
 
@@ -235,7 +226,7 @@ impl Rebuild {
             crate::display::path(self.folder())
         )];
         for build in self.builds() {
-            let arm = if build.arms.is_empty() { String::new() } else { format!(" (arm {})", build.arms) };
+            let arm = if build.arm.is_empty() { String::new() } else { format!(" (arm {})", build.arm) };
             lines.push(format!("their build recipe{arm}: {}", build.recipe.command()));
             lines.push(format!("their compiler{arm}: {}", inert(&build.recipe.compiler)));
             lines.push(match build.compiler_here {
@@ -275,6 +266,18 @@ impl Rebuild {
     }
 }
 
+/// The arms' recipes (A then B; `None` for an arm without one) told
+/// apart: the arm each one shown is named by and its index — one, named by
+/// no arm, for a row alone or when every arm has the same; else each
+/// arm's own.
+pub(super) fn distinct_recipes(recipes: &[Option<&Recipe>]) -> Vec<(&'static str, usize)> {
+    let present = (0..recipes.len()).filter(|&i| recipes[i].is_some());
+    if recipes.windows(2).all(|w| w[0] == w[1]) {
+        return present.take(1).map(|i| ("", i)).collect();
+    }
+    present.map(|i| (if i == 0 { "A" } else { "B" }, i)).collect()
+}
+
 /// A source's bytes: their kept copy, or a file of `sources_dir` — at its
 /// name, or its base name — with the SHA-256 their row recorded.
 fn source_bytes(source: &RecipeSource, their_folder: &Path, sources_dir: Option<&Path>) -> Result<Vec<u8>, String> {
@@ -304,4 +307,83 @@ fn source_bytes(source: &RecipeSource, their_folder: &Path, sources_dir: Option<
         }
     }
     Err(format!("{not_kept}, and {} holds no file of that SHA-256 at that name", crate::display::path(dir)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notebook::{NotebookPath, WarmupPolicy};
+    use crate::reproduce::Partner;
+
+    /// Their row `row`, measured `./mm`, built by `recipe`.
+    fn row(row: u32, recipe: Option<Recipe>) -> Original {
+        Original {
+            row,
+            what: "./mm".into(),
+            command: vec!["./mm".into()],
+            partner: None,
+            warmup_trials: Some(1),
+            policy: WarmupPolicy::Count(1),
+            timed: 5,
+            median: 1.0,
+            iqr: 0.1,
+            unit: "ms".into(),
+            conditions: Vec::new(),
+            power_source: None,
+            figure: None,
+            boundary: None,
+            recipe,
+        }
+    }
+
+    /// A recipe building `program` from `m.c`, whose SHA-256 is `sha256`.
+    fn recipe(program: &str, sha256: &str, kept: Option<NotebookPath>) -> Recipe {
+        Recipe {
+            argv: vec!["cc".into(), "m.c".into(), "-o".into(), program.into()],
+            shell: false,
+            compiler: "cc 1.0".into(),
+            listed_by: "the files the command names".into(),
+            sources: vec![RecipeSource { path: "m.c".into(), bytes: 4, sha256: sha256.into(), kept }],
+            program: program.into(),
+            program_sha256: "00".repeat(32),
+            rebuilt_from: None,
+        }
+    }
+
+    /// Row 1 as arm A of a comparison whose arm B is `b`.
+    fn compared(a: Original, b: Original) -> Original {
+        let labels = ["A".to_owned(), "B".to_owned()];
+        Original { partner: Some(Partner { arm: "A".into(), other: Box::new(b), paired: None, labels }), ..a }
+    }
+
+    // SPEC R5: an arm of their comparison built without a recipe cannot be
+    // rebuilt, and the refusal names its row.
+    #[test]
+    fn an_arm_without_a_recipe_is_named() {
+        let folder = tempfile::tempdir().expect("tmp");
+        let original = compared(row(1, Some(recipe("fast", &"ab".repeat(32), None))), row(2, None));
+        let refused = Rebuild::prepare(&original, Some(folder.path()), None).expect_err("arm B has no recipe");
+        assert!(matches!(refused, RebuildError::NoRecipe(2)), "{refused}");
+    }
+
+    // SPEC R5: the two recipes of a comparison run in one scratch folder, so
+    // a name their recipes give two different files is refused by name
+    // before anything is written; one file both name is written once.
+    #[test]
+    fn two_recipes_share_one_scratch_folder() {
+        let folder = tempfile::tempdir().expect("tmp");
+        let bytes = b"m();";
+        let sha256 = sha256_hex(bytes);
+        std::fs::create_dir(folder.path().join("raw")).expect("raw");
+        std::fs::write(folder.path().join("raw").join("m.c"), bytes).expect("kept");
+        let kept = NotebookPath::new("raw/m.c").ok();
+        let a = row(1, Some(recipe("fast", &sha256, kept.clone())));
+        let shared = compared(a.clone(), row(2, Some(recipe("slow", &sha256, kept))));
+        let rebuild = Rebuild::prepare(&shared, Some(folder.path()), None).expect("one file, two recipes");
+        assert_eq!(rebuild.builds().len(), 2, "each arm's recipe");
+        assert!(rebuild.plan_lines().contains("sources written there (1):"), "{}", rebuild.plan_lines());
+        let other = compared(a, row(2, Some(recipe("slow", &"cd".repeat(32), None))));
+        let refused = Rebuild::prepare(&other, Some(folder.path()), None).expect_err("two files, one name");
+        assert!(refused.to_string().contains("source m.c: their two recipes name two different files"), "{refused}");
+    }
 }
