@@ -152,7 +152,7 @@ impl Rebuild {
 
     /// Whether every arm is built by one recipe.
     fn one_recipe(&self) -> bool {
-        self.recipes.windows(2).all(|w| w[0] == w[1])
+        self.builds().len() == 1
     }
 
     /// Each distinct recipe, with the arm it builds: one for a row alone
@@ -208,7 +208,7 @@ impl Rebuild {
                 None,
                 [0, 1].map(|i| {
                     let recipe = self.recipes.get(i)?;
-                    Some(BuildStep::rebuild(their(&self.rows[i..=i]), recipe))
+                    Some(BuildStep::rebuild(their(std::slice::from_ref(self.rows.get(i)?)), recipe))
                 }),
             ),
         };
