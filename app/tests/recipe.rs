@@ -394,6 +394,8 @@ fn a_hostile_notebook_cannot_write_outside_the_scratch_folder() {
         ("path: \"matmul.cpp\"", "path: \"../evil.cpp\"", "its name leaves the folder"),
         ("path: \"matmul.cpp\"", "path: \"/tmp/evil.cpp\"", "its name leaves the folder"),
         ("program: \"mm\"", "program: \"../mm\"", "the program's name leaves the folder"),
+        // A hash that is not one is refused on load (a fuzz finding).
+        ("program_sha256: \"", "program_sha256: \"/x\\n  command: true ", "which is not 64 hex digits"),
     ] {
         assert!(original.contains(from), "{from}");
         std::fs::write(&ron, original.replace(from, to)).expect("edit");

@@ -811,6 +811,9 @@ impl Notebook {
             if let Some(why) = plausible::impossible_summary(&run.measurement.summary) {
                 return Err(format!("run {} cannot be a measurement: {why}", run.number));
             }
+            if let Some(recipe) = &run.measurement.recipe {
+                recipe.check().map_err(|why| format!("run {}: {why}", run.number))?;
+            }
         }
         for a in &self.answers {
             if self.prediction(a.prediction).is_none() {
