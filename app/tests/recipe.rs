@@ -143,11 +143,127 @@ fn a_recipe_is_recorded_and_rebuilt_from_the_notebook_alone() {
     assert_eq!(rebuilt["argv"], recipe["argv"]);
     assert_eq!(rebuilt["program_sha256"], recipe["program_sha256"]);
     assert_eq!(rebuilt["rebuilt_from"]["compiler"], compiler);
+    // Named as her row names it; the command keeps where it ran, and the
+    // row says it was rebuilt in a scratch folder.
+    assert_eq!(rows[0]["columns"]["What"], runs[0]["columns"]["What"]);
+    assert_eq!(rows[0]["columns"]["What"], "./mm 10");
+    let ran = rows[0]["command"][0].as_str().expect("command");
+    assert!(ran.starts_with(&lab.tmp.display().to_string()) && ran.ends_with("/mm"), "{ran}");
+    assert!(conditions(&rows[0]).contains("from its kept sources in a scratch folder"), "{}", conditions(&rows[0]));
     assert_eq!(lab.kept("bob").len(), 1, "Bob's notebook keeps the source too");
     // The scratch folder is Bob's, under his TMPDIR, and holds the source.
     let scratch: Vec<PathBuf> = std::fs::read_dir(&lab.tmp).expect("tmp").map(|e| e.expect("e").path()).collect();
     assert_eq!(scratch.len(), 1, "{scratch:?}");
     assert_eq!(std::fs::read_to_string(scratch[0].join("matmul.cpp")).expect("written"), PROGRAM);
+}
+
+/// A row's conditions, one `field: value` a line.
+fn conditions(row: &Value) -> String {
+    let list = row["conditions"].as_array().cloned().unwrap_or_default();
+    list.iter()
+        .map(|c| format!("{}: {}\n", c["field"].as_str().unwrap_or(""), c["value"].as_str().unwrap_or("")))
+        .collect()
+}
+
+// SPEC N15, R5, R3: a comparison whose arms two recipes built (-O2 against
+// -O0) is rebuilt arm by arm from her notebook folder alone: the plan shows
+// both recipes as they will run, each rebuilt program is the same as hers,
+// both are rerun interleaved, and Bob's comparison keeps each arm's recipe
+// with both compilers and her rows' names. Then, her arm B's program
+// standing for a build elsewhere, only arm B is a different program.
+#[test]
+fn a_comparison_of_two_recipes_is_rebuilt_arm_by_arm() {
+    if !have_gxx() {
+        return;
+    }
+    let lab = Lab::new();
+    let alice = lab.nb("alice");
+    let (recipe_a, recipe_b) = ("g++ -O2 matmul.cpp -o mm-O2", "g++ -O0 matmul.cpp -o mm-O0");
+    let bench = [
+        "bench",
+        "-n",
+        "3",
+        "--warmup",
+        "0",
+        "--build-cmd-a",
+        recipe_a,
+        "--build-cmd-b",
+        recipe_b,
+        "--vs",
+        "./mm-O0 10",
+        "--notebook",
+        &alice,
+        "--",
+        "./mm-O2",
+        "10",
+    ];
+    ok(vernier_in(&lab.project, &lab.tmp, &bench));
+    let hers = lab.runs("alice");
+    let programs = [sha256(&lab.project.join("mm-O2")), sha256(&lab.project.join("mm-O0"))];
+    copy_tree(&lab.root.join("alice"), &lab.root.join("alice-copy"));
+    std::fs::remove_dir_all(&lab.project).expect("project deleted");
+    let (copy, bob) = (lab.nb("alice-copy"), lab.nb("bob"));
+
+    let plan =
+        text(&vernier_in(&lab.root, &lab.tmp, &["reproduce", &copy, "--row", "1", "--notebook", &bob, "--rebuild"]));
+    assert!(plan.contains("Nothing was run"), "{plan}");
+    for (arm, recipe) in [("A", recipe_a), ("B", recipe_b)] {
+        assert!(plan.contains(&format!("build {arm} (runs first in ")), "{plan}");
+        assert!(plan.contains(&format!(": {recipe}\n")), "{recipe}: {plan}");
+        assert!(plan.contains(&format!("their compiler (arm {arm}): g++")), "{plan}");
+        assert!(plan.contains(&format!("compiler here (arm {arm}): g++")), "{plan}");
+    }
+    assert!(plan.contains("sources written there (1):"), "one matmul.cpp for both recipes: {plan}");
+    assert_eq!(lab.scratch_folders(), 0, "nothing written before the consent");
+    // Without --rebuild, the plan still names each arm's recipe.
+    let plan = text(&vernier_in(&lab.root, &lab.tmp, &["reproduce", &copy, "--row", "1", "--notebook", &bob]));
+    for (arm, recipe) in [("A", recipe_a), ("B", recipe_b)] {
+        assert!(plan.contains(&format!("arm {arm}: their build recipe: {recipe}\n")), "{plan}");
+    }
+
+    let out =
+        vernier_in(&lab.root, &lab.tmp, &["reproduce", &copy, "--row", "1", "--notebook", &bob, "--rebuild", "--yes"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert_eq!(said.matches("the rebuild produced the same program (SHA-256").count(), 2, "{said}");
+    for arm in ["A", "B"] {
+        assert!(said.contains(&format!("program ({arm}): ")), "{said}");
+    }
+    assert_eq!(said.matches("the same binary as theirs").count(), 2, "{said}");
+    let rows = lab.runs("bob");
+    assert_eq!(rows.len(), 2, "both arms rerun");
+    for (i, mine) in rows.iter().enumerate() {
+        assert_eq!(mine["recipe"]["argv"], hers[i]["recipe"]["argv"]);
+        assert_eq!(mine["recipe"]["program_sha256"], programs[i]);
+        assert_eq!(mine["recipe"]["rebuilt_from"]["compiler"], hers[i]["recipe"]["compiler"]);
+        assert_eq!(mine["recipe"]["rebuilt_from"]["row"], format!("run {} of {copy}", i + 1));
+        assert!(mine["recipe"]["compiler"].as_str().is_some_and(|c| c.starts_with("g++")), "{mine}");
+        assert_eq!(mine["columns"]["What"], hers[i]["columns"]["What"], "named as hers");
+    }
+    let shown = json(&ok(vernier_in(&lab.root, &lab.tmp, &["show", &bob, "--json"])));
+    assert_eq!(shown["comparisons"][0]["runs"], serde_json::json!([1, 2]), "recorded as a comparison");
+    let scratch: Vec<PathBuf> = std::fs::read_dir(&lab.tmp).expect("tmp").map(|e| e.expect("e").path()).collect();
+    assert_eq!(scratch.len(), 1, "one scratch folder for both recipes: {scratch:?}");
+    assert!(scratch[0].join("mm-O2").is_file() && scratch[0].join("mm-O0").is_file());
+
+    // Her arm B's program as built on another machine: only arm B differs.
+    let ron = lab.root.join("alice-copy").join("notebook.ron");
+    let before = std::fs::read_to_string(&ron).expect("ron");
+    std::fs::write(&ron, before.replace(&programs[1], &"0".repeat(64))).expect("her other build");
+    let out =
+        vernier_in(&lab.root, &lab.tmp, &["reproduce", &copy, "--row", "2", "--notebook", &bob, "--rebuild", "--yes"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert_eq!(said.matches("the rebuild produced the same program").count(), 1, "arm A: {said}");
+    let compiler = hers[1]["recipe"]["compiler"].as_str().expect("compiler");
+    let sentence = format!(
+        "a different program (SHA-256 {} here, 000000000000 theirs): compilers {compiler} against {compiler}",
+        &programs[1][..12]
+    );
+    assert!(said.contains(&sentence) && said.contains("-ffile-prefix-map"), "{said}");
+    let verdict = |arm: &str| said.lines().find(|l| l.starts_with(&format!("  arm {arm}: "))).unwrap_or("").to_owned();
+    assert!(verdict("B").contains("mm-O0: a different binary: theirs had SHA-256 000000000000"), "{said}");
+    assert!(!verdict("A").contains("a different binary"), "{said}");
 }
 
 // SPEC N15: a recipe whose -o names another file than the one measured
@@ -278,6 +394,8 @@ fn a_hostile_notebook_cannot_write_outside_the_scratch_folder() {
         ("path: \"matmul.cpp\"", "path: \"../evil.cpp\"", "its name leaves the folder"),
         ("path: \"matmul.cpp\"", "path: \"/tmp/evil.cpp\"", "its name leaves the folder"),
         ("program: \"mm\"", "program: \"../mm\"", "the program's name leaves the folder"),
+        // A hash that is not one is refused on load (a fuzz finding).
+        ("program_sha256: \"", "program_sha256: \"/x\\n  command: true ", "which is not 64 hex digits"),
     ] {
         assert!(original.contains(from), "{from}");
         std::fs::write(&ron, original.replace(from, to)).expect("edit");

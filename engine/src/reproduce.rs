@@ -14,7 +14,7 @@ mod verdict;
 
 use std::path::Path;
 
-pub use rebuild::{Rebuild, RebuildError};
+pub use rebuild::{Build, Rebuild, RebuildError};
 pub use same_experiment::{Placement, ProgramCheck, ResultCheck, placement, program_checks, result_check};
 pub use side_by_side::{ArmSide, RatioSide, SideBySide};
 pub use sweep_rerun::{PointByPoint, SweepOriginal};
@@ -455,8 +455,7 @@ impl Original {
     /// gate; the programs are matched against theirs once built, so the
     /// plan lists the recipe instead. `source` names their log.
     pub fn rebuilt_rerun(&self, rebuild: &Rebuild, source: &str) -> Result<Rerun, ReproduceError> {
-        let name = format!("run {} of {}", self.row, inert(source));
-        let spec = rebuild.spec(name, self.unpinned_spec()?);
+        let spec = rebuild.spec(source, self.unpinned_spec()?);
         let placement = placement(&self.conditions);
         Ok(Rerun {
             gate: Gate::new(BenchSpec { pin: placement.cpu, ..spec }),
@@ -464,6 +463,15 @@ impl Original {
             programs: Vec::new(),
             rebuild: rebuild.plan_lines(),
         })
+    }
+
+    /// The recipes that built the rerun's arms (SPEC N15), each with the
+    /// arm it built: one, named by no arm, for a row alone or a comparison
+    /// built by one recipe; else each arm's own (an arm without one left
+    /// out).
+    pub fn recipes(&self) -> Vec<(&'static str, &Recipe)> {
+        let recipes: Vec<Option<&Recipe>> = self.arms().iter().map(|o| o.recipe.as_ref()).collect();
+        rebuild::distinct_recipes(&recipes).into_iter().filter_map(|(arm, i)| Some((arm, recipes[i]?))).collect()
     }
 
     /// Which arm of the rerun is this row: 0 for A, 1 for B.
@@ -634,20 +642,21 @@ impl Original {
             .map_or_else(String::new, |own| format!("\n  measured: {}", inert(&own.spec.describe())));
         let mut programs = rerun.program_lines();
         // SPEC N15, R5: the recipe their program was built with, and how
-        // the rerun gets that program.
-        if let Some(recipe) = &self.recipe {
-            // A rebuild's own lines give the compiler, sources and program.
-            let shown = if rerun.rebuild.is_empty() { usize::MAX } else { 1 };
-            for line in recipe.lines().into_iter().take(shown) {
-                let their = if line.starts_with(' ') { "" } else { "their " };
+        // the rerun gets that program; a rebuild's own lines give each
+        // arm's recipe, compilers, program and sources.
+        let recipes = if rerun.rebuild.is_empty() { self.recipes() } else { Vec::new() };
+        for (arm, recipe) in &recipes {
+            let arm = if arm.is_empty() { String::new() } else { format!("arm {arm}: ") };
+            for line in recipe.lines() {
+                let their = if line.starts_with(' ') { String::new() } else { format!("{arm}their ") };
                 programs.push_str(&format!("\n  {their}{line}"));
             }
-            if rerun.rebuild.is_empty() {
-                programs.push_str(
-                    "\n  rebuild: not asked; the program found here is run (add --rebuild to build it from the \
-                     sources their notebook keeps)",
-                );
-            }
+        }
+        if !recipes.is_empty() {
+            programs.push_str(
+                "\n  rebuild: not asked; the program found here is run (add --rebuild to build it from the sources \
+                 their notebook keeps)",
+            );
         }
         programs.push_str(&rerun.rebuild);
         format!(

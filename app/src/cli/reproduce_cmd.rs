@@ -79,16 +79,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     // mine; nothing is written there or run before the consent.
     let folder = matches!(log, reproduce::Log::Notebook(_)).then_some(args.path.as_path());
     let rebuild = if args.rebuild {
-        if original.partner.as_ref().is_some_and(|p| p.other.recipe != original.recipe) {
-            return Err(Failure::input(anyhow!(
-                "run {row}'s comparison built its two arms with different recipes; a rebuild builds one recipe, so \
-                 reproduce it without --rebuild"
-            )));
-        }
-        Some(
-            reproduce::Rebuild::prepare(row, original.recipe.as_ref(), folder, args.sources.as_deref())
-                .map_err(Failure::input)?,
-        )
+        Some(reproduce::Rebuild::prepare(&original, folder, args.sources.as_deref()).map_err(Failure::input)?)
     } else {
         None
     };
@@ -100,7 +91,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     // R2, N12: what their sheets show that their notebook does not say.
     let mut edited = log.workbook_warning().map(|w| format!("{w}\n")).unwrap_or_default();
     // SPEC R5: a workbook carries the recipe and hashes, not the sources.
-    if folder.is_none() && original.recipe.is_some() {
+    if folder.is_none() && !original.recipes().is_empty() {
         edited.push_str(
             "their build recipe and its hashes are shown below; the sources are not in a workbook (they are in the \
              notebook folder's raw/)\n",

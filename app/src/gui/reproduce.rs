@@ -16,6 +16,7 @@ use vernier_engine::consent::{Consent, InlineCode};
 use vernier_engine::display::inert;
 use vernier_engine::harness::BenchSpec;
 use vernier_engine::harness::provenance::Hashes;
+use vernier_engine::notebook::{Recipe, short_sha256};
 use vernier_engine::reproduce::{Log, Original, Outcome, Rebuild, Rerun, SideBySide, same_folder};
 
 use super::dialog::{Scrolling, close_button};
@@ -43,12 +44,15 @@ pub struct TheirLog {
 }
 
 /// Row `o`'s rebuild from the sources their notebook (in `folder`; `None`
-/// for a workbook) keeps, and its rerun, when the row has a recipe: the
-/// sources read and checked, a scratch folder made, nothing run but a
-/// known compiler's `--version` (SPEC R5).
+/// for a workbook) keeps — a comparison's arms each from its own recipe —
+/// and its rerun, when an arm has a recipe: the sources read and checked,
+/// a scratch folder made, nothing run but a known compiler's `--version`
+/// (SPEC R5).
 fn rebuild_of(o: &Original, folder: Option<&Path>, source: &str) -> Option<Result<(Rebuild, Rerun), String>> {
-    o.recipe.as_ref()?;
-    let rebuild = match Rebuild::prepare(o.row, o.recipe.as_ref(), folder, None) {
+    if o.arms().iter().all(|arm| arm.recipe.is_none()) {
+        return None;
+    }
+    let rebuild = match Rebuild::prepare(o, folder, None) {
         Ok(rebuild) => rebuild,
         Err(e) => return Some(Err(e.to_string())),
     };
@@ -355,8 +359,8 @@ impl Dialog {
         // SPEC R5: their recipe and the compilers side by side, and the
         // rebuild offered; ticked, its plan and gate are the ones shown.
         let rebuild = log.rebuilds.get(selected).and_then(Option::as_ref);
-        if let Some(recipe) = &original.recipe {
-            recipe_ui(ui, recipe, rebuild);
+        if rebuild.is_some() {
+            recipe_ui(ui, original, rebuild);
         }
         let rerun = match rebuild {
             Some(Ok((_, rebuilt))) => {
@@ -412,21 +416,18 @@ impl Dialog {
     }
 }
 
-/// Their build recipe beside this machine's (SPEC R5): the compilers
+/// Their build recipe beside this machine's (SPEC R5), one table per
+/// recipe (a comparison's arms may each have their own): the compilers
 /// side by side, the command, the program, and whether it can be rebuilt
 /// from what their log keeps.
-fn recipe_ui(
-    ui: &mut Ui,
-    recipe: &vernier_engine::notebook::Recipe,
-    rebuild: Option<&Result<(Rebuild, Rerun), String>>,
-) {
-    ui.label(RichText::new("Their build recipe").strong());
-    let here = match rebuild {
-        Some(Ok((rebuild, _))) => rebuild
-            .compiler_here
-            .clone()
-            .unwrap_or_else(|| "not run before consent (not a bare known compiler name on PATH)".into()),
-        _ => "not asked".into(),
+fn recipe_ui(ui: &mut Ui, original: &Original, rebuild: Option<&Result<(Rebuild, Rerun), String>>) {
+    const NOT_ASKED: &str = "not run before consent (not a bare known compiler name on PATH)";
+    let builds: Vec<(&str, &Recipe, &str)> = match rebuild {
+        Some(Ok((rebuild, _))) => {
+            rebuild.builds().into_iter().map(|b| (b.arm, b.recipe, b.compiler_here.unwrap_or(NOT_ASKED))).collect()
+        }
+        // Not rebuildable: each recipe their arms have, the compiler here not asked.
+        _ => original.recipes().into_iter().map(|(arm, recipe)| (arm, recipe, "not asked")).collect(),
     };
     let folder = match rebuild {
         Some(Ok((rebuild, _))) => {
@@ -434,27 +435,31 @@ fn recipe_ui(
         }
         _ => "—".into(),
     };
-    let short = |hex: &str| hex.get(..12).unwrap_or(hex).to_owned();
-    let rows = [
-        ["", "Theirs", "Here"].map(String::from).to_vec(),
-        vec!["Compiler".into(), recipe.compiler.clone(), here],
-        vec!["Command".into(), recipe.command(), folder],
-        vec![
-            "Program".into(),
-            format!("{} (SHA-256 {}…)", recipe.program, short(&recipe.program_sha256)),
-            "compared once rebuilt".into(),
-        ],
-        vec![
-            "Sources".into(),
-            recipe.sources.iter().map(|s| format!("{} ({} bytes)", s.path, s.bytes)).collect::<Vec<_>>().join(", "),
-            format!("{} kept in their raw/", recipe.sources.iter().filter(|s| s.kept.is_some()).count()),
-        ],
-    ];
-    grid(ui, "recipe", rows);
+    for (arm, recipe, here) in builds {
+        let title =
+            if arm.is_empty() { "Their build recipe".to_owned() } else { format!("Their build recipe (arm {arm})") };
+        ui.label(RichText::new(title).strong());
+        let rows = [
+            ["", "Theirs", "Here"].map(String::from).to_vec(),
+            vec!["Compiler".into(), recipe.compiler.clone(), here.to_owned()],
+            vec!["Command".into(), recipe.command(), folder.clone()],
+            vec![
+                "Program".into(),
+                format!("{} (SHA-256 {}…)", recipe.program, short_sha256(&recipe.program_sha256)),
+                "compared once rebuilt".into(),
+            ],
+            vec![
+                "Sources".into(),
+                recipe.sources.iter().map(|s| format!("{} ({} bytes)", s.path, s.bytes)).collect::<Vec<_>>().join(", "),
+                format!("{} kept in their raw/", recipe.sources.iter().filter(|s| s.kept.is_some()).count()),
+            ],
+        ];
+        grid(ui, &format!("recipe{arm}"), rows);
+        ui.add_space(4.0);
+    }
     if let Some(Err(why)) = rebuild {
         ui.colored_label(ui.visuals().warn_fg_color, format!("cannot be rebuilt: {}", inert(why)));
     }
-    ui.add_space(4.0);
 }
 
 /// Their workbook's spreadsheet edits, as warnings above the plan: the

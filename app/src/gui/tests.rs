@@ -2359,9 +2359,11 @@ fn a_prediction_is_answered_from_a_run() {
     assert!(on_disk.integrity().is_empty(), "answering touched no seal");
 }
 
-/// Their notebook in `dir` with one row whose program Vernier built from
-/// `project/prog.c` with `cc` (SPEC N15); `None` where no `cc` is installed.
-fn their_recipe_row(dir: &std::path::Path, project: &std::path::Path) -> Option<()> {
+/// Their notebook in `dir` with one row per recipe, each `(build command,
+/// program)` run in `project` on `project/prog.c` with `cc` (SPEC N15):
+/// one recipe, a row alone; two, a comparison whose arms each have their
+/// own. `None` where no `cc` is installed.
+fn their_recipe_rows(dir: &std::path::Path, project: &std::path::Path, recipes: &[(&str, &str)]) -> Option<()> {
     use std::sync::{Arc, atomic::AtomicBool};
     use vernier_engine::harness::{self, BenchSpec, BuildStep, Subject};
     use vernier_engine::notebook::WarmupPolicy;
@@ -2372,11 +2374,20 @@ fn their_recipe_row(dir: &std::path::Path, project: &std::path::Path) -> Option<
     std::fs::create_dir_all(project).expect("project");
     std::fs::write(project.join("prog.c"), "int main(void) { return 0; }\n").expect("source");
     let mut nb = store::create(dir, "Their project", chrono::Utc::now()).expect("create");
-    let program = project.join("prog").display().to_string();
-    let mut spec = BenchSpec::new(vec![Subject::Command { argv: vec![program], shell: false }]);
+    let arms = recipes
+        .iter()
+        .map(|(_, program)| Subject::Command { argv: vec![project.join(program).display().to_string()], shell: false })
+        .collect();
+    let mut spec = BenchSpec::new(arms);
     spec.runs = 5;
     spec.warmup = WarmupPolicy::Count(1);
-    spec.recipe = Some(BuildStep::new("cc -O2 prog.c -o prog", false, Vec::new()).expect("recipe"));
+    let steps: Vec<BuildStep> =
+        recipes.iter().map(|(text, _)| BuildStep::new(text, false, Vec::new()).expect("recipe")).collect();
+    match steps.as_slice() {
+        [one] => spec.recipe = Some(one.clone()),
+        [a, b] => spec.arm_recipes = [Some(a.clone()), Some(b.clone())],
+        _ => panic!("one recipe, or one per arm of a comparison"),
+    }
     spec.folder = Some(project.to_path_buf());
     let result = harness::run_bench(&spec, &Arc::new(AtomicBool::new(false)), &mut |_| {}).expect("bench");
     harness::record(dir, &mut nb, &result, chrono::Utc::now()).expect("record");
@@ -2394,7 +2405,7 @@ fn reproduce_rebuilds_from_their_sources_on_confirmation() {
     let tmp = tempfile::tempdir().expect("tmp");
     let theirs = tmp.path().join("theirs");
     let project = tmp.path().join("project");
-    if their_recipe_row(&theirs, &project).is_none() {
+    if their_recipe_rows(&theirs, &project, &[("cc -O2 prog.c -o prog", "prog")]).is_none() {
         return;
     }
     std::fs::remove_dir_all(&project).expect("their project is gone");
@@ -2430,6 +2441,62 @@ fn reproduce_rebuilds_from_their_sources_on_confirmation() {
     // The same cc on the same source, without -g: the same program.
     harness.get_by_label_contains("the same binary as theirs");
     assert_eq!(std::fs::read(theirs.join(store::NOTEBOOK_FILE)).expect("read"), before, "theirs is never written");
+}
+
+// SPEC R5, N13, U: a comparison whose arms two recipes built shows one
+// table per arm's recipe with the compilers side by side; ticked, the plan
+// shows both builds as they will run, and on confirmation both are rebuilt
+// in one scratch folder and rerun interleaved, recorded as a comparison
+// whose rows each keep their recipe and both compilers, named as theirs.
+#[test]
+fn reproduce_rebuilds_each_arm_from_its_own_recipe() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let theirs = tmp.path().join("theirs");
+    let project = tmp.path().join("project");
+    let recipes = [("cc -O2 prog.c -o fast", "fast"), ("cc -O0 prog.c -o slow", "slow")];
+    if their_recipe_rows(&theirs, &project, &recipes).is_none() {
+        return;
+    }
+    std::fs::remove_dir_all(&project).expect("their project is gone");
+    let mine = tmp.path().join("mine");
+    store::create(&mine, "Mine", chrono::Utc::now()).expect("create");
+    let mut harness = app_on(mine.clone());
+    read_their_row(&mut harness, &theirs);
+    harness.get_by_label("Their build recipe (arm A)");
+    harness.get_by_label("Their build recipe (arm B)");
+    let (compilers, names) = {
+        let dialog = harness.state().dialogs.reproduce.as_ref().expect("dialog");
+        let Some(Ok(log)) = &dialog.log else { panic!("their log") };
+        let arms = log.rows[0].0.arms();
+        let compilers: Vec<String> =
+            arms.iter().map(|o| o.recipe.as_ref().expect("a recipe per arm").compiler.clone()).collect();
+        (compilers, arms.iter().map(|o| o.what.clone()).collect::<Vec<_>>())
+    };
+    // Each table: their compiler and the one here, asked before consent.
+    assert_eq!(harness.get_all_by_label(&compilers[0]).count(), 4, "two tables, theirs and here in each");
+    harness.get_by_label("Rebuild it from their sources first (in a scratch folder of yours)").click();
+    harness.run();
+    harness.get_by_label_contains("build A (runs first in ");
+    harness.get_by_label_contains(": cc -O2 prog.c -o fast");
+    harness.get_by_label_contains("build B (runs first in ");
+    harness.get_by_label_contains(": cc -O0 prog.c -o slow");
+    harness.get_by_label("Run it here").scroll_to_me();
+    harness.run();
+    harness.get_by_label("Run it here").click();
+    step_until(&mut harness, "the rerun", |app| app.dialogs.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
+    harness.run();
+    step_until(&mut harness, "the save", |app| app.saved());
+    let back = store::load(&mine).expect("mine reloads");
+    assert_eq!(back.runs().len(), 2, "both arms rerun");
+    assert_eq!(back.pairs().len(), 1, "recorded as a comparison");
+    for (i, (run, (text, _))) in back.runs().iter().zip(recipes).enumerate() {
+        let recipe = run.measurement.recipe.as_ref().expect("each arm keeps its recipe");
+        assert_eq!(recipe.command(), text);
+        assert_eq!(recipe.rebuilt_from.as_ref().map(|r| r.compiler.as_str()), Some(compilers[i].as_str()));
+        assert!(!recipe.compiler.is_empty(), "the compiler here");
+        assert_eq!(run.measurement.what, names[i], "named as their row");
+    }
+    assert_eq!(harness.get_all_by_label_contains("the same binary as theirs").count(), 2);
 }
 
 // SPEC N15, U3: the New run dialog's Build becomes a recipe Vernier runs

@@ -17,3 +17,10 @@ pub fn hex(bytes: &[u8]) -> String {
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
+
+/// Whether `text` is a SHA-256 as a record holds it: 64 hex digits. A
+/// hash read from someone's file is checked with it before it is shown or
+/// compared, so it cannot carry a line break or a path.
+pub fn is_sha256(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit())
+}

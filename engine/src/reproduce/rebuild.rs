@@ -7,12 +7,13 @@
 
 use std::path::{Path, PathBuf};
 
+use super::Original;
 use crate::bounded::read_bounded;
 use crate::digest::sha256_hex;
-use crate::display::inert;
+use crate::display::{inert, inert_line};
 use crate::harness::build::{BuildStep, MAX_SOURCE_BYTES, known_compiler_version};
 use crate::harness::{BenchSpec, Subject};
-use crate::notebook::{MAX_KEPT_SOURCE_BYTES, MAX_SOURCES, Recipe, RecipeSource, is_confined};
+use crate::notebook::{MAX_KEPT_SOURCE_BYTES, MAX_SOURCES, Recipe, RecipeSource, is_confined, short_sha256};
 
 /// Why their row cannot be rebuilt.
 #[derive(Debug, thiserror::Error)]
@@ -39,60 +40,109 @@ pub enum RebuildError {
     Scratch(String),
 }
 
-/// A rebuild ready for consent: their recipe, the sources' bytes, and the
-/// scratch folder it will run in.
+/// A rebuild ready for consent: each arm's recipe, the sources' bytes, and
+/// the scratch folder it will run in.
+///
+/// A comparison whose arms were built by two recipes is rebuilt in one
+/// scratch folder, as both ran in one project folder: their sources are
+/// written there once, and a name the two recipes give two different
+/// files is refused.
 #[derive(Debug)]
 pub struct Rebuild {
-    /// Their recipe.
-    pub recipe: Recipe,
-    /// Each source: its name in the recipe and its bytes, checked against
-    /// their SHA-256.
-    sources: Vec<(String, Vec<u8>)>,
+    /// Each arm's recipe, A then B (one for a row alone); arms built by one
+    /// recipe name it twice, and it runs once.
+    pub recipes: Vec<Recipe>,
+    /// Their row of each arm, A then B.
+    rows: Vec<u32>,
+    /// Each source: its name in the recipes, their SHA-256 and its bytes,
+    /// checked against it; one entry per name.
+    sources: Vec<(String, String, Vec<u8>)>,
     /// Where it runs: made new, mine, removed unless the rebuild runs.
     scratch: tempfile::TempDir,
-    /// This machine's compiler version, when it was asked before the
-    /// consent (a bare known compiler name found on PATH); else `None`.
-    pub compiler_here: Option<String>,
+    /// Beside each of `recipes`: this machine's compiler version, when it
+    /// was asked before the consent (a bare known compiler name found on
+    /// PATH); else `None`.
+    pub compilers_here: Vec<Option<String>>,
+}
+
+/// One recipe of a rebuild and the arm it builds.
+pub struct Build<'a> {
+    /// `A` or `B`; empty for a row alone or a comparison built by one
+    /// recipe.
+    pub arm: &'static str,
+    /// Their recipe.
+    pub recipe: &'a Recipe,
+    /// The compiler here, when asked before the consent.
+    pub compiler_here: Option<&'a str>,
 }
 
 impl Rebuild {
-    /// Gathers what rebuilding `recipe` (run `row` of their notebook in
-    /// `their_folder`) needs, and makes the scratch folder; writes nothing
-    /// there yet and runs nothing but, for a known compiler, `--version`.
+    /// Gathers what rebuilding `original` (their row, with its partner when
+    /// it was half of a comparison) from their notebook in `their_folder`
+    /// needs, each arm from its own recipe, and makes the scratch folder;
+    /// writes nothing there yet and runs nothing but, for a known compiler,
+    /// `--version`.
     pub fn prepare(
-        row: u32,
-        recipe: Option<&Recipe>,
+        original: &Original,
         their_folder: Option<&Path>,
         sources_dir: Option<&Path>,
     ) -> Result<Self, RebuildError> {
-        let recipe = recipe.ok_or(RebuildError::NoRecipe(row))?;
+        let arms = original.arms();
+        let recipes = arms
+            .iter()
+            .map(|o| o.recipe.clone().ok_or(RebuildError::NoRecipe(o.row)))
+            .collect::<Result<Vec<_>, _>>()?;
         let their_folder = their_folder.ok_or(RebuildError::Workbook)?;
-        if recipe.sources.len() > MAX_SOURCES {
-            return Err(RebuildError::Source {
-                path: format!("{} files", recipe.sources.len()),
-                why: format!("a recipe keeps at most {MAX_SOURCES} sources"),
-            });
-        }
-        let mut sources = Vec::with_capacity(recipe.sources.len());
-        for source in &recipe.sources {
-            let refuse = |why: String| RebuildError::Source { path: inert(&source.path).into_owned(), why };
-            if !is_confined(&source.path) {
-                return Err(refuse("its name leaves the folder (an absolute path, `..` or a drive)".into()));
+        let mut sources: Vec<(String, String, Vec<u8>)> = Vec::new();
+        for (i, recipe) in recipes.iter().enumerate() {
+            if recipes[..i].contains(recipe) {
+                continue;
             }
-            sources.push((source.path.clone(), source_bytes(source, their_folder, sources_dir).map_err(refuse)?));
-        }
-        if !is_confined(&recipe.program) {
-            return Err(RebuildError::Source {
-                path: inert(&recipe.program).into_owned(),
-                why: "the program's name leaves the folder".into(),
-            });
+            if recipe.sources.len() > MAX_SOURCES {
+                return Err(RebuildError::Source {
+                    path: format!("{} files", recipe.sources.len()),
+                    why: format!("a recipe keeps at most {MAX_SOURCES} sources"),
+                });
+            }
+            for source in &recipe.sources {
+                let refuse = |why: String| RebuildError::Source { path: inert(&source.path).into_owned(), why };
+                if !is_confined(&source.path) {
+                    return Err(refuse("its name leaves the folder (an absolute path, `..` or a drive)".into()));
+                }
+                if let Some((_, sha256, _)) = sources.iter().find(|(path, ..)| *path == source.path) {
+                    if sha256.eq_ignore_ascii_case(&source.sha256) {
+                        continue;
+                    }
+                    return Err(refuse(format!(
+                        "their two recipes name two different files by it (SHA-256 {} and {}), which one scratch \
+                         folder cannot hold",
+                        short_sha256(sha256),
+                        short_sha256(&source.sha256)
+                    )));
+                }
+                let bytes = source_bytes(source, their_folder, sources_dir).map_err(refuse)?;
+                sources.push((source.path.clone(), source.sha256.clone(), bytes));
+            }
+            if !is_confined(&recipe.program) {
+                return Err(RebuildError::Source {
+                    path: inert(&recipe.program).into_owned(),
+                    why: "the program's name leaves the folder".into(),
+                });
+            }
         }
         let scratch = tempfile::Builder::new()
             .prefix("vernier-rebuild-")
             .tempdir()
             .map_err(|e| RebuildError::Scratch(e.to_string()))?;
-        let compiler_here = known_compiler_version(&BuildStep::rebuild(String::new(), recipe));
-        Ok(Self { recipe: recipe.clone(), sources, scratch, compiler_here })
+        let mut compilers_here: Vec<Option<String>> = Vec::with_capacity(recipes.len());
+        for (i, recipe) in recipes.iter().enumerate() {
+            let asked = match recipes[..i].iter().position(|r| r == recipe) {
+                Some(same) => compilers_here[same].clone(),
+                None => known_compiler_version(&BuildStep::rebuild(String::new(), recipe)),
+            };
+            compilers_here.push(asked);
+        }
+        Ok(Self { rows: arms.iter().map(|o| o.row).collect(), recipes, sources, scratch, compilers_here })
     }
 
     /// The scratch folder.
@@ -100,62 +150,99 @@ impl Rebuild {
         self.scratch.path()
     }
 
-    /// `spec` rebuilt here: their recipe runs first in the scratch folder,
-    /// and each command runs the program it builds there — the program
-    /// their row measured was the one their recipe built (N15), however
-    /// their command named it; the trials run there too.
-    pub fn spec(&self, row_name: String, spec: BenchSpec) -> BenchSpec {
+    /// Whether every arm is built by one recipe.
+    fn one_recipe(&self) -> bool {
+        self.builds().len() == 1
+    }
+
+    /// Each distinct recipe, with the arm it builds: one for a row alone
+    /// or a comparison built by one recipe, else arm A's then arm B's.
+    pub fn builds(&self) -> Vec<Build<'_>> {
+        let recipes: Vec<Option<&Recipe>> = self.recipes.iter().map(Some).collect();
+        distinct_recipes(&recipes)
+            .into_iter()
+            .map(|(arm, i)| Build {
+                arm,
+                recipe: &self.recipes[i],
+                compiler_here: self.compilers_here.get(i).and_then(Option::as_deref),
+            })
+            .collect()
+    }
+
+    /// `spec` rebuilt here: each arm's recipe runs first in the scratch
+    /// folder (one build when the arms share it), and each command runs
+    /// the program its recipe builds there — the program their row
+    /// measured was the one their recipe built (N15), however their
+    /// command named it; the trials run there too. An arm not named
+    /// otherwise keeps the name their command gives it, as a rerun of it
+    /// would (its `What`); the command it ran, from the scratch folder, is
+    /// its `Command`. `source` names their log.
+    pub fn spec(&self, source: &str, spec: BenchSpec) -> BenchSpec {
         let folder = self.folder().to_path_buf();
-        let built = folder.join(&self.recipe.program).to_string_lossy().into_owned();
+        let mut labels = spec.labels;
         let arms = spec
             .arms
             .into_iter()
-            .map(|arm| match arm {
+            .enumerate()
+            .map(|(i, arm)| match arm {
                 Subject::Command { mut argv, shell: false } => {
-                    if let Some(program) = argv.first_mut() {
-                        program.clone_from(&built);
+                    if let Some(label @ None) = labels.get_mut(i) {
+                        *label = Some(inert_line(argv.join(" ")));
+                    }
+                    if let (Some(program), Some(recipe)) = (argv.first_mut(), self.recipes.get(i)) {
+                        *program = folder.join(&recipe.program).to_string_lossy().into_owned();
                     }
                     Subject::Command { argv, shell: false }
                 }
                 other => other,
             })
             .collect();
-        BenchSpec {
-            arms,
-            recipe: Some(BuildStep::rebuild(row_name, &self.recipe)),
-            arm_recipes: [None, None],
-            folder: Some(folder),
-            ..spec
-        }
+        let their = |rows: &[u32]| {
+            let numbers: Vec<String> = rows.iter().map(u32::to_string).collect();
+            let noun = if rows.len() == 1 { "run" } else { "runs" };
+            format!("{noun} {} of {}", numbers.join(" and "), inert(source))
+        };
+        let (recipe, arm_recipes) = match self.recipes.first() {
+            Some(first) if self.one_recipe() => (Some(BuildStep::rebuild(their(&self.rows), first)), [None, None]),
+            _ => (
+                None,
+                [0, 1].map(|i| {
+                    let recipe = self.recipes.get(i)?;
+                    Some(BuildStep::rebuild(their(std::slice::from_ref(self.rows.get(i)?)), recipe))
+                }),
+            ),
+        };
+        BenchSpec { arms, labels, recipe, arm_recipes, folder: Some(folder), ..spec }
     }
 
-    /// The plan's lines (each starting a line break): their recipe and
-    /// compiler, the compiler here or why it was not asked, the sources
-    /// that will be written, and where.
+    /// The plan's lines (each starting a line break): where the recipes
+    /// run; for each, their recipe and compiler, the compiler here or why
+    /// it was not asked, and their program; then the sources that will be
+    /// written there.
     pub fn plan_lines(&self) -> String {
-        let mut lines = vec![
-            format!(
-                "rebuild: their recipe runs first, in a scratch folder of yours: {}",
-                crate::display::path(self.folder())
-            ),
-            format!("their compiler: {}", inert(&self.recipe.compiler)),
-            match &self.compiler_here {
-                Some(version) => format!("compiler here: {}", inert(version)),
-                None => "compiler here: not run before consent (not a bare known compiler name on PATH)".to_owned(),
-            },
-            format!("sources written there ({}):", self.sources.len()),
-        ];
-        lines.extend(
-            self.recipe
-                .sources
-                .iter()
-                .map(|s| format!("  {}, {} bytes, SHA-256 {}", inert(&s.path), s.bytes, s.sha256)),
-        );
-        lines.push(format!(
-            "their program: {} (SHA-256 {}); the rebuilt one is compared with it before the rerun",
-            inert(&self.recipe.program),
-            self.recipe.program_sha256
-        ));
+        let mut lines = vec![format!(
+            "rebuild: their recipe{} first, in a scratch folder of yours: {}",
+            if self.one_recipe() { " runs" } else { "s run" },
+            crate::display::path(self.folder())
+        )];
+        for build in self.builds() {
+            let arm = if build.arm.is_empty() { String::new() } else { format!(" (arm {})", build.arm) };
+            lines.push(format!("their build recipe{arm}: {}", build.recipe.command()));
+            lines.push(format!("their compiler{arm}: {}", inert(&build.recipe.compiler)));
+            lines.push(match build.compiler_here {
+                Some(version) => format!("compiler here{arm}: {}", inert(version)),
+                None => format!("compiler here{arm}: not run before consent (not a bare known compiler name on PATH)"),
+            });
+            lines.push(format!(
+                "their program{arm}: {} (SHA-256 {}); the rebuilt one is compared with it before the rerun",
+                inert(&build.recipe.program),
+                build.recipe.program_sha256
+            ));
+        }
+        lines.push(format!("sources written there ({}):", self.sources.len()));
+        for (name, sha256, bytes) in &self.sources {
+            lines.push(format!("  {}, {} bytes, SHA-256 {sha256}", inert(name), bytes.len()));
+        }
         lines.iter().map(|l| format!("\n  {l}")).collect()
     }
 
@@ -164,7 +251,7 @@ impl Rebuild {
     /// rebuilt program runs from it, and it stays to be looked at.
     pub fn write_sources(self) -> Result<PathBuf, RebuildError> {
         let folder = self.scratch.keep();
-        for (name, bytes) in &self.sources {
+        for (name, _, bytes) in &self.sources {
             let path = folder.join(name);
             let write = || -> std::io::Result<()> {
                 if let Some(parent) = path.parent() {
@@ -177,6 +264,18 @@ impl Rebuild {
         }
         Ok(folder)
     }
+}
+
+/// The arms' recipes (A then B; `None` for an arm without one) told
+/// apart: the arm each one shown is named by and its index — one, named by
+/// no arm, for a row alone or when every arm has the same; else each
+/// arm's own.
+pub(super) fn distinct_recipes(recipes: &[Option<&Recipe>]) -> Vec<(&'static str, usize)> {
+    let present = (0..recipes.len()).filter(|&i| recipes[i].is_some());
+    if recipes.windows(2).all(|w| w[0] == w[1]) {
+        return present.take(1).map(|i| ("", i)).collect();
+    }
+    present.map(|i| (if i == 0 { "A" } else { "B" }, i)).collect()
 }
 
 /// A source's bytes: their kept copy, or a file of `sources_dir` — at its
@@ -208,4 +307,83 @@ fn source_bytes(source: &RecipeSource, their_folder: &Path, sources_dir: Option<
         }
     }
     Err(format!("{not_kept}, and {} holds no file of that SHA-256 at that name", crate::display::path(dir)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notebook::{NotebookPath, WarmupPolicy};
+    use crate::reproduce::Partner;
+
+    /// Their row `row`, measured `./mm`, built by `recipe`.
+    fn row(row: u32, recipe: Option<Recipe>) -> Original {
+        Original {
+            row,
+            what: "./mm".into(),
+            command: vec!["./mm".into()],
+            partner: None,
+            warmup_trials: Some(1),
+            policy: WarmupPolicy::Count(1),
+            timed: 5,
+            median: 1.0,
+            iqr: 0.1,
+            unit: "ms".into(),
+            conditions: Vec::new(),
+            power_source: None,
+            figure: None,
+            boundary: None,
+            recipe,
+        }
+    }
+
+    /// A recipe building `program` from `m.c`, whose SHA-256 is `sha256`.
+    fn recipe(program: &str, sha256: &str, kept: Option<NotebookPath>) -> Recipe {
+        Recipe {
+            argv: vec!["cc".into(), "m.c".into(), "-o".into(), program.into()],
+            shell: false,
+            compiler: "cc 1.0".into(),
+            listed_by: "the files the command names".into(),
+            sources: vec![RecipeSource { path: "m.c".into(), bytes: 4, sha256: sha256.into(), kept }],
+            program: program.into(),
+            program_sha256: "00".repeat(32),
+            rebuilt_from: None,
+        }
+    }
+
+    /// Row 1 as arm A of a comparison whose arm B is `b`.
+    fn compared(a: Original, b: Original) -> Original {
+        let labels = ["A".to_owned(), "B".to_owned()];
+        Original { partner: Some(Partner { arm: "A".into(), other: Box::new(b), paired: None, labels }), ..a }
+    }
+
+    // SPEC R5: an arm of their comparison built without a recipe cannot be
+    // rebuilt, and the refusal names its row.
+    #[test]
+    fn an_arm_without_a_recipe_is_named() {
+        let folder = tempfile::tempdir().expect("tmp");
+        let original = compared(row(1, Some(recipe("fast", &"ab".repeat(32), None))), row(2, None));
+        let refused = Rebuild::prepare(&original, Some(folder.path()), None).expect_err("arm B has no recipe");
+        assert!(matches!(refused, RebuildError::NoRecipe(2)), "{refused}");
+    }
+
+    // SPEC R5: the two recipes of a comparison run in one scratch folder, so
+    // a name their recipes give two different files is refused by name
+    // before anything is written; one file both name is written once.
+    #[test]
+    fn two_recipes_share_one_scratch_folder() {
+        let folder = tempfile::tempdir().expect("tmp");
+        let bytes = b"m();";
+        let sha256 = sha256_hex(bytes);
+        std::fs::create_dir(folder.path().join("raw")).expect("raw");
+        std::fs::write(folder.path().join("raw").join("m.c"), bytes).expect("kept");
+        let kept = NotebookPath::new("raw/m.c").ok();
+        let a = row(1, Some(recipe("fast", &sha256, kept.clone())));
+        let shared = compared(a.clone(), row(2, Some(recipe("slow", &sha256, kept))));
+        let rebuild = Rebuild::prepare(&shared, Some(folder.path()), None).expect("one file, two recipes");
+        assert_eq!(rebuild.builds().len(), 2, "each arm's recipe");
+        assert!(rebuild.plan_lines().contains("sources written there (1):"), "{}", rebuild.plan_lines());
+        let other = compared(a, row(2, Some(recipe("slow", &"cd".repeat(32), None))));
+        let refused = Rebuild::prepare(&other, Some(folder.path()), None).expect_err("two files, one name");
+        assert!(refused.to_string().contains("source m.c: their two recipes name two different files"), "{refused}");
+    }
 }

@@ -103,6 +103,9 @@ pub struct Gate {
     commands: Vec<Command>,
     /// The build recipes that run first (SPEC N15, R5), as they will run.
     builds: Vec<Command>,
+    /// Beside each of `builds`: the arm it builds (`A`, `B`) when the arms
+    /// have their own, else empty.
+    build_arms: Vec<&'static str>,
 }
 
 impl Gate {
@@ -118,16 +121,23 @@ impl Gate {
             })
             .collect();
         let mut builds: Vec<Command> = Vec::new();
-        for step in spec.recipe.iter().chain(spec.arm_recipes.iter().flatten()) {
+        let mut build_arms = Vec::new();
+        let steps = spec
+            .recipe
+            .iter()
+            .map(|step| (step, ""))
+            .chain(spec.arm_recipes.iter().zip(["A", "B"]).filter_map(|(step, arm)| Some((step.as_ref()?, arm))));
+        for (step, arm) in steps {
             let argv = step.argv.clone();
             // A shell's text is code written in the file, whatever it holds.
             let inline_code = inline_code(&argv)
                 .or_else(|| step.shell.then(|| "runs a build recipe written for a shell in their file".to_owned()));
             if !builds.iter().any(|b| b.argv == argv) {
                 builds.push(Command { quoted: quote_argv(&argv), inline_code, argv });
+                build_arms.push(arm);
             }
         }
-        Self { spec, commands, builds }
+        Self { spec, commands, builds, build_arms }
     }
 
     /// The build commands that run before the first trial (SPEC R5).
@@ -158,8 +168,9 @@ impl Gate {
         let count = self.commands.len();
         let mut lines = String::new();
         let folder = self.spec.folder.as_ref().map_or_else(String::new, |f| format!(" in {}", f.display()));
-        for build in &self.builds {
-            lines.push_str(&format!("\n  build (runs first{folder}): {}", build.quoted));
+        for (build, arm) in self.builds.iter().zip(&self.build_arms) {
+            let arm = if arm.is_empty() { String::new() } else { format!(" {arm}") };
+            lines.push_str(&format!("\n  build{arm} (runs first{folder}): {}", build.quoted));
         }
         for (i, c) in self.commands.iter().enumerate() {
             let label = match (count, i) {

@@ -271,7 +271,7 @@ pub fn sha256_of(path: &Path) -> io::Result<String> {
 /// records one.
 pub fn recorded_sha256(value: &str) -> Option<&str> {
     let (_, rest) = value.rsplit_once("(SHA-256 ")?;
-    rest.strip_suffix(')').filter(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+    rest.strip_suffix(')').filter(|hex| vernier_model::digest::is_sha256(hex))
 }
 
 #[cfg(test)]

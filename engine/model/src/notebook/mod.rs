@@ -61,7 +61,7 @@ pub use path::{NotebookPath, PathError};
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
 pub use recipe::{
     MAX_KEPT_BYTES, MAX_KEPT_SOURCE_BYTES, MAX_SOURCES, Rebuilt, Recipe, RecipeSource, is_confined, kept_name,
-    rebuild_sentence,
+    rebuild_sentence, short_sha256,
 };
 pub use run::{
     Discard, MAX_OPENING_SHARE, MAX_TAIL_SHARE, Measurement, RawFile, RowRef, Run, Soak, SoakNumbers, SoakProtocol,
@@ -826,6 +826,9 @@ impl Notebook {
         for run in &self.runs {
             if let Some(why) = plausible::impossible_summary(&run.measurement.summary) {
                 return Err(format!("run {} cannot be a measurement: {why}", run.number));
+            }
+            if let Some(recipe) = &run.measurement.recipe {
+                recipe.check().map_err(|why| format!("run {}: {why}", run.number))?;
             }
         }
         for a in &self.answers {

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::path::NotebookPath;
+use crate::digest::is_sha256;
 use crate::display::{inert, quote_argv};
 
 /// A source larger than this is hashed, not kept in `raw/`.
@@ -107,6 +108,23 @@ impl Recipe {
         lines
     }
 
+    /// Whether a recipe read from a file can be one (SPEC N8, R5): every
+    /// SHA-256 it records — each source's, the program's, the rebuilt
+    /// row's — is 64 hex digits, so none can carry a line break into a
+    /// plan or a path into a kept name. Else a sentence naming the hash.
+    pub fn check(&self) -> Result<(), String> {
+        let sources = self.sources.iter().map(|s| (format!("source {}", inert(&s.path)), &s.sha256));
+        let programs = std::iter::once(("the program built".to_owned(), &self.program_sha256))
+            .chain(self.rebuilt_from.iter().map(|r| ("the program it rebuilt".to_owned(), &r.program_sha256)));
+        match sources.chain(programs).find(|(_, sha256)| !is_sha256(sha256)) {
+            Some((what, sha256)) => Err(format!(
+                "its build recipe gives {what} the SHA-256 '{}', which is not 64 hex digits",
+                inert(sha256)
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The sources hashed but not kept (too large): a rebuild needs them
     /// from elsewhere.
     pub fn not_kept(&self) -> impl Iterator<Item = &RecipeSource> {
@@ -120,14 +138,18 @@ impl Recipe {
         let names: Vec<&str> = self.sources.iter().take(8).map(|s| s.path.as_str()).collect();
         let more = self.sources.len().saturating_sub(names.len());
         let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        // A rebuild ran in a scratch folder of mine, not in their project.
+        let rebuilt = self.rebuilt_from.as_ref().map_or_else(String::new, |r| {
+            format!(", rebuilding their recipe ({}) from its kept sources in a scratch folder", r.row)
+        });
         inert(&format!(
-            "run by Vernier just before the warm-up; compiler: {}; {} source(s) ({}{more}), {kept} kept in raw/; \
-             produced {} (SHA-256 {})",
+            "run by Vernier just before the warm-up{rebuilt}; compiler: {}; {} source(s) ({}{more}), {kept} kept in \
+             raw/; produced {} (SHA-256 {})",
             self.compiler,
             self.sources.len(),
             names.join(", "),
             self.program,
-            short(&self.program_sha256)
+            short_sha256(&self.program_sha256)
         ))
         .into_owned()
     }
@@ -145,7 +167,7 @@ impl RecipeSource {
 }
 
 /// The first 12 hex digits of a SHA-256, as short forms show it.
-fn short(hex: &str) -> &str {
+pub fn short_sha256(hex: &str) -> &str {
     hex.get(..12).unwrap_or(hex)
 }
 
@@ -181,7 +203,7 @@ pub fn is_confined(path: &str) -> bool {
 /// the compilers are the same, where else a difference may come from.
 pub fn rebuild_sentence(theirs: &Recipe, mine_sha256: &str, my_compiler: &str) -> String {
     if theirs.program_sha256.eq_ignore_ascii_case(mine_sha256) {
-        return format!("the rebuild produced the same program (SHA-256 {})", short(mine_sha256));
+        return format!("the rebuild produced the same program (SHA-256 {})", short_sha256(mine_sha256));
     }
     let compilers = format!("compilers {} against {}", inert(&theirs.compiler), inert(my_compiler));
     let same_compiler = theirs.compiler.trim() == my_compiler.trim();
@@ -194,8 +216,8 @@ pub fn rebuild_sentence(theirs: &Recipe, mine_sha256: &str, my_compiler: &str) -
     };
     format!(
         "the rebuild produced a different program (SHA-256 {} here, {} theirs): {compilers}{why}",
-        short(mine_sha256),
-        short(&theirs.program_sha256)
+        short_sha256(mine_sha256),
+        short_sha256(&theirs.program_sha256)
     )
 }
 
@@ -234,6 +256,27 @@ mod tests {
         assert_eq!(kept_name("ab", "x.d/m"), "source-ab");
         assert_eq!(kept_name("ab", "m.c/../../e"), "source-ab");
         assert_eq!(kept_name("ab", "m.$(rm)"), "source-ab.rm");
+    }
+
+    #[test]
+    fn hashes_from_a_file_are_checked() {
+        // SPEC N8, R5 (fuzz finding): a SHA-256 read from a hostile notebook
+        // held a '/', which made a kept source's name a path; and a line
+        // break in one would have started a line of the plan.
+        let source = |sha256: String| RecipeSource { path: "m.cpp".into(), bytes: 3, sha256, kept: None };
+        let mut theirs = recipe("g++ 12", &"ab".repeat(32));
+        theirs.sources.push(source("cd".repeat(32)));
+        assert_eq!(theirs.check(), Ok(()));
+        theirs.sources[0] = source(format!("{}/x", "8e".repeat(20)));
+        let refused = theirs.check().expect_err("a path is not a hash");
+        assert!(refused.contains("source m.cpp the SHA-256 '8e8e") && refused.contains("/x'"), "{refused}");
+        let mut theirs = recipe("g++ 12", &format!("{}\n  command: true", "ab".repeat(32)));
+        let refused = theirs.check().expect_err("a line break is not a hash");
+        assert!(refused.contains("the program built") && !refused.contains('\n'), "{refused}");
+        theirs.program_sha256 = "ab".repeat(32);
+        theirs.rebuilt_from =
+            Some(Rebuilt { row: "run 1".into(), compiler: "g++ 12".into(), program_sha256: "x".into() });
+        assert!(theirs.check().is_err_and(|e| e.contains("the program it rebuilt")));
     }
 
     #[test]
