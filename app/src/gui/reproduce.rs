@@ -228,11 +228,13 @@ impl Dialog {
     }
 
     /// Draws the dialog into `ui` (a window of at most `max_height`):
-    /// the body scrolls, Close stays in view below it. `busy` while any run
-    /// is in flight; queues what it asks for on `commands`; true when the
-    /// user closes it (Close, or Esc while no rerun of its own is going).
+    /// the body scrolls; "Run it here" and Close stay in view below it, in
+    /// the same place whichever row is picked and however long its plan.
+    /// `busy` while any run is in flight; queues what it asks for on
+    /// `commands`; true when the user closes it (Close, or Esc while no
+    /// rerun of its own is going).
     pub fn ui(&mut self, ui: &mut Ui, max_height: f32, busy: bool, commands: &mut Vec<AppCommand>) -> bool {
-        let mut body = egui::ScrollArea::vertical().auto_shrink([false, true]);
+        let mut body = egui::ScrollArea::vertical();
         if self.outcome.is_some() != self.showed_outcome {
             // A new page (the result, or back to their rows) opens at its
             // top, not where the long plan was scrolled to.
@@ -242,11 +244,60 @@ impl Dialog {
         let waiting = self.pending.is_some();
         let held = waiting.then_some("the rerun is still going: wait for its result, or cancel it with Esc");
         // While a run is in flight Esc cancels it (the window's shortcut).
-        let (footer, ()) = Scrolling::body(ui, max_height, body, |ui| self.body(ui, busy, commands));
-        footer.footer(ui, |ui| close_button(ui, held, !busy))
+        let (footer, ()) = Scrolling::body(ui, max_height, body, |ui| self.body(ui, commands));
+        footer.footer(ui, |ui| {
+            ui.horizontal(|ui| {
+                self.run_button(ui, busy, commands);
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| close_button(ui, held, !busy))
+                    .inner
+            })
+            .inner
+        })
     }
 
-    fn body(&mut self, ui: &mut Ui, busy: bool, commands: &mut Vec<AppCommand>) {
+    /// "Run it here", under the plan the body shows: greyed out, saying
+    /// why, until a row that can be rerun is picked (and its inline code
+    /// allowed). The only place the consent to run their row is made (N13).
+    fn run_button(&mut self, ui: &mut Ui, busy: bool, commands: &mut Vec<AppCommand>) {
+        let running = self.pending.is_some();
+        let shown = match (&self.log, self.selected) {
+            _ if self.outcome.is_some() => Err("go back to their rows to pick another"),
+            (Some(Ok(log)), Some(selected)) => match shown_rerun(log, selected, self.rebuild) {
+                Some(Ok(rerun)) => Ok((selected, rerun)),
+                Some(Err(_)) => Err("this row cannot be rerun: see why above"),
+                None => Err("pick a row of their log first"),
+            },
+            (Some(Ok(_)), None) => Err("pick a row of their log first"),
+            _ => Err("read their log first"),
+        };
+        let ticked = shown.as_ref().is_ok_and(|(selected, _)| self.inline_allowed == Some(*selected));
+        let why_not = match &shown {
+            _ if running => Some("the rerun is going"),
+            _ if busy => Some("a run is in flight: wait for it to end"),
+            Ok((_, rerun)) if rerun.gate.inline_code().is_some() && !ticked => {
+                Some("tick \"I have read it\" above: their file's code runs only once you allow it")
+            }
+            Ok(_) => None,
+            Err(why) => Some(*why),
+        };
+        let label = if running { "Running…" } else { "Run it here" };
+        let button = ui.add_enabled(why_not.is_none(), egui::Button::new(label));
+        let button = match why_not {
+            Some(why) => button.on_disabled_hover_text(why),
+            None => button.on_hover_text("reruns the command shown above on this machine, with your privileges"),
+        };
+        if let (true, Ok((selected, rerun))) = (button.clicked(), shown) {
+            match rerun.gate.confirm(InlineCode::from(ticked)) {
+                Ok(consent) => {
+                    self.refused = None;
+                    commands.push(AppCommand::ReproduceRow(selected, consent));
+                }
+                Err(e) => self.refused = Some(e.to_string()),
+            }
+        }
+    }
+
+    fn body(&mut self, ui: &mut Ui, commands: &mut Vec<AppCommand>) {
         ui.horizontal(|ui| {
             let label = ui.label("Their notebook folder or measurements.xlsx");
             let edit = ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(360.0)).labelled_by(label.id);
@@ -285,11 +336,11 @@ impl Dialog {
             Some(Err(e)) => {
                 ui.colored_label(ui.visuals().error_fg_color, e);
             }
-            Some(Ok(_)) => self.log_ui(ui, busy, commands),
+            Some(Ok(_)) => self.log_ui(ui, commands),
         }
     }
 
-    fn log_ui(&mut self, ui: &mut Ui, busy: bool, commands: &mut Vec<AppCommand>) {
+    fn log_ui(&mut self, ui: &mut Ui, commands: &mut Vec<AppCommand>) {
         let Some(Ok(log)) = &self.log else { return };
         ui.label(
             RichText::new(format!("{} — {} run(s)", vernier_engine::display::path(&log.source), log.rows.len()))
@@ -351,7 +402,7 @@ impl Dialog {
                 }
             });
         });
-        let Some(((original, rerun), selected)) = self.selected.and_then(|i| Some((log.rows.get(i)?, i))) else {
+        let Some(((original, _), selected)) = self.selected.and_then(|i| Some((log.rows.get(i)?, i))) else {
             ui.label(RichText::new("Pick a row to see exactly what would run.").weak());
             return;
         };
@@ -362,17 +413,12 @@ impl Dialog {
         if rebuild.is_some() {
             recipe_ui(ui, original, rebuild);
         }
-        let rerun = match rebuild {
-            Some(Ok((_, rebuilt))) => {
-                ui.checkbox(&mut self.rebuild, "Rebuild it from their sources first (in a scratch folder of yours)");
-                if self.rebuild { &Ok(rebuilt.clone()) } else { rerun }
-            }
-            _ => {
-                self.rebuild = false;
-                rerun
-            }
-        };
-        match rerun {
+        if matches!(rebuild, Some(Ok(_))) {
+            ui.checkbox(&mut self.rebuild, "Rebuild it from their sources first (in a scratch folder of yours)");
+        } else {
+            self.rebuild = false;
+        }
+        match shown_rerun(log, selected, self.rebuild).unwrap_or(Err("their log is no longer read")) {
             Ok(rerun) => {
                 for check in rerun.different_files() {
                     // Before confirmation, where it cannot be missed (R4).
@@ -380,40 +426,33 @@ impl Dialog {
                 }
                 edits_ui(ui, &log.edits, if log.own_workbook { &log.problems } else { &[] });
                 ui.label(RichText::new(original.plan(&log.source.display().to_string(), rerun)).monospace());
-                let ticked = self.inline_allowed == Some(selected);
-                let consented = match rerun.gate.inline_code() {
-                    None => true,
-                    Some(why) => {
-                        let mut tick = ticked;
-                        let text = format!("I have read it: let it run code written in their file ({why})");
-                        if ui.checkbox(&mut tick, text).changed() {
-                            self.inline_allowed = tick.then_some(selected);
-                        }
-                        tick
+                if let Some(why) = rerun.gate.inline_code() {
+                    let mut tick = self.inline_allowed == Some(selected);
+                    let text = format!("I have read it: let it run code written in their file ({why})");
+                    if ui.checkbox(&mut tick, text).changed() {
+                        self.inline_allowed = tick.then_some(selected);
                     }
-                };
+                }
                 if let Some(why) = &self.refused {
                     ui.colored_label(ui.visuals().error_fg_color, why.as_str());
                 }
-                let running = self.pending.is_some();
-                let label = if running { "Running…" } else { "Run it here" };
-                let run = ui.add_enabled(!busy && !running && consented, egui::Button::new(label));
-                if run.on_hover_text("reruns the command shown above on this machine, with your privileges").clicked() {
-                    // The only place the consent to run their row is made (N13).
-                    match rerun.gate.confirm(InlineCode::from(ticked)) {
-                        Ok(consent) => {
-                            self.refused = None;
-                            commands.push(AppCommand::ReproduceRow(selected, consent));
-                        }
-                        Err(e) => self.refused = Some(e.to_string()),
-                    }
-                }
+                ui.label(RichText::new("Run it here, below, reruns exactly this.").weak());
             }
             Err(why) => {
                 ui.colored_label(ui.visuals().error_fg_color, format!("cannot be rerun: {}", inert(why)));
             }
         }
     }
+}
+
+/// The rerun row `selected` of `log` shows: its rebuild's, when `rebuild`
+/// is ticked and the row can be rebuilt, else its plain rerun, or why it
+/// cannot be rerun; `None` when their log has no such row.
+fn shown_rerun(log: &TheirLog, selected: usize, rebuild: bool) -> Option<Result<&Rerun, &str>> {
+    if rebuild && let Some(Some(Ok((_, rebuilt)))) = log.rebuilds.get(selected) {
+        return Some(Ok(rebuilt));
+    }
+    log.rows.get(selected).map(|(_, rerun)| rerun.as_ref().map_err(String::as_str))
 }
 
 /// Their build recipe beside this machine's (SPEC R5), one table per

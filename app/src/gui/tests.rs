@@ -1397,13 +1397,13 @@ fn the_sweep_picker_lists_a_recorded_sweep() {
     assert!(harness.state().views.runs.show_sweep);
 }
 
-// SPEC U3 (issue 35): the New run and "Add run from numbers" dialogs keep
-// their buttons in place as what they hold changes — another tab, a field
-// typed into, a problem said, a preview arriving — so a button never moves
-// from under the pointer about to click it.
+// SPEC U3, R4 (issue 35): the New run, "Add run from numbers" and
+// Reproduce dialogs keep their buttons in place as what they hold changes —
+// another tab, a field typed into, a preview arriving, another row picked —
+// so a button never moves from under the pointer about to click it.
 #[test]
 fn dialog_buttons_keep_their_place() {
-    let (_tmp, mut harness) = fixture_app();
+    let (tmp, mut harness) = fixture_app();
     let at = |harness: &Harness<'static, VernierApp>, label: &str| harness.get_by_label(label).rect();
     open_import(&mut harness);
     let close = at(&harness, "Close");
@@ -1430,6 +1430,31 @@ fn dialog_buttons_keep_their_place() {
     type_into(&mut harness, "Command A", "true");
     harness.run();
     assert_eq!((at(&harness, "▶ Start"), at(&harness, "Close")), (start, close), "a command typed");
+    harness.get_by_label("Close").click();
+    harness.run();
+
+    // Reproduce: "Run it here" stays under the plan whichever row is
+    // picked, whatever its plan's length.
+    let theirs = tmp.path().join("theirs");
+    their_notebook(&theirs, "true", &["true"]);
+    store::change(&theirs, |nb| {
+        let long: Vec<&str> = std::iter::repeat_n("--a-long-flag", 40).collect();
+        nb.record_run(measured("a long command", &[["true"].as_slice(), &long].concat()), chrono::Utc::now());
+        Ok::<_, std::convert::Infallible>(())
+    })
+    .expect("a second row");
+    // Away from the Runs table, whose row numbers would match too.
+    harness.state_mut().apply(super::AppCommand::Show(super::Section::Environment));
+    read_their_log(&mut harness, &theirs);
+    let (run, close) = (at(&harness, "Run it here"), at(&harness, "Close"));
+    assert!(run_disabled(&harness), "no row picked yet");
+    harness.get_by_label("1").click();
+    harness.run();
+    assert_eq!((at(&harness, "Run it here"), at(&harness, "Close")), (run, close), "row 1 picked");
+    assert!(!run_disabled(&harness));
+    harness.get_by_label("2").click();
+    harness.run();
+    assert_eq!((at(&harness, "Run it here"), at(&harness, "Close")), (run, close), "row 2's longer plan");
 }
 
 /// Opens the New run dialog on a command.
