@@ -851,6 +851,15 @@ fn inline_code_needs_the_box_ticked_in_the_window() {
     assert!(run_disabled(&harness), "untick disables it again");
 }
 
+/// Presses the Reproduce dialog's "Run it here" and waits for the rerun's
+/// result and its save.
+fn run_it_here(harness: &mut Harness<'static, VernierApp>) {
+    harness.get_by_label("Run it here").click();
+    step_until(harness, "the rerun", |app| app.dialogs.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
+    harness.run();
+    step_until(harness, "the save", VernierApp::saved);
+}
+
 /// Whether the dialog's "Run it here" button is greyed out.
 fn run_disabled(harness: &Harness<'static, VernierApp>) -> bool {
     use egui_kittest::kittest::NodeT as _;
@@ -2453,12 +2462,7 @@ fn reproduce_rebuilds_from_their_sources_on_confirmation() {
     harness.run();
     harness.get_by_label_contains("build (runs first in ");
     harness.get_by_label_contains(": cc -O2 prog.c -o prog");
-    harness.get_by_label("Run it here").scroll_to_me();
-    harness.run();
-    harness.get_by_label("Run it here").click();
-    step_until(&mut harness, "the rerun", |app| app.dialogs.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
-    harness.run();
-    step_until(&mut harness, "the save", |app| app.saved());
+    run_it_here(&mut harness);
     let back = store::load(&mine).expect("mine reloads");
     let recipe = back.runs()[0].measurement.recipe.as_ref().expect("the rerun keeps the recipe");
     assert_eq!(recipe.command(), "cc -O2 prog.c -o prog");
@@ -2505,12 +2509,7 @@ fn reproduce_rebuilds_each_arm_from_its_own_recipe() {
     harness.get_by_label_contains(": cc -O2 prog.c -o fast");
     harness.get_by_label_contains("build B (runs first in ");
     harness.get_by_label_contains(": cc -O0 prog.c -o slow");
-    harness.get_by_label("Run it here").scroll_to_me();
-    harness.run();
-    harness.get_by_label("Run it here").click();
-    step_until(&mut harness, "the rerun", |app| app.dialogs.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
-    harness.run();
-    step_until(&mut harness, "the save", |app| app.saved());
+    run_it_here(&mut harness);
     let back = store::load(&mine).expect("mine reloads");
     assert_eq!(back.runs().len(), 2, "both arms rerun");
     assert_eq!(back.pairs().len(), 1, "recorded as a comparison");
