@@ -197,7 +197,7 @@ impl Prepared {
             // Both rows were just recorded, so the pair's runs exist.
             if let Ok(number) = notebook.record_pair(new.clone(), [*a, *b], at) {
                 let how = format!("imported from {}", self.name);
-                if let Some(note) = notebook.pairs().iter().find(|p| p.number == number).map(|p| p.note(&how)) {
+                if let Some(note) = notebook.pair(number).map(|p| p.note(&how)) {
                     let _ = notebook.add_note(&note, at);
                 }
                 pair = Some(number);

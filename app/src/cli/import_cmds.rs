@@ -256,7 +256,7 @@ fn record_import(dir: &Path, prepared: Prepared, json: bool) -> Outcome {
         eprintln!("{}", vernier_engine::display::inert_line(check.text.clone()));
     }
     let runs: Vec<_> = imported.runs.iter().filter_map(|&n| notebook.run(n)).collect();
-    let pair = imported.pair.and_then(|n| notebook.pairs().iter().find(|p| p.number == n));
+    let pair = imported.pair.and_then(|n| notebook.pair(n));
     // A18 at once: the build the rows were recorded with, when unoptimised.
     super::warn_unoptimised(runs.iter().filter_map(|r| r.context().build()));
     if json {

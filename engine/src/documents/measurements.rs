@@ -639,9 +639,9 @@ fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet,
     ws.set_name(table.name)?;
     // The printed columns share the page; the others are sized alone.
     let split = table.printed.min(table.headers.len());
-    let mut sized = widths(&table.headers[..split], table.rows.iter().map(|row| &row.cells[..split]));
-    sized.extend(widths(&table.headers[split..], table.rows.iter().map(|row| &row.cells[split..])));
-    let widths = sized;
+    let printed = widths(&table.headers[..split], table.rows.iter().map(|row| &row.cells[..split]));
+    let rest = widths(&table.headers[split..], table.rows.iter().map(|row| &row.cells[split..]));
+    let widths: Vec<usize> = printed.into_iter().chain(rest).collect();
     // The line above the table, if any, spans its printed columns; the
     // header and the rows come under it.
     let top = u32::from(table.above.is_some());

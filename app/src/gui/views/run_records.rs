@@ -17,7 +17,6 @@ use chrono::{DateTime, Utc};
 use vernier_engine::notebook::{Discard, Environment, Measurement, Run};
 
 /// One run as it was when something was worked out from it.
-#[derive(Clone)]
 pub struct Record {
     number: u32,
     recorded_at: DateTime<Utc>,
@@ -52,7 +51,7 @@ impl Record {
 }
 
 /// Every run of a notebook, in order, as something was worked out from them.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct RunRecords(Vec<Record>);
 
 impl RunRecords {

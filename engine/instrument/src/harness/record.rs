@@ -190,7 +190,7 @@ pub fn add_rows_extending(
         };
         // Both rows were just recorded, so the pair's runs exist.
         if let Ok(number) = notebook.record_pair(pair, [*a, *b], at)
-            && let Some(note) = notebook.pairs().iter().find(|p| p.number == number).map(|p| p.note("interleaved"))
+            && let Some(note) = notebook.pair(number).map(|p| p.note("interleaved"))
         {
             let _ = notebook.add_note(&note, at);
         }

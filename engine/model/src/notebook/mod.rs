@@ -248,6 +248,11 @@ impl Notebook {
         &self.pairs
     }
 
+    /// Comparison `C{number}`.
+    pub fn pair(&self, number: u32) -> Option<&Pair> {
+        self.pairs.iter().find(|p| p.number == number)
+    }
+
     /// The comparison run `number` is an arm of, with the arm's index (0
     /// for A, 1 for B).
     pub fn pair_of(&self, number: u32) -> Option<(&Pair, usize)> {
@@ -704,7 +709,7 @@ impl Notebook {
         match by {
             AnsweredBy::Run(n) => self.run(*n).map(|r| (r.recorded_at, r.discarded.is_some())),
             AnsweredBy::Comparison(n) => {
-                let pair = self.pairs.iter().find(|p| p.number == *n)?;
+                let pair = self.pair(*n)?;
                 let discarded = pair.runs.iter().any(|&r| self.run(r).is_some_and(|r| r.discarded.is_some()));
                 Some((pair.recorded_at, discarded))
             }
@@ -777,7 +782,7 @@ impl Notebook {
                 })
             }
             (Committed::Ratio { numerator, denominator, .. }, AnsweredBy::Comparison(c)) => {
-                let pair = self.pairs.iter().find(|p| p.number == *c)?;
+                let pair = self.pair(*c)?;
                 committed::b_over_a(numerator, denominator, &pair.labels).is_none().then(|| {
                     format!(
                         "the ratio names {numerator}/{denominator} and {}'s arms are {} and {}",

@@ -290,7 +290,7 @@ impl Notebook {
                 None => missing(),
             },
             (Committed::Ratio { numerator, denominator, value, tolerance }, AnsweredBy::Comparison(c)) => {
-                let pair = self.pairs().iter().find(|p| p.number == *c);
+                let pair = self.pair(*c);
                 match pair.and_then(|p| Some((p, b_over_a(numerator, denominator, &p.labels)?))) {
                     Some((pair, oriented)) => {
                         score_ratio(*value, *tolerance, oriented, &pair.verdict, pair.paired.as_ref())
@@ -314,7 +314,7 @@ impl Notebook {
         let pair = |p: &Pair| p.verdict.verdict.clone();
         match by {
             AnsweredBy::Run(n) => self.run(*n).map(run),
-            AnsweredBy::Comparison(c) => self.pairs().iter().find(|p| p.number == *c).map(pair),
+            AnsweredBy::Comparison(c) => self.pair(*c).map(pair),
             AnsweredBy::Soak(s) => self.soaks().iter().find(|x| x.number == *s).map(|x| x.numbers.shown_line()),
             AnsweredBy::Open(_) => None,
         }
