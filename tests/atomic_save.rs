@@ -65,12 +65,18 @@ impl<'a> store::Storage for &'a FaultyStorage {
         std::fs::File::open(dir)?.sync_all()
     }
     fn remove(&self, path: &Path) -> io::Result<()> {
+        self.tick()?;
         std::fs::remove_file(path)
+    }
+    fn append(&self, path: &Path) -> io::Result<FaultyFile<'a>> {
+        self.tick()?;
+        Ok(FaultyFile { file: std::fs::File::options().append(true).create(true).open(path)?, storage: self })
     }
 }
 
-// SPEC N7: each write, fsync and rename of a save fails in turn; the
-// previous notebook survives every one and the error names the step.
+// SPEC N7: each write, fsync and rename of a whole notebook.ron (a
+// compaction of the journal into it) fails in turn; the previous notebook
+// survives every one and the error names the step.
 #[test]
 fn every_injected_fault_keeps_the_previous_notebook() {
     let (_tmp, dir, old) = saved_notebook();
@@ -82,7 +88,7 @@ fn every_injected_fault_keeps_the_previous_notebook() {
         let storage = FaultyStorage { fail_at, count: Cell::new(0) };
         let mut locked = store::lock(&dir).expect("lock");
         *locked.notebook_mut() = new.clone();
-        match locked.save_with(&&storage) {
+        match locked.compact_with(&&storage) {
             Ok(_) => {
                 assert_eq!(store::load(&dir).expect("loads"), new);
                 break;
@@ -90,15 +96,19 @@ fn every_injected_fault_keeps_the_previous_notebook() {
             Err(e) => {
                 steps.push(e.step);
                 let on_disk = store::load(&dir).expect("the notebook always loads");
-                if e.step == SaveStep::SyncFolder {
-                    // The rename happened; only its durability is in doubt.
+                if matches!(e.step, SaveStep::SyncFolder | SaveStep::RemoveJournal) {
+                    // The rename happened; only its durability, or the
+                    // folded journal's removal, is in doubt.
                     assert_eq!(on_disk, new);
                     store::replace(&dir, &old).expect("restore");
                 } else {
                     assert_eq!(on_disk, old, "a failed save at {:?} changed the notebook", e.step);
                 }
-                let kept =
-                    if e.step == SaveStep::SyncFolder { "new version is in place" } else { "previous version is kept" };
+                let kept = if matches!(e.step, SaveStep::SyncFolder | SaveStep::RemoveJournal) {
+                    "new version is in place"
+                } else {
+                    "previous version is kept"
+                };
                 assert!(e.to_string().contains(kept), "{e}");
                 assert_eq!(temporary_files(&dir), Vec::<String>::new(), "a failed save leaves no temporary file");
             }
@@ -108,6 +118,70 @@ fn every_injected_fault_keeps_the_previous_notebook() {
         assert!(steps.contains(&step), "no fault was injected at {step:?}");
     }
     assert!(steps.iter().filter(|s| **s == SaveStep::Write).count() >= 5, "several write calls were failed");
+}
+
+// SPEC N1, N7: each step of appending a change to the journal fails in
+// turn (opening, each 4 KiB write, the flush); a failure before the line
+// is whole leaves the notebook as it was and the next change cuts the
+// part-written line off; a failed flush leaves the line in place.
+#[test]
+fn every_injected_fault_in_an_append_keeps_the_notebook_whole() {
+    let (_tmp, dir, old) = saved_notebook();
+    let mut steps = Vec::new();
+    for fail_at in 1.. {
+        let storage = FaultyStorage { fail_at, count: Cell::new(0) };
+        let mut locked = store::lock(&dir).expect("lock");
+        let before = locked.notebook().clone();
+        locked.notebook_mut().add_note(&format!("{fail_at} {}", "a long note ".repeat(1_000)), at(99)).expect("note");
+        let new = locked.notebook().clone();
+        match locked.save_with(&&storage) {
+            Ok(_) => {
+                assert_eq!(store::load(&dir).expect("loads"), new);
+                break;
+            }
+            Err(e) => {
+                steps.push(e.step);
+                let on_disk = store::load(&dir).expect("the notebook always loads");
+                let expected = if e.step == SaveStep::SyncJournal { &new } else { &before };
+                assert_eq!(&on_disk, expected, "after a fault at {:?}", e.step);
+            }
+        }
+    }
+    assert!(steps.contains(&SaveStep::Append) && steps.contains(&SaveStep::SyncJournal), "{steps:?}");
+    assert!(steps.iter().filter(|s| **s == SaveStep::Append).count() >= 3, "several write calls were failed");
+    let on_disk = store::load(&dir).expect("loads");
+    assert!(on_disk.notes().len() > old.notes().len());
+}
+
+// SPEC N1, N7: a compaction (the journal folded into a new notebook.ron,
+// then removed) fails at each step in turn; whichever step it stops at,
+// the notebook loads with every change the journal held, once.
+#[test]
+fn a_compaction_stopped_at_any_step_loses_no_change() {
+    let (_tmp, dir, _) = saved_notebook();
+    for i in 0..3 {
+        store::change(&dir, |nb| nb.add_note(&format!("journalled {i}"), at(200 + i))).expect("note");
+    }
+    let journal = dir.join(store::JOURNAL_FILE);
+    assert!(journal.is_file(), "the notes went to the journal");
+    let expected = store::load(&dir).expect("loads");
+    for fail_at in 1.. {
+        let storage = FaultyStorage { fail_at, count: Cell::new(0) };
+        let locked = store::lock(&dir).expect("lock");
+        let outcome = locked.compact_with(&&storage);
+        assert_eq!(store::load(&dir).expect("the notebook always loads"), expected, "fault at {fail_at}");
+        assert_eq!(temporary_files(&dir), Vec::<String>::new(), "a failed compaction leaves no temporary file");
+        if outcome.is_ok() {
+            assert!(!journal.exists(), "a finished compaction removes the journal it folded in");
+            break;
+        }
+        // A change made after a compaction stopped half-way follows it.
+        store::change(&dir, |nb| nb.add_note(&format!("after fault {fail_at}"), at(300))).expect("note");
+        let mut with = expected.clone();
+        with.add_note(&format!("after fault {fail_at}"), at(300)).expect("note");
+        assert_eq!(store::load(&dir).expect("loads"), with);
+        store::replace(&dir, &expected).expect("restore");
+    }
 }
 
 /// The names of the temporary files left in `dir`.
@@ -120,8 +194,12 @@ fn temporary_files(dir: &Path) -> Vec<String> {
 }
 
 const CHILD_ENV: &str = "VERNIER_TEST_SAVE_LOOP_DIR";
+/// Set for a save loop that folds its journal into notebook.ron after
+/// every save, so kills land in compactions too.
+const COMPACT_ENV: &str = "VERNIER_TEST_SAVE_LOOP_COMPACT";
 
-/// Loads the notebook in `dir`, then adds a note and saves, `limit` times
+/// Loads the notebook in `dir`, then adds a note through the store (one
+/// journal line, folded in at once under [`COMPACT_ENV`]), `limit` times
 /// (forever when `None`), printing `saved N` — N being the notebook's note
 /// count — after each save returns.
 fn save_loop(dir: &Path, limit: Option<usize>) -> Notebook {
@@ -130,8 +208,8 @@ fn save_loop(dir: &Path, limit: Option<usize>) -> Notebook {
     let mut i = 0;
     while limit.is_none_or(|l| i < l) {
         i += 1;
-        nb.add_note(&format!("save {i}"), at(1_000 + i64::try_from(i).expect("small"))).expect("note");
-        store::replace(dir, &nb).expect("save");
+        let at = at(1_000 + i64::try_from(i).expect("small"));
+        nb = store::change(dir, |nb| nb.add_note(&format!("save {i}"), at)).expect("save").1;
         writeln!(out, "saved {}", nb.notes().len()).expect("stdout");
         out.flush().expect("stdout");
     }
@@ -144,6 +222,9 @@ fn save_loop(dir: &Path, limit: Option<usize>) -> Notebook {
 #[test]
 fn save_loop_child() {
     if let Some(dir) = std::env::var_os(CHILD_ENV) {
+        if std::env::var_os(COMPACT_ENV).is_some() {
+            store::set_compaction_threshold(Some(1));
+        }
         save_loop(Path::new(&dir), None);
         return;
     }
@@ -155,8 +236,9 @@ fn save_loop_child() {
 }
 
 // SPEC N7: a process saving in a loop is killed with SIGKILL at random
-// moments, 200 times; the notebook always loads afterwards and holds every
-// save that finished.
+// moments, 200 times — every other time one that folds its journal into
+// notebook.ron after each save; the notebook always loads afterwards and
+// holds every save that finished.
 #[test]
 fn sigkill_during_saves_never_tears_the_notebook() {
     let (_tmp, dir, mut nb) = saved_notebook();
@@ -170,6 +252,7 @@ fn sigkill_during_saves_never_tears_the_notebook() {
         let mut child = Command::new(&exe)
             .args(["--exact", "atomic_save::save_loop_child", "--nocapture", "--test-threads=1"])
             .env(CHILD_ENV, &dir)
+            .envs((round % 2 == 1).then_some((COMPACT_ENV, "1")))
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

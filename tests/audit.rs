@@ -12,6 +12,7 @@ use vernier_engine::notebook::{
     AnsweredBy, Citation, Committed, Condition, Notebook, PredictionText, RowRef, Soak, SoakNumbers, SoakProtocol, Tag,
     WHOLE_DOCUMENT, WarmupPolicy, store,
 };
+use vernier_engine::stats::Summary;
 
 use crate::util::{at, measurement, text};
 
@@ -977,4 +978,85 @@ fn a19_every_locked_prediction_is_answered_or_left_open() {
         "{:?}",
         report.findings
     );
+}
+
+/// A run of `trials` (ms) recorded with a raw file in Vernier's own format
+/// holding them after one warm-up trial, its summary then changed by
+/// `forge`, as a hand editing notebook.ron would.
+fn forged_run(dir: &Path, nb: &mut Notebook, trials: &[f64], forge: impl FnOnce(&mut Summary)) -> u32 {
+    let mut text = format!("{}\n0,A,0,1,99000000,0\n", raw::HEADER);
+    for (i, ms) in trials.iter().enumerate() {
+        text.push_str(&format!("{},A,{},0,{},0\n", i + 1, i + 1, (ms * 1e6).round() as u64));
+    }
+    let mut m = measurement("forged", trials);
+    m.raw_file = Some(raw::write_once(dir, "forged", &text).expect("raw"));
+    m.conditions.push(Condition { field: "canary end/start".into(), value: "1.002 (2.1 ms, then 2.1 ms)".into() });
+    m.conditions.push(Condition { field: "build".into(), value: "rustc -O (from the Environment)".into() });
+    forge(&mut m.summary);
+    nb.record_run(m, at(90))
+}
+
+/// The findings that cite N16, as (check, message).
+fn n16_findings(dir: &Path, nb: &Notebook) -> Vec<(Check, String)> {
+    audit::audit(dir, nb)
+        .findings
+        .into_iter()
+        .filter(|f| f.message.contains("(N16)"))
+        .map(|f| (f.check, f.message))
+        .collect()
+}
+
+// SPEC N16, A3 (issue 45 item 7, issue 48 item 7): the audit recomputes a
+// row's summary from the raw file it keeps. The honest row passes; a median
+// edited below its own min is found twice — the summary contradicts itself
+// (A1) and is not its raw file's (A3); a median moved within its quartiles,
+// or an n changed, is found against the file.
+#[test]
+fn n16_a_rows_summary_is_its_raw_files() {
+    let trials = [12.4, 12.5, 12.4, 12.6, 24.9];
+    let (_tmp, dir, mut nb) = method_notebook();
+    forged_run(&dir, &mut nb, &trials, |_| {});
+    assert!(n16_findings(&dir, &nb).is_empty(), "{:#?}", n16_findings(&dir, &nb));
+
+    let (_tmp, dir, mut nb) = method_notebook();
+    forged_run(&dir, &mut nb, &trials, |s| s.median = 1.0);
+    let found = n16_findings(&dir, &nb);
+    assert!(
+        found.iter().any(|(c, m)| *c == Check::A1 && m.contains("its P25 (12.4 ms) is above its median (1 ms)")),
+        "{found:#?}"
+    );
+    assert!(
+        found.iter().any(|(c, m)| *c == Check::A3 && m.contains("median 1 ms (the file's trials give 12.5 ms)")),
+        "{found:#?}"
+    );
+
+    let (_tmp, dir, mut nb) = method_notebook();
+    forged_run(&dir, &mut nb, &trials, |s| s.median = 12.55);
+    let found = n16_findings(&dir, &nb);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].0, Check::A3);
+    assert!(found[0].1.contains("median 12.55 ms (the file's trials give 12.5 ms)"), "{found:#?}");
+
+    let (_tmp, dir, mut nb) = method_notebook();
+    forged_run(&dir, &mut nb, &trials, |s| s.n = 7);
+    let found = n16_findings(&dir, &nb);
+    assert!(found.iter().any(|(c, m)| *c == Check::A3 && m.contains("n 7 (the file's trials give 5)")), "{found:#?}");
+}
+
+// SPEC N16, A1 (issue 45 item 7): a summary that contradicts itself is a
+// finding even when the row keeps no raw file to recompute it from.
+#[test]
+fn n16_a_summary_that_contradicts_itself_without_a_raw_file() {
+    let (_tmp, dir, mut nb) = method_notebook();
+    let mut m = measurement("typed in", &[3.0, 4.0, 5.0]);
+    m.summary.median = 2.0;
+    let n = nb.record_run(m, at(95));
+    let found: Vec<_> = audit::audit(&dir, &nb)
+        .findings
+        .into_iter()
+        .filter(|f| f.place == Place::Run { number: n } && f.message.contains("contradicts itself (N16)"))
+        .collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].check, Check::A1);
+    assert!(found[0].message.contains("its P25 (3.5 ms) is above its median (2 ms)"), "{found:#?}");
 }

@@ -239,6 +239,29 @@ fn the_report_results_table_takes_run_cells_by_name() {
     assert_eq!(cell(RunColumn::Tag), "MEASURED");
 }
 
+// SPEC D2, S11 (issue 49, item 4): no two rows of the report's results
+// table share a name: two runs of one name each say their run.
+#[test]
+fn the_report_names_each_row_once() {
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    let again = nb.runs()[0].measurement.what.clone();
+    nb.record_run(crate::util::measurement(&again, &[12.0, 12.1, 12.2]), at(300));
+    let blocks = documents::fill(&nb, Document::Report, &Attachments::default());
+    let rows = blocks
+        .iter()
+        .find_map(|b| match b {
+            Block::Table(rows) if rows[0][0] == "Experiment" => Some(rows),
+            _ => None,
+        })
+        .expect("the results table");
+    let names: Vec<&str> = rows[1..].iter().map(|r| r[0].as_str()).collect();
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len(), "{names:?}");
+    assert!(names.contains(&format!("{again} (run 1)").as_str()), "{names:?}");
+}
+
 // SPEC D4: a workbook Vernier wrote reopens with nothing lost.
 #[test]
 fn workbook_round_trip_is_lossless() {

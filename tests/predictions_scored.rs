@@ -157,3 +157,18 @@ fn a_run_answers_a_median() {
     nb.answer_prediction(q, AnsweredBy::Open("ran out of time".into()), at(65)).expect("left open");
     assert_eq!(nb.outcome_text(q), "left open: ran out of time");
 }
+
+// SPEC S17, A18, N5 (issue 47 item 6): a prediction answered by a run that
+// is then discarded is not scored "held": a discarded row answers nothing.
+#[test]
+fn a_discarded_row_answers_nothing() {
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    let p = nb.add_prediction(with_figure("seq", "median 12 ms ± 10 %"), at(50)).expect("P3");
+    let r = nb.record_run(measurement("seq", &[12.4, 12.5, 12.4, 12.6, 12.5]), at(60));
+    nb.answer_prediction(p, AnsweredBy::Run(r), at(61)).expect("answered");
+    assert_eq!(nb.outcome_text(p), "run 2: held (observed 12.50 ms)");
+    nb.discard(vernier_engine::notebook::RowRef::Run(r), "the fan was blocked", at(62)).expect("discarded");
+    let outcome = nb.outcome_text(p);
+    assert!(!outcome.contains("held"), "{outcome}");
+    assert!(outcome.contains("run 2 is discarded"), "{outcome}");
+}

@@ -24,7 +24,7 @@ fn fixture() -> (tempfile::TempDir, PathBuf, Notebook) {
     (tmp, dir, nb)
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for entry in std::fs::read_dir(from).expect("read_dir") {
         let entry = entry.expect("entry");
@@ -184,7 +184,7 @@ fn a_sheet_read_alone_gives_each_run_its_conditions_whole() {
     let (_tmp, _dir, nb) = fixture();
     let bytes = documents::measurements::write(&nb).expect("workbook");
     let shared = crate::util::runs_shared_line(&bytes).expect("the line above the Runs table");
-    assert!(shared.starts_with(documents::measurements::SHARED_LINE.trim_end()), "{shared}");
+    assert!(shared.starts_with(documents::SHARED_LINE.trim_end()), "{shared}");
     let read = documents::foreign::read(&bytes).expect("readable");
     let conditions = |n: u32| {
         let run = read.runs.iter().find(|r| r.number == n).unwrap_or_else(|| panic!("run {n}: {:?}", read.problems));

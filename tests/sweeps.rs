@@ -58,7 +58,7 @@ fn a_sweep_is_one_group_of_rows() {
     assert_eq!(store::load(&dir).expect("reload").sweeps(), nb.sweeps());
     let file = dir.join(store::NOTEBOOK_FILE);
     let text = std::fs::read_to_string(&file).expect("read");
-    let planted = text.replacen("runs: [\n                2,", "runs: [\n                99,", 1);
+    let planted = text.replacen("runs: [2, ", "runs: [99, ", 1);
     assert_ne!(planted, text, "the sweep's runs are where the test expects them");
     std::fs::write(&file, planted).expect("write");
     let refused = store::load(&dir).expect_err("a sweep naming run 99");
@@ -124,7 +124,7 @@ fn a_sweep_naming_a_run_twice_is_refused() {
     store::replace(&dir, &swept()).expect("save");
     let file = dir.join(store::NOTEBOOK_FILE);
     let text = std::fs::read_to_string(&file).expect("read");
-    let planted = text.replacen("                3,\n", "                2,\n", 1);
+    let planted = text.replacen("runs: [2, 3, ", "runs: [2, 2, ", 1);
     assert_ne!(planted, text);
     std::fs::write(&file, planted).expect("write");
     let refused = store::load(&dir).expect_err("run 2 twice");

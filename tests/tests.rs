@@ -20,6 +20,11 @@ mod folder_lock;
 mod harness;
 /// E14, D5: an imported row's trials read back from its instrument's file.
 mod imported_trials;
+/// N1, N7, N8: the journal beside notebook.ron — appended, chained, cut
+/// when torn, compacted, and older files migrated.
+mod journal;
+/// A20, S17: a notebook made only by Vernier's commands audits clean in Vernier's text.
+mod lab_notebook;
 /// The engine's layers: crates that depend only downwards, no module cycles.
 mod layers;
 /// N1, N2, N8: the folder format, round trips, schema and error positions.

@@ -69,14 +69,16 @@ pub fn soak_row(protocol: SoakProtocol, numbers: SoakNumbers, seconds: i64) -> S
 pub fn saved_notebook() -> (tempfile::TempDir, PathBuf, Notebook) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let dir = tmp.path().join("nb");
-    let mut nb = store::create(&dir, "Project 3 — The Memory Wall Lab", at(0)).expect("create");
+    let mut nb = Notebook::new("Project 3 — The Memory Wall Lab", at(0));
     nb.add_prediction(text("matmul ijk vs ikj, N=512", "ikj about 3x faster", "unit stride in the inner loop"), at(10))
         .expect("P1");
     nb.record_run(measurement("matmul ikj, N=512", &[12.4, 12.5, 12.4, 12.6, 24.9]), at(20));
     nb.add_prediction(text("seq vs chase at 64 MiB", "chase 20x slower", "no memory-level parallelism"), at(30))
         .expect("P2");
     nb.add_note("machine woke from sleep before run 1", at(40)).expect("note");
-    store::replace(&dir, &nb).expect("save");
+    // Written whole into notebook.ron (no journal yet), as the tests that
+    // edit the file by hand expect to find it.
+    store::create_from(&dir, &nb).expect("save");
     (tmp, dir, nb)
 }
 

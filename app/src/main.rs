@@ -7,6 +7,11 @@ use std::process::ExitCode;
 use vernier_app::{cli, exit, gui};
 
 fn main() -> ExitCode {
+    // The journal's compaction threshold in bytes, for a test or a bench
+    // that wants compactions to happen often (SPEC N1).
+    if let Some(bytes) = std::env::var("VERNIER_COMPACT_AT").ok().and_then(|v| v.parse().ok()) {
+        vernier_engine::notebook::store::set_compaction_threshold(Some(bytes));
+    }
     let outcome = match cli::parse() {
         cli::Invocation::Window(path) => gui::run(path).map(|()| 0).map_err(|e| match e {
             gui::StartError::Notebook(e) => exit::Failure::input(e),

@@ -471,3 +471,29 @@ fn an_unoptimised_build_is_warned_about_at_once() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("A18: built with no stated optimisation level"), "{}", stderr(&o));
 }
+
+// SPEC S11 (issue 49, item 4): a row's name says what differs. Kernel arms
+// under --what without labels are named by their kernel, not "A" and "B";
+// two arms of the same command by their arm, so no two rows share a name.
+#[test]
+fn rows_are_named_by_what_differs() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let quick = ["bench", "--json", "--notebook", &dir, "-n", "1", "--warmup", "0"];
+    let kernels = ["--kernel", "seq", "--vs-kernel", "chase", "--size", "4096", "--what", "walks"];
+    let o = vernier(&[&quick[..], &kernels[..]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let same = ["--vs", "true", "--", "true"];
+    let o = vernier(&[&quick[..], &same[..]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    let names: Vec<String> = shown["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .map(|r| r["columns"]["What"].as_str().expect("what").to_owned())
+        .collect();
+    assert!(names[0].starts_with("walks: seq") && names[1].starts_with("walks: chase"), "{names:?}");
+    assert_eq!(names[2..], ["true (arm A)", "true (arm B)"]);
+    assert!(!names.iter().any(|n| n.ends_with(": A") || n.ends_with(": B")), "{names:?}");
+}

@@ -258,7 +258,17 @@ fn reproduce_on_another_power_source_makes_no_claim() {
     ok(vernier(&["new", &my_dir]));
     ok(vernier(&["set", &my_dir, "Power source", mine]));
     let their_dir = their_dir.display().to_string();
-    let o = ok(vernier(&["reproduce", &their_dir, "--row", "1", "--notebook", &my_dir, "--yes", "--json"]));
+    let o = ok(vernier(&[
+        "reproduce",
+        &their_dir,
+        "--row",
+        "1",
+        "--notebook",
+        &my_dir,
+        "--yes",
+        "--allow-inline-code",
+        "--json",
+    ]));
     let v = json(&o);
     assert_eq!(v["verdict"]["claimed"], false, "{v}");
     let verdict = v["verdict"]["verdict"].as_str().expect("verdict");

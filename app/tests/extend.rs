@@ -18,10 +18,11 @@ fn condition(run: &Value, field: &str) -> Option<String> {
     run["conditions"].as_array()?.iter().find(|c| c["field"] == field)?["value"].as_str().map(str::to_owned)
 }
 
-/// `vernier bench --extend run --notebook dir --yes` and then `more`; must
-/// succeed.
+/// `vernier bench --extend run --notebook dir --yes --allow-inline-code`
+/// (the runs here measure system tools such as `true`, which their row
+/// does not vouch for: SPEC N13) and then `more`; must succeed.
 fn extend(dir: &str, run: &str, more: &[&str]) -> Output {
-    let mut args = vec!["bench", "--extend", run, "--notebook", dir, "--yes"];
+    let mut args = vec!["bench", "--extend", run, "--notebook", dir, "--yes", "--allow-inline-code"];
     args.extend_from_slice(more);
     let o = vernier(&args);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
@@ -47,7 +48,13 @@ fn extend_reruns_to_51_trials_as_a_linked_row() {
     let plan = stdout(&asked);
     assert!(plan.contains("Extend run 1 to 51 timed trials") && plan.contains("\n  command: true\n"), "{plan}");
     assert!(plan.contains("timed trials: 51 (they had 5)") && plan.contains("warm-up: 1 warm-up trials"), "{plan}");
-    assert!(plan.contains("Nothing was run. Check what will run above, then add --yes to run it."), "{plan}");
+    // SPEC N13: `true` is a program of this machine with their arguments,
+    // not a program their row vouches for: the second consent is asked.
+    assert!(plan.contains("runs true with their arguments: such a program can run code they wrote"), "{plan}");
+    assert!(
+        plan.contains("Nothing was run. Check what will run above, then add --yes --allow-inline-code to run it."),
+        "{plan}"
+    );
     let v = json(&vernier(&["bench", "--extend", "1", "--notebook", &dir, "--json"]));
     assert_eq!((v["ran"].as_bool(), v["plan"]["commands"][0][0].as_str()), (Some(false), Some("true")), "{v}");
     assert_eq!(runs(&dir).len(), 1, "nothing ran");

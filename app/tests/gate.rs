@@ -21,14 +21,16 @@ use common::{json, ok, stdout, text, vernier};
 fn tampered_workbook(path: &Path, honest: &Path, command: [&str; 2], hidden: [&str; 3]) {
     let nb = store::load(honest).expect("the honest notebook loads");
     let written = measurements::written(&nb);
-    let text = std::fs::read_to_string(honest.join(store::NOTEBOOK_FILE)).expect("notebook.ron");
+    // The copy a workbook carries: the notebook as one file (SPEC D4).
+    let text = store::to_text(&nb).expect("notebook.ron");
     let swap = |text: &str, from: &str, to: &str| {
         assert_eq!(text.matches(from).count(), 1, "{from} once in {text}");
         text.replace(from, to)
     };
-    let [program, argument] = command.map(|w| format!("\"{w}\","));
-    let text = swap(&text, &program, &format!("\"{}\", \"{}\",", hidden[0], hidden[1]));
-    let text = swap(&text, &argument, &format!("\"{}\",", hidden[2]));
+    // A row is one line: `command: ["PROGRAM", "ARGUMENT"]`.
+    let [program, argument] = command;
+    let text = swap(&text, &format!("[\"{program}\", "), &format!("[\"{}\", \"{}\", ", hidden[0], hidden[1]));
+    let text = swap(&text, &format!(", \"{argument}\"]"), &format!(", \"{}\"]", hidden[2]));
     let mut book = rust_xlsxwriter::Workbook::new();
     for w in &written {
         let ws = book.add_worksheet();
@@ -131,4 +133,39 @@ fn a_command_hidden_in_their_workbook_runs_only_after_both_consents() {
     ok(vernier(&["bench", "--extend", "1", "--notebook", &theirs, "--yes", "--allow-inline-code"]));
     assert!(marker.exists(), "with both consents it runs");
     assert_eq!(run_count(&theirs), 2);
+}
+
+// SPEC N13, R2 (issue 45, finding 1): the full chain — a hidden-sheet
+// workbook whose notebook runs `sed --expr=1e …` (a GNU long-option
+// abbreviation no table of spellings caught), `merge --new-notebook`, then
+// `bench --extend 1 --yes` — runs nothing on --yes alone: sed with their
+// arguments is not a program their row vouches for.
+#[test]
+fn the_chain_through_a_merged_workbook_needs_the_second_consent() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let honest = tmp.path().join("honest").display().to_string();
+    ok(vernier(&["new", &honest]));
+    let bench = ["bench", "-n", "3", "--warmup", "0", "--what", "sleep", "--notebook", &honest, "--", "/bin/sleep"];
+    ok(vernier(&[&bench[..], &["0.01"]].concat()));
+    let marker = tmp.path().join("MARKER");
+    let file = tmp.path().join("input");
+    std::fs::write(&file, "x\n").expect("input");
+    let expression = format!("--expr=1e touch {}", marker.display());
+    let book = tmp.path().join("evil.xlsx");
+    tampered_workbook(
+        &book,
+        Path::new(&honest),
+        ["/bin/sleep", "0.01"],
+        ["sed", &expression, &file.display().to_string()],
+    );
+    let (book, theirs) = (book.display().to_string(), tmp.path().join("theirs").display().to_string());
+    ok(vernier(&["merge", &book, "--new-notebook", &theirs]));
+
+    let plan = stdout(&vernier(&["bench", "--extend", "1", "--notebook", &theirs]));
+    assert!(plan.contains("runs sed with their arguments: such a program can run code they wrote"), "{plan}");
+    let yes = vernier(&["bench", "--extend", "1", "--notebook", &theirs, "--yes"]);
+    assert_eq!(yes.status.code(), Some(2), "{}", text(&yes));
+    assert!(text(&yes).contains("run 1 runs sed with their arguments"), "{}", text(&yes));
+    assert!(!marker.exists(), "--yes alone ran their sed");
+    assert_eq!(run_count(&theirs), 1, "nothing was recorded");
 }

@@ -250,7 +250,10 @@ fn evidence_that_points_elsewhere_is_said_once_with_what_decides() {
         said.contains("Pair by pair, blocked measured lower than naive in the middle half of the 9 pairs"),
         "{said}"
     );
-    assert!(said.contains("so no claim is made; to decide it, pin the run to one CPU"), "{said}");
+    // SPEC S17: imported pairs are taken again by the driver, never by
+    // `bench --extend`, which cannot rerun them.
+    assert!(said.contains("so no claim is made; to decide it, rerun your driver with more pairs"), "{said}");
+    assert!(!said.contains("--extend"), "{said}");
     assert!(!said.contains("agree"), "never 'the orders agree': {said}");
     let v = json(&ok(vernier(&["show", &dir, "--json"])));
     let meaning = v["comparisons"][0]["meaning"].as_str().expect("a meaning");

@@ -11,9 +11,20 @@ use common::{json, notebook, ok, stdout, text, vernier};
 use vernier_engine::notebook::pending::{self, Edit};
 use vernier_engine::notebook::{PredictionText, store};
 
-/// A recovery file beside the notebook in `dir` holding `edits`.
+/// A recovery file beside the notebook in `dir` holding `edits`, as a
+/// window of this host that has closed writes it.
 fn kept(dir: &str, edits: &[Edit]) -> PathBuf {
-    pending::keep(Path::new(dir), edits, "the save failed", chrono::Utc::now()).expect("kept")
+    kept_from(dir, edits, |_| {})
+}
+
+/// As [`kept`], its origin changed by `edit` first.
+fn kept_from(dir: &str, edits: &[Edit], edit: impl FnOnce(&mut pending::Origin)) -> PathBuf {
+    let dir = Path::new(dir);
+    let nb = store::load(dir).expect("loads");
+    let mut origin = pending::Origin::here(dir, &nb.title, nb.created_at, false);
+    edit(&mut origin);
+    let unsaved = pending::Unsaved::new(edits.to_vec(), "the save failed", chrono::Utc::now(), origin);
+    pending::keep(dir, &unsaved).expect("kept")
 }
 
 fn note(text: &str) -> Edit {
@@ -153,4 +164,66 @@ fn recover_refuses_hostile_files() {
     assert!(text(&out).contains("notebook.unsaved-20260101T000000.000Z.ron"), "{}", text(&out));
 
     assert_eq!(std::fs::read(Path::new(&dir).join(store::NOTEBOOK_FILE)).expect("read"), before);
+}
+
+// SPEC N10 (issue 45 item 8): recover names where each file was written;
+// one from another host, one for another notebook and one planted without
+// an origin are listed as such and left by `--apply` (exit 1), one of ours
+// is applied; a foreign one is applied only by its name.
+#[test]
+fn recover_names_foreign_files_and_applies_them_only_by_name() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let ours = kept(&dir, &[note("ours")]);
+    let far = kept_from(&dir, &[note("from afar")], |o| o.host = "their-laptop".into());
+    let other = kept_from(&dir, &[note("another notebook's")], |o| o.title = "Someone else's lab".into());
+    // A file as an older Vernier (or a hand) writes it: no origin.
+    let unsaved = pending::read(&ours).expect("reads");
+    let planted = pending::Unsaved { origin: None, edits: vec![note("planted")], ..unsaved };
+    let unknown = pending::keep(Path::new(&dir), &planted).expect("planted");
+
+    let listed = vernier(&["recover", &dir]);
+    let said = stdout(&listed);
+    assert_eq!(listed.status.code(), Some(1), "{said}");
+    assert!(said.contains("written on another host (“their-laptop”)"), "{said}");
+    assert!(said.contains("written for another notebook (“Someone else's lab”"), "{said}");
+    assert!(said.contains("of unknown origin"), "{said}");
+    assert!(said.contains("written on this host for this notebook: host"), "{said}");
+
+    let applied = vernier(&["recover", &dir, "--apply"]);
+    assert_eq!(applied.status.code(), Some(1), "{}", text(&applied));
+    assert_eq!(notes(&dir), ["ours"], "only ours, unasked");
+    assert!(far.exists() && other.exists() && unknown.exists(), "the others stay pending");
+
+    let far_name = far.file_name().expect("name").to_string_lossy().into_owned();
+    let by_name = ok(vernier(&["recover", &dir, "--apply", "--name", &far_name]));
+    assert!(stdout(&by_name).contains("written on another host (“their-laptop”); applied because it was named"));
+    assert_eq!(notes(&dir), ["ours", "from afar"]);
+    let missing = vernier(&["recover", &dir, "--name", "../notebook.ron"]);
+    assert_eq!(missing.status.code(), Some(2), "{}", text(&missing));
+}
+
+// SPEC N10 (issue 45 item 4): a window killed between a save and its
+// keeper's rewrite leaves a saved note in its recovery file as well.
+// `recover` says that note is already there and adds only the other;
+// run again on a file whose every change is there, it adds nothing and
+// retires the file (exit 0).
+#[test]
+fn recover_does_not_add_a_saved_change_twice() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let saved = note("saved just before the window was killed");
+    store::change(Path::new(&dir), |nb| saved.apply(nb).map(drop)).expect("the window's save");
+    kept(&dir, &[saved.clone(), note("never saved")]);
+    let listed = stdout(&ok(vernier(&["recover", &dir])));
+    assert!(listed.contains("already there: a note “saved just before the window was killed”"), "{listed}");
+    assert!(listed.contains("would apply: a note “never saved”"), "{listed}");
+    let said = stdout(&ok(vernier(&["recover", &dir, "--apply"])));
+    assert!(said.contains("applied 1 change(s) to notebook.ron, 1 already there"), "{said}");
+    assert_eq!(notes(&dir), ["saved just before the window was killed", "never saved"]);
+    let path = kept(&dir, &[saved]);
+    let said = stdout(&ok(vernier(&["recover", &dir, "--apply"])));
+    assert!(said.contains("applied 0 change(s) to notebook.ron, 1 already there"), "{said}");
+    assert!(!path.exists(), "no longer pending");
+    assert_eq!(notes(&dir).len(), 2);
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 mod common;
-use common::{foreign_workbook, ok, text, vernier};
+use common::{compacting, foreign_workbook, ok, text, vernier};
 
 /// Every file under `dir` with its SHA-256: proof that nothing was written.
 fn snapshot(dir: &Path) -> BTreeMap<String, String> {
@@ -39,7 +39,8 @@ fn two_notebooks() -> (tempfile::TempDir, String, String) {
 /// Their notebook with one measured run of `true` (n = 3), and my empty one.
 fn theirs_and_mine() -> (tempfile::TempDir, String, String) {
     let (tmp, theirs, mine) = two_notebooks();
-    ok(vernier(&["bench", "-n", "3", "--notebook", &theirs, "--", "true"]));
+    // Folded into notebook.ron, which some tests edit by hand.
+    ok(compacting(&["bench", "-n", "3", "--notebook", &theirs, "--", "true"]));
     (tmp, theirs, mine)
 }
 
@@ -62,8 +63,18 @@ fn reproduce_a_classmates_notebook_row() {
     assert!(shown.contains("command: true") && shown.contains("timed trials: 3"), "{shown}");
     assert!(shown.contains("add --yes"), "{shown}");
     assert_eq!(run_count(&mine), 0, "nothing ran without --yes");
+    // SPEC N13: `true` is a program of this machine with their arguments,
+    // not one their row vouches for: --yes alone runs nothing.
+    let o = vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("runs true with their arguments: such a program can run code they wrote"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(run_count(&mine), 0, "nothing ran on the first consent alone");
 
-    let o = ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"]));
+    let o = rerun(&theirs, "1", &mine, &["--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["ran"], true);
     assert_eq!(v["recorded_run"], 1);
@@ -125,7 +136,7 @@ fn foreign_workbook_is_read_by_headers_and_never_trusted() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("runs code written in their file (sh -c)"), "{}", text(&o));
 
-    let o = ok(vernier(&["reproduce", &book, "--row", "1", "--notebook", &mine, "--yes"]));
+    let o = rerun(&book, "1", &mine, &[]);
     let shown = text(&o);
     assert!(shown.contains("verdict (R4)"), "{shown}");
     assert!(shown.contains("power source") && shown.contains("battery"), "the diff names the power source: {shown}");
@@ -208,7 +219,9 @@ fn escape_sequences_in_their_cells_are_shown_inert() {
         assert!(!acting(&o.stdout), "the plan printed an acting character: {:?}", text(&o));
         let plan = text(&o);
         assert!(plan.contains(r"\x1b[2K\x0dcommand: true"), "{plan}");
-        assert_eq!(plan.matches("command: ").count(), 2, "one command line, one visible spoof: {plan}");
+        let shown: usize =
+            plan.lines().filter(|l| !l.contains("WARNING")).map(|l| l.matches("command: ").count()).sum();
+        assert_eq!(shown, 2, "one command line, one visible spoof: {plan}");
     }
     let plan = text(&vernier(&["reproduce", &book, "--row", "1", "--notebook", &mine]));
     assert!(plan.contains(&format!("command: touch {}", marker.display())), "the real command is shown: {plan}");
@@ -245,9 +258,23 @@ fn inline_code_needs_its_own_consent() {
     assert!(!marker.exists(), "--yes alone ran inline code");
     assert_eq!(run_count(&mine), 0);
 
-    ok(vernier(&["reproduce", &book, "--row", "1", "--notebook", &mine, "--yes", "--allow-inline-code"]));
-    assert!(marker.exists(), "with both consents it runs");
-    assert_eq!(run_count(&mine), 1);
+    // With both consents it runs — and, where Landlock confines it, its
+    // write outside the scratch folder is refused (SPEC N13, R5): the
+    // trial fails and the marker is not made.
+    let plan = text(&vernier(&["reproduce", &book, "--row", "1", "--notebook", &mine]));
+    let confined = plan.contains("confinement: writes confined to the scratch folder (Landlock)");
+    assert!(confined || plan.contains("confinement: not confined"), "{plan}");
+    let o = vernier(&["reproduce", &book, "--row", "1", "--notebook", &mine, "--yes", "--allow-inline-code"]);
+    if confined {
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        assert!(text(&o).contains("the rerun failed"), "{}", text(&o));
+        assert!(!marker.exists(), "a write outside the scratch folder was let through");
+        assert_eq!(run_count(&mine), 0, "no trial ended well");
+    } else {
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert!(marker.exists(), "with both consents it runs");
+        assert_eq!(run_count(&mine), 1);
+    }
 }
 
 // SPEC N11, R3: a rerun of a different program is named in the conditions
@@ -260,7 +287,7 @@ fn a_different_script_is_named_among_the_differences() {
     let script = script.display().to_string();
     ok(vernier(&["bench", "-n", "3", "--notebook", &theirs, "--", "sh", &script]));
     std::fs::write(&script, "true\nexit 0\n").expect("a different script");
-    let o = ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"]));
+    let o = rerun(&theirs, "1", &mine, &["--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     let diff = v["env_diff"].as_array().unwrap_or_else(|| panic!("a diff: {v}"));
     let files = diff.iter().find(|d| d["field"] == "argument files").unwrap_or_else(|| panic!("{v}"));
@@ -269,6 +296,8 @@ fn a_different_script_is_named_among_the_differences() {
 }
 
 /// A script whose time depends on a mode file beside it, so one command
+/// (its count of runs kept in `$TMPDIR`, the only folder a rerun may write
+/// in: SPEC N13)
 /// (the same script, the same SHA-256) can be precise for them and noisy,
 /// or slow, for the rerun: `quiet` sleeps 50, 60 or 70 ms in turn (median
 /// 60 ms, IQR 20 ms: wider than the few milliseconds a busy machine adds to
@@ -282,7 +311,8 @@ fn moody_script(dir: &Path) -> (String, impl Fn(&str)) {
     std::fs::write(
         &script,
         "d=$(dirname \"$0\")\n\
-         n=$(cat \"$d/count\" 2>/dev/null || echo 0); echo $((n + 1)) > \"$d/count\"\n\
+         c=\"${TMPDIR:-/tmp}/moody-count-$(basename \"$d\")\"\n\
+         n=$(cat \"$c\" 2>/dev/null || echo 0); echo $((n + 1)) > \"$c\"\n\
          case $(cat \"$d/mode\") in\n\
          quiet) case $((n % 3)) in 0) sleep 0.05 ;; 1) sleep 0.06 ;; *) sleep 0.07 ;; esac ;;\n\
          slow) sleep 0.25 ;;\n\
@@ -296,6 +326,20 @@ fn moody_script(dir: &Path) -> (String, impl Fn(&str)) {
 
 fn json_of(o: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(o)))
+}
+
+/// `vernier reproduce THEIRS --row ROW --notebook MINE --yes
+/// --allow-inline-code MORE…`, which must succeed: the rows here measure
+/// programs of this machine (`true`, `sh script`), which their row does not
+/// vouch for, so they need the second consent (SPEC N13).
+fn rerun(theirs: &str, row: &str, mine: &str, more: &[&str]) -> std::process::Output {
+    let args = ["reproduce", theirs, "--row", row, "--notebook", mine, "--yes", "--allow-inline-code"];
+    ok(vernier(&[&args[..], more].concat()))
+}
+
+/// [`rerun`] with `--json`, read.
+fn rerun_json(theirs: &str, row: &str, mine: &str) -> serde_json::Value {
+    json_of(&rerun(theirs, row, mine, &["--json"]))
 }
 
 /// `vernier bench -n 5 --warmup 1 --notebook DIR ARGS…`, which must succeed.
@@ -325,7 +369,7 @@ fn a_noisy_rerun_of_a_precise_row_is_inconclusive() {
     ok(vernier(&["bench", "-n", "9", "--warmup", "1", "--notebook", &theirs, "--", "sh", &script]));
 
     mode("noisy");
-    let v = json_of(&ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"])));
+    let v = rerun_json(&theirs, "1", &mine);
     assert_eq!(v["outcome"], "inconclusive", "{v}");
     let sentence = v["verdict_text"].as_str().expect("verdict text");
     assert!(sentence.starts_with("inconclusive — the rerun is "), "{sentence}");
@@ -339,12 +383,12 @@ fn a_noisy_rerun_of_a_precise_row_is_inconclusive() {
 
     // The same rerun printed for a person says it in the same words.
     mode("noisy");
-    let o = ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes"]));
+    let o = rerun(&theirs, "1", &mine, &[]);
     assert!(text(&o).contains("verdict (R4): inconclusive — the rerun is "), "{}", text(&o));
 
     // A clearly slower rerun differs.
     mode("slow");
-    let v = json_of(&ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"])));
+    let v = rerun_json(&theirs, "1", &mine);
     assert_eq!(v["outcome"], "differs", "{v}");
     assert!(v["verdict_text"].as_str().is_some_and(|s| s.starts_with("differs — median (s): mine is ")), "{v}");
 
@@ -353,7 +397,7 @@ fn a_noisy_rerun_of_a_precise_row_is_inconclusive() {
     // which is the rule working: a loaded CI machine can make a 50 ms sleep
     // twice as noisy as it was. The unit tests pin "reproduced" down.)
     mode("quiet");
-    let v = json_of(&ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"])));
+    let v = rerun_json(&theirs, "1", &mine);
     assert_ne!(v["outcome"], "differs", "{v}");
 }
 
@@ -379,7 +423,7 @@ fn a_comparison_reruns_both_arms_and_compares_the_ratio() {
     }
     assert_eq!(run_count(&mine), 0, "nothing ran without --yes");
 
-    let v = json_of(&ok(vernier(&["reproduce", &theirs, "--row", "2", "--notebook", &mine, "--yes", "--json"])));
+    let v = rerun_json(&theirs, "2", &mine);
     let arms = v["arms"].as_array().expect("arms");
     assert_eq!(arms.len(), 2, "{v}");
     for (arm, (label, row)) in arms.iter().zip([("A", 1), ("B", 2)]) {
@@ -462,7 +506,7 @@ fn a_changed_binary_is_flagged_before_confirmation() {
     );
     assert_eq!(run_count(&mine), 0, "nothing ran without --yes");
 
-    let v = json_of(&ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"])));
+    let v = rerun_json(&theirs, "1", &mine);
     let sentence = v["verdict_text"].as_str().expect("verdict");
     assert!(sentence.contains("a different binary: theirs had SHA-256 "), "{sentence}");
     assert_eq!(v["arms"][0]["programs"][0]["same"], false, "{v}");
@@ -494,7 +538,17 @@ fn a_sweep_names_each_point_whose_file_changed() {
         "one line for the binary all points share: {plan}"
     );
 
-    let v = json_of(&ok(vernier(&["reproduce", &theirs, "--sweep", "1", "--notebook", &mine, "--yes", "--json"])));
+    let v = json_of(&ok(vernier(&[
+        "reproduce",
+        &theirs,
+        "--sweep",
+        "1",
+        "--notebook",
+        &mine,
+        "--yes",
+        "--allow-inline-code",
+        "--json",
+    ])));
     let summary = v["summary"].as_str().unwrap_or_default();
     assert!(summary.contains(&format!("{d2}: a different file")) && summary.ends_with("(N=2)"), "{summary}");
     assert_ne!(v["points"][1]["outcome"], "reproduced", "{v}");
@@ -525,7 +579,7 @@ fn a_comparison_with_cooldown_keeps_their_warmup_policy() {
     let plan = json_of(&vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--json"]))["plan"].clone();
     assert_eq!(plan["warmup_policy"], "1 warm-up trials", "{plan}");
     assert_eq!(plan["cooldown_s"], 0.05, "{plan}");
-    ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes"]));
+    rerun(&theirs, "1", &mine, &[]);
     let policy = |dir: &str| first_condition(dir, "warm-up policy");
     assert_eq!(policy(&mine), policy(&theirs), "the same policy as theirs");
 }
@@ -536,14 +590,26 @@ fn a_comparison_with_cooldown_keeps_their_warmup_policy() {
 fn a_kernel_that_computes_another_result_differs() {
     let (_tmp, their_dir, mine) = two_notebooks();
     let theirs = std::path::PathBuf::from(&their_dir);
-    bench_five(&their_dir, &["--kernel", "matmul-naive", "--size", "32"]);
+    ok(compacting(&[
+        "bench",
+        "-n",
+        "5",
+        "--warmup",
+        "1",
+        "--notebook",
+        &their_dir,
+        "--kernel",
+        "matmul-naive",
+        "--size",
+        "32",
+    ]));
     let file = theirs.join("notebook.ron");
     let ron = std::fs::read_to_string(&file).expect("their notebook");
     let (head, tail) = ron.split_once("verified after every trial; ").expect("a result check");
     let rest = &tail[tail.find('"').expect("the value's end")..];
     std::fs::write(&file, format!("{head}verified after every trial; checksum 12345.000000{rest}")).expect("edit");
 
-    let v = json_of(&ok(vernier(&["reproduce", &their_dir, "--row", "1", "--notebook", &mine, "--yes", "--json"])));
+    let v = rerun_json(&their_dir, "1", &mine);
     assert_eq!(v["outcome"], "differs", "{v}");
     let sentence = v["verdict_text"].as_str().unwrap_or_default();
     assert!(
@@ -612,14 +678,18 @@ fn an_argument_of_invisible_characters_is_shown_in_the_plan() {
 #[test]
 fn two_noisy_rows_are_inconclusive_never_reproduced() {
     let (tmp, theirs, mine) = two_notebooks();
-    let counter = tmp.path().join("counter");
+    // Kept in $TMPDIR: the rerun may write nowhere else (SPEC N13).
+    let counter = format!(
+        "\"${{TMPDIR:-/tmp}}/noisy-{}\"",
+        tmp.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    );
     let script = tmp.path().join("noisy.sh");
     // Nine figures in turn: median 10, IQR 4 (40 % of the median).
     std::fs::write(
         &script,
         format!(
             "n=$(cat {c} 2>/dev/null || echo 0)\necho $(( (n + 1) % 9 )) > {c}\nset -- 6 14 8 12 10 7 13 9 11\nshift $n\necho \"v: $1\"\n",
-            c = counter.display()
+            c = counter
         ),
     )
     .expect("script");
@@ -627,7 +697,7 @@ fn two_noisy_rows_are_inconclusive_never_reproduced() {
     let metric = ["--metric", "v: ([0-9]+)", "--metric-unit", "units"];
     let bench = [&["bench", "-n", "9", "--warmup", "0", "--notebook", &theirs][..], &metric, &["--", "sh", &script]];
     ok(vernier(&bench.concat()));
-    let v = json_of(&ok(vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"])));
+    let v = rerun_json(&theirs, "1", &mine);
     assert_eq!((v["theirs"]["median"].as_f64(), v["mine"]["median"].as_f64()), (Some(10.0), Some(10.0)), "{v}");
     assert_eq!(v["outcome"], "inconclusive", "{v}");
     let sentence = v["verdict_text"].as_str().expect("verdict text");
@@ -661,7 +731,8 @@ fn an_imported_row_rerun_as_a_process_is_not_like_with_like() {
         "--boundary",
         "the multiply only, steady_clock",
     ]));
-    let o = vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--json"]);
+    let o =
+        vernier(&["reproduce", &theirs, "--row", "1", "--notebook", &mine, "--yes", "--allow-inline-code", "--json"]);
     let v = json_of(&o);
     assert_eq!(v["outcome"], "inconclusive", "{v}");
     let sentence = v["verdict_text"].as_str().expect("verdict text");

@@ -335,3 +335,20 @@ fn soak_run_without_a_notebook_checks_its_windows() {
     let v: Value = serde_json::from_slice(&fits.stdout).expect("json");
     assert_eq!(v["thresholds"]["tail_s"], 2.5, "{v}");
 }
+
+// SPEC T2, C (issue 45 item 6): `--workers` past 4 per logical CPU (never
+// more than 1024) is bad input, exit 2, naming the limit — at once, before
+// a thread starts or a file is written.
+#[test]
+fn too_many_workers_is_bad_input() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let out = tmp.path().join("soak.csv").display().to_string();
+    let short = ["--duration", "5", "--interval", "0.5", "--opening", "0.5", "--tail", "2.5"];
+    let args = [&["soak", "run", "--workers", "4294967296", "--out", &out][..], &short[..]].concat();
+    // Within a short deadline: before the fix it started threads without end.
+    let o = common::vernier_fed_within(&args, std::time::Duration::from_secs(20), |_| {});
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    assert!(said.contains("at most") && said.contains("4 per logical CPU"), "{said}");
+    assert!(!Path::new(&out).exists(), "nothing written");
+}

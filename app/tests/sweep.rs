@@ -204,7 +204,17 @@ fn a_sweep_is_reproduced_point_by_point() {
     assert!(stdout(&plan).contains("the program's own timer"), "{}", stdout(&plan));
     assert_eq!(show(&mine)["runs"].as_array().map(Vec::len), Some(0), "nothing ran before --yes");
 
-    let o = ok(vernier(&["reproduce", &theirs, "--sweep", "1", "--notebook", &mine, "--yes", "--json"]));
+    let o = ok(vernier(&[
+        "reproduce",
+        &theirs,
+        "--sweep",
+        "1",
+        "--notebook",
+        &mine,
+        "--yes",
+        "--allow-inline-code",
+        "--json",
+    ]));
     let v = json(&o);
     let points = v["points"].as_array().expect("points");
     assert_eq!(points.len(), 3);
@@ -286,4 +296,53 @@ fn a_failed_trial_quotes_the_program() {
     assert!(failure.contains("--bytes takes a whole number"), "{failure}");
     let note = show(&dir)["notes"][0]["text"].as_str().expect("note").to_owned();
     assert!(note.starts_with("A sweep of `") && note.contains("over 1 point"), "{note}");
+}
+
+// SPEC E16 (issue 49, item 1): the built-in chase swept by --param, its size
+// the placeholder: one row per size, recorded as one sweep, each row the
+// kernel at that size (its own command), all in one raw file.
+#[test]
+fn the_chase_kernel_is_swept_by_a_param() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let o = ok(vernier(&[
+        "bench",
+        "--json",
+        "--notebook",
+        &dir,
+        "-n",
+        "3",
+        "--warmup",
+        "1",
+        "--kernel",
+        "chase",
+        "--size",
+        "{SIZE}",
+        "--param",
+        "SIZE=16K..64K*2",
+    ]));
+    let v = json(&o);
+    let points: Vec<serde_json::Value> =
+        v["runs"].as_array().expect("runs").iter().map(|r| r["point"].clone()).collect();
+    assert_eq!(points, [serde_json::json!(["16384"]), serde_json::json!(["32768"]), serde_json::json!(["65536"])]);
+    assert_eq!(v["runs"][2]["unit"], "ns/access");
+    assert_eq!(
+        v["runs"][0]["command"],
+        serde_json::json!(["vernier", "bench", "--kernel", "chase", "--size", "16384"])
+    );
+    let nb = show(&dir);
+    let sweep = &nb["sweeps"][0];
+    assert_eq!((sweep["label"].as_str(), sweep["runs"].clone()), (Some("W1"), serde_json::json!([1, 2, 3])));
+    assert_eq!(sweep["template"], serde_json::json!(["vernier", "bench", "--kernel", "chase", "--size", "{SIZE}"]));
+    assert!(nb["runs"][1]["columns"]["What"].as_str().expect("what").ends_with(": SIZE=32 KiB"));
+    let raw = std::fs::read_dir(Path::new(&dir).join("raw")).expect("raw").count();
+    assert_eq!(raw, 1, "one raw file for the sweep");
+    // A value the kernel cannot take is refused before anything runs, with
+    // what to write instead; a placeholder without its --param too.
+    let bad = vernier(&["bench", "--kernel", "chase", "--size", "{SIZE}", "--param", "SIZE=16K,64K"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
+    assert!(text(&bad).contains("SIZE=16K: a kernel's --size and --tile are whole numbers"), "{}", text(&bad));
+    let alone = vernier(&["bench", "--kernel", "chase", "--size", "{SIZE}"]);
+    assert_eq!(alone.status.code(), Some(2), "{}", text(&alone));
+    assert!(text(&alone).contains("add --param"), "{}", text(&alone));
 }

@@ -249,3 +249,111 @@ fn a_bench_cancelled_while_waiting_to_record_names_its_raw_file() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["runs"].as_array().map(Vec::len), Some(0), "no row was recorded");
 }
+
+/// Runs `vernier args` with the journal folded into notebook.ron after
+/// every change; killed (SIGKILL) after `kill_after` when given. True when
+/// it reported success (exit 0 and `said` on stdout).
+fn storm_writer(args: &[String], said: &str, kill_after: Option<std::time::Duration>) -> bool {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_vernier"))
+        .args(args)
+        .env("VERNIER_COMPACT_AT", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn vernier");
+    if let Some(after) = kill_after {
+        std::thread::sleep(after);
+        // It may have finished already; then this kills nothing.
+        let _ = child.kill();
+    }
+    let out = child.wait_with_output().expect("wait");
+    out.status.code() == Some(0) && String::from_utf8_lossy(&out.stdout).contains(said)
+}
+
+// SPEC N1, N7, N10 (issue 50): a storm on one notebook whose journal is
+// folded into notebook.ron after every change, so kills land in appends
+// and in compactions alike: three note writers, an Environment writer and
+// a bench, a third of them SIGKILLed at a random moment, while the lock
+// file is deleted again and again. Every change reported saved is in the
+// notebook, which always loads with its seals whole.
+#[test]
+fn a_storm_of_killed_writers_and_compactions_loses_nothing_saved() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = new_notebook(tmp.path());
+    let done = std::sync::Arc::new(AtomicBool::new(false));
+    let attacker = {
+        let (lock, done) = (Path::new(&dir).join(".vernier.lock"), std::sync::Arc::clone(&done));
+        std::thread::Builder::new()
+            .name("lock-attacker".into())
+            .spawn(move || {
+                while !done.load(Ordering::Relaxed) {
+                    let _ = std::fs::remove_file(&lock);
+                    std::thread::sleep(std::time::Duration::from_millis(37));
+                }
+            })
+            .expect("the attacker thread")
+    };
+    let writers: Vec<_> = (0..5u64)
+        .map(|w| {
+            let dir = dir.clone();
+            std::thread::Builder::new()
+                .name(format!("writer-{w}"))
+                .spawn(move || {
+                    let mut rng = 0x9E37_79B9_7F4A_7C15u64 ^ (w + 1).wrapping_mul(0xA24B_AED4_963E_E407);
+                    let mut next = move || {
+                        rng ^= rng << 13;
+                        rng ^= rng >> 7;
+                        rng ^= rng << 17;
+                        rng
+                    };
+                    let rounds = if w == 4 { 6 } else { 30 };
+                    (0..rounds)
+                        .map(|i| {
+                            let text = format!("writer {w} change {i}");
+                            let (args, said): (Vec<String>, &str) = match w {
+                                0..=2 => (vec!["note".into(), dir.clone(), text.clone()], "note added"),
+                                3 => (vec!["set".into(), dir.clone(), "Other load".into(), text.clone()], "set"),
+                                _ => (
+                                    ["bench", "-n", "3", "--warmup", "0", "--notebook", &dir, "--", "true"]
+                                        .map(str::to_owned)
+                                        .to_vec(),
+                                    "",
+                                ),
+                            };
+                            let r = next();
+                            let kill = (r % 3 == 0).then(|| std::time::Duration::from_millis(r % 80));
+                            (w, text, storm_writer(&args, said, kill))
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .expect("a writer thread")
+        })
+        .collect();
+    let outcomes: Vec<(u64, String, bool)> = writers.into_iter().flat_map(|w| w.join().expect("writer")).collect();
+    done.store(true, Ordering::Relaxed);
+    attacker.join().expect("attacker");
+
+    let o = vernier(&["show", &dir, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "the notebook loads, seals whole: {}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let on_disk = notes(&dir);
+    for (_, text, _) in outcomes.iter().filter(|(w, _, saved)| *w < 3 && *saved) {
+        assert!(on_disk.contains(text), "'{text}' was reported saved and is lost");
+    }
+    let benches = outcomes.iter().filter(|(w, _, saved)| *w == 4 && *saved).count();
+    let runs = v["runs"].as_array().expect("runs").len();
+    assert!(runs >= benches, "{benches} benches reported a row, {runs} rows kept");
+    // Sets run one after another: the value kept is the last reported
+    // saved, or a later one whose writer was killed after it landed.
+    let index = |text: &str| text.rsplit(' ').next().and_then(|n| n.parse::<u32>().ok());
+    let last_set = outcomes.iter().filter(|(w, _, saved)| *w == 3 && *saved).filter_map(|(_, t, _)| index(t)).max();
+    if let Some(last) = last_set {
+        let fields = v["environment"].as_array().expect("environment");
+        let other = fields.iter().find(|f| f["field"] == "Other load").and_then(|f| f["value"].as_str());
+        let kept = other.and_then(index);
+        assert!(kept.is_some_and(|k| k >= last), "Other load is {other:?}; set {last} was reported saved");
+    }
+    let saved = outcomes.iter().filter(|(_, _, s)| *s).count();
+    assert!(saved > outcomes.len() / 2, "most writers were let finish: {saved} of {}", outcomes.len());
+}

@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::compare::unit_scale;
-use crate::consent::Gate;
+use crate::consent::{Gate, Kept};
 use crate::display::{inert, quote_argv};
 use crate::harness::{self, BenchResult, BenchSpec, Recorded, Subject};
 use crate::notebook::{ConditionName, Conditions, Notebook, RawFile, Run, Tag, WarmupPolicy};
@@ -21,7 +21,7 @@ use crate::stats::format_significant;
 use crate::stats::units::{DisplayUnit, Figures};
 
 /// Timed trials of an extension: S10's "from 31 to 51".
-pub const EXTENDED_TRIALS: u32 = 51;
+pub const EXTENDED_TRIALS: u32 = crate::stats::EXTENDED_TRIALS as u32;
 
 /// Why a run cannot be extended, or a claim not understood.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -258,7 +258,9 @@ impl Extension {
                 Some(format!("run {} was copied from {}", r.number, inert(from)))
             })
             .collect();
-        Ok(Self { run, before, gate: Gate::new(spec), origins })
+        // What each row keeps of the files it ran vouches for its command.
+        let kept: Vec<Kept> = arms.iter().map(|(r, _)| Kept::of(&r.measurement.conditions)).collect();
+        Ok(Self { run, before, gate: Gate::new(spec, &kept), origins })
     }
 
     /// What will run, for the confirmation (N13, R2): the exact command(s)
@@ -346,7 +348,7 @@ impl Extension {
         let outcome = self.outcome(result, claim, &recorded.runs);
         if let Some(outcome) = &outcome {
             // The note cannot be empty; a refusal would only lose the sentence.
-            let _ = notebook.add_note(&outcome.verdict, at);
+            let _ = notebook.add_vernier_note(&outcome.verdict, at);
         }
         (recorded, outcome)
     }

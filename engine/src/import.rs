@@ -127,6 +127,18 @@ pub struct Recorded {
 }
 
 impl Prepared {
+    /// What its comparison's rows will be, for advice that fits them
+    /// (SPEC S17): imported, so only the driver can take more pairs.
+    pub fn facts(&self) -> crate::stats::Facts {
+        let summaries = || self.rows.iter().map(|r| &r.measurement.summary);
+        crate::stats::Facts {
+            pinned: false,
+            trials: summaries().map(|s| s.n).min().unwrap_or(0),
+            imported: true,
+            noisy: summaries().any(crate::stats::Summary::is_noisy),
+        }
+    }
+
     /// Adds to every row what Vernier reads on this machine as the import
     /// is recorded, labelled "read at import": the numbers may have been
     /// measured elsewhere, so it never stands for the row's machine (A2
@@ -197,8 +209,8 @@ impl Prepared {
             // Both rows were just recorded, so the pair's runs exist.
             if let Ok(number) = notebook.record_pair(new.clone(), [*a, *b], at) {
                 let how = format!("imported from {}", self.name);
-                if let Some(note) = notebook.pair(number).map(|p| p.note(&how)) {
-                    let _ = notebook.add_note(&note, at);
+                if let Some(note) = notebook.pair(number).map(|p| p.note(notebook, &how)) {
+                    let _ = notebook.add_vernier_note(&note, at);
                 }
                 pair = Some(number);
             }
@@ -206,7 +218,7 @@ impl Prepared {
         let numbers: Vec<String> = runs.iter().map(u32::to_string).collect();
         for check in self.checks.iter().filter(|c| c.failed) {
             let note = format!("Imported {} (run {}): {}", self.name, numbers.join(", "), check.text);
-            let _ = notebook.add_note(&note, at);
+            let _ = notebook.add_vernier_note(&note, at);
         }
         Recorded { runs, pair, raw_file }
     }

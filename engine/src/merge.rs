@@ -24,8 +24,8 @@ use crate::documents::measurements::{
 };
 use crate::import::{Prepared, PreparedRow};
 use crate::notebook::{
-    Boundary, Committed, Condition, ConditionName, EnvField, FROM_SPREADSHEET, Measurement, Notebook, NotebookError,
-    PredictionText, RowRef, Tag, WarmupPolicy,
+    Author, Boundary, Committed, Condition, ConditionName, EnvField, FROM_SPREADSHEET, Measurement, Notebook,
+    NotebookError, PredictionText, RowRef, Tag, WarmupPolicy,
 };
 use crate::stats::Summary;
 
@@ -630,21 +630,21 @@ impl Plan {
             let done: Result<String, String> = (|| match action {
                 Action::SetEnvironment { field, new, .. } => {
                     nb.set_environment_field(*field, new).map_err(|e| e.to_string())?;
-                    note(nb, &action.describe(), None, source, at)?;
+                    note(nb, &action.describe(), None, (source, Author::Vernier), at)?;
                     Ok(action.describe())
                 }
                 Action::AddNote { text, typed_time } => {
-                    note(nb, &note_text(text, typed_time.as_deref()), None, source, at)?;
+                    note(nb, &note_text(text, typed_time.as_deref()), None, (source, Author::Person), at)?;
                     Ok(action.describe())
                 }
                 Action::AddPrediction(text) => {
                     let n = nb.add_prediction(text.clone(), at).map_err(|e| e.to_string())?;
-                    note(nb, &format!("P{n} recorded: {}", action.describe()), None, source, at)?;
+                    note(nb, &format!("P{n} recorded: {}", action.describe()), None, (source, Author::Vernier), at)?;
                     Ok(format!("P{n}: {}", action.describe()))
                 }
                 Action::EditPrediction { number, text } => {
                     nb.edit_prediction(*number, text.clone()).map_err(|e| e.to_string())?;
-                    note(nb, &action.describe(), None, source, at)?;
+                    note(nb, &action.describe(), None, (source, Author::Vernier), at)?;
                     Ok(action.describe())
                 }
                 Action::Discard { subject, reason } => {
@@ -660,7 +660,7 @@ impl Plan {
                     let runs: Vec<String> = recorded.runs.iter().map(|r| format!("run {r}")).collect();
                     let line = format!("{}: {}", runs.join(", "), action.describe());
                     let about = recorded.runs.first().map(|&r| RowRef::Run(r));
-                    note(nb, &line, about, source, at)?;
+                    note(nb, &line, about, (source, Author::Vernier), at)?;
                     Ok(line)
                 }
             })();
@@ -673,9 +673,16 @@ impl Plan {
     }
 }
 
-/// Records `text` as a note from the spreadsheet.
-fn note(nb: &mut Notebook, text: &str, about: Option<RowRef>, source: &str, at: DateTime<Utc>) -> Result<(), String> {
-    nb.add_note_from(text, about, Some(source), at).map_err(|e: NotebookError| e.to_string())
+/// Records `text` as a note from the spreadsheet: Vernier's account of an
+/// edit it took in (SPEC A20), or the note a person typed there.
+fn note(
+    nb: &mut Notebook,
+    text: &str,
+    about: Option<RowRef>,
+    (source, by): (&str, Author),
+    at: DateTime<Utc>,
+) -> Result<(), String> {
+    nb.add_note_from(text, about, Some(source), by, at).map_err(|e: NotebookError| e.to_string())
 }
 
 /// Why a workbook could not be taken in.
@@ -845,7 +852,7 @@ pub fn new_notebook(bytes: &[u8], path: &Path, target: &Path, at: DateTime<Utc>)
         nb.mark_copied_from(&format!("the workbook {file} (SHA-256 {sha}), {}", at.format("%Y-%m-%d %H:%M UTC")));
         let plan = plan(&own, nb, &file);
         let taken = plan.apply(target, nb, at);
-        let _ = nb.add_note_from(&origin, None, Some(FROM_SPREADSHEET), at);
+        let _ = nb.add_note_from(&origin, None, Some(FROM_SPREADSHEET), Author::Vernier, at);
         Ok::<_, MergeError>((plan, taken))
     };
     let ((plan, taken), _) = crate::notebook::store::change(target, fill)?;

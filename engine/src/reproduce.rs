@@ -3,8 +3,10 @@
 //! the conditions. Their file is only read; nothing in it runs until the
 //! user confirms the exact argv, and then only as an argument vector: the
 //! rerun is held behind the engine's one [`Gate`] (SPEC N13). A command
-//! that visibly runs code written in their file (a shell's `-c`, see
-//! [`inline_code`](crate::consent::inline_code)) needs a second, explicit consent.
+//! that is not their own program or script, matched by the SHA-256 their
+//! row keeps, can run code written in their file and needs a second,
+//! explicit consent; and every foreign rerun writes only inside a scratch
+//! folder where this OS can confine it.
 
 mod rebuild;
 mod same_experiment;
@@ -14,13 +16,13 @@ mod verdict;
 
 use std::path::Path;
 
-pub use rebuild::{Build, Rebuild, RebuildError};
+pub use rebuild::{Build, COMPILER_HERE, Rebuild, RebuildError, Scratch};
 pub use same_experiment::{Placement, ProgramCheck, ResultCheck, placement, program_checks, result_check};
 pub use side_by_side::{ArmSide, RatioSide, SideBySide};
 pub use sweep_rerun::{PointByPoint, SweepOriginal};
 pub use verdict::{Judged, MIN_TRIALS, Measured, NOISE_FACTOR, NOISE_FLOOR, Outcome, RULE, judge};
 
-use crate::consent::Gate;
+use crate::consent::{Gate, Kept};
 use crate::display::{inert, quote_argv};
 use crate::documents::edits::Edit;
 use crate::documents::foreign::{Foreign, MAX_TRIALS, MAX_WORKBOOK_BYTES, SheetRun};
@@ -458,10 +460,11 @@ impl Original {
         let spec = rebuild.spec(source, self.unpinned_spec()?);
         let placement = placement(&self.conditions);
         Ok(Rerun {
-            gate: Gate::new(BenchSpec { pin: placement.cpu, ..spec }),
+            gate: Gate::new(BenchSpec { pin: placement.cpu, ..spec }, &[]),
             placement,
             programs: Vec::new(),
             rebuild: rebuild.plan_lines(),
+            confinement: confinement_here(),
         })
     }
 
@@ -508,6 +511,14 @@ pub struct Rerun {
     /// A rebuild's plan lines (SPEC R5), each starting a line break; empty
     /// when the program found here is rerun.
     pub rebuild: String,
+    /// What confines the rerun's writes here, or why nothing does (N13).
+    pub confinement: String,
+}
+
+/// What confines a foreign rerun's writes on this machine, or why nothing
+/// does: the plan's sentence, asked of the OS without running anything.
+pub fn confinement_here() -> String {
+    crate::platform::confine::available().unwrap_or_else(|why| why)
 }
 
 impl Rerun {
@@ -526,11 +537,13 @@ impl Rerun {
                 Subject::Kernel(_) => Vec::new(),
             })
             .collect();
+        let kept: Vec<Kept> = rows.iter().map(|o| Kept::of(&o.conditions)).collect();
         Ok(Self {
-            gate: Gate::new(BenchSpec { pin: placement.cpu, ..spec }),
+            gate: Gate::new(BenchSpec { pin: placement.cpu, confined: true, ..spec }, &kept),
             placement,
             programs,
             rebuild: String::new(),
+            confinement: confinement_here(),
         })
     }
 
@@ -661,8 +674,8 @@ impl Original {
         programs.push_str(&rerun.rebuild);
         format!(
             "Reproduce run {} of {} ({}){}\n  timed trials: {}\n  warm-up: {warmup}\n  \
-             interleaving: {interleaving}\n  placement: {}{figure}{programs}\n  their result: {}\n  their conditions: \
-             {}\n  outcome: {RULE}\n\
+             interleaving: {interleaving}\n  placement: {}\n  confinement: {}{figure}{programs}\n  their result: \
+             {}\n  their conditions: {}\n  outcome: {RULE}\n\
              Each command runs as an argument vector, exactly as quoted above, with your privileges.",
             self.row,
             inert(source),
@@ -670,6 +683,7 @@ impl Original {
             gate.command_lines(),
             self.trials_text(),
             rerun.placement.text,
+            rerun.confinement,
             results.join("; "),
             inert(&conditions),
         )

@@ -182,8 +182,7 @@ impl SweepView {
             }
             Some(_) => String::new(),
             None if self.x_sizes => crate::stats::units::size(x),
-            // A tick reads `2`, not `2.00`: three digits at most, none padded.
-            None => crate::stats::trim_zeros(crate::stats::format_significant(x, 3)),
+            None => tick_text(x),
         }
     }
 
@@ -269,6 +268,45 @@ pub(crate) fn thermal(runs: &[&Run]) -> String {
     }
 }
 
+/// Where a logarithmic axis from `lo` to `hi` (values, not their places)
+/// is ticked (SPEC U4, D5), so every label is a round value: sizes at
+/// powers of two — every second one, or fewer when they are many, so
+/// 16 KiB, 64 KiB, 256 KiB … — other values at 1, 2 and 5 times a power of
+/// ten (only the powers when the decades are many). The window's plot and
+/// the report's chart both tick here.
+pub fn log_ticks(lo: f64, hi: f64, sizes: bool) -> Vec<f64> {
+    if !(lo > 0.0 && hi >= lo && hi.is_finite()) {
+        return Vec::new();
+    }
+    // A tick exactly at an end counts, whatever the rounding of a log.
+    let (lo, hi) = (lo * (1.0 - 1e-9), hi * (1.0 + 1e-9));
+    if sizes {
+        let (first, last) = (lo.log2().ceil() as i32, hi.log2().floor() as i32);
+        let count = last - first + 1;
+        let step =
+            if count <= 6 { 1 } else { [2, 4, 6, 10, 20, 30, 60].into_iter().find(|s| count / s < 8).unwrap_or(100) };
+        return (first..=last).filter(|e| e.rem_euclid(step) == 0).map(|e| 2f64.powi(e)).collect();
+    }
+    let (first, last) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    let decades = last - first;
+    let (multiples, every): (&[f64], i32) = match decades {
+        ..=3 => (&[1.0, 2.0, 5.0], 1),
+        4..=8 => (&[1.0], 1),
+        _ => (&[1.0], (decades + 7) / 8),
+    };
+    (first..=last)
+        .filter(|d| d.rem_euclid(every) == 0)
+        .flat_map(|d| multiples.iter().map(move |m| m * 10f64.powi(d)))
+        .filter(|v| (lo..=hi).contains(v))
+        .collect()
+}
+
+/// A number as a tick labels it: three significant digits at most, none
+/// padded (`2`, not `2.00`).
+pub fn tick_text(value: f64) -> String {
+    crate::stats::trim_zeros(crate::stats::format_significant(value, 3))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,5 +320,22 @@ mod tests {
         assert!(!spans_decades([1.0, 99.0].into_iter()));
         assert!(!spans_decades([0.0, 1000.0].into_iter()));
         assert!(!spans_decades(std::iter::empty()));
+    }
+
+    // SPEC U4, D5 (issue 49, item 7): a log axis is ticked at round values:
+    // sizes at powers of two, every second one over many (16 KiB, 64 KiB …),
+    // times at 1, 2 and 5 times a power of ten — never 1.58, 2.51, 3.98.
+    #[test]
+    fn log_axes_are_ticked_at_round_values() {
+        let sizes: Vec<String> =
+            log_ticks(16384.0, 67108864.0, true).into_iter().map(crate::stats::units::size).collect();
+        assert_eq!(sizes, ["16 KiB", "64 KiB", "256 KiB", "1 MiB", "4 MiB", "16 MiB", "64 MiB"]);
+        let few: Vec<String> = log_ticks(1024.0, 8192.0, true).into_iter().map(crate::stats::units::size).collect();
+        assert_eq!(few, ["1 KiB", "2 KiB", "4 KiB", "8 KiB"]);
+        let times: Vec<String> = log_ticks(1.3, 310.0, false).into_iter().map(tick_text).collect();
+        assert_eq!(times, ["2", "5", "10", "20", "50", "100", "200"]);
+        let decades: Vec<String> = log_ticks(0.002, 40000.0, false).into_iter().map(tick_text).collect();
+        assert_eq!(decades, ["0.01", "0.1", "1", "10", "100", "1000", "10000"]);
+        assert!(log_ticks(0.0, 10.0, false).is_empty());
     }
 }

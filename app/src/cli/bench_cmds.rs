@@ -30,14 +30,14 @@ use super::{Failure, Outcome, given};
 #[derive(Debug, Args)]
 pub struct Naming {
     /// What the run (or the comparison) is about; names its row(s).
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub what: Option<String>,
     /// The label of arm A of a comparison (default: its command, or for an
     /// import its column's stem).
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub label_a: Option<String>,
     /// The label of arm B of a comparison (default: as for arm A).
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub label_b: Option<String>,
 }
 
@@ -58,25 +58,26 @@ pub struct BenchArgs {
     cooldown: Option<Duration>,
     /// Kill a trial that runs longer than this; the run then fails.
     #[arg(long, value_name = "SECONDS", value_parser = super::duration(duration::TIMEOUT))]
-    timeout: Option<Duration>,
+    pub(super) timeout: Option<Duration>,
     /// Record the run in this notebook (rows, raw file, notes).
     #[arg(long, value_name = "DIR")]
-    notebook: Option<PathBuf>,
+    pub(super) notebook: Option<PathBuf>,
     /// The prediction the recorded run or comparison answers (N14), e.g. P1.
     #[arg(long, value_name = "P", requires = "notebook", value_parser = super::notebook_cmds::parse_prediction_number)]
     answers: Option<u32>,
     /// Print one JSON object.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
     /// A built-in kernel instead of a command.
     #[arg(long, value_name = "NAME", value_parser = parse_kernel)]
     kernel: Option<KernelKind>,
-    /// Working set in bytes (seq, chase) or matrix dimension (matmul).
+    /// Working set in bytes (seq, chase) or matrix dimension (matmul); in a
+    /// sweep, {NAME} of a --param, e.g. --size '{SIZE}' --param SIZE=16K..64M*4.
     #[arg(long, value_name = "N")]
-    size: Option<u64>,
-    /// Tile edge for matmul-blocked.
+    size: Option<String>,
+    /// Tile edge for matmul-blocked (or {NAME} of a --param).
     #[arg(long, value_name = "T")]
-    tile: Option<u64>,
+    tile: Option<String>,
     /// Compare against this command, interleaved (A is the command after --).
     #[arg(long, value_name = "'CMD B'", conflicts_with = "vs_kernel")]
     vs: Option<String>,
@@ -88,13 +89,13 @@ pub struct BenchArgs {
     shell: bool,
     /// How the program was built, e.g. "g++ -O2 -std=c++17" (default: the
     /// Environment's Compiler + flags). A kernel's build is Vernier's own.
-    #[arg(long, value_name = "TEXT", conflicts_with = "kernel")]
+    #[arg(long, value_name = "TEXT", conflicts_with = "kernel", allow_hyphen_values = true)]
     build: Option<String>,
     /// Program A's own build in a comparison (--vs), e.g. "g++ -O2"; in place of --build for A.
-    #[arg(long, value_name = "TEXT", requires = "vs", conflicts_with = "kernel")]
+    #[arg(long, value_name = "TEXT", requires = "vs", conflicts_with = "kernel", allow_hyphen_values = true)]
     build_a: Option<String>,
     /// Program B's own build in a comparison (--vs), e.g. "g++ -O3"; in place of --build for B.
-    #[arg(long, value_name = "TEXT", requires = "vs", conflicts_with = "kernel")]
+    #[arg(long, value_name = "TEXT", requires = "vs", conflicts_with = "kernel", allow_hyphen_values = true)]
     build_b: Option<String>,
     #[command(flatten)]
     recipe: RecipeArgs,
@@ -114,21 +115,21 @@ pub struct BenchArgs {
         "command", "kernel", "vs", "vs_kernel", "shell", "sanity", "pin", "warmup", "runs", "cooldown",
         "params", "metric", "metric_json", "metric_unit", "metric_each", "build_cmd", "build_cmd_a", "build_cmd_b",
     ])]
-    extend: Option<u32>,
+    pub(super) extend: Option<u32>,
     /// With --extend: the difference you mean to claim, in the run's unit, with a
     /// time unit (0.5ms, 500us) or as a percentage of its median (5%).
     #[arg(long, value_name = "VALUE|PCT", requires = "extend", allow_hyphen_values = true)]
-    claim: Option<String>,
+    pub(super) claim: Option<String>,
     /// With --extend: run it. Without this, Vernier only shows what it would
     /// run: the run's command is taken from the notebook, a file anyone can
     /// edit (N13).
     #[arg(long, requires = "extend")]
-    yes: bool,
+    pub(super) yes: bool,
     /// With --extend --yes: also run a command that runs code written in the
     /// notebook (a shell's `-c`, an interpreter's `-e`, …), which `--yes`
     /// alone refuses. A visible-pattern check, not a sandbox.
     #[arg(long, requires = "yes")]
-    allow_inline_code: bool,
+    pub(super) allow_inline_code: bool,
     #[command(flatten)]
     own: OwnFigureArgs,
     /// The command and its arguments (after --).
@@ -198,7 +199,7 @@ pub struct OwnFigureArgs {
     #[arg(long, value_name = "KEY")]
     metric_json: Option<String>,
     /// The figure's unit, e.g. "ns/access" (a unit that is not a time is never rescaled).
-    #[arg(long, value_name = "UNIT")]
+    #[arg(long, value_name = "UNIT", allow_hyphen_values = true)]
     metric_unit: Option<String>,
     /// Every figure a process prints is a trial (one per internal trial); -n,
     /// the warm-up and the odd-n rule then count processes.
@@ -230,12 +231,9 @@ impl OwnFigureArgs {
     }
 }
 
+/// `bench` measuring a new row (`bench --extend` goes to `extend_cmd`, which
+/// records through this module).
 pub fn bench(args: &BenchArgs) -> Outcome {
-    if let (Some(run), Some(dir)) = (args.extend, &args.notebook) {
-        let answer =
-            super::confirm::Answer { yes: args.yes, allow_inline_code: args.allow_inline_code, json: args.json };
-        return super::extend_cmd::extend(dir, run, args.claim.as_deref(), args.timeout, answer);
-    }
     let spec = spec(args)?;
     // A18 at once: an unoptimised build is said before the machine is
     // loaded, so the run can be stopped, and again with its row.
@@ -281,7 +279,8 @@ pub fn bench(args: &BenchArgs) -> Outcome {
             object["comparison"]["order_effect"] = json!(result.order.as_ref().and_then(|o| o.effect));
             object["comparison"]["display_unit"] = json!(c.display_unit());
             if let [la, lb] = result.labels.as_slice() {
-                let evidence = Evidence::new(c, [la, lb], result.paired.as_ref(), result.order.as_ref());
+                let evidence = Evidence::new(c, [la, lb], result.paired.as_ref(), result.order.as_ref())
+                    .with_facts(result.facts());
                 object["comparison"]["meaning"] = json!(evidence.meaning(None));
             }
         }
@@ -372,15 +371,23 @@ fn scan_spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
             "a scan is not combined with --vs: scan each command on its own, then compare two of their rows with `vernier compare`"
         )));
     }
-    if args.kernel.is_some() || args.command.is_empty() {
+    if args.command.is_empty() && args.kernel.is_none() {
         return Err(Failure::input(anyhow!(
-            "--param scans a command: give it after -- with {{NAME}} where each value goes (a kernel's sweep is --size)"
+            "--param scans a command or a kernel: give the command after -- with {{NAME}} where each value goes, \
+             or --kernel NAME --size '{{SIZE}}'"
         )));
     }
     if args.control || args.naming.label_a.is_some() || args.naming.label_b.is_some() {
         return Err(Failure::input(anyhow!(
             "a scan's rows are named by their values: --control, --label-a and --label-b do not apply (--what names the sweep)"
         )));
+    }
+    if let Some(kind) = args.kernel {
+        if !args.command.is_empty() {
+            return Err(Failure::input(anyhow!("give either --kernel or a command after --, not both")));
+        }
+        return BenchSpec::scanning_kernel(kind, args.size.as_deref(), args.tile.as_deref(), args.own.params.clone())
+            .map_err(|e| Failure::input(anyhow!(e)));
     }
     let template = args.command.clone();
     let scan = Scan::new(args.own.params.clone(), &template).map_err(|e| Failure::input(anyhow!(e)))?;
@@ -391,7 +398,7 @@ fn scan_spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
 /// adds what every run takes).
 fn arms_spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
     let a = match (args.kernel, args.command.is_empty()) {
-        (Some(kind), true) => Subject::Kernel(kernel_spec(kind, args)),
+        (Some(kind), true) => Subject::Kernel(kernel_spec(kind, args)?),
         (None, false) => Subject::Command { argv: args.command.clone(), shell: args.shell },
         (Some(_), false) => {
             return Err(Failure::input(anyhow!("give either --kernel or a command after --, not both")));
@@ -412,8 +419,8 @@ fn arms_spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         arms.push(Subject::Command { argv, shell: args.shell });
     }
     if let Some(kind) = args.vs_kernel {
-        let tile = (kind == KernelKind::MatmulBlocked).then_some(args.tile).flatten();
-        arms.push(Subject::Kernel(KernelSpec { kind, size: args.size, tile }));
+        let tile = (kind == KernelKind::MatmulBlocked).then_some(whole(args.tile.as_deref(), "--tile")?).flatten();
+        arms.push(Subject::Kernel(KernelSpec { kind, size: whole(args.size.as_deref(), "--size")?, tile }));
     }
     if arms.len() == 1 && (args.naming.label_a.is_some() || args.naming.label_b.is_some()) {
         return Err(Failure::input(anyhow!(
@@ -427,10 +434,27 @@ fn arms_spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
     })
 }
 
-fn kernel_spec(kind: KernelKind, args: &BenchArgs) -> KernelSpec {
+fn kernel_spec(kind: KernelKind, args: &BenchArgs) -> Result<KernelSpec, Failure> {
     // With --vs-kernel, a tile belongs to whichever side is blocked.
-    let tile = if args.vs_kernel.is_some() && kind != KernelKind::MatmulBlocked { None } else { args.tile };
-    KernelSpec { kind, size: args.size, tile }
+    let tile = whole(args.tile.as_deref(), "--tile")?;
+    let tile = if args.vs_kernel.is_some() && kind != KernelKind::MatmulBlocked { None } else { tile };
+    Ok(KernelSpec { kind, size: whole(args.size.as_deref(), "--size")?, tile })
+}
+
+/// A kernel's `--size` or `--tile` outside a sweep: a whole number, or
+/// what to write instead (a placeholder needs its `--param`).
+fn whole(text: Option<&str>, option: &str) -> Result<Option<u64>, Failure> {
+    let Some(text) = text.map(str::trim) else { return Ok(None) };
+    text.parse::<u64>().map(Some).map_err(|_| {
+        let why = if text.starts_with('{') {
+            format!("{option} {text} is filled by a sweep: add --param, e.g. --param SIZE=16K..64M*4")
+        } else {
+            format!(
+                "{option} takes a whole number, not '{text}' (a sweep: {option} '{{SIZE}}' --param SIZE=16K..64M*4)"
+            )
+        };
+        Failure::input(anyhow!(why))
+    })
 }
 
 /// Runs the benchmark on the engine thread, drawing a progress bar on a
@@ -572,7 +596,7 @@ fn print_text(
                     out!("  warning: {flag}");
                 }
                 if let Some(b) = vernier_engine::stats::bimodality(&arm.timed) {
-                    out!("  warning: {}", b.describe(&arm.unit));
+                    out!("  warning: {}", b.describe(&arm.unit, Some(result.facts().pinned)));
                 }
             }
             None => out!("  no successful timed trial"),
@@ -594,7 +618,8 @@ fn print_text(
     // One verdict (S15): S7's, then the paired ratio and the order check
     // as its evidence, then what they mean where they point elsewhere.
     if let (Some(c), [la, lb]) = (&result.comparison, result.labels.as_slice()) {
-        let evidence = Evidence::new(c, [la, lb], result.paired.as_ref(), result.order.as_ref());
+        let evidence =
+            Evidence::new(c, [la, lb], result.paired.as_ref(), result.order.as_ref()).with_facts(result.facts());
         out!("{}", c.verdict);
         if let Some(paired) = evidence.paired_line() {
             out!("  evidence: {paired} of adjacent trials");

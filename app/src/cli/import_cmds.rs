@@ -28,7 +28,7 @@ pub enum ImportCommand {
         notebook: PathBuf,
         /// How the measured program was built (default: the Environment's
         /// Compiler + flags).
-        #[arg(long, value_name = "TEXT")]
+        #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
         build: Option<String>,
         /// hyperfine's `--warmup N`, which its export does not record.
         #[arg(long, value_name = "N")]
@@ -54,15 +54,15 @@ pub struct RecordArgs {
     #[arg(long, value_name = "DIR")]
     notebook: PathBuf,
     /// How the file was produced, stored as the rows' command.
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     command: Option<String>,
     /// How the measured program was built (default: the Environment's
     /// Compiler + flags).
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     build: Option<String>,
     /// What the instrument timed, e.g. "multiply only, steady_clock" (S16);
     /// default: as the instrument states.
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     boundary: Option<String>,
     /// Print one JSON object.
     #[arg(long)]
@@ -133,7 +133,7 @@ pub struct CsvArgs {
     naming: Naming,
     /// The instrument that took the times ("benchmark.cpp, steady_clock,
     /// multiply only").
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     instrument: Option<String>,
     #[command(flatten)]
     record: RecordArgs,
@@ -286,7 +286,7 @@ fn record_import(dir: &Path, prepared: Prepared, json: bool) -> Outcome {
                 "paired_iqr": p.paired.as_ref().map(|s| s.iqr),
                 "order_effect": p.order.as_ref().and_then(|o| o.effect),
                 "order_confound": p.order.as_ref().map(|o| o.confound),
-                "meaning": p.evidence().meaning(None),
+                "meaning": p.evidence(&notebook).meaning(None),
             })
         });
         let checks: Vec<Value> =
@@ -313,7 +313,7 @@ fn record_import(dir: &Path, prepared: Prepared, json: bool) -> Outcome {
     }
     if let Some(p) = pair {
         // One verdict (S15), the evidence beside it.
-        let mut lines = p.evidence().lines(None).into_iter();
+        let mut lines = p.evidence(&notebook).lines(None).into_iter();
         out!(
             "recorded comparison C{} (runs {} and {}): {}",
             p.number,

@@ -67,7 +67,7 @@ pub enum Command {
         /// The folder to create.
         dir: PathBuf,
         /// Project title, e.g. "Project 3 — The Memory Wall Lab".
-        #[arg(long, default_value = "Untitled project")]
+        #[arg(long, default_value = "Untitled project", allow_hyphen_values = true)]
         title: String,
     },
     /// Show the whole notebook.
@@ -98,6 +98,7 @@ pub enum Command {
         /// The notebook folder.
         dir: PathBuf,
         /// The note.
+        #[arg(allow_hyphen_values = true)]
         text: String,
     },
     /// Discard a run or a soak with a reason; it stays in the log.
@@ -109,6 +110,7 @@ pub enum Command {
         /// The field's name as the log shows it.
         field: String,
         /// The value (empty clears it).
+        #[arg(allow_hyphen_values = true)]
         value: String,
     },
     /// State what a run did not record (build, warm-up, machine, power,
@@ -226,7 +228,14 @@ pub fn run(command: Command) -> Outcome {
         Command::SetRun(args) => notebook_cmds::set_run(&args),
         Command::Stats(args) => stats_cmds::stats(&args),
         Command::Compare(args) => stats_cmds::compare(&args),
-        Command::Bench(args) => bench_cmds::bench(&args),
+        Command::Bench(args) => match (args.extend, &args.notebook) {
+            (Some(run), Some(dir)) => {
+                let answer =
+                    confirm::Answer { yes: args.yes, allow_inline_code: args.allow_inline_code, json: args.json };
+                extend_cmd::extend(dir, run, args.claim.as_deref(), args.timeout, answer)
+            }
+            _ => bench_cmds::bench(&args),
+        },
         Command::Machine { json } => bench_cmds::machine(json),
         Command::Instrument { json } => bench_cmds::instrument(json),
         Command::Import(command) => import_cmds::import(&command),

@@ -10,7 +10,8 @@ use chrono::Utc;
 use clap::Args;
 use vernier_engine::duration;
 use vernier_engine::notebook::{
-    AnsweredBy, Committed, Notebook, NotebookError, PredictionText, RowRef, SoakProtocol, store,
+    AnsweredBy, Author, Committed, EnvField, Note, Notebook, NotebookError, PredictionText, RowRef, SoakProtocol,
+    Workbench, store,
 };
 use vernier_engine::reproduce::Log;
 
@@ -22,18 +23,18 @@ pub struct PredictArgs {
     /// The notebook folder.
     dir: PathBuf,
     /// `Experiment`: what will be run (required for a new prediction).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     experiment: Option<String>,
     /// `What I predict`.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     predict: String,
     /// `Why`.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     why: String,
     /// The figure it commits to (N14): `median 100 ns/access ± 30 %`,
     /// `ratio naive/blocked = 3 ± 50 %`, or with --soak (required there)
     /// `onset 180 s ± 20 %, S/P 0.8 ± 0.05`.
-    #[arg(long, value_name = "FIGURE")]
+    #[arg(long, value_name = "FIGURE", allow_hyphen_values = true)]
     figure: Option<String>,
     /// Rewrite open prediction N (refused once it is locked).
     #[arg(long, value_name = "N", value_parser = parse_prediction_number, conflicts_with = "amend")]
@@ -106,7 +107,7 @@ pub struct AnswerArgs {
     #[arg(long, value_name = "S", group = "by", value_parser = |s: &str| parse_number(s, 'S'))]
     soak: Option<u32>,
     /// Leave it open, with the reason (A19).
-    #[arg(long, value_name = "REASON", group = "by")]
+    #[arg(long, value_name = "REASON", group = "by", allow_hyphen_values = true)]
     open: Option<String>,
 }
 
@@ -123,7 +124,7 @@ pub struct DiscardArgs {
     #[arg(long, value_name = "N", group = "row", value_parser = |s: &str| parse_number(s, 'S'))]
     soak: Option<u32>,
     /// Why it is set aside; it is listed under Notes and anomalies.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     why: String,
 }
 
@@ -137,19 +138,19 @@ pub struct SetRunArgs {
     #[arg(long, value_name = "N", value_parser = |s: &str| parse_number(s, 'R'))]
     run: u32,
     /// How the measured program was built ("g++ -O2 -march=native").
-    #[arg(long, value_name = "TEXT", group = "statement")]
+    #[arg(long, value_name = "TEXT", group = "statement", allow_hyphen_values = true)]
     build: Option<String>,
     /// How many warm-up trials ran before the timed ones, not in the file.
     #[arg(long, value_name = "N", group = "statement")]
     warmup: Option<u32>,
     /// The machine it ran on.
-    #[arg(long, value_name = "TEXT", group = "statement")]
+    #[arg(long, value_name = "TEXT", group = "statement", allow_hyphen_values = true)]
     machine: Option<String>,
     /// The power source it ran on (mains, battery).
-    #[arg(long, value_name = "TEXT", group = "statement")]
+    #[arg(long, value_name = "TEXT", group = "statement", allow_hyphen_values = true)]
     power: Option<String>,
     /// Its thermal condition ("idle 5 min before the run").
-    #[arg(long, value_name = "TEXT", group = "statement")]
+    #[arg(long, value_name = "TEXT", group = "statement", allow_hyphen_values = true)]
     thermal: Option<String>,
 }
 
@@ -311,8 +312,13 @@ pub fn lock(dir: &Path) -> Outcome {
     })
 }
 
+/// Adds a note without reading the notebook (issue 50): its cost does not
+/// grow with the notebook.
 pub fn note(dir: &Path, text: &str) -> Outcome {
-    change(dir, |nb| nb.add_note(text, Utc::now()).map(|()| "note added".to_owned()))
+    let note = Note::new(text, None, None, Author::Person, Utc::now()).map_err(Failure::input)?;
+    store::add_note(dir, note).map_err(change_failure)?;
+    out!("note added");
+    Ok(0)
 }
 
 pub fn discard(args: &DiscardArgs) -> Outcome {
@@ -330,8 +336,18 @@ pub fn discard(args: &DiscardArgs) -> Outcome {
     })
 }
 
+/// Sets an Environment field without reading the notebook, like [`note`].
 pub fn set(dir: &Path, field: &str, value: &str) -> Outcome {
-    change(dir, |nb| nb.set_environment(field, value).map(|()| format!("{} set", field.trim())))
+    store::set_environment(dir, field, value).map_err(change_failure)?;
+    // The Workbench is read from what was written: say what was read (N2).
+    match (EnvField::from_label(field), Workbench::parse(value)) {
+        (Some(EnvField::Workbench), Ok(read)) if !value.trim().is_empty() => out!(
+            "Workbench set: {read} (read from \"{}\")",
+            vernier_engine::display::inert_line(value.trim().to_owned())
+        ),
+        _ => out!("{} set", field.trim()),
+    }
+    Ok(0)
 }
 
 /// Applies `edit` to the notebook in `dir` as it is on disk now, under the
@@ -349,13 +365,19 @@ pub fn apply<T, E: std::error::Error + Send + Sync + 'static>(
     dir: &Path,
     edit: impl FnMut(&mut Notebook) -> Result<T, E>,
 ) -> Result<T, Failure> {
-    let (value, notebook) = store::change(dir, edit).map_err(|e| match e {
+    let (value, notebook) = store::change(dir, edit).map_err(change_failure)?;
+    report_findings(&notebook);
+    Ok(value)
+}
+
+/// A change that did not happen, as the command line reports it: a save
+/// that failed, or input (the notebook, the edit) refused.
+fn change_failure<E: std::error::Error + Send + Sync + 'static>(e: store::ChangeError<E>) -> Failure {
+    match e {
         store::ChangeError::Save(e) => Failure::failed(e),
         store::ChangeError::Load(e) => Failure::input(e),
         store::ChangeError::Refused(e) => Failure::input(e),
-    })?;
-    report_findings(&notebook);
-    Ok(value)
+    }
 }
 
 /// Loads a notebook for the command line and reports any integrity finding

@@ -50,6 +50,10 @@ pub struct ReproduceArgs {
     /// but did not keep (too large), found by their SHA-256.
     #[arg(long, value_name = "DIR", requires = "rebuild")]
     sources: Option<PathBuf>,
+    /// With --rebuild: keep the scratch folder after the run, to be looked
+    /// at (it is removed otherwise).
+    #[arg(long, requires = "rebuild")]
+    keep_scratch: bool,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -100,11 +104,18 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     let edits: Vec<String> = log.spreadsheet_edits().iter().map(ToString::to_string).collect();
     // Fail before measuring if your notebook cannot be read.
     open(&args.notebook)?;
+    // SPEC R5: the folder this plan names is the one a run uses; without
+    // --yes nothing runs, and it goes with this plan.
+    let unused = if rebuild.is_some() {
+        "\nThe scratch folder above was made for this plan and is removed now; --yes makes a new one and says where."
+    } else {
+        ""
+    };
     let spec = match ask(
         args.answer(),
         &rerun.gate,
         &format!("run {}", original.row),
-        || format!("{edited}{}", original.plan(&source, &rerun)),
+        || format!("{edited}{}{unused}", original.plan(&source, &rerun)),
         || {
             let mut plan = plan_json(&original, &rerun);
             plan["spreadsheet_edits"] = json!(edits);
@@ -114,14 +125,35 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
         Ok(spec) => spec,
         Err(stop) => return stop,
     };
-    if let Some(rebuild) = rebuild {
-        let scratch = rebuild.write_sources().map_err(Failure::failed)?;
-        if !args.json {
-            out!("their sources are written in {}", vernier_engine::display::path(&scratch));
+    // SPEC R5: removed once the run has ended, however it ended, unless
+    // --keep-scratch.
+    let scratch = match rebuild {
+        Some(rebuild) => {
+            let scratch = rebuild.write_sources().map_err(Failure::failed)?;
+            if !args.json {
+                out!("their sources are written in {}", vernier_engine::display::path(scratch.path()));
+            }
+            Some(scratch)
+        }
+        None => None,
+    };
+    let (reserved, stated) = reserve_raw(&args.notebook)?;
+    let result = run_with_progress(BenchSpec { stated: Some(stated), ..spec });
+    if let Some(scratch) = scratch {
+        let shown = vernier_engine::display::path(scratch.path());
+        if args.keep_scratch {
+            scratch.keep();
+            if !args.json {
+                out!("the scratch folder is kept: {shown}");
+            }
+        } else {
+            drop(scratch);
+            if !args.json {
+                out!("the scratch folder {shown} is removed");
+            }
         }
     }
-    let (reserved, stated) = reserve_raw(&args.notebook)?;
-    let result = run_with_progress(BenchSpec { stated: Some(stated), ..spec })?;
+    let result = result?;
     if let Some(failure) = &result.failure {
         record(&args.notebook, &result, reserved)?;
         return Err(Failure::failed(anyhow!("the rerun failed: {failure}")));
@@ -133,7 +165,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
     let rows: Vec<_> = recorded.runs.iter().map(|&n| mine.run(n)).collect();
     let outcome = SideBySide::new(&original, &result, &rows)
         .ok_or_else(|| Failure::failed(anyhow!("the rerun produced no trials")))?;
-    apply(&args.notebook, |nb| nb.add_note(&outcome.note(&original, &source), Utc::now()))?;
+    apply(&args.notebook, |nb| nb.add_vernier_note(&outcome.note(&original, &source), Utc::now()))?;
     let picked = outcome.picked(&original);
     if args.json {
         let arms: Vec<serde_json::Value> =
@@ -267,7 +299,7 @@ fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
     }
     let mine = open(&args.notebook)?;
     let outcome = reproduce::PointByPoint::new(&sweep, &result, &mine, &recorded.runs);
-    apply(&args.notebook, |nb| nb.add_note(&outcome.note(&sweep, &source, recorded.sweep), Utc::now()))?;
+    apply(&args.notebook, |nb| nb.add_vernier_note(&outcome.note(&sweep, &source, recorded.sweep), Utc::now()))?;
     if args.json {
         let points: Vec<serde_json::Value> = sweep
             .points

@@ -90,7 +90,12 @@ fn spreadsheet_text(edits: &[Edit], problems: &[String], path: &Path) -> String 
 
 /// One run in the course's long or short form (D7).
 pub fn show_run(dir: &Path, number: u32, form: &str) -> Outcome {
-    let notebook = open_any(dir)?;
+    // A notebook folder: only the run's lines are read (issue 50).
+    let notebook = if dir.join(store::NOTEBOOK_FILE).is_file() {
+        store::load_run(dir, number).map_err(super::Failure::input)?
+    } else {
+        open_any(dir)?
+    };
     let run = notebook.run(number).ok_or_else(|| {
         super::Failure::input(vernier_engine::notebook::NotebookError::NoSuchRow(
             vernier_engine::notebook::RowRef::Run(number),
@@ -101,7 +106,14 @@ pub fn show_run(dir: &Path, number: u32, form: &str) -> Outcome {
     // An arm of a comparison: the comparison in its own sentence, with the
     // same conditions as the row's (S11, D7).
     if let Some((pair, _)) = notebook.pair_of(number) {
-        out!("{}", if form == "short" { pair.short_form(&notebook) } else { format!("  comparison: {}", pair.line()) });
+        out!(
+            "{}",
+            if form == "short" {
+                pair.short_form(&notebook)
+            } else {
+                format!("  comparison: {}", pair.line(&notebook))
+            }
+        );
     }
     Ok(0)
 }
@@ -224,7 +236,7 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
         nb.runs_lines().iter().map(|line| RunColumn::ALL.map(|c| line.cell(c)).to_vec()).collect();
     let _ = writeln!(out, "## Runs\n{}\n", table::render(&RUN_COLUMNS, &rows));
     for pair in nb.pairs() {
-        let _ = writeln!(out, "{}", pair.line());
+        let _ = writeln!(out, "{}", pair.line(nb));
     }
     for sweep in nb.sweeps() {
         let _ = writeln!(out, "{}", sweep.line());
@@ -342,7 +354,7 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "paired_ratio": p.paired,
             "order": p.order,
             // S15: what the evidence means where it points elsewhere.
-            "meaning": p.evidence().meaning(None),
+            "meaning": p.evidence(nb).meaning(None),
             "sentence": p.short_form(nb),
             "recorded_at": p.recorded_at,
         })).collect::<Vec<_>>(),

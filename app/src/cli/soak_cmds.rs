@@ -87,7 +87,7 @@ pub struct RunArgs {
     /// Stability band around S (default 0.03; with --notebook, from the protocol).
     #[arg(long, conflicts_with = "notebook")]
     band: Option<f64>,
-    /// Worker threads (default: the logical CPUs).
+    /// Worker threads (default: the logical CPUs; at most 4 per logical CPU, never more than 1024).
     #[arg(long)]
     workers: Option<usize>,
     /// The CSV to write (refused if it exists). With --notebook, defaults to raw/soak-N.csv there.
@@ -149,7 +149,8 @@ fn analyze(args: &AnalyzeArgs) -> Outcome {
     let a = analysed(&data, &th)?;
     // T5: a changed threshold is stated, with the default result beside it.
     let default = (th != Thresholds::default()).then(|| analysed(&data, &Thresholds::default())).transpose()?;
-    let course = soak::course_view(&data, args.thresholds.course_window, th.tail_s, a.t_onset);
+    let sight = analysis::Sight::of_file(&data);
+    let course = soak::course_view(&data, args.thresholds.course_window, th.tail_s, a.t_onset, sight);
     let placeholders = data.placeholders();
     if args.json {
         let mut object = numbers_json(&a);
@@ -159,7 +160,8 @@ fn analyze(args: &AnalyzeArgs) -> Outcome {
         object["course_view"] = json!(course);
         object["honesty"] = json!(analysis::honesty_line(&a, UNIT));
         object["windows_warning"] = json!(a.windows_warning);
-        object["finding"] = json!(analysis::finding(&a, analysis::Sight::of_file(&data)));
+        object["ramp_warning"] = json!(a.ramp_warning);
+        object["finding"] = json!(analysis::finding(&a, sight));
         object["default_thresholds_result"] = json!(default.as_ref().map(numbers_json));
         out!("{object}");
         return Ok(0);
@@ -173,7 +175,7 @@ fn analyze(args: &AnalyzeArgs) -> Outcome {
         print_six(d, "default thresholds");
     }
     out!("{}", analysis::honesty_line(&a, UNIT));
-    if let Some(finding) = analysis::finding(&a, analysis::Sight::of_file(&data)) {
+    if let Some(finding) = analysis::finding(&a, sight) {
         out!("{finding}");
     }
     if !placeholders.is_empty() {
@@ -231,6 +233,9 @@ fn print_six(a: &Analysis, view: &str) {
         out!("  {name:<8} {value}");
     }
     out!("  tail IQR is {}% of S", format_significant(100.0 * a.tail_iqr_fraction, 2));
+    if let Some(warning) = &a.ramp_warning {
+        out!("  warning: {warning}");
+    }
 }
 
 fn compare(args: &CompareArgs) -> Outcome {
@@ -301,6 +306,7 @@ fn run_soak(args: &RunArgs) -> Outcome {
     duration::SOAK_INTERVAL.check(protocol.interval_s).map_err(Failure::input)?;
     let workers =
         args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    run::check_workers(workers).map_err(|why| Failure::input(anyhow!("--workers: {why}")))?;
     let out_path = match (&args.out, &notebook) {
         (Some(p), _) => p.clone(),
         (None, Some((dir, nb))) => record::raw_path(dir, nb),

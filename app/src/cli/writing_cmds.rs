@@ -23,11 +23,12 @@ pub struct WriteArgs {
     /// The prompt's number in that document's list.
     prompt: Option<usize>,
     /// The answer (`-` reads it from standard input; empty clears it).
+    #[arg(allow_hyphen_values = true)]
     text: Option<String>,
     /// Mark the prompt (or, with no prompt number, the whole document) as
     /// not part of this submission, with the reason the document will print
     /// (A16); an empty reason makes it part of the submission again.
-    #[arg(long, value_name = "REASON", conflicts_with = "text", requires = "document")]
+    #[arg(long, value_name = "REASON", conflicts_with = "text", requires = "document", allow_hyphen_values = true)]
     na: Option<String>,
 }
 
@@ -37,10 +38,10 @@ pub struct CiteArgs {
     /// The notebook folder.
     dir: PathBuf,
     /// What the figure is.
-    #[arg(long, requires = "value")]
+    #[arg(long, requires = "value", allow_hyphen_values = true)]
     figure: Option<String>,
     /// The value with its unit.
-    #[arg(long, requires = "figure")]
+    #[arg(long, requires = "figure", allow_hyphen_values = true)]
     value: Option<String>,
     /// Where it was read (http or https).
     #[arg(long, default_value = "")]

@@ -80,11 +80,14 @@ impl VernierApp {
             EngineEvent::Built(report) => self.say(report, false),
             EngineEvent::Finished(result) => {
                 self.measure.live = None;
+                // SPEC R5: the rebuild's scratch folder goes once its run ends.
+                self.remove_scratch();
                 let next_run = self.doc.notebook.runs().len() + 1;
                 self.send_job(super::jobs::WriteRunRaw { dir: self.doc.dir.clone(), result, next_run });
             }
             EngineEvent::Failed(e) => {
                 self.measure.live = None;
+                self.remove_scratch();
                 self.measure.extending = None;
                 self.say(format!("the run could not start: {e}"), true);
             }
@@ -239,7 +242,7 @@ impl VernierApp {
                 && let Some(side) =
                     SideBySide::new(original, &from, &recorded.runs.iter().map(|&n| nb.run(n)).collect::<Vec<_>>())
             {
-                nb.add_note(&side.note(original, source), at)?;
+                nb.add_vernier_note(&side.note(original, source), at)?;
             }
             Ok(match (&from.failure, recorded.runs.as_slice()) {
                 (Some(f), _) => Applied {

@@ -600,7 +600,7 @@ impl ImportForm {
         }
         if let Some(pair) = &prepared.pair {
             // One verdict (S15): S7's first, the evidence beside it.
-            let mut lines = pair.evidence().lines(None).into_iter();
+            let mut lines = pair.evidence(prepared.facts()).lines(None).into_iter();
             if let Some(verdict) = lines.next() {
                 ui.label(RichText::new(verdict).strong());
             }

@@ -324,6 +324,10 @@ pub struct Followed {
     /// Its folder.
     pub dir: PathBuf,
     stamp: store::Stamp,
+    /// The notebook `stamp` is the stamp of, once the thread has read or
+    /// saved it: another program's change that only added journal lines
+    /// is then read as those lines (issue 50).
+    notebook: Option<Notebook>,
     /// Which following this is: a new number each time a notebook is opened.
     pub id: u64,
     /// Moves whenever the thread saved the notebook or read a new version of it.
@@ -333,12 +337,22 @@ pub struct Followed {
     pub again: u64,
 }
 
+impl Followed {
+    /// The notebook as it is now, when it is no longer what was last read
+    /// or written; kept as the base of the next look.
+    fn reload(&mut self) -> Option<Notebook> {
+        let notebook = store::reload_if_changed(&self.dir, &mut self.stamp, self.notebook.as_ref()).ok().flatten()?;
+        self.notebook = Some(notebook.clone());
+        Some(notebook)
+    }
+}
+
 impl Follow {
     /// Follows the notebook in `dir` from `stamp`, what was last read or
     /// written of it.
     pub fn start(&mut self, dir: PathBuf, stamp: store::Stamp) {
         self.started += 1;
-        self.followed = Some(Followed { dir, stamp, id: self.started, version: 0, again: 0 });
+        self.followed = Some(Followed { dir, stamp, notebook: None, id: self.started, version: 0, again: 0 });
     }
 
     /// The notebook followed, when it is the one in `dir`.
@@ -352,7 +366,7 @@ impl Follow {
     /// `dir` is not the notebook followed, or it did not change.
     pub fn reload(&mut self, dir: &std::path::Path) -> Option<Notebook> {
         let followed = self.of(dir)?;
-        let notebook = store::reload_if_changed(dir, &mut followed.stamp).ok().flatten()?;
+        let notebook = followed.reload()?;
         followed.version += 1;
         Some(notebook)
     }
@@ -458,6 +472,9 @@ fn save_changes(
         }
         None => follow.start(dir.to_path_buf(), stamp),
     }
+    if let Some(followed) = follow.of(dir) {
+        followed.notebook = Some(notebook.clone());
+    }
     let unwritten = documents::unwritten(&notebook);
     let notebook = (changed_elsewhere || messages.iter().any(Result::is_err)).then_some(notebook);
     Ok(Box::new(Saved { unwritten, notebook, messages, changed_elsewhere }))
@@ -474,7 +491,7 @@ fn look(watches: &mut [Box<dyn Watch>], follow: &Follow, out: &Reply) -> bool {
 /// (being replaced, say) is looked at again next time.
 fn look_for_changes(follow: &mut Follow) -> Option<Event> {
     let followed = follow.followed.as_mut()?;
-    let notebook = store::reload_if_changed(&followed.dir, &mut followed.stamp).ok()??;
+    let notebook = followed.reload()?;
     followed.version += 1;
     // What the watches weighed, they weigh against the notebook as it is now.
     followed.again += 1;

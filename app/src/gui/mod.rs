@@ -11,6 +11,7 @@ mod events;
 mod import_dialog;
 mod io;
 mod jobs;
+mod keeper;
 mod lock_wait;
 mod new_run;
 mod pick;
@@ -37,6 +38,11 @@ use vernier_engine::notebook::pending::Edit;
 use vernier_engine::notebook::{Document, EnvField, IntegrityFinding, Notebook, PredictionText, store};
 
 pub use views::Section;
+
+/// A greyed, italic line: an empty view, or what stands in for a plot.
+pub fn hint(ui: &mut egui::Ui, text: &str) {
+    ui.label(RichText::new(text).italics().weak());
+}
 
 /// Per frame, events are drained for at most this long so a burst of trials
 /// never delays drawing.
@@ -104,14 +110,7 @@ pub fn run(path: Option<PathBuf>) -> Result<(), StartError> {
     // Read before the window exists, so the first frame already shows it;
     // the stamp of what was read lets the file thread follow the file.
     let (notebook, stamp) = store::load_stamped(&dir)?;
-    let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("Vernier")
-            .with_app_id("vernier")
-            .with_inner_size([1280.0, 800.0])
-            .with_min_inner_size([720.0, 480.0]),
-        ..Default::default()
-    };
+    let options = native_options();
     // SPEC E15: SIGINT, SIGTERM and SIGHUP close the window the way its
     // close button does — a run in flight is cancelled and its trial's
     // process group killed, queued changes reach the disk — instead of
@@ -146,6 +145,23 @@ pub fn run(path: Option<PathBuf>) -> Result<(), StartError> {
         }),
     )
     .map_err(|e| StartError::Window(e.to_string()))
+}
+
+/// The window's options. Its position and size are not persisted: eframe
+/// asks winit for the window's position when it saves them — at exit, and
+/// every 30 s — and winit's X11 backend panics (`inner_position …
+/// unwrap()`) when the X connection is gone, which skipped `on_exit` and
+/// its recovery file (issue 45 item 4). The window opens at 1280×800.
+fn native_options() -> eframe::NativeOptions {
+    eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Vernier")
+            .with_app_id("vernier")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([720.0, 480.0]),
+        persist_window: false,
+        ..Default::default()
+    }
 }
 
 /// True when both paths name the same file.
@@ -293,7 +309,7 @@ pub enum AppCommand {
     /// confirmation made (N13).
     StartExtension(vernier_engine::consent::Consent),
     /// Show what an audit finding points at.
-    Jump(vernier_engine::audit::Place),
+    Jump(vernier_engine::audit::Finding),
     /// Open the dialog listing the spreadsheet edits on offer (N12).
     TakeInDialog,
     /// Take the edits of this workbook of the open notebook in (N12).
@@ -428,6 +444,9 @@ struct Files {
     busy_since: Option<Instant>,
     /// The file thread's wait for the folder's lock, if it waits (N10).
     lock_wait: Arc<lock_wait::WindowWait>,
+    /// Keeps the changes not on disk in a recovery file from the moment
+    /// they are made; `None` when its thread could not start.
+    keeper: Option<keeper::Keeper>,
 }
 
 /// What the window is measuring, or about to.
@@ -480,7 +499,7 @@ struct Dialogs {
 #[derive(Default)]
 struct Shown {
     /// Each run's trials as read from its raw file, or why there are none.
-    trials: HashMap<u32, Result<plots::RunTrials, jobs::NoTrials>>,
+    trials: HashMap<u32, Result<plots::RunTrials, plots::NoTrials>>,
     /// The soak shown in the Soak runs section.
     soak: Option<plots::SoakView>,
     /// The last export: each document with its unwritten parts.
@@ -558,7 +577,14 @@ impl VernierApp {
                 Doc::new(dir, notebook, unwritten)
             },
             settings,
-            files: Files { io, backlog: VecDeque::new(), waiting: 0, busy_since: None, lock_wait },
+            files: Files {
+                io,
+                backlog: VecDeque::new(),
+                waiting: 0,
+                busy_since: None,
+                lock_wait,
+                keeper: keeper::Keeper::spawn().ok(),
+            },
             measure: Measuring { engine, live: None, starting: None, extending: None, live_soak: None },
             dialogs: Dialogs::default(),
             shown: Shown::default(),
@@ -633,24 +659,56 @@ impl VernierApp {
     }
 
     /// Opens the section an audit finding points at, with its row selected.
-    fn jump(&mut self, place: vernier_engine::audit::Place) {
+    fn jump(&mut self, finding: vernier_engine::audit::Finding) {
         use vernier_engine::audit::Place;
-        self.views.section = match place {
+        use views::Spot;
+        let said = format!("{}: {}", finding.place, finding.message);
+        let documents = &mut self.views.documents;
+        self.views.section = match finding.place {
             Place::Run { number } => {
                 self.select_run(number);
                 Section::Runs
             }
-            Place::Soak { .. } => Section::Soaks,
-            Place::Prediction { .. } => Section::Predictions,
-            Place::Citation { .. } | Place::Exports => {
-                self.views.documents.document = Document::Report;
+            Place::Soak { number } => {
+                let raw = self.notebook().soaks().iter().find(|s| s.number == number).and_then(|s| s.raw_file.clone());
+                if let Some(raw) = raw {
+                    let path = self.doc.dir.join(raw.path.as_str());
+                    self.send_job(jobs::ReadSoak { path: Some(path) });
+                }
+                Section::Soaks
+            }
+            Place::Prediction { number } => {
+                self.views.predictions.opened.open(number);
+                Section::Predictions
+            }
+            Place::Citation { number } => {
+                documents.document = Document::Report;
+                documents.opened.open(Spot::Citation(number));
+                documents.finding = Some(said);
                 Section::Documents
             }
-            Place::Document { file, .. } => {
-                self.views.documents.document = Document::from_stem(&file).unwrap_or_default();
+            Place::Exports => {
+                documents.finding = Some(said);
                 Section::Documents
             }
-            Place::Notebook => Section::Environment,
+            // The prompt under the line's heading; a line all of Vernier's
+            // (Method, Results) is named above the document, with what the
+            // finding says of it.
+            Place::Document { file, section, .. } => {
+                let document = Document::from_stem(&file).unwrap_or_default();
+                documents.document = document;
+                let title = &self.doc.notebook.title;
+                // The prompt the finding quotes, else the section's first.
+                let prompts = vernier_engine::documents::prompts_under(document, &section, title);
+                match prompts.iter().find(|p| finding.message.contains(*p)).or(prompts.first()) {
+                    Some(prompt) => documents.opened.open(Spot::Prompt(prompt)),
+                    None => documents.opened.target = None,
+                }
+                documents.finding = Some(said);
+                Section::Documents
+            }
+            // Raw files no row names: the notes say which runs failed.
+            Place::Notebook => Section::Notes,
         };
     }
 
@@ -702,6 +760,7 @@ impl VernierApp {
         if let Some(dialog) = &mut self.dialogs.reproduce {
             dialog.pending = None;
         }
+        self.remove_scratch();
         self.measure.extending = None;
         let message = match self.measure.live.take() {
             Some(live) => format!("{ENGINE_STOPPED}; the run “{}” is lost", live.title),
@@ -930,6 +989,7 @@ impl VernierApp {
                 self.retry_unsaved();
                 let (generation, change) = (self.doc.generation, Arc::new(change));
                 self.doc.unsaved.push_back(Unsaved { generation, change: Arc::clone(&change), failed: false });
+                self.keep_pending();
                 self.send_io(io::Request::Change { dir: self.doc.dir.clone(), change, generation });
                 Some(applied)
             }
@@ -1043,6 +1103,7 @@ impl VernierApp {
         if let Some(dialog) = &mut self.dialogs.reproduce {
             dialog.pending = None;
         }
+        self.remove_scratch();
         self.say(why, true);
     }
 
@@ -1085,7 +1146,7 @@ impl VernierApp {
             // I/O thread does it.
             Some(row) => self.send_job(jobs::ReadTrials { row: Box::new(row), dir: self.doc.dir.clone() }),
             None => {
-                let why = jobs::NoTrials::Absent("no trial plot: the row keeps no raw file".into());
+                let why = plots::NoTrials::Absent("no trial plot: the row keeps no raw file".into());
                 self.shown.trials.insert(number, Err(why));
             }
         }
@@ -1115,6 +1176,8 @@ impl eframe::App for VernierApp {
         }
         self.hand_to_engine(ctx);
         self.drain_events();
+        // A change saved (or discarded) leaves the file the window keeps.
+        self.keep_pending();
         self.shortcuts(ctx);
         if self.measure.live.is_some() {
             // Keep the elapsed time moving even between trials; new trials

@@ -1,7 +1,8 @@
 //! The "New run" dialog (SPEC U3): a command (or two, interleaved) or a
-//! kernel, with n, warm-up, pinning, cool-down and timeout; for a command,
-//! parameters to scan (E16) and the program's own figure (E17), which
-//! "Try once" checks on one process before anything is recorded.
+//! kernel, with n, warm-up, pinning, cool-down and timeout; parameters to
+//! scan (E16), `{SIZE}` in the command or in a kernel's size; for a command,
+//! the program's own figure (E17), which "Try once" checks on one process
+//! before anything is recorded.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -200,7 +201,16 @@ impl NewRunForm {
             text.parse::<u64>().map(Some).map_err(|_| format!("{what} must be a whole number, not '{text}'"))
         };
         let mut metric = None;
-        let base = if self.kernel_mode {
+        let base = if self.kernel_mode && !self.params()?.is_empty() {
+            // SPEC E16: a kernel swept, {SIZE} in its size (or tile).
+            if self.versus_kernel.is_some() {
+                return Err("a scan is not combined with a comparison: set Compare with to nothing (its rows can \
+                            be compared once the sweep is recorded)"
+                    .to_owned());
+            }
+            let tile = Some(self.tile.as_str()).filter(|_| self.kernel == KernelKind::MatmulBlocked);
+            BenchSpec::scanning_kernel(self.kernel, Some(&self.size), tile, self.params()?)?
+        } else if self.kernel_mode {
             let size = number(&self.size, "the size")?;
             let tile = number(&self.tile, "the tile")?;
             let spec =
@@ -463,7 +473,7 @@ impl NewRunForm {
                 ui.add_enabled(
                     self.kernel != KernelKind::Canary,
                     egui::TextEdit::singleline(&mut self.size)
-                        .hint_text("bytes (seq, chase) or N (matmul)")
+                        .hint_text("bytes (seq, chase) or N (matmul); {SIZE} to sweep")
                         .desired_width(200.0),
                 )
                 .labelled_by(label.id)
@@ -477,6 +487,7 @@ impl NewRunForm {
                 )
                 .labelled_by(label.id);
                 ui.end_row();
+                self.params_ui(ui, "{SIZE} in Size");
                 let label = ui.label("Sanity check");
                 ui.checkbox(&mut self.sanity, "after the run: twice the input, about twice the time? (E12)")
                     .labelled_by(label.id)
@@ -528,7 +539,8 @@ impl NewRunForm {
                     ui.end_row();
                     super::dialog::build_warning_row(ui, &self.build_b, 360.0);
                 }
-                self.scan_ui(ui);
+                self.params_ui(ui, "{SIZE} in the command");
+                self.figure_ui(ui);
             }
             let label = ui.label("What");
             ui.add(
@@ -618,18 +630,22 @@ impl NewRunForm {
         ui.end_row();
     }
 
-    /// The scan's parameters and the figure's fields (SPEC E16, E17).
-    fn scan_ui(&mut self, ui: &mut Ui) {
+    /// The scan's parameters (SPEC E16), `placed` saying where `{NAME}` goes.
+    fn params_ui(&mut self, ui: &mut Ui, placed: &str) {
         let label = ui.label("Parameters");
         ui.add(
             egui::TextEdit::multiline(&mut self.params)
-                .hint_text("optional, one a line: SIZE=16K..64M*4 or MODE=seq,rand;\nwrite {SIZE} in the command")
+                .hint_text(format!("optional, one a line: SIZE=16K..64M*4 or MODE=seq,rand;\nwrite {placed}"))
                 .desired_rows(2)
                 .desired_width(360.0),
         )
         .labelled_by(label.id)
         .on_hover_text("a scan: one row per value (every combination), recorded as one sweep (E16)");
         ui.end_row();
+    }
+
+    /// The program's own figure's fields (SPEC E17).
+    fn figure_ui(&mut self, ui: &mut Ui) {
         let label = ui.label("Figure");
         egui::ComboBox::from_id_salt("figure-source")
             .selected_text(self.figure.name())

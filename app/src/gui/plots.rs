@@ -3,14 +3,33 @@
 //! values span two decades, and the live strip of a running benchmark.
 //! The conditions and the measurement window are written on the plot itself.
 
-use egui::{Color32, Ui};
-use egui_plot::{BoxElem, BoxPlot, BoxSpread, HLine, Legend, Line, Plot, PlotPoints, Points};
-use vernier_engine::display::inert;
+use egui::{Color32, RichText, Ui};
+use egui_plot::{BoxElem, BoxPlot, BoxSpread, GridMark, HLine, Legend, Line, Plot, PlotPoints, Points};
+use vernier_engine::display::{inert, inert_line};
 use vernier_engine::harness::{TrialRecord, raw};
 use vernier_engine::notebook::{Brevity, Run, WarmupPolicy, plausible};
 use vernier_engine::stats;
 use vernier_engine::stats::units::DisplayUnit;
 use vernier_engine::sweep_view::SweepView;
+
+/// Why a run has no trials to plot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoTrials {
+    /// It keeps none, or keeps an imported file in another tool's format:
+    /// as it should be, said beside the row, not as an error.
+    Absent(String),
+    /// Its raw file could not be read or is damaged.
+    Failed(String),
+}
+
+impl NoTrials {
+    /// What the run's view says instead of the plot.
+    pub fn text(&self) -> &str {
+        match self {
+            NoTrials::Absent(why) | NoTrials::Failed(why) => why,
+        }
+    }
+}
 
 /// A run's trials, read back from its raw file and put in the row's unit:
 /// the processes' times, or the program's own figures when the row was
@@ -69,7 +88,7 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
     let s = &m.summary;
     let figures = [s.min, s.p25, s.median, s.p75, s.max];
     if let Some(v) = beyond_plot(figures.iter().chain(&trials.warmup).chain(&trials.timed).copied()) {
-        super::views::hint(
+        super::hint(
             ui,
             &format!("Not plotted: a value of {v:e} {} is beyond 10^15; the audit names this row.", m.unit),
         );
@@ -99,41 +118,80 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
         ui.colored_label(ui.visuals().warn_fg_color, inert(&format!("⚠ {flag}")));
     }
     if let Some(b) = stats::bimodality(&trials.timed) {
-        ui.colored_label(ui.visuals().warn_fg_color, inert(&format!("⚠ {}", b.describe(&m.unit))));
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            inert(&format!("⚠ {}", b.describe(&m.unit, Some(run.context().pinned())))),
+        );
     }
     // Every value is drawn in the unit the row's median is shown in (S12).
     let figures = run.figures();
     let unit = figures.unit();
     let y = |v: f64| unit.scale(v);
-    let warm: PlotPoints = trials.warmup.iter().enumerate().map(|(i, &v)| [i as f64, y(v)]).collect();
-    let timed: PlotPoints = trials.timed.iter().enumerate().map(|(i, &v)| [(warmup_n + i) as f64, y(v)]).collect();
-    let box_x = (warmup_n + trials.timed.len()) as f64 + 3.0;
-    let spread = BoxSpread::new(y(s.min), y(s.p25), y(s.median), y(s.p75), y(s.max));
-    let halves = halves_marks(run, warmup_n);
-    let starts_above_zero = s.min > 0.0;
-    let note = if starts_above_zero { format!("{caption} · y-axis does not start at zero") } else { caption };
-    let height = ui.available_height().max(160.0);
-    let median_name = inert(&format!("median {}", figures.median())).into_owned();
-    let cpu: Option<PlotPoints> =
-        trials.cpu.as_ref().map(|cpu| cpu.iter().enumerate().map(|(i, &v)| [i as f64, y(v)]).collect());
-    let names = ["warm-up", "timed", median_name.as_str(), "P25 / P75", "box"];
-    let cpu_name = cpu.as_ref().map(|_| CPU_NAME);
-    let names = names.into_iter().chain(cpu_name).chain(halves.iter().map(|(n, _)| n.as_str()));
-    let band = CaptionBand::new(ui, &note, names, height);
-    let values = trials
+    // The range comes from the quartiles (U4): a trial beyond it is drawn
+    // at its edge, marked, and named above the plot.
+    let all = trials.warmup.iter().chain(&trials.timed).chain(trials.cpu.iter().flatten()).map(|&v| y(v));
+    let range = TrialRange::new(y(s.p25), y(s.p75), all);
+    let at = |i: usize, v: f64| [i as f64, range.clamp(y(v))];
+    let inside = |v: &&f64| !range.beyond(y(**v));
+    let warm: PlotPoints =
+        trials.warmup.iter().enumerate().filter(|(_, v)| inside(v)).map(|(i, &v)| at(i, v)).collect();
+    let timed: PlotPoints =
+        trials.timed.iter().enumerate().filter(|(_, v)| inside(v)).map(|(i, &v)| at(warmup_n + i, v)).collect();
+    let beyond: Vec<(usize, f64)> = trials
         .warmup
         .iter()
         .chain(&trials.timed)
-        .chain(trials.cpu.iter().flatten())
-        .chain([&s.min, &s.max])
-        .map(|&v| y(v));
-    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        .enumerate()
+        .filter(|(_, v)| !inside(v))
+        .map(|(i, &v)| (i, y(v)))
+        .collect();
+    let box_x = (warmup_n + trials.timed.len()) as f64 + 3.0;
+    let spread = BoxSpread::new(range.clamp(y(s.min)), y(s.p25), y(s.median), y(s.p75), range.clamp(y(s.max)));
+    let halves = halves_marks(run, warmup_n);
+    let starts_above_zero = range.lo > 0.0;
+    let note = if starts_above_zero { format!("{caption} · y-axis does not start at zero") } else { caption };
+    let median_name = inert(&format!("median {}", figures.median())).into_owned();
+    let cpu: Option<PlotPoints> =
+        trials.cpu.as_ref().map(|cpu| cpu.iter().enumerate().map(|(i, &v)| at(i, v)).collect());
+    // The legend sits above the plot, never on it (U4).
+    let mut legend = vec![
+        (WARM, Swatch::Dot, "warm-up".to_owned()),
+        (TIMED, Swatch::Dot, "timed".to_owned()),
+        (TIMED, Swatch::Line, median_name.clone()),
+        (TIMED.gamma_multiply(0.4), Swatch::Line, "P25 / P75".to_owned()),
+        (TIMED, Swatch::Box, "box: P25–P75, whiskers min–max".to_owned()),
+    ];
+    if cpu.is_some() {
+        legend.push((CPU, Swatch::Ring, CPU_NAME.to_owned()));
+    }
+    legend.extend(halves.iter().map(|(name, _)| (HALVES, Swatch::Line, inert(name).into_owned())));
+    if !beyond.is_empty() {
+        legend.push((BEYOND, Swatch::Edge, "beyond the range, at its edge".to_owned()));
+        let listed: Vec<String> =
+            beyond.iter().take(5).map(|&(i, v)| format!("trial {i} ({})", unit.after(&tick_text(v)))).collect();
+        let more = if beyond.len() > 5 { format!(" and {} more", beyond.len() - 5) } else { String::new() };
+        let noun = if beyond.len() == 1 { "trial is" } else { "trials are" };
+        ui.label(
+            RichText::new(format!(
+                "{} {noun} beyond the range drawn (P25 − 3·IQR to P75 + 3·IQR), marked at its edge: {}{more}",
+                beyond.len(),
+                listed.join(", ")
+            ))
+            .weak(),
+        );
+    }
+    legend_row(ui, &legend);
+    let height = ui.available_height().max(160.0);
+    let band = CaptionBand::new(ui, &note, std::iter::empty(), height);
     let response = Plot::new(("run-plot", run.number))
+        .id(trial_plot_id(run.number))
         .height(height)
-        .include_y(band.top(lo, hi))
-        .legend(Legend::default())
+        .include_y(range.lo)
+        .include_y(band.top(range.lo, range.hi))
+        .y_axis_min_width(64.0)
         .x_axis_label("trial (in order taken)")
         .y_axis_label(inert(&format!("{} per trial ({})", if own.is_some() { "figure" } else { "time" }, unit.name())))
+        .y_axis_formatter(|mark, _| unit.after(&tick_at(mark.value, mark.step_size)))
         .show(ui, |plot| {
             plot.points(Points::new("warm-up", warm).color(WARM).radius(3.0));
             if let Some(cpu) = cpu {
@@ -143,6 +201,12 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
                 plot.points(Points::new(CPU_NAME, cpu).color(CPU).radius(5.0).filled(false));
             }
             plot.points(Points::new("timed", timed).color(TIMED).radius(3.0));
+            for (above, shape) in [(true, egui_plot::MarkerShape::Up), (false, egui_plot::MarkerShape::Down)] {
+                let edge = if above { range.hi } else { range.lo };
+                let marks: PlotPoints =
+                    beyond.iter().filter(|(_, v)| (*v > range.hi) == above).map(|&(i, _)| [i as f64, edge]).collect();
+                plot.points(Points::new("beyond", marks).color(BEYOND).shape(shape).radius(6.0));
+            }
             plot.hline(HLine::new(median_name, y(s.median)).color(TIMED));
             let quartile = TIMED.gamma_multiply(0.4);
             let dashed = egui_plot::LineStyle::dashed_loose();
@@ -154,6 +218,104 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
             plot.box_plot(BoxPlot::new("box", vec![BoxElem::new(box_x, spread).box_width(1.5)]).color(TIMED));
         });
     band.paint(ui, *response.transform.frame());
+}
+
+/// The trial plot's id: the same for a run in every frame, so its bounds
+/// can be read back (egui_plot keeps them under it).
+pub fn trial_plot_id(run: u32) -> egui::Id {
+    egui::Id::unique(("run-plot", run))
+}
+
+/// A tick on a linear axis: as many decimals as its step needs, none padded.
+fn tick_at(value: f64, step: f64) -> String {
+    let decimals = if step > 0.0 { (-step.log10().floor()).max(0.0) as usize } else { 0 };
+    vernier_engine::stats::trim_zeros(format!("{value:.decimals$}"))
+}
+
+/// A value as a tick or a note on a plot reads it (three digits at most).
+fn tick_text(value: f64) -> String {
+    vernier_engine::sweep_view::tick_text(value)
+}
+
+/// The y range of a run's trial plot (SPEC U4), from the timed trials'
+/// quartiles so one slow trial does not squash the rest to the bottom:
+/// P25 − 3·IQR to P75 + 3·IQR, narrowed to the values inside it, with a
+/// little room. A value beyond it is drawn at its edge.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct TrialRange {
+    lo: f64,
+    hi: f64,
+}
+
+impl TrialRange {
+    fn new(p25: f64, p75: f64, values: impl Iterator<Item = f64>) -> Self {
+        let iqr = p75 - p25;
+        let reach = if iqr > 0.0 { 3.0 * iqr } else { (p75.abs() * 0.05).max(1e-12) };
+        let (low_fence, high_fence) = (p25 - reach, p75 + reach);
+        let (lo, hi) = values
+            .filter(|v| (low_fence..=high_fence).contains(v))
+            .fold((p25, p75), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        let pad = ((hi - lo) * 0.05).max(hi.abs() * 1e-3).max(1e-12);
+        Self { lo: lo - pad, hi: hi + pad }
+    }
+
+    fn beyond(self, v: f64) -> bool {
+        v < self.lo || v > self.hi
+    }
+
+    fn clamp(self, v: f64) -> f64 {
+        v.clamp(self.lo, self.hi)
+    }
+}
+
+/// The marker drawn for the trials beyond the plot's range.
+const BEYOND: Color32 = Color32::from_rgb(230, 80, 80);
+
+/// How a legend entry is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Swatch {
+    Dot,
+    Ring,
+    Line,
+    Box,
+    Edge,
+}
+
+/// A plot's legend as a row of its own above the plot, so it never covers
+/// a point (SPEC U4): each entry's mark, then its name.
+fn legend_row(ui: &mut Ui, entries: &[(Color32, Swatch, String)]) {
+    ui.horizontal_wrapped(|ui| {
+        for (color, swatch, name) in entries {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+            let painter = ui.painter();
+            let c = rect.center();
+            match swatch {
+                Swatch::Dot => {
+                    painter.circle_filled(c, 3.5, *color);
+                }
+                Swatch::Ring => {
+                    painter.circle_stroke(c, 5.0, egui::Stroke::new(1.0, *color));
+                }
+                Swatch::Line => {
+                    painter.hline(rect.x_range(), c.y, egui::Stroke::new(2.0, *color));
+                }
+                Swatch::Box => {
+                    painter.rect_stroke(
+                        rect.shrink(2.0),
+                        0.0,
+                        egui::Stroke::new(1.5, *color),
+                        egui::StrokeKind::Inside,
+                    );
+                }
+                Swatch::Edge => {
+                    let points = vec![c + egui::vec2(0.0, -5.0), c + egui::vec2(5.0, 4.0), c + egui::vec2(-5.0, 4.0)];
+                    painter.add(egui::Shape::convex_polygon(points, *color, egui::Stroke::NONE));
+                }
+            }
+            ui.label(RichText::new(name).small());
+            ui.add_space(8.0);
+        }
+    });
 }
 
 /// The medians of the run's two halves (S5) as two marks, each across the
@@ -230,6 +392,20 @@ impl Scale {
 
     fn words(self) -> &'static str {
         if self == Scale::Linear { "" } else { ", log scale" }
+    }
+
+    /// A log axis's grid over the places `bounds` (SPEC U4): a mark at each
+    /// of the engine's round values — powers of two for sizes, 1-2-5 for
+    /// the rest — each as far apart as the closest two, so all are labelled
+    /// or none. `None` for a linear axis (egui_plot's own grid).
+    fn log_marks(self, bounds: (f64, f64), sizes: bool) -> Option<Vec<GridMark>> {
+        if self == Scale::Linear {
+            return None;
+        }
+        let ticks = vernier_engine::sweep_view::log_ticks(self.value_at(bounds.0), self.value_at(bounds.1), sizes);
+        let places: Vec<f64> = ticks.into_iter().map(|v| self.place(v)).collect();
+        let step = places.windows(2).map(|w| w[1] - w[0]).reduce(f64::min).unwrap_or(1.0);
+        Some(places.into_iter().map(|value| GridMark { value, step_size: step }).collect())
     }
 }
 
@@ -330,6 +506,29 @@ impl SweepPlot {
         Self { unit, x_scale, y_scale, series, y_extent, caption, view }
     }
 
+    /// The x axis's grid marks over the places `bounds`, each with its
+    /// label: a log axis's round values (U4), else egui_plot's own grid.
+    fn x_marks(&self, bounds: (f64, f64)) -> Option<Vec<(GridMark, String)>> {
+        let marks = self.x_scale.log_marks(bounds, self.view.x_sizes)?;
+        Some(marks.into_iter().map(|m| (m, self.x_tick(m.value))).collect())
+    }
+
+    /// The y axis's grid marks, as [`Self::x_marks`].
+    fn y_marks(&self, bounds: (f64, f64)) -> Option<Vec<(GridMark, String)>> {
+        let marks = self.y_scale.log_marks(bounds, false)?;
+        Some(marks.into_iter().map(|m| (m, self.y_tick(m.value))).collect())
+    }
+
+    /// The label of the x axis at a place.
+    fn x_tick(&self, place: f64) -> String {
+        self.view.x_label(self.x_scale.value_at(place))
+    }
+
+    /// The label of the y axis at a place, in the plot's display unit.
+    fn y_tick(&self, place: f64) -> String {
+        vernier_engine::sweep_view::tick_text(self.y_scale.value_at(place))
+    }
+
     /// The axis label of y: what is plotted, in which unit.
     fn y_label(&self) -> String {
         let unit = self.unit.name();
@@ -421,8 +620,8 @@ pub fn sweep_plot(ui: &mut Ui, sweep: &SweepPlot) {
         .legend(Legend::default())
         .x_axis_label(inert(&sweep.x_label()))
         .y_axis_label(sweep.y_label())
-        .x_axis_formatter(move |mark, _| x_view.x_label(x_scale.value_at(mark.value)))
-        .y_axis_formatter(move |mark, _| vernier_engine::stats::format_significant(y_scale.value_at(mark.value), 3))
+        .x_axis_formatter(|mark, _| sweep.x_tick(mark.value))
+        .y_axis_formatter(|mark, _| sweep.y_tick(mark.value))
         .label_formatter(|position| match position {
             egui_plot::HoverPosition::NearDataPoint { plot_name, index, .. } => sweep
                 .series
@@ -438,6 +637,15 @@ pub fn sweep_plot(ui: &mut Ui, sweep: &SweepPlot) {
         });
     if let Some((lo, hi)) = sweep.y_extent {
         plot = plot.include_y(band.top(lo, hi));
+    }
+    // A log axis is ticked at round values only (U4): 16 KiB, 64 KiB …; 1, 2, 5 ….
+    let marks_only =
+        |marks: Option<Vec<(GridMark, String)>>| marks.unwrap_or_default().into_iter().map(|(m, _)| m).collect();
+    if sweep.x_scale != Scale::Linear {
+        plot = plot.x_grid_spacer(|input| marks_only(sweep.x_marks(input.bounds)));
+    }
+    if sweep.y_scale != Scale::Linear {
+        plot = plot.y_grid_spacer(|input| marks_only(sweep.y_marks(input.bounds)));
     }
     let response = plot.show(ui, |plot| {
         for s in &sweep.series {
@@ -541,6 +749,9 @@ pub struct SoakReading {
     /// no onset was observed, a fall whose cause was not observed, with the
     /// shared-host sentence when the file says the host is shared.
     pub finding: Option<String>,
+    /// The power source the notebook stated when the soak was recorded
+    /// (N9), shown beside the sensor's reading: the two may differ.
+    pub stated_power: Option<String>,
 }
 
 impl SoakReading {
@@ -568,6 +779,10 @@ impl SoakReading {
             analysis,
             recorded: recorded.map(|s| s.numbers.clone()),
             finding,
+            stated_power: recorded
+                .and_then(|s| s.stated.as_ref())
+                .map(|e| e.power_source.trim().to_owned())
+                .filter(|p| !p.is_empty()),
         }
     }
 
@@ -604,11 +819,17 @@ impl SoakView {
         let placeholders = data.unobserved();
         let observed = |name: &str| !placeholders.iter().any(|p| p == name);
         let comment = |key: &str| data.comments.iter().find_map(|c| c.strip_prefix(key).map(|v| v.trim().to_owned()));
-        let condition = ["ambient:", "physical setup:", "power source:"]
-            .iter()
-            .filter_map(|k| comment(k).map(|v| format!("{} {v}", k.trim_end_matches(':'))))
-            .collect::<Vec<_>>()
-            .join(" · ");
+        // The file's power source is what its sensor read (T12); the row
+        // states the notebook's beside it (SoakReading::stated_power).
+        let condition = [
+            ("ambient:", "ambient"),
+            ("physical setup:", "physical setup"),
+            ("power source:", "power source read by the sensor"),
+        ]
+        .iter()
+        .filter_map(|(k, label)| comment(k).map(|v| format!("{label}: {v}")))
+        .collect::<Vec<_>>()
+        .join(" · ");
         Self {
             title,
             id: NEXT_SOAK_VIEW.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -677,19 +898,16 @@ pub fn soak_chart(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
     let height = if aux == 0 { ui.available_height().max(200.0) } else { (ui.available_height() * 0.5).max(200.0) };
     let onset = reading.analysis.as_ref().ok().and_then(|a| a.t_onset);
     let stable = reading.analysis.as_ref().ok().and_then(|a| a.t_stable);
+    // SPEC T5, S17: a P window that holds the start-up ramp is marked on
+    // the chart where it lies, not only said beside it.
+    let ramp = reading.analysis.as_ref().ok().is_some_and(|a| a.ramp_warning.is_some());
     let names: Vec<String> = [Some("score".to_owned()), Some("P".to_owned()), Some("S".to_owned())]
         .into_iter()
+        .chain([ramp.then(|| RAMP_MARK.to_owned())])
         .chain([onset.map(|t| format!("onset {t} s")), stable.map(|t| format!("stable {t} s"))])
         .flatten()
         .collect();
-    let whose = match reading.soak {
-        Some(n) => format!("S{n}'s protocol"),
-        None => "T1 default protocol".to_owned(),
-    };
-    let caption = format!(
-        "{whose}: opening {} s, tail {} s of {end} s, onset below {} of P held {}, band ±{} · {} · {}",
-        p.opening_window_s, p.tail_window_s, p.threshold, p.hold, p.band, view.title, view.condition
-    );
+    let caption = soak_caption(view, reading);
     let band = CaptionBand::new(ui, &caption, names.iter().map(String::as_str), height);
     let hi = view.score.iter().map(|q| q.y).fold(0.0, f64::max);
     let response = Plot::new(("soak", view.id))
@@ -706,6 +924,12 @@ pub fn soak_chart(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
         .show(ui, |plot| {
             // Unnamed: the windows' names are written along the bottom below.
             plot.add(Span::new("", 0.0..=p.opening_window_s).fill(TIMED.gamma_multiply(0.15)));
+            if ramp {
+                let warn = Color32::from_rgb(230, 160, 40);
+                plot.add(
+                    Span::new(RAMP_MARK, 0.0..=p.opening_window_s).fill(warn.gamma_multiply(0.25)).border_color(warn),
+                );
+            }
             plot.add(Span::new("", (end - p.tail_window_s)..=end).fill(ARM_B.gamma_multiply(0.12)));
             if let Some(t) = onset {
                 plot.vline(VLine::new(format!("onset {t} s"), t).color(Color32::from_rgb(230, 80, 80)));
@@ -762,6 +986,30 @@ pub fn soak_chart(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
     }
 }
 
+/// The soak chart's caption: whose protocol and its windows, the file, the
+/// conditions its header gives (the power source as its sensor read it),
+/// and the power source the notebook stated for the row, each labelled
+/// (SPEC T12, N9: the two may differ, and neither is hidden).
+pub fn soak_caption(view: &SoakView, reading: &SoakReading) -> String {
+    let p = &reading.protocol;
+    let whose = match reading.soak {
+        Some(n) => format!("S{n}'s protocol"),
+        None => "T1 default protocol".to_owned(),
+    };
+    let stated = match &reading.stated_power {
+        Some(power) => format!(" · power source stated in the notebook: {}", inert_line(power.clone())),
+        None => String::new(),
+    };
+    format!(
+        "{whose}: opening {} s, tail {} s of {} s, onset below {} of P held {}, band ±{} · {} · {}{stated}",
+        p.opening_window_s, p.tail_window_s, view.end_s, p.threshold, p.hold, p.band, view.title, view.condition
+    )
+}
+
+/// The soak chart's mark on an opening (P) window that holds the start-up
+/// ramp (its legend entry).
+pub const RAMP_MARK: &str = "⚠ P window holds the start-up ramp";
+
 /// Grid steps that label a short chart about three times: egui_plot's
 /// default steps are powers of ten only, which left a 20–95 °C temperature
 /// chart with a single "100 °C" on its axis. The middle step is 1, 2 or 5
@@ -802,4 +1050,47 @@ fn window_labels(
     painter.galley(egui::pos2(opening_x, opening_y), opening, colour);
     painter.galley(egui::pos2(tail_x.max(frame.left() + 4.0), tail_y), tail, colour);
     opening_y.min(tail_y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vernier_engine::sweep_view::{Point, Series};
+
+    /// The Memory Wall's 13 working sets, 16 KiB to 64 MiB, with medians
+    /// from 1.3 to 310 ns/access.
+    fn memory_wall() -> SweepPlot {
+        let points = (0..13)
+            .map(|i| {
+                let x = 16384.0 * 2f64.powi(i);
+                let median = 1.3 * (310.0f64 / 1.3).powf(f64::from(i) / 12.0);
+                Point { run: i as u32 + 1, x, x_text: String::new(), median, p25: median, p75: median }
+            })
+            .collect();
+        SweepPlot::new(SweepView {
+            title: "W1: chase".into(),
+            x_name: "SIZE".into(),
+            x_sizes: true,
+            unit: "ns/access".into(),
+            series: vec![Series { name: "chase".into(), points }],
+            categories: None,
+            thermal: String::new(),
+            synthetic: false,
+        })
+    }
+
+    // SPEC U4 (issue 49, item 7): the window's sweep plot ticks its log axes
+    // at round values, read back from its own grid marks and their labels:
+    // powers of two for sizes, 1-2-5 for times — never 1.58, 2.51, 3.98.
+    #[test]
+    fn the_sweep_plot_ticks_round_values() {
+        let plot = memory_wall();
+        let labels = |marks: Option<Vec<(GridMark, String)>>| -> Vec<String> {
+            marks.expect("a log axis").into_iter().map(|(_, label)| label).collect()
+        };
+        let x = labels(plot.x_marks((16384f64.log2(), 67108864f64.log2())));
+        assert_eq!(x, ["16 KiB", "64 KiB", "256 KiB", "1 MiB", "4 MiB", "16 MiB", "64 MiB"]);
+        let y = labels(plot.y_marks((1.3f64.log10(), 310f64.log10())));
+        assert_eq!(y, ["2", "5", "10", "20", "50", "100", "200"]);
+    }
 }

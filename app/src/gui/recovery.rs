@@ -1,6 +1,7 @@
-//! The window never drops a change (SPEC N10): what it cannot save before
-//! it closes goes to a recovery file beside the notebook
-//! (`notebook.unsaved-<time>.ron`, written by the engine); closing by hand
+//! The window never drops a change (SPEC N10): what it has not saved is
+//! kept in a recovery file beside the notebook from the moment it is made
+//! (`notebook.unsaved-<time>.ron`, see `keeper`), and what it cannot save
+//! before it closes stays there, said why; closing by hand
 //! with changes not on disk asks first; and opening a notebook with a
 //! recovery file pending offers to apply it, as `vernier recover` does.
 
@@ -10,10 +11,11 @@ use std::time::{Duration, Instant};
 
 use egui::RichText;
 use vernier_engine::display::inert;
-use vernier_engine::notebook::pending::{self, Edit};
+use vernier_engine::notebook::pending::{self, Edit, Fate, Provenance};
 use vernier_engine::notebook::store;
 
 use super::io::{self, Done, Follow, Job};
+use super::keeper;
 use super::{CloseQuestion, VernierApp};
 
 /// A recovery file found beside the open notebook, its changes in words
@@ -24,12 +26,15 @@ pub struct Found {
     pub path: PathBuf,
     /// Each change, and `Err(why)` when it would be refused now.
     pub changes: Result<pending::Weighed, String>,
+    /// Where it was written, when it could be read: one not written here
+    /// for this notebook is said so, and applied only when asked by name.
+    pub provenance: Option<Provenance>,
 }
 
 /// The recovery files on offer above the section.
 #[derive(Debug, Clone)]
 pub struct Offer {
-    found: Vec<Found>,
+    pub(super) found: Vec<Found>,
     /// Their changes are listed.
     shown: bool,
     /// Being applied by the file thread.
@@ -37,7 +42,9 @@ pub struct Offer {
 }
 
 /// The pending recovery files in `dir`, weighed against the notebook on
-/// disk (on the file thread: it reads files).
+/// disk (on the file thread: it reads files). A file a running window
+/// keeps — this one's own, or another's — is not offered: that window
+/// saves its changes itself.
 pub fn look(dir: &Path) -> Vec<Found> {
     let files = pending::pending(dir);
     if files.is_empty() {
@@ -46,13 +53,19 @@ pub fn look(dir: &Path) -> Vec<Found> {
     let notebook = store::load(dir);
     files
         .into_iter()
-        .map(|path| {
-            let changes = match (&notebook, pending::read(&path)) {
-                (Ok(nb), Ok(unsaved)) => Ok(pending::weigh(nb, &unsaved)),
-                (Err(e), _) => Err(format!("the notebook cannot be read to weigh it: {e}")),
-                (_, Err(e)) => Err(e.to_string()),
+        .filter_map(|path| {
+            let (changes, provenance) = match (&notebook, pending::read(&path)) {
+                (Ok(nb), Ok(unsaved)) => {
+                    let provenance = Provenance::of(&unsaved, nb);
+                    if matches!(provenance, Provenance::Running(_)) {
+                        return None;
+                    }
+                    (Ok(pending::weigh(nb, &unsaved)), Some(provenance))
+                }
+                (Err(e), _) => (Err(format!("the notebook cannot be read to weigh it: {e}")), None),
+                (_, Err(e)) => (Err(e.to_string()), None),
             };
-            Found { path, changes }
+            Some(Found { path, changes, provenance })
         })
         .collect()
 }
@@ -152,7 +165,7 @@ impl VernierApp {
         };
         let edits: Vec<Edit> = self.doc.unsaved.iter().map(|u| Edit::clone(&u.change)).collect();
         let (n, dir) = (edits.len(), inert(&self.doc.dir.display().to_string()).into_owned());
-        let kept = pending::keep(&self.doc.dir, &edits, &why, chrono::Utc::now()).map_err(|e| e.to_string());
+        let kept = self.keep_last(edits, &why);
         match &kept {
             Ok(path) => {
                 eprintln!(
@@ -167,6 +180,40 @@ impl VernierApp {
         Some(kept)
     }
 
+    /// The notebook open, as the keeper names it.
+    fn kept_for(&self) -> keeper::For {
+        keeper::For {
+            dir: self.doc.dir.clone(),
+            title: self.doc.notebook.title.clone(),
+            created_at: self.doc.notebook.created_at,
+        }
+    }
+
+    /// Hands the changes not on disk to the keeper, which keeps them in a
+    /// recovery file until they are (issue 45 item 4): called as a change
+    /// is made and every frame (a save or a discard removes some).
+    pub(super) fn keep_pending(&mut self) {
+        let of = self.kept_for();
+        let Some(keeper) = &mut self.files.keeper else { return };
+        let changes: Vec<(u64, &Edit)> = self.doc.unsaved.iter().map(|u| (u.generation, &*u.change)).collect();
+        keeper.keep(&of, &changes);
+    }
+
+    /// Writes `edits` as the window's last word on the open notebook, said
+    /// `why`: into the file the keeper kept (so no change is in two files),
+    /// or, without a keeper, a new one.
+    fn keep_last(&mut self, edits: Vec<Edit>, why: &str) -> Result<PathBuf, String> {
+        let of = self.kept_for();
+        match &mut self.files.keeper {
+            Some(keeper) => keeper.last(&of, edits, why),
+            None => {
+                let origin = pending::Origin::here(&of.dir, &of.title, of.created_at, false);
+                let unsaved = pending::Unsaved::new(edits, why, chrono::Utc::now(), origin);
+                pending::keep(&of.dir, &unsaved).map_err(|e| e.to_string())
+            }
+        }
+    }
+
     /// Before another notebook replaces the open one: the changes whose save
     /// failed are kept in a recovery file beside it, named on stderr, not
     /// dropped with it (those still on their way to the file thread are
@@ -178,7 +225,7 @@ impl VernierApp {
         }
         let why = self.doc.save_error.clone().unwrap_or_default();
         let (n, old) = (failed.len(), inert(&self.doc.dir.display().to_string()).into_owned());
-        match pending::keep(&self.doc.dir, &failed, &why, chrono::Utc::now()) {
+        match self.keep_last(failed, &why) {
             Ok(path) => eprintln!(
                 "vernier: {n} change(s) to {old} that failed to save are kept in {}",
                 inert(&path.display().to_string())
@@ -269,14 +316,18 @@ impl VernierApp {
         let fill = ui.visuals().extreme_bg_color;
         egui::Frame::new().fill(fill).inner_margin(6.0).corner_radius(4.0).show(ui, |ui| {
             for found in &offer.found {
+                let theirs = found.provenance.as_ref().filter(|p| !p.applies_unasked());
                 ui.horizontal_wrapped(|ui| {
                     ui.colored_label(
                         ui.visuals().warn_fg_color,
-                        format!("⚠ {} holds changes an earlier window could not save", name(&found.path)),
+                        match theirs {
+                            None => format!("⚠ {} holds changes an earlier window could not save", name(&found.path)),
+                            Some(p) => format!("⚠ {} holds changes {}", name(&found.path), p.describe()),
+                        },
                     );
                     match &found.changes {
                         Ok(changes) => {
-                            let refused = changes.iter().filter(|(_, r)| r.is_err()).count();
+                            let refused = changes.iter().filter(|(_, f)| matches!(f, Fate::Refused(_))).count();
                             ui.label(format!(
                                 "({} change(s){})",
                                 changes.len(),
@@ -286,7 +337,8 @@ impl VernierApp {
                                     String::new()
                                 }
                             ));
-                            if !offer.busy && ui.button("Apply them").clicked() {
+                            let label = if theirs.is_some() { "Apply them anyway" } else { "Apply them" };
+                            if !offer.busy && ui.button(label).clicked() {
                                 apply = Some(found.path.clone());
                             }
                         }
@@ -305,8 +357,9 @@ impl VernierApp {
                     ui.label(RichText::new(name(&found.path)).strong());
                     for (what, verdict) in changes {
                         match verdict {
-                            Ok(()) => ui.label(format!("• {what}")),
-                            Err(why) => {
+                            Fate::Applied(_) => ui.label(format!("• {what}")),
+                            Fate::AlreadyThere => ui.weak(format!("• {what} — {verdict}")),
+                            Fate::Refused(why) => {
                                 ui.colored_label(ui.visuals().error_fg_color, format!("• {what} — refused now: {why}"))
                             }
                         };
@@ -339,14 +392,19 @@ impl VernierApp {
         }
         match result {
             Ok(Recovered { recovered, notebook }) => {
-                let applied = recovered.applied();
-                let refused = recovered.changes.len() - applied;
-                if applied == 0 {
+                let (applied, refused) = (recovered.applied(), recovered.refused());
+                if applied == 0 && refused > 0 {
+                    self.say(
+                        format!("nothing applied: the log's rules refuse {refused} change(s) in it; it stays pending"),
+                        true,
+                    );
+                } else if applied == 0 {
                     self.say(
                         format!(
-                            "nothing applied: the log's rules refuse every change in it ({refused}); it stays pending"
+                            "nothing to apply: the notebook holds every change in it already; it is kept as {}",
+                            name(&recovered.kept_as)
                         ),
-                        true,
+                        false,
                     );
                 } else {
                     self.say(

@@ -17,7 +17,9 @@ use vernier_engine::display::inert;
 use vernier_engine::harness::BenchSpec;
 use vernier_engine::harness::provenance::Hashes;
 use vernier_engine::notebook::{Recipe, short_sha256};
-use vernier_engine::reproduce::{Log, Original, Outcome, Rebuild, Rerun, SideBySide, same_folder};
+use vernier_engine::reproduce::{
+    COMPILER_HERE, Log, Original, Outcome, Rebuild, Rerun, Scratch, SideBySide, same_folder,
+};
 
 use super::dialog::{Scrolling, close_button};
 use super::io::{Done, Follow, Job};
@@ -46,8 +48,8 @@ pub struct TheirLog {
 /// Row `o`'s rebuild from the sources their notebook (in `folder`; `None`
 /// for a workbook) keeps — a comparison's arms each from its own recipe —
 /// and its rerun, when an arm has a recipe: the sources read and checked,
-/// a scratch folder made, nothing run but a known compiler's `--version`
-/// (SPEC R5).
+/// a scratch folder made, nothing run — not even a compiler's `--version`
+/// (SPEC N13, R5).
 fn rebuild_of(o: &Original, folder: Option<&Path>, source: &str) -> Option<Result<(Rebuild, Rerun), String>> {
     if o.arms().iter().all(|arm| arm.recipe.is_none()) {
         return None;
@@ -168,9 +170,35 @@ impl Job for WriteSources {
         let WriteSources { rebuild, spec, row } = *self;
         let written = rebuild.write_sources().map_err(|e| e.to_string());
         Box::new(move |app: &mut VernierApp| match written {
-            Ok(_) => app.start_rerun(row, spec),
+            Ok(scratch) => {
+                if let Some(dialog) = &mut app.dialogs.reproduce {
+                    dialog.scratch = Some(scratch);
+                }
+                app.start_rerun(row, spec);
+            }
             Err(e) => app.say(format!("nothing was run: {e}"), true),
         })
+    }
+}
+
+/// Removes a rebuild's scratch folder once its run has ended (SPEC R5),
+/// on the file thread.
+pub struct RemoveScratch(pub Scratch);
+
+impl Job for RemoveScratch {
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+        drop(self.0);
+        Box::new(|_: &mut VernierApp| {})
+    }
+}
+
+impl VernierApp {
+    /// The rerun of their row has ended, however: its scratch folder, if
+    /// it had one, goes.
+    pub(super) fn remove_scratch(&mut self) {
+        if let Some(scratch) = self.dialogs.reproduce.as_mut().and_then(|d| d.scratch.take()) {
+            self.send_job(RemoveScratch(scratch));
+        }
     }
 }
 
@@ -195,6 +223,8 @@ pub struct Dialog {
     pub rebuild: bool,
     /// The row being rerun, until its result is recorded.
     pub pending: Option<usize>,
+    /// The scratch folder of the rebuild in flight, removed when it ends.
+    pub scratch: Option<Scratch>,
     /// The last rerun, side by side with its original.
     pub outcome: Option<(Original, SideBySide)>,
     /// The path field has had its first focus.
@@ -460,11 +490,8 @@ fn shown_rerun(log: &TheirLog, selected: usize, rebuild: bool) -> Option<Result<
 /// side by side, the command, the program, and whether it can be rebuilt
 /// from what their log keeps.
 fn recipe_ui(ui: &mut Ui, original: &Original, rebuild: Option<&Result<(Rebuild, Rerun), String>>) {
-    const NOT_ASKED: &str = "not run before consent (not a bare known compiler name on PATH)";
     let builds: Vec<(&str, &Recipe, &str)> = match rebuild {
-        Some(Ok((rebuild, _))) => {
-            rebuild.builds().into_iter().map(|b| (b.arm, b.recipe, b.compiler_here.unwrap_or(NOT_ASKED))).collect()
-        }
+        Some(Ok((rebuild, _))) => rebuild.builds().into_iter().map(|b| (b.arm, b.recipe, COMPILER_HERE)).collect(),
         // Not rebuildable: each recipe their arms have, the compiler here not asked.
         _ => original.recipes().into_iter().map(|(arm, recipe)| (arm, recipe, "not asked")).collect(),
     };

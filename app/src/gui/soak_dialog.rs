@@ -21,6 +21,8 @@ pub struct SoakForm {
     pub protocol: SoakProtocol,
     /// Worker threads.
     pub workers: usize,
+    /// The most this machine takes (`soak::run::max_workers`), read once.
+    max_workers: usize,
 }
 
 impl Default for SoakForm {
@@ -32,6 +34,7 @@ impl Default for SoakForm {
             figure: String::new(),
             protocol: SoakProtocol::default(),
             workers: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            max_workers: vernier_engine::soak::run::max_workers(),
         }
     }
 }
@@ -107,7 +110,7 @@ impl SoakForm {
         );
         ui.horizontal(|ui| {
             let label = ui.label("Workers");
-            ui.add(egui::DragValue::new(&mut self.workers).range(1..=1024)).labelled_by(label.id);
+            ui.add(egui::DragValue::new(&mut self.workers).range(1..=self.max_workers)).labelled_by(label.id);
         });
     }
 

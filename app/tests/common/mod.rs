@@ -13,6 +13,12 @@ pub fn vernier(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_vernier")).args(args).output().expect("run vernier")
 }
 
+/// Runs the built binary with the journal folded into notebook.ron after
+/// its change (SPEC N1), for a test that then edits notebook.ron by hand.
+pub fn compacting(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vernier")).args(args).env("VERNIER_COMPACT_AT", "1").output().expect("run vernier")
+}
+
 /// Long enough for a debug build on a busy machine; a hang never ends.
 pub const DEADLINE: Duration = Duration::from_secs(60);
 

@@ -9,6 +9,6 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(a) = soak::analyze(&parsed, &soak::Thresholds::default()) {
             let _ = soak::analysis::honesty_line(&a, "chunks/s");
         }
-        let _ = soak::course_view(&parsed, 60.0, 300.0, None);
+        let _ = soak::course_view(&parsed, 60.0, 300.0, None, soak::analysis::Sight::of_file(&parsed));
     }
 });

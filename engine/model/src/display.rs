@@ -30,19 +30,28 @@ const CATEGORY: CodePointMapDataBorrowed<'static, GeneralCategory> = CodePointMa
 /// `Default_Ignorable_Code_Point` — characters a renderer draws as nothing
 /// (soft hyphen, the Hangul fillers, the combining grapheme joiner, zero
 /// width characters, variation selectors, tag characters, …), so two words
-/// that look alike could differ unseen. TAB is read as it is; whether LF
-/// and the joiners of prose are is [`How`]'s to say.
+/// that look alike could differ unseen. So does every blank but U+0020
+/// (issue 45 item 8): each other `White_Space` character (no-break, thin,
+/// ideographic, …) and the look-alike blank [`BRAILLE_BLANK`] draw as a
+/// space, so `t\u{a0}ms` would read as the header `t ms`. TAB is read as it
+/// is; whether LF and the joiners of prose are is [`How`]'s to say.
 fn acts(c: char) -> bool {
     match c {
         ' '..='~' | '\t' => false,
         _ => {
             c.is_control()
+                || c.is_whitespace()
+                || c == BRAILLE_BLANK
                 || DEFAULT_IGNORABLE.contains(c)
                 || BIDI_CONTROL.contains(c)
                 || matches!(CATEGORY.get(c), GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator)
         }
     }
 }
+
+/// U+2800, the braille pattern with no dots: a symbol (not `White_Space`,
+/// not ignorable) that every font draws as an empty cell — a blank.
+const BRAILLE_BLANK: char = '\u{2800}';
 
 /// A character a reader sees: neither white space nor one that acts.
 fn seen(c: char) -> bool {
@@ -344,6 +353,34 @@ mod tests {
         ] {
             assert_eq!(inert_prose(raw), shown, "{raw:?}");
         }
+    }
+
+    // SPEC N10, R2 (issue 45 item 8): every blank but U+0020 is shown —
+    // each `White_Space` character, in words and in prose, and the braille
+    // blank — so a header `t\u{a0}ms` does not read as `t ms`.
+    #[test]
+    fn blanks_other_than_the_space_are_shown() {
+        let blanks = ('\u{80}'..=char::MAX).filter(|c| c.is_whitespace()).chain(['\u{2800}', '\u{3164}', '\u{ffa0}']);
+        for blank in blanks {
+            let text = format!("t{blank}ms");
+            let code = u32::from(blank);
+            let shown = format!("t\\u{code:04x}ms");
+            assert_eq!(inert(&text), shown, "{blank:?}");
+            assert_eq!(inert_prose(&text), shown, "prose, {blank:?}");
+            assert_eq!(inert_multiline(&text), shown, "a note, {blank:?}");
+            assert!(quote_argv(std::slice::from_ref(&text)).contains(&format!("\\u{code:04x}")), "{blank:?}");
+        }
+        for (raw, shown) in [
+            ("t\u{a0}ms", r"t\u00a0ms"),
+            ("a\u{2009}b", r"a\u2009b"),
+            ("\u{3000}x", r"\u3000x"),
+            ("\u{2800}", r"\u2800"),
+            ("\u{85}", r"\u0085"),
+        ] {
+            assert_eq!(inert(raw), shown, "{raw:?}");
+        }
+        assert!(matches!(inert("t ms\tx"), Cow::Borrowed(_)));
+        assert!(is_blank("\u{a0}\u{2800}"));
     }
 
     // SPEC A16: a text of only invisible characters answers nothing.

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::numbers::{self, TAGS};
 use super::{Check, Finding, Place};
-use crate::documents::{self, Attachments, MAX_DOCUMENT_BYTES, NO_CITATIONS, PROMPT_MARK};
+use crate::documents::{self, Attachments, MAX_DOCUMENT_BYTES, NO_CITATIONS, PROMPT_MARK, VernierText};
 use crate::notebook::{Document, Notebook, is_date};
 use crate::stats::decimals_for_dispersion;
 
@@ -30,6 +30,60 @@ struct Line {
     /// workbook row the log derives from its own tagged rows (see
     /// [`WORKBOOK_SHEETS`]).
     no_results: bool,
+    /// The cells, or the text, with what Vernier wrote taken out (A20):
+    /// what A1, A7, A8 and A9 read. The whole line until
+    /// [`take_out_vernier`] runs.
+    person: Person,
+}
+
+/// What a person wrote in a line (SPEC A20).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Person {
+    /// A paragraph's text.
+    Text(String),
+    /// A table row's cells, each blank where Vernier wrote it.
+    Cells(Vec<String>),
+}
+
+impl Line {
+    fn new(number: usize, heading: Option<u8>, section: String, cells: Option<Vec<String>>, text: String) -> Self {
+        let no_results = cells.is_none() && SETUP.iter().any(|field| text.starts_with(field));
+        let person = match &cells {
+            Some(cells) => Person::Cells(cells.clone()),
+            None => Person::Text(text.clone()),
+        };
+        Self { number, heading, section, cells, text, no_results, person }
+    }
+
+    /// The person's text, cells joined by ` | `, without the prompts still
+    /// in it: a prompt's words are the template's, not the student's (A16
+    /// finds them).
+    fn persons_text(&self) -> String {
+        match &self.person {
+            Person::Cells(cells) => cells.iter().map(|c| without_prompts(c)).collect::<Vec<_>>().join(" | "),
+            Person::Text(text) => without_prompts(text),
+        }
+    }
+}
+
+/// `text` up to the first prompt still in it: a prompt's words are the
+/// template's, not the student's (A16 finds them).
+fn without_prompts(text: &str) -> String {
+    text.split(PROMPT_MARK).next().unwrap_or(text).to_owned()
+}
+
+/// Takes what Vernier wrote out of every line (SPEC A20): a table cell it
+/// wrote as it stands, a passage of a paragraph it wrote. A line whose
+/// words are all Vernier's is left with nothing to read.
+fn take_out_vernier(lines: &mut [Line], vernier: &VernierText) {
+    for line in lines {
+        line.person = match &line.person {
+            Person::Cells(cells) => Person::Cells(
+                cells.iter().map(|c| if vernier.wrote_cell(c) { String::new() } else { c.clone() }).collect(),
+            ),
+            Person::Text(text) => Person::Text(vernier.persons_part(text)),
+        };
+    }
 }
 
 /// The fields whose values state the set-up, not a result: the machine, the
@@ -60,18 +114,21 @@ const SETUP: [&str; 11] = [
 /// A17. The Runs sheet is read by its Tag column, the Notes sheet as prose.
 const WORKBOOK_SHEETS: [&str; 5] = ["Environment", "Predictions", "Comparisons", "Sweeps", "Soak runs"];
 
-/// Marks the Notes sheet's rows that restate a comparison word for word, as
-/// Vernier noted it when recording it (see `Pair::restated_by`): they say
-/// again what the Comparisons sheet derives from two tagged rows, so they
-/// hold no result of their own to tag (A7). A note a student wrote is read
-/// as prose, whatever it says.
-fn restated_comparisons(nb: &Notebook, lines: &mut [Line]) {
-    let vernier_wrote = |text: &str| {
-        nb.notes().iter().any(|n| n.source.is_none() && n.text == text)
-            && nb.pairs().iter().any(|p| p.restated_by(text))
-    };
+/// Takes the Notes sheet's notes Vernier wrote out of what is read (A20):
+/// a note it added when it recorded a comparison, extended a row or took
+/// in a workbook says what the log derives from tagged rows, in Vernier's
+/// words; and a note's source (the workbook and its hash) is Vernier's
+/// provenance, whoever wrote the note. A note a person wrote is read as
+/// prose, whatever it says.
+fn vernier_notes(nb: &Notebook, lines: &mut [Line]) {
+    let vernier_wrote =
+        |cell: &str| nb.notes().iter().any(|n| (n.text == cell && nb.wrote(n)) || n.source.as_deref() == Some(cell));
     for line in lines.iter_mut().filter(|l| l.section == "Notes and anomalies") {
-        line.no_results |= line.cells.iter().flatten().any(|cell| vernier_wrote(cell));
+        if let Person::Cells(cells) = &mut line.person {
+            for cell in cells.iter_mut().filter(|c| vernier_wrote(c)) {
+                cell.clear();
+            }
+        }
     }
 }
 
@@ -121,7 +178,8 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
     } else {
         out.push(finding(Check::A11, Place::Exports, "nothing is exported yet (Export writes the six)".into()));
     }
-    let rendered = if exported { None } else { documents::export(nb, &Attachments::load(dir, nb)).ok() };
+    let attachments = Attachments::load(dir, nb);
+    let rendered = if exported { None } else { documents::export(nb, &attachments).ok() };
     // A document that is there but cannot be read is a finding: an audit
     // that skipped it would pass what it never read.
     let bytes = |stem: &str| -> Result<Option<Vec<u8>>, String> {
@@ -167,11 +225,12 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
                 continue;
             }
         };
-        if document == Document::Measurements {
-            restated_comparisons(nb, &mut lines);
-        }
         if documents::template(document).is_some() {
             unfinished(dir, document, &lines, out);
+        }
+        match document {
+            Document::Measurements => vernier_notes(nb, &mut lines),
+            _ => take_out_vernier(&mut lines, &VernierText::of(nb, document, &attachments)),
         }
         // The workbook's numbers are numbers, shown by the format Vernier
         // gives them by S6: only its text is read for rounding.
@@ -205,9 +264,10 @@ fn tags_and_rounding(stem: &str, lines: &[Line], medians: Option<&Medians>, out:
             Some(_) => {}
             None => header = None,
         }
-        let text = without_prompts(l);
+        let text = l.persons_text();
         let found = numbers::numbers(&text);
-        let row_tagged = l.cells.is_some() && TAGS.iter().any(|t| text.contains(t));
+        // A row's tag cell tags it, whoever wrote the tag.
+        let row_tagged = l.cells.is_some() && TAGS.iter().any(|t| l.text.contains(t));
         let covered = declared || row_tagged || l.no_results;
         let untagged: Vec<&numbers::Number> = found.iter().filter(|n| n.needs_tag() && !n.tagged && !covered).collect();
         if let Some(first) = untagged.first() {
@@ -226,11 +286,16 @@ fn tags_and_rounding(stem: &str, lines: &[Line], medians: Option<&Medians>, out:
                 ),
             ));
         }
-        declared |= numbers::declares_tags(&text);
+        // A line that declares the tags below declares them, whoever wrote it.
+        declared |= numbers::declares_tags(&without_prompts(&l.text));
         let Some(medians) = medians else { continue };
-        match (header, &l.cells) {
-            (Some(h), Some(cells)) => {
-                if let Some(problem) = rounding_problem(h, cells) {
+        match (header, &l.person, &l.cells) {
+            // A median cell as Vernier wrote it is rounded by S6; one a
+            // person wrote is read against its row's dispersion.
+            (Some(h), Person::Cells(person), Some(cells)) => {
+                let by_person =
+                    h.iter().position(|c| c == "Median").is_some_and(|i| person.get(i).is_some_and(|c| !c.is_empty()));
+                if let Some(problem) = rounding_problem(h, cells).filter(|_| by_person) {
                     out.push(finding(Check::A8, at(l), problem));
                 }
             }
@@ -244,16 +309,6 @@ fn tags_and_rounding(stem: &str, lines: &[Line], medians: Option<&Medians>, out:
                 }
             }
         }
-    }
-}
-
-/// A line's text without the prompts still in it: a prompt's words are the
-/// template's, not the student's (A16 finds them).
-fn without_prompts(l: &Line) -> String {
-    let cut = |text: &str| text.split(PROMPT_MARK).next().unwrap_or(text).to_owned();
-    match &l.cells {
-        Some(cells) => cells.iter().map(|c| cut(c)).collect::<Vec<_>>().join(" | "),
-        None => cut(&l.text),
     }
 }
 
@@ -338,7 +393,7 @@ fn stale(dir: &Path, nb: &Notebook, exports: &Path) -> bool {
     }
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     let oldest = Document::ALL.iter().filter_map(|d| modified(&exports.join(d.stem()))).min();
-    matches!((oldest, modified(&dir.join(crate::notebook::store::NOTEBOOK_FILE))), (Some(export), Some(log)) if log > export)
+    matches!((oldest, crate::notebook::store::modified(dir)), (Some(export), Some(log)) if log > export)
 }
 
 fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
@@ -353,8 +408,11 @@ fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
         if l.heading.is_some() || l.text.starts_with(PROMPT_MARK) || l.section.contains("Citations") {
             continue;
         }
-        let found = numbers::numbers(&l.text);
-        let lower = l.text.to_lowercase();
+        // What a person wrote (A20): Vernier's own sentences state their
+        // test where they claim, and are never a finding.
+        let read = l.persons_text();
+        let found = numbers::numbers(&read);
+        let lower = read.to_lowercase();
         // Prose only: a conditions cell may quote the machine's load average.
         // C.8.2: a mean named as a mean, with its reason, is a disclosure.
         let prose = l.cells.is_none() && !lower.contains("load average");
@@ -653,28 +711,13 @@ fn docx_lines(bytes: &[u8]) -> Result<Vec<Line>, String> {
             if heading.is_some() {
                 section = heading_name(&text);
             }
-            let no_results = SETUP.iter().any(|field| text.starts_with(field));
-            lines.push(Line {
-                number: lines.len() + 1,
-                heading,
-                section: section.clone(),
-                cells: None,
-                text,
-                no_results,
-            });
+            lines.push(Line::new(lines.len() + 1, heading, section.clone(), None, text));
         } else if node.has_tag_name((W, "tbl")) {
             for row in node.children().filter(|n| n.has_tag_name((W, "tr"))) {
                 let cells: Vec<String> =
                     row.children().filter(|n| n.has_tag_name((W, "tc"))).map(paragraph_text).collect();
                 let text = cells.join(" | ");
-                lines.push(Line {
-                    number: lines.len() + 1,
-                    heading: None,
-                    section: section.clone(),
-                    cells: Some(cells),
-                    text,
-                    no_results: false,
-                });
+                lines.push(Line::new(lines.len() + 1, None, section.clone(), Some(cells), text));
             }
         }
     }
@@ -700,15 +743,7 @@ fn text_lines(text: &str) -> Vec<Line> {
         if heading.is_some() {
             section = heading_name(text);
         }
-        let no_results = SETUP.iter().any(|field| text.starts_with(field));
-        lines.push(Line {
-            number: i + 1,
-            heading,
-            section: section.clone(),
-            cells: None,
-            text: (*text).to_owned(),
-            no_results,
-        });
+        lines.push(Line::new(i + 1, heading, section.clone(), None, (*text).to_owned()));
     }
     lines
 }
@@ -722,12 +757,8 @@ fn workbook_lines(bytes: &[u8], stem: &str) -> Result<Vec<Line>, String> {
     for sheet in sheets {
         let no_results = WORKBOOK_SHEETS.contains(&sheet.name.as_str());
         let line = |number: u32, cells: Option<Vec<String>>, text: String| Line {
-            number: number as usize,
-            heading: cells.is_none().then_some(1),
-            section: sheet.name.clone(),
-            text,
-            cells,
             no_results,
+            ..Line::new(number as usize, cells.is_none().then_some(1), sheet.name.clone(), cells, text)
         };
         lines.push(line(0, None, sheet.name.clone()));
         lines.push(line(1, Some(sheet.headers.clone()), sheet.headers.join(" | ")));

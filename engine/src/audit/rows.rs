@@ -1,5 +1,6 @@
-//! The checks on the notebook's rows (A1–A6, A10, A12): what the log
-//! itself must hold, and the raw files its rows point at.
+//! The checks on the notebook's rows (A1–A6, A10, A12, N16): what the log
+//! itself must hold, and the raw files its rows point at — each read once,
+//! bounded, for its hash and the summary its trials give.
 
 use std::path::Path;
 
@@ -8,8 +9,9 @@ use crate::digest::sha256_hex;
 use crate::display::inert;
 use crate::harness::raw;
 use crate::notebook::{
-    Discard, NOT_RECORDED, Notebook, Optimisation, RawFile, RowRef, Tag, WarmupPolicy, is_date, plausible,
+    Discard, NOT_RECORDED, Notebook, Optimisation, RawFile, RowRef, Run, Tag, WarmupPolicy, is_date, plausible,
 };
+use crate::stats::Summary;
 
 pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -24,6 +26,10 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
         }
         if let Some(why) = plausible::absurd_summary(s, &m.unit, m.ns_per_unit) {
             find(Check::A1, place(), format!("cannot be a measurement as it stands: {why}"));
+        }
+        // SPEC N16: numbers no set of trials could have, with or without a raw file.
+        if let Some(why) = s.contradiction(&m.unit) {
+            find(Check::A1, place(), format!("its summary contradicts itself (N16): {why}"));
         }
         // What a row lacks is stated later, never by changing today's
         // Environment (the row keeps the one it was recorded under).
@@ -66,8 +72,13 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
                 find(Check::A18, place(), format!("{why}: “{shown}” — a diagnostic, never a result; {what_to_do}"));
             }
         }
-        let row =
-            Row { subject: RowRef::Run(run.number), raw: m.raw_file.as_ref(), synthetic: m.synthetic, tag: m.tag };
+        let row = Row {
+            subject: RowRef::Run(run.number),
+            raw: m.raw_file.as_ref(),
+            synthetic: m.synthetic,
+            tag: m.tag,
+            run: Some(run),
+        };
         row.check(dir, nb, run.discarded.as_ref(), &mut |c, message| find(c, place(), message));
     }
     for soak in nb.soaks() {
@@ -84,6 +95,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
             raw: soak.raw_file.as_ref(),
             synthetic: soak.synthetic,
             tag: soak.tag,
+            run: None,
         };
         row.check(dir, nb, soak.discarded.as_ref(), &mut |c, message| find(c, place(), message));
     }
@@ -114,14 +126,22 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
 
 /// The files in `raw/` that no row names and no note mentions, each with
 /// what it is: a reservation or temporary a writer left (whose, and whether
-/// it still runs), or a file nothing refers to (N6, A3).
+/// it still runs), or a file nothing refers to (N6, A3). A row names its
+/// raw file and the sources its build recipe kept (N15, A20: files Vernier
+/// keeps are known as its own).
 fn unreferenced_raw_files(dir: &Path, nb: &Notebook) -> Vec<(String, String)> {
+    let kept_sources = nb
+        .runs()
+        .iter()
+        .filter_map(|r| r.measurement.recipe.as_ref())
+        .flat_map(|recipe| recipe.sources.iter().filter_map(|s| s.kept.as_ref()));
     let named: std::collections::HashSet<String> = nb
         .runs()
         .iter()
         .filter_map(|r| r.measurement.raw_file.as_ref())
         .chain(nb.soaks().iter().filter_map(|s| s.raw_file.as_ref()))
         .map(|raw| raw.path.to_string())
+        .chain(kept_sources.map(ToString::to_string))
         .collect();
     let mentioned = |path: &str| named.contains(path) || nb.notes().iter().any(|n| n.text.contains(path));
     let leftovers = crate::notebook::store::leftovers(dir);
@@ -168,14 +188,22 @@ struct Row<'a> {
     raw: Option<&'a RawFile>,
     synthetic: bool,
     tag: Tag,
+    /// A Runs row, whose summary its raw file's trials must give (N16).
+    run: Option<&'a Run>,
 }
 
 impl Row<'_> {
-    /// A3 (its raw file), A10 (synthetic data tagged MODELED), A6 (a
-    /// discard with a reason, named in a note).
+    /// A3 (its raw file, and for a run the summary its trials give, N16),
+    /// A10 (synthetic data tagged MODELED), A6 (a discard with a reason,
+    /// named in a note).
     fn check(&self, dir: &Path, nb: &Notebook, discarded: Option<&Discard>, find: &mut impl FnMut(Check, String)) {
-        if let Some(problem) = raw_problem(dir, self.raw) {
-            find(Check::A3, problem);
+        match raw_bytes(dir, self.raw) {
+            Err(problem) => find(Check::A3, problem),
+            Ok(bytes) => {
+                if let Some(problem) = self.run.and_then(|run| summary_problem(run, &bytes)) {
+                    find(Check::A3, problem);
+                }
+            }
         }
         if self.synthetic && self.tag != Tag::Modeled {
             find(Check::A10, format!("holds SYNTHETIC data but is tagged {}, not MODELED", self.tag));
@@ -186,27 +214,69 @@ impl Row<'_> {
     }
 }
 
-/// Why a row's raw file fails A3, if it does: not named, outside the
-/// notebook, missing, or changed since it was recorded.
-fn raw_problem(dir: &Path, raw: Option<&RawFile>) -> Option<String> {
+/// A row's raw file as recorded, or why it fails A3: not named, outside
+/// the notebook, missing, or changed since it was recorded. One bounded
+/// read, which the summary's check reuses.
+fn raw_bytes(dir: &Path, raw: Option<&RawFile>) -> Result<Vec<u8>, String> {
     let Some(raw) = raw else {
-        return Some("names no raw file".into());
+        return Err("names no raw file".into());
     };
-    let path = match raw.path.resolve(dir) {
-        Ok(p) => p,
-        Err(e) => return Some(format!("raw file refused: {e}")),
-    };
+    let path = raw.path.resolve(dir).map_err(|e| format!("raw file refused: {e}"))?;
     match raw::read(&path) {
-        Err(e) if e.is_not_found() => Some(format!("raw file {} does not exist", raw.path)),
-        Err(e) => Some(format!("raw file {} not hashed: {e}", raw.path)),
-        Ok(bytes) if sha256_hex(&bytes) != raw.sha256 => Some(format!(
-            "raw file {} changed after it was recorded (SHA-256 {}…, recorded {}…)",
-            raw.path,
-            &sha256_hex(&bytes)[..12],
-            raw.sha256.get(..12).unwrap_or(&raw.sha256)
-        )),
-        Ok(_) => None,
+        Err(e) if e.is_not_found() => Err(format!("raw file {} does not exist", raw.path)),
+        Err(e) => Err(format!("raw file {} not hashed: {e}", raw.path)),
+        Ok(bytes) => {
+            let hash = sha256_hex(&bytes);
+            if hash == raw.sha256 {
+                Ok(bytes)
+            } else {
+                Err(format!(
+                    "raw file {} changed after it was recorded (SHA-256 {}…, recorded {}…)",
+                    raw.path,
+                    &hash[..12],
+                    raw.sha256.get(..12).unwrap_or(&raw.sha256)
+                ))
+            }
+        }
     }
+}
+
+/// Why `run`'s summary is not the one its raw file's timed trials give, if
+/// it is not (SPEC N16): the trials of its arm that ran to completion,
+/// summarised again, against its n, median, IQR, min and max. A file in
+/// another instrument's own format (an import keeps it unchanged) is not
+/// read here; its hash is what A3 holds it to.
+fn summary_problem(run: &Run, bytes: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(bytes);
+    if !raw::is_raw(&text) {
+        return None;
+    }
+    let path = run.measurement.raw_file.as_ref().map(|r| r.path.to_string()).unwrap_or_default();
+    let (trials, figures) = match raw::parse_with_figures(&text) {
+        Ok(read) => read,
+        Err(why) => {
+            return Some(format!("raw file {path} does not read, so its summary cannot be checked (N16): {why}"));
+        }
+    };
+    let timed = raw::arm_values(run, &trials, figures.as_deref()).timed;
+    let unit = &run.measurement.unit;
+    let Ok(again) = Summary::of(&timed) else {
+        return Some(format!(
+            "raw file {path} holds no completed timed trial of this row, yet its summary says n = {} (N16)",
+            run.measurement.summary.n
+        ));
+    };
+    let differences = run.measurement.summary.differences(&again);
+    (!differences.is_empty()).then(|| {
+        let said: Vec<String> = differences
+            .iter()
+            .map(|(name, row, file)| {
+                let unit = if *name == "n" { String::new() } else { format!(" {unit}") };
+                format!("{name} {row}{unit} (the file's trials give {file}{unit})")
+            })
+            .collect();
+        format!("its summary is not its raw file's (N16): {}", said.join(", "))
+    })
 }
 
 /// A6: a note names the discarded row, and the discard has a reason.

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use std::sync::Once;
 
 use plotters::chart::MeshStyle;
+use plotters::coord::ranged1d::{AsRangedCoord, DefaultFormatting, KeyPointHint, Ranged, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -18,6 +19,7 @@ use crate::stats::units::DisplayUnit;
 use crate::notebook::{Notebook, Pair, Run, Soak};
 use crate::soak::file::SoakData;
 use crate::sweep_view::SweepView;
+use crate::sweep_view::tick_text as tick;
 
 /// The font every chart is drawn with, shipped so a chart looks the same
 /// on every machine (DejaVu Sans; its licence allows bundling).
@@ -247,11 +249,10 @@ pub fn comparison(pair: &Pair, arms: [&Run; 2], trials: Result<&[Vec<f64>; 2], &
         ),
         thermal: crate::sweep_view::thermal(&arms),
         more: {
-            let evidence = pair.evidence();
+            let evidence = pair.evidence_of(&arms);
             let beside: Vec<String> = [evidence.paired_line(), evidence.order_line()].into_iter().flatten().collect();
             let mut more = vec![format!("verdict (S7): {}", inert(&v.verdict))];
             more.extend((!beside.is_empty()).then(|| inert(&beside.join(" · ")).into_owned()));
-            more.extend(evidence.meaning(None).map(|m| inert(&m).into_owned()));
             more
         },
         warnings: Vec::new(),
@@ -472,11 +473,24 @@ pub fn sweep(view: &SweepView, nb: &Notebook) -> Result<Picture, ChartError> {
         (Some(lo), Some(hi)) if log_y => (lo - 0.1, hi + 0.1),
         (lo, hi) => y_range(lo.unwrap_or(0.0), hi.unwrap_or(1.0)),
     };
+    // A log axis is ticked at round values only (U4, D5), so a label is a
+    // value: powers of two for sizes, 1-2-5 for the rest.
+    let x_ticks: Vec<f64> = if log_x {
+        let ticks = crate::sweep_view::log_ticks(x_base.powf(x0 * xd), x_base.powf(x1 * xd), view.x_sizes);
+        ticks.into_iter().map(|x| x.log(x_base) / xd).collect()
+    } else {
+        let hint = categories.map_or(10, |n| (n + 1).min(30));
+        RangedCoordf64::from(x0..x1).key_points(hint)
+    };
+    let y_ticks: Vec<f64> = if log_y {
+        let ticks = crate::sweep_view::log_ticks(10f64.powf(y0 * yd), 10f64.powf(y1 * yd), false);
+        ticks.into_iter().map(|y| y.log10() / yd).collect()
+    } else {
+        RangedCoordf64::from(y0..y1).key_points(10)
+    };
     let x_label = |t: &f64| {
         let t = t * xd;
-        let x = if log_x { x_base.powf(t) } else { t };
-        // Only exact powers are labelled on a log axis, so a label is a value.
-        if log_x && (t - t.round()).abs() > 1e-6 { String::new() } else { view.x_label(x) }
+        view.x_label(if log_x { x_base.powf(t) } else { t })
     };
     let y_label = |t: &f64| {
         let t = t * yd;
@@ -486,13 +500,8 @@ pub fn sweep(view: &SweepView, nb: &Notebook) -> Result<Picture, ChartError> {
     let y_desc = format!("median ({unit}){}", if log_y { ", log scale" } else { "" });
     // A log axis never starts at zero, and its caption says log y.
     render(&caption, (!log_y && y0 != 0.0).then_some("y-axis"), PLOT_HEIGHT, |area| {
-        let mut chart = axes(area, x0..x1, y0..y1)?;
+        let mut chart = axes(area, Ticked::new(x0..x1, x_ticks), Ticked::new(y0..y1, y_ticks))?;
         mesh(&mut chart)
-            .x_labels(match categories {
-                Some(n) => (n + 1).min(30),
-                None if log_x => ((x1 - x0).ceil() as usize + 1).min(30),
-                None => 10,
-            })
             .x_label_formatter(&x_label)
             .y_label_formatter(&y_label)
             .x_desc(x_desc)
@@ -687,24 +696,60 @@ fn draw_series(
     })
 }
 
-/// The plot area's axes: room for the labels, linear in both directions.
-fn axes<'a, 'b>(
+/// The plot area's axes: room for the labels, linear in both directions
+/// (a range), or ticked where a chart says (its key points).
+fn axes<'a, 'b, X: AsRangedCoord<Value = f64>, Y: AsRangedCoord<Value = f64>>(
     area: &'a Area<'b>,
-    x: std::ops::Range<f64>,
-    y: std::ops::Range<f64>,
-) -> Result<ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>, ChartError> {
+    x: X,
+    y: Y,
+) -> Result<Chart<'a, 'b, X::CoordDescType, Y::CoordDescType>, ChartError> {
     ChartBuilder::on(area).margin(16).x_label_area_size(60).y_label_area_size(104).build_cartesian_2d(x, y).map_err(err)
+}
+
+/// An axis ticked at the values a chart gives (a log axis's round values,
+/// U4, D5), labelled by the chart's formatter; no lighter lines between.
+struct Ticked {
+    range: RangedCoordf64,
+    ticks: Vec<f64>,
+}
+
+impl Ticked {
+    fn new(range: std::ops::Range<f64>, ticks: Vec<f64>) -> Self {
+        Self { range: range.into(), ticks }
+    }
+}
+
+impl Ranged for Ticked {
+    type ValueType = f64;
+    type FormatOption = DefaultFormatting;
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.range.range()
+    }
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.range.map(value, limit)
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() { Vec::new() } else { self.ticks.clone() }
+    }
 }
 
 /// A plot's mesh in the charts' one style — light grid lines, the chart
 /// font for the ticks and the axis names — for each chart to label.
-fn mesh<'a, 'c, 'b>(
-    chart: &'c mut ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
-) -> MeshStyle<'a, 'c, RangedCoordf64, RangedCoordf64, BitMapBackend<'b>> {
+fn mesh<'a, 'c, 'b, X, Y>(chart: &'c mut Chart<'a, 'b, X, Y>) -> MeshStyle<'a, 'c, X, Y, BitMapBackend<'b>>
+where
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
     let mut mesh = chart.configure_mesh();
     mesh.light_line_style(RGBColor(238, 238, 238)).label_style((FAMILY, TICK)).axis_desc_style((FAMILY, AXIS));
     mesh
 }
+
+/// A chart drawn into a picture, with its two axes.
+type Chart<'a, 'b, X, Y> = ChartContext<'a, BitMapBackend<'b>, Cartesian2d<X, Y>>;
 
 /// The part of the picture below the caption band.
 type Area<'b> = DrawingArea<BitMapBackend<'b>, plotters::coord::Shift>;
@@ -929,10 +974,6 @@ fn y_range(lo: f64, hi: f64) -> (f64, f64) {
 
 /// A value on an axis: three significant digits at most, none padded
 /// (`2.5`, `3`, not `3.00`).
-fn tick(value: f64) -> String {
-    crate::stats::trim_zeros(crate::stats::format_significant(value, 3))
-}
-
 fn min_of(v: &[f64]) -> Option<f64> {
     v.iter().copied().filter(|x| x.is_finite()).reduce(f64::min)
 }

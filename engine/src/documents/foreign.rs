@@ -179,7 +179,7 @@ impl<'a> Table<'a> {
         let first = rows.next().unwrap_or_default();
         let shared = first
             .first()
-            .and_then(|c| c.strip_prefix(super::measurements::SHARED_LINE.trim_end()))
+            .and_then(|c| c.strip_prefix(super::SHARED_LINE.trim_end()))
             .filter(|_| name == "Runs")
             .map(|rest| rest.trim().to_owned());
         let (header, above) = match shared {

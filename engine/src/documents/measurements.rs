@@ -39,8 +39,6 @@ pub const EMBED_SHEET: &str = "vernier";
 /// with the cells it kept, never re-derived.
 pub const LAYOUT_VERSION: u32 = 4;
 
-/// How the line above the Runs table begins (D8, layout 4).
-pub const SHARED_LINE: &str = "Conditions every run shares (each row's Conditions gives only what differs): ";
 /// The hidden sheet's column of the notebook's text, of the layout version
 /// and of the cells as written (as JSON), each cut into cells.
 const NOTEBOOK_COLUMN: u16 = 0;
@@ -374,9 +372,9 @@ impl Default for Layout {
                 Column::new("Run B", |p: &Pair, _| whole(p.runs[1], "")),
                 Column::text("Label A", |p: &Pair, _| p.labels[0].clone()),
                 Column::text("Label B", |p: &Pair, _| p.labels[1].clone()),
-                Column::text("Verdict (S7)", |p: &Pair, _| p.evidence().verdict_cell()),
-                Column::text("Paired B/A", |p: &Pair, _| p.evidence().paired_line().unwrap_or_default()),
-                Column::text("Order", |p: &Pair, _| p.evidence().order_line().unwrap_or_default()),
+                Column::text("Verdict (S7)", |p: &Pair, nb| p.evidence(nb).verdict_cell()),
+                Column::text("Paired B/A", |p: &Pair, nb| p.evidence(nb).paired_line().unwrap_or_default()),
+                Column::text("Order", |p: &Pair, nb| p.evidence(nb).order_line().unwrap_or_default()),
                 Column::text("Unit", |p: &Pair, _| p.verdict.unit.clone()),
                 Column::new("Median A", |p: &Pair, _| at_place(p.verdict.median_a, p.verdict.iqr_a)),
                 Column::new("Median B", |p: &Pair, _| at_place(p.verdict.median_b, p.verdict.iqr_b)),
@@ -525,7 +523,7 @@ fn conditions_once(mut table: Table, nb: &Notebook) -> Table {
     if split.shared.is_empty() {
         return table;
     }
-    table.above = Some(format!("{SHARED_LINE}{}", split.shared_text()));
+    table.above = Some(format!("{}{}", super::SHARED_LINE, split.shared_text()));
     for (row, cell) in table.rows.iter_mut().zip(split.cells) {
         row.cells[k] = Cell::Text(cell);
     }

@@ -36,6 +36,10 @@ pub const PROMPT_MARK: &str = "✎ WRITE:";
 /// of this submission (A16), followed by their reason.
 pub const NOT_PART_MARK: &str = "Not part of this submission:";
 
+/// How the line above the workbook's Runs table begins (D8, layout 4): the
+/// workbook writes it and the reader of anyone's workbook passes over it.
+pub const SHARED_LINE: &str = "Conditions every run shares (each row's Conditions gives only what differs): ";
+
 /// The citations table's one row when the student stated that the report
 /// cites nothing.
 pub const NO_CITATIONS: &str = "No figure in this report is cited from a source (stated by the author).";
@@ -124,6 +128,31 @@ pub fn prompts(document: Document) -> Vec<&'static str> {
     out
 }
 
+/// The prompts written under the heading named `section` in `document`'s
+/// template: the place an audit finding names (`2. Method`, `Performance`,
+/// as the exported document's heading reads). The top heading is the
+/// project's `title`. Empty where the section is all Vernier's (Method,
+/// Results): nothing there is the student's to write.
+pub fn prompts_under(document: Document, section: &str, title: &str) -> Vec<&'static str> {
+    let mut heading = String::new();
+    let mut out = Vec::new();
+    for line in template(document).unwrap_or("").lines() {
+        if let Some(name) = line.strip_prefix('#') {
+            heading = name.trim_start_matches('#').trim().replace("{{title}}", title);
+        }
+        if heading.trim() != section.trim() {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(start) = rest.find("{{write:") {
+            let Some(end) = rest[start..].find("}}") else { break };
+            out.push(rest[start + "{{write:".len()..start + end].trim());
+            rest = &rest[start + end + 2..];
+        }
+    }
+    out
+}
+
 /// What the documents draw from the notebook's folder rather than the log
 /// itself: the samples of the soak the report charts, and the trials of
 /// each comparison it charts.
@@ -164,6 +193,63 @@ pub fn fill(nb: &Notebook, document: Document, attachments: &Attachments) -> Vec
     let value = |name: &str| value(nb, stem, name);
     let insert = |name: &str| insert(nb, attachments, name);
     parse_template(template(document).unwrap_or(""), &value, &insert)
+}
+
+/// What Vernier itself writes in a document (SPEC A20): known from how the
+/// document is made — the template's words, every value Vernier fills from
+/// the notebook (the Method, the conditions, the thermals) and every table
+/// and sentence it inserts — never by reading the text back. What a person
+/// wrote (an answer to a prompt, a citation they typed) is not in it. The
+/// audit reads a line with this text taken out: A7, A8, A1 and A9 read only
+/// what a person wrote.
+#[derive(Debug, Clone, Default)]
+pub struct VernierText {
+    /// Paragraph text Vernier wrote, each a piece between what a person
+    /// wrote, longest first.
+    passages: Vec<String>,
+    /// Table cells Vernier wrote, matched whole.
+    cells: std::collections::HashSet<String>,
+}
+
+impl VernierText {
+    /// Vernier's text in `document` as an export would write it now.
+    pub fn of(nb: &Notebook, document: Document, attachments: &Attachments) -> Self {
+        /// Stands where a person's words go; never in a document.
+        const PERSON: char = '\u{1f}';
+        let stem = document.stem();
+        let mut out = Self::default();
+        let Some(markdown) = template(document) else { return out };
+        if nb.writing().not_part(stem, WHOLE_DOCUMENT).is_some() {
+            return out;
+        }
+        let fill = |name: &str| if name.starts_with("write:") { PERSON.to_string() } else { value(nb, stem, name) };
+        // The citations are typed by a person, cell by cell.
+        let insert =
+            |name: &str| if name == "table:citations" { Some(Vec::new()) } else { insert(nb, attachments, name) };
+        for block in parse_template(markdown, &fill, &insert) {
+            match block {
+                Block::Heading(_, runs) | Block::Paragraph(runs) | Block::Bullet(runs) => {
+                    let text: String = runs.iter().map(|r| r.text.as_str()).collect();
+                    out.passages.extend(text.split(PERSON).map(str::trim).filter(|p| !p.is_empty()).map(str::to_owned));
+                }
+                Block::Table(rows) => out.cells.extend(rows.into_iter().flatten().filter(|c| !c.trim().is_empty())),
+                Block::Picture(_) => {}
+            }
+        }
+        out.passages.sort_by_key(|p| std::cmp::Reverse(p.len()));
+        out.passages.dedup();
+        out
+    }
+
+    /// True when Vernier wrote this table cell as it stands.
+    pub fn wrote_cell(&self, cell: &str) -> bool {
+        self.cells.contains(cell.trim())
+    }
+
+    /// `text` with Vernier's passages taken out: what a person wrote in it.
+    pub fn persons_part(&self, text: &str) -> String {
+        self.passages.iter().fold(text.to_owned(), |rest, passage| rest.replace(passage.as_str(), " "))
+    }
 }
 
 /// The six documents, in [`Document::ALL`] order, as `(file name, bytes)`.
@@ -363,6 +449,13 @@ fn comparisons_table(nb: &Notebook) -> Vec<Block> {
     let mut blocks = Vec::new();
     if let Some(rows) = table(nb, "comparisons").filter(|rows| rows.len() > 1) {
         blocks.push(Block::Table(rows));
+    }
+    // What each comparison's evidence means, and what would decide it, once.
+    for pair in nb.pairs().iter().filter(|p| diagnostic_arm(nb, p).is_none()) {
+        if let Some(meaning) = pair.evidence(nb).meaning(None) {
+            let text = crate::display::inert_line(format!("{}: {meaning}", pair.label()));
+            blocks.push(Block::Paragraph(vec![Run { text, bold: false }]));
+        }
     }
     for pair in nb.pairs() {
         if let Some((run, why)) = diagnostic_arm(nb, pair) {
@@ -700,10 +793,12 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                 rows.push(vec![
                     format!("{}: {}{flag}", p.label(), p.what),
                     format!("{} ({}) vs {} ({})", p.runs[0], p.labels[0], p.runs[1], p.labels[1]),
-                    // One verdict (S15): S7's, and what the evidence beside it means.
-                    p.evidence().verdict_cell(),
-                    p.evidence().paired_line().unwrap_or_default(),
-                    p.evidence().order_line().unwrap_or_default(),
+                    // One verdict (S15), short: S7's words and the two
+                    // numbers they rest on; what the evidence means is
+                    // said once, under the table (S17, D8).
+                    p.verdict.verdict.clone(),
+                    p.evidence(nb).paired_line().unwrap_or_default(),
+                    p.evidence(nb).order_line().unwrap_or_default(),
                     // Computed from the two rows' MEASURED trials.
                     Tag::Derived.to_string(),
                 ]);
@@ -711,15 +806,25 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
             rows
         }
         "provenance" => {
+            // SPEC A7, S17: the rows the report shows, by the tag it prints
+            // on them — a discarded run or a diagnostic build (A18) is left
+            // out of the results and so of these counts — and every
+            // comparison it derives from two of them.
             let mut rows = vec![row(&["Category", "Count", "Notes"])];
+            let reported = |r: &&crate::notebook::Run| r.discarded.is_none() && results::diagnostic(r).is_none();
+            let comparisons = nb.pairs().iter().filter(|p| diagnostic_arm(nb, p).is_none()).count();
             for tag in Tag::ALL {
-                let count = nb.runs().iter().filter(|r| r.discarded.is_none() && r.measurement.tag == tag).count()
-                    + nb.soaks().iter().filter(|s| s.discarded.is_none() && s.tag == tag).count();
-                let synthetic = nb.runs().iter().any(|r| r.measurement.synthetic && r.measurement.tag == tag)
-                    || nb.soaks().iter().any(|s| s.synthetic && s.tag == tag);
+                let derived = if tag == Tag::Derived { comparisons } else { 0 };
+                let count = nb.runs().iter().filter(reported).filter(|r| r.measurement.tag == tag).count()
+                    + nb.soaks().iter().filter(|s| s.discarded.is_none() && s.tag == tag).count()
+                    + derived;
+                let synthetic =
+                    nb.runs().iter().filter(reported).any(|r| r.measurement.synthetic && r.measurement.tag == tag)
+                        || nb.soaks().iter().any(|s| s.discarded.is_none() && s.synthetic && s.tag == tag);
                 let note = match (tag, synthetic) {
                     (_, true) => "includes SYNTHETIC data",
-                    (Tag::Measured, _) => "rows of the measurement log",
+                    (Tag::Measured, _) => "rows of the measurement log the results show",
+                    (Tag::Derived, _) if derived > 0 => "comparisons computed from two measured rows each",
                     _ => "",
                 };
                 rows.push(vec![tag.to_string(), count.to_string(), note.to_owned()]);

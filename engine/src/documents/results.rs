@@ -118,8 +118,11 @@ pub(super) fn table(nb: &Notebook) -> Vec<Block> {
     let rows = Rows::of(nb);
     let conditions = rows.conditions();
     let with_conditions = conditions.cells.iter().any(|c| c != AS_HEADER);
-    let mut header =
-        vec!["Experiment", RunColumn::Median.header(), RunColumn::Dispersion.header(), RunColumn::N.header()];
+    // The run's number, which a cell's "as run 3" names, and the extremes
+    // beside the median (S3, D8).
+    let columns =
+        [RunColumn::What, RunColumn::Number, RunColumn::Median, RunColumn::Dispersion, RunColumn::MinMax, RunColumn::N];
+    let mut header: Vec<&str> = columns.map(|c| if c == RunColumn::What { "Experiment" } else { c.header() }).to_vec();
     if with_conditions {
         header.push("Conditions");
     }
@@ -134,14 +137,21 @@ pub(super) fn table(nb: &Notebook) -> Vec<Block> {
         table.push(row);
     };
     for r in &rows.runs {
-        let row = [RunColumn::What, RunColumn::Median, RunColumn::Dispersion, RunColumn::N].map(|c| r.cell(c));
+        let mut row = columns.map(|c| r.cell(c));
+        // A row's name is unique (S11): two rows of one name say their run.
+        if rows.runs.iter().filter(|o| o.measurement.what == r.measurement.what).count() > 1 {
+            row[0] = format!("{} (run {})", row[0], r.number);
+        }
         push(row.to_vec(), r.cell(RunColumn::Tag), cells.next());
     }
     for s in &rows.soaks {
         let row = vec![
             format!("soak {}", s.cell(SoakColumn::Number)),
+            s.cell(SoakColumn::Number),
             format!("S {}", s.cell(SoakColumn::Sustained)),
             format!("tail IQR {}", s.cell(SoakColumn::TailIqr)),
+            // A soak's extremes are no result of its own (T5 gives six numbers).
+            String::new(),
             format!("{} at {}", s.cell(SoakColumn::Duration), s.cell(SoakColumn::Interval)),
         ];
         push(row, s.tag.to_string(), cells.next());

@@ -151,7 +151,7 @@ impl Hyperfine {
                     raw_file.path,
                     &raw_file.sha256[..12]
                 );
-                let _ = notebook.add_note(&note, at);
+                let _ = notebook.add_vernier_note(&note, at);
                 imported.push(Imported::Failed(note));
                 continue;
             };

@@ -5,13 +5,13 @@
 //! [`Gate`](crate::consent::Gate) as the rerun (N13). Their names are
 //! checked before anything is written: no `..`, no absolute path, no link.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::Original;
 use crate::bounded::read_bounded;
 use crate::digest::sha256_hex;
 use crate::display::{inert, inert_line};
-use crate::harness::build::{BuildStep, MAX_SOURCE_BYTES, known_compiler_version};
+use crate::harness::build::{BuildStep, MAX_SOURCE_BYTES};
 use crate::harness::{BenchSpec, Subject};
 use crate::notebook::{MAX_KEPT_SOURCE_BYTES, MAX_SOURCES, Recipe, RecipeSource, is_confined, short_sha256};
 
@@ -38,6 +38,12 @@ pub enum RebuildError {
     /// The scratch folder could not be made or written.
     #[error("the scratch folder: {0}")]
     Scratch(String),
+    /// Their recipe writes its program outside the scratch folder.
+    #[error(
+        "their build recipe writes {0}, outside the scratch folder it runs in (an absolute path or `..`); nothing was \
+         built or run"
+    )]
+    Output(String),
 }
 
 /// A rebuild ready for consent: each arm's recipe, the sources' bytes, and
@@ -57,12 +63,8 @@ pub struct Rebuild {
     /// Each source: its name in the recipes, their SHA-256 and its bytes,
     /// checked against it; one entry per name.
     sources: Vec<(String, String, Vec<u8>)>,
-    /// Where it runs: made new, mine, removed unless the rebuild runs.
+    /// Where it runs: made new, mine, removed after the run (or unused).
     scratch: tempfile::TempDir,
-    /// Beside each of `recipes`: this machine's compiler version, when it
-    /// was asked before the consent (a bare known compiler name found on
-    /// PATH); else `None`.
-    pub compilers_here: Vec<Option<String>>,
 }
 
 /// One recipe of a rebuild and the arm it builds.
@@ -72,16 +74,18 @@ pub struct Build<'a> {
     pub arm: &'static str,
     /// Their recipe.
     pub recipe: &'a Recipe,
-    /// The compiler here, when asked before the consent.
-    pub compiler_here: Option<&'a str>,
 }
+
+/// What the plan says of the compiler here: nothing named or chosen by
+/// their files runs before the consent (SPEC N13), not even `--version`.
+pub const COMPILER_HERE: &str = "asked after you agree";
 
 impl Rebuild {
     /// Gathers what rebuilding `original` (their row, with its partner when
     /// it was half of a comparison) from their notebook in `their_folder`
     /// needs, each arm from its own recipe, and makes the scratch folder;
-    /// writes nothing there yet and runs nothing but, for a known compiler,
-    /// `--version`.
+    /// writes nothing there yet and runs nothing (SPEC N13). A recipe that
+    /// would write its program outside the scratch folder is refused.
     pub fn prepare(
         original: &Original,
         their_folder: Option<&Path>,
@@ -129,20 +133,18 @@ impl Rebuild {
                     why: "the program's name leaves the folder".into(),
                 });
             }
+            // SPEC R5: checked before the consent, not found afterwards.
+            if let Some(output) = BuildStep::rebuild(String::new(), recipe).output()
+                && !is_confined(&output)
+            {
+                return Err(RebuildError::Output(inert(&output).into_owned()));
+            }
         }
         let scratch = tempfile::Builder::new()
             .prefix("vernier-rebuild-")
             .tempdir()
             .map_err(|e| RebuildError::Scratch(e.to_string()))?;
-        let mut compilers_here: Vec<Option<String>> = Vec::with_capacity(recipes.len());
-        for (i, recipe) in recipes.iter().enumerate() {
-            let asked = match recipes[..i].iter().position(|r| r == recipe) {
-                Some(same) => compilers_here[same].clone(),
-                None => known_compiler_version(&BuildStep::rebuild(String::new(), recipe)),
-            };
-            compilers_here.push(asked);
-        }
-        Ok(Self { rows: arms.iter().map(|o| o.row).collect(), recipes, sources, scratch, compilers_here })
+        Ok(Self { rows: arms.iter().map(|o| o.row).collect(), recipes, sources, scratch })
     }
 
     /// The scratch folder.
@@ -159,14 +161,7 @@ impl Rebuild {
     /// or a comparison built by one recipe, else arm A's then arm B's.
     pub fn builds(&self) -> Vec<Build<'_>> {
         let recipes: Vec<Option<&Recipe>> = self.recipes.iter().map(Some).collect();
-        distinct_recipes(&recipes)
-            .into_iter()
-            .map(|(arm, i)| Build {
-                arm,
-                recipe: &self.recipes[i],
-                compiler_here: self.compilers_here.get(i).and_then(Option::as_deref),
-            })
-            .collect()
+        distinct_recipes(&recipes).into_iter().map(|(arm, i)| Build { arm, recipe: &self.recipes[i] }).collect()
     }
 
     /// `spec` rebuilt here: each arm's recipe runs first in the scratch
@@ -212,16 +207,16 @@ impl Rebuild {
                 }),
             ),
         };
-        BenchSpec { arms, labels, recipe, arm_recipes, folder: Some(folder), ..spec }
+        BenchSpec { arms, labels, recipe, arm_recipes, folder: Some(folder), confined: true, ..spec }
     }
 
     /// The plan's lines (each starting a line break): where the recipes
-    /// run; for each, their recipe and compiler, the compiler here or why
-    /// it was not asked, and their program; then the sources that will be
-    /// written there.
+    /// run and what confines them; for each, their recipe and compiler,
+    /// and their program; then the sources that will be written there.
     pub fn plan_lines(&self) -> String {
         let mut lines = vec![format!(
-            "rebuild: their recipe{} first, in a scratch folder of yours: {}",
+            "rebuild: their recipe{} first, in a scratch folder of yours made for this run: {} (removed after \
+                 it; --keep-scratch keeps it)",
             if self.one_recipe() { " runs" } else { "s run" },
             crate::display::path(self.folder())
         )];
@@ -229,10 +224,7 @@ impl Rebuild {
             let arm = if build.arm.is_empty() { String::new() } else { format!(" (arm {})", build.arm) };
             lines.push(format!("their build recipe{arm}: {}", build.recipe.command()));
             lines.push(format!("their compiler{arm}: {}", inert(&build.recipe.compiler)));
-            lines.push(match build.compiler_here {
-                Some(version) => format!("compiler here{arm}: {}", inert(version)),
-                None => format!("compiler here{arm}: not run before consent (not a bare known compiler name on PATH)"),
-            });
+            lines.push(format!("compiler here{arm}: {COMPILER_HERE}"));
             lines.push(format!(
                 "their program{arm}: {} (SHA-256 {}); the rebuilt one is compared with it before the rerun",
                 inert(&build.recipe.program),
@@ -247,10 +239,10 @@ impl Rebuild {
     }
 
     /// Writes their sources into the scratch folder (after the consent),
-    /// each a new file under a checked name, and keeps the folder: the
-    /// rebuilt program runs from it, and it stays to be looked at.
-    pub fn write_sources(self) -> Result<PathBuf, RebuildError> {
-        let folder = self.scratch.keep();
+    /// each a new file under a checked name. The folder is removed when
+    /// what is returned is dropped — after the run — unless it is kept.
+    pub fn write_sources(self) -> Result<Scratch, RebuildError> {
+        let folder = self.scratch.path().to_path_buf();
         for (name, _, bytes) in &self.sources {
             let path = folder.join(name);
             let write = || -> std::io::Result<()> {
@@ -262,7 +254,25 @@ impl Rebuild {
             };
             write().map_err(|e| RebuildError::Scratch(format!("{}: {e}", crate::display::path(&path))))?;
         }
-        Ok(folder)
+        Ok(Scratch(self.scratch))
+    }
+}
+
+/// A rebuild's scratch folder once their sources are in it: removed, with
+/// all the rebuild left there, when dropped — after the run — unless kept
+/// (`--keep-scratch`).
+#[derive(Debug)]
+pub struct Scratch(tempfile::TempDir);
+
+impl Scratch {
+    /// Where it is: the folder the plan named.
+    pub fn path(&self) -> &Path {
+        self.0.path()
+    }
+
+    /// Keeps it after the run, to be looked at; returns where it is.
+    pub fn keep(self) -> std::path::PathBuf {
+        self.0.keep()
     }
 }
 

@@ -102,7 +102,7 @@ impl SweepOriginal {
         format!(
             "Reproduce sweep {} of {} ({})\n  {} commands, one per point:\n{}\n  timed trials per point: {}\n  \
              warm-up: {warmup}\n  order: one trial of every point per round, rotated by one each round\n  placement: \
-             {}{figure}{programs}{inline}\n  outcome per point: {}\n\
+             {}\n  confinement: {}{figure}{programs}{inline}\n  outcome per point: {}\n\
              Each command runs as an argument vector, exactly as quoted above, with your privileges.",
             self.label,
             inert(source),
@@ -111,6 +111,7 @@ impl SweepOriginal {
             commands.join("\n"),
             first.map_or_else(|| gate.runs().to_string(), Original::trials_text),
             rerun.placement.text,
+            rerun.confinement,
             super::RULE,
         )
     }

@@ -19,4 +19,4 @@ pub use open::{How, Open};
 pub use run_raw::WriteRunRaw;
 pub use save_as::SaveAs;
 pub use soak::ReadSoak;
-pub use trials::{NoTrials, ReadTrials};
+pub use trials::ReadTrials;

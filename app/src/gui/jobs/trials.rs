@@ -5,27 +5,9 @@ use std::path::PathBuf;
 
 use vernier_engine::harness::raw::{RawTrials, TrialsError};
 
+use super::super::VernierApp;
 use super::super::io::{Done, Follow, Job};
-use super::super::{VernierApp, plots};
-
-/// Why a run has no trials to plot.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NoTrials {
-    /// It keeps none, or keeps an imported file in another tool's format:
-    /// as it should be, said beside the row, not as an error.
-    Absent(String),
-    /// Its raw file could not be read or is damaged.
-    Failed(String),
-}
-
-impl NoTrials {
-    /// What the run's view says instead of the plot.
-    pub fn text(&self) -> &str {
-        match self {
-            NoTrials::Absent(why) | NoTrials::Failed(why) => why,
-        }
-    }
-}
+use super::super::plots::{self, NoTrials};
 
 /// Reads a run's raw file, a path inside `dir` (resolving it looks at
 /// the disk: symbolic links); an imported row's file in its instrument's

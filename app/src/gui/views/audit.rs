@@ -46,7 +46,7 @@ pub fn audit_ui(ui: &mut Ui, cx: &mut Context<'_>) {
             for f in found {
                 let text = vernier_engine::display::inert_line(format!("{}: {}", f.place, f.message));
                 if ui.link(text).on_hover_text("open it").clicked() {
-                    cx.commands.push(AppCommand::Jump(f.place.clone()));
+                    cx.commands.push(AppCommand::Jump(f.clone()));
                 }
             }
         });

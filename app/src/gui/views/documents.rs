@@ -8,6 +8,7 @@ use vernier_engine::notebook::{Budget, Citation, Document, Tag, WHOLE_DOCUMENT};
 
 use super::{Context, hint};
 use crate::gui::AppCommand;
+use vernier_engine::display::inert;
 
 /// What the Documents section keeps between frames.
 #[derive(Default)]
@@ -23,6 +24,20 @@ pub struct State {
     pub citation: CitationForm,
     /// Placement deadlines being typed, by workload.
     pub budgets: std::collections::BTreeMap<String, BudgetDraft>,
+    /// The prompt or citation an audit finding opened (SPEC A, U1).
+    pub opened: super::Opened<Spot>,
+    /// What that finding said, shown above the document until another
+    /// document is chosen.
+    pub finding: Option<String>,
+}
+
+/// A place in the Documents section an audit finding can open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Spot {
+    /// A prompt of the document shown.
+    Prompt(&'static str),
+    /// A row of the report's citations table, 1-based.
+    Citation(usize),
 }
 
 /// The citation being typed.
@@ -57,6 +72,7 @@ pub fn documents_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
             };
             if ui.selectable_label(state.document == document, text).clicked() {
                 state.document = document;
+                state.finding = None;
             }
         }
     });
@@ -65,6 +81,9 @@ pub fn documents_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         ui.label(RichText::new(format!("Exported in this session; {total} part(s) were still to write then.")).weak());
     }
     ui.separator();
+    if let Some(finding) = &state.finding {
+        ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ audit: {}", inert(finding)));
+    }
     let document = state.document;
     egui::ScrollArea::vertical().auto_shrink([false; 2]).show(ui, |ui| {
         if document == Document::Measurements {
@@ -106,7 +125,11 @@ fn prompts_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>, document: Do
         let saved = cx.notebook.writing().answer(stem, prompt).unwrap_or("").to_owned();
         let left_out = cx.notebook.writing().not_part(stem, prompt).is_some();
         let mark = if !saved.is_empty() || left_out { "✔" } else { "○" };
-        let label = ui.label(RichText::new(format!("{mark} {prompt}")).strong());
+        let spot = Spot::Prompt(prompt);
+        let label = ui.label(state.opened.mark(&spot, RichText::new(format!("{mark} {prompt}")).strong(), ui));
+        if state.opened.take_scroll(&spot) {
+            label.scroll_to_me(Some(egui::Align::Center));
+        }
         if saved.is_empty() && not_part_ui(ui, state, cx, stem, prompt, "Not part of this submission") {
             ui.add_space(4.0);
             continue;
@@ -200,7 +223,11 @@ fn citations_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         }
         ui.end_row();
         for (i, c) in citations.iter().enumerate() {
-            ui.label((i + 1).to_string());
+            let spot = Spot::Citation(i + 1);
+            let number = ui.label(state.opened.mark(&spot, RichText::new((i + 1).to_string()), ui));
+            if state.opened.take_scroll(&spot) {
+                number.scroll_to_me(Some(egui::Align::Center));
+            }
             ui.label(&c.figure);
             ui.label(&c.value);
             missing_or(ui, &c.url);

@@ -95,13 +95,23 @@ pub fn environment_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
             let label = ui.label(field.label());
             let saved = cx.notebook.environment().get(field);
             let draft = state.env_drafts.entry(i).or_insert_with(|| saved.clone());
-            let edit = egui::TextEdit::singleline(draft).hint_text(field.hint()).desired_width(520.0);
             // Rows keep the value stated when they were recorded (SPEC N9):
             // say which ones a change here does not reach.
             let hint = hints.get(i).cloned().flatten();
             let response = ui
                 .vertical(|ui| {
+                    let edit = egui::TextEdit::singleline(draft).hint_text(field.hint()).desired_width(520.0);
                     let response = ui.add(edit).labelled_by(label.id);
+                    // The Workbench is read from what is typed (N2): say
+                    // what was read, or why nothing could be, as it is typed.
+                    if field == EnvField::Workbench && draft.trim() != saved && !draft.trim().is_empty() {
+                        match Workbench::parse(draft) {
+                            Ok(read) => ui.label(RichText::new(format!("read as: {read}")).small().weak()),
+                            Err(why) => {
+                                ui.label(RichText::new(why.to_string()).small().color(ui.visuals().warn_fg_color))
+                            }
+                        };
+                    }
                     if let Some(hint) = hint {
                         ui.label(RichText::new(inert(&hint)).small().color(ui.visuals().warn_fg_color));
                     }

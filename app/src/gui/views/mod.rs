@@ -16,6 +16,8 @@ use vernier_engine::documents::WritingState;
 use vernier_engine::notebook::{Document, Notebook, PREDICTIONS_HEADING, SECTIONS};
 
 use super::AppCommand;
+pub use super::hint;
+pub use documents::Spot;
 pub use environment::machine_fill;
 pub use predictions::answerable;
 pub use runs::{ExtendAsk, SweepPick};
@@ -129,7 +131,7 @@ pub struct Context<'a> {
     /// Where views queue their effects.
     pub commands: &'a mut Vec<AppCommand>,
     /// Trials of the selected run, when loaded.
-    pub trials: Option<&'a Result<super::plots::RunTrials, super::jobs::NoTrials>>,
+    pub trials: Option<&'a Result<super::plots::RunTrials, super::plots::NoTrials>>,
     /// The last export's documents with their unwritten parts.
     pub exported: Option<&'a [(Document, WritingState)]>,
     /// Parts of each document still to write.
@@ -158,7 +160,46 @@ pub fn section_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
     }
 }
 
-/// A greyed, italic line for an empty view.
-pub fn hint(ui: &mut Ui, text: &str) {
-    ui.label(RichText::new(text).italics().weak());
+/// The place an audit finding opened in a section (SPEC A, U1): marked
+/// until another is opened, and scrolled into view once, when first drawn.
+#[derive(Debug)]
+pub struct Opened<T> {
+    /// What was opened: a prediction's number, a prompt, a citation's.
+    pub target: Option<T>,
+    /// Not yet scrolled to.
+    scroll: bool,
+}
+
+impl<T> Default for Opened<T> {
+    fn default() -> Self {
+        Self { target: None, scroll: false }
+    }
+}
+
+impl<T: PartialEq> Opened<T> {
+    /// Opens `target`: marked from now on, scrolled to when next drawn.
+    pub fn open(&mut self, target: T) {
+        self.target = Some(target);
+        self.scroll = true;
+    }
+
+    /// Whether `item` is the opened place.
+    pub fn is(&self, item: &T) -> bool {
+        self.target.as_ref() == Some(item)
+    }
+
+    /// True once, the first time the opened place is drawn: scroll to it
+    /// (and give it the keyboard's focus) now.
+    pub fn take_scroll(&mut self, item: &T) -> bool {
+        let now = self.scroll && self.is(item);
+        if now {
+            self.scroll = false;
+        }
+        now
+    }
+
+    /// `text` marked as the opened place when `item` is it.
+    pub fn mark(&self, item: &T, text: RichText, ui: &Ui) -> RichText {
+        if self.is(item) { text.background_color(ui.visuals().selection.bg_fill).strong() } else { text }
+    }
 }

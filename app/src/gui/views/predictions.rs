@@ -20,6 +20,8 @@ pub struct State {
     pub editing: Option<(u32, PredictionForm)>,
     /// A prediction being amended, with the draft.
     pub amending: Option<(u32, PredictionForm)>,
+    /// The prediction an audit finding opened.
+    pub opened: super::Opened<u32>,
 }
 
 /// Why a locked prediction offers only an amendment.
@@ -82,9 +84,10 @@ fn mark(word: Word) -> &'static str {
     }
 }
 
-/// A prediction's outcomes at a glance (N14): the figure it commits, then
-/// one short line per answer — mark, word, row, observed figure — and the
-/// whole sentence on hover.
+/// A prediction's outcomes at a glance (N14, S17): the figure it commits,
+/// then per answer its mark and exactly the sentence `vernier show` prints
+/// for it — no word or figure of the window's own — cut to the column's
+/// width, in full on hover.
 fn outcome_cell(ui: &mut Ui, nb: &Notebook, p: &Prediction) {
     if let Some(figure) = &p.figure {
         let predicted = vernier_engine::display::inert_line(format!("predicted {figure}"));
@@ -97,20 +100,12 @@ fn outcome_cell(ui: &mut Ui, nb: &Notebook, p: &Prediction) {
         return;
     }
     for s in scored {
-        let short = match &s.answer.by {
-            AnsweredBy::Open(_) => format!("{} left open", mark(Word::Open)),
-            by if s.outcome.observed.is_empty() => {
-                format!("{} {} · {}", mark(s.outcome.word), s.outcome.word.as_str(), short_row(by))
-            }
-            by => format!(
-                "{} {} · {} {}",
-                mark(s.outcome.word),
-                s.outcome.word.as_str(),
-                short_row(by),
-                s.outcome.observed
-            ),
-        };
-        ui.add(egui::Label::new(short).wrap()).on_hover_text(s.line(p.number));
+        let word = if matches!(s.answer.by, AnsweredBy::Open(_)) { Word::Open } else { s.outcome.word };
+        let sentence = s.line(p.number);
+        ui.horizontal(|ui| {
+            ui.label(mark(word));
+            ui.add(egui::Label::new(sentence.as_str()).truncate()).on_hover_text(sentence.as_str());
+        });
     }
 }
 
@@ -178,7 +173,13 @@ pub fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let line_height = 18.0;
     // Rows are as tall as their longest wrapped text (about 7 px a character).
     let lines = |text: &str, width: f32| ((text.chars().count() as f32 * 7.0) / width).ceil().max(1.0);
-    TableBuilder::new(ui)
+    let mut table = TableBuilder::new(ui);
+    if let Some(row) = state.opened.target.and_then(|n| nb.predictions().iter().position(|p| p.number == n))
+        && state.opened.take_scroll(&nb.predictions()[row].number)
+    {
+        table = table.scroll_to_row(row, Some(egui::Align::Center));
+    }
+    table
         .id_salt("predictions")
         .striped(true)
         .column(Column::exact(widths[0]))
@@ -210,7 +211,7 @@ pub fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
                     let label = p.cell(PredictionColumn::Number);
                     let label = if lock.is_some() { format!("🔒 {label}") } else { label };
                     row.col(|ui| {
-                        ui.strong(label);
+                        ui.label(state.opened.mark(&p.number, RichText::new(label).strong(), ui));
                     });
                     for cell in &texts {
                         row.col(|ui| {

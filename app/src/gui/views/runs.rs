@@ -148,7 +148,7 @@ pub fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         // Wrapped, like the line above: the verdict is a long sentence, and
         // an unwrapped one would widen the plot below past the window.
         ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new(pair.line()).italics());
+            ui.label(RichText::new(pair.line(nb)).italics());
             if ui.button("Copy comparison sentence").on_hover_text("the comparison in one report sentence").clicked() {
                 ui.ctx().copy_text(pair.short_form(nb));
             }

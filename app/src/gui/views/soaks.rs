@@ -144,6 +144,9 @@ fn reading_ui(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
             if let Some(warning) = &a.windows_warning {
                 ui.colored_label(ui.visuals().warn_fg_color, format!("The windows do not fit: {warning}."));
             }
+            if let Some(warning) = &a.ramp_warning {
+                ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {warning}."));
+            }
             ui.label(
                 RichText::new(vernier_engine::soak::analysis::honesty_line(a, vernier_engine::soak::SCORE_UNIT)).weak(),
             );

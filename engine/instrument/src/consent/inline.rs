@@ -1,7 +1,9 @@
-//! The second line of defence before a stored command runs (SPEC R2, N13):
-//! does it visibly run code written in the file it came from — a shell's
-//! `-c`, an interpreter's `-e`, tar's `-I`, sed's `e`? Such a command needs a
-//! consent of its own on top of the confirmation of its exact argv.
+//! Why a stored command runs code written in the file it came from (SPEC
+//! R2, N13) — a shell's `-c`, an interpreter's `-e`, tar's `-I`, sed's `e` —
+//! in words the plan can show. It explains; it never decides: which command
+//! needs the second consent is the allowlist's question (`consent::allow`),
+//! and every command it does not vouch for needs it whether or not this
+//! table knows why.
 //!
 //! The check is a rule plus tables, not a list of spellings. **The rule**:
 //! every word of the argument vector is looked at, wherever it stands and

@@ -3,13 +3,18 @@
 //! — the student's own notebook included — so every way Vernier runs what
 //! such a file stores (reproduce, extend, a sweep's rerun, any later one)
 //! hands its run over only as a [`Gate`]: the exact argument vectors,
-//! quoted as they will run, each with its inline-code finding (R2).
+//! quoted as they will run, each with why it needs a second consent when
+//! it does (R2). That is decided by an allowlist ([`Kept`], `allow`): only
+//! their own program or script, matched by the SHA-256 their row keeps, a
+//! program rebuilt from their recipe, a recipe of plain compiler words,
+//! or a Vernier kernel runs on the first consent; any other program with
+//! their arguments can run code they wrote.
 //!
 //! The [`BenchSpec`] inside comes out only through [`Gate::release`], in
 //! exchange for a [`Consent`]; and a `Consent` is made only by
 //! [`Gate::confirm`], the step each face's confirmation takes (the command
 //! line's `--yes`, the window's confirm button), which refuses a command
-//! that runs inline code unless that was allowed too. This is a property
+//! that can run code written in the file unless that was allowed too. This is a property
 //! of the types, not a convention:
 //!
 //! - the gate's spec is a private field with no accessor, and only the
@@ -41,8 +46,10 @@ use std::time::Duration;
 use crate::harness::{BenchError, BenchSpec};
 use vernier_model::display::quote_argv;
 use vernier_model::notebook::WarmupPolicy;
+mod allow;
 mod inline;
 
+pub use allow::Kept;
 pub use inline::inline_code;
 
 /// One command the gate would run, as it will run.
@@ -53,7 +60,9 @@ pub struct Command {
     pub argv: Vec<String>,
     /// `argv` quoted as it will run, made inert (`display::quote_argv`).
     pub quoted: String,
-    /// Why it runs code written in the file (R2), when it does.
+    /// Why it needs the second consent (R2): it is not shown to be their
+    /// own program, so it can run code written in the file; `None` when
+    /// it is plain.
     pub inline_code: Option<String>,
 }
 
@@ -110,14 +119,21 @@ pub struct Gate {
 
 impl Gate {
     /// Holds `spec`, the run a planner made from a file's rows (the
-    /// planners, `reproduce` and `extend`, sit in the crate above).
-    pub fn new(spec: BenchSpec) -> Self {
+    /// planners, `reproduce` and `extend`, sit in the crate above); `kept`
+    /// is what each arm's row keeps of the files it ran, which is all that
+    /// can vouch for a command (a missing arm's vouches for nothing). The
+    /// programs named are hashed here, before anything runs.
+    pub fn new(spec: BenchSpec, kept: &[Kept]) -> Self {
+        let folder = spec.folder.clone().or_else(|| std::env::current_dir().ok()).unwrap_or_default();
+        let nothing = Kept::default();
         let commands = spec
             .arms
             .iter()
-            .map(|arm| {
+            .enumerate()
+            .map(|(i, arm)| {
                 let argv = arm.argv();
-                Command { quoted: quote_argv(&argv), inline_code: inline_code(&argv), argv }
+                let why = allow::arm(arm, spec.recipe_of(i), &folder, kept.get(i).unwrap_or(&nothing));
+                Command { quoted: quote_argv(&argv), inline_code: why, argv }
             })
             .collect();
         let mut builds: Vec<Command> = Vec::new();
@@ -129,9 +145,7 @@ impl Gate {
             .chain(spec.arm_recipes.iter().zip(["A", "B"]).filter_map(|(step, arm)| Some((step.as_ref()?, arm))));
         for (step, arm) in steps {
             let argv = step.argv.clone();
-            // A shell's text is code written in the file, whatever it holds.
-            let inline_code = inline_code(&argv)
-                .or_else(|| step.shell.then(|| "runs a build recipe written for a shell in their file".to_owned()));
+            let inline_code = allow::recipe(step);
             if !builds.iter().any(|b| b.argv == argv) {
                 builds.push(Command { quoted: quote_argv(&argv), inline_code, argv });
                 build_arms.push(arm);
@@ -150,8 +164,8 @@ impl Gate {
         &self.commands
     }
 
-    /// The first inline-code finding, if a command runs code written in the
-    /// file: such a plan needs [`InlineCode::Allowed`].
+    /// The first command's reason to need the second consent, if one is
+    /// not shown to be plain: such a plan needs [`InlineCode::Allowed`].
     pub fn inline_code(&self) -> Option<&str> {
         self.builds.iter().chain(&self.commands).find_map(|c| c.inline_code.as_deref())
     }
@@ -242,21 +256,32 @@ mod tests {
 
     fn gate(argv: &[&str]) -> Gate {
         let argv = argv.iter().map(|w| (*w).to_owned()).collect();
-        Gate::new(BenchSpec::new(vec![Subject::Command { argv, shell: false }]))
+        Gate::new(BenchSpec::new(vec![Subject::Command { argv, shell: false }]), &[])
     }
 
     // SPEC N13, R2: the gate shows each command quoted as it will run, with
-    // its inline-code finding, and opens only with a consent made by its
-    // own confirmation.
+    // why it needs a second consent, and opens only with a consent made by
+    // its own confirmation.
     #[test]
     fn the_spec_comes_out_only_for_a_consent_to_this_plan() {
-        let plain = gate(&["/bin/sleep", "0.01"]);
-        assert_eq!(plain.commands()[0].quoted, "/bin/sleep 0.01");
-        assert_eq!(plain.inline_code(), None);
-        assert_eq!(plain.command_lines(), "\n  command: /bin/sleep 0.01");
+        let kernel = vernier_model::notebook::KernelSpec::from_argv(&[
+            "vernier".into(),
+            "bench".into(),
+            "--kernel".into(),
+            "seq".into(),
+        ])
+        .expect("a kernel");
+        let plain = Gate::new(BenchSpec::new(vec![Subject::Kernel(kernel)]), &[]);
+        assert_eq!(plain.inline_code(), None, "a kernel of Vernier's is plain");
+        assert_eq!(plain.command_lines(), format!("\n  command: {}", plain.commands()[0].quoted));
+        let sleep = gate(&["/bin/sleep", "0.01"]);
+        assert_eq!(sleep.commands()[0].quoted, "/bin/sleep 0.01");
+        let why = sleep.inline_code().expect("a program of this machine with their arguments");
+        assert!(why.starts_with("runs sleep with their arguments: such a program can run code they wrote"), "{why}");
         let consent = plain.confirm(InlineCode::Refused).expect("no inline code: the confirmation is enough");
         let spec = plain.release(consent).expect("its own consent opens it");
-        assert_eq!(spec.arms[0].argv(), ["/bin/sleep", "0.01"]);
+        assert_eq!(spec.arms[0].argv(), ["vernier", "bench", "--kernel", "seq"]);
+        assert!(matches!(sleep.confirm(InlineCode::Refused), Err(GateError::InlineCode { .. })));
 
         // A consent given to one plan never opens another.
         let hostile = gate(&["/bin/sh", "-c", "touch MARKER; sleep 0.01"]);

@@ -31,9 +31,6 @@ const LISTING_TIMEOUT: Duration = Duration::from_secs(60);
 /// A source larger than this is refused: hashing it would hold the run
 /// up, and no program's source is that large.
 pub const MAX_SOURCE_BYTES: u64 = 64 << 20;
-/// The compilers whose version Vernier may ask before a consent (SPEC R5):
-/// bare names only, found on `PATH`.
-pub const KNOWN_COMPILERS: [&str; 7] = ["gcc", "g++", "clang", "clang++", "cc", "c++", "rustc"];
 /// The compilers that list the sources they read (`-MM`).
 const LISTS_DEPENDENCIES: [&str; 6] = ["gcc", "g++", "clang", "clang++", "cc", "c++"];
 
@@ -159,21 +156,11 @@ impl BuildStep {
     }
 }
 
-/// The version line of the compiler a recipe starts, asked of it only when
-/// its first word is a bare known compiler name found on `PATH` (SPEC R5):
-/// anything else would run a program named in someone's file.
-pub fn known_compiler_version(step: &BuildStep) -> Option<String> {
-    let name = step.compiler()?;
-    if !KNOWN_COMPILERS.contains(&name.as_str()) {
-        return None;
-    }
-    let path = program::find_on_path(&name, std::env::var_os("PATH").as_deref())?;
-    Some(compiler_version(&path))
-}
-
-/// `COMPILER --version`'s first line, bounded in bytes and time.
-fn compiler_version(path: &Path) -> String {
-    ask(path, &["--version"])
+/// `COMPILER --version`'s first line, bounded in bytes and time; asked in
+/// `foreign`'s folder, with the user's own toolchain, for a recipe from
+/// someone else's file (SPEC N13, R5), so nothing of theirs picks it.
+fn compiler_version(path: &Path, foreign: Option<&Path>) -> String {
+    ask(path, &["--version"], foreign)
         .unwrap_or_else(|why| format!("version not known: `{} --version` gave none ({why})", path.display()))
 }
 
@@ -220,7 +207,7 @@ pub(crate) fn run(
     let took = clock.elapsed();
     let compiler_name = step.compiler().unwrap_or_default();
     let compiler = match program::find_on_path(&compiler_name, std::env::var_os("PATH").as_deref()) {
-        Some(path) => compiler_version(&path),
+        Some(path) => compiler_version(&path, step.theirs.is_some().then_some(folder.as_path())),
         None => format!("version not known: {compiler_name} is not found on PATH"),
     };
     let (listed, listed_by) = match dependency_listing(step, runner) {

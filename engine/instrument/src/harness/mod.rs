@@ -136,6 +136,12 @@ pub struct BenchSpec {
     /// The project's folder, where the recipe and the trials run; `None`:
     /// the current folder. A rebuild's scratch folder (SPEC R5).
     pub folder: Option<std::path::PathBuf>,
+    /// A foreign run (SPEC N13, R5): every command it starts may write
+    /// only inside `folder` — or, without one, a scratch folder made for
+    /// the run and removed after it — where this OS can confine it
+    /// ([`platform::confine`]); `TMPDIR` points there, and rustup's
+    /// toolchain is the user's default, never one a file there names.
+    pub confined: bool,
 }
 
 impl BenchSpec {
@@ -160,6 +166,7 @@ impl BenchSpec {
             recipe: None,
             arm_recipes: [None, None],
             folder: None,
+            confined: false,
         }
     }
 
@@ -173,6 +180,40 @@ impl BenchSpec {
     pub fn scanning(template: Vec<String>, shell: bool, scan: Scan) -> Self {
         let arms = scan.points().iter().map(|p| Subject::Command { argv: scan.fill(&template, p), shell }).collect();
         Self { scan: Some(ScanSpec { template, scan }), ..Self::new(arms) }
+    }
+
+    /// A scan of a built-in kernel (SPEC E16): its command, `vernier bench
+    /// --kernel NAME --size {SIZE}`, is the template, a placeholder in its
+    /// size (or tile), and each point is the kernel at those values — the
+    /// same rotated order, rows and sweep as a command's scan. Refused when
+    /// a point's value is not the whole number the kernel takes.
+    pub fn scanning_kernel(
+        kind: vernier_model::notebook::KernelKind,
+        size: Option<&str>,
+        tile: Option<&str>,
+        params: Vec<vernier_model::notebook::Param>,
+    ) -> Result<Self, String> {
+        let mut template = vec!["vernier".to_owned(), "bench".into(), "--kernel".into(), kind.name().into()];
+        for (option, value) in [("--size", size), ("--tile", tile)] {
+            if let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) {
+                template.extend([option.to_owned(), value.to_owned()]);
+            }
+        }
+        let scan = Scan::new(params, &template).map_err(|why| why.replace("in the command", "in --size or --tile"))?;
+        let arms = scan
+            .points()
+            .iter()
+            .map(|point| {
+                KernelSpec::from_argv(&scan.fill(&template, point)).map(Subject::Kernel).ok_or_else(|| {
+                    format!(
+                        "{}: a kernel's --size and --tile are whole numbers; write the values as bytes or as a \
+                         range, e.g. --param SIZE=16K..64M*4 (K, M and G are powers of two)",
+                        scan.label(point)
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self { scan: Some(ScanSpec { template, scan }), ..Self::new(arms) })
     }
 
     /// The order trials are taken in.
@@ -351,6 +392,9 @@ pub struct BenchResult {
     /// What happens to a command trial's descendants on this platform
     /// (SPEC E15); `None` when only kernels ran.
     pub process_cleanup: Option<String>,
+    /// A foreign run's confinement, or why it is not confined here (SPEC
+    /// N13); `None` for a run that was not asked to be.
+    pub confinement: Option<String>,
     /// Median cost of the bare shell in seconds, when `--shell` was used.
     pub shell_cost_s: Option<f64>,
     /// Cool-down used between blocks, seconds.
@@ -391,6 +435,17 @@ pub struct BenchResult {
 }
 
 impl BenchResult {
+    /// What the session was, so a comparison's advice fits it (SPEC S17).
+    pub fn facts(&self) -> vernier_model::stats::Facts {
+        let summaries = || self.arms.iter().filter_map(|a| a.summary.as_ref());
+        vernier_model::stats::Facts {
+            pinned: self.placement.starts_with(vernier_model::notebook::PINNED_TO),
+            trials: summaries().map(|s| s.n).min().unwrap_or(0),
+            imported: false,
+            noisy: summaries().any(Summary::is_noisy),
+        }
+    }
+
     /// Arm `arm`'s build as stated: its own, else the session's (SPEC N11).
     pub fn build_of(&self, arm: usize) -> Option<&str> {
         self.arm_builds.get(arm).and_then(Option::as_deref).or(self.build.as_deref())
@@ -423,6 +478,9 @@ impl BenchResult {
         add(ConditionName::Instrument, instrument);
         if let Some(cleanup) = &self.process_cleanup {
             add(ConditionName::ProcessCleanup, cleanup.clone());
+        }
+        if let Some(confinement) = &self.confinement {
+            add(ConditionName::Confinement, confinement.clone());
         }
         if let Some(c) = &self.canary {
             add(ConditionName::Canary, canary_value(c.ratio, c.start_ms, c.end_ms));
@@ -633,7 +691,7 @@ impl schedule::Executor for Live<'_> {
 /// The names of the threads a benchmark runs on: the measuring thread and
 /// the watchdog it starts. They follow the run's placement; every other
 /// thread of a window's process is kept off a pinned run's CPU (SPEC E15).
-pub(crate) const RUN_THREADS: &[&str] = &[BENCH_THREAD, process::WATCHDOG_THREAD];
+pub(crate) const RUN_THREADS: &[&str] = &[BENCH_THREAD, process::WATCHDOG_THREAD, platform::confine::CONFINED_THREAD];
 
 /// The thread the [`Engine`] runs each benchmark on.
 pub(crate) const BENCH_THREAD: &str = "vernier-bench";
@@ -683,6 +741,8 @@ pub(crate) fn run_bench_for(
         window.keep_off(platform::placement::pinned_cpu(&placement));
     }
     let runner = CommandRunner::new(Arc::clone(cancel))?.in_folder(spec.folder.clone());
+    // Removed when the run ends, whatever way it ends.
+    let (runner, confinement, _scratch) = confine(runner, spec)?;
     // SPEC N15: the build heats the machine, so it runs before the canary
     // and the warm-up, never between trials.
     let (recipes, kept_sources) = build_recipes(spec, &runner, on_built)?;
@@ -793,6 +853,7 @@ pub(crate) fn run_bench_for(
             .iter()
             .any(|a| matches!(a, Subject::Command { .. }))
             .then(|| process_cleanup(runner.reach(), &live.strays)),
+        confinement,
         shell_cost_s,
         cooldown_s: spec.cooldown.map(|d| d.as_secs_f64()),
         machine,
@@ -827,6 +888,37 @@ pub(crate) fn run_bench_for(
     drop(runner);
     result.window_cpu = window.map(|w| w.finish().describe());
     Ok(result)
+}
+
+/// The runner of a foreign run (`spec.confined`, SPEC N13, R5), its writes
+/// confined to the run's folder — a scratch folder made for it when the
+/// spec names none, returned so that it lives as long as the run — with
+/// `TMPDIR` there and rustup's toolchain pinned to the user's default; and
+/// the row's sentence saying so, or why it is not confined here.
+fn confine(
+    runner: CommandRunner,
+    spec: &BenchSpec,
+) -> std::io::Result<(CommandRunner, Option<String>, Option<tempfile::TempDir>)> {
+    if !spec.confined {
+        return Ok((runner, None, None));
+    }
+    let (folder, scratch) = match &spec.folder {
+        Some(folder) => (folder.clone(), None),
+        None => {
+            let scratch = tempfile::Builder::new().prefix("vernier-rerun-").tempdir()?;
+            (scratch.path().to_path_buf(), Some(scratch))
+        }
+    };
+    let mut env = vec![("TMPDIR".to_owned(), folder.clone().into_os_string())];
+    env.extend(program::pinned_toolchain());
+    let (runner, said) = match platform::confine::Confinement::to(&folder) {
+        Ok(confinement) => {
+            let said = confinement.describe();
+            (runner.confined(confinement, env), said)
+        }
+        Err(why) => (runner.confined_env(env), why),
+    };
+    Ok((runner, Some(said), scratch))
 }
 
 /// Runs each distinct recipe of `spec` once, in its folder, before
@@ -1148,18 +1240,25 @@ fn name_arms(arms: &mut [ArmResult], spec: &BenchSpec) -> Vec<String> {
     }
     // A command named by itself is shown inert, so a line break in its
     // arguments cannot start a line of a verdict (given labels are checked).
-    let labels: Vec<String> = arms
+    let mut labels: Vec<String> = arms
         .iter()
         .zip(&spec.labels)
         .map(|(arm, label)| label.clone().unwrap_or_else(|| vernier_model::display::inert_line(arm.what.clone())))
         .collect();
+    // Each row's name says what differs (SPEC S11): an arm is named by its
+    // program or kernel, and two arms of the same one by their arm too.
+    if let [a, b] = labels.as_mut_slice()
+        && a == b
+    {
+        a.push_str(" (arm A)");
+        b.push_str(" (arm B)");
+    }
     let single = arms.len() == 1;
-    for ((arm, label), given) in arms.iter_mut().zip(&labels).zip(&spec.labels) {
-        arm.what = match (&spec.what, given) {
-            (Some(what), _) if single => what.clone(),
-            (Some(what), Some(_)) => format!("{what}: {label}"),
-            (Some(what), None) => format!("{what}: {}", arm.label),
-            (None, _) => label.clone(),
+    for (arm, label) in arms.iter_mut().zip(&labels) {
+        arm.what = match &spec.what {
+            Some(what) if single => what.clone(),
+            Some(what) => format!("{what}: {label}"),
+            None => label.clone(),
         };
     }
     labels

@@ -25,6 +25,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::TrialStatus;
+use crate::platform::confine::Confinement;
 use crate::platform::cpu_time;
 use crate::platform::parent_death::Guardian;
 use crate::platform::process_group::{self, Group};
@@ -73,6 +74,10 @@ pub struct CommandRunner {
     guardian: Guardian,
     /// The folder every command starts in; `None`: the current one.
     folder: Option<std::path::PathBuf>,
+    /// A foreign run's: every command writes only inside its folder.
+    confinement: Option<Confinement>,
+    /// Set for every command (a foreign run's `TMPDIR`, its toolchain).
+    env: Vec<(String, std::ffi::OsString)>,
 }
 
 /// One timed run of a command.
@@ -104,7 +109,23 @@ impl CommandRunner {
             reaper: Subreaper::start(),
             guardian: Guardian::start(),
             folder: None,
+            confinement: None,
+            env: Vec::new(),
         })
+    }
+
+    /// Confines every command's writes (a foreign run, SPEC N13) and sets
+    /// `env` for each.
+    pub(crate) fn confined(mut self, confinement: Confinement, env: Vec<(String, std::ffi::OsString)>) -> Self {
+        self.confinement = Some(confinement);
+        self.env = env;
+        self
+    }
+
+    /// Sets `env` for every command of a foreign run this OS cannot confine.
+    pub(crate) fn confined_env(mut self, env: Vec<(String, std::ffi::OsString)>) -> Self {
+        self.env = env;
+        self
     }
 
     /// Starts every command in `folder` (a rebuild's scratch folder, SPEC
@@ -164,9 +185,13 @@ impl CommandRunner {
         if let Some(folder) = &self.folder {
             command.current_dir(folder);
         }
+        command.envs(self.env.iter().map(|(name, value)| (name, value)));
 
         let start = Instant::now();
-        let (mut child, group) = self.reaper.spawn(&mut command)?;
+        let (mut child, group) = self.reaper.spawn(&mut command, |command| match &self.confinement {
+            Some(confinement) => confinement.spawn(command),
+            None => command.spawn(),
+        })?;
         self.guardian.watch(child.id());
         {
             let mut slot = self.shared.lock();

@@ -162,12 +162,18 @@ fn is_shim(path: &Path) -> bool {
 
 /// Runs `program ARGS` with no input, for at most [`VERSION_TIMEOUT`],
 /// and returns the first line it printed (stdout or stderr); the error
-/// says why there is none.
-pub(crate) fn ask(program: &Path, args: &[&str]) -> Result<String, String> {
+/// says why there is none. With `foreign` (a probe after the consent to
+/// someone's files, SPEC N13): in that folder, with rustup's toolchain
+/// pinned to the user's default, so no toolchain file of theirs is read.
+pub(crate) fn ask(program: &Path, args: &[&str], foreign: Option<&Path>) -> Result<String, String> {
     use std::io::{Read, Seek};
     let out = tempfile::tempfile().map_err(|e| e.to_string())?;
     let err = out.try_clone().map_err(|e| e.to_string())?;
-    let mut child = std::process::Command::new(program)
+    let mut command = std::process::Command::new(program);
+    if let Some(folder) = foreign {
+        command.current_dir(folder).envs(program::pinned_toolchain());
+    }
+    let mut child = command
         .args(args)
         .stdin(std::process::Stdio::null())
         .stdout(out.try_clone().map_err(|e| e.to_string())?)
@@ -223,7 +229,7 @@ impl Hashes {
 
     fn ask_interpreter(&mut self, path: &Path, family: &str) -> String {
         let shim = is_shim(path);
-        let version = match ask(path, &["--version"]) {
+        let version = match ask(path, &["--version"], None) {
             Ok(line) => line,
             Err(why) => format!("version not known: `{} --version` gave none ({why})", path.display()),
         };
@@ -241,7 +247,7 @@ impl Hashes {
             "julia" => &["-e", "println(joinpath(Sys.BINDIR, Base.julia_exename()))"],
             _ => &[],
         };
-        let real = (!question.is_empty()).then(|| ask(path, question).ok()).flatten();
+        let real = (!question.is_empty()).then(|| ask(path, question, None).ok()).flatten();
         match real.map(std::path::PathBuf::from).filter(|p| p.is_absolute() && p.is_file()) {
             Some(real) => format!("{version}, run by the shim as {}", self.identified(&real.to_string_lossy(), &real)),
             None => format!("{version}, through the shim (the interpreter it ran is not known)"),

@@ -106,7 +106,7 @@ pub fn add_rows_extending(
             result.trials.len(),
             &sha256[..12]
         );
-        let _ = notebook.add_note(&note, at);
+        let _ = notebook.add_vernier_note(&note, at);
         return Recorded { runs, raw_file: path, sha256, sweep: None };
     }
     let conditions = result.conditions();
@@ -190,9 +190,9 @@ pub fn add_rows_extending(
         };
         // Both rows were just recorded, so the pair's runs exist.
         if let Ok(number) = notebook.record_pair(pair, [*a, *b], at)
-            && let Some(note) = notebook.pair(number).map(|p| p.note("interleaved"))
+            && let Some(note) = notebook.pair(number).map(|p| p.note(notebook, "interleaved"))
         {
-            let _ = notebook.add_note(&note, at);
+            let _ = notebook.add_vernier_note(&note, at);
         }
     }
     Recorded { runs, raw_file: path, sha256, sweep }
@@ -227,7 +227,7 @@ fn record_sweep(
             recorded.runs_text(),
             recorded.params_text(),
         );
-        let _ = notebook.add_note(&note, at);
+        let _ = notebook.add_vernier_note(&note, at);
     }
     Some(number)
 }

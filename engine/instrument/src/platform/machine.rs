@@ -89,11 +89,6 @@ pub struct Machine {
 pub use vernier_model::notebook::NO_PLACEMENT;
 
 impl Machine {
-    /// Reads everything now.
-    pub fn read() -> Self {
-        crate::platform::conditions::read()
-    }
-
     /// The conditions as labelled rows for a notebook entry.
     pub fn conditions(&self) -> Vec<Condition> {
         let caches =

@@ -10,6 +10,7 @@
 
 pub mod allocator;
 pub mod conditions;
+pub mod confine;
 pub mod counters;
 pub mod cpu_time;
 pub mod machine;

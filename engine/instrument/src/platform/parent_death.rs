@@ -13,19 +13,26 @@
 //!   process group the file names, if any, and exits. Vernier writes the
 //!   trial's group into the file right after spawning it (one write of a
 //!   few bytes) and clears it once the trial is reaped, so a run that ends
-//!   normally leaves it nothing to kill. The guardian stays in Vernier's
-//!   process group (the subreaper's sweep leaves that group alone) and
-//!   ignores the terminal's SIGINT and SIGHUP, which Vernier handles.
+//!   normally leaves it nothing to kill. The guardian starts a session of
+//!   its own (`setsid`), so a kill of Vernier's process group — a shell's
+//!   `kill -9 %1`, `kill -KILL -- -PGID` — does not reach it (issue 45 item
+//!   5: it used to die with Vernier and leave the trial running); the
+//!   subreaper's sweep knows it is no stray ([`super::reaper::spawn_kept`]). It
+//!   ignores SIGINT and SIGHUP, which Vernier handles.
 //!
 //!   Why not a parent-death signal set in each trial between fork and exec
 //!   (`PR_SET_PDEATHSIG`)? Any code run there makes std fork all of Vernier
 //!   instead of using `posix_spawn`, and that fork would sit inside every
 //!   timed trial: measured here at about 1.5 ms more per spawn of
 //!   `/bin/true` from a 30 MB process (2.1–2.4 ms against 0.62–0.66 ms,
-//!   medians of 200, three alternating runs). The guardian costs one spawn
-//!   per run, outside the timing, and reaches the trial's whole group, not
-//!   only its first process. A SIGKILL landing between a trial's spawn and
-//!   the write that names it (microseconds) is not covered.
+//!   medians of 200, three alternating runs; measured again for issue 45,
+//!   `vernier bench -n 201 -- /bin/true`, debug build, busy machine: the
+//!   minimum moved from 712–768 µs to 1108–1290 µs, three alternating runs
+//!   each). The guardian costs one spawn per run, outside the timing, and
+//!   reaches the trial's whole group, not only its first process. A
+//!   SIGKILL landing between a trial's spawn and the write that names it
+//!   (microseconds; longer when the machine is too busy to run Vernier at
+//!   once) is not covered.
 //! - Windows: nothing to do here. The trial's Job Object kills every
 //!   process in it when its last handle closes, and the OS closes
 //!   Vernier's handles however Vernier ends.
@@ -57,6 +64,7 @@ impl Guardian {
 mod imp {
     use std::io::Write as _;
     use std::os::unix::fs::FileExt as _;
+    use std::os::unix::process::CommandExt as _;
     use std::process::{Child, ChildStdin, Command, Stdio};
 
     /// Waits for the end of its input, then kills the group named in the
@@ -94,16 +102,24 @@ exit 0"#;
     }
 
     impl Running {
+        #[allow(unsafe_code)]
         fn start() -> std::io::Result<Self> {
             let mut file = tempfile::Builder::new().prefix("vernier-guardian-").tempfile()?;
             file.write_all(format!("{:>10}\n", 0).as_bytes())?;
-            let mut child = Command::new("/bin/sh")
+            let mut command = Command::new("/bin/sh");
+            command
                 .args(["-c", SCRIPT, "vernier-guardian"])
                 .arg(file.path())
                 .stdin(Stdio::piped())
                 .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()?;
+                .stderr(Stdio::null());
+            // SAFETY: the closure runs in the forked child before exec and
+            // makes one async-signal-safe system call, `setsid`, touching no
+            // memory shared with the parent and allocating nothing.
+            unsafe {
+                command.pre_exec(|| if libc::setsid() == -1 { Err(std::io::Error::last_os_error()) } else { Ok(()) });
+            }
+            let mut child = super::super::reaper::spawn_kept(&mut command)?;
             let pipe = child.stdin.take();
             Ok(Self { child, pipe, file })
         }
@@ -116,6 +132,7 @@ exit 0"#;
             // and exits at once.
             drop(self.pipe.take());
             let _ = self.child.wait();
+            super::super::reaper::release(self.child.id());
         }
     }
 }
@@ -159,7 +176,7 @@ mod tests {
         let spawn = || {
             let mut command = Command::new("sleep");
             command.arg("61.3").stdin(Stdio::null());
-            reaper.spawn(&mut command).expect("sleep runs").0
+            reaper.spawn(&mut command, Command::spawn).expect("sleep runs").0
         };
         let guardian = Guardian::start();
         let mut trial = spawn();

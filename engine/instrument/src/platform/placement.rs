@@ -3,7 +3,7 @@
 //! macOS only lets a program hint the scheduler (affinity tags), which is
 //! not placement, so there it is reported as not available, never "pinned".
 
-use vernier_model::notebook::NO_PLACEMENT;
+use vernier_model::notebook::{NO_PLACEMENT, PINNED_TO};
 
 /// What macOS offers instead of placement.
 pub const MACOS_HINT_ONLY: &str = "not available (macOS offers a hint only)";
@@ -33,9 +33,6 @@ pub fn pin(cpu: Option<usize>) -> String {
     }
     pin_with(cpu, cpus(), set_for_current)
 }
-
-/// How a pin that took is written, before the CPU's number.
-const PINNED_TO: &str = "pinned to CPU ";
 
 /// The CPUs a run could be pinned to here, or why none can (macOS's hint,
 /// or a platform that does not list them): what a rerun needs to know

@@ -69,6 +69,30 @@ fn extensions() -> Vec<String> {
     listed.split(';').filter(|e| !e.is_empty()).map(str::to_owned).collect()
 }
 
+/// `RUSTUP_TOOLCHAIN` set to the user's default toolchain, for a command
+/// or a probe from someone else's files (SPEC N13, R5): rustup then reads
+/// no `rust-toolchain.toml` of the folder it runs in, which could name a
+/// toolchain of theirs. `None` when the variable is set already (the
+/// user's own choice, inherited) or no default is known (no rustup, whose
+/// proxies are then not what runs).
+pub fn pinned_toolchain() -> Option<(String, std::ffi::OsString)> {
+    if std::env::var_os("RUSTUP_TOOLCHAIN").is_some() {
+        return None;
+    }
+    let home = std::env::var_os("RUSTUP_HOME").map(PathBuf::from).or_else(|| {
+        let home = std::env::var_os(if cfg!(windows) { "USERPROFILE" } else { "HOME" })?;
+        Some(PathBuf::from(home).join(".rustup"))
+    })?;
+    let settings =
+        vernier_model::bounded::read_bounded(&home.join("settings.toml"), 1 << 16, "rustup's settings").ok()?;
+    let text = String::from_utf8_lossy(&settings);
+    let default = text.lines().find_map(|line| {
+        let (key, value) = line.split_once('=')?;
+        (key.trim() == "default_toolchain").then(|| value.trim().trim_matches('"').to_owned())
+    })?;
+    (!default.is_empty()).then(|| ("RUSTUP_TOOLCHAIN".to_owned(), default.into()))
+}
+
 #[cfg(unix)]
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt as _;

@@ -13,8 +13,9 @@
 //!   kernel), kills them and reaps them, until a look finds none. It
 //!   leaves alone every child in Vernier's own process group (whatever
 //!   the rest of Vernier starts with `std::process::Command` stays there,
-//!   such as the file dialog's helper) and the groups of trials still in
-//!   flight (another run's, in another thread). The subreaper is switched
+//!   such as the file dialog's helper), the groups of trials still in
+//!   flight (another run's, in another thread) and the children spawned
+//!   through [`spawn_kept`] (each run's guardian, in a session of its own). The subreaper is switched
 //!   off again when the last run ends, so nothing orphaned while no run is
 //!   in progress is adopted.
 //! - macOS has no subreaper and no way to list a process's former
@@ -49,10 +50,15 @@ impl Subreaper {
     /// Spawns `command` as a trial leading its own group. A sweep running
     /// meanwhile in another thread never takes it for a stray: the spawn
     /// and the sweeps take turns.
-    pub fn spawn(&self, command: &mut Command) -> io::Result<(Child, Group)> {
+    /// `start` starts it (`Command::spawn`, or a confined thread's).
+    pub fn spawn(
+        &self,
+        command: &mut Command,
+        start: impl FnOnce(&mut Command) -> io::Result<Child>,
+    ) -> io::Result<(Child, Group)> {
         Group::prepare(command);
         self.0.spawn(|| {
-            let mut child = command.spawn()?;
+            let mut child = start(command)?;
             let group = Group::attach(&mut child)?;
             Ok((child, group))
         })
@@ -65,6 +71,18 @@ impl Subreaper {
     pub fn sweep(&self, trial: u32) -> usize {
         self.0.sweep(trial)
     }
+}
+
+/// Spawns `command`, a child of Vernier's own that leaves its process
+/// group (a run's guardian, in a session of its own): no sweep takes it for
+/// a stray until [`release`]d.
+pub fn spawn_kept(command: &mut Command) -> io::Result<Child> {
+    imp::spawn_kept(command)
+}
+
+/// The child [`spawn_kept`] started, `id`, has been reaped.
+pub fn release(id: u32) {
+    imp::release(id);
 }
 
 #[cfg(target_os = "linux")]
@@ -96,9 +114,23 @@ mod imp {
         on: bool,
         /// Groups of trials spawned and not yet swept: never strays.
         in_flight: Vec<i32>,
+        /// Vernier's own children outside its group (guardians): never strays.
+        kept: Vec<i32>,
     }
 
-    static STATE: Mutex<State> = Mutex::new(State { holders: 0, on: false, in_flight: Vec::new() });
+    static STATE: Mutex<State> = Mutex::new(State { holders: 0, on: false, in_flight: Vec::new(), kept: Vec::new() });
+
+    pub fn spawn_kept(command: &mut std::process::Command) -> io::Result<Child> {
+        // Under the state's lock: no sweep runs between the spawn and the keeping.
+        let mut state = state();
+        let child = command.spawn()?;
+        state.kept.push(pid_of(child.id()));
+        Ok(child)
+    }
+
+    pub fn release(id: u32) {
+        state().kept.retain(|&pid| pid != pid_of(id));
+    }
 
     fn state() -> MutexGuard<'static, State> {
         // Every field is written whole; a panic elsewhere leaves it usable.
@@ -152,7 +184,9 @@ mod imp {
             for _ in 0..MAX_LOOKS {
                 let found: Vec<Stat> = children_of(me)
                     .into_iter()
-                    .filter(|c| c.pgrp != own_group && !state.in_flight.contains(&c.pgrp))
+                    .filter(|c| {
+                        c.pgrp != own_group && !state.in_flight.contains(&c.pgrp) && !state.kept.contains(&c.pid)
+                    })
                     .collect();
                 if found.is_empty() {
                     break;
@@ -247,6 +281,12 @@ mod imp {
     use std::process::Child;
 
     use super::Group;
+
+    pub fn spawn_kept(command: &mut std::process::Command) -> io::Result<Child> {
+        command.spawn()
+    }
+
+    pub fn release(_id: u32) {}
 
     pub struct Subreaper;
 

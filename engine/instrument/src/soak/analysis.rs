@@ -82,6 +82,10 @@ pub struct Analysis {
     /// Set when the file is too short for its windows (SPEC T11): P and S
     /// then overlap and S takes in the burst, which every face says.
     pub windows_warning: Option<String>,
+    /// Set when the opening window holds the start-up ramp (T5, S17): its
+    /// first sample lies below P by more than the window's IQR, so P is
+    /// understated and S/P overstated. Every face says it.
+    pub ramp_warning: Option<String>,
 }
 
 impl std::ops::Deref for Analysis {
@@ -148,7 +152,9 @@ pub fn analyze(data: &SoakData, th: &Thresholds) -> Result<Analysis, AnalysisErr
             th.opening_s, th.tail_s
         )
     });
+    let ramp_warning = ramp(&opening, &data.t, peak);
     Ok(Analysis {
+        ramp_warning,
         windows_warning,
         numbers,
         tail_iqr_fraction: if sustained == 0.0 { f64::NAN } else { tail_summary.iqr / sustained },
@@ -156,6 +162,26 @@ pub fn analyze(data: &SoakData, th: &Thresholds) -> Result<Analysis, AnalysisErr
         opening_samples: opening.len(),
         tail_samples: tail.len(),
         duration_s: end,
+    })
+}
+
+/// Why the opening window's samples `opening` (the first of `t`) hold the
+/// start-up ramp, if they do: the first lies below their median `peak` by
+/// more than their IQR.
+fn ramp(opening: &[f64], t: &[f64], peak: f64) -> Option<String> {
+    let summary = Summary::of(opening).ok()?;
+    let (&first, &at) = opening.first().zip(t.first())?;
+    (opening.len() >= 3 && peak - first > summary.iqr).then(|| {
+        format!(
+            "the opening window catches the start-up ramp: its first sample ({} {unit} at t = {} s) lies below P ({} \
+             {unit}) by more than the window's IQR ({} {unit}), so P is understated and S/P overstated; a later or \
+             longer opening window leaves the ramp out",
+            format_significant(first, 3),
+            format_plain(at),
+            format_significant(peak, 3),
+            format_significant(summary.iqr, 2),
+            unit = super::SCORE_UNIT,
+        )
     })
 }
 
@@ -201,8 +227,10 @@ pub struct CourseView {
     pub warning: Option<String>,
 }
 
-/// Computes the course tool's view.
-pub fn course_view(data: &SoakData, window_s: f64, tail_s: f64, score_onset: Option<f64>) -> CourseView {
+/// Computes the course tool's view. Its warning says no more than the
+/// sensors saw (T12): samples after a fall in score are "throttled" only
+/// where a real clock or temperature was read on a host of its own.
+pub fn course_view(data: &SoakData, window_s: f64, tail_s: f64, score_onset: Option<f64>, sight: Sight) -> CourseView {
     let peak_clock = data.clock.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let clock_onset = (0..data.len()).find(|&i| data.clock[i] < peak_clock).map(|i| data.t[i]);
     let mean = |keep: &dyn Fn(f64) -> bool| {
@@ -217,7 +245,15 @@ pub fn course_view(data: &SoakData, window_s: f64, tail_s: f64, score_onset: Opt
         burst_mean_score: mean(&|t| t <= window_s),
         tail_mean_score: mean(&|t| t > end - tail_s),
         warning: throttled_inside.map(|t| {
-            format!("its {window_s} s opening window already holds throttled samples (from t = {t} s), so its peak is understated; use a shorter window")
+            let held = match unseen_cause(sight) {
+                None => format!("throttled samples (from t = {t} s)"),
+                Some(why) => {
+                    format!("samples after the score fell (from t = {t} s; its cause was not observed: {why})")
+                }
+            };
+            format!(
+                "its {window_s} s opening window already holds {held}, so its peak is understated; use a shorter window"
+            )
         }),
     }
 }
@@ -227,7 +263,10 @@ pub fn course_view(data: &SoakData, window_s: f64, tail_s: f64, score_onset: Opt
 pub fn honesty_line(a: &Analysis, unit: &str) -> String {
     let p = format_significant(a.peak, 3);
     let s = format_significant(a.sustained, 3);
-    let pct = format_significant(100.0 * a.ratio, 2);
+    // The true ratio's percentage, whole percents from 10 % (S17): 1.012
+    // is 101 %, never "100 %"; 1.071 is 107 %, never "110 %".
+    let percent = 100.0 * a.ratio;
+    let pct = vernier_model::stats::format_at(percent, if percent.abs() >= 10.0 { 0 } else { 1 });
     let line = format!(
         "A {}-second benchmark would have claimed {p} {unit}; over the whole {} s the machine delivered {s} {unit}, {pct}% of that.",
         a.thresholds.opening_s, a.duration_s
@@ -295,12 +334,7 @@ pub fn finding(a: &Analysis, sight: Sight) -> Option<String> {
 /// An onset at `t` seconds said as a fall in score whose cause was not
 /// observed, when the sensors could not see one (T12); `None` otherwise.
 pub fn fall_not_explained(t: f64, sight: Sight) -> Option<String> {
-    let why = match (sight.cause_observed, sight.shared) {
-        (true, false) => return None,
-        (false, false) => "no real clock or temperature was read".to_owned(),
-        (true, true) => "the host is shared".to_owned(),
-        (false, true) => "no real clock or temperature was read, and the host is shared".to_owned(),
-    };
+    let why = unseen_cause(sight)?;
     let mut text = format!(
         "The score fell at t = {} s (t_onset) and its cause was not observed: {why}. It is reported as a fall in \
          score, not as throttling; a machine with a readable clock or temperature, alone on its host, would show \
@@ -312,6 +346,17 @@ pub fn fall_not_explained(t: f64, sight: Sight) -> Option<String> {
         text.push_str(SHARED_HOST);
     }
     Some(text)
+}
+
+/// Why a fall in score could not be traced to its cause (T12), or `None`
+/// when a real clock or temperature was read on a host of its own.
+fn unseen_cause(sight: Sight) -> Option<&'static str> {
+    match (sight.cause_observed, sight.shared) {
+        (true, false) => None,
+        (false, false) => Some("no real clock or temperature was read"),
+        (true, true) => Some("the host is shared"),
+        (false, true) => Some("no real clock or temperature was read, and the host is shared"),
+    }
 }
 
 /// The negative-result wording (T8), when no onset was observed; on a
@@ -464,7 +509,7 @@ mod tests {
         let a = analyze(&d, &Thresholds::default()).expect("ok");
         assert_eq!(a.t_onset, Some(40.0));
         assert_eq!(a.peak, 10.0);
-        let c = course_view(&d, COURSE_WINDOW_S, 300.0, a.t_onset);
+        let c = course_view(&d, COURSE_WINDOW_S, 300.0, a.t_onset, SEEN);
         assert_eq!(c.clock_onset, Some(40.0));
         assert!(c.burst_mean_score < 10.0, "the mean over 60 s understates the peak");
         assert!(c.warning.expect("warned").contains("already holds throttled samples"));
@@ -477,7 +522,7 @@ mod tests {
         let d = curve(600, |t| if t < 100.0 { 10.0 } else { 5.0 }, |_| 2400.0);
         let a = analyze(&d, &Thresholds::default()).expect("ok");
         assert_eq!(a.t_onset, Some(100.0));
-        assert_eq!(course_view(&d, COURSE_WINDOW_S, 300.0, a.t_onset).clock_onset, None);
+        assert_eq!(course_view(&d, COURSE_WINDOW_S, 300.0, a.t_onset, SEEN).clock_onset, None);
     }
 
     // SPEC T6: the course tool's clock onset is the first row below the
@@ -498,7 +543,7 @@ mod tests {
                 }
             },
         );
-        assert_eq!(course_view(&d, COURSE_WINDOW_S, 300.0, None).clock_onset, Some(10.0));
+        assert_eq!(course_view(&d, COURSE_WINDOW_S, 300.0, None, SEEN).clock_onset, Some(10.0));
     }
 
     // SPEC T5, T11: the knee is t_stable − t_onset, or none with the reason.
@@ -553,5 +598,56 @@ mod tests {
         assert_eq!(c.lines[1], "knee (t_stable − t_onset): A 0 s, B 0 s");
         assert_eq!(c.lines[3], "S/P: A 0.70, B 0.60");
         assert!(!compare(&a, &a, "chunks/s").disagree);
+    }
+
+    /// A machine alone on its host whose clock was read.
+    const SEEN: Sight = Sight { shared: false, cause_observed: true };
+
+    // SPEC T12, T6 (issue 47 item 8): on a shared host with placeholder
+    // clock and temperature, the course view's warning never says
+    // "throttled": a fall whose cause was not observed.
+    #[test]
+    fn the_course_view_says_no_more_than_its_sensors() {
+        let d = curve(600, |t| if t < 40.0 { 10.0 } else { 6.0 }, |_| 3000.0);
+        let a = analyze(&d, &Thresholds::default()).expect("ok");
+        let blind = Sight { shared: true, cause_observed: false };
+        let warning = course_view(&d, COURSE_WINDOW_S, 300.0, a.t_onset, blind).warning.expect("warned");
+        assert!(!warning.contains("throttl"), "{warning}");
+        assert!(warning.contains("its cause was not observed"), "{warning}");
+    }
+
+    // SPEC S17, T7 (issue 47 item 4): the honesty line's percentage is the
+    // true ratio's: S/P 1.012 is 101 %, not 100 %.
+    #[test]
+    fn the_honesty_line_gives_the_true_percentage() {
+        let d = curve(600, |t| if t < 30.0 { 35.1 } else { 35.5 }, |_| 3000.0);
+        let a = analyze(&d, &Thresholds::default()).expect("ok");
+        assert!((a.ratio - 35.5 / 35.1).abs() < 1e-9, "{}", a.ratio);
+        let line = honesty_line(&a, "chunks/s");
+        assert!(line.ends_with("101% of that."), "{line}");
+    }
+
+    // SPEC T5, S17 (issue 47 item 8): a P window that catches the start-up
+    // ramp (49, 57, 63 chunks/s, P below S) is warned at analysis; a flat
+    // start is not.
+    #[test]
+    fn a_ramp_in_the_opening_window_is_warned() {
+        let ramped = curve(
+            600,
+            |t| {
+                if t <= 10.0 {
+                    49.0
+                } else if t <= 20.0 {
+                    57.0
+                } else {
+                    63.0
+                }
+            },
+            |_| 3000.0,
+        );
+        let a = analyze(&ramped, &Thresholds::default()).expect("ok");
+        assert!(a.ramp_warning.as_deref().is_some_and(|w| w.contains("start-up ramp")), "{:?}", a.ramp_warning);
+        let flat = curve(600, |_| 60.0, |_| 3000.0);
+        assert_eq!(analyze(&flat, &Thresholds::default()).expect("ok").ramp_warning, None);
     }
 }

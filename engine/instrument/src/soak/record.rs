@@ -93,13 +93,13 @@ pub fn add_row(notebook: &mut Notebook, dir: &Path, finished: &Finished, at: Dat
             );
             // SPEC T11: a soak stopped short of its windows is still a row,
             // and the log says its P and S overlap.
-            if let Some(warning) = &analysis.windows_warning {
-                let _ = notebook.add_note(&format!("Soak S{number}: {warning}."), at);
+            for warning in [&analysis.windows_warning, &analysis.ramp_warning].into_iter().flatten() {
+                let _ = notebook.add_vernier_note(&format!("Soak S{number}: {warning}."), at);
             }
             if let Some(p) = predicted
                 && let Err(e) = notebook.answer_prediction(p, AnsweredBy::Soak(number), at)
             {
-                let _ = notebook.add_note(&format!("Soak S{number} does not answer P{p}: {e}."), at);
+                let _ = notebook.add_vernier_note(&format!("Soak S{number} does not answer P{p}: {e}."), at);
             }
             Added::Soak(number)
         }
@@ -110,7 +110,7 @@ pub fn add_row(notebook: &mut Notebook, dir: &Path, finished: &Finished, at: Dat
                 finished.path.display()
             );
             // A note can only be refused when empty; this one never is.
-            let _ = notebook.add_note(&note, at);
+            let _ = notebook.add_vernier_note(&note, at);
             Added::Note(why)
         }
     }

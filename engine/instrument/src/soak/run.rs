@@ -45,7 +45,8 @@ pub struct SoakOutcome {
     pub chunk_ms: f64,
     /// Columns written as placeholders.
     pub placeholders: Vec<&'static str>,
-    /// Worker threads that ran the load.
+    /// Worker threads that ran the load (fewer than asked when cancelled
+    /// while they started).
     pub workers: usize,
     /// Stopped before its duration.
     pub cancelled: bool,
@@ -100,7 +101,34 @@ pub fn stated_context(env: &vernier_model::notebook::Environment) -> Vec<(String
         .collect()
 }
 
+/// The most workers a soak starts: four per logical CPU, and never more
+/// than [`WORKERS_CAP`] (issue 45 item 6: `--workers 4294967296` started
+/// threads without bound). More load than that measures the scheduler,
+/// not the machine's sustained speed.
+pub fn max_workers() -> usize {
+    let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    cpus.saturating_mul(4).min(WORKERS_CAP)
+}
+
+/// The ceiling of [`max_workers`] on any machine.
+pub const WORKERS_CAP: usize = 1024;
+
+/// Why `workers` cannot load this machine, if it cannot: none, or more than
+/// [`max_workers`].
+pub fn check_workers(workers: usize) -> Result<(), String> {
+    let max = max_workers();
+    match workers {
+        0 => Err("a soak needs at least one worker".to_owned()),
+        n if n > max => Err(format!(
+            "{n} workers is more than this machine takes: at most {max} (4 per logical CPU, never more than {WORKERS_CAP})"
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Runs the soak, calling `on_sample` with each row as it is written.
+/// Cancel is read while the workers start too: a cancelled start stops
+/// those already running and ends with no sample.
 pub fn run(
     spec: &SoakSpec,
     cancel: &AtomicBool,
@@ -115,6 +143,7 @@ pub fn run(
             spec.workers
         )));
     };
+    check_workers(spec.workers).map_err(SoakRunError::Invalid)?;
     let io = |source| SoakRunError::Io { path: spec.out.clone(), source };
     let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&spec.out).map_err(io)?;
     let mut sensors = Sensors::discover(&spec.sensors_root);
@@ -149,7 +178,12 @@ pub fn run(
     let done = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let mut workers = Vec::new();
+    let mut cancelled = false;
     for k in 0..spec.workers {
+        if cancel.load(Ordering::Relaxed) {
+            cancelled = true;
+            break;
+        }
         let (count, halt) = (Arc::clone(&done), Arc::clone(&stop));
         let spawned = std::thread::Builder::new().name(format!("vernier-soak-{k}")).spawn(move || {
             while !halt.load(Ordering::Relaxed) {
@@ -161,6 +195,9 @@ pub fn run(
             Ok(handle) => workers.push(handle),
             Err(e) => {
                 stop.store(true, Ordering::Relaxed);
+                for w in workers {
+                    let _ = w.join();
+                }
                 return Err(SoakRunError::Io { path: spec.out.clone(), source: e });
             }
         }
@@ -169,8 +206,10 @@ pub fn run(
     let start = Instant::now();
     let (mut last_at, mut last_done) = (start, 0u64);
     let mut samples = 0;
-    let mut cancelled = false;
     let result = (|| {
+        if cancelled {
+            return Ok(());
+        }
         for k in 1..=ticks {
             let due = start + interval * k;
             while Instant::now() < due {
@@ -194,10 +233,11 @@ pub fn run(
         Ok(())
     })();
     stop.store(true, Ordering::Relaxed);
+    let started = workers.len();
     for w in workers {
         let _ = w.join();
     }
-    result.map(|()| SoakOutcome { samples, chunk_steps, chunk_ms, placeholders, workers: spec.workers, cancelled })
+    result.map(|()| SoakOutcome { samples, chunk_steps, chunk_ms, placeholders, workers: started, cancelled })
 }
 
 /// One chunk of the load: the canary's register-only arithmetic.
@@ -220,4 +260,50 @@ fn calibrate() -> (u64, f64) {
     let mut ms: Vec<f64> = (0..3).map(|_| time(steps).as_secs_f64() * 1e3).collect();
     ms.sort_by(f64::total_cmp);
     (steps, ms[1])
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+
+    fn spec(dir: &std::path::Path, workers: usize) -> SoakSpec {
+        let protocol = SoakProtocol { duration_s: 2.0, interval_s: 1.0, ..SoakProtocol::default() };
+        SoakSpec {
+            protocol,
+            workers,
+            out: dir.join("soak.csv"),
+            sensors_root: dir.join("no-sensors"),
+            context: Vec::new(),
+        }
+    }
+
+    // SPEC T2 (issue 45 item 6): more workers than 4 per logical CPU (and
+    // never more than 1024) is refused before a file is written or a thread
+    // started, saying the limit; the limit itself is taken.
+    #[test]
+    fn workers_past_the_limit_are_refused() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let max = max_workers();
+        assert!((1..=WORKERS_CAP).contains(&max));
+        for workers in [max + 1, 4_294_967_296, usize::MAX] {
+            let err = run(&spec(tmp.path(), workers), &AtomicBool::new(false), &mut |_, _| {}).expect_err("refused");
+            assert!(matches!(&err, SoakRunError::Invalid(m) if m.contains(&format!("at most {max}"))), "{err}");
+            assert!(!tmp.path().join("soak.csv").exists(), "nothing written");
+        }
+        assert!(check_workers(max).is_ok());
+        assert!(check_workers(0).is_err());
+    }
+
+    // SPEC T2, E1 (issue 45 item 6): a cancel already asked for while the
+    // workers start is honoured there: no worker starts, no sample is taken.
+    #[test]
+    fn a_cancel_while_workers_start_starts_none() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let cancel = AtomicBool::new(true);
+        let outcome = run(&spec(tmp.path(), max_workers()), &cancel, &mut |_, _| {}).expect("runs");
+        assert!(outcome.cancelled);
+        assert_eq!((outcome.workers, outcome.samples), (0, 0));
+    }
 }

@@ -188,6 +188,8 @@ vocabulary! {
     ResultCheck = "result check", Method, None;
     FirstTrialCheck = "first-trial check", Method, None;
     ProcessCleanup = "process cleanup", Method, None;
+    // A foreign command's writes (SPEC N13, R5): confined, or why not.
+    Confinement = "confinement", Method, None;
     Control = "control", Method, Some(Brevity::Column);
     Extends = "extends", Method, None;
     WindowCpu = "window CPU during the run", Method, None;
@@ -340,6 +342,7 @@ impl ConditionName {
                 | ConditionName::Extends
                 | ConditionName::WindowCpu
                 | ConditionName::CopiedFrom
+                | ConditionName::Confinement
         )
     }
 }

@@ -50,6 +50,11 @@ impl RowContext<'_> {
         self.conditions.states(ConditionName::Source)
     }
 
+    /// True when the harness pinned the run to a CPU (E8).
+    pub fn pinned(&self) -> bool {
+        self.conditions.value_of(ConditionName::PlacementUsed).is_some_and(|v| v.starts_with(PINNED_TO))
+    }
+
     /// A stated field of the snapshot, when it says something: a
     /// placeholder such as `?` or `n/a` states nothing (SPEC A2).
     pub fn stated(&self, field: EnvField) -> Option<String> {
@@ -344,6 +349,9 @@ impl RowContext<'_> {
 }
 
 /// What the harness records when no `--pin` was given (E8).
+/// How a row records the CPU it was pinned to: `pinned to CPU 1`.
+pub const PINNED_TO: &str = "pinned to CPU ";
+
 const NOT_PINNED: &str = "not pinned (no --pin given)";
 
 /// Whether a placement text says the control is there: the machine's

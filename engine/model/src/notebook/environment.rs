@@ -2,8 +2,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::error::NotebookError;
-
 /// One of the Environment fields, named exactly as the log names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EnvField {
@@ -65,7 +63,7 @@ impl EnvField {
         match self {
             EnvField::MachineOs => "CPU, logical CPUs, RAM, OS",
             EnvField::CompilerFlags => "compiler and its exact flags",
-            EnvField::Workbench => "L, B or D, then 'shared' or 'not shared'",
+            EnvField::Workbench => "L, B or D (or laptop, device), shared or not: \"laptop, shared\"",
             EnvField::PlacementControl => "available / not available on this platform",
             EnvField::CounterAccess => "available / not available",
             EnvField::PowerSource => "mains / battery",
@@ -81,6 +79,24 @@ impl EnvField {
         let name = name.trim();
         Self::ALL.into_iter().find(|f| f.label().eq_ignore_ascii_case(name))
     }
+
+    /// The field named `name` (as [`EnvField::from_label`]), or why none is.
+    pub fn named(name: &str) -> Result<Self, UnknownField> {
+        Self::from_label(name).ok_or_else(|| UnknownField {
+            given: name.trim().to_owned(),
+            fields: Self::ALL.map(|f| f.label()).join(", "),
+        })
+    }
+}
+
+/// An Environment field name that does not exist, with the fields that do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown Environment field '{given}'; the fields are: {fields}")]
+pub struct UnknownField {
+    /// The name given.
+    pub given: String,
+    /// Every field's label, comma-separated.
+    pub fields: String,
 }
 
 /// The three workbenches the course defines.
@@ -104,25 +120,61 @@ pub struct Workbench {
     pub shared_host: Option<bool>,
 }
 
+/// A Workbench value from which no one bench can be read. Its own error,
+/// not the notebook's: the notebook's error wraps it, so this module needs
+/// nothing of the notebook's others (no module cycle).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "cannot read '{text}' as a workbench: {why}; write its letter or word and whether the host is shared, \
+     e.g. \"L, shared\", \"laptop, not shared\" or \"B\""
+)]
+pub struct BadWorkbench {
+    /// What was written.
+    pub text: String,
+    /// Why no one bench could be read from it.
+    pub why: &'static str,
+}
+
 impl Workbench {
-    /// Reads `L`, `B shared`, `d, not shared`, … (empty clears the field).
-    pub fn parse(text: &str) -> Result<Self, NotebookError> {
-        let bad = || NotebookError::BadWorkbench(text.to_owned());
-        let text = text.trim();
-        let mut chars = text.chars();
-        let bench = match chars.next().map(|c| c.to_ascii_uppercase()) {
-            None => return Ok(Self::default()),
-            Some('L') => Bench::L,
-            Some('B') => Bench::B,
-            Some('D') => Bench::D,
-            Some(_) => return Err(bad()),
+    /// Reads what a person writes (SPEC N2): the bench by its letter or its
+    /// word (`L`, `laptop`; `B`; `D`, `device`), anywhere in the text, and
+    /// "shared" anywhere — "not shared", "unshared" or "dedicated" for a
+    /// host of one's own. `laptop, shared`, `L (shared host)` and `bench B`
+    /// all read; empty clears the field. Refused only when no bench, or more
+    /// than one, can be read, with an example of what reads.
+    pub fn parse(text: &str) -> Result<Self, BadWorkbench> {
+        let lower = text.trim().to_lowercase();
+        if lower.is_empty() {
+            return Ok(Self::default());
+        }
+        let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+        let bad = |why: &'static str| BadWorkbench { text: text.trim().to_owned(), why };
+        let mut benches: Vec<Bench> = Vec::new();
+        for word in &words {
+            let bench = match *word {
+                "l" | "laptop" => Bench::L,
+                "b" => Bench::B,
+                "d" | "device" | "phone" => Bench::D,
+                _ => continue,
+            };
+            if !benches.contains(&bench) {
+                benches.push(bench);
+            }
+        }
+        let bench = match benches.as_slice() {
+            [one] => *one,
+            [] => return Err(bad("it names no workbench")),
+            _ => return Err(bad("it names more than one workbench")),
         };
-        let rest = chars.as_str().trim_start_matches([' ', ',', ';', '-', '—', '·']).to_lowercase();
-        let shared_host = match rest.trim() {
-            "" => None,
-            "shared" | "shared host" | "host shared" => Some(true),
-            "not shared" | "unshared" | "dedicated" | "host not shared" => Some(false),
-            _ => return Err(bad()),
+        // "not shared", "isn't shared", "non-shared": a negation just before.
+        let negated = |at: usize| {
+            words[at.saturating_sub(2)..at].iter().any(|w| matches!(*w, "not" | "no" | "non" | "isn" | "never"))
+        };
+        let shared = words.iter().position(|w| matches!(*w, "shared" | "share" | "sharing"));
+        let shared_host = match shared {
+            Some(at) => Some(!negated(at)),
+            None if words.iter().any(|w| matches!(*w, "unshared" | "dedicated" | "exclusive")) => Some(false),
+            None => None,
         };
         Ok(Self { bench: Some(bench), shared_host })
     }
@@ -178,7 +230,7 @@ impl Environment {
     }
 
     /// Sets a field from text; the Workbench is parsed, the rest kept as typed.
-    pub fn set(&mut self, field: EnvField, value: &str) -> Result<(), NotebookError> {
+    pub fn set(&mut self, field: EnvField, value: &str) -> Result<(), BadWorkbench> {
         match self.text_mut(field) {
             Some(text) => *text = value.trim().to_owned(),
             None => self.workbench = Workbench::parse(value)?,
@@ -257,7 +309,19 @@ mod tests {
         env.set(EnvField::Workbench, "L not shared").expect("valid");
         assert_eq!(env.workbench, Workbench { bench: Some(Bench::L), shared_host: Some(false) });
         assert!(env.set(EnvField::Workbench, "X").is_err());
-        assert!(env.set(EnvField::Workbench, "L maybe").is_err());
+        // What a person writes (issue 49): the letter or the word, "shared"
+        // anywhere; refused only when no one bench can be read.
+        let read = |text: &str| Workbench::parse(text).map(|w| w.to_string());
+        assert_eq!(read("laptop, shared").expect("reads"), "L — shared host");
+        assert_eq!(read("L (shared host)").expect("reads"), "L — shared host");
+        assert_eq!(read("Workbench D, a phone on a desk").expect("reads"), "D");
+        assert_eq!(read("bench b — host isn't shared").expect("reads"), "B — not shared");
+        assert_eq!(read("laptop, dedicated").expect("reads"), "L — not shared");
+        assert_eq!(read("L maybe").expect("reads"), "L");
+        for unreadable in ["desktop", "B or D", "laptop or device"] {
+            let refused = read(unreadable).expect_err(unreadable).to_string();
+            assert!(refused.contains("e.g. \"L, shared\""), "{refused}");
+        }
         env.set(EnvField::PowerSource, " mains ").expect("valid");
         assert_eq!(env.get(EnvField::PowerSource), "mains");
     }

@@ -81,6 +81,13 @@ pub enum SaveStep {
     Rename,
     /// Flushing the folder so the rename is durable.
     SyncFolder,
+    /// Appending the change to the journal (a part-written line is never
+    /// read, SPEC N7).
+    Append,
+    /// Flushing the journal's new line to disk.
+    SyncJournal,
+    /// Removing the journal a new notebook.ron holds (compaction).
+    RemoveJournal,
 }
 
 impl std::fmt::Display for SaveStep {
@@ -98,6 +105,9 @@ impl std::fmt::Display for SaveStep {
             SaveStep::SyncTemp => "flushing the temporary file",
             SaveStep::Rename => "replacing the old file",
             SaveStep::SyncFolder => "flushing the folder",
+            SaveStep::Append => "appending the change to the journal",
+            SaveStep::SyncJournal => "flushing the journal",
+            SaveStep::RemoveJournal => "removing the journal folded into the notebook",
         })
     }
 }
@@ -108,8 +118,10 @@ impl std::fmt::Display for SaveStep {
 #[derive(Debug, thiserror::Error)]
 #[error(
     "saving failed while {step} ({source}); {}: {}",
-    if *step == SaveStep::SyncFolder {
+    if matches!(step, SaveStep::SyncFolder | SaveStep::SyncJournal) {
         "the new version is in place but may not have reached the disk"
+    } else if *step == SaveStep::RemoveJournal {
+        "the new version is in place"
     } else if *step == SaveStep::Wait {
         "nothing was changed"
     } else {
@@ -147,15 +159,18 @@ pub enum NotebookError {
     /// N5: discarding twice would overwrite the first reason.
     #[error("{0} is already discarded")]
     AlreadyDiscarded(super::run::RowRef),
+    /// A change in the journal that does not fit the notebook it follows.
+    #[error("{0}")]
+    Journal(String),
     /// A required text is empty.
     #[error("'{0}' must not be empty")]
     Empty(&'static str),
     /// An Environment field name that does not exist.
-    #[error("unknown Environment field '{0}'; the fields are: {fields}", fields = super::environment::EnvField::ALL.map(|f| f.label()).join(", "))]
-    UnknownField(String),
-    /// A Workbench value that is not L / B / D (+ shared or not).
-    #[error("'{0}' is not a workbench; write L, B or D, optionally followed by 'shared' or 'not shared'")]
-    BadWorkbench(String),
+    #[error(transparent)]
+    UnknownField(#[from] super::environment::UnknownField),
+    /// A Workbench value from which no one bench can be read.
+    #[error(transparent)]
+    BadWorkbench(#[from] super::environment::BadWorkbench),
     /// A citation whose URL or date is malformed.
     #[error("citation refused: {0}")]
     BadCitation(String),

@@ -38,6 +38,11 @@ pub(super) struct Snapshot {
 #[serde(rename = "Notebook", deny_unknown_fields)]
 pub(super) struct NotebookFile {
     schema: u32,
+    /// What the first line of the journal beside this file follows (see
+    /// [`super::store`]'s journal); absent before schema 6, and in a copy
+    /// of the notebook kept outside its folder (a workbook's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) journal: Option<String>,
     title: String,
     #[serde(with = "super::time")]
     created_at: DateTime<Utc>,
@@ -172,6 +177,7 @@ impl From<Notebook> for NotebookFile {
             .collect();
         NotebookFile {
             schema: nb.schema,
+            journal: None,
             title: nb.title,
             created_at: nb.created_at,
             environment: nb.environment,
@@ -244,5 +250,99 @@ impl TryFrom<NotebookFile> for Notebook {
             writing: file.writing,
             answers: file.answers,
         })
+    }
+}
+
+/// A run as a journal line holds it: whole, its stated Environment and
+/// conditions inline (a line stands alone; the snapshot table is the
+/// snapshot's).
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(rename = "Run", deny_unknown_fields)]
+pub(super) struct RunEntry {
+    number: u32,
+    #[serde(with = "super::time")]
+    recorded_at: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    discarded: Option<Discard>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stated: Option<Environment>,
+    measurement: Measurement,
+}
+
+impl From<&Run> for RunEntry {
+    fn from(r: &Run) -> Self {
+        Self {
+            number: r.number,
+            recorded_at: r.recorded_at,
+            discarded: r.discarded.clone(),
+            stated: r.stated.as_deref().cloned(),
+            measurement: (*r.measurement).clone(),
+        }
+    }
+}
+
+impl From<RunEntry> for Run {
+    fn from(r: RunEntry) -> Self {
+        Run {
+            number: r.number,
+            recorded_at: r.recorded_at,
+            discarded: r.discarded,
+            measurement: Arc::new(r.measurement),
+            stated: r.stated.map(Arc::new),
+        }
+    }
+}
+
+/// A soak as a journal line holds it, like [`RunEntry`].
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(rename = "Soak", deny_unknown_fields)]
+pub(super) struct SoakEntry {
+    number: u32,
+    #[serde(with = "super::time")]
+    recorded_at: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    discarded: Option<Discard>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stated: Option<Environment>,
+    protocol: SoakProtocol,
+    numbers: SoakNumbers,
+    conditions: Vec<Condition>,
+    raw_file: Option<RawFile>,
+    tag: Tag,
+    synthetic: bool,
+}
+
+impl From<&Soak> for SoakEntry {
+    fn from(s: &Soak) -> Self {
+        let s = s.clone();
+        Self {
+            number: s.number,
+            recorded_at: s.recorded_at,
+            discarded: s.discarded,
+            stated: s.stated,
+            protocol: s.protocol,
+            numbers: s.numbers,
+            conditions: s.conditions,
+            raw_file: s.raw_file,
+            tag: s.tag,
+            synthetic: s.synthetic,
+        }
+    }
+}
+
+impl From<SoakEntry> for Soak {
+    fn from(s: SoakEntry) -> Self {
+        Soak {
+            number: s.number,
+            recorded_at: s.recorded_at,
+            discarded: s.discarded,
+            protocol: s.protocol,
+            numbers: s.numbers,
+            conditions: s.conditions,
+            raw_file: s.raw_file,
+            tag: s.tag,
+            synthetic: s.synthetic,
+            stated: s.stated,
+        }
     }
 }

@@ -48,9 +48,9 @@ pub use condition::{
     Brevity, BriefPart, CONTROL, Condition, ConditionKind, ConditionName, Conditions, Facet, NO_PLACEMENT,
     brief_conditions, canary_ratio, canary_value, conditions_text,
 };
-pub use context::{FROM_ENVIRONMENT, NOT_RECORDED, RowContext};
+pub use context::{FROM_ENVIRONMENT, NOT_RECORDED, PINNED_TO, RowContext};
 pub use document::Document;
-pub use environment::{Bench, EnvField, Environment, Workbench};
+pub use environment::{BadWorkbench, Bench, EnvField, Environment, UnknownField, Workbench};
 pub use error::{CreateError, FolderError, LoadError, NotebookError, SaveError, SaveStep, create_folder};
 pub use figure::{MetricSpec, OwnFigure, Source};
 pub use kernel::{DEFAULT_MATMUL_N, DEFAULT_TILE, DEFAULT_WORKING_SET, KernelKind, KernelSpec};
@@ -105,6 +105,46 @@ pub struct Note {
     /// workbook (N12).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// Who wrote its words: a person, or Vernier (SPEC A20: Vernier's own
+    /// text is never an audit finding, and is known so by this, never by
+    /// reading the text).
+    #[serde(default, skip_serializing_if = "Author::is_person")]
+    pub by: Author,
+}
+
+/// Who wrote a note's words (SPEC A20).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Author {
+    /// A person: typed in the window, with `vernier note`, in a workbook
+    /// taken in by a merge, or the reason of a discard.
+    #[default]
+    Person,
+    /// Vernier, when it recorded a comparison, an import, an extension, a
+    /// soak, a rerun or a merge: generated from typed data.
+    Vernier,
+}
+
+impl Author {
+    fn is_person(&self) -> bool {
+        *self == Author::Person
+    }
+}
+
+impl Note {
+    /// A note as the log takes it: its text trimmed, never empty.
+    pub fn new(
+        text: &str,
+        about: Option<RowRef>,
+        source: Option<&str>,
+        by: Author,
+        at: DateTime<Utc>,
+    ) -> Result<Self, NotebookError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(NotebookError::Empty("note"));
+        }
+        Ok(Self { at, text: text.to_owned(), about, source: source.map(str::to_owned), by })
+    }
 }
 
 /// The source every edit taken in from a workbook is recorded with (N12).
@@ -193,7 +233,7 @@ impl Notebook {
 
     /// Sets an Environment field (any field, at any time; empty clears it).
     pub fn set_environment_field(&mut self, field: EnvField, value: &str) -> Result<(), NotebookError> {
-        self.environment.set(field, value)
+        Ok(self.environment.set(field, value)?)
     }
 
     /// Writes (or, empty, clears) the answer to a document's prompt (D2).
@@ -639,36 +679,46 @@ impl Notebook {
         }
         *slot = Some(Discard { reason: reason.to_owned(), at });
         let text = format!("Discarded {subject}: {reason}");
-        self.notes.push(Note { at, text, about: Some(subject), source: source.map(str::to_owned) });
+        self.notes.push(Note { at, text, about: Some(subject), source: source.map(str::to_owned), by: Author::Person });
         Ok(())
     }
 
-    /// Adds a free note.
+    /// Adds a free note a person wrote.
     pub fn add_note(&mut self, text: &str, at: DateTime<Utc>) -> Result<(), NotebookError> {
-        self.add_note_from(text, None, None, at)
+        self.add_note_from(text, None, None, Author::Person, at)
     }
 
-    /// Adds a note about `about`, from `source` when it did not come from
-    /// Vernier itself (N12: an edit taken in from a spreadsheet says so).
+    /// Adds a note Vernier wrote, from typed data (SPEC A20).
+    pub fn add_vernier_note(&mut self, text: &str, at: DateTime<Utc>) -> Result<(), NotebookError> {
+        self.add_note_from(text, None, None, Author::Vernier, at)
+    }
+
+    /// Adds a note about `about`, written `by`, from `source` when it did
+    /// not come from Vernier itself (N12: an edit taken in from a
+    /// spreadsheet says so).
     pub fn add_note_from(
         &mut self,
         text: &str,
         about: Option<RowRef>,
         source: Option<&str>,
+        by: Author,
         at: DateTime<Utc>,
     ) -> Result<(), NotebookError> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Err(NotebookError::Empty("note"));
-        }
-        self.notes.push(Note { at, text: text.to_owned(), about, source: source.map(str::to_owned) });
+        self.notes.push(Note::new(text, about, source, by, at)?);
         Ok(())
+    }
+
+    /// True when Vernier wrote `note` (SPEC A20): by its author, or, for a
+    /// note kept before notes said who wrote them, when it is word for
+    /// word the note Vernier adds when it records a comparison.
+    pub fn wrote(&self, note: &Note) -> bool {
+        note.by == Author::Vernier
+            || (note.source.is_none() && self.pairs.iter().any(|p| p.restated_by(self, &note.text)))
     }
 
     /// Sets an Environment field named by its label (`"Power source"`).
     pub fn set_environment(&mut self, field: &str, value: &str) -> Result<(), NotebookError> {
-        let field = EnvField::from_label(field).ok_or_else(|| NotebookError::UnknownField(field.to_owned()))?;
-        self.set_environment_field(field, value)
+        self.set_environment_field(EnvField::named(field)?, value)
     }
 
     /// The links from predictions to the rows that answer them, and the

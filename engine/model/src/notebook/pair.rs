@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Notebook, Run, RunColumn, Tag};
 use crate::display::{full_stop, inert_line};
-use crate::stats::{Comparison, Evidence, OrderCheck, Summary};
+use crate::stats::{Comparison, Evidence, Facts, OrderCheck, Summary};
 
 /// A comparison row, shown as `C{number}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -50,9 +50,11 @@ pub struct NewPair {
 }
 
 impl NewPair {
-    /// The verdict with its evidence, as [`Pair::evidence`] will say it.
-    pub fn evidence(&self) -> Evidence<'_> {
+    /// The verdict with its evidence, as [`Pair::evidence`] will say it
+    /// once its rows, of which `facts` tells, are recorded.
+    pub fn evidence(&self, facts: Facts) -> Evidence<'_> {
         Evidence::new(&self.verdict, [&self.labels[0], &self.labels[1]], self.paired.as_ref(), self.order.as_ref())
+            .with_facts(facts)
     }
 }
 
@@ -63,24 +65,43 @@ impl Pair {
     }
 
     /// The verdict with the paired ratio and the order check as its
-    /// evidence (SPEC S15): every face says the comparison through it.
-    pub fn evidence(&self) -> Evidence<'_> {
+    /// evidence (SPEC S15): every face says the comparison through it,
+    /// its advice fitted to what its two rows were (S17).
+    pub fn evidence<'a>(&'a self, nb: &Notebook) -> Evidence<'a> {
+        let arms: Vec<&Run> = self.runs.iter().filter_map(|&n| nb.run(n)).collect();
+        self.evidence_of(&arms)
+    }
+
+    /// The three readings without the facts advice needs: enough for the
+    /// paired ratio's and the order check's own lines.
+    fn readings(&self) -> Evidence<'_> {
         Evidence::new(&self.verdict, [&self.labels[0], &self.labels[1]], self.paired.as_ref(), self.order.as_ref())
+    }
+
+    /// [`Pair::evidence`] when the face holds the two rows, `arms`.
+    pub fn evidence_of<'a>(&'a self, arms: &[&Run]) -> Evidence<'a> {
+        let summaries = || arms.iter().map(|r| &r.measurement.summary);
+        self.readings().with_facts(Facts {
+            pinned: !arms.is_empty() && arms.iter().all(|r| r.context().pinned()),
+            trials: summaries().map(|s| s.n).min().unwrap_or(0),
+            imported: arms.iter().any(|r| r.context().imported()),
+            noisy: summaries().any(Summary::is_noisy),
+        })
     }
 
     /// The note Vernier adds when it records the comparison: its rows,
     /// `how` they were measured (`interleaved`, `imported from
     /// driver.csv`), then its evidence as its own row says it.
-    pub fn note(&self, how: &str) -> String {
-        format!("{}{how}: {}", self.note_opening(), full_stop(&self.evidence().passage(None)))
+    pub fn note(&self, nb: &Notebook, how: &str) -> String {
+        format!("{}{how}: {}", self.note_opening(), full_stop(&self.evidence(nb).passage(None)))
     }
 
     /// True when `text` is the comparison's [`Pair::note`]: it restates the
     /// evidence, derived from the two tagged rows, word for word — no
     /// result of its own to tag (A7), unlike a note a student writes.
-    pub fn restated_by(&self, text: &str) -> bool {
+    pub fn restated_by(&self, nb: &Notebook, text: &str) -> bool {
         text.strip_prefix(&self.note_opening())
-            .is_some_and(|rest| rest.ends_with(&format!(": {}", full_stop(&self.evidence().passage(None)))))
+            .is_some_and(|rest| rest.ends_with(&format!(": {}", full_stop(&self.evidence(nb).passage(None)))))
     }
 
     /// How [`Pair::note`] opens: `Comparison C1: runs 15 (A) and 16 (B), `.
@@ -106,7 +127,7 @@ impl Pair {
                 ratio.as_ref().map_or_else(String::new, |r| format!("IQR {}{}", r.iqr, order.unwrap_or_default()))
             }
             RunColumn::MinMax => ratio.as_ref().map_or_else(String::new, |r| format!("{} / {}", r.min, r.max)),
-            RunColumn::Conditions => self.evidence().order_line().unwrap_or_default(),
+            RunColumn::Conditions => self.readings().order_line().unwrap_or_default(),
             RunColumn::RawFile => String::new(),
             RunColumn::Tag => Tag::Derived.to_string(),
         })
@@ -114,7 +135,7 @@ impl Pair {
 
     /// The pair as one line beside its rows: label, arms, then the
     /// verdict with its evidence (SPEC S15), inert.
-    pub fn line(&self) -> String {
+    pub fn line(&self, nb: &Notebook) -> String {
         inert_line(format!(
             "{}: {} (run {}) vs {} (run {}) · {}",
             self.label(),
@@ -122,7 +143,7 @@ impl Pair {
             self.runs[0],
             self.labels[1],
             self.runs[1],
-            self.evidence().passage(None)
+            self.evidence(nb).passage(None)
         ))
     }
 
@@ -160,7 +181,7 @@ impl Pair {
         // conditions they were measured under, then what is derived from them.
         let derived = Tag::Derived;
         let tag = format!(" ({derived})");
-        let evidence = self.evidence().tagged(&tag);
+        let evidence = self.evidence(nb).tagged(&tag);
         let more: String = [evidence.paired_line(), evidence.order_line()]
             .into_iter()
             .flatten()

@@ -257,6 +257,43 @@ impl Edit {
         })
     }
 
+    /// Whether this very change is in `nb` already. The window saves a
+    /// change and only then has its keeper rewrite the recovery file (see
+    /// `gui::keeper`), so a kill in between leaves a saved change in the
+    /// file too; `recover` finds it here by its own time stamp and words
+    /// and does not add it twice. Changes that set a value (Environment,
+    /// answers, deadlines, a prediction's text) give the same notebook
+    /// applied twice and are never "already there"; a citation removed by
+    /// its number has nothing to be recognised by.
+    pub fn already_in(&self, nb: &Notebook) -> bool {
+        match self {
+            Edit::AddPrediction { text, at } | Edit::AddSoakPrediction { text, at, .. } => {
+                nb.predictions().iter().any(|p| p.recorded_at == *at && p.predict == text.predict && p.amends.is_none())
+            }
+            Edit::AmendPrediction { predict, at, .. } => {
+                nb.predictions().iter().any(|p| p.recorded_at == *at && p.predict == *predict && p.amends.is_some())
+            }
+            Edit::AnswerPrediction { number, by, at } => {
+                nb.answers().iter().any(|a| a.prediction == *number && a.by == *by && a.at == *at)
+            }
+            Edit::AddNote { text, at } => nb.notes().iter().any(|n| n.at == *at && n.text == *text),
+            Edit::Discard { run, at, .. } => {
+                nb.runs().iter().any(|r| r.number == *run && r.discarded.as_ref().is_some_and(|d| d.at == *at))
+            }
+            Edit::Record(recording) => recording.already_in(nb),
+            Edit::EditPrediction { .. }
+            | Edit::LockPredictions { .. }
+            | Edit::SetEnvironment { .. }
+            | Edit::StateRun { .. }
+            | Edit::Answer { .. }
+            | Edit::NotPart { .. }
+            | Edit::NoCitations(_)
+            | Edit::AddCitation(_)
+            | Edit::RemoveCitation(_)
+            | Edit::SetPlacement(_) => false,
+        }
+    }
+
     /// The change in words, as `vernier recover` lists it.
     pub fn describe(&self) -> String {
         let stamp = |at: &DateTime<Utc>| at.format("%Y-%m-%d %H:%M:%S UTC").to_string();
@@ -421,6 +458,21 @@ impl Recording {
         }
     }
 
+    /// Whether these rows are in `nb` already: its first run (or soak)
+    /// with the same time stamp and measurement, or, for a recording of
+    /// notes alone, its first note.
+    fn already_in(&self, nb: &Notebook) -> bool {
+        if let Some(first) = self.runs.first() {
+            nb.runs().iter().any(|r| r.recorded_at == first.at && *r.measurement == first.measurement)
+        } else if let Some(first) = self.soaks.first() {
+            nb.soaks().iter().any(|s| s.recorded_at == first.at && s.numbers == first.numbers)
+        } else if let Some(first) = self.notes.first() {
+            nb.notes().iter().any(|n| n.at == first.at && n.text == first.text)
+        } else {
+            false
+        }
+    }
+
     /// Adds the rows to `nb`: the runs take the next numbers there, and
     /// their comparisons, sweeps and notes name them by those. When they are
     /// not the numbers the recording was made with (another program
@@ -487,7 +539,7 @@ impl Recording {
                 Some(said) => format!("{} ({said})", note.text),
                 None => note.text.clone(),
             };
-            work.add_note_from(&text, about, note.source.as_deref(), note.at)?;
+            work.add_note_from(&text, about, note.source.as_deref(), note.by, note.at)?;
         }
         *nb = work;
         Ok(Applied {
@@ -552,6 +604,133 @@ pub struct Unsaved {
     pub why: String,
     /// The changes, in the order they were made.
     pub edits: Vec<Edit>,
+    /// Where it was written and for which notebook (issue 45 item 8); a
+    /// file without it (written before Vernier said so, or by hand) is of
+    /// unknown origin and is applied only when named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
+}
+
+impl Unsaved {
+    /// `edits` kept now, for the reason `why`, by this process for the
+    /// notebook `origin` names.
+    pub fn new(edits: Vec<Edit>, why: &str, at: DateTime<Utc>, origin: Origin) -> Self {
+        Self { schema: RECOVERY_SCHEMA, written_at: at, why: why.to_owned(), edits, origin: Some(origin) }
+    }
+}
+
+/// Where and by whom a recovery file was written, and for which notebook:
+/// what tells a window's own file from one copied in with someone's folder
+/// or planted there (issue 45 item 8).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Origin {
+    /// The machine's name.
+    pub host: String,
+    /// The process that wrote it.
+    pub pid: u32,
+    /// When that process started (`os::process_info::started`), so a later
+    /// process with the same pid is not taken for it.
+    pub started: Option<String>,
+    /// The notebook's folder, as the writer named it.
+    pub folder: String,
+    /// The notebook's title then.
+    pub title: String,
+    /// When that notebook was created: with the title, its identity.
+    #[serde(with = "time")]
+    pub created_at: DateTime<Utc>,
+    /// Written by a window still running, which may yet save these changes
+    /// itself (the file it keeps from the moment a change is made, so that
+    /// no ending — a lost display, a crash, a SIGKILL — loses one).
+    pub running: bool,
+}
+
+impl Origin {
+    /// This process, writing for the notebook in `dir` titled `title` and
+    /// created at `created_at`.
+    pub fn here(dir: &Path, title: &str, created_at: DateTime<Utc>, running: bool) -> Self {
+        let pid = std::process::id();
+        Self {
+            host: crate::os::process_info::host(),
+            pid,
+            started: crate::os::process_info::started(pid),
+            folder: dir.display().to_string(),
+            title: title.to_owned(),
+            created_at,
+            running,
+        }
+    }
+}
+
+/// Whose a recovery file is, as judged against the notebook beside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Provenance {
+    /// Written on this host for this notebook by a window that has ended
+    /// (or closed with it): applied by `recover --apply`.
+    Ours,
+    /// It does not say where it was written.
+    Unknown,
+    /// Written on another machine.
+    OtherHost(String),
+    /// Written for another notebook (another title or creation time).
+    OtherNotebook {
+        /// Its title.
+        title: String,
+        /// When it was created.
+        created_at: DateTime<Utc>,
+    },
+    /// Kept by a Vernier window that is still running: it saves these
+    /// changes itself, and applying them too would add them twice.
+    Running(u32),
+}
+
+impl Provenance {
+    /// Judges `unsaved` against the notebook it sits beside.
+    pub fn of(unsaved: &Unsaved, notebook: &Notebook) -> Self {
+        let Some(origin) = &unsaved.origin else { return Self::Unknown };
+        if origin.host != crate::os::process_info::host() {
+            return Self::OtherHost(origin.host.clone());
+        }
+        if origin.title != notebook.title || origin.created_at != notebook.created_at {
+            return Self::OtherNotebook { title: origin.title.clone(), created_at: origin.created_at };
+        }
+        if Self::still_running(origin) {
+            return Self::Running(origin.pid);
+        }
+        Self::Ours
+    }
+
+    /// True when `origin` is a running window's live file, its process alive.
+    fn still_running(origin: &Origin) -> bool {
+        origin.running
+            && origin.host == crate::os::process_info::host()
+            && match &origin.started {
+                Some(started) => crate::os::process_info::is_alive(origin.pid, started) != Some(false),
+                None => crate::os::process_info::started(origin.pid).is_some(),
+            }
+    }
+
+    /// Whether `recover --apply` and the window apply it without its name.
+    pub fn applies_unasked(&self) -> bool {
+        matches!(self, Self::Ours)
+    }
+
+    /// The file's origin in words, said beside its name.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Ours => "written on this host for this notebook".to_owned(),
+            Self::Unknown => "of unknown origin: it does not say which host, process or notebook wrote it".to_owned(),
+            Self::OtherHost(host) => format!("written on another host (“{}”)", crate::display::inert(host)),
+            Self::OtherNotebook { title, created_at } => format!(
+                "written for another notebook (“{}”, created {})",
+                crate::display::inert(title),
+                created_at.format("%Y-%m-%d %H:%M:%S UTC")
+            ),
+            Self::Running(pid) => {
+                format!("kept by a Vernier window still running (pid {pid}), which saves these changes itself")
+            }
+        }
+    }
 }
 
 /// Why a recovery file could not be written or read.
@@ -581,20 +760,24 @@ pub enum RecoveryError {
     },
 }
 
-/// Writes `edits` to a new recovery file beside the notebook in `dir`,
+/// The text of a recovery file.
+fn text_of(dir: &Path, unsaved: &Unsaved) -> Result<String, RecoveryError> {
+    let config = ron::ser::PrettyConfig::new().struct_names(true).new_line("\n");
+    let text = ron::ser::to_string_pretty(unsaved, config)
+        .map_err(|e| RecoveryError::Write { path: dir.to_path_buf(), source: std::io::Error::other(e) })?;
+    Ok(format!(
+        "// Changes the Vernier window could not save to notebook.ron. `vernier recover` shows them; `--apply` applies them.\n{text}\n"
+    ))
+}
+
+/// Writes `unsaved` to a new recovery file beside the notebook in `dir`,
 /// `notebook.unsaved-<UTC time>.ron`: staged in a temporary file created
 /// new, synced, then linked to its name, which fails rather than replace
 /// anything (a file, or a link planted there) — so it is never written
 /// through a link — and the folder synced. Returns its path.
-pub fn keep(dir: &Path, edits: &[Edit], why: &str, at: DateTime<Utc>) -> Result<PathBuf, RecoveryError> {
-    let unsaved = Unsaved { schema: RECOVERY_SCHEMA, written_at: at, why: why.to_owned(), edits: edits.to_vec() };
-    let config = ron::ser::PrettyConfig::new().struct_names(true).new_line("\n");
-    let text = ron::ser::to_string_pretty(&unsaved, config)
-        .map_err(|e| RecoveryError::Write { path: dir.to_path_buf(), source: std::io::Error::other(e) })?;
-    let text = format!(
-        "// Changes the Vernier window could not save to notebook.ron. `vernier recover` shows them; `--apply` applies them.\n{text}\n"
-    );
-    let stamp = at.format("%Y%m%dT%H%M%S%.3fZ");
+pub fn keep(dir: &Path, unsaved: &Unsaved) -> Result<PathBuf, RecoveryError> {
+    let text = text_of(dir, unsaved)?;
+    let stamp = unsaved.written_at.format("%Y%m%dT%H%M%S%.3fZ");
     let mut last = None;
     for n in 0..100u32 {
         let suffix = if n == 0 { String::new() } else { format!("-{n}") };
@@ -611,6 +794,18 @@ pub fn keep(dir: &Path, edits: &[Edit], why: &str, at: DateTime<Utc>) -> Result<
 
 /// `bytes` into a new file at `path`, whole or not at all.
 fn write_new(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    // A hard link is created new: it never replaces what is at `path`.
+    staged(dir, path, bytes, |temp, path| std::fs::hard_link(temp, path))
+}
+
+/// `bytes` staged in a temporary file created new beside `path` and synced,
+/// then put at `path` by `place`; the temporary removed and the folder synced.
+fn staged(
+    dir: &Path,
+    path: &Path,
+    bytes: &[u8],
+    place: impl FnOnce(&Path, &Path) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let staged = (|| {
@@ -618,13 +813,55 @@ fn write_new(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         file.write_all(bytes)?;
         file.sync_all()?;
         drop(file);
-        // A hard link is created new: it never replaces what is at `path`.
-        std::fs::hard_link(&temp, path)
+        place(&temp, path)
     })();
     // The temporary is ours alone (created new); the name holds the file now.
     let _ = std::fs::remove_file(&temp);
     staged?;
     crate::os::fs::sync_dir(dir)
+}
+
+/// The recovery file a running window keeps beside its notebook from the
+/// moment a change is made until the change is on disk (issue 45 item 4):
+/// written new the first time ([`keep`]), then replaced whole by a rename
+/// of a new temporary over it (a rename replaces the name, never writes
+/// through a link planted there), removed once nothing is pending. So
+/// however the window ends — a lost display, a panic, a SIGKILL — what it
+/// had not saved is on disk for `vernier recover`.
+#[derive(Debug)]
+pub struct Kept {
+    dir: PathBuf,
+    path: Option<PathBuf>,
+}
+
+impl Kept {
+    /// Nothing kept yet for the notebook in `dir`.
+    pub fn new(dir: &Path) -> Self {
+        Self { dir: dir.to_path_buf(), path: None }
+    }
+
+    /// Keeps `unsaved` (replacing what this handle kept before); returns its path.
+    pub fn write(&mut self, unsaved: &Unsaved) -> Result<PathBuf, RecoveryError> {
+        let Some(path) = &self.path else {
+            let path = keep(&self.dir, unsaved)?;
+            self.path = Some(path.clone());
+            return Ok(path);
+        };
+        let text = text_of(&self.dir, unsaved)?;
+        staged(&self.dir, path, text.as_bytes(), crate::os::fs::rename_over)
+            .map_err(|source| RecoveryError::Write { path: path.clone(), source })?;
+        Ok(path.clone())
+    }
+
+    /// Nothing is pending any more: the file goes (one already gone — applied
+    /// by `recover`, removed by hand — is fine).
+    pub fn clear(&mut self) -> Result<(), RecoveryError> {
+        let Some(path) = self.path.take() else { return Ok(()) };
+        match std::fs::remove_file(&path) {
+            Err(source) if source.kind() != std::io::ErrorKind::NotFound => Err(RecoveryError::Write { path, source }),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// The pending recovery files in `dir`, oldest name first.
@@ -665,27 +902,61 @@ pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Unsaved, RecoveryError> {
     Ok(unsaved)
 }
 
-/// Each change of a recovery file in words, and `Err(why)` when the log's
-/// rules would refuse it.
-pub type Weighed = Vec<(String, Result<(), String>)>;
+/// What becomes of one change of a recovery file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fate {
+    /// Applied (or, weighed, would be), with what it said.
+    Applied(String),
+    /// The notebook holds this very change already ([`Edit::already_in`]):
+    /// not added again.
+    AlreadyThere,
+    /// The log's rules refuse it, with why.
+    Refused(String),
+}
 
-/// Each change of a recovery file in words, with why the notebook's rules
-/// would refuse it now (tried on a copy of `notebook`, in order, so a
-/// change that depends on an earlier one is weighed after it).
+impl Fate {
+    /// Tries `edit` on `nb`.
+    fn of(edit: &Edit, nb: &mut Notebook) -> Self {
+        if edit.already_in(nb) {
+            return Self::AlreadyThere;
+        }
+        match edit.apply(nb) {
+            Ok(applied) => Self::Applied(applied.message),
+            Err(e) => Self::Refused(e.to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Fate {
+    /// How `recover` and the window say it after the change's words.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Applied(said) => f.write_str(said),
+            Self::AlreadyThere => {
+                f.write_str("already in the notebook (saved before its window ended): not added again")
+            }
+            Self::Refused(why) => f.write_str(why),
+        }
+    }
+}
+
+/// Each change of a recovery file in words, and what applying it now
+/// would do.
+pub type Weighed = Vec<(String, Fate)>;
+
+/// Each change of a recovery file in words, with what applying it now
+/// would do (tried on a copy of `notebook`, in order, so a change that
+/// depends on an earlier one is weighed after it).
 pub fn weigh(notebook: &Notebook, unsaved: &Unsaved) -> Weighed {
     let mut copy = notebook.clone();
-    unsaved
-        .edits
-        .iter()
-        .map(|edit| (edit.describe(), edit.apply(&mut copy).map(drop).map_err(|e| e.to_string())))
-        .collect()
+    unsaved.edits.iter().map(|edit| (edit.describe(), Fate::of(edit, &mut copy))).collect()
 }
 
 /// What [`apply_file`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recovered {
     /// Each change in words, with its message once applied or why it was refused.
-    pub changes: Vec<(String, Result<String, String>)>,
+    pub changes: Vec<(String, Fate)>,
     /// Where the file now is: renamed to `….applied.ron` once its changes
     /// are on disk; unchanged when nothing was applied.
     pub kept_as: PathBuf,
@@ -694,33 +965,55 @@ pub struct Recovered {
 impl Recovered {
     /// How many changes reached the notebook.
     pub fn applied(&self) -> usize {
-        self.changes.iter().filter(|(_, r)| r.is_ok()).count()
+        self.count(|f| matches!(f, Fate::Applied(_)))
+    }
+
+    /// How many were in the notebook already.
+    pub fn already_there(&self) -> usize {
+        self.count(|f| matches!(f, Fate::AlreadyThere))
+    }
+
+    /// How many the log's rules refused.
+    pub fn refused(&self) -> usize {
+        self.count(|f| matches!(f, Fate::Refused(_)))
+    }
+
+    fn count(&self, which: impl Fn(&Fate) -> bool) -> usize {
+        self.changes.iter().filter(|(_, fate)| which(fate)).count()
     }
 }
 
 /// Applies the recovery file at `path` to the notebook in `dir` as one
 /// change under the folder's lock ([`store::change`]): each change the
-/// log's rules allow, the others listed with why. Once saved, the file is
-/// renamed to `….applied.ron` beside it (kept as the record of what was
-/// applied, and no longer pending). When every change is refused nothing
-/// is saved and the file stays pending.
+/// log's rules allow and the notebook does not hold already, the others
+/// listed with why. Once nothing in it is pending — its changes saved, or
+/// all of them in the notebook already — the file is renamed to
+/// `….applied.ron` beside it (kept as the record of what was applied).
+/// When the rules refuse a change and nothing is applied, nothing is saved
+/// and the file stays pending.
+///
+/// A file kept by a window still running is never applied (the window
+/// saves its changes itself): callers judge the rest ([`Provenance`]).
 pub fn apply_file(dir: &Path, path: &Path) -> Result<Recovered, ApplyError> {
     let unsaved = read(path)?;
+    if let Some(origin) = unsaved.origin.as_ref().filter(|o| Provenance::still_running(o)) {
+        return Err(ApplyError::Running { path: path.to_path_buf(), pid: origin.pid });
+    }
     let outcome = store::change(dir, |nb| {
-        let changes: Vec<(String, Result<String, String>)> = unsaved
-            .edits
-            .iter()
-            .map(|edit| (edit.describe(), edit.apply(nb).map(|a| a.message).map_err(|e| e.to_string())))
-            .collect();
-        if changes.iter().all(|(_, r)| r.is_err()) {
-            return Err(AllRefused(changes));
+        let changes: Vec<(String, Fate)> =
+            unsaved.edits.iter().map(|edit| (edit.describe(), Fate::of(edit, nb))).collect();
+        if !changes.iter().any(|(_, fate)| matches!(fate, Fate::Applied(_))) {
+            return Err(NothingApplied(changes));
         }
         Ok(changes)
     });
     let changes = match outcome {
         Ok((changes, _)) => changes,
-        Err(store::ChangeError::Refused(AllRefused(changes))) => {
-            return Ok(Recovered { changes, kept_as: path.to_path_buf() });
+        Err(store::ChangeError::Refused(NothingApplied(changes))) => {
+            if changes.iter().any(|(_, fate)| matches!(fate, Fate::Refused(_))) {
+                return Ok(Recovered { changes, kept_as: path.to_path_buf() });
+            }
+            changes
         }
         Err(store::ChangeError::Load(e)) => return Err(ApplyError::Change(store::ChangeError::Load(e))),
         Err(store::ChangeError::Save(e)) => return Err(ApplyError::Change(store::ChangeError::Save(e))),
@@ -732,17 +1025,17 @@ pub fn apply_file(dir: &Path, path: &Path) -> Result<Recovered, ApplyError> {
     Ok(Recovered { changes, kept_as })
 }
 
-/// Every change of a recovery file was refused: nothing to save.
+/// No change of a recovery file was applied: nothing to save.
 #[derive(Debug)]
-struct AllRefused(Vec<(String, Result<String, String>)>);
+struct NothingApplied(Vec<(String, Fate)>);
 
-impl std::fmt::Display for AllRefused {
+impl std::fmt::Display for NothingApplied {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("every change is refused")
+        f.write_str("no change is applied")
     }
 }
 
-impl std::error::Error for AllRefused {}
+impl std::error::Error for NothingApplied {}
 
 /// Why [`apply_file`] failed.
 #[derive(Debug, thiserror::Error)]
@@ -753,6 +1046,17 @@ pub enum ApplyError {
     /// The notebook could not be loaded or saved; nothing was applied.
     #[error(transparent)]
     Change(store::ChangeError),
+    /// A window still running keeps it and will save its changes itself.
+    #[error(
+        "{} is kept by a Vernier window still running (pid {pid}), which saves these changes itself; not applied",
+        crate::display::inert(&path.display().to_string())
+    )]
+    Running {
+        /// The file.
+        path: PathBuf,
+        /// The window's process.
+        pid: u32,
+    },
     /// The changes are saved, but the file could not be renamed: it still
     /// looks pending, and applying it again would add them twice.
     #[error(
@@ -807,7 +1111,13 @@ mod tests {
             points: vec![vec!["1".into()], vec!["2".into()]],
         };
         nb.record_sweep(sweep, vec![a, b], at)?;
-        nb.add_note_from(&format!("runs {a} and {b} are one scan"), Some(RowRef::Run(a)), None, at)?;
+        nb.add_note_from(
+            &format!("runs {a} and {b} are one scan"),
+            Some(RowRef::Run(a)),
+            None,
+            crate::notebook::Author::Vernier,
+            at,
+        )?;
         Ok(Applied { message: format!("recorded runs {a} and {b}"), runs: vec![a, b], failed: false })
     }
 
@@ -889,7 +1199,8 @@ mod tests {
         std::fs::write(&target, "untouched").expect("target");
         let name = format!("{RECOVERY_PREFIX}{}{RECOVERY_SUFFIX}", at.format("%Y%m%dT%H%M%S%.3fZ"));
         std::os::unix::fs::symlink(&target, dir.join(&name)).expect("plant");
-        let path = keep(dir, &edits, "why", at).expect("kept");
+        let origin = Origin::here(dir, "t", at, false);
+        let path = keep(dir, &Unsaved::new(edits.to_vec(), "why", at, origin)).expect("kept");
         assert_ne!(path, dir.join(&name), "another name than the link's");
         assert_eq!(std::fs::read_to_string(&target).expect("read"), "untouched");
         assert_eq!(read(&path).expect("reads").edits, edits);
@@ -902,6 +1213,112 @@ mod tests {
         );
     }
 
+    // SPEC N10 (issue 45 item 4): a running window's file is written new,
+    // then replaced whole in place as its pending changes change, and goes
+    // once nothing is pending; a file already gone is no error.
+    #[test]
+    fn a_kept_file_is_rewritten_in_place_and_removed_when_empty() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let dir = tmp.path();
+        let at = Utc::now();
+        let nb = Notebook::new("t", at);
+        let unsaved = |texts: &[&str]| {
+            let edits = texts.iter().map(|t| Edit::AddNote { text: (*t).into(), at }).collect();
+            Unsaved::new(edits, "pending", at, Origin::here(dir, &nb.title, nb.created_at, true))
+        };
+        let mut kept = Kept::new(dir);
+        let first = kept.write(&unsaved(&["one"])).expect("written");
+        let second = kept.write(&unsaved(&["one", "two"])).expect("rewritten");
+        assert_eq!(first, second, "the same file");
+        assert_eq!(read(&second).expect("reads").edits.len(), 2);
+        assert_eq!(pending(dir), std::slice::from_ref(&second), "one file, no temporary");
+        kept.clear().expect("cleared");
+        assert!(pending(dir).is_empty());
+        let again = kept.write(&unsaved(&["three"])).expect("a new file");
+        std::fs::remove_file(&again).expect("removed by hand");
+        kept.clear().expect("a file already gone is fine");
+    }
+
+    // SPEC N10 (issue 45 item 8): a recovery file says where, when and for
+    // which notebook it was written; one of unknown origin, from another
+    // host or for another notebook is named as such, and one a running
+    // window keeps is never applied.
+    #[test]
+    fn a_recovery_file_is_judged_by_where_it_was_written() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let dir = tmp.path();
+        let at = Utc::now();
+        let nb = Notebook::new("mine", at);
+        let edits = vec![Edit::AddNote { text: "n".into(), at }];
+        let ours = Unsaved::new(edits.clone(), "why", at, Origin::here(dir, &nb.title, nb.created_at, false));
+        assert_eq!(Provenance::of(&ours, &nb), Provenance::Ours);
+        assert!(Provenance::of(&ours, &nb).applies_unasked());
+        let unknown = Unsaved { origin: None, ..ours.clone() };
+        assert_eq!(Provenance::of(&unknown, &nb), Provenance::Unknown);
+        let mut far = ours.clone();
+        far.origin.as_mut().expect("origin").host = "elsewhere".into();
+        assert_eq!(Provenance::of(&far, &nb), Provenance::OtherHost("elsewhere".into()));
+        let theirs = Notebook::new("theirs", at);
+        assert!(matches!(Provenance::of(&ours, &theirs), Provenance::OtherNotebook { .. }));
+        assert!(Provenance::of(&ours, &theirs).describe().contains("another notebook (“mine”"));
+        // This test process is alive: its running window's file is live.
+        let live = Unsaved::new(edits, "pending", at, Origin::here(dir, &nb.title, nb.created_at, true));
+        assert_eq!(Provenance::of(&live, &nb), Provenance::Running(std::process::id()));
+        for judged in [Provenance::Unknown, Provenance::OtherHost("x".into()), Provenance::Running(1)] {
+            assert!(!judged.applies_unasked(), "{judged:?}");
+        }
+        let path = keep(dir, &live).expect("kept");
+        assert!(matches!(apply_file(dir, &path), Err(ApplyError::Running { .. })));
+        // Read back whole, the origin included.
+        assert_eq!(read(&path).expect("reads").origin, live.origin);
+    }
+
+    // SPEC N10 (issue 45 item 4): a window killed after a save and before
+    // its keeper rewrote the recovery file leaves saved changes in it. The
+    // file's note, prediction, answer and recorded rows that the notebook
+    // holds already (same time stamp and words) are said to be there and
+    // not added again; the one change that is not there is applied once.
+    #[test]
+    fn a_change_saved_before_its_window_ended_is_not_applied_twice() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let dir = tmp.path().join("nb");
+        let at = Utc::now();
+        let nb = store::create(&dir, "t", at).expect("create");
+        let text = PredictionText { experiment: "E".into(), predict: "p".into(), why: "w".into(), figure: None };
+        let mut window = nb.clone();
+        let counts = window.counts();
+        let applied = record_scan(&mut window, at).expect("records");
+        let saved = vec![
+            Edit::AddNote { text: "saved".into(), at },
+            Edit::AddPrediction { text, at },
+            Edit::Record(Recording::capture(&window, counts, &applied)),
+        ];
+        store::change(&dir, |nb| saved.iter().try_for_each(|e| e.apply(nb).map(drop))).expect("the window's save");
+        let on_disk = store::load(&dir).expect("loads");
+        let edits = [saved.clone(), vec![Edit::AddNote { text: "not saved".into(), at }]].concat();
+        let origin = Origin::here(&dir, &nb.title, nb.created_at, false);
+        let path = keep(&dir, &Unsaved::new(edits, "killed", at, origin.clone())).expect("kept");
+        let fates: Vec<Fate> = weigh(&on_disk, &read(&path).expect("reads")).into_iter().map(|(_, f)| f).collect();
+        assert!(matches!(
+            fates.as_slice(),
+            [Fate::AlreadyThere, Fate::AlreadyThere, Fate::AlreadyThere, Fate::Applied(_)]
+        ));
+        let recovered = apply_file(&dir, &path).expect("applies");
+        assert_eq!((recovered.applied(), recovered.already_there(), recovered.refused()), (1, 3, 0));
+        let back = store::load(&dir).expect("loads");
+        let notes: Vec<&str> = back.notes().iter().map(|n| n.text.as_str()).filter(|t| t.contains("saved")).collect();
+        assert_eq!(notes, ["saved", "not saved"]);
+        assert_eq!((back.predictions().len(), back.runs().len(), back.sweeps().len()), (1, 2, 1));
+        // A file whose every change is there already is no longer pending,
+        // and nothing is written.
+        let path = keep(&dir, &Unsaved::new(saved, "killed", at, origin)).expect("kept");
+        let before = std::fs::read(dir.join(store::NOTEBOOK_FILE)).expect("read");
+        let recovered = apply_file(&dir, &path).expect("applies");
+        assert_eq!((recovered.applied(), recovered.already_there()), (0, 3));
+        assert!(!path.exists() && recovered.kept_as.exists(), "renamed to …applied.ron");
+        assert_eq!(std::fs::read(dir.join(store::NOTEBOOK_FILE)).expect("read"), before);
+    }
+
     // SPEC N10: the fuzz target's seed is a recovery file this build reads,
     // and weighing it says which change the rules refuse (a run that is not there).
     #[test]
@@ -909,7 +1326,7 @@ mod tests {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../fuzz/seeds/recovery/two-changes.ron");
         let unsaved = read(Path::new(path)).expect("the seed reads");
         let weighed = weigh(&Notebook::new("t", Utc::now()), &unsaved);
-        let refused: Vec<bool> = weighed.iter().map(|(_, r)| r.is_err()).collect();
+        let refused: Vec<bool> = weighed.iter().map(|(_, f)| matches!(f, Fate::Refused(_))).collect();
         assert_eq!(refused, [false, false, true], "{weighed:?}");
     }
 }

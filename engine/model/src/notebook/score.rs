@@ -96,14 +96,17 @@ fn phrase(word: Word, observed: &str, by: f64) -> String {
     }
 }
 
-/// A ratio figure against a comparison (S7, S11): the ratio of the
-/// medians, arms oriented as the figure names them. When S7 claims a
-/// difference the figure held or missed; when it cannot resolve one, a
-/// tolerance that includes 1 held, and any other missed only when the
-/// paired ratio's IQR lies wholly outside the tolerance — else it is
-/// unresolvable. A comparison that claims nothing for another reason than
-/// noise (S13, S14, S16: S7's difference stands but a guard took the claim
-/// away) is unresolvable.
+/// A ratio figure against a comparison (S7, S11, S17): scored from the same
+/// evidence as the verdict. When S7 claims a difference the ratio of the
+/// medians, arms oriented as the figure names them, holds or misses — but
+/// never holds while the paired ratio lies outside the tolerance. When S7
+/// cannot resolve one and the pairs agree (their middle half on one side of
+/// 1), the paired ratio is what was observed, and it holds or misses. When
+/// the pairs fall on both sides of 1, a tolerance that includes 1 (and the
+/// paired ratio) held, one whose tolerance the paired ratio's IQR lies
+/// wholly outside missed, and any other is unresolvable. A comparison that
+/// claims nothing for another reason than noise (S13, S14, S16: S7's
+/// difference stands but a guard took the claim away) is unresolvable.
 pub fn score_ratio(
     value: f64,
     tolerance: Tolerance,
@@ -119,9 +122,26 @@ pub fn score_ratio(
     };
     let observed = format!("{}×", times(ratio));
     let (low, high) = tolerance.range(value);
+    // The paired ratio, oriented: its median and its middle half.
+    let pairs = paired.map(|p| {
+        let (a, b) = (orient(p.p25), orient(p.p75));
+        (orient(p.median), a.min(b), a.max(b))
+    });
+    let paired_within = pairs.is_none_or(|(median, _, _)| tolerance.holds(value, median));
     if verdict.claimed {
-        let word = if tolerance.holds(value, ratio) { Word::Held } else { Word::Missed };
-        let text = phrase(word, &observed, ratio / value);
+        let word = match (tolerance.holds(value, ratio), paired_within) {
+            (true, true) => Word::Held,
+            (true, false) => Word::Unresolvable,
+            (false, _) => Word::Missed,
+        };
+        let text = match (word, pairs) {
+            (Word::Unresolvable, Some((median, _, _))) => format!(
+                "unresolvable (the medians' ratio {observed} lies within {predicted}, but the paired ratio {}× does \
+                 not)",
+                times(median)
+            ),
+            _ => phrase(word, &observed, ratio / value),
+        };
         return Outcome { word, predicted, observed, text };
     }
     let noise_only = verdict.difference <= verdict.iqr_a + verdict.iqr_b;
@@ -130,17 +150,26 @@ pub fn score_ratio(
             format!("unresolvable (observed {observed}, but the comparison claims nothing: {})", verdict.verdict);
         return Outcome { word: Word::Unresolvable, predicted, observed, text };
     }
+    // S15: the IQR-sum rule cannot resolve the medians, but pair by pair
+    // every middle-half ratio points one way: that is the observation.
+    if let Some((median, p25, p75)) = pairs.filter(|(_, p25, p75)| *p75 < 1.0 || *p25 > 1.0) {
+        let word = if tolerance.holds(value, median) { Word::Held } else { Word::Missed };
+        let observed = format!("paired {}× (middle half {}–{})", times(median), times(p25), times(p75));
+        let by = match word {
+            Word::Missed => format!(", {}× the prediction", times(median / value)),
+            _ => String::new(),
+        };
+        let text =
+            format!("{} (observed {observed}{by}; the medians alone are no difference S7 can resolve)", word.as_str());
+        return Outcome { word, predicted, observed, text };
+    }
     let observed = format!("{observed}, no difference S7 can resolve");
-    if (low..=high).contains(&1.0) {
+    if (low..=high).contains(&1.0) && paired_within {
         let text = format!("held (observed no resolvable difference, and 1 lies within {predicted})");
         return Outcome { word: Word::Held, predicted, observed, text };
     }
-    let range = paired.map(|p| {
-        let (a, b) = (orient(p.p25), orient(p.p75));
-        (a.min(b), a.max(b))
-    });
-    match range {
-        Some((p25, p75)) if p75 < low || p25 > high => {
+    match pairs {
+        Some((_, p25, p75)) if p75 < low || p25 > high => {
             let text = format!(
                 "missed (observed no resolvable difference, and the paired ratio's IQR {}–{} lies outside {predicted}, \
                  {}× the prediction)",
@@ -150,7 +179,7 @@ pub fn score_ratio(
             );
             Outcome { word: Word::Missed, predicted, observed, text }
         }
-        Some((p25, p75)) => {
+        Some((_, p25, p75)) => {
             let text = format!(
                 "unresolvable (observed no resolvable difference, and the paired ratio's IQR {}–{} overlaps {predicted})",
                 times(p25),
@@ -278,6 +307,16 @@ impl Notebook {
     }
 
     fn score_row(&self, figure: &Committed, by: &AnsweredBy) -> Outcome {
+        // A row the report leaves out answers nothing (S17, A18, N5).
+        if let Some(why) = self.left_out(by) {
+            let text = format!("unresolvable ({why}, so it answers nothing)");
+            return Outcome {
+                word: Word::Unresolvable,
+                predicted: figure.to_string(),
+                observed: self.observed(by),
+                text,
+            };
+        }
         let missing = || Outcome {
             word: Word::Unresolvable,
             predicted: figure.to_string(),
@@ -306,6 +345,28 @@ impl Notebook {
             }
             _ => missing(),
         }
+    }
+
+    /// Why the row answering is left out of the results, if it is: a
+    /// discarded run or soak, or a run built as a diagnostic (-O0, A18).
+    fn left_out(&self, by: &AnsweredBy) -> Option<String> {
+        let runs: Vec<u32> = match by {
+            AnsweredBy::Run(n) => vec![*n],
+            AnsweredBy::Comparison(c) => self.pair(*c).map(|p| p.runs.to_vec()).unwrap_or_default(),
+            AnsweredBy::Soak(s) => {
+                let soak = self.soaks().iter().find(|x| x.number == *s)?;
+                return soak.discarded.as_ref().map(|_| format!("soak {} is discarded", soak.label()));
+            }
+            AnsweredBy::Open(_) => return None,
+        };
+        runs.iter().filter_map(|&n| self.run(n)).find_map(|r| {
+            if r.discarded.is_some() {
+                return Some(format!("its run {} is discarded", r.number));
+            }
+            let build = r.context().build()?;
+            let why = super::Optimisation::of(&build).diagnostic_reason()?;
+            Some(format!("its run {} is {why}, a diagnostic", r.number))
+        })
     }
 
     /// What a row observed, for a prediction with no figure.
@@ -385,5 +446,26 @@ mod tests {
         assert_eq!(held.text, "held (observed 120 µs)");
         let missed = score_median(50.0, "µs", Tolerance::Relative(0.3), &summary, "s");
         assert_eq!(missed.text, "missed (observed 120 µs, 2.4× the prediction)");
+    }
+
+    // SPEC S17, S15, N14 (issue 47 item 3): every one of 11 pairs reads
+    // new/old = 1.30, the medians alone are unresolved — the paired ratio is
+    // what was observed, so 1 ± 5 % missed, never "held".
+    #[test]
+    fn agreeing_pairs_under_an_unresolved_verdict_are_the_observation() {
+        let unresolved = comparison(10.0, 13.0, 2.0);
+        assert!(!unresolved.claimed);
+        let pairs =
+            Summary { p25: 1.299_998, p75: 1.300_001, ..Summary::typed(11, 1.3, 0.000_003, 1.299_99, 1.300_01) };
+        let tight = score_ratio(1.0, Tolerance::Relative(0.05), true, &unresolved, Some(&pairs));
+        assert_eq!(tight.word, Word::Missed, "{}", tight.text);
+        assert!(tight.text.contains("paired 1.30×"), "{}", tight.text);
+        let fits = score_ratio(1.3, Tolerance::Relative(0.05), true, &unresolved, Some(&pairs));
+        assert_eq!(fits.word, Word::Held, "{}", fits.text);
+        // A claimed difference whose medians hold but whose pairs do not is no "held".
+        let claimed = comparison(10.0, 20.0, 0.5);
+        let off = Summary { p25: 3.9, p75: 4.1, ..Summary::typed(11, 4.0, 0.2, 3.8, 4.2) };
+        let outcome = score_ratio(2.0, Tolerance::Relative(0.1), true, &claimed, Some(&off));
+        assert_ne!(outcome.word, Word::Held, "{}", outcome.text);
     }
 }

@@ -1,5 +1,6 @@
-//! The notebook folder on disk (SPEC N1, N7, N8): creating it, loading
-//! `notebook.ron` with its schema version, and saving it atomically.
+//! The notebook folder on disk (SPEC N1, N7, N8, N10): creating it, loading
+//! `notebook.ron` with its schema version and the journal that follows it,
+//! appending a change to the journal, and compacting the two atomically.
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -12,13 +13,17 @@ use super::Notebook;
 use super::error::{CreateError, LoadError, NotebookError, SaveError, SaveStep};
 use crate::bounded;
 
+mod journal;
 mod leftovers;
 mod lock;
+mod partial;
+pub use journal::JOURNAL_FILE;
 pub use leftovers::{Leftover, Writer, find as leftovers, reservation_text, writer_tag};
 pub use lock::{
     FIRST_WORD, FolderLock, Holder, LOCK_FILE, LockError, LockWait, REPEAT_EVERY, Waiting, set_lock_wait,
     set_thread_lock_wait,
 };
+pub use partial::load_run;
 
 /// The log's file name inside a notebook folder.
 pub const NOTEBOOK_FILE: &str = "notebook.ron";
@@ -32,9 +37,11 @@ pub const EXPORTS_DIR: &str = "exports";
 /// 4 a note's source and a summary typed by hand (N12); version 5 a
 /// prediction's committed figure and the rows that answer it (N14) and a
 /// run's build recipe (N15), so a build before them says the file is newer
-/// instead of failing on a field it does not know. Older files are read and
-/// saved as version 5, their rows as recorded.
-pub const SCHEMA_VERSION: u32 = 5;
+/// instead of failing on a field it does not know; version 6 the journal
+/// beside the file (N1), so a build before it refuses a notebook whose
+/// latest changes are in the journal instead of showing it without them.
+/// Older files are read and saved as version 6, their rows as recorded.
+pub const SCHEMA_VERSION: u32 = 6;
 /// A larger `notebook.ron` is refused as its bytes arrive: 10 000 runs take
 /// about 20 MB, so this leaves room while keeping a hostile file from
 /// exhausting memory.
@@ -58,8 +65,11 @@ pub trait Storage {
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()>;
     /// Flushes a folder, making a rename inside it durable.
     fn sync_dir(&self, dir: &Path) -> io::Result<()>;
-    /// Removes a file (used to clean up after a failed save).
+    /// Removes a file (a failed save's temporary, a folded journal).
     fn remove(&self, path: &Path) -> io::Result<()>;
+    /// Opens the file at `path` for appending (a journal line), created
+    /// when missing; never through a symbolic link.
+    fn append(&self, path: &Path) -> io::Result<Self::File>;
 }
 
 /// The operating system's file system.
@@ -82,6 +92,10 @@ impl Storage for OsStorage {
     }
     fn remove(&self, path: &Path) -> io::Result<()> {
         std::fs::remove_file(path)
+    }
+    fn append(&self, path: &Path) -> io::Result<File> {
+        refuse_unless_regular(path)?;
+        File::options().append(true).create(true).open(path)
     }
 }
 
@@ -216,26 +230,37 @@ pub fn create_from(dir: &Path, notebook: &Notebook) -> Result<(), CreateError> {
         if std::fs::symlink_metadata(&file).is_ok() {
             return Err(CreateError::Exists { path: file });
         }
-        match write_text(&OsStorage, dir, notebook, Some(&held)) {
+        // A journal without its notebook.ron follows no notebook; this
+        // one starts its own.
+        match std::fs::remove_file(dir.join(JOURNAL_FILE)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                return Err(SaveError { path: dir.join(JOURNAL_FILE), step: SaveStep::RemoveJournal, source: e }.into());
+            }
+            _ => {}
+        }
+        match write_snapshot(&OsStorage, dir, notebook, &fresh_token(), Some(&held)) {
             Err(e) if e.step == SaveStep::LockLost => continue,
             done => return done.map(drop).map_err(CreateError::from),
         }
     }
 }
 
-/// The folder's lock, held, with `notebook.ron` as it is on disk now: the
-/// one way to write the file (N10). Change [`Locked::notebook_mut`], then
-/// [`Locked::save`]; dropped unsaved, it writes nothing. [`change`] and its
-/// kin wrap it for the usual case, retrying when the lock was lost.
+/// The folder's lock, held, with the notebook as it is on disk now
+/// (`notebook.ron` and its journal): the one way to change it (N10).
+/// Change [`Locked::notebook_mut`], then [`Locked::save`]; dropped
+/// unsaved, it writes nothing. [`change`] and its kin wrap it for the
+/// usual case, retrying when the lock was lost.
 #[derive(Debug)]
 pub struct Locked {
     dir: PathBuf,
     held: FolderLock,
+    /// The notebook as loaded, which the change is told apart from.
+    before: Notebook,
     notebook: Notebook,
     loaded: Stamp,
 }
 
-/// Why [`lock`] could not give a [`Locked`]: the lock (waiting was
+/// Why [`lock`] failed: the lock itself (not taken, its wait
 /// cancelled, or its file could not be opened), or the notebook's load.
 #[derive(Debug, thiserror::Error)]
 pub enum LockedError {
@@ -252,14 +277,9 @@ pub enum LockedError {
 /// process's [`LockWait`] — removes what dead writers left behind, and
 /// loads the notebook as it is now.
 pub fn lock(dir: &Path) -> Result<Locked, LockedError> {
-    // A folder without a notebook gets no lock file, and no word of a
-    // "previous version" that never was.
-    if std::fs::symlink_metadata(notebook_file(dir)).is_err_and(|e| e.kind() == io::ErrorKind::NotFound) {
-        return Err(LoadError::NotANotebook { path: dir.to_path_buf() }.into());
-    }
-    let held = hold(dir)?;
+    let held = hold_notebook(dir)?;
     let (notebook, loaded) = load_stamped(dir)?;
-    Ok(Locked { dir: dir.to_path_buf(), held, notebook, loaded })
+    Ok(Locked { dir: dir.to_path_buf(), held, before: notebook.clone(), notebook, loaded })
 }
 
 impl Locked {
@@ -275,34 +295,53 @@ impl Locked {
         &mut self.notebook
     }
 
-    /// The stamp of the file as it was loaded under the lock.
+    /// The stamp of the notebook as it was loaded under the lock.
     pub fn loaded(&self) -> &Stamp {
         &self.loaded
     }
 
-    /// Saves the notebook atomically and lets the lock go. The save is
-    /// committed only while the lock held is still the file at the lock's
-    /// path ([`SaveStep::LockLost`] otherwise, nothing written: take the
-    /// lock again and reapply). Returns the notebook as saved and the
-    /// stamp of what was written.
+    /// Saves the change and lets the lock go: one line appended to the
+    /// journal and synced, or, for a notebook.ron written before there was
+    /// a journal, the whole file rewritten atomically (its migration). The
+    /// change is committed only while the lock held is still the file at
+    /// the lock's path ([`SaveStep::LockLost`] otherwise, nothing written:
+    /// take the lock again and reapply). A journal grown past
+    /// [`compaction_threshold`] is then folded into a new notebook.ron.
+    /// Returns the notebook as saved and the stamp of what is on disk.
     pub fn save(self) -> Result<(Notebook, Stamp), SaveError> {
         self.save_with(&OsStorage)
     }
 
     /// [`Locked::save`] through a given [`Storage`] (a test injects a
-    /// failure into each step of the atomic save this way).
+    /// failure into each step of the append and of a compaction this way).
     pub fn save_with<S: Storage>(self, storage: &S) -> Result<(Notebook, Stamp), SaveError> {
         let stamp = self.write(storage)?;
         Ok((self.notebook, stamp))
     }
 
-    /// Writes the notebook, still holding the lock (a writer with a
+    /// Folds the journal into a new notebook.ron now, whatever its length,
+    /// through `storage`, and lets the lock go — the step a long journal
+    /// takes after an append, here on its own for a test to break.
+    pub fn compact_with<S: Storage>(self, storage: &S) -> Result<(Notebook, Stamp), SaveError> {
+        let stamp = compact(storage, &self.dir, &self.notebook, &self.loaded, &self.held)?;
+        Ok((self.notebook, stamp))
+    }
+
+    /// Writes the change, still holding the lock (a writer with a
     /// companion file lets it go only after that file), and returns the
-    /// stamp of what was written.
+    /// stamp of what is on disk.
     fn write<S: Storage>(&self, storage: &S) -> Result<Stamp, SaveError> {
-        let text = write_text(storage, &self.dir, &self.notebook, Some(&self.held))?;
-        let meta = std::fs::metadata(self.dir.join(NOTEBOOK_FILE)).ok();
-        Ok(Stamp::of(text.as_bytes(), meta.as_ref()))
+        if self.loaded.token.is_none() {
+            // A notebook.ron from before the journal: rewritten whole, as
+            // version 6, so no older build reads it without its journal.
+            let fresh = Stamp { tail: fresh_token(), ..self.loaded.clone() };
+            return compact(storage, &self.dir, &self.notebook, &fresh, &self.held);
+        }
+        let edits = journal::diff(&self.before, &self.notebook);
+        if edits.is_empty() {
+            return Ok(self.loaded.clone());
+        }
+        append(storage, &self.dir, &self.loaded, edits, &self.held, |stamp| Ok((self.notebook.clone(), stamp.clone())))
     }
 }
 
@@ -312,6 +351,15 @@ fn hold(dir: &Path) -> Result<FolderLock, SaveError> {
     let held = lock::lock(dir).map_err(|e| lock_error(dir, e))?;
     leftovers::remove_dead(dir);
     Ok(held)
+}
+
+/// [`hold`] for a change to a notebook that is there: a folder without one
+/// gets no lock file, and no word of a "previous version" that never was.
+fn hold_notebook(dir: &Path) -> Result<FolderLock, LockedError> {
+    if std::fs::symlink_metadata(notebook_file(dir)).is_err_and(|e| e.kind() == io::ErrorKind::NotFound) {
+        return Err(LoadError::NotANotebook { path: dir.to_path_buf() }.into());
+    }
+    Ok(hold(dir)?)
 }
 
 /// A [`LockError`] as the [`SaveError`] every writer reports.
@@ -352,9 +400,9 @@ pub enum ChangeError<E: std::error::Error = NotebookError> {
 
 /// One change to the notebook in `dir`, the way every writer makes one so
 /// that the window, the command line and a second terminal can share a
-/// notebook (N10): lock the folder, load the file as it is now, apply
-/// `edit`, save atomically, unlock. Returns what `edit` returned and the
-/// notebook as saved.
+/// notebook (N10): lock the folder, load the notebook as it is now, apply
+/// `edit`, append what changed to the journal, unlock. Returns what `edit`
+/// returned and the notebook as saved.
 pub fn change<T, E: std::error::Error>(
     dir: &Path,
     edit: impl FnMut(&mut Notebook) -> Result<T, E>,
@@ -362,18 +410,226 @@ pub fn change<T, E: std::error::Error>(
     change_stamped(dir, None, edit).map(|c| (c.value, c.notebook))
 }
 
-/// Renders `notebook`, refuses it when a load would not accept it back (the
-/// file on disk stays as it was), writes it atomically and returns the text.
-/// Under `held`, the save is committed only while that lock is still the
-/// folder's ([`SaveStep::LockLost`] otherwise, nothing written).
-fn write_text<S: Storage>(
+/// Adds a note to the notebook in `dir` without reading the notebook: the
+/// note is checked by the log's rule for notes, then appended to the
+/// journal under the lock (N10), so its cost does not grow with the
+/// notebook. Returns the note as recorded.
+pub fn add_note(dir: &Path, note: super::Note) -> Result<super::Note, ChangeError> {
+    let recorded = note.clone();
+    append_unread(dir, vec![journal::Edit::AddNote(note)]).map(|()| recorded)
+}
+
+/// Sets an Environment field by its label without reading the notebook:
+/// the field and value are checked as [`Notebook::set_environment`] checks
+/// them (a value's rules do not depend on the notebook), then appended to
+/// the journal under the lock.
+pub fn set_environment(dir: &Path, field: &str, value: &str) -> Result<(), ChangeError> {
+    super::Environment::default()
+        .set(super::EnvField::named(field).map_err(NotebookError::from)?, value)
+        .map_err(NotebookError::from)?;
+    let edit = journal::Edit::SetEnvironment { field: field.to_owned(), value: value.to_owned() };
+    append_unread(dir, vec![edit])
+}
+
+impl From<NotebookError> for ChangeError {
+    fn from(e: NotebookError) -> Self {
+        Self::Refused(e)
+    }
+}
+
+/// Appends `edits`, which need nothing of the notebook to be checked, to
+/// the journal in `dir` under its lock: only the head of notebook.ron (its
+/// version and token) and the journal are read, never parsed whole. A
+/// notebook.ron from before the journal takes the whole way once
+/// ([`transact`]), which migrates it.
+fn append_unread(dir: &Path, edits: Vec<journal::Edit>) -> Result<(), ChangeError> {
+    loop {
+        let held = hold_notebook(dir)?;
+        let (token, meta) = read_head(dir)?;
+        let Some(token) = token else {
+            drop(held);
+            let apply = |nb: &mut Notebook| journal::apply(nb, edits.clone()).map_err(NotebookError::Journal);
+            return transact(dir, None, apply, |_, _| ()).map(drop);
+        };
+        let journal = read_journal(dir)?;
+        let tail = journal::whole_lines(&journal).last().map_or_else(|| token.clone(), journal::hash);
+        let loaded = Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            token: Some(token),
+            journal_len: journal::whole_len(&journal) as u64,
+            tail,
+        };
+        match append(&OsStorage, dir, &loaded, edits.clone(), &held, |_| load_stamped(dir)) {
+            Err(e) if e.step == SaveStep::LockLost => continue,
+            done => return done.map(drop).map_err(ChangeError::Save),
+        }
+    }
+}
+
+/// The journal's path beside the notebook file of `dir`.
+fn journal_file(dir: &Path) -> PathBuf {
+    notebook_file(dir).with_file_name(JOURNAL_FILE)
+}
+
+/// Journals at least this long are folded into a new notebook.ron.
+pub const COMPACT_AT_LEAST: u64 = 1 << 20;
+
+/// A journal is folded into a new notebook.ron, under the lock, by the
+/// writer whose line takes it past the larger of [`COMPACT_AT_LEAST`] and
+/// an eighth of notebook.ron: a reader then parses at most an eighth more
+/// than the snapshot, and a compaction's cost (the whole notebook written)
+/// is spread over the lines that made it due. [`set_compaction_threshold`]
+/// replaces it (a test compacts after every change this way).
+pub fn compaction_threshold(snapshot_len: u64) -> u64 {
+    match THRESHOLD.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => COMPACT_AT_LEAST.max(snapshot_len / 8),
+        set => set,
+    }
+}
+
+static THRESHOLD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Sets this process's compaction threshold in bytes (`None`: the rule of
+/// [`compaction_threshold`]).
+pub fn set_compaction_threshold(bytes: Option<u64>) {
+    THRESHOLD.store(bytes.unwrap_or(0), std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Appends a record of `edits`, following what `loaded` saw, to the
+/// journal in `dir` under `held`, then folds the journal into a new
+/// notebook.ron when it has grown past [`compaction_threshold`] (`whole`
+/// gives the notebook to fold and the stamp of what it holds, from the
+/// stamp after the append; a compaction that fails leaves the change in the
+/// journal, saved, for the next writer to fold). Returns the stamp of what
+/// is on disk.
+fn append<S: Storage>(
+    storage: &S,
+    dir: &Path,
+    loaded: &Stamp,
+    edits: Vec<journal::Edit>,
+    held: &FolderLock,
+    whole: impl FnOnce(&Stamp) -> Result<(Notebook, Stamp), LoadError>,
+) -> Result<Stamp, SaveError> {
+    let path = journal_file(dir);
+    let fail = |step| {
+        let path = path.clone();
+        move |source| SaveError { path, step, source }
+    };
+    let record = journal::Record { follows: loaded.tail.clone(), edits };
+    let mut line = journal::line(&record).map_err(|e| fail(SaveStep::Serialize)(io::Error::other(e)))?;
+    let would_be = loaded.journal_len + line.len() as u64 + 1;
+    if would_be > MAX_NOTEBOOK_BYTES {
+        let message =
+            format!("the journal would be {would_be} bytes, more than the {MAX_NOTEBOOK_BYTES} bytes a load accepts");
+        return Err(fail(SaveStep::TooLarge)(io::Error::new(io::ErrorKind::FileTooLarge, message)));
+    }
+    let tail = journal::hash(line.as_bytes());
+    line.push('\n');
+    // A notebook.ron that is a link is not this folder's log (N10).
+    refuse_unless_regular(&notebook_file(dir)).map_err(fail(SaveStep::Confine))?;
+    let lost = || io::Error::other("the folder's lock file was deleted or replaced while this writer held it");
+    if !held.is_held().map_err(fail(SaveStep::LockLost))? {
+        return Err(fail(SaveStep::LockLost)(lost()));
+    }
+    // Whole lines past what was read are another writer's (who took the
+    // lock after this one's was deleted): this change is made again on them.
+    if !cut_torn_line(&path, loaded.journal_len).map_err(fail(SaveStep::Append))? {
+        return Err(fail(SaveStep::LockLost)(lost()));
+    }
+    let mut file = storage.append(&path).map_err(fail(SaveStep::Append))?;
+    file.write_all(line.as_bytes()).map_err(fail(SaveStep::Append))?;
+    file.flush().map_err(fail(SaveStep::Append))?;
+    storage.sync(&mut file).map_err(fail(SaveStep::SyncJournal))?;
+    let stamp = Stamp { journal_len: loaded.journal_len + line.len() as u64, tail, ..loaded.clone() };
+    if stamp.journal_len <= compaction_threshold(stamp.len) {
+        return Ok(stamp);
+    }
+    Ok(whole(&stamp).ok().and_then(|(nb, folded)| compact(storage, dir, &nb, &folded, held).ok()).unwrap_or(stamp))
+}
+
+/// Cuts a journal back to `whole` bytes when what follows is a part of a
+/// line (its writer died appending it; it was never reported saved).
+/// False, and nothing cut, when whole lines follow: another writer's.
+fn cut_torn_line(path: &Path, whole: u64) -> io::Result<bool> {
+    refuse_unless_regular(path)?;
+    let mut file = match File::options().read(true).write(true).open(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(true),
+        file => file?,
+    };
+    if file.metadata()?.len() <= whole {
+        return Ok(true);
+    }
+    io::Seek::seek(&mut file, io::SeekFrom::Start(whole))?;
+    let mut rest = Vec::new();
+    io::Read::read_to_end(&mut io::Read::take(&mut file, MAX_NOTEBOOK_BYTES), &mut rest)?;
+    if rest.contains(&b'\n') {
+        return Ok(false);
+    }
+    file.set_len(whole)?;
+    file.sync_data()?;
+    Ok(true)
+}
+
+/// Writes `notebook` — what `folded` stamps — whole as a new notebook.ron
+/// whose journal starts from `folded.tail` (the hash of the last line
+/// folded in, or a fresh token), atomically and only while `held` is the
+/// folder's lock, then removes the journal it folded in. Killed between
+/// the two, the journal left is known as folded ([`journal::replay`]); a
+/// journal that grew meanwhile (a writer that took the lock after this
+/// one's file was deleted) is left for its lines to follow the new file.
+/// Returns the stamp of what is on disk.
+fn compact<S: Storage>(
     storage: &S,
     dir: &Path,
     notebook: &Notebook,
+    folded: &Stamp,
+    held: &FolderLock,
+) -> Result<Stamp, SaveError> {
+    let token = folded.tail.as_str();
+    let text = write_snapshot(storage, dir, notebook, token, Some(held))?;
+    let path = journal_file(dir);
+    let grown = std::fs::symlink_metadata(&path).is_ok_and(|m| m.len() != folded.journal_len);
+    match if grown { Ok(()) } else { storage.remove(&path) } {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => {
+            return Err(SaveError { path, step: SaveStep::RemoveJournal, source: e });
+        }
+        _ => {}
+    }
+    storage.sync_dir(dir).map_err(|source| SaveError { path, step: SaveStep::SyncFolder, source })?;
+    let meta = std::fs::metadata(notebook_file(dir)).ok();
+    Ok(Stamp {
+        len: text.len() as u64,
+        modified: meta.and_then(|m| m.modified().ok()),
+        token: Some(token.to_owned()),
+        journal_len: 0,
+        tail: token.to_owned(),
+    })
+}
+
+/// A token no other notebook.ron has, for one that starts a journal
+/// without folding one in (a new notebook, a migrated one).
+fn fresh_token() -> String {
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    crate::digest::sha256_hex(format!("{} {} {n}", writer_tag(), now.as_nanos()).as_bytes())
+}
+
+/// Renders `notebook` with its journal token, refuses it when a load would
+/// not accept it back (the file on disk stays as it was), writes it
+/// atomically and returns the text. Under `held`, the save is committed
+/// only while that lock is still the folder's ([`SaveStep::LockLost`]
+/// otherwise, nothing written).
+fn write_snapshot<S: Storage>(
+    storage: &S,
+    dir: &Path,
+    notebook: &Notebook,
+    token: &str,
     held: Option<&FolderLock>,
 ) -> Result<String, SaveError> {
-    let path = dir.join(NOTEBOOK_FILE);
-    let text = to_text(notebook).map_err(|e| SaveError {
+    let path = notebook_file(dir);
+    let text = snapshot_text(notebook, Some(token)).map_err(|e| SaveError {
         path: path.clone(),
         step: SaveStep::Serialize,
         source: io::Error::other(e),
@@ -391,15 +647,26 @@ fn write_text<S: Storage>(
     Ok(text)
 }
 
-/// The notebook as the text of `notebook.ron`.
+/// The notebook as the text of a `notebook.ron` standing alone (a copy
+/// kept in a workbook): no journal follows it.
 pub fn to_text(notebook: &Notebook) -> Result<String, ron::Error> {
-    // ron ends lines with "\r\n" on Windows by default; one spelling on
-    // every OS keeps a notebook the same file wherever it was saved.
-    let config = ron::ser::PrettyConfig::new().struct_names(true).new_line("\n");
-    Ok(format!("{HEADER}{}\n", ron::ser::to_string_pretty(notebook, config)?))
+    snapshot_text(notebook, None)
 }
 
-/// Loads the notebook in folder `dir` (or the `notebook.ron` given).
+/// The text of `notebook.ron`, naming the token its journal follows: its
+/// sections one a line, their rows one a line (a row of 10 000 reads as
+/// one line, and `show --run` parses only its own, see [`load_run`]).
+fn snapshot_text(notebook: &Notebook, token: Option<&str>) -> Result<String, ron::Error> {
+    let mut file = super::file::NotebookFile::from(notebook.clone());
+    file.journal = token.map(str::to_owned);
+    // ron ends lines with "\r\n" on Windows by default; one spelling on
+    // every OS keeps a notebook the same file wherever it was saved.
+    let config = ron::ser::PrettyConfig::new().struct_names(true).new_line("\n").depth_limit(2);
+    Ok(format!("{HEADER}{}\n", ron::ser::to_string_pretty(&file, config)?))
+}
+
+/// Loads the notebook in folder `dir` (or the `notebook.ron` given): the
+/// snapshot with its journal applied.
 ///
 /// Integrity is not judged here: call [`Notebook::integrity`] on the result
 /// and show what it finds.
@@ -407,56 +674,142 @@ pub fn load(dir: &Path) -> Result<Notebook, LoadError> {
     load_stamped(dir).map(|(notebook, _)| notebook)
 }
 
-/// What the notebook file held when this process last read or wrote it: a
-/// change made elsewhere shows as a different stamp. Size and time decide
-/// whether to read the file again; the hash, whether it really changed.
+/// What the notebook held when this process last read or wrote it: a
+/// change made elsewhere shows as a different stamp. notebook.ron's size
+/// and time, and the journal's length, decide whether to read again; the
+/// snapshot's token and the journal's last line, whether it really changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stamp {
     len: u64,
     modified: Option<std::time::SystemTime>,
-    sha256: String,
+    /// The snapshot's journal token; `None` for a notebook.ron from before
+    /// the journal.
+    token: Option<String>,
+    /// The bytes of the journal's whole lines.
+    journal_len: u64,
+    /// The hash the next journal line follows (for a notebook.ron from
+    /// before the journal, the hash of its bytes).
+    tail: String,
 }
 
 impl Stamp {
-    fn of(bytes: &[u8], meta: Option<&std::fs::Metadata>) -> Self {
-        Self {
-            len: bytes.len() as u64,
-            modified: meta.and_then(|m| m.modified().ok()),
-            sha256: crate::digest::sha256_hex(bytes),
-        }
+    /// True when the two saw the same notebook, whatever the files' times.
+    fn same_content(&self, other: &Stamp) -> bool {
+        self.len == other.len
+            && self.token == other.token
+            && self.journal_len == other.journal_len
+            && self.tail == other.tail
     }
 
-    /// True when size and time still match: the file need not be read.
-    fn same_size_and_time(&self, meta: &std::fs::Metadata) -> bool {
-        self.len == meta.len() && self.modified.is_some() && self.modified == meta.modified().ok()
+    /// True when notebook.ron's size and time still match: the snapshot
+    /// is the one seen.
+    fn same_snapshot(&self, meta: &std::fs::Metadata) -> bool {
+        self.token.is_some()
+            && self.len == meta.len()
+            && self.modified.is_some()
+            && self.modified == meta.modified().ok()
+    }
+
+    /// True when notebook.ron's size and time and the journal's length
+    /// still match: nothing need be read.
+    fn same_files(&self, meta: &std::fs::Metadata, journal_len: u64) -> bool {
+        self.len == meta.len()
+            && self.modified.is_some()
+            && self.modified == meta.modified().ok()
+            && self.journal_len == journal_len
     }
 }
 
 /// [`load`], with the [`Stamp`] of what was read.
 pub fn load_stamped(dir: &Path) -> Result<(Notebook, Stamp), LoadError> {
-    let (bytes, meta, path) = read_notebook_file(dir)?;
-    let notebook = from_bytes(&bytes, &path)?;
-    Ok((notebook, Stamp::of(&bytes, Some(&meta))))
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        // The journal first: a compaction landing between the two reads
+        // then leaves lines the new snapshot already holds (skipped), never
+        // a snapshot missing lines it was read without.
+        let journal = read_journal(dir)?;
+        let (bytes, meta, path) = read_notebook_file(dir)?;
+        let (mut notebook, token) = parse_snapshot(&bytes, &path)?;
+        let tail = match &token {
+            Some(token) => match journal::replay(&mut notebook, token, &journal) {
+                Ok(tail) => tail,
+                // A compaction between the two reads; read them again.
+                Err(_) if attempt < 3 => continue,
+                Err(broken) => {
+                    return Err(LoadError::Syntax {
+                        path: journal_file(dir),
+                        line: broken.line,
+                        column: 1,
+                        message: broken.message,
+                    });
+                }
+            },
+            None if journal::whole_lines(&journal).next().is_some() => {
+                return Err(LoadError::Invalid {
+                    path: journal_file(dir),
+                    message: "a journal beside a notebook.ron that names none (edited by hand?)".into(),
+                });
+            }
+            None => crate::digest::sha256_hex(&bytes),
+        };
+        notebook.validate().map_err(|message| LoadError::Invalid { path: path.clone(), message })?;
+        let journal_len = journal::whole_len(&journal) as u64;
+        let stamp = Stamp { len: bytes.len() as u64, modified: meta.modified().ok(), token, journal_len, tail };
+        return Ok((notebook, stamp));
+    }
 }
 
-/// The notebook in `dir` when it is no longer what `known` saw — re-read
-/// only when its size or time moved, parsed only when its content did.
-/// `Ok(None)`: unchanged (the stamp is refreshed when only the time moved).
-pub fn reload_if_changed(dir: &Path, known: &mut Stamp) -> Result<Option<Notebook>, LoadError> {
+/// The notebook in `dir` when it is no longer what `known` saw — read
+/// again only when notebook.ron's size or time or the journal's length
+/// moved. Given `base`, the notebook `known` is the stamp of, a change that
+/// only appended to the journal is read as those lines alone, applied to a
+/// copy of `base` (the window's follow of another writer's note costs that
+/// note, not the notebook). `Ok(None)`: unchanged (the stamp is refreshed
+/// when only the time moved).
+pub fn reload_if_changed(
+    dir: &Path,
+    known: &mut Stamp,
+    base: Option<&Notebook>,
+) -> Result<Option<Notebook>, LoadError> {
     let path = notebook_file(dir);
     let meta = std::fs::metadata(&path).map_err(|source| bounded::ReadError::Io { path: path.clone(), source })?;
-    if known.same_size_and_time(&meta) {
+    let journal_len = std::fs::metadata(journal_file(dir)).map_or(0, |m| m.len());
+    if known.same_files(&meta, journal_len) {
         return Ok(None);
     }
-    let (bytes, meta, path) = read_notebook_file(dir)?;
-    let stamp = Stamp::of(&bytes, Some(&meta));
-    if stamp.sha256 == known.sha256 {
+    if let Some(base) = base.filter(|_| known.same_snapshot(&meta) && journal_len > known.journal_len)
+        && let Some((notebook, stamp)) = read_tail(dir, known, base)
+    {
         *known = stamp;
-        return Ok(None);
+        return Ok(Some(notebook));
     }
-    let notebook = from_bytes(&bytes, &path)?;
+    let (notebook, stamp) = load_stamped(dir)?;
+    let same = stamp.same_content(known);
     *known = stamp;
-    Ok(Some(notebook))
+    Ok((!same).then_some(notebook))
+}
+
+/// `base` with the journal lines appended since `known`, and their stamp;
+/// `None` when they do not follow on from what `known` saw (the journal
+/// was compacted and begun again, say), and the whole must be read.
+fn read_tail(dir: &Path, known: &Stamp, base: &Notebook) -> Option<(Notebook, Stamp)> {
+    let mut file = File::open(journal_file(dir)).ok()?;
+    io::Seek::seek(&mut file, io::SeekFrom::Start(known.journal_len)).ok()?;
+    let mut tail = Vec::new();
+    io::Read::read_to_end(&mut io::Read::take(file, MAX_NOTEBOOK_BYTES), &mut tail).ok()?;
+    let mut notebook = base.clone();
+    let follows = journal::replay(&mut notebook, &known.tail, &tail).ok()?;
+    notebook.validate().ok()?;
+    let journal_len = known.journal_len + journal::whole_len(&tail) as u64;
+    Some((notebook, Stamp { journal_len, tail: follows, ..known.clone() }))
+}
+
+/// When the notebook in `dir` last changed: the later of notebook.ron's
+/// time and its journal's.
+pub fn modified(dir: &Path) -> Option<std::time::SystemTime> {
+    let time = |p: PathBuf| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    time(notebook_file(dir)).max(time(journal_file(dir)))
 }
 
 /// A [`change_stamped`] that was applied and saved.
@@ -473,16 +826,18 @@ pub struct Changed<T> {
     pub changed_elsewhere: bool,
 }
 
-/// Writes `notebook` whole in place of the folder's, through [`lock`] —
-/// for a notebook built in memory (a test's fixture), never for a change
-/// to the log, which goes through [`change`] so no other writer's change
-/// is lost.
+/// Writes `notebook` whole in place of the folder's — notebook.ron
+/// rewritten, the journal folded away — under the lock: for a notebook
+/// built in memory (a test's fixture), never for a change to the log,
+/// which goes through [`change`] so no other writer's change is lost.
 pub fn replace(dir: &Path, notebook: &Notebook) -> Result<(), ChangeError> {
-    change(dir, |nb| {
-        *nb = notebook.clone();
-        Ok::<_, NotebookError>(())
-    })
-    .map(drop)
+    loop {
+        let locked = lock(dir)?;
+        match compact(&OsStorage, dir, notebook, &locked.loaded, &locked.held) {
+            Err(e) if e.step == SaveStep::LockLost => continue,
+            done => return done.map(drop).map_err(ChangeError::Save),
+        }
+    }
 }
 
 /// [`change`] for a writer that keeps a [`Stamp`] of what it last saw (the
@@ -508,14 +863,16 @@ pub fn change_then<T, A, E: std::error::Error>(
     transact(dir, None, edit, after).map(|(c, a)| (c.value, a, c.notebook))
 }
 
-/// The one way a notebook is changed (N10): lock → load the file as it is
-/// now → `edit` → atomic save → `after` → unlock.
+/// The one way a notebook is changed (N10): lock → load the notebook as it
+/// is now → `edit` → append what changed to the journal (synced) → `after`
+/// → unlock. [`add_note`] and [`set_environment`] take the same lock and
+/// append the same way without the load.
 ///
-/// The lock is checked after it is taken and again just before the save is
-/// committed: if its file was deleted or replaced meanwhile (another writer
-/// may then hold "the" lock too), nothing is committed, and the lock is
-/// taken again, the file reloaded and `edit` applied anew — so `edit` must
-/// change nothing but the notebook it is given.
+/// The lock is checked after it is taken and again just before the change
+/// is committed: if its file was deleted or replaced meanwhile (another
+/// writer may then hold "the" lock too), nothing is committed, and the lock
+/// is taken again, the notebook reloaded and `edit` applied anew — so
+/// `edit` must change nothing but the notebook it is given.
 fn transact<T, A, E: std::error::Error>(
     dir: &Path,
     known: Option<&Stamp>,
@@ -525,7 +882,7 @@ fn transact<T, A, E: std::error::Error>(
     loop {
         let mut locked = lock(dir)?;
         let value = edit(locked.notebook_mut()).map_err(ChangeError::Refused)?;
-        let changed_elsewhere = known.is_some_and(|k| k.sha256 != locked.loaded.sha256);
+        let changed_elsewhere = known.is_some_and(|k| !k.same_content(&locked.loaded));
         // The lock is let go only after `after`, which must not interleave
         // with another writer.
         let stamp = match locked.write(&OsStorage) {
@@ -564,8 +921,72 @@ fn read_notebook_file(dir: &Path) -> Result<(Vec<u8>, std::fs::Metadata, PathBuf
     Ok((bytes, meta, path))
 }
 
-/// Parses the bytes of a `notebook.ron`; `path` is only used in messages.
+/// The journal's bytes, size-checked; empty when there is none.
+fn read_journal(dir: &Path) -> Result<Vec<u8>, LoadError> {
+    let path = journal_file(dir);
+    refuse_unless_regular(&path).map_err(|source| bounded::ReadError::Io { path: path.clone(), source })?;
+    match bounded::read_bounded(&path, MAX_NOTEBOOK_BYTES, "a notebook's journal") {
+        Err(e) if e.is_not_found() => Ok(Vec::new()),
+        read => Ok(read?),
+    }
+}
+
+/// The bytes read of notebook.ron's head: enough for its version and token.
+const HEAD_BYTES: u64 = 4096;
+
+/// notebook.ron's journal token as its head states it (`None` when it
+/// names none, or the head is not as Vernier writes it), and its metadata;
+/// a newer schema is refused here as on a load.
+fn read_head(dir: &Path) -> Result<(Option<String>, std::fs::Metadata), LoadError> {
+    let path = notebook_file(dir);
+    let io_error = |source| LoadError::from(bounded::ReadError::Io { path: path.clone(), source });
+    let file = File::open(&path).map_err(io_error)?;
+    let meta = file.metadata().map_err(io_error)?;
+    let mut start = Vec::new();
+    io::Read::read_to_end(&mut io::Read::take(file, HEAD_BYTES), &mut start).map_err(io_error)?;
+    let text = String::from_utf8_lossy(bounded::without_bom(&start)).into_owned();
+    let Some((schema, token)) = head(&text) else { return Ok((None, meta)) };
+    if schema > SCHEMA_VERSION {
+        return Err(LoadError::NewerSchema { path, found: schema, supported: SCHEMA_VERSION });
+    }
+    Ok((token.filter(|t| crate::digest::is_sha256(t)), meta))
+}
+
+/// The schema version and journal token at the head of a notebook.ron as
+/// Vernier writes it (comments, `Notebook(`, `schema: N,`, then
+/// `journal: Some("…"),` where there is one); `None` when it is not so.
+fn head(text: &str) -> Option<(u32, Option<String>)> {
+    let mut rest = text.trim_start();
+    while let Some(comment) = rest.strip_prefix("//") {
+        rest = comment.split_once('\n')?.1.trim_start();
+    }
+    let rest = value_of(rest.strip_prefix("Notebook")?.trim_start().strip_prefix('(')?, "schema")?;
+    let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+    let schema = rest[..digits].parse().ok()?;
+    let rest = rest[digits..].trim_start().strip_prefix(',')?;
+    let token = value_of(rest, "journal").and_then(|value| {
+        let value = value.strip_prefix("Some(").unwrap_or(value).strip_prefix('"')?;
+        Some(value[..value.find('"')?].to_owned())
+    });
+    Some((schema, token))
+}
+
+/// What follows `name:` at the start of `text`, blanks skipped.
+fn value_of<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+    Some(text.trim_start().strip_prefix(name)?.trim_start().strip_prefix(':')?.trim_start())
+}
+
+/// Parses the bytes of a `notebook.ron` standing alone (a copy kept in a
+/// workbook); `path` is only used in messages.
 pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Notebook, LoadError> {
+    let (notebook, _) = parse_snapshot(bytes, path)?;
+    notebook.validate().map_err(|message| LoadError::Invalid { path: path.to_path_buf(), message })?;
+    Ok(notebook)
+}
+
+/// Parses a `notebook.ron` into its notebook (not yet validated: its
+/// journal may follow) and the token its journal follows.
+fn parse_snapshot(bytes: &[u8], path: &Path) -> Result<(Notebook, Option<String>), LoadError> {
     let bytes = bounded::without_bom(bytes);
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let (line, column) = line_column(&bytes[..e.valid_up_to()]);
@@ -573,18 +994,22 @@ pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Notebook, LoadError> {
     })?;
 
     /// Only the version, read first so a newer file is refused by version
-    /// rather than by whatever field it added.
+    /// rather than by whatever field it added — from the head where it is
+    /// as Vernier writes it, else by a parse of the whole.
     #[derive(Deserialize)]
     #[serde(rename = "Notebook")]
     struct Probe {
         schema: u32,
     }
-    let found = ron::from_str::<Probe>(text).map_err(|e| syntax(path, &e))?.schema;
+    let found = match head(text) {
+        Some((schema, _)) => schema,
+        None => ron::from_str::<Probe>(text).map_err(|e| syntax(path, &e))?.schema,
+    };
     match found {
         // Version 1 lacks the `writing` section and versions 1–2 the
         // snapshots, which default to empty: the same parse reads them, and
-        // the next save writes version 3, so an older Vernier then refuses
-        // the file by version, not by field.
+        // the next save writes the current version, so an older Vernier then
+        // refuses the file by version, not by field.
         1..=SCHEMA_VERSION => {}
         v if v > SCHEMA_VERSION => {
             return Err(LoadError::NewerSchema { path: path.to_path_buf(), found: v, supported: SCHEMA_VERSION });
@@ -596,10 +1021,12 @@ pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Notebook, LoadError> {
             });
         }
     }
-    let mut notebook: Notebook = ron::from_str(text).map_err(|e| syntax(path, &e))?;
+    let file: super::file::NotebookFile = ron::from_str(text).map_err(|e| syntax(path, &e))?;
+    let token = file.journal.clone();
+    let mut notebook =
+        Notebook::try_from(file).map_err(|message| LoadError::Invalid { path: path.to_path_buf(), message })?;
     notebook.schema = SCHEMA_VERSION;
-    notebook.validate().map_err(|message| LoadError::Invalid { path: path.to_path_buf(), message })?;
-    Ok(notebook)
+    Ok((notebook, token))
 }
 
 fn syntax(path: &Path, e: &ron::error::SpannedError) -> LoadError {

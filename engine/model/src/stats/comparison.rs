@@ -6,7 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::rounding::{decimals_for_dispersion, format_at, format_plain, format_significant, significant_places};
+use super::rounding::{
+    decimals_for_dispersion, format_at, format_plain, format_significant, ordered_places, significant_places,
+};
 use super::summary::Summary;
 use crate::stats::units::DisplayUnit;
 
@@ -142,10 +144,18 @@ impl Comparison {
 
 /// The difference of two medians and the IQRs' sum, in the display unit of
 /// the smaller median (S12), at the place S6 gives the sum: `0.4 ms`.
+/// Finer where that place would hide the order the sentence states (S17).
 fn difference_and_allowance(ma: f64, mb: f64, allowance: f64, unit: &str) -> [String; 2] {
     let shown = DisplayUnit::for_median(unit, ma.abs().min(mb.abs()));
     let scaled = shown.scale(allowance);
-    at_allowance_place([shown.scale((ma - mb).abs()), scaled], scaled).map(|v| shown.after(&v))
+    let difference = shown.scale((ma - mb).abs());
+    match decimals_for_dispersion(scaled) {
+        Some(from) => {
+            let places = ordered_places(difference, scaled, from);
+            [difference, scaled].map(|v| shown.after(&format_at(v, places)))
+        }
+        None => [difference, scaled].map(|v| shown.after(&format_plain(v))),
+    }
 }
 
 /// Compares B against A on `metric` (for example "median wall time"),
@@ -268,5 +278,17 @@ mod tests {
             "s",
         );
         assert_eq!(c.verdict, "median wall time: new is 1.22× old (22% above old)");
+    }
+
+    // SPEC S17 (issue 47 item 4): a sentence comparing two numbers prints
+    // them with the digits that show the order it states.
+    #[test]
+    fn a_comparison_keeps_its_order_when_rounded() {
+        let within =
+            compare(Spread { median: 40.0, iqr: 1.5 }, Spread { median: 42.58, iqr: 1.5 }, ("a", "b"), "m", "ms");
+        assert!(within.verdict.contains("difference 2.6 ms is within the IQRs' sum 3.0 ms"), "{}", within.verdict);
+        let small =
+            compare(Spread { median: 40.0, iqr: 2.0 }, Spread { median: 40.4, iqr: 2.0 }, ("a", "b"), "m", "ms");
+        assert!(small.verdict.contains("difference 0.4 ms is within the IQRs' sum 4.0 ms"), "{}", small.verdict);
     }
 }

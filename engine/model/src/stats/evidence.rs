@@ -10,7 +10,7 @@
 //! its lines from here, so they all say the same thing.
 
 use super::comparison::{Comparison, OrderCheck};
-use super::rounding::{decimals_for_dispersion, format_at, format_significant};
+use super::rounding::{decimals_for_dispersion, format_at, format_significant, ordered_places, significant_places};
 use super::summary::Summary;
 
 /// A comparison's verdict with the evidence beside it.
@@ -27,6 +27,52 @@ pub struct Evidence<'a> {
     /// Written after each figure the evidence derives, for a document
     /// whose every result is tagged (A7): ` (DERIVED)`; empty elsewhere.
     pub tag: &'a str,
+    /// What the run was, so its advice offers only what applies (S17).
+    pub facts: Facts,
+}
+
+/// What a comparison's run was, as far as advice depends on it (SPEC S17):
+/// a remedy is offered only where it applies — no "pin" to a pinned run, no
+/// "extend to 51" to a run of 51, no `bench --extend` to trials Vernier did
+/// not take, no more repetitions to a run whose noise they will not fix.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Facts {
+    /// Both arms ran pinned to a CPU.
+    pub pinned: bool,
+    /// Timed trials in the smaller arm; 0 when not known.
+    pub trials: usize,
+    /// The trials were imported: another tool took them, and only its
+    /// driver can take more.
+    pub imported: bool,
+    /// An arm's IQR is above a tenth of its median (S4): the environment is
+    /// the noise, and more repetitions will not fix it.
+    pub noisy: bool,
+}
+
+impl Facts {
+    /// The remedies that apply, in one phrase: `pin the run to one CPU
+    /// (--pin), quiet the machine, or extend it to 51 trials: COMMAND`.
+    /// `extend` is the full command that would extend the run, where the
+    /// face knows it.
+    pub fn remedies(&self, extend: Option<&str>) -> String {
+        let mut said = Vec::new();
+        if self.imported {
+            said.push("rerun your driver with more pairs, pinned to one CPU if it can be".to_owned());
+        } else if !self.pinned {
+            said.push("pin the run to one CPU (--pin)".to_owned());
+        }
+        said.push("quiet the machine".to_owned());
+        if !self.imported && !self.noisy && self.trials < crate::stats::EXTENDED_TRIALS {
+            said.push(match extend {
+                Some(command) => format!("extend it to 51 trials: {command}"),
+                None => "extend it to 51 trials (bench --extend)".to_owned(),
+            });
+        }
+        match said.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{}, or {last}", rest.join(", ")),
+            _ => said.concat(),
+        }
+    }
 }
 
 /// Where the middle half of the paired ratios B/A lies against 1.
@@ -48,7 +94,12 @@ impl<'a> Evidence<'a> {
         paired: Option<&'a Summary>,
         order: Option<&'a OrderCheck>,
     ) -> Self {
-        Self { verdict, labels, paired, order, tag: "" }
+        Self { verdict, labels, paired, order, tag: "", facts: Facts::default() }
+    }
+
+    /// The same evidence, its advice fitted to what the run was (S17).
+    pub fn with_facts(self, facts: Facts) -> Self {
+        Self { facts, ..self }
     }
 
     /// The same evidence with `tag` after each figure it derives.
@@ -108,18 +159,26 @@ impl<'a> Evidence<'a> {
         // from the verdict's IQRs).
         let allowance = o.allowance.unwrap_or(self.verdict.iqr_a + self.verdict.iqr_b);
         let noise = (self.verdict.median_a != 0.0).then(|| allowance / self.verdict.median_a.abs());
-        let effect = o.effect_text();
-        Some(match (effect, noise, o.confound) {
-            (Some(e), Some(n), true) => {
-                format!("order effect {e}: larger than the arms' IQRs together ({}), so order is a confound", pct(n))
+        // The effect and the noise at one place that shows which is larger
+        // (S17): never "+1.3 %: larger than … (1.3 %)".
+        let pair = o.effect.zip(noise).map(|(e, n)| {
+            let [e, n] = [100.0 * e, 100.0 * n];
+            let own = [e, n].map(|v| significant_places(v, 2));
+            let from = own[0].min(own[1]);
+            let [pe, pn] =
+                if ordered_places(e.abs(), n, from) == from { own } else { [ordered_places(e.abs(), n, from); 2] };
+            let sign = if e >= 0.0 { "+" } else { "" };
+            (format!("{sign}{} %", format_at(e, pe)), format!("{} %", format_at(n, pn)))
+        });
+        Some(match (pair, o.confound) {
+            (Some((e, n)), true) => {
+                format!("order effect {e}: larger than the arms' IQRs together ({n}), so order is a confound")
             }
-            (Some(e), Some(n), false) => {
-                format!("order effect {e}: within the noise (the arms' IQRs together are {})", pct(n))
-            }
-            (_, _, true) => {
+            (Some((e, n)), false) => format!("order effect {e}: within the noise (the arms' IQRs together are {n})"),
+            (None, true) => {
                 "order is a confound: reversing the order moved the difference by more than the noise".into()
             }
-            (_, _, false) => "the order effect is within the noise".into(),
+            (None, false) => "the order effect is within the noise".into(),
         })
     }
 
@@ -152,13 +211,7 @@ impl<'a> Evidence<'a> {
         let [a, b] = self.labels;
         let v = self.verdict;
         let n = self.paired.map_or(0, |p| p.n);
-        let decide = match extend {
-            Some(command) => {
-                format!("pin the run to one CPU (--pin), quiet the machine, or extend it to 51 trials: {command}")
-            }
-            None => "pin the run to one CPU (--pin), quiet the machine, or extend it to 51 trials (bench --extend)"
-                .to_owned(),
-        };
+        let decide = self.facts.remedies(extend);
         let mut said = Vec::new();
         let b_higher = v.median_b > v.median_a;
         match (v.claimed, self.side()) {
@@ -194,11 +247,6 @@ impl<'a> Evidence<'a> {
         }
         (!said.is_empty()).then(|| said.join(" "))
     }
-}
-
-/// `0.061` as `6.1 %`.
-fn pct(share: f64) -> String {
-    format!("{} %", format_significant(share * 100.0, 2))
 }
 
 #[cfg(test)]
@@ -268,5 +316,32 @@ mod tests {
         let e = Evidence::new(&verdict, ["a", "b"], Some(&paired), None);
         let meaning = e.meaning(None).expect("a sentence");
         assert!(meaning.contains("both sides of 1"), "{meaning}");
+    }
+
+    // SPEC S17 (issue 47 item 2): advice offers only what applies to the
+    // run — no "pin" to a pinned run, no "extend to 51" to a run of 51 or
+    // to a noisy one, and to imported pairs the driver, never bench --extend.
+    #[test]
+    fn advice_fits_the_run() {
+        let verdict = compare(
+            Spread { median: 10.0, iqr: 3.0 },
+            Spread { median: 7.0, iqr: 3.0 },
+            ("naive", "blocked"),
+            "m",
+            "ms",
+        );
+        let paired = summary(&[0.62, 0.66, 0.70, 0.72, 0.76]);
+        let e = Evidence::new(&verdict, ["naive", "blocked"], Some(&paired), None);
+        let advice = |facts: Facts| e.with_facts(facts).meaning(None).expect("the pairs point one way");
+        let pinned = advice(Facts { pinned: true, trials: 11, ..Facts::default() });
+        assert!(!pinned.contains("pin"), "{pinned}");
+        assert!(pinned.contains("extend it to 51 trials"), "{pinned}");
+        let long = advice(Facts { pinned: true, trials: 51, ..Facts::default() });
+        assert!(!long.contains("51"), "{long}");
+        let imported = advice(Facts { trials: 15, imported: true, ..Facts::default() });
+        assert!(imported.contains("rerun your driver with more pairs"), "{imported}");
+        assert!(!imported.contains("--extend") && !imported.contains("(--pin)"), "{imported}");
+        let noisy = advice(Facts { trials: 11, noisy: true, ..Facts::default() });
+        assert!(!noisy.contains("extend"), "more repetitions will not fix a noisy run: {noisy}");
     }
 }

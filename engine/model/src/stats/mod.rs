@@ -15,12 +15,15 @@ mod summary;
 pub mod units;
 
 pub use comparison::{Comparison, OrderCheck, Spread, at_allowance_place, compare, paired_ratios, times};
-pub use evidence::Evidence;
+pub use evidence::{Evidence, Facts};
+
+/// Timed trials of an extension: S10's "from 31 to 51".
+pub const EXTENDED_TRIALS: usize = 51;
 pub use percentile::{median_of, percentile_sorted};
 pub use rounding::{
     Rounded, decimals_for_dispersion, format_at, format_percent, format_percent_change, format_plain,
     format_significant, percent_places,
 };
-pub use rounding::{significant_places, trim_zeros};
+pub use rounding::{ordered_places, significant_places, trim_zeros};
 pub use shape::{Bimodality, SETTLE_TOLERANCE, WarmupCheck, bimodality, warmup_check};
 pub use summary::{Flag, Halves, NOISY_IQR_FRACTION, StatsError, Summary};

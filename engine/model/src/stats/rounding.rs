@@ -77,6 +77,19 @@ pub fn format_at(value: f64, decimals: i32) -> String {
     strip_negative_zero(text)
 }
 
+/// The decimal place, `from` or finer, at which `a` and `b` written side by
+/// side show what a sentence comparing them states (SPEC S17): two values
+/// that differ never print equal, and a value that is not zero never prints
+/// as 0 — "2.6 ms is within the IQRs' sum 3.0 ms", not "3 ms within 3 ms".
+/// At most six places finer than `from`.
+pub fn ordered_places(a: f64, b: f64, from: i32) -> i32 {
+    let shows = |d: i32| {
+        let [pa, pb] = [a, b].map(|v| format_at(v, d).parse::<f64>().unwrap_or(v));
+        (a == b || pa != pb) && (a == 0.0 || pa != 0.0) && (b == 0.0 || pb != 0.0)
+    };
+    (from..=from + 6).find(|&d| shows(d)).unwrap_or(from + 6)
+}
+
 /// `value` written in full for a person: every digit an `f64` holds
 /// reliably (15 significant), trailing zeros dropped, so the binary
 /// representation's noise never shows (`0.008862572499999999` is

@@ -12,8 +12,13 @@ use super::units::DisplayUnit;
 /// more than this (and their IQR) stands out (S9).
 pub const SETTLE_TOLERANCE: f64 = 0.05;
 
+/// The fewest trials a clump holds before it counts as a population (SPEC
+/// S17: a warning needs enough trials to mean anything): two trials apart
+/// from the rest are two outliers, not a second machine.
+pub const MIN_CLUMP: usize = 3;
+
 /// Two clumps found in a sample: the median sits between two machines
-/// (typically a thread migrating between core types).
+/// (a thread that moved between CPUs, a clock that changed).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Bimodality {
     /// Trials in the lower clump.
@@ -31,12 +36,19 @@ pub struct Bimodality {
 impl Bimodality {
     /// The one warning every face shows (SPEC S8), each clump's median in
     /// the display unit of the lower one (S12): `two populations (13 trials
-    /// near 8.01 ms, 2 near 8.86 ms) — …`.
-    pub fn describe(&self, unit: &str) -> String {
+    /// near 8.01 ms, 4 near 8.86 ms) — …`. What to check names only what
+    /// the run's facts allow (S17): a pinned run did not migrate, so it is
+    /// told to look elsewhere, never to pin; `pinned` is `None` where the
+    /// run is not known (a file of numbers).
+    pub fn describe(&self, unit: &str, pinned: Option<bool>) -> String {
         let shown = DisplayUnit::for_median(unit, self.low_median);
+        let check = match pinned {
+            Some(true) => "; the run was pinned to one CPU, so look for another load or a clock that changed",
+            Some(false) => "; pinning the run to one CPU (--pin) rules out a move between CPUs",
+            None => "",
+        };
         format!(
-            "two populations ({} trials near {}, {} near {}) — the median hides them; check for migration between \
-             core types",
+            "two populations ({} trials near {}, {} near {}) — the median hides them{check}",
             self.low_count,
             shown.quantity(self.low_median),
             self.high_count,
@@ -48,13 +60,13 @@ impl Bimodality {
 /// Looks for two clumps in `trials` (any order).
 ///
 /// The sorted sample is split at its widest gap among the splits that leave
-/// at least `max(2, 10 % of n)` trials on each side — so one outlier is never
+/// at least `max(MIN_CLUMP, 10 % of n)` trials on each side — so one outlier is never
 /// a clump. The split counts as two populations when the gap is wider than
 /// three times the larger clump's IQR *and* wider than 5 % of the overall
 /// median, so a timer's quantisation steps alone do not trigger it.
 pub fn bimodality(trials: &[f64]) -> Option<Bimodality> {
     let n = trials.len();
-    let min_clump = 2.max(n.div_ceil(10));
+    let min_clump = MIN_CLUMP.max(n.div_ceil(10));
     if n < 2 * min_clump || trials.iter().any(|v| !v.is_finite()) {
         return None;
     }
@@ -150,7 +162,7 @@ mod tests {
         let b = bimodality(&trials).expect("two clumps");
         assert_eq!((b.low_count, b.high_count), (18, 13));
         assert!((b.low_median - 10.02).abs() < 1e-9);
-        assert!(b.describe("ms").starts_with("two populations (18 trials near 10.0 ms, 13 near 15.0 ms)"));
+        assert!(b.describe("ms", None).starts_with("two populations (18 trials near 10.0 ms, 13 near 15.0 ms)"));
         // SPEC S12: no float artefact in the clumps' medians.
         let b = Bimodality {
             low_count: 13,
@@ -160,9 +172,9 @@ mod tests {
             gap: 0.0008,
         };
         assert!(
-            b.describe("s").starts_with("two populations (13 trials near 8.01 ms, 2 near 8.86 ms)"),
+            b.describe("s", None).starts_with("two populations (13 trials near 8.01 ms, 2 near 8.86 ms)"),
             "{}",
-            b.describe("s")
+            b.describe("s", None)
         );
     }
 
@@ -198,5 +210,20 @@ mod tests {
             cold.describe("s"),
             "first value 1.900 ms against the median of the rest 1.245 ms: stands out: consider a longer warm-up"
         );
+    }
+
+    // SPEC S17, S8 (issue 47 item 5): two trials apart from nine are no
+    // second population, and a pinned run is never told to pin or to look
+    // for core types.
+    #[test]
+    fn two_populations_need_enough_trials_and_the_runs_facts() {
+        let mut trials: Vec<f64> = (0..9).map(|i| 10.0 + 0.01 * f64::from(i % 3)).collect();
+        trials.extend([15.0, 15.1]);
+        assert_eq!(bimodality(&trials), None, "two trials are two outliers");
+        trials.push(15.05);
+        let b = bimodality(&trials).expect("three trials apart are a clump");
+        let pinned = b.describe("ms", Some(true));
+        assert!(!pinned.contains("--pin") && !pinned.contains("core types"), "{pinned}");
+        assert!(b.describe("ms", Some(false)).contains("--pin"));
     }
 }

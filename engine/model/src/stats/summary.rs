@@ -9,6 +9,11 @@ use super::rounding::{Rounded, format_percent};
 /// will not fix it (SPEC S4).
 pub const NOISY_IQR_FRACTION: f64 = 0.10;
 
+/// The fewest trials in each half before the halves' medians are compared
+/// (SPEC S12, S17: a warning needs enough trials to mean anything): from
+/// three trials, "the machine changed" would rest on one trial against one.
+pub const MIN_HALF_TRIALS: usize = 3;
+
 /// Why a sample cannot be summarised.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum StatsError {
@@ -170,6 +175,56 @@ impl Summary {
         }
     }
 
+    /// Why these numbers cannot all be one set of trials' summary, if they
+    /// cannot (SPEC N16): the order min ≤ P25 ≤ median ≤ P75 ≤ max broken,
+    /// an IQR that is not P75 − P25 (a typed row's is its own, but no wider
+    /// than max − min), no trial, or a number that is not finite. What it
+    /// says names values in the row's `unit`.
+    pub fn contradiction(&self, unit: &str) -> Option<String> {
+        let values = [self.median, self.p25, self.p75, self.iqr, self.min, self.max];
+        if self.n == 0 || values.iter().any(|v| !v.is_finite()) {
+            return None; // A1's own finding: a number missing or not a number.
+        }
+        let order =
+            [("min", self.min), ("P25", self.p25), ("median", self.median), ("P75", self.p75), ("max", self.max)];
+        if let Some(pair) = order.windows(2).find(|w| w[0].1 > w[1].1) {
+            let ((a, x), (b, y)) = (pair[0], pair[1]);
+            return Some(format!("its {a} ({x} {unit}) is above its {b} ({y} {unit})"));
+        }
+        if self.typed {
+            if self.iqr < 0.0 || (self.iqr > self.max - self.min && !close(self.iqr, self.max - self.min)) {
+                return Some(format!(
+                    "its IQR ({} {unit}) is wider than max − min ({} {unit})",
+                    self.iqr,
+                    self.max - self.min
+                ));
+            }
+        } else if !close(self.iqr, (self.p75 - self.p25).max(0.0)) {
+            return Some(format!("its IQR ({} {unit}) is not P75 − P25 ({} {unit})", self.iqr, self.p75 - self.p25));
+        }
+        None
+    }
+
+    /// Where this summary and `other`'s differ beyond rounding, as
+    /// `name: this vs other` for n, median, IQR, min and max (SPEC N16).
+    pub fn differences(&self, other: &Summary) -> Vec<(&'static str, String, String)> {
+        let mut out = Vec::new();
+        if self.n != other.n {
+            out.push(("n", self.n.to_string(), other.n.to_string()));
+        }
+        for (name, a, b) in [
+            ("median", self.median, other.median),
+            ("IQR", self.iqr, other.iqr),
+            ("min", self.min, other.min),
+            ("max", self.max, other.max),
+        ] {
+            if !close(a, b) {
+                out.push((name, a.to_string(), b.to_string()));
+            }
+        }
+        out
+    }
+
     /// An even count makes the median an interpolation rather than a trial
     /// one can point at (S1); the user is warned, not refused.
     pub fn even_count(&self) -> bool {
@@ -185,7 +240,7 @@ impl Summary {
     /// machine changed during the run (S12). A row without its halves (an
     /// older notebook's) is never flagged.
     pub fn drifted(&self) -> bool {
-        self.halves.is_some_and(|h| (h.second - h.first).abs() > self.iqr)
+        self.n >= 2 * MIN_HALF_TRIALS && self.halves.is_some_and(|h| (h.second - h.first).abs() > self.iqr)
     }
 
     /// What is flagged beside this summary, noise first (S4, S12).
@@ -218,6 +273,12 @@ fn halves(trials: &[f64]) -> Option<Halves> {
     let first = median_of(&mut trials[..half].to_vec())?;
     let second = median_of(&mut trials[trials.len() - half..].to_vec())?;
     Some(Halves { first, second })
+}
+
+/// Equal but for the last bits floating point rounding moves (a summary
+/// recomputed from the same trials in another order of operations).
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(f64::MIN_POSITIVE)
 }
 
 #[cfg(test)]
@@ -303,5 +364,16 @@ mod tests {
     fn refuses_empty_and_non_finite() {
         assert_eq!(Summary::of(&[]), Err(StatsError::Empty));
         assert!(matches!(Summary::of(&[1.0, f64::NAN]), Err(StatsError::NotFinite { index: 1, .. })));
+    }
+
+    // SPEC S17, S12 (issue 47 item 5): halves of one or two trials are no
+    // evidence that the machine changed.
+    #[test]
+    fn drift_needs_three_trials_a_half() {
+        let short = Summary::of(&[1.0, 1.0, 3.73]).expect("trials");
+        assert!(short.halves.is_some_and(|h| (h.second - h.first).abs() > short.iqr), "the halves differ");
+        assert!(!short.drifted(), "{:?}", short.flags());
+        let long = Summary::of(&[1.0, 1.01, 1.02, 1.03, 1.2, 1.21, 1.22, 1.23]).expect("trials");
+        assert!(long.drifted());
     }
 }

@@ -1,0 +1,130 @@
+//! SPEC A20, S17 (issue 47): a notebook made only by Vernier's own commands
+//! — the fixture `fixtures/lab-notebook`, the whole G06 + Memory Wall lab
+//! made by its `make.sh`: a driver built by a recipe, its pairs imported, an
+//! -O0/-O2 pair built by recipes with the -O0 run discarded, two kernels
+//! compared, a 13-point sweep, a soak, an extension, a workbook edit merged
+//! back, four predictions answered — exports documents whose audit finds
+//! nothing in the text Vernier wrote.
+
+use std::path::{Path, PathBuf};
+
+use vernier_engine::audit::{self, Check, Place};
+use vernier_engine::documents::blocks::Block;
+use vernier_engine::documents::{self, Overwrite};
+use vernier_engine::notebook::{Author, Document, Notebook, Word};
+
+/// The fixture copied into a fresh folder, loaded.
+fn fixture() -> (tempfile::TempDir, PathBuf, Notebook) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("lab");
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lab-notebook/notebook");
+    crate::report_pages::copy_dir(&from, &dir);
+    let nb = vernier_engine::notebook::store::load(&dir).expect("the fixture loads");
+    (tmp, dir, nb)
+}
+
+// SPEC A20, A7, A8, A3: the notebook's own documents, exported, audit with
+// no finding in a line of a document (every such line here is Vernier's or
+// the fixture's prose, which states no result) and no raw file unaccounted
+// for — the sources its build recipes kept are named by their rows.
+#[test]
+fn a_notebook_made_by_vernier_audits_clean_in_vernier_text() {
+    let (_tmp, dir, nb) = fixture();
+    documents::export_to(&dir, &nb, None, Overwrite::Never).expect("export");
+    let report = audit::audit(&dir, &nb);
+    assert!(report.documents_exported);
+    let in_text: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| matches!(f.place, Place::Document { .. }) || matches!(f.check, Check::A3 | Check::A7 | Check::A8))
+        .collect();
+    assert!(in_text.is_empty(), "{in_text:#?}");
+    // What it leaves is about rows, never Vernier's words: the kernels of
+    // a debug build of Vernier are unoptimised (A18), said of their rows.
+    for f in &report.findings {
+        assert!(matches!(f.place, Place::Run { .. } | Place::Soak { .. } | Place::Prediction { .. }), "{f:?}");
+    }
+}
+
+// SPEC A20: the notes Vernier wrote (the comparisons, the extension, the
+// merge) say so by their author, and the one a person typed does not.
+#[test]
+fn the_notes_say_who_wrote_them() {
+    let (_tmp, _dir, nb) = fixture();
+    let by_vernier = |start: &str| {
+        nb.notes().iter().filter(|n| n.text.starts_with(start)).all(|n| n.by == Author::Vernier)
+            && nb.notes().iter().any(|n| n.text.starts_with(start))
+    };
+    assert!(by_vernier("Comparison C1"), "{:#?}", nb.notes());
+    assert!(by_vernier("Sweep W1"), "{:#?}", nb.notes());
+    assert!(nb.notes().iter().any(|n| n.text.starts_with("Discarded run 4") && n.by == Author::Person));
+}
+
+// SPEC S17, N14 (issue 47 items 3 and 6): P2 is answered by the -O0/-O2
+// comparison whose -O0 run is discarded: it is not scored "held".
+#[test]
+fn a_prediction_answered_by_a_discarded_run_is_not_held() {
+    let (_tmp, _dir, nb) = fixture();
+    let text = nb.outcome_text(2);
+    assert!(text.contains("run 4 is discarded"), "{text}");
+    for answer in nb.answers().iter().filter(|a| a.prediction == 2) {
+        assert_ne!(nb.score(answer).outcome.word, Word::Held);
+    }
+}
+
+/// The lab's report, as blocks, with its attachments read.
+fn report(dir: &Path, nb: &Notebook) -> Vec<Block> {
+    documents::fill(nb, Document::Report, &documents::Attachments::load(dir, nb))
+}
+
+fn tables(blocks: &[Block]) -> Vec<&Vec<Vec<String>>> {
+    blocks.iter().filter_map(|b| if let Block::Table(t) = b { Some(t) } else { None }).collect()
+}
+
+// SPEC A7, S17 (issue 47 item 6): the Provenance table counts the tags the
+// report prints on its rows: the results' MEASURED rows (not the discarded
+// -O0 run), and one DERIVED per comparison in the comparisons table.
+#[test]
+fn the_provenance_table_counts_what_the_report_shows() {
+    let (_tmp, dir, nb) = fixture();
+    let blocks = report(&dir, &nb);
+    let all = tables(&blocks);
+    let count = |tag: &str| -> usize {
+        let provenance = all.iter().find(|t| t[0][0] == "Category").expect("the provenance table");
+        provenance.iter().find(|r| r[0] == tag).expect("a row per tag")[1].parse().expect("a count")
+    };
+    let results = all.iter().find(|t| t[0][0] == "Experiment").expect("the results table");
+    let measured = |t: &Vec<Vec<String>>| t[1..].iter().filter(|r| r.last().is_some_and(|t| t == "MEASURED")).count();
+    // A sweep's points are in its own table, its parameter first.
+    let sweep_points: usize =
+        all.iter().filter(|t| t[0].iter().any(|h| h == "#") && t[0][0] != "Experiment").map(|t| measured(t)).sum();
+    assert_eq!(count("MEASURED"), measured(results) + sweep_points, "{results:?}");
+    let comparisons = all.iter().find(|t| t[0][0] == "Comparison").map_or(0, |t| t.len() - 1);
+    assert!(comparisons > 0);
+    assert_eq!(count("DERIVED"), comparisons);
+}
+
+// SPEC D8, S17, S3 (issue 47 item 9): a comparison's verdict cell is the
+// verdict, at most 160 characters, its evidence said once in a paragraph
+// under the table; the results table has a run-number column (its cells say
+// "as run N") and Min / Max.
+#[test]
+fn the_report_tables_stay_short_and_say_each_thing_once() {
+    let (_tmp, dir, nb) = fixture();
+    let blocks = report(&dir, &nb);
+    let all = tables(&blocks);
+    let comparisons = all.iter().find(|t| t[0][0] == "Comparison").expect("the comparisons table");
+    for row in comparisons.iter() {
+        for cell in row {
+            assert!(cell.chars().count() <= 160, "{} characters: {cell}", cell.chars().count());
+        }
+    }
+    let text = documents::blocks::to_text(&blocks);
+    for pair in nb.pairs() {
+        if let Some(meaning) = pair.evidence(&nb).meaning(None) {
+            assert_eq!(text.matches(meaning.as_str()).count(), 1, "said once: {meaning}");
+        }
+    }
+    let results = all.iter().find(|t| t[0][0] == "Experiment").expect("the results table");
+    assert!(results[0].iter().any(|h| h == "#") && results[0].iter().any(|h| h == "Min / Max"), "{:?}", results[0]);
+}
