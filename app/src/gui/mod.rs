@@ -694,13 +694,19 @@ impl VernierApp {
             // The prompt under the line's heading; a line all of Vernier's
             // (Method, Results) is named above the document, with what the
             // finding says of it.
+            // A gap the Environment leaves in a document is filled there.
+            Place::Document { .. } if vernier_engine::documents::empty_field_in(&finding.message).is_some() => {
+                Section::Environment
+            }
             Place::Document { file, section, .. } => {
                 let document = Document::from_stem(&file).unwrap_or_default();
                 documents.document = document;
                 let title = &self.doc.notebook.title;
-                // The prompt the finding quotes, else the section's first.
+                // The prompt the finding quotes, else the section's only
+                // one; never a guess among several.
                 let prompts = vernier_engine::documents::prompts_under(document, &section, title);
-                match prompts.iter().find(|p| finding.message.contains(*p)).or(prompts.first()) {
+                let only = if prompts.len() == 1 { prompts.first() } else { None };
+                match prompts.iter().find(|p| finding.message.contains(*p)).or(only) {
                     Some(prompt) => documents.opened.open(Spot::Prompt(prompt)),
                     None => documents.opened.target = None,
                 }

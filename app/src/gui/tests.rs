@@ -689,6 +689,17 @@ fn every_audit_finding_opens_its_place() {
         Place::Document { file: "report.docx".into(), line: 3, section: "Project 3 — The Memory Wall Lab".into() };
     said(&mut harness, top, "“what the workbench limited” is not written");
     assert_eq!(harness.state().views.documents.opened.target, Some(Spot::Prompt("what the workbench limited")));
+    // Unquoted, among two prompts: none is guessed (it used to mark the first).
+    let top =
+        Place::Document { file: "report.docx".into(), line: 3, section: "Project 3 — The Memory Wall Lab".into() };
+    jump(&mut harness, top.clone());
+    assert_eq!(harness.state().views.documents.opened.target, None, "no prompt guessed among two");
+    // A gap the empty Workbench leaves in the document opens the Environment,
+    // where it is filled.
+    let workbench = "unfinished: “Workbench is empty in the Environment (vernier set DIR \"Workbench\" …); \
+                     what it limited:”";
+    said(&mut harness, top, workbench);
+    assert_eq!(harness.state().views.section, super::Section::Environment);
     let method = Place::Document { file: "report.docx".into(), line: 12, section: "2. Method".into() };
     jump(&mut harness, method);
     assert_eq!(harness.state().views.documents.opened.target, None, "Method is all Vernier's: no prompt");

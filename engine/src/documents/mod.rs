@@ -562,6 +562,19 @@ fn comparison_trials(dir: &Path, nb: &Notebook) -> BTreeMap<u32, Result<[Vec<f64
 
 /// The value of `{{name}}` in document `stem`: from the notebook, the
 /// student's answer, or a marked prompt.
+/// What a document says where an Environment field it fills is empty: the
+/// gap is the field's, so the place to fill it is the Environment.
+fn empty_in_environment(field: EnvField) -> String {
+    format!("{} is empty in the Environment", field.label())
+}
+
+/// The Environment field a document's text says is empty, if it says so:
+/// a finding quoting that text is fixed in the Environment, not in the
+/// document (issue 49 item 6).
+pub fn empty_field_in(text: &str) -> Option<EnvField> {
+    EnvField::ALL.into_iter().find(|&f| text.contains(&empty_in_environment(f)))
+}
+
 fn value(nb: &Notebook, stem: &str, name: &str) -> String {
     if let Some(prompt) = name.strip_prefix("write:") {
         let prompt = prompt.trim();
@@ -574,7 +587,7 @@ fn value(nb: &Notebook, stem: &str, name: &str) -> String {
     let env = |f: EnvField| {
         let v = nb.environment().get(f);
         if v.is_empty() {
-            format!("{PROMPT_MARK} {} is empty in the Environment (vernier set DIR \"{}\" …).", f.label(), f.label())
+            format!("{PROMPT_MARK} {} (vernier set DIR \"{}\" …).", empty_in_environment(f), f.label())
         } else {
             v
         }
