@@ -301,6 +301,29 @@ pub fn log_ticks(lo: f64, hi: f64, sizes: bool) -> Vec<f64> {
         .collect()
 }
 
+/// The step of a linear axis from `lo` to `hi`: 1, 2 or 5 times a power
+/// of ten, the smallest that puts at most 8 ticks on it (so a narrow range
+/// gets several labelled ticks, not one).
+pub fn linear_step(lo: f64, hi: f64) -> f64 {
+    let span = hi - lo;
+    if !(span > 0.0 && span.is_finite()) {
+        return 1.0;
+    }
+    let decade = 10f64.powi((span / 8.0).log10().floor() as i32);
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * decade).find(|step| span / step <= 8.0).unwrap_or(10.0 * decade)
+}
+
+/// The ticks of a linear axis from `lo` to `hi`: every multiple of
+/// [`linear_step`] inside it.
+pub fn linear_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let step = linear_step(lo, hi);
+    if !(hi > lo && hi.is_finite() && lo.is_finite()) {
+        return Vec::new();
+    }
+    let (first, last) = ((lo / step).ceil() as i64, (hi / step).floor() as i64);
+    (first..=last).map(|k| k as f64 * step).collect()
+}
+
 /// A number as a tick labels it: three significant digits at most, none
 /// padded (`2`, not `2.00`).
 pub fn tick_text(value: f64) -> String {
@@ -310,6 +333,24 @@ pub fn tick_text(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // SPEC U4 (issue 49, item 5): a linear axis is ticked at 1-2-5 steps,
+    // enough of them that a narrow range (a run's trials, 11.2–13.0 ms)
+    // gets several labels, not the single "12" a decade step gave.
+    #[test]
+    fn a_narrow_linear_axis_gets_several_ticks() {
+        let ticks = linear_ticks(11.2, 13.0);
+        assert_eq!(linear_step(11.2, 13.0), 0.5);
+        assert_eq!(ticks, vec![11.5, 12.0, 12.5, 13.0]);
+        assert_eq!(linear_step(0.0, 100.0), 20.0);
+        assert_eq!(linear_ticks(0.0, 100.0), vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]);
+        assert_eq!(linear_step(1.75, 1.93), 0.05);
+        for (lo, hi) in [(0.001, 0.0017), (3.0, 3_000.0), (-5.0, 7.0)] {
+            let n = linear_ticks(lo, hi).len();
+            assert!((3..=8).contains(&n), "{n} ticks from {lo} to {hi}");
+        }
+        assert!(linear_ticks(1.0, 1.0).is_empty(), "no span, no ticks");
+    }
 
     // SPEC E16, U4: an axis goes logarithmic when its values span two
     // decades or more, never with a value at or below zero.

@@ -192,6 +192,13 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
         .x_axis_label("trial (in order taken)")
         .y_axis_label(inert(&format!("{} per trial ({})", if own.is_some() { "figure" } else { "time" }, unit.name())))
         .y_axis_formatter(|mark, _| unit.after(&tick_at(mark.value, mark.step_size)))
+        // 1-2-5 steps, so a narrow range still gets several labels (U4).
+        .y_grid_spacer(|input| {
+            let (lo, hi) = input.bounds;
+            let step = vernier_engine::sweep_view::linear_step(lo, hi);
+            let ticks = vernier_engine::sweep_view::linear_ticks(lo, hi);
+            ticks.into_iter().map(|value| GridMark { value, step_size: step }).collect()
+        })
         .show(ui, |plot| {
             plot.points(Points::new("warm-up", warm).color(WARM).radius(3.0));
             if let Some(cpu) = cpu {
@@ -670,6 +677,11 @@ pub fn sweep_plot(ui: &mut Ui, sweep: &SweepPlot) {
     }
 }
 
+/// The live plot's id, the same in every frame (its bounds can be read back).
+pub fn live_plot_id() -> egui::Id {
+    egui::Id::unique("live-plot")
+}
+
 /// The trials of a running benchmark as they arrive, per arm (a scan's
 /// all as `first`). They come in ms; the axis shows them in the unit their
 /// median so far reads in (SPEC S12), so a 40 µs kernel does not read 0.04.
@@ -686,9 +698,16 @@ pub fn live_plot(ui: &mut Ui, points: &[Vec<egui_plot::PlotPoint>; 2], first: &s
         arm.iter().map(|p| egui_plot::PlotPoint::new(p.x, unit.scale(p.y))).collect()
     };
     let (a, b) = (scaled(&points[0]), scaled(&points[1]));
+    // Above the plot, not on it: the newest trials, often the slowest, sit
+    // top right, where egui_plot's legend would cover them (U4).
+    let mut legend = vec![(TIMED, Swatch::Dot, inert(first).into_owned())];
+    if !b.is_empty() {
+        legend.push((ARM_B, Swatch::Dot, "B".to_owned()));
+    }
+    legend_row(ui, &legend);
     Plot::new("live")
+        .id(live_plot_id())
         .height(ui.available_height().clamp(120.0, 260.0))
-        .legend(Legend::default())
         .x_axis_label("trial")
         .y_axis_label(format!("wall time per trial ({})", unit.name()))
         .show(ui, |plot| {

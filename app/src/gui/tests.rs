@@ -200,6 +200,21 @@ fn the_trial_plot_keeps_an_outlier_at_its_edge() {
     }
 }
 
+// SPEC U4 (issue 49, item 5): the live plot of a running benchmark keeps
+// its legend in a row above the plot, so the newest trials — top right in
+// a chase sweep, where they are slowest — are never under it.
+#[test]
+fn the_live_plot_s_legend_covers_no_point() {
+    let rising: Vec<egui_plot::PlotPoint> = (0..40).map(|i| egui_plot::PlotPoint::new(i, 1.0 + f64::from(i))).collect();
+    let points = [rising, Vec::new()];
+    let mut harness = Harness::new_ui(|ui| super::plots::live_plot(ui, &points, "trials (every point)"));
+    harness.run();
+    let memory = egui_plot::PlotMemory::load(&harness.ctx, super::plots::live_plot_id()).expect("the live plot");
+    let frame = *memory.transform().frame();
+    let legend = harness.get_by_label("trials (every point)").rect();
+    assert!(!frame.intersects(legend), "the legend {legend:?} is on the plot {frame:?}");
+}
+
 /// Replaces what the text field `label` holds with `text`, as a user
 /// would: select all, then type.
 fn replace_text(harness: &mut Harness<'static, VernierApp>, label: &str, text: &str) {
