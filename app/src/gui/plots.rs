@@ -154,13 +154,15 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
     let cpu: Option<PlotPoints> =
         trials.cpu.as_ref().map(|cpu| cpu.iter().enumerate().map(|(i, &v)| at(i, v)).collect());
     // The legend sits above the plot, never on it (U4).
-    let mut legend = vec![
-        (WARM, Swatch::Dot, "warm-up".to_owned()),
+    // Warm-up is listed only where there are warm-up trials to see.
+    let warm_entry = (!trials.warmup.is_empty()).then(|| (WARM, Swatch::Dot, "warm-up".to_owned()));
+    let mut legend: Vec<_> = warm_entry.into_iter().collect();
+    legend.extend([
         (TIMED, Swatch::Dot, "timed".to_owned()),
         (TIMED, Swatch::Line, median_name.clone()),
         (TIMED.gamma_multiply(0.4), Swatch::Line, "P25 / P75".to_owned()),
         (TIMED, Swatch::Box, "box: P25–P75, whiskers min–max".to_owned()),
-    ];
+    ]);
     if cpu.is_some() {
         legend.push((CPU, Swatch::Ring, CPU_NAME.to_owned()));
     }
