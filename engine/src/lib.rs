@@ -25,6 +25,8 @@
 //! - [`reproduce`] — a classmate's row, its rerun and the verdict (SPEC R).
 //! - [`compare`] — two recorded rows compared: S7 with the power-source and
 //!   session guards (SPEC S13, S14), for every face that compares rows.
+//! - [`record_run`] — a measured run recorded: its raw file reserved when it
+//!   starts, its rows added when it ends, the same way from every face.
 //! - [`extend`] — one of my own rows rerun to 51 trials, and whether its
 //!   median moved by more than the difference I mean to claim (SPEC S10).
 //! - [`sweep_view`] — the sweeps of a notebook as tables and charts read them.
@@ -35,6 +37,7 @@ pub mod documents;
 pub mod extend;
 pub mod import;
 pub mod merge;
+pub mod record_run;
 pub mod reproduce;
 pub mod sweep_view;
 

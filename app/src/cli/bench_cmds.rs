@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::anyhow;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use clap::Args;
 use serde_json::{Value, json};
 use vernier_engine::duration;
@@ -14,15 +14,15 @@ use vernier_engine::harness::{
 };
 use vernier_engine::instrument;
 use vernier_engine::notebook::Source;
-use vernier_engine::notebook::store;
-use vernier_engine::notebook::{Environment, RowRef, WarmupPolicy, build_warning, row_list};
 use vernier_engine::notebook::{KernelKind, KernelSpec};
 use vernier_engine::notebook::{MetricSpec, Param};
+use vernier_engine::notebook::{Notebook, NotebookError};
+use vernier_engine::notebook::{RowRef, WarmupPolicy, build_warning, row_list};
 use vernier_engine::platform::machine::Machine;
+use vernier_engine::record_run;
 use vernier_engine::stats::units::{DisplayUnit, Figures};
 use vernier_engine::stats::{Evidence, format_significant};
 
-use super::notebook_cmds::{apply, open};
 use super::{Failure, Outcome, given};
 
 /// How a run or a comparison is named in every face (SPEC S11): `bench`
@@ -243,13 +243,16 @@ pub fn bench(args: &BenchArgs) -> Outcome {
     );
     // Fail before measuring if the notebook cannot be read or its raw/
     // cannot be written; the raw file's name is taken now (N10).
-    let (reserved, stated) = args.notebook.as_deref().map(reserve_raw).transpose()?.unzip();
+    let reservation = args.notebook.as_deref().map(reserve_raw).transpose()?;
+    let (reserved, stated) = reservation.map(|r| (r.raw, r.stated)).unzip();
     if let (Some(dir), Some(p)) = (&args.notebook, args.answers) {
         super::notebook_cmds::check_prediction(dir, p)?;
     }
     let result = run_with_progress(BenchSpec { stated, ..spec })?;
     let recorded = match (&args.notebook, reserved) {
-        (Some(dir), Some(reserved)) => Some(record(dir, &result, reserved)?),
+        (Some(dir), Some(reserved)) => {
+            Some(record(dir, &result, reserved, record_run::Joins::Nothing, |_, _, _| Ok(()))?.recorded)
+        }
         _ => None,
     };
     // SPEC E12: run by the harness right after the trials, kept with the rows.
@@ -501,39 +504,35 @@ pub(super) fn run_with_progress(spec: BenchSpec) -> Result<BenchResult, Failure>
     }
 }
 
-/// Checks the notebook in `dir` reads and takes the raw-file name its next
-/// run will write, before the run starts: a second terminal's run can never
-/// take the same one, and a refused `raw/` stops the run before it measures.
-/// Takes the raw file's name for the next run, and returns the notebook's
-/// Environment as stated now, when the run starts: what its rows keep (N9).
-///
-/// The notebook's lock is looked at too: a run that could not be recorded
-/// afterwards should not be measured first, so a lock held elsewhere is
-/// waited for here, out loud and cancellable, before the first trial (N10).
-pub(super) fn reserve_raw(dir: &std::path::Path) -> Result<(harness::raw::Reserved, Environment), Failure> {
-    store::exclusive(dir, || Ok::<_, vernier_engine::notebook::SaveError>(())).map_err(Failure::failed)?;
-    let notebook = open(dir)?;
-    let next_run = notebook.runs().len() + 1;
-    let reserved = harness::raw::Reserved::take(dir, &harness::raw_stem(next_run)).map_err(Failure::failed)?;
-    Ok((reserved, notebook.environment().clone()))
+/// Takes the raw file's name for the next run of the notebook in `dir`,
+/// before the run starts, through the engine's one way of recording a run
+/// ([`record_run::reserve`]); a lock held elsewhere is waited for here, out
+/// loud and cancellable, before the first trial (N10).
+pub(super) fn reserve_raw(dir: &std::path::Path) -> Result<record_run::Reservation, Failure> {
+    let reservation = record_run::reserve(dir).map_err(record_failure)?;
+    super::notebook_cmds::warn_integrity(&reservation.integrity);
+    Ok(reservation)
 }
 
-/// Writes the raw file into its reserved name, then adds the rows to the
-/// notebook as it is now, under the lock: run numbers are taken at that
-/// moment (N10).
-pub(super) fn record(
+/// Records a finished run through the engine ([`record_run::record`]):
+/// its raw file, then its rows — with what they join and what `also` adds
+/// — in one change to the notebook as it is now.
+pub(super) fn record<T>(
     dir: &std::path::Path,
     result: &BenchResult,
     reserved: harness::raw::Reserved,
-) -> Result<harness::Recorded, Failure> {
-    // SPEC N15: the build's sources, kept before the rows that name them.
-    harness::keep_sources(dir, &result.kept_sources).map_err(Failure::failed)?;
-    let raw_file = harness::write_raw_reserved(dir, result, reserved).map_err(Failure::failed)?;
-    apply(dir, |nb| Ok::<_, std::convert::Infallible>(harness::add_rows(nb, result, &raw_file, Utc::now()))).map_err(
-        // Measured but not recorded (the wait for the lock was cancelled,
-        // or the save failed): the trials are kept, and said where.
-        |failure| failure.context(format!("the trials are kept in {}, not recorded in the log", raw_file.path)),
-    )
+    joins: record_run::Joins<'_>,
+    also: impl FnMut(&mut Notebook, &harness::Recorded, DateTime<Utc>) -> Result<T, NotebookError>,
+) -> Result<record_run::RunRecorded<T>, Failure> {
+    let done = record_run::record(dir, result, reserved, joins, also).map_err(record_failure)?;
+    super::notebook_cmds::warn_integrity(&done.notebook.integrity());
+    Ok(done)
+}
+
+/// A run not reserved or not recorded: refused input exits 2, a failed
+/// write 1 (measured but not recorded says where the trials are).
+fn record_failure(e: record_run::RecordError) -> Failure {
+    if e.is_refusal() { Failure::input(e) } else { Failure::failed(e) }
 }
 
 fn arm_json(arm: &ArmResult, raw_file: Option<&str>, failed: bool) -> Value {

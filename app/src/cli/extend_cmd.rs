@@ -8,14 +8,14 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::anyhow;
-use chrono::Utc;
 use serde_json::json;
 use vernier_engine::extend::{Extension, Outcome};
 use vernier_engine::harness;
+use vernier_engine::record_run;
 
 use super::bench_cmds::{record, reserve_raw, run_with_progress};
 use super::confirm::{Answer, ask};
-use super::notebook_cmds::{apply, open};
+use super::notebook_cmds::open;
 use super::{Failure, table};
 
 /// Extends run `run` of the notebook in `dir`, judged against `claim` (or
@@ -30,22 +30,20 @@ pub fn extend(dir: &Path, run: u32, claim: Option<&str>, timeout: Option<Duratio
         Ok(spec) => spec,
         Err(stop) => return stop,
     };
-    let (reserved, stated) = reserve_raw(dir)?;
-    let result = run_with_progress(harness::BenchSpec { stated: Some(stated), timeout, ..spec })?;
+    let reservation = reserve_raw(dir)?;
+    let result = run_with_progress(harness::BenchSpec { stated: Some(reservation.stated), timeout, ..spec })?;
+    let joins = record_run::Joins::Extension { plan: &plan, claim: claim.as_ref() };
+    let done = record(dir, &result, reservation.raw, joins, |_, _, _| Ok(()))?;
     if let Some(failure) = &result.failure {
-        record(dir, &result, reserved)?;
         return Err(Failure::failed(anyhow!("the rerun of run {run} failed: {failure}")));
     }
-    let raw_file = harness::write_raw_reserved(dir, &result, reserved).map_err(Failure::failed)?;
-    let (recorded, outcome) = apply(dir, |nb| {
-        Ok::<_, std::convert::Infallible>(plan.record(nb, &result, &raw_file, Utc::now(), claim.as_ref()))
-    })?;
-    let outcome = outcome.ok_or_else(|| {
+    let outcome = done.extension.ok_or_else(|| {
         Failure::failed(anyhow!(
             "the rerun of run {run} was kept in {} but gave no median to compare",
-            recorded.raw_file
+            done.recorded.raw_file
         ))
     })?;
+    let recorded = done.recorded;
     if answer.json {
         let mut object = json!(outcome);
         object["raw_file"] = json!(recorded.raw_file.to_string());

@@ -412,7 +412,12 @@ pub fn open_any(path: &Path) -> Result<Notebook, Failure> {
 }
 
 fn report_findings(notebook: &Notebook) {
-    for finding in notebook.integrity() {
+    warn_integrity(&notebook.integrity());
+}
+
+/// Says each integrity finding (N4) on stderr, shown inert.
+pub(super) fn warn_integrity(findings: &[vernier_engine::notebook::IntegrityFinding]) {
+    for finding in findings {
         eprintln!("warning: {}", vernier_engine::display::inert(&finding.message));
     }
 }

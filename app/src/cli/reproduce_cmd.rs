@@ -5,17 +5,17 @@
 use std::path::PathBuf;
 
 use anyhow::anyhow;
-use chrono::Utc;
 use clap::Args;
 use serde_json::json;
 use vernier_engine::display::inert;
 use vernier_engine::harness::BenchSpec;
 use vernier_engine::harness::provenance::Hashes;
+use vernier_engine::record_run;
 use vernier_engine::reproduce::{self, ArmSide, Original, Rerun, SideBySide};
 
 use super::bench_cmds::{record, reserve_raw, run_with_progress};
 use super::confirm::{Answer, ask};
-use super::notebook_cmds::{apply, open, open_log};
+use super::notebook_cmds::{open, open_log};
 use super::{Failure, Outcome, table};
 
 /// `vernier reproduce`.
@@ -137,8 +137,8 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
         }
         None => None,
     };
-    let (reserved, stated) = reserve_raw(&args.notebook)?;
-    let result = run_with_progress(BenchSpec { stated: Some(stated), ..spec });
+    let reservation = reserve_raw(&args.notebook)?;
+    let result = run_with_progress(BenchSpec { stated: Some(reservation.stated), ..spec });
     if let Some(scratch) = scratch {
         let shown = vernier_engine::display::path(scratch.path());
         if args.keep_scratch {
@@ -154,18 +154,23 @@ pub fn reproduce(args: &ReproduceArgs) -> Outcome {
         }
     }
     let result = result?;
+    // The rerun's rows as recorded — their power source, program and
+    // result check are what the verdict weighs — and the note naming their
+    // row, in the same change.
+    let done = record(&args.notebook, &result, reservation.raw, record_run::Joins::Nothing, |nb, recorded, at| {
+        if result.failure.is_some() {
+            return Ok(None);
+        }
+        let rows: Vec<_> = recorded.runs.iter().map(|&n| nb.run(n)).collect();
+        let Some(outcome) = SideBySide::new(&original, &result, &rows) else { return Ok(None) };
+        nb.add_vernier_note(&outcome.note(&original, &source), at)?;
+        Ok(Some(outcome))
+    })?;
     if let Some(failure) = &result.failure {
-        record(&args.notebook, &result, reserved)?;
         return Err(Failure::failed(anyhow!("the rerun failed: {failure}")));
     }
-    let recorded = record(&args.notebook, &result, reserved)?;
-    // The rerun's rows as recorded: their power source, program and result
-    // check are what the verdict weighs.
-    let mine = open(&args.notebook)?;
-    let rows: Vec<_> = recorded.runs.iter().map(|&n| mine.run(n)).collect();
-    let outcome = SideBySide::new(&original, &result, &rows)
-        .ok_or_else(|| Failure::failed(anyhow!("the rerun produced no trials")))?;
-    apply(&args.notebook, |nb| nb.add_vernier_note(&outcome.note(&original, &source), Utc::now()))?;
+    let recorded = done.recorded;
+    let outcome = done.also.ok_or_else(|| Failure::failed(anyhow!("the rerun produced no trials")))?;
     let picked = outcome.picked(&original);
     if args.json {
         let arms: Vec<serde_json::Value> =
@@ -291,15 +296,23 @@ fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
         Ok(spec) => spec,
         Err(stop) => return stop,
     };
-    let (reserved, stated) = reserve_raw(&args.notebook)?;
-    let result = run_with_progress(BenchSpec { stated: Some(stated), ..spec })?;
-    let recorded = record(&args.notebook, &result, reserved)?;
-    if let Some(failure) = &result.failure {
-        return Err(Failure::failed(anyhow!("the rerun failed: {failure}")));
-    }
-    let mine = open(&args.notebook)?;
-    let outcome = reproduce::PointByPoint::new(&sweep, &result, &mine, &recorded.runs);
-    apply(&args.notebook, |nb| nb.add_vernier_note(&outcome.note(&sweep, &source, recorded.sweep), Utc::now()))?;
+    let reservation = reserve_raw(&args.notebook)?;
+    let result = run_with_progress(BenchSpec { stated: Some(reservation.stated), ..spec })?;
+    // Their sweep point by point against the rows as recorded, and its
+    // note, in the same change.
+    let done = record(&args.notebook, &result, reservation.raw, record_run::Joins::Nothing, |nb, recorded, at| {
+        if result.failure.is_some() {
+            return Ok(None);
+        }
+        let outcome = reproduce::PointByPoint::new(&sweep, &result, nb, &recorded.runs);
+        nb.add_vernier_note(&outcome.note(&sweep, &source, recorded.sweep), at)?;
+        Ok(Some(outcome))
+    })?;
+    let (recorded, outcome) = match (&result.failure, done.also) {
+        (None, Some(outcome)) => (done.recorded, outcome),
+        (Some(failure), _) => return Err(Failure::failed(anyhow!("the rerun failed: {failure}"))),
+        (None, None) => return Err(Failure::failed(anyhow!("the rerun produced no trials"))),
+    };
     if args.json {
         let points: Vec<serde_json::Value> = sweep
             .points

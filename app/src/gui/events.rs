@@ -7,7 +7,7 @@ use std::time::Instant;
 use vernier_engine::harness::{self, EngineEvent};
 use vernier_engine::notebook::pending::{Edit, Recording};
 use vernier_engine::notebook::{AnsweredBy, Notebook};
-use vernier_engine::reproduce::{Original, SideBySide};
+use vernier_engine::reproduce::Original;
 use vernier_engine::soak::record;
 
 use super::*;
@@ -82,8 +82,17 @@ impl VernierApp {
                 self.measure.live = None;
                 // SPEC R5: the rebuild's scratch folder goes once its run ends.
                 self.remove_scratch();
-                let next_run = self.doc.notebook.runs().len() + 1;
-                self.send_job(super::jobs::WriteRunRaw { dir: self.doc.dir.clone(), result, next_run });
+                let Some(reserved) = self.measure.reserved.take() else {
+                    return self
+                        .say("the run finished, but its raw file's name was not taken; it is not recorded", true);
+                };
+                let result: Arc<harness::BenchResult> = Arc::from(result);
+                let joining = match (self.measure.extending.take(), self.reproduction_pending(&result)) {
+                    (Some((plan, claim)), _) => super::jobs::Joining::Extension(Box::new(plan), claim),
+                    (None, Some((original, source))) => super::jobs::Joining::Reproduction(Box::new(original), source),
+                    (None, None) => super::jobs::Joining::Nothing,
+                };
+                self.send_job(super::jobs::RecordRun { dir: self.doc.dir.clone(), result, reserved, joining });
             }
             EngineEvent::Failed(e) => {
                 self.measure.live = None;
@@ -215,67 +224,54 @@ impl VernierApp {
         }
     }
 
-    /// Records a finished run whose raw file is written, as one change: its
-    /// rows, and — when it reproduced a classmate's row — the note naming
-    /// their row, or — when it extended runs of this notebook (S10) — the
-    /// link to them and the verdict, said in the status bar; then selects
-    /// it and shows the comparison.
-    pub(super) fn record_run(
-        &mut self,
-        result: Arc<harness::BenchResult>,
-        raw_file: vernier_engine::notebook::RawFile,
-    ) {
-        let at = chrono::Utc::now();
-        let reproduced = self.reproduction_pending(&result);
-        let extending = self.measure.extending.take();
-        let extended = extending.is_some();
-        let (from, shown_source) = (Arc::clone(&result), reproduced.clone());
-        let applied = self.record(|nb: &mut Notebook| {
-            let (recorded, verdict) = match extending.as_ref() {
-                Some((plan, claim)) => {
-                    let (recorded, outcome) = plan.record(nb, &from, &raw_file, at, claim.as_ref());
-                    (recorded, outcome.map(|o| o.verdict))
-                }
-                None => (harness::add_rows(nb, &from, &raw_file, at), None),
-            };
-            if let Some((original, source)) = &shown_source
-                && let Some(side) =
-                    SideBySide::new(original, &from, &recorded.runs.iter().map(|&n| nb.run(n)).collect::<Vec<_>>())
-            {
-                nb.add_vernier_note(&side.note(original, source), at)?;
+    /// The file thread's answer to start number `start`: the run's raw
+    /// file's name and the Environment as stated, or why the run cannot be
+    /// recorded (so it is not measured first). An answer to a start that
+    /// was cancelled lets its name go.
+    pub(super) fn reserved(&mut self, start: u64, reservation: Result<Reservation, String>) {
+        let Some(starting) = self.measure.starting.as_mut().filter(|s| s.number == start) else {
+            if let Ok(reservation) = reservation {
+                self.send_job(super::jobs::Release(reservation.raw));
             }
-            Ok(match (&from.failure, recorded.runs.as_slice()) {
-                (Some(f), _) => Applied {
-                    message: format!("the run ended early ({f}); its trials are in {}", recorded.raw_file),
-                    failed: true,
-                    ..Applied::default()
-                },
-                (None, runs) => Applied {
-                    message: verdict.clone().unwrap_or_else(|| match recorded.sweep {
-                        // SPEC E16: a scan's rows are one sweep.
-                        Some(w) => format!(
-                            "recorded sweep W{w}: {} rows, runs {}–{}",
-                            runs.len(),
-                            runs.first().copied().unwrap_or_default(),
-                            runs.last().copied().unwrap_or_default()
-                        ),
-                        None => format!(
-                            "recorded run {}",
-                            runs.iter().map(u32::to_string).collect::<Vec<_>>().join(" and ")
-                        ),
-                    }),
-                    runs: runs.to_vec(),
-                    failed: false,
-                },
-            })
-        });
+            return;
+        };
+        match reservation {
+            Ok(reservation) => {
+                starting.reservation = Some(reservation);
+                self.egui_ctx.request_repaint();
+            }
+            Err(e) => self.not_started(format!("the run was not started: {e}")),
+        }
+    }
+
+    /// A finished run as the engine's use case recorded it on the file
+    /// thread: the window shows the notebook as saved (with its own changes
+    /// still on their way on top), says what recording said, then selects
+    /// the rows and shows the comparison, the sweep, the extension's
+    /// verdict or the reproduction's outcome.
+    pub(super) fn run_recorded(
+        &mut self,
+        result: &harness::BenchResult,
+        recorded: Result<Box<super::jobs::Recorded>, String>,
+        joining: super::jobs::Joining,
+    ) {
+        let extended = matches!(joining, super::jobs::Joining::Extension(..));
         // SPEC N14: the prediction the New run dialog said this run answers.
         let answers = self.dialogs.answers_on_record.take();
-        let Some(applied) = applied else { return };
-        if let (Some(prediction), false) = (answers, applied.failed) {
-            self.answer_recorded(prediction, &applied.runs);
+        let super::jobs::Recorded { done, unwritten } = match recorded {
+            Ok(recorded) => *recorded,
+            Err(e) => return self.say(format!("the run finished but was not recorded: {e}"), true),
+        };
+        let message = done.message(result);
+        let failed = result.failure.is_some();
+        let notebook = super::jobs::with_unsaved(done.notebook, self.doc.unsaved.iter().map(|u| &u.change));
+        self.doc.adopt(notebook, unwritten);
+        self.say(message.clone(), failed);
+        let runs = done.recorded.runs;
+        if let (Some(prediction), false) = (answers, failed) {
+            self.answer_recorded(prediction, &runs);
         }
-        if let Some(&last) = applied.runs.last() {
+        if let Some(&last) = runs.last() {
             self.select_run(last);
             // A recorded scan shows its sweep, the picture it was run for.
             if let Some(sweep) = self.doc.notebook.sweep_of(last).filter(|_| result.scan.is_some()) {
@@ -283,13 +279,13 @@ impl VernierApp {
                 self.views.runs.show_sweep = true;
             }
         }
-        if extended && !applied.failed {
+        if extended && !failed {
             // The status bar cuts a long sentence; the run view shows it whole.
-            self.views.runs.extension = Some((applied.runs.clone(), applied.message.clone()));
+            self.views.runs.extension = Some((runs.clone(), message));
         }
-        if let (Some((original, _)), Some(dialog)) = (reproduced, &mut self.dialogs.reproduce) {
-            let mine: Vec<_> = applied.runs.iter().map(|&n| self.doc.notebook.run(n)).collect();
-            dialog.outcome = SideBySide::new(&original, &result, &mine).map(|side| (original, side));
+        if let (super::jobs::Joining::Reproduction(original, _), Some(dialog)) = (joining, &mut self.dialogs.reproduce)
+        {
+            dialog.outcome = done.also.map(|side| (*original, side));
         }
     }
 

@@ -371,6 +371,22 @@ impl Follow {
         Some(notebook)
     }
 
+    /// After the notebook in `dir` was saved here as `notebook` (stamped
+    /// `stamp`): followed from there, so the save is not reported as
+    /// another program's, and the next look starts from it.
+    pub fn saved(&mut self, dir: &std::path::Path, stamp: store::Stamp, notebook: &Notebook) {
+        match self.of(dir) {
+            Some(followed) => {
+                followed.stamp = stamp;
+                followed.version += 1;
+            }
+            None => self.start(dir.to_path_buf(), stamp),
+        }
+        if let Some(followed) = self.of(dir) {
+            followed.notebook = Some(notebook.clone());
+        }
+    }
+
     /// Asks every watch to look again at once, when `dir` is followed.
     pub fn look_again(&mut self, dir: &std::path::Path) {
         if let Some(followed) = self.of(dir) {
@@ -465,16 +481,7 @@ fn save_changes(
     let store::Changed { value: (messages, mut gate), notebook, stamp, changed_elsewhere } = changed;
     gate.committed.extend(generations);
     drop(gate);
-    match follow.of(dir) {
-        Some(followed) => {
-            followed.stamp = stamp;
-            followed.version += 1;
-        }
-        None => follow.start(dir.to_path_buf(), stamp),
-    }
-    if let Some(followed) = follow.of(dir) {
-        followed.notebook = Some(notebook.clone());
-    }
+    follow.saved(dir, stamp, &notebook);
     let unwritten = documents::unwritten(&notebook);
     let notebook = (changed_elsewhere || messages.iter().any(Result::is_err)).then_some(notebook);
     Ok(Box::new(Saved { unwritten, notebook, messages, changed_elsewhere }))

@@ -33,9 +33,10 @@ use std::time::{Duration, Instant};
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText};
 use vernier_engine::extend::{Claim, Extension};
-use vernier_engine::harness::{BenchSpec, Engine, Refused, Wake};
+use vernier_engine::harness::{BenchSpec, Engine, Refused, Wake, raw::Reserved};
 use vernier_engine::notebook::pending::Edit;
 use vernier_engine::notebook::{Document, EnvField, IntegrityFinding, Notebook, PredictionText, store};
+use vernier_engine::record_run::Reservation;
 
 pub use views::Section;
 
@@ -459,12 +460,29 @@ struct Measuring {
     /// frames still to draw first (SPEC E15: the window redraws for the
     /// closing dialog and the new live panel before the measurement starts,
     /// not during it).
-    starting: Option<(Box<BenchSpec>, u8)>,
+    starting: Option<Starting>,
+    /// Runs started so far, to number them: a reservation answering a
+    /// start that was cancelled is let go.
+    starts: u64,
+    /// The raw-file name the run in flight took when it started (N10).
+    reserved: Option<Reserved>,
     /// The extension the run in flight is (S10), with its claim: recorded
     /// linked to the runs it extends, with its verdict said.
     extending: Option<(Extension, Option<Claim>)>,
     /// The soak running, if any.
     live_soak: Option<LiveSoak>,
+}
+
+/// A run taken by the window and not yet handed to the engine.
+struct Starting {
+    spec: Box<BenchSpec>,
+    /// Frames still to draw first.
+    frames: u8,
+    /// Its number among the window's starts.
+    number: u64,
+    /// The raw-file name and the Environment as stated, once the file
+    /// thread has taken them (`None` until it answers).
+    reservation: Option<Reservation>,
 }
 
 /// The dialogs open over the sections, each `None` while closed.
@@ -585,7 +603,15 @@ impl VernierApp {
                 lock_wait,
                 keeper: keeper::Keeper::spawn().ok(),
             },
-            measure: Measuring { engine, live: None, starting: None, extending: None, live_soak: None },
+            measure: Measuring {
+                engine,
+                live: None,
+                starting: None,
+                starts: 0,
+                reserved: None,
+                extending: None,
+                live_soak: None,
+            },
             dialogs: Dialogs::default(),
             shown: Shown::default(),
             views: views::ViewState::default(),
@@ -768,6 +794,7 @@ impl VernierApp {
         }
         self.remove_scratch();
         self.measure.extending = None;
+        self.release_reservations();
         let message = match self.measure.live.take() {
             Some(live) => format!("{ENGINE_STOPPED}; the run “{}” is lost", live.title),
             None => ENGINE_STOPPED.to_owned(),
@@ -965,7 +992,7 @@ impl VernierApp {
 
     /// Cancels the run in flight, or the one about to start.
     fn cancel_run(&mut self) {
-        if self.measure.starting.take().is_some() {
+        if self.measure.starting.is_some() {
             return self.not_started("cancelled before it started".to_owned());
         }
         // Without an engine there is no run to cancel: its death already
@@ -1038,9 +1065,7 @@ impl VernierApp {
     }
 
     /// Starts a benchmark; true when the engine took it.
-    fn start_run(&mut self, mut spec: BenchSpec) -> bool {
-        // The rows keep the Environment as stated now, when the run starts (N9).
-        spec.stated = Some(self.doc.notebook.environment().clone());
+    fn start_run(&mut self, spec: BenchSpec) -> bool {
         if self.measure.live_soak.is_some() {
             self.say("a soak is running: it needs the machine to itself; stop it or wait", true);
             return false;
@@ -1060,9 +1085,14 @@ impl VernierApp {
             None => spec.arms.iter().map(|a| a.argv().join(" ")).collect::<Vec<_>>().join("  vs  "),
         };
         let scan = spec.scan.is_some();
-        // Handed to the engine once the window has drawn the change (see
-        // `hand_to_engine`); a refusal then is said as it would be now.
-        self.measure.starting = Some((Box::new(spec), FRAMES_BEFORE_START));
+        // Handed to the engine once the window has drawn the change and the
+        // file thread has taken its raw file's name (see `hand_to_engine`);
+        // a refusal then is said as it would be now.
+        self.measure.starts += 1;
+        let number = self.measure.starts;
+        self.send_job(jobs::Reserve { dir: self.doc.dir.clone(), start: number });
+        self.measure.starting =
+            Some(Starting { spec: Box::new(spec), frames: FRAMES_BEFORE_START, number, reservation: None });
         self.egui_ctx.request_repaint();
         // A process still being tried would compete with the measurement.
         self.stop_try();
@@ -1081,16 +1111,28 @@ impl VernierApp {
     }
 
     /// Hands the run taken by `start_run` to the engine once the frames
-    /// that show it have been drawn (SPEC E15), asking for them meanwhile.
+    /// that show it have been drawn (SPEC E15), asking for them meanwhile,
+    /// and its raw file's name is taken (N10; the answer wakes the window).
     fn hand_to_engine(&mut self, ctx: &egui::Context) {
-        let Some((spec, frames)) = self.measure.starting.take() else { return };
-        if frames > 0 {
-            self.measure.starting = Some((spec, frames - 1));
+        let Some(mut starting) = self.measure.starting.take() else { return };
+        if starting.frames > 0 {
+            starting.frames -= 1;
+            self.measure.starting = Some(starting);
             ctx.request_repaint();
             return;
         }
-        let Some(engine) = &self.measure.engine else { return self.engine_stopped() };
-        match engine.try_start(*spec) {
+        let Some(Reservation { raw, stated, .. }) = starting.reservation.take() else {
+            self.measure.starting = Some(starting);
+            return;
+        };
+        let Some(engine) = &self.measure.engine else {
+            self.send_job(jobs::Release(raw));
+            return self.engine_stopped();
+        };
+        // The rows keep the Environment as stated when the run starts (N9).
+        let spec = BenchSpec { stated: Some(stated), ..*starting.spec };
+        self.measure.reserved = Some(raw);
+        match engine.try_start(spec) {
             Ok(()) => {}
             Err(Refused::Busy) => {
                 self.not_started(
@@ -1105,12 +1147,22 @@ impl VernierApp {
     /// closes, and what it was for (a reproduction, an extension) with it.
     fn not_started(&mut self, why: String) {
         self.measure.live = None;
+        self.release_reservations();
         self.measure.extending = None;
         if let Some(dialog) = &mut self.dialogs.reproduce {
             dialog.pending = None;
         }
         self.remove_scratch();
         self.say(why, true);
+    }
+
+    /// Lets go of the raw-file names taken for a run that will not be
+    /// recorded (it never started, or the engine is gone).
+    fn release_reservations(&mut self) {
+        let starting = self.measure.starting.take().and_then(|s| s.reservation).map(|r| r.raw);
+        for raw in starting.into_iter().chain(self.measure.reserved.take()) {
+            self.send_job(jobs::Release(raw));
+        }
     }
 
     /// Starts the protocol fixed with the newest open soak prediction.

@@ -181,23 +181,13 @@ impl Job for WriteSources {
     }
 }
 
-/// Removes a rebuild's scratch folder once its run has ended (SPEC R5),
-/// on the file thread.
-pub struct RemoveScratch(pub Scratch);
-
-impl Job for RemoveScratch {
-    fn run(self: Box<Self>, _: &mut Follow) -> Done {
-        drop(self.0);
-        Box::new(|_: &mut VernierApp| {})
-    }
-}
-
 impl VernierApp {
     /// The rerun of their row has ended, however: its scratch folder, if
     /// it had one, goes.
     pub(super) fn remove_scratch(&mut self) {
         if let Some(scratch) = self.dialogs.reproduce.as_mut().and_then(|d| d.scratch.take()) {
-            self.send_job(RemoveScratch(scratch));
+            // SPEC R5: removed on the file thread.
+            self.send_job(super::jobs::Release(scratch));
         }
     }
 }

@@ -1,8 +1,9 @@
-//! Writing a finished benchmark into a notebook (SPEC N3, N6, E10).
-//!
-//! Two steps, so the app can do the file I/O off its UI thread and the
-//! in-memory change on it: [`write_raw`] then [`add_rows`]. [`record`] does
-//! both, for the command line.
+//! Writing a finished benchmark into a notebook (SPEC N3, N6, E10): the
+//! raw file ([`write_raw_reserved`]) and the rows ([`add_rows`]). The
+//! faces do not call these one by one: the engine's `record_run` use case
+//! puts them together under the folder's lock, the same way for the window
+//! and the command line. [`record`] does both on a notebook held in memory,
+//! for tests that build one.
 
 use std::path::Path;
 
@@ -247,7 +248,8 @@ pub fn build_condition(environment: &Environment, given: Option<&str>) -> Option
     })
 }
 
-/// [`write_raw`] then [`add_rows`]; the caller saves the notebook.
+/// [`write_raw`] then [`add_rows`] on a notebook in memory; the caller
+/// saves it (tests that build a notebook row by row).
 pub fn record(
     dir: &Path,
     notebook: &mut Notebook,
