@@ -303,7 +303,8 @@ impl NewRunForm {
 
     /// The parameters typed, one a line (SPEC E16).
     fn params(&self) -> Result<Vec<Param>, String> {
-        self.params.lines().map(str::trim).filter(|l| !l.is_empty()).map(Param::parse).collect()
+        let params = self.params.lines().map(str::trim).filter(|l| !l.is_empty()).map(Param::parse);
+        params.collect::<Result<_, _>>().map_err(|e| e.to_string())
     }
 
     /// How the figure is read, checked, when one is asked for (SPEC E17).

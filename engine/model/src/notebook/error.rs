@@ -161,7 +161,7 @@ pub enum NotebookError {
     AlreadyDiscarded(super::run::RowRef),
     /// A change in the journal that does not fit the notebook it follows.
     #[error("{0}")]
-    Journal(String),
+    Journal(#[from] super::store::JournalError),
     /// A required text is empty.
     #[error("'{0}' must not be empty")]
     Empty(&'static str),
@@ -190,6 +190,9 @@ pub enum NotebookError {
     /// T11); the message says which value and what would fit.
     #[error("the soak protocol does not fit: {0}")]
     BadProtocol(String),
+    /// A soak protocol whose numbers do not fit, as [`super::SoakProtocol::check`] says.
+    #[error("the soak protocol does not fit: {0}")]
+    Protocol(#[from] super::ProtocolError),
     /// No citation with that number.
     #[error("there is no citation {0}")]
     NoSuchCitation(usize),
