@@ -289,7 +289,7 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepar
     })?;
     let table = Table::parse(file, text)?;
     let invalid = |message: String| CsvError::Invalid { path: file.to_path_buf(), message };
-    crate::harness::check_names(spec.what.as_ref(), &spec.labels).map_err(invalid)?;
+    crate::harness::check_names(spec.what.as_ref(), &spec.labels).map_err(|e| invalid(e.to_string()))?;
 
     let columns: Vec<ArmColumn> = match &spec.arms {
         Arms::One(name) => vec![ArmColumn::of(&table, name, "--column")?],
