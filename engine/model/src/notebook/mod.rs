@@ -51,7 +51,7 @@ pub use condition::{
 pub use context::{FROM_ENVIRONMENT, NOT_RECORDED, PINNED_TO, RowContext};
 pub use document::Document;
 pub use environment::{BadWorkbench, Bench, EnvField, Environment, UnknownField, Workbench};
-pub use error::{CreateError, FolderError, LoadError, NotebookError, SaveError, SaveStep, create_folder};
+pub use error::{CreateError, FolderError, JournalError, LoadError, NotebookError, SaveError, SaveStep, create_folder};
 pub use figure::{MetricSpec, OwnFigure, Source};
 pub use kernel::{DEFAULT_MATMUL_N, DEFAULT_TILE, DEFAULT_WORKING_SET, KernelKind, KernelSpec};
 pub use optimisation::{Optimisation, build_warning};

@@ -17,7 +17,7 @@ mod journal;
 mod leftovers;
 mod lock;
 mod partial;
-pub use journal::{JOURNAL_FILE, JournalError};
+pub use journal::JOURNAL_FILE;
 pub use leftovers::{Leftover, Writer, find as leftovers, reservation_text, writer_tag};
 pub use lock::{
     FIRST_WORD, FolderLock, Holder, LOCK_FILE, LockError, LockWait, REPEAT_EVERY, Waiting, set_lock_wait,

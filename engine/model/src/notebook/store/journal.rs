@@ -19,7 +19,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::super::file::{RunEntry, SoakEntry};
-use super::super::{Answer, Environment, Note, Notebook, NotebookError, Pair, Prediction, Sweep, Writing};
+use super::super::{Answer, Environment, JournalError, Note, Notebook, Pair, Prediction, Sweep, Writing};
 use crate::digest::sha256_hex;
 
 /// The journal's file name inside a notebook folder.
@@ -128,33 +128,6 @@ fn items<T: PartialEq, E>(before: &[T], after: &[T], entry: impl Fn(&T) -> E) ->
 
 fn index(i: usize) -> u32 {
     u32::try_from(i).unwrap_or(u32::MAX)
-}
-
-/// A journal line that does not fit the notebook it follows: a line
-/// edited by hand.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum JournalError {
-    /// An environment field it sets is refused.
-    #[error("{0}")]
-    Environment(#[source] Box<NotebookError>),
-    /// A row placed past the end of its section.
-    #[error("a change puts row {row} of the {section} after their end")]
-    PastEnd {
-        /// The row's index.
-        row: usize,
-        /// The section (`runs` …).
-        section: &'static str,
-    },
-    /// A section left at another length than the change says.
-    #[error("a change leaves the {section} {rows} rows long where it says {len}")]
-    Length {
-        /// The section.
-        section: &'static str,
-        /// Its length after the change.
-        rows: usize,
-        /// The length the change says.
-        len: usize,
-    },
 }
 
 /// Applies a record's edits to `nb`. Refused (the reason in words) when
