@@ -16,8 +16,8 @@ use chrono::{DateTime, Utc};
 use crate::bounded::ReadError;
 use crate::harness::raw::{self, RawError};
 use crate::notebook::{
-    Boundary, Condition, ConditionName, Conditions as _, Measurement, NewPair, Notebook, RawFile, Run, Tag,
-    WarmupPolicy,
+    Boundary, Condition, ConditionName, Conditions as _, Measurement, NewPair, Notebook, NotebookPath, RawFile, Run,
+    Tag, WarmupPolicy,
 };
 use crate::stats::Summary;
 
@@ -270,12 +270,15 @@ impl Format {
 /// paired ratio.
 pub const MIN_TRIALS: usize = 3;
 
+/// A row of fewer than [`MIN_TRIALS`] timed trials (the count it has).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("{0} timed trial(s): a median needs at least {MIN_TRIALS} to have a spread to weigh a difference against")]
+pub struct TooFewTrials(pub usize);
+
 /// Refuses a row of fewer than [`MIN_TRIALS`] timed trials, saying why.
-pub fn check_trials(n: usize) -> Result<(), String> {
+pub fn check_trials(n: usize) -> Result<(), TooFewTrials> {
     if n < MIN_TRIALS {
-        return Err(format!(
-            "{n} timed trial(s): a median needs at least {MIN_TRIALS} to have a spread to weigh a difference against"
-        ));
+        return Err(TooFewTrials(n));
     }
     Ok(())
 }
@@ -317,17 +320,66 @@ pub enum ImportError {
     Raw(#[from] RawError),
 }
 
+/// Why an imported row's trials cannot be read back from its file: the
+/// trial plot and the charts say so instead of drawing them.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadBackError {
+    /// The row keeps no file.
+    #[error("run {0} keeps no raw file")]
+    NoFile(u32),
+    /// The stored path leaves the notebook folder.
+    #[error(transparent)]
+    Path(#[from] crate::notebook::PathError),
+    /// The file is missing, too large or not a regular file.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// An imported CSV whose row does not say which column it took.
+    #[error("run {0}'s source does not name its column")]
+    NoColumn(u32),
+    /// The CSV no longer reads as it did.
+    #[error(transparent)]
+    Csv(#[from] csv::CsvError),
+    /// The tool's export no longer reads as it did: its message.
+    #[error("{0}")]
+    Export(String),
+    /// The export no longer holds the row's benchmark (its name, inert).
+    #[error("no benchmark '{0}' in the file")]
+    NoBenchmark(String),
+    /// A file kept under a name Vernier does not read back.
+    #[error("{0} is in a format Vernier does not read back")]
+    Format(NotebookPath),
+    /// Fewer values than the row counted.
+    #[error("{path} holds fewer values than run {run} counted")]
+    Fewer {
+        /// The raw file.
+        path: NotebookPath,
+        /// The row.
+        run: u32,
+    },
+    /// The timed values have no median.
+    #[error(transparent)]
+    Stats(#[from] crate::stats::StatsError),
+    /// The timed values give another median than the row's.
+    #[error("{path} no longer gives run {run}'s median: its trials are not drawn")]
+    Median {
+        /// The raw file.
+        path: NotebookPath,
+        /// The row.
+        run: u32,
+    },
+}
+
 /// An imported row's trials, read back from the file it keeps unchanged in
 /// its instrument's own format (a CSV's column, Google Benchmark's
 /// repetitions, pyperf's values), so the window's trial plot and the
 /// report's charts draw them. The file's first values beyond the row's
 /// timed count are its warm-up; the timed ones must give the row's own
 /// median, or the file is not what the row was made of and nothing is drawn.
-pub fn read_back(dir: &Path, run: &Run) -> Result<raw::ArmValues, String> {
+pub fn read_back(dir: &Path, run: &Run) -> Result<raw::ArmValues, ReadBackError> {
     let m = &run.measurement;
-    let file = m.raw_file.as_ref().ok_or_else(|| format!("run {} keeps no raw file", run.number))?;
-    let path = file.path.resolve(dir).map_err(|e| e.to_string())?;
-    let bytes = raw::read(&path).map_err(|e| e.to_string())?;
+    let file = m.raw_file.as_ref().ok_or(ReadBackError::NoFile(run.number))?;
+    let path = file.path.resolve(dir)?;
+    let bytes = raw::read(&path)?;
     let text = String::from_utf8_lossy(crate::bounded::without_bom(&bytes));
     let name = file.path.as_str().rsplit('/').next().unwrap_or_default();
     let values = if name.starts_with("import-csv") {
@@ -336,24 +388,22 @@ pub fn read_back(dir: &Path, run: &Run) -> Result<raw::ArmValues, String> {
             .split_once(" (imported CSV), column ")
             .and_then(|(_, rest)| rest.rsplit_once(", SHA-256 "))
             .map(|(column, _)| column)
-            .ok_or_else(|| format!("run {}'s source does not name its column", run.number))?;
+            .ok_or(ReadBackError::NoColumn(run.number))?;
         csv::read_back(&text, Path::new(name), column, &m.unit)?
     } else if name.starts_with("import-gbench") {
         gbench::read_back(&text, &file.arm)?
     } else if name.starts_with("import-pyperf") {
         pyperf::read_back(&text, &file.arm)?
     } else {
-        return Err(format!("{} is in a format Vernier does not read back", file.path));
+        return Err(ReadBackError::Format(file.path.clone()));
     };
     let n = m.summary.n;
-    let warmups = values
-        .len()
-        .checked_sub(n)
-        .ok_or_else(|| format!("{} holds fewer values than run {} counted", file.path, run.number))?;
+    let warmups =
+        values.len().checked_sub(n).ok_or_else(|| ReadBackError::Fewer { path: file.path.clone(), run: run.number })?;
     let (warmup, timed) = values.split_at(warmups);
-    let median = Summary::of(timed).map(|s| s.median).map_err(|e| e.to_string())?;
+    let median = Summary::of(timed)?.median;
     if (median - m.summary.median).abs() > 1e-9 * m.summary.median.abs().max(1.0) {
-        return Err(format!("{} no longer gives run {}'s median: its trials are not drawn", file.path, run.number));
+        return Err(ReadBackError::Median { path: file.path.clone(), run: run.number });
     }
     Ok(raw::ArmValues { warmup: warmup.to_vec(), timed: timed.to_vec() })
 }

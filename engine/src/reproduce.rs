@@ -414,7 +414,7 @@ impl Original {
     fn unpinned_spec(&self) -> Result<BenchSpec, ReproduceError> {
         let bad = |why: String| ReproduceError::BadCount { row: self.row, why };
         let runs = self.runs();
-        crate::harness::check_odd_trials(runs).map_err(bad)?;
+        crate::harness::check_odd_trials(runs).map_err(|e| bad(e.to_string()))?;
         if runs > MAX_TRIALS {
             return Err(bad(format!("{runs} timed trials is more than {MAX_TRIALS}")));
         }
@@ -518,7 +518,7 @@ pub struct Rerun {
 /// What confines a foreign rerun's writes on this machine, or why nothing
 /// does: the plan's sentence, asked of the OS without running anything.
 pub fn confinement_here() -> String {
-    crate::platform::confine::available().unwrap_or_else(|why| why)
+    crate::platform::confine::available().unwrap_or_else(|why| why.to_string())
 }
 
 impl Rerun {

@@ -84,7 +84,7 @@ impl PredictArgs {
             hold: self.hold.unwrap_or(base.hold),
             band: self.band.unwrap_or(base.band),
         };
-        p.check().map(|()| p).map_err(NotebookError::BadProtocol)
+        p.check().map(|()| p).map_err(NotebookError::Protocol)
     }
 }
 

@@ -325,7 +325,7 @@ fn run_soak(args: &RunArgs) -> Outcome {
         bar.set_message(format!("score {} {UNIT}", format_significant(row.score, 3)));
     })
     .map_err(|e| match e {
-        run::SoakRunError::Invalid(_) => Failure::input(e),
+        run::SoakRunError::Invalid(_) | run::SoakRunError::Workers(_) => Failure::input(e),
         other => Failure::failed(other),
     })?;
     bar.finish_and_clear();

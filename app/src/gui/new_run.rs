@@ -209,7 +209,8 @@ impl NewRunForm {
                     .to_owned());
             }
             let tile = Some(self.tile.as_str()).filter(|_| self.kernel == KernelKind::MatmulBlocked);
-            BenchSpec::scanning_kernel(self.kernel, Some(&self.size), tile, self.params()?)?
+            BenchSpec::scanning_kernel(self.kernel, Some(&self.size), tile, self.params()?)
+                .map_err(|e| e.to_string())?
         } else if self.kernel_mode {
             let size = number(&self.size, "the size")?;
             let tile = number(&self.tile, "the tile")?;
@@ -237,14 +238,14 @@ impl NewRunForm {
                             once the sweep is recorded)"
                     .to_owned());
             } else {
-                let scan = Scan::new(params, &a)?;
+                let scan = Scan::new(params, &a).map_err(|e| e.to_string())?;
                 BenchSpec::scanning(a, false, scan)
             }
         };
         let arms = base.arms.clone();
-        vernier_engine::harness::check_odd_trials(self.runs)?;
+        vernier_engine::harness::check_odd_trials(self.runs).map_err(|e| e.to_string())?;
         let arms_count = arms.len();
-        vernier_engine::harness::check_control(self.control, arms_count)?;
+        vernier_engine::harness::check_control(self.control, arms_count).map_err(|e| e.to_string())?;
         // 0 is "none"; anything else by the one rule for durations (SPEC C).
         let seconds = |s: f64, bound: duration::Bound| {
             (s != 0.0).then(|| bound.check(s).map(duration::Seconds::duration)).transpose().map_err(|e| e.to_string())
@@ -252,7 +253,10 @@ impl NewRunForm {
         let per_arm = !self.kernel_mode && arms_count == 2 && !self.build_b.trim().is_empty();
         // SPEC N15: a build Vernier runs is a recipe, and then the row's build.
         let recipe = |text: &str| {
-            given(text).map(|t| vernier_engine::harness::BuildStep::new(&t, false, Vec::new())).transpose()
+            given(text)
+                .map(|t| vernier_engine::harness::BuildStep::new(&t, false, Vec::new()))
+                .transpose()
+                .map_err(|e| e.to_string())
         };
         let runs_build = self.build_runs && !self.kernel_mode;
         let (recipe, arm_recipes) = match (runs_build, per_arm) {
@@ -287,7 +291,7 @@ impl NewRunForm {
             // The window states the Environment when it starts the run.
             ..base
         };
-        vernier_engine::harness::check_names(spec.what.as_ref(), &spec.labels)?;
+        vernier_engine::harness::check_names(spec.what.as_ref(), &spec.labels).map_err(|e| e.to_string())?;
         Ok(spec)
     }
 
@@ -303,7 +307,8 @@ impl NewRunForm {
 
     /// The parameters typed, one a line (SPEC E16).
     fn params(&self) -> Result<Vec<Param>, String> {
-        self.params.lines().map(str::trim).filter(|l| !l.is_empty()).map(Param::parse).collect()
+        let params = self.params.lines().map(str::trim).filter(|l| !l.is_empty()).map(Param::parse);
+        params.collect::<Result<_, _>>().map_err(|e| e.to_string())
     }
 
     /// How the figure is read, checked, when one is asked for (SPEC E17).
@@ -328,7 +333,7 @@ impl NewRunForm {
             return Err("Unit: name the figure's unit, e.g. ns/access".to_owned());
         }
         let metric = MetricSpec { source, unit: self.figure_unit.trim().to_owned(), each: self.figure_each };
-        vernier_engine::harness::Metric::compile(&metric)?;
+        vernier_engine::harness::Metric::compile(&metric).map_err(|e| e.to_string())?;
         Ok(Some(metric))
     }
 
@@ -775,7 +780,8 @@ impl super::VernierApp {
         };
         let failed = reply.clone();
         let spawned = std::thread::Builder::new().name("vernier-try-once".into()).spawn(move || {
-            let result = vernier_engine::harness::metric::try_once(&argv, &metric, timeout, cancel);
+            let result =
+                vernier_engine::harness::metric::try_once(&argv, &metric, timeout, cancel).map_err(|e| e.to_string());
             reply.done(Box::new(move |app: &mut super::VernierApp| app.tried(id, result)));
         });
         if let Err(e) = spawned {

@@ -153,7 +153,7 @@ impl SoakForm {
             Err(e) if self.figure.trim().is_empty() => Err(format!("Onset and S/P: {}", e.reason)),
             Err(e) => Err(e.to_string()),
         };
-        let fits = self.protocol.check().and(figure);
+        let fits = self.protocol.check().map_err(|e| e.to_string()).and(figure);
         if let Err(why) = &fits {
             ui.colored_label(ui.visuals().warn_fg_color, why);
         }

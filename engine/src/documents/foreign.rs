@@ -67,14 +67,103 @@ pub struct Foreign {
     pub problems: Vec<String>,
 }
 
+/// Why a workbook is refused before any reader inflates it.
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    /// More bytes than [`MAX_WORKBOOK_BYTES`].
+    #[error("the workbook is {0} bytes, more than the {MAX_WORKBOOK_BYTES}-byte limit")]
+    TooLarge(usize),
+    /// Not a zip archive, as every workbook is.
+    #[error("not a workbook: {0}")]
+    NotZip(#[from] zip::result::ZipError),
+    /// Parts that claim to unpack to more than the limit.
+    #[error("the workbook unpacks to {total} bytes, more than the {max}-byte limit")]
+    Unpacks {
+        /// What the parts claim, summed.
+        total: u64,
+        /// The limit.
+        max: u64,
+    },
+}
+
+/// Why someone's workbook could not be read at all (a missing sheet or a
+/// bad cell is one of its [`Foreign::problems`] instead).
+#[derive(Debug, thiserror::Error)]
+pub enum ForeignError {
+    /// Refused before reading.
+    #[error(transparent)]
+    Package(#[from] PackageError),
+    /// The reader refused it.
+    #[error(transparent)]
+    Xlsx(#[from] calamine::XlsxError),
+    /// The reader panicked on it.
+    #[error("the workbook reader gave up on this file")]
+    GaveUp,
+}
+
+/// Why a Runs row cannot be read: each names the column and quotes the cell.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RunRowError {
+    /// The `#` cell is not a row number.
+    #[error("'#' is '{0}', not a row number")]
+    Number(String),
+    /// The command cannot be split into words.
+    #[error("Command '{0}' cannot be split into words")]
+    Command(String),
+    /// The n cell is not `warm-up + timed`.
+    #[error("n '{0}' is not 'warm-up + timed'")]
+    N(String),
+    /// A timed count outside what is read.
+    #[error("n claims {0} timed trials; between 1 and {MAX_TRIALS} are read")]
+    TimedCount(u32),
+    /// A warm-up count above what is read.
+    #[error("n claims more than {MAX_TRIALS} warm-up trials")]
+    WarmupCount,
+    /// A value cell that does not start with a number.
+    #[error("{column} '{text}' does not start with a number")]
+    NotANumber {
+        /// The column's header.
+        column: String,
+        /// The cell.
+        text: String,
+    },
+    /// A value that is negative or not finite.
+    #[error("{column} '{text}' is not a finite, non-negative number")]
+    Negative {
+        /// The column's header.
+        column: String,
+        /// The cell.
+        text: String,
+    },
+    /// A value no measurement can have.
+    #[error("{column} '{text}' is more than 10^15, which cannot be a measurement")]
+    TooLarge {
+        /// The column's header.
+        column: String,
+        /// The cell.
+        text: String,
+    },
+    /// A value in a unit that cannot be put beside the median's.
+    #[error("{column} '{text}' is in '{its_unit}' and the median in '{unit}', which are not one scale")]
+    Scale {
+        /// The column's header.
+        column: String,
+        /// The cell, trimmed.
+        text: String,
+        /// The cell's unit.
+        its_unit: String,
+        /// The median's unit.
+        unit: String,
+    },
+}
+
 /// Reads the sheets by name and the columns by header; never fails on a
 /// missing sheet or a bad cell — those go to [`Foreign::problems`]. The
 /// reader runs behind `catch_unwind`: a hostile file can make it panic.
-pub fn read(bytes: &[u8]) -> Result<Foreign, String> {
+pub fn read(bytes: &[u8]) -> Result<Foreign, ForeignError> {
     check_package(bytes)?;
-    let sheets = std::panic::catch_unwind(|| -> Result<Vec<(String, Sheet)>, String> {
-        let mut book: Xlsx<_> =
-            calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e: calamine::XlsxError| e.to_string())?;
+    let sheets = std::panic::catch_unwind(|| -> Result<Vec<(String, Sheet)>, calamine::XlsxError> {
+        let mut book: Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes))?;
         let mut sheets = Vec::new();
         for name in book.sheet_names() {
             let wanted = ["Environment", "Predictions", "Runs", "Notes and anomalies"];
@@ -84,7 +173,7 @@ pub fn read(bytes: &[u8]) -> Result<Foreign, String> {
         }
         Ok(sheets)
     })
-    .map_err(|_| "the workbook reader gave up on this file".to_owned())??;
+    .map_err(|_| ForeignError::GaveUp)??;
     let mut out = Foreign::default();
     let sheet = |name: &str| sheets.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, r)| r);
     for name in ["Environment", "Predictions", "Runs", "Notes and anomalies"] {
@@ -131,22 +220,22 @@ pub fn read(bytes: &[u8]) -> Result<Foreign, String> {
 
 /// Refuses a workbook too large, or whose parts claim to unpack to more
 /// than [`MAX_UNPACKED_BYTES`], before any reader inflates it.
-pub fn check_package(bytes: &[u8]) -> Result<(), String> {
+pub fn check_package(bytes: &[u8]) -> Result<(), PackageError> {
     check_sizes(bytes, MAX_UNPACKED_BYTES)
 }
 
-fn check_sizes(bytes: &[u8], max_unpacked: u64) -> Result<(), String> {
+fn check_sizes(bytes: &[u8], max_unpacked: u64) -> Result<(), PackageError> {
     if bytes.len() as u64 > MAX_WORKBOOK_BYTES {
-        return Err(format!("the workbook is {} bytes, more than the {MAX_WORKBOOK_BYTES}-byte limit", bytes.len()));
+        return Err(PackageError::TooLarge(bytes.len()));
     }
-    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| format!("not a workbook: {e}"))?;
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))?;
     let mut total: u64 = 0;
     for i in 0..zip.len() {
-        let size = zip.by_index_raw(i).map_err(|e| format!("not a workbook: {e}"))?.size();
+        let size = zip.by_index_raw(i)?.size();
         total = total.saturating_add(size);
     }
     if total > max_unpacked {
-        return Err(format!("the workbook unpacks to {total} bytes, more than the {max_unpacked}-byte limit"));
+        return Err(PackageError::Unpacks { total, max: max_unpacked });
     }
     Ok(())
 }
@@ -257,7 +346,7 @@ impl SheetRun {
     }
 }
 
-fn run(row: &Row<'_>) -> Result<SheetRun, String> {
+fn run(row: &Row<'_>) -> Result<SheetRun, RunRowError> {
     let number_text = row.text("#");
     let number = number_text
         .trim_start_matches(['R', 'r'])
@@ -265,19 +354,19 @@ fn run(row: &Row<'_>) -> Result<SheetRun, String> {
         .next()
         .and_then(|n| n.trim_end_matches(".0").parse::<u32>().ok())
         .filter(|&n| n > 0)
-        .ok_or_else(|| format!("'#' is '{number_text}', not a row number"))?;
+        .ok_or_else(|| RunRowError::Number(number_text.clone()))?;
     sheet_run(&|column| row.text(column), number, row.line as u32)
 }
 
 /// A Runs row read by its columns' headers (`text` gives a cell's text by
 /// header, `""` when there is none): the checks every Runs row of a
 /// workbook passes, a classmate's or one typed by hand (N12).
-pub fn sheet_run(text: &dyn Fn(&str) -> String, number: u32, line: u32) -> Result<SheetRun, String> {
+pub fn sheet_run(text: &dyn Fn(&str) -> String, number: u32, line: u32) -> Result<SheetRun, RunRowError> {
     let row = Cells(text);
     let command_text = row.text("Command");
     let command = shlex::split(&command_text)
         .filter(|v| !v.is_empty())
-        .ok_or_else(|| format!("Command '{command_text}' cannot be split into words"))?;
+        .ok_or_else(|| RunRowError::Command(command_text.clone()))?;
     let (warmup_trials, timed) = n_column(&row.text("n (warm-up + timed)"))?;
     let (median, unit) = value_with_unit(&row.text("Median"), "Median")?;
     let dispersion = row.text("Dispersion");
@@ -340,33 +429,39 @@ impl Cells<'_> {
 }
 
 /// `3 + 11`, `3 + 11 (settle)`, `? + 11 …` or `11` → (warm-up, timed).
-fn n_column(text: &str) -> Result<(Option<u32>, u32), String> {
-    let bad = || format!("n '{text}' is not 'warm-up + timed'");
+fn n_column(text: &str) -> Result<(Option<u32>, u32), RunRowError> {
+    let bad = || RunRowError::N(text.to_owned());
     let number = |s: &str| s.split_whitespace().next().and_then(|t| t.parse::<u32>().ok());
     let (warmup, timed) = match text.split_once('+') {
         Some((w, t)) => (number(w), number(t).ok_or_else(bad)?),
         None => (None, number(text).ok_or_else(bad)?),
     };
     if timed == 0 || timed > MAX_TRIALS {
-        return Err(format!("n claims {timed} timed trials; between 1 and {MAX_TRIALS} are read"));
+        return Err(RunRowError::TimedCount(timed));
     }
     if warmup.is_some_and(|w| w > MAX_TRIALS) {
-        return Err(format!("n claims more than {MAX_TRIALS} warm-up trials"));
+        return Err(RunRowError::WarmupCount);
     }
     Ok((warmup, timed))
 }
 
 /// `12.5 ms` → (12.5, "ms"). The number must be finite and not negative.
-fn value_with_unit(text: &str, column: &str) -> Result<(f64, String), String> {
+fn value_with_unit(text: &str, column: &str) -> Result<(f64, String), RunRowError> {
     let text = text.trim();
     let split = text.find(|c: char| c.is_whitespace()).unwrap_or(text.len());
     let (number, unit) = text.split_at(split);
-    let value: f64 = number.parse().map_err(|_| format!("{column} '{text}' does not start with a number"))?;
+    let cell = || (column.to_owned(), text.to_owned());
+    let value: f64 = number.parse().map_err(|_| {
+        let (column, text) = cell();
+        RunRowError::NotANumber { column, text }
+    })?;
     if !value.is_finite() || value < 0.0 {
-        return Err(format!("{column} '{text}' is not a finite, non-negative number"));
+        let (column, text) = cell();
+        return Err(RunRowError::Negative { column, text });
     }
     if value > plausible::MAX_VALUE {
-        return Err(format!("{column} '{text}' is more than 10^15, which cannot be a measurement"));
+        let (column, text) = cell();
+        return Err(RunRowError::TooLarge { column, text });
     }
     // "(3%)" after an IQR is its fraction of the median, not a unit.
     let unit = unit.split('(').next().unwrap_or("").trim().to_owned();
@@ -377,7 +472,7 @@ fn value_with_unit(text: &str, column: &str) -> Result<(f64, String), String> {
 /// unit is in it already, another time unit is converted (`IQR 500 us`
 /// beside `21 ms` is 0.5 ms), and a percentage is of the median. Any other
 /// unit cannot be put beside the median, and the row is not read.
-fn in_median_unit(text: &str, column: &str, (median, unit): (f64, &str)) -> Result<f64, String> {
+fn in_median_unit(text: &str, column: &str, (median, unit): (f64, &str)) -> Result<f64, RunRowError> {
     let (value, its_unit) = value_with_unit(text, column)?;
     if its_unit.is_empty() || its_unit == unit {
         return Ok(value);
@@ -385,8 +480,11 @@ fn in_median_unit(text: &str, column: &str, (median, unit): (f64, &str)) -> Resu
     if its_unit == "%" {
         return Ok(value / 100.0 * median);
     }
-    crate::stats::units::time_factor(&its_unit, unit).map(|f| value * f).ok_or_else(|| {
-        format!("{column} '{}' is in '{its_unit}' and the median in '{unit}', which are not one scale", text.trim())
+    crate::stats::units::time_factor(&its_unit, unit).map(|f| value * f).ok_or_else(|| RunRowError::Scale {
+        column: column.to_owned(),
+        text: text.trim().to_owned(),
+        its_unit,
+        unit: unit.to_owned(),
     })
 }
 
@@ -406,7 +504,7 @@ mod tests {
         assert_eq!(value_with_unit("0.2 ms (2%)", "Dispersion"), Ok((0.2, "ms".into())));
         // The IQR and extremes are read in the median's unit (R4: a
         // classmate's "IQR 500 us" beside "21 ms" is 0.5 ms, not 500 ms).
-        let close = |a: Result<f64, String>, b: f64| a.is_ok_and(|a| (a - b).abs() < 1e-12);
+        let close = |a: Result<f64, RunRowError>, b: f64| a.is_ok_and(|a| (a - b).abs() < 1e-12);
         assert!(close(in_median_unit("500 us", "Dispersion", (21.0, "ms")), 0.5));
         assert!(close(in_median_unit("0.0002 s", "Dispersion", (21.0, "ms")), 0.2));
         assert!(close(in_median_unit("1 %", "Dispersion", (21.0, "ms")), 0.21));
@@ -431,7 +529,7 @@ mod tests {
         let bytes = zip.finish().expect("finish").into_inner();
         assert!(bytes.len() < 64 << 10, "{} bytes compressed", bytes.len());
         // The same rule as MAX_UNPACKED_BYTES, at a size a test can build quickly.
-        let refused = check_sizes(&bytes, 1 << 20).expect_err("refused");
+        let refused = check_sizes(&bytes, 1 << 20).expect_err("refused").to_string();
         assert!(refused.contains("unpacks to 4194304 bytes"), "{refused}");
         assert!(check_sizes(&bytes, 8 << 20).is_ok());
     }

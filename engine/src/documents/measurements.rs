@@ -929,6 +929,16 @@ pub enum ReadError {
         /// What went wrong.
         message: String,
     },
+    /// Refused before the reader inflated it, or by the reader of someone
+    /// else's workbook.
+    #[error("cannot read {path} as a workbook: {source}")]
+    Refused {
+        /// The file, for messages.
+        path: String,
+        /// Why it could not be read.
+        #[source]
+        source: super::foreign::ForeignError,
+    },
     /// A workbook without Vernier's hidden sheet.
     #[error("{0} was not written by Vernier (no '{EMBED_SHEET}' sheet)")]
     Foreign(String),
@@ -972,7 +982,7 @@ pub fn open(bytes: &[u8], path: &str) -> Result<Opened, ReadError> {
         Ok(own) => Ok(Opened::Vernier(Box::new(own))),
         Err(ReadError::Foreign(_)) => super::foreign::read(bytes)
             .map(Opened::Foreign)
-            .map_err(|message| ReadError::Unreadable { path: path.to_owned(), message }),
+            .map_err(|source| ReadError::Refused { path: path.to_owned(), source }),
         Err(e) => Err(e),
     }
 }
@@ -1001,7 +1011,7 @@ type Sheets = (Hidden, Vec<Visible>, Vec<String>);
 /// The reader runs behind `catch_unwind`: a hostile file can make it panic.
 fn read_book(bytes: &[u8], path: &str, sheets: bool) -> Result<Sheets, ReadError> {
     let unreadable = |message: String| ReadError::Unreadable { path: path.to_owned(), message };
-    super::foreign::check_package(bytes).map_err(unreadable)?;
+    super::foreign::check_package(bytes).map_err(|e| ReadError::Refused { path: path.to_owned(), source: e.into() })?;
     let read = std::panic::catch_unwind(|| -> Result<Option<Sheets>, String> {
         let mut book: Xlsx<_> =
             calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e: calamine::XlsxError| e.to_string())?;
@@ -1009,7 +1019,7 @@ fn read_book(bytes: &[u8], path: &str, sheets: bool) -> Result<Sheets, ReadError
         if !names.iter().any(|n| n == EMBED_SHEET) {
             return Ok(None);
         }
-        let sheet = super::sheet::Sheet::read(&mut book, EMBED_SHEET)?;
+        let sheet = super::sheet::Sheet::read(&mut book, EMBED_SHEET).map_err(|e| e.to_string())?;
         // A notebook cut short would load as a different log: refuse instead.
         if let Some(left_out) = sheet.left_out {
             return Err(left_out);
@@ -1029,7 +1039,7 @@ fn read_book(bytes: &[u8], path: &str, sheets: bool) -> Result<Sheets, ReadError
         }
         let (mut visible, mut problems) = (Vec::new(), Vec::new());
         for name in names.iter().filter(|n| sheets && *n != EMBED_SHEET) {
-            let sheet = super::sheet::Sheet::read(&mut book, name)?;
+            let sheet = super::sheet::Sheet::read(&mut book, name).map_err(|e| e.to_string())?;
             problems.extend(sheet.left_out.clone());
             visible.push(visible_sheet(name, &sheet, lines_above(name, hidden.layout)));
         }

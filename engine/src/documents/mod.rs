@@ -547,7 +547,9 @@ fn comparison_trials(dir: &Path, nb: &Notebook) -> BTreeMap<u32, Result<[Vec<f64
         match read {
             Ok(trials) => Ok(trials.arm(run).timed),
             // An import's file in its instrument's own format is read back.
-            Err(TrialsError::Foreign(_)) => crate::import::read_back(dir, run).map(|values| values.timed),
+            Err(TrialsError::Foreign(_)) => {
+                crate::import::read_back(dir, run).map(|values| values.timed).map_err(|e| e.to_string())
+            }
             Err(e) => Err(e.to_string()),
         }
     };

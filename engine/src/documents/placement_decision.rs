@@ -38,9 +38,25 @@ pub struct Decision {
     pub cost: String,
 }
 
+/// Why a placement table does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlacementError {
+    /// A line that does not read, and why.
+    #[error("line {line}: {why}")]
+    Line {
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong there.
+        why: String,
+    },
+    /// A header and nothing else.
+    #[error("no rows")]
+    NoRows,
+}
+
 /// Reads `workload,processor,latency_ms,energy_mj,supported`; the message
 /// names the line of anything that is not a number or a 0/1 flag.
-pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
+pub fn parse(text: &str) -> Result<Vec<Entry>, PlacementError> {
     let mut entries = Vec::new();
     let mut header = false;
     for (i, line) in text.lines().enumerate() {
@@ -48,7 +64,7 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let at = |m: &str| format!("line {}: {m}", i + 1);
+        let at = |why: &str| PlacementError::Line { line: i + 1, why: why.to_owned() };
         if !header {
             if line.replace(' ', "") != "workload,processor,latency_ms,energy_mj,supported" {
                 return Err(at("expected the header workload,processor,latency_ms,energy_mj,supported"));
@@ -60,7 +76,7 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
         let [workload, processor, latency, energy, supported] = fields.as_slice() else {
             return Err(at("expected 5 fields"));
         };
-        let number = |t: &str, what: &str| -> Result<f64, String> {
+        let number = |t: &str, what: &str| -> Result<f64, PlacementError> {
             t.parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite() && *v >= 0.0)
@@ -74,7 +90,7 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
         entries.push(Entry { workload: (*workload).into(), processor: (*processor).into(), latency_ms, energy_mj });
     }
     if entries.is_empty() {
-        return Err("no rows".into());
+        return Err(PlacementError::NoRows);
     }
     Ok(entries)
 }
@@ -205,6 +221,7 @@ mod tests {
         assert!(
             parse("workload,processor,latency_ms,energy_mj,supported\nw,CPU,x,1,1\n")
                 .expect_err("bad")
+                .to_string()
                 .starts_with("line 2")
         );
         assert!(parse("a,b\n").is_err());

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::io::{Read, Seek};
 
-use calamine::{Data, Xlsx};
+use calamine::{Data, Xlsx, XlsxError};
 
 /// Data rows read per sheet, after the header.
 pub const MAX_ROWS: u32 = 100_000;
@@ -26,12 +26,12 @@ pub struct Sheet {
 
 impl Sheet {
     /// Reads sheet `name` of `book`, keeping the cells inside the limits
-    /// counted from the sheet's first row.
-    pub fn read<RS: Read + Seek>(book: &mut Xlsx<RS>, name: &str) -> Result<Self, String> {
-        let mut cells = book.worksheet_cells_reader(name).map_err(|e| e.to_string())?;
+    /// counted from the sheet's first row; the error is calamine's.
+    pub fn read<RS: Read + Seek>(book: &mut Xlsx<RS>, name: &str) -> Result<Self, XlsxError> {
+        let mut cells = book.worksheet_cells_reader(name)?;
         let mut sheet = Sheet::default();
         let (mut first_row, mut kept, mut dropped) = (None, 0usize, 0usize);
-        while let Some(cell) = cells.next_cell().map_err(|e| e.to_string())? {
+        while let Some(cell) = cells.next_cell()? {
             let value = Data::from(cell.get_value().clone());
             if value == Data::Empty {
                 continue;

@@ -30,25 +30,54 @@ impl Part {
     }
 }
 
+/// Why a parts table does not read; each names the column or the line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SocError {
+    /// A column the table must have.
+    #[error("no '{0}' column")]
+    NoColumn(&'static str),
+    /// A row shorter than the header.
+    #[error("line {0}: too few cells")]
+    TooFewCells(usize),
+    /// A width or rate that is not a positive whole number.
+    #[error("line {line}: '{cell}' is not a positive whole number")]
+    NotPositive {
+        /// The line, from 1.
+        line: usize,
+        /// The cell as written.
+        cell: String,
+    },
+    /// A bus width that is not whole bytes.
+    #[error("line {line}: a {bits}-bit bus is not a whole number of bytes")]
+    PartByte {
+        /// The line, from 1.
+        line: usize,
+        /// The width given.
+        bits: u32,
+    },
+}
+
 /// Reads `part,memory,bus_bits,data_rate_mts,…` (extra columns ignored);
 /// the message names the line of anything that does not parse.
-pub fn parse(text: &str) -> Result<Vec<Part>, String> {
+pub fn parse(text: &str) -> Result<Vec<Part>, SocError> {
     let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
     let header: Vec<&str> = lines.next().map(|(_, l)| l.split(',').map(str::trim).collect()).unwrap_or_default();
-    let col = |name: &str| header.iter().position(|h| *h == name).ok_or_else(|| format!("no '{name}' column"));
+    let col = |name: &'static str| header.iter().position(|h| *h == name).ok_or(SocError::NoColumn(name));
     let (name, memory, bus, rate) = (col("part")?, col("memory")?, col("bus_bits")?, col("data_rate_mts")?);
     lines
         .map(|(i, line)| {
             let cells: Vec<&str> = line.split(',').map(str::trim).collect();
-            let cell = |c: usize| cells.get(c).copied().ok_or_else(|| format!("line {}: too few cells", i + 1));
+            let cell = |c: usize| cells.get(c).copied().ok_or(SocError::TooFewCells(i + 1));
             let number = |c: usize| {
-                cell(c)?.parse::<u32>().ok().filter(|&v| v > 0).ok_or_else(|| {
-                    format!("line {}: '{}' is not a positive whole number", i + 1, cells.get(c).unwrap_or(&""))
-                })
+                let text = cell(c)?;
+                text.parse::<u32>()
+                    .ok()
+                    .filter(|&v| v > 0)
+                    .ok_or_else(|| SocError::NotPositive { line: i + 1, cell: text.to_owned() })
             };
             let bus_bits = number(bus)?;
             if bus_bits % 8 != 0 {
-                return Err(format!("line {}: a {bus_bits}-bit bus is not a whole number of bytes", i + 1));
+                return Err(SocError::PartByte { line: i + 1, bits: bus_bits });
             }
             Ok(Part {
                 name: cell(name)?.to_owned(),
@@ -103,8 +132,8 @@ mod tests {
     #[test]
     fn malformed_rows_name_the_line() {
         let head = "part,memory,bus_bits,data_rate_mts\n";
-        assert!(parse(&format!("{head}X,LP,12,100\n")).expect_err("odd width").contains("line 2"));
-        assert!(parse(&format!("{head}X,LP,64,-1\n")).expect_err("negative").contains("line 2"));
+        assert!(parse(&format!("{head}X,LP,12,100\n")).expect_err("odd width").to_string().contains("line 2"));
+        assert!(parse(&format!("{head}X,LP,64,-1\n")).expect_err("negative").to_string().contains("line 2"));
         assert!(parse("a,b\n").is_err());
     }
 }

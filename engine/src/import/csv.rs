@@ -289,7 +289,7 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepar
     })?;
     let table = Table::parse(file, text)?;
     let invalid = |message: String| CsvError::Invalid { path: file.to_path_buf(), message };
-    crate::harness::check_names(spec.what.as_ref(), &spec.labels).map_err(invalid)?;
+    crate::harness::check_names(spec.what.as_ref(), &spec.labels).map_err(|e| invalid(e.to_string()))?;
 
     let columns: Vec<ArmColumn> = match &spec.arms {
         Arms::One(name) => vec![ArmColumn::of(&table, name, "--column")?],
@@ -429,10 +429,10 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepar
 
 /// A row's values read back from the CSV it was imported from (its raw
 /// file, unchanged): the column its source names, in the row's unit.
-pub(super) fn read_back(text: &str, file: &Path, column: &str, unit: &str) -> Result<Vec<f64>, String> {
-    let table = Table::parse(file, text).map_err(|e| e.to_string())?;
-    let column = ArmColumn::of(&table, column, "its column").map_err(|e| e.to_string())?;
-    let mut values = read_times(&table, &[column], unit).map_err(|e| e.to_string())?;
+pub(super) fn read_back(text: &str, file: &Path, column: &str, unit: &str) -> Result<Vec<f64>, CsvError> {
+    let table = Table::parse(file, text)?;
+    let column = ArmColumn::of(&table, column, "its column")?;
+    let mut values = read_times(&table, &[column], unit)?;
     Ok(values.pop().unwrap_or_default())
 }
 

@@ -24,7 +24,7 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::{FileCheck, ImportError, MAX_IMPORT_BYTES, Prepared, PreparedRow, from_file};
+use super::{FileCheck, ImportError, MAX_IMPORT_BYTES, Prepared, PreparedRow, ReadBackError, from_file};
 use crate::bounded::read_bounded;
 use crate::display::inert_line;
 use crate::notebook::{Condition, ConditionName, WarmupPolicy, plausible};
@@ -241,14 +241,14 @@ pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepar
 
 /// The repetitions of benchmark `name` read back from the file it was
 /// imported from, in its own time unit.
-pub(super) fn read_back(text: &str, name: &str) -> Result<Vec<f64>, String> {
-    let parsed: File = serde_json::from_str(text).map_err(|e| from_file::json_message(&e))?;
+pub(super) fn read_back(text: &str, name: &str) -> Result<Vec<f64>, ReadBackError> {
+    let parsed: File = serde_json::from_str(text).map_err(|e| ReadBackError::Export(from_file::json_message(&e)))?;
     let benchmarks = group(&parsed.benchmarks);
     let benchmark = benchmarks
         .iter()
         .find(|b| from_file::shown(b.name) == name)
-        .ok_or_else(|| format!("no benchmark '{}' in the file", inert_line(name.to_owned())))?;
-    times(benchmark).map(|(_, _, times)| times)
+        .ok_or_else(|| ReadBackError::NoBenchmark(inert_line(name.to_owned())))?;
+    times(benchmark).map(|(_, _, times)| times).map_err(ReadBackError::Export)
 }
 
 /// The entries by benchmark, in the order each first appears.

@@ -24,7 +24,7 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::{ImportError, MAX_IMPORT_BYTES, Prepared, PreparedRow, from_file};
+use super::{ImportError, MAX_IMPORT_BYTES, Prepared, PreparedRow, ReadBackError, from_file};
 use crate::bounded::read_bounded;
 use crate::notebook::{Condition, ConditionName, WarmupPolicy, plausible};
 use crate::stats::Summary;
@@ -210,15 +210,15 @@ fn prepare_checked(
 
 /// The values of benchmark `name` read back from the (unpacked) file it was
 /// imported from, in the row's unit.
-pub(super) fn read_back(text: &str, name: &str) -> Result<Vec<f64>, String> {
-    let parsed: File = serde_json::from_str(text).map_err(|e| from_file::json_message(&e))?;
-    let benchmarks = select(&parsed, &[])?;
+pub(super) fn read_back(text: &str, name: &str) -> Result<Vec<f64>, ReadBackError> {
+    let parsed: File = serde_json::from_str(text).map_err(|e| ReadBackError::Export(from_file::json_message(&e)))?;
+    let benchmarks = select(&parsed, &[]).map_err(ReadBackError::Export)?;
     let Selected { benchmark, metadata, .. } = benchmarks
         .into_iter()
         .find(|s| from_file::shown(&s.title) == name)
-        .ok_or_else(|| format!("no benchmark '{}' in the file", from_file::shown(name)))?;
-    let (unit, ns_per_unit) = unit_of(&metadata)?;
-    Trials::of(benchmark, unit, ns_per_unit).map(|t| t.values)
+        .ok_or_else(|| ReadBackError::NoBenchmark(from_file::shown(name)))?;
+    let (unit, ns_per_unit) = unit_of(&metadata).map_err(ReadBackError::Export)?;
+    Trials::of(benchmark, unit, ns_per_unit).map(|t| t.values).map_err(ReadBackError::Export)
 }
 
 /// A benchmark of the file with its name and its metadata: the suite's,

@@ -32,7 +32,7 @@ impl SweepOriginal {
         let sweep = nb.sweeps().iter().find(|s| s.number == number).ok_or(ReproduceError::NoSuchSweep(number))?;
         let label = sweep.label();
         let bad = |why: String| ReproduceError::BadSweep { label: label.clone(), why };
-        let scan = Scan::new(sweep.params.clone(), &sweep.template).map_err(&bad)?;
+        let scan = Scan::new(sweep.params.clone(), &sweep.template).map_err(|e| bad(e.to_string()))?;
         if scan.points() != sweep.points {
             return Err(bad("its points are not every combination of its parameters, in order".to_owned()));
         }

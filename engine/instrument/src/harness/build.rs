@@ -80,6 +80,11 @@ pub enum BuildError {
     Invalid(String),
 }
 
+/// A build command typed with a quote left open: it has no words to run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot split the build command '{0}' into words")]
+pub struct UnsplitCommand(pub String);
+
 /// A source kept in `raw/`: its name there and its bytes.
 pub type KeptSource = (String, Vec<u8>);
 
@@ -100,13 +105,13 @@ pub struct Built {
 impl BuildStep {
     /// A recipe typed by the student: split into words like a command, or
     /// with `shell` handed to the shell as one text.
-    pub fn new(text: &str, shell: bool, sources: Vec<PathBuf>) -> Result<Self, String> {
+    pub fn new(text: &str, shell: bool, sources: Vec<PathBuf>) -> Result<Self, UnsplitCommand> {
         let argv = if shell {
             program::shell_argv(text)
         } else {
             program::split_command(text)
                 .filter(|words| !words.is_empty())
-                .ok_or_else(|| format!("cannot split the build command '{text}' into words"))?
+                .ok_or_else(|| UnsplitCommand(text.to_owned()))?
         };
         Ok(Self { argv, shell, sources, theirs: None })
     }
@@ -191,7 +196,7 @@ pub(crate) fn run(
     let trial = runner
         .run_capturing(&step.argv, Some(BUILD_TIMEOUT), &mut capture)
         .map_err(|e| BuildError::Invalid(format!("cannot run `{}`: {e}", step.quoted())))?;
-    let output = capture.text().unwrap_or_else(|why| why);
+    let output = capture.text().unwrap_or_else(|why| why.to_string());
     if trial.status != TrialStatus::Ok {
         let ended = match trial.status {
             TrialStatus::Exit(code) => format!("exited with code {code}"),

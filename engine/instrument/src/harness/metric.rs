@@ -20,6 +20,92 @@ enum Pattern {
     Json(Vec<String>),
 }
 
+/// Why a [`MetricSpec`] cannot be compiled: each names the option to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum MetricError {
+    /// No unit, or one that is not one line.
+    #[error("--metric-unit names the figure's unit, e.g. \"ns/access\" (one line of text)")]
+    Unit,
+    /// The pattern is not a regular expression.
+    #[error("--metric is not a regular expression: {0}")]
+    Regex(#[source] regex::Error),
+    /// The pattern has no capture group, or several.
+    #[error(
+        "--metric '{pattern}' must have exactly one capture group around the number, e.g. 'ns/access: ([0-9.eE+-]+)' (it has {groups})"
+    )]
+    Groups {
+        /// The pattern as given.
+        pattern: String,
+        /// How many capture groups it has.
+        groups: usize,
+    },
+    /// The JSON key is empty or has an empty part.
+    #[error("--metric-json '{0}' is not a key (write name, or outer.inner)")]
+    JsonKey(String),
+}
+
+/// Why one process's output gives no figure that counts; the texts quoted
+/// are its output's, made inert.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReadFigureError {
+    /// Nothing matched; the output's tail.
+    #[error("its output holds no figure; it ended with: {0}")]
+    None(String),
+    /// Several figures where one was expected.
+    #[error("it printed {0} figures where one was expected (with --metric-each every figure is a trial)")]
+    Several(usize),
+    /// A match that is not a number.
+    #[error("its figure '{0}' is not a number")]
+    NotANumber(String),
+    /// A number no trial can have (not finite, not above 0 for a time …).
+    #[error("its figure {figure} {why}")]
+    Refused {
+        /// The figure as printed.
+        figure: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A JSON key's array holding something else among its numbers.
+    #[error("the key '{key}' holds {held} among its numbers")]
+    NotANumberAmong {
+        /// The key, dotted.
+        key: String,
+        /// What it holds instead.
+        held: String,
+    },
+    /// A JSON key holding something other than a number.
+    #[error("the key '{key}' holds {held}, not a number")]
+    NotANumberAt {
+        /// The key, dotted.
+        key: String,
+        /// What it holds, inert.
+        held: String,
+    },
+}
+
+/// Why "Try once" could not run the command at all.
+#[derive(Debug, thiserror::Error)]
+pub enum TryOnceError {
+    /// The metric cannot be compiled.
+    #[error(transparent)]
+    Metric(#[from] MetricError),
+    /// The process runner could not start.
+    #[error("cannot start a process: {0}")]
+    Runner(#[source] std::io::Error),
+    /// No file to keep the output in.
+    #[error("cannot keep the output: {0}")]
+    Capture(#[source] std::io::Error),
+    /// The program could not be started.
+    #[error("cannot run '{program}': {source}")]
+    Spawn {
+        /// The program as given.
+        program: String,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
 /// A compiled [`MetricSpec`].
 pub struct Metric {
     spec: MetricSpec,
@@ -34,25 +120,21 @@ impl std::fmt::Debug for Metric {
 
 impl Metric {
     /// Checks the spec and compiles it.
-    pub fn compile(spec: &MetricSpec) -> Result<Self, String> {
+    pub fn compile(spec: &MetricSpec) -> Result<Self, MetricError> {
         if spec.unit.trim().is_empty() || spec.unit.chars().any(char::is_control) {
-            return Err("--metric-unit names the figure's unit, e.g. \"ns/access\" (one line of text)".to_owned());
+            return Err(MetricError::Unit);
         }
         let pattern = match &spec.source {
             Source::Regex(text) => {
-                let regex =
-                    regex::Regex::new(text).map_err(|e| format!("--metric is not a regular expression: {e}"))?;
+                let regex = regex::Regex::new(text).map_err(MetricError::Regex)?;
                 if regex.captures_len() != 2 {
-                    return Err(format!(
-                        "--metric '{text}' must have exactly one capture group around the number, e.g. 'ns/access: ([0-9.eE+-]+)' (it has {})",
-                        regex.captures_len() - 1
-                    ));
+                    return Err(MetricError::Groups { pattern: text.clone(), groups: regex.captures_len() - 1 });
                 }
                 Pattern::Regex(regex)
             }
             Source::JsonKey(key) => {
                 if key.is_empty() || key.split('.').any(str::is_empty) {
-                    return Err(format!("--metric-json '{key}' is not a key (write name, or outer.inner)"));
+                    return Err(MetricError::JsonKey(key.clone()));
                 }
                 Pattern::Json(key.split('.').map(str::to_owned).collect())
             }
@@ -68,7 +150,7 @@ impl Metric {
     /// The figures in one process's `output`, or why there is none that
     /// counts: no match, a match that is not a number, several where one was
     /// expected. The reason quotes the output's tail, made inert.
-    pub fn read(&self, output: &str) -> Result<Vec<f64>, String> {
+    pub fn read(&self, output: &str) -> Result<Vec<f64>, ReadFigureError> {
         let texts: Vec<String> = match &self.pattern {
             Pattern::Regex(regex) => {
                 regex.captures_iter(output).filter_map(|c| c.get(1)).map(|m| m.as_str().to_owned()).collect()
@@ -76,20 +158,16 @@ impl Metric {
             Pattern::Json(path) => json_figures(output, path)?,
         };
         if texts.is_empty() {
-            return Err(format!("its output holds no figure; it ended with: {}", tail(output)));
+            return Err(ReadFigureError::None(tail(output)));
         }
         if !self.spec.each && texts.len() > 1 {
-            return Err(format!(
-                "it printed {} figures where one was expected (with --metric-each every figure is a trial)",
-                texts.len()
-            ));
+            return Err(ReadFigureError::Several(texts.len()));
         }
         let time = vernier_model::stats::units::nanoseconds_per(&self.spec.unit);
         texts
             .iter()
             .map(|text| {
-                let value: f64 =
-                    text.trim().parse().map_err(|_| format!("its figure '{}' is not a number", tail(text)))?;
+                let value: f64 = text.trim().parse().map_err(|_| ReadFigureError::NotANumber(tail(text)))?;
                 let refused = if !value.is_finite() {
                     Some("is not a finite number".to_owned())
                 } else if time.is_some() && value <= 0.0 {
@@ -98,7 +176,7 @@ impl Metric {
                     time.and_then(|_| plausible::refused_trial(value, &self.spec.unit, time))
                 };
                 match refused {
-                    Some(why) => Err(format!("its figure {text} {why}")),
+                    Some(why) => Err(ReadFigureError::Refused { figure: text.clone(), why }),
                     None => Ok(value),
                 }
             })
@@ -114,7 +192,7 @@ pub struct TryOnce {
     pub ns: u64,
     /// How it ended.
     pub status: super::TrialStatus,
-    /// The figures read, or why there is none.
+    /// The figures read, or why there is none (the sentence the dialog shows).
     pub figures: Result<Vec<f64>, String>,
     /// The end of its output, inert.
     pub tail: String,
@@ -127,16 +205,17 @@ pub fn try_once(
     metric: &MetricSpec,
     timeout: Option<std::time::Duration>,
     cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
-) -> Result<TryOnce, String> {
+) -> Result<TryOnce, TryOnceError> {
     let metric = Metric::compile(metric)?;
-    let runner = super::CommandRunner::new(cancel).map_err(|e| format!("cannot start a process: {e}"))?;
-    let mut capture = super::Capture::new().map_err(|e| format!("cannot keep the output: {e}"))?;
+    let runner = super::CommandRunner::new(cancel).map_err(TryOnceError::Runner)?;
+    let mut capture = super::Capture::new().map_err(TryOnceError::Capture)?;
     let program = argv.first().map_or("", String::as_str);
-    let trial =
-        runner.run_capturing(argv, timeout, &mut capture).map_err(|e| format!("cannot run '{program}': {e}"))?;
+    let trial = runner
+        .run_capturing(argv, timeout, &mut capture)
+        .map_err(|source| TryOnceError::Spawn { program: program.to_owned(), source })?;
     let (figures, tail) = match capture.text() {
-        Ok(output) => (metric.read(&output), tail(&output)),
-        Err(why) => (Err(why), String::new()),
+        Ok(output) => (metric.read(&output).map_err(|why| why.to_string()), tail(&output)),
+        Err(why) => (Err(why.to_string()), String::new()),
     };
     Ok(TryOnce { ns: trial.ns, status: trial.status, figures, tail })
 }
@@ -157,7 +236,7 @@ pub(super) fn tail(output: &str) -> String {
 
 /// The values at `path` in the output read as one JSON document, or else as
 /// one JSON document per line (JSON Lines).
-fn json_figures(output: &str, path: &[String]) -> Result<Vec<String>, String> {
+fn json_figures(output: &str, path: &[String]) -> Result<Vec<String>, ReadFigureError> {
     let documents: Vec<serde_json::Value> = match serde_json::from_str(output) {
         Ok(value) => vec![value],
         Err(_) => output.lines().filter_map(|line| serde_json::from_str(line.trim()).ok()).collect(),
@@ -171,12 +250,17 @@ fn json_figures(output: &str, path: &[String]) -> Result<Vec<String>, String> {
                 for item in items {
                     match item {
                         serde_json::Value::Number(n) => texts.push(n.to_string()),
-                        other => return Err(format!("the key '{}' holds {other} among its numbers", path.join("."))),
+                        other => {
+                            return Err(ReadFigureError::NotANumberAmong {
+                                key: path.join("."),
+                                held: other.to_string(),
+                            });
+                        }
                     }
                 }
             }
             other => {
-                return Err(format!("the key '{}' holds {}, not a number", path.join("."), tail(&other.to_string())));
+                return Err(ReadFigureError::NotANumberAt { key: path.join("."), held: tail(&other.to_string()) });
             }
         }
     }
@@ -196,9 +280,9 @@ mod tests {
     fn a_regex_reads_one_figure() {
         let m = metric(Source::Regex("ns/access: ([0-9.eE+-]+)".into()), false);
         assert_eq!(m.read("size 16384\nns/access: 1.25\n"), Ok(vec![1.25]));
-        let missing = m.read("Segmentation fault\n").expect_err("no figure");
+        let missing = m.read("Segmentation fault\n").expect_err("no figure").to_string();
         assert!(missing.contains("no figure") && missing.contains("Segmentation fault"), "{missing}");
-        let two = m.read("ns/access: 1\nns/access: 2\n").expect_err("two");
+        let two = m.read("ns/access: 1\nns/access: 2\n").expect_err("two").to_string();
         assert!(two.contains("--metric-each"), "{two}");
         assert!(m.read("ns/access: -3\n").is_err(), "a time is above 0");
         assert!(m.read("ns/access: 1e400\n").is_err());
@@ -231,7 +315,7 @@ mod tests {
             Ok(vec![3.0, 4.0])
         );
         assert!(m.read(r#"{"result": {"ns_per_access": "fast"}}"#).is_err());
-        assert!(m.read("not json").expect_err("none").contains("no figure"));
+        assert!(m.read("not json").expect_err("none").to_string().contains("no figure"));
         let one = metric(Source::JsonKey("t".into()), false);
         assert_eq!(one.read(r#"{"t": 7.5}"#), Ok(vec![7.5]));
     }

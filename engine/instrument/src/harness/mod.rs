@@ -22,15 +22,15 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-pub use build::{BuildError, BuildStep, Built, KeptSource};
+pub use build::{BuildError, BuildStep, Built, KeptSource, UnsplitCommand};
 pub use engine::{Engine, EngineEvent, Progress, Refused, Wake};
-pub use metric::Metric;
-pub use process::{Capture, CommandRunner, CommandTrial};
+pub use metric::{Metric, MetricError, ReadFigureError, TryOnceError};
+pub use process::{Capture, CommandRunner, CommandTrial, OutputError};
 pub use provenance::Provenance;
 pub use raw::keep_sources;
 pub use record::{Recorded, add_rows, add_rows_extending, raw_stem, record, write_raw, write_raw_reserved};
 pub use record::{build_condition, result_check};
-pub use scan::Scan;
+pub use scan::{Scan, ScanError};
 
 use crate::kernels::{Canary, Kernel, KernelError};
 use crate::platform::counters::{self, Counters};
@@ -192,25 +192,27 @@ impl BenchSpec {
         size: Option<&str>,
         tile: Option<&str>,
         params: Vec<vernier_model::notebook::Param>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ScanError> {
         let mut template = vec!["vernier".to_owned(), "bench".into(), "--kernel".into(), kind.name().into()];
         for (option, value) in [("--size", size), ("--tile", tile)] {
             if let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) {
                 template.extend([option.to_owned(), value.to_owned()]);
             }
         }
-        let scan = Scan::new(params, &template).map_err(|why| why.replace("in the command", "in --size or --tile"))?;
+        // A kernel's placeholders go in its options, not in a command the user wrote.
+        let scan = Scan::new(params, &template).map_err(|why| match why {
+            ScanError::Unused { name, placeholder, .. } => {
+                ScanError::Unused { name, placeholder, place: "--size or --tile" }
+            }
+            other => other,
+        })?;
         let arms = scan
             .points()
             .iter()
             .map(|point| {
-                KernelSpec::from_argv(&scan.fill(&template, point)).map(Subject::Kernel).ok_or_else(|| {
-                    format!(
-                        "{}: a kernel's --size and --tile are whole numbers; write the values as bytes or as a \
-                         range, e.g. --param SIZE=16K..64M*4 (K, M and G are powers of two)",
-                        scan.label(point)
-                    )
-                })
+                KernelSpec::from_argv(&scan.fill(&template, point))
+                    .map(Subject::Kernel)
+                    .ok_or_else(|| ScanError::NotWhole(scan.label(point)))
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Self { scan: Some(ScanSpec { template, scan }), ..Self::new(arms) })
@@ -522,9 +524,12 @@ pub fn recorded_cooldown(conditions: &[Condition]) -> Option<Duration> {
 /// Why a benchmark could not run at all.
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
-    /// The request itself is wrong (even `-n`, no arms …).
+    /// The request itself is wrong (no arms, a sanity check without a kernel …).
     #[error("{0}")]
     Invalid(String),
+    /// The request breaks a rule every face checks (an even `-n` …).
+    #[error(transparent)]
+    Spec(#[from] SpecError),
     /// The program does not exist or cannot be executed.
     #[error("cannot run '{program}': {source}")]
     Spawn {
@@ -540,9 +545,33 @@ pub enum BenchError {
     /// A kernel's parameters are wrong.
     #[error("kernel: {0}")]
     Kernel(#[from] KernelError),
+    /// The metric cannot be compiled.
+    #[error(transparent)]
+    Metric(#[from] MetricError),
     /// The harness could not start a thread.
     #[error("cannot start the harness: {0}")]
     Io(#[from] std::io::Error),
+}
+
+/// Why a trial could not even be taken (one that ran and failed has a
+/// [`TrialStatus`] instead).
+#[derive(Debug, thiserror::Error)]
+pub enum TrialError {
+    /// The arm is not the kind of subject asked for (a fault of the harness).
+    #[error("not a {0}")]
+    WrongArm(&'static str),
+    /// The program could not be started.
+    #[error("cannot run '{program}': {source}")]
+    Spawn {
+        /// The program as given.
+        program: String,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A built-in kernel failed other than by a wrong result.
+    #[error(transparent)]
+    Kernel(#[from] KernelError),
 }
 
 /// A subject ready to be timed.
@@ -581,9 +610,9 @@ struct Live<'a> {
 impl Live<'_> {
     /// One trial of a command: its wall time, how it ended and the CPU time
     /// its process used; its figures are read after the clock stopped.
-    fn command_trial(&mut self, arm: usize, index: u32) -> Result<(u64, TrialStatus, Option<u64>), String> {
-        let Prepared::Command { argv } = &self.arms[arm] else { return Err("not a command".into()) };
-        let cannot = |e: std::io::Error| format!("cannot run '{}': {e}", argv[0]);
+    fn command_trial(&mut self, arm: usize, index: u32) -> Result<(u64, TrialStatus, Option<u64>), TrialError> {
+        let Prepared::Command { argv } = &self.arms[arm] else { return Err(TrialError::WrongArm("command")) };
+        let cannot = |source| TrialError::Spawn { program: argv[0].clone(), source };
         let t = match &mut self.own {
             Some((_, capture)) => self.runner.run_capturing(argv, self.timeout, capture).map_err(cannot)?,
             None => self.runner.run(argv, self.timeout).map_err(cannot)?,
@@ -594,7 +623,11 @@ impl Live<'_> {
         let Some((metric, capture)) = &mut self.own else { return Ok((t.ns, t.status, t.cpu_ns)) };
         // Read after the clock stopped: parsing is not the program's time.
         let output = capture.text();
-        let figures = output.as_deref().map_err(String::clone).and_then(|text| metric.read(text));
+        // Only its text is kept, in the row's note.
+        let figures = match &output {
+            Ok(text) => metric.read(text).map_err(|why| why.to_string()),
+            Err(why) => Err(why.to_string()),
+        };
         let command = vernier_model::display::quote_argv(argv);
         let (figures, status) = match (figures, t.status) {
             (Ok(figures), status) => (figures, status),
@@ -605,8 +638,10 @@ impl Live<'_> {
             // A trial that failed anyway is named by how it ended,
             // with what it printed last (its own reason, often).
             (Err(_), status) => {
-                let ended =
-                    output.map_or_else(|why| why, |text| format!("its output ended with: {}", metric::tail(&text)));
+                let ended = output.map_or_else(
+                    |why| why.to_string(),
+                    |text| format!("its output ended with: {}", metric::tail(&text)),
+                );
                 self.output_note = Some(format!("`{command}`: {ended}"));
                 (Vec::new(), status)
             }
@@ -617,8 +652,8 @@ impl Live<'_> {
 
     /// One call of a built-in kernel on this thread, and the thread's CPU
     /// time during it.
-    fn kernel_trial(&mut self, arm: usize) -> Result<(u64, TrialStatus, Option<u64>), String> {
-        let Prepared::Kernel(kernel) = &mut self.arms[arm] else { return Err("not a kernel".into()) };
+    fn kernel_trial(&mut self, arm: usize) -> Result<(u64, TrialStatus, Option<u64>), TrialError> {
+        let Prepared::Kernel(kernel) = &mut self.arms[arm] else { return Err(TrialError::WrongArm("kernel")) };
         let cpu_before = cpu_time::this_thread_ns();
         let start = Instant::now();
         let ran = kernel.run_once(self.cancel);
@@ -626,7 +661,7 @@ impl Live<'_> {
         let cpu_ns = cpu_time::this_thread_ns().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
         match ran {
             Err(KernelError::Cancelled) => return Ok((ns, TrialStatus::Cancelled, cpu_ns)),
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(e.into()),
             Ok(()) => {}
         }
         // Verified after every timed call, outside the timed interval.
@@ -654,7 +689,7 @@ impl Live<'_> {
 }
 
 impl schedule::Executor for Live<'_> {
-    fn trial(&mut self, arm: usize) -> Result<schedule::Timed, String> {
+    fn trial(&mut self, arm: usize) -> Result<schedule::Timed, TrialError> {
         let index = self.taken;
         self.taken += 1;
         let before = self.count(index);
@@ -779,14 +814,14 @@ pub(crate) fn run_bench_for(
     let canary_start = time_canary(&mut canary, cancel);
     let arms = prepared.len();
     let own = match &spec.metric {
-        Some(m) => Some((Metric::compile(m).map_err(BenchError::Invalid)?, Capture::new()?)),
+        Some(m) => Some((Metric::compile(m)?, Capture::new()?)),
         None => None,
     };
     // Opened last, after every thread of the run has started, so that only
     // this thread and the trials' processes count into them.
     let (counters, counted) = match Counters::open(counters::Events::Hardware) {
         Ok(open) => (Some(open), counters::COUNTED.to_owned()),
-        Err(why) => (None, why),
+        Err(why) => (None, why.to_string()),
     };
     let mut live = Live {
         arms: prepared,
@@ -916,7 +951,7 @@ fn confine(
             let said = confinement.describe();
             (runner.confined(confinement, env), said)
         }
-        Err(why) => (runner.confined_env(env), why),
+        Err(why) => (runner.confined_env(env), why.to_string()),
     };
     Ok((runner, Some(said), scratch))
 }
@@ -992,27 +1027,51 @@ fn process_cleanup(reach: &str, strays: &[(u32, usize)]) -> String {
     text
 }
 
+/// Why a run's request breaks a rule every face checks here.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// An even count of timed trials (SPEC E4), with the two nearest odd ones.
+    #[error(
+        "the number of timed trials must be odd (got {got}): with an odd count the median is a trial you can point at; use {below} or {above}"
+    )]
+    EvenTrials {
+        /// The count given.
+        got: u32,
+        /// The odd count just below (at least 1).
+        below: u32,
+        /// The odd count just above.
+        above: u32,
+    },
+    /// A control in a comparison (SPEC S14).
+    #[error("a control is one condition repeated in each session: time it on its own, not in a comparison")]
+    ControlCompared,
+    /// A name holding a line break or another control character.
+    #[error("{option} is one line of text: it holds the control character U+{code:04X}")]
+    ControlCharacter {
+        /// The option that named it.
+        option: &'static str,
+        /// The character's code point.
+        code: u32,
+    },
+}
+
 /// SPEC E4: the number of timed trials must be odd, so the median is a
 /// trial one can point at; the message names the two nearest odd counts.
 /// Every face checks `n` here (the bench, the New run dialog, a reproduce).
-pub fn check_odd_trials(n: u32) -> Result<(), String> {
+pub fn check_odd_trials(n: u32) -> Result<(), SpecError> {
     if n != 0 && !n.is_multiple_of(2) {
         return Ok(());
     }
     let below = n.saturating_sub(1).max(1);
     let above = if n == 0 { 3 } else { n.saturating_add(1) };
-    Err(format!(
-        "the number of timed trials must be odd (got {n}): with an odd count the median is a trial you can point at; use {below} or {above}"
-    ))
+    Err(SpecError::EvenTrials { got: n, below, above })
 }
 
 /// SPEC S14: a control is one condition, timed on its own in each session;
 /// a comparison of two subjects cannot be it. Every face checks here.
-pub fn check_control(control: bool, arms: usize) -> Result<(), String> {
+pub fn check_control(control: bool, arms: usize) -> Result<(), SpecError> {
     if control && arms > 1 {
-        return Err(
-            "a control is one condition repeated in each session: time it on its own, not in a comparison".to_owned()
-        );
+        return Err(SpecError::ControlCompared);
     }
     Ok(())
 }
@@ -1020,14 +1079,14 @@ pub fn check_control(control: bool, arms: usize) -> Result<(), String> {
 /// A run's What and its arms' labels name rows in every face, one line
 /// each: a line break or another control character in one is refused,
 /// so no name can start a line of its own in a verdict or a note.
-pub fn check_names(what: Option<&String>, labels: &[Option<String>; 2]) -> Result<(), String> {
+pub fn check_names(what: Option<&String>, labels: &[Option<String>; 2]) -> Result<(), SpecError> {
     let names = what
         .map(|w| ("--what", w))
         .into_iter()
         .chain(labels.iter().zip(["--label-a", "--label-b"]).filter_map(|(l, option)| l.as_ref().map(|l| (option, l))));
     for (option, name) in names {
         if let Some(c) = name.chars().find(|c| c.is_control()) {
-            return Err(format!("{option} is one line of text: it holds the control character U+{:04X}", u32::from(c)));
+            return Err(SpecError::ControlCharacter { option, code: u32::from(c) });
         }
     }
     Ok(())
@@ -1037,7 +1096,7 @@ pub fn check_names(what: Option<&String>, labels: &[Option<String>; 2]) -> Resul
 /// not found — before anything is measured or reserved. [`run_bench`]
 /// checks it again; a face calls it to refuse before it starts.
 pub fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
-    check_odd_trials(spec.runs).map_err(BenchError::Invalid)?;
+    check_odd_trials(spec.runs)?;
     match &spec.scan {
         None if spec.arms.is_empty() || spec.arms.len() > 2 => {
             return Err(BenchError::Invalid("give one subject, or two to compare".into()));
@@ -1054,7 +1113,7 @@ pub fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
         _ => {}
     }
     if let Some(metric) = &spec.metric {
-        Metric::compile(metric).map_err(BenchError::Invalid)?;
+        Metric::compile(metric)?;
         if spec.arms.iter().any(|a| matches!(a, Subject::Kernel(_))) {
             return Err(BenchError::Invalid(
                 "--metric reads a program's own figure from its output; a built-in kernel prints none".into(),
@@ -1074,8 +1133,8 @@ pub fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
             "the sanity check (E12) grows a built-in kernel's input: it is for a kernel run".into(),
         ));
     }
-    check_control(spec.control, spec.arms.len()).map_err(BenchError::Invalid)?;
-    check_names(spec.what.as_ref(), &spec.labels).map_err(BenchError::Invalid)?;
+    check_control(spec.control, spec.arms.len())?;
+    check_names(spec.what.as_ref(), &spec.labels)?;
     for (i, arm) in spec.arms.iter().enumerate() {
         let recipe = spec.recipe_of(i);
         match (arm, recipe) {
@@ -1339,7 +1398,7 @@ mod tests {
             assert_eq!(check_odd_trials(n), Ok(()));
         }
         for (n, hint) in [(0, "use 1 or 3"), (2, "use 1 or 3"), (30, "use 29 or 31"), (u32::MAX - 1, "use")] {
-            let message = check_odd_trials(n).expect_err("even");
+            let message = check_odd_trials(n).expect_err("even").to_string();
             assert!(message.contains("must be odd") && message.contains(hint), "{message}");
         }
     }

@@ -224,6 +224,23 @@ impl CommandRunner {
     }
 }
 
+/// Why a trial's output cannot be read for its figures.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// The file it was kept in could not be read.
+    #[error("its output cannot be read back: {0}")]
+    Unreadable(#[source] std::io::Error),
+    /// More than [`MAX_OUTPUT_BYTES`] (a figure could be cut in two).
+    ///
+    /// [`MAX_OUTPUT_BYTES`]: super::metric::MAX_OUTPUT_BYTES
+    #[error(
+        "it printed more than {} of output, which Vernier does not keep or read past (a figure could be cut or missed): \
+         print less, or only the figures",
+        vernier_model::stats::units::size(super::metric::MAX_OUTPUT_BYTES as f64)
+    )]
+    TooMuch,
+}
+
 /// Where a trial's output is kept: an anonymous temporary file, emptied
 /// before each trial, never left longer than [`MAX_OUTPUT_BYTES`] after
 /// one, and gone when dropped.
@@ -267,19 +284,14 @@ impl Capture {
     /// be cut in two or never read.
     ///
     /// [`MAX_OUTPUT_BYTES`]: super::metric::MAX_OUTPUT_BYTES
-    pub fn text(&mut self) -> Result<String, String> {
+    pub fn text(&mut self) -> Result<String, OutputError> {
         use std::io::{Read, Seek};
         let limit = super::metric::MAX_OUTPUT_BYTES;
-        let cannot = |e: std::io::Error| format!("its output cannot be read back: {e}");
-        self.file.rewind().map_err(cannot)?;
+        self.file.rewind().map_err(OutputError::Unreadable)?;
         let mut bytes = Vec::new();
-        (&self.file).take(limit + 1).read_to_end(&mut bytes).map_err(cannot)?;
+        (&self.file).take(limit + 1).read_to_end(&mut bytes).map_err(OutputError::Unreadable)?;
         if self.overflowed || bytes.len() as u64 > limit {
-            return Err(format!(
-                "it printed more than {} of output, which Vernier does not keep or read past (a figure could be \
-                 cut or missed): print less, or only the figures",
-                vernier_model::stats::units::size(limit as f64)
-            ));
+            return Err(OutputError::TooMuch);
         }
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
@@ -400,7 +412,7 @@ mod tests {
         assert!(peak < 300_000_000, "the whole flood was written: {peak}");
         let left = capture.file.metadata().expect("the capture file").len();
         assert!(left <= limit, "{left} bytes left");
-        let why = capture.text().expect_err("too much to read");
+        let why = capture.text().expect_err("too much to read").to_string();
         assert!(why.contains("more than 8 MiB"), "{why}");
         // The next trial starts from an empty file and reads normally.
         let next = runner.run_capturing(&argv(&["echo", "ns/access: 5"]), None, &mut capture).expect("runs");

@@ -160,15 +160,33 @@ fn is_shim(path: &Path) -> bool {
     in_shims || script
 }
 
+/// Why a program gave no version line: the text in a row's "version not
+/// known (…)".
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum AskError {
+    /// Its output file could not be made or read back.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// It could not be started.
+    #[error("it could not be started ({0})")]
+    Start(#[source] io::Error),
+    /// It did not end within [`VERSION_TIMEOUT`].
+    #[error("no answer within {} s", VERSION_TIMEOUT.as_secs())]
+    Timeout,
+    /// It ended having printed no line.
+    #[error("it printed nothing")]
+    Silent,
+}
+
 /// Runs `program ARGS` with no input, for at most [`VERSION_TIMEOUT`],
 /// and returns the first line it printed (stdout or stderr); the error
 /// says why there is none. With `foreign` (a probe after the consent to
 /// someone's files, SPEC N13): in that folder, with rustup's toolchain
 /// pinned to the user's default, so no toolchain file of theirs is read.
-pub(crate) fn ask(program: &Path, args: &[&str], foreign: Option<&Path>) -> Result<String, String> {
+pub(crate) fn ask(program: &Path, args: &[&str], foreign: Option<&Path>) -> Result<String, AskError> {
     use std::io::{Read, Seek};
-    let out = tempfile::tempfile().map_err(|e| e.to_string())?;
-    let err = out.try_clone().map_err(|e| e.to_string())?;
+    let out = tempfile::tempfile()?;
+    let err = out.try_clone()?;
     let mut command = std::process::Command::new(program);
     if let Some(folder) = foreign {
         command.current_dir(folder).envs(program::pinned_toolchain());
@@ -176,10 +194,10 @@ pub(crate) fn ask(program: &Path, args: &[&str], foreign: Option<&Path>) -> Resu
     let mut child = command
         .args(args)
         .stdin(std::process::Stdio::null())
-        .stdout(out.try_clone().map_err(|e| e.to_string())?)
+        .stdout(out.try_clone()?)
         .stderr(err)
         .spawn()
-        .map_err(|e| format!("it could not be started ({e})"))?;
+        .map_err(AskError::Start)?;
     let deadline = std::time::Instant::now() + VERSION_TIMEOUT;
     loop {
         match child.try_wait() {
@@ -190,20 +208,20 @@ pub(crate) fn ask(program: &Path, args: &[&str], foreign: Option<&Path>) -> Resu
             Ok(None) => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("no answer within {} s", VERSION_TIMEOUT.as_secs()));
+                return Err(AskError::Timeout);
             }
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(e.into()),
         }
     }
     let mut text = Vec::new();
     let mut out = out;
-    out.rewind().and_then(|()| out.take(VERSION_BYTES).read_to_end(&mut text)).map_err(|e| e.to_string())?;
+    out.rewind().and_then(|()| out.take(VERSION_BYTES).read_to_end(&mut text))?;
     let text = String::from_utf8_lossy(&text);
     text.lines()
         .map(str::trim)
         .find(|l| !l.is_empty())
         .map(|line| vernier_model::display::inert_line(line.to_owned()))
-        .ok_or_else(|| "it printed nothing".to_owned())
+        .ok_or(AskError::Silent)
 }
 
 /// Files hashed so far, by path, with the hash or why there is none; and

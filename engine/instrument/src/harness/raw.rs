@@ -366,7 +366,25 @@ pub enum TrialsError {
         /// The raw file.
         path: NotebookPath,
         /// What did not read, with its line.
-        why: String,
+        #[source]
+        why: RawLineError,
+    },
+}
+
+/// A line of a raw file that does not read; the file may be someone
+/// else's, so the message names the line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RawLineError {
+    /// The first line that is not a comment is not a header Vernier writes.
+    #[error("line {0}: expected the header '{HEADER}'")]
+    Header(usize),
+    /// A field, or the count of fields, is wrong.
+    #[error("line {line}: {what}")]
+    Field {
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong there.
+        what: &'static str,
     },
 }
 
@@ -425,7 +443,7 @@ pub fn arm_values(run: &Run, trials: &[TrialRecord], figures: Option<&[Vec<f64>]
 /// Reads the trial rows of a raw file back (the `#` lines are skipped).
 /// The file may be someone else's, so every field is checked; the message
 /// names the line.
-pub fn parse(text: &str) -> Result<Vec<TrialRecord>, String> {
+pub fn parse(text: &str) -> Result<Vec<TrialRecord>, RawLineError> {
     parse_with_figures(text).map(|(trials, _)| trials)
 }
 
@@ -433,7 +451,7 @@ pub fn parse(text: &str) -> Result<Vec<TrialRecord>, String> {
 pub type TrialFigures = Vec<Vec<f64>>;
 
 /// [`parse`], with each trial's figures when the file has them (SPEC E17).
-pub fn parse_with_figures(text: &str) -> Result<(Vec<TrialRecord>, Option<TrialFigures>), String> {
+pub fn parse_with_figures(text: &str) -> Result<(Vec<TrialRecord>, Option<TrialFigures>), RawLineError> {
     let mut trials = Vec::new();
     let mut figures: Option<TrialFigures> = None;
     let mut work_columns: Option<bool> = None;
@@ -443,15 +461,14 @@ pub fn parse_with_figures(text: &str) -> Result<(Vec<TrialRecord>, Option<TrialF
             continue;
         }
         let Some(work_columns) = work_columns else {
-            let (work, with_figures) =
-                header_columns(line).ok_or_else(|| format!("line {}: expected the header '{HEADER}'", i + 1))?;
+            let (work, with_figures) = header_columns(line).ok_or(RawLineError::Header(i + 1))?;
             work_columns = Some(work);
             if with_figures {
                 figures = Some(Vec::new());
             }
             continue;
         };
-        let bad = |what: &str| format!("line {}: {what}", i + 1);
+        let bad = |what: &'static str| RawLineError::Field { line: i + 1, what };
         let mut fields: Vec<&str> = line.split(',').collect();
         let base = if work_columns { 9 } else { 6 };
         if let Some(figures) = figures.as_mut() {
@@ -468,7 +485,7 @@ pub fn parse_with_figures(text: &str) -> Result<(Vec<TrialRecord>, Option<TrialF
             let [index, arm, position, warmup, ns, status, cpu_ns, cycles, instructions] = fields.as_slice() else {
                 return Err(bad("expected 9 fields (10 with figures)"));
             };
-            let count = |text: &str, what: &str| -> Result<Option<u64>, String> {
+            let count = |text: &str, what: &'static str| -> Result<Option<u64>, RawLineError> {
                 if text.is_empty() { Ok(None) } else { text.parse().map(Some).map_err(|_| bad(what)) }
             };
             let work = TrialWork {

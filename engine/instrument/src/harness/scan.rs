@@ -10,6 +10,36 @@
 use serde::{Deserialize, Serialize};
 use vernier_model::notebook::{MAX_POINTS, Param, point_label};
 
+/// Why parameters cannot scan a command (SPEC E16).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScanError {
+    /// No parameter at all.
+    #[error("a scan needs at least one --param")]
+    NoParam,
+    /// Two parameters with one name.
+    #[error("--param {0} is given twice")]
+    Twice(String),
+    /// A parameter whose placeholder is nowhere in the command.
+    #[error("--param {name} is not used: write {placeholder} in {place} where its value goes")]
+    Unused {
+        /// The parameter's name.
+        name: String,
+        /// `{NAME}`.
+        placeholder: String,
+        /// Where the placeholder goes, as the face calls it ("the command").
+        place: &'static str,
+    },
+    /// More combinations than [`MAX_POINTS`].
+    #[error("the parameters give more than {MAX_POINTS} combinations; scan fewer values")]
+    TooMany,
+    /// A kernel scan's point whose size or tile is not a whole number.
+    #[error(
+        "{0}: a kernel's --size and --tile are whole numbers; write the values as bytes or as a range, e.g. --param \
+         SIZE=16K..64M*4 (K, M and G are powers of two)"
+    )]
+    NotWhole(String),
+}
+
 /// A scan's parameters, checked against the command they fill in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scan {
@@ -20,27 +50,24 @@ pub struct Scan {
 impl Scan {
     /// Checks that every parameter is used in `argv` and that the
     /// combinations stay within [`MAX_POINTS`].
-    pub fn new(params: Vec<Param>, argv: &[String]) -> Result<Self, String> {
+    pub fn new(params: Vec<Param>, argv: &[String]) -> Result<Self, ScanError> {
         if params.is_empty() {
-            return Err("a scan needs at least one --param".to_owned());
+            return Err(ScanError::NoParam);
         }
         for (i, p) in params.iter().enumerate() {
             if params[..i].iter().any(|q| q.name == p.name) {
-                return Err(format!("--param {} is given twice", p.name));
+                return Err(ScanError::Twice(p.name.clone()));
             }
             let placeholder = p.placeholder();
             if !argv.iter().any(|word| word.contains(&placeholder)) {
-                return Err(format!(
-                    "--param {} is not used: write {placeholder} in the command where its value goes",
-                    p.name
-                ));
+                return Err(ScanError::Unused { name: p.name.clone(), placeholder, place: "the command" });
             }
         }
         let scan = Self { params };
         let points = scan.params.iter().try_fold(1usize, |n, p| n.checked_mul(p.values.len()));
         match points {
             Some(n) if n <= MAX_POINTS => Ok(scan),
-            _ => Err(format!("the parameters give more than {MAX_POINTS} combinations; scan fewer values")),
+            _ => Err(ScanError::TooMany),
         }
     }
 
@@ -155,6 +182,6 @@ mod tests {
                 .expect("scan");
         assert_eq!(tricky.fill(&words("{A}{B}{{A}"), &tricky.points()[0]), ["{B}x{{B}"]);
         let unused = Scan::new(vec![Param::parse("N=1,2").expect("p")], &words("./prog {M}"));
-        assert!(unused.expect_err("unused").contains("write {N} in the command"));
+        assert!(unused.expect_err("unused").to_string().contains("write {N} in the command"));
     }
 }

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use super::{TrialRecord, TrialStatus, TrialWork};
+use super::{TrialError, TrialRecord, TrialStatus, TrialWork};
 use vernier_model::notebook::WarmupPolicy;
 
 use vernier_model::stats::SETTLE_TOLERANCE;
@@ -15,7 +15,7 @@ pub const SETTLE_MAX: u32 = 50;
 /// Runs trials; the harness's real one spawns commands or runs kernels.
 pub trait Executor {
     /// Times one trial of `arm`.
-    fn trial(&mut self, arm: usize) -> Result<Timed, String>;
+    fn trial(&mut self, arm: usize) -> Result<Timed, TrialError>;
     /// Waits out a cool-down; returns `false` when cancelled meanwhile.
     fn pause(&mut self, duration: Duration) -> bool;
     /// What a settle warm-up compares for the trial just taken, which
@@ -93,7 +93,8 @@ pub enum Stop {
     },
     /// The user cancelled.
     Cancelled,
-    /// A trial could not even be started.
+    /// A trial could not even be started: the [`TrialError`]'s sentence,
+    /// kept as text so that a stop can be compared and cloned.
     Error(String),
 }
 
@@ -181,7 +182,7 @@ fn take(
     trials: &mut Vec<TrialRecord>,
     on_trial: &mut dyn FnMut(&TrialRecord),
 ) -> Result<u64, Stop> {
-    let Timed { ns, status, work } = exec.trial(arm).map_err(Stop::Error)?;
+    let Timed { ns, status, work } = exec.trial(arm).map_err(|why| Stop::Error(why.to_string()))?;
     let index = u32::try_from(trials.len()).unwrap_or(u32::MAX);
     let record = TrialRecord { index, arm, position, warmup, ns, status, work };
     on_trial(&record);
@@ -213,8 +214,9 @@ mod tests {
     }
 
     impl Executor for Scripted {
-        fn trial(&mut self, arm: usize) -> Result<Timed, String> {
-            let (ns, status) = self.arms[arm].pop_front().ok_or_else(|| "script ran out".to_owned())?;
+        fn trial(&mut self, arm: usize) -> Result<Timed, TrialError> {
+            // A script shorter than the schedule is a fault of the test.
+            let (ns, status) = self.arms[arm].pop_front().expect("the script has every trial the schedule takes");
             Ok(Timed { ns, status, work: TrialWork::default() })
         }
         fn pause(&mut self, duration: Duration) -> bool {

@@ -25,6 +25,27 @@ pub const CONFINED_THREAD: &str = "vernier-confined";
 /// What the plan and the row say when this OS has no confinement.
 pub const NOT_ON_THIS_OS: &str = "not confined on this OS: a foreign command may write wherever you can";
 
+/// Why writes cannot be confined here: the sentence the row and the plan
+/// show in place of what confines them.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfineError {
+    /// Landlock refused a rule or the ruleset.
+    #[error("not confined: Landlock refused the rules ({0})")]
+    Refused(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The kernel has no Landlock, so nothing would be enforced.
+    #[error("not confined: this kernel has no Landlock")]
+    NoLandlock,
+    /// The thread that starts confined commands could not be made.
+    #[error("not confined: its thread could not start ({0})")]
+    NoThread(#[source] std::io::Error),
+    /// That thread ended before it said whether it was confined.
+    #[error("not confined: its thread ended")]
+    ThreadEnded,
+    /// This OS has no confinement Vernier can use.
+    #[error("{NOT_ON_THIS_OS}")]
+    NotOnThisOs,
+}
+
 /// A folder that commands may write in, and nowhere else.
 pub struct Confinement(imp::Confinement);
 
@@ -38,7 +59,7 @@ impl Confinement {
     /// Writes confined to `folder`, or why they cannot be here (an OS
     /// without Landlock, a kernel that refuses it): the sentence the row
     /// and the plan show.
-    pub fn to(folder: &Path) -> Result<Self, String> {
+    pub fn to(folder: &Path) -> Result<Self, ConfineError> {
         imp::Confinement::to(folder).map(Self)
     }
 
@@ -55,7 +76,7 @@ impl Confinement {
 
 /// What a foreign run will be here, for a plan shown before anything runs:
 /// `Ok` with the sentence when writes can be confined, else why not.
-pub fn available() -> Result<String, String> {
+pub fn available() -> Result<String, ConfineError> {
     // Only opened, to make the ruleset: nothing is written there.
     Confinement::to(&std::env::temp_dir())
         .map(|_| "writes confined to the scratch folder (Landlock); reading and the network are not".to_owned())
@@ -78,7 +99,7 @@ mod imp {
     /// write anyway), a kernel without Landlock none.
     const ABI_ASKED: ABI = ABI::V3;
 
-    use super::CONFINED_THREAD;
+    use super::{CONFINED_THREAD, ConfineError};
 
     /// A command to start, and where its child (and the command) go back.
     type Job = (Command, SyncSender<(Command, io::Result<Child>)>);
@@ -91,34 +112,33 @@ mod imp {
     }
 
     impl Confinement {
-        pub fn to(folder: &Path) -> Result<Self, String> {
-            let failed = |e: &dyn std::fmt::Display| format!("not confined: Landlock refused the rules ({e})");
-            let rule =
-                |path: &Path, access| PathFd::new(path).map(|fd| PathBeneath::new(fd, access)).map_err(|e| failed(&e));
+        pub fn to(folder: &Path) -> Result<Self, ConfineError> {
+            fn failed(e: impl std::error::Error + Send + Sync + 'static) -> ConfineError {
+                ConfineError::Refused(Box::new(e))
+            }
+            let rule = |path: &Path, access| PathFd::new(path).map(|fd| PathBeneath::new(fd, access)).map_err(failed);
             let (read, all) = (AccessFs::from_read(ABI_ASKED), AccessFs::from_all(ABI_ASKED));
             let ruleset = Ruleset::default()
                 .set_compatibility(CompatLevel::BestEffort)
                 .handle_access(all)
-                .map_err(|e| failed(&e))?
+                .map_err(failed)?
                 .create()
-                .map_err(|e| failed(&e))?
+                .map_err(failed)?
                 .add_rule(rule(Path::new("/"), read)?)
-                .map_err(|e| failed(&e))?
+                .map_err(failed)?
                 .add_rule(rule(folder, all)?)
-                .map_err(|e| failed(&e))?
+                .map_err(failed)?
                 .add_rule(rule(Path::new("/dev/null"), AccessFs::from_file(ABI_ASKED))?)
-                .map_err(|e| failed(&e))?;
+                .map_err(failed)?;
             let (jobs, inbox) = sync_channel::<Job>(1);
-            let (ready, confined) = sync_channel::<Result<(), String>>(1);
+            let (ready, confined) = sync_channel::<Result<(), ConfineError>>(1);
             let thread = std::thread::Builder::new()
                 .name(CONFINED_THREAD.into())
                 .spawn(move || {
                     let status = match ruleset.restrict_self() {
-                        Ok(status) if status.ruleset == RulesetStatus::NotEnforced => {
-                            Err("not confined: this kernel has no Landlock".to_owned())
-                        }
+                        Ok(status) if status.ruleset == RulesetStatus::NotEnforced => Err(ConfineError::NoLandlock),
                         Ok(_) => Ok(()),
-                        Err(e) => Err(failed(&e)),
+                        Err(e) => Err(failed(e)),
                     };
                     let enforced = status.is_ok();
                     let _ = ready.send(status);
@@ -130,8 +150,8 @@ mod imp {
                         let _ = reply.send((command, child));
                     }
                 })
-                .map_err(|e| format!("not confined: its thread could not start ({e})"))?;
-            let status = confined.recv().unwrap_or_else(|_| Err("not confined: its thread ended".to_owned()));
+                .map_err(ConfineError::NoThread)?;
+            let status = confined.recv().unwrap_or(Err(ConfineError::ThreadEnded));
             let confinement = Self { jobs: Some(jobs), thread: Some(thread), folder: folder.display().to_string() };
             status.map(|()| confinement)
         }
@@ -169,8 +189,8 @@ mod imp {
     pub struct Confinement;
 
     impl Confinement {
-        pub fn to(_folder: &Path) -> Result<Self, String> {
-            Err(super::NOT_ON_THIS_OS.to_owned())
+        pub fn to(_folder: &Path) -> Result<Self, super::ConfineError> {
+            Err(super::ConfineError::NotOnThisOs)
         }
 
         pub fn describe(&self) -> String {
@@ -198,7 +218,7 @@ mod tests {
             Ok(c) => c,
             Err(why) => {
                 eprintln!("Landlock is not available here, so nothing is confined: {why}");
-                assert!(why.starts_with("not confined"), "{why}");
+                assert!(why.to_string().starts_with("not confined"), "{why}");
                 return;
             }
         };

@@ -76,6 +76,22 @@ impl Reading {
     }
 }
 
+/// Why counters could not be opened or read; each says so as the row
+/// records it (SPEC E11, E13).
+#[derive(Debug, thiserror::Error)]
+pub enum CountersError {
+    /// `perf_event_open` refused, or this platform has no counters: the
+    /// text is [`refusal`]'s or [`probe`]'s.
+    #[error("{0}")]
+    Refused(String),
+    /// A counter opened but would not start.
+    #[error("not available: the counter did not start ({0})")]
+    NotStarted(#[source] std::io::Error),
+    /// An open counter could not be read.
+    #[error("a counter could not be read ({0})")]
+    Unreadable(#[source] std::io::Error),
+}
+
 /// The events a run counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Events {
@@ -94,12 +110,12 @@ pub struct Counters(imp::Counters);
 impl Counters {
     /// Opens `events` on the calling thread, inherited by its children;
     /// the error says why they cannot be.
-    pub fn open(events: Events) -> Result<Self, String> {
+    pub fn open(events: Events) -> Result<Self, CountersError> {
         imp::Counters::open(events).map(Self)
     }
 
     /// Both counts now; the error says why they could not be read.
-    pub fn read(&mut self) -> Result<Reading, String> {
+    pub fn read(&mut self) -> Result<Reading, CountersError> {
         self.0.read()
     }
 }
@@ -109,21 +125,21 @@ mod imp {
     use perf_event::events::{Hardware, Software};
     use perf_event::{Builder, Counter};
 
-    use super::{Events, Reading};
+    use super::{CountersError, Events, Reading};
 
     pub struct Counters([Counter; 2]);
 
     impl Counters {
-        pub fn open(events: Events) -> Result<Self, String> {
+        pub fn open(events: Events) -> Result<Self, CountersError> {
             let open = |builder: &mut Builder<'_>| {
                 let mut counter = builder
                     .observe_self()
                     .any_cpu()
                     .inherit(true)
                     .build()
-                    .map_err(|e| super::refusal(e.raw_os_error(), &e.to_string()))?;
-                counter.enable().map_err(|e| format!("not available: the counter did not start ({e})"))?;
-                Ok::<_, String>(counter)
+                    .map_err(|e| CountersError::Refused(super::refusal(e.raw_os_error(), &e.to_string())))?;
+                counter.enable().map_err(CountersError::NotStarted)?;
+                Ok::<_, CountersError>(counter)
             };
             let (first, second) = match events {
                 Events::Hardware => (Builder::new(Hardware::CPU_CYCLES), Builder::new(Hardware::INSTRUCTIONS)),
@@ -133,11 +149,10 @@ mod imp {
             Ok(Self([open(&mut first)?, open(&mut second)?]))
         }
 
-        pub fn read(&mut self) -> Result<Reading, String> {
+        pub fn read(&mut self) -> Result<Reading, CountersError> {
             let [first, second] = &mut self.0;
-            let cannot = |e: std::io::Error| format!("a counter could not be read ({e})");
-            let a = first.read_count_and_time().map_err(cannot)?;
-            let b = second.read_count_and_time().map_err(cannot)?;
+            let a = first.read_count_and_time().map_err(CountersError::Unreadable)?;
+            let b = second.read_count_and_time().map_err(CountersError::Unreadable)?;
             Ok(Reading {
                 first: a.count,
                 second: b.count,
@@ -150,17 +165,17 @@ mod imp {
 
 #[cfg(not(target_os = "linux"))]
 mod imp {
-    use super::{Events, Reading};
+    use super::{CountersError, Events, Reading};
 
     pub struct Counters;
 
     impl Counters {
-        pub fn open(_events: Events) -> Result<Self, String> {
-            Err(super::probe())
+        pub fn open(_events: Events) -> Result<Self, CountersError> {
+            Err(CountersError::Refused(super::probe()))
         }
 
-        pub fn read(&mut self) -> Result<Reading, String> {
-            Err(super::probe())
+        pub fn read(&mut self) -> Result<Reading, CountersError> {
+            Err(CountersError::Refused(super::probe()))
         }
     }
 }
@@ -199,7 +214,7 @@ mod tests {
             Ok(counters) => counters,
             Err(why) => {
                 eprintln!("the task clock cannot be opened here, so the inherited path is not checked: {why}");
-                assert!(why.starts_with("not available"), "{why}");
+                assert!(why.to_string().starts_with("not available"), "{why}");
                 return;
             }
         };

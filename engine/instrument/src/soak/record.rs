@@ -198,11 +198,11 @@ mod tests {
             interval_s,
             ..SoakProtocol::default()
         };
-        let four = with(4.0, 30.0, 300.0, 1.0).check().expect_err("4 s with 30 s and 300 s windows");
+        let four = with(4.0, 30.0, 300.0, 1.0).check().expect_err("4 s with 30 s and 300 s windows").to_string();
         assert!(four.contains("opening window (30 s) is more than a tenth of the duration (4 s)"), "{four}");
-        let tail = with(300.0, 30.0, 300.0, 10.0).check().expect_err("a 300 s tail of 300 s");
+        let tail = with(300.0, 30.0, 300.0, 10.0).check().expect_err("a 300 s tail of 300 s").to_string();
         assert!(tail.contains("make it at most 150 s, or the duration at least 600 s"), "{tail}");
-        let sparse = with(600.0, 30.0, 300.0, 40.0).check().expect_err("no sample in the opening window");
+        let sparse = with(600.0, 30.0, 300.0, 40.0).check().expect_err("no sample in the opening window").to_string();
         assert!(sparse.contains("no sample would measure P"), "{sparse}");
         assert!(with(f64::NAN, 30.0, 300.0, 10.0).check().is_err());
         let mut nb = vernier_model::notebook::Notebook::new("t", chrono::Utc::now());

@@ -55,9 +55,12 @@ pub struct SoakOutcome {
 /// Why a soak could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum SoakRunError {
-    /// Bad duration, interval or worker count.
+    /// Bad duration or interval.
     #[error("{0}")]
     Invalid(String),
+    /// A worker count this machine does not take.
+    #[error(transparent)]
+    Workers(#[from] WorkersError),
     /// The output file exists (a soak never overwrites one) or cannot be written.
     #[error("cannot write {}: {source}", path.display())]
     Io {
@@ -113,15 +116,31 @@ pub fn max_workers() -> usize {
 /// The ceiling of [`max_workers`] on any machine.
 pub const WORKERS_CAP: usize = 1024;
 
+/// Why a worker count cannot load this machine.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WorkersError {
+    /// No worker at all.
+    #[error("a soak needs at least one worker")]
+    None,
+    /// More than [`max_workers`].
+    #[error(
+        "{asked} workers is more than this machine takes: at most {max} (4 per logical CPU, never more than {WORKERS_CAP})"
+    )]
+    TooMany {
+        /// The count asked for.
+        asked: usize,
+        /// This machine's [`max_workers`].
+        max: usize,
+    },
+}
+
 /// Why `workers` cannot load this machine, if it cannot: none, or more than
 /// [`max_workers`].
-pub fn check_workers(workers: usize) -> Result<(), String> {
+pub fn check_workers(workers: usize) -> Result<(), WorkersError> {
     let max = max_workers();
     match workers {
-        0 => Err("a soak needs at least one worker".to_owned()),
-        n if n > max => Err(format!(
-            "{n} workers is more than this machine takes: at most {max} (4 per logical CPU, never more than {WORKERS_CAP})"
-        )),
+        0 => Err(WorkersError::None),
+        asked if asked > max => Err(WorkersError::TooMany { asked, max }),
         _ => Ok(()),
     }
 }
@@ -143,7 +162,7 @@ pub fn run(
             spec.workers
         )));
     };
-    check_workers(spec.workers).map_err(SoakRunError::Invalid)?;
+    check_workers(spec.workers)?;
     let io = |source| SoakRunError::Io { path: spec.out.clone(), source };
     let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&spec.out).map_err(io)?;
     let mut sensors = Sensors::discover(&spec.sensors_root);
@@ -289,7 +308,8 @@ mod tests {
         assert!((1..=WORKERS_CAP).contains(&max));
         for workers in [max + 1, 4_294_967_296, usize::MAX] {
             let err = run(&spec(tmp.path(), workers), &AtomicBool::new(false), &mut |_, _| {}).expect_err("refused");
-            assert!(matches!(&err, SoakRunError::Invalid(m) if m.contains(&format!("at most {max}"))), "{err}");
+            assert!(matches!(&err, SoakRunError::Workers(WorkersError::TooMany { .. })), "{err}");
+            assert!(err.to_string().contains(&format!("at most {max}")), "{err}");
             assert!(!tmp.path().join("soak.csv").exists(), "nothing written");
         }
         assert!(check_workers(max).is_ok());

@@ -161,7 +161,7 @@ pub enum NotebookError {
     AlreadyDiscarded(super::run::RowRef),
     /// A change in the journal that does not fit the notebook it follows.
     #[error("{0}")]
-    Journal(String),
+    Journal(#[from] JournalError),
     /// A required text is empty.
     #[error("'{0}' must not be empty")]
     Empty(&'static str),
@@ -190,6 +190,9 @@ pub enum NotebookError {
     /// T11); the message says which value and what would fit.
     #[error("the soak protocol does not fit: {0}")]
     BadProtocol(String),
+    /// A soak protocol whose numbers do not fit, as [`super::SoakProtocol::check`] says.
+    #[error("the soak protocol does not fit: {0}")]
+    Protocol(#[from] super::ProtocolError),
     /// No citation with that number.
     #[error("there is no citation {0}")]
     NoSuchCitation(usize),
@@ -249,4 +252,32 @@ pub struct FolderError {
 /// Creates `dir` and its parents, naming it in the error.
 pub fn create_folder(dir: &std::path::Path) -> Result<(), FolderError> {
     std::fs::create_dir_all(dir).map_err(|source| FolderError { path: dir.to_path_buf(), source })
+}
+
+/// A journal line that does not fit the notebook it follows: a line
+/// edited by hand. Defined here, beside [`NotebookError`] which carries it,
+/// so that this module does not depend on `store`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum JournalError {
+    /// An environment field it sets is refused.
+    #[error("{0}")]
+    Environment(#[source] Box<NotebookError>),
+    /// A row placed past the end of its section.
+    #[error("a change puts row {row} of the {section} after their end")]
+    PastEnd {
+        /// The row's index.
+        row: usize,
+        /// The section (`runs` …).
+        section: &'static str,
+    },
+    /// A section left at another length than the change says.
+    #[error("a change leaves the {section} {rows} rows long where it says {len}")]
+    Length {
+        /// The section.
+        section: &'static str,
+        /// Its length after the change.
+        rows: usize,
+        /// The length the change says.
+        len: usize,
+    },
 }

@@ -51,26 +51,26 @@ pub use condition::{
 pub use context::{FROM_ENVIRONMENT, NOT_RECORDED, PINNED_TO, RowContext};
 pub use document::Document;
 pub use environment::{BadWorkbench, Bench, EnvField, Environment, UnknownField, Workbench};
-pub use error::{CreateError, FolderError, LoadError, NotebookError, SaveError, SaveStep, create_folder};
+pub use error::{CreateError, FolderError, JournalError, LoadError, NotebookError, SaveError, SaveStep, create_folder};
 pub use figure::{MetricSpec, OwnFigure, Source};
 pub use kernel::{DEFAULT_MATMUL_N, DEFAULT_TILE, DEFAULT_WORKING_SET, KernelKind, KernelSpec};
 pub use optimisation::{Optimisation, build_warning};
 pub use pair::{NewPair, Pair};
-pub use param::{MAX_POINTS, MAX_VALUES, Param, point_label};
+pub use param::{MAX_POINTS, MAX_VALUES, Param, ParamError, point_label};
 pub use path::{NotebookPath, PathError};
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
 pub use recipe::{
-    MAX_KEPT_BYTES, MAX_KEPT_SOURCE_BYTES, MAX_SOURCES, Rebuilt, Recipe, RecipeSource, is_confined, kept_name,
-    rebuild_sentence, short_sha256,
+    MAX_KEPT_BYTES, MAX_KEPT_SOURCE_BYTES, MAX_SOURCES, Rebuilt, Recipe, RecipeHashError, RecipeSource, is_confined,
+    kept_name, rebuild_sentence, short_sha256,
 };
 pub use run::{
-    Discard, MAX_OPENING_SHARE, MAX_TAIL_SHARE, Measurement, RawFile, RowRef, Run, Soak, SoakNumbers, SoakProtocol,
-    WarmupPolicy,
+    Discard, MAX_OPENING_SHARE, MAX_TAIL_SHARE, Measurement, ProtocolError, RawFile, RowRef, Run, Soak, SoakNumbers,
+    SoakProtocol, WarmupPolicy,
 };
 pub use score::{Outcome, Scored, Word, score_median, score_ratio, score_soak, short_row};
 pub use shared_conditions::{RowParts, SharedConditions};
 pub use statement::RunStatement;
-pub use sweep::{NewSweep, Sweep, SweepPoint};
+pub use sweep::{NewSweep, Sweep, SweepError, SweepPoint};
 pub use tag::Tag;
 pub use work::{TrialCounts, Work};
 pub use writing::{Budget, Citation, WHOLE_DOCUMENT, Writing, is_date};
@@ -439,7 +439,7 @@ impl Notebook {
         at: DateTime<Utc>,
     ) -> Result<u32, NotebookError> {
         let text = checked(text)?;
-        protocol.check().map_err(NotebookError::BadProtocol)?;
+        protocol.check()?;
         // T1: the prediction commits when the rate falls and to what fraction.
         if !matches!(text.figure, Some(Committed::Soak { .. })) {
             return Err(NotebookError::Figure(FigureError {
@@ -534,7 +534,7 @@ impl Notebook {
         let amends = Amendment { of: number, quote: original.predict.clone() };
         let protocol = match (protocol, original.protocol) {
             (Some(new), Some(_)) => {
-                new.check().map_err(NotebookError::BadProtocol)?;
+                new.check()?;
                 Some(new)
             }
             (Some(_), None) => {
@@ -867,7 +867,7 @@ impl Notebook {
         }
         check_numbering("sweep W", self.sweeps.iter().map(|s| s.number))?;
         for s in &self.sweeps {
-            s.check()?;
+            s.check().map_err(|e| e.to_string())?;
             if let Some(n) = s.runs.iter().find(|&&n| self.run(n).is_none()) {
                 return Err(format!("sweep {} names run {n}, which the notebook does not have", s.label()));
             }

@@ -28,29 +28,34 @@ pub struct Param {
     pub sizes: bool,
 }
 
+/// Why a `--param` text is not a parameter: the message names it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ParamError(String);
+
 impl Param {
     /// Parses `NAME=V1,V2,…` or `NAME=START..END*FACTOR`.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, ParamError> {
         let (name, values) = text
             .split_once('=')
-            .ok_or_else(|| format!("--param '{text}': write NAME=V1,V2,… or NAME=START..END*FACTOR"))?;
+            .ok_or_else(|| ParamError(format!("--param '{text}': write NAME=V1,V2,… or NAME=START..END*FACTOR")))?;
         let name = name.trim();
         let valid_name = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !valid_name {
-            return Err(format!(
+            return Err(ParamError(format!(
                 "--param '{text}': the name '{name}' must be letters, digits and _ (it is written {{NAME}} in the command)"
-            ));
+            )));
         }
         let (values, sizes) = match values.split_once("..") {
-            Some((start, rest)) => range(start, rest).map_err(|why| format!("--param {name}: {why}"))?,
-            None => (list(values).map_err(|why| format!("--param {name}: {why}"))?, false),
+            Some((start, rest)) => range(start, rest).map_err(|why| ParamError(format!("--param {name}: {why}")))?,
+            None => (list(values).map_err(|why| ParamError(format!("--param {name}: {why}")))?, false),
         };
         if values.len() > MAX_VALUES {
-            return Err(format!(
+            return Err(ParamError(format!(
                 "--param {name} has {} values; a sweep takes at most {MAX_VALUES} per parameter",
                 values.len()
-            ));
+            )));
         }
         Ok(Self { name: name.to_owned(), values, sizes })
     }

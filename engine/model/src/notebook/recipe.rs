@@ -74,6 +74,16 @@ pub struct Rebuilt {
     pub program_sha256: String,
 }
 
+/// A recipe from a file recording a SHA-256 that is not one (SPEC N8, R5).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("its build recipe gives {what} the SHA-256 '{sha256}', which is not 64 hex digits")]
+pub struct RecipeHashError {
+    /// What the hash is of (`source m.cpp`, `the program built` …).
+    pub what: String,
+    /// The hash as recorded, inert.
+    pub sha256: String,
+}
+
 impl Recipe {
     /// The build command quoted as one would type it, inert.
     pub fn command(&self) -> String {
@@ -112,15 +122,12 @@ impl Recipe {
     /// SHA-256 it records — each source's, the program's, the rebuilt
     /// row's — is 64 hex digits, so none can carry a line break into a
     /// plan or a path into a kept name. Else a sentence naming the hash.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), RecipeHashError> {
         let sources = self.sources.iter().map(|s| (format!("source {}", inert(&s.path)), &s.sha256));
         let programs = std::iter::once(("the program built".to_owned(), &self.program_sha256))
             .chain(self.rebuilt_from.iter().map(|r| ("the program it rebuilt".to_owned(), &r.program_sha256)));
         match sources.chain(programs).find(|(_, sha256)| !is_sha256(sha256)) {
-            Some((what, sha256)) => Err(format!(
-                "its build recipe gives {what} the SHA-256 '{}', which is not 64 hex digits",
-                inert(sha256)
-            )),
+            Some((what, sha256)) => Err(RecipeHashError { what, sha256: inert(sha256).into_owned() }),
             None => Ok(()),
         }
     }
@@ -268,15 +275,15 @@ mod tests {
         theirs.sources.push(source("cd".repeat(32)));
         assert_eq!(theirs.check(), Ok(()));
         theirs.sources[0] = source(format!("{}/x", "8e".repeat(20)));
-        let refused = theirs.check().expect_err("a path is not a hash");
+        let refused = theirs.check().expect_err("a path is not a hash").to_string();
         assert!(refused.contains("source m.cpp the SHA-256 '8e8e") && refused.contains("/x'"), "{refused}");
         let mut theirs = recipe("g++ 12", &format!("{}\n  command: true", "ab".repeat(32)));
-        let refused = theirs.check().expect_err("a line break is not a hash");
+        let refused = theirs.check().expect_err("a line break is not a hash").to_string();
         assert!(refused.contains("the program built") && !refused.contains('\n'), "{refused}");
         theirs.program_sha256 = "ab".repeat(32);
         theirs.rebuilt_from =
             Some(Rebuilt { row: "run 1".into(), compiler: "g++ 12".into(), program_sha256: "x".into() });
-        assert!(theirs.check().is_err_and(|e| e.contains("the program it rebuilt")));
+        assert!(theirs.check().is_err_and(|e| e.to_string().contains("the program it rebuilt")));
     }
 
     #[test]

@@ -395,13 +395,25 @@ pub const MAX_OPENING_SHARE: f64 = 0.1;
 /// The tail window may take at most this share of the duration (T11).
 pub const MAX_TAIL_SHARE: f64 = 0.5;
 
+/// A soak protocol that cannot give the six numbers it promises (SPEC
+/// T1, T11); the message says which value and what would fit.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ProtocolError {
+    /// A duration outside its option's range.
+    #[error(transparent)]
+    Duration(#[from] crate::duration::DurationError),
+    /// Numbers that do not fit together (a window longer than the soak …).
+    #[error("{0}")]
+    Numbers(String),
+}
+
 impl SoakProtocol {
     /// SPEC T1, T11: a protocol whose numbers can mean what they say — the
     /// opening window (P) at most a tenth of the duration and the tail
     /// window (S) at most half, so between them there is room for the onset
     /// and the knee and S never takes in the burst; at least one sample in
     /// the opening window. The message gives the numbers and what would fit.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ProtocolError> {
         use crate::duration::{SOAK_DURATION, SOAK_INTERVAL, SOAK_OPENING_WINDOW, SOAK_TAIL_WINDOW};
         let times = [
             (SOAK_DURATION, self.duration_s),
@@ -410,44 +422,50 @@ impl SoakProtocol {
             (SOAK_TAIL_WINDOW, self.tail_window_s),
         ];
         for (bound, value) in times {
-            bound.check(value).map_err(|e| e.to_string())?;
+            bound.check(value)?;
         }
         if !(self.threshold > 0.0 && self.threshold <= 1.0) {
-            return Err(format!("the onset threshold must be a fraction of P in (0, 1] (got {})", self.threshold));
+            return Err(ProtocolError::Numbers(format!(
+                "the onset threshold must be a fraction of P in (0, 1] (got {})",
+                self.threshold
+            )));
         }
         if self.hold < 1 || !(self.band >= 0.0 && self.band.is_finite()) {
-            return Err(format!(
+            return Err(ProtocolError::Numbers(format!(
                 "hold must be at least 1 sample and the band not negative (got {}, {})",
                 self.hold, self.band
-            ));
+            )));
         }
         let d = self.duration_s;
         if self.interval_s > d {
-            return Err(format!("the interval ({} s) is longer than the duration ({d} s)", self.interval_s));
+            return Err(ProtocolError::Numbers(format!(
+                "the interval ({} s) is longer than the duration ({d} s)",
+                self.interval_s
+            )));
         }
         if self.opening_window_s > d * MAX_OPENING_SHARE {
-            return Err(format!(
+            return Err(ProtocolError::Numbers(format!(
                 "the opening window ({} s) is more than a tenth of the duration ({d} s): P would not be the burst; \
                  make it at most {} s, or the duration at least {} s",
                 self.opening_window_s,
                 d * MAX_OPENING_SHARE,
                 self.opening_window_s / MAX_OPENING_SHARE
-            ));
+            )));
         }
         if self.tail_window_s > d * MAX_TAIL_SHARE {
-            return Err(format!(
+            return Err(ProtocolError::Numbers(format!(
                 "the tail window ({} s) is more than half the duration ({d} s): S would take in the burst and the \
                  knee; make it at most {} s, or the duration at least {} s",
                 self.tail_window_s,
                 d * MAX_TAIL_SHARE,
                 self.tail_window_s / MAX_TAIL_SHARE
-            ));
+            )));
         }
         if self.interval_s > self.opening_window_s {
-            return Err(format!(
+            return Err(ProtocolError::Numbers(format!(
                 "the interval ({} s) is longer than the opening window ({} s): no sample would measure P",
                 self.interval_s, self.opening_window_s
-            ));
+            )));
         }
         Ok(())
     }

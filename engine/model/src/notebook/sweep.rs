@@ -56,6 +56,17 @@ pub struct SweepPoint<'a> {
     pub series: String,
 }
 
+/// A sweep the harness could not have recorded (SPEC E16): a file edited
+/// by hand, refused on load.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("sweep {sweep} {why}")]
+pub struct SweepError {
+    /// The sweep's label (`W3`).
+    pub sweep: String,
+    /// What it breaks.
+    pub why: String,
+}
+
 impl Sweep {
     /// `W3`.
     pub fn label(&self) -> String {
@@ -66,8 +77,8 @@ impl Sweep {
     /// parameter and one run, each run once with one value of every
     /// parameter, within the scan's limits. A file that breaks this was
     /// edited by hand and is refused on load, naming the sweep.
-    pub fn check(&self) -> Result<(), String> {
-        let bad = |why: &str| Err(format!("sweep {} {why}", self.label()));
+    pub fn check(&self) -> Result<(), SweepError> {
+        let bad = |why: &str| Err(SweepError { sweep: self.label(), why: why.to_owned() });
         if self.params.is_empty() || self.runs.is_empty() {
             return bad("has no parameter or no run");
         }

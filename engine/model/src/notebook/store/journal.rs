@@ -19,7 +19,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::super::file::{RunEntry, SoakEntry};
-use super::super::{Answer, Environment, Note, Notebook, Pair, Prediction, Sweep, Writing};
+use super::super::{Answer, Environment, JournalError, Note, Notebook, Pair, Prediction, Sweep, Writing};
 use crate::digest::sha256_hex;
 
 /// The journal's file name inside a notebook folder.
@@ -132,13 +132,15 @@ fn index(i: usize) -> u32 {
 
 /// Applies a record's edits to `nb`. Refused (the reason in words) when
 /// one does not fit the notebook it follows: a line edited by hand.
-pub(super) fn apply(nb: &mut Notebook, edits: Vec<Edit>) -> Result<(), String> {
+pub(super) fn apply(nb: &mut Notebook, edits: Vec<Edit>) -> Result<(), JournalError> {
     for edit in edits {
         match edit {
             Edit::Title(title) => nb.title = title,
             Edit::Created(at) => nb.created_at = at,
             Edit::Environment(environment) => nb.environment = environment,
-            Edit::SetEnvironment { field, value } => nb.set_environment(&field, &value).map_err(|e| e.to_string())?,
+            Edit::SetEnvironment { field, value } => {
+                nb.set_environment(&field, &value).map_err(|e| JournalError::Environment(Box::new(e)))?
+            }
             Edit::AddNote(note) => nb.notes.push(note),
             Edit::Writing(writing) => nb.writing = writing,
             Edit::Predictions(items) => put(&mut nb.predictions, items, "predictions", |p| p)?,
@@ -154,7 +156,12 @@ pub(super) fn apply(nb: &mut Notebook, edits: Vec<Edit>) -> Result<(), String> {
 }
 
 /// Puts a section's changed rows in place.
-fn put<T, E>(rows: &mut Vec<T>, items: Items<E>, section: &str, row: impl Fn(E) -> T) -> Result<(), String> {
+fn put<T, E>(
+    rows: &mut Vec<T>,
+    items: Items<E>,
+    section: &'static str,
+    row: impl Fn(E) -> T,
+) -> Result<(), JournalError> {
     let len = usize::try_from(items.len).unwrap_or(usize::MAX);
     rows.truncate(len);
     for (i, entry) in items.set {
@@ -163,15 +170,11 @@ fn put<T, E>(rows: &mut Vec<T>, items: Items<E>, section: &str, row: impl Fn(E) 
             std::cmp::Ordering::Less => rows[i] = row(entry),
             std::cmp::Ordering::Equal => rows.push(row(entry)),
             std::cmp::Ordering::Greater => {
-                return Err(format!("a change puts row {i} of the {section} after their end"));
+                return Err(JournalError::PastEnd { row: i, section });
             }
         }
     }
-    if rows.len() == len {
-        Ok(())
-    } else {
-        Err(format!("a change leaves the {section} {} rows long where it says {len}", rows.len()))
-    }
+    if rows.len() == len { Ok(()) } else { Err(JournalError::Length { section, rows: rows.len(), len }) }
 }
 
 /// A record as its line (without the newline): RON on one line, with any
@@ -225,7 +228,7 @@ pub(super) fn replay(nb: &mut Notebook, token: &str, bytes: &[u8]) -> Result<Str
                 format!("the line does not follow line {i} (a line was edited, removed or moved by hand)")
             }));
         }
-        apply(nb, record.edits).map_err(broken)?;
+        apply(nb, record.edits).map_err(|e| broken(e.to_string()))?;
         follows = hash(line);
     }
     Ok(follows)
