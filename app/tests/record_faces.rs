@@ -4,6 +4,8 @@
 //! raw file, what it names, its tag, its trial counts, the conditions it
 //! keeps and the Environment as stated when it started. Only what was
 //! measured (the numbers, the moment, the machine's readings) may differ.
+// The run measured is `true`, a Unix program.
+#![cfg(unix)]
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -71,7 +73,6 @@ fn step_until(harness: &mut Harness<'static, VernierApp>, what: &str, done: impl
 
 // SPEC N3, N9, N10: the same run recorded from the window and from the
 // command line makes the same row, and each raw file holds its trials.
-#[cfg(unix)]
 #[test]
 fn the_window_and_the_command_line_record_a_run_the_same_way() {
     let tmp = tempfile::tempdir().expect("tmp");

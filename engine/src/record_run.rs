@@ -163,7 +163,8 @@ pub fn record<T>(
     Ok(RunRecorded { recorded, extension, also, notebook, stamp, at })
 }
 
-#[cfg(test)]
+// The tests measure `true`, a Unix program.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::sync::{Arc, atomic::AtomicBool};
@@ -182,7 +183,6 @@ mod tests {
 
     // SPEC N10: the raw name is taken at the start; the rows are numbered
     // when recorded, on the notebook as it is then.
-    #[cfg(unix)]
     #[test]
     fn a_run_is_numbered_when_recorded_and_keeps_its_reserved_raw_file() {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -210,7 +210,6 @@ mod tests {
     }
 
     // SPEC N10: rows a notebook refuses leave the trials on disk, said.
-    #[cfg(unix)]
     #[test]
     fn rows_that_cannot_join_say_where_the_trials_are() {
         let dir = tempfile::tempdir().expect("tempdir");
