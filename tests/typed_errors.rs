@@ -270,7 +270,7 @@ pub(crate) fn spans_lines(
 where
     u8: Copy,
 {
-    todo!()
+    Ok(Vec::new())
 }
 
 pub fn typed() -> Result<String, Error> {}

@@ -108,8 +108,6 @@ pub struct RunRecorded<T> {
     pub notebook: Notebook,
     /// The stamp of what was saved, for a face that follows the file.
     pub stamp: store::Stamp,
-    /// When the rows were recorded.
-    pub at: DateTime<Utc>,
 }
 
 impl<T> RunRecorded<T> {
@@ -160,7 +158,7 @@ pub fn record<T>(
     })
     .map_err(|source| RecordError::NotRecorded { raw_file: raw_file.path.clone(), source })?;
     let store::Changed { value: (recorded, extension, also), notebook, stamp, .. } = changed;
-    Ok(RunRecorded { recorded, extension, also, notebook, stamp, at })
+    Ok(RunRecorded { recorded, extension, also, notebook, stamp })
 }
 
 // The tests measure `true`, a Unix program.

@@ -96,14 +96,8 @@ pub enum TryOnceError {
     #[error("cannot keep the output: {0}")]
     Capture(#[source] std::io::Error),
     /// The program could not be started.
-    #[error("cannot run '{program}': {source}")]
-    Spawn {
-        /// The program as given.
-        program: String,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Spawn(#[from] super::SpawnError),
 }
 
 /// A compiled [`MetricSpec`].
@@ -212,7 +206,7 @@ pub fn try_once(
     let program = argv.first().map_or("", String::as_str);
     let trial = runner
         .run_capturing(argv, timeout, &mut capture)
-        .map_err(|source| TryOnceError::Spawn { program: program.to_owned(), source })?;
+        .map_err(|source| super::SpawnError { program: program.to_owned(), source })?;
     let (figures, tail) = match capture.text() {
         Ok(output) => (metric.read(&output).map_err(|why| why.to_string()), tail(&output)),
         Err(why) => (Err(why.to_string()), String::new()),

@@ -531,14 +531,8 @@ pub enum BenchError {
     #[error(transparent)]
     Spec(#[from] SpecError),
     /// The program does not exist or cannot be executed.
-    #[error("cannot run '{program}': {source}")]
-    Spawn {
-        /// The program as given.
-        program: String,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Spawn(#[from] SpawnError),
     /// The build recipe failed, or what it built cannot be measured (SPEC N15).
     #[error(transparent)]
     Build(#[from] build::BuildError),
@@ -553,6 +547,17 @@ pub enum BenchError {
     Io(#[from] std::io::Error),
 }
 
+/// A program that could not be started (every face says it the same way).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot run '{program}': {source}")]
+pub struct SpawnError {
+    /// The program as given.
+    pub program: String,
+    /// What the OS said.
+    #[source]
+    pub source: std::io::Error,
+}
+
 /// Why a trial could not even be taken (one that ran and failed has a
 /// [`TrialStatus`] instead).
 #[derive(Debug, thiserror::Error)]
@@ -561,14 +566,8 @@ pub enum TrialError {
     #[error("not a {0}")]
     WrongArm(&'static str),
     /// The program could not be started.
-    #[error("cannot run '{program}': {source}")]
-    Spawn {
-        /// The program as given.
-        program: String,
-        /// What the OS said.
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Spawn(#[from] SpawnError),
     /// A built-in kernel failed other than by a wrong result.
     #[error(transparent)]
     Kernel(#[from] KernelError),
@@ -612,7 +611,7 @@ impl Live<'_> {
     /// its process used; its figures are read after the clock stopped.
     fn command_trial(&mut self, arm: usize, index: u32) -> Result<(u64, TrialStatus, Option<u64>), TrialError> {
         let Prepared::Command { argv } = &self.arms[arm] else { return Err(TrialError::WrongArm("command")) };
-        let cannot = |source| TrialError::Spawn { program: argv[0].clone(), source };
+        let cannot = |source| SpawnError { program: argv[0].clone(), source };
         let t = match &mut self.own {
             Some((_, capture)) => self.runner.run_capturing(argv, self.timeout, capture).map_err(cannot)?,
             None => self.runner.run(argv, self.timeout).map_err(cannot)?,
@@ -1175,10 +1174,10 @@ fn find_program(program: &str) -> Result<(), BenchError> {
     if program::is_on_path(program, std::env::var_os("PATH").as_deref()) {
         Ok(())
     } else {
-        Err(BenchError::Spawn {
+        Err(BenchError::Spawn(SpawnError {
             program: program.to_owned(),
             source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such program (not found on PATH)"),
-        })
+        }))
     }
 }
 
