@@ -37,7 +37,7 @@ fn method_notebook() -> (tempfile::TempDir, std::path::PathBuf, Notebook) {
         deadline_ms: 50.0,
         rate_per_s: Some(10.0),
     };
-    nb.set_placement(vec![budget]).expect("budget");
+    nb.set_deadlines(vec![budget]).expect("budget");
     nb.add_prediction(text("matmul ikj, N=512", "about 12 ms", "unit stride"), at(10)).expect("P1");
     record(&dir, &mut nb, measurement("matmul ikj, N=512", &[12.4, 12.5, 12.4, 12.6, 24.9]), 20);
     // A19: the locked prediction is answered by the run that followed it.
@@ -606,7 +606,7 @@ fn everything_vernier_fills() -> (tempfile::TempDir, std::path::PathBuf, Noteboo
         nb.set_environment(field, value).expect("set");
     }
     let budgets = [("image_classification", 50.0, Some(10.0)), ("wake_word", 2000.0, Some(1.0))];
-    nb.set_placement(
+    nb.set_deadlines(
         budgets
             .map(|(workload, deadline_ms, rate_per_s)| vernier_engine::notebook::Budget {
                 workload: workload.into(),

@@ -86,7 +86,7 @@ fn written_answers_fill_the_documents() {
         tag: Tag::Cited,
     })
     .expect("citation");
-    nb.set_placement(vec![Budget {
+    nb.set_deadlines(vec![Budget {
         workload: "image_classification".into(),
         deadline_ms: 50.0,
         rate_per_s: Some(10.0),

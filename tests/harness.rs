@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use vernier_engine::harness::{BenchSpec, Engine, EngineEvent, Refused, Subject, raw, record};
+use vernier_engine::harness::{BenchEvent, BenchRunner, BenchSpec, Refused, Subject, raw, record};
 use vernier_engine::notebook::Document;
 use vernier_engine::notebook::{KernelKind, KernelSpec};
 use vernier_engine::notebook::{WarmupPolicy, store};
@@ -14,14 +14,14 @@ fn command(words: &[&str]) -> Subject {
     Subject::Command { argv: words.iter().map(|w| (*w).to_owned()).collect(), shell: false }
 }
 
-fn finish(engine: &Engine, within: Duration) -> vernier_engine::harness::BenchResult {
+fn finish(engine: &BenchRunner, within: Duration) -> vernier_engine::harness::BenchResult {
     let deadline = Instant::now() + within;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         match engine.events().recv_timeout(left).expect("the engine answers in time") {
-            EngineEvent::Finished(result) => return *result,
-            EngineEvent::Failed(e) => panic!("failed: {e}"),
-            EngineEvent::Started { .. } | EngineEvent::Trial(..) | EngineEvent::Built(_) => {}
+            BenchEvent::Finished(result) => return *result,
+            BenchEvent::Failed(e) => panic!("failed: {e}"),
+            BenchEvent::Started { .. } | BenchEvent::Trial(..) | BenchEvent::Built(_) => {}
         }
     }
 }
@@ -30,7 +30,7 @@ fn finish(engine: &Engine, within: Duration) -> vernier_engine::harness::BenchRe
 // what was measured.
 #[test]
 fn cancel_stops_the_trial_and_its_child() {
-    let engine = Engine::spawn(|| {}).expect("engine");
+    let engine = BenchRunner::spawn(|| {}).expect("engine");
     let mut spec = BenchSpec::new(vec![command(&["sleep", "7.913"])]);
     spec.warmup = WarmupPolicy::Count(0);
     spec.runs = 3;
@@ -54,7 +54,7 @@ fn cancel_stops_the_trial_and_its_child() {
 // next request after a finished one.
 #[test]
 fn engine_reports_trials_then_finishes() {
-    let engine = Engine::spawn(|| {}).expect("engine");
+    let engine = BenchRunner::spawn(|| {}).expect("engine");
     for _ in 0..2 {
         let mut spec =
             BenchSpec::new(vec![Subject::Kernel(KernelSpec { kind: KernelKind::Seq, size: Some(4096), tile: None })]);
@@ -64,11 +64,11 @@ fn engine_reports_trials_then_finishes() {
         let mut trials = 0;
         let result = loop {
             match engine.events().recv_timeout(Duration::from_secs(30)).expect("event") {
-                EngineEvent::Trial(..) => trials += 1,
-                EngineEvent::Finished(r) => break r,
-                EngineEvent::Failed(e) => panic!("{e}"),
-                EngineEvent::Started { total } => assert_eq!(total, 7),
-                EngineEvent::Built(report) => panic!("a kernel has no build recipe, yet: {report}"),
+                BenchEvent::Trial(..) => trials += 1,
+                BenchEvent::Finished(r) => break r,
+                BenchEvent::Failed(e) => panic!("{e}"),
+                BenchEvent::Started { total } => assert_eq!(total, 7),
+                BenchEvent::Built(report) => panic!("a kernel has no build recipe, yet: {report}"),
             }
         };
         assert_eq!(trials, 7);
@@ -87,14 +87,14 @@ fn engine_reports_trials_then_finishes() {
 fn a_stopped_engine_refuses_work() {
     // The waker runs on the engine thread; panicking there kills it after
     // the first event, as a bug in the engine would.
-    let engine = Engine::spawn(|| panic!("the engine thread dies here (expected by this test)")).expect("engine");
+    let engine = BenchRunner::spawn(|| panic!("the engine thread dies here (expected by this test)")).expect("engine");
     assert_eq!(engine.try_start(BenchSpec::new(vec![command(&["true"])])), Ok(()));
     let mut saw_disconnect = false;
     let deadline = Instant::now() + Duration::from_secs(30);
     while Instant::now() < deadline && !saw_disconnect {
         match engine.events().recv_timeout(Duration::from_millis(100)) {
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => saw_disconnect = true,
-            Ok(EngineEvent::Started { .. }) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Ok(BenchEvent::Started { .. }) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
             Ok(other) => panic!("unexpected event {other:?}"),
         }
     }
@@ -107,7 +107,7 @@ fn a_stopped_engine_refuses_work() {
 #[test]
 fn record_writes_raw_once_and_adds_the_row() {
     let (_tmp, dir, mut nb) = crate::util::saved_notebook();
-    let engine = Engine::spawn(|| {}).expect("engine");
+    let engine = BenchRunner::spawn(|| {}).expect("engine");
     let mut spec = BenchSpec::new(vec![command(&["true"])]);
     spec.runs = 3;
     engine.start(spec);
@@ -138,7 +138,7 @@ fn record_writes_raw_once_and_adds_the_row() {
 #[test]
 fn a_trial_that_sleeps_is_said_to_have_waited() {
     let (_tmp, dir, mut nb) = crate::util::saved_notebook();
-    let engine = Engine::spawn(|| {}).expect("engine");
+    let engine = BenchRunner::spawn(|| {}).expect("engine");
     let mut spec = BenchSpec::new(vec![command(&["sleep", "0.15"])]);
     spec.runs = 3;
     spec.warmup = WarmupPolicy::Count(0);
@@ -166,7 +166,7 @@ fn a_trial_that_sleeps_is_said_to_have_waited() {
 #[test]
 fn the_sanity_check_is_kept_with_the_row() {
     let (_tmp, dir, mut nb) = crate::util::saved_notebook();
-    let engine = Engine::spawn(|| {}).expect("engine");
+    let engine = BenchRunner::spawn(|| {}).expect("engine");
     let mut spec =
         BenchSpec::new(vec![Subject::Kernel(KernelSpec { kind: KernelKind::Seq, size: Some(65_536), tile: None })]);
     spec.runs = 3;
@@ -197,7 +197,7 @@ fn each_arm_of_a_comparison_keeps_its_own_build() {
     use vernier_engine::notebook::{ConditionName, Conditions as _};
     let (_tmp, dir, mut nb) = crate::util::saved_notebook();
     nb.set_environment("Compiler + flags", "g++ -O1").expect("field");
-    let engine = Engine::spawn(|| {}).expect("engine");
+    let engine = BenchRunner::spawn(|| {}).expect("engine");
     let build_of = |nb: &vernier_engine::notebook::Notebook, run: u32| {
         nb.run(run).expect("row").measurement.conditions.value_of(ConditionName::Build).map(str::to_owned)
     };
@@ -237,7 +237,7 @@ fn a_comparison_is_recorded_as_a_pair_in_every_face() {
     use vernier_engine::notebook::{RunColumn, RunsLine};
 
     let (_tmp, dir, mut nb) = crate::util::saved_notebook();
-    let engine = Engine::spawn(|| {}).expect("engine");
+    let engine = BenchRunner::spawn(|| {}).expect("engine");
     let mut spec = BenchSpec::new(vec![command(&["sleep", "0.02"]), command(&["sleep", "0.002"])]);
     spec.runs = 5;
     spec.warmup = WarmupPolicy::Count(1);
@@ -302,7 +302,7 @@ fn a_run_keeps_the_environment_stated_when_it_started() {
     let (_tmp, dir, mut nb) = crate::util::saved_notebook();
     nb.set_environment("Power source", "mains").expect("field");
     nb.set_environment("Compiler + flags", "gcc -O2").expect("field");
-    let engine = Engine::spawn(|| {}).expect("engine");
+    let engine = BenchRunner::spawn(|| {}).expect("engine");
     let mut spec = BenchSpec::new(vec![command(&["true"])]);
     spec.runs = 3;
     spec.stated = Some(nb.environment().clone());

@@ -32,10 +32,10 @@ impl Failure {
 
 /// What a command returns: the exit code to use when it ran to the end
 /// (0, or 1 when it reported findings).
-pub type Outcome = Result<u8, Failure>;
+pub type CommandResult = Result<u8, Failure>;
 
 /// The exit code of `outcome`, printing a failure's message first.
-pub fn code(outcome: Outcome) -> ExitCode {
+pub fn code(outcome: CommandResult) -> ExitCode {
     match outcome {
         Ok(code) => ExitCode::from(code),
         Err(Failure { code, error }) => {

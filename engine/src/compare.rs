@@ -111,7 +111,7 @@ pub enum PowerCheck {
 /// How much a check weighs on the verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum CheckKind {
+pub enum CaveatKind {
     /// The verdict makes no claim.
     NoClaim,
     /// The verdict stands, flagged with the reason.
@@ -122,17 +122,17 @@ pub enum CheckKind {
 
 /// One finding about two rows beyond their medians.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Check {
+pub struct Caveat {
     /// The rule, e.g. `S13`.
     pub rule: &'static str,
     /// What it does to the verdict.
-    pub kind: CheckKind,
+    pub kind: CaveatKind,
     /// The sentence, inert.
     pub text: String,
 }
 
-impl Check {
-    pub(crate) fn new(rule: &'static str, kind: CheckKind, text: String) -> Self {
+impl Caveat {
+    pub(crate) fn new(rule: &'static str, kind: CaveatKind, text: String) -> Self {
         Self { rule, kind, text }
     }
 }
@@ -140,7 +140,7 @@ impl Check {
 /// SPEC S13 between two rows named `a.0` and `b.0` with the power sources
 /// they recorded: only a known difference (mains against battery) takes the
 /// claim away; a source not recorded, or not plain, is said and flagged.
-pub fn power_check(a: (&str, Option<&str>), b: (&str, Option<&str>)) -> (PowerCheck, Option<Check>) {
+pub fn power_check(a: (&str, Option<&str>), b: (&str, Option<&str>)) -> (PowerCheck, Option<Caveat>) {
     let (read_a, read_b) = (a.1.and_then(Power::read), b.1.and_then(Power::read));
     // The same words stated for both rows are the same source, whatever
     // they say (S13 is by meaning: "cloud VM, mains presumed" twice is one).
@@ -164,7 +164,7 @@ pub fn power_check(a: (&str, Option<&str>), b: (&str, Option<&str>)) -> (PowerCh
                 b.0,
                 pb.name()
             );
-            (PowerCheck::Differs, Some(Check::new("S13", CheckKind::NoClaim, text)))
+            (PowerCheck::Differs, Some(Caveat::new("S13", CaveatKind::NoClaim, text)))
         }
         _ => {
             let said = |(name, power): (&str, Option<&str>), read: Option<Power>| match (power, read) {
@@ -177,7 +177,7 @@ pub fn power_check(a: (&str, Option<&str>), b: (&str, Option<&str>)) -> (PowerCh
                 said(a, read_a),
                 said(b, read_b)
             );
-            (PowerCheck::CannotTell, Some(Check::new("S13", CheckKind::Flag, text)))
+            (PowerCheck::CannotTell, Some(Caveat::new("S13", CaveatKind::Flag, text)))
         }
     }
 }
@@ -192,15 +192,15 @@ fn is_unknown(text: &str) -> bool {
 /// The S7 verdict `s7` after `checks`: no claim when one of them says so,
 /// the verdict flagged when one flags it, and what is reported said after.
 /// The metric stays first, as S7 writes it.
-pub fn guarded(s7: &Comparison, metric: &str, checks: &[Check]) -> Comparison {
-    let texts = |kind: CheckKind| checks.iter().filter(move |c| c.kind == kind).map(|c| c.text.as_str());
-    let blocks: Vec<&str> = texts(CheckKind::NoClaim).collect();
+pub fn guarded(s7: &Comparison, metric: &str, checks: &[Caveat]) -> Comparison {
+    let texts = |kind: CaveatKind| checks.iter().filter(move |c| c.kind == kind).map(|c| c.text.as_str());
+    let blocks: Vec<&str> = texts(CaveatKind::NoClaim).collect();
     let mut verdict =
         if blocks.is_empty() { s7.verdict.clone() } else { format!("{metric}: no claim — {}", blocks.join("; ")) };
-    for flag in texts(CheckKind::Flag) {
+    for flag in texts(CaveatKind::Flag) {
         verdict.push_str(&format!("; flagged: {flag}"));
     }
-    for report in texts(CheckKind::Report) {
+    for report in texts(CaveatKind::Report) {
         verdict.push_str(&format!("; {report}"));
     }
     Comparison { claimed: s7.claimed && blocks.is_empty(), verdict, ..s7.clone() }
@@ -315,7 +315,7 @@ pub struct RowComparison {
     /// both have one.
     pub control: Option<ControlDrift>,
     /// Every finding beyond S7, in the order the verdict says them.
-    pub checks: Vec<Check>,
+    pub checks: Vec<Caveat>,
 }
 
 impl RowComparison {
@@ -349,13 +349,13 @@ pub fn compare_runs(nb: &Notebook, a: u32, b: u32) -> Result<RowComparison, Comp
     let mut checks = Vec::new();
     for run in [run_a, run_b].into_iter().filter(|r| r.discarded.is_some()) {
         let reason = run.discarded.as_ref().map(|d| inert(&d.reason).into_owned()).unwrap_or_default();
-        checks.push(Check::new("N5", CheckKind::Flag, format!("run {} was discarded ({reason})", run.number)));
+        checks.push(Caveat::new("N5", CaveatKind::Flag, format!("run {} was discarded ({reason})", run.number)));
     }
     // S16: two times of different things are not one measure.
     if !boundary_a.same_as(&boundary_b, [&ma.unit, &mb.unit]) {
-        checks.push(Check::new(
+        checks.push(Caveat::new(
             "S16",
-            CheckKind::NoClaim,
+            CaveatKind::NoClaim,
             format!(
                 "not like with like: run {a} times {}, run {b} times {}; compare rows that time the same thing",
                 boundary_a.describe(),
@@ -474,7 +474,7 @@ fn nearest<'a>(rows: &[&'a Run], command: &[String], at: DateTime<Utc>) -> Optio
 const RERUN_OR_CONTROL: &str = "rerun both in one session, or measure a control (bench --control) in each session";
 
 /// SPEC S14's finding for two rows of different sessions.
-fn session_check(found: &Result<ControlDrift, NoControl>, (a, b): (u32, u32), effect: Option<f64>) -> Check {
+fn session_check(found: &Result<ControlDrift, NoControl>, (a, b): (u32, u32), effect: Option<f64>) -> Caveat {
     let apart = format!("runs {a} and {b} were recorded in different sessions");
     match (found, effect) {
         (Err(NoControl::Missing(runs)), _) => {
@@ -482,15 +482,15 @@ fn session_check(found: &Result<ControlDrift, NoControl>, (a, b): (u32, u32), ef
                 [one] => format!("the session of run {one}"),
                 _ => format!("the sessions of runs {a} and {b}"),
             };
-            Check::new(
+            Caveat::new(
                 "S14",
-                CheckKind::NoClaim,
+                CaveatKind::NoClaim,
                 format!("{apart}; no control run in {whose}, so the day-to-day drift is unknown; {RERUN_OR_CONTROL}"),
             )
         }
-        (Err(NoControl::Unmatched), _) => Check::new(
+        (Err(NoControl::Unmatched), _) => Caveat::new(
             "S14",
-            CheckKind::NoClaim,
+            CaveatKind::NoClaim,
             format!(
                 "{apart}; their sessions' control runs time different commands, so the day-to-day drift is unknown; \
                  {RERUN_OR_CONTROL}"
@@ -505,23 +505,23 @@ fn session_check(found: &Result<ControlDrift, NoControl>, (a, b): (u32, u32), ef
                 c.run_b
             );
             match effect {
-                Some(e) if c.drift.abs() > e => Check::new(
+                Some(e) if c.drift.abs() > e => Caveat::new(
                     "S14",
-                    CheckKind::NoClaim,
+                    CaveatKind::NoClaim,
                     format!(
                         "{apart} and the difference ({}) cannot be told from the day-to-day drift: {moved}, more \
                          than the difference",
                         percent(e)
                     ),
                 ),
-                Some(e) => Check::new(
+                Some(e) => Caveat::new(
                     "S14",
-                    CheckKind::Report,
+                    CaveatKind::Report,
                     format!("{apart}; {moved}, less than the difference ({})", percent(e)),
                 ),
-                None => Check::new(
+                None => Caveat::new(
                     "S14",
-                    CheckKind::NoClaim,
+                    CaveatKind::NoClaim,
                     format!(
                         "{apart}; {moved}, but run {a}'s median is zero, so the difference has no share to weigh it \
                          against; {RERUN_OR_CONTROL}"
@@ -750,7 +750,7 @@ mod tests {
             "median wall time: run 4 is 1.22× run 1 (22% above run 1); runs 1 and 4 were recorded in different \
              sessions; the control (./ctl) moved +0.40% between them (run 2 to run 3), less than the difference (22%)"
         );
-        assert_eq!(c.checks[0].kind, CheckKind::Report);
+        assert_eq!(c.checks[0].kind, CaveatKind::Report);
     }
 
     // SPEC S14 (amended): without a control in one session the drift is
@@ -762,7 +762,7 @@ mod tests {
         nb.discard(crate::notebook::RowRef::Run(3), "lid closed", at(49.0)).expect("discard");
         let c = compare_runs(&nb, 1, 4).expect("comparable");
         assert!(c.s7_claimed && !c.comparison.claimed && c.control.is_none());
-        assert_eq!(c.checks[0].kind, CheckKind::NoClaim);
+        assert_eq!(c.checks[0].kind, CaveatKind::NoClaim);
         assert_eq!(
             c.comparison.verdict,
             "median wall time: no claim — runs 1 and 4 were recorded in different sessions; no control run in the \

@@ -13,9 +13,9 @@ use serde::Serialize;
 use crate::compare::unit_scale;
 use crate::consent::{Gate, Kept};
 use crate::display::{inert, quote_argv};
-use crate::harness::{self, BenchResult, BenchSpec, Recorded, Subject};
+use crate::harness::{self, BenchResult, BenchSpec, RowsAdded, Subject};
 use crate::notebook::{ConditionName, Conditions, Notebook, RawFile, Run, Tag, WarmupPolicy};
-use crate::platform::{placement, program};
+use crate::platform::{pinning, program};
 use crate::reproduce;
 use crate::stats::format_significant;
 use crate::stats::units::{DisplayUnit, Figures};
@@ -182,7 +182,7 @@ impl Moved {
 /// The result of an extension (SPEC S10): the run asked for, every run
 /// extended, and the verdict against the claim or, without one, the IQR.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Outcome {
+pub struct Extended {
     /// The run asked for.
     #[serde(flatten)]
     pub asked: Moved,
@@ -225,7 +225,7 @@ impl Extension {
         let spec = BenchSpec {
             runs: EXTENDED_TRIALS,
             warmup: m.warmup,
-            pin: m.conditions.value_of(ConditionName::PlacementUsed).and_then(placement::pinned_cpu),
+            pin: m.conditions.value_of(ConditionName::PlacementUsed).and_then(pinning::pinned_cpu),
             cooldown: harness::recorded_cooldown(&m.conditions),
             build: m.conditions.value_of(ConditionName::Build).map(str::to_owned),
             what: match (pair, partner) {
@@ -342,7 +342,7 @@ impl Extension {
         raw_file: &RawFile,
         at: DateTime<Utc>,
         claim: Option<&Claim>,
-    ) -> (Recorded, Option<Outcome>) {
+    ) -> (RowsAdded, Option<Extended>) {
         let links: Vec<u32> = self.before.iter().map(|b| b.run).collect();
         let recorded = harness::add_rows_extending(notebook, result, raw_file, at, &links);
         let outcome = self.outcome(result, claim, &recorded.runs);
@@ -355,7 +355,7 @@ impl Extension {
 
     /// Compares the rerun with the runs extended; `recorded` are the new
     /// rows, in arm order.
-    pub fn outcome(&self, result: &BenchResult, claim: Option<&Claim>, recorded: &[u32]) -> Option<Outcome> {
+    pub fn outcome(&self, result: &BenchResult, claim: Option<&Claim>, recorded: &[u32]) -> Option<Extended> {
         if result.failure.is_some() || result.arms.len() != self.before.len() {
             return None;
         }
@@ -388,7 +388,7 @@ impl Extension {
         let moved_more_than_claim = claim.map(|c| arms.iter().filter(|m| m.unit == *unit).any(|m| m.moved > c.value));
         let moved_more_than_iqr = arms.iter().any(|m| m.moved > m.iqr_before);
         let verdict = verdict(&arms, unit, claim, moved_more_than_claim, moved_more_than_iqr);
-        Some(Outcome {
+        Some(Extended {
             asked,
             claim: claim.map(|c| c.value),
             claim_from: claim.map(|c| c.from.clone()),

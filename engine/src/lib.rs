@@ -41,5 +41,5 @@ pub mod record_run;
 pub mod reproduce;
 pub mod sweep_view;
 
-pub use vernier_instrument::{consent, harness, instrument, kernels, platform, soak};
+pub use vernier_instrument::{consent, harness, kernels, platform, self_check, soak};
 pub use vernier_model::{bounded, digest, display, duration, notebook, os, stats};

@@ -16,7 +16,7 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 
 use crate::extend::{self, Claim, Extension};
-use crate::harness::{self, BenchResult, Recorded, raw::RawError, raw::Reserved};
+use crate::harness::{self, BenchResult, RowsAdded, raw::RawError, raw::Reserved};
 use crate::notebook::{
     Environment, IntegrityFinding, LoadError, Notebook, NotebookError, NotebookPath, SaveError, store,
 };
@@ -98,10 +98,10 @@ pub enum Joins<'a> {
 #[derive(Debug)]
 pub struct RunRecorded<T> {
     /// The rows (or the note of a run that ended early) and the raw file.
-    pub recorded: Recorded,
+    pub recorded: RowsAdded,
     /// An extension's verdict, when the rows extend earlier ones and the
     /// rerun gave a median.
-    pub extension: Option<extend::Outcome>,
+    pub extension: Option<extend::Extended>,
     /// What `also` returned.
     pub also: T,
     /// The notebook as saved: the file as it was, with the rows added.
@@ -143,7 +143,7 @@ pub fn record<T>(
     result: &BenchResult,
     reserved: Reserved,
     joins: Joins<'_>,
-    mut also: impl FnMut(&mut Notebook, &Recorded, DateTime<Utc>) -> Result<T, NotebookError>,
+    mut also: impl FnMut(&mut Notebook, &RowsAdded, DateTime<Utc>) -> Result<T, NotebookError>,
 ) -> Result<RunRecorded<T>, RecordError> {
     harness::keep_sources(dir, &result.kept_sources)?;
     let raw_file = harness::write_raw_reserved(dir, result, reserved)?;

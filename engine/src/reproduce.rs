@@ -20,7 +20,7 @@ pub use rebuild::{Build, COMPILER_HERE, Rebuild, RebuildError, Scratch};
 pub use same_experiment::{Placement, ProgramCheck, ResultCheck, placement, program_checks, result_check};
 pub use side_by_side::{ArmSide, RatioSide, SideBySide};
 pub use sweep_rerun::{PointByPoint, SweepOriginal};
-pub use verdict::{Judged, MIN_TRIALS, Measured, NOISE_FACTOR, NOISE_FLOOR, Outcome, RULE, judge};
+pub use verdict::{Judged, MIN_TRIALS, Measured, NOISE_FACTOR, NOISE_FLOOR, RULE, Verdict, judge};
 
 use crate::consent::{Gate, Kept};
 use crate::display::{inert, quote_argv};

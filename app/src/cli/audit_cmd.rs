@@ -7,10 +7,10 @@ use std::path::Path;
 use vernier_engine::audit::{self, Check};
 use vernier_engine::display::inert;
 
-use super::Outcome;
+use super::CommandResult;
 use super::notebook_cmds::open;
 
-pub fn audit(dir: &Path, exports: Option<&Path>, json: bool) -> Outcome {
+pub fn audit(dir: &Path, exports: Option<&Path>, json: bool) -> CommandResult {
     let notebook = open(dir)?;
     let report = match exports {
         Some(exports) => audit::audit_exports(dir, &notebook, exports),

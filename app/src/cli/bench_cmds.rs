@@ -10,9 +10,8 @@ use clap::Args;
 use serde_json::{Value, json};
 use vernier_engine::duration;
 use vernier_engine::harness::{
-    self, ArmResult, BenchError, BenchResult, BenchSpec, BuildStep, Engine, EngineEvent, Scan, Subject,
+    self, ArmResult, BenchError, BenchEvent, BenchResult, BenchRunner, BenchSpec, BuildStep, Scan, Subject,
 };
-use vernier_engine::instrument;
 use vernier_engine::notebook::Source;
 use vernier_engine::notebook::{KernelKind, KernelSpec};
 use vernier_engine::notebook::{MetricSpec, Param};
@@ -20,10 +19,11 @@ use vernier_engine::notebook::{Notebook, NotebookError};
 use vernier_engine::notebook::{RowRef, WarmupPolicy, build_warning, row_list};
 use vernier_engine::platform::machine::Machine;
 use vernier_engine::record_run;
+use vernier_engine::self_check;
 use vernier_engine::stats::units::{DisplayUnit, Figures};
 use vernier_engine::stats::{Evidence, format_significant};
 
-use super::{Failure, Outcome, given};
+use super::{CommandResult, Failure, given};
 
 /// How a run or a comparison is named in every face (SPEC S11): `bench`
 /// and `import csv` take the same three options.
@@ -233,7 +233,7 @@ impl OwnFigureArgs {
 
 /// `bench` measuring a new row (`bench --extend` goes to `extend_cmd`, which
 /// records through this module).
-pub fn bench(args: &BenchArgs) -> Outcome {
+pub fn bench(args: &BenchArgs) -> CommandResult {
     let spec = spec(args)?;
     // A18 at once: an unoptimised build is said before the machine is
     // loaded, so the run can be stopped, and again with its row.
@@ -463,7 +463,7 @@ fn whole(text: Option<&str>, option: &str) -> Result<Option<u64>, Failure> {
 /// Runs the benchmark on the engine thread, drawing a progress bar on a
 /// terminal; Ctrl-C cancels it (children killed) instead of orphaning them.
 pub(super) fn run_with_progress(spec: BenchSpec) -> Result<BenchResult, Failure> {
-    let engine = Engine::spawn(|| {}).map_err(Failure::failed)?;
+    let engine = BenchRunner::spawn(|| {}).map_err(Failure::failed)?;
     super::interrupt::cancels(engine.cancel_token());
     engine.start(spec);
     let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
@@ -473,19 +473,19 @@ pub(super) fn run_with_progress(spec: BenchSpec) -> Result<BenchResult, Failure>
     loop {
         let event = engine.events().recv().map_err(|_| Failure::failed(anyhow!("the engine stopped unexpectedly")))?;
         match event {
-            EngineEvent::Started { total } => bar.set_length(total),
-            EngineEvent::Trial(_, p) => {
+            BenchEvent::Started { total } => bar.set_length(total),
+            BenchEvent::Trial(_, p) => {
                 bar.set_length(p.total);
                 bar.set_position(p.done);
                 bar.set_message(format!("{:.0} s left", p.remaining.as_secs_f64().ceil()));
             }
             // SPEC N15: what the build did, before the first trial.
-            EngineEvent::Built(report) => bar.suspend(|| eprintln!("{report}")),
-            EngineEvent::Finished(result) => {
+            BenchEvent::Built(report) => bar.suspend(|| eprintln!("{report}")),
+            BenchEvent::Finished(result) => {
                 bar.finish_and_clear();
                 return Ok(*result);
             }
-            EngineEvent::Failed(e) => {
+            BenchEvent::Failed(e) => {
                 bar.finish_and_clear();
                 // SPEC N15: the compiler's own message, on its lines, above the error.
                 if let BenchError::Build(harness::BuildError::Failed { output, .. }) = &e
@@ -522,7 +522,7 @@ pub(super) fn record<T>(
     result: &BenchResult,
     reserved: harness::raw::Reserved,
     joins: record_run::Joins<'_>,
-    also: impl FnMut(&mut Notebook, &harness::Recorded, DateTime<Utc>) -> Result<T, NotebookError>,
+    also: impl FnMut(&mut Notebook, &harness::RowsAdded, DateTime<Utc>) -> Result<T, NotebookError>,
 ) -> Result<record_run::RunRecorded<T>, Failure> {
     let done = record_run::record(dir, result, reserved, joins, also).map_err(record_failure)?;
     super::notebook_cmds::warn_integrity(&done.notebook.integrity());
@@ -569,8 +569,8 @@ fn arm_json(arm: &ArmResult, raw_file: Option<&str>, failed: bool) -> Value {
 
 fn print_text(
     result: &BenchResult,
-    recorded: Option<&harness::Recorded>,
-    sanity: Option<&instrument::Sanity>,
+    recorded: Option<&harness::RowsAdded>,
+    sanity: Option<&self_check::Sanity>,
     extend: Option<&str>,
 ) {
     for (i, arm) in result.arms.iter().enumerate() {
@@ -658,12 +658,12 @@ fn print_text(
         });
     }
     out!("{}", footer.join(" · "));
-    for line in sanity.map(instrument::Sanity::describe).unwrap_or_default() {
+    for line in sanity.map(self_check::Sanity::describe).unwrap_or_default() {
         out!("sanity: {line}");
     }
 }
 
-pub fn machine(json_output: bool) -> Outcome {
+pub fn machine(json_output: bool) -> CommandResult {
     let m = Machine::read();
     if json_output {
         out!("{}", json!(m));
@@ -675,8 +675,8 @@ pub fn machine(json_output: bool) -> Outcome {
     Ok(0)
 }
 
-pub fn instrument(json_output: bool) -> Outcome {
-    let check = instrument::check();
+pub fn instrument(json_output: bool) -> CommandResult {
+    let check = self_check::check();
     if json_output {
         out!("{}", json!(check));
         return Ok(0);

@@ -8,11 +8,11 @@ use vernier_engine::compare::{RowComparison, compare_runs};
 use vernier_engine::notebook::{Notebook, RunColumn};
 
 use super::notebook_cmds::open_any;
-use super::{Failure, Outcome, table};
+use super::{CommandResult, Failure, table};
 
 /// Compares the second of `runs` against the first; the verdict first,
 /// then the two rows, how S7 decided and the control's drift.
-pub fn rows(dir: &Path, runs: &[u32], json: bool) -> Outcome {
+pub fn rows(dir: &Path, runs: &[u32], json: bool) -> CommandResult {
     let &[a, b] = runs else {
         return Err(Failure::input(anyhow!("give two rows to compare: --run A --run B (got {})", runs.len())));
     };

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use vernier_engine::consent::{Gate, GateError};
 use vernier_engine::harness::BenchSpec;
 
-use super::{Failure, Outcome};
+use super::{CommandResult, Failure};
 
 /// What the user said on the command line.
 #[derive(Debug, Clone, Copy)]
@@ -33,7 +33,7 @@ pub fn ask(
     what: &str,
     plan: impl FnOnce() -> String,
     plan_json: impl FnOnce() -> Value,
-) -> Result<BenchSpec, Outcome> {
+) -> Result<BenchSpec, CommandResult> {
     if !answer.yes {
         if answer.json {
             out!("{}", json!({"ran": false, "plan": plan_json()}));

@@ -7,9 +7,9 @@ use vernier_engine::notebook::Document;
 use vernier_engine::notebook::store::EXPORTS_DIR;
 
 use super::notebook_cmds::open;
-use super::{Failure, Outcome};
+use super::{CommandResult, Failure};
 
-pub fn export(dir: &Path, out: Option<&PathBuf>, force: bool) -> Outcome {
+pub fn export(dir: &Path, out: Option<&PathBuf>, force: bool) -> CommandResult {
     let notebook = open(dir)?;
     // A17: without --force, a document edited since it was written stops
     // the export before anything is written.

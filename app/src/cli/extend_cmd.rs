@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::anyhow;
 use serde_json::json;
-use vernier_engine::extend::{Extension, Outcome};
+use vernier_engine::extend::{Extended, Extension};
 use vernier_engine::harness;
 use vernier_engine::record_run;
 
@@ -22,7 +22,13 @@ use super::{Failure, table};
 /// the comparison's difference, or the IQR). Everything is checked before
 /// the plan is shown: the row, the claim, and that its program is still
 /// there; then nothing runs until the student answers `--yes` (N13).
-pub fn extend(dir: &Path, run: u32, claim: Option<&str>, timeout: Option<Duration>, answer: Answer) -> super::Outcome {
+pub fn extend(
+    dir: &Path,
+    run: u32,
+    claim: Option<&str>,
+    timeout: Option<Duration>,
+    answer: Answer,
+) -> super::CommandResult {
     let plan = Extension::plan(&open(dir)?, run).map_err(Failure::input)?;
     let claim = plan.claim(claim).map_err(Failure::input)?;
     plan.gate.check().map_err(|e| Failure::input(anyhow!("run {run} cannot be rerun: {e}")))?;
@@ -66,7 +72,7 @@ fn plan_json(plan: &Extension) -> serde_json::Value {
     })
 }
 
-fn print_text(outcome: &Outcome) {
+fn print_text(outcome: &Extended) {
     let rows: Vec<Vec<String>> = outcome
         .arms
         .iter()

@@ -14,7 +14,7 @@ use vernier_engine::platform::machine::Machine;
 
 use super::bench_cmds::Naming;
 use super::notebook_cmds::open;
-use super::{Failure, Outcome, given};
+use super::{CommandResult, Failure, given};
 
 /// `vernier import`.
 #[derive(Debug, Subcommand)]
@@ -139,7 +139,7 @@ pub struct CsvArgs {
     record: RecordArgs,
 }
 
-pub fn import(command: &ImportCommand) -> Outcome {
+pub fn import(command: &ImportCommand) -> CommandResult {
     let (file, dir, build, warmup_stated) = match command {
         ImportCommand::Hyperfine { file, notebook, build, warmup_stated } => (file, notebook, build, *warmup_stated),
         ImportCommand::Csv(args) => return import_csv(args),
@@ -173,7 +173,7 @@ pub fn import(command: &ImportCommand) -> Outcome {
 /// `vernier import csv` (SPEC E14): checks every cell, then records the
 /// rows, their pair and the raw copy under the notebook's lock; a bad file
 /// exits 2 naming its line and column and records nothing.
-fn import_csv(args: &CsvArgs) -> Outcome {
+fn import_csv(args: &CsvArgs) -> CommandResult {
     use vernier_engine::import::csv::{self, Arms, CsvSpec};
     let arms = match (&args.column, &args.a, &args.b) {
         (Some(column), _, _) => Arms::One(column.clone()),
@@ -209,7 +209,7 @@ fn import_csv(args: &CsvArgs) -> Outcome {
 /// nothing. A benchmark that reported an error, or whose median aggregate
 /// disagrees with Vernier's, is a finding: the rest is recorded and the
 /// exit code is 1, as for a `bench` run with a failed trial.
-fn import_gbench(args: &GbenchArgs) -> Outcome {
+fn import_gbench(args: &GbenchArgs) -> CommandResult {
     use vernier_engine::import::gbench::{self, GbenchSpec};
     let spec = GbenchSpec {
         benchmarks: args.benchmark.iter().filter_map(|b| given(Some(b))).collect(),
@@ -225,7 +225,7 @@ fn import_gbench(args: &GbenchArgs) -> Outcome {
 /// `vernier import pyperf` (SPEC E14): checks every value and warm-up,
 /// then records one row per benchmark; a bad file exits 2 naming it and
 /// records nothing.
-fn import_pyperf(args: &PyperfArgs) -> Outcome {
+fn import_pyperf(args: &PyperfArgs) -> CommandResult {
     use vernier_engine::import::pyperf::{self, PyperfSpec};
     let spec = PyperfSpec {
         benchmarks: args.benchmark.iter().filter_map(|b| given(Some(b))).collect(),
@@ -244,7 +244,7 @@ fn import_pyperf(args: &PyperfArgs) -> Outcome {
 /// differ, a benchmark that reported an error, a median that disagrees) is
 /// a finding (SPEC C): what could be recorded is, the finding is on stderr
 /// and in the notes, and the exit code is 1.
-fn record_import(dir: &Path, prepared: Prepared, json: bool) -> Outcome {
+fn record_import(dir: &Path, prepared: Prepared, json: bool) -> CommandResult {
     let prepared = &prepared.read_here(&Machine::read());
     let finding = u8::from(prepared.checks.iter().any(|c| c.failed));
     let (imported, notebook) = store::change(dir, |nb| prepared.record(dir, nb, Utc::now())).map_err(|e| match e {

@@ -17,7 +17,7 @@ use vernier_engine::documents::foreign::{self, MAX_WORKBOOK_BYTES};
 use vernier_engine::documents::measurements::ReadError;
 use vernier_engine::merge::{self, MergeError, Merged, Plan};
 
-use super::{Failure, Outcome};
+use super::{CommandResult, Failure};
 
 /// `vernier merge FILE.xlsx --notebook DIR`.
 #[derive(Debug, Args)]
@@ -44,7 +44,7 @@ pub struct MergeArgs {
 /// Runs `vernier merge`. Exit 0 when every edit was taken in (or was
 /// already in), 1 when some were refused — listed, with why — or nothing
 /// was taken in for want of `--yes`.
-pub fn merge(args: &MergeArgs) -> Outcome {
+pub fn merge(args: &MergeArgs) -> CommandResult {
     let bytes =
         vernier_engine::bounded::read_bounded(&args.file, MAX_WORKBOOK_BYTES, "a workbook").map_err(Failure::input)?;
     let file = merge::file_name(&args.file);
@@ -168,7 +168,7 @@ fn list_refused(plan: &Plan) {
 
 /// Lists what a workbook Vernier did not write holds, then imports its
 /// runs after `--yes` (D4, R2: nothing from it is taken without consent).
-fn foreign_runs(f: &foreign::Foreign, file: &str, dir: &Path, args: &MergeArgs) -> Outcome {
+fn foreign_runs(f: &foreign::Foreign, file: &str, dir: &Path, args: &MergeArgs) -> CommandResult {
     let (runs, refused) = merge::foreign_runs(f, file);
     let rows: Vec<String> = runs.iter().map(describe_run).collect();
     if args.json && !args.yes {

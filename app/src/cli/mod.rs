@@ -21,7 +21,7 @@ mod import_cmds;
 mod interrupt;
 mod merge_cmd;
 mod notebook_cmds;
-mod placement_cmd;
+mod placement_table_cmd;
 mod recover_cmd;
 mod reproduce_cmd;
 mod samples;
@@ -37,7 +37,7 @@ use clap::{Parser, Subcommand};
 use vernier_engine::display::inert_multiline;
 use vernier_engine::duration::{Bound, DurationError, Seconds};
 
-use crate::exit::{Failure, Outcome};
+use crate::exit::{CommandResult, Failure};
 
 /// Vernier: a lab notebook for performance measurements.
 #[derive(Debug, Parser)]
@@ -146,7 +146,7 @@ pub enum Command {
         force: bool,
     },
     /// The placement table: the cheapest processor that meets each deadline.
-    Placement(placement_cmd::PlacementArgs),
+    Placement(placement_table_cmd::PlacementArgs),
     /// Write the parts of the documents only you can write (lists them without a document).
     Write(writing_cmds::WriteArgs),
     /// List, add or remove the report's citations.
@@ -213,7 +213,7 @@ pub fn parse() -> Invocation {
 }
 
 /// Runs a command of the command line.
-pub fn run(command: Command) -> Outcome {
+pub fn run(command: Command) -> CommandResult {
     interrupt::install();
     match command {
         Command::New { dir, title } => notebook_cmds::new(&dir, &title),
@@ -240,7 +240,7 @@ pub fn run(command: Command) -> Outcome {
         Command::Instrument { json } => bench_cmds::instrument(json),
         Command::Import(command) => import_cmds::import(&command),
         Command::Soak(command) => soak_cmds::soak(&command),
-        Command::Placement(args) => placement_cmd::placement(&args),
+        Command::Placement(args) => placement_table_cmd::placement(&args),
         Command::Write(args) => writing_cmds::write(&args),
         Command::Cite(args) => writing_cmds::cite(&args),
         Command::Reproduce(args) => reproduce_cmd::reproduce(&args),

@@ -15,7 +15,7 @@ use vernier_engine::notebook::{
 };
 use vernier_engine::reproduce::Log;
 
-use super::{Failure, Outcome};
+use super::{CommandResult, Failure};
 
 /// `vernier predict`.
 #[derive(Debug, Args)]
@@ -154,7 +154,7 @@ pub struct SetRunArgs {
     thermal: Option<String>,
 }
 
-pub fn set_run(args: &SetRunArgs) -> Outcome {
+pub fn set_run(args: &SetRunArgs) -> CommandResult {
     use vernier_engine::audit::{self, Check, Place};
     use vernier_engine::notebook::RunStatement;
     let texts = [
@@ -189,7 +189,7 @@ pub fn set_run(args: &SetRunArgs) -> Outcome {
     Ok(0)
 }
 
-pub fn new(dir: &Path, title: &str) -> Outcome {
+pub fn new(dir: &Path, title: &str) -> CommandResult {
     store::create(dir, title, Utc::now()).map_err(|e| match e {
         vernier_engine::notebook::CreateError::Save(e) => Failure::failed(e),
         other => Failure::input(other),
@@ -198,7 +198,7 @@ pub fn new(dir: &Path, title: &str) -> Outcome {
     Ok(0)
 }
 
-pub fn predict(args: &PredictArgs) -> Outcome {
+pub fn predict(args: &PredictArgs) -> CommandResult {
     let now = Utc::now();
     // A bad figure is refused before the notebook is touched.
     let figure = args.figure.as_deref().map(Committed::parse).transpose().map_err(Failure::input)?;
@@ -246,7 +246,7 @@ pub fn predict(args: &PredictArgs) -> Outcome {
 
 /// Links a row to a prediction as its answer, or leaves it open with a
 /// reason (N14, A19), then says the outcome.
-pub fn answer(args: &AnswerArgs) -> Outcome {
+pub fn answer(args: &AnswerArgs) -> CommandResult {
     let by = match (args.run, args.comparison, args.soak, &args.open) {
         (Some(n), ..) => AnsweredBy::Run(n),
         (_, Some(c), ..) => AnsweredBy::Comparison(c),
@@ -279,7 +279,7 @@ pub(super) fn check_prediction(dir: &Path, number: u32) -> Result<(), Failure> {
 pub(super) fn answer_recorded(
     dir: &Path,
     number: u32,
-    recorded: &vernier_engine::harness::Recorded,
+    recorded: &vernier_engine::harness::RowsAdded,
 ) -> Result<String, Failure> {
     if recorded.sweep.is_some() {
         return Err(Failure::input(anyhow::anyhow!(
@@ -301,7 +301,7 @@ pub(super) fn answer_recorded(
     })
 }
 
-pub fn lock(dir: &Path) -> Outcome {
+pub fn lock(dir: &Path) -> CommandResult {
     change(dir, |nb| {
         let count = nb.lock_open_predictions(Utc::now());
         Ok(match count {
@@ -314,14 +314,14 @@ pub fn lock(dir: &Path) -> Outcome {
 
 /// Adds a note without reading the notebook (issue 50): its cost does not
 /// grow with the notebook.
-pub fn note(dir: &Path, text: &str) -> Outcome {
+pub fn note(dir: &Path, text: &str) -> CommandResult {
     let note = Note::new(text, None, None, Author::Person, Utc::now()).map_err(Failure::input)?;
     store::add_note(dir, note).map_err(change_failure)?;
     out!("note added");
     Ok(0)
 }
 
-pub fn discard(args: &DiscardArgs) -> Outcome {
+pub fn discard(args: &DiscardArgs) -> CommandResult {
     let subject = match (args.run, args.soak) {
         (Some(n), _) => RowRef::Run(n),
         (None, Some(n)) => RowRef::Soak(n),
@@ -337,7 +337,7 @@ pub fn discard(args: &DiscardArgs) -> Outcome {
 }
 
 /// Sets an Environment field without reading the notebook, like [`note`].
-pub fn set(dir: &Path, field: &str, value: &str) -> Outcome {
+pub fn set(dir: &Path, field: &str, value: &str) -> CommandResult {
     store::set_environment(dir, field, value).map_err(change_failure)?;
     // The Workbench is read from what was written: say what was read (N2).
     match (EnvField::from_label(field), Workbench::parse(value)) {
@@ -354,7 +354,7 @@ pub fn set(dir: &Path, field: &str, value: &str) -> Outcome {
 /// folder's lock (N10), and prints its message once the change is saved;
 /// warns about any broken seal. A refused edit is bad input (exit 2) and
 /// saves nothing.
-pub fn change(dir: &Path, edit: impl FnMut(&mut Notebook) -> Result<String, NotebookError>) -> Outcome {
+pub fn change(dir: &Path, edit: impl FnMut(&mut Notebook) -> Result<String, NotebookError>) -> CommandResult {
     let message = apply(dir, edit)?;
     out!("{message}");
     Ok(0)

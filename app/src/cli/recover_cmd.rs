@@ -14,7 +14,7 @@ use vernier_engine::display::{inert, quote_argv};
 use vernier_engine::notebook::pending::{self, ApplyError, Fate, Provenance};
 use vernier_engine::notebook::store;
 
-use super::{Failure, Outcome};
+use super::{CommandResult, Failure};
 
 /// `vernier recover DIR [--apply] [--name FILE]`.
 #[derive(Debug, Args)]
@@ -38,7 +38,7 @@ pub struct RecoverArgs {
 /// would be) applied, 1 when a change is refused or a file is left for
 /// being someone else's, 2 when a recovery file cannot be read or the named
 /// one is not pending.
-pub fn recover(args: &RecoverArgs) -> Outcome {
+pub fn recover(args: &RecoverArgs) -> CommandResult {
     let dir = &args.dir;
     let notebook = store::load(dir).map_err(Failure::input)?;
     let mut files = pending::pending(dir);

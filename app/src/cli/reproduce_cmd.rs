@@ -16,7 +16,7 @@ use vernier_engine::reproduce::{self, ArmSide, Original, Rerun, SideBySide};
 use super::bench_cmds::{record, reserve_raw, run_with_progress};
 use super::confirm::{Answer, ask};
 use super::notebook_cmds::{open, open_log};
-use super::{Failure, Outcome, table};
+use super::{CommandResult, Failure, table};
 
 /// `vernier reproduce`.
 #[derive(Debug, Args)]
@@ -66,7 +66,7 @@ impl ReproduceArgs {
     }
 }
 
-pub fn reproduce(args: &ReproduceArgs) -> Outcome {
+pub fn reproduce(args: &ReproduceArgs) -> CommandResult {
     if reproduce::same_folder(&args.path, &args.notebook) {
         return Err(Failure::input(anyhow!(
             "{} is the notebook you are reproducing from; record the rerun in your own notebook",
@@ -258,7 +258,7 @@ fn arm_json(side: &ArmSide, theirs: &Original) -> serde_json::Value {
 
 /// `--sweep N`: every point of their sweep, rerun as a sweep here and
 /// compared point by point; the same confirmation as a row.
-fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
+fn reproduce_sweep(args: &ReproduceArgs) -> CommandResult {
     let number = args.sweep.ok_or_else(|| Failure::input(anyhow!("give --row N or --sweep N")))?;
     let log = open_log(&args.path)?;
     let sweep = log.sweep(number).map_err(Failure::input)?;
@@ -327,8 +327,8 @@ fn reproduce_sweep(args: &ReproduceArgs) -> Outcome {
         out!(
             "{}",
             json!({"ran": true, "sweep": sweep.label, "recorded_sweep": recorded.sweep, "points": points,
-                   "differing": outcome.with(reproduce::Outcome::Differs),
-                   "inconclusive": outcome.with(reproduce::Outcome::Inconclusive), "summary": outcome.summary(),
+                   "differing": outcome.with(reproduce::Verdict::Differs),
+                   "inconclusive": outcome.with(reproduce::Verdict::Inconclusive), "summary": outcome.summary(),
                    "placement": result.placement})
         );
         return Ok(0);

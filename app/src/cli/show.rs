@@ -17,12 +17,12 @@ use vernier_engine::notebook::store;
 use vernier_engine::reproduce::Log;
 
 use super::notebook_cmds::{open_any, open_log};
-use super::{Outcome, table};
+use super::{CommandResult, table};
 
 /// Prints the notebook; exit 1 when a prediction's seal is broken (N4). A
 /// foreign workbook is listed read-only with what could not be read (exit
 /// 1 when something could not).
-pub fn show(dir: &Path, json: bool) -> Outcome {
+pub fn show(dir: &Path, json: bool) -> CommandResult {
     let (notebook, spreadsheet) = match open_log(dir)? {
         Log::Notebook(nb) => (*nb, None),
         Log::Workbook(own) => {
@@ -89,7 +89,7 @@ fn spreadsheet_text(edits: &[Edit], problems: &[String], path: &Path) -> String 
 }
 
 /// One run in the course's long or short form (D7).
-pub fn show_run(dir: &Path, number: u32, form: &str) -> Outcome {
+pub fn show_run(dir: &Path, number: u32, form: &str) -> CommandResult {
     // A notebook folder: only the run's lines are read (issue 50).
     let notebook = if dir.join(store::NOTEBOOK_FILE).is_file() {
         store::load_run(dir, number).map_err(super::Failure::input)?
@@ -118,7 +118,7 @@ pub fn show_run(dir: &Path, number: u32, form: &str) -> Outcome {
     Ok(0)
 }
 
-fn show_foreign(f: &Foreign, path: &Path, json: bool) -> Outcome {
+fn show_foreign(f: &Foreign, path: &Path, json: bool) -> CommandResult {
     if json {
         let runs: Vec<Value> = f
             .runs

@@ -8,12 +8,12 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 use vernier_engine::duration;
 use vernier_engine::notebook::SoakProtocol;
-use vernier_engine::soak::{self, Analysis, Thresholds, analysis, file, record, run};
+use vernier_engine::soak::{self, Analysis, Thresholds, analysis, file, load, record};
 use vernier_engine::stats::format_significant;
 use vernier_engine::stats::units::DisplayUnit;
 
 use super::notebook_cmds::{apply, open};
-use super::{Failure, Outcome};
+use super::{CommandResult, Failure};
 
 use vernier_engine::soak::SCORE_UNIT as UNIT;
 
@@ -127,7 +127,7 @@ pub struct CompareArgs {
     json: bool,
 }
 
-pub fn soak(command: &SoakCommand) -> Outcome {
+pub fn soak(command: &SoakCommand) -> CommandResult {
     match command {
         SoakCommand::Run(args) => run_soak(args),
         SoakCommand::Analyze(args) => analyze(args),
@@ -143,7 +143,7 @@ fn analysed(data: &soak::SoakData, th: &Thresholds) -> Result<Analysis, Failure>
     soak::analyze(data, th).map_err(Failure::input)
 }
 
-fn analyze(args: &AnalyzeArgs) -> Outcome {
+fn analyze(args: &AnalyzeArgs) -> CommandResult {
     let data = load(&args.file)?;
     let th = args.thresholds.thresholds();
     let a = analysed(&data, &th)?;
@@ -238,7 +238,7 @@ fn print_six(a: &Analysis, view: &str) {
     }
 }
 
-fn compare(args: &CompareArgs) -> Outcome {
+fn compare(args: &CompareArgs) -> CommandResult {
     let th = args.thresholds.thresholds();
     let a = analysed(&load(&args.a)?, &th)?;
     let b = analysed(&load(&args.b)?, &th)?;
@@ -260,7 +260,7 @@ fn compare(args: &CompareArgs) -> Outcome {
     Ok(0)
 }
 
-fn run_soak(args: &RunArgs) -> Outcome {
+fn run_soak(args: &RunArgs) -> CommandResult {
     let notebook = args.notebook.as_deref().map(|dir| open(dir).map(|nb| (dir, nb))).transpose()?;
     // T1: in a notebook, the protocol was fixed with the prediction before the run.
     let protocol = match &notebook {
@@ -306,26 +306,26 @@ fn run_soak(args: &RunArgs) -> Outcome {
     duration::SOAK_INTERVAL.check(protocol.interval_s).map_err(Failure::input)?;
     let workers =
         args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
-    run::check_workers(workers).map_err(|why| Failure::input(anyhow!("--workers: {why}")))?;
+    load::check_workers(workers).map_err(|why| Failure::input(anyhow!("--workers: {why}")))?;
     let out_path = match (&args.out, &notebook) {
         (Some(p), _) => p.clone(),
         (None, Some((dir, nb))) => record::raw_path(dir, nb),
         (None, None) => return Err(Failure::input(anyhow!("give --out FILE.csv or --notebook DIR"))),
     };
-    let context = notebook.as_ref().map_or_else(Vec::new, |(_, nb)| run::stated_context(nb.environment()));
-    let spec = run::SoakSpec { protocol, workers, out: out_path.clone(), sensors_root: "/".into(), context };
+    let context = notebook.as_ref().map_or_else(Vec::new, |(_, nb)| load::stated_context(nb.environment()));
+    let spec = load::SoakSpec { protocol, workers, out: out_path.clone(), sensors_root: "/".into(), context };
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     super::interrupt::cancels(std::sync::Arc::clone(&cancel));
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(u64::from(protocol.samples())),
         indicatif::ProgressDrawTarget::stderr(),
     );
-    let outcome = run::run(&spec, &cancel, &mut |n, row| {
+    let outcome = load::run(&spec, &cancel, &mut |n, row| {
         bar.set_position(n as u64);
         bar.set_message(format!("score {} {UNIT}", format_significant(row.score, 3)));
     })
     .map_err(|e| match e {
-        run::SoakRunError::Invalid(_) | run::SoakRunError::Workers(_) => Failure::input(e),
+        load::SoakRunError::Invalid(_) | load::SoakRunError::Workers(_) => Failure::input(e),
         other => Failure::failed(other),
     })?;
     bar.finish_and_clear();

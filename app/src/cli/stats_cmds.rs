@@ -8,7 +8,7 @@ use vernier_engine::stats::units::{DisplayUnit, Figures};
 use vernier_engine::stats::{self, Comparison, Spread, Summary, format_percent, format_percent_change, format_plain};
 
 use super::samples::{Input, RawTrials, Sample, read_input, read_sample};
-use super::{Failure, Outcome};
+use super::{CommandResult, Failure};
 
 /// `vernier stats`.
 #[derive(Debug, Args)]
@@ -68,7 +68,7 @@ pub struct CompareArgs {
     json: bool,
 }
 
-pub fn stats(args: &StatsArgs) -> Outcome {
+pub fn stats(args: &StatsArgs) -> CommandResult {
     match read_input(&args.file, args.column.as_deref())? {
         Input::Numbers(sample) => {
             let summary = Summary::of(&sample.values).map_err(Failure::input)?;
@@ -263,7 +263,7 @@ fn trials(n: usize) -> String {
     if n == 1 { "1 trial".to_owned() } else { format!("{n} trials") }
 }
 
-pub fn compare(args: &CompareArgs) -> Outcome {
+pub fn compare(args: &CompareArgs) -> CommandResult {
     if let Some(dir) = &args.notebook {
         return super::compare_cmd::rows(dir, &args.runs, args.json);
     }

@@ -11,7 +11,7 @@ use vernier_engine::documents::{self, PromptState, WritingState};
 use vernier_engine::notebook::{Citation, Document, Tag, WHOLE_DOCUMENT, store};
 
 use super::notebook_cmds::{change, open};
-use super::{Failure, Outcome, table};
+use super::{CommandResult, Failure, table};
 
 /// `vernier write`.
 #[derive(Debug, Args)]
@@ -63,7 +63,7 @@ pub struct CiteArgs {
     cites: bool,
 }
 
-pub fn write(args: &WriteArgs) -> Outcome {
+pub fn write(args: &WriteArgs) -> CommandResult {
     let Some(document) = &args.document else {
         return list(&args.dir);
     };
@@ -130,7 +130,7 @@ fn not_part_said(what: &str, reason: &str, was: bool) -> String {
     }
 }
 
-pub fn cite(args: &CiteArgs) -> Outcome {
+pub fn cite(args: &CiteArgs) -> CommandResult {
     if args.none || args.cites {
         return change(&args.dir, |nb| {
             nb.set_no_citations(args.none)?;
@@ -188,14 +188,14 @@ pub fn cite(args: &CiteArgs) -> Outcome {
 }
 
 /// Every document's prompts, numbered, with whether each is written.
-fn list(dir: &Path) -> Outcome {
+fn list(dir: &Path) -> CommandResult {
     for document in Document::ALL.into_iter().filter(|d| documents::template(*d).is_some()) {
         list_one(dir, document)?;
     }
     Ok(0)
 }
 
-fn list_one(dir: &Path, document: Document) -> Outcome {
+fn list_one(dir: &Path, document: Document) -> CommandResult {
     let stem = document.stem();
     let nb = open(dir)?;
     // Where it stands as the window counts it (one place for both).

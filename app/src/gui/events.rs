@@ -4,7 +4,7 @@
 use std::sync::mpsc::TryRecvError;
 use std::time::Instant;
 
-use vernier_engine::harness::{self, EngineEvent};
+use vernier_engine::harness::{self, BenchEvent};
 use vernier_engine::notebook::pending::{Edit, Recording};
 use vernier_engine::notebook::{AnsweredBy, Notebook};
 use vernier_engine::reproduce::Original;
@@ -60,14 +60,14 @@ impl VernierApp {
         self.flush_io();
     }
 
-    pub(super) fn on_engine_event(&mut self, event: EngineEvent) {
+    pub(super) fn on_engine_event(&mut self, event: BenchEvent) {
         match event {
-            EngineEvent::Started { total } => {
+            BenchEvent::Started { total } => {
                 if let Some(live) = &mut self.measure.live {
                     live.total = total;
                 }
             }
-            EngineEvent::Trial(trial, progress) => {
+            BenchEvent::Trial(trial, progress) => {
                 if let Some(live) = &mut self.measure.live {
                     live.done = progress.done;
                     live.total = progress.total;
@@ -77,8 +77,8 @@ impl VernierApp {
                 }
             }
             // SPEC N15: what the build recipe did, before the trials.
-            EngineEvent::Built(report) => self.say(report, false),
-            EngineEvent::Finished(result) => {
+            BenchEvent::Built(report) => self.say(report, false),
+            BenchEvent::Finished(result) => {
                 self.measure.live = None;
                 // SPEC R5: the rebuild's scratch folder goes once its run ends.
                 self.remove_scratch();
@@ -94,7 +94,7 @@ impl VernierApp {
                 };
                 self.send_job(super::jobs::RecordRun { dir: self.doc.dir.clone(), result, reserved, joining });
             }
-            EngineEvent::Failed(e) => {
+            BenchEvent::Failed(e) => {
                 self.measure.live = None;
                 self.remove_scratch();
                 self.measure.extending = None;

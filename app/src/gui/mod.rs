@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText};
 use vernier_engine::extend::{Claim, Extension};
-use vernier_engine::harness::{BenchSpec, Engine, Refused, Wake, raw::Reserved};
+use vernier_engine::harness::{BenchRunner, BenchSpec, Refused, Wake, raw::Reserved};
 use vernier_engine::notebook::pending::Edit;
 use vernier_engine::notebook::{Document, EnvField, IntegrityFinding, Notebook, PredictionText, store};
 use vernier_engine::record_run::Reservation;
@@ -66,7 +66,7 @@ const LIVE_CLOCK: Duration = LIVE_PACE;
 /// that lays out the Runs section with the live panel, which under software
 /// OpenGL costs a tenth of a second of CPU or more and would otherwise fall
 /// at the start of the measurement. The frame that hands it over is drawn
-/// during the engine's settling pause (`Engine::spawn_for_window`).
+/// during the engine's settling pause (`BenchRunner::spawn_for_window`).
 const FRAMES_BEFORE_START: u8 = 1;
 
 const SHORTCUT_NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
@@ -453,7 +453,7 @@ struct Files {
 /// What the window is measuring, or about to.
 struct Measuring {
     /// `None` once the engine thread has stopped (or never started).
-    engine: Option<Engine>,
+    engine: Option<BenchRunner>,
     /// The benchmark in flight.
     live: Option<LiveRun>,
     /// A run the window has taken but not yet handed to the engine, and the
@@ -583,7 +583,7 @@ impl VernierApp {
         // Progress waits for the window's slow pace; an ending is shown at
         // once. Around a pinned run the engine keeps this process's other
         // threads off the run's CPU and records what they cost (SPEC E15).
-        let engine = Engine::spawn_for_window(move |wake| match wake {
+        let engine = BenchRunner::spawn_for_window(move |wake| match wake {
             Wake::Progress => ctx.request_repaint_after(LIVE_PACE),
             Wake::Done => ctx.request_repaint(),
         })
@@ -911,7 +911,7 @@ impl VernierApp {
             }
             AppCommand::NoCitations(none) => Edit::NoCitations(none),
             AppCommand::AddCitation(citation) => Edit::AddCitation(citation),
-            AppCommand::SetPlacement(budgets) => Edit::SetPlacement(budgets),
+            AppCommand::SetPlacement(budgets) => Edit::SetDeadlines(budgets),
             AppCommand::RemoveCitation(n) => Edit::RemoveCitation(n),
             AppCommand::Discard(run, reason) => Edit::Discard { run, reason, at: now },
             AppCommand::AnswerPrediction(number, by) => Edit::AnswerPrediction { number, by, at: now },
@@ -1176,7 +1176,7 @@ impl VernierApp {
             return;
         }
         let out = vernier_engine::soak::record::raw_path(&self.doc.dir, &self.doc.notebook);
-        let context = vernier_engine::soak::run::stated_context(self.doc.notebook.environment());
+        let context = vernier_engine::soak::load::stated_context(self.doc.notebook.environment());
         let ctx = self.egui_ctx.clone();
         // A sample waits for the window's slow pace (SPEC E15).
         match soak_runner::SoakHandle::start(protocol, workers, out, context, move || {

@@ -18,7 +18,7 @@ use vernier_engine::harness::BenchSpec;
 use vernier_engine::harness::provenance::Hashes;
 use vernier_engine::notebook::{Recipe, short_sha256};
 use vernier_engine::reproduce::{
-    COMPILER_HERE, Log, Original, Outcome, Rebuild, Rerun, Scratch, SideBySide, same_folder,
+    COMPILER_HERE, Log, Original, Rebuild, Rerun, Scratch, SideBySide, Verdict, same_folder,
 };
 
 use super::dialog::{Scrolling, close_button};
@@ -546,11 +546,11 @@ fn edits_ui(ui: &mut Ui, edits: &[String], problems: &[String]) {
 }
 
 /// The outcome's colour: the theme's for an error, a warning, or green.
-fn outcome_colour(ui: &Ui, outcome: Outcome) -> egui::Color32 {
+fn outcome_colour(ui: &Ui, outcome: Verdict) -> egui::Color32 {
     match outcome {
-        Outcome::Differs => ui.visuals().error_fg_color,
-        Outcome::Inconclusive => ui.visuals().warn_fg_color,
-        Outcome::Reproduced => {
+        Verdict::Differs => ui.visuals().error_fg_color,
+        Verdict::Inconclusive => ui.visuals().warn_fg_color,
+        Verdict::Reproduced => {
             if ui.visuals().dark_mode {
                 egui::Color32::from_rgb(110, 200, 120)
             } else {

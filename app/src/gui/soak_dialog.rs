@@ -21,7 +21,7 @@ pub struct SoakForm {
     pub protocol: SoakProtocol,
     /// Worker threads.
     pub workers: usize,
-    /// The most this machine takes (`soak::run::max_workers`), read once.
+    /// The most this machine takes (`soak::load::max_workers`), read once.
     max_workers: usize,
 }
 
@@ -34,7 +34,7 @@ impl Default for SoakForm {
             figure: String::new(),
             protocol: SoakProtocol::default(),
             workers: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
-            max_workers: vernier_engine::soak::run::max_workers(),
+            max_workers: vernier_engine::soak::load::max_workers(),
         }
     }
 }

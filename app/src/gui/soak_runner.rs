@@ -8,7 +8,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use vernier_engine::notebook::SoakProtocol;
 use vernier_engine::soak::file::SoakRow;
-use vernier_engine::soak::{record, run};
+use vernier_engine::soak::{load, record};
 
 /// What the soak thread reports.
 pub enum SoakEvent {
@@ -39,8 +39,8 @@ impl SoakHandle {
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
         let thread = std::thread::Builder::new().name("vernier-soak".into()).spawn(move || {
-            let spec = run::SoakSpec { protocol, workers, out: out.clone(), sensors_root: "/".into(), context };
-            let outcome = run::run(&spec, &flag, &mut |_, row| {
+            let spec = load::SoakSpec { protocol, workers, out: out.clone(), sensors_root: "/".into(), context };
+            let outcome = load::run(&spec, &flag, &mut |_, row| {
                 // Samples arrive every few seconds; a full queue only drops a redraw.
                 let _ = tx.try_send(SoakEvent::Sample(row));
                 waker();

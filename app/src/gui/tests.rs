@@ -1104,8 +1104,8 @@ fn placement_deadlines_from_the_window() {
     harness.get_by_label("Keep these deadlines").scroll_to_me();
     harness.run();
     harness.get_by_label("Keep these deadlines").click();
-    step_until(&mut harness, "the deadline saved", |app| app.saved() && !app.notebook().writing().placement.is_empty());
-    let kept = &harness.state().notebook().writing().placement;
+    step_until(&mut harness, "the deadline saved", |app| app.saved() && !app.notebook().writing().deadlines.is_empty());
+    let kept = &harness.state().notebook().writing().deadlines;
     assert_eq!((kept[0].workload.as_str(), kept[0].deadline_ms), ("game_frame", 16.7));
     harness.run();
     harness.get_by_label("GPU");
@@ -1139,11 +1139,11 @@ fn a_stopped_file_thread_is_reported() {
 // run says it cannot start.
 #[test]
 fn a_stopped_engine_thread_is_reported() {
-    use vernier_engine::harness::{BenchSpec, Engine, Subject};
+    use vernier_engine::harness::{BenchRunner, BenchSpec, Subject};
     let (_tmp, mut harness) = fixture_app();
     // The waker runs on the engine thread, so panicking there kills the
     // thread right after its first event, as a bug in the engine would.
-    let dying = Engine::spawn(|| panic!("the engine thread dies here (expected by this test)")).expect("engine");
+    let dying = BenchRunner::spawn(|| panic!("the engine thread dies here (expected by this test)")).expect("engine");
     harness.state_mut().measure.engine = Some(dying);
     let spec = BenchSpec::new(vec![Subject::Command { argv: vec!["true".into()], shell: false }]);
     harness.state_mut().apply(super::AppCommand::StartRun(Box::new(spec.clone())));
@@ -2030,7 +2030,7 @@ fn a_pinned_run_keeps_the_window_off_its_cpu() {
     use vernier_engine::notebook::{ConditionName, Conditions as _};
     use vernier_engine::platform::own_threads::thread_placements;
 
-    let Ok(cpus) = vernier_engine::platform::placement::cpus_here() else {
+    let Ok(cpus) = vernier_engine::platform::pinning::cpus_here() else {
         return println!("skipped: this machine cannot pin (no placement control)");
     };
     let Some(&cpu) = cpus.last().filter(|_| cpus.len() >= 2) else {
@@ -2198,7 +2198,7 @@ fn the_kernels_runs_have_their_sweep_view() {
 #[test]
 fn a_soak_is_shown_under_its_own_protocol() {
     use vernier_engine::notebook::{SoakColumn, SoakProtocol};
-    use vernier_engine::soak::{Thresholds, analyze, file, record, run::SoakOutcome};
+    use vernier_engine::soak::{Thresholds, analyze, file, load::SoakOutcome, record};
     let (_tmp, dir, mut nb) = new_notebook("Soaked");
     let csv = record::raw_path(&dir, &nb);
     let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../datasets/thermal-soak.csv");
@@ -2861,7 +2861,7 @@ fn new_run_build_can_be_a_recipe() {
 #[test]
 fn a_soak_chart_marks_a_ramp_and_says_both_power_sources() {
     use vernier_engine::notebook::SoakProtocol;
-    use vernier_engine::soak::{file, record, run::SoakOutcome};
+    use vernier_engine::soak::{file, load::SoakOutcome, record};
     let (_tmp, dir, mut nb) = new_notebook("Ramped");
     nb.set_environment("Power source", "mains (wall socket)").expect("stated");
     let csv = record::raw_path(&dir, &nb);

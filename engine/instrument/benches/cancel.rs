@@ -1,4 +1,4 @@
-//! How long cancelling a running benchmark takes, from `Engine::cancel` to
+//! How long cancelling a running benchmark takes, from `BenchRunner::cancel` to
 //! the finished result with the child killed (SPEC E1 asks for 100 ms).
 //!
 //! Run with `cargo bench -p vernier-instrument --bench cancel`.
@@ -6,11 +6,11 @@
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use vernier_instrument::harness::{BenchSpec, Engine, EngineEvent, Subject};
+use vernier_instrument::harness::{BenchEvent, BenchRunner, BenchSpec, Subject};
 use vernier_model::notebook::WarmupPolicy;
 
 fn cancel_latency(c: &mut Criterion) {
-    let engine = Engine::spawn(|| {}).expect("engine thread");
+    let engine = BenchRunner::spawn(|| {}).expect("engine thread");
     let mut spec = BenchSpec::new(vec![Subject::Command { argv: vec!["sleep".into(), "30".into()], shell: false }]);
     spec.warmup = WarmupPolicy::Count(0);
     spec.runs = 1;
@@ -27,7 +27,7 @@ fn cancel_latency(c: &mut Criterion) {
                 engine.cancel();
                 loop {
                     match engine.events().recv() {
-                        Ok(EngineEvent::Finished(_) | EngineEvent::Failed(_)) | Err(_) => break,
+                        Ok(BenchEvent::Finished(_) | BenchEvent::Failed(_)) | Err(_) => break,
                         Ok(_) => {}
                     }
                 }

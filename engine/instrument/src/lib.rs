@@ -7,7 +7,7 @@
 //!   warm-up, interleaving and reversal, the canary, raw files, recording
 //!   (SPEC E).
 //! - [`kernels`] — the built-in workloads (seq, chase, three matmuls, canary).
-//! - [`instrument`] — the instrument's own check (E11, E12).
+//! - [`self_check`] — the instrument's check of itself (E11, E12).
 //! - [`soak`] — the thermal soak: its file, sensors, runner, analysis and
 //!   recording (SPEC T).
 //! - [`consent`] — the one gate every command stored in a file passes
@@ -17,7 +17,7 @@
 
 pub mod consent;
 pub mod harness;
-pub mod instrument;
 pub mod kernels;
 pub mod platform;
+pub mod self_check;
 pub mod soak;

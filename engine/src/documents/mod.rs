@@ -608,7 +608,7 @@ fn value(nb: &Notebook, stem: &str, name: &str) -> String {
         "method" => method(nb),
         "thermals" => thermals(nb),
         "placement_source" => {
-            if nb.writing().placement.is_empty() {
+            if nb.writing().deadlines.is_empty() {
                 format!("{PROMPT_MARK} set a deadline per workload (vernier placement --notebook) to fill the table.")
             } else {
                 format!(
@@ -872,7 +872,7 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
         }
         "placement" => {
             let mut rows = vec![row(&["Workload", "Processor", "Why (and what it beat)", "What it costs"])];
-            if nb.writing().placement.is_empty() {
+            if nb.writing().deadlines.is_empty() {
                 rows.push(vec![
                     format!("{PROMPT_MARK} a workload with its deadline (vernier placement --notebook)."),
                     String::new(),
@@ -882,9 +882,9 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                 return Some(rows);
             }
             let entries = placement_decision::parse(placement_decision::SHIPPED).unwrap_or_default();
-            let budgets = nb.writing().placement.iter().map(|b| (b.workload.clone(), b.deadline_ms)).collect();
+            let budgets = nb.writing().deadlines.iter().map(|b| (b.workload.clone(), b.deadline_ms)).collect();
             let rates =
-                nb.writing().placement.iter().filter_map(|b| b.rate_per_s.map(|r| (b.workload.clone(), r))).collect();
+                nb.writing().deadlines.iter().filter_map(|b| b.rate_per_s.map(|r| (b.workload.clone(), r))).collect();
             rows.extend(placement_decision::decide(&entries, &budgets, &rates).into_iter().map(|d| {
                 let cost = if d.cost == "—" { d.cost } else { format!("{} (MODELED)", d.cost) };
                 vec![d.workload, d.processor, d.why, cost]

@@ -11,7 +11,7 @@ use super::Original;
 use crate::bounded::read_bounded;
 use crate::digest::sha256_hex;
 use crate::display::{inert, inert_line};
-use crate::harness::build::{BuildStep, MAX_SOURCE_BYTES};
+use crate::harness::build_step::{BuildStep, MAX_SOURCE_BYTES};
 use crate::harness::{BenchSpec, Subject};
 use crate::notebook::{MAX_KEPT_SOURCE_BYTES, MAX_SOURCES, Recipe, RecipeSource, is_confined, short_sha256};
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::display::inert;
 use crate::harness::provenance::recorded_sha256;
 use crate::notebook::{Condition, ConditionName};
-use crate::platform::placement::{self, cpus_here};
+use crate::platform::pinning::{self, cpus_here};
 
 /// How many hex digits of a SHA-256 a sentence shows: enough to tell two
 /// builds apart at a glance; the full hash stays in the row's conditions.
@@ -78,7 +78,7 @@ enum TheirPin {
 /// core 3" / "taskset -c 3". A refusal or a "not pinned" names no pin; a
 /// list or range of CPUs ("taskset -c 0-1") names no one CPU to pin to.
 fn their_pin(text: &str) -> TheirPin {
-    if let Some(cpu) = placement::pinned_cpu(text) {
+    if let Some(cpu) = pinning::pinned_cpu(text) {
         return TheirPin::Cpu(cpu);
     }
     let lower = text.to_lowercase();

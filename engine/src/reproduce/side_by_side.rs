@@ -7,9 +7,9 @@
 use serde::Serialize;
 
 use super::same_experiment::{ProgramCheck, ResultCheck, program_checks, result_check};
-use super::verdict::{Judged, Measured, Outcome, judge};
+use super::verdict::{Judged, Measured, Verdict, judge};
 use super::{EnvDifference, Original, env_diff};
-use crate::compare::{Check, CheckKind, guarded, power_check, unit_scale};
+use crate::compare::{Caveat, CaveatKind, guarded, power_check, unit_scale};
 use crate::display::inert_line;
 use crate::harness::BenchResult;
 use crate::notebook::{Boundary, Condition, KernelSpec, RowContext, Run};
@@ -37,11 +37,11 @@ pub struct ArmSide {
     /// on one scale.
     pub judged: Option<Judged>,
     /// The outcome on the times alone (S7 and the noise rule).
-    pub times: Outcome,
+    pub times: Verdict,
     /// Its sentence.
     pub times_text: String,
     /// The arm's outcome once its program and result check are weighed.
-    pub outcome: Outcome,
+    pub outcome: Verdict,
     /// The arm's sentence.
     pub text: String,
     /// The program and argument files, theirs against the rerun's.
@@ -93,7 +93,7 @@ pub struct SideBySide {
     pub ratio: Option<RatioSide>,
     /// The headline: the ratio's outcome for a comparison (its claim),
     /// else the row's.
-    pub outcome: Outcome,
+    pub outcome: Verdict,
     /// The verdict, one sentence, as every face shows it.
     pub text: String,
     /// Where the rerun ran (its `placement used`).
@@ -206,16 +206,16 @@ impl SideBySide {
 /// times say; times that agree on a program that is not theirs cannot
 /// confirm their row (*inconclusive*); any other outcome stands, with the
 /// different file named.
-fn weigh((outcome, text): (Outcome, &str), programs: &[&ProgramCheck], results: &[&ResultCheck]) -> (Outcome, String) {
+fn weigh((outcome, text): (Verdict, &str), programs: &[&ProgramCheck], results: &[&ResultCheck]) -> (Verdict, String) {
     let s7 = text.split_once(" — ").map_or(text, |(_, rest)| rest);
     if let Some(wrong) = results.iter().find(|c| c.same == Some(false)) {
-        return (Outcome::Differs, format!("differs — the kernel computed another result ({}); {s7}", wrong.text));
+        return (Verdict::Differs, format!("differs — the kernel computed another result ({}); {s7}", wrong.text));
     }
     let different: Vec<&str> = programs.iter().filter(|c| c.differs()).map(|c| c.text.as_str()).collect();
     match (different.is_empty(), outcome) {
         (true, _) => (outcome, text.to_owned()),
-        (false, Outcome::Reproduced) => (
-            Outcome::Inconclusive,
+        (false, Verdict::Reproduced) => (
+            Verdict::Inconclusive,
             format!(
                 "inconclusive — {}: times that agree do not confirm their row on a program that is not theirs ({s7})",
                 different.join("; ")
@@ -231,10 +231,10 @@ const POWER_BLOCKS: &str =
 
 /// S13 between their row's power source and the rerun's: the check S7 is
 /// guarded with, and why it takes the claim away, when it does.
-fn s13(theirs: &Original, my_power: Option<&str>) -> (Option<Check>, Option<&'static str>) {
+fn s13(theirs: &Original, my_power: Option<&str>) -> (Option<Caveat>, Option<&'static str>) {
     let name = format!("their run {}", theirs.row);
     let (_, power) = power_check((&name, theirs.power_source.as_deref()), ("the rerun", my_power));
-    let blocked = power.as_ref().is_some_and(|c| c.kind == CheckKind::NoClaim).then_some(POWER_BLOCKS);
+    let blocked = power.as_ref().is_some_and(|c| c.kind == CaveatKind::NoClaim).then_some(POWER_BLOCKS);
     (power, blocked)
 }
 
@@ -262,9 +262,9 @@ fn s16(theirs: &Original, kernel: bool, unit: &str) -> Option<String> {
 /// The guards on one arm's, point's or ratio's verdict: S13 only where it
 /// knows a difference (mains against battery; a flag is said once for the
 /// whole reproduce), and S16 where the two time different things.
-fn guards(power: &Option<Check>, unlike: Option<&str>) -> Vec<Check> {
-    let power = power.iter().filter(|c| c.kind == CheckKind::NoClaim).cloned();
-    power.chain(unlike.map(|text| Check::new("S16", CheckKind::NoClaim, text.to_owned()))).collect()
+fn guards(power: &Option<Caveat>, unlike: Option<&str>) -> Vec<Caveat> {
+    let power = power.iter().filter(|c| c.kind == CaveatKind::NoClaim).cloned();
+    power.chain(unlike.map(|text| Caveat::new("S16", CaveatKind::NoClaim, text.to_owned()))).collect()
 }
 
 /// The conditions the rerun's arm `i` recorded (`mine`, its row), or what
@@ -324,7 +324,7 @@ impl ArmSide {
         let (times, times_text) = judged.as_ref().map_or_else(
             || {
                 let why = format!("no verdict: their unit is '{}', mine is '{}'", o.unit, arm.unit);
-                (Outcome::Inconclusive, format!("{} — {why}", Outcome::Inconclusive.word()))
+                (Verdict::Inconclusive, format!("{} — {why}", Verdict::Inconclusive.word()))
             },
             |j| (j.outcome, j.text.clone()),
         );
@@ -345,7 +345,7 @@ impl ArmSide {
             text,
             programs,
             result_check,
-            power_flag: power.filter(|c| c.kind == CheckKind::Flag).map(|c| c.text),
+            power_flag: power.filter(|c| c.kind == CaveatKind::Flag).map(|c| c.text),
         })
     }
 }

@@ -3,7 +3,7 @@
 //! with the order rotated — and compared point by point, each with S7.
 //! One point alone is an ordinary row ([`Original`]).
 
-use super::{ArmSide, EnvDifference, Original, Outcome, ReproduceError, Rerun, env_diff, subject};
+use super::{ArmSide, EnvDifference, Original, ReproduceError, Rerun, Verdict, env_diff, subject};
 use crate::display::{inert, inert_line};
 use crate::harness::provenance::Hashes;
 use crate::harness::{BenchResult, BenchSpec, Scan, ScanSpec};
@@ -147,19 +147,19 @@ impl PointByPoint {
     }
 
     /// The points with this outcome (SPEC R4).
-    pub fn with(&self, outcome: Outcome) -> Vec<&str> {
+    pub fn with(&self, outcome: Verdict) -> Vec<&str> {
         self.points.iter().filter(|(_, side)| side.outcome == outcome).map(|(label, _)| label.as_str()).collect()
     }
 
     /// How many points had each outcome, naming the ones that did not
     /// reproduce: "5 reproduced; 1 differs (N=512)".
     pub fn summary(&self) -> String {
-        [Outcome::Reproduced, Outcome::Differs, Outcome::Inconclusive]
+        [Verdict::Reproduced, Verdict::Differs, Verdict::Inconclusive]
             .into_iter()
             .filter_map(|outcome| {
                 let points = self.with(outcome);
                 let named =
-                    if outcome == Outcome::Reproduced { String::new() } else { format!(" ({})", points.join(", ")) };
+                    if outcome == Verdict::Reproduced { String::new() } else { format!(" ({})", points.join(", ")) };
                 (!points.is_empty()).then(|| format!("{} {}{named}", points.len(), outcome.word()))
             })
             // S13's flag once for the sweep, not on every point.

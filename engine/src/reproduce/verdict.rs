@@ -47,7 +47,7 @@ pub const RULE: &str = "differs when S7 claims a difference; inconclusive when i
 /// One of the three outcomes, ordered from best to worst.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Outcome {
+pub enum Verdict {
     /// S7 finds no difference and the rerun was precise enough to find one.
     Reproduced,
     /// S7 finds no difference, but the rerun could not have found one.
@@ -56,13 +56,13 @@ pub enum Outcome {
     Differs,
 }
 
-impl Outcome {
+impl Verdict {
     /// The word every face shows.
     pub fn word(self) -> &'static str {
         match self {
-            Outcome::Reproduced => "reproduced",
-            Outcome::Differs => "differs",
-            Outcome::Inconclusive => "inconclusive",
+            Verdict::Reproduced => "reproduced",
+            Verdict::Differs => "differs",
+            Verdict::Inconclusive => "inconclusive",
         }
     }
 }
@@ -95,7 +95,7 @@ impl Measured {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Judged {
     /// The outcome.
-    pub outcome: Outcome,
+    pub outcome: Verdict,
     /// S7 between theirs (A) and mine (B), guarded by S13.
     pub s7: Comparison,
     /// Why it is inconclusive, and what to do, when it is.
@@ -128,9 +128,9 @@ pub fn judge(theirs: Measured, mine: Measured, s7: Comparison, blocked: Option<&
         })
     };
     let outcome = match (s7.claimed, &why) {
-        (true, _) => Outcome::Differs,
-        (false, Some(_)) => Outcome::Inconclusive,
-        (false, None) => Outcome::Reproduced,
+        (true, _) => Verdict::Differs,
+        (false, Some(_)) => Verdict::Inconclusive,
+        (false, None) => Verdict::Reproduced,
     };
     // A difference S7 claims stays one, with the noise it was claimed through.
     let noise = if s7.claimed { too_noisy(theirs, mine).map(|n| format!("; noisy: {n}")) } else { None };
@@ -196,7 +196,7 @@ mod tests {
     #[test]
     fn a_noisy_rerun_confirms_nothing() {
         let j = judged((0.00789, 0.00009, 31), (0.009, 0.005, 31));
-        assert_eq!(j.outcome, Outcome::Inconclusive, "{}", j.text);
+        assert_eq!(j.outcome, Verdict::Inconclusive, "{}", j.text);
         assert!(j.text.starts_with("inconclusive — the rerun is 49× noisier"), "{}", j.text);
         assert!(j.text.contains("pin the run"), "{}", j.text);
     }
@@ -211,7 +211,7 @@ mod tests {
             ((10.0, 0.0, 31), (10.0, 0.09, 31)),
         ] {
             let j = judged(theirs, mine);
-            assert_eq!(j.outcome, Outcome::Reproduced, "{}", j.text);
+            assert_eq!(j.outcome, Verdict::Reproduced, "{}", j.text);
             assert!(j.text.starts_with("reproduced — median (s): no difference I can resolve"), "{}", j.text);
         }
     }
@@ -220,7 +220,7 @@ mod tests {
     #[test]
     fn a_claimed_difference_differs() {
         let j = judged((10.0, 0.1, 31), (15.0, 1.0, 31));
-        assert_eq!(j.outcome, Outcome::Differs);
+        assert_eq!(j.outcome, Verdict::Differs);
         assert!(j.text.starts_with("differs — median (s): mine is 1.50× theirs"), "{}", j.text);
     }
 
@@ -230,17 +230,17 @@ mod tests {
     #[test]
     fn two_noisy_rows_are_inconclusive() {
         let j = judged((10.0, 3.3, 31), (10.4, 3.4, 31));
-        assert_eq!(j.outcome, Outcome::Inconclusive, "{}", j.text);
+        assert_eq!(j.outcome, Verdict::Inconclusive, "{}", j.text);
         assert!(
             j.text.contains("too noisy to tell: their row's IQR is 33 % of its median and the rerun's IQR is 33 %"),
             "{}",
             j.text
         );
         let one = judged((10.0, 0.8, 31), (10.2, 1.5, 31));
-        assert_eq!(one.outcome, Outcome::Inconclusive, "{}", one.text);
+        assert_eq!(one.outcome, Verdict::Inconclusive, "{}", one.text);
         assert!(one.text.contains("the rerun's IQR is 15 %") && !one.text.contains("their row's"), "{}", one.text);
         let claimed = judged((10.0, 1.5, 31), (20.0, 3.0, 31));
-        assert_eq!(claimed.outcome, Outcome::Differs, "{}", claimed.text);
+        assert_eq!(claimed.outcome, Verdict::Differs, "{}", claimed.text);
         assert!(claimed.text.contains("; noisy: their row's IQR is 15 %"), "{}", claimed.text);
     }
 
@@ -248,10 +248,10 @@ mod tests {
     #[test]
     fn too_short_or_unguarded_is_inconclusive() {
         let j = judged((10.0, 0.1, 3), (10.0, 0.1, 3));
-        assert_eq!(j.outcome, Outcome::Inconclusive);
+        assert_eq!(j.outcome, Verdict::Inconclusive);
         assert!(j.text.contains("too short to tell: theirs has 3 timed trial(s)"), "{}", j.text);
         let s7 = compare(Spread { median: 1.0, iqr: 0.1 }, Spread { median: 1.0, iqr: 0.1 }, ("a", "b"), "m", "s");
         let side = Measured { median: 1.0, iqr: 0.1, n: 31 };
-        assert_eq!(judge(side, side, s7, Some("a guard")).outcome, Outcome::Inconclusive);
+        assert_eq!(judge(side, side, s7, Some("a guard")).outcome, Verdict::Inconclusive);
     }
 }

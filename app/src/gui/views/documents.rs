@@ -291,7 +291,7 @@ fn placement_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let entries = placement_decision::parse(placement_decision::SHIPPED).unwrap_or_default();
     let mut workloads: Vec<&str> = entries.iter().map(|e| e.workload.as_str()).collect();
     workloads.dedup();
-    let kept = &cx.notebook.writing().placement;
+    let kept = &cx.notebook.writing().deadlines;
     if state.budgets.is_empty() {
         for w in &workloads {
             let saved = kept.iter().find(|b| b.workload == *w);

@@ -6,7 +6,7 @@
 
 use egui::{Color32, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
-use vernier_engine::compare::{CheckKind, CompareError, RowComparison, compare_runs};
+use vernier_engine::compare::{CaveatKind, CompareError, RowComparison, compare_runs};
 use vernier_engine::consent::InlineCode;
 use vernier_engine::display::inert;
 use vernier_engine::extend::{Claim, EXTENDED_TRIALS, Extension};
@@ -728,9 +728,9 @@ fn compare_window(ui: &mut Ui, state: &mut State, nb: &Notebook) {
         ui.label(format!("S7: {}", c.comparison.reasoning()));
         for check in &c.checks {
             let weight = match check.kind {
-                CheckKind::NoClaim => "no claim",
-                CheckKind::Flag => "flagged",
-                CheckKind::Report => "reported",
+                CaveatKind::NoClaim => "no claim",
+                CaveatKind::Flag => "flagged",
+                CaveatKind::Report => "reported",
             };
             ui.label(format!("{} ({weight}): {}", check.rule, check.text));
         }

@@ -24,7 +24,7 @@
 use std::path::Path;
 
 use crate::harness::Subject;
-use crate::harness::build::BuildStep;
+use crate::harness::build_step::BuildStep;
 use crate::harness::provenance::{recorded_sha256, sha256_of};
 use vernier_model::display::{inert, inert_line};
 use vernier_model::notebook::{Condition, ConditionName, is_confined};

@@ -1,12 +1,12 @@
 //! The benchmark harness (SPEC E): runs commands and kernels the honest
 //! way and returns every trial with its summary and conditions.
 //!
-//! [`run_bench`] is the synchronous core; [`Engine`] runs it on its own
+//! [`run_bench`] is the synchronous core; [`BenchRunner`] runs it on its own
 //! thread behind message channels, which is how the app and the command
 //! line use it.
 
-pub mod build;
-mod engine;
+mod bench_runner;
+pub mod build_step;
 pub mod metric;
 mod process;
 pub mod provenance;
@@ -22,13 +22,13 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-pub use build::{BuildError, BuildStep, Built, KeptSource, UnsplitCommand};
-pub use engine::{Engine, EngineEvent, Progress, Refused, Wake};
+pub use bench_runner::{BenchEvent, BenchRunner, Progress, Refused, Wake};
+pub use build_step::{BuildError, BuildStep, Built, KeptSource, UnsplitCommand};
 pub use metric::{Metric, MetricError, ReadFigureError, TryOnceError};
 pub use process::{Capture, CommandRunner, CommandTrial, OutputError};
 pub use provenance::Provenance;
 pub use raw::keep_sources;
-pub use record::{Recorded, add_rows, add_rows_extending, raw_stem, record, write_raw, write_raw_reserved};
+pub use record::{RowsAdded, add_rows, add_rows_extending, raw_stem, record, write_raw, write_raw_reserved};
 pub use record::{build_condition, result_check};
 pub use scan::{Scan, ScanError};
 
@@ -219,8 +219,8 @@ impl BenchSpec {
     }
 
     /// The order trials are taken in.
-    pub fn plan(&self) -> schedule::Plan {
-        schedule::Plan {
+    pub fn plan(&self) -> schedule::TrialPlan {
+        schedule::TrialPlan {
             arms: self.arms.len(),
             rotate: self.scan.is_some(),
             runs: self.runs,
@@ -427,7 +427,7 @@ pub struct BenchResult {
     pub window_cpu: Option<String>,
     /// The sanity check asked for (SPEC E12), or why it could not run.
     #[serde(skip)]
-    pub sanity: Option<Result<crate::instrument::Sanity, String>>,
+    pub sanity: Option<Result<crate::self_check::Sanity, String>>,
     /// Each arm's build recipe as it ran (SPEC N15); `None` for an arm
     /// without one.
     pub recipes: Vec<Option<Recipe>>,
@@ -535,7 +535,7 @@ pub enum BenchError {
     Spawn(#[from] SpawnError),
     /// The build recipe failed, or what it built cannot be measured (SPEC N15).
     #[error(transparent)]
-    Build(#[from] build::BuildError),
+    Build(#[from] build_step::BuildError),
     /// A kernel's parameters are wrong.
     #[error("kernel: {0}")]
     Kernel(#[from] KernelError),
@@ -727,7 +727,7 @@ impl schedule::Executor for Live<'_> {
 /// thread of a window's process is kept off a pinned run's CPU (SPEC E15).
 pub(crate) const RUN_THREADS: &[&str] = &[BENCH_THREAD, process::WATCHDOG_THREAD, platform::confine::CONFINED_THREAD];
 
-/// The thread the [`Engine`] runs each benchmark on.
+/// The thread the [`BenchRunner`] runs each benchmark on.
 pub(crate) const BENCH_THREAD: &str = "vernier-bench";
 
 /// Who started a benchmark: the window's threads are moved and counted
@@ -744,7 +744,7 @@ pub(crate) enum Caller {
 /// it completes; `cancel` stops it within 100 ms.
 ///
 /// Pinning applies to the calling thread for the rest of its life, so the
-/// [`Engine`] runs each benchmark on a fresh thread.
+/// [`BenchRunner`] runs each benchmark on a fresh thread.
 pub fn run_bench(
     spec: &BenchSpec,
     cancel: &Arc<AtomicBool>,
@@ -770,9 +770,9 @@ pub(crate) fn run_bench_for(
     let mut window = (face == Caller::Window).then(|| platform::own_threads::Watch::start(RUN_THREADS));
     let started_at = Utc::now();
     let machine = Machine::read();
-    let placement = platform::placement::pin(spec.pin);
+    let placement = platform::pinning::pin(spec.pin);
     if let Some(window) = &mut window {
-        window.keep_off(platform::placement::pinned_cpu(&placement));
+        window.keep_off(platform::pinning::pinned_cpu(&placement));
     }
     let runner = CommandRunner::new(Arc::clone(cancel))?.in_folder(spec.folder.clone());
     // Removed when the run ends, whatever way it ends.
@@ -797,7 +797,7 @@ pub(crate) fn run_bench_for(
         if let (Some(recipe), Some(found)) = (recipe, found)
             && provenance::recorded_sha256(&found.program) != Some(recipe.program_sha256.as_str())
         {
-            return Err(BenchError::Build(build::BuildError::Program(format!(
+            return Err(BenchError::Build(build_step::BuildError::Program(format!(
                 "the program measured, {}, is not the one the build wrote ({}, SHA-256 {})",
                 found.program, recipe.program, recipe.program_sha256
             ))));
@@ -841,7 +841,7 @@ pub(crate) fn run_bench_for(
     // SPEC E12: right after the trials, while the machine is as warm.
     let sanity = match spec.arms.first() {
         Some(Subject::Kernel(kernel)) if spec.sanity && outcome.stopped.is_none() => {
-            Some(crate::instrument::sanity(kernel).map_err(|e| e.to_string()))
+            Some(crate::self_check::sanity(kernel).map_err(|e| e.to_string()))
         }
         _ => None,
     };
@@ -988,7 +988,7 @@ fn build_recipes(
                 Subject::Kernel(_) => None,
             })
             .collect();
-        let built = build::run(step, &folder, &measured, runner)?;
+        let built = build_step::run(step, &folder, &measured, runner)?;
         on_built(&built.report);
         for arm in arms {
             recipes[arm] = Some(built.recipe.clone());

@@ -18,7 +18,7 @@ use vernier_model::notebook::{
 
 /// What [`add_rows`] added.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Recorded {
+pub struct RowsAdded {
     /// New Runs rows (empty when the run failed: it becomes a note).
     pub runs: Vec<u32>,
     /// The raw file written.
@@ -72,7 +72,7 @@ pub fn write_raw_reserved(dir: &Path, result: &BenchResult, reserved: raw::Reser
 /// Adds the session to `notebook`: one MEASURED Runs row per arm, and a note
 /// with the verdict of a comparison. A run that ended early adds no row — a
 /// note names what happened and the raw file that keeps its trials.
-pub fn add_rows(notebook: &mut Notebook, result: &BenchResult, raw_file: &RawFile, at: DateTime<Utc>) -> Recorded {
+pub fn add_rows(notebook: &mut Notebook, result: &BenchResult, raw_file: &RawFile, at: DateTime<Utc>) -> RowsAdded {
     add_rows_extending(notebook, result, raw_file, at, &[])
 }
 
@@ -85,7 +85,7 @@ pub fn add_rows_extending(
     raw_file: &RawFile,
     at: DateTime<Utc>,
     extends: &[u32],
-) -> Recorded {
+) -> RowsAdded {
     let (path, sha256) = (raw_file.path.clone(), raw_file.sha256.clone());
     let mut runs = Vec::new();
     if let Some(failure) = &result.failure {
@@ -108,7 +108,7 @@ pub fn add_rows_extending(
             &sha256[..12]
         );
         let _ = notebook.add_vernier_note(&note, at);
-        return Recorded { runs, raw_file: path, sha256, sweep: None };
+        return RowsAdded { runs, raw_file: path, sha256, sweep: None };
     }
     let conditions = result.conditions();
     // The Environment as stated when the run started, if the face said.
@@ -196,7 +196,7 @@ pub fn add_rows_extending(
             let _ = notebook.add_vernier_note(&note, at);
         }
     }
-    Recorded { runs, raw_file: path, sha256, sweep }
+    RowsAdded { runs, raw_file: path, sha256, sweep }
 }
 
 /// SPEC E16: the rows of a scan, one per point, as one sweep with a note.
@@ -255,7 +255,7 @@ pub fn record(
     notebook: &mut Notebook,
     result: &BenchResult,
     at: DateTime<Utc>,
-) -> Result<Recorded, RawError> {
+) -> Result<RowsAdded, RawError> {
     // SPEC N15: the build's sources, kept before the rows that name them.
     super::raw::keep_sources(dir, &result.kept_sources)?;
     let raw_file = write_raw(dir, result, notebook.runs().len() + 1)?;

@@ -39,7 +39,7 @@ pub struct Timed {
 
 /// What to run.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Plan {
+pub struct TrialPlan {
     /// One arm, two for an interleaved comparison, or a sweep's points.
     pub arms: usize,
     /// A sweep (SPEC E16): one trial of every point per round, the order
@@ -53,7 +53,7 @@ pub struct Plan {
     pub cooldown: Option<Duration>,
 }
 
-impl Plan {
+impl TrialPlan {
     /// The blocks of timed trials: one block for one arm; for two, the
     /// order A B for ⌈n/2⌉ pairs, then B A for ⌊n/2⌋ pairs, so each arm
     /// gets `runs` trials and both orders are seen (E5).
@@ -100,7 +100,7 @@ pub enum Stop {
 
 /// Every trial taken, and why the schedule stopped early if it did.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Outcome {
+pub struct TrialsTaken {
     /// All trials in the order taken, warm-up included.
     pub trials: Vec<TrialRecord>,
     /// `None` when every planned trial ran and succeeded.
@@ -109,8 +109,8 @@ pub struct Outcome {
 
 /// Runs `plan`, reporting each trial to `on_trial` as it completes. Stops at
 /// the first trial that does not succeed; what was taken is kept (E10).
-pub fn run(exec: &mut dyn Executor, plan: &Plan, on_trial: &mut dyn FnMut(&TrialRecord)) -> Outcome {
-    let mut out = Outcome::default();
+pub fn run(exec: &mut dyn Executor, plan: &TrialPlan, on_trial: &mut dyn FnMut(&TrialRecord)) -> TrialsTaken {
+    let mut out = TrialsTaken::default();
     let result = (|| {
         for (block, (order, pairs)) in plan.blocks().into_iter().enumerate() {
             if pairs == 0 {
@@ -225,8 +225,8 @@ mod tests {
         }
     }
 
-    fn plan(arms: usize, runs: u32, warmup: WarmupPolicy) -> Plan {
-        Plan { arms, rotate: false, runs, warmup, cooldown: None }
+    fn plan(arms: usize, runs: u32, warmup: WarmupPolicy) -> TrialPlan {
+        TrialPlan { arms, rotate: false, runs, warmup, cooldown: None }
     }
 
     // SPEC E3, E4: a fixed warm-up, then the timed trials.
@@ -285,7 +285,7 @@ mod tests {
     #[test]
     fn a_sweep_rotates_its_order_each_round() {
         let mut exec = Scripted::new(vec![vec![1; 9], vec![2; 9], vec![3; 9]]);
-        let out = run(&mut exec, &Plan { rotate: true, ..plan(3, 3, WarmupPolicy::Count(1)) }, &mut |_| {});
+        let out = run(&mut exec, &TrialPlan { rotate: true, ..plan(3, 3, WarmupPolicy::Count(1)) }, &mut |_| {});
         assert_eq!(out.stopped, None);
         let sequence: Vec<(usize, bool, u32)> = out.trials.iter().map(|t| (t.arm, t.warmup, t.position)).collect();
         let warm = [(0, true, 1), (1, true, 1), (2, true, 1)];
@@ -293,14 +293,14 @@ mod tests {
         assert_eq!(sequence[..3], warm);
         assert_eq!(sequence[3..9], rounds);
         assert_eq!(sequence[9..].iter().map(|t| t.0).collect::<Vec<_>>(), [2, 0, 1]);
-        assert_eq!(Plan { rotate: true, ..plan(3, 3, WarmupPolicy::Count(1)) }.estimated_trials(), 12);
+        assert_eq!(TrialPlan { rotate: true, ..plan(3, 3, WarmupPolicy::Count(1)) }.estimated_trials(), 12);
     }
 
     // SPEC E6: a cool-down before the reversed block, then a settle warm-up.
     #[test]
     fn cooldown_is_followed_by_settle() {
         let mut exec = Scripted::new(vec![vec![10; 20], vec![20; 20]]);
-        let p = Plan { cooldown: Some(Duration::from_secs(30)), ..plan(2, 3, WarmupPolicy::Count(0)) };
+        let p = TrialPlan { cooldown: Some(Duration::from_secs(30)), ..plan(2, 3, WarmupPolicy::Count(0)) };
         let out = run(&mut exec, &p, &mut |_| {});
         assert_eq!(exec.paused, [Duration::from_secs(30)]);
         // After the pause each arm settles with two agreeing trials.

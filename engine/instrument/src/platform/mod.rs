@@ -16,7 +16,7 @@ pub mod cpu_time;
 pub mod machine;
 pub mod own_threads;
 pub mod parent_death;
-pub mod placement;
+pub mod pinning;
 pub mod process_group;
 pub mod program;
 pub mod reaper;

@@ -3,8 +3,8 @@
 
 pub mod analysis;
 pub mod file;
+pub mod load;
 pub mod record;
-pub mod run;
 pub mod sensors;
 
 /// Unit of the score: chunks of calibrated work completed per second.

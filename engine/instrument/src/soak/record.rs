@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 
 use super::file::{self, SoakFileError};
-use super::run::SoakOutcome;
+use super::load::SoakOutcome;
 use super::{Analysis, AnalysisError, Thresholds, analyze};
 use vernier_model::digest::sha256_hex;
 use vernier_model::notebook::{AnsweredBy, Condition, Notebook, NotebookPath, RawFile, Soak, SoakProtocol, Tag, store};

@@ -67,7 +67,7 @@ pub use run::{
     Discard, MAX_OPENING_SHARE, MAX_TAIL_SHARE, Measurement, ProtocolError, RawFile, RowRef, Run, Soak, SoakNumbers,
     SoakProtocol, WarmupPolicy,
 };
-pub use score::{Outcome, Scored, Word, score_median, score_ratio, score_soak, short_row};
+pub use score::{Score, Scored, Word, score_median, score_ratio, score_soak, short_row};
 pub use shared_conditions::{RowParts, SharedConditions};
 pub use statement::RunStatement;
 pub use sweep::{NewSweep, Sweep, SweepError, SweepPoint};
@@ -264,8 +264,8 @@ impl Notebook {
     }
 
     /// Keeps these deadlines for the placement table (D6).
-    pub fn set_placement(&mut self, budgets: Vec<Budget>) -> Result<(), NotebookError> {
-        self.writing.set_placement(budgets)
+    pub fn set_deadlines(&mut self, budgets: Vec<Budget>) -> Result<(), NotebookError> {
+        self.writing.set_deadlines(budgets)
     }
 
     /// The Predictions section, amendments included, in recorded order.

@@ -167,8 +167,9 @@ pub enum Edit {
     AddCitation(Citation),
     /// Remove citation N (1-based).
     RemoveCitation(usize),
-    /// Keep these placement deadlines (D6).
-    SetPlacement(Vec<Budget>),
+    /// Keep these deadlines for the D6 placement table (saved under its first name).
+    #[serde(rename = "SetPlacement")]
+    SetDeadlines(Vec<Budget>),
     /// Rows recorded from a measurement, an import or a soak.
     Record(Recording),
 }
@@ -249,8 +250,8 @@ impl Edit {
                 let c = nb.remove_citation(*n)?;
                 Applied::said(format!("citation {n} ({}) removed", c.figure))
             }
-            Edit::SetPlacement(budgets) => {
-                nb.set_placement(budgets.clone())?;
+            Edit::SetDeadlines(budgets) => {
+                nb.set_deadlines(budgets.clone())?;
                 Applied::said(format!("kept {} placement deadline(s)", budgets.len()))
             }
             Edit::Record(recording) => recording.apply(nb)?,
@@ -290,7 +291,7 @@ impl Edit {
             | Edit::NoCitations(_)
             | Edit::AddCitation(_)
             | Edit::RemoveCitation(_)
-            | Edit::SetPlacement(_) => false,
+            | Edit::SetDeadlines(_) => false,
         }
     }
 
@@ -335,7 +336,7 @@ impl Edit {
             Edit::NoCitations(false) => "citations asked for again".to_owned(),
             Edit::AddCitation(c) => format!("a citation ({})", quoted(&c.figure)),
             Edit::RemoveCitation(n) => format!("citation {n} removed"),
-            Edit::SetPlacement(b) => format!("{} placement deadline(s) kept", b.len()),
+            Edit::SetDeadlines(b) => format!("{} placement deadline(s) kept", b.len()),
             Edit::Record(r) => r.describe(),
         }
     }

@@ -39,7 +39,7 @@ impl Word {
 
 /// One answer scored.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
+pub struct Score {
     /// The word.
     pub word: Word,
     /// The figure predicted, as committed (empty without one).
@@ -61,7 +61,7 @@ pub struct Scored<'a> {
     /// left open, the one named).
     pub in_force: Option<&'a Prediction>,
     /// The outcome.
-    pub outcome: Outcome,
+    pub outcome: Score,
 }
 
 impl Scored<'_> {
@@ -113,12 +113,12 @@ pub fn score_ratio(
     b_over_a: bool,
     verdict: &Comparison,
     paired: Option<&Summary>,
-) -> Outcome {
+) -> Score {
     let orient = |r: f64| if b_over_a { r } else { 1.0 / r };
     let predicted = format!("{} {}", crate::stats::format_plain(value), tolerance.text(""));
     let Some(ratio) = verdict.ratio.map(orient).filter(|r| r.is_finite() && *r > 0.0) else {
         let text = "unresolvable (an arm's median is zero, so there is no ratio)".to_owned();
-        return Outcome { word: Word::Unresolvable, predicted, observed: "no ratio".to_owned(), text };
+        return Score { word: Word::Unresolvable, predicted, observed: "no ratio".to_owned(), text };
     };
     let observed = format!("{}×", times(ratio));
     let (low, high) = tolerance.range(value);
@@ -142,13 +142,13 @@ pub fn score_ratio(
             ),
             _ => phrase(word, &observed, ratio / value),
         };
-        return Outcome { word, predicted, observed, text };
+        return Score { word, predicted, observed, text };
     }
     let noise_only = verdict.difference <= verdict.iqr_a + verdict.iqr_b;
     if !noise_only {
         let text =
             format!("unresolvable (observed {observed}, but the comparison claims nothing: {})", verdict.verdict);
-        return Outcome { word: Word::Unresolvable, predicted, observed, text };
+        return Score { word: Word::Unresolvable, predicted, observed, text };
     }
     // S15: the IQR-sum rule cannot resolve the medians, but pair by pair
     // every middle-half ratio points one way: that is the observation.
@@ -161,12 +161,12 @@ pub fn score_ratio(
         };
         let text =
             format!("{} (observed {observed}{by}; the medians alone are no difference S7 can resolve)", word.as_str());
-        return Outcome { word, predicted, observed, text };
+        return Score { word, predicted, observed, text };
     }
     let observed = format!("{observed}, no difference S7 can resolve");
     if (low..=high).contains(&1.0) && paired_within {
         let text = format!("held (observed no resolvable difference, and 1 lies within {predicted})");
-        return Outcome { word: Word::Held, predicted, observed, text };
+        return Score { word: Word::Held, predicted, observed, text };
     }
     match pairs {
         Some((_, p25, p75)) if p75 < low || p25 > high => {
@@ -177,7 +177,7 @@ pub fn score_ratio(
                 times(p75),
                 times(ratio / value)
             );
-            Outcome { word: Word::Missed, predicted, observed, text }
+            Score { word: Word::Missed, predicted, observed, text }
         }
         Some((_, p25, p75)) => {
             let text = format!(
@@ -185,11 +185,11 @@ pub fn score_ratio(
                 times(p25),
                 times(p75)
             );
-            Outcome { word: Word::Unresolvable, predicted, observed, text }
+            Score { word: Word::Unresolvable, predicted, observed, text }
         }
         None => {
             let text = "unresolvable (observed no resolvable difference, and no paired ratio to place it)".to_owned();
-            Outcome { word: Word::Unresolvable, predicted, observed, text }
+            Score { word: Word::Unresolvable, predicted, observed, text }
         }
     }
 }
@@ -197,19 +197,19 @@ pub fn score_ratio(
 /// A median figure against a run's summary in `run_unit`: held when the
 /// run's median, put in the figure's unit, lies within the tolerance. The
 /// observed figure is shown with its dispersion (S6, S12).
-pub fn score_median(value: f64, unit: &str, tolerance: Tolerance, summary: &Summary, run_unit: &str) -> Outcome {
+pub fn score_median(value: f64, unit: &str, tolerance: Tolerance, summary: &Summary, run_unit: &str) -> Score {
     let predicted = format!("{} {}", DisplayUnit::for_median(unit, value).quantity(value), tolerance.text(unit));
     let figures = Figures::of(summary, run_unit);
     let observed = format!("{} ({})", figures.median(), figures.dispersion());
     let factor = if unit == run_unit { Some(1.0) } else { time_factor(run_unit, unit) };
     let Some(factor) = factor else {
         let text = format!("unresolvable (the run is in '{run_unit}', which cannot be put in '{unit}')");
-        return Outcome { word: Word::Unresolvable, predicted, observed, text };
+        return Score { word: Word::Unresolvable, predicted, observed, text };
     };
     let median = summary.median * factor;
     let word = if tolerance.holds(value, median) { Word::Held } else { Word::Missed };
     let text = phrase(word, &figures.median(), median / value);
-    Outcome { word, predicted, observed, text }
+    Score { word, predicted, observed, text }
 }
 
 /// A soak's two numbers against its analysis (T1, T5): each number gets
@@ -221,7 +221,7 @@ pub fn score_soak(
     fraction: f64,
     fraction_tolerance: Tolerance,
     numbers: &SoakNumbers,
-) -> Outcome {
+) -> Score {
     let seconds = |t: Option<f64>| t.map_or_else(|| "none".to_owned(), |t| format!("{t} s"));
     let onset_word = match (onset, numbers.t_onset) {
         (None, None) => (Word::Held, None),
@@ -247,7 +247,7 @@ pub fn score_soak(
         part("onset", onset_word, predicted_onset.clone(), &seconds(numbers.t_onset)),
         part("S/P", fraction_word, predicted_fraction.clone(), &observed_fraction)
     );
-    Outcome {
+    Score {
         word,
         predicted: format!("onset {predicted_onset}, S/P {predicted_fraction}"),
         observed: format!("onset {}, S/P {observed_fraction}", seconds(numbers.t_onset)),
@@ -263,7 +263,7 @@ impl Notebook {
         let measured = self.measured(&answer.by).map(|(at, _)| at);
         let in_force = measured.and_then(|at| self.in_force(answer.prediction, at)).or(named);
         let outcome = match (&answer.by, in_force.and_then(|p| p.figure.as_ref())) {
-            (AnsweredBy::Open(reason), _) => Outcome {
+            (AnsweredBy::Open(reason), _) => Score {
                 word: Word::Open,
                 predicted: String::new(),
                 observed: String::new(),
@@ -273,7 +273,7 @@ impl Notebook {
             (by, None) => {
                 let observed = self.observed(by);
                 let text = format!("{observed}; no figure was committed, so there is nothing to score");
-                Outcome { word: Word::Unscored, predicted: String::new(), observed, text }
+                Score { word: Word::Unscored, predicted: String::new(), observed, text }
             }
         };
         Scored { answer, in_force, outcome }
@@ -306,18 +306,18 @@ impl Notebook {
         if self.lock_of(p).is_some() { "not answered yet".to_owned() } else { String::new() }
     }
 
-    fn score_row(&self, figure: &Committed, by: &AnsweredBy) -> Outcome {
+    fn score_row(&self, figure: &Committed, by: &AnsweredBy) -> Score {
         // A row the report leaves out answers nothing (S17, A18, N5).
         if let Some(why) = self.left_out(by) {
             let text = format!("unresolvable ({why}, so it answers nothing)");
-            return Outcome {
+            return Score {
                 word: Word::Unresolvable,
                 predicted: figure.to_string(),
                 observed: self.observed(by),
                 text,
             };
         }
-        let missing = || Outcome {
+        let missing = || Score {
             word: Word::Unresolvable,
             predicted: figure.to_string(),
             observed: String::new(),

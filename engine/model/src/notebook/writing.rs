@@ -45,7 +45,9 @@ pub struct Writing {
     /// The citations table, in the order written.
     pub citations: Vec<Citation>,
     /// Deadlines for the placement table, by workload.
-    pub placement: Vec<Budget>,
+    /// Saved under its first name, so notebooks read the same both ways.
+    #[serde(rename = "placement")]
+    pub deadlines: Vec<Budget>,
     /// Parts the student marked not part of this submission (SPEC A16), by
     /// document, then by prompt ([`WHOLE_DOCUMENT`] for the whole
     /// document); each keeps its reason, which the document prints.
@@ -146,13 +148,13 @@ impl Writing {
         Ok(self.citations.len())
     }
 
-    /// Sets the placement deadlines; each must be a positive, finite number.
-    pub fn set_placement(&mut self, budgets: Vec<Budget>) -> Result<(), NotebookError> {
+    /// Sets the D6 deadlines; each must be a positive, finite number.
+    pub fn set_deadlines(&mut self, budgets: Vec<Budget>) -> Result<(), NotebookError> {
         let positive = |v: f64| v.is_finite() && v > 0.0;
         if let Some(b) = budgets.iter().find(|b| !positive(b.deadline_ms) || !b.rate_per_s.is_none_or(positive)) {
             return Err(NotebookError::BadBudget(b.workload.clone()));
         }
-        self.placement = budgets;
+        self.deadlines = budgets;
         Ok(())
     }
 

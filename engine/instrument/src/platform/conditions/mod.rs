@@ -22,7 +22,7 @@ use crate::platform::machine::{Machine, Reading};
 
 /// Reads everything this OS offers now.
 pub fn read() -> Machine {
-    native::read(blank(super::counters::probe(), super::placement::probe()))
+    native::read(blank(super::counters::probe(), super::pinning::probe()))
 }
 
 // Here rather than beside `Machine`, so the machine's facts need not know

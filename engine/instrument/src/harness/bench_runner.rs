@@ -37,7 +37,7 @@ pub struct Progress {
 
 /// What the engine reports.
 #[derive(Debug)]
-pub enum EngineEvent {
+pub enum BenchEvent {
     /// A benchmark started.
     Started {
         /// Trials planned.
@@ -53,7 +53,7 @@ pub enum EngineEvent {
     Failed(BenchError),
 }
 
-/// Why [`Engine::try_start`] did not queue a benchmark.
+/// Why [`BenchRunner::try_start`] did not queue a benchmark.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {
     /// The command queue is full; the engine still runs, so a later try may succeed.
@@ -83,14 +83,14 @@ enum Command {
 
 /// Handle to the engine thread. Dropping it cancels any benchmark in
 /// flight and joins the thread.
-pub struct Engine {
+pub struct BenchRunner {
     commands: SyncSender<Command>,
-    events: Receiver<EngineEvent>,
+    events: Receiver<BenchEvent>,
     cancel: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
 
-impl Engine {
+impl BenchRunner {
     /// Starts the engine thread. `waker` is called after each event is
     /// queued (the command line passes nothing).
     pub fn spawn(waker: impl Fn() + Send + Sync + 'static) -> std::io::Result<Self> {
@@ -108,7 +108,7 @@ impl Engine {
 
     fn spawn_for(face: Caller, waker: impl Fn(Wake) + Send + Sync + 'static) -> std::io::Result<Self> {
         let (commands, inbox) = sync_channel::<Command>(16);
-        let (outbox, events) = sync_channel::<EngineEvent>(EVENT_CAPACITY);
+        let (outbox, events) = sync_channel::<BenchEvent>(EVENT_CAPACITY);
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
         let thread = std::thread::Builder::new().name("vernier-engine".into()).spawn(move || {
@@ -119,7 +119,7 @@ impl Engine {
     }
 
     /// Starts a benchmark (queued behind any in flight), waiting for room
-    /// in the queue. A stopped engine is seen on [`Engine::events`], which
+    /// in the queue. A stopped engine is seen on [`BenchRunner::events`], which
     /// then reports the channel disconnected.
     pub fn start(&self, spec: BenchSpec) {
         self.cancel.store(false, Ordering::Relaxed);
@@ -144,18 +144,18 @@ impl Engine {
     }
 
     /// A handle on the cancel flag, for a signal handler: setting it does
-    /// what [`Engine::cancel`] does.
+    /// what [`BenchRunner::cancel`] does.
     pub fn cancel_token(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.cancel)
     }
 
     /// The event stream.
-    pub fn events(&self) -> &Receiver<EngineEvent> {
+    pub fn events(&self) -> &Receiver<BenchEvent> {
         &self.events
     }
 }
 
-impl Drop for Engine {
+impl Drop for BenchRunner {
     fn drop(&mut self) {
         self.cancel.store(true, Ordering::Relaxed);
         let _ = self.commands.send(Command::Shutdown);
@@ -167,7 +167,7 @@ impl Drop for Engine {
 
 fn serve(
     inbox: &Receiver<Command>,
-    outbox: &SyncSender<EngineEvent>,
+    outbox: &SyncSender<BenchEvent>,
     cancel: &Arc<AtomicBool>,
     waker: &Arc<dyn Fn(Wake) + Send + Sync>,
     face: Caller,
@@ -177,7 +177,7 @@ fn serve(
             settle(cancel);
         }
         let total = schedule_total(&spec);
-        let _ = outbox.try_send(EngineEvent::Started { total });
+        let _ = outbox.try_send(BenchEvent::Started { total });
         waker(Wake::Progress);
         let started = Instant::now();
         let flag = Arc::clone(cancel);
@@ -195,7 +195,7 @@ fn serve(
                     * u32::try_from(left).unwrap_or(u32::MAX);
                 let progress = Progress { done, total: total.max(done), elapsed, remaining };
                 // Never block the timed loop: a full queue drops a progress event.
-                match events.try_send(EngineEvent::Trial(*t, progress)) {
+                match events.try_send(BenchEvent::Trial(*t, progress)) {
                     // The owner decides how soon to look (a window: at its
                     // own slow pace while the run lasts).
                     Ok(()) => wake(Wake::Progress),
@@ -206,7 +206,7 @@ fn serve(
             let (said, woken) = (events.clone(), Arc::clone(&wake));
             let mut on_built = |report: &str| {
                 // Said before the trials start: waiting for room here delays no trial.
-                if said.send(EngineEvent::Built(report.to_owned())).is_ok() {
+                if said.send(BenchEvent::Built(report.to_owned())).is_ok() {
                     woken(Wake::Progress);
                 }
             };
@@ -214,11 +214,11 @@ fn serve(
         });
         let last = match worker {
             Ok(handle) => match handle.join() {
-                Ok(Ok(result)) => EngineEvent::Finished(Box::new(result)),
-                Ok(Err(e)) => EngineEvent::Failed(e),
-                Err(_) => EngineEvent::Failed(BenchError::Invalid("the benchmark thread panicked".into())),
+                Ok(Ok(result)) => BenchEvent::Finished(Box::new(result)),
+                Ok(Err(e)) => BenchEvent::Failed(e),
+                Err(_) => BenchEvent::Failed(BenchError::Invalid("the benchmark thread panicked".into())),
             },
-            Err(e) => EngineEvent::Failed(BenchError::Io(e)),
+            Err(e) => BenchEvent::Failed(BenchError::Io(e)),
         };
         // The final event must arrive: wait for room if the reader is behind.
         if outbox.send(last).is_err() {

@@ -13,7 +13,7 @@ use vernier_engine::import::MAX_IMPORT_BYTES;
 use vernier_engine::notebook::Budget;
 
 use super::notebook_cmds::change;
-use super::{Failure, Outcome, table};
+use super::{CommandResult, Failure, table};
 
 /// `vernier placement`.
 #[derive(Debug, Args)]
@@ -33,7 +33,7 @@ pub struct PlacementArgs {
     notebook: Option<PathBuf>,
 }
 
-pub fn placement(args: &PlacementArgs) -> Outcome {
+pub fn placement(args: &PlacementArgs) -> CommandResult {
     let text = match &args.file {
         Some(path) => {
             bounded::read_text_bounded(path, MAX_IMPORT_BYTES, "a placement table").map_err(Failure::input)?
@@ -66,7 +66,7 @@ pub fn placement(args: &PlacementArgs) -> Outcome {
             .map(|(w, &deadline_ms)| Budget { workload: w.clone(), deadline_ms, rate_per_s: rates.get(w).copied() })
             .collect();
         return change(dir, |nb| {
-            nb.set_placement(kept.clone()).map(|()| "kept in the notebook for placement-decision.docx".to_owned())
+            nb.set_deadlines(kept.clone()).map(|()| "kept in the notebook for placement-decision.docx".to_owned())
         });
     }
     Ok(0)
