@@ -4,7 +4,7 @@ use std::io::Read as _;
 
 use calamine::{Data, Reader, Xlsx};
 use vernier_engine::documents::blocks::Block;
-use vernier_engine::documents::measurements::{Column, Layout};
+use vernier_engine::documents::measurements::{Layout, SheetColumn};
 use vernier_engine::documents::{self, Attachments, measurements};
 use vernier_engine::notebook::Document;
 use vernier_engine::notebook::{Budget, Citation, Run, RunColumn, Tag};
@@ -192,7 +192,7 @@ fn a_column_added_to_the_layout_lands_in_its_place_in_the_workbook() {
     let before = runs_sheet(&measurements::write(&nb).expect("workbook"));
     let mut layout = Layout::default();
     let at = layout.runs.position(RunColumn::Median.header()).expect("a Median column") + 1;
-    layout.runs.columns.insert(at, Column::number("Median (µs)", |r: &Run| r.measurement.summary.median * 1e3));
+    layout.runs.columns.insert(at, SheetColumn::number("Median (µs)", |r: &Run| r.measurement.summary.median * 1e3));
     let after = runs_sheet(&measurements::write_with(&nb, &layout).expect("workbook"));
 
     assert_eq!(after[0][at], Data::String("Median (µs)".into()));

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use vernier_engine::harness::{BenchEvent, BenchRunner, BenchSpec, Refused, Subject, raw, record};
+use vernier_engine::harness::{BenchEvent, BenchRunner, BenchSpec, NotQueued, Subject, raw, record};
 use vernier_engine::notebook::Document;
 use vernier_engine::notebook::{KernelKind, KernelSpec};
 use vernier_engine::notebook::{WarmupPolicy, store};
@@ -99,7 +99,7 @@ fn a_stopped_engine_refuses_work() {
         }
     }
     assert!(saw_disconnect, "the event stream reports the dead thread");
-    assert_eq!(engine.try_start(BenchSpec::new(vec![command(&["true"])])), Err(Refused::Stopped));
+    assert_eq!(engine.try_start(BenchSpec::new(vec![command(&["true"])])), Err(NotQueued::Stopped));
 }
 
 // SPEC N6, N3: recording writes the raw file once, keeps its hash, and adds

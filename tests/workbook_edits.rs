@@ -3,7 +3,7 @@
 
 use std::io::Read as _;
 
-use vernier_engine::documents::edits::{Change, Value, Written};
+use vernier_engine::documents::edits::{SheetChange, Value, Written};
 use vernier_engine::documents::measurements::{self, EMBED_SHEET};
 
 use crate::util::saved_notebook;
@@ -144,7 +144,9 @@ fn a_first_layout_workbook_is_compared_by_its_own_layout() {
     ambient[1] = Value::Text("21 °C".into());
     let own = measurements::read_own(&book(&edited, &text, None), "old.xlsx").expect("reads");
     assert_eq!(own.edits.len(), 1, "{:?}", own.edits);
-    assert!(matches!(&own.edits[0].change, Change::Cell { column, new, .. } if column == "Value" && new == "21 °C"));
+    assert!(
+        matches!(&own.edits[0].change, SheetChange::Cell { column, new, .. } if column == "Value" && new == "21 °C")
+    );
 }
 
 // SPEC N12: every number re-saved at 15 significant digits, as LibreOffice

@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::compare::unit_scale;
-use crate::consent::{Gate, Kept};
+use crate::consent::{Gate, KeptFiles};
 use crate::display::{inert, quote_argv};
 use crate::harness::{self, BenchResult, BenchSpec, RowsAdded, Subject};
 use crate::notebook::{ConditionName, Conditions, Notebook, RawFile, Run, Tag, WarmupPolicy};
@@ -259,7 +259,7 @@ impl Extension {
             })
             .collect();
         // What each row keeps of the files it ran vouches for its command.
-        let kept: Vec<Kept> = arms.iter().map(|(r, _)| Kept::of(&r.measurement.conditions)).collect();
+        let kept: Vec<KeptFiles> = arms.iter().map(|(r, _)| KeptFiles::of(&r.measurement.conditions)).collect();
         Ok(Self { run, before, gate: Gate::new(spec, &kept), origins })
     }
 

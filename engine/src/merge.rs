@@ -17,7 +17,7 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 
 use crate::display::inert;
-use crate::documents::edits::{Change, Edit};
+use crate::documents::edits::{SheetChange, SheetEdit};
 use crate::documents::foreign::{self, SheetRun};
 use crate::documents::measurements::{
     OwnWorkbook, PREDICTION_FIGURE, PREDICTION_OUTCOME, PREDICTION_TEXT, TYPED_PREDICTION, TYPED_RUN_COLUMNS,
@@ -41,11 +41,11 @@ pub struct Plan {
     /// later export are new).
     pub source: String,
     /// The edits to take in, each group with what it does.
-    pub take: Vec<(Vec<Edit>, Action)>,
+    pub take: Vec<(Vec<SheetEdit>, Action)>,
     /// Edits the notebook already holds (the workbook was merged before).
-    pub already: Vec<Edit>,
+    pub already: Vec<SheetEdit>,
     /// Edits the log's rules forbid, each with why.
-    pub refused: Vec<(Edit, String)>,
+    pub refused: Vec<(SheetEdit, String)>,
 }
 
 /// One change the log's rules allow.
@@ -191,33 +191,33 @@ pub fn plan(workbook: &OwnWorkbook, mine: &Notebook, file: &str) -> Plan {
     let mut seen = Seen::new(mine, &source);
     let theirs = &workbook.notebook;
     // An open prediction's cell edits are taken together, as one rewrite.
-    let mut rewrites: Vec<(usize, Vec<Edit>)> = Vec::new();
+    let mut rewrites: Vec<(usize, Vec<SheetEdit>)> = Vec::new();
     for edit in &workbook.edits {
         let refuse = |why: String| (edit.clone(), why);
         let row = edit.written_row;
         let verdict: Result<Option<Action>, String> = match (edit.sheet.as_str(), &edit.change) {
-            (_, Change::SheetGone) => {
+            (_, SheetChange::SheetGone) => {
                 Err("a sheet of the log was deleted; nothing is deleted (N5), and the next export writes it again"
                     .into())
             }
-            (_, Change::ColumnGone(_)) => {
+            (_, SheetChange::ColumnGone(_)) => {
                 Err("a column of the log was deleted; nothing is deleted (N5), and the next export writes it again"
                     .into())
             }
-            (_, Change::SheetAdded) => {
+            (_, SheetChange::SheetAdded) => {
                 Err("not a sheet of the log: Vernier keeps nothing from it, and the next export does not write it"
                     .into())
             }
-            (_, Change::Deleted(_)) => Err(deleted(edit, theirs)),
+            (_, SheetChange::Deleted(_)) => Err(deleted(edit, theirs)),
             ("Environment", change) => environment(row, change, mine),
-            ("Predictions", Change::Cell { column, .. }) if PREDICTION_OUTCOME.contains(&column.as_str()) => {
+            ("Predictions", SheetChange::Cell { column, .. }) if PREDICTION_OUTCOME.contains(&column.as_str()) => {
                 let named = row.and_then(|i| theirs.predictions().get(i)).map_or_else(String::new, |p| p.label());
                 Err(format!(
                     "the {column} cell of {named} is Vernier's (N14): it is worked out from the rows that answer \
                      the prediction; link one with vernier answer DIR {named} --run N | --comparison C… | --soak S…"
                 ))
             }
-            ("Predictions", Change::Cell { column, .. }) => match row.and_then(|i| theirs.predictions().get(i)) {
+            ("Predictions", SheetChange::Cell { column, .. }) => match row.and_then(|i| theirs.predictions().get(i)) {
                 Some(p) => match mine.prediction(p.number).and_then(|m| mine.lock_of(m).map(|l| (m, l))) {
                     Some((_, lock)) => Err(format!(
                         "P{} is locked ({lock}) (N4): it cannot be edited; amend it in Vernier, which quotes it",
@@ -235,17 +235,19 @@ pub fn plan(workbook: &OwnWorkbook, mine: &Notebook, file: &str) -> Plan {
                 },
                 None => Err("this prediction is not in the notebook".into()),
             },
-            ("Predictions", Change::Added(cells)) => new_prediction(cells).map(|a| seen.unless_taken(a)),
-            ("Runs" | "Soak runs", Change::Cell { column, old, new }) => {
+            ("Predictions", SheetChange::Added(cells)) => new_prediction(cells).map(|a| seen.unless_taken(a)),
+            ("Runs" | "Soak runs", SheetChange::Cell { column, old, new }) => {
                 discard(edit.sheet == "Runs", row, (column, old, new), theirs, mine)
             }
-            ("Runs", Change::Added(cells)) => typed_run(cells, edit.line, file, mine).map(|a| seen.unless_taken(a)),
-            ("Soak runs", Change::Added(_)) => {
+            ("Runs", SheetChange::Added(cells)) => {
+                typed_run(cells, edit.line, file, mine).map(|a| seen.unless_taken(a))
+            }
+            ("Soak runs", SheetChange::Added(_)) => {
                 Err("a soak is recorded from its samples (vernier soak, or import its CSV in Vernier), not typed"
                     .into())
             }
-            ("Notes and anomalies", Change::Added(cells)) => new_note(cells).map(|a| seen.unless_taken(a)),
-            ("Notes and anomalies", Change::Cell { .. }) => {
+            ("Notes and anomalies", SheetChange::Added(cells)) => new_note(cells).map(|a| seen.unless_taken(a)),
+            ("Notes and anomalies", SheetChange::Cell { .. }) => {
                 Err("a note stays as it was written (N5): type a new note below instead".into())
             }
             ("Comparisons" | "Sweeps", _) => {
@@ -308,7 +310,7 @@ impl Seen {
 }
 
 /// Why a deleted row is refused, naming it.
-fn deleted(edit: &Edit, theirs: &Notebook) -> String {
+fn deleted(edit: &SheetEdit, theirs: &Notebook) -> String {
     let row = edit.written_row.unwrap_or_default();
     let named = match edit.sheet.as_str() {
         "Runs" => theirs.runs().get(row).map(|r| format!("run {}", r.number)),
@@ -328,9 +330,9 @@ fn deleted(edit: &Edit, theirs: &Notebook) -> String {
 
 /// An Environment edit: a field's value may change; its name and the
 /// column Vernier fills may not, and no field is added.
-fn environment(row: Option<usize>, change: &Change, mine: &Notebook) -> Result<Option<Action>, String> {
+fn environment(row: Option<usize>, change: &SheetChange, mine: &Notebook) -> Result<Option<Action>, String> {
     match change {
-        Change::Cell { column, old, new } if column == "Value" => {
+        SheetChange::Cell { column, old, new } if column == "Value" => {
             let field = row.and_then(|i| EnvField::ALL.get(i)).ok_or("not one of the Environment's fields")?;
             let now = mine.environment().get(*field);
             if now.trim() == new.trim() {
@@ -348,10 +350,10 @@ fn environment(row: Option<usize>, change: &Change, mine: &Notebook) -> Result<O
                 ))
             }
         }
-        Change::Cell { column, .. } if column == "Field" => {
+        SheetChange::Cell { column, .. } if column == "Field" => {
             Err("the Environment's fields are named by the log (N2); change a field's Value".into())
         }
-        Change::Cell { column, .. } => Err(format!("Vernier writes the {} column", inert(column))),
+        SheetChange::Cell { column, .. } => Err(format!("Vernier writes the {} column", inert(column))),
         _ => Err("the Environment has its ten fields (N2); write anything else as a note".into()),
     }
 }
@@ -401,7 +403,7 @@ fn new_prediction(cells: &[(String, String)]) -> Result<Action, String> {
 
 /// An open prediction's words rewritten in the cells `edits` of written
 /// row `i`.
-fn rewrite(i: usize, edits: &[Edit], theirs: &Notebook, mine: &Notebook) -> Result<Option<Action>, String> {
+fn rewrite(i: usize, edits: &[SheetEdit], theirs: &Notebook, mine: &Notebook) -> Result<Option<Action>, String> {
     let p = theirs.predictions().get(i).ok_or("this prediction is not in the notebook")?;
     let now = mine.prediction(p.number).ok_or("this prediction is not in the notebook")?;
     let mut text = PredictionText {
@@ -411,7 +413,7 @@ fn rewrite(i: usize, edits: &[Edit], theirs: &Notebook, mine: &Notebook) -> Resu
         figure: p.figure.clone(),
     };
     for edit in edits {
-        if let Change::Cell { column, new, .. } = &edit.change {
+        if let SheetChange::Cell { column, new, .. } = &edit.change {
             let slot = match column.as_str() {
                 "Experiment" => &mut text.experiment,
                 "What I predict" => &mut text.predict,
@@ -693,7 +695,7 @@ pub enum MergeError {
     Read(#[from] crate::bounded::ReadError),
     /// The workbook does not open.
     #[error(transparent)]
-    Workbook(#[from] crate::documents::measurements::ReadError),
+    Workbook(#[from] crate::documents::measurements::WorkbookReadError),
     /// The notebook does not load.
     #[error(transparent)]
     Load(#[from] crate::notebook::LoadError),

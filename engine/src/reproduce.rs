@@ -22,13 +22,13 @@ pub use side_by_side::{ArmSide, RatioSide, SideBySide};
 pub use sweep_rerun::{PointByPoint, SweepOriginal};
 pub use verdict::{Judged, MIN_TRIALS, Measured, NOISE_FACTOR, NOISE_FLOOR, RULE, Verdict, judge};
 
-use crate::consent::{Gate, Kept};
+use crate::consent::{Gate, KeptFiles};
 use crate::display::{inert, quote_argv};
-use crate::documents::edits::Edit;
+use crate::documents::edits::SheetEdit;
 use crate::documents::foreign::{Foreign, MAX_TRIALS, MAX_WORKBOOK_BYTES, SheetRun};
-use crate::documents::measurements::{self, Opened, OwnWorkbook, ReadError};
+use crate::documents::measurements::{self, OpenedWorkbook, OwnWorkbook, WorkbookReadError};
 use crate::harness::provenance::Hashes;
-use crate::harness::{BenchSpec, DEFAULT_WARMUP, DEFAULT_WARMUP_TRIALS, Provenance, Subject, recorded_cooldown};
+use crate::harness::{BenchSpec, CommandIdentity, DEFAULT_WARMUP, DEFAULT_WARMUP_TRIALS, Subject, recorded_cooldown};
 use crate::notebook::{Boundary, KernelSpec};
 use crate::notebook::{Condition, ConditionName, LoadError, Notebook, WarmupPolicy, conditions_text, store};
 use crate::notebook::{MetricSpec, OwnFigure, Recipe};
@@ -153,7 +153,7 @@ pub enum OpenError {
     Notebook(#[from] LoadError),
     /// A workbook that does not open.
     #[error(transparent)]
-    Workbook(#[from] ReadError),
+    Workbook(#[from] WorkbookReadError),
 }
 
 impl Log {
@@ -164,8 +164,8 @@ impl Log {
         }
         let bytes = crate::bounded::read_bounded(path, MAX_WORKBOOK_BYTES, "a workbook")?;
         Ok(match measurements::open(&bytes, &path.display().to_string())? {
-            Opened::Vernier(own) => Log::Workbook(own),
-            Opened::Foreign(f) => Log::Foreign(f),
+            OpenedWorkbook::Vernier(own) => Log::Workbook(own),
+            OpenedWorkbook::Foreign(f) => Log::Foreign(f),
         })
     }
 
@@ -219,7 +219,7 @@ impl Log {
     /// The changes made to a workbook Vernier wrote in a spreadsheet (N12):
     /// its visible sheets no longer show what is run, so the plan lists
     /// them as warnings (R2). Empty for a folder or a foreign workbook.
-    pub fn spreadsheet_edits(&self) -> &[Edit] {
+    pub fn spreadsheet_edits(&self) -> &[SheetEdit] {
         match self {
             Log::Workbook(own) => &own.edits,
             _ => &[],
@@ -532,12 +532,12 @@ impl Rerun {
             .zip(&spec.arms)
             .map(|(o, subject)| match subject {
                 Subject::Command { argv, .. } => {
-                    program_checks(&o.conditions, &Provenance::of_cached(argv, hashes).conditions())
+                    program_checks(&o.conditions, &CommandIdentity::of_cached(argv, hashes).conditions())
                 }
                 Subject::Kernel(_) => Vec::new(),
             })
             .collect();
-        let kept: Vec<Kept> = rows.iter().map(|o| Kept::of(&o.conditions)).collect();
+        let kept: Vec<KeptFiles> = rows.iter().map(|o| KeptFiles::of(&o.conditions)).collect();
         Ok(Self {
             gate: Gate::new(BenchSpec { pin: placement.cpu, confined: true, ..spec }, &kept),
             placement,

@@ -13,7 +13,7 @@ use super::{CommandResult, Failure};
 
 /// What the user said on the command line.
 #[derive(Debug, Clone, Copy)]
-pub struct Answer {
+pub struct ConsentFlags {
     /// `--yes`: run what the plan shows.
     pub yes: bool,
     /// `--allow-inline-code`: also when it runs code written in the file.
@@ -28,7 +28,7 @@ pub struct Answer {
 /// code not allowed, the refusal names the finding and the commands (exit
 /// 2). `what` names the run in that refusal: `run 3`, `sweep W1`.
 pub fn ask(
-    answer: Answer,
+    answer: ConsentFlags,
     gate: &Gate,
     what: &str,
     plan: impl FnOnce() -> String,

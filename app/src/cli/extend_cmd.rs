@@ -14,7 +14,7 @@ use vernier_engine::harness;
 use vernier_engine::record_run;
 
 use super::bench_cmds::{record, reserve_raw, run_with_progress};
-use super::confirm::{Answer, ask};
+use super::confirm::{ConsentFlags, ask};
 use super::notebook_cmds::open;
 use super::{Failure, table};
 
@@ -27,7 +27,7 @@ pub fn extend(
     run: u32,
     claim: Option<&str>,
     timeout: Option<Duration>,
-    answer: Answer,
+    answer: ConsentFlags,
 ) -> super::CommandResult {
     let plan = Extension::plan(&open(dir)?, run).map_err(Failure::input)?;
     let claim = plan.claim(claim).map_err(Failure::input)?;

@@ -14,7 +14,7 @@ use chrono::Utc;
 use clap::Args;
 use serde_json::{Value, json};
 use vernier_engine::documents::foreign::{self, MAX_WORKBOOK_BYTES};
-use vernier_engine::documents::measurements::ReadError;
+use vernier_engine::documents::measurements::WorkbookReadError;
 use vernier_engine::merge::{self, MergeError, Merged, Plan};
 
 use super::{CommandResult, Failure};
@@ -49,7 +49,7 @@ pub fn merge(args: &MergeArgs) -> CommandResult {
         vernier_engine::bounded::read_bounded(&args.file, MAX_WORKBOOK_BYTES, "a workbook").map_err(Failure::input)?;
     let file = merge::file_name(&args.file);
     // The engine reads the workbook once, and tells a foreign one apart.
-    let not_vernier = |e: &MergeError| matches!(e, MergeError::Workbook(ReadError::Foreign(_)));
+    let not_vernier = |e: &MergeError| matches!(e, MergeError::Workbook(WorkbookReadError::Foreign(_)));
     let failure = |e: MergeError| match e {
         MergeError::Save(e) => Failure::failed(e),
         MergeError::Raw(e) => Failure::failed(e),

@@ -56,12 +56,12 @@ enum Verb {
         path: PathBuf,
     },
     #[command(flatten)]
-    Command(Command),
+    Command(CliCommand),
 }
 
 /// A command of the command line.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub enum CliCommand {
     /// Create a notebook folder (notebook.ron, raw/, exports/).
     New {
         /// The folder to create.
@@ -200,7 +200,7 @@ pub enum Invocation {
     /// Open the window on this notebook folder or workbook (`None`: the scratch notebook).
     Window(Option<PathBuf>),
     /// Run a command and exit.
-    Command(Box<Command>),
+    Command(Box<CliCommand>),
 }
 
 /// Parses the process's arguments (clap prints usage and exits on bad ones).
@@ -213,41 +213,41 @@ pub fn parse() -> Invocation {
 }
 
 /// Runs a command of the command line.
-pub fn run(command: Command) -> CommandResult {
+pub fn run(command: CliCommand) -> CommandResult {
     interrupt::install();
     match command {
-        Command::New { dir, title } => notebook_cmds::new(&dir, &title),
-        Command::Show { dir, run: Some(n), form, .. } => show::show_run(&dir, n, &form),
-        Command::Show { dir, json, run: None, .. } => show::show(&dir, json),
-        Command::Predict(args) => notebook_cmds::predict(&args),
-        Command::Answer(args) => notebook_cmds::answer(&args),
-        Command::Lock { dir } => notebook_cmds::lock(&dir),
-        Command::Note { dir, text } => notebook_cmds::note(&dir, &text),
-        Command::Discard(args) => notebook_cmds::discard(&args),
-        Command::Set { dir, field, value } => notebook_cmds::set(&dir, &field, &value),
-        Command::SetRun(args) => notebook_cmds::set_run(&args),
-        Command::Stats(args) => stats_cmds::stats(&args),
-        Command::Compare(args) => stats_cmds::compare(&args),
-        Command::Bench(args) => match (args.extend, &args.notebook) {
+        CliCommand::New { dir, title } => notebook_cmds::new(&dir, &title),
+        CliCommand::Show { dir, run: Some(n), form, .. } => show::show_run(&dir, n, &form),
+        CliCommand::Show { dir, json, run: None, .. } => show::show(&dir, json),
+        CliCommand::Predict(args) => notebook_cmds::predict(&args),
+        CliCommand::Answer(args) => notebook_cmds::answer(&args),
+        CliCommand::Lock { dir } => notebook_cmds::lock(&dir),
+        CliCommand::Note { dir, text } => notebook_cmds::note(&dir, &text),
+        CliCommand::Discard(args) => notebook_cmds::discard(&args),
+        CliCommand::Set { dir, field, value } => notebook_cmds::set(&dir, &field, &value),
+        CliCommand::SetRun(args) => notebook_cmds::set_run(&args),
+        CliCommand::Stats(args) => stats_cmds::stats(&args),
+        CliCommand::Compare(args) => stats_cmds::compare(&args),
+        CliCommand::Bench(args) => match (args.extend, &args.notebook) {
             (Some(run), Some(dir)) => {
                 let answer =
-                    confirm::Answer { yes: args.yes, allow_inline_code: args.allow_inline_code, json: args.json };
+                    confirm::ConsentFlags { yes: args.yes, allow_inline_code: args.allow_inline_code, json: args.json };
                 extend_cmd::extend(dir, run, args.claim.as_deref(), args.timeout, answer)
             }
             _ => bench_cmds::bench(&args),
         },
-        Command::Machine { json } => bench_cmds::machine(json),
-        Command::Instrument { json } => bench_cmds::instrument(json),
-        Command::Import(command) => import_cmds::import(&command),
-        Command::Soak(command) => soak_cmds::soak(&command),
-        Command::Placement(args) => placement_table_cmd::placement(&args),
-        Command::Write(args) => writing_cmds::write(&args),
-        Command::Cite(args) => writing_cmds::cite(&args),
-        Command::Reproduce(args) => reproduce_cmd::reproduce(&args),
-        Command::Merge(args) => merge_cmd::merge(&args),
-        Command::Recover(args) => recover_cmd::recover(&args),
-        Command::Audit { dir, exports, json } => audit_cmd::audit(&dir, exports.as_deref(), json),
-        Command::Export { dir, out, force } => export_cmd::export(&dir, out.as_ref(), force),
+        CliCommand::Machine { json } => bench_cmds::machine(json),
+        CliCommand::Instrument { json } => bench_cmds::instrument(json),
+        CliCommand::Import(command) => import_cmds::import(&command),
+        CliCommand::Soak(command) => soak_cmds::soak(&command),
+        CliCommand::Placement(args) => placement_table_cmd::placement(&args),
+        CliCommand::Write(args) => writing_cmds::write(&args),
+        CliCommand::Cite(args) => writing_cmds::cite(&args),
+        CliCommand::Reproduce(args) => reproduce_cmd::reproduce(&args),
+        CliCommand::Merge(args) => merge_cmd::merge(&args),
+        CliCommand::Recover(args) => recover_cmd::recover(&args),
+        CliCommand::Audit { dir, exports, json } => audit_cmd::audit(&dir, exports.as_deref(), json),
+        CliCommand::Export { dir, out, force } => export_cmd::export(&dir, out.as_ref(), force),
     }
 }
 

@@ -14,7 +14,7 @@ use vernier_engine::record_run;
 use vernier_engine::reproduce::{self, ArmSide, Original, Rerun, SideBySide};
 
 use super::bench_cmds::{record, reserve_raw, run_with_progress};
-use super::confirm::{Answer, ask};
+use super::confirm::{ConsentFlags, ask};
 use super::notebook_cmds::{open, open_log};
 use super::{CommandResult, Failure, table};
 
@@ -61,8 +61,8 @@ pub struct ReproduceArgs {
 
 impl ReproduceArgs {
     /// What was answered to the plan (N13).
-    fn answer(&self) -> Answer {
-        Answer { yes: self.yes, allow_inline_code: self.allow_inline_code, json: self.json }
+    fn answer(&self) -> ConsentFlags {
+        ConsentFlags { yes: self.yes, allow_inline_code: self.allow_inline_code, json: self.json }
     }
 }
 

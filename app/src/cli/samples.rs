@@ -24,7 +24,7 @@ pub struct Sample {
 /// of numbers: its `ns` column mixes warm-up trials, failed trials and both
 /// arms of a comparison, so one summary of it would be false.
 #[derive(Debug)]
-pub struct RawTrials {
+pub struct RawSamples {
     /// Every trial, in order.
     pub trials: Vec<TrialRecord>,
     /// The arms' units the file states reliably.
@@ -41,7 +41,7 @@ pub enum Input {
     /// Numbers, as [`read_sample`] reads them.
     Numbers(Sample),
     /// A raw trial file, read without `--column` or with `--column ns`.
-    Raw(RawTrials),
+    Raw(RawSamples),
 }
 
 /// Like [`read_sample`], but a raw trial file (recognised by its header,
@@ -55,7 +55,7 @@ pub fn read_input(path: &str, column: Option<&str>) -> Result<Input, Failure> {
         if trials.is_empty() {
             return Err(Failure::input(anyhow!("no trials in {source}")));
         }
-        return Ok(Input::Raw(RawTrials { trials, units: raw::units(&text), figures, source }));
+        return Ok(Input::Raw(RawSamples { trials, units: raw::units(&text), figures, source }));
     }
     parse_sample(&text, source, column).map(Input::Numbers)
 }

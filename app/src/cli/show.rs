@@ -10,7 +10,7 @@ use vernier_engine::notebook::{
 };
 
 use vernier_engine::display::{inert, quote_argv};
-use vernier_engine::documents::edits::Edit;
+use vernier_engine::documents::edits::SheetEdit;
 use vernier_engine::documents::foreign::Foreign;
 use vernier_engine::notebook::store;
 
@@ -62,7 +62,7 @@ pub(super) fn pending_names(dir: &Path) -> serde_json::Value {
 
 /// What was changed in a spreadsheet in a workbook Vernier wrote (N12):
 /// every edit, cell by cell, and how to take them in.
-fn spreadsheet_text(edits: &[Edit], problems: &[String], path: &Path) -> String {
+fn spreadsheet_text(edits: &[SheetEdit], problems: &[String], path: &Path) -> String {
     let mut out = String::new();
     if edits.is_empty() && problems.is_empty() {
         let _ = writeln!(out, "## Edits made in a spreadsheet\nnone: the workbook shows what Vernier wrote");

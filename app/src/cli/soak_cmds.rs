@@ -25,7 +25,7 @@ pub enum SoakCommand {
     /// The six numbers of a soak file, and the course tool's view of it.
     Analyze(AnalyzeArgs),
     /// Two soak files number by number.
-    Compare(CompareArgs),
+    Compare(SoakCompareArgs),
 }
 
 /// Analysis thresholds (defaults per SPEC T1).
@@ -115,7 +115,7 @@ pub struct AnalyzeArgs {
 
 /// `vernier soak compare`.
 #[derive(Debug, Args)]
-pub struct CompareArgs {
+pub struct SoakCompareArgs {
     /// Soak A.
     a: PathBuf,
     /// Soak B.
@@ -238,7 +238,7 @@ fn print_six(a: &Analysis, view: &str) {
     }
 }
 
-fn compare(args: &CompareArgs) -> CommandResult {
+fn compare(args: &SoakCompareArgs) -> CommandResult {
     let th = args.thresholds.thresholds();
     let a = analysed(&load(&args.a)?, &th)?;
     let b = analysed(&load(&args.b)?, &th)?;

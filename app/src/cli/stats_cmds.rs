@@ -7,7 +7,7 @@ use vernier_engine::harness::{TrialRecord, TrialStatus, raw};
 use vernier_engine::stats::units::{DisplayUnit, Figures};
 use vernier_engine::stats::{self, Comparison, Spread, Summary, format_percent, format_percent_change, format_plain};
 
-use super::samples::{Input, RawTrials, Sample, read_input, read_sample};
+use super::samples::{Input, RawSamples, Sample, read_input, read_sample};
 use super::{CommandResult, Failure};
 
 /// `vernier stats`.
@@ -168,7 +168,7 @@ struct RawArm {
 }
 
 impl RawArm {
-    fn of(raw: &RawTrials) -> Vec<Self> {
+    fn of(raw: &RawSamples) -> Vec<Self> {
         let mut arms: Vec<usize> = raw.trials.iter().map(|t| t.arm).collect();
         arms.sort_unstable();
         arms.dedup();
@@ -214,7 +214,7 @@ impl RawArm {
 
 /// `stats` of a raw trial file: one summary per arm, the warm-up and the
 /// failed trials listed apart and never in the summary.
-fn raw_stats(raw: &RawTrials, json_output: bool) {
+fn raw_stats(raw: &RawSamples, json_output: bool) {
     let arms = RawArm::of(raw);
     if json_output {
         let objects: Vec<Value> = arms

@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText};
 use vernier_engine::extend::{Claim, Extension};
-use vernier_engine::harness::{BenchRunner, BenchSpec, Refused, Wake, raw::Reserved};
+use vernier_engine::harness::{BenchRunner, BenchSpec, NotQueued, Wake, raw::Reserved};
 use vernier_engine::notebook::pending::Edit;
 use vernier_engine::notebook::{Document, EnvField, IntegrityFinding, Notebook, PredictionText, store};
 use vernier_engine::record_run::Reservation;
@@ -1134,12 +1134,12 @@ impl VernierApp {
         self.measure.reserved = Some(raw);
         match engine.try_start(spec) {
             Ok(()) => {}
-            Err(Refused::Busy) => {
+            Err(NotQueued::Busy) => {
                 self.not_started(
                     "the engine is still busy with the previous run; start again when it finishes".to_owned(),
                 );
             }
-            Err(Refused::Stopped) => self.engine_stopped(),
+            Err(NotQueued::Stopped) => self.engine_stopped(),
         }
     }
 

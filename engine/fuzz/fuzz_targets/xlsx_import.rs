@@ -8,19 +8,19 @@
 mod plan_checks;
 
 use libfuzzer_sys::fuzz_target;
-use vernier_engine::documents::measurements::{self, Opened};
+use vernier_engine::documents::measurements::{self, OpenedWorkbook};
 use vernier_engine::reproduce::Original;
 
 fuzz_target!(|data: &[u8]| {
     match measurements::open(data, "fuzz.xlsx") {
-        Ok(Opened::Foreign(f)) => {
+        Ok(OpenedWorkbook::Foreign(f)) => {
             for run in &f.runs {
                 if let Ok(o) = Original::from_sheet(&f.runs, run.number) {
                     let _ = (o.runs(), o.trials_text(), o.arms().len(), o.figures());
                 }
             }
         }
-        Ok(Opened::Vernier(own)) => {
+        Ok(OpenedWorkbook::Vernier(own)) => {
             let nb = &own.notebook;
             for run in nb.runs() {
                 if let Ok(o) = Original::from_notebook(nb, run.number) {

@@ -332,7 +332,7 @@ fn spreadsheet_edits(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fi
     };
     // What a merge already took in is in the log; the rest is not.
     let plan = crate::merge::plan(&own, nb, WORKBOOK);
-    let pending: Vec<&documents::edits::Edit> =
+    let pending: Vec<&documents::edits::SheetEdit> =
         plan.take.iter().flat_map(|(edits, _)| edits).chain(plan.refused.iter().map(|(edit, _)| edit)).collect();
     if pending.is_empty() {
         return;

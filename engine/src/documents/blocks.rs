@@ -9,7 +9,7 @@ use crate::display::{inert_multiline, inert_prose};
 
 /// A run of text, bold or not.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Run {
+pub struct TextRun {
     /// The text.
     pub text: String,
     /// Bold.
@@ -20,11 +20,11 @@ pub struct Run {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Block {
     /// A heading of level 1–3.
-    Heading(u8, Vec<Run>),
+    Heading(u8, Vec<TextRun>),
     /// A paragraph.
-    Paragraph(Vec<Run>),
+    Paragraph(Vec<TextRun>),
     /// One bullet item.
-    Bullet(Vec<Run>),
+    Bullet(Vec<TextRun>),
     /// A table; the first row is the header.
     Table(Vec<Vec<String>>),
     /// A chart (SPEC D5).
@@ -42,16 +42,16 @@ pub fn parse_template(
     insert: &dyn Fn(&str) -> Option<Vec<Block>>,
 ) -> Vec<Block> {
     let mut blocks = Vec::new();
-    let mut runs: Vec<Run> = Vec::new();
+    let mut runs: Vec<TextRun> = Vec::new();
     let mut bold = false;
     let mut rows: Vec<Vec<String>> = Vec::new();
     let mut cell = String::new();
     let mut in_table = false;
-    let push_text = |runs: &mut Vec<Run>, text: &str, bold: bool| {
+    let push_text = |runs: &mut Vec<TextRun>, text: &str, bold: bool| {
         let text = substitute(text, fill);
         match runs.last_mut() {
             Some(last) if last.bold == bold => last.text.push_str(&text),
-            _ => runs.push(Run { text, bold }),
+            _ => runs.push(TextRun { text, bold }),
         }
     };
     for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
@@ -153,7 +153,7 @@ fn substitute(text: &str, fill: &dyn Fn(&str) -> String) -> String {
 /// must not carry a terminal's control sequences, and an answer in Persian
 /// keeps its joiners.
 pub fn to_text(blocks: &[Block]) -> String {
-    let line = |runs: &[Run]| runs.iter().map(|r| inert_multiline(&r.text)).collect::<String>();
+    let line = |runs: &[TextRun]| runs.iter().map(|r| inert_multiline(&r.text)).collect::<String>();
     let mut out = String::new();
     for block in blocks {
         match block {
@@ -188,8 +188,8 @@ mod tests {
     #[test]
     fn plain_text_is_inert() {
         let blocks = vec![
-            Block::Heading(1, vec![Run { text: "T\x1b]0;pwned\x07".into(), bold: false }]),
-            Block::Paragraph(vec![Run { text: "model\x1b[31mX\u{202e}Y\u{9b}Z\nsecond line".into(), bold: false }]),
+            Block::Heading(1, vec![TextRun { text: "T\x1b]0;pwned\x07".into(), bold: false }]),
+            Block::Paragraph(vec![TextRun { text: "model\x1b[31mX\u{202e}Y\u{9b}Z\nsecond line".into(), bold: false }]),
             Block::Table(vec![vec!["a\x1b".into(), "b".into()]]),
         ];
         let text = to_text(&blocks);
@@ -205,7 +205,7 @@ mod tests {
         let persian = "\u{645}\u{6cc}\u{200c}\u{62e}\u{648}\u{627}\u{647}\u{645}";
         let family = "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}";
         let blocks = vec![
-            Block::Paragraph(vec![Run { text: format!("{persian} {family}"), bold: false }]),
+            Block::Paragraph(vec![TextRun { text: format!("{persian} {family}"), bold: false }]),
             Block::Table(vec![vec![persian.into(), "b\u{200d}".into()]]),
         ];
         let text = to_text(&blocks);
@@ -226,7 +226,7 @@ mod tests {
         assert!(matches!(&blocks[0], Block::Heading(1, r) if r[0].text == "Title <name>"));
         match &blocks[1] {
             Block::Paragraph(runs) => {
-                assert_eq!(runs[0], Run { text: "Machine:".into(), bold: true });
+                assert_eq!(runs[0], TextRun { text: "Machine:".into(), bold: true });
                 assert!(runs[1].text.contains("# not a heading"));
             }
             other => panic!("{other:?}"),

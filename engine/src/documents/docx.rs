@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::io::Write as _;
 
-use super::blocks::{Block, Run};
+use super::blocks::{Block, TextRun};
 use super::chart::Picture;
 
 /// Writes `blocks` as the bytes of a `.docx` file.
@@ -63,7 +63,7 @@ pub fn write(title: &str, blocks: &[Block]) -> Result<Vec<u8>, zip::result::ZipE
     Ok(zip.finish()?.into_inner())
 }
 
-fn paragraph(out: &mut String, style: Option<&str>, bullet: bool, runs: &[Run]) {
+fn paragraph(out: &mut String, style: Option<&str>, bullet: bool, runs: &[TextRun]) {
     out.push_str("<w:p>");
     if style.is_some() || bullet {
         out.push_str("<w:pPr>");
@@ -127,7 +127,7 @@ fn table(out: &mut String, rows: &[Vec<String>]) {
         for k in 0..columns {
             let text = row.get(k).map_or("", String::as_str);
             out.push_str("<w:tc><w:tcPr><w:tcW w:w=\"0\" w:type=\"auto\"/></w:tcPr>");
-            paragraph(out, Some("TableText"), false, &[Run { text: text.to_owned(), bold: i == 0 }]);
+            paragraph(out, Some("TableText"), false, &[TextRun { text: text.to_owned(), bold: i == 0 }]);
             out.push_str("</w:tc>");
         }
         out.push_str("</w:tr>");

@@ -113,7 +113,7 @@ impl From<&Written> for Visible {
 
 /// A change made in a spreadsheet, where it was made.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Edit {
+pub struct SheetEdit {
     /// The sheet.
     pub sheet: String,
     /// The row as a spreadsheet shows it now (1 is the header); for a
@@ -125,12 +125,12 @@ pub struct Edit {
     /// The row's key as written or typed (`2`, `Ambient`), for reading.
     pub key: String,
     /// What changed.
-    pub change: Change,
+    pub change: SheetChange,
 }
 
-/// What an [`Edit`] changed.
+/// What an [`SheetEdit`] changed.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Change {
+pub enum SheetChange {
     /// A cell of a written row: its column's header, the value Vernier
     /// wrote and the one there now (`""` for none).
     Cell {
@@ -153,7 +153,7 @@ pub enum Change {
     SheetAdded,
 }
 
-impl std::fmt::Display for Edit {
+impl std::fmt::Display for SheetEdit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let quote = |t: &str| format!("“{}”", crate::display::inert(t));
         let key = if self.key.is_empty() { String::new() } else { format!(" ({})", crate::display::inert(&self.key)) };
@@ -166,21 +166,21 @@ impl std::fmt::Display for Edit {
                 .join(", ")
         };
         match &self.change {
-            Change::Cell { column, old, new } => {
+            SheetChange::Cell { column, old, new } => {
                 write!(f, "{place}, {}: {} → {}", crate::display::inert(column), quote(old), quote(new))
             }
-            Change::Added(c) => write!(f, "{place}: a new row: {}", cells(c)),
-            Change::Deleted(c) => {
+            SheetChange::Added(c) => write!(f, "{place}: a new row: {}", cells(c)),
+            SheetChange::Deleted(c) => {
                 // The first cells name the row; the rest stay in the log.
                 let more = if c.len() > DELETED_CELLS_SHOWN { ", …" } else { "" };
                 let shown = &c[..c.len().min(DELETED_CELLS_SHOWN)];
                 write!(f, "{place}: the row is gone (it held {}{more})", cells(shown))
             }
-            Change::ColumnGone(column) => {
+            SheetChange::ColumnGone(column) => {
                 write!(f, "{}: the column {} is gone", crate::display::inert(&self.sheet), quote(column))
             }
-            Change::SheetGone => write!(f, "the sheet {} is gone", quote(&self.sheet)),
-            Change::SheetAdded => write!(f, "a sheet Vernier did not write: {}", quote(&self.sheet)),
+            SheetChange::SheetGone => write!(f, "the sheet {} is gone", quote(&self.sheet)),
+            SheetChange::SheetAdded => write!(f, "a sheet Vernier did not write: {}", quote(&self.sheet)),
         }
     }
 }
@@ -200,29 +200,29 @@ pub(super) fn key_column(sheet: &str) -> &'static str {
 
 /// Every edit that turns the `written` sheets into the `visible` ones, in
 /// the written sheets' order, then sheets Vernier did not write.
-pub fn compare(written: &[Written], visible: &[Visible]) -> Vec<Edit> {
+pub fn compare(written: &[Written], visible: &[Visible]) -> Vec<SheetEdit> {
     let mut edits = Vec::new();
     for w in written {
         match visible.iter().find(|v| v.name == w.name) {
             Some(v) => compare_sheet(w, v, &mut edits),
-            None => edits.push(Edit {
+            None => edits.push(SheetEdit {
                 sheet: w.name.clone(),
                 line: 1,
                 written_row: None,
                 key: String::new(),
-                change: Change::SheetGone,
+                change: SheetChange::SheetGone,
             }),
         }
     }
     for v in visible.iter().filter(|v| !written.iter().any(|w| w.name == v.name)) {
         // A sheet the student added and left empty changes nothing.
         if !v.headers.iter().all(|h| h.trim().is_empty()) || !v.rows.is_empty() {
-            edits.push(Edit {
+            edits.push(SheetEdit {
                 sheet: v.name.clone(),
                 line: 1,
                 written_row: None,
                 key: String::new(),
-                change: Change::SheetAdded,
+                change: SheetChange::SheetAdded,
             });
         }
     }
@@ -230,18 +230,18 @@ pub fn compare(written: &[Written], visible: &[Visible]) -> Vec<Edit> {
 }
 
 /// The edits of one sheet; see [`compare`].
-fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<Edit>) {
+fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<SheetEdit>) {
     let header = |name: &str| v.headers.iter().position(|h| h.trim() == name);
     // Each written column's place now, if its header is still there.
     let places: Vec<Option<usize>> = w.headers.iter().map(|h| header(h)).collect();
     for (h, place) in w.headers.iter().zip(&places) {
         if place.is_none() && !h.is_empty() {
-            edits.push(Edit {
+            edits.push(SheetEdit {
                 sheet: w.name.clone(),
                 line: 1,
                 written_row: None,
                 key: String::new(),
-                change: Change::ColumnGone(h.clone()),
+                change: SheetChange::ColumnGone(h.clone()),
             });
         }
     }
@@ -284,23 +284,23 @@ fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<Edit>) {
     for (i, row) in w.rows.iter().enumerate() {
         let Some(j) = matched[i] else {
             let cells = w.headers.iter().enumerate().map(|(k, h)| (h.clone(), at(row, k).text()));
-            edits.push(Edit {
+            edits.push(SheetEdit {
                 sheet: w.name.clone(),
                 line: i as u32 + 2,
                 written_row: Some(i),
                 key: key_text(written_key(row)),
-                change: Change::Deleted(cells.filter(|(_, v)| !v.trim().is_empty()).collect()),
+                change: SheetChange::Deleted(cells.filter(|(_, v)| !v.trim().is_empty()).collect()),
             });
             continue;
         };
         let (line, cells) = &v.rows[j];
         let mut changed = |column: &str, old: &Value, new: &Value| {
-            edits.push(Edit {
+            edits.push(SheetEdit {
                 sheet: w.name.clone(),
                 line: *line,
                 written_row: Some(i),
                 key: key_text(written_key(row)),
-                change: Change::Cell { column: column.to_owned(), old: old.text(), new: new.text() },
+                change: SheetChange::Cell { column: column.to_owned(), old: old.text(), new: new.text() },
             });
         };
         for (k, place) in places.iter().enumerate() {
@@ -332,12 +332,12 @@ fn compare_sheet(w: &Written, v: &Visible, edits: &mut Vec<Edit>) {
         if typed.is_empty() {
             continue;
         }
-        edits.push(Edit {
+        edits.push(SheetEdit {
             sheet: w.name.clone(),
             line: *line,
             written_row: None,
             key: key_text(Some(visible_key(cells))),
-            change: Change::Added(typed),
+            change: SheetChange::Added(typed),
         });
     }
 }
@@ -497,8 +497,8 @@ mod tests {
         }
         let extra = Visible { name: "Mine".into(), headers: vec!["x".into()], rows: vec![] };
         let edits = compare(std::slice::from_ref(&w), &[v, extra]);
-        assert!(matches!(&edits[0].change, Change::ColumnGone(c) if c == "Note"), "{edits:?}");
-        assert!(matches!(edits[1].change, Change::SheetAdded));
-        assert!(matches!(compare(&[w], &[])[0].change, Change::SheetGone));
+        assert!(matches!(&edits[0].change, SheetChange::ColumnGone(c) if c == "Note"), "{edits:?}");
+        assert!(matches!(edits[1].change, SheetChange::SheetAdded));
+        assert!(matches!(compare(&[w], &[])[0].change, SheetChange::SheetGone));
     }
 }

@@ -7,7 +7,7 @@ use std::io::Cursor;
 
 use calamine::{Data, Reader, Xlsx};
 
-use super::sheet::Sheet;
+use super::sheet::SheetCells;
 
 use crate::notebook::{Condition, ConditionName, RUN_COLUMNS, RunColumn, plausible};
 
@@ -162,13 +162,13 @@ pub enum RunRowError {
 /// reader runs behind `catch_unwind`: a hostile file can make it panic.
 pub fn read(bytes: &[u8]) -> Result<Foreign, ForeignError> {
     check_package(bytes)?;
-    let sheets = std::panic::catch_unwind(|| -> Result<Vec<(String, Sheet)>, calamine::XlsxError> {
+    let sheets = std::panic::catch_unwind(|| -> Result<Vec<(String, SheetCells)>, calamine::XlsxError> {
         let mut book: Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes))?;
         let mut sheets = Vec::new();
         for name in book.sheet_names() {
             let wanted = ["Environment", "Predictions", "Runs", "Notes and anomalies"];
             if wanted.iter().any(|w| w.eq_ignore_ascii_case(name.trim())) {
-                sheets.push((name.trim().to_owned(), Sheet::read(&mut book, &name)?));
+                sheets.push((name.trim().to_owned(), SheetCells::read(&mut book, &name)?));
             }
         }
         Ok(sheets)
@@ -243,7 +243,7 @@ fn check_sizes(bytes: &[u8], max_unpacked: u64) -> Result<(), PackageError> {
 /// A sheet with its header row (its first row, or the second under the
 /// Runs sheet's line of shared conditions, D8) mapped to column positions.
 struct Table<'a> {
-    sheet: &'a Sheet,
+    sheet: &'a SheetCells,
     header: Vec<String>,
     /// Rows before the header.
     above: usize,
@@ -262,7 +262,7 @@ struct Row<'a> {
 }
 
 impl<'a> Table<'a> {
-    fn new(name: &str, sheet: &'a Sheet, problems: &mut Vec<String>) -> Self {
+    fn new(name: &str, sheet: &'a SheetCells, problems: &mut Vec<String>) -> Self {
         let texts = |r: Vec<Data>| r.iter().map(|c| c.to_string().trim().to_owned()).collect::<Vec<String>>();
         let mut rows = sheet.rows().map(|(_, r)| texts(r));
         let first = rows.next().unwrap_or_default();

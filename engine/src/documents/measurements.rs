@@ -20,7 +20,7 @@ use std::io::Cursor;
 use calamine::{Data, Reader, Xlsx};
 use rust_xlsxwriter::{Format, FormatAlign, FormatBorder, ProtectionOptions, Workbook, Worksheet, XlsxError};
 
-use super::edits::{Edit, Value, Visible, Written};
+use super::edits::{SheetEdit, Value, Visible, Written};
 
 use crate::notebook::store::{from_bytes, to_text};
 use crate::notebook::{
@@ -176,12 +176,12 @@ fn optional(cell: Option<Cell>) -> Cell {
 type Fill<R> = Box<dyn Fn(&R, &Notebook) -> Cell>;
 
 /// One column of a sheet: its header and how a row fills its cell.
-pub struct Column<R> {
+pub struct SheetColumn<R> {
     header: &'static str,
     fill: Fill<R>,
 }
 
-impl<R> Column<R> {
+impl<R> SheetColumn<R> {
     /// A column whose cells are text or numbers, row by row.
     pub fn new(header: &'static str, fill: impl Fn(&R, &Notebook) -> Cell + 'static) -> Self {
         Self { header, fill: Box::new(fill) }
@@ -203,7 +203,7 @@ impl<R> Column<R> {
 /// column here moves its header and every cell together.
 pub struct Sheet<R> {
     /// The columns, left to right.
-    pub columns: Vec<Column<R>>,
+    pub columns: Vec<SheetColumn<R>>,
     /// Which rows were set aside (N5): they stay, struck through.
     set_aside: fn(&R) -> bool,
     /// Which cells of a written row may be edited in the spreadsheet (N12):
@@ -217,7 +217,7 @@ pub struct Sheet<R> {
 
 impl<R> Sheet<R> {
     /// A sheet whose columns are `columns`, every cell protected.
-    pub fn new(columns: impl IntoIterator<Item = Column<R>>) -> Self {
+    pub fn new(columns: impl IntoIterator<Item = SheetColumn<R>>) -> Self {
         Self { columns: columns.into_iter().collect(), set_aside: |_| false, open: |_, _, _| false, typable: &[] }
     }
 
@@ -270,10 +270,10 @@ impl Default for Layout {
     fn default() -> Self {
         Self {
             environment: Sheet::new([
-                Column::text("Field", |f: &EnvField, _| f.label().to_owned()),
-                Column::text("Value", |f: &EnvField, nb| nb.environment().get(*f)),
+                SheetColumn::text("Field", |f: &EnvField, _| f.label().to_owned()),
+                SheetColumn::text("Value", |f: &EnvField, nb| nb.environment().get(*f)),
                 // Rows keep what was stated when they ran (N9).
-                Column::text("Rows measured with another value", |f: &EnvField, nb| {
+                SheetColumn::text("Rows measured with another value", |f: &EnvField, nb| {
                     nb.stated_hint(*f).unwrap_or_default()
                 }),
             ])
@@ -282,30 +282,32 @@ impl Default for Layout {
             predictions: Sheet::new(
                 PredictionColumn::ALL
                     .map(|c| match c {
-                        PredictionColumn::Number => Column::new(c.header(), |p: &Prediction, _| whole(p.number, "P")),
-                        _ => Column::text(c.header(), move |p: &Prediction, _| p.cell(c)),
+                        PredictionColumn::Number => {
+                            SheetColumn::new(c.header(), |p: &Prediction, _| whole(p.number, "P"))
+                        }
+                        _ => SheetColumn::text(c.header(), move |p: &Prediction, _| p.cell(c)),
                     })
                     .into_iter()
                     .chain([
-                        Column::text("Amends", |p: &Prediction, _| {
+                        SheetColumn::text("Amends", |p: &Prediction, _| {
                             p.amends.as_ref().map(|a| format!("P{}: “{}”", a.of, a.quote)).unwrap_or_default()
                         }),
-                        Column::text("Locked", |p: &Prediction, nb| {
+                        SheetColumn::text("Locked", |p: &Prediction, nb| {
                             nb.lock_of(p).map(|l| l.short()).unwrap_or_default()
                         }),
                         // T1: a soak's protocol is visible with its prediction, before the run.
-                        Column::text("Soak protocol", |p: &Prediction, _| {
+                        SheetColumn::text("Soak protocol", |p: &Prediction, _| {
                             p.protocol.as_ref().map(SoakProtocol::describe).unwrap_or_default()
                         }),
                         // N14: the figure committed, what answered it, predicted against observed.
-                        Column::text(PREDICTION_FIGURE, |p: &Prediction, _| {
+                        SheetColumn::text(PREDICTION_FIGURE, |p: &Prediction, _| {
                             p.figure.as_ref().map(ToString::to_string).unwrap_or_default()
                         }),
-                        Column::text(PREDICTION_OUTCOME[0], |p: &Prediction, nb| {
+                        SheetColumn::text(PREDICTION_OUTCOME[0], |p: &Prediction, nb| {
                             let rows = nb.scored_against(p.number);
                             rows.iter().map(|s| s.answer.by.to_string()).collect::<Vec<_>>().join("; ")
                         }),
-                        Column::text(PREDICTION_OUTCOME[1], |p: &Prediction, nb| nb.outcome_text(p.number)),
+                        SheetColumn::text(PREDICTION_OUTCOME[1], |p: &Prediction, nb| nb.outcome_text(p.number)),
                     ]),
             )
             // N4, N12: an open prediction's words may change; a locked one
@@ -319,20 +321,20 @@ impl Default for Layout {
                     .map(|c| match c {
                         // A number (D3); a discarded run says so in Discarded
                         // and is struck through (N5).
-                        RunColumn::Number => Column::new(c.header(), |r: &Run, _| whole(r.number, "")),
-                        _ => Column::text(c.header(), move |r: &Run, _| r.cell(c)),
+                        RunColumn::Number => SheetColumn::new(c.header(), |r: &Run, _| whole(r.number, "")),
+                        _ => SheetColumn::text(c.header(), move |r: &Run, _| r.cell(c)),
                     })
                     .into_iter()
                     .chain([
-                        Column::text("Unit", |r: &Run, _| r.measurement.unit.clone()),
-                        Column::new("Median (value)", |r: &Run, _| {
+                        SheetColumn::text("Unit", |r: &Run, _| r.measurement.unit.clone()),
+                        SheetColumn::new("Median (value)", |r: &Run, _| {
                             at_place(r.measurement.summary.median, r.measurement.summary.iqr)
                         }),
-                        Column::new("IQR (value)", |r: &Run, _| {
+                        SheetColumn::new("IQR (value)", |r: &Run, _| {
                             at_place(r.measurement.summary.iqr, r.measurement.summary.iqr)
                         }),
                         // S5 as a fraction (0.012 for +1.2 %); empty where there is none.
-                        Column::new("Drift (value)", |r: &Run, _| {
+                        SheetColumn::new("Drift (value)", |r: &Run, _| {
                             optional(
                                 r.measurement
                                     .summary
@@ -340,25 +342,29 @@ impl Default for Layout {
                                     .map(|d| Cell::Number(d, Shown::Percent(crate::stats::percent_places(d)))),
                             )
                         }),
-                        Column::new("Min", |r: &Run, _| at_place(r.measurement.summary.min, r.measurement.summary.iqr)),
-                        Column::new("Max", |r: &Run, _| at_place(r.measurement.summary.max, r.measurement.summary.iqr)),
-                        Column::text("Discarded", |r: &Run, _| {
+                        SheetColumn::new("Min", |r: &Run, _| {
+                            at_place(r.measurement.summary.min, r.measurement.summary.iqr)
+                        }),
+                        SheetColumn::new("Max", |r: &Run, _| {
+                            at_place(r.measurement.summary.max, r.measurement.summary.iqr)
+                        }),
+                        SheetColumn::text("Discarded", |r: &Run, _| {
                             r.discarded.as_ref().map(|d| d.reason.clone()).unwrap_or_default()
                         }),
                         // SPEC E16: the sweep a row is a point of, and its values.
-                        Column::text("Sweep", |r: &Run, nb| {
+                        SheetColumn::text("Sweep", |r: &Run, nb| {
                             nb.sweep_of(r.number)
                                 .map(|s| format!("{} · {}", s.label(), s.point_text(r.number).unwrap_or_default()))
                                 .unwrap_or_default()
                         }),
                         // S11: the two arms stay together in every view; on
                         // paper, each row names the other.
-                        Column::text("Compared with", |r: &Run, nb| compared_with(r.number, nb)),
+                        SheetColumn::text("Compared with", |r: &Run, nb| compared_with(r.number, nb)),
                         // SPEC E13: what the timed trials did besides taking
                         // time — medians at the place their IQR allows (S6).
-                        Column::new("CPU time (s)", |r: &Run, _| work_median(r, |w| w.cpu_s.as_ref())),
-                        Column::new("Cycles", |r: &Run, _| work_median(r, |w| w.cycles.as_ref())),
-                        Column::new("Instructions", |r: &Run, _| work_median(r, |w| w.instructions.as_ref())),
+                        SheetColumn::new("CPU time (s)", |r: &Run, _| work_median(r, |w| w.cpu_s.as_ref())),
+                        SheetColumn::new("Cycles", |r: &Run, _| work_median(r, |w| w.cycles.as_ref())),
+                        SheetColumn::new("Instructions", |r: &Run, _| work_median(r, |w| w.instructions.as_ref())),
                     ]),
             )
             .struck_when(|r| r.discarded.is_some())
@@ -366,64 +372,65 @@ impl Default for Layout {
             // it aside may be written, once. A run typed by hand goes below.
             .open_where(|r, _, header| header == "Discarded" && r.discarded.is_none(), &TYPED_RUN_COLUMNS),
             comparisons: Sheet::new([
-                Column::new("#", |p: &Pair, _| whole(p.number, "C")),
-                Column::text("What", |p: &Pair, _| p.what.clone()),
-                Column::new("Run A", |p: &Pair, _| whole(p.runs[0], "")),
-                Column::new("Run B", |p: &Pair, _| whole(p.runs[1], "")),
-                Column::text("Label A", |p: &Pair, _| p.labels[0].clone()),
-                Column::text("Label B", |p: &Pair, _| p.labels[1].clone()),
-                Column::text("Verdict (S7)", |p: &Pair, nb| p.evidence(nb).verdict_cell()),
-                Column::text("Paired B/A", |p: &Pair, nb| p.evidence(nb).paired_line().unwrap_or_default()),
-                Column::text("Order", |p: &Pair, nb| p.evidence(nb).order_line().unwrap_or_default()),
-                Column::text("Unit", |p: &Pair, _| p.verdict.unit.clone()),
-                Column::new("Median A", |p: &Pair, _| at_place(p.verdict.median_a, p.verdict.iqr_a)),
-                Column::new("Median B", |p: &Pair, _| at_place(p.verdict.median_b, p.verdict.iqr_b)),
-                Column::new("IQR A", |p: &Pair, _| at_place(p.verdict.iqr_a, p.verdict.iqr_a)),
-                Column::new("IQR B", |p: &Pair, _| at_place(p.verdict.iqr_b, p.verdict.iqr_b)),
-                Column::new("Paired B/A median", |p: &Pair, _| {
+                SheetColumn::new("#", |p: &Pair, _| whole(p.number, "C")),
+                SheetColumn::text("What", |p: &Pair, _| p.what.clone()),
+                SheetColumn::new("Run A", |p: &Pair, _| whole(p.runs[0], "")),
+                SheetColumn::new("Run B", |p: &Pair, _| whole(p.runs[1], "")),
+                SheetColumn::text("Label A", |p: &Pair, _| p.labels[0].clone()),
+                SheetColumn::text("Label B", |p: &Pair, _| p.labels[1].clone()),
+                SheetColumn::text("Verdict (S7)", |p: &Pair, nb| p.evidence(nb).verdict_cell()),
+                SheetColumn::text("Paired B/A", |p: &Pair, nb| p.evidence(nb).paired_line().unwrap_or_default()),
+                SheetColumn::text("Order", |p: &Pair, nb| p.evidence(nb).order_line().unwrap_or_default()),
+                SheetColumn::text("Unit", |p: &Pair, _| p.verdict.unit.clone()),
+                SheetColumn::new("Median A", |p: &Pair, _| at_place(p.verdict.median_a, p.verdict.iqr_a)),
+                SheetColumn::new("Median B", |p: &Pair, _| at_place(p.verdict.median_b, p.verdict.iqr_b)),
+                SheetColumn::new("IQR A", |p: &Pair, _| at_place(p.verdict.iqr_a, p.verdict.iqr_a)),
+                SheetColumn::new("IQR B", |p: &Pair, _| at_place(p.verdict.iqr_b, p.verdict.iqr_b)),
+                SheetColumn::new("Paired B/A median", |p: &Pair, _| {
                     optional(p.paired.as_ref().map(|s| at_place(s.median, s.iqr)))
                 }),
-                Column::new("Paired B/A IQR", |p: &Pair, _| {
+                SheetColumn::new("Paired B/A IQR", |p: &Pair, _| {
                     optional(p.paired.as_ref().map(|s| at_place(s.iqr, s.iqr)))
                 }),
             ]),
             sweeps: Sheet::new([
-                Column::new("#", |s: &Sweep, _| whole(s.number, "W")),
-                Column::text("What", |s: &Sweep, _| s.what.clone()),
-                Column::text("Command", |s: &Sweep, _| crate::display::quote_argv(&s.template)),
-                Column::text("Parameters", |s: &Sweep, _| s.params_text()),
-                Column::text("Runs", |s: &Sweep, _| s.runs_text()),
-                Column::number("Points", |s: &Sweep| s.runs.len() as f64),
-                Column::text("Order", |_: &Sweep, _| {
+                SheetColumn::new("#", |s: &Sweep, _| whole(s.number, "W")),
+                SheetColumn::text("What", |s: &Sweep, _| s.what.clone()),
+                SheetColumn::text("Command", |s: &Sweep, _| crate::display::quote_argv(&s.template)),
+                SheetColumn::text("Parameters", |s: &Sweep, _| s.params_text()),
+                SheetColumn::text("Runs", |s: &Sweep, _| s.runs_text()),
+                SheetColumn::number("Points", |s: &Sweep| s.runs.len() as f64),
+                SheetColumn::text("Order", |_: &Sweep, _| {
                     "one trial of every point per round, the order rotated by one each round".to_owned()
                 }),
             ]),
             soaks: Sheet::new(
-                SoakColumn::ALL.map(|c| Column::new(c.header(), move |s: &Soak, _| soak_cell(s, c))).into_iter().chain(
-                    [
+                SoakColumn::ALL
+                    .map(|c| SheetColumn::new(c.header(), move |s: &Soak, _| soak_cell(s, c)))
+                    .into_iter()
+                    .chain([
                         // The unit of P, S and the tail IQR.
-                        Column::text("Unit", |s: &Soak, _| s.numbers.unit.clone()),
+                        SheetColumn::text("Unit", |s: &Soak, _| s.numbers.unit.clone()),
                         // T1: the protocol the soak ran under, beside its numbers.
-                        Column::number("Opening window (s)", |s: &Soak| s.protocol.opening_window_s),
-                        Column::number("Tail window (s)", |s: &Soak| s.protocol.tail_window_s),
-                        Column::number("Threshold (of P)", |s: &Soak| s.protocol.threshold),
-                        Column::number("Hold (samples)", |s: &Soak| f64::from(s.protocol.hold)),
-                        Column::number("Band", |s: &Soak| s.protocol.band),
-                        Column::text("Discarded", |s: &Soak, _| {
+                        SheetColumn::number("Opening window (s)", |s: &Soak| s.protocol.opening_window_s),
+                        SheetColumn::number("Tail window (s)", |s: &Soak| s.protocol.tail_window_s),
+                        SheetColumn::number("Threshold (of P)", |s: &Soak| s.protocol.threshold),
+                        SheetColumn::number("Hold (samples)", |s: &Soak| f64::from(s.protocol.hold)),
+                        SheetColumn::number("Band", |s: &Soak| s.protocol.band),
+                        SheetColumn::text("Discarded", |s: &Soak, _| {
                             s.discarded.as_ref().map(|d| d.reason.clone()).unwrap_or_default()
                         }),
-                    ],
-                ),
+                    ]),
             )
             .struck_when(|s| s.discarded.is_some())
             // A soak is recorded from its samples, never typed: only a reason
             // to set one aside may be written.
             .open_where(|s, _, header| header == "Discarded" && s.discarded.is_none(), &[]),
             notes: Sheet::new([
-                Column::text("Time", |n: &Note, _| n.at.format("%Y-%m-%d %H:%M:%S UTC").to_string()),
-                Column::text("Note", |n: &Note, _| n.text.clone()),
+                SheetColumn::text("Time", |n: &Note, _| n.at.format("%Y-%m-%d %H:%M:%S UTC").to_string()),
+                SheetColumn::text("Note", |n: &Note, _| n.text.clone()),
                 // N12: where a note came from when not from Vernier itself.
-                Column::text("Source", |n: &Note, _| n.source.clone().unwrap_or_default()),
+                SheetColumn::text("Source", |n: &Note, _| n.source.clone().unwrap_or_default()),
             ])
             // A note stays as written; new ones are typed below.
             .open_where(|_, _, _| false, &["Time", "Note"]),
@@ -920,7 +927,7 @@ fn chunks(text: &str, limit: usize) -> impl Iterator<Item = &str> {
 
 /// Why a workbook cannot be reopened as a notebook.
 #[derive(Debug, thiserror::Error)]
-pub enum ReadError {
+pub enum WorkbookReadError {
     /// Not a readable workbook (or the reader gave up on it).
     #[error("cannot read {path} as a workbook: {message}")]
     Unreadable {
@@ -960,7 +967,7 @@ pub struct OwnWorkbook {
     /// notebook it carries. Edits taken in from it are recorded with it.
     pub id: String,
     /// Each change made in a spreadsheet, cell by cell.
-    pub edits: Vec<Edit>,
+    pub edits: Vec<SheetEdit>,
     /// What could not be compared, one sentence each: cells past the read
     /// limits, a hidden copy of the cells that cannot be read.
     pub problems: Vec<String>,
@@ -968,7 +975,7 @@ pub struct OwnWorkbook {
 
 /// A workbook opened for reading (D4).
 #[derive(Debug)]
-pub enum Opened {
+pub enum OpenedWorkbook {
     /// Written by Vernier: the notebook, with nothing lost, and the edits.
     Vernier(Box<OwnWorkbook>),
     /// Anyone else's, read by header names, read-only.
@@ -977,19 +984,19 @@ pub enum Opened {
 
 /// Opens any `measurements.xlsx`: Vernier's own through its embedded
 /// notebook, anyone else's by the course's header names.
-pub fn open(bytes: &[u8], path: &str) -> Result<Opened, ReadError> {
+pub fn open(bytes: &[u8], path: &str) -> Result<OpenedWorkbook, WorkbookReadError> {
     match read_own(bytes, path) {
-        Ok(own) => Ok(Opened::Vernier(Box::new(own))),
-        Err(ReadError::Foreign(_)) => super::foreign::read(bytes)
-            .map(Opened::Foreign)
-            .map_err(|source| ReadError::Refused { path: path.to_owned(), source }),
+        Ok(own) => Ok(OpenedWorkbook::Vernier(Box::new(own))),
+        Err(WorkbookReadError::Foreign(_)) => super::foreign::read(bytes)
+            .map(OpenedWorkbook::Foreign)
+            .map_err(|source| WorkbookReadError::Refused { path: path.to_owned(), source }),
         Err(e) => Err(e),
     }
 }
 
 /// Reopens a `measurements.xlsx` written by Vernier, with nothing lost.
 /// Only the hidden sheet is read: nothing is compared.
-pub fn read(bytes: &[u8], path: &str) -> Result<Notebook, ReadError> {
+pub fn read(bytes: &[u8], path: &str) -> Result<Notebook, WorkbookReadError> {
     let (hidden, _, _) = read_book(bytes, path, false)?;
     Ok(from_bytes(hidden.text.as_bytes(), std::path::Path::new(path))?)
 }
@@ -1009,9 +1016,10 @@ type Sheets = (Hidden, Vec<Visible>, Vec<String>);
 /// Reads a workbook Vernier wrote: its hidden sheet and, with `sheets`,
 /// its visible sheets and which of their cells were past the read limits.
 /// The reader runs behind `catch_unwind`: a hostile file can make it panic.
-fn read_book(bytes: &[u8], path: &str, sheets: bool) -> Result<Sheets, ReadError> {
-    let unreadable = |message: String| ReadError::Unreadable { path: path.to_owned(), message };
-    super::foreign::check_package(bytes).map_err(|e| ReadError::Refused { path: path.to_owned(), source: e.into() })?;
+fn read_book(bytes: &[u8], path: &str, sheets: bool) -> Result<Sheets, WorkbookReadError> {
+    let unreadable = |message: String| WorkbookReadError::Unreadable { path: path.to_owned(), message };
+    super::foreign::check_package(bytes)
+        .map_err(|e| WorkbookReadError::Refused { path: path.to_owned(), source: e.into() })?;
     let read = std::panic::catch_unwind(|| -> Result<Option<Sheets>, String> {
         let mut book: Xlsx<_> =
             calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e: calamine::XlsxError| e.to_string())?;
@@ -1019,7 +1027,7 @@ fn read_book(bytes: &[u8], path: &str, sheets: bool) -> Result<Sheets, ReadError
         if !names.iter().any(|n| n == EMBED_SHEET) {
             return Ok(None);
         }
-        let sheet = super::sheet::Sheet::read(&mut book, EMBED_SHEET).map_err(|e| e.to_string())?;
+        let sheet = super::sheet::SheetCells::read(&mut book, EMBED_SHEET).map_err(|e| e.to_string())?;
         // A notebook cut short would load as a different log: refuse instead.
         if let Some(left_out) = sheet.left_out {
             return Err(left_out);
@@ -1039,7 +1047,7 @@ fn read_book(bytes: &[u8], path: &str, sheets: bool) -> Result<Sheets, ReadError
         }
         let (mut visible, mut problems) = (Vec::new(), Vec::new());
         for name in names.iter().filter(|n| sheets && *n != EMBED_SHEET) {
-            let sheet = super::sheet::Sheet::read(&mut book, name).map_err(|e| e.to_string())?;
+            let sheet = super::sheet::SheetCells::read(&mut book, name).map_err(|e| e.to_string())?;
             problems.extend(sheet.left_out.clone());
             visible.push(visible_sheet(name, &sheet, lines_above(name, hidden.layout)));
         }
@@ -1047,19 +1055,19 @@ fn read_book(bytes: &[u8], path: &str, sheets: bool) -> Result<Sheets, ReadError
     })
     .map_err(|_| unreadable("the workbook reader gave up on this file".into()))?
     .map_err(unreadable)?;
-    read.ok_or_else(|| ReadError::Foreign(path.to_owned()))
+    read.ok_or_else(|| WorkbookReadError::Foreign(path.to_owned()))
 }
 
 /// The visible sheets of a `measurements.xlsx` written by Vernier, as a
 /// spreadsheet shows them: what the audit reads (A7).
-pub fn sheets(bytes: &[u8], path: &str) -> Result<Vec<Visible>, ReadError> {
+pub fn sheets(bytes: &[u8], path: &str) -> Result<Vec<Visible>, WorkbookReadError> {
     let (_, visible, _) = read_book(bytes, path, true)?;
     Ok(visible)
 }
 
 /// Reopens a `measurements.xlsx` written by Vernier and compares its
 /// visible sheets with what Vernier wrote (N12).
-pub fn read_own(bytes: &[u8], path: &str) -> Result<OwnWorkbook, ReadError> {
+pub fn read_own(bytes: &[u8], path: &str) -> Result<OwnWorkbook, WorkbookReadError> {
     let (hidden, visible, mut problems) = read_book(bytes, path, true)?;
     let notebook = from_bytes(hidden.text.as_bytes(), std::path::Path::new(path))?;
     // The cells as written in the workbook's own layout; a workbook of the
@@ -1098,7 +1106,8 @@ pub fn read_own(bytes: &[u8], path: &str) -> Result<OwnWorkbook, ReadError> {
     // Where Vernier wrote a row is counted from line 1 as the header: under
     // a line above it, one further down.
     for edit in &mut edits {
-        let found_now = matches!(edit.change, super::edits::Change::Added(_) | super::edits::Change::Cell { .. });
+        let found_now =
+            matches!(edit.change, super::edits::SheetChange::Added(_) | super::edits::SheetChange::Cell { .. });
         if !found_now {
             edit.line += lines_above(&edit.sheet, hidden.layout) as u32;
         }
@@ -1133,7 +1142,7 @@ fn lines_above(sheet: &str, layout: u32) -> usize {
 /// header row, then its data rows. A line above that a spreadsheet deleted
 /// is not taken for one: only a row whose first cell is not the header's
 /// first is passed over.
-fn visible_sheet(name: &str, sheet: &super::sheet::Sheet, above: usize) -> Visible {
+fn visible_sheet(name: &str, sheet: &super::sheet::SheetCells, above: usize) -> Visible {
     let first_header = super::edits::key_column(name);
     let mut rows = sheet
         .rows()

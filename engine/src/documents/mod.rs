@@ -18,7 +18,7 @@ pub mod soc;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use blocks::{Block, Run, parse_template};
+use blocks::{Block, TextRun, parse_template};
 
 use crate::notebook::{
     ConditionName, Conditions, Document, EnvField, Notebook, RowContext, RowRef, Tag, WHOLE_DOCUMENT, group_rows,
@@ -184,7 +184,7 @@ impl Attachments {
 pub fn fill(nb: &Notebook, document: Document, attachments: &Attachments) -> Vec<blocks::Block> {
     let stem = document.stem();
     if let Some(reason) = nb.writing().not_part(stem, WHOLE_DOCUMENT) {
-        let plain = |text: String| vec![Run { text, bold: false }];
+        let plain = |text: String| vec![TextRun { text, bold: false }];
         return vec![
             Block::Heading(1, plain(format!("{} — {}", document_name(document), nb.title))),
             Block::Paragraph(plain(format!("{NOT_PART_MARK} {}", crate::display::inert_line(reason.to_owned())))),
@@ -386,7 +386,7 @@ pub fn unwritten(nb: &Notebook) -> Vec<(Document, WritingState)> {
 /// The blocks for `[[kind:name]]`: a table, a chart, or for the sweeps a
 /// sentence, a chart and a table each.
 fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Vec<Block>> {
-    let sentence = |text: String| Some(vec![Block::Paragraph(vec![Run { text, bold: false }])]);
+    let sentence = |text: String| Some(vec![Block::Paragraph(vec![TextRun { text, bold: false }])]);
     if name == "table:results" {
         return Some(results::table(nb));
     }
@@ -413,7 +413,7 @@ fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Vec<Bl
             .into_iter()
             .map(|picture| match picture {
                 Ok(picture) => Block::Picture(picture),
-                Err(e) => Block::Paragraph(vec![Run { text: format!("({e})"), bold: false }]),
+                Err(e) => Block::Paragraph(vec![TextRun { text: format!("({e})"), bold: false }]),
             })
             .collect();
         if blocks.is_empty() {
@@ -454,7 +454,7 @@ fn comparisons_table(nb: &Notebook) -> Vec<Block> {
     for pair in nb.pairs().iter().filter(|p| diagnostic_arm(nb, p).is_none()) {
         if let Some(meaning) = pair.evidence(nb).meaning(None) {
             let text = crate::display::inert_line(format!("{}: {meaning}", pair.label()));
-            blocks.push(Block::Paragraph(vec![Run { text, bold: false }]));
+            blocks.push(Block::Paragraph(vec![TextRun { text, bold: false }]));
         }
     }
     for pair in nb.pairs() {
@@ -463,7 +463,7 @@ fn comparisons_table(nb: &Notebook) -> Vec<Block> {
                 "Left out of these comparisons: {} — its run {run} is {why}; -O0 is a diagnostic, never a result (C.5).",
                 pair.label()
             );
-            blocks.push(Block::Paragraph(vec![Run { text, bold: false }]));
+            blocks.push(Block::Paragraph(vec![TextRun { text, bold: false }]));
         }
     }
     blocks
@@ -474,7 +474,7 @@ fn comparisons_table(nb: &Notebook) -> Vec<Block> {
 /// a sentence saying why it is not charted. No comparison: nothing (the
 /// comparisons table already says so).
 fn comparisons(nb: &Notebook, attachments: &Attachments) -> Vec<Block> {
-    let paragraph = |text: String| Block::Paragraph(vec![Run { text, bold: false }]);
+    let paragraph = |text: String| Block::Paragraph(vec![TextRun { text, bold: false }]);
     let mut blocks = Vec::new();
     for pair in nb.pairs() {
         let arms = pair.runs.map(|n| nb.run(n));

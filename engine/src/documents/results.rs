@@ -5,7 +5,7 @@
 //! a column and its chart after it, its points never repeated in the
 //! results table.
 
-use super::blocks::{Block, Run as Text};
+use super::blocks::{Block, TextRun as Text};
 use super::chart;
 use crate::notebook::{
     Brevity, Facet, Notebook, RowParts, RowRef, Run, RunColumn, SharedConditions, Soak, SoakColumn, row_list,

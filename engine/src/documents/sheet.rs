@@ -18,18 +18,18 @@ pub const MAX_CELLS: usize = 2_000_000;
 
 /// The non-empty cells of one sheet, by row, and what was left out.
 #[derive(Debug, Default)]
-pub struct Sheet {
+pub struct SheetCells {
     rows: BTreeMap<u32, Vec<(u32, Data)>>,
     /// The sentence saying which cells were not read, if any were not.
     pub left_out: Option<String>,
 }
 
-impl Sheet {
+impl SheetCells {
     /// Reads sheet `name` of `book`, keeping the cells inside the limits
     /// counted from the sheet's first row; the error is calamine's.
     pub fn read<RS: Read + Seek>(book: &mut Xlsx<RS>, name: &str) -> Result<Self, XlsxError> {
         let mut cells = book.worksheet_cells_reader(name)?;
-        let mut sheet = Sheet::default();
+        let mut sheet = SheetCells::default();
         let (mut first_row, mut kept, mut dropped) = (None, 0usize, 0usize);
         while let Some(cell) = cells.next_cell()? {
             let value = Data::from(cell.get_value().clone());

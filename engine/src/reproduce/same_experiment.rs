@@ -120,7 +120,7 @@ impl ProgramCheck {
 }
 
 /// Their program and argument files against `mine` (the conditions the
-/// rerun records, or before it runs, what [`crate::harness::Provenance`]
+/// rerun records, or before it runs, what [`crate::harness::CommandIdentity`]
 /// finds here): by SHA-256, never by path, since their home folder is not
 /// mine. Nothing when either side names no program (a kernel; a row of a
 /// workbook, which records none).

@@ -34,12 +34,12 @@ use super::inline_code;
 /// What their row keeps of the files its command ran (SPEC N11): the
 /// program's SHA-256 and each argument file's, by the word that named it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Kept {
+pub struct KeptFiles {
     program: Option<String>,
     files: Vec<(String, String)>,
 }
 
-impl Kept {
+impl KeptFiles {
     /// Read from a row's conditions (`program`, `argument files`), by name
     /// whatever its case; a row that keeps none vouches for nothing.
     pub fn of(conditions: &[Condition]) -> Self {
@@ -69,7 +69,7 @@ const ONLY_THEIRS: &str = "only their own program or script, matched by the SHA-
 
 /// Why `subject`, run in `folder` (built there by `recipe` when it is
 /// rebuilt), needs the second consent; `None` when it is plain.
-pub(super) fn arm(subject: &Subject, recipe: Option<&BuildStep>, folder: &Path, kept: &Kept) -> Option<String> {
+pub(super) fn arm(subject: &Subject, recipe: Option<&BuildStep>, folder: &Path, kept: &KeptFiles) -> Option<String> {
     let argv = match subject {
         Subject::Kernel(_) => return None,
         Subject::Command { shell: true, argv } => {
@@ -165,7 +165,7 @@ fn vouched(word: &str, folder: &Path, sha256: Option<&str>) -> bool {
 /// A recognised interpreter, named bare or by an absolute path (this
 /// machine's), given no option, running a script under `folder` whose
 /// SHA-256 their row keeps under the same word.
-fn script(argv: &[String], folder: &Path, kept: &Kept) -> bool {
+fn script(argv: &[String], folder: &Path, kept: &KeptFiles) -> bool {
     let [interpreter, script, ..] = argv else { return false };
     let name = interpreter.rsplit('/').next().unwrap_or(interpreter);
     let family = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
@@ -331,12 +331,12 @@ mod tests {
 
     /// A folder holding `mm` (a program) and `bench.py` (a script), and the
     /// row that kept both files' SHA-256.
-    fn theirs() -> (tempfile::TempDir, Kept) {
+    fn theirs() -> (tempfile::TempDir, KeptFiles) {
         let folder = tempfile::tempdir().expect("folder");
         std::fs::write(folder.path().join("mm"), b"\x7fELF their program").expect("mm");
         std::fs::write(folder.path().join("bench.py"), b"print(1)\n").expect("script");
         let sha = |name: &str| sha256_of(&folder.path().join(name)).expect("hash");
-        let kept = Kept::of(&[
+        let kept = KeptFiles::of(&[
             Condition::new(ConditionName::Program, format!("./mm (SHA-256 {})", sha("mm"))),
             Condition::new(ConditionName::ArgumentFiles, format!("bench.py (SHA-256 {})", sha("bench.py"))),
         ]);
@@ -368,7 +368,7 @@ mod tests {
         let why = arm(&command("./not-in-any-table --anything"), None, at, &kept).expect("foreign");
         assert!(why.starts_with("runs not-in-any-table with their arguments: such a program can run code they wrote"));
         // The same program with no SHA-256 kept, or another file: foreign.
-        assert!(arm(&command("./mm"), None, at, &Kept::default()).is_some());
+        assert!(arm(&command("./mm"), None, at, &KeptFiles::default()).is_some());
         std::fs::write(at.join("mm"), b"another program").expect("rewrite");
         assert!(arm(&command("./mm"), None, at, &kept).is_some());
         // An environment set from their file is named.

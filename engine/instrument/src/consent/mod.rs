@@ -4,7 +4,7 @@
 //! such a file stores (reproduce, extend, a sweep's rerun, any later one)
 //! hands its run over only as a [`Gate`]: the exact argument vectors,
 //! quoted as they will run, each with why it needs a second consent when
-//! it does (R2). That is decided by an allowlist ([`Kept`], `allow`): only
+//! it does (R2). That is decided by an allowlist ([`KeptFiles`], `allow`): only
 //! their own program or script, matched by the SHA-256 their row keeps, a
 //! program rebuilt from their recipe, a recipe of plain compiler words,
 //! or a Vernier kernel runs on the first consent; any other program with
@@ -49,7 +49,7 @@ use vernier_model::notebook::WarmupPolicy;
 mod allow;
 mod inline;
 
-pub use allow::Kept;
+pub use allow::KeptFiles;
 pub use inline::inline_code;
 
 /// One command the gate would run, as it will run.
@@ -123,9 +123,9 @@ impl Gate {
     /// is what each arm's row keeps of the files it ran, which is all that
     /// can vouch for a command (a missing arm's vouches for nothing). The
     /// programs named are hashed here, before anything runs.
-    pub fn new(spec: BenchSpec, kept: &[Kept]) -> Self {
+    pub fn new(spec: BenchSpec, kept: &[KeptFiles]) -> Self {
         let folder = spec.folder.clone().or_else(|| std::env::current_dir().ok()).unwrap_or_default();
-        let nothing = Kept::default();
+        let nothing = KeptFiles::default();
         let commands = spec
             .arms
             .iter()

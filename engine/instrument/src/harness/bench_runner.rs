@@ -55,7 +55,7 @@ pub enum BenchEvent {
 
 /// Why [`BenchRunner::try_start`] did not queue a benchmark.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum Refused {
+pub enum NotQueued {
     /// The command queue is full; the engine still runs, so a later try may succeed.
     #[error("the engine is busy with earlier benchmarks")]
     Busy,
@@ -129,11 +129,11 @@ impl BenchRunner {
     /// Starts a benchmark without waiting, for a caller that must not block
     /// (the window's UI thread): says whether the queue was full or the
     /// engine thread has stopped, so neither is mistaken for a run started.
-    pub fn try_start(&self, spec: BenchSpec) -> Result<(), Refused> {
+    pub fn try_start(&self, spec: BenchSpec) -> Result<(), NotQueued> {
         self.cancel.store(false, Ordering::Relaxed);
         self.commands.try_send(Command::Start(Box::new(spec))).map_err(|e| match e {
-            TrySendError::Full(_) => Refused::Busy,
-            TrySendError::Disconnected(_) => Refused::Stopped,
+            TrySendError::Full(_) => NotQueued::Busy,
+            TrySendError::Disconnected(_) => NotQueued::Stopped,
         })
     }
 

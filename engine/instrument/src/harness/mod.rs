@@ -22,11 +22,11 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-pub use bench_runner::{BenchEvent, BenchRunner, Progress, Refused, Wake};
+pub use bench_runner::{BenchEvent, BenchRunner, NotQueued, Progress, Wake};
 pub use build_step::{BuildError, BuildStep, Built, KeptSource, UnsplitCommand};
 pub use metric::{Metric, MetricError, ReadFigureError, TryOnceError};
 pub use process::{Capture, CommandRunner, CommandTrial, OutputError};
-pub use provenance::Provenance;
+pub use provenance::CommandIdentity;
 pub use raw::keep_sources;
 pub use record::{RowsAdded, add_rows, add_rows_extending, raw_stem, record, write_raw, write_raw_reserved};
 pub use record::{build_condition, result_check};
@@ -334,7 +334,7 @@ pub struct ArmResult {
     pub first_trial_check: Option<WarmupCheck>,
     /// The program a command arm ran, identified as it started (SPEC N11);
     /// `None` for a kernel.
-    pub provenance: Option<Provenance>,
+    pub provenance: Option<CommandIdentity>,
     /// The arm's trials are the program's own figure (SPEC E17).
     pub figure: Option<OwnFigure>,
     /// A sweep's point: each parameter's value (SPEC E16).
@@ -675,7 +675,7 @@ impl Live<'_> {
     /// The counters now, if they are open. A counter that cannot be read
     /// is closed for the rest of the run, and the row says after which
     /// trial; the trials go on (SPEC E13).
-    fn count(&mut self, index: u32) -> Option<counters::Reading> {
+    fn count(&mut self, index: u32) -> Option<counters::CounterReading> {
         match self.counters.as_mut()?.read() {
             Ok(reading) => Some(reading),
             Err(why) => {
@@ -783,12 +783,12 @@ pub(crate) fn run_bench_for(
     let prepared = spec.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>()?;
     // A sweep's points share their program: hashed and asked once.
     let mut hashes = provenance::Hashes::default();
-    let provenance: Vec<Option<Provenance>> = spec
+    let provenance: Vec<Option<CommandIdentity>> = spec
         .arms
         .iter()
         .map(|subject| match subject {
             // What really runs: with `--shell`, the shell and its text.
-            Subject::Command { .. } => Some(Provenance::of_running(&subject.argv(), &mut hashes)),
+            Subject::Command { .. } => Some(CommandIdentity::of_running(&subject.argv(), &mut hashes)),
             Subject::Kernel(_) => None,
         })
         .collect();
@@ -1218,7 +1218,7 @@ fn scale(live: &Live<'_>, arm: usize, ns: u64) -> f64 {
 fn arm_result(
     arm: usize,
     subject: &Subject,
-    provenance: Option<Provenance>,
+    provenance: Option<CommandIdentity>,
     live: &Live<'_>,
     trials: &[TrialRecord],
 ) -> ArmResult {

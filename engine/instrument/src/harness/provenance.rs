@@ -39,7 +39,7 @@ const INTERPRETERS: [&str; 10] = ["python", "pypy", "node", "nodejs", "ruby", "p
 
 /// The program and the argument files of one command, identified.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Provenance {
+pub struct CommandIdentity {
     /// `PATH (SHA-256 HEX)`, or why it could not be hashed; a shim says so.
     pub program: String,
     /// One `ARG (SHA-256 HEX)` per argument naming a regular file — for a
@@ -51,7 +51,7 @@ pub struct Provenance {
     pub interpreter: Option<String>,
 }
 
-impl Provenance {
+impl CommandIdentity {
     /// Identifies `argv` as it is about to run from the current folder,
     /// asking an interpreter for its version: call it only for a command
     /// that is about to run, so after the consent a command from a file
@@ -60,7 +60,7 @@ impl Provenance {
         Self::of_running(argv, &mut Hashes::default())
     }
 
-    /// [`Provenance::of`] for many commands that share files and programs
+    /// [`CommandIdentity::of`] for many commands that share files and programs
     /// (a sweep's points): each is read, hashed and asked once.
     pub fn of_running(argv: &[String], hashes: &mut Hashes) -> Self {
         let mut provenance = Self::of_cached(argv, hashes);
@@ -310,14 +310,14 @@ mod tests {
         let script = dir.path().join("bench.py");
         std::fs::write(&script, b"print(1)\n").expect("write");
         let argv = vec!["sh".to_owned(), script.to_string_lossy().into_owned(), "--fast".into()];
-        let p = Provenance::of(&argv);
+        let p = CommandIdentity::of(&argv);
         assert!(p.program.contains("/sh (SHA-256 "), "{}", p.program);
         assert!(recorded_sha256(&p.program).is_some());
         assert_eq!(p.argument_files.len(), 1, "{:?}", p.argument_files);
         // SHA-256 of "print(1)\n".
         let expected = vernier_model::digest::sha256_hex(b"print(1)\n");
         assert_eq!(recorded_sha256(&p.argument_files[0]), Some(expected.as_str()));
-        let missing = Provenance::of(&["no-such-program-here".to_owned()]);
+        let missing = CommandIdentity::of(&["no-such-program-here".to_owned()]);
         assert!(missing.program.contains("not found on PATH"), "{}", missing.program);
         assert_eq!(recorded_sha256(&missing.program), None);
     }
@@ -332,7 +332,7 @@ mod tests {
         let script = dir.path().join("s.sh");
         std::fs::write(&script, b"exit 0\n").expect("write");
         let text = format!("{} --fast", script.display());
-        let p = Provenance::of(&["/bin/sh".into(), "-c".into(), text]);
+        let p = CommandIdentity::of(&["/bin/sh".into(), "-c".into(), text]);
         assert_eq!(p.argument_files.len(), 1, "{:?}", p.argument_files);
         let expected = vernier_model::digest::sha256_hex(b"exit 0\n");
         assert_eq!(recorded_sha256(&p.argument_files[0]), Some(expected.as_str()));
@@ -361,7 +361,7 @@ mod tests {
         )
         .expect("write");
         std::fs::set_permissions(&shim, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-        let p = Provenance::of(&[shim.to_string_lossy().into_owned(), "bench.py".into()]);
+        let p = CommandIdentity::of(&[shim.to_string_lossy().into_owned(), "bench.py".into()]);
         assert!(p.program.contains("a shim"), "{}", p.program);
         let line = p.interpreter.expect("an interpreter line");
         assert!(line.starts_with("Python 3.99.1, through the shim"), "{line}");
@@ -370,7 +370,7 @@ mod tests {
         std::fs::write(&hang, "#!/bin/sh\nexec sleep 30\n").expect("write");
         std::fs::set_permissions(&hang, std::fs::Permissions::from_mode(0o755)).expect("chmod");
         let start = std::time::Instant::now();
-        let p = Provenance::of(&[hang.to_string_lossy().into_owned()]);
+        let p = CommandIdentity::of(&[hang.to_string_lossy().into_owned()]);
         assert!(start.elapsed() < std::time::Duration::from_secs(10), "{:?}", start.elapsed());
         let line = p.interpreter.expect("an interpreter line");
         assert!(line.contains("version not known") && line.contains("no answer within 3 s"), "{line}");
@@ -392,7 +392,8 @@ mod tests {
         let shim = shims.join("perl");
         std::fs::write(&shim, format!("#!/bin/sh\nexec {} \"$@\"\n", perl.display())).expect("write");
         std::fs::set_permissions(&shim, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-        let line = Provenance::of(&[shim.to_string_lossy().into_owned()]).interpreter.expect("an interpreter line");
+        let line =
+            CommandIdentity::of(&[shim.to_string_lossy().into_owned()]).interpreter.expect("an interpreter line");
         let real = std::fs::canonicalize(&perl).expect("perl's path");
         assert!(line.contains(", run by the shim as "), "{line}");
         assert!(line.contains("(SHA-256 "), "{line}");

@@ -48,7 +48,7 @@ pub fn refusal(errno: Option<i32>, message: &str) -> String {
 /// Two counts read at one moment: cycles and instructions, or whatever
 /// pair of events the counters were opened for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Reading {
+pub struct CounterReading {
     /// The first event's count (cycles).
     pub first: u64,
     /// The second event's count (instructions).
@@ -60,7 +60,7 @@ pub struct Reading {
     running: u64,
 }
 
-impl Reading {
+impl CounterReading {
     /// A reading, for the counters' fakes in tests.
     pub fn new(first: u64, second: u64, enabled: u64, running: u64) -> Self {
         Self { first, second, enabled, running }
@@ -69,7 +69,7 @@ impl Reading {
     /// What happened between `self` and a `later` reading: `None` when the
     /// counters did not count all of that time (their share of the
     /// hardware was cut), since a scaled-up count would be an estimate.
-    pub fn until(&self, later: &Reading) -> Option<(u64, u64)> {
+    pub fn until(&self, later: &CounterReading) -> Option<(u64, u64)> {
         let enabled = later.enabled.checked_sub(self.enabled)?;
         let running = later.running.checked_sub(self.running)?;
         (running >= enabled).then(|| (later.first.saturating_sub(self.first), later.second.saturating_sub(self.second)))
@@ -115,7 +115,7 @@ impl Counters {
     }
 
     /// Both counts now; the error says why they could not be read.
-    pub fn read(&mut self) -> Result<Reading, CountersError> {
+    pub fn read(&mut self) -> Result<CounterReading, CountersError> {
         self.0.read()
     }
 }
@@ -125,7 +125,7 @@ mod imp {
     use perf_event::events::{Hardware, Software};
     use perf_event::{Builder, Counter};
 
-    use super::{CountersError, Events, Reading};
+    use super::{CounterReading, CountersError, Events};
 
     pub struct Counters([Counter; 2]);
 
@@ -149,11 +149,11 @@ mod imp {
             Ok(Self([open(&mut first)?, open(&mut second)?]))
         }
 
-        pub fn read(&mut self) -> Result<Reading, CountersError> {
+        pub fn read(&mut self) -> Result<CounterReading, CountersError> {
             let [first, second] = &mut self.0;
             let a = first.read_count_and_time().map_err(CountersError::Unreadable)?;
             let b = second.read_count_and_time().map_err(CountersError::Unreadable)?;
-            Ok(Reading {
+            Ok(CounterReading {
                 first: a.count,
                 second: b.count,
                 enabled: a.time_enabled + b.time_enabled,
@@ -165,7 +165,7 @@ mod imp {
 
 #[cfg(not(target_os = "linux"))]
 mod imp {
-    use super::{CountersError, Events, Reading};
+    use super::{CounterReading, CountersError, Events};
 
     pub struct Counters;
 
@@ -174,7 +174,7 @@ mod imp {
             Err(CountersError::Refused(super::probe()))
         }
 
-        pub fn read(&mut self) -> Result<Reading, CountersError> {
+        pub fn read(&mut self) -> Result<CounterReading, CountersError> {
             Err(CountersError::Refused(super::probe()))
         }
     }
@@ -197,10 +197,10 @@ mod tests {
     // counted; a multiplexed stretch gives none rather than an estimate.
     #[test]
     fn a_difference_needs_the_whole_stretch_counted() {
-        let before = Reading::new(100, 1000, 50, 50);
-        assert_eq!(before.until(&Reading::new(400, 1600, 150, 150)), Some((300, 600)));
-        assert_eq!(before.until(&Reading::new(400, 1600, 150, 120)), None, "multiplexed");
-        assert_eq!(before.until(&Reading::new(400, 1600, 40, 40)), None, "went backwards");
+        let before = CounterReading::new(100, 1000, 50, 50);
+        assert_eq!(before.until(&CounterReading::new(400, 1600, 150, 150)), Some((300, 600)));
+        assert_eq!(before.until(&CounterReading::new(400, 1600, 150, 120)), None, "multiplexed");
+        assert_eq!(before.until(&CounterReading::new(400, 1600, 40, 40)), None, "went backwards");
     }
 
     // SPEC E13: the real counting path — opened on this thread, inherited

@@ -28,7 +28,7 @@ use super::NOT_ON_THIS_PLATFORM;
 
 /// Where the threads beside the run were, as the row states it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Kept {
+pub enum KeptOff {
     /// The run was not pinned: there is no one CPU to keep free.
     NotPinned,
     /// Pinned to `cpu`; `moved` threads were kept off it, `already_off` did
@@ -61,7 +61,7 @@ pub struct Beside {
     /// or why it cannot be read here.
     pub cpu: Result<Duration, &'static str>,
     /// Where they were kept.
-    pub kept: Kept,
+    pub kept: KeptOff,
 }
 
 impl Beside {
@@ -73,8 +73,8 @@ impl Beside {
         let wall = self.wall.as_secs_f64();
         let share = if wall > 0.0 { 100.0 * cpu.as_secs_f64() / wall } else { 0.0 };
         let kept = match &self.kept {
-            Kept::NotPinned => "the run was not pinned, so the window's threads shared every CPU with it".to_owned(),
-            Kept::Off { cpu, moved, already_off, refused } => {
+            KeptOff::NotPinned => "the run was not pinned, so the window's threads shared every CPU with it".to_owned(),
+            KeptOff::Off { cpu, moved, already_off, refused } => {
                 let mut text = format!(
                     "the window's threads were kept off CPU {cpu} ({moved} moved for the run{})",
                     if *already_off > 0 { format!(", {already_off} already off it") } else { String::new() }
@@ -84,11 +84,11 @@ impl Beside {
                 }
                 text
             }
-            Kept::OnlyCpu(cpu) => {
+            KeptOff::OnlyCpu(cpu) => {
                 format!("CPU {cpu} is the only CPU this process may use, so the window's threads shared it")
             }
-            Kept::Held => "the window's threads were placed by another run in this process".to_owned(),
-            Kept::NotAvailable => format!("the window's threads were not moved: {NOT_ON_THIS_PLATFORM}"),
+            KeptOff::Held => "the window's threads were placed by another run in this process".to_owned(),
+            KeptOff::NotAvailable => format!("the window's threads were not moved: {NOT_ON_THIS_PLATFORM}"),
         };
         format!(
             "{share:.1} % of a core ({:.3} s of CPU in {wall:.2} s; {kept}; the display server's own time is not counted)",
@@ -220,7 +220,7 @@ mod imp {
     use rustix::thread::{CpuSet, sched_getaffinity, sched_setaffinity};
     use rustix::time::{ClockId, clock_gettime};
 
-    use super::{Kept, ThreadPlacement, cpu_list, helpers_time, named, schedstat_ns, stat_ticks};
+    use super::{KeptOff, ThreadPlacement, cpu_list, helpers_time, named, schedstat_ns, stat_ticks};
 
     /// Only one run at a time moves the process's threads: a second one
     /// (two engines in one test process) would save the first's placement
@@ -246,8 +246,8 @@ mod imp {
     }
 
     enum Fence {
-        Kept { cpu: usize, saved: Vec<(i32, CpuSet)>, leader: Option<CpuSet>, already_off: usize, refused: usize },
-        Not(Kept),
+        KeptOff { cpu: usize, saved: Vec<(i32, CpuSet)>, leader: Option<CpuSet>, already_off: usize, refused: usize },
+        Not(KeptOff),
     }
 
     fn timespec(t: rustix::time::Timespec) -> Duration {
@@ -311,7 +311,7 @@ mod imp {
                 self.put_back(fence);
             }
             self.fence = Some(match pinned {
-                None => Fence::Not(Kept::NotPinned),
+                None => Fence::Not(KeptOff::NotPinned),
                 Some(cpu) => fence(cpu, self.own, self.run_threads),
             });
         }
@@ -320,7 +320,7 @@ mod imp {
             self.helpers_last.extend(read_helpers(self.own, self.run_threads));
         }
 
-        pub(super) fn finish(mut self) -> (Result<Duration, &'static str>, Kept) {
+        pub(super) fn finish(mut self) -> (Result<Duration, &'static str>, KeptOff) {
             // The run's own time: this thread's, and each helper's up to its
             // last reading. The helpers are read first, so the process's
             // reading holds all they are charged with. Clamped at zero: the
@@ -330,17 +330,17 @@ mod imp {
             let process = timespec(clock_gettime(ClockId::ProcessCPUTime)).saturating_sub(self.process);
             let own = timespec(clock_gettime(ClockId::ThreadCPUTime)).saturating_sub(self.thread);
             let run = own + helpers_time(&self.helpers, &self.helpers_last);
-            let kept = self.fence.take().map_or(Kept::NotPinned, |fence| self.put_back(fence));
+            let kept = self.fence.take().map_or(KeptOff::NotPinned, |fence| self.put_back(fence));
             (Ok(process.saturating_sub(run)), kept)
         }
 
-        fn put_back(&self, fence: Fence) -> Kept {
+        fn put_back(&self, fence: Fence) -> KeptOff {
             match fence {
                 Fence::Not(kept) => kept,
-                Fence::Kept { cpu, saved, leader, already_off, refused } => {
+                Fence::KeptOff { cpu, saved, leader, already_off, refused } => {
                     restore(cpu, self.own, self.run_threads, &saved, leader);
                     HELD.store(false, Ordering::Release);
-                    Kept::Off { cpu, moved: saved.len(), already_off, refused }
+                    KeptOff::Off { cpu, moved: saved.len(), already_off, refused }
                 }
             }
         }
@@ -357,7 +357,7 @@ mod imp {
     /// Moves every thread but the caller and the run's helpers off `cpu`.
     fn fence(cpu: usize, own: i32, run_threads: &[&str]) -> Fence {
         if HELD.swap(true, Ordering::AcqRel) {
-            return Fence::Not(Kept::Held);
+            return Fence::Not(KeptOff::Held);
         }
         let (mut saved, mut already_off, mut refused) = (Vec::new(), 0, 0);
         let pid = rustix::process::getpid().as_raw_nonzero().get();
@@ -380,7 +380,7 @@ mod imp {
             new.unset(cpu);
             if new.count() == 0 {
                 HELD.store(false, Ordering::Release);
-                return Fence::Not(Kept::OnlyCpu(cpu));
+                return Fence::Not(KeptOff::OnlyCpu(cpu));
             }
             match sched_setaffinity(Some(id), &new) {
                 Ok(()) => saved.push((tid, old)),
@@ -388,7 +388,7 @@ mod imp {
                 Err(_) => refused += 1,
             }
         }
-        Fence::Kept { cpu, saved, leader, already_off, refused }
+        Fence::KeptOff { cpu, saved, leader, already_off, refused }
     }
 
     /// Puts each moved thread back; a thread started during the run from a
@@ -432,7 +432,7 @@ mod imp {
     use std::time::Duration;
 
     use super::super::NOT_ON_THIS_PLATFORM;
-    use super::{Kept, ThreadPlacement};
+    use super::{KeptOff, ThreadPlacement};
 
     pub(super) struct Watch {
         pinned: bool,
@@ -449,8 +449,8 @@ mod imp {
 
         pub(super) fn helpers_ending(&mut self) {}
 
-        pub(super) fn finish(self) -> (Result<Duration, &'static str>, Kept) {
-            (Err(NOT_ON_THIS_PLATFORM), if self.pinned { Kept::NotAvailable } else { Kept::NotPinned })
+        pub(super) fn finish(self) -> (Result<Duration, &'static str>, KeptOff) {
+            (Err(NOT_ON_THIS_PLATFORM), if self.pinned { KeptOff::NotAvailable } else { KeptOff::NotPinned })
         }
     }
 
@@ -488,7 +488,7 @@ mod tests {
         let beside = Beside {
             wall: Duration::from_millis(500),
             cpu: Ok(Duration::from_millis(10)),
-            kept: Kept::Off { cpu: 1, moved: 9, already_off: 0, refused: 1 },
+            kept: KeptOff::Off { cpu: 1, moved: 9, already_off: 0, refused: 1 },
         };
         let text = beside.describe();
         assert!(text.starts_with("2.0 % of a core (0.010 s of CPU in 0.50 s; "), "{text}");
@@ -496,7 +496,7 @@ mod tests {
         assert!(text.ends_with("the display server's own time is not counted)"), "{text}");
         let unread = Beside { cpu: Err(NOT_ON_THIS_PLATFORM), ..beside.clone() };
         assert_eq!(unread.describe(), NOT_ON_THIS_PLATFORM);
-        let free = Beside { kept: Kept::NotPinned, ..beside };
+        let free = Beside { kept: KeptOff::NotPinned, ..beside };
         assert!(free.describe().contains("not pinned"));
     }
 
@@ -507,7 +507,7 @@ mod tests {
         let mut watch = Watch::start(&["vernier-bench"]);
         watch.keep_off(None);
         let beside = watch.finish();
-        assert_eq!(beside.kept, Kept::NotPinned);
+        assert_eq!(beside.kept, KeptOff::NotPinned);
         if cfg!(target_os = "linux") {
             assert!(beside.cpu.is_ok());
         } else {
