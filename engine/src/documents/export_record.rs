@@ -15,7 +15,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::digest::sha256_hex;
-use crate::notebook::store::{OsStorage, atomic_write, to_text};
+use crate::notebook::store::{OutputFile, to_text};
 use crate::notebook::{Notebook, SaveError, SaveStep};
 
 /// The record's file name in the notebook folder.
@@ -95,13 +95,14 @@ impl ExportRecord {
         // for were just written.
         let mut all = read_all(dir).unwrap_or_default();
         all.folders.insert(folder_key(dir, folder), self);
-        let path = dir.join(RECORD_FILE);
+        let file = OutputFile::new(dir, RECORD_FILE)?;
+        let path = file.path().to_path_buf();
         let text = serde_json::to_vec_pretty(&all).map_err(|e| SaveError {
             path: path.clone(),
             step: SaveStep::Serialize,
             source: std::io::Error::other(e),
         })?;
-        atomic_write(&OsStorage, &path, &text)
+        file.write(&text)
     }
 }
 

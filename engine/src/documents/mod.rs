@@ -308,9 +308,9 @@ pub fn export_to(
         let files = export(nb, &Attachments::load(dir, nb))?;
         let mut written = Vec::new();
         for (name, bytes) in &files {
-            let path = out.join(name);
-            crate::notebook::store::atomic_write(&crate::notebook::store::OsStorage, &path, bytes)?;
-            written.push(path);
+            let file = crate::notebook::store::OutputFile::new(&out, name)?;
+            file.write(bytes)?;
+            written.push(file.path().to_path_buf());
         }
         export_record::ExportRecord::of(nb, &files).write(dir, &out).map_err(ExportError::RecordNotSaved)?;
         Ok(written)

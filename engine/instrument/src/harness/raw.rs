@@ -9,7 +9,7 @@ use vernier_model::digest::sha256_hex;
 
 use super::{TrialRecord, TrialWork};
 use vernier_model::bounded::{ReadError, read_bounded};
-use vernier_model::notebook::store::{self, OsStorage, RAW_DIR};
+use vernier_model::notebook::store::{self, OutputFile, RAW_DIR};
 use vernier_model::notebook::{FolderError, NotebookPath, PathError, RawFile, Run, SaveError, create_folder};
 
 /// A raw file larger than this is neither hashed nor read: a million
@@ -229,7 +229,7 @@ pub fn write_once_as(dir: &Path, stem: &str, extension: &str, text: &str) -> Res
 #[derive(Debug)]
 pub struct Reserved {
     path: NotebookPath,
-    file: Option<std::path::PathBuf>,
+    file: Option<OutputFile>,
 }
 
 impl Reserved {
@@ -245,11 +245,11 @@ impl Reserved {
         store::refuse_unless_real_folder(&raw_dir).map_err(refused)?;
         create_folder(&raw_dir)?;
         let name = reserve(&raw_dir, stem, extension).map_err(refused)?;
-        let file = raw_dir.join(&name);
+        let file = OutputFile::new(&raw_dir, &name)?;
         match NotebookPath::new(format!("{RAW_DIR}/{name}")) {
             Ok(path) => Ok(Self { path, file: Some(file) }),
             Err(e) => {
-                let _ = std::fs::remove_file(&file);
+                let _ = std::fs::remove_file(file.path());
                 Err(e.into())
             }
         }
@@ -261,10 +261,10 @@ impl Reserved {
             path: self.path.to_string().into(),
             source: std::io::Error::other("this raw file was already written"),
         })?;
-        match store::atomic_write(&OsStorage, &file, text.as_bytes()) {
+        match file.write(text.as_bytes()) {
             Ok(()) => Ok(RawFile { path: self.path.clone(), sha256: sha256_hex(text.as_bytes()), arm: "A".into() }),
             Err(e) => {
-                let _ = std::fs::remove_file(&file);
+                let _ = std::fs::remove_file(file.path());
                 Err(e.into())
             }
         }
@@ -275,7 +275,7 @@ impl Drop for Reserved {
     fn drop(&mut self) {
         // Never written: the empty reservation is ours and nothing refers to it.
         if let Some(file) = self.file.take() {
-            let _ = std::fs::remove_file(file);
+            let _ = std::fs::remove_file(file.path());
         }
     }
 }
@@ -323,7 +323,7 @@ pub fn keep_sources(dir: &Path, sources: &[super::KeptSource]) -> Result<(), Raw
             Err(e) if e.is_not_found() => {}
             Err(e) => return Err(refused(std::io::Error::other(e.to_string()))),
         }
-        store::atomic_write(&OsStorage, &file, bytes)?;
+        OutputFile::new(&raw_dir, name)?.write(bytes)?;
     }
     Ok(())
 }

@@ -16,6 +16,7 @@ use crate::bounded;
 mod journal;
 mod leftovers;
 mod lock;
+mod output;
 mod partial;
 pub use journal::JOURNAL_FILE;
 pub use leftovers::{Leftover, Writer, find as leftovers, reservation_text, writer_tag};
@@ -23,6 +24,7 @@ pub use lock::{
     FIRST_WORD, FolderLock, Holder, LOCK_FILE, LockError, LockWait, REPEAT_EVERY, Waiting, set_lock_wait,
     set_thread_lock_wait,
 };
+pub use output::OutputFile;
 pub use partial::load_run;
 
 /// The log's file name inside a notebook folder.
@@ -108,7 +110,7 @@ impl Storage for OsStorage {
 /// temporary file of its own, created new (so a symbolic link planted at a
 /// temporary name is never followed), and a `target` that is a symbolic
 /// link or anything but a regular file is refused rather than replaced.
-pub fn atomic_write<S: Storage>(storage: &S, target: &Path, bytes: &[u8]) -> Result<(), SaveError> {
+fn atomic_write<S: Storage>(storage: &S, target: &Path, bytes: &[u8]) -> Result<(), SaveError> {
     atomic_write_checked(storage, target, bytes, &|| Ok(true))
 }
 
