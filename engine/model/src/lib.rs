@@ -11,6 +11,7 @@
 //!   the S7 verdict and the units numbers are shown in (SPEC S).
 //! - [`bounded`] — reading a file someone else may have made: regular files
 //!   only, never more than a stated size.
+//! - [`closed_enum!`] — an enum whose `ALL` is written from the same lines.
 //! - [`digest`] — SHA-256 in lower-case hex, as every record writes it.
 //! - [`display`] — text from a file shown inert, argv quoted.
 //! - [`duration`] — the one rule for every duration a student types.
@@ -21,6 +22,7 @@
 //! `vernier-instrument`), and nothing writes a document (`vernier-engine`).
 
 pub mod bounded;
+pub mod closed_enum;
 pub mod digest;
 pub mod display;
 pub mod duration;

@@ -13,73 +13,52 @@ use serde::Serialize;
 
 use crate::notebook::Notebook;
 
-/// One of the checks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Check {
-    /// Median, dispersion, n split into warm-up + timed.
-    A1,
-    /// Machine, build flags, power source, thermal condition.
-    A2,
-    /// Raw file named, present, hash matching.
-    A3,
-    /// Predictions before results, never changed.
-    A4,
-    /// The six soak numbers.
-    A5,
-    /// Discarded runs named under Notes with a reason.
-    A6,
-    /// Every number in the report tagged.
-    A7,
-    /// Medians rounded per S6.
-    A8,
-    /// Claimed differences pass S7.
-    A9,
-    /// Synthetic data labelled.
-    A10,
-    /// Exactly the six file names.
-    A11,
-    /// Citations with URL and retrieval date.
-    A12,
-    /// The flattering choice named.
-    A13,
-    /// AI usage stated.
-    A14,
-    /// The Four Questions answered.
-    A15,
-    /// No prompt left unwritten, unless marked not part with a reason.
-    A16,
-    /// Export never overwrites a document edited since it was written.
-    A17,
-    /// -O0 is a diagnostic, never a result.
-    A18,
-    /// Every locked prediction answered or left open with a reason.
-    A19,
+vernier_model::closed_enum! {
+    /// One of the checks.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+    pub enum Check {
+        /// Median, dispersion, n split into warm-up + timed.
+        A1,
+        /// Machine, build flags, power source, thermal condition.
+        A2,
+        /// Raw file named, present, hash matching.
+        A3,
+        /// Predictions before results, never changed.
+        A4,
+        /// The six soak numbers.
+        A5,
+        /// Discarded runs named under Notes with a reason.
+        A6,
+        /// Every number in the report tagged.
+        A7,
+        /// Medians rounded per S6.
+        A8,
+        /// Claimed differences pass S7.
+        A9,
+        /// Synthetic data labelled.
+        A10,
+        /// Exactly the six file names.
+        A11,
+        /// Citations with URL and retrieval date.
+        A12,
+        /// The flattering choice named.
+        A13,
+        /// AI usage stated.
+        A14,
+        /// The Four Questions answered.
+        A15,
+        /// No prompt left unwritten, unless marked not part with a reason.
+        A16,
+        /// Export never overwrites a document edited since it was written.
+        A17,
+        /// -O0 is a diagnostic, never a result.
+        A18,
+        /// Every locked prediction answered or left open with a reason.
+        A19,
+    }
 }
 
 impl Check {
-    /// Every check, in order.
-    pub const ALL: [Check; 19] = [
-        Check::A1,
-        Check::A2,
-        Check::A3,
-        Check::A4,
-        Check::A5,
-        Check::A6,
-        Check::A7,
-        Check::A8,
-        Check::A9,
-        Check::A10,
-        Check::A11,
-        Check::A12,
-        Check::A13,
-        Check::A14,
-        Check::A15,
-        Check::A16,
-        Check::A17,
-        Check::A18,
-        Check::A19,
-    ];
-
     /// What the check asks, in one sentence.
     pub fn rule(self) -> &'static str {
         match self {

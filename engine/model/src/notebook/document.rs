@@ -1,37 +1,29 @@
-//! The six submission documents (SPEC D1) as one type: a seventh document,
-//! or a case a face forgets, is a compile error rather than a string that
-//! matches nothing. The notebook keys the student's writing by each
+//! The six submission documents (SPEC D1) as one type: a seventh document
+//! is in [`Document::ALL`] by construction, and a `match` that forgets it
+//! is a compile error rather than a string that matches nothing. The notebook keys the student's writing by each
 //! document's file name ([`Document::stem`]), as notebook.ron always has.
 
-/// One of the six documents a submission holds, in the course's order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum Document {
-    /// report.docx: the lab report.
-    #[default]
-    Report,
-    /// measurements.xlsx: the log itself, one sheet per section.
-    Measurements,
-    /// soc-architecture-review.docx.
-    SocReview,
-    /// placement-decision.docx (D6).
-    PlacementDecision,
-    /// threat-model-report.docx.
-    ThreatModel,
-    /// ai-usage.txt (A14).
-    AiUsage,
+crate::closed_enum! {
+    /// One of the six documents a submission holds, in the course's order.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+    pub enum Document {
+        /// report.docx: the lab report.
+        #[default]
+        Report,
+        /// measurements.xlsx: the log itself, one sheet per section.
+        Measurements,
+        /// soc-architecture-review.docx.
+        SocReview,
+        /// placement-decision.docx (D6).
+        PlacementDecision,
+        /// threat-model-report.docx.
+        ThreatModel,
+        /// ai-usage.txt (A14).
+        AiUsage,
+    }
 }
 
 impl Document {
-    /// Every document, in the course's order.
-    pub const ALL: [Document; 6] = [
-        Document::Report,
-        Document::Measurements,
-        Document::SocReview,
-        Document::PlacementDecision,
-        Document::ThreatModel,
-        Document::AiUsage,
-    ];
-
     /// Its file name in the export folder, and its key in the notebook's
     /// writing.
     pub fn stem(self) -> &'static str {
