@@ -724,8 +724,7 @@ impl VernierApp {
             Place::Document { .. } if vernier_engine::documents::empty_field_in(&finding.message).is_some() => {
                 Section::Environment
             }
-            Place::Document { file, section, .. } => {
-                let document = Document::from_stem(&file).unwrap_or_default();
+            Place::Document { document, section, .. } => {
                 documents.document = document;
                 let title = &self.doc.notebook.title;
                 // The prompt the finding quotes, else the section's only

@@ -702,12 +702,12 @@ fn every_audit_finding_opens_its_place() {
     let jump = |harness: &mut Harness<'static, VernierApp>, place: Place| said(harness, place, "what is wrong");
     // Two prompts under the title: the one the finding quotes.
     let top =
-        Place::Document { file: "report.docx".into(), line: 3, section: "Project 3 — The Memory Wall Lab".into() };
+        Place::Document { document: Document::Report, line: 3, section: "Project 3 — The Memory Wall Lab".into() };
     said(&mut harness, top, "“what the workbench limited” is not written");
     assert_eq!(harness.state().views.documents.opened.target, Some(Spot::Prompt("what the workbench limited")));
     // Unquoted, among two prompts: none is guessed (it used to mark the first).
     let top =
-        Place::Document { file: "report.docx".into(), line: 3, section: "Project 3 — The Memory Wall Lab".into() };
+        Place::Document { document: Document::Report, line: 3, section: "Project 3 — The Memory Wall Lab".into() };
     jump(&mut harness, top.clone());
     assert_eq!(harness.state().views.documents.opened.target, None, "no prompt guessed among two");
     // A gap the empty Workbench leaves in the document opens the Environment,
@@ -716,11 +716,11 @@ fn every_audit_finding_opens_its_place() {
                      what it limited:”";
     said(&mut harness, top, workbench);
     assert_eq!(harness.state().views.section, super::Section::Environment);
-    let method = Place::Document { file: "report.docx".into(), line: 12, section: "2. Method".into() };
+    let method = Place::Document { document: Document::Report, line: 12, section: "2. Method".into() };
     jump(&mut harness, method);
     assert_eq!(harness.state().views.documents.opened.target, None, "Method is all Vernier's: no prompt");
     harness.get_by_label("⚠ audit: report.docx line 12 (2. Method): what is wrong");
-    let performance = Place::Document { file: "report.docx".into(), line: 27, section: "Performance".into() };
+    let performance = Place::Document { document: Document::Report, line: 27, section: "Performance".into() };
     jump(&mut harness, performance);
     let performance = Spot::Prompt("performance, with the metric named first");
     assert_eq!(harness.state().views.documents.opened.target, Some(performance));

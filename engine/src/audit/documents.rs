@@ -235,7 +235,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
         // The workbook's numbers are numbers, shown by the format Vernier
         // gives them by S6: only its text is read for rounding.
         let rounding = (document != Document::Measurements).then_some(&medians);
-        tags_and_rounding(stem, &lines, rounding, out);
+        tags_and_rounding(document, &lines, rounding, out);
         match document {
             Document::Report => report_checks(nb, &lines, out),
             Document::AiUsage => ai_usage(&String::from_utf8_lossy(&content), out),
@@ -250,8 +250,8 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
 /// figure below it; each median written is rounded as S6 rounds the row it
 /// names. The findings name the numbers. `medians` is `None` where numbers
 /// are not written by hand (the workbook's).
-fn tags_and_rounding(stem: &str, lines: &[Line], medians: Option<&Medians>, out: &mut Vec<Finding>) {
-    let at = |l: &Line| Place::Document { file: stem.to_owned(), line: l.number, section: l.section.clone() };
+fn tags_and_rounding(document: Document, lines: &[Line], medians: Option<&Medians>, out: &mut Vec<Finding>) {
+    let at = |l: &Line| Place::Document { document, line: l.number, section: l.section.clone() };
     let mut header: Option<&Vec<String>> = None;
     let mut declared = false;
     for l in lines {
@@ -369,7 +369,7 @@ fn unfinished(dir: &Path, document: Document, lines: &[Line], out: &mut Vec<Find
             // The mark's own text ends at the next mark, cell or sentence.
             let rest = [PROMPT_MARK, " | ", ". "].iter().fold(rest, |r, end| r.split(end).next().unwrap_or(r));
             let rest = rest.trim_end_matches([' ', '|', '.']);
-            let place = Place::Document { file: stem.to_owned(), line: l.number, section: l.section.clone() };
+            let place = Place::Document { document, line: l.number, section: l.section.clone() };
             let message = match prompts.iter().position(|p| rest.starts_with(p)) {
                 Some(i) => format!(
                     "“{}” is not written (vernier write {dir} {stem} {} TEXT; or --na REASON when it is not part of \
@@ -397,7 +397,7 @@ fn stale(dir: &Path, nb: &Notebook, exports: &Path) -> bool {
 }
 
 fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
-    let at = |l: &Line| Place::Document { file: "report.docx".into(), line: l.number, section: l.section.clone() };
+    let at = |l: &Line| Place::Document { document: Document::Report, line: l.number, section: l.section.clone() };
     // A1, A9: from the results onwards, an average is a median or
     // disclosed, and claims carry their test.
     let results = lines.iter().position(|l| l.heading.is_some() && l.text.contains("Results")).unwrap_or(lines.len());
@@ -444,7 +444,7 @@ fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
     if synthetic && !lines.iter().any(|l| l.text.contains("SYNTHETIC")) {
         out.push(finding(
             Check::A10,
-            Place::Document { file: "report.docx".into(), line: 1, section: String::new() },
+            Place::Document { document: Document::Report, line: 1, section: String::new() },
             "the notebook holds SYNTHETIC data but the report never says so".into(),
         ));
     }
@@ -493,9 +493,9 @@ fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
 /// The section whose heading contains `name` exists and holds text with no
 /// prompt left in it.
 fn section_filled(lines: &[Line], name: &str, check: Check, out: &mut Vec<Finding>) {
-    let place = |l: &Line| Place::Document { file: "report.docx".into(), line: l.number, section: l.section.clone() };
+    let place = |l: &Line| Place::Document { document: Document::Report, line: l.number, section: l.section.clone() };
     let Some(start) = lines.iter().position(|l| l.heading.is_some() && l.text.contains(name)) else {
-        let at = Place::Document { file: "report.docx".into(), line: 1, section: String::new() };
+        let at = Place::Document { document: Document::Report, line: 1, section: String::new() };
         out.push(finding(check, at, format!("there is no section headed “{name}”")));
         return;
     };
@@ -518,7 +518,7 @@ fn ai_usage(text: &str, out: &mut Vec<Finding>) {
             .find(|(_, l)| l.starts_with(label))
             .map(|(i, l)| (i + 1, l[label.len()..].trim().to_owned()))
     };
-    let at = |line| Place::Document { file: "ai-usage.txt".into(), line, section: String::new() };
+    let at = |line| Place::Document { document: Document::AiUsage, line, section: String::new() };
     let Some((line, models)) = field("Models used:") else {
         out.push(finding(Check::A14, at(1), "there is no “Models used:” line".into()));
         return;

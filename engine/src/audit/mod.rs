@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::notebook::Notebook;
+use crate::notebook::{Document, Notebook};
 
 vernier_model::closed_enum! {
     /// One of the checks.
@@ -126,8 +126,9 @@ pub enum Place {
     },
     /// A line of an exported document: a paragraph or a table row.
     Document {
-        /// The file name.
-        file: String,
+        /// The document, saved as its file name.
+        #[serde(rename = "file", serialize_with = "file_name")]
+        document: Document,
         /// 1-based paragraph or table-row number, in reading order.
         line: usize,
         /// The section heading it sits under.
@@ -135,6 +136,11 @@ pub enum Place {
     },
     /// The export folder.
     Exports,
+}
+
+/// A document as `vernier audit --json` has always named it: its file name.
+fn file_name<S: serde::Serializer>(document: &Document, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(document.stem())
 }
 
 impl std::fmt::Display for Place {
@@ -145,8 +151,8 @@ impl std::fmt::Display for Place {
             Place::Run { number } => write!(f, "run {number}"),
             Place::Soak { number } => write!(f, "soak S{number}"),
             Place::Citation { number } => write!(f, "citation {number}"),
-            Place::Document { file, line, section } if section.is_empty() => write!(f, "{file} line {line}"),
-            Place::Document { file, line, section } => write!(f, "{file} line {line} ({section})"),
+            Place::Document { document, line, section } if section.is_empty() => write!(f, "{document} line {line}"),
+            Place::Document { document, line, section } => write!(f, "{document} line {line} ({section})"),
             Place::Exports => f.write_str("exports/"),
         }
     }
