@@ -91,7 +91,7 @@ fn the_thread_list_is_the_threads_the_code_names() {
     let listed: BTreeSet<String> =
         threads.split('`').skip(1).step_by(2).filter(|w| w.starts_with("vernier-")).map(str::to_owned).collect();
     let named = named_threads();
-    assert!(named.contains("vernier-engine") && named.contains("vernier-soak-N"), "names read: {named:?}");
+    assert!(named.contains("vernier-runner") && named.contains("vernier-soak-N"), "names read: {named:?}");
     assert_eq!(listed, named, "ARCHITECTURE.md's threads against the code");
 }
 

@@ -2058,7 +2058,7 @@ fn a_pinned_run_keeps_the_window_off_its_cpu() {
         let of = |name: &str| last.iter().find(|(_, comm, _)| comm == name).map(|(_, _, cpus)| cpus.clone());
         let main = last.iter().find(|(tid, _, _)| *tid == ui).map(|(_, _, cpus)| cpus.clone());
         let (Some(bench), Some(io), Some(engine), Some(main)) =
-            (of("vernier-bench"), of("vernier-io"), of("vernier-engine"), main)
+            (of("vernier-bench"), of("vernier-io"), of("vernier-runner"), main)
         else {
             continue;
         };

@@ -1,4 +1,4 @@
-//! The engine thread (SPEC E1): benchmarks run away from the caller's
+//! The bench runner (SPEC E1): benchmarks run away from the caller's
 //! thread, driven by messages — start and cancel in; progress, trials,
 //! finished and failed out.
 
@@ -17,7 +17,7 @@ use super::{BENCH_THREAD, BenchError, BenchResult, BenchSpec, Caller, TrialRecor
 /// milliseconds).
 const WINDOW_SETTLE: Duration = Duration::from_millis(250);
 
-/// Events buffered between the engine and its reader. Trial events beyond
+/// Events buffered between the runner and its reader. Trial events beyond
 /// this are dropped (the finished result carries every trial); the final
 /// event is always delivered.
 const EVENT_CAPACITY: usize = 1024;
@@ -35,7 +35,7 @@ pub struct Progress {
     pub remaining: Duration,
 }
 
-/// What the engine reports.
+/// What the runner reports.
 #[derive(Debug)]
 pub enum BenchEvent {
     /// A benchmark started.
@@ -56,16 +56,16 @@ pub enum BenchEvent {
 /// Why [`BenchRunner::try_start`] did not queue a benchmark.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum NotQueued {
-    /// The command queue is full; the engine still runs, so a later try may succeed.
+    /// The command queue is full; the runner still runs, so a later try may succeed.
     #[error("the engine is busy with earlier benchmarks")]
     Busy,
-    /// The engine thread has ended (it panicked or was shut down): nothing
+    /// The runner thread has ended (it panicked or was shut down): nothing
     /// sent to it will ever run.
     #[error("the engine thread has stopped")]
     Stopped,
 }
 
-/// Why the engine wakes its owner: a window repaints for progress at its
+/// Why the runner wakes its owner: a window repaints for progress at its
 /// own slow pace, but shows an ending at once (SPEC E15: the window does
 /// not compete with the measurement for CPU).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,7 +81,7 @@ enum Command {
     Shutdown,
 }
 
-/// Handle to the engine thread. Dropping it cancels any benchmark in
+/// Handle to the runner thread. Dropping it cancels any benchmark in
 /// flight and joins the thread.
 pub struct BenchRunner {
     commands: SyncSender<Command>,
@@ -91,13 +91,13 @@ pub struct BenchRunner {
 }
 
 impl BenchRunner {
-    /// Starts the engine thread. `waker` is called after each event is
+    /// Starts the runner thread. `waker` is called after each event is
     /// queued (the command line passes nothing).
     pub fn spawn(waker: impl Fn() + Send + Sync + 'static) -> std::io::Result<Self> {
         Self::spawn_for(Caller::CommandLine, move |_| waker())
     }
 
-    /// Starts the engine thread of a window: `waker` hears why it is
+    /// Starts the runner thread of a window: `waker` hears why it is
     /// woken; each run starts after a short settling pause, for the
     /// window's last frame to be drawn; and around each pinned run every
     /// other thread of the process is kept off the run's CPU and its CPU
@@ -111,7 +111,7 @@ impl BenchRunner {
         let (outbox, events) = sync_channel::<BenchEvent>(EVENT_CAPACITY);
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
-        let thread = std::thread::Builder::new().name("vernier-engine".into()).spawn(move || {
+        let thread = std::thread::Builder::new().name("vernier-runner".into()).spawn(move || {
             let waker: Arc<dyn Fn(Wake) + Send + Sync> = Arc::new(waker);
             serve(&inbox, &outbox, &flag, &waker, face);
         })?;
@@ -119,7 +119,7 @@ impl BenchRunner {
     }
 
     /// Starts a benchmark (queued behind any in flight), waiting for room
-    /// in the queue. A stopped engine is seen on [`BenchRunner::events`], which
+    /// in the queue. A stopped runner is seen on [`BenchRunner::events`], which
     /// then reports the channel disconnected.
     pub fn start(&self, spec: BenchSpec) {
         self.cancel.store(false, Ordering::Relaxed);

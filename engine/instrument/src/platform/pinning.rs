@@ -14,7 +14,7 @@ pub fn probe() -> String {
     if cfg!(target_os = "macos") {
         return MACOS_HINT_ONLY.to_owned();
     }
-    let probe = std::thread::Builder::new().name("vernier-placement-probe".into()).spawn(|| {
+    let probe = std::thread::Builder::new().name("vernier-pin-probe".into()).spawn(|| {
         let cores = cpus();
         match cores.as_deref().and_then(<[usize]>::first) {
             Some(&cpu) if set_for_current(cpu) => {
