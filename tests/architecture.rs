@@ -140,3 +140,57 @@ fn the_windows_jobs_are_one_per_file() {
         assert_eq!(text.matches("impl Job for ").count(), 1, "{} holds one job", file.display());
     }
 }
+
+/// The test functions ARCHITECTURE.md names: `file.rs::name`, and a bare
+/// `name` of a test (snake case, three words or more).
+fn named_tests(text: &str) -> BTreeSet<(Option<String>, String)> {
+    let snake = |t: &str| t.split('_').count() >= 3 && t.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter_map(|quoted| match quoted.split_once("::") {
+            Some((file, name)) if file.ends_with(".rs") && snake(name) => {
+                Some((Some(file.to_owned()), name.to_owned()))
+            }
+            None if snake(quoted) => Some((None, quoted.to_owned())),
+            _ => None,
+        })
+        .collect()
+}
+
+// Issue 46: the map is short enough to read, and every test it says holds an
+// invariant exists, in the file it names.
+#[test]
+fn the_map_is_short_and_its_tests_exist() {
+    let text = architecture();
+    let lines = text.lines().count();
+    assert!(lines <= 150, "ARCHITECTURE.md has {lines} lines; keep it a map (≤ 150)");
+    let named = named_tests(&text);
+    assert!(named.len() >= 10, "the tests named are read: {named:?}");
+    let sources: Vec<(String, String)> = ["tests", "app", "engine"]
+        .iter()
+        .flat_map(|dir| rust_files(&root().join(dir)))
+        .filter(|p| !p.components().any(|c| c.as_os_str() == "target"))
+        .map(|p| {
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            (name, fs::read_to_string(&p).unwrap_or_default())
+        })
+        .collect();
+    for (file, name) in named {
+        let defines = |text: &String| text.contains(&format!("fn {name}("));
+        let found = sources.iter().any(|(f, text)| file.as_ref().is_none_or(|file| f == file) && defines(text));
+        assert!(
+            found,
+            "ARCHITECTURE.md names {}{name}, which no test defines",
+            file.map(|f| f + "::").unwrap_or_default()
+        );
+    }
+}
+
+#[test]
+fn named_tests_reads_files_and_bare_names() {
+    let found = named_tests("see `a.rs::one_two_three`, `four_five_six`, `not_one`, `Gate`, `x.rs::y`.");
+    let want: BTreeSet<_> =
+        [(Some("a.rs".to_owned()), "one_two_three".to_owned()), (None, "four_five_six".to_owned())].into();
+    assert_eq!(found, want);
+}
