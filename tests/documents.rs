@@ -393,7 +393,10 @@ fn the_thermals_paragraph_is_complete() {
         .expect("the Thermals paragraph");
     assert!(thermals.contains("P 40.50 chunks/s (MEASURED)"), "{thermals}");
     assert!(thermals.contains("S 40.31 chunks/s (MEASURED)"), "{thermals}");
-    assert!(thermals.contains("knee none (no onset observed) (MEASURED)"), "{thermals}");
+    // SPEC A7, S17: what is computed from the samples is DERIVED.
+    assert!(thermals.contains("knee none (no onset observed) (DERIVED)"), "{thermals}");
+    assert!(thermals.contains("t_onset none observed (DERIVED)"), "{thermals}");
+    assert!(thermals.contains("S/P 1.0 (DERIVED)"), "{thermals}");
     assert!(thermals.contains("tail IQR 0.21 chunks/s (MEASURED)"), "{thermals}");
     assert!(thermals.ends_with(SHARED_HOST), "{thermals}");
 }

@@ -83,7 +83,8 @@ fn tables(blocks: &[Block]) -> Vec<&Vec<Vec<String>>> {
 
 // SPEC A7, S17 (issue 47 item 6): the Provenance table counts the tags the
 // report prints on its rows: the results' MEASURED rows (not the discarded
-// -O0 run), and one DERIVED per comparison in the comparisons table.
+// -O0 run), one DERIVED per comparison in the comparisons table, and one for
+// the soak's computed figures.
 #[test]
 fn the_provenance_table_counts_what_the_report_shows() {
     let (_tmp, dir, nb) = fixture();
@@ -101,7 +102,11 @@ fn the_provenance_table_counts_what_the_report_shows() {
     assert_eq!(count("MEASURED"), measured(results) + sweep_points, "{results:?}");
     let comparisons = all.iter().find(|t| t[0][0] == "Comparison").map_or(0, |t| t.len() - 1);
     assert!(comparisons > 0);
-    assert_eq!(count("DERIVED"), comparisons);
+    // And the soak's computed figures in Thermals, tagged DERIVED there.
+    let text = documents::blocks::to_text(&blocks);
+    let thermals = text.lines().find(|l| l.starts_with("Soak S")).expect("the Thermals paragraph");
+    assert!(thermals.contains("S/P") && thermals.contains("(DERIVED)"), "{thermals}");
+    assert_eq!(count("DERIVED"), comparisons + 1);
 }
 
 // SPEC D8, S17, S3 (issue 47 item 9): a comparison's verdict cell is the

@@ -21,8 +21,8 @@ use std::path::Path;
 use blocks::{Block, TextRun, parse_template};
 
 use crate::notebook::{
-    ConditionName, Conditions, Document, EnvField, Notebook, RowContext, RowRef, Tag, WHOLE_DOCUMENT, group_rows,
-    row_list,
+    ConditionName, Conditions, Document, EnvField, Notebook, RowContext, RowRef, SoakNumbers, Tag, WHOLE_DOCUMENT,
+    group_rows, row_list,
 };
 use crate::soak::file::{self as soak_file, SoakData};
 
@@ -746,9 +746,16 @@ fn thermals(nb: &Notebook) -> String {
     use crate::soak::analysis::{SHARED_HOST, Sight, fall_not_explained};
     match nb.soaks().iter().find(|s| s.discarded.is_none()) {
         Some(s) => {
-            // SPEC T5, T11, S6: the six numbers and the knee, each tagged.
-            let numbers: Vec<String> =
-                s.numbers.shown().iter().map(|(name, value)| format!("{name} {value} ({})", s.tag)).collect();
+            // SPEC T5, T11, S6, A7: the six numbers and the knee, each with
+            // its own tag (what is computed from the samples is DERIVED).
+            let tags = SoakNumbers::tags(s.tag);
+            let numbers: Vec<String> = s
+                .numbers
+                .shown()
+                .iter()
+                .zip(tags)
+                .map(|((name, value), tag)| format!("{name} {value} ({tag})"))
+                .collect();
             let mut text = format!(
                 "Soak {} ({} s, sampled every {} s{}): {}.",
                 s.label(),
@@ -828,8 +835,12 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
             let mut rows = vec![row(&["Category", "Count", "Notes"])];
             let reported = |r: &&crate::notebook::Run| r.discarded.is_none() && results::diagnostic(r).is_none();
             let comparisons = nb.pairs().iter().filter(|p| diagnostic_arm(nb, p).is_none()).count();
+            // The onset, knee and S/P of the soak Thermals reports are
+            // computed from its samples.
+            let thermals_soak = nb.soaks().iter().find(|s| s.discarded.is_none());
+            let soak_figures = usize::from(thermals_soak.is_some_and(|s| SoakNumbers::tags(s.tag)[1] == Tag::Derived));
             for tag in Tag::ALL {
-                let derived = if tag == Tag::Derived { comparisons } else { 0 };
+                let derived = if tag == Tag::Derived { comparisons + soak_figures } else { 0 };
                 let count = nb.runs().iter().filter(reported).filter(|r| r.measurement.tag == tag).count()
                     + nb.soaks().iter().filter(|s| s.discarded.is_none() && s.tag == tag).count()
                     + derived;
@@ -839,7 +850,13 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                 let note = match (tag, synthetic) {
                     (_, true) => "includes SYNTHETIC data",
                     (Tag::Measured, _) => "rows of the measurement log the results show",
-                    (Tag::Derived, _) if derived > 0 => "comparisons computed from two measured rows each",
+                    (Tag::Derived, _) if comparisons > 0 && soak_figures > 0 => {
+                        "comparisons computed from two measured rows each; the soak's onset, knee and S/P"
+                    }
+                    (Tag::Derived, _) if comparisons > 0 => "comparisons computed from two measured rows each",
+                    (Tag::Derived, _) if soak_figures > 0 => {
+                        "the soak's onset, knee and S/P, computed from its samples"
+                    }
                     _ => "",
                 };
                 rows.push(vec![tag.to_string(), count.to_string(), note.to_owned()]);

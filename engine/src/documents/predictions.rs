@@ -4,15 +4,16 @@
 //! figure is a prediction, not a result.
 
 use super::blocks::Block;
-use crate::notebook::{AnsweredBy, Notebook, Scored, Tag, Word};
+use crate::notebook::{AnsweredBy, Notebook, Scored, SoakNumbers, Tag, Word};
 
 /// The tag of what `by` observed: a run's own tag, a comparison's ratio
-/// derived from its two rows, a soak's tag.
+/// derived from its two rows, a soak's onset and S/P (derived from its samples).
 fn tag_of(nb: &Notebook, by: &AnsweredBy) -> Option<Tag> {
     match by {
         AnsweredBy::Run(n) => nb.run(*n).map(|r| r.measurement.tag),
         AnsweredBy::Comparison(_) => Some(Tag::Derived),
-        AnsweredBy::Soak(n) => nb.soaks().iter().find(|s| s.number == *n).map(|s| s.tag),
+        // A soak prediction is scored on its onset and S/P: computed figures.
+        AnsweredBy::Soak(n) => nb.soaks().iter().find(|s| s.number == *n).map(|s| SoakNumbers::tags(s.tag)[1]),
         AnsweredBy::Open(_) => None,
     }
 }

@@ -559,6 +559,16 @@ impl SoakNumbers {
         ]
     }
 
+    /// The tag each of [`Self::shown`]'s figures carries (A7, S17) on a row
+    /// tagged `row`: P, S and the tail IQR summarise the samples, so they
+    /// carry the row's own tag; t_onset, t_stable, the knee and S/P are
+    /// computed from those summaries by the T5 rules, so a MEASURED soak's
+    /// are DERIVED (a MODELED or CITED soak's stay as the row says).
+    pub fn tags(row: Tag) -> [Tag; 7] {
+        let computed = if row == Tag::Measured { Tag::Derived } else { row };
+        [row, computed, computed, computed, row, computed, row]
+    }
+
     /// [`Self::shown`] on one line: `P 99.3 chunks/s · t_onset 80 s · …`.
     pub fn shown_line(&self) -> String {
         self.shown().map(|(name, value)| format!("{name} {value}")).join(" · ")
