@@ -135,6 +135,14 @@ fn short_soak_runs_and_records() {
     assert!(outcome.contains("on onset: predicted none") && outcome.contains("on S/P: predicted 1 ± 0.5"), "{outcome}");
     let o = vernier(&["soak", "analyze", &Path::new(&dir).join("raw/soak-1.csv").display().to_string(), "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // SPEC T5 (issue 47 item 7): the file keeps the windows its row was
+    // analysed with (not the defaults), so analysing it gives the row's numbers.
+    assert!(csv.contains("# analysis: opening 0.5 s, tail 2.5 s, threshold 0.95, hold 3, band 0.03\n"), "{csv}");
+    let analysed: Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(analysed["thresholds"]["opening_s"], 0.5, "{analysed}");
+    for key in ["peak", "t_onset", "t_stable", "sustained", "ratio", "tail_iqr"] {
+        assert_eq!(analysed[key], shown["soaks"][0]["numbers"][key], "{key}: {analysed}");
+    }
 }
 
 // SPEC T1, T11: a protocol whose windows do not fit its duration is refused

@@ -28,38 +28,48 @@ pub enum SoakCommand {
     Compare(SoakCompareArgs),
 }
 
-/// Analysis thresholds (defaults per SPEC T1).
+/// Analysis thresholds: each given one, else the file's own (the `#
+/// analysis:` line Vernier writes with the protocol its row used), else
+/// SPEC T1's default.
 #[derive(Debug, Args, Clone, Copy)]
 pub struct ThresholdArgs {
-    /// Opening window for P, seconds.
-    #[arg(long, default_value_t = 30.0, value_parser = super::seconds(duration::SOAK_OPENING_WINDOW))]
-    window: f64,
-    /// Tail window for S, seconds.
-    #[arg(long, default_value_t = 300.0, value_parser = super::seconds(duration::SOAK_TAIL_WINDOW))]
-    tail: f64,
-    /// Onset threshold, as a fraction of P.
-    #[arg(long, default_value_t = 0.95)]
-    threshold: f64,
-    /// Stability band around S.
-    #[arg(long, default_value_t = 0.03)]
-    band: f64,
-    /// Consecutive samples for onset and stability.
-    #[arg(long, default_value_t = 3)]
-    hold: u32,
+    /// Opening window for P, seconds (default: the file's, else 30).
+    #[arg(long, value_parser = super::seconds(duration::SOAK_OPENING_WINDOW))]
+    window: Option<f64>,
+    /// Tail window for S, seconds (default: the file's, else 300).
+    #[arg(long, value_parser = super::seconds(duration::SOAK_TAIL_WINDOW))]
+    tail: Option<f64>,
+    /// Onset threshold, as a fraction of P (default: the file's, else 0.95).
+    #[arg(long)]
+    threshold: Option<f64>,
+    /// Stability band around S (default: the file's, else 0.03).
+    #[arg(long)]
+    band: Option<f64>,
+    /// Consecutive samples for onset and stability (default: the file's, else 3).
+    #[arg(long)]
+    hold: Option<u32>,
     /// Opening window of the course tool's view, seconds.
     #[arg(long, default_value_t = analysis::COURSE_WINDOW_S, value_parser = super::seconds(duration::COURSE_WINDOW))]
     course_window: f64,
 }
 
 impl ThresholdArgs {
-    fn thresholds(&self) -> Thresholds {
-        Thresholds {
-            opening_s: self.window,
-            tail_s: self.tail,
-            threshold: self.threshold,
-            hold: self.hold,
-            band: self.band,
-        }
+    /// The thresholds to analyse `data` (read from `path`) with.
+    fn thresholds(&self, data: &soak::SoakData, path: &Path) -> Result<Thresholds, Failure> {
+        let stated = Thresholds::stated_in(data).map_err(|why| {
+            Failure::input(anyhow!(
+                "{}: its analysis line does not read ({why}); give --window, --tail, --threshold, --hold and --band",
+                vernier_engine::display::path(path)
+            ))
+        })?;
+        let base = stated.unwrap_or_default();
+        Ok(Thresholds {
+            opening_s: self.window.unwrap_or(base.opening_s),
+            tail_s: self.tail.unwrap_or(base.tail_s),
+            threshold: self.threshold.unwrap_or(base.threshold),
+            hold: self.hold.unwrap_or(base.hold),
+            band: self.band.unwrap_or(base.band),
+        })
     }
 }
 
@@ -145,7 +155,7 @@ fn analysed(data: &soak::SoakData, th: &Thresholds) -> Result<Analysis, Failure>
 
 fn analyze(args: &AnalyzeArgs) -> CommandResult {
     let data = load(&args.file)?;
-    let th = args.thresholds.thresholds();
+    let th = args.thresholds.thresholds(&data, &args.file)?;
     let a = analysed(&data, &th)?;
     // T5: a changed threshold is stated, with the default result beside it.
     let default = (th != Thresholds::default()).then(|| analysed(&data, &Thresholds::default())).transpose()?;
@@ -239,9 +249,19 @@ fn print_six(a: &Analysis, view: &str) {
 }
 
 fn compare(args: &SoakCompareArgs) -> CommandResult {
-    let th = args.thresholds.thresholds();
-    let a = analysed(&load(&args.a)?, &th)?;
-    let b = analysed(&load(&args.b)?, &th)?;
+    let (data_a, data_b) = (load(&args.a)?, load(&args.b)?);
+    let (th_a, th_b) = (args.thresholds.thresholds(&data_a, &args.a)?, args.thresholds.thresholds(&data_b, &args.b)?);
+    // T13: like with like — two soaks are compared under one analysis.
+    if th_a != th_b {
+        return Err(Failure::input(anyhow!(
+            "the two files were analysed differently (A: {}; B: {}); give --window, --tail, --threshold, --hold and \
+             --band to compare them under one analysis",
+            th_a.fact(),
+            th_b.fact()
+        )));
+    }
+    let a = analysed(&data_a, &th_a)?;
+    let b = analysed(&data_b, &th_b)?;
     let c = analysis::compare(&a, &b, UNIT);
     if args.json {
         out!("{}", json!({"a": numbers_json(&a), "b": numbers_json(&b), "lines": c.lines, "disagree": c.disagree}));

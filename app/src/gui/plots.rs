@@ -833,8 +833,9 @@ static NEXT_SOAK_VIEW: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU
 const MAX_POINTS: usize = 2000;
 
 impl SoakView {
-    /// Reads `data` under the T1 defaults and downsamples it once, off the
-    /// drawing path.
+    /// Reads `data` under the analysis its file states (the `# analysis:`
+    /// line Vernier writes), else the T1 defaults, as `soak analyze` does,
+    /// and downsamples it once, off the drawing path.
     pub fn new(title: String, data: &vernier_engine::soak::SoakData) -> Self {
         // SPEC T3, T12: a placeholder, or a nominal clock, is never drawn.
         let placeholders = data.unobserved();
@@ -854,7 +855,7 @@ impl SoakView {
         Self {
             title,
             id: NEXT_SOAK_VIEW.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            defaults: SoakReading::new(data, vernier_engine::notebook::SoakProtocol::default(), None),
+            defaults: SoakReading::new(data, file_protocol(data), None),
             end_s: data.t.last().copied().unwrap_or(0.0),
             score: bucketed(&data.t, &data.score),
             clock: observed("clock_mhz").then(|| bucketed(&data.t, &data.clock)),
@@ -868,12 +869,23 @@ impl SoakView {
 
     /// This file read as `soak`, the recorded soak it is the raw file of,
     /// under the protocol that soak ran with (SPEC T1, T5); `None`: the
-    /// file on its own, under the T1 defaults.
+    /// file on its own, under its own analysis or the T1 defaults.
     pub fn reading(&self, soak: Option<&vernier_engine::notebook::Soak>) -> SoakReading {
         match soak {
             Some(soak) => SoakReading::new(&self.data, soak.protocol, Some(soak)),
             None => SoakReading::new(&self.data, self.defaults.protocol, None),
         }
+    }
+}
+
+/// The protocol a loose soak file is read under: the T1 defaults with the
+/// windows and thresholds its `# analysis:` line states, when it states
+/// them readably (an unreadable line leaves the defaults).
+fn file_protocol(data: &vernier_engine::soak::SoakData) -> vernier_engine::notebook::SoakProtocol {
+    let defaults = vernier_engine::notebook::SoakProtocol::default();
+    match vernier_engine::soak::Thresholds::stated_in(data) {
+        Ok(Some(stated)) => stated.on(defaults),
+        Ok(None) | Err(_) => defaults,
     }
 }
 

@@ -33,6 +33,69 @@ impl Default for Thresholds {
     }
 }
 
+/// The `#` fact a soak file written by Vernier keeps its analysis in
+/// (T5): the windows and thresholds its row's six numbers come from, so
+/// `soak analyze FILE` gives the row's numbers.
+pub const ANALYSIS_FACT: &str = "analysis";
+
+impl Thresholds {
+    /// The fact's value: `opening 30 s, tail 300 s, threshold 0.95, hold 3, band 0.03`.
+    pub fn fact(&self) -> String {
+        let Self { opening_s, tail_s, threshold, hold, band } = self;
+        format!("opening {opening_s} s, tail {tail_s} s, threshold {threshold}, hold {hold}, band {band}")
+    }
+
+    /// The thresholds `data` states in its [`ANALYSIS_FACT`] line: `None`
+    /// for a file without one (not Vernier's, or older), and why not for a
+    /// line that does not read (the file may be someone else's).
+    pub fn stated_in(data: &SoakData) -> Result<Option<Self>, String> {
+        let Some((_, value)) = data.facts().find(|(k, _)| k.trim() == ANALYSIS_FACT) else { return Ok(None) };
+        let mut th = Self::default();
+        let mut seen = [false; 5];
+        for part in value.split(',') {
+            let words: Vec<&str> = part.split_whitespace().collect();
+            let (name, number, unit) = match words.as_slice() {
+                [name, number] => (*name, *number, None),
+                [name, number, unit] => (*name, *number, Some(*unit)),
+                _ => return Err(format!("“{}” is not a name and a number", part.trim())),
+            };
+            let float = || number.parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0);
+            let bad = || format!("“{number}” is not a positive number for {name}");
+            let (k, seconds) = match name {
+                "opening" => (0, true),
+                "tail" => (1, true),
+                "threshold" => (2, false),
+                "hold" => (3, false),
+                "band" => (4, false),
+                other => return Err(format!("“{other}” is not one of opening, tail, threshold, hold, band")),
+            };
+            if seconds != (unit == Some("s")) || seen[k] {
+                return Err(format!("“{}” is not as Vernier writes it", part.trim()));
+            }
+            seen[k] = true;
+            match k {
+                0 => th.opening_s = float().ok_or_else(bad)?,
+                1 => th.tail_s = float().ok_or_else(bad)?,
+                2 => th.threshold = float().ok_or_else(bad)?,
+                3 => th.hold = number.parse().ok().filter(|h| *h > 0).ok_or_else(bad)?,
+                _ => th.band = float().ok_or_else(bad)?,
+            }
+        }
+        if seen.contains(&false) {
+            return Err("it does not name all of opening, tail, threshold, hold and band".to_owned());
+        }
+        Ok(Some(th))
+    }
+}
+
+impl Thresholds {
+    /// `base` analysed with these windows and thresholds instead of its own.
+    pub fn on(self, base: SoakProtocol) -> SoakProtocol {
+        let Self { opening_s, tail_s, threshold, hold, band } = self;
+        SoakProtocol { opening_window_s: opening_s, tail_window_s: tail_s, threshold, hold, band, ..base }
+    }
+}
+
 impl From<&SoakProtocol> for Thresholds {
     fn from(p: &SoakProtocol) -> Self {
         Self {
@@ -440,6 +503,29 @@ mod tests {
             d.push(SoakRow { t_seconds: t, clock_mhz: clock(t), score: f(t), ..SoakRow::default() });
         }
         d
+    }
+
+    // SPEC T5 (issue 47 item 7): the analysis a file's row used is kept in
+    // the file and read back exactly; a line that does not read is refused
+    // by what is wrong, and a file without one states nothing.
+    #[test]
+    fn a_file_keeps_the_analysis_its_row_used() {
+        let with = |line: &str| SoakData { comments: vec![line.to_owned()], ..SoakData::default() };
+        let th = Thresholds { opening_s: 0.5, tail_s: 2.5, threshold: 0.9, hold: 2, band: 0.05 };
+        let written = format!(" {ANALYSIS_FACT}: {}", th.fact());
+        assert_eq!(Thresholds::stated_in(&with(&written)), Ok(Some(th)));
+        assert_eq!(Thresholds::stated_in(&SoakData::default()), Ok(None));
+        for bad in [
+            "analysis: opening 0.5 s, tail 2.5 s, threshold 0.9, hold 2",
+            "analysis: opening -1 s, tail 2.5 s, threshold 0.9, hold 2, band 0.05",
+            "analysis: opening 0.5, tail 2.5 s, threshold 0.9, hold 2, band 0.05",
+            "analysis: opening 0.5 s, opening 0.5 s, tail 2.5 s, threshold 0.9, hold 2, band 0.05",
+            "analysis: opening 0.5 s, tail 2.5 s, threshold NaN, hold 2, band 0.05",
+            "analysis: opening 0.5 s, tail 2.5 s, threshold 0.9, hold 0, band 0.05",
+            "analysis: opening 0.5 s, tail 2.5 s, threshold 0.9, hold 2, band 0.05, extra 1",
+        ] {
+            assert!(Thresholds::stated_in(&with(bad)).is_err(), "{bad}");
+        }
     }
 
     // SPEC T5, T11: a sample taken a moment late still measured the

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use super::analysis::{ANALYSIS_FACT, Thresholds};
 use super::file::{HEADER, SoakRow};
 use super::sensors::Sensors;
 use crate::platform::machine::Machine;
@@ -180,6 +181,7 @@ pub fn run(
     header.extend(spec.context.iter().map(|(k, v)| format!("{k}: {v}")));
     header.extend([
         format!("protocol: duration {duration_s} s, interval {interval_s} s"),
+        format!("{ANALYSIS_FACT}: {}", Thresholds::from(&spec.protocol).fact()),
         format!("workers: {}", spec.workers),
         format!("chunk size: {chunk_steps} dependent xorshift steps"),
         format!("calibrated chunk time: {chunk_ms:.3} ms"),
