@@ -72,10 +72,11 @@ fn newer_schema_is_refused() {
     let current = format!("schema: {},", store::SCHEMA_VERSION);
     let text = std::fs::read_to_string(&path).expect("read");
     assert!(text.contains(&current));
-    std::fs::write(&path, text.replacen(&current, "schema: 7,", 1)).expect("write");
+    let newer = store::SCHEMA_VERSION + 1;
+    std::fs::write(&path, text.replacen(&current, &format!("schema: {newer},"), 1)).expect("write");
     let err = store::load(&dir).expect_err("refused");
     assert!(
-        matches!(err, LoadError::NewerSchema { found: 7, supported, .. } if supported == store::SCHEMA_VERSION),
+        matches!(err, LoadError::NewerSchema { found, supported, .. } if found == newer && supported == store::SCHEMA_VERSION),
         "{err:?}"
     );
     assert!(err.to_string().contains("update Vernier"));

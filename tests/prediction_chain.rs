@@ -245,3 +245,56 @@ fn a_bench_run_never_blocks_a_soak_and_an_amendment_can_change_its_protocol() {
     assert_eq!(nb.next_soak_protocol(), None, "the soak followed it");
     assert_eq!(nb.soaks()[0].protocol, longer, "a soak keeps the protocol it ran under");
 }
+
+// SPEC T1 (issue 47 item 8): a soak's prediction and protocol are fixed when
+// the soak starts, not when it is recorded. An open prediction locks then
+// ("a soak started"), and neither an edit nor an amendment of the one whose
+// protocol runs is taken while it runs — also when a bench run had locked it
+// before. The start is saved (it survives a reload) and ends when the soak
+// is recorded; a new soak prediction stays possible.
+#[test]
+fn a_soak_prediction_is_fixed_from_the_soak_s_start() {
+    use vernier_engine::notebook::{SoakNumbers, SoakProtocol};
+    let (_tmp, dir, mut nb) = saved_notebook();
+    let protocol = SoakProtocol { duration_s: 900.0, ..SoakProtocol::default() };
+    let text = || soak_text("soak", "S/P 0.75", "fanless", "onset none, S/P 0.75 ± 0.05");
+    let p = nb.add_soak_prediction(text(), protocol, at(60)).expect("soak prediction");
+    assert!(nb.start_soak(p + 1, at(61)).is_err(), "only the protocol the next soak runs");
+    store::replace(&dir, &nb).expect("save");
+    // Started as a writer starts it: one change, appended to the journal.
+    let (started, _) = store::change(&dir, |nb| nb.start_soak(p, at(62))).expect("started");
+    assert_eq!(started, protocol);
+    let mut nb = store::load(&dir).expect("load");
+    assert_eq!(nb.soak_started(p), Some(at(62)), "the start is kept on disk");
+    let lock = nb.lock_of(nb.prediction(p).expect("P")).expect("locked at the start");
+    assert_eq!(lock.cause, LockCause::SoakStarted);
+    assert!(nb.edit_prediction(p, text()).is_err(), "no edit while it runs");
+    assert!(messages(&nb).is_empty(), "the start is sealed into the chain: {:?}", messages(&nb));
+    let refused = nb.amend_prediction(p, "S/P 0.7", "changed my mind", at(63)).expect_err("no amendment while it runs");
+    assert!(refused.to_string().contains("started at") && refused.to_string().contains("new prediction"), "{refused}");
+
+    // A prediction a bench run had locked before the soak is fixed the same way.
+    let numbers = SoakNumbers {
+        peak: 2.4,
+        t_onset: None,
+        t_stable: None,
+        sustained: 2.4,
+        ratio: 1.0,
+        tail_iqr: 0.05,
+        unit: "chunks/s".into(),
+    };
+    nb.record_soak(soak_row(protocol, numbers.clone(), 70), at(70));
+    assert_eq!(nb.soak_started(p), None, "recorded: it runs no more");
+    assert!(
+        nb.amend_prediction(p, "S/P 0.7", "after the soak", at(71)).is_ok(),
+        "amending a soak's prediction after it"
+    );
+    let second = nb.add_soak_prediction(text(), protocol, at(80)).expect("a second soak prediction");
+    nb.record_run(measurement("a bench run in between", &[1.0, 1.1, 1.2]), at(81));
+    assert_eq!(nb.start_soak(second, at(82)), Ok(protocol));
+    assert!(
+        nb.amend_prediction(second, "S/P 0.7", "mid-soak", at(83)).is_err(),
+        "locked by the run, fixed by the start"
+    );
+    assert!(nb.add_soak_prediction(text(), protocol, at(84)).is_ok(), "a new soak prediction is always possible");
+}

@@ -360,3 +360,42 @@ fn too_many_workers_is_bad_input() {
     assert!(said.contains("at most") && said.contains("4 per logical CPU"), "{said}");
     assert!(!Path::new(&out).exists(), "nothing written");
 }
+
+// SPEC T1 (issue 47 item 8): from the moment `soak run --notebook` starts,
+// its prediction and protocol are fixed: an edit or an amendment made from
+// another terminal while it runs is refused with the reason, and taken
+// again once the soak is recorded.
+#[test]
+fn a_soak_s_prediction_cannot_change_while_it_runs() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb").display().to_string();
+    assert_eq!(vernier(&["new", &dir]).status.code(), Some(0));
+    let o = fix_short_protocol(&dir, "no throttling on a VM", "no thermal limit");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut soak = std::process::Command::new(env!("CARGO_BIN_EXE_vernier"))
+        .args(["soak", "run", "--workers", "1", "--notebook", &dir])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the soak");
+    // The soak writes its file once the start is on disk.
+    let file = Path::new(&dir).join("raw/soak-1.csv");
+    let deadline = std::time::Instant::now() + common::DEADLINE;
+    while !file.exists() {
+        assert!(std::time::Instant::now() < deadline, "the soak never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let amend = ["predict", &dir, "--amend", "P1", "--predict", "it throttles", "--why", "changed my mind"];
+    let refused = vernier(&amend);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("soak started at"), "{}", stderr(&refused));
+    let edit = vernier(&["predict", &dir, "--edit", "P1", "--predict", "it throttles", "--why", "changed my mind"]);
+    assert_eq!(edit.status.code(), Some(2), "{}", stderr(&edit));
+    assert!(stderr(&edit).contains("a soak started at"), "{}", stderr(&edit));
+    let done = soak.wait_with_output().expect("the soak ends");
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let shown: Value = serde_json::from_slice(&vernier(&["show", &dir, "--json"]).stdout).expect("json");
+    assert_eq!(shown["predictions"][0]["answers"][0]["by"], "soak S1", "the soak answers the prediction it ran");
+    let after = vernier(&amend);
+    assert_eq!(after.status.code(), Some(0), "recorded, its prediction may be amended: {}", stderr(&after));
+}

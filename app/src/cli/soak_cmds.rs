@@ -283,7 +283,7 @@ fn compare(args: &SoakCompareArgs) -> CommandResult {
 fn run_soak(args: &RunArgs) -> CommandResult {
     let notebook = args.notebook.as_deref().map(|dir| open(dir).map(|nb| (dir, nb))).transpose()?;
     // T1: in a notebook, the protocol was fixed with the prediction before the run.
-    let protocol = match &notebook {
+    let (protocol, fixed_by) = match &notebook {
         Some((dir, nb)) => {
             let Some((number, protocol)) = nb.next_soak_protocol() else {
                 return Err(Failure::input(anyhow!(
@@ -302,7 +302,7 @@ fn run_soak(args: &RunArgs) -> CommandResult {
                     )));
                 }
             }
-            protocol
+            (protocol, Some(number))
         }
         None => {
             // T11: the windows must fit the duration, with or without a
@@ -318,7 +318,7 @@ fn run_soak(args: &RunArgs) -> CommandResult {
                 band: args.band.unwrap_or(base.band),
             };
             protocol.check().map_err(|why| Failure::input(anyhow!("{why}")))?;
-            protocol
+            (protocol, None)
         }
     };
     // A protocol read from a notebook is someone's file: checked by the same rule.
@@ -332,6 +332,11 @@ fn run_soak(args: &RunArgs) -> CommandResult {
         (None, Some((dir, nb))) => record::raw_path(dir, nb),
         (None, None) => return Err(Failure::input(anyhow!("give --out FILE.csv or --notebook DIR"))),
     };
+    // T1: from here the prediction and its protocol are fixed; an edit or
+    // amendment is refused until the soak is recorded.
+    if let (Some((dir, _)), Some(number)) = (&notebook, fixed_by) {
+        apply(dir, |nb| nb.start_soak(number, Utc::now()))?;
+    }
     let context = notebook.as_ref().map_or_else(Vec::new, |(_, nb)| load::stated_context(nb.environment()));
     let spec = load::SoakSpec { protocol, workers, out: out_path.clone(), sensors_root: "/".into(), context };
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

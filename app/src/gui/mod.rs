@@ -1166,12 +1166,16 @@ impl VernierApp {
 
     /// Starts the protocol fixed with the newest open soak prediction.
     fn start_soak(&mut self, workers: usize) {
-        let Some((_, protocol)) = self.doc.notebook.next_soak_protocol() else {
+        let Some((prediction, protocol)) = self.doc.notebook.next_soak_protocol() else {
             self.say("fix the soak protocol with a prediction first", true);
             return;
         };
         if self.measure.live.is_some() || self.measure.live_soak.is_some() {
             self.say("wait for the measurement in progress to finish: a soak needs the machine to itself", true);
+            return;
+        }
+        // T1: the prediction and its protocol are fixed from the start.
+        if self.edit(Edit::StartSoak { prediction, at: chrono::Utc::now() }).is_none() {
             return;
         }
         let out = vernier_engine::soak::record::raw_path(&self.doc.dir, &self.doc.notebook);

@@ -71,7 +71,15 @@ pub fn add_row(notebook: &mut Notebook, dir: &Path, finished: &Finished, at: Dat
     match &finished.analysis {
         Ok(analysis) => {
             // The prediction that fixed this protocol is the one the soak answers (T1, N14).
-            let predicted = notebook.next_soak_protocol().filter(|(_, p)| *p == finished.protocol).map(|(n, _)| n);
+            // A prediction fixed since the soak started is not the one it ran.
+            let fixed =
+                |n: u32| notebook.predictions().iter().any(|p| p.number == n && p.protocol == Some(finished.protocol));
+            let predicted = notebook
+                .soaks_started()
+                .iter()
+                .map(|s| s.prediction)
+                .find(|&n| fixed(n))
+                .or_else(|| notebook.next_soak_protocol().filter(|(_, p)| *p == finished.protocol).map(|(n, _)| n));
             let number = notebook.record_soak(
                 Soak {
                     number: 0,

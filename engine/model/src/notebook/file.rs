@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::condition::Condition;
 use super::environment::Environment;
 use super::run::{Discard, Measurement, RawFile, Run, Soak, SoakNumbers, SoakProtocol};
-use super::{Answer, Note, Notebook, Pair, Prediction, Sweep, Tag, Writing};
+use super::{Answer, Note, Notebook, Pair, Prediction, SoakStart, Sweep, Tag, Writing};
 
 /// What rows share: the stated Environment and the unchanging machine
 /// facts, as they were when the rows were recorded.
@@ -66,6 +66,9 @@ pub(super) struct NotebookFile {
     /// The rows answering predictions (N14); absent before there were any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     answers: Vec<Answer>,
+    /// Soaks started and not recorded (T1); absent when none runs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    soaks_started: Vec<SoakStart>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -190,6 +193,7 @@ impl From<Notebook> for NotebookFile {
             notes: nb.notes,
             writing: nb.writing,
             answers: nb.answers,
+            soaks_started: nb.soaks_started,
         }
     }
 }
@@ -249,6 +253,7 @@ impl TryFrom<NotebookFile> for Notebook {
             notes: file.notes,
             writing: file.writing,
             answers: file.answers,
+            soaks_started: file.soaks_started,
         })
     }
 }

@@ -199,6 +199,21 @@ pub struct Notebook {
     writing: Writing,
     /// The rows that answer predictions, and predictions left open (N14).
     answers: Vec<Answer>,
+    /// Soaks started and not recorded yet, by the prediction whose
+    /// protocol each runs (T1): that prediction is fixed while it runs.
+    soaks_started: Vec<SoakStart>,
+}
+
+/// A soak started under P`prediction`'s protocol at `at` (T1), until a soak
+/// is recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SoakStart {
+    /// The prediction whose protocol the soak runs.
+    pub prediction: u32,
+    /// When it started.
+    #[serde(with = "time")]
+    pub at: DateTime<Utc>,
 }
 
 impl Notebook {
@@ -217,6 +232,7 @@ impl Notebook {
             notes: Vec::new(),
             writing: Writing::default(),
             answers: Vec::new(),
+            soaks_started: Vec::new(),
         }
     }
 
@@ -512,6 +528,15 @@ impl Notebook {
         at: DateTime<Utc>,
     ) -> Result<u32, NotebookError> {
         let original = &self.predictions[self.prediction_index(number)?];
+        // T1: a soak running under this protocol runs it as it was fixed.
+        if let Some(started) = self.soak_started(number) {
+            return Err(NotebookError::BadProtocol(format!(
+                "P{number}'s soak started at {} and is not recorded yet: its prediction and protocol stay as they \
+                 were fixed until it is; if that soak stopped without being recorded, fix a new protocol with a new \
+                 prediction (`vernier predict --soak`)",
+                started.format("%Y-%m-%d %H:%M:%S UTC")
+            )));
+        }
         let figure = match (figure, &original.figure) {
             (Some(new), Some(old)) if std::mem::discriminant(&new) != std::mem::discriminant(old) => {
                 return Err(NotebookError::Figure(FigureError {
@@ -545,6 +570,36 @@ impl Notebook {
             (None, kept) => kept,
         };
         Ok(self.push_prediction(text, Some(amends), protocol, at))
+    }
+
+    /// A soak starts under the protocol of P`number` (T1): every open
+    /// prediction locks now, as a recorded row would lock it (N4), so the
+    /// prediction and the protocol the soak runs are the ones fixed before
+    /// it, and no edit or amendment changes them while it runs. Refused when
+    /// P`number` is not the protocol the next soak must run.
+    pub fn start_soak(&mut self, number: u32, at: DateTime<Utc>) -> Result<SoakProtocol, NotebookError> {
+        match self.next_soak_protocol() {
+            Some((next, protocol)) if next == number => {
+                self.lock_open(Lock { at, cause: LockCause::SoakStarted });
+                self.soaks_started.retain(|s| s.prediction != number);
+                self.soaks_started.push(SoakStart { prediction: number, at });
+                Ok(protocol)
+            }
+            _ => Err(NotebookError::BadProtocol(format!(
+                "P{number} is not the soak protocol the next soak runs; fix one with `vernier predict --soak`"
+            ))),
+        }
+    }
+
+    /// The soaks started and not recorded yet (T1).
+    pub fn soaks_started(&self) -> &[SoakStart] {
+        &self.soaks_started
+    }
+
+    /// The soak started under P`number`'s protocol and not recorded yet:
+    /// when it started (T1). A soak recorded since ends it.
+    pub fn soak_started(&self, number: u32) -> Option<DateTime<Utc>> {
+        self.soaks_started.iter().find(|s| s.prediction == number).map(|s| s.at)
     }
 
     /// Locks every open prediction now (the CLI's `lock`); returns how many.
@@ -615,6 +670,8 @@ impl Notebook {
     pub fn record_soak(&mut self, mut soak: Soak, at: DateTime<Utc>) -> u32 {
         let number = next_number(self.soaks.iter().map(|s| s.number));
         self.lock_open(Lock { at, cause: LockCause::Soak(number) });
+        // The soak that started is this one: its prediction is answered, not running.
+        self.soaks_started.clear();
         shared_first(&mut soak.conditions);
         let stated = Some(self.environment.clone());
         self.soaks.push(Soak { number, recorded_at: at, discarded: None, stated, ..soak });

@@ -107,6 +107,14 @@ pub enum Edit {
         #[serde(with = "time")]
         at: DateTime<Utc>,
     },
+    /// A soak starts under P`prediction`'s protocol (T1).
+    StartSoak {
+        /// The prediction whose protocol it runs.
+        prediction: u32,
+        /// When.
+        #[serde(with = "time")]
+        at: DateTime<Utc>,
+    },
     /// Set Environment fields (one, or the machine's three filled at once);
     /// `said` is the message.
     SetEnvironment {
@@ -204,6 +212,12 @@ impl Edit {
             Edit::LockPredictions { at } => {
                 Applied::said(format!("locked {} prediction(s)", nb.lock_open_predictions(*at)))
             }
+            Edit::StartSoak { prediction, at } => {
+                nb.start_soak(*prediction, *at)?;
+                Applied::said(format!(
+                    "the soak started under P{prediction}'s protocol, which stays fixed until it is recorded"
+                ))
+            }
             Edit::SetEnvironment { fields, said } => {
                 // All or nothing: a refused field leaves the others as they were.
                 let before = nb.environment.clone();
@@ -282,6 +296,7 @@ impl Edit {
                 nb.runs().iter().any(|r| r.number == *run && r.discarded.as_ref().is_some_and(|d| d.at == *at))
             }
             Edit::Record(recording) => recording.already_in(nb),
+            Edit::StartSoak { prediction, at } => nb.soak_started(*prediction) == Some(*at),
             Edit::EditPrediction { .. }
             | Edit::LockPredictions { .. }
             | Edit::SetEnvironment { .. }
@@ -310,6 +325,9 @@ impl Edit {
             }
             Edit::AnswerPrediction { number, by, at } => format!("P{number}: {by}, {}", stamp(at)),
             Edit::LockPredictions { at } => format!("every open prediction locked, {}", stamp(at)),
+            Edit::StartSoak { prediction, at } => {
+                format!("a soak started under P{prediction}'s protocol, {}", stamp(at))
+            }
             Edit::SetEnvironment { fields, .. } => fields
                 .iter()
                 .map(|(f, v)| format!("Environment “{}” set to {}", f.label(), quoted(v)))

@@ -43,6 +43,9 @@ pub enum LockCause {
     Run(u32),
     /// Soak `S{n}` was recorded after it.
     Soak(u32),
+    /// A soak started under a protocol fixed by then (T1): its prediction
+    /// and protocol are fixed from the start, not from the recording.
+    SoakStarted,
 }
 
 /// When and why a prediction became read-only.
@@ -63,6 +66,7 @@ impl Lock {
             LockCause::User => format!("by hand on {}", self.at.format("%Y-%m-%d %H:%M")),
             LockCause::Run(n) => format!("by run {n}"),
             LockCause::Soak(n) => format!("by soak S{n}"),
+            LockCause::SoakStarted => format!("by the soak started {}", self.at.format("%Y-%m-%d %H:%M")),
         }
     }
 }
@@ -74,6 +78,7 @@ impl std::fmt::Display for Lock {
             LockCause::User => write!(f, "it was locked at {}", self.at.format("%Y-%m-%d %H:%M:%S UTC")),
             LockCause::Run(n) => write!(f, "run {n} was recorded"),
             LockCause::Soak(n) => write!(f, "soak S{n} was recorded"),
+            LockCause::SoakStarted => write!(f, "a soak started at {}", self.at.format("%Y-%m-%d %H:%M:%S UTC")),
         }
     }
 }

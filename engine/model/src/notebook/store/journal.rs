@@ -19,7 +19,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::super::file::{RunEntry, SoakEntry};
-use super::super::{Answer, Environment, JournalError, Note, Notebook, Pair, Prediction, Sweep, Writing};
+use super::super::{Answer, Environment, JournalError, Note, Notebook, Pair, Prediction, SoakStart, Sweep, Writing};
 use crate::digest::sha256_hex;
 
 /// The journal's file name inside a notebook folder.
@@ -72,6 +72,8 @@ pub(super) enum Edit {
     Notes(Items<Note>),
     /// See [`Edit::Predictions`].
     Answers(Items<Answer>),
+    /// The soaks started and not recorded, whole (T1).
+    SoaksStarted(Vec<SoakStart>),
 }
 
 /// A section's rows after a change: its length, and the rows at the
@@ -112,6 +114,9 @@ pub(super) fn diff(before: &Notebook, after: &Notebook) -> Vec<Edit> {
     edits.extend(items(&before.sweeps, &after.sweeps, Clone::clone).map(Edit::Sweeps));
     edits.extend(items(&before.notes, &after.notes, Clone::clone).map(Edit::Notes));
     edits.extend(items(&before.answers, &after.answers, Clone::clone).map(Edit::Answers));
+    if before.soaks_started != after.soaks_started {
+        edits.push(Edit::SoaksStarted(after.soaks_started.clone()));
+    }
     edits
 }
 
@@ -150,6 +155,7 @@ pub(super) fn apply(nb: &mut Notebook, edits: Vec<Edit>) -> Result<(), JournalEr
             Edit::Sweeps(items) => put(&mut nb.sweeps, items, "sweeps", |s| s)?,
             Edit::Notes(items) => put(&mut nb.notes, items, "notes", |n| n)?,
             Edit::Answers(items) => put(&mut nb.answers, items, "answers", |a| a)?,
+            Edit::SoaksStarted(started) => nb.soaks_started = started,
         }
     }
     Ok(())
