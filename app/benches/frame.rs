@@ -12,6 +12,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use vernier_app::gui::{AppCommand, Section, VernierApp};
 use vernier_engine::harness::{BenchSpec, Subject};
+use vernier_engine::notebook::pending::Edit;
 use vernier_engine::notebook::{Condition, Measurement, Notebook, RawFile, Tag, WarmupPolicy, store};
 use vernier_engine::notebook::{KernelKind, KernelSpec};
 use vernier_engine::stats::Summary;
@@ -72,7 +73,9 @@ fn main() {
                     std::thread::sleep(Duration::from_millis(5));
                 }
                 let start = Instant::now();
-                harness_edit.state_mut().apply(AppCommand::AddNote(format!("note {i}")));
+                harness_edit
+                    .state_mut()
+                    .apply(AppCommand::Edit(Edit::AddNote { text: format!("note {i}"), at: chrono::Utc::now() }));
                 harness_edit.step();
                 start.elapsed()
             })

@@ -304,7 +304,7 @@ impl VernierApp {
                 return self.say(text, true);
             }
         };
-        self.commands.push(AppCommand::AnswerPrediction(prediction, by));
+        self.commands.push(AppCommand::Edit(Edit::AnswerPrediction { number: prediction, by, at: chrono::Utc::now() }));
     }
 
     /// Their row and its source, when the finished run reproduced it.

@@ -35,7 +35,7 @@ use egui::{Key, KeyboardShortcut, Modifiers, RichText};
 use vernier_engine::extend::{Claim, Extension};
 use vernier_engine::harness::{BenchRunner, BenchSpec, NotQueued, Wake, raw::Reserved};
 use vernier_engine::notebook::pending::Edit;
-use vernier_engine::notebook::{Document, EnvField, IntegrityFinding, Notebook, PredictionText, store};
+use vernier_engine::notebook::{Document, EnvField, IntegrityFinding, Notebook, store};
 use vernier_engine::record_run::Reservation;
 
 pub use views::Section;
@@ -217,35 +217,13 @@ pub enum AppCommand {
     },
     /// Cancel the benchmark in flight.
     CancelRun,
-    /// Record a prediction.
-    AddPrediction(PredictionText),
-    /// Rewrite an open prediction.
-    EditPrediction(u32, PredictionText),
-    /// Amend a prediction.
-    AmendPrediction {
-        /// Which.
-        number: u32,
-        /// The new `What I predict`.
-        predict: String,
-        /// The new `Why`.
-        why: String,
-        /// A new committed figure (N14); `None` keeps the original's.
-        figure: Option<vernier_engine::notebook::Committed>,
-    },
-    /// Lock every open prediction.
-    LockPredictions,
-    /// Set an Environment field.
-    SetEnvironment(EnvField, String),
+    /// Change the notebook: applied to the window's copy, then saved
+    /// (see [`edit`](VernierApp::edit)). The view that asks builds the
+    /// change, its time stamp included, so a new kind of change is one
+    /// `Edit` variant and no window code.
+    Edit(Edit),
     /// Fill the Environment's machine fields from what Vernier reads here.
     FillEnvironment,
-    /// Add a note.
-    AddNote(String),
-    /// Discard a run with a reason.
-    Discard(u32, String),
-    /// Link a row to prediction N as its answer (N14).
-    AnswerPrediction(u32, vernier_engine::notebook::AnsweredBy),
-    /// State what a run did not record, as a statement made later (A1, A2).
-    StateRun(u32, Vec<vernier_engine::notebook::RunStatement>),
     /// Select a run and show its trials.
     SelectRun(u32),
     /// Switch between the dark and light themes.
@@ -259,41 +237,10 @@ pub enum AppCommand {
     ExportReplacing,
     /// Open the soak dialog.
     SoakDialog,
-    /// Record a soak prediction with its protocol (T1).
-    FixSoak(PredictionText, vernier_engine::notebook::SoakProtocol),
     /// Start the fixed soak protocol with this many workers.
     StartSoak(usize),
     /// Stop the running soak, keeping its rows.
     CancelSoak,
-    /// Write (or, empty, clear) the answer to a document's prompt (D2).
-    Write {
-        /// The document.
-        stem: &'static str,
-        /// The prompt answered.
-        prompt: &'static str,
-        /// The answer.
-        text: String,
-    },
-    /// Mark a prompt, or with [`WHOLE_DOCUMENT`] a whole document, as not
-    /// part of this submission with a reason; empty makes it part again (A16).
-    ///
-    /// [`WHOLE_DOCUMENT`]: vernier_engine::notebook::WHOLE_DOCUMENT
-    NotPart {
-        /// The document.
-        stem: &'static str,
-        /// The prompt, or the whole-document key.
-        prompt: &'static str,
-        /// Why it is not part of this submission.
-        reason: String,
-    },
-    /// State that the report cites nothing (true), or take that back.
-    NoCitations(bool),
-    /// Add a row to the citations table.
-    AddCitation(vernier_engine::notebook::Citation),
-    /// Remove citation N (1-based).
-    RemoveCitation(usize),
-    /// Keep these deadlines for the placement table (D6).
-    SetPlacement(Vec<vernier_engine::notebook::Budget>),
     /// Run the pre-submission audit.
     Audit,
     /// Open the Reproduce dialog.
@@ -823,7 +770,6 @@ impl VernierApp {
     /// [`edit`](Self::edit); everything else to the part of the window
     /// that owns it.
     fn run_command(&mut self, command: AppCommand) {
-        let now = chrono::Utc::now();
         let change: Edit = match command {
             AppCommand::Show(section) => return self.show(section),
             AppCommand::Audit => {
@@ -891,30 +837,7 @@ impl VernierApp {
                 return;
             }
             AppCommand::SelectRun(number) => return self.select_run(number),
-            AppCommand::FixSoak(text, protocol) => Edit::AddSoakPrediction { text, protocol, at: now },
-            AppCommand::AddPrediction(text) => Edit::AddPrediction { text, at: now },
-            AppCommand::EditPrediction(number, text) => Edit::EditPrediction { number, text },
-            AppCommand::AmendPrediction { number, predict, why, figure } => {
-                Edit::AmendPrediction { number, predict, why, figure, at: now }
-            }
-            AppCommand::LockPredictions => Edit::LockPredictions { at: now },
-            AppCommand::SetEnvironment(field, value) => {
-                Edit::SetEnvironment { fields: vec![(field, value)], said: format!("{} set", field.label()) }
-            }
-            AppCommand::AddNote(text) => Edit::AddNote { text, at: now },
-            AppCommand::Write { stem, prompt, text } => {
-                Edit::Answer { document: stem.to_owned(), prompt: prompt.to_owned(), text }
-            }
-            AppCommand::NotPart { stem, prompt, reason } => {
-                Edit::NotPart { document: stem.to_owned(), prompt: prompt.to_owned(), reason }
-            }
-            AppCommand::NoCitations(none) => Edit::NoCitations(none),
-            AppCommand::AddCitation(citation) => Edit::AddCitation(citation),
-            AppCommand::SetPlacement(budgets) => Edit::SetDeadlines(budgets),
-            AppCommand::RemoveCitation(n) => Edit::RemoveCitation(n),
-            AppCommand::Discard(run, reason) => Edit::Discard { run, reason, at: now },
-            AppCommand::AnswerPrediction(number, by) => Edit::AnswerPrediction { number, by, at: now },
-            AppCommand::StateRun(run, statements) => Edit::StateRun { run, statements, at: now },
+            AppCommand::Edit(change) => change,
         };
         self.edit(change);
     }
@@ -1348,9 +1271,9 @@ impl eframe::App for VernierApp {
             egui::Modal::new(egui::Id::unique("soak-dialog"))
                 .show(ui.ctx(), |ui| action = form.ui(ui, &self.doc.notebook));
             match action {
-                Some(soak_dialog::SoakAction::Fix(text, protocol)) => {
-                    self.commands.push(AppCommand::FixSoak(text, protocol))
-                }
+                Some(soak_dialog::SoakAction::Fix(text, protocol)) => self
+                    .commands
+                    .push(AppCommand::Edit(Edit::AddSoakPrediction { text, protocol, at: chrono::Utc::now() })),
                 Some(soak_dialog::SoakAction::Start(workers)) => self.commands.push(AppCommand::StartSoak(workers)),
                 Some(soak_dialog::SoakAction::Close) => self.dialogs.soak_form = None,
                 None => {}

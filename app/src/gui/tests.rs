@@ -7,6 +7,7 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use vernier_engine::notebook::Document;
+use vernier_engine::notebook::pending::Edit;
 use vernier_engine::notebook::store;
 
 use super::VernierApp;
@@ -300,7 +301,9 @@ fn the_window_and_the_command_line_share_a_notebook() {
     store::change(&dir, |nb| nb.add_note("second terminal note", chrono::Utc::now())).expect("terminal");
     harness.get_by_role_and_label(Role::TextInput, "Other load").focus();
     harness.step();
-    harness.state_mut().apply(super::AppCommand::AddNote("typed in the window".into()));
+    harness
+        .state_mut()
+        .apply(super::AppCommand::Edit(Edit::AddNote { text: "typed in the window".into(), at: chrono::Utc::now() }));
     step_until(&mut harness, "the window's changes on disk", |app| {
         app.saved() && app.notebook().notes().iter().any(|n| n.text == "second terminal note")
     });
@@ -365,7 +368,7 @@ fn predict_run_lock_discard() {
         why: "edited".into(),
         figure: None,
     };
-    harness.state_mut().apply(super::AppCommand::EditPrediction(1, text));
+    harness.state_mut().apply(super::AppCommand::Edit(Edit::EditPrediction { number: 1, text }));
     harness.run();
     harness.get_by_label_contains("prediction P1 is locked");
     assert_eq!(harness.state().notebook().predictions()[0].predict, "under 2 ns per access");
@@ -459,7 +462,11 @@ fn soak_from_the_window() {
         tail_window_s: 10.0,
         ..SoakProtocol::default()
     };
-    harness.state_mut().apply(super::AppCommand::FixSoak(text, protocol));
+    harness.state_mut().apply(super::AppCommand::Edit(Edit::AddSoakPrediction {
+        text,
+        protocol,
+        at: chrono::Utc::now(),
+    }));
     harness.run();
     harness.get_by_label_contains("P1 fixed the protocol: 20 s sampled every 0.5 s");
     harness.get_by_label("▶ Start soak").click();
@@ -2011,7 +2018,7 @@ fn a_locked_prediction_offers_amend_not_edit() {
         why: "every access misses".into(),
         figure: None,
     };
-    harness.state_mut().apply(super::AppCommand::AddPrediction(text));
+    harness.state_mut().apply(super::AppCommand::Edit(Edit::AddPrediction { text, at: chrono::Utc::now() }));
     harness.run();
     harness.get_by_label("P2");
     assert_eq!(harness.get_all_by_label("Edit").count(), 1, "the open P2 offers Edit");
@@ -2372,7 +2379,10 @@ fn a_change_the_lock_keeps_out_goes_to_a_recovery_file() {
     let (_tmp, dir, _) = new_notebook("Held");
     let mut harness = app_on(dir.clone());
     let held = store::lock(&dir).expect("the test holds the lock");
-    harness.state_mut().apply(super::AppCommand::AddNote("typed while the lock was held".into()));
+    harness.state_mut().apply(super::AppCommand::Edit(Edit::AddNote {
+        text: "typed while the lock was held".into(),
+        at: chrono::Utc::now(),
+    }));
     for _ in 0..20 {
         harness.step();
         std::thread::sleep(Duration::from_millis(10));
@@ -2411,7 +2421,9 @@ const KEPT_NOTE: &str = "typed, then the window was killed";
 fn keeper_child() {
     let Some(dir) = std::env::var_os(KEEPER_CHILD_DIR) else { return };
     let mut harness = app_on(dir.into());
-    harness.state_mut().apply(super::AppCommand::AddNote(KEPT_NOTE.into()));
+    harness
+        .state_mut()
+        .apply(super::AppCommand::Edit(Edit::AddNote { text: KEPT_NOTE.into(), at: chrono::Utc::now() }));
     let deadline = Instant::now() + Duration::from_secs(120);
     while Instant::now() < deadline {
         harness.step();
@@ -2474,14 +2486,18 @@ fn a_change_that_failed_to_save_is_saved_with_the_next() {
     let good = std::fs::read(&file).expect("read");
     let mut harness = app_on(dir.clone());
     std::fs::write(&file, b"(this is not a notebook").expect("break it");
-    harness.state_mut().apply(super::AppCommand::AddNote("first, while broken".into()));
+    harness
+        .state_mut()
+        .apply(super::AppCommand::Edit(Edit::AddNote { text: "first, while broken".into(), at: chrono::Utc::now() }));
     step_until(&mut harness, "the failed save", |app| app.doc.save_error.is_some());
     assert!(!harness.state().saved());
     harness.run();
     assert!(harness.query_by_label_contains("not saved").is_some(), "the status bar says not saved");
     assert!(harness.query_by_label("✔ saved").is_none());
     std::fs::write(&file, &good).expect("restore it");
-    harness.state_mut().apply(super::AppCommand::AddNote("second, once restored".into()));
+    harness
+        .state_mut()
+        .apply(super::AppCommand::Edit(Edit::AddNote { text: "second, once restored".into(), at: chrono::Utc::now() }));
     step_until(&mut harness, "the save", |app| app.saved());
     assert_eq!(notes_on_disk(&dir), ["first, while broken", "second, once restored"]);
     let shown: Vec<_> = harness.state().notebook().notes().iter().map(|n| n.text.clone()).collect();
@@ -2497,7 +2513,9 @@ fn a_change_that_failed_to_save_can_be_discarded() {
     let good = std::fs::read(&file).expect("read");
     let mut harness = app_on(dir.clone());
     std::fs::write(&file, b"(broken").expect("break it");
-    harness.state_mut().apply(super::AppCommand::AddNote("to be discarded".into()));
+    harness
+        .state_mut()
+        .apply(super::AppCommand::Edit(Edit::AddNote { text: "to be discarded".into(), at: chrono::Utc::now() }));
     step_until(&mut harness, "the failed save", |app| app.doc.save_error.is_some());
     std::fs::write(&file, &good).expect("restore it");
     harness.run();
@@ -2565,7 +2583,9 @@ fn closing_by_hand_with_a_change_not_on_disk_asks_and_names_the_recovery_file() 
     let (_tmp, dir, _) = new_notebook("Close");
     let mut harness = app_on(dir.clone());
     let held = store::lock(&dir).expect("the test holds the lock");
-    harness.state_mut().apply(super::AppCommand::AddNote("typed before closing".into()));
+    harness
+        .state_mut()
+        .apply(super::AppCommand::Edit(Edit::AddNote { text: "typed before closing".into(), at: chrono::Utc::now() }));
     harness.run();
     harness.input_mut().viewports.entry(egui::ViewportId::ROOT).or_default().events.push(egui::ViewportEvent::Close);
     harness.run();
@@ -2595,7 +2615,10 @@ fn a_save_waiting_for_the_lock_is_said_in_the_status_bar() {
     let (_other_tmp, other_dir, _) = new_notebook("Another window");
     let _other = app_on(other_dir);
     let held = store::lock(&dir).expect("the test holds the lock");
-    harness.state_mut().apply(super::AppCommand::AddNote("typed while the lock was held".into()));
+    harness.state_mut().apply(super::AppCommand::Edit(Edit::AddNote {
+        text: "typed while the lock was held".into(),
+        at: chrono::Utc::now(),
+    }));
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     while harness.query_by_label_contains("saving waits for the notebook's lock").is_none() {
         assert!(std::time::Instant::now() < deadline, "the wait was never said");
@@ -3018,7 +3041,9 @@ fn storm_window_child() {
     let mut harness = app_on(dir.into());
     say("READY");
     for i in 0.. {
-        harness.state_mut().apply(super::AppCommand::AddNote(format!("{name} note {i}")));
+        harness
+            .state_mut()
+            .apply(super::AppCommand::Edit(Edit::AddNote { text: format!("{name} note {i}"), at: chrono::Utc::now() }));
         step_until(&mut harness, "the note's save", VernierApp::saved);
         say(&format!("ACK {i}"));
     }

@@ -9,6 +9,7 @@ use vernier_engine::notebook::{Budget, Citation, Document, Tag, WHOLE_DOCUMENT};
 use super::{Context, hint};
 use crate::gui::AppCommand;
 use vernier_engine::display::inert;
+use vernier_engine::notebook::pending::Edit;
 
 /// What the Documents section keeps between frames.
 #[derive(Default)]
@@ -145,7 +146,11 @@ fn prompts_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>, document: Do
             )
             .labelled_by(label.id);
         if response.lost_focus() && *draft != saved {
-            cx.commands.push(AppCommand::Write { stem, prompt, text: draft.clone() });
+            cx.commands.push(AppCommand::Edit(Edit::Answer {
+                document: stem.to_owned(),
+                prompt: prompt.to_owned(),
+                text: draft.clone(),
+            }));
         } else if !response.has_focus() && !response.lost_focus() && *draft != saved {
             // Another notebook was opened under the draft.
             *draft = saved;
@@ -175,7 +180,11 @@ fn not_part_ui(
         } else {
             state.not_part_drafts.remove(&key);
             if saved.is_some() {
-                cx.commands.push(AppCommand::NotPart { stem, prompt, reason: String::new() });
+                cx.commands.push(AppCommand::Edit(Edit::NotPart {
+                    document: stem.to_owned(),
+                    prompt: prompt.to_owned(),
+                    reason: String::new(),
+                }));
             }
         }
     }
@@ -196,7 +205,11 @@ fn not_part_ui(
         })
         .inner;
     if response.lost_focus() && !draft.trim().is_empty() && Some(draft.trim()) != saved.as_deref() {
-        cx.commands.push(AppCommand::NotPart { stem, prompt, reason: draft.clone() });
+        cx.commands.push(AppCommand::Edit(Edit::NotPart {
+            document: stem.to_owned(),
+            prompt: prompt.to_owned(),
+            reason: draft.clone(),
+        }));
     }
     if saved.is_none() && !response.has_focus() {
         hint(ui, "Write the reason and leave the box to save it.");
@@ -211,7 +224,7 @@ fn citations_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     if citations.is_empty() {
         let mut none = cx.notebook.writing().no_citations;
         if ui.checkbox(&mut none, "This report cites no figure from a source").changed() {
-            cx.commands.push(AppCommand::NoCitations(none));
+            cx.commands.push(AppCommand::Edit(Edit::NoCitations(none)));
         }
         if !none {
             hint(ui, "No citations yet.");
@@ -234,7 +247,7 @@ fn citations_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
             missing_or(ui, &c.retrieved);
             ui.label(c.tag.as_str());
             if ui.small_button("Remove").clicked() {
-                cx.commands.push(AppCommand::RemoveCitation(i + 1));
+                cx.commands.push(AppCommand::Edit(Edit::RemoveCitation(i + 1)));
             }
             ui.end_row();
         }
@@ -268,7 +281,7 @@ fn citations_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
             // Checked here too, so a refused row keeps what was typed.
             match citation.checked() {
                 Ok(citation) => {
-                    cx.commands.push(AppCommand::AddCitation(citation));
+                    cx.commands.push(AppCommand::Edit(Edit::AddCitation(citation)));
                     *form = CitationForm::default();
                 }
                 Err(e) => form.refused = Some(e.to_string()),
@@ -346,7 +359,7 @@ fn placement_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
             };
             let changed = by_name(budgets) != by_name(kept);
             if ui.add_enabled(changed, egui::Button::new("Keep these deadlines")).clicked() {
-                cx.commands.push(AppCommand::SetPlacement(budgets.clone()));
+                cx.commands.push(AppCommand::Edit(Edit::SetDeadlines(budgets.clone())));
             }
             if !changed {
                 ui.label(RichText::new("kept in the notebook").weak());

@@ -10,6 +10,7 @@ use vernier_engine::stats::units;
 use super::Context;
 use crate::gui::AppCommand;
 use vernier_engine::display::inert;
+use vernier_engine::notebook::pending::Edit;
 
 /// What the Environment section keeps between frames.
 #[derive(Default)]
@@ -131,7 +132,10 @@ pub fn environment_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
             // a refusal is said.
             let complete = field != EnvField::Workbench || Workbench::parse(draft).is_ok();
             if unsaved && ((response.changed() && complete) || response.lost_focus()) {
-                cx.commands.push(AppCommand::SetEnvironment(field, draft.clone()));
+                cx.commands.push(AppCommand::Edit(Edit::SetEnvironment {
+                    fields: vec![(field, draft.clone())],
+                    said: format!("{} set", field.label()),
+                }));
             } else if unsaved && !response.has_focus() && !response.lost_focus() {
                 // The notebook changed under the draft: filled from the
                 // machine, changed elsewhere, or another notebook opened.

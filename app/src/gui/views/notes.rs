@@ -5,6 +5,7 @@ use egui::{RichText, Ui};
 
 use super::{Context, hint};
 use crate::gui::AppCommand;
+use vernier_engine::notebook::pending::Edit;
 
 /// What the Notes and anomalies section keeps between frames.
 #[derive(Default)]
@@ -26,7 +27,10 @@ pub fn notes_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         let typed = !state.new_note.trim().is_empty();
         if (ui.add_enabled(typed, egui::Button::new("Add note")).clicked() || enter) && typed {
-            cx.commands.push(AppCommand::AddNote(std::mem::take(&mut state.new_note)));
+            cx.commands.push(AppCommand::Edit(Edit::AddNote {
+                text: std::mem::take(&mut state.new_note),
+                at: chrono::Utc::now(),
+            }));
         }
     });
     ui.add_space(6.0);

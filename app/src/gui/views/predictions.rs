@@ -10,6 +10,7 @@ use vernier_engine::notebook::{
 
 use super::{Context, hint};
 use crate::gui::AppCommand;
+use vernier_engine::notebook::pending::Edit;
 
 /// What the Predictions section keeps between frames.
 #[derive(Default)]
@@ -131,7 +132,11 @@ pub fn answer_menu(ui: &mut Ui, nb: &Notebook, run: &Run, commands: &mut Vec<App
     ui.menu_button(format!("Answers a prediction ({})…", short_row(&by)), |ui| {
         for p in before {
             if ui.button(offered(p)).clicked() {
-                commands.push(AppCommand::AnswerPrediction(p.number, by.clone()));
+                commands.push(AppCommand::Edit(Edit::AnswerPrediction {
+                    number: p.number,
+                    by: by.clone(),
+                    at: chrono::Utc::now(),
+                }));
                 ui.close();
             }
         }
@@ -162,7 +167,7 @@ pub fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
             .on_hover_text("Lock every open prediction now")
             .clicked()
         {
-            cx.commands.push(AppCommand::LockPredictions);
+            cx.commands.push(AppCommand::Edit(Edit::LockPredictions { at: chrono::Utc::now() }));
         }
     });
     ui.add_space(6.0);
@@ -251,7 +256,8 @@ pub fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     ui.separator();
     ui.label(RichText::new("New prediction").strong());
     if form_ui(ui, "new", &mut state.new_prediction, true) && state.new_prediction.complete() {
-        cx.commands.push(AppCommand::AddPrediction(state.new_prediction.text()));
+        cx.commands
+            .push(AppCommand::Edit(Edit::AddPrediction { text: state.new_prediction.text(), at: chrono::Utc::now() }));
         state.new_prediction = PredictionForm::default();
     }
     edit_dialogs(ui, state, cx);
@@ -308,7 +314,7 @@ fn edit_dialogs(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         egui::Modal::new(egui::Id::unique("edit-prediction")).show(ui.ctx(), |ui| {
             ui.heading(format!("Rewrite P{number}"));
             if form_ui(ui, "edit", form, true) {
-                cx.commands.push(AppCommand::EditPrediction(*number, form.text()));
+                cx.commands.push(AppCommand::Edit(Edit::EditPrediction { number: *number, text: form.text() }));
                 close = true;
             }
             close |= ui.button("Cancel").clicked();
@@ -324,12 +330,13 @@ fn edit_dialogs(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
             ui.heading(format!("Amend P{number}"));
             ui.label(format!("The original stays as it is and is quoted: “{original}”"));
             if form_ui(ui, "amend", form, false) {
-                cx.commands.push(AppCommand::AmendPrediction {
+                cx.commands.push(AppCommand::Edit(Edit::AmendPrediction {
                     number: *number,
                     predict: form.predict.clone(),
                     why: form.why.clone(),
                     figure: form.figure().ok().flatten(),
-                });
+                    at: chrono::Utc::now(),
+                }));
                 close = true;
             }
             close |= ui.button("Cancel").clicked();

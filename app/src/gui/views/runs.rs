@@ -17,6 +17,7 @@ use super::conditions_once::ConditionsOnce;
 use super::run_records::RunRecords;
 use super::{Context, hint};
 use crate::gui::{AppCommand, plots};
+use vernier_engine::notebook::pending::Edit;
 
 /// What the Runs section keeps between frames.
 #[derive(Default)]
@@ -669,7 +670,11 @@ fn stating_dialog(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
             if ui.add_enabled(statements.is_ok(), egui::Button::new("State")).clicked()
                 && let Ok(statements) = statements.clone()
             {
-                cx.commands.push(AppCommand::StateRun(stating.run, statements));
+                cx.commands.push(AppCommand::Edit(Edit::StateRun {
+                    run: stating.run,
+                    statements,
+                    at: chrono::Utc::now(),
+                }));
                 close = true;
             }
             close |= ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape));
@@ -860,7 +865,7 @@ fn discard_dialog(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         ui.add(egui::TextEdit::singleline(reason).hint_text("why, e.g. closed the lid at t=120 s").desired_width(420.0)).labelled_by(label.id);
         ui.horizontal(|ui| {
             if ui.add_enabled(!reason.trim().is_empty(), egui::Button::new("Discard")).clicked() {
-                cx.commands.push(AppCommand::Discard(*number, reason.clone()));
+                cx.commands.push(AppCommand::Edit(Edit::Discard { run: *number, reason: reason.clone(), at: chrono::Utc::now() }));
                 close = true;
             }
             close |= ui.button("Cancel").clicked();
