@@ -252,13 +252,13 @@ impl VernierApp {
     pub(super) fn run_recorded(
         &mut self,
         result: &harness::BenchResult,
-        recorded: Result<Box<super::jobs::Recorded>, String>,
+        recorded: Result<Box<super::jobs::RunOnDisk>, String>,
         joining: super::jobs::Joining,
     ) {
         let extended = matches!(joining, super::jobs::Joining::Extension(..));
         // SPEC N14: the prediction the New run dialog said this run answers.
         let answers = self.dialogs.answers_on_record.take();
-        let super::jobs::Recorded { done, unwritten } = match recorded {
+        let super::jobs::RunOnDisk { done, unwritten } = match recorded {
             Ok(recorded) => *recorded,
             Err(e) => return self.say(format!("the run finished but was not recorded: {e}"), true),
         };

@@ -36,7 +36,7 @@ pub type Done = Box<dyn FnOnce(&mut VernierApp) + Send>;
 
 /// Something the file thread looks at once a second and after every job
 /// (the notebook's own workbook, say): registered when the thread starts.
-pub trait Watch: Send + 'static {
+pub trait Lookout: Send + 'static {
     /// Looks, and says what the window should know, if anything.
     fn look(&mut self, followed: &Followed) -> Option<Done>;
 }
@@ -136,7 +136,7 @@ pub enum Refused {
 /// once the window is closing and has kept its unsaved changes in a
 /// recovery file, no save may commit them too (they would be applied twice).
 #[derive(Debug, Default)]
-struct Gate {
+struct CommitGate {
     /// Set by [`Io::abandon`]: no change commits from now on.
     abandoned: bool,
     /// The changes (by generation) whose save has committed.
@@ -191,7 +191,7 @@ impl Reply {
 
 /// Handle to the I/O thread.
 pub struct Io {
-    gate: Arc<std::sync::Mutex<Gate>>,
+    gate: Arc<std::sync::Mutex<CommitGate>>,
     requests: SyncSender<Request>,
     events: Receiver<Event>,
     reply: Reply,
@@ -199,24 +199,24 @@ pub struct Io {
 }
 
 impl Io {
-    /// Starts the thread; `waker` asks the window to repaint; `watches`
+    /// Starts the thread; `waker` asks the window to repaint; `lookouts`
     /// look at the disk once a second and after every job.
     pub fn spawn(
         waker: impl Fn() + Send + Sync + 'static,
-        watches: Vec<Box<dyn Watch>>,
+        lookouts: Vec<Box<dyn Lookout>>,
         lock_wait: Arc<dyn vernier_engine::notebook::store::LockWait>,
     ) -> std::io::Result<Self> {
         let (requests, inbox) = sync_channel::<Request>(64);
         let (sender, events) = sync_channel::<Event>(64);
         let reply = Reply { sender, waker: Arc::new(waker) };
         let out = reply.clone();
-        let gate: Arc<std::sync::Mutex<Gate>> = Arc::default();
+        let gate: Arc<std::sync::Mutex<CommitGate>> = Arc::default();
         let shared = Arc::clone(&gate);
         let thread = std::thread::Builder::new().name("vernier-io".into()).spawn(move || {
             // This thread's waits for a folder's lock are said in this
             // window (N10), whatever other window the process holds.
             vernier_engine::notebook::store::set_thread_lock_wait(lock_wait);
-            serve(&inbox, &out, &shared, watches)
+            serve(&inbox, &out, &shared, lookouts)
         })?;
         Ok(Self { gate, requests, events, reply, thread: Some(thread) })
     }
@@ -319,7 +319,7 @@ pub struct Follow {
 }
 
 /// The open notebook as the file thread last read or wrote it, with the
-/// counts a [`Watch`] compares to know when to look again.
+/// counts a [`Lookout`] compares to know when to look again.
 pub struct Followed {
     /// Its folder.
     pub dir: PathBuf,
@@ -395,7 +395,12 @@ impl Follow {
     }
 }
 
-fn serve(inbox: &Receiver<Request>, out: &Reply, gate: &std::sync::Mutex<Gate>, mut watches: Vec<Box<dyn Watch>>) {
+fn serve(
+    inbox: &Receiver<Request>,
+    out: &Reply,
+    gate: &std::sync::Mutex<CommitGate>,
+    mut lookouts: Vec<Box<dyn Lookout>>,
+) {
     let mut pending: Option<Request> = None;
     let mut follow = Follow::default();
     loop {
@@ -409,7 +414,7 @@ fn serve(inbox: &Receiver<Request>, out: &Reply, gate: &std::sync::Mutex<Gate>, 
                     {
                         return;
                     }
-                    if !look(&mut watches, &follow, out) {
+                    if !look(&mut lookouts, &follow, out) {
                         return;
                     }
                     continue;
@@ -440,7 +445,7 @@ fn serve(inbox: &Receiver<Request>, out: &Reply, gate: &std::sync::Mutex<Gate>, 
             }
             Request::Watch { dir, seen } => {
                 follow.start(dir, seen);
-                if !look(&mut watches, &follow, out) {
+                if !look(&mut lookouts, &follow, out) {
                     return;
                 }
                 continue;
@@ -450,7 +455,7 @@ fn serve(inbox: &Receiver<Request>, out: &Reply, gate: &std::sync::Mutex<Gate>, 
                 Event::Done { done: job.run(&mut follow), counted }
             }
         };
-        if !out.event(event) || !look(&mut watches, &follow, out) {
+        if !out.event(event) || !look(&mut lookouts, &follow, out) {
             return;
         }
     }
@@ -465,7 +470,7 @@ fn save_changes(
     dir: &std::path::Path,
     changes: &[super::Change],
     generations: &[u64],
-    gate: &std::sync::Mutex<Gate>,
+    gate: &std::sync::Mutex<CommitGate>,
     follow: &mut Follow,
 ) -> Result<Box<Saved>, String> {
     let known = follow.of(dir).map(|f| f.stamp.clone());
@@ -488,9 +493,9 @@ fn save_changes(
 }
 
 /// Lets every watch look at the notebook followed; false once the window is gone.
-fn look(watches: &mut [Box<dyn Watch>], follow: &Follow, out: &Reply) -> bool {
+fn look(lookouts: &mut [Box<dyn Lookout>], follow: &Follow, out: &Reply) -> bool {
     let Some(followed) = &follow.followed else { return true };
-    watches.iter_mut().filter_map(|w| w.look(followed)).all(|done| out.done(done))
+    lookouts.iter_mut().filter_map(|w| w.look(followed)).all(|done| out.done(done))
 }
 
 /// The open notebook as it is now, when another program changed it since
@@ -500,7 +505,7 @@ fn look_for_changes(follow: &mut Follow) -> Option<Event> {
     let followed = follow.followed.as_mut()?;
     let notebook = followed.reload()?;
     followed.version += 1;
-    // What the watches weighed, they weigh against the notebook as it is now.
+    // What the lookouts weighed, they weigh against the notebook as it is now.
     followed.again += 1;
     let unwritten = documents::unwritten(&notebook);
     Some(Event::ChangedElsewhere { notebook: Box::new(notebook), unwritten })

@@ -13,7 +13,7 @@ use vernier_engine::merge::{self, Merged, Ownership, Plan};
 use vernier_engine::notebook::store;
 
 use super::dialog::{Scrolling, close_button};
-use super::io::{Done, Follow, Followed, Job, Watch};
+use super::io::{Done, Follow, Followed, Job, Lookout};
 use super::{VernierApp, io};
 
 /// The workbook the window follows: the one every export writes.
@@ -279,7 +279,7 @@ struct Seen {
     offered: bool,
 }
 
-impl Watch for FollowWorkbook {
+impl Lookout for FollowWorkbook {
     fn look(&mut self, followed: &Followed) -> Option<Done> {
         let path = default_path(&followed.dir);
         let file = FileStamp::of(&path);

@@ -17,7 +17,7 @@ pub use audit::Audit;
 pub use export::Export;
 pub use machine::ReadMachine;
 pub use open::{How, Open};
-pub use record_run::{Joining, RecordRun, Recorded, with_unsaved};
+pub use record_run::{Joining, RecordRun, RunOnDisk, with_unsaved};
 pub use reserve::{Release, Reserve};
 pub use save_as::SaveAs;
 pub use soak::ReadSoak;

@@ -37,7 +37,7 @@ pub struct RecordRun {
 }
 
 /// A finished run as recorded, for the window to show.
-pub struct Recorded {
+pub struct RunOnDisk {
     /// What the engine recorded, with the notebook as saved.
     pub done: record_run::RunRecorded<Option<SideBySide>>,
     /// Parts of each document still to write, counted here.
@@ -65,7 +65,7 @@ impl Job for RecordRun {
         .map(|done| {
             follow.saved(&dir, done.stamp.clone(), &done.notebook);
             let unwritten = documents::unwritten(&done.notebook);
-            Box::new(Recorded { done, unwritten })
+            Box::new(RunOnDisk { done, unwritten })
         })
         .map_err(|e| e.to_string());
         Box::new(move |app: &mut VernierApp| app.run_recorded(&result, recorded, joining))
