@@ -68,7 +68,7 @@ impl VernierApp {
                     .on_hover_text("For desktops without a file-dialog service")
                     .clicked()
                 {
-                    self.commands.push(AppCommand::PromptPath(pick::Pick::Open));
+                    self.commands.push(AppCommand::OpenDialog(Box::new(PathPrompt::new(pick::Pick::Open))));
                 }
                 ui.separator();
                 ui.label(RichText::new("Recent").weak());
@@ -221,40 +221,6 @@ impl VernierApp {
         }
     }
 
-    /// SPEC A17: an export that would replace documents edited since
-    /// Vernier wrote them asks first; keeping them is the default (Esc).
-    pub(super) fn export_question_ui(&mut self, ctx: &egui::Context) {
-        let Some(edited) = &self.dialogs.export_question else { return };
-        let mut answer = None;
-        egui::Modal::new(egui::Id::unique("export-question")).show(ctx, |ui| {
-            ui.heading("Replace edited documents?");
-            ui.label("These documents changed after Vernier wrote them — edited in Word or a spreadsheet, perhaps:");
-            for name in edited {
-                ui.label(format!("• {name}"));
-            }
-            ui.label(
-                "Exporting replaces them and what was written in them is lost. Copy what you wrote into the \
-                 Documents section first, or move the files away. Nothing has been written yet.",
-            );
-            ui.horizontal(|ui| {
-                if ui.button("Keep them (cancel)").clicked() || ui.input(|i| i.key_pressed(Key::Escape)) {
-                    answer = Some(false);
-                }
-                if ui.button("Replace them").clicked() {
-                    answer = Some(true);
-                }
-            });
-        });
-        match answer {
-            Some(true) => self.commands.push(AppCommand::ExportReplacing),
-            Some(false) => {
-                self.dialogs.export_question = None;
-                self.say("export cancelled; the edited documents are kept as they are", false);
-            }
-            None => {}
-        }
-    }
-
     pub(super) fn live_soak_ui(&mut self, ui: &mut egui::Ui) {
         let Some(live) = &self.measure.live_soak else { return };
         ui.horizontal(|ui| {
@@ -298,30 +264,6 @@ impl VernierApp {
         plots::live_plot(ui, &live.points, if live.scan { "trials (every point)" } else { "A" });
     }
 
-    /// The Reproduce dialog and what it asks for.
-    pub(super) fn reproduce_ui(&mut self, ctx: &egui::Context) {
-        let busy = self.measure.live.is_some() || self.measure.live_soak.is_some();
-        let Some(dialog) = &mut self.dialogs.reproduce else { return };
-        let mut close = false;
-        // It fits the window whatever its size (R4, U): at most the window
-        // less the menu and status bars, scrolling inside.
-        let screen = ctx.content_rect();
-        let max = dialog::max_size(ctx);
-        let max_height = max.y;
-        egui::Window::new("Reproduce a classmate's row")
-            .default_width((screen.width() - 60.0).clamp(320.0, 860.0))
-            .max_width(max.x)
-            .max_height(max_height)
-            .pivot(egui::Align2::CENTER_TOP)
-            .default_pos(screen.center_top() + egui::vec2(0.0, 40.0))
-            .constrain(true)
-            .collapsible(false)
-            .show(ctx, |ui| close = dialog.ui(ui, max_height, busy, &mut self.commands));
-        if close {
-            self.dialogs.reproduce = None;
-        }
-    }
-
     /// SPEC N12: the offer of edits typed into a workbook of this notebook,
     /// above the section; it asks nothing until clicked.
     pub(super) fn spreadsheet_bar_ui(&mut self, ui: &mut egui::Ui) {
@@ -336,18 +278,5 @@ impl VernierApp {
             });
         });
         ui.add_space(4.0);
-    }
-
-    /// The dialog listing the spreadsheet edits, and taking them in (N12).
-    pub(super) fn take_in_ui(&mut self, ctx: &egui::Context) {
-        let Some(dialog) = &self.dialogs.take_in else { return };
-        let max_height = dialog::max_size(ctx).y;
-        let mut action = None;
-        egui::Modal::new(egui::Id::unique("take-in")).show(ctx, |ui| action = dialog.ui(ui, max_height));
-        match action {
-            Some(workbook::TakeInAction::TakeIn(path)) => self.commands.push(AppCommand::TakeIn(path)),
-            Some(workbook::TakeInAction::Close) => self.dialogs.take_in = None,
-            None => {}
-        }
     }
 }

@@ -257,7 +257,7 @@ impl VernierApp {
     ) {
         let extended = matches!(joining, super::jobs::Joining::Extension(..));
         // SPEC N14: the prediction the New run dialog said this run answers.
-        let answers = self.dialogs.answers_on_record.take();
+        let answers = self.measure.answers_on_record.take();
         let super::jobs::RunOnDisk { done, unwritten } = match recorded {
             Ok(recorded) => *recorded,
             Err(e) => return self.say(format!("the run finished but was not recorded: {e}"), true),
@@ -283,7 +283,8 @@ impl VernierApp {
             // The status bar cuts a long sentence; the run view shows it whole.
             self.views.runs.extension = Some((runs.clone(), message));
         }
-        if let (super::jobs::Joining::Reproduction(original, _), Some(dialog)) = (joining, &mut self.dialogs.reproduce)
+        if let (super::jobs::Joining::Reproduction(original, _), Some(dialog)) =
+            (joining, self.dialogs.get_mut::<Reproduce>())
         {
             dialog.outcome = done.also.map(|side| (*original, side));
         }
@@ -309,7 +310,7 @@ impl VernierApp {
 
     /// Their row and its source, when the finished run reproduced it.
     fn reproduction_pending(&mut self, result: &harness::BenchResult) -> Option<(Original, String)> {
-        let dialog = self.dialogs.reproduce.as_mut()?;
+        let dialog = self.dialogs.get_mut::<Reproduce>()?;
         let i = dialog.pending.take()?;
         let Some(Ok(log)) = &dialog.log else { return None };
         let (original, _) = log.rows.get(i)?;

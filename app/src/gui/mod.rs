@@ -6,25 +6,18 @@
 //! read and written on the I/O thread, so no frame waits on either.
 
 mod chrome;
-mod dialog;
+mod dialogs;
 mod events;
-mod import_dialog;
 mod io;
 mod jobs;
 mod keeper;
 mod lock_wait;
-mod new_run;
-mod pick;
 mod plots;
-mod recovery;
-mod reproduce;
 mod settings;
-mod soak_dialog;
 mod soak_runner;
 #[cfg(test)]
 mod tests;
 mod views;
-mod workbook;
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -38,6 +31,13 @@ use vernier_engine::notebook::pending::Edit;
 use vernier_engine::notebook::{Document, EnvField, IntegrityFinding, Notebook, store};
 use vernier_engine::record_run::Reservation;
 
+use dialogs::export_question::ExportQuestion;
+use dialogs::new_run::NewRunForm;
+use dialogs::pick::PathPrompt;
+use dialogs::recovery::{CloseAnswer, CloseQuestion};
+use dialogs::reproduce::Reproduce;
+use dialogs::soak::SoakForm;
+use dialogs::{Dialogs, Happened, import, new_run, pick, recovery, workbook};
 pub use views::Section;
 
 /// A greyed, italic line: an empty view, or what stands in for a plot.
@@ -188,8 +188,9 @@ pub enum AppCommand {
     /// Copy the open notebook, raw files included, into this new folder and
     /// carry on there.
     SaveAs(PathBuf),
-    /// Ask for a folder path typed by hand (desktops without a file-dialog service).
-    PromptPath(pick::Pick),
+    /// Open this dialog, in place of one of its kind already open: how a
+    /// view or the menu opens a dialog that needs nothing of the window.
+    OpenDialog(Box<dyn dialogs::Dialog>),
     /// Open the New run dialog.
     NewRun,
     /// Open the "Add run from numbers" dialog (SPEC E14).
@@ -197,7 +198,7 @@ pub enum AppCommand {
     /// Read this file in the import dialog.
     ImportFile(PathBuf),
     /// Read and summarise numbers for the import dialog, recording nothing.
-    PreviewImport(Box<import_dialog::ImportRequest>),
+    PreviewImport(Box<import::ImportRequest>),
     /// Record an import exactly as it was previewed.
     RecordImport(Arc<vernier_engine::import::Prepared>),
     /// Start a benchmark.
@@ -217,6 +218,19 @@ pub enum AppCommand {
     },
     /// Cancel the benchmark in flight.
     CancelRun,
+    /// Stop the New run dialog's "Try once" process, if one runs.
+    StopTry,
+    /// The run about to start answers this prediction (SPEC N14).
+    AnswerOnRecord(Option<u32>),
+    /// Say this in the status bar (`error`: as a failure).
+    Say {
+        /// What is said.
+        text: String,
+        /// Said as a failure.
+        error: bool,
+    },
+    /// What the user answered when closing with changes not on disk (N10).
+    Closing(CloseAnswer),
     /// Change the notebook: applied to the window's copy, then saved
     /// (see [`edit`](VernierApp::edit)). The view that asks builds the
     /// change, its time stamp included, so a new kind of change is one
@@ -418,6 +432,11 @@ struct Measuring {
     extending: Option<(Extension, Option<Claim>)>,
     /// The soak running, if any.
     live_soak: Option<LiveSoak>,
+    /// The prediction the run started from the New run dialog answers,
+    /// linked when its rows are recorded (SPEC N14).
+    answers_on_record: Option<u32>,
+    /// The New run dialog's "Try once" runs.
+    tries: new_run::Tries,
 }
 
 /// A run taken by the window and not yet handed to the engine.
@@ -430,33 +449,6 @@ struct Starting {
     /// The raw-file name and the Environment as stated, once the file
     /// thread has taken them (`None` until it answers).
     reservation: Option<Reservation>,
-}
-
-/// The dialogs open over the sections, each `None` while closed.
-#[derive(Default)]
-struct Dialogs {
-    new_run: Option<new_run::NewRunForm>,
-    /// The prediction the run started from the New run dialog answers,
-    /// linked when its rows are recorded (SPEC N14).
-    answers_on_record: Option<u32>,
-    /// The New run dialog's "Try once" in flight: its number (an answer to
-    /// an earlier one is ignored) and the flag that stops its process.
-    trying: Option<(u64, Arc<std::sync::atomic::AtomicBool>)>,
-    /// Tries started so far, to number them.
-    tries: u64,
-    /// "Add run from numbers".
-    import: Option<import_dialog::ImportForm>,
-    reproduce: Option<reproduce::Dialog>,
-    soak_form: Option<soak_dialog::SoakForm>,
-    /// The spreadsheet edits on offer, listed before they are taken in (N12).
-    take_in: Option<workbook::TakeIn>,
-    /// A folder path being typed, for systems without a native dialog.
-    path_prompt: Option<(pick::Pick, String)>,
-    /// The documents an export would overwrite though they were edited
-    /// since Vernier wrote them, while the window asks what to do (A17).
-    export_question: Option<Vec<String>>,
-    /// Closing by hand with changes not on disk: what the window asks (N10).
-    close_question: Option<CloseQuestion>,
 }
 
 /// What was read from the disk to show beside the notebook; it belongs to
@@ -495,14 +487,6 @@ pub struct VernierApp {
     terminate: Arc<std::sync::atomic::AtomicBool>,
     /// Close once every change is on disk (the user chose to wait).
     close_when_saved: bool,
-}
-
-/// The dialog shown when the window is closed by hand with changes not on disk.
-enum CloseQuestion {
-    /// Asking: wait, keep them in a recovery file, or discard them.
-    Asking,
-    /// They were kept in this recovery file (or could not be: why).
-    Kept(Result<PathBuf, String>),
 }
 
 impl VernierApp {
@@ -558,6 +542,8 @@ impl VernierApp {
                 reserved: None,
                 extending: None,
                 live_soak: None,
+                answers_on_record: None,
+                tries: new_run::Tries::default(),
             },
             dialogs: Dialogs::default(),
             shown: Shown::default(),
@@ -735,9 +721,7 @@ impl VernierApp {
     /// its panel closes instead of spinning, and later starts say why.
     pub(super) fn engine_stopped(&mut self) {
         self.measure.engine = None;
-        if let Some(dialog) = &mut self.dialogs.reproduce {
-            dialog.pending = None;
-        }
+        self.dialogs.happened(Happened::EngineStopped);
         self.remove_scratch();
         self.measure.extending = None;
         self.release_reservations();
@@ -761,7 +745,7 @@ impl VernierApp {
         self.shown.exported = None;
         self.shown.audit = None;
         self.shown.spreadsheet = None;
-        self.dialogs.take_in = None;
+        self.dialogs.happened(Happened::NotebookOpened);
         self.shown.recovery = None;
         self.send_job(recovery::LookForRecovery { dir: self.doc.dir.clone() });
     }
@@ -781,7 +765,7 @@ impl VernierApp {
             AppCommand::TakeIn(path) => return self.take_in(path),
             AppCommand::NewNotebookFrom(target) => return self.new_notebook_from(target),
             AppCommand::ReproduceDialog => {
-                self.dialogs.reproduce.get_or_insert_with(Default::default);
+                self.dialogs.get_or_open(Reproduce::default);
                 return;
             }
             AppCommand::ReadTheirLog(path) => return self.read_their_log(path),
@@ -789,10 +773,6 @@ impl VernierApp {
             AppCommand::ExtendRun(run, claim) => return self.extend_run(run, &claim),
             AppCommand::StartExtension(consent) => return self.start_extension(consent),
             AppCommand::Pick(purpose) => return self.pick(purpose),
-            AppCommand::PromptPath(purpose) => {
-                self.dialogs.path_prompt = Some((purpose, String::new()));
-                return;
-            }
             AppCommand::OpenDir(dir) => return self.send_job(jobs::Open { dir, how: jobs::How::Load }),
             AppCommand::CreateDir(dir) => return self.send_job(jobs::Open { dir, how: jobs::How::Create }),
             AppCommand::OpenOrCreateDir(dir) => return self.send_job(jobs::Open { dir, how: jobs::How::LoadOrCreate }),
@@ -801,6 +781,7 @@ impl VernierApp {
                 return self.send_job(jobs::SaveAs { from, to, notebook });
             }
             AppCommand::FillEnvironment => return self.send_job(jobs::ReadMachine),
+            AppCommand::OpenDialog(dialog) => return self.dialogs.open_boxed(dialog),
             AppCommand::NewRun => return self.open_new_run(),
             AppCommand::ImportDialog => {
                 self.import_form();
@@ -816,6 +797,13 @@ impl VernierApp {
             AppCommand::TryOnce { argv, metric, timeout } => return self.try_once(argv, metric, timeout),
             AppCommand::SayConditionsOnce(revision) => return self.say_conditions_once(revision),
             AppCommand::CancelRun => return self.cancel_run(),
+            AppCommand::StopTry => return self.stop_try(),
+            AppCommand::AnswerOnRecord(prediction) => {
+                self.measure.answers_on_record = prediction;
+                return;
+            }
+            AppCommand::Say { text, error } => return self.say(text, error),
+            AppCommand::Closing(answer) => return self.closing(answer),
             AppCommand::ToggleTheme => {
                 self.settings.dark = !self.settings.dark;
                 return;
@@ -825,7 +813,7 @@ impl VernierApp {
             AppCommand::ExportReplacing => return self.export(vernier_engine::documents::Overwrite::Edited),
             AppCommand::SoakDialog => {
                 if self.measure.live_soak.is_none() {
-                    self.dialogs.soak_form.get_or_insert_with(Default::default);
+                    self.dialogs.get_or_open(SoakForm::default);
                 }
                 return;
             }
@@ -863,7 +851,7 @@ impl VernierApp {
     /// Writes the documents into exports/, replacing edited ones only as
     /// `overwrite` says (A17).
     fn export(&mut self, overwrite: vernier_engine::documents::Overwrite) {
-        self.dialogs.export_question = None;
+        self.dialogs.close::<ExportQuestion>();
         let (dir, notebook) = (self.doc.dir.clone(), Arc::clone(&self.doc.notebook));
         self.send_job(jobs::Export { dir, notebook, overwrite });
     }
@@ -872,7 +860,7 @@ impl VernierApp {
     fn open_new_run(&mut self) {
         if self.measure.live.is_none() {
             let build = self.doc.notebook.environment().get(EnvField::CompilerFlags);
-            self.dialogs.new_run.get_or_insert_with(|| new_run::NewRunForm::with_build(build));
+            self.dialogs.get_or_open(|| NewRunForm::with_build(build));
         }
     }
 
@@ -1018,7 +1006,7 @@ impl VernierApp {
         self.egui_ctx.request_repaint();
         // A process still being tried would compete with the measurement.
         self.stop_try();
-        self.dialogs.new_run = None;
+        self.dialogs.close::<NewRunForm>();
         self.measure.live = Some(LiveRun {
             done: 0,
             total: 0,
@@ -1071,9 +1059,7 @@ impl VernierApp {
         self.measure.live = None;
         self.release_reservations();
         self.measure.extending = None;
-        if let Some(dialog) = &mut self.dialogs.reproduce {
-            dialog.pending = None;
-        }
+        self.dialogs.happened(Happened::RunNotStarted);
         self.remove_scratch();
         self.say(why, true);
     }
@@ -1111,7 +1097,7 @@ impl VernierApp {
             Ok(handle) => {
                 let total = protocol.samples() as usize;
                 self.measure.live_soak = Some(LiveSoak { handle, total, points: Vec::new(), started: Instant::now() });
-                self.dialogs.soak_form = None;
+                self.dialogs.close::<SoakForm>();
                 self.views.section = Section::Soaks;
             }
             Err(e) => self.say(format!("the soak could not start: {e}"), true),
@@ -1146,17 +1132,17 @@ impl eframe::App for VernierApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         } else if ctx.input(|i| i.viewport().close_requested())
             && !self.saved()
-            && self.dialogs.close_question.is_none()
+            && self.dialogs.get::<CloseQuestion>().is_none()
         {
             // Closed by hand with changes not on disk: asked, not dropped (N10).
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.dialogs.close_question = Some(CloseQuestion::Asking);
+            self.dialogs.open(CloseQuestion::Asking);
         } else if self.close_when_saved && self.saved() {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         } else if self.close_when_saved && self.doc.unsaved.iter().all(|u| u.failed) {
             // The save it waited for failed: asked again, not closed.
             self.close_when_saved = false;
-            self.dialogs.close_question = Some(CloseQuestion::Asking);
+            self.dialogs.open(CloseQuestion::Asking);
         }
         self.hand_to_engine(ctx);
         self.drain_events();
@@ -1221,64 +1207,14 @@ impl eframe::App for VernierApp {
                     .show(ui, |ui| views::section_ui(ui, &mut self.views, &mut cx));
             }
         });
-        if let Some(form) = &mut self.dialogs.new_run {
-            form.answerable = views::answerable(&self.doc.notebook);
-            let mut action = None;
-            egui::Modal::new(egui::Id::unique("new-run")).show(ui.ctx(), |ui| action = form.ui(ui));
-            match action {
-                Some(new_run::NewRunAction::Start(spec)) => {
-                    self.dialogs.answers_on_record = form.answers;
-                    self.commands.push(AppCommand::StartRun(spec))
-                }
-                Some(new_run::NewRunAction::TryOnce { argv, metric, timeout }) => {
-                    self.commands.push(AppCommand::TryOnce { argv, metric, timeout })
-                }
-                Some(new_run::NewRunAction::StopTry) => self.stop_try(),
-                Some(new_run::NewRunAction::Close) => {
-                    self.stop_try();
-                    self.dialogs.new_run = None;
-                }
-                None => {}
-            }
-        }
-        if let Some(form) = &mut self.dialogs.import {
-            let mut action = None;
-            egui::Modal::new(egui::Id::unique("import-dialog")).show(ui.ctx(), |ui| {
-                ui.set_max_height(ui.ctx().content_rect().height() - 80.0);
-                action = form.ui(ui);
-            });
-            match action {
-                Some(import_dialog::ImportAction::Preview(request)) => {
-                    self.commands.push(AppCommand::PreviewImport(request))
-                }
-                Some(import_dialog::ImportAction::Record(prepared)) => {
-                    self.commands.push(AppCommand::RecordImport(prepared))
-                }
-                Some(import_dialog::ImportAction::Browse) => {
-                    self.commands.push(AppCommand::Pick(pick::Pick::ImportFile))
-                }
-                Some(import_dialog::ImportAction::Close) => self.dialogs.import = None,
-                None => {}
-            }
-        }
-        self.path_prompt_ui(ui.ctx());
-        self.export_question_ui(ui.ctx());
-        self.reproduce_ui(ui.ctx());
-        self.take_in_ui(ui.ctx());
-        self.close_question_ui(ui.ctx());
-        if let Some(form) = &mut self.dialogs.soak_form {
-            let mut action = None;
-            egui::Modal::new(egui::Id::unique("soak-dialog"))
-                .show(ui.ctx(), |ui| action = form.ui(ui, &self.doc.notebook));
-            match action {
-                Some(soak_dialog::SoakAction::Fix(text, protocol)) => self
-                    .commands
-                    .push(AppCommand::Edit(Edit::AddSoakPrediction { text, protocol, at: chrono::Utc::now() })),
-                Some(soak_dialog::SoakAction::Start(workers)) => self.commands.push(AppCommand::StartSoak(workers)),
-                Some(soak_dialog::SoakAction::Close) => self.dialogs.soak_form = None,
-                None => {}
-            }
-        }
+        let mut cx = dialogs::Cx {
+            notebook: &self.doc.notebook,
+            commands: &mut self.commands,
+            measuring: self.measure.live.is_some() || self.measure.live_soak.is_some(),
+            unsaved: self.doc.unsaved.len(),
+            save_error: self.doc.save_error.as_deref(),
+        };
+        self.dialogs.show(ui.ctx(), &mut cx);
         for command in std::mem::take(&mut self.commands) {
             self.run_command(command);
         }

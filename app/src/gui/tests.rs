@@ -10,7 +10,9 @@ use vernier_engine::notebook::Document;
 use vernier_engine::notebook::pending::Edit;
 use vernier_engine::notebook::store;
 
-use super::VernierApp;
+use super::dialogs::import::ImportForm;
+use super::dialogs::workbook::TakeIn;
+use super::{ExportQuestion, NewRunForm, Reproduce, SoakForm, VernierApp};
 
 fn app_on(dir: std::path::PathBuf) -> Harness<'static, VernierApp> {
     let (notebook, stamp) = store::load_stamped(&dir).expect("notebook loads");
@@ -613,17 +615,17 @@ fn export_asks_before_replacing_an_edited_document() {
     harness.run();
     harness.get_by_label("Export the six documents").click();
     harness.step();
-    step_until(&mut harness, "the question", |app| app.dialogs.export_question.is_some());
+    step_until(&mut harness, "the question", |app| app.dialogs.get::<ExportQuestion>().is_some());
     harness.run();
     harness.get_by_label("Replace edited documents?");
     harness.get_by_label("• report.docx (changed since Vernier wrote it)");
     harness.key_press(egui::Key::Escape);
     harness.run();
-    assert!(harness.state().dialogs.export_question.is_none(), "Esc keeps the documents");
+    assert!(harness.state().dialogs.get::<ExportQuestion>().is_none(), "Esc keeps the documents");
     assert_eq!(std::fs::read(&report).expect("read"), edited, "nothing was written");
     harness.get_by_label("Export the six documents").click();
     harness.step();
-    step_until(&mut harness, "the question again", |app| app.dialogs.export_question.is_some());
+    step_until(&mut harness, "the question again", |app| app.dialogs.get::<ExportQuestion>().is_some());
     harness.run();
     harness.get_by_label("Replace them").click();
     harness.step();
@@ -757,7 +759,7 @@ fn read_their_log(harness: &mut Harness<'static, VernierApp>, path: &std::path::
     field.type_text(&path.display().to_string());
     harness.run();
     harness.get_by_label("Read").click();
-    step_until(harness, "their log", |app| app.dialogs.reproduce.as_ref().is_some_and(|d| d.log.is_some()));
+    step_until(harness, "their log", |app| app.dialogs.get::<Reproduce>().is_some_and(|d| d.log.is_some()));
     harness.run();
 }
 
@@ -778,11 +780,11 @@ fn reproduce_a_row_from_the_window() {
     assert!(run_disabled(&harness), "true is not their program: the second consent is asked");
     allow_their_code(&mut harness);
     harness.get_by_label("Run it here").click();
-    step_until(&mut harness, "the rerun", |app| app.dialogs.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
+    step_until(&mut harness, "the rerun", |app| app.dialogs.get::<Reproduce>().is_some_and(|d| d.outcome.is_some()));
     harness.run();
     harness.get_by_label("their run 1, mine run 1");
     let (outcome, text) = {
-        let dialog = harness.state().dialogs.reproduce.as_ref().expect("dialog");
+        let dialog = harness.state().dialogs.get::<Reproduce>().expect("dialog");
         let (_, side) = dialog.outcome.as_ref().expect("outcome");
         (side.outcome.word(), side.text.clone())
     };
@@ -802,7 +804,7 @@ fn reproduce_a_row_from_the_window() {
     // SPEC R4, U: Esc closes the dialog over its result.
     harness.key_press(egui::Key::Escape);
     harness.run();
-    assert!(harness.state().dialogs.reproduce.is_none(), "Esc closes the Reproduce dialog");
+    assert!(harness.state().dialogs.get::<Reproduce>().is_none(), "Esc closes the Reproduce dialog");
 }
 
 // SPEC R4, U: the Reproduce dialog's Close is in view and closes it, in a
@@ -823,11 +825,11 @@ fn reproduce_dialog_closes_with_close_and_esc() {
     assert!(bottom <= 700.0, "Close is inside the 700-pixel window (its bottom at {bottom})");
     close.click();
     harness.run();
-    assert!(harness.state().dialogs.reproduce.is_none(), "Close closes the Reproduce dialog");
+    assert!(harness.state().dialogs.get::<Reproduce>().is_none(), "Close closes the Reproduce dialog");
     read_their_row(&mut harness, &theirs);
     harness.key_press(egui::Key::Escape);
     harness.run();
-    assert!(harness.state().dialogs.reproduce.is_none(), "Esc closes the Reproduce dialog");
+    assert!(harness.state().dialogs.get::<Reproduce>().is_none(), "Esc closes the Reproduce dialog");
 }
 
 /// Their notebook at `dir` with one run of `argv` (one arm) or an
@@ -919,10 +921,10 @@ fn reproduce_a_comparison_fits_the_window() {
     run.scroll_to_me();
     settle(&mut harness);
     harness.get_by_label("Run it here").click();
-    step_until(&mut harness, "the rerun", |app| app.dialogs.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
+    step_until(&mut harness, "the rerun", |app| app.dialogs.get::<Reproduce>().is_some_and(|d| d.outcome.is_some()));
     harness.run();
     let (text, differ) = {
-        let dialog = harness.state().dialogs.reproduce.as_ref().expect("dialog");
+        let dialog = harness.state().dialogs.get::<Reproduce>().expect("dialog");
         let (_, side) = dialog.outcome.as_ref().expect("outcome");
         assert!(side.ratio.is_some(), "a comparison has its paired ratio");
         (side.text.clone(), format!("{} condition(s) differ", side.diff.len()))
@@ -960,7 +962,7 @@ fn reproduce_a_comparison_fits_the_window() {
     }
     harness.get_by_label("Close").click();
     harness.run();
-    assert!(harness.state().dialogs.reproduce.is_none(), "Close closes the Reproduce dialog");
+    assert!(harness.state().dialogs.get::<Reproduce>().is_none(), "Close closes the Reproduce dialog");
 }
 
 // SPEC R4, U: before anything runs, a program whose SHA-256 differs from the
@@ -1016,7 +1018,7 @@ fn inline_code_needs_the_box_ticked_in_the_window() {
 /// result and its save.
 fn run_it_here(harness: &mut Harness<'static, VernierApp>) {
     harness.get_by_label("Run it here").click();
-    step_until(harness, "the rerun", |app| app.dialogs.reproduce.as_ref().is_some_and(|d| d.outcome.is_some()));
+    step_until(harness, "the rerun", |app| app.dialogs.get::<Reproduce>().is_some_and(|d| d.outcome.is_some()));
     harness.run();
     step_until(harness, "the save", VernierApp::saved);
 }
@@ -1286,7 +1288,7 @@ fn new_run_marks_the_control() {
     harness.run();
     harness.get_by_label("Control (repeated each session)").click();
     harness.run();
-    let form = harness.state().dialogs.new_run.clone().expect("the dialog is open");
+    let form = harness.state().dialogs.get::<NewRunForm>().cloned().expect("the dialog is open");
     assert!(form.control && form.spec().expect("a valid run").control);
     let two = super::new_run::NewRunForm { versus_kernel: Some(vernier_engine::notebook::KernelKind::Chase), ..form };
     assert!(two.spec().is_err_and(|e| e.contains("a control is one condition")));
@@ -1409,7 +1411,7 @@ fn type_into(harness: &mut Harness<'static, VernierApp>, label: &str, text: &str
 fn preview_import(harness: &mut Harness<'static, VernierApp>) {
     harness.get_by_label("Preview").click();
     step_until(harness, "the preview", |app| {
-        app.dialogs.import.as_ref().is_some_and(|f| f.preview.is_some() && !f.busy)
+        app.dialogs.get::<ImportForm>().is_some_and(|f| f.preview.is_some() && !f.busy)
     });
     harness.run();
 }
@@ -1418,7 +1420,7 @@ fn preview_import(harness: &mut Harness<'static, VernierApp>) {
 fn record_import(harness: &mut Harness<'static, VernierApp>, runs: usize) {
     harness.get_by_label("Record").click();
     step_until(harness, "the import to be recorded", |app| {
-        app.dialogs.import.is_none() && app.doc.notebook.runs().len() == runs && app.saved()
+        app.dialogs.get::<ImportForm>().is_none() && app.doc.notebook.runs().len() == runs && app.saved()
     });
     harness.run();
 }
@@ -1436,7 +1438,7 @@ fn add_a_run_from_pasted_numbers() {
     numbers.focus();
     numbers.type_text("5.712 5.688 5.731\n5.694 5.705");
     harness.run();
-    harness.state_mut().dialogs.import.as_mut().expect("open").unit = "ms".into();
+    harness.state_mut().dialogs.get_mut::<ImportForm>().expect("open").unit = "ms".into();
     type_into(&mut harness, "Instrument", "stopwatch app, tap to tap");
     harness.run();
     preview_import(&mut harness);
@@ -1478,7 +1480,7 @@ fn add_a_comparison_from_a_csv_file() {
     type_into(&mut harness, "File", fixture);
     type_into(&mut harness, "Warm-up not in the file", "1");
     preview_import(&mut harness);
-    let form = harness.state().dialogs.import.clone().expect("open");
+    let form = harness.state().dialogs.get::<ImportForm>().cloned().expect("open");
     assert_eq!((form.column_a.as_str(), form.column_b.as_str()), ("naive_ms", "blocked_ms"));
     assert_eq!((form.pair.as_str(), form.first.as_str()), ("pair", "first"));
     harness.get_by_label("A · naive: median 5.705 ms, IQR 0.025 ms · drift -0.12 %, n 1 (not in the file) + 7");
@@ -1510,7 +1512,7 @@ fn add_runs_from_a_google_benchmark_file() {
     let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/gbench/matmul-reps9.json");
     type_into(&mut harness, "File", fixture);
     preview_import(&mut harness);
-    let form = harness.state().dialogs.import.clone().expect("open");
+    let form = harness.state().dialogs.get::<ImportForm>().cloned().expect("open");
     let preview = form.preview.expect("previewed");
     assert_eq!(preview.format, vernier_engine::import::Format::GoogleBenchmark);
     let rows = preview.result.expect("prepared").rows.len();
@@ -1595,7 +1597,7 @@ fn dialog_buttons_keep_their_place() {
     numbers.focus();
     numbers.type_text("5.712 5.688 5.731\n5.694 5.705\n5.70\n5.71\n5.69\n5.72\n5.73");
     harness.run();
-    harness.state_mut().dialogs.import.as_mut().expect("open").unit = "ms".into();
+    harness.state_mut().dialogs.get_mut::<ImportForm>().expect("open").unit = "ms".into();
     preview_import(&mut harness);
     harness.get_by_label_contains("time: median");
     assert_eq!(at(&harness, "Close"), close, "a preview shown");
@@ -1669,7 +1671,7 @@ fn new_run_with_a_parameter_builds_a_scan() {
     new_command_run(&mut harness, "./walk --bytes {SIZE}");
     type_parameters(&mut harness, "SIZE=16K..64M*4");
     harness.get_by_label("7 commands: ./walk --bytes 16384, ./walk --bytes 65536 … ./walk --bytes 67108864");
-    let form = harness.state().dialogs.new_run.clone().expect("the dialog is open");
+    let form = harness.state().dialogs.get::<NewRunForm>().cloned().expect("the dialog is open");
     let spec = form.spec().expect("a scan");
     assert_eq!(spec.arms.len(), 7);
     assert!(spec.scan.is_some_and(|s| s.template == ["./walk", "--bytes", "{SIZE}"]));
@@ -1692,7 +1694,7 @@ fn new_run_refuses_a_scan_with_command_b() {
     assert!(harness.get_by_label("▶ Start").accesskit_node().is_disabled());
     harness.key_press(egui::Key::Escape);
     harness.run();
-    assert!(harness.state().dialogs.new_run.is_none(), "Esc closes the dialog");
+    assert!(harness.state().dialogs.get::<NewRunForm>().is_none(), "Esc closes the dialog");
 }
 
 // SPEC E17, U3: "Try once" runs the command once off the UI thread and
@@ -1714,7 +1716,7 @@ fn try_once_shows_the_figure() {
     type_into(&mut harness, "Unit", "ns/access");
     harness.get_by_label("Try once").click();
     step_until(&mut harness, "the try", |app| {
-        app.dialogs.new_run.as_ref().is_some_and(|f| matches!(f.tried, Some(super::new_run::Tried::Done(..))))
+        app.dialogs.get::<NewRunForm>().is_some_and(|f| matches!(f.tried, Some(super::new_run::Tried::Done(..))))
     });
     harness.run();
     harness.get_by_label("figure: 2.5 ns/access");
@@ -1746,7 +1748,7 @@ fn a_scan_from_the_window_is_recorded_as_a_sweep() {
     harness.run();
     harness.get_by_label("▶ New run…").click();
     harness.run();
-    harness.state_mut().dialogs.new_run = Some(NewRunForm {
+    harness.state_mut().dialogs.open(NewRunForm {
         kernel_mode: false,
         command: "sh -c 'echo ns/access: {V}'".into(),
         params: "V=1,2,4".into(),
@@ -1786,7 +1788,7 @@ fn a_kernel_sweep_from_the_new_run_dialog() {
     assert_eq!(harness.get_by_role_and_label(Role::TextInput, "Size").value().as_deref(), Some("{SIZE}"));
     type_parameters(&mut harness, "SIZE=16K..64K*2");
     harness.get_by_label_contains("3 commands: vernier bench --kernel chase --size 16384");
-    if let Some(form) = harness.state_mut().dialogs.new_run.as_mut() {
+    if let Some(form) = harness.state_mut().dialogs.get_mut::<NewRunForm>() {
         form.runs = 1;
         form.warmup = 0;
     }
@@ -1854,18 +1856,18 @@ fn new_run_fits_the_window_and_closes_with_close_and_esc() {
     harness.run();
     harness.get_by_label("▶ New run…").click();
     harness.run();
-    harness.state_mut().dialogs.new_run = Some(tall_new_run());
+    harness.state_mut().dialogs.open(tall_new_run());
     close_in_view(&mut harness, 1024.0, 700.0, "New run");
     harness.get_by_label_contains("a scan is not combined with a comparison");
     harness.get_by_label("Close").click();
     harness.run();
-    assert!(harness.state().dialogs.new_run.is_none(), "Close closes New run");
+    assert!(harness.state().dialogs.get::<NewRunForm>().is_none(), "Close closes New run");
     harness.get_by_label("▶ New run…").click();
     harness.run();
-    harness.state_mut().dialogs.new_run = Some(tall_new_run());
+    harness.state_mut().dialogs.open(tall_new_run());
     harness.run();
     press_esc(&mut harness);
-    assert!(harness.state().dialogs.new_run.is_none(), "Esc closes New run");
+    assert!(harness.state().dialogs.get::<NewRunForm>().is_none(), "Esc closes New run");
 }
 
 // SPEC U3: switching kernels in New run gives the size field that kernel's
@@ -1894,11 +1896,11 @@ fn new_run_switching_kernels_takes_their_default_size() {
     assert_eq!(size(&harness), "1048576");
     choose(&mut harness, "matmul-ikj");
     assert_eq!(size(&harness), DEFAULT_MATMUL_N.to_string(), "a matmul takes its N, not 1 MiB");
-    let form = harness.state().dialogs.new_run.clone().expect("open");
+    let form = harness.state().dialogs.get::<NewRunForm>().cloned().expect("open");
     assert!(form.spec().is_ok(), "the matmul can start as it is");
     choose(&mut harness, "canary");
     assert_eq!(size(&harness), "");
-    assert!(harness.state().dialogs.new_run.as_ref().expect("open").spec().is_ok(), "the canary can start as it is");
+    assert!(harness.state().dialogs.get::<NewRunForm>().expect("open").spec().is_ok(), "the canary can start as it is");
     choose(&mut harness, "seq");
     assert_eq!(size(&harness), DEFAULT_WORKING_SET.to_string());
 }
@@ -1920,10 +1922,10 @@ fn soak_dialog_fits_the_window_and_closes_with_close_and_esc() {
     close_in_view(&mut harness, 1024.0, 700.0, "the soak dialog");
     harness.get_by_label("Close").click();
     harness.run();
-    assert!(harness.state().dialogs.soak_form.is_none(), "Close closes the soak dialog");
+    assert!(harness.state().dialogs.get::<SoakForm>().is_none(), "Close closes the soak dialog");
     open(&mut harness);
     press_esc(&mut harness);
-    assert!(harness.state().dialogs.soak_form.is_none(), "Esc closes the soak dialog");
+    assert!(harness.state().dialogs.get::<SoakForm>().is_none(), "Esc closes the soak dialog");
 }
 
 // SPEC U1, E14: "Add run from numbers" with a comparison previewed (its
@@ -1945,10 +1947,10 @@ fn import_dialog_fits_the_window_and_closes_with_close_and_esc() {
     close_in_view(&mut harness, 1024.0, 700.0, "Add run from numbers");
     harness.get_by_label("Close").click();
     harness.run();
-    assert!(harness.state().dialogs.import.is_none(), "Close closes Add run from numbers");
+    assert!(harness.state().dialogs.get::<ImportForm>().is_none(), "Close closes Add run from numbers");
     open_import(&mut harness);
     press_esc(&mut harness);
-    assert!(harness.state().dialogs.import.is_none(), "Esc closes Add run from numbers");
+    assert!(harness.state().dialogs.get::<ImportForm>().is_none(), "Esc closes Add run from numbers");
     assert_eq!(harness.state().notebook().runs().len(), 2, "nothing recorded");
 }
 
@@ -2324,7 +2326,7 @@ fn spreadsheet_edits_are_offered_and_taken_in() {
     harness.get_by_label_contains("a note stays as it was written (N5)");
     assert_eq!(store::load(&dir).expect("loads").environment().get(vernier_engine::notebook::EnvField::Ambient), "");
     harness.get_by_label("Take in 1 edit").click();
-    step_until(&mut harness, "the take-in", |app| app.dialogs.take_in.as_ref().is_some_and(|d| d.done.is_some()));
+    step_until(&mut harness, "the take-in", |app| app.dialogs.get::<TakeIn>().is_some_and(|d| d.done.is_some()));
     harness.run();
     let status = harness.state().status.clone();
     assert_eq!(status, Some(("1 edit taken in and saved; 1 refused (listed in the dialog)".to_owned(), false)));
@@ -2361,7 +2363,7 @@ fn a_new_notebook_from_their_edited_workbook() {
     assert_eq!(harness.state().notebook().environment().get(vernier_engine::notebook::EnvField::Ambient), "22 C");
     assert_eq!(store::load(&target).expect("loads").runs().len(), 2);
     assert_eq!(std::fs::read(&workbook).expect("read"), before, "their workbook is only read");
-    assert!(harness.state().dialogs.reproduce.is_none());
+    assert!(harness.state().dialogs.get::<Reproduce>().is_none());
 }
 
 /// The text of every note in notebook.ron as it is on disk.
@@ -2776,7 +2778,7 @@ fn reproduce_rebuilds_from_their_sources_on_confirmation() {
     read_their_row(&mut harness, &theirs);
     harness.get_by_label("Their build recipe");
     let compiler = {
-        let dialog = harness.state().dialogs.reproduce.as_ref().expect("dialog");
+        let dialog = harness.state().dialogs.get::<Reproduce>().expect("dialog");
         let Some(Ok(log)) = &dialog.log else { panic!("their log") };
         log.rows[0].0.recipe.as_ref().expect("their recipe").compiler.clone()
     };
@@ -2822,7 +2824,7 @@ fn reproduce_rebuilds_each_arm_from_its_own_recipe() {
     harness.get_by_label("Their build recipe (arm A)");
     harness.get_by_label("Their build recipe (arm B)");
     let (compilers, names) = {
-        let dialog = harness.state().dialogs.reproduce.as_ref().expect("dialog");
+        let dialog = harness.state().dialogs.get::<Reproduce>().expect("dialog");
         let Some(Ok(log)) = &dialog.log else { panic!("their log") };
         let arms = log.rows[0].0.arms();
         let compilers: Vec<String> =
@@ -2859,18 +2861,18 @@ fn reproduce_rebuilds_each_arm_from_its_own_recipe() {
 fn new_run_build_can_be_a_recipe() {
     use super::new_run::NewRunForm;
     let (_tmp, mut harness) = fixture_app();
-    harness.state_mut().dialogs.new_run = Some(NewRunForm {
+    harness.state_mut().dialogs.open(NewRunForm {
         kernel_mode: false,
         command: "./mm 10".into(),
         build: "g++ -O2 mm.cpp -o mm".into(),
         ..NewRunForm::default()
     });
     harness.run();
-    let stated = harness.state().dialogs.new_run.clone().expect("open").spec().expect("valid");
+    let stated = harness.state().dialogs.get::<NewRunForm>().cloned().expect("open").spec().expect("valid");
     assert_eq!((stated.build.as_deref(), stated.recipe.is_some()), (Some("g++ -O2 mm.cpp -o mm"), false));
     harness.get_by_label("Vernier runs it first (a recipe: g++ -O2 mm.cpp -o mm)").click();
     harness.run();
-    let spec = harness.state().dialogs.new_run.clone().expect("open").spec().expect("valid");
+    let spec = harness.state().dialogs.get::<NewRunForm>().cloned().expect("open").spec().expect("valid");
     assert_eq!(spec.build, None, "the recipe is the build, filled in as it ran");
     let recipe = spec.recipe.expect("a recipe");
     assert_eq!(recipe.argv, ["g++", "-O2", "mm.cpp", "-o", "mm"]);

@@ -39,7 +39,7 @@ impl Job for Export {
             Err(documents::ExportError::Edited(edited)) => {
                 let edited: Vec<String> = edited.iter().map(ToString::to_string).collect();
                 app.say(format!("nothing exported: {}", edited.join(", ")), true);
-                app.dialogs.export_question = Some(edited);
+                app.dialogs.open(crate::gui::ExportQuestion { edited });
             }
             Err(e) => app.say(format!("export failed: {e}"), true),
         })

@@ -21,10 +21,11 @@ use vernier_engine::reproduce::{
     COMPILER_HERE, Log, Original, Rebuild, Rerun, Scratch, SideBySide, Verdict, same_folder,
 };
 
-use super::dialog::{Scrolling, close_button};
-use super::io::{Done, Follow, Job};
+use super::layout::{self, Scrolling, close_button};
 use super::pick::Pick;
-use super::{AppCommand, VernierApp};
+use super::{Cx, Dialog, Happened, Keep};
+use crate::gui::io::{Done, Follow, Job};
+use crate::gui::{AppCommand, VernierApp};
 
 /// A classmate's log, read for reproducing.
 pub struct TheirLog {
@@ -105,7 +106,7 @@ impl Job for ReadLog {
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
         let log = read_log(&self.path, &self.mine);
         Box::new(move |app: &mut VernierApp| {
-            if let Some(dialog) = &mut app.dialogs.reproduce {
+            if let Some(dialog) = app.dialogs.get_mut::<Reproduce>() {
                 dialog.log = Some(log);
                 dialog.selected = None;
             }
@@ -115,8 +116,8 @@ impl Job for ReadLog {
 
 impl VernierApp {
     /// Opens the dialog on their folder or workbook and reads it.
-    pub(super) fn read_their_log(&mut self, path: PathBuf) {
-        let dialog = self.dialogs.reproduce.get_or_insert_with(Default::default);
+    pub(in crate::gui) fn read_their_log(&mut self, path: PathBuf) {
+        let dialog = self.dialogs.get_or_open(Reproduce::default);
         dialog.path = path.display().to_string();
         self.send_job(ReadLog { path, mine: self.doc.dir.clone() });
     }
@@ -124,8 +125,8 @@ impl VernierApp {
     /// Reruns their row `i`, with the consent its confirmation made (N13);
     /// a rebuild first writes their sources into its scratch folder, on the
     /// file thread (SPEC R5).
-    pub(super) fn reproduce_row(&mut self, i: usize, consent: Consent) {
-        let Some(released) = self.dialogs.reproduce.as_mut().map(|d| d.release(i, consent)) else { return };
+    pub(in crate::gui) fn reproduce_row(&mut self, i: usize, consent: Consent) {
+        let Some(released) = self.dialogs.get_mut::<Reproduce>().map(|d| d.release(i, consent)) else { return };
         match released {
             Ok((spec, None)) => self.start_rerun(i, spec),
             Ok((spec, Some(rebuild))) => self.send_job(WriteSources { rebuild, spec, row: i }),
@@ -136,7 +137,7 @@ impl VernierApp {
     /// Starts the rerun of their row `i`.
     fn start_rerun(&mut self, i: usize, spec: BenchSpec) {
         if self.start_run(spec)
-            && let Some(dialog) = &mut self.dialogs.reproduce
+            && let Some(dialog) = self.dialogs.get_mut::<Reproduce>()
         {
             dialog.pending = Some(i);
             dialog.outcome = None;
@@ -145,8 +146,8 @@ impl VernierApp {
 
     /// Makes a new notebook in the empty folder `target` from the Vernier
     /// workbook read in the dialog, and opens it (N12).
-    pub(super) fn new_notebook_from(&mut self, target: PathBuf) {
-        let source = self.dialogs.reproduce.as_ref().and_then(|d| match &d.log {
+    pub(in crate::gui) fn new_notebook_from(&mut self, target: PathBuf) {
+        let source = self.dialogs.get::<Reproduce>().and_then(|d| match &d.log {
             Some(Ok(log)) if log.own_workbook => Some(log.source.clone()),
             _ => None,
         });
@@ -171,7 +172,7 @@ impl Job for WriteSources {
         let written = rebuild.write_sources().map_err(|e| e.to_string());
         Box::new(move |app: &mut VernierApp| match written {
             Ok(scratch) => {
-                if let Some(dialog) = &mut app.dialogs.reproduce {
+                if let Some(dialog) = app.dialogs.get_mut::<Reproduce>() {
                     dialog.scratch = Some(scratch);
                 }
                 app.start_rerun(row, spec);
@@ -184,10 +185,10 @@ impl Job for WriteSources {
 impl VernierApp {
     /// The rerun of their row has ended, however: its scratch folder, if
     /// it had one, goes.
-    pub(super) fn remove_scratch(&mut self) {
-        if let Some(scratch) = self.dialogs.reproduce.as_mut().and_then(|d| d.scratch.take()) {
+    pub(in crate::gui) fn remove_scratch(&mut self) {
+        if let Some(scratch) = self.dialogs.get_mut::<Reproduce>().and_then(|d| d.scratch.take()) {
             // SPEC R5: removed on the file thread.
-            self.send_job(super::jobs::Release(scratch));
+            self.send_job(crate::gui::jobs::Release(scratch));
         }
     }
 }
@@ -195,9 +196,39 @@ impl VernierApp {
 /// How many spreadsheet edits are listed before "and N more".
 const EDITS_SHOWN: usize = 10;
 
+impl Dialog for Reproduce {
+    /// It fits the window whatever its size (R4, U): at most the window
+    /// less the menu and status bars, scrolling inside.
+    fn show(&mut self, ctx: &egui::Context, cx: &mut Cx<'_>) -> Keep {
+        let mut close = false;
+        let screen = ctx.content_rect();
+        let max = layout::max_size(ctx);
+        let max_height = max.y;
+        egui::Window::new("Reproduce a classmate's row")
+            .default_width((screen.width() - 60.0).clamp(320.0, 860.0))
+            .max_width(max.x)
+            .max_height(max_height)
+            .pivot(egui::Align2::CENTER_TOP)
+            .default_pos(screen.center_top() + egui::vec2(0.0, 40.0))
+            .constrain(true)
+            .collapsible(false)
+            .show(ctx, |ui| close = self.ui(ui, max_height, cx.measuring, cx.commands));
+        if close { Keep::Close } else { Keep::Open }
+    }
+
+    /// A rerun that will not be recorded is no longer pending.
+    fn on(&mut self, happened: Happened) -> Keep {
+        match happened {
+            Happened::EngineStopped | Happened::RunNotStarted => self.pending = None,
+            Happened::NotebookOpened => {}
+        }
+        Keep::Open
+    }
+}
+
 /// The dialog's state.
 #[derive(Default)]
-pub struct Dialog {
+pub struct Reproduce {
     /// The path being typed.
     pub path: String,
     /// The log read, or why it could not be.
@@ -224,7 +255,7 @@ pub struct Dialog {
     showed_outcome: bool,
 }
 
-impl Dialog {
+impl Reproduce {
     /// The run that repeats row `i` of their log, in exchange for the
     /// consent its confirmation made (N13).
     /// With the rebuild ticked, the rebuild is taken out, to write their

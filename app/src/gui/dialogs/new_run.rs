@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use egui::{RichText, Ui};
 
-use super::dialog::{self, Scrolling};
+use super::layout::{self, Scrolling};
+use super::{Cx, Dialog, Happened, Keep};
+use crate::gui::AppCommand;
 use vernier_engine::display::{inert, quote_argv};
 use vernier_engine::duration;
 use vernier_engine::harness::metric::TryOnce;
@@ -342,13 +344,13 @@ impl NewRunForm {
     /// (SPEC U3): the fields scroll, and the problem line, "Try once"'s
     /// result and the buttons stay in view below them.
     pub fn ui(&mut self, ui: &mut Ui) -> Option<NewRunAction> {
-        dialog::fit_width(ui, WIDTH);
+        layout::fit_width(ui, WIDTH);
         ui.heading("New run");
         ui.horizontal(|ui| {
             ui.selectable_value(&mut self.kernel_mode, true, "Built-in kernel");
             ui.selectable_value(&mut self.kernel_mode, false, "Command");
         });
-        let max_height = dialog::max_size(ui.ctx()).y;
+        let max_height = layout::max_size(ui.ctx()).y;
         let fields = egui::ScrollArea::vertical();
         let (footer, ()) = Scrolling::body(ui, max_height, fields, |ui| self.fields_ui(ui));
         footer.footer(ui, |ui| self.footer_ui(ui))
@@ -401,7 +403,7 @@ impl NewRunForm {
             // it closes when a run starts. At the right edge, so Try once
             // (a command's alone) and Stop never move it.
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if dialog::close_button(ui, None, true) {
+                if layout::close_button(ui, None, true) {
                     outcome = Some(NewRunAction::Close);
                 }
             });
@@ -532,7 +534,7 @@ impl NewRunForm {
                      keeps it with the compiler's version, the sources' SHA-256 and copies, and the program's SHA-256",
                 );
                 ui.end_row();
-                super::dialog::build_warning_row(ui, &self.build, 360.0);
+                super::layout::build_warning_row(ui, &self.build, 360.0);
                 if !self.versus.trim().is_empty() {
                     let label = ui.label("Build B");
                     ui.add(
@@ -542,7 +544,7 @@ impl NewRunForm {
                     )
                     .labelled_by(label.id);
                     ui.end_row();
-                    super::dialog::build_warning_row(ui, &self.build_b, 360.0);
+                    super::layout::build_warning_row(ui, &self.build_b, 360.0);
                 }
                 self.params_ui(ui, "{SIZE} in the command");
                 self.figure_ui(ui);
@@ -761,40 +763,80 @@ fn kernel_combo(ui: &mut Ui, id: &str, kind: &mut KernelKind) -> egui::Response 
         .response
 }
 
-impl super::VernierApp {
+/// The "Try once" runs: the one in flight, by its number (an answer to an
+/// earlier one is ignored), with the flag that stops its process, and how
+/// many were started, to number them. Kept by the window, not the dialog:
+/// a try's answer may come after its dialog closed and another opened.
+#[derive(Default)]
+pub struct Tries {
+    pub current: Option<(u64, Arc<AtomicBool>)>,
+    pub count: u64,
+}
+
+impl Dialog for NewRunForm {
+    fn show(&mut self, ctx: &egui::Context, cx: &mut Cx<'_>) -> Keep {
+        self.answerable = crate::gui::views::answerable(cx.notebook);
+        let mut action = None;
+        egui::Modal::new(egui::Id::unique("new-run")).show(ctx, |ui| action = self.ui(ui));
+        match action {
+            Some(NewRunAction::Start(spec)) => {
+                cx.commands.push(AppCommand::AnswerOnRecord(self.answers));
+                cx.commands.push(AppCommand::StartRun(spec));
+            }
+            Some(NewRunAction::TryOnce { argv, metric, timeout }) => {
+                cx.commands.push(AppCommand::TryOnce { argv, metric, timeout });
+            }
+            Some(NewRunAction::StopTry) => cx.commands.push(AppCommand::StopTry),
+            Some(NewRunAction::Close) => {
+                cx.commands.push(AppCommand::StopTry);
+                return Keep::Close;
+            }
+            None => {}
+        }
+        Keep::Open
+    }
+
+    fn on(&mut self, _: Happened) -> Keep {
+        // The form keeps what was typed whatever the window does; a run
+        // that did not start leaves it as it was.
+        Keep::Open
+    }
+}
+
+impl crate::gui::VernierApp {
     /// Runs the command once and reads its figure for the dialog (SPEC
     /// E17, U3), recording nothing: on a thread of its own, so the
     /// program's run never holds up a save; a try already running stops.
-    pub(super) fn try_once(&mut self, argv: Vec<String>, metric: MetricSpec, timeout: Option<Duration>) {
+    pub(in crate::gui) fn try_once(&mut self, argv: Vec<String>, metric: MetricSpec, timeout: Option<Duration>) {
         self.stop_try();
-        self.dialogs.tries += 1;
-        let id = self.dialogs.tries;
+        self.measure.tries.count += 1;
+        let id = self.measure.tries.count;
         let cancel = Arc::new(AtomicBool::new(false));
-        self.dialogs.trying = Some((id, Arc::clone(&cancel)));
-        if let Some(form) = &mut self.dialogs.new_run {
+        self.measure.tries.current = Some((id, Arc::clone(&cancel)));
+        if let Some(form) = self.dialogs.get_mut::<NewRunForm>() {
             form.tried = Some(Tried::Running(argv.clone()));
         }
-        let Some(reply) = self.files.io.as_ref().map(super::io::Io::reply) else {
-            self.dialogs.trying = None;
-            return self.say(super::IO_REFUSED, true);
+        let Some(reply) = self.files.io.as_ref().map(crate::gui::io::Io::reply) else {
+            self.measure.tries.current = None;
+            return self.say(crate::gui::IO_REFUSED, true);
         };
         let failed = reply.clone();
         let spawned = std::thread::Builder::new().name("vernier-try-once".into()).spawn(move || {
             let result =
                 vernier_engine::harness::metric::try_once(&argv, &metric, timeout, cancel).map_err(|e| e.to_string());
-            reply.done(Box::new(move |app: &mut super::VernierApp| app.tried(id, result)));
+            reply.done(Box::new(move |app: &mut crate::gui::VernierApp| app.tried(id, result)));
         });
         if let Err(e) = spawned {
             let result = Err(format!("cannot start a thread to run it: {e}"));
-            failed.try_done(Box::new(move |app: &mut super::VernierApp| app.tried(id, result)));
+            failed.try_done(Box::new(move |app: &mut crate::gui::VernierApp| app.tried(id, result)));
         }
     }
 
     /// What try `id` found; an answer to an earlier try is ignored.
     fn tried(&mut self, id: u64, result: Result<TryOnce, String>) {
-        if self.dialogs.trying.as_ref().is_some_and(|(current, _)| *current == id) {
-            self.dialogs.trying = None;
-            if let Some(form) = &mut self.dialogs.new_run
+        if self.measure.tries.current.as_ref().is_some_and(|(current, _)| *current == id) {
+            self.measure.tries.current = None;
+            if let Some(form) = self.dialogs.get_mut::<NewRunForm>()
                 && let Some(Tried::Running(argv)) = form.tried.take()
             {
                 form.tried = Some(Tried::Done(argv, result));
@@ -804,11 +846,11 @@ impl super::VernierApp {
 
     /// Stops the process "Try once" started, if one runs; its answer,
     /// when it comes, is ignored.
-    pub(super) fn stop_try(&mut self) {
-        if let Some((_, cancel)) = self.dialogs.trying.take() {
+    pub(in crate::gui) fn stop_try(&mut self) {
+        if let Some((_, cancel)) = self.measure.tries.current.take() {
             cancel.store(true, Ordering::Relaxed);
         }
-        if let Some(form) = &mut self.dialogs.new_run
+        if let Some(form) = self.dialogs.get_mut::<NewRunForm>()
             && matches!(form.tried, Some(Tried::Running(_)))
         {
             form.tried = None;

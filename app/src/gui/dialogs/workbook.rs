@@ -12,9 +12,10 @@ use vernier_engine::documents::{export_record::ExportRecord, measurements};
 use vernier_engine::merge::{self, Merged, Ownership, Plan};
 use vernier_engine::notebook::store;
 
-use super::dialog::{Scrolling, close_button};
-use super::io::{Done, Follow, Followed, Job, Lookout};
-use super::{VernierApp, io};
+use super::layout::{self, Scrolling, close_button};
+use super::{Cx, Dialog, Happened, Keep};
+use crate::gui::io::{Done, Follow, Followed, Job, Lookout};
+use crate::gui::{AppCommand, VernierApp, io};
 
 /// The workbook the window follows: the one every export writes.
 pub fn default_path(dir: &Path) -> PathBuf {
@@ -153,10 +154,33 @@ pub fn shown(text: &str) -> String {
     text.replace('\u{2192}', "->")
 }
 
+impl Dialog for TakeIn {
+    /// The dialog listing the spreadsheet edits, and taking them in (N12).
+    fn show(&mut self, ctx: &egui::Context, cx: &mut Cx<'_>) -> Keep {
+        let max_height = layout::max_size(ctx).y;
+        let mut action = None;
+        egui::Modal::new(egui::Id::unique("take-in")).show(ctx, |ui| action = self.ui(ui, max_height));
+        match action {
+            Some(TakeInAction::TakeIn(path)) => cx.commands.push(AppCommand::TakeIn(path)),
+            Some(TakeInAction::Close) => return Keep::Close,
+            None => {}
+        }
+        Keep::Open
+    }
+
+    /// The edits on offer were the previous notebook's.
+    fn on(&mut self, happened: Happened) -> Keep {
+        match happened {
+            Happened::NotebookOpened => Keep::Close,
+            Happened::EngineStopped | Happened::RunNotStarted => Keep::Open,
+        }
+    }
+}
+
 impl TakeIn {
     /// Draws the dialog (at most `max_height` tall); what it asks for.
     pub fn ui(&self, ui: &mut Ui, max_height: f32) -> Option<TakeInAction> {
-        super::dialog::fit_width(ui, 860.0);
+        super::layout::fit_width(ui, 860.0);
         ui.heading("Edits made in a spreadsheet");
         ui.label(RichText::new(vernier_engine::display::path(&self.offer.path)).monospace());
         ui.add_space(4.0);
@@ -381,7 +405,7 @@ impl Job for NewNotebook {
             Ok((merged, notebook, unwritten)) => {
                 let (taken, failed) = taken_message(&merged);
                 app.open(target.clone(), notebook, unwritten);
-                app.dialogs.reproduce = None;
+                app.dialogs.close::<super::reproduce::Reproduce>();
                 // R2, N13: a hidden copy that is not what their sheets
                 // show is said with the result, as a warning.
                 let warned: String = merged
@@ -404,15 +428,15 @@ impl Job for NewNotebook {
 
 impl VernierApp {
     /// Opens the dialog listing the spreadsheet edits on offer.
-    pub(super) fn open_take_in(&mut self) {
+    pub(in crate::gui) fn open_take_in(&mut self) {
         if let Some(offer) = &self.shown.spreadsheet {
-            self.dialogs.take_in = Some(TakeIn { offer: offer.clone(), busy: false, done: None });
+            self.dialogs.open(TakeIn { offer: offer.clone(), busy: false, done: None });
         }
     }
 
     /// Takes the edits of the workbook at `path`, of the open notebook, in.
-    pub(super) fn take_in(&mut self, path: PathBuf) {
-        if let Some(dialog) = &mut self.dialogs.take_in {
+    pub(in crate::gui) fn take_in(&mut self, path: PathBuf) {
+        if let Some(dialog) = self.dialogs.get_mut::<TakeIn>() {
             dialog.busy = true;
         }
         self.send_job(TakeEditsIn { dir: self.doc.dir.clone(), path });
@@ -430,7 +454,7 @@ impl VernierApp {
             Ok(Some(offer)) => {
                 // An open dialog that has not taken anything in yet shows
                 // the workbook as it is now.
-                if let Some(dialog) = &mut self.dialogs.take_in
+                if let Some(dialog) = self.dialogs.get_mut::<TakeIn>()
                     && dialog.offer.path == path
                     && dialog.done.is_none()
                     && !dialog.busy
@@ -476,7 +500,7 @@ impl VernierApp {
                 Err(e)
             }
         };
-        if let Some(dialog) = &mut self.dialogs.take_in {
+        if let Some(dialog) = self.dialogs.get_mut::<TakeIn>() {
             dialog.busy = false;
             dialog.done = Some(done);
         }

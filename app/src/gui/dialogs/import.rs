@@ -16,9 +16,10 @@ use vernier_engine::import::pyperf::{self, PyperfSpec};
 use vernier_engine::import::{Format, MAX_IMPORT_BYTES, Prepared};
 use vernier_engine::stats::units::Figures;
 
-use super::dialog::{self, Scrolling};
-use super::io::{Done, Follow, Job};
-use super::{Applied, Section, VernierApp};
+use super::layout::{self, Scrolling};
+use super::{Cx, Dialog, Happened, Keep};
+use crate::gui::io::{Done, Follow, Job};
+use crate::gui::{AppCommand, Applied, Section, VernierApp};
 use vernier_engine::notebook::{Notebook, RawFile};
 
 /// Where the numbers come from.
@@ -154,12 +155,36 @@ pub enum ImportAction {
     Close,
 }
 
+impl Dialog for ImportForm {
+    fn show(&mut self, ctx: &egui::Context, cx: &mut Cx<'_>) -> Keep {
+        let mut action = None;
+        egui::Modal::new(egui::Id::unique("import-dialog")).show(ctx, |ui| {
+            ui.set_max_height(ui.ctx().content_rect().height() - 80.0);
+            action = self.ui(ui);
+        });
+        match action {
+            Some(ImportAction::Preview(request)) => cx.commands.push(AppCommand::PreviewImport(request)),
+            Some(ImportAction::Record(prepared)) => cx.commands.push(AppCommand::RecordImport(prepared)),
+            Some(ImportAction::Browse) => cx.commands.push(AppCommand::Pick(super::pick::Pick::ImportFile)),
+            Some(ImportAction::Close) => return Keep::Close,
+            None => {}
+        }
+        Keep::Open
+    }
+
+    fn on(&mut self, _: Happened) -> Keep {
+        // What was typed and previewed stays; recording it goes to the
+        // notebook open then.
+        Keep::Open
+    }
+}
+
 impl Job for ImportRequest {
     /// Reads and summarises the numbers for the form, writing nothing.
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
         let preview = preview(*self);
         Box::new(move |app: &mut VernierApp| {
-            if let Some(form) = &mut app.dialogs.import {
+            if let Some(form) = app.dialogs.get_mut::<ImportForm>() {
                 form.show_preview(preview);
             }
         })
@@ -186,7 +211,7 @@ impl Job for WriteImportRaw {
         Box::new(move |app: &mut VernierApp| match raw {
             Ok(raw_file) => app.record_import(&prepared, raw_file),
             Err(e) => {
-                if let Some(form) = &mut app.dialogs.import {
+                if let Some(form) = app.dialogs.get_mut::<ImportForm>() {
                     form.busy = false;
                 }
                 app.say(format!("nothing was recorded: the raw copy could not be written: {e}"), true)
@@ -197,14 +222,14 @@ impl Job for WriteImportRaw {
 
 impl VernierApp {
     /// The dialog, opened if it is not.
-    pub(super) fn import_form(&mut self) -> &mut ImportForm {
+    pub(in crate::gui) fn import_form(&mut self) -> &mut ImportForm {
         let build = self.doc.notebook.environment().get(vernier_engine::notebook::EnvField::CompilerFlags);
-        self.dialogs.import.get_or_insert_with(|| ImportForm::with_build(build))
+        self.dialogs.get_or_open(|| ImportForm::with_build(build))
     }
 
     /// Reads the file at `path` in the dialog: another file, its own
     /// columns, guessed afresh.
-    pub(super) fn import_file(&mut self, path: &std::path::Path) {
+    pub(in crate::gui) fn import_file(&mut self, path: &std::path::Path) {
         let form = self.import_form();
         *form = ImportForm { paste: false, path: path.display().to_string(), ..form.clone() };
         form.columns.clear();
@@ -220,7 +245,7 @@ impl VernierApp {
     }
 
     /// Records the import exactly as it was previewed: its raw copy first.
-    pub(super) fn write_import(&mut self, prepared: Arc<Prepared>) {
+    pub(in crate::gui) fn write_import(&mut self, prepared: Arc<Prepared>) {
         let next_run = self.doc.notebook.runs().len() + 1;
         self.send_job(WriteImportRaw { dir: self.doc.dir.clone(), prepared, next_run });
     }
@@ -241,12 +266,12 @@ impl VernierApp {
             })
         });
         let Some(applied) = applied else {
-            if let Some(form) = &mut self.dialogs.import {
+            if let Some(form) = self.dialogs.get_mut::<ImportForm>() {
                 form.busy = false;
             }
             return;
         };
-        self.dialogs.import = None;
+        self.dialogs.close::<ImportForm>();
         if let Some(&last) = applied.runs.last() {
             self.select_run(last);
         }
@@ -402,7 +427,7 @@ impl ImportForm {
     /// window (SPEC U1, E14): the form and the preview scroll, and Preview,
     /// Record and Close stay in view below them.
     pub fn ui(&mut self, ui: &mut Ui) -> Option<ImportAction> {
-        dialog::fit_width(ui, WIDTH);
+        layout::fit_width(ui, WIDTH);
         let mut action = None;
         ui.heading("Add run from numbers");
         ui.add(
@@ -419,7 +444,7 @@ impl ImportForm {
             ui.selectable_value(&mut self.paste, false, "CSV file");
             ui.selectable_value(&mut self.paste, true, "Type or paste numbers");
         });
-        let max_height = dialog::max_size(ui.ctx()).y;
+        let max_height = layout::max_size(ui.ctx()).y;
         let body = egui::ScrollArea::vertical();
         let (footer, ()) = Scrolling::body(ui, max_height, body, |ui| {
             self.source_ui(ui, &mut action);
@@ -465,7 +490,7 @@ impl ImportForm {
             }
             // A run may be going while numbers are added: then Esc is the
             // run's (the window consumes it first to cancel), never both.
-            if dialog::close_button(ui, None, true) {
+            if layout::close_button(ui, None, true) {
                 action = Some(ImportAction::Close);
             }
             if let Err(why) = request {
@@ -544,7 +569,7 @@ impl ImportForm {
                     ("Timing boundary", &mut self.boundary, "default: as the tool states"),
                 ],
             );
-            super::dialog::build_warning_row(ui, &self.build, 420.0);
+            super::layout::build_warning_row(ui, &self.build, 420.0);
         });
     }
 

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 
 use egui::{Key, RichText};
 
-use super::io::Reply;
-use super::{AppCommand, VernierApp};
+use super::{Cx, Dialog, Happened, Keep};
+use crate::gui::io::Reply;
+use crate::gui::{AppCommand, VernierApp};
 
 /// Why a folder or file is being picked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,17 +96,34 @@ impl VernierApp {
             }
             (None, true) => {
                 self.say("no file-dialog service answered on this desktop; type the folder instead", true);
-                self.run_command(AppCommand::PromptPath(purpose));
+                self.dialogs.open(PathPrompt::new(purpose));
             }
         }
     }
+}
 
-    /// Typing a folder path: opened if it holds a notebook, else created
-    /// (decided on the I/O thread, which may look at the disk).
-    pub(super) fn path_prompt_ui(&mut self, ctx: &egui::Context) {
-        let Some((purpose, path)) = &mut self.dialogs.path_prompt else { return };
-        let save_as = *purpose == Pick::SaveAs;
-        let new_from_workbook = *purpose == Pick::NewFromWorkbook;
+/// A folder path being typed, for systems without a native dialog: opened
+/// if it holds a notebook, else created (decided on the I/O thread, which
+/// may look at the disk).
+pub struct PathPrompt {
+    /// What the folder is for.
+    pub purpose: Pick,
+    /// The path typed so far.
+    pub path: String,
+}
+
+impl PathPrompt {
+    /// Asks for a folder for `purpose`, the field empty.
+    pub fn new(purpose: Pick) -> Self {
+        Self { purpose, path: String::new() }
+    }
+}
+
+impl Dialog for PathPrompt {
+    fn show(&mut self, ctx: &egui::Context, cx: &mut Cx<'_>) -> Keep {
+        let path = &mut self.path;
+        let save_as = self.purpose == Pick::SaveAs;
+        let new_from_workbook = self.purpose == Pick::NewFromWorkbook;
         let mut close = false;
         let mut chosen = None;
         egui::Modal::new(egui::Id::unique("path-prompt")).show(ctx, |ui| {
@@ -131,15 +149,18 @@ impl VernierApp {
             });
         });
         if let Some(dir) = chosen {
-            self.commands.push(match (save_as, new_from_workbook) {
+            cx.commands.push(match (save_as, new_from_workbook) {
                 (true, _) => AppCommand::SaveAs(dir),
                 (_, true) => AppCommand::NewNotebookFrom(dir),
                 _ => AppCommand::OpenOrCreateDir(dir),
             });
             close = true;
         }
-        if close {
-            self.dialogs.path_prompt = None;
-        }
+        if close { Keep::Close } else { Keep::Open }
+    }
+
+    fn on(&mut self, _: Happened) -> Keep {
+        // A folder to open or create is asked for whatever is open now.
+        Keep::Open
     }
 }

@@ -14,9 +14,10 @@ use vernier_engine::display::inert;
 use vernier_engine::notebook::pending::{self, Edit, Fate, Provenance};
 use vernier_engine::notebook::store;
 
-use super::io::{self, Done, Follow, Job};
-use super::keeper;
-use super::{CloseQuestion, VernierApp};
+use super::{Cx, Dialog, Happened, Keep};
+use crate::gui::io::{self, Done, Follow, Job};
+use crate::gui::keeper;
+use crate::gui::{AppCommand, VernierApp};
 
 /// A recovery file found beside the open notebook, its changes in words
 /// with why the log's rules would refuse each now — or why it cannot be read.
@@ -34,7 +35,7 @@ pub struct Found {
 /// The recovery files on offer above the section.
 #[derive(Debug, Clone)]
 pub struct Offer {
-    pub(super) found: Vec<Found>,
+    pub(in crate::gui) found: Vec<Found>,
     /// Their changes are listed.
     shown: bool,
     /// Being applied by the file thread.
@@ -192,7 +193,7 @@ impl VernierApp {
     /// Hands the changes not on disk to the keeper, which keeps them in a
     /// recovery file until they are (issue 45 item 4): called as a change
     /// is made and every frame (a save or a discard removes some).
-    pub(super) fn keep_pending(&mut self) {
+    pub(in crate::gui) fn keep_pending(&mut self) {
         let of = self.kept_for();
         let Some(keeper) = &mut self.files.keeper else { return };
         let changes: Vec<(u64, &Edit)> = self.doc.unsaved.iter().map(|u| (u.generation, &*u.change)).collect();
@@ -218,7 +219,7 @@ impl VernierApp {
     /// failed are kept in a recovery file beside it, named on stderr, not
     /// dropped with it (those still on their way to the file thread are
     /// saved there as asked).
-    pub(super) fn keep_failed(&mut self) {
+    pub(in crate::gui) fn keep_failed(&mut self) {
         let failed: Vec<Edit> = self.doc.unsaved.iter().filter(|u| u.failed).map(|u| Edit::clone(&u.change)).collect();
         if failed.is_empty() {
             return;
@@ -237,80 +238,30 @@ impl VernierApp {
         }
     }
 
-    /// Asks, when the window is closed by hand with changes not on disk:
-    /// wait for the save, keep them in a recovery file and close, or
-    /// discard them and close.
-    pub(super) fn close_question_ui(&mut self, ctx: &egui::Context) {
-        let Some(question) = &self.dialogs.close_question else { return };
-        let mut close = false;
-        let mut back = false;
-        let mut keep = false;
-        let mut wait = false;
-        let mut discard = false;
-        let n = self.doc.unsaved.len();
-        egui::Modal::new(egui::Id::unique("close-question")).show(ctx, |ui| {
-            ui.set_max_width(520.0);
-            match question {
-                CloseQuestion::Asking => {
-                    ui.heading("Changes not on disk");
-                    let state = match &self.doc.save_error {
-                        Some(e) => format!("the last save failed: {e}"),
-                        None => "the file thread is still saving them".to_owned(),
-                    };
-                    ui.label(format!("{n} change(s) shown here are not in notebook.ron yet ({state})."));
-                    ui.add_space(6.0);
-                    ui.horizontal_wrapped(|ui| {
-                        wait = ui.button("Wait for the save").on_hover_text("closes once they are on disk").clicked();
-                        keep = ui
-                            .button("Keep them in a recovery file and close")
-                            .on_hover_text("beside the notebook; opening it again offers to apply them")
-                            .clicked();
-                        discard = ui.button("Discard them and close").clicked();
-                        back = ui.button("Back to the window").clicked();
-                    });
-                }
-                CloseQuestion::Kept(Ok(path)) => {
-                    ui.heading("Kept in a recovery file");
-                    ui.label(format!(
-                        "The changes are kept in {}. Opening this notebook again offers to apply them; \
-                         `vernier recover` does it from a terminal.",
-                        inert(&path.display().to_string())
-                    ));
-                    close = ui.button("Close").clicked();
-                }
-                CloseQuestion::Kept(Err(e)) => {
-                    ui.heading("The changes could not be kept");
-                    ui.colored_label(ui.visuals().error_fg_color, e.as_str());
-                    ui.horizontal(|ui| {
-                        keep = ui.button("Try again").clicked();
-                        discard = ui.button("Close, losing them").clicked();
-                    });
-                }
+    /// What the user answered to the close question (N10).
+    pub(in crate::gui) fn closing(&mut self, answer: CloseAnswer) {
+        match answer {
+            CloseAnswer::Wait => {
+                self.dialogs.close::<CloseQuestion>();
+                self.close_when_saved = true;
+                self.retry_unsaved();
             }
-        });
-        if wait {
-            self.dialogs.close_question = None;
-            self.close_when_saved = true;
-            self.retry_unsaved();
-        } else if keep {
-            match self.keep_unsaved(Duration::ZERO) {
+            CloseAnswer::Keep => match self.keep_unsaved(Duration::ZERO) {
                 // The last save landed meanwhile: nothing is left to keep.
-                None => close = true,
-                Some(kept) => self.dialogs.close_question = Some(CloseQuestion::Kept(kept)),
+                None => self.egui_ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+                Some(kept) => {
+                    self.dialogs.open(CloseQuestion::Kept(kept));
+                }
+            },
+            CloseAnswer::Discard => {
+                self.doc.unsaved.clear();
+                self.egui_ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
-        } else if discard {
-            self.doc.unsaved.clear();
-            close = true;
-        } else if back {
-            self.dialogs.close_question = None;
-        }
-        if close {
-            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
     }
 
     /// The bar above the section offering the recovery files found.
-    pub(super) fn recovery_bar_ui(&mut self, ui: &mut egui::Ui) {
+    pub(in crate::gui) fn recovery_bar_ui(&mut self, ui: &mut egui::Ui) {
         let Some(offer) = &mut self.shown.recovery else { return };
         let mut apply = None;
         let fill = ui.visuals().extreme_bg_color;
@@ -429,5 +380,101 @@ impl VernierApp {
             Err(e) => self.say(format!("the recovery file was not applied: {e}"), true),
         }
         self.send_job(LookForRecovery { dir: dir.to_path_buf() });
+    }
+}
+
+/// The dialog shown when the window is closed by hand with changes not on disk.
+pub enum CloseQuestion {
+    /// Asking: wait, keep them in a recovery file, or discard them.
+    Asking,
+    /// They were kept in this recovery file (or could not be: why).
+    Kept(Result<PathBuf, String>),
+}
+
+/// What the user answered to the close question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CloseAnswer {
+    /// Close once the changes are on disk.
+    Wait,
+    /// Keep them in a recovery file and close.
+    Keep,
+    /// Close without them.
+    Discard,
+}
+
+impl Dialog for CloseQuestion {
+    /// Asks, when the window is closed by hand with changes not on disk:
+    /// wait for the save, keep them in a recovery file and close, or
+    /// discard them and close.
+    fn show(&mut self, ctx: &egui::Context, cx: &mut Cx<'_>) -> Keep {
+        let mut close = false;
+        let mut back = false;
+        let mut answer = None;
+        let n = cx.unsaved;
+        egui::Modal::new(egui::Id::unique("close-question")).show(ctx, |ui| {
+            ui.set_max_width(520.0);
+            match self {
+                CloseQuestion::Asking => {
+                    ui.heading("Changes not on disk");
+                    let state = match cx.save_error {
+                        Some(e) => format!("the last save failed: {e}"),
+                        None => "the file thread is still saving them".to_owned(),
+                    };
+                    ui.label(format!("{n} change(s) shown here are not in notebook.ron yet ({state})."));
+                    ui.add_space(6.0);
+                    ui.horizontal_wrapped(|ui| {
+                        if ui.button("Wait for the save").on_hover_text("closes once they are on disk").clicked() {
+                            answer = Some(CloseAnswer::Wait);
+                        }
+                        if ui
+                            .button("Keep them in a recovery file and close")
+                            .on_hover_text("beside the notebook; opening it again offers to apply them")
+                            .clicked()
+                        {
+                            answer = Some(CloseAnswer::Keep);
+                        }
+                        if ui.button("Discard them and close").clicked() {
+                            answer = Some(CloseAnswer::Discard);
+                        }
+                        back = ui.button("Back to the window").clicked();
+                    });
+                }
+                CloseQuestion::Kept(Ok(path)) => {
+                    ui.heading("Kept in a recovery file");
+                    ui.label(format!(
+                        "The changes are kept in {}. Opening this notebook again offers to apply them; \
+                         `vernier recover` does it from a terminal.",
+                        inert(&path.display().to_string())
+                    ));
+                    close = ui.button("Close").clicked();
+                }
+                CloseQuestion::Kept(Err(e)) => {
+                    ui.heading("The changes could not be kept");
+                    ui.colored_label(ui.visuals().error_fg_color, e.as_str());
+                    ui.horizontal(|ui| {
+                        if ui.button("Try again").clicked() {
+                            answer = Some(CloseAnswer::Keep);
+                        }
+                        if ui.button("Close, losing them").clicked() {
+                            answer = Some(CloseAnswer::Discard);
+                        }
+                    });
+                }
+            }
+        });
+        if let Some(answer) = answer {
+            cx.commands.push(AppCommand::Closing(answer));
+        } else if back {
+            return Keep::Close;
+        }
+        if close {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        Keep::Open
+    }
+
+    fn on(&mut self, _: Happened) -> Keep {
+        // The window is closing: the question stands until it is answered.
+        Keep::Open
     }
 }

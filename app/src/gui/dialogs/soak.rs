@@ -3,7 +3,10 @@
 
 use egui::{RichText, Ui};
 
-use super::dialog::{self, Scrolling};
+use super::layout::{self, Scrolling};
+use super::{Cx, Dialog, Happened, Keep};
+use crate::gui::AppCommand;
+use vernier_engine::notebook::pending::Edit;
 use vernier_engine::notebook::{Committed, Notebook, PredictionText, SoakProtocol};
 
 /// What is being filled in.
@@ -52,13 +55,34 @@ pub enum SoakAction {
 /// How wide the dialog is when the window has room.
 const WIDTH: f32 = 560.0;
 
+impl Dialog for SoakForm {
+    fn show(&mut self, ctx: &egui::Context, cx: &mut Cx<'_>) -> Keep {
+        let mut action = None;
+        egui::Modal::new(egui::Id::unique("soak-dialog")).show(ctx, |ui| action = self.ui(ui, cx.notebook));
+        match action {
+            Some(SoakAction::Fix(text, protocol)) => {
+                cx.commands.push(AppCommand::Edit(Edit::AddSoakPrediction { text, protocol, at: chrono::Utc::now() }))
+            }
+            Some(SoakAction::Start(workers)) => cx.commands.push(AppCommand::StartSoak(workers)),
+            Some(SoakAction::Close) => return Keep::Close,
+            None => {}
+        }
+        Keep::Open
+    }
+
+    fn on(&mut self, _: Happened) -> Keep {
+        // The form reads the open notebook's soak prediction as it draws.
+        Keep::Open
+    }
+}
+
 impl SoakForm {
     /// Draws the dialog. It fits the window (SPEC U1, T1): the protocol's
     /// fields scroll, and its buttons with Close stay in view below them.
     pub fn ui(&mut self, ui: &mut Ui, nb: &Notebook) -> Option<SoakAction> {
-        dialog::fit_width(ui, WIDTH);
+        layout::fit_width(ui, WIDTH);
         ui.heading("Thermal soak");
-        let max_height = dialog::max_size(ui.ctx()).y;
+        let max_height = layout::max_size(ui.ctx()).y;
         let body = egui::ScrollArea::vertical();
         let fixed = nb.next_soak_protocol();
         let (footer, fits) = Scrolling::body(ui, max_height, body, |ui| match fixed {
@@ -89,7 +113,7 @@ impl SoakForm {
                     }
                 }
                 // While a soak runs this dialog is closed, so Esc is its own.
-                if dialog::close_button(ui, None, true) {
+                if layout::close_button(ui, None, true) {
                     action = Some(SoakAction::Close);
                 }
             });
