@@ -152,7 +152,7 @@ impl VernierApp {
             _ => None,
         });
         match source {
-            Some(workbook) => self.send_job(super::workbook::NewNotebook { workbook, target }),
+            Some(workbook) => self.send_job(NewNotebook { workbook, target }),
             None => self.say("read a workbook Vernier wrote in the Reproduce dialog first", true),
         }
     }
@@ -195,6 +195,59 @@ impl VernierApp {
 
 /// How many spreadsheet edits are listed before "and N more".
 const EDITS_SHOWN: usize = 10;
+
+/// Makes a new notebook in `target` from the workbook at `workbook`,
+/// someone else's, which is only read (N12, R1); the file thread follows
+/// the new notebook from then on.
+pub struct NewNotebook {
+    /// Their workbook.
+    pub workbook: PathBuf,
+    /// An empty folder.
+    pub target: PathBuf,
+}
+
+impl Job for NewNotebook {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
+        let NewNotebook { workbook, target } = *self;
+        let made = (|| {
+            let bytes = vernier_engine::bounded::read_bounded(
+                &workbook,
+                vernier_engine::documents::foreign::MAX_WORKBOOK_BYTES,
+                "a workbook",
+            )
+            .map_err(|e| e.to_string())?;
+            let merged = vernier_engine::merge::new_notebook(&bytes, &workbook, &target, chrono::Utc::now())
+                .map_err(|e| e.to_string())?;
+            let (notebook, stamp) =
+                vernier_engine::notebook::store::load_stamped(&target).map_err(|e| e.to_string())?;
+            follow.start(target.clone(), stamp);
+            let unwritten = vernier_engine::documents::unwritten(&notebook);
+            Ok::<_, String>((merged, notebook, unwritten))
+        })();
+        Box::new(move |app: &mut VernierApp| match made {
+            Ok((merged, notebook, unwritten)) => {
+                let (taken, failed) = super::workbook::taken_message(&merged);
+                app.open(target.clone(), notebook, unwritten);
+                app.dialogs.close::<Reproduce>();
+                // R2, N13: a hidden copy that is not what their sheets
+                // show is said with the result, as a warning.
+                let warned: String = merged
+                    .warnings
+                    .iter()
+                    .map(|w| format!(" WARNING: {}", vernier_engine::display::inert(w)))
+                    .collect();
+                app.say(
+                    format!(
+                        "made a new notebook in {} from their workbook: {taken}{warned}",
+                        vernier_engine::display::path(&target)
+                    ),
+                    failed || !warned.is_empty(),
+                );
+            }
+            Err(e) => app.say(format!("no notebook was made: {e}"), true),
+        })
+    }
+}
 
 impl Dialog for Reproduce {
     /// It fits the window whatever its size (R4, U): at most the window

@@ -378,54 +378,6 @@ impl Job for TakeEditsIn {
     }
 }
 
-/// Makes a new notebook in `target` from the workbook at `workbook`,
-/// someone else's, which is only read (N12, R1); the file thread follows
-/// the new notebook from then on.
-pub struct NewNotebook {
-    /// Their workbook.
-    pub workbook: PathBuf,
-    /// An empty folder.
-    pub target: PathBuf,
-}
-
-impl Job for NewNotebook {
-    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
-        let NewNotebook { workbook, target } = *self;
-        let made = (|| {
-            let bytes = vernier_engine::bounded::read_bounded(&workbook, MAX_WORKBOOK_BYTES, "a workbook")
-                .map_err(|e| e.to_string())?;
-            let merged =
-                merge::new_notebook(&bytes, &workbook, &target, chrono::Utc::now()).map_err(|e| e.to_string())?;
-            let (notebook, stamp) = store::load_stamped(&target).map_err(|e| e.to_string())?;
-            follow.start(target.clone(), stamp);
-            let unwritten = vernier_engine::documents::unwritten(&notebook);
-            Ok::<_, String>((merged, notebook, unwritten))
-        })();
-        Box::new(move |app: &mut VernierApp| match made {
-            Ok((merged, notebook, unwritten)) => {
-                let (taken, failed) = taken_message(&merged);
-                app.open(target.clone(), notebook, unwritten);
-                app.dialogs.close::<super::reproduce::Reproduce>();
-                // R2, N13: a hidden copy that is not what their sheets
-                // show is said with the result, as a warning.
-                let warned: String = merged
-                    .warnings
-                    .iter()
-                    .map(|w| format!(" WARNING: {}", vernier_engine::display::inert(w)))
-                    .collect();
-                app.say(
-                    format!(
-                        "made a new notebook in {} from their workbook: {taken}{warned}",
-                        vernier_engine::display::path(&target)
-                    ),
-                    failed || !warned.is_empty(),
-                );
-            }
-            Err(e) => app.say(format!("no notebook was made: {e}"), true),
-        })
-    }
-}
-
 impl VernierApp {
     /// Opens the dialog listing the spreadsheet edits on offer.
     pub(in crate::gui) fn open_take_in(&mut self) {
