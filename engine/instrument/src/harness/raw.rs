@@ -262,7 +262,12 @@ impl Reserved {
             source: std::io::Error::other("this raw file was already written"),
         })?;
         match file.write(text.as_bytes()) {
-            Ok(()) => Ok(RawFile { path: self.path.clone(), sha256: sha256_hex(text.as_bytes()), arm: "A".into() }),
+            Ok(()) => Ok(RawFile {
+                path: self.path.clone(),
+                sha256: sha256_hex(text.as_bytes()),
+                arm: "A".into(),
+                imported: None,
+            }),
             Err(e) => {
                 let _ = std::fs::remove_file(file.path());
                 Err(e.into())
@@ -715,7 +720,7 @@ mod tests {
                 unit: "ms".into(),
                 ns_per_unit: 1e6,
                 conditions: Vec::new(),
-                raw_file: Some(RawFile { path: path.clone(), sha256: String::new(), arm: "B".into() }),
+                raw_file: Some(RawFile { path: path.clone(), sha256: String::new(), arm: "B".into(), imported: None }),
                 tag: Tag::Measured,
                 synthetic: false,
                 extends: None,
