@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::harness::raw::{self, ArmValues, RawTrials, TrialsError};
+use crate::harness::raw::{ArmValues, RawTrials, TrialsError};
 use crate::import::{self, Format, ReadBackError};
 use crate::notebook::Run;
 
@@ -48,19 +48,14 @@ pub enum RowTrialsError {
 /// importer its contents match, never by its name.
 pub fn read(dir: &Path, run: &Run) -> Result<RowTrials, RowTrialsError> {
     let file = run.measurement.raw_file.as_ref().ok_or(TrialsError::NoFile(run.number))?;
-    let bytes = raw::read(&file.path.resolve(dir).map_err(TrialsError::from)?).map_err(TrialsError::from)?;
+    let bytes = RawTrials::read_bytes(dir, &file.path)?;
     let format = match &file.imported {
         Some(format) => Format::of(format).ok_or_else(|| ReadBackError::Format(file.path.clone()))?,
-        None => {
-            let text = String::from_utf8_lossy(&bytes);
-            if raw::is_raw(&text) {
-                let (trials, figures) = raw::parse_with_figures(&text)
-                    .map_err(|why| TrialsError::Malformed { path: file.path.clone(), why })?;
-                return Ok(RowTrials::Recorded(RawTrials { trials, figures }));
-            }
+        None => match RawTrials::parse(&file.path, &bytes) {
             // SPEC E14: an older import's file, told by its contents.
-            Format::detect(&bytes)
-        }
+            Err(TrialsError::Foreign(_)) => Format::detect(&bytes),
+            read => return Ok(RowTrials::Recorded(read?)),
+        },
     };
     Ok(RowTrials::Imported(import::read_back(format, &bytes, run, file)?))
 }

@@ -394,10 +394,16 @@ pub enum RawLineError {
 }
 
 impl RawTrials {
-    /// Reads the raw file `path` of the notebook in folder `dir`.
-    pub fn read(dir: &Path, path: &NotebookPath) -> Result<Self, TrialsError> {
-        let bytes = read(&path.resolve(dir)?)?;
-        let text = String::from_utf8_lossy(&bytes);
+    /// The bytes of the raw file `path` of the notebook in folder `dir`:
+    /// confined to the folder, and read bounded.
+    pub fn read_bytes(dir: &Path, path: &NotebookPath) -> Result<Vec<u8>, TrialsError> {
+        Ok(read(&path.resolve(dir)?)?)
+    }
+
+    /// The trials of `bytes`, the raw file `path`; a file not in Vernier's
+    /// raw format (an import's, kept unchanged) is [`TrialsError::Foreign`].
+    pub fn parse(path: &NotebookPath, bytes: &[u8]) -> Result<Self, TrialsError> {
+        let text = String::from_utf8_lossy(bytes);
         if !is_raw(&text) {
             return Err(TrialsError::Foreign(path.clone()));
         }
@@ -731,19 +737,20 @@ mod tests {
             }),
             stated: None,
         };
-        let read = RawTrials::read(&dir, &path).expect("reads");
+        let read_raw = |path: &NotebookPath| RawTrials::parse(path, &RawTrials::read_bytes(&dir, path)?);
+        let read = read_raw(&path).expect("reads");
         assert_eq!(read.arm(&run), ArmValues { warmup: vec![8.0], timed: vec![0.5, 0.6] });
 
         std::fs::write(dir.join("raw/import.csv"), "t_ms\n1\n").expect("write");
-        let foreign = RawTrials::read(&dir, &NotebookPath::new("raw/import.csv").expect("path"));
+        let foreign = read_raw(&NotebookPath::new("raw/import.csv").expect("path"));
         assert!(matches!(foreign, Err(TrialsError::Foreign(_))), "{foreign:?}");
-        let missing = RawTrials::read(&dir, &NotebookPath::new("raw/gone.csv").expect("path"));
+        let missing = read_raw(&NotebookPath::new("raw/gone.csv").expect("path"));
         assert!(matches!(&missing, Err(TrialsError::Read(e)) if e.is_not_found()), "{missing:?}");
         #[cfg(unix)]
         {
             std::fs::write(tmp.path().join("outside.csv"), render(&[], &trials)).expect("write");
             std::os::unix::fs::symlink(tmp.path().join("outside.csv"), dir.join("raw/link.csv")).expect("link");
-            let out = RawTrials::read(&dir, &NotebookPath::new("raw/link.csv").expect("path"));
+            let out = read_raw(&NotebookPath::new("raw/link.csv").expect("path"));
             assert!(matches!(out, Err(TrialsError::Refused(_))), "{out:?}");
         }
     }
