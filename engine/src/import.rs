@@ -316,9 +316,9 @@ pub trait Importer: Sync {
 }
 
 /// Every importer. A file is read by the first whose `detect` says yes, so
-/// a format that takes whatever else is JSON (pyperf's) comes last; the
-/// first is the one a file that says nothing is read as (a CSV).
-static IMPORTERS: &[&dyn Importer] = &[&csv::Csv, &gbench::Gbench, &hyperfine::Hyperfine, &pyperf::Pyperf];
+/// the two that take what no other does come last: pyperf any other JSON
+/// object (or gzip), a CSV anything else. A new format goes before them.
+static IMPORTERS: &[&dyn Importer] = &[&gbench::Gbench, &hyperfine::Hyperfine, &pyperf::Pyperf, &csv::Csv];
 
 /// An importer as a face holds it: which tool's file some bytes are.
 #[derive(Clone, Copy)]
@@ -329,7 +329,7 @@ impl Format {
     /// importer whose `detect` says yes, else a CSV. The reader then
     /// checks the whole file.
     pub fn detect(bytes: &[u8]) -> Self {
-        Self(IMPORTERS.iter().copied().find(|i| i.detect(bytes)).unwrap_or(IMPORTERS[0]))
+        IMPORTERS.iter().copied().find(|i| i.detect(bytes)).map_or_else(Self::default, Self)
     }
 
     /// The importer whose id a row keeps, if this build has it.
@@ -362,7 +362,7 @@ impl Format {
 impl Default for Format {
     /// What a file that says nothing is read as: a CSV of trials.
     fn default() -> Self {
-        Self(IMPORTERS[0])
+        Self(&csv::Csv)
     }
 }
 
