@@ -372,7 +372,7 @@ fn a_soak_s_prediction_cannot_change_while_it_runs() {
     assert_eq!(vernier(&["new", &dir]).status.code(), Some(0));
     let o = fix_short_protocol(&dir, "no throttling on a VM", "no thermal limit");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let mut soak = std::process::Command::new(env!("CARGO_BIN_EXE_vernier"))
+    let soak = std::process::Command::new(env!("CARGO_BIN_EXE_vernier"))
         .args(["soak", "run", "--workers", "1", "--notebook", &dir])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())

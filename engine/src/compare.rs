@@ -19,7 +19,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 
 use crate::display::{inert, quote_argv};
-use crate::notebook::{Boundary, ConditionName, Conditions, Notebook, Run};
+use crate::notebook::{Boundary, ConditionName, Conditions, Measurement, Notebook, Run};
 use crate::stats::{Comparison, Spread, compare, format_significant};
 
 /// A new session starts when this many hours pass without a recorded run.
@@ -363,6 +363,19 @@ pub fn compare_runs(nb: &Notebook, a: u32, b: u32) -> Result<RowComparison, Comp
             ),
         ));
     }
+    // S18: like conditions on both sides — the same warm-up, the same n.
+    let conditions = |m: &Measurement| (m.warmup.to_string(), m.warmup_trials, m.summary.n);
+    let ((warm_a, warmed_a, n_a), (warm_b, warmed_b, n_b)) = (conditions(ma), conditions(mb));
+    if (&warm_a, warmed_a, n_a) != (&warm_b, warmed_b, n_b) {
+        checks.push(Caveat::new(
+            "S18",
+            CaveatKind::NoClaim,
+            format!(
+                "not under like conditions: run {a} had {warm_a} ({warmed_a} taken) and {n_a} timed trials, run {b} had \
+                 {warm_b} ({warmed_b} taken) and {n_b}; measure both with the same warm-up and n"
+            ),
+        ));
+    }
     let (power_a, power_b) = (run_a.context().power_source(), run_b.context().power_source());
     let (power, power_finding) = power_check((&name_a, power_a.as_deref()), (&name_b, power_b.as_deref()));
     checks.extend(power_finding);
@@ -620,6 +633,36 @@ mod tests {
         assert_eq!(c.comparison.verdict, "median wall time: run 2 is 1.22× run 1 (22% above run 1)");
         assert!(c.comparison.claimed && c.s7_claimed && c.checks.is_empty() && c.same_session());
         assert_eq!(c.power, PowerCheck::Same);
+    }
+
+    // SPEC S18 (issue 48 item 1): arms with another warm-up or another n
+    // are flagged and make no claim, whatever S7 says; the same ones add
+    // nothing.
+    #[test]
+    fn unlike_warm_up_or_n_makes_no_claim() {
+        let nb = notebook(|nb| {
+            nb.record_run(row("./a", &ten(), "ms", false), at(0.1));
+            nb.record_run(
+                Measurement {
+                    warmup: WarmupPolicy::Count(0),
+                    warmup_trials: 0,
+                    ..row("./b", &around(12.2), "ms", false)
+                },
+                at(0.2),
+            );
+            nb.record_run(row("./c", &[11.0, 12.0, 12.2, 12.4, 13.0, 12.1, 12.3], "ms", false), at(0.3));
+            nb.record_run(row("./d", &around(12.2), "ms", false), at(0.4));
+        });
+        for (b, why) in
+            [(2, "run 2 had 0 warm-up trials (0 taken) and 5"), (3, "run 3 had 3 warm-up trials (3 taken) and 7")]
+        {
+            let c = compare_runs(&nb, 1, b).expect("comparable");
+            assert!(c.s7_claimed && !c.comparison.claimed, "run {b}: {:?}", c.comparison);
+            let s18 = c.checks.iter().find(|k| k.rule == "S18").expect("an S18 finding");
+            assert_eq!(s18.kind, CaveatKind::NoClaim);
+            assert!(s18.text.contains(why), "{}", s18.text);
+        }
+        assert!(compare_runs(&nb, 1, 4).expect("comparable").checks.is_empty(), "like with like adds nothing");
     }
 
     // SPEC S13: mains against battery (as stated when each row was

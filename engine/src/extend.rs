@@ -17,8 +17,8 @@ use crate::harness::{self, BenchResult, BenchSpec, RowsAdded, Subject};
 use crate::notebook::{ConditionName, Conditions, Notebook, RawFile, Run, Tag, WarmupPolicy};
 use crate::platform::{pinning, program};
 use crate::reproduce;
-use crate::stats::format_significant;
-use crate::stats::units::{DisplayUnit, Figures};
+use crate::stats::units::DisplayUnit;
+use crate::stats::{decimals_for_dispersion, format_at, format_plain, format_significant};
 
 /// Timed trials of an extension: S10's "from 31 to 51".
 pub const EXTENDED_TRIALS: u32 = crate::stats::EXTENDED_TRIALS as u32;
@@ -158,12 +158,24 @@ pub struct Moved {
 }
 
 impl Moved {
-    /// The medians before and after as text, each at the place S6 gives
-    /// its own row's IQR, as the Runs table shows the two rows.
-    pub fn medians_shown(&self) -> [String; 2] {
-        // Each in its own display unit (S12): 900 µs, then 3.0 ms.
-        let median = |m: f64, iqr: f64| Figures::new([m, iqr, m, m], None, &self.unit).median();
-        [median(self.median_before, self.iqr_before), median(self.median_after, self.iqr_after)]
+    /// The medians before and after, and the move between them, as one
+    /// sentence states them (S17): in one unit (S12) and at one place — the
+    /// finer of the places the two IQRs support (S6) and the one the move
+    /// needs for two significant digits — so the move shown is the
+    /// difference of the medians shown: "from 206.8 ms to 204.0 ms, moved
+    /// 2.8 ms", never "from 207 ms to 204 ms, moved 2.8 ms".
+    pub fn moved_shown(&self) -> [String; 3] {
+        let unit = self.display_unit();
+        let [before, after, moved] = [self.median_before, self.median_after, self.moved].map(|v| unit.scale(v));
+        let needed = (moved.is_finite() && moved > 0.0).then(|| 1 - moved.log10().floor() as i32);
+        let s6 = |iqr: f64| decimals_for_dispersion(unit.scale(iqr));
+        let Some(place) = [s6(self.iqr_before), s6(self.iqr_after), needed].into_iter().flatten().max() else {
+            return [before, after, moved].map(|v| unit.after(&format_plain(v)));
+        };
+        let at = |v: f64| format_at(v, place);
+        let shown_move =
+            (at(before).parse::<f64>().unwrap_or(before) - at(after).parse::<f64>().unwrap_or(after)).abs();
+        [at(before), at(after), at(shown_move)].map(|text| unit.after(&text))
     }
 
     /// The unit this extension's numbers are shown in (S12): the one the
@@ -493,10 +505,10 @@ fn verdict(
     let moves: Vec<String> = arms
         .iter()
         .map(|m| {
-            let [before, after] = m.medians_shown();
+            let [before, after, moved] = m.moved_shown();
             let name = m.arm.as_ref().map_or_else(String::new, |arm| format!("{arm} "));
             // Words, not arrows: the window's font has no arrow.
-            format!("{name}median from {before} to {after}, moved {}", m.amount(m.moved))
+            format!("{name}median from {before} to {after}, moved {moved}")
         })
         .collect();
     let runs = |pick: fn(&Moved) -> Option<u32>| {
@@ -593,6 +605,18 @@ mod tests {
         }
     }
 
+    // SPEC S17, S6, S12 (issue 47 item 4): the move reads as the difference
+    // of the medians shown — one unit, one place, as fine as the move needs.
+    #[test]
+    fn the_move_is_the_difference_of_the_medians_shown() {
+        let m = moved(3, 206.83, 204.02, 3.0);
+        assert_eq!(m.moved_shown(), ["206.8 ms", "204.0 ms", "2.8 ms"]);
+        let mixed = Moved { median_after: 12.65, iqr_after: 1.0, ..moved(3, 12.31, 12.65, 0.1) };
+        assert_eq!(mixed.moved_shown(), ["12.31 ms", "12.65 ms", "0.34 ms"]);
+        let still = moved(3, 5.0, 5.0, 0.0);
+        assert_eq!(still.moved_shown(), ["5 ms", "5 ms", "0 ms"]);
+    }
+
     // SPEC S10, S12: the verdict says how far the median moved and whether
     // that is more than the claim (each on its own readable scale); with no
     // claim it says so plainly.
@@ -601,7 +625,7 @@ mod tests {
         let arms = [moved(3, 1.20, 1.25, 0.02)];
         let claim = Claim { value: 0.5, from: "given as 0.5".into() };
         let held = verdict(&arms, "ms", Some(&claim), Some(false), true);
-        let start = "Run 3 extended to 51 trials as run 13: median from 1.200 ms to 1.250 ms, moved 50 µs; ";
+        let start = "Run 3 extended to 51 trials as run 13: median from 1.200 ms to 1.250 ms, moved 0.050 ms; ";
         assert!(held.starts_with(start), "{held}");
         assert!(held.contains("the median moved by less than the 500 µs you mean to claim (given as 0.5)"), "{held}");
         let small = Claim { value: 0.01, from: "given as 0.01".into() };

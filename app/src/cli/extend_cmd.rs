@@ -77,13 +77,13 @@ fn print_text(outcome: &Extended) {
         .arms
         .iter()
         .map(|m| {
-            let [before, after] = m.medians_shown();
+            let [before, after, moved] = m.moved_shown();
             vec![
                 format!("{} → {}", m.extends, m.recorded_run.map_or_else(|| "?".to_owned(), |n| n.to_string())),
                 m.arm.clone().unwrap_or_default(),
                 before,
                 after,
-                m.amount(m.moved),
+                moved,
                 m.amount(m.iqr_before),
                 m.amount(m.iqr_after),
                 format!("{} → {}", m.timed_before, m.timed_after),

@@ -748,7 +748,7 @@ fn method(nb: &Notebook) -> String {
 }
 
 fn thermals(nb: &Notebook) -> String {
-    use crate::soak::analysis::{SHARED_HOST, Sight, fall_not_explained};
+    use crate::soak::analysis::{SHARED_HOST, Sight, Thresholds, recorded_finding};
     match nb.soaks().iter().find(|s| s.discarded.is_none()) {
         Some(s) => {
             // SPEC T5, T11, S6, A7: the six numbers and the knee, each with
@@ -772,10 +772,8 @@ fn thermals(nb: &Notebook) -> String {
             // SPEC T8 (C.9.7), T12: a shared host says so, always; an onset
             // the sensors could not explain is a fall, not throttling.
             let sight = Sight::of_conditions(&s.context().effective_conditions());
-            let said = match s.numbers.t_onset {
-                Some(t) => fall_not_explained(t, sight),
-                None => sight.shared.then(|| SHARED_HOST.to_owned()),
-            };
+            let said = recorded_finding(&s.numbers, &Thresholds::from(&s.protocol), s.protocol.duration_s, sight)
+                .or_else(|| sight.shared.then(|| SHARED_HOST.to_owned()));
             if let Some(said) = said {
                 text.push(' ');
                 text.push_str(&said);

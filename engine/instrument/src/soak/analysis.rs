@@ -208,7 +208,7 @@ pub fn analyze(data: &SoakData, th: &Thresholds) -> Result<Analysis, AnalysisErr
         tail_iqr: tail_summary.iqr,
         unit: super::SCORE_UNIT.to_owned(),
     };
-    let windows_warning = (th.opening_s > end * MAX_OPENING_SHARE || th.tail_s > end * MAX_TAIL_SHARE).then(|| {
+    let windows_warning = too_short_for(th, end).then(|| {
         format!(
             "the file covers {end} s, too short for its windows (opening {} s, tail {} s; the opening may take at most \
              a tenth and the tail at most half): P and S overlap, so S takes in the burst and the knee",
@@ -385,13 +385,25 @@ impl Sight {
 /// said by the six numbers alone. A file too short for its windows gives
 /// no finding (its warning says why).
 pub fn finding(a: &Analysis, sight: Sight) -> Option<String> {
-    if a.windows_warning.is_some() {
+    recorded_finding(&a.numbers, &a.thresholds, a.duration_s, sight)
+}
+
+/// [`finding`] of a recorded soak, from what its row keeps — its six
+/// numbers and its protocol's thresholds — and how long it ran: the report
+/// says of the row what `soak analyze` says of its file (S17).
+pub fn recorded_finding(numbers: &SoakNumbers, th: &Thresholds, duration_s: f64, sight: Sight) -> Option<String> {
+    if too_short_for(th, duration_s) {
         return None;
     }
-    match a.t_onset {
-        None => negative_result(a, sight.shared),
+    match numbers.t_onset {
+        None => Some(no_onset(th, duration_s, sight.shared)),
         Some(t) => fall_not_explained(t, sight),
     }
+}
+
+/// SPEC T11: a run of `end` seconds is too short for `th`'s windows.
+fn too_short_for(th: &Thresholds, end: f64) -> bool {
+    th.opening_s > end * MAX_OPENING_SHARE || th.tail_s > end * MAX_TAIL_SHARE
 }
 
 /// An onset at `t` seconds said as a fall in score whose cause was not
@@ -425,19 +437,22 @@ fn unseen_cause(sight: Sight) -> Option<&'static str> {
 /// The negative-result wording (T8), when no onset was observed; on a
 /// shared host it carries the sentence the course calls not optional.
 pub fn negative_result(a: &Analysis, shared: bool) -> Option<String> {
-    a.t_onset.is_none().then(|| {
-        let mut text = format!(
-            "No onset observed under the stated threshold ({} of P, held {} samples) within the stated window ({} s). \
-             Either the machine has cooling headroom at this load, or the load is too light to reach its limit: \
-             raise the workers or the chunk, or run longer, to tell which.",
-            a.thresholds.threshold, a.thresholds.hold, a.duration_s
-        );
-        if shared {
-            text.push(' ');
-            text.push_str(SHARED_HOST);
-        }
-        text
-    })
+    a.t_onset.is_none().then(|| no_onset(&a.thresholds, a.duration_s, shared))
+}
+
+/// The negative result of a soak of `duration_s` seconds analysed with `th`.
+fn no_onset(th: &Thresholds, duration_s: f64, shared: bool) -> String {
+    let mut text = format!(
+        "No onset observed under the stated threshold ({} of P, held {} samples) within the stated window ({duration_s} s). \
+         Either the machine has cooling headroom at this load, or the load is too light to reach its limit: \
+         raise the workers or the chunk, or run longer, to tell which.",
+        th.threshold, th.hold
+    );
+    if shared {
+        text.push(' ');
+        text.push_str(SHARED_HOST);
+    }
+    text
 }
 
 /// C.9.7's sentence for a shared host, in Vernier's words.

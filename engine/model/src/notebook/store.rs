@@ -282,7 +282,7 @@ pub enum LockedError {
 /// process's [`LockWait`] — removes what dead writers left behind, and
 /// loads the notebook as it is now.
 pub fn lock(dir: &Path) -> Result<Locked, LockedError> {
-    let held = hold_notebook(dir)?;
+    let held = hold_notebook(dir, Tidy::Folder)?;
     let (notebook, loaded) = load_stamped(dir)?;
     Ok(Locked { dir: dir.to_path_buf(), held, before: notebook.clone(), notebook, loaded })
 }
@@ -353,18 +353,36 @@ impl Locked {
 /// Takes the folder's lock alone, for what writes no `notebook.ron` under
 /// it or writes the first one.
 fn hold(dir: &Path) -> Result<FolderLock, SaveError> {
+    hold_tidying(dir, Tidy::Folder)
+}
+
+/// What a writer tidies once it holds the lock.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tidy {
+    /// Dead writers' leftovers in the whole folder, `raw/` listed too.
+    Folder,
+    /// Only `notebook.ron`'s temporaries: a change that reads nothing of the
+    /// notebook (a note, a field) costs what the change does, not a listing
+    /// of every raw file (issue 50); the next writer that loads it tidies.
+    Notebook,
+}
+
+fn hold_tidying(dir: &Path, tidy: Tidy) -> Result<FolderLock, SaveError> {
     let held = lock::lock(dir).map_err(|e| lock_error(dir, e))?;
-    leftovers::remove_dead(dir);
+    match tidy {
+        Tidy::Folder => leftovers::remove_dead(dir),
+        Tidy::Notebook => leftovers::remove_notebook_temporaries(dir),
+    }
     Ok(held)
 }
 
 /// [`hold`] for a change to a notebook that is there: a folder without one
 /// gets no lock file, and no word of a "previous version" that never was.
-fn hold_notebook(dir: &Path) -> Result<FolderLock, LockedError> {
+fn hold_notebook(dir: &Path, tidy: Tidy) -> Result<FolderLock, LockedError> {
     if std::fs::symlink_metadata(notebook_file(dir)).is_err_and(|e| e.kind() == io::ErrorKind::NotFound) {
         return Err(LoadError::NotANotebook { path: dir.to_path_buf() }.into());
     }
-    Ok(hold(dir)?)
+    Ok(hold_tidying(dir, tidy)?)
 }
 
 /// A [`LockError`] as the [`SaveError`] every writer reports.
@@ -449,7 +467,7 @@ impl From<NotebookError> for ChangeError {
 /// ([`transact`]), which migrates it.
 fn append_unread(dir: &Path, edits: Vec<journal::Edit>) -> Result<(), ChangeError> {
     loop {
-        let held = hold_notebook(dir)?;
+        let held = hold_notebook(dir, Tidy::Notebook)?;
         let (token, meta) = read_head(dir)?;
         let Some(token) = token else {
             drop(held);

@@ -143,7 +143,9 @@ pub(super) fn remove_dead(dir: &Path) {
     }
 }
 
-fn remove_notebook_temporaries(dir: &Path) {
+/// Removes `notebook.ron`'s temporaries: only a lock holder writes one, so
+/// with the lock held every one is stale.
+pub(super) fn remove_notebook_temporaries(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     let prefix = format!(".{NOTEBOOK_FILE}.");
     for entry in entries.filter_map(Result::ok) {
