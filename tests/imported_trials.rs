@@ -51,7 +51,7 @@ fn moved(dir: &Path, run: &Run, name: &str, imported: Option<&str>) -> Run {
     let mut run = run.clone();
     let file = std::sync::Arc::make_mut(&mut run.measurement).raw_file.as_mut().expect("a raw file");
     std::fs::copy(dir.join(file.path.as_str()), dir.join("raw").join(name)).expect("copy");
-    file.path = NotebookPath::new(&format!("raw/{name}")).expect("path");
+    file.path = NotebookPath::new(format!("raw/{name}")).expect("path");
     file.imported = imported.map(ImportFormat::new);
     run
 }
