@@ -2,6 +2,10 @@
 //!
 //! The file is someone else's: its size is bounded, every number is checked,
 //! and a command string in it is only stored, never run.
+//!
+//! Each format is one [`Importer`] in its own file, listed once in
+//! `IMPORTERS`: the window's detection, the read-back of a row's trials and
+//! [`record`] (the one way both faces record an import) go through it.
 
 pub mod csv;
 pub(crate) mod from_file;
@@ -218,7 +222,9 @@ impl Prepared {
     }
 
     /// Writes the raw copy and records the rows, their pair and a note for
-    /// every failed check: [`Self::write_raw`], then [`Self::add_rows`].
+    /// every failed check and left-out part, in the caller's change under
+    /// the lock ([`record`], and a merge's): [`Self::write_raw`], then
+    /// [`Self::add_rows`].
     pub fn record(&self, dir: &Path, notebook: &mut Notebook, at: DateTime<Utc>) -> Result<ImportedRows, RawError> {
         let raw_file = self.write_raw(dir, notebook.runs().len() + 1)?;
         Ok(self.add_rows(notebook, raw_file, at))
@@ -226,15 +232,15 @@ impl Prepared {
 
     /// Writes the file unchanged into `raw/`, named for the run it will
     /// become (`next_run`), never over an existing one.
-    pub fn write_raw(&self, dir: &Path, next_run: usize) -> Result<RawFile, RawError> {
+    fn write_raw(&self, dir: &Path, next_run: usize) -> Result<RawFile, RawError> {
         raw::write_once_as(dir, &format!("{}-{next_run}", self.raw_stem), self.raw_extension, &self.text)
     }
 
     /// Records the rows over their written raw copy, with their pair and a
     /// note for every failed check. The Environment's build is taken now,
     /// under the caller's lock, from the notebook as it is on disk (SPEC
-    /// N9, N11); the window applies it to its copy and to the file alike.
-    pub fn add_rows(&self, notebook: &mut Notebook, raw_file: RawFile, at: DateTime<Utc>) -> ImportedRows {
+    /// N9, N11). A left-out part's note names the raw copy.
+    fn add_rows(&self, notebook: &mut Notebook, raw_file: RawFile, at: DateTime<Utc>) -> ImportedRows {
         let build = crate::harness::build_condition(notebook.environment(), self.build.as_deref());
         let mut runs = Vec::with_capacity(self.rows.len());
         for row in &self.rows {

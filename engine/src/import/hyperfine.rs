@@ -1,6 +1,6 @@
 //! hyperfine's `--export-json` (SPEC C: `vernier import hyperfine`): one
 //! MEASURED Runs row per command whose every trial exited 0, with Vernier's
-//! own statistics over hyperfine's times and a raw copy of each command's
+//! own statistics over hyperfine's times and a raw copy of the commands'
 //! times in `raw/`. A command with a failed trial gets no row, only a note,
 //! as a `bench` run that ended early.
 //!
