@@ -136,10 +136,15 @@ pub(super) fn table(nb: &Notebook) -> Vec<Block> {
         row.push(tag);
         table.push(row);
     };
+    // How many rows share each name, counted once (not per row: 10 000 rows).
+    let mut named: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for r in &rows.runs {
+        *named.entry(r.measurement.what.as_str()).or_default() += 1;
+    }
     for r in &rows.runs {
         let mut row = columns.map(|c| r.cell(c));
         // A row's name is unique (S11): two rows of one name say their run.
-        if rows.runs.iter().filter(|o| o.measurement.what == r.measurement.what).count() > 1 {
+        if named.get(r.measurement.what.as_str()).is_some_and(|&n| n > 1) {
             row[0] = format!("{} (run {})", row[0], r.number);
         }
         push(row.to_vec(), r.cell(RunColumn::Tag), cells.next());
