@@ -148,8 +148,12 @@ fn a_long_journal_is_compacted_without_loss() {
 fn one_run_is_read_without_the_rest() {
     use vernier_engine::notebook::{NotebookPath, RawFile};
     let (_tmp, dir, mut nb) = saved_notebook();
-    let file =
-        RawFile { path: NotebookPath::new("raw/pair.csv").expect("path"), sha256: "0".repeat(64), arm: "A".into() };
+    let file = RawFile {
+        path: NotebookPath::new("raw/pair.csv").expect("path"),
+        sha256: "0".repeat(64),
+        arm: "A".into(),
+        imported: None,
+    };
     crate::util::record_comparison(
         &mut nb,
         &file,
