@@ -44,8 +44,12 @@ fn the_report_charts_each_comparison_with_its_labels() {
     let file = raw::write_once(&dir, "run-2", &raw_text(&naive, &blocked)).expect("raw file");
     let first =
         record_comparison(&mut nb, &file, "matmul N=128", ["naive ijk", "blocked 64"], [&naive, &blocked], None);
-    let gone =
-        RawFile { path: NotebookPath::new("raw/gone.csv").expect("path"), sha256: String::new(), arm: "A".into() };
+    let gone = RawFile {
+        path: NotebookPath::new("raw/gone.csv").expect("path"),
+        sha256: String::new(),
+        arm: "A".into(),
+        imported: None,
+    };
     let second = record_comparison(
         &mut nb,
         &gone,

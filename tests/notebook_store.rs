@@ -107,6 +107,7 @@ fn escaping_raw_path_is_refused_on_load() {
         path: vernier_engine::notebook::NotebookPath::new("raw/run-2.csv").expect("fine"),
         sha256: "0".repeat(64),
         arm: "A".into(),
+        imported: None,
     });
     nb.record_run(with_raw, at(90));
     store::replace(&dir, &nb).expect("save");

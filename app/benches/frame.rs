@@ -213,6 +213,7 @@ fn build_big(dir: &Path) {
             path: vernier_engine::notebook::NotebookPath::new("raw/run-5000.csv").expect("path"),
             sha256: String::new(),
             arm: "A".into(),
+            imported: None,
         });
         nb.record_run(
             Measurement {

@@ -38,8 +38,12 @@ fn recorded_shape(run: &Run) -> String {
     let m = &run.measurement;
     // The window also says what its own threads used while the run went
     // (E15): a reading only the window can take, not a way of recording.
-    let window_cpu = ConditionName::WindowCpu.as_str();
-    let conditions: Vec<_> = m.conditions.iter().map(|c| c.field.clone()).filter(|f| f != window_cpu).collect();
+    // What the trials showed (E13's work check, the first trial against the
+    // rest) is there when the numbers call for it, on either face.
+    let measured =
+        [ConditionName::WindowCpu, ConditionName::WorkCheck, ConditionName::FirstTrialCheck].map(|c| c.as_str());
+    let conditions: Vec<_> =
+        m.conditions.iter().map(|c| c.field.clone()).filter(|f| !measured.contains(&f.as_str())).collect();
     format!(
         "run {} · {:?} · {:?} · raw {:?} · tag {:?} · unit {} · warm-up {:?}/{} · n {} · extends {:?} · conditions {:?} · \
          stated {:?}",

@@ -2,6 +2,10 @@
 //!
 //! The file is someone else's: its size is bounded, every number is checked,
 //! and a command string in it is only stored, never run.
+//!
+//! Each format is one [`Importer`] in its own file, listed once in
+//! `IMPORTERS`: the window's detection, the read-back of a row's trials and
+//! [`record`] (the one way both faces record an import) go through it.
 
 pub mod csv;
 pub(crate) mod from_file;
@@ -16,8 +20,8 @@ use chrono::{DateTime, Utc};
 use crate::bounded::ReadError;
 use crate::harness::raw::{self, RawError};
 use crate::notebook::{
-    Boundary, Condition, ConditionName, Conditions as _, Measurement, NewPair, Notebook, NotebookPath, RawFile, Run,
-    Tag, WarmupPolicy,
+    Boundary, Condition, ConditionName, Conditions as _, ImportFormat, Measurement, NewPair, Notebook, NotebookPath,
+    RawFile, Run, Tag, WarmupPolicy,
 };
 use crate::stats::Summary;
 
@@ -37,6 +41,10 @@ pub struct Prepared {
     pub raw_stem: &'static str,
     /// The raw copy's extension: the file keeps its own format.
     pub raw_extension: &'static str,
+    /// The importer that read the file, which the rows keep so their
+    /// trials are read back as it wrote them; `None` for numbers typed or
+    /// taken from a workbook, whose raw copy holds no trials.
+    pub format: Option<Format>,
     /// How the measured program was built, as given (SPEC N11); `None`
     /// takes the Environment's Compiler + flags when recorded.
     pub build: Option<String>,
@@ -50,6 +58,21 @@ pub struct Prepared {
     /// What the import checked of the file's own results (checksums, the
     /// tool's own median); a failed one is also added as a note.
     pub checks: Vec<FileCheck>,
+    /// Parts of the file recorded as no row (a hyperfine command whose
+    /// trial failed): each becomes a note naming the raw copy that keeps
+    /// their trials.
+    pub left_out: Vec<LeftOut>,
+}
+
+/// A part of an imported file that becomes no row, as a `bench` run that
+/// ended early becomes none (E10), only a note.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeftOut {
+    /// Why, as the note starts: `result 2 ('false') of … was not recorded:
+    /// trial 1 failed (exit 1)`.
+    pub why: String,
+    /// How many of its trials the raw copy keeps.
+    pub trials: usize,
 }
 
 /// One row an import will record.
@@ -115,15 +138,44 @@ pub struct FileCheck {
     pub failed: bool,
 }
 
-/// What recording a [`Prepared`] import did.
+/// The rows a [`Prepared`] import added to a notebook.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Recorded {
+pub struct ImportedRows {
     /// The new MEASURED Runs rows, in the order prepared.
     pub runs: Vec<u32>,
     /// The comparison `C{n}` of two arms.
     pub pair: Option<u32>,
     /// The unchanged copy of the file in `raw/`.
     pub raw_file: RawFile,
+    /// The notes saying what of the file was left out, as added.
+    pub left_out: Vec<String>,
+}
+
+/// An import recorded by [`record`].
+#[derive(Debug)]
+pub struct ImportRecorded {
+    /// The rows added.
+    pub rows: ImportedRows,
+    /// The notebook as saved: the file as it was, with the rows added.
+    pub notebook: Notebook,
+    /// The stamp of what was saved, for a face that follows the file.
+    pub stamp: crate::notebook::store::Stamp,
+}
+
+/// Records a prepared import in the notebook in `dir`: the one way both
+/// faces do it (SPEC E14, N10; issue 46). In one change under the folder's
+/// lock, on the notebook as it is now, the file is written unchanged into
+/// `raw/`, named for the run it becomes, and the rows, their pair and the
+/// notes are added. Nothing is read or checked here: that was
+/// [`Importer::prepare`], so a bad file has recorded nothing.
+pub fn record(
+    dir: &Path,
+    prepared: &Prepared,
+) -> Result<ImportRecorded, crate::notebook::store::ChangeError<RawError>> {
+    let at = Utc::now();
+    let changed = crate::notebook::store::change_stamped(dir, None, |nb| prepared.record(dir, nb, at))?;
+    let crate::notebook::store::Changed { value: rows, notebook, stamp, .. } = changed;
+    Ok(ImportRecorded { rows, notebook, stamp })
 }
 
 impl Prepared {
@@ -170,23 +222,25 @@ impl Prepared {
     }
 
     /// Writes the raw copy and records the rows, their pair and a note for
-    /// every failed check: [`Self::write_raw`], then [`Self::add_rows`].
-    pub fn record(&self, dir: &Path, notebook: &mut Notebook, at: DateTime<Utc>) -> Result<Recorded, RawError> {
+    /// every failed check and left-out part, in the caller's change under
+    /// the lock ([`record`], and a merge's): [`Self::write_raw`], then
+    /// [`Self::add_rows`].
+    pub fn record(&self, dir: &Path, notebook: &mut Notebook, at: DateTime<Utc>) -> Result<ImportedRows, RawError> {
         let raw_file = self.write_raw(dir, notebook.runs().len() + 1)?;
         Ok(self.add_rows(notebook, raw_file, at))
     }
 
     /// Writes the file unchanged into `raw/`, named for the run it will
     /// become (`next_run`), never over an existing one.
-    pub fn write_raw(&self, dir: &Path, next_run: usize) -> Result<RawFile, RawError> {
+    fn write_raw(&self, dir: &Path, next_run: usize) -> Result<RawFile, RawError> {
         raw::write_once_as(dir, &format!("{}-{next_run}", self.raw_stem), self.raw_extension, &self.text)
     }
 
     /// Records the rows over their written raw copy, with their pair and a
     /// note for every failed check. The Environment's build is taken now,
     /// under the caller's lock, from the notebook as it is on disk (SPEC
-    /// N9, N11); the window applies it to its copy and to the file alike.
-    pub fn add_rows(&self, notebook: &mut Notebook, raw_file: RawFile, at: DateTime<Utc>) -> Recorded {
+    /// N9, N11). A left-out part's note names the raw copy.
+    fn add_rows(&self, notebook: &mut Notebook, raw_file: RawFile, at: DateTime<Utc>) -> ImportedRows {
         let build = crate::harness::build_condition(notebook.environment(), self.build.as_deref());
         let mut runs = Vec::with_capacity(self.rows.len());
         for row in &self.rows {
@@ -195,7 +249,9 @@ impl Prepared {
             let at_end = measurement.conditions.iter().position(|c| c.name() == Some(ConditionName::NotRecorded));
             let place = at_end.unwrap_or(measurement.conditions.len());
             measurement.conditions.splice(place..place, build.iter().cloned());
-            measurement.raw_file = Some(RawFile { arm: row.arm.clone(), ..raw_file.clone() });
+            // SPEC E14: the row keeps which importer wrote its file.
+            let imported = self.format.map(|f| ImportFormat::new(f.id()));
+            measurement.raw_file = Some(RawFile { arm: row.arm.clone(), imported, ..raw_file.clone() });
             // SPEC S16: what the instrument times, as stated, else as it states.
             if measurement.boundary.is_none() {
                 let instrument = measurement.conditions.value_of(ConditionName::Instrument).unwrap_or(&self.name);
@@ -220,49 +276,133 @@ impl Prepared {
             let note = format!("Imported {} (run {}): {}", self.name, numbers.join(", "), check.text);
             let _ = notebook.add_vernier_note(&note, at);
         }
-        Recorded { runs, pair, raw_file }
+        let mut left_out = Vec::with_capacity(self.left_out.len());
+        for part in &self.left_out {
+            let note = format!(
+                "{}. Its {} trials are kept in {} (SHA-256 {}).",
+                part.why,
+                part.trials,
+                raw_file.path,
+                raw_file.sha256.get(..12).unwrap_or(&raw_file.sha256)
+            );
+            let _ = notebook.add_vernier_note(&note, at);
+            left_out.push(note);
+        }
+        ImportedRows { runs, pair, raw_file, left_out }
     }
 }
 
-/// Which tool's file some bytes are, as far as their shape tells: what a
-/// face that takes any file (the window's "Add run from numbers") reads
-/// them as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// A CSV of trials (or numbers typed in).
-    Csv,
-    /// Google Benchmark's JSON: an object with a `context`.
-    GoogleBenchmark,
-    /// pyperf's JSON (or its gzip): an object with `benchmarks` and no `context`.
-    Pyperf,
+/// One tool's files: how they are told apart, checked, kept and read
+/// back. Every face, and the read-back of every imported row, goes through
+/// [`IMPORTERS`], so a format is its file in `import/` plus its line there.
+pub trait Importer: Sync {
+    /// Its id, kept by every row it records ([`RawFile::imported`]): never
+    /// changed once a notebook holds it.
+    fn id(&self) -> &'static str;
+    /// Its name as a person reads it: `a CSV of trials`.
+    fn name(&self) -> &'static str;
+    /// The raw copy's name in `raw/`, before the run's number (`import-csv`
+    /// → `import-csv-3`), and its extension.
+    fn raw_name(&self) -> (&'static str, &'static str);
+    /// True when `bytes` look like this tool's file, from their first
+    /// bytes only; [`Importer::prepare`] then checks the whole file.
+    fn detect(&self, bytes: &[u8]) -> bool;
+    /// True when the student names the file's columns (a CSV's) rather
+    /// than the tool naming its own benchmarks.
+    fn takes_columns(&self) -> bool {
+        false
+    }
+    /// Checks the file and summarises the rows it would become, recording
+    /// nothing. `spec` is what the student stated: a CSV's columns, and
+    /// what every tool's file may lack (warm-up, command, build).
+    fn prepare(&self, file: &Path, bytes: &[u8], spec: &csv::CsvSpec) -> Result<Prepared, ImportError>;
+    /// `run`'s trials in its raw file's `text`, as this importer wrote it,
+    /// in the row's unit.
+    fn read_back(&self, text: &str, run: &Run, file: &RawFile) -> Result<raw::ArmValues, ReadBackError>;
 }
 
+/// Every importer. A file is read by the first whose `detect` says yes, so
+/// the two that take what no other does come last: pyperf any other JSON
+/// object (or gzip), a CSV anything else. A new format goes before them.
+static IMPORTERS: &[&dyn Importer] = &[&gbench::Gbench, &hyperfine::Hyperfine, &pyperf::Pyperf, &csv::Csv];
+
+/// An importer as a face holds it: which tool's file some bytes are.
+#[derive(Clone, Copy)]
+pub struct Format(&'static dyn Importer);
+
 impl Format {
-    /// Tells the format from the first bytes: gzip is pyperf's; a JSON
-    /// object is Google Benchmark's when it has a `context`, else pyperf's;
-    /// anything else is a CSV. Each reader then checks the whole file.
+    /// Tells the format from the first bytes (SPEC E14): the first
+    /// importer whose `detect` says yes, else a CSV. The reader then
+    /// checks the whole file.
     pub fn detect(bytes: &[u8]) -> Self {
-        if bytes.starts_with(&[0x1f, 0x8b]) {
-            return Format::Pyperf;
-        }
-        let start = bytes.iter().position(|b| !b.is_ascii_whitespace() && *b != 0xef && *b != 0xbb && *b != 0xbf);
-        if start.map(|k| bytes[k]) != Some(b'{') {
-            return Format::Csv;
-        }
-        // The key is near the start in both tools' files; a bounded look is enough.
-        let head = &bytes[..bytes.len().min(64 * 1024)];
-        let has = |key: &str| head.windows(key.len()).any(|w| w == key.as_bytes());
-        if has("\"context\"") { Format::GoogleBenchmark } else { Format::Pyperf }
+        IMPORTERS.iter().copied().find(|i| i.detect(bytes)).map_or_else(Self::default, Self)
+    }
+
+    /// The importer whose id a row keeps, if this build has it.
+    pub fn of(format: &ImportFormat) -> Option<Self> {
+        IMPORTERS.iter().copied().find(|i| i.id() == format.as_str()).map(Self)
+    }
+
+    /// The id rows keep.
+    pub fn id(self) -> &'static str {
+        self.0.id()
     }
 
     /// The format's name as a person reads it.
     pub fn name(self) -> &'static str {
-        match self {
-            Format::Csv => "a CSV of trials",
-            Format::GoogleBenchmark => "Google Benchmark JSON",
-            Format::Pyperf => "pyperf JSON",
-        }
+        self.0.name()
     }
+
+    /// True when the student names the file's columns (a CSV's).
+    pub fn takes_columns(self) -> bool {
+        self.0.takes_columns()
+    }
+
+    /// Checks the file as this format and summarises its rows (see
+    /// [`Importer::prepare`]).
+    pub fn prepare(self, file: &Path, bytes: &[u8], spec: &csv::CsvSpec) -> Result<Prepared, ImportError> {
+        self.0.prepare(file, bytes, spec)
+    }
+}
+
+impl Default for Format {
+    /// What a file that says nothing is read as: a CSV of trials.
+    fn default() -> Self {
+        Self(&csv::Csv)
+    }
+}
+
+impl PartialEq for Format {
+    fn eq(&self, other: &Self) -> bool {
+        self.id() == other.id()
+    }
+}
+
+impl Eq for Format {}
+
+impl std::fmt::Debug for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// The bytes after a BOM and blanks start a JSON object.
+fn json_object(bytes: &[u8]) -> bool {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace() && *b != 0xef && *b != 0xbb && *b != 0xbf);
+    start.map(|k| bytes[k]) == Some(b'{')
+}
+
+/// The first 64 KiB hold `"key"`: both tools write their keys near the
+/// start, so a bounded look is enough.
+fn has_key(bytes: &[u8], key: &str) -> bool {
+    let head = &bytes[..bytes.len().min(64 * 1024)];
+    let key = format!("\"{key}\"");
+    head.windows(key.len()).any(|w| w == key.as_bytes())
+}
+
+/// A gzip stream (pyperf writes one for `-o FILE.json.gz`).
+fn gzip(bytes: &[u8]) -> bool {
+    bytes.starts_with(&[0x1f, 0x8b])
 }
 
 /// The fewest timed trials an imported row may have: a median of fewer
@@ -318,21 +458,15 @@ pub enum ImportError {
     /// The raw copy could not be written.
     #[error(transparent)]
     Raw(#[from] RawError),
+    /// Not a CSV of trials Vernier can take.
+    #[error(transparent)]
+    Csv(#[from] csv::CsvError),
 }
 
 /// Why an imported row's trials cannot be read back from its file: the
 /// trial plot and the charts say so instead of drawing them.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadBackError {
-    /// The row keeps no file.
-    #[error("run {0} keeps no raw file")]
-    NoFile(u32),
-    /// The stored path leaves the notebook folder.
-    #[error(transparent)]
-    Path(#[from] crate::notebook::PathError),
-    /// The file is missing, too large or not a regular file.
-    #[error(transparent)]
-    Read(#[from] ReadError),
     /// An imported CSV whose row does not say which column it took.
     #[error("run {0}'s source does not name its column")]
     NoColumn(u32),
@@ -345,7 +479,7 @@ pub enum ReadBackError {
     /// The export no longer holds the row's benchmark (its name, inert).
     #[error("no benchmark '{0}' in the file")]
     NoBenchmark(String),
-    /// A file kept under a name Vernier does not read back.
+    /// The row names an importer this build does not have.
     #[error("{0} is in a format Vernier does not read back")]
     Format(NotebookPath),
     /// Fewer values than the row counted.
@@ -355,6 +489,15 @@ pub enum ReadBackError {
         path: NotebookPath,
         /// The row.
         run: u32,
+    },
+    /// A raw copy in Vernier's format (hyperfine's) does not read.
+    #[error("{path}: {why}")]
+    Malformed {
+        /// The raw file.
+        path: NotebookPath,
+        /// What did not read, with its line.
+        #[source]
+        why: raw::RawLineError,
     },
     /// The timed values have no median.
     #[error(transparent)]
@@ -369,34 +512,21 @@ pub enum ReadBackError {
     },
 }
 
-/// An imported row's trials, read back from the file it keeps unchanged in
-/// its instrument's own format (a CSV's column, Google Benchmark's
-/// repetitions, pyperf's values), so the window's trial plot and the
-/// report's charts draw them. The file's first values beyond the row's
-/// timed count are its warm-up; the timed ones must give the row's own
-/// median, or the file is not what the row was made of and nothing is drawn.
-pub fn read_back(dir: &Path, run: &Run) -> Result<raw::ArmValues, ReadBackError> {
+/// An imported row's trials, read back from its raw file's `bytes` by the
+/// importer that wrote it (`format`), so the window's trial plot and the
+/// report's charts draw them; the caller is [`crate::row_trials`], so
+/// nothing that draws trials depends on the importers.
+pub fn read_back(format: Format, bytes: &[u8], run: &Run, file: &RawFile) -> Result<raw::ArmValues, ReadBackError> {
+    let text = String::from_utf8_lossy(crate::bounded::without_bom(bytes));
+    format.0.read_back(&text, run, file)
+}
+
+/// A file in its tool's own format read back: `values` are every value of
+/// the row's benchmark or column, warm-up first. The first beyond the
+/// row's timed count are its warm-up; the timed ones must give the row's
+/// own median, or the file is not what the row was made of.
+fn as_recorded(values: Vec<f64>, run: &Run, file: &RawFile) -> Result<raw::ArmValues, ReadBackError> {
     let m = &run.measurement;
-    let file = m.raw_file.as_ref().ok_or(ReadBackError::NoFile(run.number))?;
-    let path = file.path.resolve(dir)?;
-    let bytes = raw::read(&path)?;
-    let text = String::from_utf8_lossy(crate::bounded::without_bom(&bytes));
-    let name = file.path.as_str().rsplit('/').next().unwrap_or_default();
-    let values = if name.starts_with("import-csv") {
-        let source = m.conditions.value_of(ConditionName::Source).unwrap_or_default();
-        let column = source
-            .split_once(" (imported CSV), column ")
-            .and_then(|(_, rest)| rest.rsplit_once(", SHA-256 "))
-            .map(|(column, _)| column)
-            .ok_or(ReadBackError::NoColumn(run.number))?;
-        csv::read_back(&text, Path::new(name), column, &m.unit)?
-    } else if name.starts_with("import-gbench") {
-        gbench::read_back(&text, &file.arm)?
-    } else if name.starts_with("import-pyperf") {
-        pyperf::read_back(&text, &file.arm)?
-    } else {
-        return Err(ReadBackError::Format(file.path.clone()));
-    };
     let n = m.summary.n;
     let warmups =
         values.len().checked_sub(n).ok_or_else(|| ReadBackError::Fewer { path: file.path.clone(), run: run.number })?;
@@ -415,14 +545,24 @@ mod tests {
     // SPEC E14: a file chosen in the window is read as the tool wrote it.
     #[test]
     fn the_format_is_told_from_the_bytes() {
-        assert_eq!(Format::detect(b"pair,first,naive_ms\n1,naive,5.7\n"), Format::Csv);
-        assert_eq!(Format::detect(b"5.7 5.8 5.6"), Format::Csv);
-        assert_eq!(Format::detect(b"\n {\"context\": {}, \"benchmarks\": []}"), Format::GoogleBenchmark);
-        assert_eq!(Format::detect(b"{\"version\": \"1.0\", \"benchmarks\": []}"), Format::Pyperf);
-        assert_eq!(Format::detect(&[0x1f, 0x8b, 8, 0]), Format::Pyperf);
-        let gbench = include_bytes!("../../tests/fixtures/gbench/matmul-reps9.json");
-        assert_eq!(Format::detect(gbench), Format::GoogleBenchmark);
-        let pyperf = include_bytes!("../../tests/fixtures/pyperf/sums.json");
-        assert_eq!(Format::detect(pyperf), Format::Pyperf);
+        let id = |bytes: &[u8]| Format::detect(bytes).id();
+        assert_eq!(id(b"pair,first,naive_ms\n1,naive,5.7\n"), "csv");
+        assert_eq!(id(b"5.7 5.8 5.6"), "csv");
+        assert_eq!(id(b"\n {\"context\": {}, \"benchmarks\": []}"), "gbench");
+        assert_eq!(id(b"{\"version\": \"1.0\", \"benchmarks\": []}"), "pyperf");
+        assert_eq!(id(&[0x1f, 0x8b, 8, 0]), "pyperf");
+        assert_eq!(id(b"{\"results\": [{\"command\": \"true\", \"times\": [1.0]}]}"), "hyperfine");
+        assert_eq!(id(include_bytes!("../../tests/fixtures/gbench/matmul-reps9.json")), "gbench");
+        assert_eq!(id(include_bytes!("../../tests/fixtures/pyperf/sums.json")), "pyperf");
+        assert_eq!(id(include_bytes!("../../tests/fixtures/hyperfine-true.json")), "hyperfine");
+        assert_eq!(Format::default().id(), "csv");
+    }
+
+    // SPEC E14: every importer's id is its own, since rows keep it.
+    #[test]
+    fn every_importer_has_its_own_id_and_raw_name() {
+        let ids: std::collections::BTreeSet<_> = super::IMPORTERS.iter().map(|i| i.id()).collect();
+        let stems: std::collections::BTreeSet<_> = super::IMPORTERS.iter().map(|i| i.raw_name().0).collect();
+        assert_eq!((ids.len(), stems.len()), (super::IMPORTERS.len(), super::IMPORTERS.len()));
     }
 }

@@ -25,6 +25,8 @@
 //! - [`reproduce`] — a classmate's row, its rerun and the verdict (SPEC R).
 //! - [`compare`] — two recorded rows compared: S7 with the power-source and
 //!   session guards (SPEC S13, S14), for every face that compares rows.
+//! - [`row_trials`] — a row's trials read back from its raw file, measured
+//!   or imported, for every face and document that draws them.
 //! - [`record_run`] — a measured run recorded: its raw file reserved when it
 //!   starts, its rows added when it ends, the same way from every face.
 //! - [`extend`] — one of my own rows rerun to 51 trials, and whether its
@@ -39,6 +41,7 @@ pub mod import;
 pub mod merge;
 pub mod record_run;
 pub mod reproduce;
+pub mod row_trials;
 pub mod sweep_view;
 
 pub use vernier_instrument::{consent, harness, kernels, platform, self_check, soak};

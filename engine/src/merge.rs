@@ -538,11 +538,13 @@ fn typed_run(cells: &[(String, String)], line: u32, file: &str, mine: &Notebook)
         text: format!("# A run typed by hand into {file}, Runs row {line}, as it was typed.\n{kept}"),
         raw_stem: "typed",
         raw_extension: "txt",
+        format: None,
         build: None,
         boundary: None,
         rows: vec![PreparedRow { measurement, arm: String::new() }],
         pair: None,
         checks: Vec::new(),
+        left_out: Vec::new(),
     })))
 }
 
@@ -877,11 +879,13 @@ pub fn foreign_runs(f: &foreign::Foreign, file: &str) -> (Vec<Prepared>, Vec<Str
                 ),
                 raw_stem: "import-xlsx",
                 raw_extension: "txt",
+                format: None,
                 build: None,
                 boundary: None,
                 rows: vec![PreparedRow { measurement, arm: String::new() }],
                 pair: None,
                 checks: Vec::new(),
+                left_out: Vec::new(),
             }),
             Err(why) => refused.push(format!("run {}: {why}", run.number)),
         }

@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
-use chrono::Utc;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
-use vernier_engine::import::Prepared;
+use vernier_engine::harness::raw::RawError;
+use vernier_engine::import::{self, ImportRecorded, Prepared};
 use vernier_engine::notebook::store;
 use vernier_engine::platform::machine::Machine;
 
@@ -146,28 +146,28 @@ pub fn import(command: &ImportCommand) -> CommandResult {
         ImportCommand::Gbench(args) => return import_gbench(args),
         ImportCommand::Pyperf(args) => return import_pyperf(args),
     };
-    use vernier_engine::import::hyperfine::{self, Imported};
     open(dir)?;
-    let prepared = hyperfine::prepare(file, build.as_deref(), warmup_stated).map_err(Failure::input)?;
-    let imported = store::change(dir, |nb| prepared.record(dir, nb, Utc::now()))
-        .map_err(|e| match e {
-            store::ChangeError::Refused(e) => Failure::failed(e),
-            store::ChangeError::Load(e) => Failure::input(e),
-            store::ChangeError::Save(e) => Failure::failed(e),
-        })?
-        .0;
-    let mut rows = Vec::new();
-    for result in &imported {
-        match result {
-            Imported::Run(number) => rows.push(number.to_string()),
-            Imported::Failed(note) => eprintln!("{}", vernier_engine::display::inert(note)),
-        }
+    let prepared = import::hyperfine::prepare(file, build.as_deref(), warmup_stated).map_err(Failure::input)?;
+    let imported = import::record(dir, &prepared).map_err(not_recorded)?.rows;
+    for note in &imported.left_out {
+        eprintln!("{}", vernier_engine::display::inert(note));
     }
+    let rows: Vec<String> = imported.runs.iter().map(u32::to_string).collect();
     if !rows.is_empty() {
         out!("imported {} result(s) as run {}", rows.len(), rows.join(", "));
     }
     // Like a bench run that ended early: the operation did not measure.
-    Ok(u8::from(rows.len() < imported.len()))
+    Ok(u8::from(!imported.left_out.is_empty()))
+}
+
+/// Why an import was not recorded, as the exit code says it: a notebook
+/// that does not read is bad input, a write that failed is a failure.
+fn not_recorded(e: store::ChangeError<RawError>) -> Failure {
+    match e {
+        store::ChangeError::Refused(e) => Failure::failed(e),
+        store::ChangeError::Load(e) => Failure::input(e),
+        store::ChangeError::Save(e) => Failure::failed(e),
+    }
 }
 
 /// `vernier import csv` (SPEC E14): checks every cell, then records the
@@ -247,11 +247,7 @@ fn import_pyperf(args: &PyperfArgs) -> CommandResult {
 fn record_import(dir: &Path, prepared: Prepared, json: bool) -> CommandResult {
     let prepared = &prepared.read_here(&Machine::read());
     let finding = u8::from(prepared.checks.iter().any(|c| c.failed));
-    let (imported, notebook) = store::change(dir, |nb| prepared.record(dir, nb, Utc::now())).map_err(|e| match e {
-        store::ChangeError::Refused(e) => Failure::failed(e),
-        store::ChangeError::Load(e) => Failure::input(e),
-        store::ChangeError::Save(e) => Failure::failed(e),
-    })?;
+    let ImportRecorded { rows: imported, notebook, .. } = import::record(dir, prepared).map_err(not_recorded)?;
     for check in prepared.checks.iter().filter(|c| c.failed) {
         eprintln!("{}", vernier_engine::display::inert_line(check.text.clone()));
     }

@@ -1514,7 +1514,7 @@ fn add_runs_from_a_google_benchmark_file() {
     preview_import(&mut harness);
     let form = harness.state().dialogs.get::<ImportForm>().cloned().expect("open");
     let preview = form.preview.expect("previewed");
-    assert_eq!(preview.format, vernier_engine::import::Format::GoogleBenchmark);
+    assert_eq!(preview.format.id(), "gbench");
     let rows = preview.result.expect("prepared").rows.len();
     assert_eq!(rows, 3, "one row per benchmark");
     harness.get_by_label(

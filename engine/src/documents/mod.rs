@@ -539,18 +539,23 @@ fn comparisons(nb: &Notebook, attachments: &Attachments) -> Vec<Block> {
 /// notebook folder `dir` (see [`Attachments::load`]); each raw file is read
 /// once however many arms share it.
 fn comparison_trials(dir: &Path, nb: &Notebook) -> BTreeMap<u32, Result<[Vec<f64>; 2], String>> {
-    use crate::harness::raw::{RawTrials, TrialsError};
-    let mut files: BTreeMap<String, Result<RawTrials, TrialsError>> = BTreeMap::new();
+    use crate::harness::raw::RawTrials;
+    use crate::row_trials::{self, RowTrials};
+    // Vernier's own files, by path: a comparison's arms share one.
+    let mut files: BTreeMap<String, RawTrials> = BTreeMap::new();
     let mut arm = |run: &crate::notebook::Run| -> Result<Vec<f64>, String> {
-        let raw = run.measurement.raw_file.as_ref().ok_or_else(|| TrialsError::NoFile(run.number).to_string())?;
-        let read = files.entry(raw.path.to_string()).or_insert_with(|| RawTrials::read(dir, &raw.path));
-        match read {
-            Ok(trials) => Ok(trials.arm(run).timed),
-            // An import's file in its instrument's own format is read back.
-            Err(TrialsError::Foreign(_)) => {
-                crate::import::read_back(dir, run).map(|values| values.timed).map_err(|e| e.to_string())
+        let path = run.measurement.raw_file.as_ref().map(|raw| raw.path.to_string());
+        if let Some(trials) = path.as_ref().and_then(|p| files.get(p)) {
+            return Ok(trials.arm(run).timed);
+        }
+        match row_trials::read(dir, run).map_err(|e| e.to_string())? {
+            RowTrials::Recorded(trials) => {
+                let timed = trials.arm(run).timed;
+                files.extend(path.map(|p| (p, trials)));
+                Ok(timed)
             }
-            Err(e) => Err(e.to_string()),
+            // An import's file in its instrument's own format, read back.
+            imported => Ok(imported.timed(run)),
         }
     };
     let mut out = BTreeMap::new();

@@ -17,10 +17,11 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::{FileCheck, MAX_IMPORT_BYTES, Prepared, PreparedRow};
+use super::{FileCheck, Format, ImportError, Importer, MAX_IMPORT_BYTES, Prepared, PreparedRow, ReadBackError};
 use crate::bounded::{ReadError, read_bounded};
 use crate::display::inert_line;
-use crate::notebook::{Condition, ConditionName, NewPair, WarmupPolicy, plausible};
+use crate::harness::raw::ArmValues;
+use crate::notebook::{Condition, ConditionName, Conditions as _, NewPair, RawFile, Run, WarmupPolicy, plausible};
 use crate::stats::{self, OrderCheck, Spread, Summary};
 
 /// Checksums of two arms agree when they differ by at most this fraction
@@ -417,23 +418,62 @@ pub fn prepare_bytes(file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepar
     Ok(Prepared {
         name,
         text: text.to_owned(),
-        raw_stem: "import-csv",
-        raw_extension: "csv",
+        raw_stem: Csv.raw_name().0,
+        raw_extension: Csv.raw_name().1,
+        format: Some(Format(&Csv)),
         build: spec.build.clone(),
         boundary: None,
         rows: prepared_rows,
         pair,
         checks: checksums.into_iter().chain(one_order).collect(),
+        left_out: Vec::new(),
     })
 }
 
-/// A row's values read back from the CSV it was imported from (its raw
-/// file, unchanged): the column its source names, in the row's unit.
-pub(super) fn read_back(text: &str, file: &Path, column: &str, unit: &str) -> Result<Vec<f64>, CsvError> {
-    let table = Table::parse(file, text)?;
-    let column = ArmColumn::of(&table, column, "its column")?;
-    let mut values = read_times(&table, &[column], unit)?;
-    Ok(values.pop().unwrap_or_default())
+/// The CSV importer: a file that is neither JSON nor gzip.
+pub(super) struct Csv;
+
+impl Importer for Csv {
+    fn id(&self) -> &'static str {
+        "csv"
+    }
+
+    fn name(&self) -> &'static str {
+        "a CSV of trials"
+    }
+
+    fn raw_name(&self) -> (&'static str, &'static str) {
+        ("import-csv", "csv")
+    }
+
+    fn detect(&self, bytes: &[u8]) -> bool {
+        !super::json_object(bytes) && !super::gzip(bytes)
+    }
+
+    fn takes_columns(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepared, ImportError> {
+        Ok(prepare_bytes(file, bytes, spec)?)
+    }
+
+    /// The column the row's source names, in the row's unit: the file
+    /// unchanged, so the row's own column is read again.
+    fn read_back(&self, text: &str, run: &Run, file: &RawFile) -> Result<ArmValues, ReadBackError> {
+        let m = &run.measurement;
+        let source = m.conditions.value_of(ConditionName::Source).unwrap_or_default();
+        let column = source
+            .split_once(" (imported CSV), column ")
+            .and_then(|(_, rest)| rest.rsplit_once(", SHA-256 "))
+            .map(|(column, _)| column)
+            .ok_or(ReadBackError::NoColumn(run.number))?;
+        let name = file.path.as_str().rsplit('/').next().unwrap_or_default();
+        let table = Table::parse(Path::new(name), text)?;
+        let column = ArmColumn::of(&table, column, "its column")?;
+        let mut values = read_times(&table, &[column], &m.unit)?;
+        super::as_recorded(values.pop().unwrap_or_default(), run, file)
+    }
 }
 
 /// The column names of a CSV of trials, for a face that lets the student
@@ -679,7 +719,7 @@ fn differ_text(head: &str, differing: &[String], shown: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::import::Recorded;
+    use crate::import::ImportedRows;
     use crate::notebook::Notebook;
     use chrono::Utc;
 
@@ -712,7 +752,7 @@ mod tests {
     /// What a test sees of an import: what was prepared and recorded.
     struct Imported {
         prepared: Prepared,
-        recorded: Recorded,
+        recorded: ImportedRows,
     }
 
     impl Imported {

@@ -24,10 +24,14 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::{FileCheck, ImportError, MAX_IMPORT_BYTES, Prepared, PreparedRow, ReadBackError, from_file};
+use super::csv::CsvSpec;
+use super::{
+    FileCheck, Format, ImportError, Importer, MAX_IMPORT_BYTES, Prepared, PreparedRow, ReadBackError, from_file,
+};
 use crate::bounded::read_bounded;
 use crate::display::inert_line;
-use crate::notebook::{Condition, ConditionName, WarmupPolicy, plausible};
+use crate::harness::raw::ArmValues;
+use crate::notebook::{Condition, ConditionName, RawFile, Run, WarmupPolicy, plausible};
 use crate::stats::{Summary, format_significant};
 
 /// Google's median aggregate agrees with Vernier's median of the same
@@ -174,13 +178,15 @@ pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepar
     let mut prepared = Prepared {
         name: name.clone(),
         text: text.to_owned(),
-        raw_stem: "import-gbench",
-        raw_extension: "json",
+        raw_stem: Gbench.raw_name().0,
+        raw_extension: Gbench.raw_name().1,
+        format: Some(Format(&Gbench)),
         build: spec.build.clone(),
         boundary: None,
         rows: Vec::new(),
         pair: None,
         checks: Vec::new(),
+        left_out: Vec::new(),
     };
     prepared.checks.extend(context_warnings(&parsed.context).into_iter().map(|text| FileCheck { text, failed: false }));
     for fit in fits {
@@ -239,9 +245,48 @@ pub fn prepare_text(file: &Path, text: &str, spec: &GbenchSpec) -> Result<Prepar
     Ok(prepared)
 }
 
+/// Google Benchmark's JSON: an object with a `context`.
+pub(super) struct Gbench;
+
+impl Importer for Gbench {
+    fn id(&self) -> &'static str {
+        "gbench"
+    }
+
+    fn name(&self) -> &'static str {
+        "Google Benchmark JSON"
+    }
+
+    fn raw_name(&self) -> (&'static str, &'static str) {
+        ("import-gbench", "json")
+    }
+
+    fn detect(&self, bytes: &[u8]) -> bool {
+        super::json_object(bytes) && super::has_key(bytes, "context")
+    }
+
+    /// Every benchmark of the file, with the warm-up not in it, the
+    /// command and the build as stated.
+    fn prepare(&self, file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepared, ImportError> {
+        let spec = GbenchSpec {
+            benchmarks: Vec::new(),
+            warmup_stated: spec.warmup_stated,
+            command: spec.command.clone(),
+            build: spec.build.clone(),
+        };
+        prepare_bytes(file, bytes, &spec)
+    }
+
+    /// The repetitions of the row's benchmark (its arm), in the file's
+    /// own time unit.
+    fn read_back(&self, text: &str, run: &Run, file: &RawFile) -> Result<ArmValues, ReadBackError> {
+        super::as_recorded(read_back(text, &file.arm)?, run, file)
+    }
+}
+
 /// The repetitions of benchmark `name` read back from the file it was
 /// imported from, in its own time unit.
-pub(super) fn read_back(text: &str, name: &str) -> Result<Vec<f64>, ReadBackError> {
+fn read_back(text: &str, name: &str) -> Result<Vec<f64>, ReadBackError> {
     let parsed: File = serde_json::from_str(text).map_err(|e| ReadBackError::Export(from_file::json_message(&e)))?;
     let benchmarks = group(&parsed.benchmarks);
     let benchmark = benchmarks

@@ -24,9 +24,11 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::{ImportError, MAX_IMPORT_BYTES, Prepared, PreparedRow, ReadBackError, from_file};
+use super::csv::CsvSpec;
+use super::{Format, ImportError, Importer, MAX_IMPORT_BYTES, Prepared, PreparedRow, ReadBackError, from_file};
 use crate::bounded::read_bounded;
-use crate::notebook::{Condition, ConditionName, WarmupPolicy, plausible};
+use crate::harness::raw::ArmValues;
+use crate::notebook::{self, Condition, ConditionName, RawFile, WarmupPolicy, plausible};
 use crate::stats::Summary;
 
 /// The format version pyperf writes, and the only one this reader knows.
@@ -150,13 +152,15 @@ fn prepare_checked(
     let mut prepared = Prepared {
         name: name.clone(),
         text: text.to_owned(),
-        raw_stem: "import-pyperf",
-        raw_extension: "json",
+        raw_stem: Pyperf.raw_name().0,
+        raw_extension: Pyperf.raw_name().1,
+        format: Some(Format(&Pyperf)),
         build: spec.build.clone(),
         boundary: None,
         rows: Vec::new(),
         pair: None,
         checks: Vec::new(),
+        left_out: Vec::new(),
     };
     let hash = prepared.sha256();
     let format = match packed {
@@ -208,9 +212,44 @@ fn prepare_checked(
     Ok(prepared)
 }
 
+/// pyperf's JSON (or its gzip): what else is a JSON object, so it is
+/// the table's last.
+pub(super) struct Pyperf;
+
+impl Importer for Pyperf {
+    fn id(&self) -> &'static str {
+        "pyperf"
+    }
+
+    fn name(&self) -> &'static str {
+        "pyperf JSON"
+    }
+
+    fn raw_name(&self) -> (&'static str, &'static str) {
+        ("import-pyperf", "json")
+    }
+
+    fn detect(&self, bytes: &[u8]) -> bool {
+        super::gzip(bytes) || super::json_object(bytes)
+    }
+
+    /// Every benchmark of the file, with the command and the build as
+    /// stated.
+    fn prepare(&self, file: &Path, bytes: &[u8], spec: &CsvSpec) -> Result<Prepared, ImportError> {
+        let spec = PyperfSpec { benchmarks: Vec::new(), command: spec.command.clone(), build: spec.build.clone() };
+        prepare_bytes(file, bytes, &spec)
+    }
+
+    /// The values of the row's benchmark (its arm) in the unpacked file,
+    /// in the row's unit.
+    fn read_back(&self, text: &str, run: &notebook::Run, file: &RawFile) -> Result<ArmValues, ReadBackError> {
+        super::as_recorded(read_back(text, &file.arm)?, run, file)
+    }
+}
+
 /// The values of benchmark `name` read back from the (unpacked) file it was
 /// imported from, in the row's unit.
-pub(super) fn read_back(text: &str, name: &str) -> Result<Vec<f64>, ReadBackError> {
+fn read_back(text: &str, name: &str) -> Result<Vec<f64>, ReadBackError> {
     let parsed: File = serde_json::from_str(text).map_err(|e| ReadBackError::Export(from_file::json_message(&e)))?;
     let benchmarks = select(&parsed, &[]).map_err(ReadBackError::Export)?;
     let Selected { benchmark, metadata, .. } = benchmarks

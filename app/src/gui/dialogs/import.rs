@@ -11,16 +11,13 @@ use std::sync::Arc;
 use egui::{RichText, Ui};
 use vernier_engine::bounded::read_bounded;
 use vernier_engine::import::csv::{self, Arms, CsvSpec, PASTED_COLUMN};
-use vernier_engine::import::gbench::{self, GbenchSpec};
-use vernier_engine::import::pyperf::{self, PyperfSpec};
-use vernier_engine::import::{Format, MAX_IMPORT_BYTES, Prepared};
+use vernier_engine::import::{self, Format, ImportRecorded, MAX_IMPORT_BYTES, Prepared};
 use vernier_engine::stats::units::Figures;
 
 use super::layout::{self, Scrolling};
 use super::{Cx, Dialog, Happened, Keep};
-use crate::gui::io::{Done, Follow, Job};
-use crate::gui::{AppCommand, Applied, Section, VernierApp};
-use vernier_engine::notebook::{Notebook, RawFile};
+use crate::gui::io::{Done, Follow, Job, Unwritten};
+use crate::gui::{AppCommand, Section, VernierApp};
 
 /// Where the numbers come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,8 +59,8 @@ pub struct ImportPreview {
 
 /// Reads and summarises the numbers (on the file thread): nothing is
 /// written, so a preview can be asked for as often as the form changes. A
-/// file is read as the tool that wrote it: a CSV of trials, Google
-/// Benchmark's JSON or pyperf's.
+/// file is read as the tool that wrote it, by the importer its first bytes
+/// match (a CSV of trials, Google Benchmark's JSON, pyperf's, hyperfine's).
 pub fn preview(request: ImportRequest) -> ImportPreview {
     let (path, bytes) = match &request.source {
         ImportSource::File(path) => match read_bounded(path, MAX_IMPORT_BYTES, "a file of measurements") {
@@ -76,42 +73,28 @@ pub fn preview(request: ImportRequest) -> ImportPreview {
         }
     };
     let format = Format::detect(&bytes);
-    let spec = &request.spec;
-    let result = match format {
-        Format::Csv => {
-            let columns = match csv::header(&path, &bytes) {
-                Ok(columns) => columns,
-                Err(e) => return failed(request, e.to_string()),
-            };
-            let used = guessed(spec, &columns);
-            let result = csv::prepare_bytes(&path, &bytes, &used)
-                .map(|p| Arc::new(p.with_boundary(request.boundary.clone())))
-                .map_err(|e| e.to_string());
-            return ImportPreview { asked: request, format, columns, used, result };
+    // A CSV's columns are the student's to name: guessed from its header.
+    let (columns, used) = if format.takes_columns() {
+        match csv::header(&path, &bytes) {
+            Ok(columns) => {
+                let used = guessed(&request.spec, &columns);
+                (columns, used)
+            }
+            Err(e) => return failed(request, e.to_string()),
         }
-        Format::GoogleBenchmark => {
-            let gbench = GbenchSpec {
-                benchmarks: Vec::new(),
-                warmup_stated: spec.warmup_stated,
-                command: spec.command.clone(),
-                build: spec.build.clone(),
-            };
-            gbench::prepare_bytes(&path, &bytes, &gbench).map_err(|e| e.to_string())
-        }
-        Format::Pyperf => {
-            let pyperf =
-                PyperfSpec { benchmarks: Vec::new(), command: spec.command.clone(), build: spec.build.clone() };
-            pyperf::prepare_bytes(&path, &bytes, &pyperf).map_err(|e| e.to_string())
-        }
+    } else {
+        (Vec::new(), request.spec.clone())
     };
-    let used = request.spec.clone();
-    let result = result.map(|p| Arc::new(p.with_boundary(request.boundary.clone())));
-    ImportPreview { asked: request, format, columns: Vec::new(), used, result }
+    let result = format
+        .prepare(&path, &bytes, &used)
+        .map(|p| Arc::new(p.with_boundary(request.boundary.clone())))
+        .map_err(|e| e.to_string());
+    ImportPreview { asked: request, format, columns, used, result }
 }
 
 fn failed(asked: ImportRequest, message: String) -> ImportPreview {
     let used = asked.spec.clone();
-    ImportPreview { asked, format: Format::Csv, columns: Vec::new(), used, result: Err(message) }
+    ImportPreview { asked, format: Format::default(), columns: Vec::new(), used, result: Err(message) }
 }
 
 /// The spec with an unnamed arm column guessed from the header: the
@@ -191,32 +174,33 @@ impl Job for ImportRequest {
     }
 }
 
-/// Writes a previewed import's file unchanged into `raw/` — its rows are
-/// recorded once it is on disk.
-pub struct WriteImportRaw {
+/// Records a previewed import on the file thread, through the engine's one
+/// way of recording an import ([`import::record`]), which the command line
+/// calls too: the raw copy and the rows, in one change under the lock.
+pub struct RecordImport {
     /// The notebook's folder.
     pub dir: std::path::PathBuf,
     /// The rows as previewed.
     pub prepared: Arc<Prepared>,
-    /// The number its first row will have.
-    pub next_run: usize,
 }
 
-impl Job for WriteImportRaw {
-    fn run(self: Box<Self>, _: &mut Follow) -> Done {
-        let WriteImportRaw { dir, prepared, next_run } = *self;
-        let prepared =
-            Arc::new(Prepared::clone(&prepared).read_here(&vernier_engine::platform::machine::Machine::read()));
-        let raw = prepared.write_raw(&dir, next_run).map_err(|e| e.to_string());
-        Box::new(move |app: &mut VernierApp| match raw {
-            Ok(raw_file) => app.record_import(&prepared, raw_file),
-            Err(e) => {
-                if let Some(form) = app.dialogs.get_mut::<ImportForm>() {
-                    form.busy = false;
+impl Job for RecordImport {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
+        let RecordImport { dir, prepared } = *self;
+        let prepared = Prepared::clone(&prepared).read_here(&vernier_engine::platform::machine::Machine::read());
+        let recorded = import::record(&dir, &prepared)
+            .map(|done| {
+                follow.saved(&dir, done.stamp.clone(), &done.notebook);
+                let unwritten = vernier_engine::documents::unwritten(&done.notebook);
+                Box::new((done, unwritten))
+            })
+            .map_err(|e| match e {
+                vernier_engine::notebook::store::ChangeError::Refused(e) => {
+                    format!("nothing was recorded: the raw copy could not be written: {e}")
                 }
-                app.say(format!("nothing was recorded: the raw copy could not be written: {e}"), true)
-            }
-        })
+                e => e.to_string(),
+            });
+        Box::new(move |app: &mut VernierApp| app.import_recorded(&prepared, recorded))
     }
 }
 
@@ -244,35 +228,34 @@ impl VernierApp {
         }
     }
 
-    /// Records the import exactly as it was previewed: its raw copy first.
+    /// Records the import exactly as it was previewed, on the file thread.
     pub(in crate::gui) fn write_import(&mut self, prepared: Arc<Prepared>) {
-        let next_run = self.doc.notebook.runs().len() + 1;
-        self.send_job(WriteImportRaw { dir: self.doc.dir.clone(), prepared, next_run });
+        self.send_job(RecordImport { dir: self.doc.dir.clone(), prepared });
     }
 
-    /// Records an import whose raw copy is written: the same change to the
-    /// window's copy and, under the lock, to the file; the dialog closes
-    /// and the new rows are selected.
-    fn record_import(&mut self, prepared: &Arc<Prepared>, raw_file: RawFile) {
-        let at = chrono::Utc::now();
-        let applied = self.record(|nb: &mut Notebook| {
-            let recorded = prepared.add_rows(nb, raw_file, at);
-            let runs: Vec<String> = recorded.runs.iter().map(u32::to_string).collect();
-            let pair = recorded.pair.map(|c| format!(" as comparison C{c}")).unwrap_or_default();
-            Ok(Applied {
-                message: format!("recorded run {} from {}{pair}", runs.join(" and "), prepared.name),
-                runs: recorded.runs,
-                failed: false,
-            })
-        });
-        let Some(applied) = applied else {
-            if let Some(form) = self.dialogs.get_mut::<ImportForm>() {
-                form.busy = false;
+    /// An import as the engine recorded it: the window shows the notebook
+    /// as saved (its own changes still on their way on top), says what was
+    /// recorded, closes the dialog and selects the new rows.
+    fn import_recorded(&mut self, prepared: &Prepared, recorded: Result<Box<(ImportRecorded, Unwritten)>, String>) {
+        let (done, unwritten) = match recorded {
+            Ok(recorded) => *recorded,
+            Err(e) => {
+                if let Some(form) = self.dialogs.get_mut::<ImportForm>() {
+                    form.busy = false;
+                }
+                return self.say(e, true);
             }
-            return;
         };
+        let rows = &done.rows;
+        let runs: Vec<String> = rows.runs.iter().map(u32::to_string).collect();
+        let pair = rows.pair.map(|c| format!(" as comparison C{c}")).unwrap_or_default();
+        let message = format!("recorded run {} from {}{pair}", runs.join(" and "), prepared.name);
+        let last = rows.runs.last().copied();
+        let notebook = crate::gui::jobs::with_unsaved(done.notebook, self.doc.unsaved.iter().map(|u| &u.change));
+        self.doc.adopt(notebook, unwritten);
+        self.say(message, false);
         self.dialogs.close::<ImportForm>();
-        if let Some(&last) = applied.runs.last() {
+        if let Some(last) = last {
             self.select_run(last);
         }
         self.views.section = Section::Runs;
@@ -448,8 +431,8 @@ impl ImportForm {
         let body = egui::ScrollArea::vertical();
         let (footer, ()) = Scrolling::body(ui, max_height, body, |ui| {
             self.source_ui(ui, &mut action);
-            let format = self.preview.as_ref().map_or(Format::Csv, |p| p.format);
-            if format == Format::Csv {
+            let format = self.preview.as_ref().map_or_else(Format::default, |p| p.format);
+            if format.takes_columns() {
                 self.columns_ui(ui);
                 self.description_ui(ui);
             } else {

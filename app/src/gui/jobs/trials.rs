@@ -3,15 +3,16 @@
 
 use std::path::PathBuf;
 
-use vernier_engine::harness::raw::{RawTrials, TrialsError};
+use vernier_engine::row_trials::{self, RowTrials, RowTrialsError};
 
 use super::super::VernierApp;
 use super::super::io::{Done, Follow, Job};
 use super::super::plots::{self, NoTrials};
 
 /// Reads a run's raw file, a path inside `dir` (resolving it looks at
-/// the disk: symbolic links); an imported row's file in its instrument's
-/// own format is read back against the row.
+/// the disk: symbolic links), through the engine's one read-back of a
+/// row's trials; an imported row's file in its instrument's own format is
+/// read back against the row.
 pub struct ReadTrials {
     /// The row as the window has it (its raw file, its unit, its median).
     pub row: Box<vernier_engine::notebook::Run>,
@@ -23,14 +24,13 @@ impl Job for ReadTrials {
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
         let ReadTrials { row, dir } = *self;
         let run = row.number;
-        let result = match row.measurement.raw_file.as_ref().map(|raw| RawTrials::read(&dir, &raw.path)) {
-            Some(Ok(raw)) => Ok(plots::RunTrials::new(&row, &raw.trials, raw.figures.as_deref())),
+        let result = match row.measurement.raw_file.as_ref().map(|_| row_trials::read(&dir, &row)) {
+            Some(Ok(RowTrials::Recorded(raw))) => Ok(plots::RunTrials::new(&row, &raw.trials, raw.figures.as_deref())),
             // An import keeps its file in the instrument's own format: its
             // values are read back from it.
-            Some(Err(TrialsError::Foreign(_))) => vernier_engine::import::read_back(&dir, &row)
-                .map(|values| plots::RunTrials::of_values(&row, values))
-                .map_err(|why| NoTrials::Absent(format!("no trial plot: {why}"))),
-            Some(Err(e)) => Err(NoTrials::Failed(e.to_string())),
+            Some(Ok(RowTrials::Imported(values))) => Ok(plots::RunTrials::of_values(&row, values)),
+            Some(Err(RowTrialsError::Imported(why))) => Err(NoTrials::Absent(format!("no trial plot: {why}"))),
+            Some(Err(RowTrialsError::Raw(e))) => Err(NoTrials::Failed(e.to_string())),
             None => Err(NoTrials::Absent("no trial plot: the row keeps no raw file".into())),
         };
         Box::new(move |app: &mut VernierApp| {

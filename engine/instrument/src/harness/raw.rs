@@ -262,7 +262,12 @@ impl Reserved {
             source: std::io::Error::other("this raw file was already written"),
         })?;
         match file.write(text.as_bytes()) {
-            Ok(()) => Ok(RawFile { path: self.path.clone(), sha256: sha256_hex(text.as_bytes()), arm: "A".into() }),
+            Ok(()) => Ok(RawFile {
+                path: self.path.clone(),
+                sha256: sha256_hex(text.as_bytes()),
+                arm: "A".into(),
+                imported: None,
+            }),
             Err(e) => {
                 let _ = std::fs::remove_file(file.path());
                 Err(e.into())
@@ -389,10 +394,16 @@ pub enum RawLineError {
 }
 
 impl RawTrials {
-    /// Reads the raw file `path` of the notebook in folder `dir`.
-    pub fn read(dir: &Path, path: &NotebookPath) -> Result<Self, TrialsError> {
-        let bytes = read(&path.resolve(dir)?)?;
-        let text = String::from_utf8_lossy(&bytes);
+    /// The bytes of the raw file `path` of the notebook in folder `dir`:
+    /// confined to the folder, and read bounded.
+    pub fn read_bytes(dir: &Path, path: &NotebookPath) -> Result<Vec<u8>, TrialsError> {
+        Ok(read(&path.resolve(dir)?)?)
+    }
+
+    /// The trials of `bytes`, the raw file `path`; a file not in Vernier's
+    /// raw format (an import's, kept unchanged) is [`TrialsError::Foreign`].
+    pub fn parse(path: &NotebookPath, bytes: &[u8]) -> Result<Self, TrialsError> {
+        let text = String::from_utf8_lossy(bytes);
         if !is_raw(&text) {
             return Err(TrialsError::Foreign(path.clone()));
         }
@@ -715,7 +726,7 @@ mod tests {
                 unit: "ms".into(),
                 ns_per_unit: 1e6,
                 conditions: Vec::new(),
-                raw_file: Some(RawFile { path: path.clone(), sha256: String::new(), arm: "B".into() }),
+                raw_file: Some(RawFile { path: path.clone(), sha256: String::new(), arm: "B".into(), imported: None }),
                 tag: Tag::Measured,
                 synthetic: false,
                 extends: None,
@@ -726,19 +737,20 @@ mod tests {
             }),
             stated: None,
         };
-        let read = RawTrials::read(&dir, &path).expect("reads");
+        let read_raw = |path: &NotebookPath| RawTrials::parse(path, &RawTrials::read_bytes(&dir, path)?);
+        let read = read_raw(&path).expect("reads");
         assert_eq!(read.arm(&run), ArmValues { warmup: vec![8.0], timed: vec![0.5, 0.6] });
 
         std::fs::write(dir.join("raw/import.csv"), "t_ms\n1\n").expect("write");
-        let foreign = RawTrials::read(&dir, &NotebookPath::new("raw/import.csv").expect("path"));
+        let foreign = read_raw(&NotebookPath::new("raw/import.csv").expect("path"));
         assert!(matches!(foreign, Err(TrialsError::Foreign(_))), "{foreign:?}");
-        let missing = RawTrials::read(&dir, &NotebookPath::new("raw/gone.csv").expect("path"));
+        let missing = read_raw(&NotebookPath::new("raw/gone.csv").expect("path"));
         assert!(matches!(&missing, Err(TrialsError::Read(e)) if e.is_not_found()), "{missing:?}");
         #[cfg(unix)]
         {
             std::fs::write(tmp.path().join("outside.csv"), render(&[], &trials)).expect("write");
             std::os::unix::fs::symlink(tmp.path().join("outside.csv"), dir.join("raw/link.csv")).expect("link");
-            let out = RawTrials::read(&dir, &NotebookPath::new("raw/link.csv").expect("path"));
+            let out = read_raw(&NotebookPath::new("raw/link.csv").expect("path"));
             assert!(matches!(out, Err(TrialsError::Refused(_))), "{out:?}");
         }
     }

@@ -48,44 +48,68 @@ impl Thresholds {
     /// The thresholds `data` states in its [`ANALYSIS_FACT`] line: `None`
     /// for a file without one (not Vernier's, or older), and why not for a
     /// line that does not read (the file may be someone else's).
-    pub fn stated_in(data: &SoakData) -> Result<Option<Self>, String> {
+    pub fn stated_in(data: &SoakData) -> Result<Option<Self>, AnalysisLineError> {
         let Some((_, value)) = data.facts().find(|(k, _)| k.trim() == ANALYSIS_FACT) else { return Ok(None) };
         let mut th = Self::default();
         let mut seen = [false; 5];
         for part in value.split(',') {
+            let part = part.trim();
             let words: Vec<&str> = part.split_whitespace().collect();
             let (name, number, unit) = match words.as_slice() {
                 [name, number] => (*name, *number, None),
                 [name, number, unit] => (*name, *number, Some(*unit)),
-                _ => return Err(format!("“{}” is not a name and a number", part.trim())),
+                _ => return Err(AnalysisLineError::NotAsWritten(part.to_owned())),
             };
-            let float = || number.parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0);
-            let bad = || format!("“{number}” is not a positive number for {name}");
             let (k, seconds) = match name {
                 "opening" => (0, true),
                 "tail" => (1, true),
                 "threshold" => (2, false),
                 "hold" => (3, false),
                 "band" => (4, false),
-                other => return Err(format!("“{other}” is not one of opening, tail, threshold, hold, band")),
+                other => return Err(AnalysisLineError::UnknownName(other.to_owned())),
             };
             if seconds != (unit == Some("s")) || seen[k] {
-                return Err(format!("“{}” is not as Vernier writes it", part.trim()));
+                return Err(AnalysisLineError::NotAsWritten(part.to_owned()));
             }
             seen[k] = true;
+            let bad = || AnalysisLineError::NotPositive { name: name.to_owned(), value: number.to_owned() };
+            let float = || number.parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0).ok_or_else(bad);
             match k {
-                0 => th.opening_s = float().ok_or_else(bad)?,
-                1 => th.tail_s = float().ok_or_else(bad)?,
-                2 => th.threshold = float().ok_or_else(bad)?,
+                0 => th.opening_s = float()?,
+                1 => th.tail_s = float()?,
+                2 => th.threshold = float()?,
                 3 => th.hold = number.parse().ok().filter(|h| *h > 0).ok_or_else(bad)?,
-                _ => th.band = float().ok_or_else(bad)?,
+                _ => th.band = float()?,
             }
         }
         if seen.contains(&false) {
-            return Err("it does not name all of opening, tail, threshold, hold and band".to_owned());
+            return Err(AnalysisLineError::Incomplete);
         }
         Ok(Some(th))
     }
+}
+
+/// Why a soak file's `# analysis:` line does not read (the file may be
+/// someone else's); each says what was found, shown inert by the faces.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AnalysisLineError {
+    /// A part that is not `name number` or `name number s` as Vernier writes it, or a name given twice.
+    #[error("“{0}” is not as Vernier writes it")]
+    NotAsWritten(String),
+    /// A name that is not one of the five.
+    #[error("“{0}” is not one of opening, tail, threshold, hold, band")]
+    UnknownName(String),
+    /// A value that is not a positive number.
+    #[error("“{value}” is not a positive number for {name}")]
+    NotPositive {
+        /// The name.
+        name: String,
+        /// What was written.
+        value: String,
+    },
+    /// Not all five named.
+    #[error("it does not name all of opening, tail, threshold, hold and band")]
+    Incomplete,
 }
 
 impl Thresholds {

@@ -92,6 +92,7 @@ pub fn add_row(notebook: &mut Notebook, dir: &Path, finished: &Finished, at: Dat
                         path,
                         sha256: finished.sha256.clone(),
                         arm: "A".into(),
+                        imported: None,
                     }),
                     tag: Tag::Measured,
                     synthetic: false,

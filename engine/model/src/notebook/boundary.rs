@@ -169,6 +169,7 @@ mod tests {
                 path: NotebookPath::new("raw/run-1.csv").expect("path"),
                 sha256: String::new(),
                 arm: "A".into(),
+                imported: None,
             }),
             tag: Tag::Measured,
             synthetic: false,

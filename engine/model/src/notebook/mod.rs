@@ -64,8 +64,8 @@ pub use recipe::{
     kept_name, rebuild_sentence, short_sha256,
 };
 pub use run::{
-    Discard, MAX_OPENING_SHARE, MAX_TAIL_SHARE, Measurement, ProtocolError, RawFile, RowRef, Run, Soak, SoakNumbers,
-    SoakProtocol, WarmupPolicy,
+    Discard, ImportFormat, MAX_OPENING_SHARE, MAX_TAIL_SHARE, Measurement, ProtocolError, RawFile, RowRef, Run, Soak,
+    SoakNumbers, SoakProtocol, WarmupPolicy,
 };
 pub use score::{Score, Scored, Word, score_median, score_ratio, score_soak, short_row};
 pub use shared_conditions::{RowParts, SharedConditions};

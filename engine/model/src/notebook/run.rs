@@ -70,6 +70,33 @@ pub struct RawFile {
     pub sha256: String,
     /// Which arm's rows are this run's (`A`, or `B` in a comparison).
     pub arm: String,
+    /// The importer that wrote this file, when the row was imported: what
+    /// its trials are read back as (SPEC E14), never guessed from the
+    /// file's name. `None` for Vernier's own trials, and for imports
+    /// recorded before rows kept it (their file is told by its contents).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<ImportFormat>,
+}
+
+/// An importer's id in the engine's table (`csv`, `gbench`, `pyperf`,
+/// `hyperfine`), as an imported row keeps it. Text, not an enum here, so
+/// that a format is added in the engine alone; a notebook may hold an id
+/// this build does not know (a newer Vernier's, or a hand edit), which
+/// reading back then says instead of guessing.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ImportFormat(String);
+
+impl ImportFormat {
+    /// The format of importer `id`.
+    pub fn new(id: &str) -> Self {
+        Self(id.to_owned())
+    }
+
+    /// The id as stored; someone else's text when the notebook is.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
 }
 
 /// What a measurement produced: everything in a Runs row except its number

@@ -42,8 +42,9 @@ pub const EXPORTS_DIR: &str = "exports";
 /// instead of failing on a field it does not know; version 6 the journal
 /// beside the file (N1), so a build before it refuses a notebook whose
 /// latest changes are in the journal instead of showing it without them;
-/// version 7 a lock taken when a soak starts (T1), so a build before it
-/// says the file is newer instead of failing on a lock it does not know.
+/// version 7 a lock taken when a soak starts (T1) and the importer an
+/// imported row's raw file was written by (E14), so a build before it says
+/// the file is newer instead of failing on what it does not know.
 /// Older files are read and saved as version 7, their rows as recorded.
 pub const SCHEMA_VERSION: u32 = 7;
 /// A larger `notebook.ron` is refused as its bytes arrive: 10 000 runs take
