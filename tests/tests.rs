@@ -47,6 +47,8 @@ mod snapshots;
 mod stats_reference;
 /// E16, U4, D5: a sweep as one group, one view, charted and linked.
 mod sweeps;
+/// Issue 46: one meaning per name, no public type defined twice.
+mod type_names;
 /// Issue 46 item 5: no engine function others call returns `Result<_, String>`.
 mod typed_errors;
 /// N12, D3, D4: the workbook's protection, and its edits seen in every layout.

@@ -14,7 +14,7 @@ const ENGINE_SOURCES: [&str; 3] = ["engine/src", "engine/model/src", "engine/ins
 /// `text` with its comments and string and character literals blanked to
 /// spaces, one for one and newlines kept, so that a signature quoted in a
 /// doc comment or a message is not taken for one and lines still count.
-fn code_only(text: &str) -> String {
+pub(crate) fn code_only(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
     let at = |i: usize| chars.get(i).copied();
@@ -121,7 +121,7 @@ fn raw_string_start(chars: &[char], i: usize) -> Option<(usize, usize)> {
 
 /// `code` with the bodies of its `#[cfg(test)]` modules blanked: a test's
 /// helper may return what it likes.
-fn without_test_modules(code: &str) -> String {
+pub(crate) fn without_test_modules(code: &str) -> String {
     let mut out: Vec<char> = code.chars().collect();
     let text: String = out.iter().collect();
     for marker in ["#[cfg(test)]", "#[cfg(all(test"] {

@@ -464,10 +464,10 @@ struct Shown {
     /// The last audit's findings.
     audit: Option<vernier_engine::audit::Report>,
     /// Edits typed into a workbook of the open notebook, on offer (N12).
-    spreadsheet: Option<workbook::Offer>,
+    spreadsheet: Option<workbook::EditsOffer>,
     /// Recovery files of the open notebook, from an earlier session, on
     /// offer: each with its changes in words (or why it cannot be read).
-    recovery: Option<recovery::Offer>,
+    recovery: Option<recovery::RecoveryOffer>,
 }
 
 /// The app.

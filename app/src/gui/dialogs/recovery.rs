@@ -34,7 +34,7 @@ pub struct Found {
 
 /// The recovery files on offer above the section.
 #[derive(Debug, Clone)]
-pub struct Offer {
+pub struct RecoveryOffer {
     pub(in crate::gui) found: Vec<Found>,
     /// Their changes are listed.
     shown: bool,
@@ -331,7 +331,7 @@ impl VernierApp {
         if dir != self.doc.dir {
             return;
         }
-        self.shown.recovery = (!found.is_empty()).then_some(Offer { found, shown: false, busy: false });
+        self.shown.recovery = (!found.is_empty()).then_some(RecoveryOffer { found, shown: false, busy: false });
     }
 
     /// What applying a recovery file did: said (a success only once on

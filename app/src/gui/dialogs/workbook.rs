@@ -25,14 +25,14 @@ pub fn default_path(dir: &Path) -> PathBuf {
 /// Edits of a workbook of the open notebook, weighed: something to take in,
 /// or refused edits not yet reported.
 #[derive(Clone)]
-pub struct Offer {
+pub struct EditsOffer {
     /// The workbook.
     pub path: PathBuf,
     /// What taking it in would do, against the notebook as it is on disk.
     pub plan: Plan,
 }
 
-impl Offer {
+impl EditsOffer {
     /// The bar's button: how many edits can be taken in.
     pub fn button(&self) -> String {
         match self.plan.taken_count() {
@@ -64,7 +64,7 @@ fn edits(n: usize) -> String {
 /// export record shows were reported when the workbook was taken in.
 /// Someone else's workbook (R1) is said as an error: it is never merged.
 /// Runs on the file thread.
-pub fn look(dir: &Path, path: &Path) -> Result<Option<Offer>, String> {
+pub fn look(dir: &Path, path: &Path) -> Result<Option<EditsOffer>, String> {
     if !path.exists() {
         return Ok(None);
     }
@@ -87,7 +87,7 @@ pub fn look(dir: &Path, path: &Path) -> Result<Option<Offer>, String> {
         .and_then(|folder| ExportRecord::read(dir, folder))
         .is_some_and(|r| r.files.get(&file).is_some_and(|sha| *sha == vernier_engine::digest::sha256_hex(&bytes)));
     let offered = plan.taken_count() > 0 || (!plan.refused.is_empty() && !reported);
-    Ok(offered.then(|| Offer { path: path.to_path_buf(), plan }))
+    Ok(offered.then(|| EditsOffer { path: path.to_path_buf(), plan }))
 }
 
 /// The notebook folder a workbook belongs to, when it sits in that folder's
@@ -133,7 +133,7 @@ pub fn taken_message(merged: &Merged) -> (String, bool) {
 /// The take-in dialog's state.
 pub struct TakeIn {
     /// The offer it was opened on.
-    pub offer: Offer,
+    pub offer: EditsOffer,
     /// Waiting for the file thread.
     pub busy: bool,
     /// What the take-in did, or why it failed.
@@ -397,7 +397,7 @@ impl VernierApp {
     /// What the file thread found in a workbook of the open notebook (N12):
     /// an offer replaces the one shown; "nothing" clears an offer of the
     /// same workbook only, so the followed file does not hide another.
-    fn on_workbook_edits(&mut self, dir: &Path, path: &Path, offer: Result<Option<Box<Offer>>, String>) {
+    fn on_workbook_edits(&mut self, dir: &Path, path: &Path, offer: Result<Option<Box<EditsOffer>>, String>) {
         if dir != self.doc.dir {
             return;
         }
