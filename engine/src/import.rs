@@ -223,8 +223,8 @@ impl Prepared {
 
     /// Writes the raw copy and records the rows, their pair and a note for
     /// every failed check and left-out part, in the caller's change under
-    /// the lock ([`record`], and a merge's): [`Self::write_raw`], then
-    /// [`Self::add_rows`].
+    /// the lock ([`record`], and a merge's): `write_raw`, then
+    /// `add_rows`.
     pub fn record(&self, dir: &Path, notebook: &mut Notebook, at: DateTime<Utc>) -> Result<ImportedRows, RawError> {
         let raw_file = self.write_raw(dir, notebook.runs().len() + 1)?;
         Ok(self.add_rows(notebook, raw_file, at))
@@ -294,7 +294,7 @@ impl Prepared {
 
 /// One tool's files: how they are told apart, checked, kept and read
 /// back. Every face, and the read-back of every imported row, goes through
-/// [`IMPORTERS`], so a format is its file in `import/` plus its line there.
+/// `IMPORTERS`, so a format is its file in `import/` plus its line there.
 pub trait Importer: Sync {
     /// Its id, kept by every row it records ([`RawFile::imported`]): never
     /// changed once a notebook holds it.

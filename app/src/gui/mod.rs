@@ -232,7 +232,7 @@ pub enum AppCommand {
     /// What the user answered when closing with changes not on disk (N10).
     Closing(CloseAnswer),
     /// Change the notebook: applied to the window's copy, then saved
-    /// (see [`edit`](VernierApp::edit)). The view that asks builds the
+    /// (see `VernierApp::edit`). The view that asks builds the
     /// change, its time stamp included, so a new kind of change is one
     /// `Edit` variant and no window code.
     Edit(Edit),

@@ -1,4 +1,4 @@
-//! [`closed_enum!`](crate::closed_enum): an enum and the list of every one
+//! [`closed_enum!`](macro@crate::closed_enum): an enum and the list of every one
 //! of its variants written from the same lines, so a variant added to the
 //! enum is in `ALL` too. Used where code walks every case — the six
 //! documents, the audit's checks — and a hand-kept list could miss one.
