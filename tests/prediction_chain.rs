@@ -168,7 +168,7 @@ fn every_byte_flip_of_a_prediction_is_detected() {
 // is reported.
 #[test]
 fn soak_protocol_is_sealed_with_the_prediction() {
-    use vernier_engine::notebook::{SoakNumbers, SoakProtocol};
+    use vernier_engine::notebook::SoakProtocol;
     let (_tmp, dir, mut nb) = saved_notebook();
     let protocol = SoakProtocol { duration_s: 900.0, ..SoakProtocol::default() };
     let n = nb
@@ -190,7 +190,7 @@ fn soak_protocol_is_sealed_with_the_prediction() {
     let tampered = store::load(&dir).expect("loads");
     assert_eq!(messages(&tampered), [format!("prediction P{n} was edited outside Vernier (it was not locked yet)")]);
 
-    let numbers = SoakNumbers {
+    let numbers = vernier_engine::notebook::SoakNumbers {
         peak: 2.4,
         t_onset: Some(180.0),
         t_stable: Some(300.0),
@@ -212,7 +212,7 @@ fn soak_protocol_is_sealed_with_the_prediction() {
 // ran under.
 #[test]
 fn a_bench_run_never_blocks_a_soak_and_an_amendment_can_change_its_protocol() {
-    use vernier_engine::notebook::{SoakNumbers, SoakProtocol};
+    use vernier_engine::notebook::SoakProtocol;
     let (_tmp, dir, mut nb) = saved_notebook();
     let first = SoakProtocol { duration_s: 900.0, ..SoakProtocol::default() };
     let p = nb
@@ -232,16 +232,7 @@ fn a_bench_run_never_blocks_a_soak_and_an_amendment_can_change_its_protocol() {
     let reloaded = store::load(&dir).expect("load");
     assert!(messages(&reloaded).is_empty(), "the amendment is sealed into the chain");
 
-    let numbers = SoakNumbers {
-        peak: 2.4,
-        t_onset: None,
-        t_stable: None,
-        sustained: 2.4,
-        ratio: 1.0,
-        tail_iqr: 0.05,
-        unit: "chunks/s".into(),
-    };
-    nb.record_soak(soak_row(longer, numbers, 80), at(80));
+    nb.record_soak(soak_row(longer, level_soak(), 80), at(80));
     assert_eq!(nb.next_soak_protocol(), None, "the soak followed it");
     assert_eq!(nb.soaks()[0].protocol, longer, "a soak keeps the protocol it ran under");
 }
@@ -254,7 +245,7 @@ fn a_bench_run_never_blocks_a_soak_and_an_amendment_can_change_its_protocol() {
 // is recorded; a new soak prediction stays possible.
 #[test]
 fn a_soak_prediction_is_fixed_from_the_soak_s_start() {
-    use vernier_engine::notebook::{SoakNumbers, SoakProtocol};
+    use vernier_engine::notebook::SoakProtocol;
     let (_tmp, dir, mut nb) = saved_notebook();
     let protocol = SoakProtocol { duration_s: 900.0, ..SoakProtocol::default() };
     let text = || soak_text("soak", "S/P 0.75", "fanless", "onset none, S/P 0.75 ± 0.05");
@@ -273,22 +264,13 @@ fn a_soak_prediction_is_fixed_from_the_soak_s_start() {
     let refused = nb.amend_prediction(p, "S/P 0.7", "changed my mind", at(63)).expect_err("no amendment while it runs");
     assert!(refused.to_string().contains("started at") && refused.to_string().contains("new prediction"), "{refused}");
 
-    // A prediction a bench run had locked before the soak is fixed the same way.
-    let numbers = SoakNumbers {
-        peak: 2.4,
-        t_onset: None,
-        t_stable: None,
-        sustained: 2.4,
-        ratio: 1.0,
-        tail_iqr: 0.05,
-        unit: "chunks/s".into(),
-    };
-    nb.record_soak(soak_row(protocol, numbers.clone(), 70), at(70));
+    nb.record_soak(soak_row(protocol, level_soak(), 70), at(70));
     assert_eq!(nb.soak_started(p), None, "recorded: it runs no more");
     assert!(
         nb.amend_prediction(p, "S/P 0.7", "after the soak", at(71)).is_ok(),
         "amending a soak's prediction after it"
     );
+    // A prediction a bench run had locked before the soak is fixed the same way.
     let second = nb.add_soak_prediction(text(), protocol, at(80)).expect("a second soak prediction");
     nb.record_run(measurement("a bench run in between", &[1.0, 1.1, 1.2]), at(81));
     assert_eq!(nb.start_soak(second, at(82)), Ok(protocol));
@@ -297,4 +279,17 @@ fn a_soak_prediction_is_fixed_from_the_soak_s_start() {
         "locked by the run, fixed by the start"
     );
     assert!(nb.add_soak_prediction(text(), protocol, at(84)).is_ok(), "a new soak prediction is always possible");
+}
+
+/// A soak's numbers with no fall: P and S at 2.4 chunks/s.
+fn level_soak() -> vernier_engine::notebook::SoakNumbers {
+    vernier_engine::notebook::SoakNumbers {
+        peak: 2.4,
+        t_onset: None,
+        t_stable: None,
+        sustained: 2.4,
+        ratio: 1.0,
+        tail_iqr: 0.05,
+        unit: "chunks/s".into(),
+    }
 }
