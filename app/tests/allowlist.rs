@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-mod common;
+use crate::common;
 use common::{foreign_workbook, json, ok, text, vernier};
 
 /// `vernier ARGS` started in `dir`, with `path` prepended to `PATH` when given.

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{json, notebook, stderr, vernier};
 
 /// Processes whose command line is exactly `words`.

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Output;
 use std::time::Duration;
 
-mod common;
+use crate::common;
 use common::{compacting, ok, stderr, stdout, vernier_fed, vernier_fed_within};
 
 /// Every command here runs under the deadline: a hang fails the test.

@@ -5,7 +5,7 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::{compacting, json, notebook, ok, stderr, stdout, vernier_fed};
 
 fn vernier(args: &[&str]) -> Output {

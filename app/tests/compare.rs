@@ -11,7 +11,7 @@ use vernier_engine::notebook::{
 };
 use vernier_engine::stats::Summary;
 
-mod common;
+use crate::common;
 use common::{json, ok, text, vernier};
 
 /// 2026-11-30 09:00 UTC plus `hours`.

@@ -2,7 +2,7 @@
 //! usage — exit 2 with the allowed range — never a panic (issue 31,
 //! finding 7: `Duration::from_secs_f64` exited 101 on `1e300`).
 
-mod common;
+use crate::common;
 use common::{text, vernier};
 
 /// Runs `args`, which must be refused as bad usage naming `range`.

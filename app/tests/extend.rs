@@ -7,7 +7,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{json, notebook, stderr, stdout, vernier};
 
 fn runs(dir: &str) -> Vec<Value> {

@@ -13,7 +13,7 @@ use vernier_app::gui::{AppCommand, Section, VernierApp};
 use vernier_engine::documents::{self, blocks, edits::Visible, measurements};
 use vernier_engine::notebook::{Document, store};
 
-mod common;
+use crate::common;
 use common::{copy_tree, json, vernier};
 
 /// The lab fixture copied into `tmp`.

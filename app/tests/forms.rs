@@ -2,7 +2,7 @@
 //! forms of a row (SPEC D7), carrying the conditions the row recorded (N9,
 //! N11) — a measured comparison, an imported row, a row with no snapshot.
 
-mod common;
+use crate::common;
 
 use common::{json, notebook, ok, stdout, vernier};
 

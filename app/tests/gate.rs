@@ -11,7 +11,7 @@ use vernier_engine::documents::edits::{Value, Written};
 use vernier_engine::documents::measurements::{self, EMBED_SHEET, LAYOUT_VERSION};
 use vernier_engine::notebook::store;
 
-mod common;
+use crate::common;
 use common::{json, ok, stdout, text, vernier};
 
 /// A workbook at `path` whose visible sheets (and the cells it says were

@@ -1,7 +1,7 @@
 //! `vernier import csv` as a student runs it on their own driver's output
 //! (SPEC E14, C; issue 16 items 1 and 6).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

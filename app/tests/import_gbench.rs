@@ -2,7 +2,7 @@
 //! wrote (SPEC E14, C; issue 16 item 2). The fixtures and the program that
 //! made them are in `tests/fixtures/gbench/`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! item 3). The fixture and the script that made it are in
 //! `tests/fixtures/pyperf/`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

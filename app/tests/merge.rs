@@ -3,7 +3,7 @@
 //! real notebook, its export, that export re-saved by LibreOffice and the
 //! same export edited by openpyxl as a student would (`make.sh`, `edit.py`).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

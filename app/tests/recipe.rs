@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-mod common;
+use crate::common;
 use common::{copy_tree, json, ok, text};
 
 const PROGRAM: &str = "#include <cstdio>\n#include <cstdlib>\nint main(int argc, char** argv) {\n  long n = argc > \

@@ -15,7 +15,7 @@ use vernier_app::gui::{AppCommand, VernierApp};
 use vernier_engine::harness::{BenchSpec, Subject};
 use vernier_engine::notebook::{ConditionName, Notebook, Run, WarmupPolicy, store};
 
-mod common;
+use crate::common;
 use common::vernier;
 
 /// A new notebook in `tmp/name` with the same stated Environment as the other.

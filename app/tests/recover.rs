@@ -3,7 +3,7 @@
 //! through the binary, with hostile recovery files; and `show` and `audit`
 //! naming one still pending.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

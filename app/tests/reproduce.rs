@@ -6,7 +6,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-mod common;
+use crate::common;
 use common::{compacting, foreign_workbook, ok, text, vernier};
 
 /// Every file under `dir` with its SHA-256: proof that nothing was written.

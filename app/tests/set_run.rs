@@ -2,7 +2,7 @@
 //! audit's A1/A2 findings on it can be answered without discarding it
 //! (SPEC A1, A2, E14; issue 16 item 5).
 
-mod common;
+use crate::common;
 
 use common::{json, notebook, ok, stderr, stdout, vernier};
 

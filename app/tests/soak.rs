@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{stderr, vernier};
 
 /// Records a soak prediction in `dir` fixing the shortest protocol these

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::{json, notebook, ok, stdout, text, vernier};
 
 const WALK: &str = env!("CARGO_BIN_EXE_figure-walk");

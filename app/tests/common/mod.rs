@@ -1,6 +1,5 @@
 //! What the binary-level tests share: running the built `vernier` and
-//! reading what it printed. Each test binary uses a part of it.
-#![allow(dead_code)]
+//! reading what it printed.
 
 use std::path::Path;
 use std::process::{ChildStdin, Command, Output, Stdio};
