@@ -5,6 +5,7 @@
 //! them after the frame. Measurements run on the engine thread and files are
 //! read and written on the I/O thread, so no frame waits on either.
 
+mod answer;
 mod chrome;
 mod dialogs;
 mod events;
@@ -598,7 +599,7 @@ impl VernierApp {
         let spawned = std::thread::Builder::new().name("vernier-conditions".into()).spawn(move || {
             let split = views::conditions_once::split(&nb, &parts);
             drop(nb);
-            reply.done(Box::new(move |app: &mut VernierApp| app.views.runs.table.conditions.answered(revision, split)));
+            reply.answer(answer::Answer::ConditionsSplit { revision, split });
         });
         if let Err(e) = spawned {
             self.say(

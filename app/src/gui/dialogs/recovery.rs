@@ -15,7 +15,8 @@ use vernier_engine::notebook::pending::{self, Edit, Fate, Provenance};
 use vernier_engine::notebook::store;
 
 use super::{Cx, Dialog, Happened, Keep};
-use crate::gui::io::{self, Done, Follow, Job};
+use crate::gui::answer::Answer;
+use crate::gui::io::{self, Follow, Job};
 use crate::gui::keeper;
 use crate::gui::{AppCommand, VernierApp};
 
@@ -79,9 +80,9 @@ pub struct LookForRecovery {
 }
 
 impl Job for LookForRecovery {
-    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+    fn run(self: Box<Self>, _: &mut Follow) -> Answer {
         let found = look(&self.dir);
-        Box::new(move |app: &mut VernierApp| app.on_recovery_found(&self.dir, found))
+        Answer::RecoveryFound { dir: self.dir, found }
     }
 
     /// Taken on its own, whenever a notebook opens.
@@ -101,7 +102,7 @@ pub struct ApplyRecovery {
 }
 
 /// What applying a recovery file did, and the notebook it left on disk.
-struct Recovered {
+pub struct Recovered {
     /// Each change with its message or why it was refused; where the file is now.
     recovered: pending::Recovered,
     /// The notebook as saved, with its unwritten parts, when it changed.
@@ -109,7 +110,7 @@ struct Recovered {
 }
 
 impl Job for ApplyRecovery {
-    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Answer {
         let ApplyRecovery { dir, path } = *self;
         let result = pending::apply_file(&dir, &path).map_err(|e| e.to_string()).map(|recovered| {
             let notebook = follow.reload(&dir).map(|nb| {
@@ -118,7 +119,7 @@ impl Job for ApplyRecovery {
             });
             Recovered { recovered, notebook }
         });
-        Box::new(move |app: &mut VernierApp| app.on_recovered(&dir, result))
+        Answer::Recovered { dir, result }
     }
 }
 
@@ -327,7 +328,7 @@ impl VernierApp {
     }
 
     /// What the file thread found beside the notebook.
-    fn on_recovery_found(&mut self, dir: &Path, found: Vec<Found>) {
+    pub(in crate::gui) fn on_recovery_found(&mut self, dir: &Path, found: Vec<Found>) {
         if dir != self.doc.dir {
             return;
         }
@@ -337,7 +338,7 @@ impl VernierApp {
     /// What applying a recovery file did: said (a success only once on
     /// disk), the notebook shown as saved unless changes of the window's
     /// own are still in flight, and the offer looked at again.
-    fn on_recovered(&mut self, dir: &Path, result: Result<Recovered, String>) {
+    pub(in crate::gui) fn on_recovered(&mut self, dir: &Path, result: Result<Recovered, String>) {
         if dir != self.doc.dir {
             return;
         }

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use vernier_engine::record_run;
 
-use super::super::VernierApp;
-use super::super::io::{Done, Follow, Job};
+use super::super::answer::Answer;
+use super::super::io::{Follow, Job};
 
 /// Takes the raw-file name of the run numbered `start` (the window's count
 /// of starts, so an answer to a cancelled start is known).
@@ -19,9 +19,9 @@ pub struct Reserve {
 }
 
 impl Job for Reserve {
-    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+    fn run(self: Box<Self>, _: &mut Follow) -> Answer {
         let reservation = record_run::reserve(&self.dir).map_err(|e| e.to_string());
-        Box::new(move |app: &mut VernierApp| app.reserved(self.start, reservation))
+        Answer::Reserved { start: self.start, reservation }
     }
 }
 
@@ -30,9 +30,9 @@ impl Job for Reserve {
 pub struct Release<T: Send + 'static>(pub T);
 
 impl<T: Send + 'static> Job for Release<T> {
-    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+    fn run(self: Box<Self>, _: &mut Follow) -> Answer {
         drop(self.0);
-        Box::new(|_: &mut VernierApp| {})
+        Answer::Released
     }
 
     fn counted(&self) -> bool {

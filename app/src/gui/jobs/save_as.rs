@@ -7,7 +7,8 @@ use std::sync::Arc;
 use vernier_engine::notebook::{Notebook, store};
 
 use super::super::VernierApp;
-use super::super::io::{Done, Follow, Job};
+use super::super::answer::Answer;
+use super::super::io::{Follow, Job};
 
 /// Copies the notebook in `from` (as the window shows it) into `to`.
 pub struct SaveAs {
@@ -20,7 +21,7 @@ pub struct SaveAs {
 }
 
 impl Job for SaveAs {
-    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Answer {
         let SaveAs { from, to, notebook } = *self;
         let result = save_as(&from, &to, &notebook);
         if result.is_ok()
@@ -28,17 +29,24 @@ impl Job for SaveAs {
         {
             follow.start(to.clone(), stamp);
         }
-        Box::new(move |app: &mut VernierApp| match result {
+        Answer::SavedAs { to, result }
+    }
+}
+
+impl VernierApp {
+    /// The notebook saved into `to`: from now on the open one.
+    pub(in crate::gui) fn saved_as(&mut self, to: PathBuf, result: Result<(), String>) {
+        match result {
             Ok(()) => {
-                app.say(
+                self.say(
                     format!("saved as {}; this is now the open notebook", vernier_engine::display::path(&to)),
                     false,
                 );
-                app.settings.remember(&to);
-                app.doc.dir = to;
+                self.settings.remember(&to);
+                self.doc.dir = to;
             }
-            Err(e) => app.say(e, true),
-        })
+            Err(e) => self.say(e, true),
+        }
     }
 }
 
