@@ -4,7 +4,7 @@
 //! changes made elsewhere — and runs every other piece of disk work as a
 //! [`Job`]: a type of its own, defined beside what asks for it (a dialog's
 //! jobs in the dialog's file, the window's own in `jobs/`), answered by a
-//! [`Answer`] the window applies between frames. This module knows no dialog.
+//! [`Done`] the window applies between frames. This module knows no dialog.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -14,7 +14,7 @@ use std::thread::JoinHandle;
 use vernier_engine::documents;
 use vernier_engine::notebook::{Document, Notebook, store};
 
-use super::answer::Answer;
+use super::Done;
 
 /// Disk work for the file thread: one type per job, defined beside what
 /// asks for it, so a new dialog's work touches its own file only.
@@ -22,7 +22,7 @@ pub trait Job: Send + 'static {
     /// Does the work, on the file thread; `follow` is the notebook the
     /// thread follows (a job that saves or opens one tells it). Returns what
     /// it found or did, for the window to apply.
-    fn run(self: Box<Self>, follow: &mut Follow) -> Answer;
+    fn run(self: Box<Self>, follow: &mut Follow) -> Done;
 
     /// True when the status bar counts it as work the user waits for (a
     /// look the window takes on its own is not).
@@ -35,7 +35,7 @@ pub trait Job: Send + 'static {
 /// (the notebook's own workbook, say): registered when the thread starts.
 pub trait Lookout: Send + 'static {
     /// Looks, and says what the window should know, if anything.
-    fn look(&mut self, followed: &Followed) -> Option<Answer>;
+    fn look(&mut self, followed: &Followed) -> Option<Done>;
 }
 
 /// Work for the file thread.
@@ -62,7 +62,7 @@ pub enum Event {
     ChangedElsewhere { notebook: Box<Notebook>, unwritten: Unwritten },
     /// A job's answer (or a watch's, or a thread's of its own): `counted`
     /// when it answers a counted request.
-    Answered { answer: Box<Answer>, counted: bool },
+    Answered { done: Box<Done>, counted: bool },
 }
 
 impl Request {
@@ -174,14 +174,14 @@ impl Reply {
 
     /// Sends what a thread of its own found (not file work the status bar
     /// counts); false once the window is gone.
-    pub fn answer(&self, answer: Answer) -> bool {
-        self.event(Event::Answered { answer: Box::new(answer), counted: false })
+    pub fn answer(&self, done: Done) -> bool {
+        self.event(Event::Answered { done: Box::new(done), counted: false })
     }
 
     /// As [`Reply::answer`], without waiting for room in the queue: for a
     /// thread that could not even start.
-    pub fn try_answer(&self, answer: Answer) {
-        let _ = self.sender.try_send(Event::Answered { answer: Box::new(answer), counted: false });
+    pub fn try_answer(&self, done: Done) {
+        let _ = self.sender.try_send(Event::Answered { done: Box::new(done), counted: false });
         (self.waker)();
     }
 }
@@ -449,7 +449,7 @@ fn serve(
             }
             Request::Job(job) => {
                 let counted = job.counted();
-                Event::Answered { answer: Box::new(job.run(&mut follow)), counted }
+                Event::Answered { done: Box::new(job.run(&mut follow)), counted }
             }
         };
         if !out.event(event) || !look(&mut lookouts, &follow, out) {
@@ -492,7 +492,7 @@ fn save_changes(
 /// Lets every watch look at the notebook followed; false once the window is gone.
 fn look(lookouts: &mut [Box<dyn Lookout>], follow: &Follow, out: &Reply) -> bool {
     let Some(followed) = &follow.followed else { return true };
-    lookouts.iter_mut().filter_map(|w| w.look(followed)).all(|answer| out.answer(answer))
+    lookouts.iter_mut().filter_map(|w| w.look(followed)).all(|done| out.answer(done))
 }
 
 /// The open notebook as it is now, when another program changed it since

@@ -16,7 +16,7 @@ use vernier_engine::stats::units::Figures;
 
 use super::layout::{self, Scrolling};
 use super::{Cx, Dialog, Happened, Keep};
-use crate::gui::answer::Answer;
+use crate::gui::Done;
 use crate::gui::io::{Follow, Job, Unwritten};
 use crate::gui::{AppCommand, Section, VernierApp};
 
@@ -165,8 +165,8 @@ impl Dialog for ImportForm {
 
 impl Job for ImportRequest {
     /// Reads and summarises the numbers for the form, writing nothing.
-    fn run(self: Box<Self>, _: &mut Follow) -> Answer {
-        Answer::ImportPreview(preview(*self))
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+        Done::ImportPreview(preview(*self))
     }
 }
 
@@ -181,7 +181,7 @@ pub struct RecordImport {
 }
 
 impl Job for RecordImport {
-    fn run(self: Box<Self>, follow: &mut Follow) -> Answer {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
         let RecordImport { dir, prepared } = *self;
         let prepared = Prepared::clone(&prepared).read_here(&vernier_engine::platform::machine::Machine::read());
         let recorded = import::record(&dir, &prepared)
@@ -196,7 +196,7 @@ impl Job for RecordImport {
                 }
                 e => e.to_string(),
             });
-        Answer::ImportRecorded { prepared: Box::new(prepared), recorded }
+        Done::ImportRecorded { prepared: Box::new(prepared), recorded }
     }
 }
 

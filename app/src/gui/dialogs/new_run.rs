@@ -824,11 +824,11 @@ impl crate::gui::VernierApp {
         let spawned = std::thread::Builder::new().name("vernier-try-once".into()).spawn(move || {
             let result =
                 vernier_engine::harness::metric::try_once(&argv, &metric, timeout, cancel).map_err(|e| e.to_string());
-            reply.answer(crate::gui::answer::Answer::Tried { id, result });
+            reply.answer(crate::gui::Done::Tried { id, result });
         });
         if let Err(e) = spawned {
             let result = Err(format!("cannot start a thread to run it: {e}"));
-            failed.try_answer(crate::gui::answer::Answer::Tried { id, result });
+            failed.try_answer(crate::gui::Done::Tried { id, result });
         }
     }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use egui::{Key, RichText};
 
 use super::{Cx, Dialog, Happened, Keep};
-use crate::gui::answer::Answer;
+use crate::gui::Done;
 use crate::gui::io::Reply;
 use crate::gui::{AppCommand, VernierApp};
 
@@ -77,10 +77,10 @@ pub fn pick(reply: Reply, purpose: Pick, start: Option<PathBuf>) {
         // Closed with nothing too fast for a person to have cancelled it:
         // no dialog service ran.
         let no_service = path.is_none() && opened.elapsed() < std::time::Duration::from_millis(300);
-        reply.answer(Answer::Picked { purpose, path, no_service });
+        reply.answer(Done::Picked { purpose, path, no_service });
     });
     if spawned.is_err() {
-        failed.try_answer(Answer::Picked { purpose, path: None, no_service: true });
+        failed.try_answer(Done::Picked { purpose, path: None, no_service: true });
     }
 }
 

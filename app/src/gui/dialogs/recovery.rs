@@ -15,7 +15,7 @@ use vernier_engine::notebook::pending::{self, Edit, Fate, Provenance};
 use vernier_engine::notebook::store;
 
 use super::{Cx, Dialog, Happened, Keep};
-use crate::gui::answer::Answer;
+use crate::gui::Done;
 use crate::gui::io::{self, Follow, Job};
 use crate::gui::keeper;
 use crate::gui::{AppCommand, VernierApp};
@@ -80,9 +80,9 @@ pub struct LookForRecovery {
 }
 
 impl Job for LookForRecovery {
-    fn run(self: Box<Self>, _: &mut Follow) -> Answer {
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
         let found = look(&self.dir);
-        Answer::RecoveryFound { dir: self.dir, found }
+        Done::RecoveryFound { dir: self.dir, found }
     }
 
     /// Taken on its own, whenever a notebook opens.
@@ -102,7 +102,7 @@ pub struct ApplyRecovery {
 }
 
 /// What applying a recovery file did, and the notebook it left on disk.
-pub struct Recovered {
+pub struct RecoveryApplied {
     /// Each change with its message or why it was refused; where the file is now.
     recovered: pending::Recovered,
     /// The notebook as saved, with its unwritten parts, when it changed.
@@ -110,16 +110,16 @@ pub struct Recovered {
 }
 
 impl Job for ApplyRecovery {
-    fn run(self: Box<Self>, follow: &mut Follow) -> Answer {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
         let ApplyRecovery { dir, path } = *self;
         let result = pending::apply_file(&dir, &path).map_err(|e| e.to_string()).map(|recovered| {
             let notebook = follow.reload(&dir).map(|nb| {
                 let unwritten = vernier_engine::documents::unwritten(&nb);
                 (nb, unwritten)
             });
-            Recovered { recovered, notebook }
+            RecoveryApplied { recovered, notebook }
         });
-        Answer::Recovered { dir, result }
+        Done::Recovered { dir, result }
     }
 }
 
@@ -338,12 +338,12 @@ impl VernierApp {
     /// What applying a recovery file did: said (a success only once on
     /// disk), the notebook shown as saved unless changes of the window's
     /// own are still in flight, and the offer looked at again.
-    pub(in crate::gui) fn on_recovered(&mut self, dir: &Path, result: Result<Recovered, String>) {
+    pub(in crate::gui) fn on_recovered(&mut self, dir: &Path, result: Result<RecoveryApplied, String>) {
         if dir != self.doc.dir {
             return;
         }
         match result {
-            Ok(Recovered { recovered, notebook }) => {
+            Ok(RecoveryApplied { recovered, notebook }) => {
                 let (applied, refused) = (recovered.applied(), recovered.refused());
                 if applied == 0 && refused > 0 {
                     self.say(

@@ -24,7 +24,7 @@ use vernier_engine::reproduce::{
 use super::layout::{self, Scrolling, close_button};
 use super::pick::Pick;
 use super::{Cx, Dialog, Happened, Keep};
-use crate::gui::answer::Answer;
+use crate::gui::Done;
 use crate::gui::io::{Follow, Job};
 use crate::gui::{AppCommand, VernierApp};
 
@@ -104,8 +104,8 @@ pub struct ReadLog {
 }
 
 impl Job for ReadLog {
-    fn run(self: Box<Self>, _: &mut Follow) -> Answer {
-        Answer::TheirLog(read_log(&self.path, &self.mine))
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+        Done::TheirLog(read_log(&self.path, &self.mine))
     }
 }
 
@@ -170,10 +170,10 @@ pub struct WriteSources {
 }
 
 impl Job for WriteSources {
-    fn run(self: Box<Self>, _: &mut Follow) -> Answer {
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
         let WriteSources { rebuild, spec, row } = *self;
         let written = rebuild.write_sources().map_err(|e| e.to_string());
-        Answer::SourcesWritten { row, spec: Box::new(spec), written }
+        Done::SourcesWritten { row, spec: Box::new(spec), written }
     }
 }
 
@@ -216,7 +216,7 @@ pub struct NewNotebook {
 }
 
 impl Job for NewNotebook {
-    fn run(self: Box<Self>, follow: &mut Follow) -> Answer {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
         let NewNotebook { workbook, target } = *self;
         let made = (|| {
             let bytes = vernier_engine::bounded::read_bounded(
@@ -233,7 +233,7 @@ impl Job for NewNotebook {
             let unwritten = vernier_engine::documents::unwritten(&notebook);
             Ok::<_, String>(Box::new(FromWorkbook { merged, notebook, unwritten }))
         })();
-        Answer::NotebookFromWorkbook { target, made }
+        Done::NotebookFromWorkbook { target, made }
     }
 }
 

@@ -14,7 +14,7 @@ use vernier_engine::notebook::store;
 
 use super::layout::{self, Scrolling, close_button};
 use super::{Cx, Dialog, Happened, Keep};
-use crate::gui::answer::Answer;
+use crate::gui::Done;
 use crate::gui::io::{Follow, Followed, Job, Lookout};
 use crate::gui::{AppCommand, VernierApp, io};
 
@@ -305,7 +305,7 @@ struct Seen {
 }
 
 impl Lookout for FollowWorkbook {
-    fn look(&mut self, followed: &Followed) -> Option<Answer> {
+    fn look(&mut self, followed: &Followed) -> Option<Done> {
         let path = default_path(&followed.dir);
         let file = FileStamp::of(&path);
         let due = self.seen.as_ref().is_none_or(|seen| {
@@ -321,7 +321,7 @@ impl Lookout for FollowWorkbook {
         let (id, version, again) = (followed.id, followed.version, followed.again);
         self.seen = Some(Seen { id, version, again, file, offered: matches!(offer, Ok(Some(_))) });
         let dir = followed.dir.clone();
-        Some(Answer::WorkbookEdits { dir, path, offer })
+        Some(Done::WorkbookEdits { dir, path, offer })
     }
 }
 
@@ -335,10 +335,10 @@ pub struct Weigh {
 }
 
 impl Job for Weigh {
-    fn run(self: Box<Self>, _: &mut Follow) -> Answer {
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
         let Weigh { dir, path } = *self;
         let offer = look(&dir, &path).map(|o| o.map(Box::new));
-        Answer::WorkbookEdits { dir, path, offer }
+        Done::WorkbookEdits { dir, path, offer }
     }
 
     /// Asked for on its own, when the window opens.
@@ -365,7 +365,7 @@ pub struct TakenIn {
 }
 
 impl Job for TakeEditsIn {
-    fn run(self: Box<Self>, follow: &mut Follow) -> Answer {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
         let TakeEditsIn { dir, path } = *self;
         let result = merge::merge(&dir, &path, chrono::Utc::now()).map_err(|e| e.to_string()).map(|merged| {
             follow.look_again(&dir);
@@ -375,7 +375,7 @@ impl Job for TakeEditsIn {
             });
             TakenIn { merged, notebook }
         });
-        Answer::TakenIn { dir, path, result }
+        Done::TakenIn { dir, path, result }
     }
 }
 

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use vernier_engine::notebook::Notebook;
 
+use super::super::Done;
 use super::super::VernierApp;
-use super::super::answer::Answer;
 use super::super::io::{Follow, Job};
 
 /// Audits the notebook as the window shows it.
@@ -18,8 +18,8 @@ pub struct Audit {
 }
 
 impl Job for Audit {
-    fn run(self: Box<Self>, _: &mut Follow) -> Answer {
-        Answer::Audited(Box::new(vernier_engine::audit::audit(&self.dir, &self.notebook)))
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+        Done::Audited(Box::new(vernier_engine::audit::audit(&self.dir, &self.notebook)))
     }
 }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use vernier_engine::documents;
 use vernier_engine::notebook::Notebook;
 
-use super::super::answer::Answer;
+use super::super::Done;
 use super::super::io::{Follow, Job, Unwritten};
 use super::super::{AppCommand, Section, VernierApp};
 
@@ -22,12 +22,12 @@ pub struct Export {
 }
 
 impl Job for Export {
-    fn run(self: Box<Self>, follow: &mut Follow) -> Answer {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
         let Export { dir, notebook, overwrite } = *self;
         // The workbook is rewritten: what was weighed of it, is weighed again.
         follow.look_again(&dir);
         let written = documents::export_to(&dir, &notebook, None, overwrite).map(|_| documents::unwritten(&notebook));
-        Answer::Exported(written)
+        Done::Exported(written)
     }
 }
 
@@ -58,11 +58,11 @@ impl VernierApp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gui::answer::Answer;
+    use crate::gui::Done;
     use vernier_engine::notebook::{Document, store};
 
     /// Runs the export job as the file thread would, with no window.
-    fn export(dir: &std::path::Path, notebook: &Arc<Notebook>, overwrite: documents::Overwrite) -> Answer {
+    fn export(dir: &std::path::Path, notebook: &Arc<Notebook>, overwrite: documents::Overwrite) -> Done {
         let job = Box::new(Export { dir: dir.to_path_buf(), notebook: Arc::clone(notebook), overwrite });
         job.run(&mut Follow::default())
     }
@@ -76,7 +76,7 @@ mod tests {
         let dir = tmp.path();
         store::create(dir, "Answers", chrono::Utc::now()).expect("create");
         let notebook = Arc::new(store::load(dir).expect("load"));
-        let Answer::Exported(Ok(unwritten)) = export(dir, &notebook, documents::Overwrite::Never) else {
+        let Done::Exported(Ok(unwritten)) = export(dir, &notebook, documents::Overwrite::Never) else {
             panic!("a first export writes every document");
         };
         assert_eq!(unwritten.len(), 6, "each of the six documents has its parts counted");
@@ -85,7 +85,7 @@ mod tests {
         text.push_str("\nMy own words.\n");
         std::fs::write(&edited, &text).expect("edit");
 
-        let Answer::Exported(Err(documents::ExportError::Edited(names))) =
+        let Done::Exported(Err(documents::ExportError::Edited(names))) =
             export(dir, &notebook, documents::Overwrite::Never)
         else {
             panic!("an edited document refuses the export");

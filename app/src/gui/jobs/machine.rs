@@ -4,7 +4,7 @@
 use vernier_engine::notebook::pending::Edit;
 use vernier_engine::platform::machine::Machine;
 
-use super::super::answer::Answer;
+use super::super::Done;
 use super::super::io::{Follow, Job};
 use super::super::{VernierApp, views};
 
@@ -12,8 +12,8 @@ use super::super::{VernierApp, views};
 pub struct ReadMachine;
 
 impl Job for ReadMachine {
-    fn run(self: Box<Self>, _: &mut Follow) -> Answer {
-        Answer::Machine(Box::new(Machine::read()))
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+        Done::Machine(Box::new(Machine::read()))
     }
 }
 

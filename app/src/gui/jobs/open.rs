@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use vernier_engine::documents;
 use vernier_engine::notebook::{Notebook, store};
 
+use super::super::Done;
 use super::super::VernierApp;
-use super::super::answer::Answer;
 use super::super::io::{Follow, Job, Unwritten};
 
 /// What to do with the folder.
@@ -30,7 +30,7 @@ pub struct Open {
 }
 
 impl Job for Open {
-    fn run(self: Box<Self>, follow: &mut Follow) -> Answer {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
         let Open { dir, how } = *self;
         let create = match how {
             How::Load => false,
@@ -50,7 +50,7 @@ impl Job for Open {
                 let unwritten = documents::unwritten(&notebook);
                 (notebook, unwritten)
             });
-        Answer::Opened { dir, result: result.map(Box::new) }
+        Done::Opened { dir, result: result.map(Box::new) }
     }
 }
 

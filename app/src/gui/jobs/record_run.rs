@@ -11,7 +11,7 @@ use vernier_engine::harness::{BenchResult, raw::Reserved};
 use vernier_engine::record_run::{self, Joins};
 use vernier_engine::reproduce::{Original, SideBySide};
 
-use super::super::answer::Answer;
+use super::super::Done;
 use super::super::io::{Follow, Job};
 
 /// What a finished run's rows join.
@@ -45,7 +45,7 @@ pub struct RunOnDisk {
 }
 
 impl Job for RecordRun {
-    fn run(self: Box<Self>, follow: &mut Follow) -> Answer {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
         let RecordRun { dir, result, reserved, joining } = *self;
         let joins = match &joining {
             Joining::Extension(plan, claim) => Joins::Extension { plan, claim: claim.as_ref() },
@@ -68,7 +68,7 @@ impl Job for RecordRun {
             Box::new(RunOnDisk { done, unwritten })
         })
         .map_err(|e| e.to_string());
-        Answer::RunRecorded { result, recorded, joining }
+        Done::RunRecorded { result, recorded, joining }
     }
 }
 

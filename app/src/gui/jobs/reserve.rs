@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use vernier_engine::record_run;
 
-use super::super::answer::Answer;
+use super::super::Done;
 use super::super::io::{Follow, Job};
 
 /// Takes the raw-file name of the run numbered `start` (the window's count
@@ -19,9 +19,9 @@ pub struct Reserve {
 }
 
 impl Job for Reserve {
-    fn run(self: Box<Self>, _: &mut Follow) -> Answer {
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
         let reservation = record_run::reserve(&self.dir).map_err(|e| e.to_string());
-        Answer::Reserved { start: self.start, reservation }
+        Done::Reserved { start: self.start, reservation }
     }
 }
 
@@ -30,9 +30,9 @@ impl Job for Reserve {
 pub struct Release<T: Send + 'static>(pub T);
 
 impl<T: Send + 'static> Job for Release<T> {
-    fn run(self: Box<Self>, _: &mut Follow) -> Answer {
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
         drop(self.0);
-        Answer::Released
+        Done::Released
     }
 
     fn counted(&self) -> bool {

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use vernier_engine::notebook::{Notebook, store};
 
+use super::super::Done;
 use super::super::VernierApp;
-use super::super::answer::Answer;
 use super::super::io::{Follow, Job};
 
 /// Copies the notebook in `from` (as the window shows it) into `to`.
@@ -21,7 +21,7 @@ pub struct SaveAs {
 }
 
 impl Job for SaveAs {
-    fn run(self: Box<Self>, follow: &mut Follow) -> Answer {
+    fn run(self: Box<Self>, follow: &mut Follow) -> Done {
         let SaveAs { from, to, notebook } = *self;
         let result = save_as(&from, &to, &notebook);
         if result.is_ok()
@@ -29,7 +29,7 @@ impl Job for SaveAs {
         {
             follow.start(to.clone(), stamp);
         }
-        Answer::SavedAs { to, result }
+        Done::SavedAs { to, result }
     }
 }
 

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use vernier_engine::soak::file;
 
-use super::super::answer::Answer;
+use super::super::Done;
 use super::super::io::{Follow, Job};
 use super::super::{SHIPPED_SOAK, VernierApp, plots::SoakView};
 
@@ -16,8 +16,8 @@ pub struct ReadSoak {
 }
 
 impl Job for ReadSoak {
-    fn run(self: Box<Self>, _: &mut Follow) -> Answer {
-        Answer::Soak(read_soak(self.path.as_deref()).map(Box::new))
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
+        Done::Soak(read_soak(self.path.as_deref()).map(Box::new))
     }
 }
 

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use vernier_engine::row_trials::{self, RowTrials, RowTrialsError};
 
+use super::super::Done;
 use super::super::VernierApp;
-use super::super::answer::Answer;
 use super::super::io::{Follow, Job};
 use super::super::plots::{self, NoTrials};
 
@@ -22,7 +22,7 @@ pub struct ReadTrials {
 }
 
 impl Job for ReadTrials {
-    fn run(self: Box<Self>, _: &mut Follow) -> Answer {
+    fn run(self: Box<Self>, _: &mut Follow) -> Done {
         let ReadTrials { row, dir } = *self;
         let run = row.number;
         let result = match row.measurement.raw_file.as_ref().map(|_| row_trials::read(&dir, &row)) {
@@ -34,7 +34,7 @@ impl Job for ReadTrials {
             Some(Err(RowTrialsError::Raw(e))) => Err(NoTrials::Failed(e.to_string())),
             None => Err(NoTrials::Absent("no trial plot: the row keeps no raw file".into())),
         };
-        Answer::Trials { run, result }
+        Done::Trials { run, result }
     }
 }
 
