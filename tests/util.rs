@@ -44,6 +44,8 @@ pub fn measurement(what: &str, trials: &[f64]) -> Measurement {
         work: None,
         boundary: None,
         recipe: None,
+        tail: None,
+        noise_floor: None,
     }
 }
 

@@ -233,6 +233,8 @@ fn build_big(dir: &Path) {
                 work: None,
                 boundary: None,
                 recipe: None,
+                tail: None,
+                noise_floor: None,
             },
             chrono::Utc::now(),
         );
@@ -286,6 +288,8 @@ fn build_swept(big: &Path, dir: &Path) {
                 work: None,
                 boundary: None,
                 recipe: None,
+                tail: None,
+                noise_floor: None,
             },
             chrono::Utc::now(),
         ));

@@ -44,6 +44,8 @@ fn row(command: &str, median: f64, control: bool) -> Measurement {
         work: None,
         boundary: None,
         recipe: None,
+        tail: None,
+        noise_floor: None,
     }
 }
 

@@ -1,4 +1,4 @@
-//! Two recorded rows compared (SPEC S7, S13, S14, S16).
+//! Two recorded rows compared (SPEC S7, S13, S14, S16, S18, E18).
 //!
 //! S7 alone looks only at two medians and two IQRs. Two rows of a notebook
 //! also carry where and when they were measured, and the course names two
@@ -195,15 +195,14 @@ fn is_unknown(text: &str) -> bool {
 pub fn guarded(s7: &Comparison, metric: &str, checks: &[Caveat]) -> Comparison {
     let texts = |kind: CaveatKind| checks.iter().filter(move |c| c.kind == kind).map(|c| c.text.as_str());
     let blocks: Vec<&str> = texts(CaveatKind::NoClaim).collect();
-    let mut verdict =
-        if blocks.is_empty() { s7.verdict.clone() } else { format!("{metric}: no claim — {}", blocks.join("; ")) };
+    let mut guarded = if blocks.is_empty() { s7.clone() } else { s7.no_claim(metric, &blocks) };
     for flag in texts(CaveatKind::Flag) {
-        verdict.push_str(&format!("; flagged: {flag}"));
+        guarded.verdict.push_str(&format!("; flagged: {flag}"));
     }
     for report in texts(CaveatKind::Report) {
-        verdict.push_str(&format!("; {report}"));
+        guarded.verdict.push_str(&format!("; {report}"));
     }
-    Comparison { claimed: s7.claimed && blocks.is_empty(), verdict, ..s7.clone() }
+    guarded
 }
 
 /// Runs recorded without a gap of more than [`SESSION_GAP_HOURS`].
@@ -376,6 +375,13 @@ pub fn compare_runs(nb: &Notebook, a: u32, b: u32) -> Result<RowComparison, Comp
             ),
         ));
     }
+    // E18: a difference below the instrument's noise floor — the larger
+    // of the two sessions' floors — is one it cannot tell from its noise.
+    let effect = (side_a.median > 0.0).then(|| (side_b.median - side_a.median).abs() / side_a.median);
+    let floor = [&ma.noise_floor, &mb.noise_floor].into_iter().flatten().max_by(|x, y| x.spread.total_cmp(&y.spread));
+    if let Some(below) = floor.zip(effect).and_then(|(f, e)| f.below(e)) {
+        checks.push(Caveat::new("E18", CaveatKind::NoClaim, below.sentence()));
+    }
     let (power_a, power_b) = (run_a.context().power_source(), run_b.context().power_source());
     let (power, power_finding) = power_check((&name_a, power_a.as_deref()), (&name_b, power_b.as_deref()));
     checks.extend(power_finding);
@@ -383,7 +389,6 @@ pub fn compare_runs(nb: &Notebook, a: u32, b: u32) -> Result<RowComparison, Comp
     let all = sessions(nb.runs());
     let session_of = |n: u32| all.iter().find(|s| s.runs.contains(&n)).cloned().ok_or(CompareError::NoSuchRun(n));
     let (session_a, session_b) = (session_of(a)?, session_of(b)?);
-    let effect = (side_a.median > 0.0).then(|| (side_b.median - side_a.median).abs() / side_a.median);
     let mut control = None;
     if session_a.number != session_b.number {
         let found = control_drift(nb, (run_a, &session_a), (run_b, &session_b));
@@ -563,7 +568,7 @@ mod tests {
 
     use super::*;
     use crate::notebook::{CONTROL, Condition, Measurement, Tag, WarmupPolicy};
-    use crate::stats::Summary;
+    use crate::stats::{NoiseFloor, Summary};
 
     /// 2026-11-30 09:00 UTC plus `hours`.
     fn at(hours: f64) -> DateTime<Utc> {
@@ -593,6 +598,8 @@ mod tests {
             work: None,
             boundary: None,
             recipe: None,
+            tail: None,
+            noise_floor: None,
         }
     }
 
@@ -663,6 +670,35 @@ mod tests {
             assert!(s18.text.contains(why), "{}", s18.text);
         }
         assert!(compare_runs(&nb, 1, 4).expect("comparable").checks.is_empty(), "like with like adds nothing");
+    }
+
+    // SPEC E18 (issue 48 item 3): a difference S7 would claim but below the
+    // noise floor either row's session measured makes no claim, in E18's
+    // one sentence; a difference above it stands; rows without a floor
+    // (imports, older rows) are compared as before.
+    #[test]
+    fn a_difference_below_the_noise_floor_makes_no_claim() {
+        let nb = notebook(|nb| {
+            let floored = NoiseFloor::of(&[10.0, 10.5]);
+            nb.record_run(Measurement { noise_floor: floored, ..row("./a", &ten(), "ms", false) }, at(0.1));
+            nb.record_run(row("./b", &around(10.3), "ms", false), at(0.2));
+            nb.record_run(row("./c", &around(12.2), "ms", false), at(0.3));
+        });
+        let c = compare_runs(&nb, 2, 1).expect("comparable");
+        assert!(c.s7_claimed && !c.comparison.claimed, "{:?}", c.comparison);
+        let e18 = c.checks.iter().find(|k| k.rule == "E18").expect("an E18 finding");
+        assert_eq!(e18.kind, CaveatKind::NoClaim);
+        assert!(
+            c.comparison.verdict.starts_with(
+                "median wall time: no claim — the difference (2.9 %) is below the instrument's noise floor (5.0 %, one \
+                 body timed back to back)"
+            ),
+            "{}",
+            c.comparison.verdict
+        );
+        let c = compare_runs(&nb, 1, 3).expect("comparable");
+        assert!(c.comparison.claimed && c.checks.is_empty(), "{:?}", c.checks);
+        assert!(compare_runs(&nb, 2, 3).expect("comparable").checks.is_empty(), "no floor, nothing said");
     }
 
     // SPEC S13: mains against battery (as stated when each row was

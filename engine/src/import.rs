@@ -115,6 +115,8 @@ impl PreparedRow {
             work: None,
             boundary: None,
             recipe: None,
+            tail: None,
+            noise_floor: None,
         };
         Self { measurement, arm }
     }

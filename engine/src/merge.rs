@@ -610,6 +610,8 @@ fn sheet_measurement(run: &SheetRun, source: String, instrument: &str, said: &st
         // Typed numbers: nothing says what they time.
         boundary: Some(Boundary::NotStated),
         recipe: None,
+        tail: None,
+        noise_floor: None,
     })
 }
 

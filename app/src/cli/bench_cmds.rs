@@ -59,6 +59,11 @@ pub struct BenchArgs {
     /// Kill a trial that runs longer than this; the run then fails.
     #[arg(long, value_name = "SECONDS", value_parser = super::duration(duration::TIMEOUT))]
     pub(super) timeout: Option<Duration>,
+    /// The budget each trial should meet, e.g. 0.0167 for a 60 Hz frame:
+    /// each row then gives how many timed trials missed it and its 95th
+    /// percentile beside the median (S19).
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds(duration::BUDGET))]
+    budget: Option<f64>,
     /// Record the run in this notebook (rows, raw file, notes).
     #[arg(long, value_name = "DIR")]
     pub(super) notebook: Option<PathBuf>,
@@ -357,6 +362,7 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         pin: args.pin,
         cooldown: args.cooldown,
         timeout: args.timeout,
+        budget: args.budget,
         build: given(args.build.as_deref()),
         arm_builds: [given(args.build_a.as_deref()), given(args.build_b.as_deref())],
         what: given(args.naming.what.as_deref()),
@@ -684,14 +690,16 @@ pub fn instrument(json_output: bool) -> CommandResult {
     out!("clock                {}", check.clock);
     out!("timer overhead       {} ns per read", format_significant(check.timer_overhead_ns, 2));
     out!("timer resolution     {} ns (smallest step seen)", check.timer_resolution_ns);
-    let nf = &check.noise_floor;
-    out!(
-        "noise floor          {}% (canary ×{} back to back: {} – {} ms)",
-        format_significant(nf.spread * 100.0, 2),
-        nf.runs,
-        format_significant(nf.min_ms, 3),
-        format_significant(nf.max_ms, 3)
-    );
+    match &check.noise_floor {
+        Some(nf) => out!(
+            "noise floor          {}% (canary ×{} back to back: {} – {} ms)",
+            format_significant(nf.spread * 100.0, 2),
+            nf.runs,
+            format_significant(nf.min_ms, 3),
+            format_significant(nf.max_ms, 3)
+        ),
+        None => out!("noise floor          not measured (no canary timing completed)"),
+    }
     out!("counters             {}", check.counters);
     out!("placement            {}", check.placement);
     Ok(0)

@@ -165,6 +165,8 @@ fn record_trials(dir: &std::path::Path, nb: &mut vernier_engine::notebook::Noteb
             work: None,
             boundary: None,
             recipe: None,
+            tail: None,
+            noise_floor: None,
         },
         chrono::Utc::now(),
     );
@@ -1057,6 +1059,8 @@ pub(super) fn measured(what: &str, command: &[&str]) -> vernier_engine::notebook
         work: None,
         boundary: None,
         recipe: None,
+        tail: None,
+        noise_floor: None,
     }
 }
 
@@ -1241,6 +1245,8 @@ fn mains_then_battery() -> (tempfile::TempDir, std::path::PathBuf) {
         work: None,
         boundary: None,
         recipe: None,
+        tail: None,
+        noise_floor: None,
     };
     nb.set_environment("Power source", "mains").expect("field");
     nb.record_run(row("./naive", 10.0), start);

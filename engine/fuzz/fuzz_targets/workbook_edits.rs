@@ -429,6 +429,8 @@ fn measurement(u: &mut Unstructured) -> Result<Option<Measurement>> {
         work: None,
         boundary: None,
         recipe: None,
+        tail: None,
+        noise_floor: None,
     }))
 }
 

@@ -10,25 +10,12 @@ use serde::Serialize;
 use crate::kernels::{Canary, Doubled, Kernel, KernelError};
 use crate::platform::machine::Machine;
 use vernier_model::notebook::{KernelKind, KernelSpec};
-use vernier_model::stats::{Summary, format_significant};
+use vernier_model::stats::{NoiseFloor, Summary, format_significant};
 
 /// Clock reads used to estimate the timer's cost and step.
 const TIMER_READS: u32 = 1_000_000;
 /// The noise floor's repetitions of one body (SPEC E11).
-const NOISE_RUNS: usize = 16;
-
-/// The noise floor: one body timed back to back.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct NoiseFloor {
-    /// Repetitions.
-    pub runs: usize,
-    /// Fastest, ms.
-    pub min_ms: f64,
-    /// Slowest, ms.
-    pub max_ms: f64,
-    /// max / min − 1: the spread this machine shows with nothing changing.
-    pub spread: f64,
-}
+pub const NOISE_RUNS: usize = 16;
 
 /// The instrument check.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -39,12 +26,26 @@ pub struct InstrumentCheck {
     pub timer_overhead_ns: f64,
     /// Smallest step seen between two successive reads, ns.
     pub timer_resolution_ns: f64,
-    /// The canary timed 16 times back to back.
-    pub noise_floor: NoiseFloor,
+    /// The canary timed 16 times back to back; `None` when no timing
+    /// could be taken.
+    pub noise_floor: Option<NoiseFloor>,
     /// Whether hardware counters can be read.
     pub counters: String,
     /// Whether threads can be pinned.
     pub placement: String,
+}
+
+/// The canary timed `runs` times back to back, in ms: the body of the
+/// noise floor (SPEC E11), and of each session's (E18) and its canary
+/// bracket (E7). A cancelled repetition is left out.
+pub(crate) fn canary_times(canary: &mut Canary, cancel: &AtomicBool, runs: usize) -> Vec<f64> {
+    (0..runs)
+        .filter_map(|_| {
+            let t = Instant::now();
+            canary.run_once(cancel).ok()?;
+            Some(t.elapsed().as_secs_f64() * 1e3)
+        })
+        .collect()
 }
 
 /// Runs the instrument check (about a quarter of a second).
@@ -64,20 +65,13 @@ pub fn check() -> InstrumentCheck {
 
     let mut canary = Canary::new();
     let never = AtomicBool::new(false);
-    let times: Vec<f64> = (0..NOISE_RUNS)
-        .filter_map(|_| {
-            let t = Instant::now();
-            canary.run_once(&never).ok()?;
-            Some(t.elapsed().as_secs_f64() * 1e3)
-        })
-        .collect();
-    let (min_ms, max_ms) = times.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+    let times = canary_times(&mut canary, &never, NOISE_RUNS);
     let machine = Machine::read();
     InstrumentCheck {
         clock: crate::platform::INSTANT_CLOCK.into(),
         timer_overhead_ns: overhead,
         timer_resolution_ns: if resolution == u128::MAX { f64::NAN } else { resolution as f64 },
-        noise_floor: NoiseFloor { runs: times.len(), min_ms, max_ms, spread: max_ms / min_ms - 1.0 },
+        noise_floor: NoiseFloor::of(&times),
         counters: machine.counters,
         placement: machine.placement,
     }

@@ -32,6 +32,8 @@ pub struct Bound {
 pub const TIMEOUT: Bound = Bound { what: "a trial's timeout", max_s: 86_400.0, max_words: "1 day" };
 /// `--cooldown` and the New run dialog's cool-down: at most an hour.
 pub const COOLDOWN: Bound = Bound { what: "the cool-down", max_s: 3_600.0, max_words: "1 hour" };
+/// `bench --budget`: the time each trial should meet (SPEC S19), at most a day.
+pub const BUDGET: Bound = Bound { what: "a trial's budget", max_s: 86_400.0, max_words: "1 day" };
 /// A soak's duration (`soak run --duration`, `predict --soak --duration`).
 pub const SOAK_DURATION: Bound = Bound { what: "a soak's duration", max_s: 86_400.0, max_words: "1 day" };
 /// A soak's sampling interval.

@@ -1014,6 +1014,8 @@ mod tests {
             work: None,
             boundary: None,
             recipe: None,
+            tail: None,
+            noise_floor: None,
         };
         nb.record_run(measurement, at);
         let pictures = results(&nb, |_| true);

@@ -154,6 +154,8 @@ fn row(source: &str, command: &str, arm: String, summary: Summary, warmup_stated
             stated: "wall time of each run of the command, as hyperfine states".into(),
         }),
         recipe: None,
+        tail: None,
+        noise_floor: None,
     };
     PreparedRow { measurement, arm }
 }

@@ -42,7 +42,7 @@ use vernier_model::notebook::{
     WarmupPolicy, Work, canary_value,
 };
 pub use vernier_model::stats::OrderCheck;
-use vernier_model::stats::{self, Comparison, Spread, Summary, WarmupCheck};
+use vernier_model::stats::{self, Comparison, NoiseFloor, Spread, Summary, Tail, WarmupCheck};
 
 /// Default timed trials per arm (SPEC E4).
 pub const DEFAULT_RUNS: u32 = 31;
@@ -142,6 +142,11 @@ pub struct BenchSpec {
     /// ([`platform::confine`]); `TMPDIR` points there, and rustup's
     /// toolchain is the user's default, never one a file there names.
     pub confined: bool,
+    /// The budget each timed trial should meet, in seconds, as the student
+    /// states it for the run (SPEC S19): each row then keeps how many of
+    /// its trials missed it and its 95th percentile. Only for rows whose
+    /// unit is a time.
+    pub budget: Option<f64>,
 }
 
 impl BenchSpec {
@@ -167,6 +172,7 @@ impl BenchSpec {
             arm_recipes: [None, None],
             folder: None,
             confined: false,
+            budget: None,
         }
     }
 
@@ -341,6 +347,9 @@ pub struct ArmResult {
     pub point: Option<Vec<String>>,
     /// What the timed trials did besides taking time (SPEC E13).
     pub work: Option<Work>,
+    /// The timed trials against the session's budget (SPEC S19), when one
+    /// was stated.
+    pub tail: Option<Tail>,
 }
 
 impl ArmResult {
@@ -389,6 +398,9 @@ pub struct BenchResult {
     pub order: Option<OrderCheck>,
     /// The thermal canary around the session.
     pub canary: Option<CanaryBracket>,
+    /// The instrument's noise floor, from the canary's opening timings
+    /// (SPEC E11, E18), kept with every row of the session.
+    pub noise_floor: Option<NoiseFloor>,
     /// "pinned to CPU n", or why not.
     pub placement: String,
     /// What happens to a command trial's descendants on this platform
@@ -781,6 +793,7 @@ pub(crate) fn run_bench_for(
     // and the warm-up, never between trials.
     let (recipes, kept_sources) = build_recipes(spec, &runner, on_built)?;
     let prepared = spec.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>()?;
+    check_budget(spec, &prepared)?;
     // A sweep's points share their program: hashed and asked once.
     let mut hashes = provenance::Hashes::default();
     let provenance: Vec<Option<CommandIdentity>> = spec
@@ -810,7 +823,12 @@ pub(crate) fn run_bench_for(
     };
 
     let mut canary = Canary::new();
-    let canary_start = time_canary(&mut canary, cancel);
+    // SPEC E7, E11, E18: the opening canary is the noise floor's body,
+    // timed back to back; its median opens the canary bracket.
+    let opening = crate::self_check::canary_times(&mut canary, cancel, crate::self_check::NOISE_RUNS);
+    let whole = opening.len() == crate::self_check::NOISE_RUNS;
+    let canary_start = Summary::of(&opening).ok().filter(|_| whole).map(|s| s.median);
+    let noise_floor = NoiseFloor::of(&opening).filter(|_| whole);
     let arms = prepared.len();
     let own = match &spec.metric {
         Some(m) => Some((Metric::compile(m)?, Capture::new()?)),
@@ -852,15 +870,17 @@ pub(crate) fn run_bench_for(
         .iter()
         .zip(provenance)
         .enumerate()
-        .map(|(i, (subject, provenance))| ArmResult {
-            point: points.get(i).cloned(),
-            ..arm_result(i, subject, provenance, &live, &outcome.trials)
+        .map(|(i, (subject, provenance))| {
+            let arm = arm_result(i, subject, provenance, &live, &outcome.trials);
+            // SPEC S19: the budget in the arm's unit (a time; checked before the run).
+            let budget = spec.budget.and_then(|b| Some(b * stats::units::time_factor("s", &arm.unit)?));
+            ArmResult { point: points.get(i).cloned(), tail: budget.and_then(|b| Tail::of(&arm.timed, b)), ..arm }
         })
         .collect();
     let labels = name_arms(&mut arm_results, spec);
     let (comparison, order, paired) = match (arm_results.as_slice(), labels.as_slice()) {
         ([a, b], [la, lb]) if spec.scan.is_none() => (
-            compare_arms(a, b, (la, lb)),
+            compare_arms(a, b, (la, lb), noise_floor.as_ref()),
             order_check(&outcome.trials, a, b, &live),
             stats::paired_ratios(&a.timed, &b.timed),
         ),
@@ -881,6 +901,7 @@ pub(crate) fn run_bench_for(
             end_ms,
             ratio: end_ms / start_ms,
         }),
+        noise_floor,
         placement,
         process_cleanup: spec
             .arms
@@ -1181,6 +1202,29 @@ fn find_program(program: &str) -> Result<(), BenchError> {
     }
 }
 
+/// SPEC S19: a budget is a time per trial, so every arm's unit must be a
+/// time (a figure in GB/s, or a kernel's ns/access, cannot miss it).
+fn check_budget(spec: &BenchSpec, prepared: &[Prepared]) -> Result<(), BenchError> {
+    if spec.budget.is_none() {
+        return Ok(());
+    }
+    for arm in prepared {
+        let unit = match (arm, &spec.metric) {
+            (Prepared::Kernel(k), _) => k.unit().to_owned(),
+            (Prepared::Command { .. }, Some(metric)) => metric.unit.clone(),
+            (Prepared::Command { .. }, None) => "s".to_owned(),
+        };
+        if stats::units::time_factor("s", &unit).is_none() {
+            return Err(BenchError::Invalid(format!(
+                "a budget is a time each trial should meet; this run's trials are in '{}', which is not a time per \
+                 trial, so none of them can be held to it",
+                vernier_model::display::inert_line(unit)
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn prepare(subject: &Subject) -> Result<Prepared, BenchError> {
     Ok(match subject {
         Subject::Command { .. } => Prepared::Command { argv: subject.argv() },
@@ -1265,6 +1309,7 @@ fn arm_result(
         provenance,
         figure,
         point: None,
+        tail: None,
         work: Work::of(
             &timed_trials()
                 .map(|t| TrialCounts {
@@ -1322,10 +1367,16 @@ fn name_arms(arms: &mut [ArmResult], spec: &BenchSpec) -> Vec<String> {
     labels
 }
 
-fn compare_arms(a: &ArmResult, b: &ArmResult, names: (&str, &str)) -> Option<Comparison> {
+/// S7 between the arms; no claim where the difference is below the
+/// session's noise floor (SPEC E18).
+fn compare_arms(a: &ArmResult, b: &ArmResult, names: (&str, &str), floor: Option<&NoiseFloor>) -> Option<Comparison> {
     let (sa, sb) = (a.summary.as_ref()?, b.summary.as_ref()?);
     let metric = if a.unit == b.unit { format!("median {}", metric_name(&a.unit)) } else { return None };
-    Some(stats::compare(Spread::from(sa), Spread::from(sb), names, &metric, &a.unit))
+    let s7 = stats::compare(Spread::from(sa), Spread::from(sb), names, &metric, &a.unit);
+    Some(match floor.zip(s7.ratio).and_then(|(f, ratio)| f.below(ratio - 1.0)) {
+        Some(below) => s7.no_claim(&metric, &[&below.sentence()]),
+        None => s7,
+    })
 }
 
 fn metric_name(unit: &str) -> &'static str {
@@ -1413,5 +1464,61 @@ mod tests {
         );
         let many: Vec<(u32, usize)> = (0..8).map(|t| (t, 1)).collect();
         assert!(process_cleanup("g", &many).ends_with("after trial 4; 3 more after 3 later trials"));
+    }
+
+    /// An arm of `trials` in ms, as the harness summarises one.
+    fn arm(trials: &[f64]) -> ArmResult {
+        ArmResult {
+            label: "A".into(),
+            what: "w".into(),
+            command: vec!["./w".into()],
+            unit: "ms".into(),
+            ns_per_unit: 1e6,
+            warmup_trials: 3,
+            timed: trials.to_vec(),
+            summary: Summary::of(trials).ok(),
+            checksum: None,
+            first_trial_check: None,
+            provenance: None,
+            figure: None,
+            point: None,
+            work: None,
+            tail: None,
+        }
+    }
+
+    // SPEC E18 (issue 48 item 3): the interleaved verdict makes no claim
+    // where the difference is below the session's noise floor, and says
+    // so in E18's one sentence; above the floor S7 stands as it was.
+    #[test]
+    fn an_interleaved_difference_below_the_floor_makes_no_claim() {
+        let (a, b) = (arm(&[9.9, 9.95, 10.0, 10.05, 10.1]), arm(&[10.2, 10.25, 10.3, 10.35, 10.4]));
+        let floor = NoiseFloor::of(&[10.0, 10.5]).expect("a floor of 5 %");
+        let plain = compare_arms(&a, &b, ("a", "b"), None).expect("a verdict");
+        assert!(plain.claimed, "{}", plain.verdict);
+        let guarded = compare_arms(&a, &b, ("a", "b"), Some(&floor)).expect("a verdict");
+        assert!(!guarded.claimed);
+        assert_eq!(
+            guarded.verdict,
+            "median wall time: no claim — the difference (3.0 %) is below the instrument's noise floor (5.0 %, one \
+             body timed back to back): the instrument cannot tell it from its own noise"
+        );
+        let quiet = NoiseFloor::of(&[10.0, 10.1]).expect("a floor of 1 %");
+        assert_eq!(compare_arms(&a, &b, ("a", "b"), Some(&quiet)), Some(plain));
+    }
+
+    // SPEC S19: a budget holds only trials in a time; a kernel's ns/access
+    // or a figure in GB/s is refused before anything runs.
+    #[test]
+    fn a_budget_needs_a_time() {
+        let kernel = KernelSpec::from_argv(&["vernier".into(), "bench".into(), "--kernel".into(), "seq".into()])
+            .expect("the seq kernel");
+        let spec = BenchSpec { budget: Some(0.01), ..BenchSpec::new(vec![Subject::Kernel(kernel)]) };
+        let prepared = spec.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>().expect("prepared");
+        let refused = check_budget(&spec, &prepared).expect_err("ns/access is not a time per trial");
+        assert!(refused.to_string().contains("'ns/access', which is not a time per trial"), "{refused}");
+        let command = BenchSpec { budget: Some(0.01), ..BenchSpec::new(vec![Subject::Command { argv: vec!["true".into()], shell: false }]) };
+        let prepared = command.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>().expect("prepared");
+        assert!(check_budget(&command, &prepared).is_ok());
     }
 }

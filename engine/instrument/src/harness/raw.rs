@@ -734,6 +734,8 @@ mod tests {
                 work: None,
                 boundary: None,
                 recipe: None,
+                tail: None,
+                noise_floor: None,
             }),
             stated: None,
         };

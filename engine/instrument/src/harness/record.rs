@@ -171,6 +171,9 @@ pub fn add_rows_extending(
             figure: arm.figure.clone(),
             work: arm.work.clone(),
             recipe,
+            // SPEC S19, E18: the tail against the budget, and the session's floor.
+            tail: arm.tail.clone(),
+            noise_floor: result.noise_floor.clone(),
             // SPEC S16: what this row's time is the time of.
             boundary: Some(match (&arm.figure, &arm.provenance) {
                 (Some(own), _) => Boundary::OwnFigure { metric: own.spec.describe() },

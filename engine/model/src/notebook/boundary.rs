@@ -178,6 +178,8 @@ mod tests {
             work: None,
             boundary: None,
             recipe: None,
+            tail: None,
+            noise_floor: None,
         };
         assert_eq!(row(&["./mm", "512"], Vec::new(), true, false).timing_boundary(), Boundary::ProcessWall);
         let kernel = ["vernier", "bench", "--kernel", "seq"];

@@ -1115,6 +1115,8 @@ mod tests {
             work: None,
             boundary: None,
             recipe: None,
+            tail: None,
+            noise_floor: None,
         }
     }
 

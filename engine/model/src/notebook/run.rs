@@ -16,7 +16,7 @@ use super::tag::Tag;
 use super::{Boundary, KernelSpec, OwnFigure, Work};
 use crate::display::inert_line;
 use crate::stats::units::Figures;
-use crate::stats::{Summary, format_significant};
+use crate::stats::{NoiseFloor, Summary, Tail, format_significant};
 
 /// How warm-up trials were chosen (SPEC E3); part of every row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -150,6 +150,16 @@ pub struct Measurement {
     /// `None` for a row whose build is only stated, and for older rows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recipe: Option<Recipe>,
+    /// How the timed trials fared against the budget the student stated
+    /// for the run (SPEC S19), worked out when it was recorded; `None`
+    /// when no budget was stated, and in older rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tail: Option<Tail>,
+    /// The instrument's noise floor measured at the start of the row's
+    /// session (SPEC E18); `None` for rows Vernier did not measure
+    /// (imports, typed rows) and older rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise_floor: Option<NoiseFloor>,
 }
 
 /// Where the warm-up is said: in the long form's count, or in the short
@@ -266,6 +276,14 @@ impl Run {
         self.figures().min_max()
     }
 
+    /// SPEC S19: how the timed trials fared against the budget stated for
+    /// the run, beside the median, as every face shows it; `None` when no
+    /// budget was stated (nothing is said of a budget nobody gave).
+    pub fn tail_line(&self) -> Option<String> {
+        let m = &self.measurement;
+        m.tail.as_ref().map(|t| t.sentence(&self.figures(), m.summary.max))
+    }
+
     /// `Command`, quoted so that it reads as one would type it.
     pub fn command_column(&self) -> String {
         crate::display::quote_argv(&self.measurement.command)
@@ -336,6 +354,9 @@ impl Run {
         .into_iter()
         // SPEC N15: the recipe that built the program, and what it read.
         .chain(m.recipe.iter().flat_map(Recipe::lines))
+        // SPEC S19: the tail against the budget stated; E18: the floor.
+        .chain(self.tail_line().map(|t| format!("tail: {t}")))
+        .chain(m.noise_floor.as_ref().map(|f| format!("noise floor: {}", f.describe())))
         // SPEC E13: what the trials did besides taking time, when measured,
         // and what that says; SPEC E12: the kernel's sanity check.
         .chain(m.work.as_ref().map(|w| format!("work: {}", w.line())))

@@ -158,6 +158,8 @@ mod tests {
             work: None,
             boundary: None,
             recipe: None,
+            tail: None,
+            noise_floor: None,
         };
         nb.record_run(measurement, Utc::now());
         nb

@@ -127,8 +127,15 @@ impl Comparison {
     }
 
     /// S7 on the numbers themselves: the difference exceeds the IQRs' sum.
-    fn claimed_by_s7(&self) -> bool {
+    pub(super) fn claimed_by_s7(&self) -> bool {
         self.difference > self.iqr_a + self.iqr_b
+    }
+
+    /// The same comparison making no claim, for `reasons` (the guards
+    /// beyond S7: S13–S18, E18), the metric first as S7 writes it:
+    /// `median wall time: no claim — REASON; REASON`. The figures stay.
+    pub fn no_claim(&self, metric: &str, reasons: &[&str]) -> Comparison {
+        Comparison { claimed: false, verdict: format!("{metric}: no claim — {}", reasons.join("; ")), ..self.clone() }
     }
 
     /// How S7 decided, quoted no more finely than the IQRs' sum allows:

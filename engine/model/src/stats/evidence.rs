@@ -215,7 +215,9 @@ impl<'a> Evidence<'a> {
         let mut said = Vec::new();
         let b_higher = v.median_b > v.median_a;
         match (v.claimed, self.side()) {
-            (false, Some(side @ (Side::Lower | Side::Higher))) => {
+            // Where S7 resolved it and a guard took the claim away, the
+            // verdict already says why; the IQR-sum rule is not the reason.
+            (false, Some(side @ (Side::Lower | Side::Higher))) if !v.claimed_by_s7() => {
                 let way = if side == Side::Lower { "lower" } else { "higher" };
                 said.push(format!(
                     "Pair by pair, {b} measured {way} than {a} in the middle half of the {n} pairs (B/A {}), but at \

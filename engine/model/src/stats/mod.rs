@@ -8,14 +8,18 @@
 
 mod comparison;
 mod evidence;
+mod floor;
 mod percentile;
 mod rounding;
 mod shape;
 mod summary;
+mod tail;
 pub mod units;
 
 pub use comparison::{Comparison, OrderCheck, Spread, at_allowance_place, compare, paired_ratios, times};
 pub use evidence::{Evidence, Facts};
+pub use floor::{BelowFloor, NoiseFloor};
+pub use tail::{P95_MIN_TRIALS, Tail};
 
 /// Timed trials of an extension: S10's "from 31 to 51".
 pub const EXTENDED_TRIALS: usize = 51;
