@@ -497,3 +497,60 @@ fn rows_are_named_by_what_differs() {
     assert_eq!(names[2..], ["true (arm A)", "true (arm B)"]);
     assert!(!names.iter().any(|n| n.ends_with(": A") || n.ends_with(": B")), "{names:?}");
 }
+
+// SPEC S19 (issue 48 item 2): with --budget each row keeps how many timed
+// trials missed it and its 95th percentile beside the median (the max, and
+// why, below 20 trials); `show` says it in text and JSON, the long form
+// has it; a row with no budget says nothing of one. E18: the session's
+// noise floor is kept with the row and shown.
+#[test]
+fn a_budget_gives_each_row_its_tail() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let bench = |extra: &[&str]| {
+        let mut args = vec!["bench", "--notebook", &dir, "--warmup", "1"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--", "sleep", "0.01"]);
+        let o = vernier(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    };
+    bench(&["-n", "21", "--budget", "0.001"]);
+    bench(&["-n", "5", "--budget", "10"]);
+    bench(&["-n", "5"]);
+
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    let tail = &shown["runs"][0]["tail"];
+    assert_eq!((tail["missed"].as_u64(), tail["n"].as_u64()), (Some(21), Some(21)), "{tail}");
+    assert_eq!(tail["budget"], 0.001);
+    assert_eq!(tail["p95_shown"], true);
+    assert!(tail["p95"].as_f64().expect("p95") >= shown["runs"][0]["stats"]["median"].as_f64().expect("median"));
+    let sentence = tail["sentence"].as_str().expect("sentence");
+    assert!(sentence.starts_with("budget 1 ms: 21 of 21 timed trials missed it (took longer); p95 "), "{sentence}");
+    assert!(sentence.ends_with("(interpolated between closest ranks)"), "{sentence}");
+    let few = shown["runs"][1]["tail"]["sentence"].as_str().expect("sentence");
+    assert!(few.starts_with("budget 10000 ms: 0 of 5 timed trials missed it (took longer); max "), "{few}");
+    assert!(few.contains("5 trials are too few for a 95th percentile"), "{few}");
+    assert!(shown["runs"][2]["tail"].is_null(), "no budget, no tail");
+    let floor = &shown["runs"][0]["noise_floor"];
+    assert_eq!(floor["runs"], 16, "{floor}");
+    assert!(floor["spread"].as_f64().expect("spread") >= 0.0);
+
+    let text = common::text(&vernier(&["show", &dir]));
+    assert!(text.contains(&format!("run 1: {sentence}")), "{text}");
+    assert!(text.contains(&format!("run 2: {few}")), "{text}");
+    assert!(!text.contains("run 3: budget"), "{text}");
+    assert_eq!(text.matches("noise floor of run").count(), 3, "one session each: {text}");
+    let long = common::text(&vernier(&["show", &dir, "--run", "1"]));
+    assert!(long.contains(&format!("tail: {sentence}")), "{long}");
+    assert!(long.contains("noise floor: "), "{long}");
+    assert!(!common::text(&vernier(&["show", &dir, "--run", "3"])).contains("tail:"));
+}
+
+// SPEC S19: a budget is a time per trial; a kernel's ns/access is not one,
+// so the run is refused before it starts, saying why.
+#[test]
+fn a_budget_needs_trials_in_a_time() {
+    let o = vernier(&["bench", "--kernel", "seq", "--size", "4096", "-n", "3", "--budget", "0.01"]);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("'ns/access', which is not a time per trial"), "{}", stderr(&o));
+}

@@ -5,8 +5,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use vernier_engine::notebook::{
-    EnvField, Environment, Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, RunColumn, SOAK_COLUMNS,
-    SoakColumn,
+    EnvField, Environment, Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, RowRef, RunColumn,
+    SOAK_COLUMNS, SoakColumn, group_rows, row_list,
 };
 
 use vernier_engine::display::{inert, quote_argv};
@@ -241,7 +241,20 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
     for sweep in nb.sweeps() {
         let _ = writeln!(out, "{}", sweep.line());
     }
-    if !nb.pairs().is_empty() || !nb.sweeps().is_empty() {
+    // SPEC S19: each row's tail against the budget stated for it.
+    let tails: Vec<String> =
+        nb.runs().iter().filter_map(|r| Some(format!("run {}: {}", r.number, r.tail_line()?))).collect();
+    // SPEC E18: the noise floor each session measured, once for its rows.
+    let floors = group_rows(nb.runs().iter().filter_map(|r| {
+        Some((RowRef::Run(r.number), r.measurement.noise_floor.as_ref()?.describe()))
+    }));
+    for tail in &tails {
+        let _ = writeln!(out, "{tail}");
+    }
+    for (floor, rows) in &floors {
+        let _ = writeln!(out, "noise floor of {}: {floor}", row_list(rows));
+    }
+    if !nb.pairs().is_empty() || !nb.sweeps().is_empty() || !tails.is_empty() || !floors.is_empty() {
         out.push('\n');
     }
 
@@ -320,6 +333,19 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             "work": r.measurement.work,
             // SPEC N15: the build recipe that built the program measured.
             "recipe": r.measurement.recipe,
+            // SPEC S19: the trials against the budget stated for the run,
+            // and the sentence every face shows; null without a budget.
+            "tail": r.measurement.tail.as_ref().map(|t| json!({
+                "budget": t.budget,
+                "missed": t.missed,
+                "n": t.n,
+                "p95": t.p95,
+                "p95_shown": t.p95_shown(),
+                "p95_method": "interpolated between closest ranks (PERCENTILE.INC); below 20 trials the max is shown",
+                "sentence": r.tail_line(),
+            })),
+            // SPEC E18: the noise floor of the row's session.
+            "noise_floor": r.measurement.noise_floor,
             // SPEC S16: what the row's time is the time of (as recorded, or
             // as a row of its kind recorded before always timed).
             "boundary": r.measurement.timing_boundary(),

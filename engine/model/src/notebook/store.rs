@@ -44,9 +44,11 @@ pub const EXPORTS_DIR: &str = "exports";
 /// latest changes are in the journal instead of showing it without them;
 /// version 7 a lock taken when a soak starts (T1) and the importer an
 /// imported row's raw file was written by (E14), so a build before it says
-/// the file is newer instead of failing on what it does not know.
-/// Older files are read and saved as version 7, their rows as recorded.
-pub const SCHEMA_VERSION: u32 = 7;
+/// the file is newer instead of failing on what it does not know; version
+/// 8 a row's tail against its budget (S19) and its session's noise floor
+/// (E18), for the same reason. Older files are read and saved as version
+/// 8, their rows as recorded (no tail, no floor: nothing is invented).
+pub const SCHEMA_VERSION: u32 = 8;
 /// A larger `notebook.ron` is refused as its bytes arrive: 10 000 runs take
 /// about 20 MB, so this leaves room while keeping a hostile file from
 /// exhausting memory.
