@@ -451,3 +451,38 @@ fn the_method_names_a_shared_recipe_once() {
     assert!(method.contains(&said), "{method}");
     assert_eq!(method.matches("built by Vernier").count(), 1, "{method}");
 }
+
+// SPEC S19 (issue 48 item 2): the report's results table gives the tail
+// beside the median of each row whose budget was stated — the sentence
+// every face shows — leaves a row without one empty, and has no such
+// column when no row stated a budget.
+#[test]
+fn the_report_results_table_shows_the_tail_against_the_budget() {
+    let results = |nb: &vernier_engine::notebook::Notebook| {
+        documents::fill(nb, Document::Report, &Attachments::default())
+            .into_iter()
+            .find_map(|b| match b {
+                Block::Table(rows) if rows[0][0] == "Experiment" => Some(rows),
+                _ => None,
+            })
+            .expect("the results table")
+    };
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    assert!(!results(&nb)[0].iter().any(|h| h.starts_with("Tail")), "no budget stated, no column");
+    let mut trials = vec![15.0; 28];
+    trials.extend([18.0, 20.0, 18.0]);
+    let tail = vernier_engine::stats::Tail::of(&trials, 16.7);
+    nb.record_run(
+        vernier_engine::notebook::Measurement { tail, ..crate::util::measurement("frame", &trials) },
+        at(300),
+    );
+    let rows = results(&nb);
+    let column = rows[0].iter().position(|h| h == "Tail against the budget").expect("the tail's column");
+    let framed = rows.iter().find(|r| r[0] == "frame").expect("the row with a budget");
+    assert_eq!(
+        framed[column],
+        "budget 16.7 ms: 3 of 31 timed trials missed it (took longer); p95 18 ms beside the median 15 ms \
+         (interpolated between closest ranks)"
+    );
+    assert_eq!(rows[1][column], "", "a row without a budget says nothing of one");
+}

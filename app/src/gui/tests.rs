@@ -130,6 +130,19 @@ fn a_drifting_run_is_flagged() {
 /// Records run 1 of `nb` in `dir`: `ms`, timed trials in milliseconds, with
 /// their raw file, as `what`.
 fn record_trials(dir: &std::path::Path, nb: &mut vernier_engine::notebook::Notebook, what: &str, ms: &[f64]) {
+    record_measured(dir, nb, what, ms, None, None);
+}
+
+/// [`record_trials`] with the budget stated for the run (S19, ms) and the
+/// noise floor its session measured (E18).
+fn record_measured(
+    dir: &std::path::Path,
+    nb: &mut vernier_engine::notebook::Notebook,
+    what: &str,
+    ms: &[f64],
+    budget: Option<f64>,
+    noise_floor: Option<vernier_engine::stats::NoiseFloor>,
+) {
     use vernier_engine::harness::{TrialRecord, TrialStatus, raw};
     use vernier_engine::notebook::{Measurement, Tag, WarmupPolicy};
     let trials: Vec<TrialRecord> = (0u32..)
@@ -165,12 +178,34 @@ fn record_trials(dir: &std::path::Path, nb: &mut vernier_engine::notebook::Noteb
             work: None,
             boundary: None,
             recipe: None,
-            tail: None,
-            noise_floor: None,
+            tail: budget.and_then(|b| vernier_engine::stats::Tail::of(ms, b)),
+            noise_floor,
         },
         chrono::Utc::now(),
     );
     store::replace(dir, nb).expect("save");
+}
+
+// SPEC S19, E18 (issue 48 items 2, 3): a run's detail gives its tail
+// against the budget stated for it, the sentence every face shows, and the
+// noise floor its session measured.
+#[test]
+fn a_runs_detail_shows_its_tail_and_its_noise_floor() {
+    let (_tmp, dir, mut nb) = new_notebook("Frames");
+    let mut ms = vec![15.0; 28];
+    ms.extend([18.0, 20.0, 18.0]);
+    let floor = vernier_engine::stats::NoiseFloor::of(&[10.0, 10.5]);
+    record_measured(&dir, &mut nb, "frames", &ms, Some(16.7), floor);
+    let mut harness = app_on(dir);
+    harness.get_by_label("Runs  (1)").click();
+    harness.run();
+    harness.get_by_label("frames").click();
+    harness.run();
+    harness.get_by_label(
+        "tail: budget 16.7 ms: 3 of 31 timed trials missed it (took longer); p95 18 ms beside the median 15 ms \
+         (interpolated between closest ranks)",
+    );
+    harness.get_by_label("noise floor: 5.0 % (the canary ×2 back to back: 10.0 – 10.5 ms)");
 }
 
 // SPEC U4 (issue 49, item 5): a 51-trial run with one slow trial. The y

@@ -15,6 +15,8 @@ use crate::sweep_view::SweepView;
 /// A results row's Conditions cell when it states nothing beyond the
 /// header's Conditions line.
 const AS_HEADER: &str = "as the header";
+/// The results table's column for a row's tail against its budget (S19).
+const TAIL_HEADER: &str = "Tail against the budget";
 
 /// Why a run's build makes it a diagnostic rather than a result, if it does
 /// (A18, C.5).
@@ -123,13 +125,22 @@ pub(super) fn table(nb: &Notebook) -> Vec<Block> {
     let columns =
         [RunColumn::What, RunColumn::Number, RunColumn::Median, RunColumn::Dispersion, RunColumn::MinMax, RunColumn::N];
     let mut header: Vec<&str> = columns.map(|c| if c == RunColumn::What { "Experiment" } else { c.header() }).to_vec();
+    // SPEC S19: the tail beside the median, where a budget was stated; a
+    // row without one leaves its cell empty.
+    let with_tail = rows.runs.iter().any(|r| r.measurement.tail.is_some());
+    if with_tail {
+        header.push(TAIL_HEADER);
+    }
     if with_conditions {
         header.push("Conditions");
     }
     header.push(RunColumn::Tag.header());
     let mut table = vec![header.into_iter().map(str::to_owned).collect::<Vec<_>>()];
     let mut cells = conditions.cells.into_iter();
-    let mut push = |mut row: Vec<String>, tag: String, conditions: Option<String>| {
+    let mut push = |mut row: Vec<String>, tail: Option<String>, tag: String, conditions: Option<String>| {
+        if with_tail {
+            row.push(tail.unwrap_or_default());
+        }
         if with_conditions {
             row.push(conditions.unwrap_or_default());
         }
@@ -147,7 +158,7 @@ pub(super) fn table(nb: &Notebook) -> Vec<Block> {
         if named.get(r.measurement.what.as_str()).is_some_and(|&n| n > 1) {
             row[0] = format!("{} (run {})", row[0], r.number);
         }
-        push(row.to_vec(), r.cell(RunColumn::Tag), cells.next());
+        push(row.to_vec(), r.tail_line(), r.cell(RunColumn::Tag), cells.next());
     }
     for s in &rows.soaks {
         let row = vec![
@@ -159,7 +170,7 @@ pub(super) fn table(nb: &Notebook) -> Vec<Block> {
             String::new(),
             format!("{} at {}", s.cell(SoakColumn::Duration), s.cell(SoakColumn::Interval)),
         ];
-        push(row, s.tag.to_string(), cells.next());
+        push(row, None, s.tag.to_string(), cells.next());
     }
     let paragraph = |text: String| Block::Paragraph(vec![Text { text, bold: false }]);
     let mut blocks = Vec::new();

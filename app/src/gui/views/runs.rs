@@ -155,6 +155,13 @@ pub fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
             }
         });
     }
+    // SPEC S19: the tail against the budget stated for the run, beside its
+    // median; E18: the noise floor of its session. Said only where kept.
+    let tail = run.tail_line().map(|t| format!("tail: {t}"));
+    let floor = run.measurement.noise_floor.as_ref().map(|f| format!("noise floor: {}", f.describe()));
+    for line in tail.into_iter().chain(floor) {
+        ui.label(RichText::new(line).weak());
+    }
     // SPEC N15: the recipe that built the program, its compiler first.
     if let Some(recipe) = &run.measurement.recipe {
         let title = format!("Build recipe: {} · {}", recipe.command(), inert(&recipe.compiler));
