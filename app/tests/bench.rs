@@ -513,8 +513,9 @@ fn a_budget_gives_each_row_its_tail() {
         args.extend_from_slice(&["--", "sleep", "0.01"]);
         let o = vernier(&args);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        common::text(&o)
     };
-    bench(&["-n", "21", "--budget", "0.001"]);
+    let printed = bench(&["-n", "21", "--budget", "0.001"]);
     bench(&["-n", "5", "--budget", "10"]);
     bench(&["-n", "5"]);
 
@@ -544,6 +545,9 @@ fn a_budget_gives_each_row_its_tail() {
     assert!(long.contains(&format!("tail: {sentence}")), "{long}");
     assert!(long.contains("noise floor: "), "{long}");
     assert!(!common::text(&vernier(&["show", &dir, "--run", "3"])).contains("tail:"));
+    // What bench printed as it recorded the run says the same.
+    assert!(printed.contains(&format!("\n  tail: {sentence}\n")), "{printed}");
+    assert!(printed.contains(" · noise floor "), "{printed}");
 }
 
 // SPEC S19: a budget is a time per trial; a kernel's ns/access is not one,

@@ -321,3 +321,24 @@ fn unlike_timing_boundaries_make_no_claim() {
     assert_eq!((&v["claimed"], &v["s7_claimed"]), (&false.into(), &true.into()));
     assert_eq!(v["checks"][0]["rule"], "S16", "{v}");
 }
+
+// SPEC E18 (issue 48 item 3): a difference S7 would claim but below the
+// noise floor a row's session measured makes no claim, in E18's one
+// sentence, on the command line as in its JSON `checks`.
+#[test]
+fn a_difference_below_the_noise_floor_makes_no_claim() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path(), |nb| {
+        let floor = vernier_engine::stats::NoiseFloor::of(&[10.0, 10.5]);
+        nb.record_run(Measurement { noise_floor: floor, ..row("./naive", 10.0, false) }, at(0));
+        nb.record_run(row("./blocked", 10.3, false), at(1));
+    });
+    let (shown, v) = compare(&dir, "1", "2");
+    let expected = "the difference (3.0 %) is below the instrument's noise floor (5.0 %, one body timed back to \
+                    back): the instrument cannot tell it from its own noise";
+    assert!(shown.starts_with(&format!("median wall time: no claim — {expected}\n")), "{shown}");
+    assert_eq!((&v["claimed"], &v["s7_claimed"]), (&false.into(), &true.into()));
+    assert_eq!(v["checks"][0]["rule"], "E18");
+    assert_eq!(v["checks"][0]["kind"], "no_claim");
+    assert_eq!(v["checks"][0]["text"], expected);
+}

@@ -294,6 +294,7 @@ pub fn bench(args: &BenchArgs) -> CommandResult {
         }
         object["order"] = json!(result.order);
         object["canary"] = json!(result.canary);
+        object["noise_floor"] = json!(result.noise_floor);
         object["placement"] = json!(result.placement);
         object["shell_cost_s"] = json!(result.shell_cost_s);
         object["process_cleanup"] = json!(result.process_cleanup);
@@ -570,6 +571,8 @@ fn arm_json(arm: &ArmResult, raw_file: Option<&str>, failed: bool) -> Value {
     object["warmup_check"] = json!(arm.first_trial_check);
     // SPEC E13: CPU time (s), cycles and instructions of the timed trials.
     object["work"] = json!(arm.work);
+    // SPEC S19: the trials against the budget stated for the run.
+    object["tail"] = json!(arm.tail);
     object
 }
 
@@ -597,6 +600,10 @@ fn print_text(
                     internal.unwrap_or_default(),
                     arm.warmup_trials
                 );
+                // SPEC S19: the tail against the budget, beside the median.
+                if let Some(tail) = &arm.tail {
+                    out!("  tail: {}", tail.sentence(&Figures::of(s, &arm.unit), s.max));
+                }
                 for flag in s.flags() {
                     out!("  warning: {flag}");
                 }
@@ -648,6 +655,10 @@ fn print_text(
     let mut footer = vec![result.placement.clone()];
     if let Some(c) = &result.canary {
         footer.push(format!("canary end/start {}", format_significant(c.ratio, 3)));
+    }
+    // SPEC E18: the floor every row of the session keeps.
+    if let Some(floor) = &result.noise_floor {
+        footer.push(format!("noise floor {}", floor.describe()));
     }
     if let Some(cost) = result.shell_cost_s {
         footer.push(format!("the shell alone costs {} per trial", DisplayUnit::for_median("s", cost).quantity(cost)));

@@ -245,9 +245,9 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
     let tails: Vec<String> =
         nb.runs().iter().filter_map(|r| Some(format!("run {}: {}", r.number, r.tail_line()?))).collect();
     // SPEC E18: the noise floor each session measured, once for its rows.
-    let floors = group_rows(nb.runs().iter().filter_map(|r| {
-        Some((RowRef::Run(r.number), r.measurement.noise_floor.as_ref()?.describe()))
-    }));
+    let floors = group_rows(
+        nb.runs().iter().filter_map(|r| Some((RowRef::Run(r.number), r.measurement.noise_floor.as_ref()?.describe()))),
+    );
     for tail in &tails {
         let _ = writeln!(out, "{tail}");
     }

@@ -1517,7 +1517,10 @@ mod tests {
         let prepared = spec.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>().expect("prepared");
         let refused = check_budget(&spec, &prepared).expect_err("ns/access is not a time per trial");
         assert!(refused.to_string().contains("'ns/access', which is not a time per trial"), "{refused}");
-        let command = BenchSpec { budget: Some(0.01), ..BenchSpec::new(vec![Subject::Command { argv: vec!["true".into()], shell: false }]) };
+        let command = BenchSpec {
+            budget: Some(0.01),
+            ..BenchSpec::new(vec![Subject::Command { argv: vec!["true".into()], shell: false }])
+        };
         let prepared = command.arms.iter().map(prepare).collect::<Result<Vec<_>, _>>().expect("prepared");
         assert!(check_budget(&command, &prepared).is_ok());
     }

@@ -129,8 +129,13 @@ mod tests {
         assert!(!tail.p95_shown());
         let summary = Summary::of(&trials).expect("trials");
         let text = tail.sentence(&Figures::of(&summary, "ms"), summary.max);
-        assert!(text.starts_with("budget 10.5 ms: 1 of 11 timed trials missed it (took longer); max 12.00 ms"), "{text}");
-        assert!(text.ends_with("(11 trials are too few for a 95th percentile: below 20 it is the max in all but name)"));
+        assert!(
+            text.starts_with("budget 10.5 ms: 1 of 11 timed trials missed it (took longer); max 12.00 ms"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("(11 trials are too few for a 95th percentile: below 20 it is the max in all but name)")
+        );
         assert!(!text.contains("p95"), "{text}");
     }
 
