@@ -334,8 +334,8 @@ fn a_difference_below_the_noise_floor_makes_no_claim() {
         nb.record_run(row("./blocked", 10.3, false), at(1));
     });
     let (shown, v) = compare(&dir, "1", "2");
-    let expected = "the difference (3.0 %) is below the instrument's noise floor (5.0 %, one body timed back to \
-                    back): the instrument cannot tell it from its own noise";
+    let expected = "the difference between run 1 and run 2 (3.0 %) is below the instrument's noise floor (5.0 %, \
+                    one body timed back to back): the instrument cannot tell it from its own noise";
     assert!(shown.starts_with(&format!("median wall time: no claim — {expected}\n")), "{shown}");
     assert_eq!((&v["claimed"], &v["s7_claimed"]), (&false.into(), &true.into()));
     assert_eq!(v["checks"][0]["rule"], "E18");

@@ -379,7 +379,7 @@ pub fn compare_runs(nb: &Notebook, a: u32, b: u32) -> Result<RowComparison, Comp
     // of the two sessions' floors — is one it cannot tell from its noise.
     let effect = (side_a.median > 0.0).then(|| (side_b.median - side_a.median).abs() / side_a.median);
     let floor = [&ma.noise_floor, &mb.noise_floor].into_iter().flatten().max_by(|x, y| x.spread.total_cmp(&y.spread));
-    if let Some(below) = floor.zip(effect).and_then(|(f, e)| f.below(e)) {
+    if let Some(below) = floor.zip(effect).and_then(|(f, e)| f.below(e, [&name_a, &name_b])) {
         checks.push(Caveat::new("E18", CaveatKind::NoClaim, below.sentence()));
     }
     let (power_a, power_b) = (run_a.context().power_source(), run_b.context().power_source());
@@ -690,8 +690,8 @@ mod tests {
         assert_eq!(e18.kind, CaveatKind::NoClaim);
         assert!(
             c.comparison.verdict.starts_with(
-                "median wall time: no claim — the difference (2.9 %) is below the instrument's noise floor (5.0 %, one \
-                 body timed back to back)"
+                "median wall time: no claim — the difference between run 2 and run 1 (2.9 %) is below the \
+                 instrument's noise floor (5.0 %, one body timed back to back)"
             ),
             "{}",
             c.comparison.verdict

@@ -250,6 +250,8 @@ impl Extension {
             labels: pair.map_or([None, None], |p| p.labels.clone().map(Some)),
             // The program's own figure, read as the row read it (E17).
             metric: m.figure.as_ref().map(|f| f.spec.clone()),
+            // SPEC S19: held to the budget the row was, in seconds.
+            budget: m.tail.as_ref().and_then(|t| Some(t.budget * crate::stats::units::time_factor(&m.unit, "s")?)),
             ..BenchSpec::new(arms.iter().map(|(_, subject)| subject.clone()).collect())
         };
         let before = arms
@@ -587,6 +589,46 @@ mod tests {
             assert!(why.contains("percentage of its median"), "{bad}: {why}");
         }
         assert!(parse_claim("1ms", "GB/s", 3.0).expect_err("not a time").contains("not a time"));
+    }
+
+    // SPEC S19, S10 (issue 48 item 2): an extension is held to the budget
+    // its row was, given back in seconds; a row without one states none.
+    #[test]
+    fn an_extension_keeps_the_rows_budget() {
+        use crate::notebook::{Measurement, Notebook};
+        use crate::stats::{Summary, Tail};
+        let trials = [10.0, 10.1, 10.2, 10.3, 17.0];
+        let row = |tail: Option<Tail>| Measurement {
+            what: "frame".into(),
+            command: vec!["./frame".into()],
+            warmup: WarmupPolicy::Count(3),
+            warmup_trials: 3,
+            summary: Summary::of(&trials).expect("trials"),
+            unit: "ms".into(),
+            ns_per_unit: 1e6,
+            conditions: Vec::new(),
+            raw_file: None,
+            tag: Tag::Measured,
+            synthetic: false,
+            extends: None,
+            figure: None,
+            work: None,
+            boundary: None,
+            recipe: None,
+            tail,
+            noise_floor: None,
+        };
+        let mut nb = Notebook::new("t", chrono::Utc::now());
+        nb.record_run(row(Tail::of(&trials, 16.7)), chrono::Utc::now());
+        nb.record_run(row(None), chrono::Utc::now());
+        let budget = |run: u32| {
+            let gate = Extension::plan(&nb, run).expect("a plan").gate;
+            let consent = gate.confirm(crate::consent::InlineCode::Allowed).expect("consent");
+            gate.release(consent).expect("this plan").budget
+        };
+        let held = budget(1).expect("the row's budget");
+        assert!((held - 0.0167).abs() < 1e-12, "{held}");
+        assert_eq!(budget(2), None);
     }
 
     fn moved(run: u32, before: f64, after: f64, iqr: f64) -> Moved {

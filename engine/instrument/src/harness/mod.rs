@@ -1373,7 +1373,7 @@ fn compare_arms(a: &ArmResult, b: &ArmResult, names: (&str, &str), floor: Option
     let (sa, sb) = (a.summary.as_ref()?, b.summary.as_ref()?);
     let metric = if a.unit == b.unit { format!("median {}", metric_name(&a.unit)) } else { return None };
     let s7 = stats::compare(Spread::from(sa), Spread::from(sb), names, &metric, &a.unit);
-    Some(match floor.zip(s7.ratio).and_then(|(f, ratio)| f.below(ratio - 1.0)) {
+    Some(match floor.zip(s7.ratio).and_then(|(f, ratio)| f.below(ratio - 1.0, [names.0, names.1])) {
         Some(below) => s7.no_claim(&metric, &[&below.sentence()]),
         None => s7,
     })
@@ -1500,8 +1500,8 @@ mod tests {
         assert!(!guarded.claimed);
         assert_eq!(
             guarded.verdict,
-            "median wall time: no claim — the difference (3.0 %) is below the instrument's noise floor (5.0 %, one \
-             body timed back to back): the instrument cannot tell it from its own noise"
+            "median wall time: no claim — the difference between a and b (3.0 %) is below the instrument's noise \
+             floor (5.0 %, one body timed back to back): the instrument cannot tell it from its own noise"
         );
         let quiet = NoiseFloor::of(&[10.0, 10.1]).expect("a floor of 1 %");
         assert_eq!(compare_arms(&a, &b, ("a", "b"), Some(&quiet)), Some(plain));

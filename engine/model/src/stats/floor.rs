@@ -47,18 +47,25 @@ impl NoiseFloor {
         )
     }
 
-    /// SPEC E18: the finding when a relative difference `difference`
-    /// (|B − A| / A) is below this floor; `None` when it is not.
-    pub fn below(&self, difference: f64) -> Option<BelowFloor> {
-        (difference.abs() < self.spread).then_some(BelowFloor { difference: difference.abs(), floor: self.spread })
+    /// SPEC E18: the finding when the relative difference `difference`
+    /// (|B − A| / A) between the rows or arms `names` (A, B) is below this
+    /// floor; `None` when it is not.
+    pub fn below(&self, difference: f64, names: [&str; 2]) -> Option<BelowFloor> {
+        (difference.abs() < self.spread).then(|| BelowFloor {
+            names: names.map(str::to_owned),
+            difference: difference.abs(),
+            floor: self.spread,
+        })
     }
 }
 
 /// SPEC E18's finding: a difference smaller than the instrument's noise
 /// floor, which makes no claim. One type, one sentence, for every face
 /// that compares two rows (a recorded comparison, `compare`, the window).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BelowFloor {
+    /// What was compared, A then B (`run 1`, or an arm's label).
+    pub names: [String; 2],
     /// The difference, |B − A| / A.
     pub difference: f64,
     /// The floor's spread it is below (the larger of the two rows').
@@ -66,18 +73,20 @@ pub struct BelowFloor {
 }
 
 impl BelowFloor {
-    /// `the difference (2.1 %) is below the instrument's noise floor (4.8 %,
-    /// one body timed back to back): the instrument cannot tell it from its
-    /// own noise`, the two percentages at digits that show which is larger
-    /// (S17).
+    /// `the difference between run 1 and run 2 (2.1 %) is below the
+    /// instrument's noise floor (4.8 %, one body timed back to back): the
+    /// instrument cannot tell it from its own noise`, the two percentages
+    /// at digits that show which is larger (S17).
     pub fn sentence(&self) -> String {
         let [d, f] = [self.difference, self.floor].map(|v| 100.0 * v);
         let from = significant_places(d, 2).min(significant_places(f, 2));
         let place = ordered_places(d, f, from);
         let show = |v: f64| super::rounding::format_at(v, place);
         format!(
-            "the difference ({} %) is below the instrument's noise floor ({} %, one body timed back to back): the \
-             instrument cannot tell it from its own noise",
+            "the difference between {} and {} ({} %) is below the instrument's noise floor ({} %, one body timed back \
+             to back): the instrument cannot tell it from its own noise",
+            self.names[0],
+            self.names[1],
             show(d),
             show(f)
         )
@@ -101,13 +110,13 @@ mod tests {
         let floor = NoiseFloor::of(&[10.0, 10.2, 10.5, 10.1]).expect("timings");
         assert!((floor.spread - 0.05).abs() < 1e-12);
         assert_eq!(floor.describe(), "5.0 % (the canary ×4 back to back: 10.0 – 10.5 ms)");
-        let below = floor.below(0.021).expect("below the floor");
+        let below = floor.below(0.021, ["run 1", "run 2"]).expect("below the floor");
         assert_eq!(
             below.sentence(),
-            "the difference (2.1 %) is below the instrument's noise floor (5.0 %, one body timed back to back): the \
-             instrument cannot tell it from its own noise"
+            "the difference between run 1 and run 2 (2.1 %) is below the instrument's noise floor (5.0 %, one body \
+             timed back to back): the instrument cannot tell it from its own noise"
         );
-        assert_eq!(floor.below(0.08), None);
+        assert_eq!(floor.below(0.08, ["run 1", "run 2"]), None);
         assert_eq!(NoiseFloor::of(&[]), None);
         assert_eq!(NoiseFloor::of(&[0.0, 1.0]), None);
     }
