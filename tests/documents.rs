@@ -166,7 +166,7 @@ fn workbook_has_the_sections_and_keeps_formulas_as_text() {
     let runs = book.worksheet_range("Runs").expect("Runs");
     let header: Vec<String> = runs.rows().next().expect("header").iter().map(ToString::to_string).collect();
     assert_eq!(header[..10], vernier_engine::notebook::RUN_COLUMNS.map(String::from));
-    let median = header.iter().position(|h| h == "Median (value)").expect("a Median (value) column");
+    let median = header.iter().position(|h| h == "Median (ms)").expect("a Median (ms) column");
     assert_eq!(runs.get((1, median)), Some(&Data::Float(12.5)), "the median is stored as a number");
     let notes = book.worksheet_range("Notes and anomalies").expect("notes");
     let cells: Vec<String> = notes.rows().skip(1).map(|r| r[1].to_string()).collect();
@@ -208,8 +208,8 @@ fn a_column_added_to_the_layout_lands_in_its_place_in_the_workbook() {
         let k = header.iter().position(|h| h == column.header()).expect("every Runs column by its name");
         assert_eq!(Some(k), layout.runs.position(column.header()), "the header row follows the layout");
     }
-    let value = header.iter().position(|h| h == "Median (value)").expect("Median (value)");
-    assert_eq!(value, RunColumn::ALL.len() + 2, "one to the right of where it stood without the new column");
+    let value = header.iter().position(|h| h == "Median (ms)").expect("Median (ms)");
+    assert_eq!(value, RunColumn::ALL.len() + 1, "one to the right of where it stood without the new column");
     assert_eq!(after[1][value], Data::Float(12.5));
 }
 
@@ -299,8 +299,22 @@ fn exported_documents_show_drift_and_display_units() {
     assert_eq!(text(2, "Median"), "722 µs");
     assert_eq!(text(2, "Dispersion"), "IQR 17 µs · drift +2.5 %");
     assert_eq!(text(2, "Min / Max"), "700 / 731 µs");
-    assert_eq!(rows[2][col("Median (value)")], Data::Float(0.000722));
-    assert_eq!(text(2, "Unit"), "s");
+    assert_eq!(rows[2][col("Median (s)")], Data::Float(0.000722));
+    // One unit per numeric column (issue 47): each row's numbers stand only
+    // in its own unit's columns, every other unit's left empty.
+    for (row, unit) in [(1, "ms"), (2, "s"), (3, "ns/access")] {
+        for figure in ["Median", "IQR", "Min", "Max"] {
+            for other in ["ms", "s", "ns/access"] {
+                let cell = &rows[row][col(&format!("{figure} ({other})"))];
+                assert_eq!(
+                    matches!(cell, Data::Float(_)),
+                    other == unit,
+                    "row {row} in {unit}: {figure} ({other}) {cell:?}"
+                );
+            }
+        }
+    }
+    assert!(!header.iter().any(|h| h == "Unit" || h.ends_with("(value)") && h != "Drift (value)"), "{header:?}");
     let Data::Float(drift) = rows[2][col("Drift (value)")] else { panic!("drift is a number: {:?}", rows[2]) };
     assert!((drift - 18.0 / 712.0).abs() < 1e-9, "{drift}");
     assert_eq!(text(3, "Median"), "0.300 ns/access", "below 1 ns a time stays in ns");
@@ -399,6 +413,60 @@ fn the_thermals_paragraph_is_complete() {
     assert!(thermals.contains("S/P 1.0 (DERIVED)"), "{thermals}");
     assert!(thermals.contains("tail IQR 0.21 chunks/s (MEASURED)"), "{thermals}");
     assert!(thermals.ends_with(SHARED_HOST), "{thermals}");
+    assert!(!thermals.contains("analysed under"), "the defaults need no word: {thermals}");
+}
+
+// SPEC T5, T13: a soak analysed under other windows says which, each with
+// its default, and what the defaults give on the same file — numbers when
+// they fit it, else why not, and never a number when the file was not read.
+#[test]
+fn thermals_state_other_windows_and_what_the_defaults_give() {
+    use vernier_engine::notebook::{Soak, SoakProtocol};
+    use vernier_engine::soak::analysis::{Thresholds, analyze};
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    let text = include_str!("../datasets/thermal-soak.csv");
+    let data =
+        vernier_engine::soak::file::parse(text.as_bytes(), std::path::Path::new("thermal-soak.csv")).expect("parses");
+    let protocol = SoakProtocol { opening_window_s: 60.0, threshold: 0.9, ..SoakProtocol::default() };
+    let numbers = analyze(&data, &Thresholds::from(&protocol)).expect("analysed").numbers;
+    let defaults = analyze(&data, &Thresholds::from(&SoakProtocol::default())).expect("analysed").numbers;
+    let soak = Soak {
+        number: 0,
+        recorded_at: at(60),
+        discarded: None,
+        protocol,
+        numbers,
+        conditions: Vec::new(),
+        raw_file: None,
+        tag: Tag::Measured,
+        synthetic: true,
+        stated: None,
+    };
+    nb.record_soak(soak, at(60));
+    let thermals = |attachments: &Attachments| {
+        documents::fill(&nb, Document::Report, attachments)
+            .iter()
+            .find_map(|b| match b {
+                Block::Paragraph(runs) => {
+                    let text: String = runs.iter().map(|r| r.text.as_str()).collect();
+                    text.starts_with("Soak S1").then_some(text)
+                }
+                _ => None,
+            })
+            .expect("the Thermals paragraph")
+    };
+    let read = Attachments { soak: Some(Ok((1, data))), ..Attachments::default() };
+    let said = thermals(&read);
+    assert!(
+        said.contains(&format!(
+            "It was analysed under opening window 60 s (default 30 s), onset threshold 0.9 of P (default 0.95 of P); \
+             under the defaults the same file gives {}.",
+            defaults.shown_line()
+        )),
+        "{said}"
+    );
+    let unread = thermals(&Attachments::default());
+    assert!(unread.contains("(default 30 s)") && unread.contains("what the defaults give is not shown"), "{unread}");
 }
 
 // SPEC N15: the report's Method names a build recipe once, with every row
