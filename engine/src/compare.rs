@@ -409,6 +409,9 @@ pub fn compare_runs(nb: &Notebook, a: u32, b: u32) -> Result<RowComparison, Comp
     })
 }
 
+/// What decides a comparison whose arms' results differ (S18).
+const FIX: &str = "make both compute the same result, then measure again";
+
 /// SPEC S18: where both rows kept the result their program computed (a
 /// kernel's checksum, verified after every trial; a driver's checksum
 /// column, checked on import), the two are compared: identical is said
@@ -423,13 +426,23 @@ fn result_check(a: &Run, b: &Run) -> Option<Caveat> {
     // is compared by its checksum.
     let result = |v: &'_ str| v.rsplit_once("; ").map_or(v, |(_, r)| r).trim().to_owned();
     let (ra, rb) = (inert(&result(x)).into_owned(), inert(&result(y)).into_owned());
-    let fix = "make both compute the same result, then measure again";
     if let Some(within) = [x, y].into_iter().find(|v| v.starts_with("checksums differ")) {
         return Some(Caveat::new(
             "S18",
             CaveatKind::NoClaim,
-            format!("the arms' results do not agree ({}); {fix}", inert(within)),
+            format!("the arms' results do not agree ({}); {FIX}", inert(within)),
         ));
+    }
+    // Two computations of one thing only: results of different kinds ("sum
+    // …" against "… laps closed") or of different sizes are different
+    // experiments, whose results differ by design.
+    let kind = |r: &str| r.split(|c: char| c.is_ascii_digit() || c == '-').next().unwrap_or_default().trim().to_owned();
+    let size = |r: &Run| {
+        let command = &r.measurement.command;
+        command.iter().position(|w| w == "--size").and_then(|k| command.get(k + 1)).cloned()
+    };
+    if kind(&ra) != kind(&rb) || size(a) != size(b) {
+        return None;
     }
     Some(if ra == rb {
         Caveat::new("S18", CaveatKind::Report, format!("the arms' results agree ({ra})"))
@@ -438,7 +451,7 @@ fn result_check(a: &Run, b: &Run) -> Option<Caveat> {
             "S18",
             CaveatKind::NoClaim,
             format!(
-                "the arms' results differ: run {} {ra}, run {} {rb}; a faster wrong answer is no speed-up: {fix}",
+                "the arms' results differ: run {} {ra}, run {} {rb}; a faster wrong answer is no speed-up: {FIX}",
                 a.number, b.number
             ),
         )
@@ -733,6 +746,19 @@ mod tests {
         let within = compare_runs(&nb, 1, 4).expect("comparable");
         assert!(within.checks.iter().any(|k| k.rule == "S18" && k.kind == CaveatKind::NoClaim), "{:?}", within.checks);
         assert!(compare_runs(&nb, 1, 5).expect("comparable").checks.iter().all(|k| k.rule != "S18"));
+        // Different computations differ by design: a sequential walk's sum
+        // against a chase's closed laps, or one kernel at two sizes.
+        let nb = notebook(|nb| {
+            nb.record_run(with_result("seq", &ten(), "verified after every trial; sum 499500"), at(0.1));
+            nb.record_run(with_result("chase", &around(12.2), "verified after every trial; 7 laps closed"), at(0.2));
+            let mm = |size: &str, sum: &str| with_result(&format!("k --size {size}"), &ten(), sum);
+            nb.record_run(mm("128", "verified after every trial; checksum 12.5"), at(0.3));
+            nb.record_run(mm("256", "verified after every trial; checksum 99.5"), at(0.4));
+        });
+        for (a, b) in [(1, 2), (3, 4)] {
+            let c = compare_runs(&nb, a, b).expect("comparable");
+            assert!(c.checks.iter().all(|k| k.rule != "S18"), "runs {a} and {b}: {:?}", c.checks);
+        }
     }
 
     // SPEC S13: mains against battery (as stated when each row was
