@@ -641,7 +641,8 @@ mod tests {
             extends: None,
             figure: None,
             work: None,
-            boundary: None,
+            // Each a process's wall time, as a `bench` of the command keeps it.
+            boundary: Some(Boundary::ProcessWall),
             recipe: None,
         }
     }
@@ -759,6 +760,21 @@ mod tests {
             let c = compare_runs(&nb, a, b).expect("comparable");
             assert!(c.checks.iter().all(|k| k.rule != "S18"), "runs {a} and {b}: {:?}", c.checks);
         }
+    }
+
+    // SPEC S16 (issue 48 item 8): two rows that state nothing about what
+    // their numbers time (typed by hand) are not one measure: no claim.
+    #[test]
+    fn two_rows_that_state_no_boundary_make_no_claim() {
+        let typed = |cmd: &str, trials: &[f64]| Measurement { boundary: None, ..row(cmd, trials, "ms", false) };
+        let nb = notebook(|nb| {
+            nb.record_run(typed("./a", &ten()), at(0.1));
+            nb.record_run(typed("./b", &around(12.2)), at(0.2));
+        });
+        let c = compare_runs(&nb, 1, 2).expect("comparable");
+        let s16 = c.checks.iter().find(|k| k.rule == "S16").expect("an S16 finding");
+        assert_eq!(s16.kind, CaveatKind::NoClaim);
+        assert!(c.s7_claimed && !c.comparison.claimed, "{:?}", c.comparison);
     }
 
     // SPEC S13: mains against battery (as stated when each row was
