@@ -42,7 +42,8 @@ fn row(command: &str, median: f64, control: bool) -> Measurement {
         extends: None,
         figure: None,
         work: None,
-        boundary: None,
+        // A process's wall time, as `bench` keeps it (S16).
+        boundary: Some(vernier_engine::notebook::Boundary::ProcessWall),
         recipe: None,
         tail: None,
         noise_floor: None,

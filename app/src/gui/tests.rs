@@ -1303,7 +1303,8 @@ fn mains_then_battery() -> (tempfile::TempDir, std::path::PathBuf) {
         extends: None,
         figure: None,
         work: None,
-        boundary: None,
+        // A process's wall time each, as `bench` keeps it (S16).
+        boundary: Some(vernier_engine::notebook::Boundary::ProcessWall),
         recipe: None,
         tail: None,
         noise_floor: None,

@@ -97,13 +97,19 @@ impl Boundary {
 
     /// True when two rows' times, in `units`, time the same thing: the same
     /// kind and, for a figure or an instrument, the same metric or
-    /// instrument and the same unit.
+    /// instrument, what it is stated to time (in the same words, case and
+    /// spacing aside: other words may be another boundary) and the same
+    /// unit. Numbers that state nothing about what they time are like
+    /// nothing, not even each other.
     pub fn same_as(&self, other: &Boundary, units: [&str; 2]) -> bool {
+        let words = |s: &str| s.split_whitespace().map(str::to_lowercase).collect::<Vec<_>>();
         match (self, other) {
             (Boundary::OwnFigure { metric: a }, Boundary::OwnFigure { metric: b }) => a == b && units[0] == units[1],
-            (Boundary::Instrument { instrument: a, .. }, Boundary::Instrument { instrument: b, .. }) => {
-                a == b && units[0] == units[1]
-            }
+            (
+                Boundary::Instrument { instrument: a, stated: stated_a },
+                Boundary::Instrument { instrument: b, stated: stated_b },
+            ) => a == b && words(stated_a) == words(stated_b) && units[0] == units[1],
+            (Boundary::NotStated, _) | (_, Boundary::NotStated) => false,
             (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
         }
     }
@@ -125,7 +131,12 @@ mod tests {
         let driver = |stated: &str| Boundary::Instrument { instrument: "course driver".into(), stated: stated.into() };
         assert!(Boundary::ProcessWall.same_as(&Boundary::ProcessWall, ["s", "ms"]));
         assert!(!Boundary::ProcessWall.same_as(&driver("multiply only"), ["s", "s"]));
-        assert!(driver("multiply only").same_as(&driver("the multiply"), ["ms", "ms"]));
+        // SPEC S16 (issue 48 item 8): one instrument stated to time two
+        // things is two boundaries; typed numbers that state nothing are
+        // not one measure with anything.
+        assert!(driver("multiply only").same_as(&driver("Multiply  only"), ["ms", "ms"]));
+        assert!(!driver("multiply only").same_as(&driver("the whole program"), ["ms", "ms"]));
+        assert!(!Boundary::NotStated.same_as(&Boundary::NotStated, ["ms", "ms"]));
         assert!(!driver("multiply only").same_as(&driver("multiply only"), ["ms", "s"]));
         for b in [
             Boundary::ProcessWall,
