@@ -1228,4 +1228,67 @@ mod tests {
             [("10.873", Some("ms"), 3), ("40", Some("%"), -1), ("3", Some("chunks/s"), 0), ("2900", Some("µs"), -2)]
         );
     }
+
+    /// Lines the fast paths below are held to: prose, table rows, tags
+    /// denied and declared, possessives, flags, capitals of every script.
+    const LINES: [&str; 14] = [
+        "Every figure below is MODELED, from placement-bench.csv.",
+        "Figures from x.csv: SYNTHETIC teaching data, every latency and energy MODELED.",
+        "ALL RESULTS BELOW ARE MEASURED.",
+        "Median 12.5 ms (MEASURED) for every run.",
+        "Every figure below is mine; NOT MEASURED at all.",
+        "run 3 | true, take 3 | 1.02 s | IQR 0.02 s | MEASURED",
+        "Run 3's median --window 10 s, the CPU's L2 is 512 KiB -- ok’s",
+        "ΣΑΣ ΟΔΟΣ took 3 ms; İstanbul 4 ms, Kelvin 5 K",
+        "-- - ' ’s 's",
+        "Allocations: Overall 12 MB (CITED); everyone agrees",
+        "",
+        "no digits at all, yet every word MEASURED",
+        ".7 ms then 8.5 ms",
+        "every\nMODELED figure",
+    ];
+
+    /// The words as they were read before they were collected into one
+    /// string each (issue 50): what [`words`] must still give.
+    fn words_plain(chars: &[char]) -> Vec<String> {
+        let joins = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '+' | '/' | '\'' | '’' | '°' | 'µ' | '$');
+        chars
+            .split(|c| !joins(*c))
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                let w: String = w.iter().collect::<String>().to_lowercase();
+                let w = w.trim_start_matches('-');
+                let w = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(w);
+                w.trim_end_matches(['-', '\'', '’']).to_owned()
+            })
+            .filter(|w| !w.is_empty())
+            .collect()
+    }
+
+    // SPEC A7 (issue 50): the words read around a number are the same
+    // whether lower-cased into one string or as before.
+    #[test]
+    fn words_are_the_plain_reading() {
+        for line in LINES {
+            let chars: Vec<char> = line.chars().collect();
+            assert_eq!(words(&chars), words_plain(&chars), "{line}");
+        }
+    }
+
+    // SPEC A7 (issue 50): a line passed over by the fast check is one the
+    // full reading finds no declaration in.
+    #[test]
+    fn declares_tags_is_the_full_reading() {
+        for line in LINES {
+            assert_eq!(declares_tags(line), declares_tags_read(line), "{line}");
+        }
+        assert!(declares_tags("ALL RESULTS BELOW ARE MEASURED."));
+    }
+
+    // SPEC A7 (issue 50): a line without a digit holds no number.
+    #[test]
+    fn a_line_without_a_digit_has_no_numbers() {
+        assert!(numbers("no digits at all, yet every word MEASURED").is_empty());
+        assert_eq!(numbers(".7 ms").len(), 1);
+    }
 }
