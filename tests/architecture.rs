@@ -114,13 +114,13 @@ fn parent_names(file: &str) -> BTreeSet<String> {
 }
 
 // SPEC E1: the window's file thread runs every dialog's disk work as a
-// `Job` defined beside the dialog, so it names the app and its change
-// type, never a dialog or view.
+// `Job` defined beside the dialog, so it names the window's change type and
+// what a job answers (`Done`, a value), never a dialog or view.
 #[test]
 fn the_file_thread_names_no_dialog() {
     let names = parent_names("app/src/gui/io.rs");
-    assert!(names.contains("VernierApp"), "the reader sees io.rs's parent names: {names:?}");
-    let allowed: BTreeSet<String> = ["VernierApp", "Change", "Applied"].map(String::from).into();
+    assert!(names.contains("Done"), "the reader sees io.rs's parent names: {names:?}");
+    let allowed: BTreeSet<String> = ["Done", "Change", "Applied"].map(String::from).into();
     let past: Vec<_> = names.difference(&allowed).collect();
     assert!(past.is_empty(), "io.rs reaches past the app into {past:?}");
     let text = fs::read_to_string(root().join("app/src/gui/io.rs")).expect("read");

@@ -166,7 +166,7 @@ fn workbook_has_the_sections_and_keeps_formulas_as_text() {
     let runs = book.worksheet_range("Runs").expect("Runs");
     let header: Vec<String> = runs.rows().next().expect("header").iter().map(ToString::to_string).collect();
     assert_eq!(header[..10], vernier_engine::notebook::RUN_COLUMNS.map(String::from));
-    let median = header.iter().position(|h| h == "Median (value)").expect("a Median (value) column");
+    let median = header.iter().position(|h| h == "Median (ms)").expect("a Median (ms) column");
     assert_eq!(runs.get((1, median)), Some(&Data::Float(12.5)), "the median is stored as a number");
     let notes = book.worksheet_range("Notes and anomalies").expect("notes");
     let cells: Vec<String> = notes.rows().skip(1).map(|r| r[1].to_string()).collect();
@@ -208,8 +208,8 @@ fn a_column_added_to_the_layout_lands_in_its_place_in_the_workbook() {
         let k = header.iter().position(|h| h == column.header()).expect("every Runs column by its name");
         assert_eq!(Some(k), layout.runs.position(column.header()), "the header row follows the layout");
     }
-    let value = header.iter().position(|h| h == "Median (value)").expect("Median (value)");
-    assert_eq!(value, RunColumn::ALL.len() + 2, "one to the right of where it stood without the new column");
+    let value = header.iter().position(|h| h == "Median (ms)").expect("Median (ms)");
+    assert_eq!(value, RunColumn::ALL.len() + 1, "one to the right of where it stood without the new column");
     assert_eq!(after[1][value], Data::Float(12.5));
 }
 
@@ -299,8 +299,22 @@ fn exported_documents_show_drift_and_display_units() {
     assert_eq!(text(2, "Median"), "722 µs");
     assert_eq!(text(2, "Dispersion"), "IQR 17 µs · drift +2.5 %");
     assert_eq!(text(2, "Min / Max"), "700 / 731 µs");
-    assert_eq!(rows[2][col("Median (value)")], Data::Float(0.000722));
-    assert_eq!(text(2, "Unit"), "s");
+    assert_eq!(rows[2][col("Median (s)")], Data::Float(0.000722));
+    // One unit per numeric column (issue 47): each row's numbers stand only
+    // in its own unit's columns, every other unit's left empty.
+    for (row, unit) in [(1, "ms"), (2, "s"), (3, "ns/access")] {
+        for figure in ["Median", "IQR", "Min", "Max"] {
+            for other in ["ms", "s", "ns/access"] {
+                let cell = &rows[row][col(&format!("{figure} ({other})"))];
+                assert_eq!(
+                    matches!(cell, Data::Float(_)),
+                    other == unit,
+                    "row {row} in {unit}: {figure} ({other}) {cell:?}"
+                );
+            }
+        }
+    }
+    assert!(!header.iter().any(|h| h == "Unit" || h.ends_with("(value)") && h != "Drift (value)"), "{header:?}");
     let Data::Float(drift) = rows[2][col("Drift (value)")] else { panic!("drift is a number: {:?}", rows[2]) };
     assert!((drift - 18.0 / 712.0).abs() < 1e-9, "{drift}");
     assert_eq!(text(3, "Median"), "0.300 ns/access", "below 1 ns a time stays in ns");

@@ -131,3 +131,74 @@ fn the_report_tables_stay_short_and_say_each_thing_once() {
     let results = all.iter().find(|t| t[0][0] == "Experiment").expect("the results table");
     assert!(results[0].iter().any(|h| h == "#") && results[0].iter().any(|h| h == "Min / Max"), "{:?}", results[0]);
 }
+
+// SPEC D3, N2 (issue 47): in measurements.xlsx every numeric column holds
+// one unit — a row's numbers stand only under its own unit's headers
+// ("Median (ms)", "P (chunks/s)"), equal to what the row keeps — on the
+// lab's notebook, whose runs, comparisons and soak are in ms, s, ns/access
+// and chunks/s.
+#[test]
+fn every_numeric_column_of_the_workbook_holds_one_unit() {
+    use calamine::{Data, Reader as _, Xlsx};
+    let (_tmp, _dir, nb) = fixture();
+    let bytes = vernier_engine::documents::measurements::write(&nb).expect("workbook");
+    let mut book: Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).expect("readable");
+    let mut sheet = |name: &str| -> Vec<Vec<Data>> {
+        let rows: Vec<Vec<Data>> = book.worksheet_range(name).expect(name).rows().map(<[Data]>::to_vec).collect();
+        let header = rows.iter().position(|r| r.first().is_some_and(|c| *c == "#")).expect("a header row");
+        rows.into_iter().skip(header).collect()
+    };
+    // Each sheet, each row's unit and the numbers it keeps, by figure.
+    let runs: Vec<(String, Vec<(&str, f64)>)> = nb
+        .runs()
+        .iter()
+        .map(|r| {
+            let s = &r.measurement.summary;
+            (r.measurement.unit.clone(), vec![("Median", s.median), ("IQR", s.iqr), ("Min", s.min), ("Max", s.max)])
+        })
+        .collect();
+    let pairs: Vec<(String, Vec<(&str, f64)>)> = nb
+        .pairs()
+        .iter()
+        .map(|p| {
+            let v = &p.verdict;
+            (
+                v.unit.clone(),
+                vec![("Median A", v.median_a), ("Median B", v.median_b), ("IQR A", v.iqr_a), ("IQR B", v.iqr_b)],
+            )
+        })
+        .collect();
+    let soaks: Vec<(String, Vec<(&str, f64)>)> = nb
+        .soaks()
+        .iter()
+        .map(|s| {
+            let n = &s.numbers;
+            (n.unit.clone(), vec![("P", n.peak), ("S", n.sustained), ("Tail IQR", n.tail_iqr)])
+        })
+        .collect();
+    let mut units_seen = std::collections::BTreeSet::new();
+    for (name, kept) in [("Runs", runs), ("Comparisons", pairs), ("Soak runs", soaks)] {
+        let rows = sheet(name);
+        let header: Vec<String> = rows[0].iter().map(ToString::to_string).collect();
+        assert!(!header.iter().any(|h| h == "Unit"), "{name}: no unit column beside mixed numbers: {header:?}");
+        assert_eq!(rows.len() - 1, kept.len(), "{name}: a line per row");
+        for (i, (unit, figures)) in kept.iter().enumerate() {
+            units_seen.insert(unit.clone());
+            for (figure, value) in figures {
+                for (k, h) in header.iter().enumerate() {
+                    let Some(u) = h.strip_prefix(&format!("{figure} (")).and_then(|h| h.strip_suffix(')')) else {
+                        continue;
+                    };
+                    let cell = &rows[i + 1][k];
+                    if u == unit {
+                        assert_eq!(cell, &Data::Float(*value), "{name} row {}: {h}", i + 1);
+                    } else {
+                        assert_eq!(cell, &Data::Empty, "{name} row {} in {unit} leaves {h} empty", i + 1);
+                    }
+                }
+                assert!(header.contains(&format!("{figure} ({unit})")), "{name}: a {figure} ({unit}) column");
+            }
+        }
+    }
+    assert!(units_seen.len() >= 3, "the lab's rows are in several units: {units_seen:?}");
+}

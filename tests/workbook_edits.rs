@@ -182,7 +182,7 @@ fn numbers_kept_to_fifteen_digits_are_no_edit() {
     assert_eq!(own.edits, [], "a re-save alone is no edit");
     let mut changed = resaved.clone();
     let runs = changed.iter_mut().find(|w| w.name == "Runs").expect("runs");
-    let k = runs.headers.iter().position(|h| h == "Median (value)").expect("median");
+    let k = runs.headers.iter().position(|h| h.starts_with("Median (")).expect("median");
     if let Value::Number(v) = &mut runs.rows[1][k] {
         *v *= 1.000_000_000_01;
     }

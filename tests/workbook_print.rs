@@ -377,19 +377,19 @@ fn number_cells_show_the_digits_s6_allows() {
     let col = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no {name}"));
     // Run 2: median 0.0003241455 s, IQR 0.0000003 s → 7 decimals, 4 significant.
     let row = 2;
-    assert_eq!(rows[row][col("Median (value)")], Data::Float(0.000_324_145_5), "the full value stays in the cell");
+    assert_eq!(rows[row][col("Median (s)")], Data::Float(0.000_324_145_5), "the full value stays in the cell");
     assert_eq!(rows[row][col(RunColumn::Median.header())].to_string(), "324.1 µs");
     // The rows' lines in the sheet: under the line of shared conditions (D8).
     let top = usize::from(crate::util::runs_shared_line(&bytes).is_some());
     let cell = |name: &str| format!("{}{}", column_letters(col(name)), row + 1 + top);
     let sheet = "xl/worksheets/sheet3.xml";
-    assert_eq!(number_format(&bytes, sheet, &cell("Median (value)")), "0.0000000");
-    for name in ["IQR (value)", "Min", "Max"] {
+    assert_eq!(number_format(&bytes, sheet, &cell("Median (s)")), "0.0000000");
+    for name in ["IQR (s)", "Min (s)", "Max (s)"] {
         assert_eq!(number_format(&bytes, sheet, &cell(name)), "0.0000000", "{name} at the median's place");
     }
     // Each row its own place: run 1 (12.50 ms, IQR 0.20 ms) gets 2.
     assert_eq!(rows[1][col(RunColumn::Median.header())].to_string(), "12.50 ms");
-    let first = format!("{}{}", column_letters(col("Median (value)")), 2 + top);
+    let first = format!("{}{}", column_letters(col("Median (ms)")), 2 + top);
     assert_eq!(number_format(&bytes, sheet, &first), "0.00");
     // Drift: the Dispersion text's digits, as a signed percentage.
     let dispersion = rows[row][col(RunColumn::Dispersion.header())].to_string();
@@ -397,9 +397,19 @@ fn number_cells_show_the_digits_s6_allows() {
     let decimals = shown.trim_end_matches(" %").split('.').nth(1).map_or(0, str::len);
     let zeros = if decimals == 0 { "0".to_owned() } else { format!("0.{}", "0".repeat(decimals)) };
     assert_eq!(number_format(&bytes, sheet, &cell("Drift (value)")), format!("+{zeros}%;-{zeros}%;{zeros}%"));
-    // The soak's P at the place its tail IQR supports (0.21 → 2 decimals).
+    // The soak's P at the place its tail IQR supports (0.21 → 2 decimals),
+    // as a number in its unit's own column; the course's P column reads as
+    // the log shows it.
     let soaks = "xl/worksheets/sheet6.xml";
-    assert_eq!(number_format(&bytes, soaks, "D2"), "0.00", "P");
+    let soak_header: Vec<String> = {
+        use calamine::Reader as _;
+        let mut book: calamine::Xlsx<_> =
+            calamine::open_workbook_from_rs(std::io::Cursor::new(&bytes)).expect("readable");
+        let range = book.worksheet_range("Soak runs").expect("Soak runs");
+        range.rows().next().expect("a header").iter().map(ToString::to_string).collect()
+    };
+    let p = soak_header.iter().position(|h| h.starts_with("P (")).expect("a P (unit) column");
+    assert_eq!(number_format(&bytes, soaks, &format!("{}2", column_letters(p))), "0.00", "P");
     assert_eq!(number_format(&bytes, soaks, "A2"), "\"S\"0", "a soak's # reads S1");
     assert_eq!(number_format(&bytes, soaks, "B2"), "General\" s\"", "its duration reads 600 s");
 }

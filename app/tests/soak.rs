@@ -120,6 +120,8 @@ fn short_soak_runs_and_records() {
         "# chunk size:",
         "# calibrated chunk time:",
         "# placeholders:",
+        // T13: its start, so a later soak's cool-down can be checked.
+        "# started: 20",
     ] {
         assert!(csv.contains(comment), "missing {comment}");
     }
@@ -257,6 +259,46 @@ fn compare_two_soaks() {
     let analyzed = vernier(&["soak", "analyze", &dataset(), "--json"]);
     let v: Value = serde_json::from_slice(&analyzed.stdout).expect("json");
     assert_eq!((v["knee"].as_f64(), v["knee_reason"].clone()), (Some(110.0), Value::Null));
+}
+
+// SPEC T13: two soaks whose files do not state the same ambient, position
+// and power, each after a cool-down, keep their numbers but make no
+// comparison claim, say why and what would decide it; stated alike, the
+// claim is made.
+#[test]
+fn soaks_under_unlike_conditions_make_no_comparison_claim() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let stated = "# ambient: 22 C\n# physical setup: desk, lid open\n# power source: mains\n# pre-run idle: 10 min\n";
+    let write = |name: &str, comments: &str| {
+        let dir = tmp.path().join(name);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        soak_file(&dir, comments, 600, |t| if t < 200 { 10.0 } else { 8.0 })
+    };
+    let a = write("a", stated);
+    let warmer = write("b", &stated.replace("22 C", "31 C"));
+    let o = vernier(&["soak", "compare", &a, &warmer]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(out.contains("S (sustained): A 8.00 chunks/s, B 8.00 chunks/s"), "the numbers stand: {out}");
+    assert!(
+        out.contains("no comparison claim (T13): the two soaks were not run under like stated conditions: ambient differs (A: 22 C; B: 31 C). To decide: state the ambient"),
+        "{out}"
+    );
+    assert!(!out.contains("agrees within the tail IQR") && !out.contains("the day drifted"), "{out}");
+    let v: Value = serde_json::from_slice(&vernier(&["soak", "compare", &a, &warmer, "--json"]).stdout).expect("json");
+    assert_eq!(v["disagree"], Value::Null, "{v}");
+    assert_eq!(v["unlike"][0], "ambient differs (A: 22 C; B: 31 C)", "{v}");
+    // Nothing stated about the room: nothing assumed alike either.
+    let bare = write("c", "");
+    let v: Value = serde_json::from_slice(&vernier(&["soak", "compare", &a, &bare, "--json"]).stdout).expect("json");
+    let unlike: Vec<&str> = v["unlike"].as_array().expect("reasons").iter().filter_map(Value::as_str).collect();
+    assert_eq!(unlike.len(), 4, "{unlike:?}");
+    assert!(unlike.contains(&"ambient not stated in B"), "{unlike:?}");
+    // Stated alike: compared.
+    let same = write("d", stated);
+    let o = vernier(&["soak", "compare", &a, &same]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(out.contains("S agrees within the tail IQR") && !out.contains("no comparison claim"), "{out}");
 }
 
 /// A soak file: `comments` as `#` lines, then one row a second for `end`

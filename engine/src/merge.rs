@@ -21,6 +21,7 @@ use crate::documents::edits::{SheetChange, SheetEdit};
 use crate::documents::foreign::{self, SheetRun};
 use crate::documents::measurements::{
     OwnWorkbook, PREDICTION_FIGURE, PREDICTION_OUTCOME, PREDICTION_TEXT, TYPED_PREDICTION, TYPED_RUN_COLUMNS,
+    TYPED_RUN_NUMBERS_OF_LAYOUT_4,
 };
 use crate::import::{Prepared, PreparedRow};
 use crate::notebook::{
@@ -155,7 +156,14 @@ pub struct Taken {
 
 /// Why edits of a sheet's rows are refused, by the kind of cell.
 fn sealed_run_cell(column: &str, subject: RowRef) -> String {
+    // A number kept in its unit's own column (layout 5): "Median (ms)".
+    let in_unit =
+        ["Median (", "IQR (", "Min (", "Max (", "P (", "S (", "Tail IQR ("].iter().any(|p| column.starts_with(p));
     match column {
+        _ if in_unit => format!(
+            "{subject}'s measured numbers are sealed (N9): a measurement is never edited; set the row aside with a \
+             reason in Discarded and measure again"
+        ),
         "n (warm-up + timed)"
         | "Median"
         | "Dispersion"
@@ -500,7 +508,8 @@ fn note_text(text: &str, typed_time: Option<&str>) -> String {
 /// warm-up as stated, its instrument "typed by hand", what it does not say
 /// stated as not recorded, and the typed cells kept as its raw file.
 fn typed_run(cells: &[(String, String)], line: u32, file: &str, mine: &Notebook) -> Result<Action, String> {
-    let others = stray(cells, &TYPED_RUN_COLUMNS);
+    let read: Vec<&str> = TYPED_RUN_COLUMNS.iter().chain(&TYPED_RUN_NUMBERS_OF_LAYOUT_4).copied().collect();
+    let others = stray(cells, &read);
     if !others.is_empty() {
         return Err(format!(
             "Vernier writes the {} of a run; leave them empty in a row typed by hand",

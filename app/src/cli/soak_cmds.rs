@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use anyhow::anyhow;
 use chrono::Utc;
 use clap::{Args, Subcommand};
-use serde_json::json;
+use serde_json::{Value, json};
 use vernier_engine::duration;
 use vernier_engine::notebook::SoakProtocol;
-use vernier_engine::soak::{self, Analysis, Thresholds, analysis, file, load, record};
+use vernier_engine::soak::{self, Analysis, Thresholds, analysis, file, likeness, load, record};
 use vernier_engine::stats::format_significant;
 use vernier_engine::stats::units::DisplayUnit;
 
@@ -263,14 +263,26 @@ fn compare(args: &SoakCompareArgs) -> CommandResult {
     let a = analysed(&data_a, &th_a)?;
     let b = analysed(&data_b, &th_b)?;
     let c = analysis::compare(&a, &b, UNIT);
+    // T13: the numbers stand; what they mean together, only like with like.
+    let unlike: Vec<String> = likeness::unlike(&data_a, &data_b).iter().map(ToString::to_string).collect();
     if args.json {
-        out!("{}", json!({"a": numbers_json(&a), "b": numbers_json(&b), "lines": c.lines, "disagree": c.disagree}));
+        let disagree = if unlike.is_empty() { json!(c.disagree) } else { Value::Null };
+        out!(
+            "{}",
+            json!({"a": numbers_json(&a), "b": numbers_json(&b), "lines": c.lines, "disagree": disagree, "unlike": unlike})
+        );
         return Ok(0);
     }
     for line in &c.lines {
         out!("{line}");
     }
-    if c.disagree {
+    if !unlike.is_empty() {
+        out!(
+            "no comparison claim (T13): the two soaks were not run under like stated conditions: {}. To decide: {}",
+            unlike.join("; "),
+            likeness::WHAT_WOULD_DECIDE
+        );
+    } else if c.disagree {
         out!(
             "S differs by more than the tail IQR: if these are two runs of one configuration, the day drifted — say so, and report both"
         );

@@ -155,7 +155,7 @@ impl VernierApp {
                     self.say(changed_elsewhere_message(), false);
                 }
             }
-            io::Event::Done { done, .. } => done(self),
+            io::Event::Answered { done, .. } => self.answered(*done),
         }
     }
 

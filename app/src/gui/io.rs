@@ -14,14 +14,14 @@ use std::thread::JoinHandle;
 use vernier_engine::documents;
 use vernier_engine::notebook::{Document, Notebook, store};
 
-use super::VernierApp;
+use super::Done;
 
 /// Disk work for the file thread: one type per job, defined beside what
 /// asks for it, so a new dialog's work touches its own file only.
 pub trait Job: Send + 'static {
     /// Does the work, on the file thread; `follow` is the notebook the
     /// thread follows (a job that saves or opens one tells it). Returns what
-    /// the window does with the result.
+    /// it found or did, for the window to apply.
     fn run(self: Box<Self>, follow: &mut Follow) -> Done;
 
     /// True when the status bar counts it as work the user waits for (a
@@ -30,9 +30,6 @@ pub trait Job: Send + 'static {
         true
     }
 }
-
-/// A job's result, applied by the window between frames, on the UI thread.
-pub type Done = Box<dyn FnOnce(&mut VernierApp) + Send>;
 
 /// Something the file thread looks at once a second and after every job
 /// (the notebook's own workbook, say): registered when the thread starts.
@@ -65,7 +62,7 @@ pub enum Event {
     ChangedElsewhere { notebook: Box<Notebook>, unwritten: Unwritten },
     /// A job's answer (or a watch's, or a thread's of its own): `counted`
     /// when it answers a counted request.
-    Done { done: Done, counted: bool },
+    Answered { done: Box<Done>, counted: bool },
 }
 
 impl Request {
@@ -88,7 +85,7 @@ impl Event {
         match self {
             Event::Changed { generations, .. } => generations.len(),
             Event::ChangedElsewhere { .. } => 0,
-            Event::Done { counted, .. } => usize::from(*counted),
+            Event::Answered { counted, .. } => usize::from(*counted),
         }
     }
 }
@@ -177,14 +174,14 @@ impl Reply {
 
     /// Sends what a thread of its own found (not file work the status bar
     /// counts); false once the window is gone.
-    pub fn done(&self, done: Done) -> bool {
-        self.event(Event::Done { done, counted: false })
+    pub fn answer(&self, done: Done) -> bool {
+        self.event(Event::Answered { done: Box::new(done), counted: false })
     }
 
-    /// As [`Reply::done`], without waiting for room in the queue: for a
+    /// As [`Reply::answer`], without waiting for room in the queue: for a
     /// thread that could not even start.
-    pub fn try_done(&self, done: Done) {
-        let _ = self.sender.try_send(Event::Done { done, counted: false });
+    pub fn try_answer(&self, done: Done) {
+        let _ = self.sender.try_send(Event::Answered { done: Box::new(done), counted: false });
         (self.waker)();
     }
 }
@@ -452,7 +449,7 @@ fn serve(
             }
             Request::Job(job) => {
                 let counted = job.counted();
-                Event::Done { done: job.run(&mut follow), counted }
+                Event::Answered { done: Box::new(job.run(&mut follow)), counted }
             }
         };
         if !out.event(event) || !look(&mut lookouts, &follow, out) {
@@ -495,7 +492,7 @@ fn save_changes(
 /// Lets every watch look at the notebook followed; false once the window is gone.
 fn look(lookouts: &mut [Box<dyn Lookout>], follow: &Follow, out: &Reply) -> bool {
     let Some(followed) = &follow.followed else { return true };
-    lookouts.iter_mut().filter_map(|w| w.look(followed)).all(|done| out.done(done))
+    lookouts.iter_mut().filter_map(|w| w.look(followed)).all(|done| out.answer(done))
 }
 
 /// The open notebook as it is now, when another program changed it since

@@ -281,6 +281,174 @@ pub enum AppCommand {
     NewNotebookFrom(PathBuf),
 }
 
+/// What a thread of the window's answers (issue 46): a job on the file
+/// thread, a lookout, a file dialog or a "Try once" each say what was found
+/// or done as a value, applied between frames by `VernierApp::answered`,
+/// one arm per kind, each by the method beside the job that asked. A thread
+/// never holds code over the window's fields, a job's answer can be looked
+/// at in a test without a window, and a kind nobody applies does not compile.
+pub enum Done {
+    /// A notebook opened (or created, then opened).
+    Opened {
+        /// Its folder.
+        dir: PathBuf,
+        /// The notebook as read, with its parts still to write, or why not.
+        result: Result<Box<(Notebook, io::Unwritten)>, String>,
+    },
+    /// The open notebook saved into another folder, now the open one.
+    SavedAs {
+        /// The new folder.
+        to: PathBuf,
+        /// Whether it was saved.
+        result: Result<(), String>,
+    },
+    /// The raw-file name taken for a run that starts.
+    Reserved {
+        /// The window's count of starts, to know a cancelled start's answer.
+        start: u64,
+        /// The name taken, or why not.
+        reservation: Result<Reservation, String>,
+    },
+    /// A finished run, recorded or not.
+    RunRecorded {
+        /// The run as the engine finished it.
+        result: Arc<vernier_engine::harness::BenchResult>,
+        /// What recording it did, or why it was not recorded.
+        recorded: Result<Box<jobs::RunOnDisk>, String>,
+        /// What its rows join.
+        joining: jobs::Joining,
+    },
+    /// A run's trials read back for its plot.
+    Trials {
+        /// The run's number.
+        run: u32,
+        /// Its trials, or why there is no plot.
+        result: Result<plots::RunTrials, plots::NoTrials>,
+    },
+    /// This machine, read for the Environment.
+    Machine(Box<vernier_engine::platform::machine::Machine>),
+    /// The audit of the notebook shown.
+    Audited(Box<vernier_engine::audit::Report>),
+    /// The six documents written (their parts still to write), or why not.
+    Exported(Result<io::Unwritten, vernier_engine::documents::ExportError>),
+    /// A soak file read for the Soak runs section.
+    Soak(Result<Box<plots::SoakView>, String>),
+    /// The Runs table's conditions said once.
+    ConditionsSplit {
+        /// The notebook's revision they were worked out from.
+        revision: u64,
+        /// What all rows share, and each row's own.
+        split: views::conditions_once::Split,
+    },
+    /// A file dialog closed.
+    Picked {
+        /// What the path was asked for.
+        purpose: pick::Pick,
+        /// The path chosen, if any.
+        path: Option<PathBuf>,
+        /// No dialog service answered: the path is asked for by hand.
+        no_service: bool,
+    },
+    /// A "Try once" ran.
+    Tried {
+        /// Which try (an earlier try's answer is ignored).
+        id: u64,
+        /// What it found, or why it did not run.
+        result: Result<vernier_engine::harness::metric::TryOnce, String>,
+    },
+    /// A file of measurements read and summarised for the import dialog.
+    ImportPreview(import::ImportPreview),
+    /// An import recorded, or not.
+    ImportRecorded {
+        /// The rows as previewed.
+        prepared: Box<vernier_engine::import::Prepared>,
+        /// What was recorded with the notebook as saved, or why not.
+        recorded: Result<Box<(vernier_engine::import::ImportRecorded, io::Unwritten)>, String>,
+    },
+    /// A classmate's log read for the Reproduce dialog.
+    TheirLog(Result<dialogs::reproduce::TheirLog, String>),
+    /// A rebuild's sources written, for the rerun of their row.
+    SourcesWritten {
+        /// Their row's index in the dialog.
+        row: usize,
+        /// What the rerun runs.
+        spec: Box<BenchSpec>,
+        /// The scratch folder holding the sources, or why not.
+        written: Result<vernier_engine::reproduce::Scratch, String>,
+    },
+    /// A new notebook made from a Vernier workbook.
+    NotebookFromWorkbook {
+        /// Its folder.
+        target: PathBuf,
+        /// What was taken and the notebook as saved, or why not.
+        made: Result<Box<dialogs::reproduce::FromWorkbook>, String>,
+    },
+    /// A notebook's workbook weighed for spreadsheet edits.
+    WorkbookEdits {
+        /// The notebook's folder.
+        dir: PathBuf,
+        /// The workbook.
+        path: PathBuf,
+        /// What it offers to take in, nothing, or why it could not be weighed.
+        offer: Result<Option<Box<workbook::EditsOffer>>, String>,
+    },
+    /// A workbook's edits taken in.
+    TakenIn {
+        /// The notebook's folder.
+        dir: PathBuf,
+        /// The workbook.
+        path: PathBuf,
+        /// What was taken and the notebook as saved, or why nothing was.
+        result: Result<workbook::TakenIn, String>,
+    },
+    /// Recovery files found beside a notebook.
+    RecoveryFound {
+        /// The notebook's folder.
+        dir: PathBuf,
+        /// Each file, with its changes weighed.
+        found: Vec<recovery::Found>,
+    },
+    /// A recovery file applied.
+    Recovered {
+        /// The notebook's folder.
+        dir: PathBuf,
+        /// What applying it did, or why not.
+        result: Result<recovery::RecoveryApplied, String>,
+    },
+    /// Nothing to show: what a job that only lets go of something answers.
+    Released,
+}
+
+impl VernierApp {
+    /// Applies what a thread answered: each kind by the method beside the
+    /// job that asks for it.
+    fn answered(&mut self, done: Done) {
+        match done {
+            Done::Opened { dir, result } => self.opened(dir, result),
+            Done::SavedAs { to, result } => self.saved_as(to, result),
+            Done::Reserved { start, reservation } => self.reserved(start, reservation),
+            Done::RunRecorded { result, recorded, joining } => self.run_recorded(&result, recorded, joining),
+            Done::Trials { run, result } => self.trials_read(run, result),
+            Done::Machine(machine) => self.machine_read(&machine),
+            Done::Audited(report) => self.audited(*report),
+            Done::Exported(written) => self.exported(written),
+            Done::Soak(result) => self.soak_read(result),
+            Done::ConditionsSplit { revision, split } => self.views.runs.table.conditions.answered(revision, split),
+            Done::Picked { purpose, path, no_service } => self.picked(purpose, path, no_service),
+            Done::Tried { id, result } => self.tried(id, result),
+            Done::ImportPreview(preview) => self.import_previewed(preview),
+            Done::ImportRecorded { prepared, recorded } => self.import_recorded(&prepared, recorded),
+            Done::TheirLog(log) => self.their_log_read(log),
+            Done::SourcesWritten { row, spec, written } => self.sources_written(row, *spec, written),
+            Done::NotebookFromWorkbook { target, made } => self.notebook_from_workbook(target, made),
+            Done::WorkbookEdits { dir, path, offer } => self.on_workbook_edits(&dir, &path, offer),
+            Done::TakenIn { dir, path, result } => self.on_taken_in(&dir, &path, result),
+            Done::RecoveryFound { dir, found } => self.on_recovery_found(&dir, found),
+            Done::Recovered { dir, result } => self.on_recovered(&dir, result),
+            Done::Released => {}
+        }
+    }
+}
 pub use vernier_engine::notebook::pending::Applied;
 
 /// One change to the notebook, as data ([`Edit`]): applied at once to the
@@ -598,7 +766,7 @@ impl VernierApp {
         let spawned = std::thread::Builder::new().name("vernier-conditions".into()).spawn(move || {
             let split = views::conditions_once::split(&nb, &parts);
             drop(nb);
-            reply.done(Box::new(move |app: &mut VernierApp| app.views.runs.table.conditions.answered(revision, split)));
+            reply.answer(Done::ConditionsSplit { revision, split });
         });
         if let Err(e) = spawned {
             self.say(

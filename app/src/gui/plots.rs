@@ -734,8 +734,11 @@ pub struct SoakView {
     /// The file's columns, kept to read a recorded soak under its own
     /// protocol (its six numbers still come from its row).
     data: vernier_engine::soak::SoakData,
-    /// The file read under the T1 defaults.
+    /// The file read on its own: under the analysis its `# analysis:` line
+    /// states, else the T1 defaults; not analysed when that line does not read.
     pub defaults: SoakReading,
+    /// Why the file's `# analysis:` line does not read, when it does not.
+    unread: Option<String>,
     /// Last sample's time, seconds: where the tail window ends.
     pub end_s: f64,
     /// Score against time, at most ~2000 points (min/max per bucket).
@@ -773,6 +776,10 @@ pub struct SoakReading {
     /// The power source the notebook stated when the soak was recorded
     /// (N9), shown beside the sensor's reading: the two may differ.
     pub stated_power: Option<String>,
+    /// The file states its analysis in a line that does not read: nothing
+    /// is worked out under windows it did not ask for (as `soak analyze`
+    /// refuses it), and the line says so.
+    unread_line: bool,
 }
 
 impl SoakReading {
@@ -804,6 +811,24 @@ impl SoakReading {
                 .and_then(|s| s.stated.as_ref())
                 .map(|e| e.power_source.trim().to_owned())
                 .filter(|p| !p.is_empty()),
+            unread_line: false,
+        }
+    }
+
+    /// A loose file whose `# analysis:` line does not read (`why`): no
+    /// numbers, and what would read it.
+    fn unread(why: &str) -> Self {
+        Self {
+            soak: None,
+            protocol: vernier_engine::notebook::SoakProtocol::default(),
+            analysis: Err(format!(
+                "its analysis line does not read ({why}); `vernier soak analyze FILE --window … --tail … --threshold … \
+                 --hold … --band …` reads it under windows you give"
+            )),
+            recorded: None,
+            finding: None,
+            stated_power: None,
+            unread_line: true,
         }
     }
 
@@ -821,6 +846,7 @@ impl SoakReading {
         );
         match self.soak {
             Some(n) => format!("S{n} under the protocol it ran with: {windows}"),
+            None if self.unread_line => "Not analysed: the file states how it was analysed, unreadably".to_owned(),
             None => format!("Under the T1 defaults (a file opened on its own records no protocol): {windows}"),
         }
     }
@@ -839,6 +865,7 @@ impl SoakView {
     pub fn new(title: String, data: &vernier_engine::soak::SoakData) -> Self {
         // SPEC T3, T12: a placeholder, or a nominal clock, is never drawn.
         let placeholders = data.unobserved();
+        let protocol = file_protocol(data).map_err(|why| why.to_string());
         let observed = |name: &str| !placeholders.iter().any(|p| p == name);
         let comment = |key: &str| data.comments.iter().find_map(|c| c.strip_prefix(key).map(|v| v.trim().to_owned()));
         // The file's power source is what its sensor read (T12); the row
@@ -855,7 +882,11 @@ impl SoakView {
         Self {
             title,
             id: NEXT_SOAK_VIEW.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            defaults: SoakReading::new(data, file_protocol(data), None),
+            defaults: match &protocol {
+                Ok(protocol) => SoakReading::new(data, *protocol, None),
+                Err(why) => SoakReading::unread(why),
+            },
+            unread: protocol.err(),
             end_s: data.t.last().copied().unwrap_or(0.0),
             score: bucketed(&data.t, &data.score),
             clock: observed("clock_mhz").then(|| bucketed(&data.t, &data.clock)),
@@ -873,20 +904,20 @@ impl SoakView {
     pub fn reading(&self, soak: Option<&vernier_engine::notebook::Soak>) -> SoakReading {
         match soak {
             Some(soak) => SoakReading::new(&self.data, soak.protocol, Some(soak)),
+            None if let Some(why) = &self.unread => SoakReading::unread(why),
             None => SoakReading::new(&self.data, self.defaults.protocol, None),
         }
     }
 }
 
 /// The protocol a loose soak file is read under: the T1 defaults with the
-/// windows and thresholds its `# analysis:` line states, when it states
-/// them readably (an unreadable line leaves the defaults).
-fn file_protocol(data: &vernier_engine::soak::SoakData) -> vernier_engine::notebook::SoakProtocol {
+/// windows and thresholds its `# analysis:` line states; an unreadable line
+/// is an error, as `soak analyze` makes it (T5).
+fn file_protocol(
+    data: &vernier_engine::soak::SoakData,
+) -> Result<vernier_engine::notebook::SoakProtocol, vernier_engine::soak::analysis::AnalysisLineError> {
     let defaults = vernier_engine::notebook::SoakProtocol::default();
-    match vernier_engine::soak::Thresholds::stated_in(data) {
-        Ok(Some(stated)) => stated.on(defaults),
-        Ok(None) | Err(_) => defaults,
-    }
+    Ok(vernier_engine::soak::Thresholds::stated_in(data)?.map_or(defaults, |stated| stated.on(defaults)))
 }
 
 /// Keeps the shape of a long series: each bucket contributes its minimum

@@ -520,6 +520,31 @@ fn a_placeholder_clock_is_said_not_drawn() {
     assert_eq!(view.score.len(), 60);
 }
 
+// SPEC T5 (issue 47): a loose soak file whose `# analysis:` line does not
+// read is not analysed under the defaults behind the user's back, as `soak
+// analyze` refuses it: the window says why and what reads it, and shows no
+// numbers.
+#[test]
+fn a_soak_file_with_an_unreadable_analysis_line_is_not_analysed() {
+    let (tmp, mut harness) = fixture_app();
+    let file = tmp.path().join("odd-analysis.csv");
+    let rows: String = (1..=60).map(|t| format!("{t},2000,0,50,0,{}\n", 10.0 + f64::from(t % 2) * 0.02)).collect();
+    let text = format!(
+        "# analysis: opening 5 s, tail fortnight\nt_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score\n{rows}"
+    );
+    std::fs::write(&file, text).expect("write the soak");
+    harness.get_by_label_contains("Soak runs").click();
+    harness.run();
+    harness.state_mut().apply(super::AppCommand::OpenSoak(Some(file)));
+    step_until(&mut harness, "the soak", |app| app.shown.soak.is_some());
+    harness.run();
+    harness.get_by_label_contains("Not analysed: the file states how it was analysed, unreadably");
+    harness.get_by_label_contains("its analysis line does not read");
+    let view = harness.state().shown.soak.as_ref().expect("the soak");
+    assert!(view.defaults.numbers().is_none(), "no numbers under windows the file did not ask for");
+    assert_eq!(view.score.len(), 60, "the samples are still drawn");
+}
+
 // SPEC U5: opening another notebook reads it on the file thread and shows it;
 // it joins the recent list.
 #[test]

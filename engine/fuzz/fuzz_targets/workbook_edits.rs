@@ -134,7 +134,7 @@ fn one_in(u: &mut Unstructured, n: u8) -> Result<bool> {
 // ---------------------------------------------------------------- sheets
 
 /// Headers a sheet may have, key columns among them.
-const HEADERS: [&str; 16] = [
+const HEADERS: [&str; 17] = [
     "#",
     "Field",
     "Value",
@@ -145,6 +145,7 @@ const HEADERS: [&str; 16] = [
     "Command",
     "Median",
     "Median (value)",
+    "Median (ms)",
     "Experiment",
     "What I predict",
     "Why",
@@ -583,7 +584,7 @@ fn typed(u: &mut Unstructured, header: &str) -> Result<Value> {
         "Min / Max" => pick(u, &["11 / 14 ms", "14 / 11 ms", "12.5 / 12.5 ms"]),
         "Tag" => pick(u, &["MEASURED", "cited", "", "GUESSED"]),
         "Unit" => pick(u, &["ms", "ns", "s", "us", "GFLOP/s"]),
-        "Median (value)" | "IQR (value)" | "Min" | "Max" | "#" => Ok(Value::Number(finite(u)?)),
+        "Median (value)" | "Median (ms)" | "IQR (value)" | "Min" | "Max" | "#" => Ok(Value::Number(finite(u)?)),
         "Time" => pick(u, &["2026-11-30 09:00:40 UTC", "yesterday", ""]),
         "Conditions" => pick(u, &["Power source: mains", "", "anything"]),
         _ => value(u, false),

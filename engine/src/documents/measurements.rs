@@ -35,9 +35,11 @@ pub const EMBED_SHEET: &str = "vernier";
 /// column under Notes; version 2 keeps both; version 3 ends each run's
 /// Conditions with its timing boundary (S16); version 4 states what every
 /// run shares on a line above the Runs table and, in each row's Conditions,
-/// only what differs (D8). A workbook of an earlier version is compared
-/// with the cells it kept, never re-derived.
-pub const LAYOUT_VERSION: u32 = 4;
+/// only what differs (D8); version 5 keeps the numbers of each unit in
+/// columns of their own ("Median (ms)", "Median (ns/access)"), where
+/// version 4 had one value column beside a Unit column. A workbook of an
+/// earlier version is compared with the cells it kept, never re-derived.
+pub const LAYOUT_VERSION: u32 = 5;
 
 /// The hidden sheet's column of the notebook's text, of the layout version
 /// and of the cells as written (as JSON), each cut into cells.
@@ -54,23 +56,14 @@ pub const PREDICTION_FIGURE: &str = "Figure";
 /// The columns Vernier computes from the rows that answer a prediction
 /// (N14): protected, and an edit to them is refused by merge (N12).
 pub const PREDICTION_OUTCOME: [&str; 2] = ["Answered by", "Outcome"];
-/// The Runs columns a row typed by hand is read from (N12).
-pub const TYPED_RUN_COLUMNS: [&str; 14] = [
-    "#",
-    "What",
-    "Command",
-    "n (warm-up + timed)",
-    "Median",
-    "Dispersion",
-    "Min / Max",
-    "Conditions",
-    "Tag",
-    "Unit",
-    "Median (value)",
-    "IQR (value)",
-    "Min",
-    "Max",
-];
+/// The Runs columns a row typed by hand is written in (N12): the course's
+/// own, each number with its unit in the text ("12.3 ms").
+pub const TYPED_RUN_COLUMNS: [&str; 9] =
+    ["#", "What", "Command", "n (warm-up + timed)", "Median", "Dispersion", "Min / Max", "Conditions", "Tag"];
+/// The columns layout 4 also left open for a typed row — a unit and the
+/// numbers in it, one column for every unit — still read from a workbook
+/// of that layout.
+pub const TYPED_RUN_NUMBERS_OF_LAYOUT_4: [&str; 5] = ["Unit", "Median (value)", "IQR (value)", "Min", "Max"];
 /// The visible sheets, in the order they are written.
 pub const SHEETS: [&str; 7] =
     ["Environment", "Predictions", "Runs", "Comparisons", "Sweeps", "Soak runs", "Notes and anomalies"];
@@ -167,6 +160,21 @@ fn whole(number: u32, letter: &'static str) -> Cell {
     Cell::Number(f64::from(number), Shown::Whole(letter))
 }
 
+/// The unit a run's figures are kept in.
+fn run_unit(run: &Run) -> &str {
+    &run.measurement.unit
+}
+
+/// The unit a comparison's medians and IQRs are in.
+fn pair_unit(pair: &Pair) -> &str {
+    &pair.verdict.unit
+}
+
+/// The unit a soak's P, S and tail IQR are in.
+fn soak_unit(soak: &Soak) -> &str {
+    &soak.numbers.unit
+}
+
 /// A cell, or an empty text cell when there is none.
 fn optional(cell: Option<Cell>) -> Cell {
     cell.unwrap_or_else(|| Cell::Text(String::new()))
@@ -175,16 +183,30 @@ fn optional(cell: Option<Cell>) -> Cell {
 /// How a column fills its cell from a row and the notebook around it.
 type Fill<R> = Box<dyn Fn(&R, &Notebook) -> Cell>;
 
+/// The unit a row's numbers are kept in.
+type UnitOf<R> = for<'a> fn(&'a R) -> &'a str;
+
 /// One column of a sheet: its header and how a row fills its cell.
 pub struct SheetColumn<R> {
     header: &'static str,
     fill: Fill<R>,
+    /// For numbers kept in their row's unit: that unit. Such a column is
+    /// written once per unit the rows are in, headed "Median (ms)", each
+    /// holding only its unit's rows: one unit per numeric column, so a
+    /// spreadsheet's sum or chart over a column never adds ms to ns/access.
+    unit: Option<UnitOf<R>>,
 }
 
 impl<R> SheetColumn<R> {
     /// A column whose cells are text or numbers, row by row.
     pub fn new(header: &'static str, fill: impl Fn(&R, &Notebook) -> Cell + 'static) -> Self {
-        Self { header, fill: Box::new(fill) }
+        Self { header, fill: Box::new(fill), unit: None }
+    }
+
+    /// Numbers in their row's `unit`: one column per unit the rows are in
+    /// (see [`SheetColumn`]); consecutive ones are grouped by unit.
+    pub fn in_unit(header: &'static str, unit: UnitOf<R>, number: impl Fn(&R) -> Cell + 'static) -> Self {
+        Self { header, fill: Box::new(move |row, _| number(row)), unit: Some(unit) }
     }
 
     /// A column of text cells.
@@ -237,6 +259,41 @@ impl<R> Sheet<R> {
     /// The index of the column headed `header`, if the sheet has one.
     pub fn position(&self, header: &str) -> Option<usize> {
         self.columns.iter().position(|c| c.header == header)
+    }
+
+    /// The columns as written for `rows`: each column in its place, but a
+    /// run of consecutive [`SheetColumn::in_unit`] columns repeated for every
+    /// unit the rows are in (in the order they first appear), each copy
+    /// with that unit.
+    fn expanded<'s>(&'s self, rows: &'s [R]) -> Vec<(String, &'s SheetColumn<R>, Option<&'s str>)>
+    where
+        R: 's,
+    {
+        let mut out = Vec::new();
+        let mut k = 0;
+        while k < self.columns.len() {
+            let column = &self.columns[k];
+            let Some(unit) = column.unit else {
+                out.push((column.header.to_owned(), column, None));
+                k += 1;
+                continue;
+            };
+            let group = self.columns[k..].iter().take_while(|c| c.unit.is_some()).count();
+            let mut units: Vec<&str> = Vec::new();
+            for row in rows {
+                let u = unit(row);
+                if !units.contains(&u) {
+                    units.push(u);
+                }
+            }
+            for u in units {
+                for column in &self.columns[k..k + group] {
+                    out.push((format!("{} ({u})", column.header), column, Some(u)));
+                }
+            }
+            k += group;
+        }
+        out
     }
 }
 
@@ -326,12 +383,18 @@ impl Default for Layout {
                     })
                     .into_iter()
                     .chain([
-                        SheetColumn::text("Unit", |r: &Run, _| r.measurement.unit.clone()),
-                        SheetColumn::new("Median (value)", |r: &Run, _| {
+                        // The figures as numbers, in the unit the row keeps.
+                        SheetColumn::in_unit("Median", run_unit, |r: &Run| {
                             at_place(r.measurement.summary.median, r.measurement.summary.iqr)
                         }),
-                        SheetColumn::new("IQR (value)", |r: &Run, _| {
+                        SheetColumn::in_unit("IQR", run_unit, |r: &Run| {
                             at_place(r.measurement.summary.iqr, r.measurement.summary.iqr)
+                        }),
+                        SheetColumn::in_unit("Min", run_unit, |r: &Run| {
+                            at_place(r.measurement.summary.min, r.measurement.summary.iqr)
+                        }),
+                        SheetColumn::in_unit("Max", run_unit, |r: &Run| {
+                            at_place(r.measurement.summary.max, r.measurement.summary.iqr)
                         }),
                         // S5 as a fraction (0.012 for +1.2 %); empty where there is none.
                         SheetColumn::new("Drift (value)", |r: &Run, _| {
@@ -341,12 +404,6 @@ impl Default for Layout {
                                     .drift
                                     .map(|d| Cell::Number(d, Shown::Percent(crate::stats::percent_places(d)))),
                             )
-                        }),
-                        SheetColumn::new("Min", |r: &Run, _| {
-                            at_place(r.measurement.summary.min, r.measurement.summary.iqr)
-                        }),
-                        SheetColumn::new("Max", |r: &Run, _| {
-                            at_place(r.measurement.summary.max, r.measurement.summary.iqr)
                         }),
                         SheetColumn::text("Discarded", |r: &Run, _| {
                             r.discarded.as_ref().map(|d| d.reason.clone()).unwrap_or_default()
@@ -381,11 +438,10 @@ impl Default for Layout {
                 SheetColumn::text("Verdict (S7)", |p: &Pair, nb| p.evidence(nb).verdict_cell()),
                 SheetColumn::text("Paired B/A", |p: &Pair, nb| p.evidence(nb).paired_line().unwrap_or_default()),
                 SheetColumn::text("Order", |p: &Pair, nb| p.evidence(nb).order_line().unwrap_or_default()),
-                SheetColumn::text("Unit", |p: &Pair, _| p.verdict.unit.clone()),
-                SheetColumn::new("Median A", |p: &Pair, _| at_place(p.verdict.median_a, p.verdict.iqr_a)),
-                SheetColumn::new("Median B", |p: &Pair, _| at_place(p.verdict.median_b, p.verdict.iqr_b)),
-                SheetColumn::new("IQR A", |p: &Pair, _| at_place(p.verdict.iqr_a, p.verdict.iqr_a)),
-                SheetColumn::new("IQR B", |p: &Pair, _| at_place(p.verdict.iqr_b, p.verdict.iqr_b)),
+                SheetColumn::in_unit("Median A", pair_unit, |p: &Pair| at_place(p.verdict.median_a, p.verdict.iqr_a)),
+                SheetColumn::in_unit("Median B", pair_unit, |p: &Pair| at_place(p.verdict.median_b, p.verdict.iqr_b)),
+                SheetColumn::in_unit("IQR A", pair_unit, |p: &Pair| at_place(p.verdict.iqr_a, p.verdict.iqr_a)),
+                SheetColumn::in_unit("IQR B", pair_unit, |p: &Pair| at_place(p.verdict.iqr_b, p.verdict.iqr_b)),
                 SheetColumn::new("Paired B/A median", |p: &Pair, _| {
                     optional(p.paired.as_ref().map(|s| at_place(s.median, s.iqr)))
                 }),
@@ -409,8 +465,14 @@ impl Default for Layout {
                     .map(|c| SheetColumn::new(c.header(), move |s: &Soak, _| soak_cell(s, c)))
                     .into_iter()
                     .chain([
-                        // The unit of P, S and the tail IQR.
-                        SheetColumn::text("Unit", |s: &Soak, _| s.numbers.unit.clone()),
+                        // P, S and the tail IQR as numbers, in the soak's unit.
+                        SheetColumn::in_unit("P", soak_unit, |s: &Soak| at_place(s.numbers.peak, s.numbers.tail_iqr)),
+                        SheetColumn::in_unit("S", soak_unit, |s: &Soak| {
+                            at_place(s.numbers.sustained, s.numbers.tail_iqr)
+                        }),
+                        SheetColumn::in_unit("Tail IQR", soak_unit, |s: &Soak| {
+                            at_place(s.numbers.tail_iqr, s.numbers.tail_iqr)
+                        }),
                         // T1: the protocol the soak ran under, beside its numbers.
                         SheetColumn::number("Opening window (s)", |s: &Soak| s.protocol.opening_window_s),
                         SheetColumn::number("Tail window (s)", |s: &Soak| s.protocol.tail_window_s),
@@ -464,13 +526,13 @@ fn soak_cell(s: &Soak, column: SoakColumn) -> Cell {
         SoakColumn::Number => whole(s.number, "S"),
         SoakColumn::Duration => Cell::Number(s.protocol.duration_s, Shown::Seconds),
         SoakColumn::Interval => Cell::Number(s.protocol.interval_s, Shown::Seconds),
-        SoakColumn::Peak => at_place(n.peak, n.tail_iqr),
+        // The figures in the soak's unit are text here, as the log shows
+        // them; as numbers they stand in their unit's own columns.
+        SoakColumn::Peak | SoakColumn::Sustained | SoakColumn::TailIqr => Cell::Text(s.cell(column)),
         SoakColumn::Onset => time(n.t_onset),
         SoakColumn::Stable => time(n.t_stable),
         SoakColumn::Knee => time(n.knee().ok()),
-        SoakColumn::Sustained => at_place(n.sustained, n.tail_iqr),
         SoakColumn::Ratio => Cell::Number(n.ratio, Shown::Places(crate::stats::significant_places(n.ratio, 2))),
-        SoakColumn::TailIqr => at_place(n.tail_iqr, n.tail_iqr),
         SoakColumn::Conditions | SoakColumn::RawFile => Cell::Text(s.cell(column)),
     }
 }
@@ -531,7 +593,7 @@ fn tables(nb: &Notebook, layout: &Layout) -> [Table; 7] {
 /// 3" where that is shorter. Computed for the whole table at once, as a
 /// cell alone cannot know what the other rows share.
 fn conditions_once(mut table: Table, nb: &Notebook) -> Table {
-    let Some(k) = table.headers.iter().position(|h| *h == RunColumn::Conditions.header()) else { return table };
+    let Some(k) = table.headers.iter().position(|h| h == RunColumn::Conditions.header()) else { return table };
     let split = nb.runs_conditions();
     if split.shared.is_empty() {
         return table;
@@ -545,7 +607,7 @@ fn conditions_once(mut table: Table, nb: &Notebook) -> Table {
 
 /// The Runs table printing its columns up to the course's last, Tag (N2).
 fn course_columns_printed(mut table: Table) -> Table {
-    if let Some(tag) = table.headers.iter().position(|h| *h == RunColumn::Tag.header()) {
+    if let Some(tag) = table.headers.iter().position(|h| h == RunColumn::Tag.header()) {
         table.printed = tag + 1;
     }
     table
@@ -567,10 +629,10 @@ struct Table {
     above: Option<String>,
     /// How many of the columns, from the first, are printed: all but on
     /// the Runs sheet, whose paper shows the course's columns (N2) and
-    /// leaves the values kept for computing (Unit, Median (value) …) to
+    /// leaves the values kept for computing (Median (ms) …) to
     /// the screen, so a printed page holds as many rows as it can (D8).
     printed: usize,
-    headers: Vec<&'static str>,
+    headers: Vec<String>,
     rows: Vec<TableRow>,
     /// Per column: open for typing in the empty rows below.
     typable: Vec<bool>,
@@ -587,17 +649,25 @@ struct TableRow {
 impl<R> Sheet<R> {
     /// This sheet filled with `rows`.
     fn table(&self, name: &'static str, rows: &[R], nb: &Notebook) -> Table {
-        let headers: Vec<&'static str> = self.columns.iter().map(|c| c.header).collect();
+        let columns = self.expanded(rows);
+        let headers: Vec<String> = columns.iter().map(|(h, _, _)| h.clone()).collect();
         Table {
             name,
             above: None,
             printed: headers.len(),
-            typable: headers.iter().map(|h| self.typable.contains(h)).collect(),
+            typable: headers.iter().map(|h| self.typable.contains(&h.as_str())).collect(),
             rows: rows
                 .iter()
                 .map(|item| TableRow {
                     struck: (self.set_aside)(item),
-                    cells: self.columns.iter().map(|c| finite((c.fill)(item, nb))).collect(),
+                    cells: columns
+                        .iter()
+                        .map(|(_, c, only)| match (only, c.unit) {
+                            // Another unit's column: this row leaves it empty.
+                            (Some(u), Some(unit)) if unit(item) != *u => optional(None),
+                            _ => finite((c.fill)(item, nb)),
+                        })
+                        .collect(),
                     open: headers.iter().map(|h| (self.open)(item, nb, h)).collect(),
                 })
                 .collect(),
@@ -622,7 +692,7 @@ impl Table {
     fn written(&self) -> Written {
         Written {
             name: self.name.to_owned(),
-            headers: self.headers.iter().map(|h| (*h).to_owned()).collect(),
+            headers: self.headers.clone(),
             rows: self
                 .rows
                 .iter()
@@ -671,7 +741,7 @@ fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet,
     let header =
         Format::new().set_bold().set_text_wrap().set_align(FormatAlign::Top).set_border_bottom(FormatBorder::Thin);
     for (k, column) in table.headers.iter().enumerate() {
-        ws.write_string_with_format(top, k as u16, *column, &header)?;
+        ws.write_string_with_format(top, k as u16, column.as_str(), &header)?;
     }
     let typing = Format::new().set_unlocked().set_align(FormatAlign::Top).set_text_wrap();
     for (k, &width) in widths.iter().enumerate() {
@@ -680,7 +750,7 @@ fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet,
             ws.set_column_format(k as u16, &typing)?;
         }
     }
-    ws.set_row_height(top, row_height(table.headers.iter().copied(), &widths))?;
+    ws.set_row_height(top, row_height(table.headers.iter().map(String::as_str), &widths))?;
     for (i, row) in table.rows.iter().enumerate() {
         let line = i as u32 + 1 + top;
         let texts: Vec<std::borrow::Cow<'_, str>> = row
@@ -772,7 +842,7 @@ const HEADER_SPARE: f64 = 1.15;
 /// that their longest texts wrap to about the same number of lines — the
 /// conditions get more room than a tag — at the fewest lines that still
 /// let the sheet print at [`PRINT_PT`] or larger, one page wide.
-fn widths<'a>(headers: &[&str], rows: impl Iterator<Item = &'a [Cell]> + Clone) -> Vec<usize> {
+fn widths<'a>(headers: &[String], rows: impl Iterator<Item = &'a [Cell]> + Clone) -> Vec<usize> {
     let widest = |text: &str, spare: f64| pieces(text).map(|(width, _)| width * spare).fold(0.0, f64::max);
     let widest_piece = |text: &str| widest(text, SPARE);
     // (least, most, longest line of text), in characters.

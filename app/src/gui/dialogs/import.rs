@@ -16,7 +16,8 @@ use vernier_engine::stats::units::Figures;
 
 use super::layout::{self, Scrolling};
 use super::{Cx, Dialog, Happened, Keep};
-use crate::gui::io::{Done, Follow, Job, Unwritten};
+use crate::gui::Done;
+use crate::gui::io::{Follow, Job, Unwritten};
 use crate::gui::{AppCommand, Section, VernierApp};
 
 /// Where the numbers come from.
@@ -165,12 +166,7 @@ impl Dialog for ImportForm {
 impl Job for ImportRequest {
     /// Reads and summarises the numbers for the form, writing nothing.
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
-        let preview = preview(*self);
-        Box::new(move |app: &mut VernierApp| {
-            if let Some(form) = app.dialogs.get_mut::<ImportForm>() {
-                form.show_preview(preview);
-            }
-        })
+        Done::ImportPreview(preview(*self))
     }
 }
 
@@ -200,7 +196,7 @@ impl Job for RecordImport {
                 }
                 e => e.to_string(),
             });
-        Box::new(move |app: &mut VernierApp| app.import_recorded(&prepared, recorded))
+        Done::ImportRecorded { prepared: Box::new(prepared), recorded }
     }
 }
 
@@ -233,10 +229,21 @@ impl VernierApp {
         self.send_job(RecordImport { dir: self.doc.dir.clone(), prepared });
     }
 
+    /// The dialog's file read and summarised: shown in the form, if open.
+    pub(in crate::gui) fn import_previewed(&mut self, preview: ImportPreview) {
+        if let Some(form) = self.dialogs.get_mut::<ImportForm>() {
+            form.show_preview(preview);
+        }
+    }
+
     /// An import as the engine recorded it: the window shows the notebook
     /// as saved (its own changes still on their way on top), says what was
     /// recorded, closes the dialog and selects the new rows.
-    fn import_recorded(&mut self, prepared: &Prepared, recorded: Result<Box<(ImportRecorded, Unwritten)>, String>) {
+    pub(in crate::gui) fn import_recorded(
+        &mut self,
+        prepared: &Prepared,
+        recorded: Result<Box<(ImportRecorded, Unwritten)>, String>,
+    ) {
         let (done, unwritten) = match recorded {
             Ok(recorded) => *recorded,
             Err(e) => {

@@ -824,16 +824,16 @@ impl crate::gui::VernierApp {
         let spawned = std::thread::Builder::new().name("vernier-try-once".into()).spawn(move || {
             let result =
                 vernier_engine::harness::metric::try_once(&argv, &metric, timeout, cancel).map_err(|e| e.to_string());
-            reply.done(Box::new(move |app: &mut crate::gui::VernierApp| app.tried(id, result)));
+            reply.answer(crate::gui::Done::Tried { id, result });
         });
         if let Err(e) = spawned {
             let result = Err(format!("cannot start a thread to run it: {e}"));
-            failed.try_done(Box::new(move |app: &mut crate::gui::VernierApp| app.tried(id, result)));
+            failed.try_answer(crate::gui::Done::Tried { id, result });
         }
     }
 
     /// What try `id` found; an answer to an earlier try is ignored.
-    fn tried(&mut self, id: u64, result: Result<TryOnce, String>) {
+    pub(in crate::gui) fn tried(&mut self, id: u64, result: Result<TryOnce, String>) {
         if self.measure.tries.current.as_ref().is_some_and(|(current, _)| *current == id) {
             self.measure.tries.current = None;
             if let Some(form) = self.dialogs.get_mut::<NewRunForm>()

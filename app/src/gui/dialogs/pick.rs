@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use egui::{Key, RichText};
 
 use super::{Cx, Dialog, Happened, Keep};
+use crate::gui::Done;
 use crate::gui::io::Reply;
 use crate::gui::{AppCommand, VernierApp};
 
@@ -76,17 +77,17 @@ pub fn pick(reply: Reply, purpose: Pick, start: Option<PathBuf>) {
         // Closed with nothing too fast for a person to have cancelled it:
         // no dialog service ran.
         let no_service = path.is_none() && opened.elapsed() < std::time::Duration::from_millis(300);
-        reply.done(Box::new(move |app: &mut VernierApp| app.picked(purpose, path, no_service)));
+        reply.answer(Done::Picked { purpose, path, no_service });
     });
     if spawned.is_err() {
-        failed.try_done(Box::new(move |app: &mut VernierApp| app.picked(purpose, None, true)));
+        failed.try_answer(Done::Picked { purpose, path: None, no_service: true });
     }
 }
 
 impl VernierApp {
     /// A file dialog closed, with a path or without; `no_service` when no
     /// dialog service answered, so the path is asked for by hand.
-    fn picked(&mut self, purpose: Pick, path: Option<PathBuf>, no_service: bool) {
+    pub(in crate::gui) fn picked(&mut self, purpose: Pick, path: Option<PathBuf>, no_service: bool) {
         match (path, no_service) {
             (Some(path), _) => self.run_command(purpose.command(path)),
             (None, false) => {}

@@ -15,7 +15,8 @@ use vernier_engine::notebook::pending::{self, Edit, Fate, Provenance};
 use vernier_engine::notebook::store;
 
 use super::{Cx, Dialog, Happened, Keep};
-use crate::gui::io::{self, Done, Follow, Job};
+use crate::gui::Done;
+use crate::gui::io::{self, Follow, Job};
 use crate::gui::keeper;
 use crate::gui::{AppCommand, VernierApp};
 
@@ -81,7 +82,7 @@ pub struct LookForRecovery {
 impl Job for LookForRecovery {
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
         let found = look(&self.dir);
-        Box::new(move |app: &mut VernierApp| app.on_recovery_found(&self.dir, found))
+        Done::RecoveryFound { dir: self.dir, found }
     }
 
     /// Taken on its own, whenever a notebook opens.
@@ -101,7 +102,7 @@ pub struct ApplyRecovery {
 }
 
 /// What applying a recovery file did, and the notebook it left on disk.
-struct Recovered {
+pub struct RecoveryApplied {
     /// Each change with its message or why it was refused; where the file is now.
     recovered: pending::Recovered,
     /// The notebook as saved, with its unwritten parts, when it changed.
@@ -116,9 +117,9 @@ impl Job for ApplyRecovery {
                 let unwritten = vernier_engine::documents::unwritten(&nb);
                 (nb, unwritten)
             });
-            Recovered { recovered, notebook }
+            RecoveryApplied { recovered, notebook }
         });
-        Box::new(move |app: &mut VernierApp| app.on_recovered(&dir, result))
+        Done::Recovered { dir, result }
     }
 }
 
@@ -327,7 +328,7 @@ impl VernierApp {
     }
 
     /// What the file thread found beside the notebook.
-    fn on_recovery_found(&mut self, dir: &Path, found: Vec<Found>) {
+    pub(in crate::gui) fn on_recovery_found(&mut self, dir: &Path, found: Vec<Found>) {
         if dir != self.doc.dir {
             return;
         }
@@ -337,12 +338,12 @@ impl VernierApp {
     /// What applying a recovery file did: said (a success only once on
     /// disk), the notebook shown as saved unless changes of the window's
     /// own are still in flight, and the offer looked at again.
-    fn on_recovered(&mut self, dir: &Path, result: Result<Recovered, String>) {
+    pub(in crate::gui) fn on_recovered(&mut self, dir: &Path, result: Result<RecoveryApplied, String>) {
         if dir != self.doc.dir {
             return;
         }
         match result {
-            Ok(Recovered { recovered, notebook }) => {
+            Ok(RecoveryApplied { recovered, notebook }) => {
                 let (applied, refused) = (recovered.applied(), recovered.refused());
                 if applied == 0 && refused > 0 {
                     self.say(

@@ -24,7 +24,8 @@ use vernier_engine::reproduce::{
 use super::layout::{self, Scrolling, close_button};
 use super::pick::Pick;
 use super::{Cx, Dialog, Happened, Keep};
-use crate::gui::io::{Done, Follow, Job};
+use crate::gui::Done;
+use crate::gui::io::{Follow, Job};
 use crate::gui::{AppCommand, VernierApp};
 
 /// A classmate's log, read for reproducing.
@@ -104,17 +105,19 @@ pub struct ReadLog {
 
 impl Job for ReadLog {
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
-        let log = read_log(&self.path, &self.mine);
-        Box::new(move |app: &mut VernierApp| {
-            if let Some(dialog) = app.dialogs.get_mut::<Reproduce>() {
-                dialog.log = Some(log);
-                dialog.selected = None;
-            }
-        })
+        Done::TheirLog(read_log(&self.path, &self.mine))
     }
 }
 
 impl VernierApp {
+    /// Their log read: shown in the dialog, if open, nothing selected.
+    pub(in crate::gui) fn their_log_read(&mut self, log: Result<TheirLog, String>) {
+        if let Some(dialog) = self.dialogs.get_mut::<Reproduce>() {
+            dialog.log = Some(log);
+            dialog.selected = None;
+        }
+    }
+
     /// Opens the dialog on their folder or workbook and reads it.
     pub(in crate::gui) fn read_their_log(&mut self, path: PathBuf) {
         let dialog = self.dialogs.get_or_open(Reproduce::default);
@@ -170,19 +173,25 @@ impl Job for WriteSources {
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
         let WriteSources { rebuild, spec, row } = *self;
         let written = rebuild.write_sources().map_err(|e| e.to_string());
-        Box::new(move |app: &mut VernierApp| match written {
-            Ok(scratch) => {
-                if let Some(dialog) = app.dialogs.get_mut::<Reproduce>() {
-                    dialog.scratch = Some(scratch);
-                }
-                app.start_rerun(row, spec);
-            }
-            Err(e) => app.say(format!("nothing was run: {e}"), true),
-        })
+        Done::SourcesWritten { row, spec: Box::new(spec), written }
     }
 }
 
 impl VernierApp {
+    /// A rebuild's sources written: the rerun of their row `row` starts,
+    /// its recipe run in the scratch folder first.
+    pub(in crate::gui) fn sources_written(&mut self, row: usize, spec: BenchSpec, written: Result<Scratch, String>) {
+        match written {
+            Ok(scratch) => {
+                if let Some(dialog) = self.dialogs.get_mut::<Reproduce>() {
+                    dialog.scratch = Some(scratch);
+                }
+                self.start_rerun(row, spec);
+            }
+            Err(e) => self.say(format!("nothing was run: {e}"), true),
+        }
+    }
+
     /// The rerun of their row has ended, however: its scratch folder, if
     /// it had one, goes.
     pub(in crate::gui) fn remove_scratch(&mut self) {
@@ -222,13 +231,32 @@ impl Job for NewNotebook {
                 vernier_engine::notebook::store::load_stamped(&target).map_err(|e| e.to_string())?;
             follow.start(target.clone(), stamp);
             let unwritten = vernier_engine::documents::unwritten(&notebook);
-            Ok::<_, String>((merged, notebook, unwritten))
+            Ok::<_, String>(Box::new(FromWorkbook { merged, notebook, unwritten }))
         })();
-        Box::new(move |app: &mut VernierApp| match made {
-            Ok((merged, notebook, unwritten)) => {
+        Done::NotebookFromWorkbook { target, made }
+    }
+}
+
+/// A new notebook made from a Vernier workbook, as saved.
+pub struct FromWorkbook {
+    /// What was taken from the workbook, with its warnings.
+    merged: vernier_engine::merge::Merged,
+    /// The notebook as saved.
+    notebook: vernier_engine::notebook::Notebook,
+    /// Its parts still to write.
+    unwritten: crate::gui::io::Unwritten,
+}
+
+impl VernierApp {
+    /// A notebook made from their workbook: opened in place of this one,
+    /// with what was taken (and any warning) said.
+    pub(in crate::gui) fn notebook_from_workbook(&mut self, target: PathBuf, made: Result<Box<FromWorkbook>, String>) {
+        match made {
+            Ok(made) => {
+                let FromWorkbook { merged, notebook, unwritten } = *made;
                 let (taken, failed) = super::workbook::taken_message(&merged);
-                app.open(target.clone(), notebook, unwritten);
-                app.dialogs.close::<Reproduce>();
+                self.open(target.clone(), notebook, unwritten);
+                self.dialogs.close::<Reproduce>();
                 // R2, N13: a hidden copy that is not what their sheets
                 // show is said with the result, as a warning.
                 let warned: String = merged
@@ -236,7 +264,7 @@ impl Job for NewNotebook {
                     .iter()
                     .map(|w| format!(" WARNING: {}", vernier_engine::display::inert(w)))
                     .collect();
-                app.say(
+                self.say(
                     format!(
                         "made a new notebook in {} from their workbook: {taken}{warned}",
                         vernier_engine::display::path(&target)
@@ -244,8 +272,8 @@ impl Job for NewNotebook {
                     failed || !warned.is_empty(),
                 );
             }
-            Err(e) => app.say(format!("no notebook was made: {e}"), true),
-        })
+            Err(e) => self.say(format!("no notebook was made: {e}"), true),
+        }
     }
 }
 

@@ -14,7 +14,8 @@ use vernier_engine::notebook::store;
 
 use super::layout::{self, Scrolling, close_button};
 use super::{Cx, Dialog, Happened, Keep};
-use crate::gui::io::{Done, Follow, Followed, Job, Lookout};
+use crate::gui::Done;
+use crate::gui::io::{Follow, Followed, Job, Lookout};
 use crate::gui::{AppCommand, VernierApp, io};
 
 /// The workbook the window follows: the one every export writes.
@@ -320,7 +321,7 @@ impl Lookout for FollowWorkbook {
         let (id, version, again) = (followed.id, followed.version, followed.again);
         self.seen = Some(Seen { id, version, again, file, offered: matches!(offer, Ok(Some(_))) });
         let dir = followed.dir.clone();
-        Some(Box::new(move |app: &mut VernierApp| app.on_workbook_edits(&dir, &path, offer)))
+        Some(Done::WorkbookEdits { dir, path, offer })
     }
 }
 
@@ -337,7 +338,7 @@ impl Job for Weigh {
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
         let Weigh { dir, path } = *self;
         let offer = look(&dir, &path).map(|o| o.map(Box::new));
-        Box::new(move |app: &mut VernierApp| app.on_workbook_edits(&dir, &path, offer))
+        Done::WorkbookEdits { dir, path, offer }
     }
 
     /// Asked for on its own, when the window opens.
@@ -356,7 +357,7 @@ pub struct TakeEditsIn {
 }
 
 /// What taking a workbook in did, and the notebook it left on disk.
-struct TakenIn {
+pub struct TakenIn {
     /// The plan, what was taken and whether the export record vouches for the workbook.
     merged: Merged,
     /// The notebook as saved, with its unwritten parts, when it changed.
@@ -374,7 +375,7 @@ impl Job for TakeEditsIn {
             });
             TakenIn { merged, notebook }
         });
-        Box::new(move |app: &mut VernierApp| app.on_taken_in(&dir, &path, result))
+        Done::TakenIn { dir, path, result }
     }
 }
 
@@ -397,7 +398,12 @@ impl VernierApp {
     /// What the file thread found in a workbook of the open notebook (N12):
     /// an offer replaces the one shown; "nothing" clears an offer of the
     /// same workbook only, so the followed file does not hide another.
-    fn on_workbook_edits(&mut self, dir: &Path, path: &Path, offer: Result<Option<Box<EditsOffer>>, String>) {
+    pub(in crate::gui) fn on_workbook_edits(
+        &mut self,
+        dir: &Path,
+        path: &Path,
+        offer: Result<Option<Box<EditsOffer>>, String>,
+    ) {
         if dir != self.doc.dir {
             return;
         }
@@ -430,7 +436,7 @@ impl VernierApp {
     /// success only once saved) and in the dialog; the notebook shown is
     /// the one saved, unless changes of the window's own are still in
     /// flight (their save carries it).
-    fn on_taken_in(&mut self, dir: &Path, path: &Path, result: Result<TakenIn, String>) {
+    pub(in crate::gui) fn on_taken_in(&mut self, dir: &Path, path: &Path, result: Result<TakenIn, String>) {
         let done = match result {
             Ok(TakenIn { merged, notebook }) => {
                 let (message, failed) = taken_message(&merged);

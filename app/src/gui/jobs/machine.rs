@@ -4,7 +4,8 @@
 use vernier_engine::notebook::pending::Edit;
 use vernier_engine::platform::machine::Machine;
 
-use super::super::io::{Done, Follow, Job};
+use super::super::Done;
+use super::super::io::{Follow, Job};
 use super::super::{VernierApp, views};
 
 /// Reads this machine's conditions.
@@ -12,12 +13,16 @@ pub struct ReadMachine;
 
 impl Job for ReadMachine {
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
-        let machine = Machine::read();
-        Box::new(move |app: &mut VernierApp| {
-            // One change for the three fields: one save, one message.
-            let fields = views::machine_fill(&machine).to_vec();
-            let said = "Machine / OS, Counter access and Placement control filled from this machine".to_owned();
-            app.edit(Edit::SetEnvironment { fields, said });
-        })
+        Done::Machine(Box::new(Machine::read()))
+    }
+}
+
+impl VernierApp {
+    /// This machine read: its three Environment fields filled, in one
+    /// change (one save, one message).
+    pub(in crate::gui) fn machine_read(&mut self, machine: &Machine) {
+        let fields = views::machine_fill(machine).to_vec();
+        let said = "Machine / OS, Counter access and Placement control filled from this machine".to_owned();
+        self.edit(Edit::SetEnvironment { fields, said });
     }
 }

@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 
 use vernier_engine::documents;
-use vernier_engine::notebook::store;
+use vernier_engine::notebook::{Notebook, store};
 
+use super::super::Done;
 use super::super::VernierApp;
-use super::super::io::{Done, Follow, Job};
+use super::super::io::{Follow, Job, Unwritten};
 
 /// What to do with the folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,12 +50,20 @@ impl Job for Open {
                 let unwritten = documents::unwritten(&notebook);
                 (notebook, unwritten)
             });
-        Box::new(move |app: &mut VernierApp| match result {
-            Ok((notebook, unwritten)) => {
-                app.say(format!("opened {}", vernier_engine::display::path(&dir)), false);
-                app.open(dir, notebook, unwritten);
+        Done::Opened { dir, result: result.map(Box::new) }
+    }
+}
+
+impl VernierApp {
+    /// A notebook opened: shown, or why not said.
+    pub(in crate::gui) fn opened(&mut self, dir: PathBuf, result: Result<Box<(Notebook, Unwritten)>, String>) {
+        match result {
+            Ok(opened) => {
+                let (notebook, unwritten) = *opened;
+                self.say(format!("opened {}", vernier_engine::display::path(&dir)), false);
+                self.open(dir, notebook, unwritten);
             }
-            Err(e) => app.say(e, true),
-        })
+            Err(e) => self.say(e, true),
+        }
     }
 }

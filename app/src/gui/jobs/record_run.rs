@@ -11,8 +11,8 @@ use vernier_engine::harness::{BenchResult, raw::Reserved};
 use vernier_engine::record_run::{self, Joins};
 use vernier_engine::reproduce::{Original, SideBySide};
 
-use super::super::VernierApp;
-use super::super::io::{Done, Follow, Job};
+use super::super::Done;
+use super::super::io::{Follow, Job};
 
 /// What a finished run's rows join.
 pub enum Joining {
@@ -68,7 +68,7 @@ impl Job for RecordRun {
             Box::new(RunOnDisk { done, unwritten })
         })
         .map_err(|e| e.to_string());
-        Box::new(move |app: &mut VernierApp| app.run_recorded(&result, recorded, joining))
+        Done::RunRecorded { result, recorded, joining }
     }
 }
 

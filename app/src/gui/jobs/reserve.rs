@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use vernier_engine::record_run;
 
-use super::super::VernierApp;
-use super::super::io::{Done, Follow, Job};
+use super::super::Done;
+use super::super::io::{Follow, Job};
 
 /// Takes the raw-file name of the run numbered `start` (the window's count
 /// of starts, so an answer to a cancelled start is known).
@@ -21,7 +21,7 @@ pub struct Reserve {
 impl Job for Reserve {
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
         let reservation = record_run::reserve(&self.dir).map_err(|e| e.to_string());
-        Box::new(move |app: &mut VernierApp| app.reserved(self.start, reservation))
+        Done::Reserved { start: self.start, reservation }
     }
 }
 
@@ -32,7 +32,7 @@ pub struct Release<T: Send + 'static>(pub T);
 impl<T: Send + 'static> Job for Release<T> {
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
         drop(self.0);
-        Box::new(|_: &mut VernierApp| {})
+        Done::Released
     }
 
     fn counted(&self) -> bool {

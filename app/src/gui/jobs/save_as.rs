@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use vernier_engine::notebook::{Notebook, store};
 
+use super::super::Done;
 use super::super::VernierApp;
-use super::super::io::{Done, Follow, Job};
+use super::super::io::{Follow, Job};
 
 /// Copies the notebook in `from` (as the window shows it) into `to`.
 pub struct SaveAs {
@@ -28,17 +29,24 @@ impl Job for SaveAs {
         {
             follow.start(to.clone(), stamp);
         }
-        Box::new(move |app: &mut VernierApp| match result {
+        Done::SavedAs { to, result }
+    }
+}
+
+impl VernierApp {
+    /// The notebook saved into `to`: from now on the open one.
+    pub(in crate::gui) fn saved_as(&mut self, to: PathBuf, result: Result<(), String>) {
+        match result {
             Ok(()) => {
-                app.say(
+                self.say(
                     format!("saved as {}; this is now the open notebook", vernier_engine::display::path(&to)),
                     false,
                 );
-                app.settings.remember(&to);
-                app.doc.dir = to;
+                self.settings.remember(&to);
+                self.doc.dir = to;
             }
-            Err(e) => app.say(e, true),
-        })
+            Err(e) => self.say(e, true),
+        }
     }
 }
 

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use vernier_engine::soak::file;
 
-use super::super::io::{Done, Follow, Job};
+use super::super::Done;
+use super::super::io::{Follow, Job};
 use super::super::{SHIPPED_SOAK, VernierApp, plots::SoakView};
 
 /// Reads the soak at `path` (`None`: the shipped synthetic one).
@@ -16,11 +17,17 @@ pub struct ReadSoak {
 
 impl Job for ReadSoak {
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
-        let result = read_soak(self.path.as_deref());
-        Box::new(move |app: &mut VernierApp| match result {
-            Ok(view) => app.shown.soak = Some(view),
-            Err(e) => app.say(e, true),
-        })
+        Done::Soak(read_soak(self.path.as_deref()).map(Box::new))
+    }
+}
+
+impl VernierApp {
+    /// A soak file read: shown in the Soak section, or why not said.
+    pub(in crate::gui) fn soak_read(&mut self, result: Result<Box<SoakView>, String>) {
+        match result {
+            Ok(view) => self.shown.soak = Some(*view),
+            Err(e) => self.say(e, true),
+        }
     }
 }
 

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use vernier_engine::row_trials::{self, RowTrials, RowTrialsError};
 
+use super::super::Done;
 use super::super::VernierApp;
-use super::super::io::{Done, Follow, Job};
+use super::super::io::{Follow, Job};
 use super::super::plots::{self, NoTrials};
 
 /// Reads a run's raw file, a path inside `dir` (resolving it looks at
@@ -33,11 +34,16 @@ impl Job for ReadTrials {
             Some(Err(RowTrialsError::Raw(e))) => Err(NoTrials::Failed(e.to_string())),
             None => Err(NoTrials::Absent("no trial plot: the row keeps no raw file".into())),
         };
-        Box::new(move |app: &mut VernierApp| {
-            if let Err(NoTrials::Failed(e)) = &result {
-                app.say(format!("run {run}: {e}"), true);
-            }
-            app.shown.trials.insert(run, result);
-        })
+        Done::Trials { run, result }
+    }
+}
+
+impl VernierApp {
+    /// Run `run`'s trials read: kept for its plot, a failure said.
+    pub(in crate::gui) fn trials_read(&mut self, run: u32, result: Result<plots::RunTrials, NoTrials>) {
+        if let Err(NoTrials::Failed(e)) = &result {
+            self.say(format!("run {run}: {e}"), true);
+        }
+        self.shown.trials.insert(run, result);
     }
 }

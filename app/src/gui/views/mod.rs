@@ -22,38 +22,30 @@ pub use environment::machine_fill;
 pub use predictions::answerable;
 pub use runs::{ExtendAsk, SweepPick};
 
-/// The areas of the window, in the side bar's order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub enum Section {
-    /// Environment.
-    #[default]
-    Environment,
-    /// Predictions.
-    Predictions,
-    /// Runs.
-    Runs,
-    /// Soak runs.
-    Soaks,
-    /// Notes and anomalies.
-    Notes,
-    /// The six submission documents.
-    Documents,
-    /// The pre-submission audit.
-    Audit,
+vernier_engine::closed_enum! {
+    /// The areas of the window, in the side bar's order (`ALL`, written
+    /// from these lines, so a new section is in the side bar by construction).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+    pub enum Section {
+        /// Environment.
+        #[default]
+        Environment,
+        /// Predictions.
+        Predictions,
+        /// Runs.
+        Runs,
+        /// Soak runs.
+        Soaks,
+        /// Notes and anomalies.
+        Notes,
+        /// The six submission documents.
+        Documents,
+        /// The pre-submission audit.
+        Audit,
+    }
 }
 
 impl Section {
-    /// Every section, in order.
-    pub const ALL: [Section; 7] = [
-        Section::Environment,
-        Section::Predictions,
-        Section::Runs,
-        Section::Soaks,
-        Section::Notes,
-        Section::Documents,
-        Section::Audit,
-    ];
-
     /// The name in the side bar: the log's own names for the first five
     /// (N2: identical in the window and the workbook). Each index is a
     /// constant, so one past the end of `SECTIONS` fails to compile.

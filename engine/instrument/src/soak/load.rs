@@ -177,6 +177,12 @@ pub fn run(
         format!("logical CPUs: {}", machine.logical_cpus),
         format!("power source: {}", machine.power_source),
         format!("shared host: {}", machine.hypervisor),
+        // T13: when it started, so two soaks' gap (their cool-down) is known.
+        format!(
+            "{}: {}",
+            super::likeness::STARTED_FACT,
+            chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        ),
     ];
     header.extend(spec.context.iter().map(|(k, v)| format!("{k}: {v}")));
     header.extend([

@@ -3,6 +3,7 @@
 
 pub mod analysis;
 pub mod file;
+pub mod likeness;
 pub mod load;
 pub mod record;
 pub mod sensors;
