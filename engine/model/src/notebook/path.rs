@@ -94,7 +94,7 @@ impl NotebookPath {
             }
         }
         match existing.canonicalize() {
-            Ok(real) if real.starts_with(&real_root) => Ok(joined),
+            Ok(real) if real.starts_with(real_root) => Ok(joined),
             _ => Err(PathError::Escapes(self.0.clone())),
         }
     }
