@@ -413,6 +413,60 @@ fn the_thermals_paragraph_is_complete() {
     assert!(thermals.contains("S/P 1.0 (DERIVED)"), "{thermals}");
     assert!(thermals.contains("tail IQR 0.21 chunks/s (MEASURED)"), "{thermals}");
     assert!(thermals.ends_with(SHARED_HOST), "{thermals}");
+    assert!(!thermals.contains("analysed under"), "the defaults need no word: {thermals}");
+}
+
+// SPEC T5, T13: a soak analysed under other windows says which, each with
+// its default, and what the defaults give on the same file — numbers when
+// they fit it, else why not, and never a number when the file was not read.
+#[test]
+fn thermals_state_other_windows_and_what_the_defaults_give() {
+    use vernier_engine::notebook::{Soak, SoakProtocol};
+    use vernier_engine::soak::analysis::{Thresholds, analyze};
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    let text = include_str!("../datasets/thermal-soak.csv");
+    let data =
+        vernier_engine::soak::file::parse(text.as_bytes(), std::path::Path::new("thermal-soak.csv")).expect("parses");
+    let protocol = SoakProtocol { opening_window_s: 60.0, threshold: 0.9, ..SoakProtocol::default() };
+    let numbers = analyze(&data, &Thresholds::from(&protocol)).expect("analysed").numbers;
+    let defaults = analyze(&data, &Thresholds::from(&SoakProtocol::default())).expect("analysed").numbers;
+    let soak = Soak {
+        number: 0,
+        recorded_at: at(60),
+        discarded: None,
+        protocol,
+        numbers,
+        conditions: Vec::new(),
+        raw_file: None,
+        tag: Tag::Measured,
+        synthetic: true,
+        stated: None,
+    };
+    nb.record_soak(soak, at(60));
+    let thermals = |attachments: &Attachments| {
+        documents::fill(&nb, Document::Report, attachments)
+            .iter()
+            .find_map(|b| match b {
+                Block::Paragraph(runs) => {
+                    let text: String = runs.iter().map(|r| r.text.as_str()).collect();
+                    text.starts_with("Soak S1").then_some(text)
+                }
+                _ => None,
+            })
+            .expect("the Thermals paragraph")
+    };
+    let read = Attachments { soak: Some(Ok((1, data))), ..Attachments::default() };
+    let said = thermals(&read);
+    assert!(
+        said.contains(&format!(
+            "It was analysed under opening window 60 s (default 30 s), onset threshold 0.9 of P (default 0.95 of P); \
+             under the defaults the same file gives {}.",
+            defaults.shown_line()
+        )),
+        "{said}"
+    );
+    let unread = thermals(&Attachments::default());
+    assert!(unread.contains("(default 30 s)") && unread.contains("what the defaults give is not shown"), "{unread}");
 }
 
 // SPEC N15: the report's Method names a build recipe once, with every row

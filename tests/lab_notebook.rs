@@ -202,3 +202,23 @@ fn every_numeric_column_of_the_workbook_holds_one_unit() {
     }
     assert!(units_seen.len() >= 3, "the lab's rows are in several units: {units_seen:?}");
 }
+
+// SPEC N9, A2 (issue 48 item 8): the soak's load is Vernier's own code, so
+// the build its row recorded (Vernier's compiler) is its build; the report
+// no longer says "not stated" for a soak that records it.
+#[test]
+fn the_soak_s_build_is_the_one_its_row_recorded() {
+    let (_tmp, dir, nb) = fixture();
+    let attachments = vernier_engine::documents::Attachments::load(&dir, &nb);
+    let text: Vec<String> =
+        vernier_engine::documents::fill(&nb, vernier_engine::notebook::Document::Report, &attachments)
+            .iter()
+            .filter_map(|b| match b {
+                Block::Paragraph(runs) | Block::Bullet(runs) => Some(runs.iter().map(|r| r.text.as_str()).collect()),
+                _ => None,
+            })
+            .collect();
+    let build = text.iter().find(|t| t.starts_with("Build: ")).expect("the Build line");
+    assert!(!build.contains("not stated (soak S1)"), "{build}");
+    assert!(build.contains("(Vernier's soak load) (soak S1)"), "{build}");
+}

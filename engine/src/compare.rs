@@ -376,6 +376,7 @@ pub fn compare_runs(nb: &Notebook, a: u32, b: u32) -> Result<RowComparison, Comp
             ),
         ));
     }
+    checks.extend(result_check(run_a, run_b));
     let (power_a, power_b) = (run_a.context().power_source(), run_b.context().power_source());
     let (power, power_finding) = power_check((&name_a, power_a.as_deref()), (&name_b, power_b.as_deref()));
     checks.extend(power_finding);
@@ -405,6 +406,55 @@ pub fn compare_runs(nb: &Notebook, a: u32, b: u32) -> Result<RowComparison, Comp
         effect,
         control,
         checks,
+    })
+}
+
+/// What decides a comparison whose arms' results differ (S18).
+const FIX: &str = "make both compute the same result, then measure again";
+
+/// SPEC S18: where both rows kept the result their program computed (a
+/// kernel's checksum, verified after every trial; a driver's checksum
+/// column, checked on import), the two are compared: identical is said
+/// beside the verdict, a difference takes the claim away — a faster wrong
+/// answer is no speed-up. A row that kept none says nothing here.
+fn result_check(a: &Run, b: &Run) -> Option<Caveat> {
+    fn kept(r: &Run) -> Option<&str> {
+        r.measurement.conditions.value_of(ConditionName::ResultCheck).map(str::trim)
+    }
+    let (x, y) = (kept(a)?, kept(b)?);
+    // The result itself: a kernel's "verified after every trial; checksum 12.5"
+    // is compared by its checksum.
+    let result = |v: &'_ str| v.rsplit_once("; ").map_or(v, |(_, r)| r).trim().to_owned();
+    let (ra, rb) = (inert(&result(x)).into_owned(), inert(&result(y)).into_owned());
+    if let Some(within) = [x, y].into_iter().find(|v| v.starts_with("checksums differ")) {
+        return Some(Caveat::new(
+            "S18",
+            CaveatKind::NoClaim,
+            format!("the arms' results do not agree ({}); {FIX}", inert(within)),
+        ));
+    }
+    // Two computations of one thing only: results of different kinds ("sum
+    // …" against "… laps closed") or of different sizes are different
+    // experiments, whose results differ by design.
+    let kind = |r: &str| r.split(|c: char| c.is_ascii_digit() || c == '-').next().unwrap_or_default().trim().to_owned();
+    let size = |r: &Run| {
+        let command = &r.measurement.command;
+        command.iter().position(|w| w == "--size").and_then(|k| command.get(k + 1)).cloned()
+    };
+    if kind(&ra) != kind(&rb) || size(a) != size(b) {
+        return None;
+    }
+    Some(if ra == rb {
+        Caveat::new("S18", CaveatKind::Report, format!("the arms' results agree ({ra})"))
+    } else {
+        Caveat::new(
+            "S18",
+            CaveatKind::NoClaim,
+            format!(
+                "the arms' results differ: run {} {ra}, run {} {rb}; a faster wrong answer is no speed-up: {FIX}",
+                a.number, b.number
+            ),
+        )
     })
 }
 
@@ -663,6 +713,52 @@ mod tests {
             assert!(s18.text.contains(why), "{}", s18.text);
         }
         assert!(compare_runs(&nb, 1, 4).expect("comparable").checks.is_empty(), "like with like adds nothing");
+    }
+
+    // SPEC S18: two rows whose kept results (a kernel's checksum, a
+    // driver's checksum column) differ make no claim and say both; the
+    // same result is said beside the verdict; a row with none adds nothing.
+    #[test]
+    fn different_results_make_no_claim() {
+        use crate::notebook::{Condition, ConditionName};
+        let with_result = |cmd: &str, trials: &[f64], result: &str| {
+            let mut m = row(cmd, trials, "ms", false);
+            m.conditions.push(Condition::new(ConditionName::ResultCheck, result.to_owned()));
+            m
+        };
+        let nb = notebook(|nb| {
+            nb.record_run(with_result("./a", &ten(), "verified after every trial; checksum 12.5"), at(0.1));
+            nb.record_run(with_result("./b", &around(12.2), "verified after every trial; checksum 12.5"), at(0.2));
+            nb.record_run(with_result("./c", &around(12.2), "verified after every trial; checksum 13"), at(0.3));
+            let differs = "checksums differ: checksum is not the same on every row";
+            nb.record_run(with_result("./d", &around(12.2), differs), at(0.4));
+            nb.record_run(row("./e", &around(12.2), "ms", false), at(0.5));
+        });
+        let same = compare_runs(&nb, 1, 2).expect("comparable");
+        let s18 = same.checks.iter().find(|k| k.rule == "S18").expect("the results said");
+        assert_eq!((s18.kind, s18.text.as_str()), (CaveatKind::Report, "the arms' results agree (checksum 12.5)"));
+        assert!(same.comparison.claimed, "identical results take nothing away: {:?}", same.comparison);
+        let differ = compare_runs(&nb, 1, 3).expect("comparable");
+        let s18 = differ.checks.iter().find(|k| k.rule == "S18").expect("the results said");
+        assert_eq!(s18.kind, CaveatKind::NoClaim);
+        assert!(s18.text.contains("run 1 checksum 12.5, run 3 checksum 13"), "{}", s18.text);
+        assert!(!differ.comparison.claimed);
+        let within = compare_runs(&nb, 1, 4).expect("comparable");
+        assert!(within.checks.iter().any(|k| k.rule == "S18" && k.kind == CaveatKind::NoClaim), "{:?}", within.checks);
+        assert!(compare_runs(&nb, 1, 5).expect("comparable").checks.iter().all(|k| k.rule != "S18"));
+        // Different computations differ by design: a sequential walk's sum
+        // against a chase's closed laps, or one kernel at two sizes.
+        let nb = notebook(|nb| {
+            nb.record_run(with_result("seq", &ten(), "verified after every trial; sum 499500"), at(0.1));
+            nb.record_run(with_result("chase", &around(12.2), "verified after every trial; 7 laps closed"), at(0.2));
+            let mm = |size: &str, sum: &str| with_result(&format!("k --size {size}"), &ten(), sum);
+            nb.record_run(mm("128", "verified after every trial; checksum 12.5"), at(0.3));
+            nb.record_run(mm("256", "verified after every trial; checksum 99.5"), at(0.4));
+        });
+        for (a, b) in [(1, 2), (3, 4)] {
+            let c = compare_runs(&nb, a, b).expect("comparable");
+            assert!(c.checks.iter().all(|k| k.rule != "S18"), "runs {a} and {b}: {:?}", c.checks);
+        }
     }
 
     // SPEC S13: mains against battery (as stated when each row was

@@ -601,7 +601,7 @@ fn print_text(
             None => out!("  no successful timed trial"),
         }
         if let Some(check) = &arm.first_trial_check {
-            out!("  warm-up 0: {}", check.describe(&arm.unit));
+            out!("  warm-up {}: {}", arm.warmup_trials, check.describe(&arm.unit));
         }
         // SPEC E13: the trials' CPU time and counts, and what they say.
         if let Some(work) = &arm.work {

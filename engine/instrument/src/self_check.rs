@@ -288,8 +288,14 @@ pub fn sanity(spec: &KernelSpec) -> Result<Sanity, KernelError> {
         clock,
         clock_estimate,
         loads_per_cycle,
-        loads_per_cycle_ok: loads_per_cycle.map(|l| l <= 1.0),
+        loads_per_cycle_ok: loads_per_cycle.map(possible_for_a_chain),
     })
+}
+
+/// True when a dependent chain could retire `loads_per_cycle`: each load
+/// waits for the one before, so at most one a cycle.
+fn possible_for_a_chain(loads_per_cycle: f64) -> bool {
+    loads_per_cycle <= 1.0
 }
 
 /// The time ratio against the work ratio, within [`DOUBLING_TOLERANCE`].
@@ -308,6 +314,32 @@ fn growth(time_ratio: f64, work_ratio: f64) -> Growth {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // SPEC E12: a chase that retired more than one dependent load per cycle
+    // did not run its chain (the compiler removed it): said IMPOSSIBLE; at
+    // most one is possible.
+    #[test]
+    fn more_than_one_dependent_load_per_cycle_is_impossible() {
+        let sanity = |lpc: f64| Sanity {
+            kernel: "chase, working set 16 KiB".into(),
+            doubled: "chase, working set 32 KiB".into(),
+            work_ratio: 2.0,
+            doubling_ratio: 2.0,
+            growth: Growth::About,
+            doubling_ok: true,
+            clock: None,
+            clock_estimate: "clock estimate: 3.0 GHz".into(),
+            loads_per_cycle: Some(lpc),
+            loads_per_cycle_ok: Some(possible_for_a_chain(lpc)),
+        };
+        let lines = sanity(2.5).describe();
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("2.5 dependent loads per cycle (IMPOSSIBLE for a dependent chain)")
+        );
+        let lines = sanity(0.25).describe();
+        assert_eq!(lines.last().map(String::as_str), Some("0.25 dependent loads per cycle (possible: at most one)"));
+    }
 
     // SPEC E12: the time ratio is judged against the work ratio actually
     // used, and a missing timing is never "ok".

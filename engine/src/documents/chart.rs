@@ -569,11 +569,23 @@ pub fn soak(soak: &Soak, data: &SoakData) -> Result<Picture, ChartError> {
         },
         more: Vec::new(),
         warnings: Vec::new(),
-        axes: format!("x: time since load started (s); y: score ({}); red lines: t_onset and t_stable", n.unit),
+        axes: format!(
+            "x: time since load started (s); y: score ({}); shaded: the opening window (P) and the tail window (S); \
+             red lines: t_onset and t_stable",
+            n.unit
+        ),
         synthetic: soak.synthetic || data.synthetic(),
     };
     let points: Vec<(f64, f64)> = data.t.iter().copied().zip(data.score.iter().copied()).collect();
-    draw_series(&caption, &points, &marks, ("time since load started (s)", &format!("score ({})", n.unit)))
+    // T10, T13: the windows P and S were taken over, as the analysis takes
+    // them (the opening from 0, the tail back from the last sample).
+    let end = data.t.last().copied().filter(|t| t.is_finite()).unwrap_or(0.0);
+    let (opening, tail) = (soak.protocol.opening_window_s, soak.protocol.tail_window_s);
+    let windows = [
+        (format!("opening window ({opening} s): P"), 0.0, opening.min(end)),
+        (format!("tail window ({tail} s): S"), (end - tail).max(0.0), end),
+    ];
+    draw_series(&caption, &points, &marks, &windows, ("time since load started (s)", &format!("score ({})", n.unit)))
 }
 
 /// Each run a row, the first at the top as in the results table, its
@@ -650,10 +662,13 @@ fn draw_runs(caption: &Caption, boxes: &[RunBox], unit: &str) -> Result<Picture,
     })
 }
 
+/// A series over time with its marks (vertical lines) and windows (shaded
+/// spans, each named at its top).
 fn draw_series(
     caption: &Caption,
     points: &[(f64, f64)],
     marks: &[(String, f64)],
+    windows: &[(String, f64, f64)],
     (x_desc, y_desc): (&str, &str),
 ) -> Result<Picture, ChartError> {
     let all = || points.iter().flat_map(|p| [p.0, p.1]).chain(marks.iter().map(|m| m.1));
@@ -664,6 +679,8 @@ fn draw_series(
     };
     let points: Vec<(f64, f64)> = points.iter().map(|&(t, v)| (x.apply(t), y.apply(v))).collect();
     let marks: Vec<(String, f64)> = marks.iter().map(|(label, t)| (label.clone(), x.apply(*t))).collect();
+    let windows: Vec<(String, f64, f64)> =
+        windows.iter().map(|(label, from, to)| (label.clone(), x.apply(*from), x.apply(*to))).collect();
     let ys: Vec<f64> = points.iter().map(|p| p.1).collect();
     let (y0, y1) = y_range(min_of(&ys).unwrap_or(0.0), max_of(&ys).unwrap_or(1.0));
     let x1 = points.last().map_or(1.0, |p| p.0).max(1.0);
@@ -676,6 +693,17 @@ fn draw_series(
             .y_desc(y.described(y_desc))
             .draw()
             .map_err(err)?;
+        // Under the line, so every sample stays visible; each label at its
+        // window's top, inside it.
+        for ((label, from, to), shade) in windows.iter().zip([RGBColor(40, 90, 170), RGBColor(230, 140, 30)]) {
+            chart
+                .draw_series(std::iter::once(Rectangle::new([(*from, y0), (*to, y1)], shade.mix(0.12).filled())))
+                .map_err(err)?;
+            let style = TextStyle::from((FAMILY, TICK).into_font()).pos(Pos::new(HPos::Left, VPos::Top));
+            chart
+                .draw_series(std::iter::once(EmptyElement::at((*from, y1)) + Text::new(label.clone(), (4, 18), style)))
+                .map_err(err)?;
+        }
         chart
             .draw_series(LineSeries::new(points.iter().copied(), RGBColor(40, 90, 170).stroke_width(2)))
             .map_err(err)?;
@@ -1054,7 +1082,7 @@ mod tests {
         assert!(Scale::of([5e-324].into_iter()).is_none());
         assert_eq!(Scale::of([12.5, 0.0].into_iter()).map(|s| s.divisor), Some(1.0));
         let points = [(0.0, f64::MAX), (f64::MAX, 1.0)];
-        draw_series(&caption(), &points, &[("t_onset".into(), f64::MAX)], ("x (s)", "y (u)")).expect("draws");
+        draw_series(&caption(), &points, &[("t_onset".into(), f64::MAX)], &[], ("x (s)", "y (u)")).expect("draws");
     }
 
     // SPEC D5: a caption line never runs off the picture: it is wrapped at
@@ -1097,10 +1125,44 @@ mod tests {
             synthetic: true,
         };
         let points: Vec<(f64, f64)> = data.t.iter().copied().zip(data.score.iter().copied()).collect();
-        let pic = draw_series(&caption, &points, &[("t_onset 80 s".into(), 80.0)], ("x (s)", "y (u)")).expect("draws");
+        let pic =
+            draw_series(&caption, &points, &[("t_onset 80 s".into(), 80.0)], &[], ("x (s)", "y (u)")).expect("draws");
         assert_eq!(&pic.png[..8], b"\x89PNG\r\n\x1a\n");
         assert_eq!(pic.width, WIDTH);
         assert!(pic.height > PLOT_HEIGHT, "the caption band sits above the plot");
         assert!(pic.alt.contains("SYNTHETIC"), "{}", pic.alt);
+    }
+
+    // SPEC T10, T13: the exported soak chart shades the opening and tail
+    // windows: drawn with them, a large part of the plot changes colour,
+    // and only towards blue or orange, never over the line.
+    #[test]
+    fn a_soak_chart_shades_its_windows() {
+        let caption = Caption {
+            title: "t".into(),
+            window: "w".into(),
+            thermal: "th".into(),
+            more: Vec::new(),
+            warnings: Vec::new(),
+            axes: String::new(),
+            synthetic: false,
+        };
+        let points: Vec<(f64, f64)> = (1..=600).map(|t| (f64::from(t), 10.0 - f64::from(t) / 200.0)).collect();
+        let windows =
+            [("opening window (30 s): P".to_owned(), 0.0, 30.0), ("tail window (300 s): S".to_owned(), 300.0, 600.0)];
+        let pixels = |windows: &[(String, f64, f64)]| {
+            let pic = draw_series(&caption, &points, &[], windows, ("x (s)", "y (u)")).expect("draws");
+            let mut reader = png::Decoder::new(std::io::Cursor::new(pic.png)).read_info().expect("a png");
+            let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
+            let info = reader.next_frame(&mut buf).expect("a frame");
+            buf.truncate(info.buffer_size());
+            buf
+        };
+        let (plain, shaded) = (pixels(&[]), pixels(&windows));
+        assert_eq!(plain.len(), shaded.len());
+        let changed = plain.chunks(3).zip(shaded.chunks(3)).filter(|(a, b)| a != b).count();
+        let total = plain.len() / 3;
+        // The two spans cover 55 % of the plot's width; the plot, about half the picture.
+        assert!(changed > total / 5, "{changed} of {total} pixels changed");
     }
 }

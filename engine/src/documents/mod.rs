@@ -190,7 +190,7 @@ pub fn fill(nb: &Notebook, document: Document, attachments: &Attachments) -> Vec
             Block::Paragraph(plain(format!("{NOT_PART_MARK} {}", crate::display::inert_line(reason.to_owned())))),
         ];
     }
-    let value = |name: &str| value(nb, stem, name);
+    let value = |name: &str| value(nb, attachments, stem, name);
     let insert = |name: &str| insert(nb, attachments, name);
     parse_template(template(document).unwrap_or(""), &value, &insert)
 }
@@ -222,7 +222,9 @@ impl VernierText {
         if nb.writing().not_part(stem, WHOLE_DOCUMENT).is_some() {
             return out;
         }
-        let fill = |name: &str| if name.starts_with("write:") { PERSON.to_string() } else { value(nb, stem, name) };
+        let fill = |name: &str| {
+            if name.starts_with("write:") { PERSON.to_string() } else { value(nb, attachments, stem, name) }
+        };
         // The citations are typed by a person, cell by cell.
         let insert =
             |name: &str| if name == "table:citations" { Some(Vec::new()) } else { insert(nb, attachments, name) };
@@ -607,7 +609,7 @@ pub fn empty_field_in(text: &str) -> Option<EnvField> {
     EnvField::ALL.into_iter().find(|&f| text.contains(&empty_in_environment(f)))
 }
 
-fn value(nb: &Notebook, stem: &str, name: &str) -> String {
+fn value(nb: &Notebook, attachments: &Attachments, stem: &str, name: &str) -> String {
     if let Some(prompt) = name.strip_prefix("write:") {
         let prompt = prompt.trim();
         return match (nb.writing().answer(stem, prompt), nb.writing().not_part(stem, prompt)) {
@@ -636,7 +638,7 @@ fn value(nb: &Notebook, stem: &str, name: &str) -> String {
         // two rows, the Environment's fields as the rows state them.
         "conditions" => results::shared_conditions(nb).unwrap_or_else(|| environment_conditions(nb)),
         "method" => method(nb),
-        "thermals" => thermals(nb),
+        "thermals" => thermals(nb, attachments),
         "placement_source" => {
             if nb.writing().deadlines.is_empty() {
                 format!("{PROMPT_MARK} set a deadline per workload (vernier placement --notebook) to fill the table.")
@@ -772,7 +774,7 @@ fn method(nb: &Notebook) -> String {
     )
 }
 
-fn thermals(nb: &Notebook) -> String {
+fn thermals(nb: &Notebook, attachments: &Attachments) -> String {
     use crate::soak::analysis::{SHARED_HOST, Sight, Thresholds, recorded_finding};
     match nb.soaks().iter().find(|s| s.discarded.is_none()) {
         Some(s) => {
@@ -803,6 +805,10 @@ fn thermals(nb: &Notebook) -> String {
                 text.push(' ');
                 text.push_str(&said);
             }
+            if let Some(windows) = other_windows(s, attachments) {
+                text.push(' ');
+                text.push_str(&windows);
+            }
             if let Some(predicted) = predictions::soak_sentence(nb, s.number) {
                 text.push(' ');
                 text.push_str(&predicted);
@@ -811,6 +817,44 @@ fn thermals(nb: &Notebook) -> String {
         }
         None => "No soak is recorded in this notebook.".to_owned(),
     }
+}
+
+/// A soak analysed under windows or thresholds other than the T1 defaults
+/// (SPEC T5, T13): which, and what the defaults give on the same file, so
+/// a reader sees whether the choice moved the numbers. `None` under the
+/// defaults.
+fn other_windows(soak: &crate::notebook::Soak, attachments: &Attachments) -> Option<String> {
+    use crate::notebook::SoakProtocol;
+    use crate::soak::analysis::{Thresholds, analyze};
+    let p = soak.protocol;
+    let t1 = SoakProtocol { duration_s: p.duration_s, interval_s: p.interval_s, ..SoakProtocol::default() };
+    let seconds = |v: f64| format!("{v} s");
+    let changed: Vec<String> = [
+        ("opening window", seconds(p.opening_window_s), seconds(t1.opening_window_s)),
+        ("tail window", seconds(p.tail_window_s), seconds(t1.tail_window_s)),
+        ("onset threshold", format!("{} of P", p.threshold), format!("{} of P", t1.threshold)),
+        ("hold", format!("{} samples", p.hold), format!("{} samples", t1.hold)),
+        ("stability band", format!("±{}", p.band), format!("±{}", t1.band)),
+    ]
+    .into_iter()
+    .filter(|(_, used, default)| used != default)
+    .map(|(name, used, default)| format!("{name} {used} (default {default})"))
+    .collect();
+    if changed.is_empty() {
+        return None;
+    }
+    let under_defaults = match &attachments.soak {
+        Some(Ok((number, data))) if *number == soak.number => match analyze(data, &Thresholds::from(&t1)) {
+            Ok(a) => match a.windows_warning {
+                Some(warning) => format!("under the defaults the windows do not fit this file: {warning}"),
+                None => format!("under the defaults the same file gives {}", a.numbers.shown_line()),
+            },
+            Err(e) => format!("under the defaults the same file gives no numbers: {e}"),
+        },
+        Some(Err(why)) => format!("what the defaults give is not shown: its raw file did not read ({why})"),
+        _ => "what the defaults give is not shown: its raw file was not read".to_owned(),
+    };
+    Some(format!("It was analysed under {}; {under_defaults}.", changed.join(", ")))
 }
 
 /// What the kept rows say of one thing (their machine, build, power …),

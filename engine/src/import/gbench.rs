@@ -625,7 +625,7 @@ mod tests {
             // The machine the library named counts as the row's (A2).
             let machine = c.value_of(ConditionName::FileMachine).unwrap_or_default();
             assert!(machine.starts_with("vm, 2 CPUs"), "{machine}");
-            let context = crate::notebook::RowContext { conditions: c, stated: None, kernel: false };
+            let context = crate::notebook::RowContext { conditions: c, stated: None, own_code: None };
             assert!(!context.unstated().contains(&"machine"), "{:?}", context.unstated());
             assert_eq!(field("num_cpus (from the file)"), Some("2"));
             assert_eq!(field("cpu_scaling_enabled (from the file)"), Some("false"));

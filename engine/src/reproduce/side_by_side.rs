@@ -279,7 +279,7 @@ fn conditions(result: &BenchResult, mine: Option<&Run>, i: usize) -> (Vec<Condit
                 read.extend(arm.provenance.iter().flat_map(|p| p.conditions()));
                 read.extend(arm.checksum.as_deref().map(crate::harness::result_check));
             }
-            let power = RowContext { conditions: &read, stated: None, kernel: false }.power_source();
+            let power = RowContext { conditions: &read, stated: None, own_code: None }.power_source();
             (read, power)
         }
     }

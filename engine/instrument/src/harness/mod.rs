@@ -328,9 +328,9 @@ pub struct ArmResult {
     pub summary: Option<Summary>,
     /// Last verified checksum of a kernel.
     pub checksum: Option<String>,
-    /// The first timed trial against the rest (SPEC S9), only when this arm
-    /// took no warm-up trial: after a warm-up the first timed trial is
-    /// already warm and the check would answer a question nobody asked.
+    /// The first timed trial against the rest (SPEC S9, S18): always after
+    /// no warm-up; after a warm-up only when the first still stands out, so
+    /// the warm-up was too short (see [`first_trial_check`]).
     pub first_trial_check: Option<WarmupCheck>,
     /// The program a command arm ran, identified as it started (SPEC N11);
     /// `None` for a kernel.
@@ -1259,7 +1259,7 @@ fn arm_result(
         ns_per_unit,
         warmup_trials,
         summary: Summary::of(&timed).ok(),
-        first_trial_check: if warmup_trials == 0 { stats::warmup_check(&timed) } else { None },
+        first_trial_check: first_trial_check(warmup_trials, &timed),
         timed,
         checksum: live.checksums[arm].clone(),
         provenance,
@@ -1385,9 +1385,33 @@ fn describe_stop(stop: &schedule::Stop, spec: &BenchSpec, trials: &[TrialRecord]
     }
 }
 
+/// The first timed trial against the rest (SPEC S9, S18). With warm-up 0
+/// it is always reported: the student chooses a warm-up from it. After a
+/// warm-up it is reported only when the first trial still stands out — the
+/// course's "raise the warm-up until repetition one is indistinguishable
+/// from repetition ten" — and otherwise says nothing, as there is nothing
+/// to act on.
+pub fn first_trial_check(warmup_trials: u32, timed: &[f64]) -> Option<WarmupCheck> {
+    stats::warmup_check(timed).filter(|check| warmup_trials == 0 || check.stands_out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // SPEC S9, S18: after a warm-up, a first timed trial still slower than
+    // the rest by more than their IQR is reported (raise the warm-up); one
+    // that looks like the rest says nothing; with warm-up 0 it is always said.
+    #[test]
+    fn a_warm_up_too_short_is_said_whatever_its_length() {
+        let cold = [14.0, 10.0, 10.1, 9.9, 10.0, 10.2, 9.8];
+        let warm = [10.05, 10.0, 10.1, 9.9, 10.0, 10.2, 9.8];
+        let check = first_trial_check(3, &cold).expect("a first trial that stands out after 3 warm-ups");
+        assert!(check.stands_out);
+        assert!(check.describe("ms").ends_with("stands out: consider a longer warm-up"), "{}", check.describe("ms"));
+        assert_eq!(first_trial_check(3, &warm), None, "nothing to act on");
+        assert!(first_trial_check(0, &warm).is_some_and(|c| !c.stands_out), "warm-up 0 always reports it");
+    }
 
     // SPEC E4: odd counts pass; an even count or zero is refused with the
     // two nearest odd counts to use instead.

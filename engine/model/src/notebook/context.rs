@@ -37,9 +37,10 @@ pub struct RowContext<'a> {
     /// The Environment as stated when the row was recorded; `None` for a
     /// row from a notebook written before snapshots were kept.
     pub stated: Option<&'a Environment>,
-    /// True when the row timed one of Vernier's built-in kernels, whose
-    /// build is Vernier's own.
-    pub kernel: bool,
+    /// What of Vernier's own code the row timed — a built-in kernel, the
+    /// soak's load — whose build is then Vernier's: its compiler, said with
+    /// this name. `None` for the student's program.
+    pub own_code: Option<&'static str>,
 }
 
 impl RowContext<'_> {
@@ -129,7 +130,7 @@ impl RowContext<'_> {
             };
         }
         let compiler = self.conditions.condition(ConditionName::Compiler).filter(|c| c.is_stated());
-        compiler.filter(|_| self.kernel).map(|c| format!("{} (Vernier's built-in kernel)", c.value)).or(later)
+        compiler.zip(self.own_code).map(|(c, code)| format!("{} ({code})", c.value)).or(later)
     }
 
     /// True when the row's build is the Environment's, taken by default
@@ -419,7 +420,7 @@ mod tests {
             Condition::new(ConditionName::Source, "their workbook"),
             Condition::new(ConditionName::TypedConditions, "mains, idle 10 min"),
         ];
-        let row = RowContext { conditions: &conditions, stated: Some(&env), kernel: false };
+        let row = RowContext { conditions: &conditions, stated: Some(&env), own_code: None };
         let column = row.brief(Brevity::Column);
         assert!(column.contains("stated with the row: mains, idle 10 min"), "{column}");
         assert!(!column.contains("battery") && !column.contains("2 min"), "{column}");
@@ -429,7 +430,7 @@ mod tests {
         assert!(!long.contains("battery"), "{long}");
         // A row without typed conditions still takes the Environment's.
         let plain = [Condition::new(ConditionName::Source, "their workbook")];
-        let row = RowContext { conditions: &plain, stated: Some(&env), kernel: false };
+        let row = RowContext { conditions: &plain, stated: Some(&env), own_code: None };
         assert!(row.brief(Brevity::Column).contains("battery"), "{}", row.brief(Brevity::Column));
     }
 
@@ -456,7 +457,7 @@ mod tests {
         };
         let stated = env("available");
         let context = |conditions: &[Condition], stated: Option<&Environment>| {
-            RowContext { conditions, stated, kernel: false }.placement()
+            RowContext { conditions, stated, own_code: None }.placement()
         };
         let not_pinned = [Condition::new(ConditionName::PlacementUsed, NOT_PINNED)];
         assert_eq!(

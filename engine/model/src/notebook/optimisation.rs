@@ -22,6 +22,11 @@ pub enum Optimisation {
 const COMPILERS: [&str; 13] =
     ["gcc", "g++", "cc", "c++", "clang", "clang++", "icc", "icpc", "icx", "icpx", "nvcc", "gfortran", "rustc"];
 
+/// Build tools that compile with whatever flags they are given or their
+/// files set: a build through one that states no level states none (A18,
+/// "make" alone says nothing of -O2).
+const BUILD_TOOLS: [&str; 4] = ["make", "gmake", "ninja", "meson"];
+
 impl Optimisation {
     /// Reads a build text such as `g++ -O2 -march=native`, `make
     /// CFLAGS=-O0` or `cargo build --release`. Only flags count, never a
@@ -41,7 +46,14 @@ impl Optimisation {
         for (i, &token) in tokens.iter().enumerate() {
             let name = token.rsplit(['/', '\\']).next().unwrap_or(token).trim_end_matches(".exe");
             let bare = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').trim_end_matches('-');
-            if COMPILERS.contains(&name) || COMPILERS.contains(&bare) || name == "cl" || name == "cmake" {
+            // A build tool only as the command itself: "make" is a word of prose too.
+            let command = i == 0 || tokens[i - 1] == "&&";
+            if COMPILERS.contains(&name)
+                || COMPILERS.contains(&bare)
+                || (command && BUILD_TOOLS.contains(&name))
+                || name == "cl"
+                || name == "cmake"
+            {
                 compiled = true;
             }
             if name == "cargo" {
@@ -172,6 +184,13 @@ mod tests {
             ("cmake -DCMAKE_BUILD_TYPE=Debug", Unoptimised),
             ("cmake -DCMAKE_BUILD_TYPE=Release", Optimised),
             ("cmake ..", Unstated),
+            // A build tool with no flags states no level (issue 48 item 8).
+            ("make", Unstated),
+            ("make -j4 matmul", Unstated),
+            ("ninja -C build", Unstated),
+            ("make CFLAGS=-O2", Optimised),
+            ("./configure && make", Unstated),
+            ("the binary as the vendor's make ships it", NotCompiled),
         ];
         for (build, want) in cases {
             assert_eq!(Optimisation::of(build), want, "{build}");

@@ -277,7 +277,7 @@ impl Run {
         RowContext {
             conditions: &self.measurement.conditions,
             stated: self.stated.as_deref(),
-            kernel: KernelSpec::from_argv(&self.measurement.command).is_some(),
+            own_code: KernelSpec::from_argv(&self.measurement.command).map(|_| "Vernier's built-in kernel"),
         }
     }
 
@@ -644,7 +644,8 @@ impl Soak {
 
     /// What the row says about where and how it ran (see [`Run::context`]).
     pub fn context(&self) -> RowContext<'_> {
-        RowContext { conditions: &self.conditions, stated: self.stated.as_ref(), kernel: false }
+        // The soak's load is Vernier's own code: its build is Vernier's.
+        RowContext { conditions: &self.conditions, stated: self.stated.as_ref(), own_code: Some("Vernier's soak load") }
     }
 
     /// The cell under `column` as displayed, inert (SPEC N10); a discarded
