@@ -270,6 +270,36 @@ fn a11_exactly_six_files() {
     assert!(report.findings.iter().any(|f| f.message.contains("export again")), "{report:#?}");
 }
 
+// SPEC A11 (issue 50): an audit told the digest of the bytes it read, after
+// an export that recorded the digest of the same bytes, finds what the plain
+// audit finds without serialising the notebook: nothing stale while it is
+// unchanged, "export again" once it changed. The export still records the
+// hash of the notebook's text, as an older record holds it.
+#[test]
+fn a11_the_read_digest_finds_what_the_text_hash_finds() {
+    let (_tmp, dir, _) = method_notebook();
+    let (nb, read) = store::load_digested(&dir).expect("load");
+    assert_eq!(store::load_digested(&dir).expect("again").1, read, "the same bytes, the same digest");
+    documents::export_read(&dir, &nb, Some(&read), None, documents::Overwrite::Never).expect("export");
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join(documents::export_record::RECORD_FILE)).expect("record"))
+            .expect("json");
+    let folder = &record["folders"]["exports"];
+    assert_eq!(folder["notebook_read_sha256"], read.as_str());
+    assert_eq!(folder["notebook_sha256"], documents::export_record::notebook_sha256(&nb).as_str());
+    let stale = |r: &audit::Report| r.findings.iter().any(|f| f.message.contains("export again"));
+    let plain = audit::audit(&dir, &nb);
+    assert_eq!(audit::audit_read(&dir, &nb, Some(&read), None), plain);
+    assert!(!stale(&plain), "{plain:#?}");
+
+    store::change(&dir, |nb| nb.add_note("after the export", at(90))).expect("note");
+    let (nb, changed) = store::load_digested(&dir).expect("load");
+    assert_ne!(changed, read);
+    let plain = audit::audit(&dir, &nb);
+    assert_eq!(audit::audit_read(&dir, &nb, Some(&changed), None), plain);
+    assert!(stale(&plain), "{plain:#?}");
+}
+
 // SPEC A12: a citation without its URL or date.
 #[test]
 fn a12_citation_without_url_or_date() {

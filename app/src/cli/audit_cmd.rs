@@ -8,14 +8,11 @@ use vernier_engine::audit::{self, Check};
 use vernier_engine::display::inert;
 
 use super::CommandResult;
-use super::notebook_cmds::open;
+use super::notebook_cmds::open_digested;
 
 pub fn audit(dir: &Path, exports: Option<&Path>, json: bool) -> CommandResult {
-    let notebook = open(dir)?;
-    let report = match exports {
-        Some(exports) => audit::audit_exports(dir, &notebook, exports),
-        None => audit::audit(dir, &notebook),
-    };
+    let (notebook, read) = open_digested(dir)?;
+    let report = audit::audit_read(dir, &notebook, Some(&read), exports);
     if json {
         out!(
             "{}",

@@ -6,18 +6,20 @@ use vernier_engine::documents::{self, Overwrite};
 use vernier_engine::notebook::Document;
 use vernier_engine::notebook::store::EXPORTS_DIR;
 
-use super::notebook_cmds::open;
+use super::notebook_cmds::open_digested;
 use super::{CommandResult, Failure};
 
 pub fn export(dir: &Path, out: Option<&PathBuf>, force: bool) -> CommandResult {
-    let notebook = open(dir)?;
+    let (notebook, read) = open_digested(dir)?;
     // A17: without --force, a document edited since it was written stops
     // the export before anything is written.
     let overwrite = if force { Overwrite::Edited } else { Overwrite::Never };
-    let written = documents::export_to(dir, &notebook, out.map(PathBuf::as_path), overwrite).map_err(|e| match e {
-        documents::ExportError::IntoNotebook(_) => Failure::input(e),
-        e => Failure::failed(e),
-    })?;
+    let written = documents::export_read(dir, &notebook, Some(&read), out.map(PathBuf::as_path), overwrite).map_err(
+        |e| match e {
+            documents::ExportError::IntoNotebook(_) => Failure::input(e),
+            e => Failure::failed(e),
+        },
+    )?;
     for path in written {
         out!("wrote {}", vernier_engine::display::path(&path));
     }

@@ -388,6 +388,15 @@ pub fn open(dir: &Path) -> Result<Notebook, Failure> {
     Ok(notebook)
 }
 
+/// [`open`], with the digest of the bytes read
+/// ([`store::load_digested`]): what export records and audit compares, so
+/// an audit after an export need not serialise the notebook again.
+pub fn open_digested(dir: &Path) -> Result<(Notebook, String), Failure> {
+    let (notebook, read) = store::load_digested(dir).map_err(Failure::input)?;
+    report_findings(&notebook);
+    Ok((notebook, read))
+}
+
 /// Opens a folder or any `measurements.xlsx` for reading; never writes it.
 /// A notebook's broken seals are reported on stderr.
 pub fn open_log(path: &Path) -> Result<Log, Failure> {

@@ -990,8 +990,13 @@ pub fn soak_chart(ui: &mut Ui, view: &SoakView, reading: &SoakReading) {
             plot.add(Span::new("", 0.0..=p.opening_window_s).fill(TIMED.gamma_multiply(0.15)));
             if ramp {
                 let warn = Color32::from_rgb(230, 160, 40);
+                // Its name in the middle of the window: the chart's caption
+                // is written along the top.
                 plot.add(
-                    Span::new(RAMP_MARK, 0.0..=p.opening_window_s).fill(warn.gamma_multiply(0.25)).border_color(warn),
+                    Span::new(RAMP_MARK, 0.0..=p.opening_window_s)
+                        .fill(warn.gamma_multiply(0.25))
+                        .border_color(warn)
+                        .label_align(egui::Align2::CENTER_CENTER),
                 );
             }
             plot.add(Span::new("", (end - p.tail_window_s)..=end).fill(ARM_B.gamma_multiply(0.12)));

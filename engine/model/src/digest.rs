@@ -18,6 +18,17 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
+/// SHA-256 of several byte strings in turn, each preceded by its length so
+/// that no two different lists give the same bytes, in lower-case hex.
+pub fn sha256_hex_parts(parts: &[&[u8]]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part);
+    }
+    hex(&hasher.finalize())
+}
+
 /// Whether `text` is a SHA-256 as a record holds it: 64 hex digits. A
 /// hash read from someone's file is checked with it before it is shown or
 /// compared, so it cannot carry a line break or a path.

@@ -133,7 +133,8 @@ fn vernier_notes(nb: &Notebook, lines: &mut [Line]) {
 }
 
 /// Runs the document checks; returns whether the files on disk were read.
-pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Finding>) -> bool {
+/// `read` is the digest of the bytes `nb` was read from, if known.
+pub(super) fn check(dir: &Path, nb: &Notebook, read: Option<&str>, exports: &Path, out: &mut Vec<Finding>) -> bool {
     let stems = Document::ALL.map(Document::stem);
     let exported = stems.iter().any(|s| exports.join(s).is_file());
     // A11: exactly the six names.
@@ -151,7 +152,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook, exports: &Path, out: &mut Vec<Fin
                 format!("{extra} is not one of the six documents; remove it"),
             ));
         }
-        if stale(dir, nb, exports) {
+        if stale(dir, nb, read, exports) {
             // A17: exporting again would lose what was edited since.
             let edited = documents::export_record::edited(dir, exports, &stems);
             if edited.is_empty() {
@@ -264,11 +265,15 @@ fn tags_and_rounding(document: Document, lines: &[Line], medians: Option<&Median
             Some(_) => {}
             None => header = None,
         }
-        let text = l.persons_text();
-        let found = numbers::numbers(&text);
         // A row's tag cell tags it, whoever wrote the tag.
         let row_tagged = l.cells.is_some() && TAGS.iter().any(|t| l.text.contains(t));
         let covered = declared || row_tagged || l.no_results;
+        // A table row under its header is held to A8 by its cells; its
+        // numbers are read only for A7, so a covered one is not read at
+        // all (a Runs table of 10 000 rows, each tagged: issue 50).
+        let in_table = header.is_some() && l.cells.is_some();
+        let read = !covered || (medians.is_some() && !in_table);
+        let found = if read { numbers::numbers(&l.persons_text()) } else { Vec::new() };
         let untagged: Vec<&numbers::Number> = found.iter().filter(|n| n.needs_tag() && !n.tagged && !covered).collect();
         if let Some(first) = untagged.first() {
             let which = if untagged.len() == 1 {
@@ -387,9 +392,9 @@ fn unfinished(dir: &Path, document: Document, lines: &[Line], out: &mut Vec<Find
 /// True when the exported documents no longer show the notebook: by the
 /// export record's hash of the log when there is one, else by the files'
 /// times (an export made before records were kept).
-fn stale(dir: &Path, nb: &Notebook, exports: &Path) -> bool {
+fn stale(dir: &Path, nb: &Notebook, read: Option<&str>, exports: &Path) -> bool {
     if let Some(record) = documents::export_record::ExportRecord::read(dir, exports) {
-        return record.notebook_sha256 != documents::export_record::notebook_sha256(nb);
+        return record.is_stale(nb, read);
     }
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     let oldest = Document::ALL.iter().filter_map(|d| modified(&exports.join(d.stem()))).min();
@@ -411,12 +416,16 @@ fn report_checks(nb: &Notebook, lines: &[Line], out: &mut Vec<Finding>) {
         // What a person wrote (A20): Vernier's own sentences state their
         // test where they claim, and are never a finding.
         let read = l.persons_text();
-        let found = numbers::numbers(&read);
         let lower = read.to_lowercase();
         // Prose only: a conditions cell may quote the machine's load average.
         // C.8.2: a mean named as a mean, with its reason, is a disclosure.
+        // Its numbers are read last, and only for such a sentence.
         let prose = l.cells.is_none() && !lower.contains("load average");
-        if prose && mentions_mean(&lower) && !disclosed_mean(&lower) && found.iter().any(numbers::Number::needs_tag) {
+        if prose
+            && mentions_mean(&lower)
+            && !disclosed_mean(&lower)
+            && numbers::numbers(&read).iter().any(numbers::Number::needs_tag)
+        {
             out.push(finding(
                 Check::A1,
                 at(l),

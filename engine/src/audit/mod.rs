@@ -194,9 +194,33 @@ pub fn audit(dir: &Path, nb: &Notebook) -> Report {
 
 /// [`audit`] with the documents exported somewhere else (`vernier export --out`).
 pub fn audit_exports(dir: &Path, nb: &Notebook, exports: &Path) -> Report {
-    let mut findings = rows::check(dir, nb);
-    predictions::check(nb, &mut findings);
-    let documents_exported = documents::check(dir, nb, exports, &mut findings);
+    audit_read(dir, nb, None, Some(exports))
+}
+
+/// [`audit`] of a notebook just read with
+/// [`load_digested`](crate::notebook::store::load_digested), `read` being
+/// that digest: an export that recorded the same digest exported this very
+/// notebook, which is then not serialised again to tell (A11). The same
+/// findings as [`audit_exports`]; `exports` is `dir/exports` when `None`.
+pub fn audit_read(dir: &Path, nb: &Notebook, read: Option<&str>, exports: Option<&Path>) -> Report {
+    let exports = exports.map_or_else(|| dir.join(crate::notebook::store::EXPORTS_DIR), Path::to_path_buf);
+    // The rows' checks read every raw file; the documents are read on
+    // this thread meanwhile. The findings keep their order: rows,
+    // predictions, documents, then by check.
+    let (mut findings, others, documents_exported) = std::thread::scope(|scope| {
+        let rows =
+            std::thread::Builder::new().name("vernier-audit".into()).spawn_scoped(scope, || rows::check(dir, nb));
+        let mut others = Vec::new();
+        predictions::check(nb, &mut others);
+        let documents_exported = documents::check(dir, nb, read, &exports, &mut others);
+        let findings = match rows {
+            Ok(rows) => rows.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: the rows are checked here, after.
+            Err(_) => rows::check(dir, nb),
+        };
+        (findings, others, documents_exported)
+    });
+    findings.extend(others);
     findings.sort_by_key(|f| f.check);
     Report { findings, documents_exported }
 }

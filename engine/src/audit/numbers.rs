@@ -532,6 +532,11 @@ enum Carries {
 /// Every number in `text`, with what it is and whether it has a tag. Linear
 /// in the text's length: a report line may be a megabyte long.
 pub(super) fn numbers(text: &str) -> Vec<Number> {
+    // Every number starts with a digit (".7" too): a line without one has
+    // none, and is not read further.
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return Vec::new();
+    }
     let chars: Vec<char> = text.chars().collect();
     let masked = masked(&chars);
     let clauses = clauses(&chars);
@@ -801,6 +806,14 @@ fn is_size(unit: &str) -> bool {
 /// True when a clause of `text` declares a tag for every figure below it:
 /// "every figure below is MODELED", "every latency and energy MODELED".
 pub(super) fn declares_tags(text: &str) -> bool {
+    // A declaration has a tag and `every` or `all` in it: a line without
+    // both (most table rows) is not split into clauses and words.
+    let has = |word: &str| text.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word.as_bytes()));
+    TAGS.iter().any(|tag| text.contains(tag)) && (has("every") || has("all")) && declares_tags_read(text)
+}
+
+/// [`declares_tags`] read in full, clause by clause.
+fn declares_tags_read(text: &str) -> bool {
     let chars: Vec<char> = text.chars().collect();
     let clauses = clauses(&chars);
     let mut start = 0;
@@ -929,19 +942,45 @@ fn word_ending(chars: &[char], end: usize) -> String {
 /// The words of `chars`, lower-cased, in order: runs of letters, digits and
 /// `-`, `_`, `+`, `/`, `'`, with a flag's leading dashes and a possessive
 /// `'s` dropped ("--window" → "window", "run 3's" → "3", "S/P" → "s/p").
+///
+/// One string a word, lower-cased as it is collected (a line of a long
+/// table has many numbers, each read with the words around it: issue 50).
 fn words(chars: &[char]) -> Vec<String> {
     let joins = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '+' | '/' | '\'' | '’' | '°' | 'µ' | '$');
     chars
         .split(|c| !joins(*c))
         .filter(|w| !w.is_empty())
-        .map(|w| {
-            let w: String = w.iter().collect::<String>().to_lowercase();
-            let w = w.trim_start_matches('-');
-            let w = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(w);
-            w.trim_end_matches(['-', '\'', '’']).to_owned()
+        .filter_map(|w| {
+            let mut word = lowercase(w);
+            let start = word.len() - word.trim_start_matches('-').len();
+            let end = {
+                let w = &word[start..];
+                let w = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(w);
+                start + w.trim_end_matches(['-', '\'', '’']).len()
+            };
+            word.truncate(end);
+            word.drain(..start);
+            (!word.is_empty()).then_some(word)
         })
-        .filter(|w| !w.is_empty())
         .collect()
+}
+
+/// `chars` lower-cased as [`str::to_lowercase`] lower-cases them, into one
+/// string: char by char, but for a capital sigma, whose lower case depends
+/// on where in the word it stands.
+fn lowercase(chars: &[char]) -> String {
+    if chars.contains(&'Σ') {
+        return chars.iter().collect::<String>().to_lowercase();
+    }
+    let mut out = String::with_capacity(chars.len());
+    for c in chars {
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
 }
 
 /// The words of `chars[from..to]`, nearest to `to` first.
@@ -1188,5 +1227,68 @@ mod tests {
             units,
             [("10.873", Some("ms"), 3), ("40", Some("%"), -1), ("3", Some("chunks/s"), 0), ("2900", Some("µs"), -2)]
         );
+    }
+
+    /// Lines the fast paths below are held to: prose, table rows, tags
+    /// denied and declared, possessives, flags, capitals of every script.
+    const LINES: [&str; 14] = [
+        "Every figure below is MODELED, from placement-bench.csv.",
+        "Figures from x.csv: SYNTHETIC teaching data, every latency and energy MODELED.",
+        "ALL RESULTS BELOW ARE MEASURED.",
+        "Median 12.5 ms (MEASURED) for every run.",
+        "Every figure below is mine; NOT MEASURED at all.",
+        "run 3 | true, take 3 | 1.02 s | IQR 0.02 s | MEASURED",
+        "Run 3's median --window 10 s, the CPU's L2 is 512 KiB -- ok’s",
+        "ΣΑΣ ΟΔΟΣ took 3 ms; İstanbul 4 ms, Kelvin 5 K",
+        "-- - ' ’s 's",
+        "Allocations: Overall 12 MB (CITED); everyone agrees",
+        "",
+        "no digits at all, yet every word MEASURED",
+        ".7 ms then 8.5 ms",
+        "every\nMODELED figure",
+    ];
+
+    /// The words as they were read before they were collected into one
+    /// string each (issue 50): what [`words`] must still give.
+    fn words_plain(chars: &[char]) -> Vec<String> {
+        let joins = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '+' | '/' | '\'' | '’' | '°' | 'µ' | '$');
+        chars
+            .split(|c| !joins(*c))
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                let w: String = w.iter().collect::<String>().to_lowercase();
+                let w = w.trim_start_matches('-');
+                let w = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(w);
+                w.trim_end_matches(['-', '\'', '’']).to_owned()
+            })
+            .filter(|w| !w.is_empty())
+            .collect()
+    }
+
+    // SPEC A7 (issue 50): the words read around a number are the same
+    // whether lower-cased into one string or as before.
+    #[test]
+    fn words_are_the_plain_reading() {
+        for line in LINES {
+            let chars: Vec<char> = line.chars().collect();
+            assert_eq!(words(&chars), words_plain(&chars), "{line}");
+        }
+    }
+
+    // SPEC A7 (issue 50): a line passed over by the fast check is one the
+    // full reading finds no declaration in.
+    #[test]
+    fn declares_tags_is_the_full_reading() {
+        for line in LINES {
+            assert_eq!(declares_tags(line), declares_tags_read(line), "{line}");
+        }
+        assert!(declares_tags("ALL RESULTS BELOW ARE MEASURED."));
+    }
+
+    // SPEC A7 (issue 50): a line without a digit holds no number.
+    #[test]
+    fn a_line_without_a_digit_has_no_numbers() {
+        assert!(numbers("no digits at all, yet every word MEASURED").is_empty());
+        assert_eq!(numbers(".7 ms").len(), 1);
     }
 }

@@ -9,13 +9,16 @@ use crate::digest::sha256_hex;
 use crate::display::inert;
 use crate::harness::raw;
 use crate::notebook::{
-    Discard, NOT_RECORDED, Notebook, Optimisation, RawFile, RowRef, Run, Tag, WarmupPolicy, is_date, plausible,
+    Discard, NOT_RECORDED, Notebook, NotebookRoot, Optimisation, RawFile, RowRef, Run, Tag, WarmupPolicy, is_date,
+    plausible,
 };
 use crate::stats::Summary;
 
 pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut find = |check, place, message: String| out.push(Finding { check, place, message });
+    // Every row's raw file is resolved in the folder, resolved once.
+    let root = NotebookRoot::of(dir);
     for run in nb.runs() {
         let m = &run.measurement;
         let place = || Place::Run { number: run.number };
@@ -79,7 +82,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
             tag: m.tag,
             run: Some(run),
         };
-        row.check(dir, nb, run.discarded.as_ref(), &mut |c, message| find(c, place(), message));
+        row.check(&root, nb, run.discarded.as_ref(), &mut |c, message| find(c, place(), message));
     }
     for soak in nb.soaks() {
         let place = || Place::Soak { number: soak.number };
@@ -97,7 +100,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
             tag: soak.tag,
             run: None,
         };
-        row.check(dir, nb, soak.discarded.as_ref(), &mut |c, message| find(c, place(), message));
+        row.check(&root, nb, soak.discarded.as_ref(), &mut |c, message| find(c, place(), message));
     }
     for (path, message) in unreferenced_raw_files(dir, nb) {
         find(Check::A3, Place::Notebook, format!("{path}: {message}"));
@@ -196,8 +199,14 @@ impl Row<'_> {
     /// A3 (its raw file, and for a run the summary its trials give, N16),
     /// A10 (synthetic data tagged MODELED), A6 (a discard with a reason,
     /// named in a note).
-    fn check(&self, dir: &Path, nb: &Notebook, discarded: Option<&Discard>, find: &mut impl FnMut(Check, String)) {
-        match raw_bytes(dir, self.raw) {
+    fn check(
+        &self,
+        root: &NotebookRoot,
+        nb: &Notebook,
+        discarded: Option<&Discard>,
+        find: &mut impl FnMut(Check, String),
+    ) {
+        match raw_bytes(root, self.raw) {
             Err(problem) => find(Check::A3, problem),
             Ok(bytes) => {
                 if let Some(problem) = self.run.and_then(|run| summary_problem(run, &bytes)) {
@@ -217,11 +226,11 @@ impl Row<'_> {
 /// A row's raw file as recorded, or why it fails A3: not named, outside
 /// the notebook, missing, or changed since it was recorded. One bounded
 /// read, which the summary's check reuses.
-fn raw_bytes(dir: &Path, raw: Option<&RawFile>) -> Result<Vec<u8>, String> {
+fn raw_bytes(root: &NotebookRoot, raw: Option<&RawFile>) -> Result<Vec<u8>, String> {
     let Some(raw) = raw else {
         return Err("names no raw file".into());
     };
-    let path = raw.path.resolve(dir).map_err(|e| format!("raw file refused: {e}"))?;
+    let path = raw.path.resolve_in(root).map_err(|e| format!("raw file refused: {e}"))?;
     match raw::read(&path) {
         Err(e) if e.is_not_found() => Err(format!("raw file {} does not exist", raw.path)),
         Err(e) => Err(format!("raw file {} not hashed: {e}", raw.path)),

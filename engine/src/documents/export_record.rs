@@ -35,6 +35,15 @@ struct Records {
 pub struct ExportRecord {
     /// SHA-256 of the notebook's text as it was exported.
     pub notebook_sha256: String,
+    /// The digest of the bytes the exported notebook was read from
+    /// ([`load_digested`]), when the export knew it: an audit that read the
+    /// same bytes knows the documents still show the log without
+    /// serialising it to hash its text (issue 50). Absent in records
+    /// written before, and by an export of a notebook kept in memory.
+    ///
+    /// [`load_digested`]: crate::notebook::store::load_digested
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notebook_read_sha256: Option<String>,
     /// SHA-256 of each document as written, by file name.
     pub files: BTreeMap<String, String>,
 }
@@ -80,10 +89,14 @@ impl ExportRecord {
         read_all(dir).ok()?.folders.remove(&folder_key(dir, folder))
     }
 
-    /// The record of documents `written`, exported from `nb`.
-    pub fn of(nb: &Notebook, written: &[(&str, Vec<u8>)]) -> Self {
+    /// The record of documents `written`, exported from the notebook whose
+    /// text ([`to_text`]) is `notebook_text`: the text the workbook embeds,
+    /// hashed here rather than serialised again.
+    /// `read` is the digest of the bytes that notebook was read from, if known.
+    pub fn of(notebook_text: &str, read: Option<&str>, written: &[(&str, Vec<u8>)]) -> Self {
         Self {
-            notebook_sha256: notebook_sha256(nb),
+            notebook_sha256: sha256_hex(notebook_text.as_bytes()),
+            notebook_read_sha256: read.map(str::to_owned),
             files: written.iter().map(|(name, bytes)| ((*name).to_owned(), sha256_hex(bytes))).collect(),
         }
     }
@@ -163,4 +176,20 @@ pub fn edited(dir: &Path, folder: &Path, names: &[&str]) -> Vec<Edited> {
 /// text, so the same log gives the same hash on every OS.
 pub fn notebook_sha256(nb: &Notebook) -> String {
     sha256_hex(to_text(nb).unwrap_or_default().as_bytes())
+}
+
+impl ExportRecord {
+    /// True when the documents this record vouches for no longer show `nb`
+    /// (A11). `read` is the digest of the bytes `nb` was read from
+    /// ([`load_digested`]): when the export recorded the same, the
+    /// notebook is the one exported and is not serialised again; otherwise
+    /// its text's hash decides, as it always has.
+    ///
+    /// [`load_digested`]: crate::notebook::store::load_digested
+    pub fn is_stale(&self, nb: &Notebook, read: Option<&str>) -> bool {
+        if read.is_some() && self.notebook_read_sha256.as_deref() == read {
+            return false;
+        }
+        self.notebook_sha256 != notebook_sha256(nb)
+    }
 }

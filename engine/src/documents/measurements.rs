@@ -544,6 +544,13 @@ pub fn write(nb: &Notebook) -> Result<Vec<u8>, super::ExportError> {
 
 /// Writes the workbook with the sheets laid out by `layout`.
 pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::ExportError> {
+    write_embedding(nb, layout, &to_text(nb)?)
+}
+
+/// [`write_with`] given the notebook's text ([`to_text`] of `nb`), which an
+/// export also hashes for its record: the notebook is serialised once
+/// (issue 50).
+pub(super) fn write_embedding(nb: &Notebook, layout: &Layout, text: &str) -> Result<Vec<u8>, super::ExportError> {
     let mut book = Workbook::new();
     let tables = tables(nb, layout);
     for table in &tables {
@@ -551,13 +558,12 @@ pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::Expo
     }
     // The notebook itself, for a lossless reopen (D4), and the cells as
     // written in this layout, to see what a spreadsheet changed (N12).
-    let text = to_text(nb)?;
     let written: Vec<Written> = tables.iter().map(Table::written).collect();
     let cells = serde_json::to_string(&written)
         .map_err(|e| super::ExportError::Xlsx(XlsxError::ParameterError(e.to_string())))?;
     let ws = book.add_worksheet();
     ws.set_name(EMBED_SHEET)?;
-    for (i, chunk) in chunks(&text, CELL_LIMIT).enumerate() {
+    for (i, chunk) in chunks(text, CELL_LIMIT).enumerate() {
         ws.write_string(i as u32, NOTEBOOK_COLUMN, chunk)?;
     }
     ws.write_number(0, LAYOUT_COLUMN, f64::from(LAYOUT_VERSION))?;

@@ -256,11 +256,21 @@ impl VernierText {
 
 /// The six documents, in [`Document::ALL`] order, as `(file name, bytes)`.
 pub fn export(nb: &Notebook, attachments: &Attachments) -> Result<Vec<(&'static str, Vec<u8>)>, ExportError> {
+    export_with_text(nb, attachments, &crate::notebook::store::to_text(nb)?)
+}
+
+/// [`export`] given the notebook's text, which the workbook embeds and the
+/// export record hashes: one serialisation of the notebook serves both.
+fn export_with_text(
+    nb: &Notebook,
+    attachments: &Attachments,
+    text: &str,
+) -> Result<Vec<(&'static str, Vec<u8>)>, ExportError> {
     Document::ALL
         .into_iter()
         .map(|document| {
             let bytes = match document {
-                Document::Measurements => measurements::write(nb)?,
+                Document::Measurements => measurements::write_embedding(nb, &measurements::Layout::default(), text)?,
                 Document::AiUsage => blocks::to_text(&fill(nb, document, attachments)).into_bytes(),
                 Document::Report | Document::SocReview | Document::PlacementDecision | Document::ThreatModel => {
                     docx::write(&nb.title, &fill(nb, document, attachments))?
@@ -281,6 +291,20 @@ pub fn export(nb: &Notebook, attachments: &Attachments) -> Result<Vec<(&'static 
 pub fn export_to(
     dir: &Path,
     nb: &Notebook,
+    out: Option<&Path>,
+    overwrite: Overwrite,
+) -> Result<Vec<std::path::PathBuf>, ExportError> {
+    export_read(dir, nb, None, out, overwrite)
+}
+
+/// [`export_to`] for a notebook just read with
+/// [`load_digested`](crate::notebook::store::load_digested): `read` is
+/// that digest, kept in the export record so an audit that reads the same
+/// bytes knows the documents current without serialising the notebook.
+pub fn export_read(
+    dir: &Path,
+    nb: &Notebook,
+    read: Option<&str>,
     out: Option<&Path>,
     overwrite: Overwrite,
 ) -> Result<Vec<std::path::PathBuf>, ExportError> {
@@ -307,14 +331,15 @@ pub fn export_to(
         if !edited.is_empty() && overwrite == Overwrite::Never {
             return Err(ExportError::Edited(edited));
         }
-        let files = export(nb, &Attachments::load(dir, nb))?;
+        let text = crate::notebook::store::to_text(nb)?;
+        let files = export_with_text(nb, &Attachments::load(dir, nb), &text)?;
         let mut written = Vec::new();
         for (name, bytes) in &files {
             let file = crate::notebook::store::OutputFile::new(&out, name)?;
             file.write(bytes)?;
             written.push(file.path().to_path_buf());
         }
-        export_record::ExportRecord::of(nb, &files).write(dir, &out).map_err(ExportError::RecordNotSaved)?;
+        export_record::ExportRecord::of(&text, read, &files).write(dir, &out).map_err(ExportError::RecordNotSaved)?;
         Ok(written)
     })
 }

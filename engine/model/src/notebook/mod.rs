@@ -57,7 +57,7 @@ pub use kernel::{DEFAULT_MATMUL_N, DEFAULT_TILE, DEFAULT_WORKING_SET, KernelKind
 pub use optimisation::{Optimisation, build_warning};
 pub use pair::{NewPair, Pair};
 pub use param::{MAX_POINTS, MAX_VALUES, Param, ParamError, point_label};
-pub use path::{NotebookPath, PathError};
+pub use path::{NotebookPath, NotebookRoot, PathError};
 pub use prediction::{Amendment, IntegrityFinding, Lock, LockCause, Prediction, PredictionText};
 pub use recipe::{
     MAX_KEPT_BYTES, MAX_KEPT_SOURCE_BYTES, MAX_SOURCES, Rebuilt, Recipe, RecipeHashError, RecipeSource, is_confined,

@@ -73,8 +73,15 @@ impl NotebookPath {
     /// The file this names inside `root`, refusing a symbolic link (or a
     /// linked parent folder) that resolves outside `root`.
     pub fn resolve(&self, root: &Path) -> Result<PathBuf, PathError> {
-        let joined = root.join(&self.0);
-        let Ok(real_root) = root.canonicalize() else {
+        self.resolve_in(&NotebookRoot::of(root))
+    }
+
+    /// [`NotebookPath::resolve`] inside a [`NotebookRoot`] whose real path was
+    /// found once: a reader of every row's file (the audit's 10 000 raw
+    /// files) resolves the folder once, not once a file.
+    pub fn resolve_in(&self, root: &NotebookRoot) -> Result<PathBuf, PathError> {
+        let joined = root.path.join(&self.0);
+        let Some(real_root) = &root.real else {
             return Ok(joined);
         };
         // Canonicalise the deepest part that exists; what does not exist yet
@@ -87,9 +94,26 @@ impl NotebookPath {
             }
         }
         match existing.canonicalize() {
-            Ok(real) if real.starts_with(&real_root) => Ok(joined),
+            Ok(real) if real.starts_with(real_root) => Ok(joined),
             _ => Err(PathError::Escapes(self.0.clone())),
         }
+    }
+}
+
+/// A notebook folder with its real path (links resolved), for resolving
+/// many [`NotebookPath`]s in it.
+#[derive(Debug, Clone)]
+pub struct NotebookRoot {
+    path: PathBuf,
+    /// `None` when the folder cannot be resolved: paths are then joined to it
+    /// unchecked, as [`NotebookPath::resolve`] has always done.
+    real: Option<PathBuf>,
+}
+
+impl NotebookRoot {
+    /// The folder `path`, resolved now.
+    pub fn of(path: &Path) -> Self {
+        Self { path: path.to_path_buf(), real: path.canonicalize().ok() }
     }
 }
 
@@ -150,5 +174,25 @@ mod tests {
         assert!(matches!(path.resolve(root.path()), Err(PathError::Escapes(_))));
         let inside = NotebookPath::new("raw/ok.csv").expect("fine");
         assert_eq!(inside.resolve(root.path()).expect("inside"), root.path().join("raw/ok.csv"));
+    }
+
+    // SPEC N1 (issue 50): a path resolved in a root resolved once is judged
+    // as one resolved alone: inside, missing, and through a link out.
+    #[cfg(unix)]
+    #[test]
+    fn a_root_resolved_once_judges_as_resolve() {
+        let outside = tempfile::tempdir().expect("tempdir");
+        let root = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(root.path().join("raw")).expect("mkdir");
+        std::fs::write(root.path().join("raw/ok.csv"), "x").expect("file");
+        std::os::unix::fs::symlink(outside.path(), root.path().join("raw/link")).expect("symlink");
+        let once = NotebookRoot::of(root.path());
+        let gone = NotebookRoot::of(&root.path().join("no such folder"));
+        for text in ["raw/ok.csv", "raw/missing.csv", "raw/link/secret.csv", "raw/link"] {
+            let path = NotebookPath::new(text).expect("lexically fine");
+            assert_eq!(format!("{:?}", path.resolve_in(&once)), format!("{:?}", path.resolve(root.path())), "{text}");
+            let alone = path.resolve(&root.path().join("no such folder"));
+            assert_eq!(format!("{:?}", path.resolve_in(&gone)), format!("{alone:?}"), "{text}");
+        }
     }
 }

@@ -747,6 +747,21 @@ impl Stamp {
 
 /// [`load`], with the [`Stamp`] of what was read.
 pub fn load_stamped(dir: &Path) -> Result<(Notebook, Stamp), LoadError> {
+    load_read(dir, false).map(|(notebook, stamp, _)| (notebook, stamp))
+}
+
+/// [`load`], with the SHA-256 of the bytes the notebook was read from
+/// (notebook.ron's, then its journal's whole lines): the same bytes always
+/// give the same notebook, so a reader that kept this digest of a notebook
+/// it has seen (an export's record) knows it unchanged without serialising
+/// it again (issue 50). Different bytes may still hold the same notebook
+/// (a compaction); the digest says nothing then.
+pub fn load_digested(dir: &Path) -> Result<(Notebook, String), LoadError> {
+    load_read(dir, true).map(|(notebook, _, digest)| (notebook, digest.unwrap_or_default()))
+}
+
+/// [`load_stamped`], with the digest of [`load_digested`] when `digest`.
+fn load_read(dir: &Path, digest: bool) -> Result<(Notebook, Stamp, Option<String>), LoadError> {
     let mut attempt = 0;
     loop {
         attempt += 1;
@@ -779,9 +794,11 @@ pub fn load_stamped(dir: &Path) -> Result<(Notebook, Stamp), LoadError> {
             None => crate::digest::sha256_hex(&bytes),
         };
         notebook.validate().map_err(|message| LoadError::Invalid { path: path.clone(), message })?;
-        let journal_len = journal::whole_len(&journal) as u64;
-        let stamp = Stamp { len: bytes.len() as u64, modified: meta.modified().ok(), token, journal_len, tail };
-        return Ok((notebook, stamp));
+        let whole = journal::whole_len(&journal);
+        let digest = digest.then(|| crate::digest::sha256_hex_parts(&[&bytes, &journal[..whole]]));
+        let stamp =
+            Stamp { len: bytes.len() as u64, modified: meta.modified().ok(), token, journal_len: whole as u64, tail };
+        return Ok((notebook, stamp, digest));
     }
 }
 
