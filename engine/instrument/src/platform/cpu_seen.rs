@@ -20,6 +20,7 @@ pub fn exited_process(pid: u32) -> Option<u32> {
 /// Field 39 (`processor`) of a `/proc/PID/stat` line. The second field is
 /// the command's name in brackets and may hold spaces or brackets itself,
 /// so fields are counted from after its last `)`.
+#[cfg(any(target_os = "linux", test))]
 fn processor_of_stat(line: &str) -> Option<u32> {
     let (_, rest) = line.rsplit_once(')')?;
     // After the name come fields 3 (state) onwards: 39 is the 37th.
