@@ -1520,6 +1520,7 @@ mod tests {
             point: None,
             work: None,
             tail: None,
+            trial_cpus: None,
         }
     }
 
