@@ -76,6 +76,30 @@ fn a_warm_up_too_short_is_said_after_any_warm_up() {
     assert!(stored, "{}", shown["runs"][0]["conditions"]);
 }
 
+// SPEC E19: the row says which CPU its trials ran on, where the OS tells
+// (Linux): pinned to CPU 0, a command's processes and a kernel's thread all
+// ran there; the bimodality hint then never blames a move between CPUs.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_cpu_each_trial_ran_on_is_kept_with_the_row() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    for args in [&["--", "true"][..], &["--kernel", "seq", "--size", "65536"][..]] {
+        let o = vernier(&[&["bench", "-n", "5", "--pin", "0", "--notebook", &dir][..], args].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    for run in 0..2 {
+        let cpus = shown["runs"][run]["conditions"]
+            .as_array()
+            .expect("conditions")
+            .iter()
+            .find(|c| c["field"] == "CPU per trial")
+            .and_then(|c| c["value"].as_str().map(str::to_owned));
+        assert_eq!(cpus.as_deref(), Some("CPU 0 for all 5 timed trials"), "run {}", run + 1);
+    }
+}
+
 // SPEC S9, S18, E3, N2: with warm-up 0, bench prints the first timed trial
 // against the rest and stores it with the row; after a warm-up only when it
 // still stands out.

@@ -595,7 +595,7 @@ fn print_text(
                     out!("  warning: {flag}");
                 }
                 if let Some(b) = vernier_engine::stats::bimodality(&arm.timed) {
-                    out!("  warning: {}", b.describe(&arm.unit, Some(result.facts().pinned)));
+                    out!("  warning: {}", b.describe(&arm.unit, Some(result.facts().pinned), arm.trial_cpus.as_ref()));
                 }
             }
             None => out!("  no successful timed trial"),

@@ -145,7 +145,7 @@ fn print_summary(summary: &Summary, values: &[f64], unit_name: &str) {
         out!("warning: {flag}");
     }
     if let Some(b) = stats::bimodality(values) {
-        out!("warning: {}", b.describe(unit_name, None));
+        out!("warning: {}", b.describe(unit_name, None, None));
     }
     if let Some(w) = stats::warmup_check(values) {
         out!("  {}", w.describe(unit_name));

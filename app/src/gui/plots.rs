@@ -120,7 +120,10 @@ pub fn run_plot(ui: &mut Ui, run: &Run, trials: &RunTrials) {
     if let Some(b) = stats::bimodality(&trials.timed) {
         ui.colored_label(
             ui.visuals().warn_fg_color,
-            inert(&format!("⚠ {}", b.describe(&m.unit, Some(run.context().pinned())))),
+            inert(&format!(
+                "⚠ {}",
+                b.describe(&m.unit, Some(run.context().pinned()), run.measurement.trial_cpus().as_ref())
+            )),
         );
     }
     // Every value is drawn in the unit the row's median is shown in (S12).

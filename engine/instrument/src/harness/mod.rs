@@ -305,6 +305,10 @@ pub struct TrialWork {
     pub cycles: Option<u64>,
     /// Instructions retired in user space.
     pub instructions: Option<u64>,
+    /// The CPU it ran on (its thread's at the end, or where its process
+    /// last ran), when the OS says (SPEC E19, [`platform::cpu_seen`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<u32>,
 }
 
 /// One arm's result.
@@ -332,6 +336,8 @@ pub struct ArmResult {
     /// no warm-up; after a warm-up only when the first still stands out, so
     /// the warm-up was too short (see [`first_trial_check`]).
     pub first_trial_check: Option<WarmupCheck>,
+    /// The CPUs its timed trials ran on, where the OS told (SPEC E19).
+    pub trial_cpus: Option<stats::TrialCpus>,
     /// The program a command arm ran, identified as it started (SPEC N11);
     /// `None` for a kernel.
     pub provenance: Option<CommandIdentity>,
@@ -606,10 +612,14 @@ struct Live<'a> {
     counted: String,
 }
 
+/// One trial as it ran: wall time, how it ended, CPU time and the CPU it
+/// ran on (each `None` where the OS does not say).
+type Ran = (u64, TrialStatus, Option<u64>, Option<u32>);
+
 impl Live<'_> {
     /// One trial of a command: its wall time, how it ended and the CPU time
     /// its process used; its figures are read after the clock stopped.
-    fn command_trial(&mut self, arm: usize, index: u32) -> Result<(u64, TrialStatus, Option<u64>), TrialError> {
+    fn command_trial(&mut self, arm: usize, index: u32) -> Result<Ran, TrialError> {
         let Prepared::Command { argv } = &self.arms[arm] else { return Err(TrialError::WrongArm("command")) };
         let cannot = |source| SpawnError { program: argv[0].clone(), source };
         let t = match &mut self.own {
@@ -619,7 +629,7 @@ impl Live<'_> {
         if t.strays > 0 {
             self.strays.push((index, t.strays));
         }
-        let Some((metric, capture)) = &mut self.own else { return Ok((t.ns, t.status, t.cpu_ns)) };
+        let Some((metric, capture)) = &mut self.own else { return Ok((t.ns, t.status, t.cpu_ns, t.cpu)) };
         // Read after the clock stopped: parsing is not the program's time.
         let output = capture.text();
         // Only its text is kept, in the row's note.
@@ -646,30 +656,31 @@ impl Live<'_> {
             }
         };
         self.figures.push(figures);
-        Ok((t.ns, status, t.cpu_ns))
+        Ok((t.ns, status, t.cpu_ns, t.cpu))
     }
 
     /// One call of a built-in kernel on this thread, and the thread's CPU
     /// time during it.
-    fn kernel_trial(&mut self, arm: usize) -> Result<(u64, TrialStatus, Option<u64>), TrialError> {
+    fn kernel_trial(&mut self, arm: usize) -> Result<Ran, TrialError> {
         let Prepared::Kernel(kernel) = &mut self.arms[arm] else { return Err(TrialError::WrongArm("kernel")) };
         let cpu_before = cpu_time::this_thread_ns();
         let start = Instant::now();
         let ran = kernel.run_once(self.cancel);
         let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
         let cpu_ns = cpu_time::this_thread_ns().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
+        let cpu = platform::cpu_seen::this_thread();
         match ran {
-            Err(KernelError::Cancelled) => return Ok((ns, TrialStatus::Cancelled, cpu_ns)),
+            Err(KernelError::Cancelled) => return Ok((ns, TrialStatus::Cancelled, cpu_ns, cpu)),
             Err(e) => return Err(e.into()),
             Ok(()) => {}
         }
         // Verified after every timed call, outside the timed interval.
         match kernel.verify() {
             Ok(sum) => self.checksums[arm] = Some(sum),
-            Err(_) => return Ok((ns, TrialStatus::WrongResult, cpu_ns)),
+            Err(_) => return Ok((ns, TrialStatus::WrongResult, cpu_ns, cpu)),
         }
         let late = self.timeout.is_some_and(|t| Duration::from_nanos(ns) > t);
-        Ok((ns, if late { TrialStatus::Timeout } else { TrialStatus::Ok }, cpu_ns))
+        Ok((ns, if late { TrialStatus::Timeout } else { TrialStatus::Ok }, cpu_ns, cpu))
     }
 
     /// The counters now, if they are open. A counter that cannot be read
@@ -692,12 +703,12 @@ impl schedule::Executor for Live<'_> {
         let index = self.taken;
         self.taken += 1;
         let before = self.count(index);
-        let (ns, status, cpu_ns) = match &self.arms[arm] {
+        let (ns, status, cpu_ns, cpu) = match &self.arms[arm] {
             Prepared::Command { .. } => self.command_trial(arm, index)?,
             Prepared::Kernel(_) => self.kernel_trial(arm)?,
         };
         let counts = before.zip(self.count(index)).and_then(|(before, after)| before.until(&after));
-        let work = TrialWork { cpu_ns, cycles: counts.map(|c| c.0), instructions: counts.map(|c| c.1) };
+        let work = TrialWork { cpu_ns, cycles: counts.map(|c| c.0), instructions: counts.map(|c| c.1), cpu };
         Ok(schedule::Timed { ns, status, work })
     }
 
@@ -1260,6 +1271,7 @@ fn arm_result(
         warmup_trials,
         summary: Summary::of(&timed).ok(),
         first_trial_check: first_trial_check(warmup_trials, &timed),
+        trial_cpus: stats::TrialCpus::of(timed_trials().map(|t| t.work.cpu)),
         timed,
         checksum: live.checksums[arm].clone(),
         provenance,

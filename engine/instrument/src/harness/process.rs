@@ -93,6 +93,9 @@ pub struct CommandTrial {
     /// The CPU time the process used, user plus system, in nanoseconds,
     /// when the OS says (SPEC E13, [`crate::platform::cpu_time`]).
     pub cpu_ns: Option<u64>,
+    /// The CPU the process last ran on, when the OS says (SPEC E19,
+    /// [`crate::platform::cpu_seen`]).
+    pub cpu: Option<u32>,
 }
 
 impl CommandRunner {
@@ -214,13 +217,16 @@ impl CommandRunner {
         // Anything the command left running in its group goes too; on Unix
         // the leader is still an unreaped zombie, so the group id is ours.
         group.kill();
+        // Read while the leader is an unreaped zombie: its record still says
+        // where it last ran.
+        let cpu = crate::platform::cpu_seen::exited_process(child.id());
         let reaped = reap(&mut child, exited);
         // Swept even when reaping failed, so the trial's group is never
         // left marked as in flight.
         let strays = self.reaper.sweep(child.id());
         self.guardian.clear();
         let (status, cpu_ns) = reaped?;
-        Ok(CommandTrial { ns, status: killed.unwrap_or(status), strays, cpu_ns })
+        Ok(CommandTrial { ns, status: killed.unwrap_or(status), strays, cpu_ns, cpu })
     }
 }
 

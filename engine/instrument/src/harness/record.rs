@@ -122,6 +122,10 @@ pub fn add_rows_extending(
         if let Some(check) = &arm.first_trial_check {
             row_conditions.push(Condition::new(ConditionName::FirstTrialCheck, check.describe(&arm.unit)));
         }
+        // SPEC E19: where its trials ran, when the OS told.
+        if let Some(cpus) = &arm.trial_cpus {
+            row_conditions.push(Condition::new(ConditionName::TrialCpus, cpus.describe()));
+        }
         // SPEC E13, C.6: what the CPU time and the cycles say of the wall
         // time, worked out now and kept with the row.
         let findings = arm.work_findings();

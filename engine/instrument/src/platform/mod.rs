@@ -12,6 +12,7 @@ pub mod allocator;
 pub mod conditions;
 pub mod confine;
 pub mod counters;
+pub mod cpu_seen;
 pub mod cpu_time;
 pub mod machine;
 pub mod own_threads;

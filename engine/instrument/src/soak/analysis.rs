@@ -52,13 +52,15 @@ impl Thresholds {
         let Some((_, value)) = data.facts().find(|(k, _)| k.trim() == ANALYSIS_FACT) else { return Ok(None) };
         let mut th = Self::default();
         let mut seen = [false; 5];
+        // The file's words go into the error inert: every face shows it (N10).
+        let shown = |text: &str| vernier_model::display::inert_line(text.to_owned());
         for part in value.split(',') {
             let part = part.trim();
             let words: Vec<&str> = part.split_whitespace().collect();
             let (name, number, unit) = match words.as_slice() {
                 [name, number] => (*name, *number, None),
                 [name, number, unit] => (*name, *number, Some(*unit)),
-                _ => return Err(AnalysisLineError::NotAsWritten(part.to_owned())),
+                _ => return Err(AnalysisLineError::NotAsWritten(shown(part))),
             };
             let (k, seconds) = match name {
                 "opening" => (0, true),
@@ -66,13 +68,13 @@ impl Thresholds {
                 "threshold" => (2, false),
                 "hold" => (3, false),
                 "band" => (4, false),
-                other => return Err(AnalysisLineError::UnknownName(other.to_owned())),
+                other => return Err(AnalysisLineError::UnknownName(shown(other))),
             };
             if seconds != (unit == Some("s")) || seen[k] {
-                return Err(AnalysisLineError::NotAsWritten(part.to_owned()));
+                return Err(AnalysisLineError::NotAsWritten(shown(part)));
             }
             seen[k] = true;
-            let bad = || AnalysisLineError::NotPositive { name: name.to_owned(), value: number.to_owned() };
+            let bad = || AnalysisLineError::NotPositive { name: shown(name), value: shown(number) };
             let float = || number.parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0).ok_or_else(bad);
             match k {
                 0 => th.opening_s = float()?,
@@ -565,6 +567,10 @@ mod tests {
         ] {
             assert!(Thresholds::stated_in(&with(bad)).is_err(), "{bad}");
         }
+        // SPEC N10: the file's words in the error are inert.
+        let hostile = "analysis: opening 0.5 s, tail\u{1b}[2J 2.5 s, threshold 0.9, hold 2, band 0.05";
+        let why = Thresholds::stated_in(&with(hostile)).expect_err("does not read").to_string();
+        assert!(!why.contains('\u{1b}'), "{why:?}");
     }
 
     // SPEC T5, T11: a sample taken a moment late still measured the

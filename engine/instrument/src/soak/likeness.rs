@@ -125,11 +125,13 @@ pub fn unlike(a: &SoakData, b: &SoakData) -> Vec<Unlike> {
 
 /// The first of `keys` the file states, as written; a value that states
 /// nothing ("not stated", "unknown …", "not available") is no statement.
+/// Inert, as every face shows a file's text (N10): a hostile comment's
+/// control characters are shown, never acted on.
 fn stated(data: &SoakData, keys: &[&str]) -> Option<String> {
     keys.iter().find_map(|key| {
         data.facts()
             .find(|(k, _)| k.trim().eq_ignore_ascii_case(key))
-            .map(|(_, v)| v.trim().to_owned())
+            .map(|(_, v)| vernier_model::display::inert_line(v.trim().to_owned()))
             .filter(|v| !says_nothing(v))
     })
 }
@@ -265,6 +267,20 @@ mod tests {
         );
         // B started while A still ran; the order of the arguments does not matter.
         assert_eq!(unlike(&at("2026-12-06T10:05:00Z", "10 min"), &a), [Unlike::Overlap { seconds: 300 }]);
+    }
+
+    // SPEC N10, T13: a file's words in a reason are inert.
+    #[test]
+    fn a_hostile_value_is_shown_inert() {
+        let b = [
+            "ambient: 22 C\u{1b}[2J\u{202e}",
+            "physical setup: hard desk, lid open",
+            "power source: mains",
+            "pre-run idle: 10 min",
+        ];
+        let reasons = unlike(&soak(&ALIKE, 600.0), &soak(&b, 600.0));
+        let text = reasons[0].to_string();
+        assert!(!text.contains('\u{1b}') && !text.contains('\u{202e}'), "{text:?}");
     }
 
     // SPEC T13: a stated idle reads in seconds, minutes or hours.

@@ -180,6 +180,8 @@ vocabulary! {
     Interpreter = "interpreter", Method, None;
     WarmupPolicy = "warm-up policy", Method, None;
     PlacementUsed = "placement used", Method, Some(Brevity::Caption);
+    // SPEC E19: where the OS told which CPU each timed trial ran on.
+    TrialCpus = "CPU per trial", Method, None;
     Instrument = "instrument", Method, None;
     Canary = "canary end/start", Method, Some(Brevity::Caption);
     ShellCost = "shell cost", Method, None;

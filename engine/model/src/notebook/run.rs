@@ -182,6 +182,12 @@ impl Measurement {
         if KernelSpec::from_argv(&self.command).is_some() { Boundary::KernelCall } else { Boundary::ProcessWall }
     }
 
+    /// The CPUs the timed trials ran on, as the row recorded them (SPEC
+    /// E19); `None` where the OS did not tell or the row is older.
+    pub fn trial_cpus(&self) -> Option<crate::stats::TrialCpus> {
+        crate::stats::TrialCpus::read(self.conditions.value_of(ConditionName::TrialCpus)?)
+    }
+
     /// The warm-up in words: never a count the row does not hold (an
     /// import that did not record it is not "0 discarded").
     fn warmup_words(&self, form: WarmupForm) -> String {

@@ -25,5 +25,5 @@ pub use rounding::{
     format_significant, percent_places,
 };
 pub use rounding::{ordered_places, significant_places, trim_zeros};
-pub use shape::{Bimodality, SETTLE_TOLERANCE, WarmupCheck, bimodality, warmup_check};
+pub use shape::{Bimodality, SETTLE_TOLERANCE, TrialCpus, WarmupCheck, bimodality, warmup_check};
 pub use summary::{Flag, Halves, NOISY_IQR_FRACTION, StatsError, Summary};

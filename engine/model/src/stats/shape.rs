@@ -37,15 +37,30 @@ impl Bimodality {
     /// The one warning every face shows (SPEC S8), each clump's median in
     /// the display unit of the lower one (S12): `two populations (13 trials
     /// near 8.01 ms, 4 near 8.86 ms) — …`. What to check names only what
-    /// the run's facts allow (S17): a pinned run did not migrate, so it is
-    /// told to look elsewhere, never to pin; `pinned` is `None` where the
-    /// run is not known (a file of numbers).
-    pub fn describe(&self, unit: &str, pinned: Option<bool>) -> String {
+    /// the run's facts allow (S17, E19): a pinned run, or one whose trials
+    /// all ran on one CPU, did not migrate, so it is told to look elsewhere,
+    /// never to pin; trials seen on several CPUs are named. `pinned` is
+    /// `None` where the run is not known (a file of numbers); `cpus` where
+    /// the OS told which CPU each trial ran on.
+    pub fn describe(&self, unit: &str, pinned: Option<bool>, cpus: Option<&TrialCpus>) -> String {
         let shown = DisplayUnit::for_median(unit, self.low_median);
-        let check = match pinned {
-            Some(true) => "; the run was pinned to one CPU, so look for another load or a clock that changed",
-            Some(false) => "; pinning the run to one CPU (--pin) rules out a move between CPUs",
-            None => "",
+        let one_cpu = cpus.and_then(TrialCpus::only);
+        let moved = cpus.map(TrialCpus::cpus).filter(|c| c.len() > 1);
+        let check = match (pinned, one_cpu, moved) {
+            (Some(true), ..) => {
+                "; the run was pinned to one CPU, so look for another load or a clock that changed".to_owned()
+            }
+            (_, Some(cpu), _) => {
+                format!(
+                    "; every trial ran on CPU {cpu}, so no move between CPUs explains it: look for another load or a clock that changed"
+                )
+            }
+            (_, _, Some(cpus)) => format!(
+                "; its trials ran on CPUs {}: pinning the run to one CPU (--pin) rules out a move between them",
+                cpus.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            ),
+            (Some(false), ..) => "; pinning the run to one CPU (--pin) rules out a move between CPUs".to_owned(),
+            (None, ..) => String::new(),
         };
         format!(
             "two populations ({} trials near {}, {} near {}) — the median hides them{check}",
@@ -54,6 +69,94 @@ impl Bimodality {
             self.high_count,
             shown.quantity(self.high_median)
         )
+    }
+}
+
+/// The CPUs a run's timed trials ran on, where the OS told (SPEC E19): a
+/// kernel trial's thread, a command's process where it last ran. Kept on
+/// the row as one sentence ([`TrialCpus::describe`]), read back by
+/// [`TrialCpus::read`], so every face says the same of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TrialCpus {
+    /// Each CPU and how many timed trials ran on it, by CPU.
+    pub counts: Vec<(u32, usize)>,
+    /// Timed trials the OS did not tell.
+    pub untold: usize,
+}
+
+impl TrialCpus {
+    /// The CPUs of `seen`, one per timed trial; `None` when the OS told
+    /// none of them.
+    pub fn of(seen: impl IntoIterator<Item = Option<u32>>) -> Option<Self> {
+        let mut counts: Vec<(u32, usize)> = Vec::new();
+        let mut untold = 0;
+        for cpu in seen {
+            match cpu {
+                Some(cpu) => match counts.iter_mut().find(|(c, _)| *c == cpu) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((cpu, 1)),
+                },
+                None => untold += 1,
+            }
+        }
+        counts.sort_unstable();
+        (!counts.is_empty()).then_some(Self { counts, untold })
+    }
+
+    /// The CPUs seen, in order.
+    pub fn cpus(&self) -> Vec<u32> {
+        self.counts.iter().map(|(c, _)| *c).collect()
+    }
+
+    /// The one CPU every told trial ran on, when every trial was told.
+    pub fn only(&self) -> Option<u32> {
+        match self.counts.as_slice() {
+            [(cpu, _)] if self.untold == 0 => Some(*cpu),
+            _ => None,
+        }
+    }
+
+    /// `CPU 1 for all 31 timed trials`, `CPU 0 for 12, CPU 1 for 19 of 31
+    /// timed trials`, with `; 2 not told` when the OS did not say for some.
+    pub fn describe(&self) -> String {
+        let total: usize = self.counts.iter().map(|(_, n)| n).sum::<usize>() + self.untold;
+        let mut text = match (self.counts.as_slice(), self.untold) {
+            ([(cpu, n)], 0) => format!("CPU {cpu} for all {n} timed trials"),
+            (counts, _) => format!(
+                "{} of {total} timed trials",
+                counts.iter().map(|(cpu, n)| format!("CPU {cpu} for {n}")).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        if self.untold > 0 {
+            text.push_str(&format!("; {} not told", self.untold));
+        }
+        text
+    }
+
+    /// What [`TrialCpus::describe`] wrote, read back; `None` for any other text.
+    pub fn read(text: &str) -> Option<Self> {
+        let (main, untold) = match text.split_once("; ") {
+            Some((main, rest)) => (main, rest.strip_suffix(" not told")?.parse().ok()?),
+            None => (text, 0),
+        };
+        let counts: Option<Vec<(u32, usize)>> = if let Some(rest) = main.strip_prefix("CPU ") {
+            match rest.split_once(" for all ") {
+                Some((cpu, n)) => Some(vec![(cpu.parse().ok()?, n.strip_suffix(" timed trials")?.parse().ok()?)]),
+                None => {
+                    let (list, _) = main.rsplit_once(" of ")?;
+                    list.split(", ")
+                        .map(|part| {
+                            let (cpu, n) = part.strip_prefix("CPU ")?.split_once(" for ")?;
+                            Some((cpu.parse().ok()?, n.parse().ok()?))
+                        })
+                        .collect()
+                }
+            }
+        } else {
+            None
+        };
+        let seen = Self { counts: counts?, untold };
+        (seen.describe() == text).then_some(seen)
     }
 }
 
@@ -162,7 +265,7 @@ mod tests {
         let b = bimodality(&trials).expect("two clumps");
         assert_eq!((b.low_count, b.high_count), (18, 13));
         assert!((b.low_median - 10.02).abs() < 1e-9);
-        assert!(b.describe("ms", None).starts_with("two populations (18 trials near 10.0 ms, 13 near 15.0 ms)"));
+        assert!(b.describe("ms", None, None).starts_with("two populations (18 trials near 10.0 ms, 13 near 15.0 ms)"));
         // SPEC S12: no float artefact in the clumps' medians.
         let b = Bimodality {
             low_count: 13,
@@ -172,9 +275,9 @@ mod tests {
             gap: 0.0008,
         };
         assert!(
-            b.describe("s", None).starts_with("two populations (13 trials near 8.01 ms, 2 near 8.86 ms)"),
+            b.describe("s", None, None).starts_with("two populations (13 trials near 8.01 ms, 2 near 8.86 ms)"),
             "{}",
-            b.describe("s", None)
+            b.describe("s", None, None)
         );
     }
 
@@ -222,8 +325,36 @@ mod tests {
         assert_eq!(bimodality(&trials), None, "two trials are two outliers");
         trials.push(15.05);
         let b = bimodality(&trials).expect("three trials apart are a clump");
-        let pinned = b.describe("ms", Some(true));
+        let pinned = b.describe("ms", Some(true), None);
         assert!(!pinned.contains("--pin") && !pinned.contains("core types"), "{pinned}");
-        assert!(b.describe("ms", Some(false)).contains("--pin"));
+        assert!(b.describe("ms", Some(false), None).contains("--pin"));
+        // SPEC E19: trials that all ran on one CPU did not migrate either;
+        // trials seen on two CPUs name them.
+        let one = TrialCpus::of([Some(1); 12]).expect("told");
+        let said = b.describe("ms", Some(false), Some(&one));
+        assert!(said.contains("every trial ran on CPU 1") && !said.contains("--pin"), "{said}");
+        let two = TrialCpus::of((0..12).map(|i| Some(i % 2))).expect("told");
+        assert!(b.describe("ms", Some(false), Some(&two)).contains("its trials ran on CPUs 0, 1: pinning"));
+    }
+
+    // SPEC E19: the CPUs the trials ran on, said in one sentence and read
+    // back from it; trials the OS did not tell are counted, never guessed.
+    #[test]
+    fn the_cpus_trials_ran_on_are_said_and_read_back() {
+        let cases = [
+            (vec![Some(1); 31], "CPU 1 for all 31 timed trials"),
+            ([vec![Some(0); 12], vec![Some(1); 19]].concat(), "CPU 0 for 12, CPU 1 for 19 of 31 timed trials"),
+            ([vec![Some(3); 5], vec![None; 2]].concat(), "CPU 3 for 5 of 7 timed trials; 2 not told"),
+        ];
+        for (seen, text) in cases {
+            let cpus = TrialCpus::of(seen).expect("told");
+            assert_eq!(cpus.describe(), text);
+            assert_eq!(TrialCpus::read(text), Some(cpus), "{text}");
+        }
+        assert_eq!(TrialCpus::of([None, None]), None, "nothing told, nothing said");
+        assert_eq!(TrialCpus::of([Some(3), None]).and_then(|c| c.only()), None, "one untold trial may have moved");
+        for other in ["CPU x for all 3 timed trials", "on CPU 1", "CPU 1 for all 3 timed trials; many not told"] {
+            assert_eq!(TrialCpus::read(other), None, "{other}");
+        }
     }
 }
