@@ -163,13 +163,28 @@ impl RowContext<'_> {
     /// when the machine could not report it, marked as stated: what a plan
     /// or a diff shows of the row (SPEC N9).
     pub fn effective_conditions(&self) -> Vec<Condition> {
-        let mut shown: Vec<Condition> = self.conditions.to_vec();
+        self.with_power(self.filled_power())
+    }
+
+    /// The power source the snapshot fills in, `value (label)`, when the
+    /// machine could not report one; `None` when it did or the snapshot
+    /// states none, and the row's conditions are then shown as they are.
+    fn filled_power(&self) -> Option<String> {
         let read = self
             .conditions
             .condition(ConditionName::PowerSource)
             .is_some_and(|c| c.is_stated() && !c.value.eq_ignore_ascii_case("unknown"));
-        if let (false, Some(power)) = (read, self.stated(EnvField::PowerSource)) {
-            let value = format!("{power} ({})", self.stated_label());
+        if read {
+            return None;
+        }
+        self.stated(EnvField::PowerSource).map(|power| format!("{power} ({})", self.stated_label()))
+    }
+
+    /// The row's conditions with `power` (see [`RowContext::filled_power`])
+    /// in place of the power source the machine could not report.
+    fn with_power(&self, power: Option<String>) -> Vec<Condition> {
+        let mut shown: Vec<Condition> = self.conditions.to_vec();
+        if let Some(value) = power {
             match shown.iter_mut().find(|c| c.name() == Some(ConditionName::PowerSource)) {
                 Some(c) => c.value = value,
                 None => shown.push(Condition::new(ConditionName::PowerSource, value)),
@@ -191,10 +206,14 @@ impl RowContext<'_> {
     /// the other load as stated; then how the run went, the build, and the
     /// machine facts. A row without a snapshot says so in the column.
     pub fn brief_parts(&self, room: Brevity) -> Vec<BriefPart> {
-        let picked = brief_conditions(&self.effective_conditions(), room);
+        // The conditions are copied only when the snapshot fills the power
+        // source in: every row shown would otherwise copy all of them, once
+        // per table it is in (issue 50).
+        let filled = self.filled_power().map(|power| self.with_power(Some(power)));
+        let picked = brief_conditions(filled.as_deref().unwrap_or(self.conditions), room);
         let split = picked.iter().take_while(|(name, _)| name.is_some_and(ConditionName::leads_thermal)).count();
         let mut parts: Vec<BriefPart> = picked.iter().take(split).map(|(_, p)| p.clone()).collect();
-        if let Some(mut thermal) = self.stated.and(self.thermal()) {
+        if let Some(mut thermal) = self.stated.and_then(|_| self.thermal()) {
             // Beside what was typed with the row, the Environment's part is named.
             if self.typed().is_some() {
                 thermal.push_str(&format!(" ({})", self.stated_label()));
@@ -432,6 +451,33 @@ mod tests {
         let plain = [Condition::new(ConditionName::Source, "their workbook")];
         let row = RowContext { conditions: &plain, stated: Some(&env), own_code: None };
         assert!(row.brief(Brevity::Column).contains("battery"), "{}", row.brief(Brevity::Column));
+    }
+
+    // SPEC N9 (issue 50): the brief reads a row's conditions in place
+    // unless the snapshot fills its power source in; either way it reads
+    // the row's effective conditions.
+    #[test]
+    fn the_brief_reads_the_effective_conditions() {
+        use super::super::condition::Condition;
+        let mut mains = Environment::default();
+        mains.set(EnvField::PowerSource, "mains").expect("a free-text field");
+        let typed = Condition::new(ConditionName::TypedConditions, "idle 5 min");
+        for env in [None, Some(Environment::default()), Some(mains.clone())] {
+            for power in [None, Some("battery"), Some("unknown"), Some("not available")] {
+                for typed in [None, Some(typed.clone())] {
+                    let mut conditions = vec![Condition::new(ConditionName::CpuModel, "X")];
+                    conditions.extend(power.map(|p| Condition::new(ConditionName::PowerSource, p)));
+                    conditions.extend(typed);
+                    let row = RowContext { conditions: &conditions, stated: env.as_ref(), own_code: None };
+                    let read = row.filled_power().map_or_else(|| conditions.clone(), |p| row.with_power(Some(p)));
+                    assert_eq!(read, row.effective_conditions(), "{env:?} {power:?}");
+                }
+            }
+        }
+        // A snapshot's power source fills in what the machine could not say.
+        let conditions = [Condition::new(ConditionName::PowerSource, "unknown")];
+        let row = RowContext { conditions: &conditions, stated: Some(&mains), own_code: None };
+        assert_eq!(row.brief(Brevity::Caption), "power source: mains (stated)");
     }
 
     // SPEC D7: the pre-run idle reads as the course writes it, whichever
