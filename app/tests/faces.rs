@@ -128,4 +128,23 @@ fn every_face_says_the_same_of_the_lab() {
     for (label, outcome) in &outcomes {
         assert!(harness.query_by_label_contains(outcome).is_some(), "{label}: the window shows {outcome:?}");
     }
+    // Its Runs section: each comparison's verdict, as the CLI gives it.
+    harness.state_mut().apply(AppCommand::Show(Section::Runs));
+    harness.run_steps(4);
+    for pair in pairs {
+        let verdict = pair["comparison"]["verdict"].as_str().expect("the S7 verdict");
+        assert!(harness.query_by_label_contains(verdict).is_some(), "the window's Runs section shows {verdict:?}");
+    }
+    // Its Soak runs section: the finding `soak analyze` gives, for the soak chosen.
+    harness.state_mut().apply(AppCommand::Show(Section::Soaks));
+    harness.run_steps(4);
+    harness.get_by_label(&soak.label()).click();
+    for _ in 0..200 {
+        harness.run_steps(2);
+        if harness.query_by_label_contains(finding).is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(harness.query_by_label_contains(finding).is_some(), "the window's Soak runs section says {finding:?}");
 }
