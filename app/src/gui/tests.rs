@@ -535,22 +535,28 @@ fn a_shared_host_soak_shows_its_negative_result() {
     harness.get_by_label_contains("This ran on a shared host");
 }
 
+/// Writes a 60-sample soak file at `path` — `comments` on top, the clock
+/// at `clock_mhz` and a score alternating 10.00/10.02 — and opens it in the
+/// Soak runs section.
+fn open_soak_file(harness: &mut Harness<'static, VernierApp>, path: &std::path::Path, comments: &str, clock_mhz: f64) {
+    let rows: String =
+        (1..=60).map(|t| format!("{t},{clock_mhz},0,50,0,{}\n", 10.0 + f64::from(t % 2) * 0.02)).collect();
+    let text = format!("{comments}t_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score\n{rows}");
+    std::fs::write(path, text).expect("write the soak");
+    harness.get_by_label_contains("Soak runs").click();
+    harness.run();
+    harness.state_mut().apply(super::AppCommand::OpenSoak(Some(path.to_path_buf())));
+    step_until(harness, "the soak", |app| app.shown.soak.is_some());
+    harness.run();
+}
+
 // SPEC T3, T12 (issue 33): a soak whose clock column is a placeholder (no
 // cpufreq) says there is no clock reading instead of drawing a flat line.
 #[test]
 fn a_placeholder_clock_is_said_not_drawn() {
     let (tmp, mut harness) = fixture_app();
-    let file = tmp.path().join("no-clock.csv");
-    let rows: String = (1..=60).map(|t| format!("{t},0,0,0,0,{}\n", 10.0 + f64::from(t % 2) * 0.02)).collect();
-    let text = format!(
-        "# placeholders: clock_mhz, power_w, soc_temp_c, skin_temp_c\nt_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score\n{rows}"
-    );
-    std::fs::write(&file, text).expect("write the soak");
-    harness.get_by_label_contains("Soak runs").click();
-    harness.run();
-    harness.state_mut().apply(super::AppCommand::OpenSoak(Some(file)));
-    step_until(&mut harness, "the soak", |app| app.shown.soak.is_some());
-    harness.run();
+    let comments = "# placeholders: clock_mhz, power_w, soc_temp_c, skin_temp_c\n";
+    open_soak_file(&mut harness, &tmp.path().join("no-clock.csv"), comments, 0.0);
     harness.get_by_label_contains("clock: no clock reading on this machine");
     let view = harness.state().shown.soak.as_ref().expect("the soak");
     assert!(view.clock.is_none(), "no clock series is kept to draw");
@@ -564,17 +570,8 @@ fn a_placeholder_clock_is_said_not_drawn() {
 #[test]
 fn a_soak_file_with_an_unreadable_analysis_line_is_not_analysed() {
     let (tmp, mut harness) = fixture_app();
-    let file = tmp.path().join("odd-analysis.csv");
-    let rows: String = (1..=60).map(|t| format!("{t},2000,0,50,0,{}\n", 10.0 + f64::from(t % 2) * 0.02)).collect();
-    let text = format!(
-        "# analysis: opening 5 s, tail fortnight\nt_seconds,clock_mhz,power_w,soc_temp_c,skin_temp_c,score\n{rows}"
-    );
-    std::fs::write(&file, text).expect("write the soak");
-    harness.get_by_label_contains("Soak runs").click();
-    harness.run();
-    harness.state_mut().apply(super::AppCommand::OpenSoak(Some(file)));
-    step_until(&mut harness, "the soak", |app| app.shown.soak.is_some());
-    harness.run();
+    let comments = "# analysis: opening 5 s, tail fortnight\n";
+    open_soak_file(&mut harness, &tmp.path().join("odd-analysis.csv"), comments, 2000.0);
     harness.get_by_label_contains("Not analysed: the file states how it was analysed, unreadably");
     harness.get_by_label_contains("its analysis line does not read");
     let view = harness.state().shown.soak.as_ref().expect("the soak");

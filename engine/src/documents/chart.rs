@@ -1018,6 +1018,19 @@ fn err(e: impl std::fmt::Display) -> ChartError {
 mod tests {
     use super::*;
 
+    /// A caption of placeholder words, `synthetic` or not.
+    fn plain_caption(synthetic: bool) -> Caption {
+        Caption {
+            title: "t".into(),
+            window: "w".into(),
+            thermal: "th".into(),
+            more: Vec::new(),
+            warnings: Vec::new(),
+            axes: String::new(),
+            synthetic,
+        }
+    }
+
     // SPEC N12, D5: a run typed by hand has no quartiles, so its chart draws
     // no box and says why.
     #[test]
@@ -1065,26 +1078,18 @@ mod tests {
     // ordinary size are named on the picture instead of drawn.
     #[test]
     fn extreme_values_are_scaled_or_named_never_looped_on() {
-        let caption = || Caption {
-            title: "t".into(),
-            window: "w".into(),
-            thermal: "th".into(),
-            more: Vec::new(),
-            warnings: Vec::new(),
-            axes: String::new(),
-            synthetic: false,
-        };
         let one =
             |v: f64| RunBox { label: "1".into(), figures: String::new(), median: v, p25: v, p75: v, min: v, max: v };
         for v in [f64::MAX, 1e300, 1e15, 0.0, 5e-324, 1e-310, f64::MIN_POSITIVE, 12.5] {
-            let pic = draw_runs(&caption(), &[one(v), one(v / 2.0)], "s").expect("draws");
+            let pic = draw_runs(&plain_caption(false), &[one(v), one(v / 2.0)], "s").expect("draws");
             assert_eq!(&pic.png[..8], b"\x89PNG\r\n\x1a\n", "{v}");
         }
         assert_eq!(Scale::of([f64::MAX].into_iter()).map(|s| s.prefix), Some("×10^308 ".to_owned()));
         assert!(Scale::of([5e-324].into_iter()).is_none());
         assert_eq!(Scale::of([12.5, 0.0].into_iter()).map(|s| s.divisor), Some(1.0));
         let points = [(0.0, f64::MAX), (f64::MAX, 1.0)];
-        draw_series(&caption(), &points, &[("t_onset".into(), f64::MAX)], &[], ("x (s)", "y (u)")).expect("draws");
+        draw_series(&plain_caption(false), &points, &[("t_onset".into(), f64::MAX)], &[], ("x (s)", "y (u)"))
+            .expect("draws");
     }
 
     // SPEC D5: a caption line never runs off the picture: it is wrapped at
@@ -1117,15 +1122,7 @@ mod tests {
     fn a_soak_chart_is_a_png_that_says_synthetic() {
         let text = include_str!("../../../datasets/thermal-soak.csv");
         let data = crate::soak::file::parse(text.as_bytes(), std::path::Path::new("thermal-soak.csv")).expect("parses");
-        let caption = Caption {
-            title: "t".into(),
-            window: "w".into(),
-            thermal: "th".into(),
-            more: Vec::new(),
-            warnings: Vec::new(),
-            axes: String::new(),
-            synthetic: true,
-        };
+        let caption = plain_caption(true);
         let points: Vec<(f64, f64)> = data.t.iter().copied().zip(data.score.iter().copied()).collect();
         let pic =
             draw_series(&caption, &points, &[("t_onset 80 s".into(), 80.0)], &[], ("x (s)", "y (u)")).expect("draws");
@@ -1140,15 +1137,7 @@ mod tests {
     // and only towards blue or orange, never over the line.
     #[test]
     fn a_soak_chart_shades_its_windows() {
-        let caption = Caption {
-            title: "t".into(),
-            window: "w".into(),
-            thermal: "th".into(),
-            more: Vec::new(),
-            warnings: Vec::new(),
-            axes: String::new(),
-            synthetic: false,
-        };
+        let caption = plain_caption(false);
         let points: Vec<(f64, f64)> = (1..=600).map(|t| (f64::from(t), 10.0 - f64::from(t) / 200.0)).collect();
         let windows =
             [("opening window (30 s): P".to_owned(), 0.0, 30.0), ("tail window (300 s): S".to_owned(), 300.0, 600.0)];
