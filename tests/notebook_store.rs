@@ -187,7 +187,10 @@ fn long_and_short_forms() {
     let long = run.long_form();
     let lines: Vec<&str> = long.lines().collect();
     assert_eq!(lines[0], "matmul ikj, N=512");
-    assert_eq!(lines[1], "  12.50 ms (IQR 0.20 ms · drift +51 %), min 12.40, max 24.90 ms, n=5 (warm-up 3)");
+    assert_eq!(
+        lines[1],
+        "  12.50 ms (IQR 0.20 ms, 1.6 % of the median · drift +51 %), min 12.40, max 24.90 ms, n=5 (warm-up 3)"
+    );
     assert!(lines.iter().any(|l| l.trim() == "build: rustc 1.95 -C opt-level=3"));
     assert!(lines.iter().any(|l| l.contains("mains power")));
     assert_eq!(lines.last().copied(), Some("  provenance: MEASURED"));

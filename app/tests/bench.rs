@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::common;
-use common::{json, notebook, stderr, vernier};
+use common::{json, notebook, ok, stderr, stdout, text, vernier};
 
 /// Processes whose command line is exactly `words`.
 fn processes_running(words: &[&str]) -> usize {
@@ -620,4 +620,141 @@ fn a_budget_needs_trials_in_a_time() {
     let o = vernier(&["bench", "--kernel", "seq", "--size", "4096", "-n", "3", "--budget", "0.01"]);
     assert_ne!(o.status.code(), Some(0));
     assert!(stderr(&o).contains("'ns/access', which is not a time per trial"), "{}", stderr(&o));
+}
+
+// SPEC S18 (issue 48): `--check REGEX` reads each trial's result from what
+// it prints. Arms that printed the same result say so beside the verdict
+// and keep it with their rows; arms that printed different results, or an
+// arm whose own trials disagreed, make no claim and say why; a kernel,
+// which verifies its own result, is refused the option.
+#[test]
+fn check_compares_what_the_arms_printed() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let check = r"checksum=(\S+)";
+    let same = ok(vernier(&[
+        "bench",
+        "-n",
+        "3",
+        "--warmup",
+        "1",
+        "--check",
+        check,
+        "--notebook",
+        &dir,
+        "--vs",
+        "echo checksum=42",
+        "--",
+        "echo",
+        "checksum=42",
+    ]));
+    assert!(stdout(&same).contains("results: the arms' results agree (42)"), "{}", stdout(&same));
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    let kept = shown["runs"][0]["conditions"].to_string();
+    assert!(kept.contains(r"the same in every trial's output, read by --check 'checksum=(\\S+)'; 42"), "{kept}");
+    let compared = ok(vernier(&["compare", "--notebook", &dir, "--run", "1", "--run", "2"]));
+    assert!(text(&compared).contains("the arms' results agree (42)"), "{}", text(&compared));
+
+    let differ = vernier(&[
+        "bench",
+        "-n",
+        "3",
+        "--warmup",
+        "1",
+        "--json",
+        "--check",
+        check,
+        "--vs",
+        "echo checksum=43",
+        "--",
+        "echo",
+        "checksum=42",
+    ]);
+    assert_eq!(differ.status.code(), Some(0), "{}", stderr(&differ));
+    let c = &json(&differ)["comparison"];
+    assert_eq!(c["claimed"], false, "{c}");
+    let verdict = c["verdict"].as_str().unwrap_or_default();
+    assert!(verdict.contains("no claim") && verdict.contains("the arms' results differ:"), "{verdict}");
+    assert!(verdict.contains("42") && verdict.contains("43"), "both results are named: {verdict}");
+
+    // Each trial prints its own process id: the arm disagrees with itself.
+    let unsteady = vernier(&[
+        "bench",
+        "-n",
+        "3",
+        "--warmup",
+        "1",
+        "--json",
+        "--check",
+        check,
+        "--vs",
+        "echo checksum=42",
+        "--",
+        "sh",
+        "-c",
+        "echo checksum=$$",
+    ]);
+    let verdict = json(&unsteady)["comparison"]["verdict"].as_str().unwrap_or_default().to_owned();
+    assert!(verdict.contains("no claim") && verdict.contains("checksums differ between trials"), "{verdict}");
+
+    let kernel = vernier(&["bench", "--kernel", "seq", "--check", check]);
+    assert_eq!(kernel.status.code(), Some(2), "{}", text(&kernel));
+    assert!(stderr(&kernel).contains("a built-in kernel verifies its own"), "{}", stderr(&kernel));
+    let bad = vernier(&["bench", "--check", "(", "--", "true"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("--check is not a regular expression"), "{}", stderr(&bad));
+}
+
+// SPEC E19: a row keeps its fixed inputs — a kernel's own seed and size, a
+// command's --seed and --size read from its arguments, and what the student
+// states with --inputs — and a command that shows none keeps nothing.
+#[test]
+fn a_row_keeps_its_fixed_inputs() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    ok(vernier(&["bench", "-n", "3", "--warmup", "0", "--notebook", &dir, "--kernel", "chase", "--size", "65536"]));
+    ok(vernier(&[
+        "bench",
+        "-n",
+        "3",
+        "--warmup",
+        "0",
+        "--notebook",
+        &dir,
+        "--inputs",
+        "data/graph.bin",
+        "--",
+        "true",
+        "--seed",
+        "7",
+        "--size=100",
+    ]));
+    ok(vernier(&["bench", "-n", "3", "--warmup", "0", "--notebook", &dir, "--", "true"]));
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    let inputs = |i: usize| {
+        shown["runs"][i]["conditions"]
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["field"] == "inputs"))
+            .and_then(|c| c["value"].as_str())
+            .map(str::to_owned)
+    };
+    assert_eq!(
+        inputs(0).as_deref(),
+        Some("seed 12345 (the random cycle through the array), working set 64 KiB (Vernier's kernel)")
+    );
+    assert_eq!(
+        inputs(1).as_deref(),
+        Some("seed 7, input size 100 (read from its arguments); data/graph.bin (as stated)")
+    );
+    assert_eq!(inputs(2), None, "{}", shown["runs"][2]["conditions"]);
+
+    // SPEC E7, E18 (course 003): the canary judged against the session's
+    // floor, the same sentence in the long form and in --json.
+    let verdict = shown["runs"][0]["canary_verdict"]["sentence"].as_str().expect("a judged canary").to_owned();
+    assert!(
+        ["within its noise floor", "longer at the end", "less time at the end"].iter().any(|v| verdict.contains(v)),
+        "{verdict}"
+    );
+    let long = stdout(&ok(vernier(&["show", &dir, "--run", "1"])));
+    assert!(long.contains(&format!("canary: {verdict}")), "{long}");
 }

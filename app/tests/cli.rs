@@ -48,7 +48,10 @@ fn stats_text_rounds_per_s6() {
     let o = vernier_with_stdin(&["stats", "--unit", "ms"], FIVE);
     assert_eq!(o.status.code(), Some(0));
     let text = stdout(&o);
-    assert!(text.starts_with("12.50 ms (IQR 0.20 ms · drift +51 %), min 12.40, max 24.90 ms, n=5"), "{text}");
+    assert!(
+        text.starts_with("12.50 ms (IQR 0.20 ms, 1.6 % of the median · drift +51 %), min 12.40, max 24.90 ms, n=5"),
+        "{text}"
+    );
     // SPEC S17: halves of two trials each are too few to say the machine
     // changed; the drift is shown, never flagged.
     assert!(!text.contains("the machine changed during the run"), "{text}");
@@ -64,7 +67,10 @@ fn stats_shows_times_in_their_display_unit() {
         "0.000700\n0.000712\n0.000715\n0.000730\n0.000731\n0.000729\n0.000721\n",
     );
     let text = stdout(&o);
-    assert!(text.starts_with("721 µs (IQR 16 µs · drift +2.4 %), min 700, max 731 µs, n=7"), "{text}");
+    assert!(
+        text.starts_with("721 µs (IQR 16 µs, 2.2 % of the median · drift +2.4 %), min 700, max 731 µs, n=7"),
+        "{text}"
+    );
     let v = json(&vernier_with_stdin(&["stats", "--unit", "s", "--json"], "0.000700\n0.000712\n0.000715\n"));
     assert_eq!((v["unit"].as_str(), v["display_unit"].as_str()), (Some("s"), Some("µs")));
     assert_eq!(v["median"], 0.000712);

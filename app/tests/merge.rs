@@ -134,7 +134,7 @@ fn merge_takes_in_what_the_log_allows_and_refuses_the_rest() {
     // The run typed by hand: its numbers parsed, its instrument stated.
     let typed = ok(vernier(&["show", &dir, "--run", "4"]));
     let typed = stdout(&typed);
-    assert!(typed.contains("61.2 ms (IQR 0.8 ms), min 60.1, max 63.0 ms, n=5"), "{typed}");
+    assert!(typed.contains("61.2 ms (IQR 0.8 ms, 1.3 % of the median), min 60.1, max 63.0 ms, n=5"), "{typed}");
     assert!(typed.contains("instrument: typed by hand"), "{typed}");
     assert!(typed.contains("provenance: MEASURED"), "{typed}");
     // SPEC N9: the conditions typed with the row are kept and named so; the

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::display::{inert, quote_argv};
 use crate::notebook::{Boundary, ConditionName, Conditions, Measurement, Notebook, Run};
-use crate::stats::{Comparison, Spread, compare, format_significant};
+use crate::stats::{Agreement, Comparison, Spread, compare, format_significant};
 
 /// A new session starts when this many hours pass without a recorded run.
 pub const SESSION_GAP_HOURS: i64 = 8;
@@ -414,53 +414,20 @@ pub fn compare_runs(nb: &Notebook, a: u32, b: u32) -> Result<RowComparison, Comp
     })
 }
 
-/// What decides a comparison whose arms' results differ (S18).
-const FIX: &str = "make both compute the same result, then measure again";
-
 /// SPEC S18: where both rows kept the result their program computed (a
-/// kernel's checksum, verified after every trial; a driver's checksum
-/// column, checked on import), the two are compared: identical is said
-/// beside the verdict, a difference takes the claim away — a faster wrong
-/// answer is no speed-up. A row that kept none says nothing here.
+/// kernel's checksum, verified after every trial; the text `--check` read
+/// from a command's output; a driver's checksum column, checked on import),
+/// the two are compared as [`Agreement`] says: identical is said beside the
+/// verdict, a difference takes the claim away.
 fn result_check(a: &Run, b: &Run) -> Option<Caveat> {
     fn kept(r: &Run) -> Option<&str> {
-        r.measurement.conditions.value_of(ConditionName::ResultCheck).map(str::trim)
+        r.measurement.conditions.value_of(ConditionName::ResultCheck)
     }
-    let (x, y) = (kept(a)?, kept(b)?);
-    // The result itself: a kernel's "verified after every trial; checksum 12.5"
-    // is compared by its checksum.
-    let result = |v: &'_ str| v.rsplit_once("; ").map_or(v, |(_, r)| r).trim().to_owned();
-    let (ra, rb) = (inert(&result(x)).into_owned(), inert(&result(y)).into_owned());
-    if let Some(within) = [x, y].into_iter().find(|v| v.starts_with("checksums differ")) {
-        return Some(Caveat::new(
-            "S18",
-            CaveatKind::NoClaim,
-            format!("the arms' results do not agree ({}); {FIX}", inert(within)),
-        ));
-    }
-    // Two computations of one thing only: results of different kinds ("sum
-    // …" against "… laps closed") or of different sizes are different
-    // experiments, whose results differ by design.
-    let kind = |r: &str| r.split(|c: char| c.is_ascii_digit() || c == '-').next().unwrap_or_default().trim().to_owned();
-    let size = |r: &Run| {
-        let command = &r.measurement.command;
-        command.iter().position(|w| w == "--size").and_then(|k| command.get(k + 1)).cloned()
-    };
-    if kind(&ra) != kind(&rb) || size(a) != size(b) {
-        return None;
-    }
-    Some(if ra == rb {
-        Caveat::new("S18", CaveatKind::Report, format!("the arms' results agree ({ra})"))
-    } else {
-        Caveat::new(
-            "S18",
-            CaveatKind::NoClaim,
-            format!(
-                "the arms' results differ: run {} {ra}, run {} {rb}; a faster wrong answer is no speed-up: {FIX}",
-                a.number, b.number
-            ),
-        )
-    })
+    let names = [a.number, b.number].map(|n| format!("run {n}"));
+    let commands = [&a.measurement.command[..], &b.measurement.command[..]];
+    let agreement = Agreement::of_commands([&names[0], &names[1]], [kept(a)?, kept(b)?], commands)?;
+    let kind = if agreement.claims_nothing() { CaveatKind::NoClaim } else { CaveatKind::Report };
+    Some(Caveat::new("S18", kind, agreement.sentence()))
 }
 
 /// The metric the verdict names: wall time only where both rows time a

@@ -8,6 +8,7 @@ use anyhow::anyhow;
 use chrono::{DateTime, Utc};
 use clap::Args;
 use serde_json::{Value, json};
+use vernier_engine::display::inert;
 use vernier_engine::duration;
 use vernier_engine::harness::{
     self, ArmResult, BenchError, BenchEvent, BenchResult, BenchRunner, BenchSpec, BuildStep, Scan, Subject,
@@ -16,12 +17,12 @@ use vernier_engine::notebook::Source;
 use vernier_engine::notebook::{KernelKind, KernelSpec};
 use vernier_engine::notebook::{MetricSpec, Param};
 use vernier_engine::notebook::{Notebook, NotebookError};
-use vernier_engine::notebook::{RowRef, WarmupPolicy, build_warning, row_list};
+use vernier_engine::notebook::{RowRef, WarmupPolicy, build_warning, canary_value, canary_verdict, row_list};
 use vernier_engine::platform::machine::Machine;
 use vernier_engine::record_run;
 use vernier_engine::self_check;
 use vernier_engine::stats::units::{DisplayUnit, Figures};
-use vernier_engine::stats::{Evidence, format_significant};
+use vernier_engine::stats::{CanaryVerdict, Evidence, format_significant};
 
 use super::{CommandResult, Failure, given};
 
@@ -119,6 +120,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", requires = "notebook", conflicts_with_all = [
         "command", "kernel", "vs", "vs_kernel", "shell", "sanity", "pin", "warmup", "runs", "cooldown",
         "params", "metric", "metric_json", "metric_unit", "metric_each", "build_cmd", "build_cmd_a", "build_cmd_b",
+        "check", "inputs",
     ])]
     pub(super) extend: Option<u32>,
     /// With --extend: the difference you mean to claim, in the run's unit, with a
@@ -210,6 +212,17 @@ pub struct OwnFigureArgs {
     /// the warm-up and the odd-n rule then count processes.
     #[arg(long)]
     metric_each: bool,
+    /// Read each trial's result from what it prints with this regular
+    /// expression (its first capture group, or the whole match), e.g.
+    /// 'checksum: (\S+)': a row keeps the result every trial printed, and a
+    /// comparison whose arms printed different results claims nothing (S18).
+    #[arg(long, value_name = "REGEX")]
+    check: Option<String>,
+    /// The program's fixed inputs, as you state them: its seed, input size and
+    /// input files (E19), e.g. "seed 42, N=4096, data/graph.bin". A --seed or
+    /// --size in its own arguments is read without this.
+    #[arg(long, value_name = "TEXT")]
+    inputs: Option<String>,
 }
 
 impl OwnFigureArgs {
@@ -233,6 +246,14 @@ impl OwnFigureArgs {
         let spec = MetricSpec { source, unit, each: self.metric_each };
         vernier_engine::harness::Metric::compile(&spec).map_err(|e| Failure::input(anyhow!(e)))?;
         Ok(Some(spec))
+    }
+
+    /// The `--check` pattern, compiled once to say a bad one before anything runs.
+    pub fn check(&self) -> Result<Option<String>, Failure> {
+        if let Some(pattern) = &self.check {
+            vernier_engine::harness::OutputCheck::compile(pattern).map_err(|e| Failure::input(anyhow!(e)))?;
+        }
+        Ok(self.check.clone())
     }
 }
 
@@ -286,6 +307,8 @@ pub fn bench(args: &BenchArgs) -> CommandResult {
             })));
             object["comparison"]["order_effect"] = json!(result.order.as_ref().and_then(|o| o.effect));
             object["comparison"]["display_unit"] = json!(c.display_unit());
+            object["comparison"]["results"] =
+                json!(result.agreement().map(|a| json!({"finding": a, "sentence": a.sentence()})));
             if let [la, lb] = result.labels.as_slice() {
                 let evidence = Evidence::new(c, [la, lb], result.paired.as_ref(), result.order.as_ref())
                     .with_facts(result.facts());
@@ -294,6 +317,8 @@ pub fn bench(args: &BenchArgs) -> CommandResult {
         }
         object["order"] = json!(result.order);
         object["canary"] = json!(result.canary);
+        object["canary_verdict"] =
+            json!(session_canary(&result).map(|v| json!({"finding": v, "sentence": v.sentence()})));
         object["noise_floor"] = json!(result.noise_floor);
         object["placement"] = json!(result.placement);
         object["shell_cost_s"] = json!(result.shell_cost_s);
@@ -368,6 +393,8 @@ fn spec(args: &BenchArgs) -> Result<BenchSpec, Failure> {
         arm_builds: [given(args.build_a.as_deref()), given(args.build_b.as_deref())],
         what: given(args.naming.what.as_deref()),
         metric,
+        check: args.own.check()?,
+        inputs: given(args.own.inputs.as_deref()),
         sanity: args.sanity,
         ..subjects
     })
@@ -564,6 +591,8 @@ fn arm_json(arm: &ArmResult, raw_file: Option<&str>, failed: bool) -> Value {
     object["failed"] = json!(failed);
     object["unit"] = json!(arm.unit);
     object["checksum"] = json!(arm.checksum);
+    object["result_check"] = json!(arm.result_check);
+    object["inputs"] = json!(arm.inputs);
     // The program a command ran, identified (N11).
     object["program"] = json!(arm.provenance.as_ref().map(|p| &p.program));
     object["argument_files"] = json!(arm.provenance.as_ref().map(|p| &p.argument_files));
@@ -625,6 +654,9 @@ fn print_text(
         }
         if let Some(sum) = &arm.checksum {
             out!("  result verified after every trial: {sum}");
+        } else if let Some(kept) = &arm.result_check {
+            // SPEC S18: what --check read from every trial's output.
+            out!("  result: {}", inert(kept));
         }
     }
     // One verdict (S15): S7's, then the paired ratio and the order check
@@ -633,6 +665,11 @@ fn print_text(
         let evidence =
             Evidence::new(c, [la, lb], result.paired.as_ref(), result.order.as_ref()).with_facts(result.facts());
         out!("{}", c.verdict);
+        // SPEC S18: results that agree are said beside the verdict (those
+        // that differ have already taken its claim away).
+        if let Some(agree) = result.agreement().filter(|a| !a.claims_nothing()) {
+            out!("  results: {agree}");
+        }
         if let Some(paired) = evidence.paired_line() {
             out!("  evidence: {paired} of adjacent trials");
         }
@@ -653,13 +690,12 @@ fn print_text(
         }
     }
     let mut footer = vec![result.placement.clone()];
-    if let Some(c) = &result.canary {
-        footer.push(format!("canary end/start {}", format_significant(c.ratio, 3)));
-    }
-    // SPEC E18: the floor every row of the session keeps.
+    // SPEC E18: the floor every row of the session keeps; E7: the canary
+    // judged against it, the verdict every row of the session shows.
     if let Some(floor) = &result.noise_floor {
         footer.push(format!("noise floor {}", floor.describe()));
     }
+    footer.extend(session_canary(result).map(|v| v.sentence()));
     if let Some(cost) = result.shell_cost_s {
         footer.push(format!("the shell alone costs {} per trial", DisplayUnit::for_median("s", cost).quantity(cost)));
     }
@@ -678,6 +714,13 @@ fn print_text(
     for line in sanity.map(self_check::Sanity::describe).unwrap_or_default() {
         out!("sanity: {line}");
     }
+}
+
+/// SPEC E7, E18: the canary judged against the session's floor, as the
+/// session's rows will show it.
+fn session_canary(result: &BenchResult) -> Option<CanaryVerdict> {
+    let c = result.canary.as_ref()?;
+    canary_verdict(&canary_value(c.ratio, c.start_ms, c.end_ms), result.noise_floor.as_ref())
 }
 
 pub fn machine(json_output: bool) -> CommandResult {

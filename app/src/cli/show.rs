@@ -346,6 +346,8 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             })),
             // SPEC E18: the noise floor of the row's session.
             "noise_floor": r.measurement.noise_floor,
+            // SPEC E7: the canary judged against that floor, and its sentence.
+            "canary_verdict": r.canary_verdict().map(|v| json!({"finding": v, "sentence": v.sentence()})),
             // SPEC S16: what the row's time is the time of (as recorded, or
             // as a row of its kind recorded before always timed).
             "boundary": r.measurement.timing_boundary(),

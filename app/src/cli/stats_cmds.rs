@@ -5,7 +5,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use vernier_engine::harness::{TrialRecord, TrialStatus, raw};
 use vernier_engine::stats::units::{DisplayUnit, Figures};
-use vernier_engine::stats::{self, Comparison, Spread, Summary, format_percent, format_percent_change, format_plain};
+use vernier_engine::stats::{self, Comparison, Spread, Summary, format_percent_change, format_plain};
 
 use super::samples::{Input, RawSamples, Sample, read_input, read_sample};
 use super::{CommandResult, Failure};
@@ -120,9 +120,6 @@ fn print_summary(summary: &Summary, values: &[f64], unit_name: &str) {
         format_plain(unit.scale(summary.p25)),
         unit.after(&format_plain(unit.scale(summary.p75)))
     );
-    if let Some(fraction) = summary.iqr_fraction {
-        out!("  IQR is {} of the median", format_percent(fraction));
-    }
     if let (Some(drift), Some([first, second])) = (summary.drift, figures.halves()) {
         let direction = if drift > 0.0 {
             "slowing down"

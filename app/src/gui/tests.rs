@@ -1833,6 +1833,33 @@ fn a_scan_from_the_window_is_recorded_as_a_sweep() {
     harness.get_by_label_contains("recorded sweep W1");
 }
 
+// SPEC S18, E19: the New run dialog's Result check and Inputs are there
+// for a command and reach the run as the command line's --check and
+// --inputs do; a bad pattern is said in the form; a kernel takes neither.
+#[test]
+fn the_new_run_dialog_carries_a_result_check_and_inputs() {
+    use super::new_run::NewRunForm;
+    let (_tmp, mut harness) = fixture_app();
+    let form = NewRunForm {
+        kernel_mode: false,
+        command: "./mm 512".into(),
+        check: r"checksum: (\S+)".into(),
+        inputs: "seed 42".into(),
+        ..NewRunForm::default()
+    };
+    harness.state_mut().dialogs.open(form.clone());
+    harness.run();
+    for field in ["Result check", "Inputs"] {
+        harness.get_by_role_and_label(Role::TextInput, field);
+    }
+    let spec = form.spec().expect("a spec");
+    assert_eq!((spec.check.as_deref(), spec.inputs.as_deref()), (Some(r"checksum: (\S+)"), Some("seed 42")));
+    let bad = NewRunForm { check: "(".into(), ..form.clone() };
+    assert!(bad.spec().is_err_and(|e| e.contains("--check is not a regular expression")));
+    let spec = NewRunForm { kernel_mode: true, ..form }.spec().expect("a kernel's spec");
+    assert_eq!((spec.check, spec.inputs), (None, None));
+}
+
 // SPEC E16, U3 (issue 49, item 1): the built-in chase swept from the New
 // run dialog — {SIZE} typed in its Size, the range in Parameters — shows the
 // kernel's commands, records one row per size as one sweep, and the window

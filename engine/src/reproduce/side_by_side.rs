@@ -12,7 +12,7 @@ use super::{EnvDifference, Original, env_diff};
 use crate::compare::{Caveat, CaveatKind, guarded, power_check, unit_scale};
 use crate::display::inert_line;
 use crate::harness::BenchResult;
-use crate::notebook::{Boundary, Condition, KernelSpec, RowContext, Run};
+use crate::notebook::{Boundary, Condition, ConditionName, KernelSpec, RowContext, Run};
 use crate::stats::units::{DisplayUnit, Figures};
 use crate::stats::{Spread, Summary, compare};
 
@@ -277,7 +277,7 @@ fn conditions(result: &BenchResult, mine: Option<&Run>, i: usize) -> (Vec<Condit
             let mut read = result.conditions();
             if let Some(arm) = result.arms.get(i) {
                 read.extend(arm.provenance.iter().flat_map(|p| p.conditions()));
-                read.extend(arm.checksum.as_deref().map(crate::harness::result_check));
+                read.extend(arm.result_check.clone().map(|kept| Condition::new(ConditionName::ResultCheck, kept)));
             }
             let power = RowContext { conditions: &read, stated: None, own_code: None }.power_source();
             (read, power)

@@ -82,6 +82,11 @@ pub struct NewRunForm {
     pub figure_unit: String,
     /// Every figure a process prints is a trial.
     pub figure_each: bool,
+    /// The pattern that reads each trial's result from its output (SPEC
+    /// S18, `--check`); empty: none.
+    pub check: String,
+    /// The program's fixed inputs as stated (SPEC E19, `--inputs`).
+    pub inputs: String,
     /// The last "Try once": running, or what it found.
     pub tried: Option<Tried>,
     /// After a kernel run, the sanity check: twice the input against twice
@@ -178,6 +183,8 @@ impl Default for NewRunForm {
             figure_pattern: String::new(),
             figure_unit: String::new(),
             figure_each: false,
+            check: String::new(),
+            inputs: String::new(),
             tried: None,
             sanity: false,
             answers: None,
@@ -289,6 +296,8 @@ impl NewRunForm {
             },
             control: self.control,
             metric,
+            check: self.check()?,
+            inputs: given(&self.inputs).filter(|_| !self.kernel_mode),
             sanity: self.kernel_mode && self.sanity,
             // The window states the Environment when it starts the run.
             ..base
@@ -311,6 +320,14 @@ impl NewRunForm {
     fn params(&self) -> Result<Vec<Param>, String> {
         let params = self.params.lines().map(str::trim).filter(|l| !l.is_empty()).map(Param::parse);
         params.collect::<Result<_, _>>().map_err(|e| e.to_string())
+    }
+
+    /// The result check's pattern, compiled once to say a bad one in the
+    /// form (SPEC S18); a kernel verifies its own result.
+    fn check(&self) -> Result<Option<String>, String> {
+        let Some(pattern) = given(&self.check).filter(|_| !self.kernel_mode) else { return Ok(None) };
+        vernier_engine::harness::OutputCheck::compile(&pattern).map_err(|e| e.to_string())?;
+        Ok(Some(pattern))
     }
 
     /// How the figure is read, checked, when one is asked for (SPEC E17).
@@ -548,6 +565,7 @@ impl NewRunForm {
                 }
                 self.params_ui(ui, "{SIZE} in the command");
                 self.figure_ui(ui);
+                self.result_and_inputs_ui(ui);
             }
             let label = ui.label("What");
             ui.add(
@@ -648,6 +666,31 @@ impl NewRunForm {
         )
         .labelled_by(label.id)
         .on_hover_text("a scan: one row per value (every combination), recorded as one sweep (E16)");
+        ui.end_row();
+    }
+
+    /// What the program computed and from what (SPEC S18, E19).
+    fn result_and_inputs_ui(&mut self, ui: &mut Ui) {
+        let label = ui.label("Result check");
+        ui.add(
+            egui::TextEdit::singleline(&mut self.check)
+                .hint_text("optional: checksum: (\\S+) — read from every trial's output")
+                .desired_width(360.0),
+        )
+        .labelled_by(label.id)
+        .on_hover_text(
+            "each trial's result, read after its clock stopped; a comparison whose arms printed different results \
+             claims nothing (S18)",
+        );
+        ui.end_row();
+        let label = ui.label("Inputs");
+        ui.add(
+            egui::TextEdit::singleline(&mut self.inputs)
+                .hint_text("optional: seed 42, N=4096, data/graph.bin")
+                .desired_width(360.0),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("the fixed inputs, kept with the row; a --seed or --size in the command is read anyway (E19)");
         ui.end_row();
     }
 

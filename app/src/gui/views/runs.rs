@@ -156,10 +156,14 @@ pub fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         });
     }
     // SPEC S19: the tail against the budget stated for the run, beside its
-    // median; E18: the noise floor of its session. Said only where kept.
+    // median; E18: the noise floor of its session; E7: the canary judged
+    // against it. Said only where kept.
     let tail = run.tail_line().map(|t| format!("tail: {t}"));
     let floor = run.measurement.noise_floor.as_ref().map(|f| format!("noise floor: {}", f.describe()));
-    for line in tail.into_iter().chain(floor) {
+    let canary = run.canary_verdict().map(|v| format!("canary: {v}"));
+    // The course's 003: the figures with the IQR as a share of the median.
+    let figures = format!("{}, n={}", run.figures().line(), run.measurement.summary.n);
+    for line in std::iter::once(figures).chain(tail).chain(floor).chain(canary) {
         ui.label(RichText::new(line).weak());
     }
     // SPEC N15: the recipe that built the program, its compiler first.

@@ -7,7 +7,9 @@
 
 mod bench_runner;
 pub mod build_step;
+mod inputs;
 pub mod metric;
+mod output_check;
 mod process;
 pub mod provenance;
 pub mod raw;
@@ -25,6 +27,7 @@ use serde::Serialize;
 pub use bench_runner::{BenchEvent, BenchRunner, NotQueued, Progress, Wake};
 pub use build_step::{BuildError, BuildStep, Built, KeptSource, UnsplitCommand};
 pub use metric::{Metric, MetricError, ReadFigureError, TryOnceError};
+pub use output_check::{CheckError, OutputCheck, Printed};
 pub use process::{Capture, CommandRunner, CommandTrial, OutputError};
 pub use provenance::CommandIdentity;
 pub use raw::keep_sources;
@@ -42,7 +45,7 @@ use vernier_model::notebook::{
     WarmupPolicy, Work, canary_value,
 };
 pub use vernier_model::stats::OrderCheck;
-use vernier_model::stats::{self, Comparison, NoiseFloor, Spread, Summary, Tail, WarmupCheck};
+use vernier_model::stats::{self, Agreement, Comparison, NoiseFloor, Spread, Summary, Tail, WarmupCheck};
 
 /// Default timed trials per arm (SPEC E4).
 pub const DEFAULT_RUNS: u32 = 31;
@@ -95,6 +98,12 @@ pub struct BenchSpec {
     /// Read the program's own figure from its output instead of timing its
     /// process (SPEC E17); commands only.
     pub metric: Option<MetricSpec>,
+    /// Read each trial's result from its output with this pattern and
+    /// compare the arms' results (SPEC S18, `--check REGEX`); commands only.
+    pub check: Option<String>,
+    /// The fixed inputs as the student states them (SPEC E19, `--inputs`):
+    /// kept with each command's row beside what its arguments show.
+    pub inputs: Option<String>,
     /// Timed trials per arm; must be odd (SPEC E4).
     pub runs: u32,
     /// Warm-up policy (SPEC E3).
@@ -156,6 +165,8 @@ impl BenchSpec {
             arms,
             scan: None,
             metric: None,
+            check: None,
+            inputs: None,
             runs: DEFAULT_RUNS,
             warmup: DEFAULT_WARMUP,
             pin: None,
@@ -338,6 +349,13 @@ pub struct ArmResult {
     pub summary: Option<Summary>,
     /// Last verified checksum of a kernel.
     pub checksum: Option<String>,
+    /// The result its trials computed, as its rows keep it (SPEC S18): a
+    /// kernel's checksum verified after every trial, or what `--check`
+    /// read from every trial's output, or where the trials disagreed.
+    pub result_check: Option<String>,
+    /// Its fixed inputs (SPEC E19): a kernel's own, or what a command's
+    /// arguments and the student's statement say.
+    pub inputs: Option<String>,
     /// The first timed trial against the rest (SPEC S9, S18): always after
     /// no warm-up; after a warm-up only when the first still stands out, so
     /// the warm-up was too short (see [`first_trial_check`]).
@@ -455,6 +473,16 @@ pub struct BenchResult {
 }
 
 impl BenchResult {
+    /// SPEC S18: whether a comparison's two arms computed the same result,
+    /// where both kept one; the verdict has already taken the claim away
+    /// where they did not.
+    pub fn agreement(&self) -> Option<Agreement> {
+        match (self.arms.as_slice(), self.labels.as_slice()) {
+            ([a, b], [la, lb]) if self.scan.is_none() => agreement(a, b, (la, lb)),
+            _ => None,
+        }
+    }
+
     /// What the session was, so a comparison's advice fits it (SPEC S17).
     pub fn facts(&self) -> vernier_model::stats::Facts {
         let summaries = || self.arms.iter().filter_map(|a| a.summary.as_ref());
@@ -560,6 +588,9 @@ pub enum BenchError {
     /// The metric cannot be compiled.
     #[error(transparent)]
     Metric(#[from] MetricError),
+    /// The `--check` pattern cannot be compiled.
+    #[error(transparent)]
+    Check(#[from] CheckError),
     /// The harness could not start a thread.
     #[error("cannot start the harness: {0}")]
     Io(#[from] std::io::Error),
@@ -610,8 +641,13 @@ struct Live<'a> {
     /// (trial index, how many) for each trial after which descendants
     /// that had left its group were killed (SPEC E15).
     strays: Vec<(u32, usize)>,
-    /// The program's own figure and where its output goes (SPEC E17).
-    own: Option<(metric::Metric, Capture)>,
+    /// The program's own figure (SPEC E17).
+    own: Option<metric::Metric>,
+    /// Where a command's output goes, when its figure or its result is read.
+    capture: Option<Capture>,
+    /// The pattern that reads each trial's result (SPEC S18), and what
+    /// each arm's trials printed.
+    check: Option<(OutputCheck, Vec<Printed>)>,
     /// Each trial's figures, when `own` reads them.
     figures: Vec<Vec<f64>>,
     /// The last failed trial's command and why it has no figure, or the
@@ -634,16 +670,25 @@ impl Live<'_> {
     fn command_trial(&mut self, arm: usize, index: u32) -> Result<Ran, TrialError> {
         let Prepared::Command { argv } = &self.arms[arm] else { return Err(TrialError::WrongArm("command")) };
         let cannot = |source| SpawnError { program: argv[0].clone(), source };
-        let t = match &mut self.own {
-            Some((_, capture)) => self.runner.run_capturing(argv, self.timeout, capture).map_err(cannot)?,
+        let t = match &mut self.capture {
+            Some(capture) => self.runner.run_capturing(argv, self.timeout, capture).map_err(cannot)?,
             None => self.runner.run(argv, self.timeout).map_err(cannot)?,
         };
         if t.strays > 0 {
             self.strays.push((index, t.strays));
         }
-        let Some((metric, capture)) = &mut self.own else { return Ok((t.ns, t.status, t.cpu_ns, t.cpu)) };
+        let Some(capture) = &mut self.capture else { return Ok((t.ns, t.status, t.cpu_ns, t.cpu)) };
         // Read after the clock stopped: parsing is not the program's time.
         let output = capture.text();
+        // SPEC S18: the result this trial printed, beside its arm's others.
+        if let Some((check, printed)) = &mut self.check {
+            let result = match &output {
+                Ok(text) => check.read(text).ok_or_else(|| "has no match for --check".to_owned()),
+                Err(why) => Err(format!("could not be read: {why}")),
+            };
+            printed[arm].see(index, result);
+        }
+        let Some(metric) = &self.own else { return Ok((t.ns, t.status, t.cpu_ns, t.cpu)) };
         // Only its text is kept, in the row's note.
         let figures = match &output {
             Ok(text) => metric.read(text).map_err(|why| why.to_string()),
@@ -841,10 +886,9 @@ pub(crate) fn run_bench_for(
     let canary_start = Summary::of(&opening).ok().filter(|_| whole).map(|s| s.median);
     let noise_floor = NoiseFloor::of(&opening).filter(|_| whole);
     let arms = prepared.len();
-    let own = match &spec.metric {
-        Some(m) => Some((Metric::compile(m)?, Capture::new()?)),
-        None => None,
-    };
+    let own = spec.metric.as_ref().map(Metric::compile).transpose()?;
+    let check = spec.check.as_deref().map(OutputCheck::compile).transpose()?;
+    let capture = if own.is_some() || check.is_some() { Some(Capture::new()?) } else { None };
     // Opened last, after every thread of the run has started, so that only
     // this thread and the trials' processes count into them.
     let (counters, counted) = match Counters::open(counters::Events::Hardware) {
@@ -860,6 +904,8 @@ pub(crate) fn run_bench_for(
         taken: 0,
         strays: Vec::new(),
         own,
+        capture,
+        check: check.map(|c| (c, vec![Printed::default(); arms])),
         figures: Vec::new(),
         output_note: None,
         counters,
@@ -882,7 +928,7 @@ pub(crate) fn run_bench_for(
         .zip(provenance)
         .enumerate()
         .map(|(i, (subject, provenance))| {
-            let arm = arm_result(i, subject, provenance, &live, &outcome.trials);
+            let arm = arm_result(i, subject, provenance, &live, &outcome.trials, spec.inputs.as_deref());
             // SPEC S19: the budget in the arm's unit (a time; checked before the run).
             let budget = spec.budget.and_then(|b| Some(b * stats::units::time_factor("s", &arm.unit)?));
             ArmResult { point: points.get(i).cloned(), tail: budget.and_then(|b| Tail::of(&arm.timed, b)), ..arm }
@@ -1143,6 +1189,16 @@ pub fn validate(spec: &BenchSpec) -> Result<(), BenchError> {
         }
         _ => {}
     }
+    if let Some(check) = &spec.check {
+        OutputCheck::compile(check)?;
+        if spec.arms.iter().any(|a| matches!(a, Subject::Kernel(_))) {
+            return Err(BenchError::Invalid(
+                "--check reads a command's result from its output; a built-in kernel verifies its own after every \
+                 trial"
+                    .into(),
+            ));
+        }
+    }
     if let Some(metric) = &spec.metric {
         Metric::compile(metric)?;
         if spec.arms.iter().any(|a| matches!(a, Subject::Kernel(_))) {
@@ -1276,10 +1332,11 @@ fn arm_result(
     provenance: Option<CommandIdentity>,
     live: &Live<'_>,
     trials: &[TrialRecord],
+    stated_inputs: Option<&str>,
 ) -> ArmResult {
     let timed_trials = || trials.iter().filter(|t| t.arm == arm && !t.warmup && t.status == TrialStatus::Ok);
     let (timed, figure): (Vec<f64>, _) = match &live.own {
-        Some((metric, _)) => {
+        Some(metric) => {
             let per_trial: Vec<&Vec<f64>> = timed_trials().filter_map(|t| live.figures.get(t.index as usize)).collect();
             let counts: Vec<usize> = per_trial.iter().map(|f| f.len()).collect();
             let internal = counts.first().filter(|&&k| counts.iter().all(|&c| c == k));
@@ -1318,6 +1375,14 @@ fn arm_result(
         trial_cpus: stats::TrialCpus::of(timed_trials().map(|t| t.work.cpu)),
         timed,
         checksum: live.checksums[arm].clone(),
+        inputs: match &live.arms[arm] {
+            Prepared::Kernel(k) => Some(format!("{} (Vernier's kernel)", k.inputs())),
+            Prepared::Command { argv } => inputs::command_inputs(argv, stated_inputs),
+        },
+        result_check: match &live.check {
+            Some((check, printed)) => printed[arm].kept(check),
+            None => live.checksums[arm].as_deref().map(|sum| result_check(sum).value),
+        },
         provenance,
         figure,
         point: None,
@@ -1379,16 +1444,32 @@ fn name_arms(arms: &mut [ArmResult], spec: &BenchSpec) -> Vec<String> {
     labels
 }
 
-/// S7 between the arms; no claim where the difference is below the
-/// session's noise floor (SPEC E18).
+/// S7 between the arms; no claim where their results differ (SPEC S18)
+/// or the difference is below the session's noise floor (SPEC E18).
 fn compare_arms(a: &ArmResult, b: &ArmResult, names: (&str, &str), floor: Option<&NoiseFloor>) -> Option<Comparison> {
     let (sa, sb) = (a.summary.as_ref()?, b.summary.as_ref()?);
     let metric = if a.unit == b.unit { format!("median {}", metric_name(&a.unit)) } else { return None };
     let s7 = stats::compare(Spread::from(sa), Spread::from(sb), names, &metric, &a.unit);
-    Some(match floor.zip(s7.ratio).and_then(|(f, ratio)| f.below(ratio - 1.0, [names.0, names.1])) {
-        Some(below) => s7.no_claim(&metric, &[&below.sentence()]),
-        None => s7,
+    let results = agreement(a, b, names);
+    let below = floor.zip(s7.ratio).and_then(|(f, ratio)| f.below(ratio - 1.0, [names.0, names.1]));
+    let reasons: Vec<String> = results
+        .filter(Agreement::claims_nothing)
+        .map(|r| r.sentence())
+        .into_iter()
+        .chain(below.map(|b| b.sentence()))
+        .collect();
+    Some(if reasons.is_empty() {
+        s7
+    } else {
+        s7.no_claim(&metric, &reasons.iter().map(String::as_str).collect::<Vec<_>>())
     })
+}
+
+/// SPEC S18: whether arms `a` and `b`, named `names`, computed the same
+/// result, where both kept one.
+fn agreement(a: &ArmResult, b: &ArmResult, names: (&str, &str)) -> Option<Agreement> {
+    let (x, y) = (a.result_check.as_deref()?, b.result_check.as_deref()?);
+    Agreement::of_commands([names.0, names.1], [x, y], [&a.command, &b.command])
 }
 
 fn metric_name(unit: &str) -> &'static str {
@@ -1514,6 +1595,8 @@ mod tests {
             timed: trials.to_vec(),
             summary: Summary::of(trials).ok(),
             checksum: None,
+            result_check: None,
+            inputs: None,
             first_trial_check: None,
             provenance: None,
             figure: None,

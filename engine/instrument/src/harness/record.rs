@@ -116,8 +116,12 @@ pub fn add_rows_extending(
     for (i, arm) in result.arms.iter().enumerate() {
         let Some(summary) = arm.summary.clone() else { continue };
         let mut row_conditions = conditions.clone();
-        if let Some(sum) = &arm.checksum {
-            row_conditions.push(result_check(sum));
+        if let Some(kept) = &arm.result_check {
+            row_conditions.push(Condition::new(ConditionName::ResultCheck, kept.clone()));
+        }
+        // SPEC E19: its fixed inputs, where known or stated.
+        if let Some(inputs) = &arm.inputs {
+            row_conditions.push(Condition::new(ConditionName::Inputs, inputs.clone()));
         }
         if let Some(check) = &arm.first_trial_check {
             row_conditions.push(Condition::new(ConditionName::FirstTrialCheck, check.describe(&arm.unit)));

@@ -87,6 +87,10 @@ impl Kernel for Canary {
         Ok(Doubled { kernel: Box::new(larger), work_ratio: 2.0 })
     }
 
+    fn inputs(&self) -> String {
+        "none: fixed arithmetic on registers".to_owned()
+    }
+
     fn describe(&self) -> String {
         format!("canary, {} dependent xorshift steps", self.blocks * CANCEL_STRIDE)
     }

@@ -170,6 +170,10 @@ impl Kernel for Matmul {
         Ok(Doubled { kernel: Box::new(Matmul::new(self.order, larger)?), work_ratio })
     }
 
+    fn inputs(&self) -> String {
+        format!("seed {SEED} (the matrices' values), N={}", self.n)
+    }
+
     fn describe(&self) -> String {
         match self.order {
             MatmulOrder::Naive => format!("matmul ijk (naive), N={}", self.n),

@@ -172,6 +172,13 @@ impl Kernel for Memory {
         Ok(Doubled { kernel: Box::new(larger), work_ratio })
     }
 
+    fn inputs(&self) -> String {
+        format!(
+            "seed {SEED} (the random cycle through the array), working set {}",
+            vernier_model::stats::units::size(self.bytes as f64)
+        )
+    }
+
     fn describe(&self) -> String {
         let walk = match self.walk {
             MemoryWalk::Sequential => "seq",

@@ -76,6 +76,9 @@ pub trait Kernel: Send {
     fn scale(&self, ns: f64) -> f64;
     /// What the kernel does, for the row's `What`.
     fn describe(&self) -> String;
+    /// Its fixed inputs, for the row's `inputs` (SPEC E19: "fixed seed,
+    /// fixed input size, … all recorded").
+    fn inputs(&self) -> String;
     /// The same kernel on a larger input, for the doubling check (SPEC
     /// E12): the check must grow the input, not repeat the same work, since
     /// a loop the compiler hoisted out of the repetitions would double

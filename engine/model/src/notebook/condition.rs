@@ -12,6 +12,8 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
+use crate::stats::{CanaryVerdict, NoiseFloor};
+
 /// "no placement control available on this platform" — the course's words
 /// for a machine that cannot pin (SPEC E8).
 pub const NO_PLACEMENT: &str = "no placement control available on this platform";
@@ -188,6 +190,8 @@ vocabulary! {
     CoolDown = "cool-down", Method, None;
     OrderCheck = "order check", Method, None;
     ResultCheck = "result check", Method, None;
+    // SPEC E19: the fixed inputs (seed, input size, files) as known or stated.
+    Inputs = "inputs", Method, None;
     FirstTrialCheck = "first-trial check", Method, None;
     ProcessCleanup = "process cleanup", Method, None;
     // A foreign command's writes (SPEC N13, R5): confined, or why not.
@@ -403,6 +407,12 @@ pub fn canary_value(ratio: f64, start_ms: f64, end_ms: f64) -> String {
 /// The ratio of a canary value written by [`canary_value`], as a number.
 pub fn canary_ratio(value: &str) -> Option<f64> {
     canary_ratio_text(value).parse().ok().filter(|r: &f64| r.is_finite())
+}
+
+/// The canary's verdict on its session (SPEC E7, E18) from a canary
+/// value written by [`canary_value`] and the floor the session measured.
+pub fn canary_verdict(value: &str, floor: Option<&NoiseFloor>) -> Option<CanaryVerdict> {
+    CanaryVerdict::judge(canary_ratio_text(value), floor)
 }
 
 /// The ratio's text: the value up to its timings.

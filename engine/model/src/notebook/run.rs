@@ -16,7 +16,7 @@ use super::tag::Tag;
 use super::{Boundary, KernelSpec, OwnFigure, Work};
 use crate::display::inert_line;
 use crate::stats::units::Figures;
-use crate::stats::{NoiseFloor, Summary, Tail, format_significant};
+use crate::stats::{CanaryVerdict, NoiseFloor, Summary, Tail, format_significant};
 
 /// How warm-up trials were chosen (SPEC E3); part of every row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -290,6 +290,13 @@ impl Run {
         m.tail.as_ref().map(|t| t.sentence(&self.figures(), m.summary.max))
     }
 
+    /// The canary's verdict on the row's session (course 003; SPEC E7,
+    /// E18), as every face shows it; `None` for a row that kept no canary.
+    pub fn canary_verdict(&self) -> Option<CanaryVerdict> {
+        let m = &self.measurement;
+        super::condition::canary_verdict(m.conditions.value_of(ConditionName::Canary)?, m.noise_floor.as_ref())
+    }
+
     /// `Command`, quoted so that it reads as one would type it.
     pub fn command_column(&self) -> String {
         crate::display::quote_argv(&self.measurement.command)
@@ -363,6 +370,7 @@ impl Run {
         // SPEC S19: the tail against the budget stated; E18: the floor.
         .chain(self.tail_line().map(|t| format!("tail: {t}")))
         .chain(m.noise_floor.as_ref().map(|f| format!("noise floor: {}", f.describe())))
+        .chain(self.canary_verdict().map(|v| format!("canary: {v}")))
         // SPEC E13: what the trials did besides taking time, when measured,
         // and what that says; SPEC E12: the kernel's sanity check.
         .chain(m.work.as_ref().map(|w| format!("work: {}", w.line())))

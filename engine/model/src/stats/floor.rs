@@ -99,6 +99,112 @@ impl std::fmt::Display for BelowFloor {
     }
 }
 
+/// The canary's verdict on its session (course 003: timings "marked with
+/// the conditions they were taken under and the canary's verdict on the
+/// session"; SPEC E7, E18). The canary is timed at the session's start and
+/// end; its end/start ratio is judged against the floor the same body
+/// showed timed back to back, so "the machine slowed" is said only where the
+/// change is larger than the canary's own noise.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum CanaryVerdict {
+    /// The change is within the floor: none the instrument can see.
+    Steady {
+        /// end / start, as the row recorded it.
+        ratio: String,
+        /// The floor's spread, max/min − 1.
+        floor: f64,
+    },
+    /// The canary took longer at the end: the machine ran slower late in
+    /// the session (its clock, its heat, or another load).
+    Slowed {
+        /// end / start, as the row recorded it.
+        ratio: String,
+        /// The floor's spread.
+        floor: f64,
+        /// end / start − 1.
+        change: f64,
+    },
+    /// The canary took less time at the end: the machine ran faster late
+    /// in the session, so its first trials ran on a slower one.
+    SpedUp {
+        /// end / start, as the row recorded it.
+        ratio: String,
+        /// The floor's spread.
+        floor: f64,
+        /// 1 − end / start.
+        change: f64,
+    },
+    /// No floor was measured with the session (a row recorded before
+    /// Vernier kept one): the ratio is shown, never judged.
+    Unjudged {
+        /// end / start, as the row recorded it.
+        ratio: String,
+    },
+}
+
+impl CanaryVerdict {
+    /// The verdict on a canary whose end/start ratio is `ratio` (its text
+    /// as recorded: `1.012`), against the session's `floor`; `None` when the
+    /// text is not a ratio.
+    pub fn judge(ratio: &str, floor: Option<&NoiseFloor>) -> Option<Self> {
+        let value: f64 = ratio.parse().ok().filter(|r: &f64| r.is_finite() && *r > 0.0)?;
+        let ratio = ratio.to_owned();
+        let Some(floor) = floor else { return Some(Self::Unjudged { ratio }) };
+        let change = value - 1.0;
+        Some(if change.abs() <= floor.spread {
+            Self::Steady { ratio, floor: floor.spread }
+        } else if change > 0.0 {
+            Self::Slowed { ratio, floor: floor.spread, change }
+        } else {
+            Self::SpedUp { ratio, floor: floor.spread, change: -change }
+        })
+    }
+
+    /// The verdict in one sentence, the change and the floor at digits that
+    /// show which is larger (S17).
+    pub fn sentence(&self) -> String {
+        let percents = |change: f64, floor: f64| {
+            let [c, f] = [change, floor].map(|v| 100.0 * v);
+            let place = ordered_places(c, f, significant_places(c, 2).min(significant_places(f, 2)));
+            [c, f].map(|v| super::rounding::format_at(v, place))
+        };
+        match self {
+            Self::Steady { ratio, floor } => format!(
+                "canary end/start {ratio}, within its noise floor ({} %): the machine's speed did not change \
+                 measurably during the session",
+                format_significant(100.0 * floor, 2)
+            ),
+            Self::Slowed { ratio, floor, change } => {
+                let [c, f] = percents(*change, *floor);
+                format!(
+                    "canary end/start {ratio}: it took {c} % longer at the end, beyond its noise floor ({f} %): the \
+                     machine slowed during the session (its clock, its heat or another load), so the later trials \
+                     ran on a slower machine than the first"
+                )
+            }
+            Self::SpedUp { ratio, floor, change } => {
+                let [c, f] = percents(*change, *floor);
+                format!(
+                    "canary end/start {ratio}: it took {c} % less time at the end, beyond its noise floor ({f} %): \
+                     the machine was slower at the start of the session (a clock still rising, or a load that \
+                     ended), so the first trials ran on a slower machine than the later ones"
+                )
+            }
+            Self::Unjudged { ratio } => format!(
+                "canary end/start {ratio}, not judged: its session measured no noise floor to judge it against \
+                 (recorded before Vernier kept one)"
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for CanaryVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.sentence())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,5 +225,37 @@ mod tests {
         assert_eq!(floor.below(0.08, ["run 1", "run 2"]), None);
         assert_eq!(NoiseFloor::of(&[]), None);
         assert_eq!(NoiseFloor::of(&[0.0, 1.0]), None);
+    }
+
+    // SPEC E7, E18 (course 003, the canary's verdict on the session): the
+    // end/start ratio is judged against the canary's own floor, both ways,
+    // and never judged without one.
+    #[test]
+    fn the_canary_is_judged_against_its_floor() {
+        let floor = NoiseFloor::of(&[10.0, 10.2, 10.5, 10.1]).expect("timings");
+        let judged = |ratio: &str| CanaryVerdict::judge(ratio, Some(&floor)).expect("a ratio");
+        assert!(matches!(judged("1.030"), CanaryVerdict::Steady { .. }));
+        assert!(matches!(judged("0.960"), CanaryVerdict::Steady { .. }));
+        assert_eq!(
+            judged("1.012").sentence(),
+            "canary end/start 1.012, within its noise floor (5.0 %): the machine's speed did not change measurably \
+             during the session"
+        );
+        let slowed = judged("1.120");
+        assert!(matches!(slowed, CanaryVerdict::Slowed { .. }), "{slowed:?}");
+        assert!(
+            slowed
+                .sentence()
+                .starts_with("canary end/start 1.120: it took 12 % longer at the end, beyond its noise floor (5 %)"),
+            "{slowed}"
+        );
+        let sped = judged("0.900");
+        assert!(matches!(sped, CanaryVerdict::SpedUp { .. }), "{sped:?}");
+        assert!(sped.sentence().contains("10 % less time at the end, beyond its noise floor (5 %)"), "{sped}");
+        // Just past the floor: the digits show the change is the larger.
+        assert!(judged("1.051").sentence().contains("5.1 % longer at the end, beyond its noise floor (5.0 %)"));
+        assert!(matches!(CanaryVerdict::judge("1.5", None), Some(CanaryVerdict::Unjudged { .. })));
+        assert_eq!(CanaryVerdict::judge("n/a", Some(&floor)), None);
+        assert_eq!(CanaryVerdict::judge("-1", Some(&floor)), None);
     }
 }

@@ -6,6 +6,7 @@
 //! deviations, no p-values — timing samples are one-sided and not independent
 //! draws, so those would only look rigorous.
 
+mod agreement;
 mod comparison;
 mod evidence;
 mod floor;
@@ -16,9 +17,10 @@ mod summary;
 mod tail;
 pub mod units;
 
+pub use agreement::{Agreement, RESULTS_DIFFER};
 pub use comparison::{Comparison, OrderCheck, Spread, at_allowance_place, compare, paired_ratios, times};
 pub use evidence::{Evidence, Facts};
-pub use floor::{BelowFloor, NoiseFloor};
+pub use floor::{BelowFloor, CanaryVerdict, NoiseFloor};
 pub use tail::{P95_MIN_TRIALS, Tail};
 
 /// Timed trials of an extension: S10's "from 31 to 51".

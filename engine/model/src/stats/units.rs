@@ -11,7 +11,9 @@
 //! JSON value, stays in the base unit at full precision; JSON adds the unit
 //! a person is shown as `display_unit`.
 
-use crate::stats::{Rounded, Summary, format_at, format_percent_change, format_plain, format_significant, trim_zeros};
+use crate::stats::{
+    Rounded, Summary, format_at, format_percent, format_percent_change, format_plain, format_significant, trim_zeros,
+};
 
 /// The time units Vernier rescales between, largest first, with the power
 /// of ten of a second each one is.
@@ -101,7 +103,8 @@ impl DisplayUnit {
     /// (so two rows compared side by side read in one unit).
     pub fn figures(&self, [median, iqr, min, max]: [f64; 4], drift: Option<f64>) -> Figures {
         let rounded = Rounded::new(self.scale(median), self.scale(iqr), self.scale(min), self.scale(max));
-        Figures { unit: self.clone(), rounded, drift, halves: None }
+        let share = (median != 0.0 && iqr.is_finite()).then(|| iqr / median.abs());
+        Figures { unit: self.clone(), rounded, drift, halves: None, share }
     }
 
     /// One stored value shown alone, in this unit, with three significant
@@ -120,6 +123,8 @@ pub struct Figures {
     drift: Option<f64>,
     /// The halves' medians at the median's place, when known.
     halves: Option<[String; 2]>,
+    /// IQR / |median|, where the median is not zero.
+    share: Option<f64>,
 }
 
 impl Figures {
@@ -166,7 +171,15 @@ impl Figures {
     /// `IQR 23 µs · drift +1.2 %`; no drift is shown when there is none
     /// (below two trials, or a first half with a zero median).
     pub fn dispersion(&self) -> String {
-        let iqr = format!("IQR {}", self.iqr());
+        self.dispersion_with(None)
+    }
+
+    /// The dispersion with `share` said after the IQR.
+    fn dispersion_with(&self, share: Option<String>) -> String {
+        let iqr = match share {
+            Some(share) => format!("IQR {}, {share}", self.iqr()),
+            None => format!("IQR {}", self.iqr()),
+        };
         match self.drift {
             Some(drift) => format!("{iqr} · drift {}", format_percent_change(drift)),
             None => iqr,
@@ -185,13 +198,22 @@ impl Figures {
         self.unit.after(&format!("{} / {}", self.rounded.min, self.rounded.max))
     }
 
+    /// `3.2 % of the median`: the IQR as a share of the median, two
+    /// significant digits (the course's 003 quotes every timing "with its
+    /// interquartile range as a fraction of that median"); `None` for a
+    /// median of zero.
+    pub fn iqr_share(&self) -> Option<String> {
+        self.share.map(|share| format!("{} of the median", format_percent(share)))
+    }
+
     /// The figures in one line, as `bench`, `stats` and the long form print
-    /// them: `721 µs (IQR 23 µs · drift +1.2 %), min 700, max 800 µs`.
+    /// them, the IQR's share of the median beside it: `721 µs (IQR 23 µs,
+    /// 3.2 % of the median · drift +1.2 %), min 700, max 800 µs`.
     pub fn line(&self) -> String {
         format!(
             "{} ({}), min {}, max {}",
             self.median(),
-            self.dispersion(),
+            self.dispersion_with(self.iqr_share()),
             self.rounded.min,
             self.unit.after(&self.rounded.max)
         )
@@ -256,7 +278,9 @@ mod tests {
         assert_eq!(f.unit().name(), "µs");
         assert_eq!(format!("{} ({})", f.median(), f.dispersion()), "721 µs (IQR 23 µs · drift +1.2 %)");
         assert_eq!(f.min_max(), "700 / 800 µs");
-        assert_eq!(f.line(), "721 µs (IQR 23 µs · drift +1.2 %), min 700, max 800 µs");
+        // The course's 003: the IQR as a fraction of the median, beside it.
+        assert_eq!(f.line(), "721 µs (IQR 23 µs, 3.2 % of the median · drift +1.2 %), min 700, max 800 µs");
+        assert_eq!(Figures::new([0.0, 0.0, 0.0, 0.0], None, "ms").iqr_share(), None);
         assert_eq!(figures(12.5, 0.2, "ms").median(), "12.50 ms");
         assert_eq!(figures(2.5, 0.1, "s").median(), "2.50 s");
         assert_eq!(figures(0.0125, 0.0002, "s").median(), "12.50 ms");
