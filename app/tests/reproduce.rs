@@ -741,3 +741,30 @@ fn an_imported_row_rerun_as_a_process_is_not_like_with_like() {
         "{sentence}"
     );
 }
+
+// SPEC E18, R4: a difference S7 would claim between their row and the
+// rerun, but smaller than the noise floor their session measured, is
+// inconclusive, and the reason is the floor.
+#[cfg(unix)]
+#[test]
+fn a_difference_below_their_noise_floor_is_inconclusive() {
+    let (tmp, theirs, mine) = two_notebooks();
+    let value = tmp.path().join("value.txt");
+    std::fs::write(&value, "v: 10\n").expect("value");
+    let metric = ["--metric", "v: ([0-9]+)", "--metric-unit", "units"];
+    let command = ["--", "cat", &value.display().to_string()];
+    // Folded into notebook.ron, whose floor is then raised by hand.
+    ok(compacting(&[&["bench", "-n", "5", "--warmup", "0", "--notebook", &theirs][..], &metric, &command].concat()));
+    let ron = Path::new(&theirs).join("notebook.ron");
+    let text = std::fs::read_to_string(&ron).expect("notebook.ron");
+    let (before, after) = text.split_once("spread: ").expect("the row keeps its session's floor");
+    let number = after.find(|c: char| !(c.is_ascii_digit() || "+-.eE".contains(c))).unwrap_or(after.len());
+    std::fs::write(&ron, format!("{before}spread: 5.0{}", &after[number..])).expect("raised floor");
+    // The rerun prints 12 where theirs printed 10: S7 alone would claim it.
+    std::fs::write(&value, "v: 12\n").expect("value");
+    let v = rerun_json(&theirs, "1", &mine);
+    assert_eq!((v["theirs"]["median"].as_f64(), v["mine"]["median"].as_f64()), (Some(10.0), Some(12.0)), "{v}");
+    assert_eq!(v["outcome"], "inconclusive", "{v}");
+    let sentence = v["verdict_text"].as_str().expect("verdict text");
+    assert!(sentence.contains("is below the instrument's noise floor (500 %"), "{sentence}");
+}

@@ -32,6 +32,7 @@ use crate::harness::{BenchSpec, CommandIdentity, DEFAULT_WARMUP, DEFAULT_WARMUP_
 use crate::notebook::{Boundary, KernelSpec};
 use crate::notebook::{Condition, ConditionName, LoadError, Notebook, WarmupPolicy, conditions_text, store};
 use crate::notebook::{MetricSpec, OwnFigure, Recipe};
+use crate::stats::NoiseFloor;
 use crate::stats::Summary;
 use crate::stats::units::Figures;
 
@@ -72,6 +73,9 @@ pub struct Original {
     /// The build recipe that built their program (SPEC N15, R5), when
     /// their notebook recorded one.
     pub recipe: Option<Recipe>,
+    /// The noise floor their session measured (SPEC E18), when their
+    /// notebook kept one: a workbook row has none.
+    pub noise_floor: Option<NoiseFloor>,
 }
 
 /// The timing boundary a workbook row's conditions state, if they do.
@@ -311,6 +315,7 @@ impl Original {
             figure: m.figure.clone(),
             boundary: Some(m.timing_boundary()),
             recipe: m.recipe.clone(),
+            noise_floor: m.noise_floor.clone(),
         })
     }
 
@@ -341,6 +346,7 @@ impl Original {
             figure: None,
             boundary: sheet_boundary(&r.conditions),
             recipe: None,
+            noise_floor: None,
         })
     }
 
@@ -735,6 +741,7 @@ mod tests {
             figure: None,
             boundary: None,
             recipe: None,
+            noise_floor: None,
         };
         let rerun = original.rerun(&mut Hashes::default()).expect("rerun");
         let plan = original.plan("theirs", &rerun);

@@ -343,6 +343,7 @@ mod tests {
             figure: None,
             boundary: None,
             recipe,
+            noise_floor: None,
         }
     }
 

@@ -311,12 +311,24 @@ impl ArmSide {
                 &metric,
                 &o.unit,
             );
-            let s7 = guarded(&s7, &metric, &guards(&power, unlike.as_deref()));
+            // SPEC E18: a difference S7 would claim but smaller than the
+            // larger floor of the two sessions cannot be told from noise.
+            let floor = [o.noise_floor.as_ref(), result.noise_floor.as_ref()]
+                .into_iter()
+                .flatten()
+                .max_by(|x, y| x.spread.total_cmp(&y.spread));
+            let below = floor
+                .filter(|_| s7.claimed && o.median != 0.0)
+                .and_then(|f| f.below(median / o.median - 1.0, ["their row", "the rerun"]))
+                .map(|b| b.sentence());
+            let mut checks = guards(&power, unlike.as_deref());
+            checks.extend(below.iter().map(|b| Caveat::new("E18", CaveatKind::NoClaim, b.clone())));
+            let s7 = guarded(&s7, &metric, &checks);
             judge(
                 Measured { median: o.median, iqr: o.iqr, n: o.timed as usize },
                 Measured { median, iqr, n: summary.n },
                 s7,
-                unlike.as_deref().or(power_blocks),
+                unlike.as_deref().or(power_blocks).or(below.as_deref()),
             )
         });
         let result_check = result_check(&o.conditions, &read);
