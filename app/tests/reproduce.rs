@@ -768,3 +768,39 @@ fn a_difference_below_their_noise_floor_is_inconclusive() {
     let sentence = v["verdict_text"].as_str().expect("verdict text");
     assert!(sentence.contains("is below the instrument's noise floor (500 %"), "{sentence}");
 }
+
+// SPEC S14, R3: their row and the rerun are measured days apart, so a
+// difference S7 claims stands only beside the canary's own move between the
+// two sessions (the control every session measures): reported when it moved
+// less, no claim when it moved as much — said, with what would decide it.
+#[cfg(unix)]
+#[test]
+fn a_difference_across_days_is_weighed_against_the_canarys_drift() {
+    let (tmp, theirs, mine) = two_notebooks();
+    let value = tmp.path().join("value.txt");
+    std::fs::write(&value, "v: 10\n").expect("value");
+    let metric = ["--metric", "v: ([0-9]+)", "--metric-unit", "units"];
+    let command = ["--", "cat", &value.display().to_string()];
+    ok(compacting(&[&["bench", "-n", "5", "--warmup", "0", "--notebook", &theirs][..], &metric, &command].concat()));
+    // Ten times theirs: far beyond what the canary moves on one machine.
+    std::fs::write(&value, "v: 100\n").expect("value");
+    let v = rerun_json(&theirs, "1", &mine);
+    assert_eq!(v["outcome"], "differs", "{v}");
+    let sentence = v["verdict_text"].as_str().expect("verdict text");
+    assert!(sentence.contains("the canary, the fixed kernel each session times first, took "), "{sentence}");
+    assert!(sentence.contains("less than the difference (900%)"), "{sentence}");
+
+    // Their session's canary, made a thousand times faster than any
+    // session here: the difference can no longer be told from the day.
+    let ron = Path::new(&theirs).join("notebook.ron");
+    let text = std::fs::read_to_string(&ron).expect("notebook.ron");
+    let (before, after) = text.split_once(" ms, then ").expect("the row keeps its canary's timings");
+    let start = before.rfind('(').expect("the canary's opening timing") + 1;
+    std::fs::write(&ron, format!("{}0.001 ms, then {after}", &before[..start])).expect("doctored canary");
+    let v = rerun_json(&theirs, "1", &mine);
+    assert_eq!(v["outcome"], "inconclusive", "{v}");
+    let sentence = v["verdict_text"].as_str().expect("verdict text");
+    assert!(sentence.contains("cannot be told from the machine's drift between them"), "{sentence}");
+    assert!(sentence.contains("took 0.001 ms in theirs"), "{sentence}");
+    assert!(sentence.contains("rerun where the canary matches theirs"), "{sentence}");
+}

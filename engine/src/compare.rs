@@ -569,12 +569,12 @@ fn session_check(found: &Result<ControlDrift, NoControl>, (a, b): (u32, u32), ef
 
 /// `0.061` as "6.1%", two significant digits as S7 writes its percentages,
 /// so the verdict's figures read alike.
-fn percent(share: f64) -> String {
+pub(crate) fn percent(share: f64) -> String {
     format!("{}%", format_significant(share * 100.0, 2))
 }
 
 /// `0.061` as "+6.1%", `-0.0041` as "-0.41%".
-fn signed_percent(share: f64) -> String {
+pub(crate) fn signed_percent(share: f64) -> String {
     let sign = if share > 0.0 { "+" } else { "" };
     format!("{sign}{}", percent(share))
 }

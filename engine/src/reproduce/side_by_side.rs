@@ -9,10 +9,10 @@ use serde::Serialize;
 use super::same_experiment::{ProgramCheck, ResultCheck, program_checks, result_check};
 use super::verdict::{Judged, Measured, Verdict, judge};
 use super::{EnvDifference, Original, env_diff};
-use crate::compare::{Caveat, CaveatKind, guarded, power_check, unit_scale};
+use crate::compare::{Caveat, CaveatKind, guarded, percent, power_check, signed_percent, unit_scale};
 use crate::display::inert_line;
 use crate::harness::BenchResult;
-use crate::notebook::{Boundary, Condition, ConditionName, KernelSpec, RowContext, Run};
+use crate::notebook::{Boundary, Condition, ConditionName, Conditions, KernelSpec, RowContext, Run, canary_start_ms};
 use crate::stats::units::{DisplayUnit, Figures};
 use crate::stats::{Spread, Summary, compare};
 
@@ -259,6 +259,57 @@ fn s16(theirs: &Original, kernel: bool, unit: &str) -> Option<String> {
     })
 }
 
+/// SPEC S14 between their session and the rerun's, with the canary as the
+/// control every session measures: a difference (`effect`, rerun over
+/// theirs) the canary's own move between the two sessions matches or
+/// exceeds is the machine or the day, not the row, and makes no claim; a
+/// side that kept no canary timing leaves the drift unknown and makes none
+/// either. A smaller move is reported beside the claim.
+fn s14(theirs: &[Condition], mine: &[Condition], effect: f64) -> Caveat {
+    let start = |c: &[Condition]| c.value_of(ConditionName::Canary).and_then(canary_start_ms);
+    let apart = "their row and the rerun were measured in different sessions";
+    match (start(theirs), start(mine)) {
+        (Some(a), Some(b)) => {
+            let drift = b / a - 1.0;
+            let moved = format!(
+                "the canary, the fixed kernel each session times first, took {a} ms in theirs and {b} ms in the \
+                 rerun's ({})",
+                signed_percent(drift)
+            );
+            if drift.abs() >= effect.abs() {
+                Caveat::new(
+                    "S14",
+                    CaveatKind::NoClaim,
+                    format!(
+                        "{apart}, and the difference ({}) cannot be told from the machine's drift between them: \
+                         {moved}, as much as the difference; the difference would stand out only beside a canary \
+                         that moved less — rerun where the canary matches theirs",
+                        percent(effect.abs())
+                    ),
+                )
+            } else {
+                Caveat::new(
+                    "S14",
+                    CaveatKind::Report,
+                    format!("{moved}, less than the difference ({})", percent(effect.abs())),
+                )
+            }
+        }
+        (theirs, _) => {
+            let who = if theirs.is_none() { "their row" } else { "the rerun" };
+            Caveat::new(
+                "S14",
+                CaveatKind::NoClaim,
+                format!(
+                    "{apart}, and {who} kept no canary timing, so the machine's drift between them is unknown; \
+                     reproduce from their notebook folder, whose rows keep their session's canary, or rerun both \
+                     in one session"
+                ),
+            )
+        }
+    }
+}
+
 /// The guards on one arm's, point's or ratio's verdict: S13 only where it
 /// knows a difference (mains against battery; a flag is said once for the
 /// whole reproduce), and S16 where the two time different things.
@@ -323,12 +374,20 @@ impl ArmSide {
                 .map(|b| b.sentence());
             let mut checks = guards(&power, unlike.as_deref());
             checks.extend(below.iter().map(|b| Caveat::new("E18", CaveatKind::NoClaim, b.clone())));
-            let s7 = guarded(&s7, &metric, &checks);
+            // SPEC S14: their session and the rerun's are days apart; a
+            // claimed difference must stand out from the machine's drift.
+            let days = (s7.claimed && o.median != 0.0).then(|| s14(&o.conditions, &read, median / o.median - 1.0));
+            let apart = days.as_ref().filter(|c| c.kind == CaveatKind::NoClaim).map(|c| c.text.clone());
+            checks.extend(days.clone().filter(|c| c.kind == CaveatKind::NoClaim));
+            let mut s7 = guarded(&s7, &metric, &checks);
+            if let Some(drift) = days.filter(|c| c.kind == CaveatKind::Report) {
+                s7.verdict.push_str(&format!("; {}", drift.text));
+            }
             judge(
                 Measured { median: o.median, iqr: o.iqr, n: o.timed as usize },
                 Measured { median, iqr, n: summary.n },
                 s7,
-                unlike.as_deref().or(power_blocks).or(below.as_deref()),
+                unlike.as_deref().or(power_blocks).or(below.as_deref()).or(apart.as_deref()),
             )
         });
         let result_check = result_check(&o.conditions, &read);
@@ -359,5 +418,36 @@ impl ArmSide {
             result_check,
             power_flag: power.filter(|c| c.kind == CaveatKind::Flag).map(|c| c.text),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notebook::canary_value;
+
+    fn canary(start_ms: f64) -> Vec<Condition> {
+        vec![Condition::new(ConditionName::Canary, canary_value(1.0, start_ms, start_ms))]
+    }
+
+    // SPEC S14: across sessions the canary is the control; a difference it
+    // matches makes no claim, a smaller move is reported beside the claim,
+    // and a side with no canary leaves the drift unknown (no claim).
+    #[test]
+    fn a_difference_across_sessions_is_weighed_against_the_canary() {
+        let steady = s14(&canary(2.0), &canary(2.1), 0.5);
+        assert_eq!((steady.rule, steady.kind), ("S14", CaveatKind::Report), "{steady:?}");
+        assert!(steady.text.contains("took 2 ms in theirs and 2.1 ms in the rerun's (+5.0%)"), "{}", steady.text);
+        assert!(steady.text.contains("less than the difference (50%)"), "{}", steady.text);
+
+        let moved = s14(&canary(2.0), &canary(3.0), -0.3);
+        assert_eq!(moved.kind, CaveatKind::NoClaim, "{moved:?}");
+        assert!(moved.text.contains("the difference (30%) cannot be told from the machine's drift"), "{}", moved.text);
+
+        for (theirs, mine, who) in [(vec![], canary(2.0), "their row"), (canary(2.0), vec![], "the rerun")] {
+            let unknown = s14(&theirs, &mine, 0.5);
+            assert_eq!(unknown.kind, CaveatKind::NoClaim, "{unknown:?}");
+            assert!(unknown.text.contains(&format!("{who} kept no canary timing")), "{}", unknown.text);
+        }
     }
 }

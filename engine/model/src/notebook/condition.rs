@@ -409,6 +409,15 @@ pub fn canary_ratio(value: &str) -> Option<f64> {
     canary_ratio_text(value).parse().ok().filter(|r: &f64| r.is_finite())
 }
 
+/// The opening canary's time in ms of a canary value written by
+/// [`canary_value`]: the session's control, which reproduce weighs
+/// against the rerun's (SPEC S14).
+pub fn canary_start_ms(value: &str) -> Option<f64> {
+    let (_, timings) = value.split_once('(')?;
+    let (start, _) = timings.split_once(" ms")?;
+    start.trim().parse().ok().filter(|ms: &f64| ms.is_finite() && *ms > 0.0)
+}
+
 /// The canary's verdict on its session (SPEC E7, E18) from a canary
 /// value written by [`canary_value`] and the floor the session measured.
 pub fn canary_verdict(value: &str, floor: Option<&NoiseFloor>) -> Option<CanaryVerdict> {
@@ -457,6 +466,10 @@ mod tests {
         assert_eq!(brief_conditions(&conditions, Brevity::Column)[2].1.facet, Facet::Machine);
         assert_eq!(conditions.value_of(ConditionName::Canary), Some("1.012 (2.10 ms, then 2.13 ms)"));
         assert_eq!(canary_ratio(conditions.value_of(ConditionName::Canary).unwrap_or_default()), Some(1.012));
+        // SPEC S14: the opening timing is the session's control.
+        assert_eq!(canary_start_ms(&canary_value(1.0123, 2.1, 2.13)), Some(2.1));
+        assert_eq!(canary_start_ms("1.012"), None);
+        assert_eq!(canary_start_ms("1.0 (nan ms, then 2 ms)"), None);
         let theirs = vec![Condition { field: "Thermal".into(), value: "warm".into() }];
         assert_eq!(brief_conditions(&theirs, Brevity::Column), [(None, BriefPart::conditions("Thermal: warm"))]);
         assert!(brief_conditions(&theirs, Brevity::Caption).is_empty());

@@ -46,7 +46,7 @@ pub use columns::{PredictionColumn, RunColumn, SoakColumn};
 pub use committed::{Committed, FIGURE_FORMS, FigureError, Tolerance};
 pub use condition::{
     Brevity, BriefPart, CONTROL, Condition, ConditionKind, ConditionName, Conditions, Facet, NO_PLACEMENT,
-    brief_conditions, canary_ratio, canary_value, canary_verdict, conditions_text,
+    brief_conditions, canary_ratio, canary_start_ms, canary_value, canary_verdict, conditions_text,
 };
 pub use context::{FROM_ENVIRONMENT, NOT_RECORDED, PINNED_TO, RowContext};
 pub use document::Document;
