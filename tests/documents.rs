@@ -417,33 +417,47 @@ fn the_thermals_paragraph_is_complete() {
 }
 
 // SPEC T5, T13: a soak analysed under other windows says which, each with
-// its default, and what the defaults give on the same file — numbers when
-// they fit it, else why not, and never a number when the file was not read.
+// its default, the reason sealed with the prediction that fixed them (or
+// that none was recorded), and what the defaults give on the same file —
+// numbers when they fit it, else why not, and never a number when the file
+// was not read.
 #[test]
-fn thermals_state_other_windows_and_what_the_defaults_give() {
-    use vernier_engine::notebook::{Soak, SoakProtocol};
+fn thermals_state_other_windows_their_reason_and_what_the_defaults_give() {
+    use vernier_engine::notebook::{Committed, NewProtocol, PredictionText, Soak, SoakProtocol};
     use vernier_engine::soak::analysis::{Thresholds, analyze};
-    let (_tmp, _dir, mut nb) = saved_notebook();
     let text = include_str!("../datasets/thermal-soak.csv");
     let data =
         vernier_engine::soak::file::parse(text.as_bytes(), std::path::Path::new("thermal-soak.csv")).expect("parses");
     let protocol = SoakProtocol { opening_window_s: 60.0, threshold: 0.9, ..SoakProtocol::default() };
     let numbers = analyze(&data, &Thresholds::from(&protocol)).expect("analysed").numbers;
     let defaults = analyze(&data, &Thresholds::from(&SoakProtocol::default())).expect("analysed").numbers;
-    let soak = Soak {
-        number: 0,
-        recorded_at: at(60),
-        discarded: None,
-        protocol,
-        numbers,
-        conditions: Vec::new(),
-        raw_file: None,
-        tag: Tag::Measured,
-        synthetic: true,
-        stated: None,
-    };
-    nb.record_soak(soak, at(60));
-    let thermals = |attachments: &Attachments| {
+    // The report's Thermals paragraph of a notebook whose soak ran under
+    // `protocol`, fixed with a prediction giving `why` when there is one.
+    let thermals = |why: Option<&str>, attachments: &Attachments| {
+        let (_tmp, _dir, mut nb) = saved_notebook();
+        if let Some(why) = why {
+            let text = PredictionText {
+                experiment: "soak".into(),
+                predict: "falls".into(),
+                why: "fan".into(),
+                figure: Committed::parse("onset 80 s ± 20 %, S/P 0.6 ± 0.1").ok(),
+            };
+            let fixed = NewProtocol { protocol, why: Some(why.to_owned()) };
+            nb.add_soak_prediction(text, fixed, at(50)).expect("a soak prediction");
+        }
+        let soak = Soak {
+            number: 0,
+            recorded_at: at(60),
+            discarded: None,
+            protocol,
+            numbers: numbers.clone(),
+            conditions: Vec::new(),
+            raw_file: None,
+            tag: Tag::Measured,
+            synthetic: true,
+            stated: None,
+        };
+        nb.record_soak(soak, at(60));
         documents::fill(&nb, Document::Report, attachments)
             .iter()
             .find_map(|b| match b {
@@ -455,17 +469,19 @@ fn thermals_state_other_windows_and_what_the_defaults_give() {
             })
             .expect("the Thermals paragraph")
     };
-    let read = Attachments { soak: Some(Ok((1, data))), ..Attachments::default() };
-    let said = thermals(&read);
+    let read = Attachments { soak: Some(Ok((1, data.clone()))), ..Attachments::default() };
+    let said = thermals(Some("the burst ends by 60 s on this fan"), &read);
     assert!(
         said.contains(&format!(
-            "It was analysed under opening window 60 s (default 30 s), onset threshold 0.9 of P (default 0.95 of P); \
-             under the defaults the same file gives {}.",
+            "It was analysed under opening window 60 s (default 30 s), onset threshold 0.9 of P (default 0.95 of P), \
+             changed because: the burst ends by 60 s on this fan; under the defaults the same file gives {}.",
             defaults.shown_line()
         )),
         "{said}"
     );
-    let unread = thermals(&Attachments::default());
+    let unexplained = thermals(None, &read);
+    assert!(unexplained.contains("(default 0.95 of P), with no reason recorded; under the defaults"), "{unexplained}");
+    let unread = thermals(None, &Attachments::default());
     assert!(unread.contains("(default 30 s)") && unread.contains("what the defaults give is not shown"), "{unread}");
 }
 

@@ -223,11 +223,15 @@ fn a_bench_run_never_blocks_a_soak_and_an_amendment_can_change_its_protocol() {
     assert_eq!(nb.next_soak_protocol(), Some((p, first)), "still the protocol the next soak runs");
 
     let longer = SoakProtocol { duration_s: 1200.0, ..first };
-    let amended = nb.amend_prediction_with(p, "S/P 0.7", "a longer run", None, Some(longer), at(70)).expect("amended");
+    let amended =
+        nb.amend_prediction_with(p, "S/P 0.7", "a longer run", None, Some(longer.into()), at(70)).expect("amended");
     assert_eq!(nb.next_soak_protocol(), Some((amended, longer)));
     let too_short = SoakProtocol { duration_s: 60.0, ..first };
-    assert!(nb.amend_prediction_with(p, "x", "y", None, Some(too_short), at(71)).is_err(), "T11 holds for amendments");
-    assert!(nb.amend_prediction_with(1, "x", "y", None, Some(longer), at(72)).is_err(), "P1 fixed no protocol");
+    assert!(
+        nb.amend_prediction_with(p, "x", "y", None, Some(too_short.into()), at(71)).is_err(),
+        "T11 holds for amendments"
+    );
+    assert!(nb.amend_prediction_with(1, "x", "y", None, Some(longer.into()), at(72)).is_err(), "P1 fixed no protocol");
     store::replace(&dir, &nb).expect("save");
     let reloaded = store::load(&dir).expect("load");
     assert!(messages(&reloaded).is_empty(), "the amendment is sealed into the chain");
@@ -292,4 +296,48 @@ fn level_soak() -> vernier_engine::notebook::SoakNumbers {
         tail_iqr: 0.05,
         unit: "chunks/s".into(),
     }
+}
+
+// SPEC T13, N4: a window or threshold changed from the defaults needs its
+// reason; the reason is sealed with the prediction (a hand edit of it is
+// reported), is the one the soak that ran the protocol reports, and an
+// amendment leaving the windows as they were keeps it.
+#[test]
+fn a_changed_windows_reason_is_sealed_and_kept() {
+    use vernier_engine::notebook::{NewProtocol, SoakProtocol};
+    let defaults = SoakProtocol::default();
+    let changed = SoakProtocol { opening_window_s: 20.0, hold: 5, ..defaults };
+    let unexplained = changed.reason_for_change(&defaults, None).expect_err("no reason").to_string();
+    assert!(unexplained.contains("the opening window is 20 s, not 30 s, the hold is 5 samples, not 3 samples"));
+    assert!(changed.reason_for_change(&defaults, Some(" \t")).is_err(), "a blank reason is none");
+    assert_eq!(changed.reason_for_change(&defaults, Some("  fan at 20 s ")), Ok(Some("fan at 20 s".to_owned())));
+    assert_eq!(defaults.reason_for_change(&defaults, Some("nothing changed")), Ok(None), "no change, no reason kept");
+
+    let (_tmp, dir, mut nb) = saved_notebook();
+    let fixed = NewProtocol { protocol: changed, why: Some("the fan spins up at 20 s".to_owned()) };
+    let text = || soak_text("soak", "S/P 0.75", "fanless", "onset none, S/P 0.75 ± 0.05");
+    let p = nb.add_soak_prediction(text(), fixed, at(60)).expect("soak prediction");
+    store::replace(&dir, &nb).expect("save");
+    let kept = store::load(&dir).expect("load");
+    assert_eq!(kept.prediction(p).and_then(|p| p.protocol_why.as_deref()), Some("the fan spins up at 20 s"));
+    assert!(messages(&kept).is_empty(), "{:?}", messages(&kept));
+    let edited = notebook_text(&dir).replace("the fan spins up at 20 s", "the fan spins up at 25 s");
+    std::fs::write(dir.join(store::NOTEBOOK_FILE), edited).expect("write");
+    let tampered = store::load(&dir).expect("loads");
+    assert_eq!(messages(&tampered), [format!("prediction P{p} was edited outside Vernier (it was not locked yet)")]);
+
+    let longer = SoakProtocol { duration_s: 1200.0, ..changed };
+    let amended = nb.amend_prediction_with(p, "S/P 0.7", "longer", None, Some(longer.into()), at(70)).expect("amended");
+    assert_eq!(nb.prediction(amended).and_then(|p| p.protocol_why.as_deref()), Some("the fan spins up at 20 s"));
+    let numbers = vernier_engine::notebook::SoakNumbers {
+        peak: 2.4,
+        t_onset: None,
+        t_stable: Some(300.0),
+        sustained: 1.8,
+        ratio: 0.75,
+        tail_iqr: 0.05,
+        unit: "chunks/s".into(),
+    };
+    nb.record_soak(soak_row(longer, numbers, 80), at(80));
+    assert_eq!(nb.protocol_why(&nb.soaks()[0]), Some("the fan spins up at 20 s"), "the soak's reason");
 }

@@ -30,6 +30,8 @@ fn fix_short_protocol(dir: &str, predict: &str, why: &str) -> std::process::Outp
         "0.5",
         "--tail",
         "2.5",
+        "--protocol-why",
+        "a five-second check of the tool, far too short for the default windows",
     ])
 }
 
@@ -145,6 +147,55 @@ fn short_soak_runs_and_records() {
     for key in ["peak", "t_onset", "t_stable", "sustained", "ratio", "tail_iqr"] {
         assert_eq!(analysed[key], shown["soaks"][0]["numbers"][key], "{key}: {analysed}");
     }
+}
+
+// SPEC T13: a window or threshold changed from the defaults is refused
+// without the reason, naming each change; given, the reason is sealed with
+// the protocol and said back. An amendment that leaves the windows as they
+// were keeps their reason; one that changes them needs its own.
+#[test]
+fn a_changed_window_keeps_its_reason() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("nb").display().to_string();
+    assert_eq!(vernier(&["new", &dir]).status.code(), Some(0));
+    let predict = |extra: &[&str]| {
+        let mut args = vec!["predict", &dir, "--experiment", "soak", "--predict", "falls", "--why", "fan", "--soak"];
+        args.extend_from_slice(&["--figure", "onset 180 s ± 20 %, S/P 0.8 ± 0.05"]);
+        args.extend_from_slice(extra);
+        vernier(&args)
+    };
+    let changed = ["--opening", "20", "--threshold", "0.9"];
+    let bare = predict(&changed);
+    assert_eq!(bare.status.code(), Some(2), "{}", stderr(&bare));
+    for said in
+        ["the opening window is 20 s, not 30 s", "the onset threshold is 0.9 of P, not 0.95 of P", "--protocol-why"]
+    {
+        assert!(stderr(&bare).contains(said), "{said}: {}", stderr(&bare));
+    }
+    let blank = predict(&[&changed[..], &["--protocol-why", "  "]].concat());
+    assert_eq!(blank.status.code(), Some(2), "a blank reason is none: {}", stderr(&blank));
+    let shown: Value = serde_json::from_slice(&vernier(&["show", &dir, "--json"]).stdout).expect("json");
+    assert_eq!(shown["predictions"].as_array().map(Vec::len), Some(0), "nothing recorded");
+
+    let given = predict(&[&changed[..], &["--protocol-why", "the fan spins up at 20 s"]].concat());
+    assert_eq!(given.status.code(), Some(0), "{}", stderr(&given));
+    let out = String::from_utf8_lossy(&given.stdout).into_owned();
+    assert!(
+        out.contains("opening window 20 s") && out.contains("(changed because: the fan spins up at 20 s)"),
+        "{out}"
+    );
+
+    let amend = |extra: &[&str]| {
+        let mut args = vec!["predict", &dir, "--amend", "P1", "--soak", "--predict", "falls later", "--why", "longer"];
+        args.extend_from_slice(extra);
+        vernier(&args)
+    };
+    let longer = amend(&["--duration", "900"]);
+    assert_eq!(longer.status.code(), Some(0), "{}", stderr(&longer));
+    assert!(String::from_utf8_lossy(&longer.stdout).contains("(changed because: the fan spins up at 20 s)"));
+    let tail = amend(&["--tail", "200"]);
+    assert_eq!(tail.status.code(), Some(2), "{}", stderr(&tail));
+    assert!(stderr(&tail).contains("the tail window is 200 s, not 300 s"), "{}", stderr(&tail));
 }
 
 // SPEC T1, T11: a protocol whose windows do not fit its duration is refused

@@ -10,8 +10,8 @@ use chrono::Utc;
 use clap::Args;
 use vernier_engine::duration;
 use vernier_engine::notebook::{
-    AnsweredBy, Author, Committed, EnvField, Note, Notebook, NotebookError, PredictionText, RowRef, SoakProtocol,
-    Workbench, store,
+    AnsweredBy, Author, Committed, EnvField, NewProtocol, Note, Notebook, NotebookError, PredictionText, RowRef,
+    SoakProtocol, Workbench, store,
 };
 use vernier_engine::reproduce::Log;
 
@@ -68,6 +68,11 @@ pub struct PredictArgs {
     /// Stability band around S (with --soak; default 0.03).
     #[arg(long, requires = "soak")]
     band: Option<f64>,
+    /// Why a window, the threshold, hold or band differs from the default
+    /// (or, with --amend, from the protocol amended): required then, and
+    /// sealed with the protocol (T13).
+    #[arg(long, requires = "soak", value_name = "TEXT", allow_hyphen_values = true)]
+    protocol_why: Option<String>,
 }
 
 impl PredictArgs {
@@ -85,6 +90,16 @@ impl PredictArgs {
             band: self.band.unwrap_or(base.band),
         };
         p.check().map(|()| p).map_err(NotebookError::Protocol)
+    }
+
+    /// The protocol given, with the reason its windows or thresholds differ
+    /// from `base`'s, which T13 requires.
+    fn new_protocol(&self, base: SoakProtocol) -> Result<NewProtocol, NotebookError> {
+        let protocol = self.protocol(base)?;
+        let why = protocol
+            .reason_for_change(&base, self.protocol_why.as_deref())
+            .map_err(|e| NotebookError::BadProtocol(format!("{e}; give it with --protocol-why \"…\"")))?;
+        Ok(NewProtocol { protocol, why })
     }
 }
 
@@ -207,7 +222,7 @@ pub fn predict(args: &PredictArgs) -> CommandResult {
         if let Some(n) = args.amend {
             // T11: --soak with --amend changes the protocol; the rest as it was.
             let protocol = match (args.soak, nb.prediction(n).and_then(|p| p.protocol)) {
-                (true, Some(base)) => Some(args.protocol(base)?),
+                (true, Some(base)) => Some(args.new_protocol(base)?),
                 (true, None) => {
                     return Err(NotebookError::BadProtocol(format!(
                         "P{n} fixed no soak protocol; record a soak prediction with: vernier predict {} --soak \
@@ -218,10 +233,12 @@ pub fn predict(args: &PredictArgs) -> CommandResult {
                 (false, _) => None,
             };
             let number = nb.amend_prediction_with(n, &args.predict, &args.why, figure, protocol, now)?;
-            return Ok(match protocol {
-                Some(p) => format!("recorded P{number}, amending P{n}, with the soak protocol {}", p.describe()),
-                None => format!("recorded P{number}, amending P{n}"),
+            // What was sealed: a reason kept from the amended protocol included.
+            let said = nb.prediction(number).filter(|_| args.soak).and_then(|p| {
+                let fixed = NewProtocol { protocol: p.protocol?, why: p.protocol_why.clone() };
+                Some(format!(", with the soak protocol {}", described(&fixed)))
             });
+            return Ok(format!("recorded P{number}, amending P{n}{}", said.unwrap_or_default()));
         }
         let experiment = match (&args.experiment, args.edit) {
             (Some(e), _) => e.clone(),
@@ -230,10 +247,12 @@ pub fn predict(args: &PredictArgs) -> CommandResult {
         };
         let text = PredictionText { experiment, predict: args.predict.clone(), why: args.why.clone(), figure };
         if args.soak {
-            let protocol = args.protocol(SoakProtocol::default())?;
+            let defaults = args.protocol(SoakProtocol::default())?.defaults_for();
+            let protocol = args.new_protocol(defaults)?;
+            let said = described(&protocol);
             return nb
                 .add_soak_prediction(text, protocol, now)
-                .map(|n| format!("recorded P{n} with its soak protocol: {}", protocol.describe()));
+                .map(|n| format!("recorded P{n} with its soak protocol: {said}"));
         }
         match args.edit {
             Some(n) => nb.edit_prediction(n, text).map(|()| format!("rewrote open prediction P{n}")),
@@ -242,6 +261,17 @@ pub fn predict(args: &PredictArgs) -> CommandResult {
                 .map(|n| format!("recorded P{n} at {}", now.format("%Y-%m-%d %H:%M:%S UTC"))),
         }
     })
+}
+
+/// A protocol as `predict` confirms it: its numbers, then the reason for
+/// a changed window (T13), inert.
+fn described(p: &NewProtocol) -> String {
+    match &p.why {
+        Some(why) => {
+            format!("{} (changed because: {})", p.protocol.describe(), vernier_engine::display::inert_line(why.clone()))
+        }
+        None => p.protocol.describe(),
+    }
 }
 
 /// Links a row to a prediction as its answer, or leaves it open with a

@@ -504,6 +504,7 @@ fn soak_from_the_window() {
     harness.state_mut().apply(super::AppCommand::Edit(Edit::AddSoakPrediction {
         text,
         protocol,
+        protocol_why: None,
         at: chrono::Utc::now(),
     }));
     harness.run();
@@ -1994,6 +1995,44 @@ fn new_run_switching_kernels_takes_their_default_size() {
     assert!(harness.state().dialogs.get::<NewRunForm>().expect("open").spec().is_ok(), "the canary can start as it is");
     choose(&mut harness, "seq");
     assert_eq!(size(&harness), DEFAULT_WORKING_SET.to_string());
+}
+
+// SPEC T13: changing a window in the soak dialog asks why in a row of its
+// own, and the prediction cannot be recorded until the reason is written;
+// recorded, the reason is sealed with it on disk.
+#[test]
+fn a_changed_window_in_the_soak_dialog_asks_why() {
+    use egui_kittest::kittest::NodeT as _;
+    let (_tmp, dir, _) = new_notebook("soak reason");
+    let mut harness = app_on(dir.clone());
+    harness.get_by_label("Soak runs  (0)").click();
+    harness.run();
+    harness.get_by_label("▶ Soak…").click();
+    harness.run();
+    let fill = |harness: &mut Harness<'static, VernierApp>, why: &str| {
+        let form = harness.state_mut().dialogs.get_mut::<SoakForm>().expect("open");
+        form.experiment = "soak".into();
+        form.predict = "falls".into();
+        form.why = "thin chassis".into();
+        form.figure = "onset 180 s ± 20 %, S/P 0.8 ± 0.05".into();
+        form.protocol.opening_window_s = 20.0;
+        form.protocol_why = why.into();
+        harness.run();
+    };
+    let record = |harness: &Harness<'static, VernierApp>| {
+        harness.get_by_label("Record prediction and protocol").accesskit_node().is_disabled()
+    };
+    fill(&mut harness, "");
+    harness.get_by_label("Why changed");
+    harness.get_by_label_contains("the opening window is 20 s, not 30 s");
+    assert!(record(&harness), "no reason, no record");
+    fill(&mut harness, "the fan spins up at 20 s");
+    assert!(!record(&harness), "with its reason it records");
+    harness.get_by_label("Record prediction and protocol").click();
+    harness.run();
+    step_until(&mut harness, "the prediction saved", |app| app.notebook().predictions().len() == 1 && app.saved());
+    let on_disk = store::load(&dir).expect("loads");
+    assert_eq!(on_disk.predictions()[0].protocol_why.as_deref(), Some("the fan spins up at 20 s"));
 }
 
 // SPEC U1, T1: the soak dialog, with every protocol field shown, fits a

@@ -805,7 +805,7 @@ fn thermals(nb: &Notebook, attachments: &Attachments) -> String {
                 text.push(' ');
                 text.push_str(&said);
             }
-            if let Some(windows) = other_windows(s, attachments) {
+            if let Some(windows) = other_windows(s, nb.protocol_why(s), attachments) {
                 text.push(' ');
                 text.push_str(&windows);
             }
@@ -820,29 +820,25 @@ fn thermals(nb: &Notebook, attachments: &Attachments) -> String {
 }
 
 /// A soak analysed under windows or thresholds other than the T1 defaults
-/// (SPEC T5, T13): which, and what the defaults give on the same file, so
-/// a reader sees whether the choice moved the numbers. `None` under the
-/// defaults.
-fn other_windows(soak: &crate::notebook::Soak, attachments: &Attachments) -> Option<String> {
-    use crate::notebook::SoakProtocol;
+/// (SPEC T5, T13): which, the reason they were fixed with (`why`), and what
+/// the defaults give on the same file, so a reader sees whether the choice
+/// moved the numbers. `None` under the defaults.
+fn other_windows(soak: &crate::notebook::Soak, why: Option<&str>, attachments: &Attachments) -> Option<String> {
     use crate::soak::analysis::{Thresholds, analyze};
-    let p = soak.protocol;
-    let t1 = SoakProtocol { duration_s: p.duration_s, interval_s: p.interval_s, ..SoakProtocol::default() };
-    let seconds = |v: f64| format!("{v} s");
-    let changed: Vec<String> = [
-        ("opening window", seconds(p.opening_window_s), seconds(t1.opening_window_s)),
-        ("tail window", seconds(p.tail_window_s), seconds(t1.tail_window_s)),
-        ("onset threshold", format!("{} of P", p.threshold), format!("{} of P", t1.threshold)),
-        ("hold", format!("{} samples", p.hold), format!("{} samples", t1.hold)),
-        ("stability band", format!("±{}", p.band), format!("±{}", t1.band)),
-    ]
-    .into_iter()
-    .filter(|(_, used, default)| used != default)
-    .map(|(name, used, default)| format!("{name} {used} (default {default})"))
-    .collect();
+    let t1 = soak.protocol.defaults_for();
+    let changed: Vec<String> = soak
+        .protocol
+        .changed_from(&t1)
+        .into_iter()
+        .map(|(name, used, default)| format!("{name} {used} (default {default})"))
+        .collect();
     if changed.is_empty() {
         return None;
     }
+    let because = match why {
+        Some(why) => format!(", changed because: {}", crate::display::inert_line(why.to_owned())),
+        None => ", with no reason recorded".to_owned(),
+    };
     let under_defaults = match &attachments.soak {
         Some(Ok((number, data))) if *number == soak.number => match analyze(data, &Thresholds::from(&t1)) {
             Ok(a) => match a.windows_warning {
@@ -854,7 +850,7 @@ fn other_windows(soak: &crate::notebook::Soak, attachments: &Attachments) -> Opt
         Some(Err(why)) => format!("what the defaults give is not shown: its raw file did not read ({why})"),
         _ => "what the defaults give is not shown: its raw file was not read".to_owned(),
     };
-    Some(format!("It was analysed under {}; {under_defaults}.", changed.join(", ")))
+    Some(format!("It was analysed under {}{because}; {under_defaults}.", changed.join(", ")))
 }
 
 /// What the kept rows say of one thing (their machine, build, power …),

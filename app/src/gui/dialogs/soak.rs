@@ -7,7 +7,7 @@ use super::layout::{self, Scrolling};
 use super::{Cx, Dialog, Happened, Keep};
 use crate::gui::AppCommand;
 use vernier_engine::notebook::pending::Edit;
-use vernier_engine::notebook::{Committed, Notebook, PredictionText, SoakProtocol};
+use vernier_engine::notebook::{Committed, NewProtocol, Notebook, PredictionText, SoakProtocol};
 
 /// What is being filled in.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,6 +22,8 @@ pub struct SoakForm {
     pub figure: String,
     /// The protocol being fixed.
     pub protocol: SoakProtocol,
+    /// Why its windows or thresholds differ from the defaults (T13).
+    pub protocol_why: String,
     /// Worker threads.
     pub workers: usize,
     /// The most this machine takes (`soak::load::max_workers`), read once.
@@ -36,6 +38,7 @@ impl Default for SoakForm {
             why: String::new(),
             figure: String::new(),
             protocol: SoakProtocol::default(),
+            protocol_why: String::new(),
             workers: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
             max_workers: vernier_engine::soak::load::max_workers(),
         }
@@ -45,7 +48,7 @@ impl Default for SoakForm {
 /// What the dialog asks for.
 pub enum SoakAction {
     /// Record the prediction with its protocol.
-    Fix(PredictionText, SoakProtocol),
+    Fix(Box<(PredictionText, NewProtocol)>),
     /// Start the fixed protocol with this many workers.
     Start(usize),
     /// Close the dialog.
@@ -60,8 +63,14 @@ impl Dialog for SoakForm {
         let mut action = None;
         egui::Modal::new(egui::Id::unique("soak-dialog")).show(ctx, |ui| action = self.ui(ui, cx.notebook));
         match action {
-            Some(SoakAction::Fix(text, protocol)) => {
-                cx.commands.push(AppCommand::Edit(Edit::AddSoakPrediction { text, protocol, at: chrono::Utc::now() }))
+            Some(SoakAction::Fix(fixed)) => {
+                let (text, NewProtocol { protocol, why }) = *fixed;
+                cx.commands.push(AppCommand::Edit(Edit::AddSoakPrediction {
+                    text,
+                    protocol,
+                    protocol_why: why,
+                    at: chrono::Utc::now(),
+                }))
             }
             Some(SoakAction::Start(workers)) => cx.commands.push(AppCommand::StartSoak(workers)),
             Some(SoakAction::Close) => return Keep::Close,
@@ -109,7 +118,8 @@ impl SoakForm {
                             why: self.why.clone(),
                             figure: Committed::parse(&self.figure).ok(),
                         };
-                        action = Some(SoakAction::Fix(text, self.protocol));
+                        let why = self.reason().ok().flatten();
+                        action = Some(SoakAction::Fix(Box::new((text, NewProtocol { protocol: self.protocol, why }))));
                     }
                 }
                 // While a soak runs this dialog is closed, so Esc is its own.
@@ -136,6 +146,12 @@ impl SoakForm {
             let label = ui.label("Workers");
             ui.add(egui::DragValue::new(&mut self.workers).range(1..=self.max_workers)).labelled_by(label.id);
         });
+    }
+
+    /// The reason kept with the protocol (T13): `None` under the defaults,
+    /// refused when a window or threshold changed and none is written.
+    fn reason(&self) -> Result<Option<String>, vernier_engine::notebook::ProtocolError> {
+        self.protocol.reason_for_change(&self.protocol.defaults_for(), Some(&self.protocol_why))
     }
 
     /// The prediction and the protocol to fix; whether the protocol's
@@ -169,6 +185,14 @@ impl SoakForm {
             let label = ui.label("Hold");
             ui.add(egui::DragValue::new(&mut p.hold).range(1..=100).suffix(" samples")).labelled_by(label.id);
             ui.end_row();
+            // T13: a window or threshold changed from the defaults keeps its reason.
+            if !p.changed_from(&p.defaults_for()).is_empty() {
+                let label = ui.label("Why changed");
+                let hint = "the fan spins up at 20 s, so the burst is over by then";
+                let field = egui::TextEdit::singleline(&mut self.protocol_why).hint_text(hint).desired_width(380.0);
+                ui.add(field).labelled_by(label.id);
+                ui.end_row();
+            }
         });
         // T1: the two numbers are committed with the protocol.
         let figure = match Committed::parse(&self.figure) {
@@ -177,7 +201,8 @@ impl SoakForm {
             Err(e) if self.figure.trim().is_empty() => Err(format!("Onset and S/P: {}", e.reason)),
             Err(e) => Err(e.to_string()),
         };
-        let fits = self.protocol.check().map_err(|e| e.to_string()).and(figure);
+        let reason = self.reason().map(|_| ()).map_err(|e| e.to_string());
+        let fits = self.protocol.check().map_err(|e| e.to_string()).and(figure).and(reason);
         if let Err(why) = &fits {
             ui.colored_label(ui.visuals().warn_fg_color, why);
         }

@@ -64,8 +64,8 @@ pub use recipe::{
     kept_name, rebuild_sentence, short_sha256,
 };
 pub use run::{
-    Discard, ImportFormat, MAX_OPENING_SHARE, MAX_TAIL_SHARE, Measurement, ProtocolError, RawFile, RowRef, Run, Soak,
-    SoakNumbers, SoakProtocol, WarmupPolicy,
+    Discard, ImportFormat, MAX_OPENING_SHARE, MAX_TAIL_SHARE, Measurement, NewProtocol, ProtocolError, RawFile, RowRef,
+    Run, Soak, SoakNumbers, SoakProtocol, WarmupPolicy,
 };
 pub use score::{Score, Scored, Word, score_median, score_ratio, score_soak, short_row};
 pub use shared_conditions::{RowParts, SharedConditions};
@@ -451,9 +451,10 @@ impl Notebook {
     pub fn add_soak_prediction(
         &mut self,
         text: PredictionText,
-        protocol: SoakProtocol,
+        protocol: impl Into<NewProtocol>,
         at: DateTime<Utc>,
     ) -> Result<u32, NotebookError> {
+        let NewProtocol { protocol, why } = protocol.into();
         let text = checked(text)?;
         protocol.check()?;
         // T1: the prediction commits when the rate falls and to what fraction.
@@ -465,7 +466,7 @@ impl Notebook {
                     .to_owned(),
             }));
         }
-        Ok(self.push_prediction(text, None, Some(protocol), at))
+        Ok(self.push_prediction(text, None, Some(NewProtocol { protocol, why }), at))
     }
 
     /// The protocol the next soak must run (T1, T11): the newest soak
@@ -476,6 +477,19 @@ impl Notebook {
         let newest = self.predictions.iter().rev().find(|p| p.protocol.is_some())?;
         let followed = self.soaks.iter().any(|s| s.recorded_at >= newest.recorded_at);
         (!followed).then_some(newest).and_then(|p| p.protocol.map(|proto| (p.number, proto)))
+    }
+
+    /// Why soak `soak`'s windows or thresholds were changed (T13): the
+    /// reason sealed with the prediction that fixed its protocol — the
+    /// newest one with that protocol, written before the soak was recorded.
+    pub fn protocol_why(&self, soak: &Soak) -> Option<&str> {
+        self.predictions
+            .iter()
+            .rev()
+            .filter(|p| p.recorded_at <= soak.recorded_at)
+            .find(|p| p.protocol == Some(soak.protocol))?
+            .protocol_why
+            .as_deref()
     }
 
     /// Rewrites an open prediction. A locked one is refused (N4).
@@ -524,7 +538,7 @@ impl Notebook {
         predict: &str,
         why: &str,
         figure: Option<Committed>,
-        protocol: Option<SoakProtocol>,
+        protocol: Option<NewProtocol>,
         at: DateTime<Utc>,
     ) -> Result<u32, NotebookError> {
         let original = &self.predictions[self.prediction_index(number)?];
@@ -558,8 +572,12 @@ impl Notebook {
         })?;
         let amends = Amendment { of: number, quote: original.predict.clone() };
         let protocol = match (protocol, original.protocol) {
-            (Some(new), Some(_)) => {
-                new.check()?;
+            (Some(mut new), Some(old)) => {
+                new.protocol.check()?;
+                // T13: windows left as they were keep the reason they had.
+                if new.why.is_none() && new.protocol.changed_from(&old).is_empty() {
+                    new.why.clone_from(&original.protocol_why);
+                }
                 Some(new)
             }
             (Some(_), None) => {
@@ -567,7 +585,8 @@ impl Notebook {
                     "P{number} fixed no soak protocol, so an amendment of it cannot change one"
                 )));
             }
-            (None, kept) => kept,
+            // The protocol kept, with the reason it was fixed with.
+            (None, kept) => kept.map(|protocol| NewProtocol { protocol, why: original.protocol_why.clone() }),
         };
         Ok(self.push_prediction(text, Some(amends), protocol, at))
     }
@@ -965,7 +984,7 @@ impl Notebook {
         &mut self,
         text: PredictionText,
         amends: Option<Amendment>,
-        protocol: Option<SoakProtocol>,
+        protocol: Option<NewProtocol>,
         at: DateTime<Utc>,
     ) -> u32 {
         let number = next_number(self.predictions.iter().map(|p| p.number));
@@ -977,7 +996,8 @@ impl Notebook {
             why: text.why,
             recorded_at: at,
             amends,
-            protocol,
+            protocol: protocol.as_ref().map(|p| p.protocol),
+            protocol_why: protocol.and_then(|p| p.why),
             figure: text.figure,
             lock: None,
             prev: String::new(),

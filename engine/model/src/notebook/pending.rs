@@ -20,9 +20,9 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    AnsweredBy, Budget, Citation, Committed, EnvField, Environment, Measurement, Note, Notebook, NotebookError, Pair,
-    PredictionText, RawFile, RowRef, RunStatement, Soak, SoakNumbers, SoakProtocol, Sweep, Tag, condition::Condition,
-    store, time,
+    AnsweredBy, Budget, Citation, Committed, EnvField, Environment, Measurement, NewProtocol, Note, Notebook,
+    NotebookError, Pair, PredictionText, RawFile, RowRef, RunStatement, Soak, SoakNumbers, SoakProtocol, Sweep, Tag,
+    condition::Condition, store, time,
 };
 
 /// What a change reports once applied: its message, and the runs it
@@ -65,6 +65,10 @@ pub enum Edit {
         text: PredictionText,
         /// The protocol fixed with it.
         protocol: SoakProtocol,
+        /// Why its windows or thresholds differ from T1's (T13); absent
+        /// when they do not, and in edits kept before reasons were.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        protocol_why: Option<String>,
         /// When.
         #[serde(with = "time")]
         at: DateTime<Utc>,
@@ -190,8 +194,9 @@ impl Edit {
             Edit::AddPrediction { text, at } => {
                 Applied::said(format!("recorded P{}", nb.add_prediction(text.clone(), *at)?))
             }
-            Edit::AddSoakPrediction { text, protocol, at } => {
-                let n = nb.add_soak_prediction(text.clone(), *protocol, *at)?;
+            Edit::AddSoakPrediction { text, protocol, protocol_why, at } => {
+                let new = NewProtocol { protocol: *protocol, why: protocol_why.clone() };
+                let n = nb.add_soak_prediction(text.clone(), new, *at)?;
                 Applied::said(format!("recorded P{n} with its soak protocol"))
             }
             Edit::EditPrediction { number, text } => {

@@ -103,6 +103,10 @@ pub struct Prediction {
     /// A soak protocol fixed with this prediction, before the soak (T1).
     #[serde(default)]
     pub protocol: Option<super::run::SoakProtocol>,
+    /// Why the protocol's windows or thresholds differ from the defaults
+    /// or from the protocol it amends (T13): sealed with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol_why: Option<String>,
     /// The figure it commits to (N14): sealed with the words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure: Option<Committed>,
@@ -173,6 +177,11 @@ impl Prediction {
                 field(&v.to_le_bytes());
             }
             field(&p.hold.to_le_bytes());
+        }
+        // Sealed only when given, so every older row keeps its seal (T13).
+        if let Some(why) = &self.protocol_why {
+            field(b"protocol why");
+            field(why.as_bytes());
         }
         // Likewise a figure: a prediction without one seals as it always did.
         if let Some(figure) = &self.figure {

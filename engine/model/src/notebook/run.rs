@@ -452,6 +452,27 @@ pub struct SoakProtocol {
     pub band: f64,
 }
 
+/// A soak protocol to fix with a prediction, and the reason its windows or
+/// thresholds differ from what they replace (T13), as
+/// [`SoakProtocol::reason_for_change`] gave it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewProtocol {
+    /// The protocol.
+    pub protocol: SoakProtocol,
+    /// Why it differs; `None` when it does not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+/// A protocol fixed with no reason: what T1's defaults, or windows left as
+/// they were, need.
+impl From<SoakProtocol> for NewProtocol {
+    fn from(protocol: SoakProtocol) -> Self {
+        NewProtocol { protocol, why: None }
+    }
+}
+
 /// The opening window may take at most this share of the duration (T11).
 pub const MAX_OPENING_SHARE: f64 = 0.1;
 /// The tail window may take at most this share of the duration (T11).
@@ -467,9 +488,63 @@ pub enum ProtocolError {
     /// Numbers that do not fit together (a window longer than the soak …).
     #[error("{0}")]
     Numbers(String),
+    /// A window or threshold changed with no reason given (T13).
+    #[error(
+        "{changed}: a changed window or threshold keeps the reason it was changed (T13); say why, e.g. \
+         \"the fan spins up at 20 s, so the burst is over by then\""
+    )]
+    Unexplained {
+        /// What changed, each with the value it replaces.
+        changed: String,
+    },
 }
 
 impl SoakProtocol {
+    /// T1's defaults for a soak of this duration and interval: what its
+    /// windows and thresholds are changed from (T5, T13).
+    pub fn defaults_for(&self) -> SoakProtocol {
+        SoakProtocol { duration_s: self.duration_s, interval_s: self.interval_s, ..SoakProtocol::default() }
+    }
+
+    /// The analysis settings — windows, onset threshold, hold, band — on
+    /// which this protocol differs from `base`, each as its name, its value
+    /// here and its value in `base` (SPEC T5, T13).
+    pub fn changed_from(&self, base: &SoakProtocol) -> Vec<(&'static str, String, String)> {
+        let seconds = |v: f64| format!("{v} s");
+        [
+            ("opening window", seconds(self.opening_window_s), seconds(base.opening_window_s)),
+            ("tail window", seconds(self.tail_window_s), seconds(base.tail_window_s)),
+            ("onset threshold", format!("{} of P", self.threshold), format!("{} of P", base.threshold)),
+            ("hold", format!("{} samples", self.hold), format!("{} samples", base.hold)),
+            ("stability band", format!("±{}", self.band), format!("±{}", base.band)),
+        ]
+        .into_iter()
+        .filter(|(_, here, there)| here != there)
+        .collect()
+    }
+
+    /// SPEC T13: a window or threshold changed from `base` (T1's defaults,
+    /// or the protocol an amendment replaces) keeps the reason given for
+    /// it. The reason to seal with the protocol, trimmed; `None` when
+    /// nothing changed (a reason for no change says nothing and is not
+    /// kept); refused when something changed and no reason is given.
+    pub fn reason_for_change(&self, base: &SoakProtocol, why: Option<&str>) -> Result<Option<String>, ProtocolError> {
+        let changed = self.changed_from(base);
+        if changed.is_empty() {
+            return Ok(None);
+        }
+        match why.map(str::trim).filter(|w| !w.is_empty()) {
+            Some(why) => Ok(Some(why.to_owned())),
+            None => Err(ProtocolError::Unexplained {
+                changed: changed
+                    .iter()
+                    .map(|(name, here, there)| format!("the {name} is {here}, not {there}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+        }
+    }
+
     /// SPEC T1, T11: a protocol whose numbers can mean what they say — the
     /// opening window (P) at most a tenth of the duration and the tail
     /// window (S) at most half, so between them there is room for the onset

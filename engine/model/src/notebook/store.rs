@@ -46,9 +46,11 @@ pub const EXPORTS_DIR: &str = "exports";
 /// imported row's raw file was written by (E14), so a build before it says
 /// the file is newer instead of failing on what it does not know; version
 /// 8 a row's tail against its budget (S19) and its session's noise floor
-/// (E18), for the same reason. Older files are read and saved as version
-/// 8, their rows as recorded (no tail, no floor: nothing is invented).
-pub const SCHEMA_VERSION: u32 = 8;
+/// (E18), for the same reason; version 9 the reason a soak protocol's
+/// changed window or threshold was fixed with (T13). Older files are read
+/// and saved as version 9, their rows as recorded (no tail, no floor, no
+/// reason: nothing is invented).
+pub const SCHEMA_VERSION: u32 = 9;
 /// A larger `notebook.ron` is refused as its bytes arrive: 10 000 runs take
 /// about 20 MB, so this leaves room while keeping a hostile file from
 /// exhausting memory.
