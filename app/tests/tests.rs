@@ -20,6 +20,7 @@ mod import_csv;
 mod import_gbench;
 mod import_pyperf;
 mod merge;
+mod parsed_cache;
 mod recipe;
 mod record_faces;
 mod recover;

@@ -17,6 +17,7 @@ mod journal;
 mod leftovers;
 mod lock;
 mod output;
+mod parsed;
 mod partial;
 pub use journal::JOURNAL_FILE;
 pub use leftovers::{Leftover, Writer, find as leftovers, reservation_text, writer_tag};
@@ -1065,7 +1066,19 @@ fn parse_snapshot(bytes: &[u8], path: &Path) -> Result<(Notebook, Option<String>
             });
         }
     }
-    let file: super::file::NotebookFile = ron::from_str(text).map_err(|e| syntax(path, &e))?;
+    // The same bytes parsed before give the same file (issue 50: a large
+    // notebook's parse is most of a command's time).
+    let cached = parsed::Entry::of(bytes);
+    let file = match cached.as_ref().and_then(parsed::Entry::read) {
+        Some(file) => file,
+        None => {
+            let file: super::file::NotebookFile = ron::from_str(text).map_err(|e| syntax(path, &e))?;
+            if let Some(entry) = &cached {
+                entry.write(&file);
+            }
+            file
+        }
+    };
     let token = file.journal.clone();
     let mut notebook =
         Notebook::try_from(file).map_err(|message| LoadError::Invalid { path: path.to_path_buf(), message })?;

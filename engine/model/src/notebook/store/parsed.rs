@@ -1,0 +1,130 @@
+//! A large `notebook.ron`, parsed once (issue 50): the RON parse of a
+//! semester's notebook (10 000 runs, ~20 MB) costs most of a `show`, an
+//! `export` or an `audit`, so what it gives is kept in the user's own cache
+//! folder, in a form read about eight times faster (MessagePack with field
+//! names: self-describing, floats bit for bit), named by the BLAKE3 of the
+//! file's exact bytes.
+//!
+//! The notebook shown is always the one the RON holds: an entry is found
+//! only by the hash of the bytes just read, was written only by this user's
+//! Vernier from those very bytes, and repeats its key inside; any entry
+//! that does not read back whole is ignored and the RON parsed again. The
+//! cache is never in a notebook folder, where a classmate's files could
+//! plant an entry for the bytes they also wrote. It holds a few entries
+//! (the least recently used go); a failure to read or write it costs only
+//! the time it would have saved.
+//!
+//! `VERNIER_CACHE_DIR` names another folder; set empty, it turns the cache
+//! off.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::bounded;
+use crate::notebook::file::NotebookFile;
+
+/// Smaller files parse in a few milliseconds: not worth an entry.
+const WORTH_CACHING: usize = 1024 * 1024;
+/// Entries kept; the least recently used beyond this are removed.
+const ENTRIES: usize = 8;
+/// What an entry's first line says: this build's encoding of this schema,
+/// so a newer or older Vernier never reads another's entry.
+fn magic() -> String {
+    format!("vernier-parsed {} schema {} rmp-named\n", env!("CARGO_PKG_VERSION"), super::SCHEMA_VERSION)
+}
+
+/// The cache entry for one `notebook.ron`'s bytes.
+pub(super) struct Entry {
+    path: PathBuf,
+    key: String,
+}
+
+impl Entry {
+    /// The entry for `bytes`, or `None` when they are too small to be worth
+    /// one or there is no cache folder.
+    pub(super) fn of(bytes: &[u8]) -> Option<Entry> {
+        if bytes.len() < WORTH_CACHING {
+            return None;
+        }
+        let dir = folder()?;
+        let key = blake3::hash(bytes).to_hex().to_string();
+        Some(Entry { path: dir.join(format!("{key}.nb")), key })
+    }
+
+    /// The notebook file parsed from these bytes before, if an entry holds
+    /// it whole.
+    pub(super) fn read(&self) -> Option<NotebookFile> {
+        let bytes = bounded::read_bounded(&self.path, 2 * super::MAX_NOTEBOOK_BYTES, "a parsed notebook").ok()?;
+        let body = bytes.strip_prefix(self.header().as_bytes())?;
+        let file = rmp_serde::from_slice(body).ok()?;
+        // Recently used: the last to be removed.
+        if let Ok(f) = std::fs::File::options().append(true).open(&self.path) {
+            let _ = f.set_modified(std::time::SystemTime::now());
+        }
+        Some(file)
+    }
+
+    /// Keeps `file`, parsed from this entry's bytes; quietly does nothing
+    /// when the cache cannot be written.
+    pub(super) fn write(&self, file: &NotebookFile) {
+        let Some(dir) = self.path.parent() else { return };
+        let Ok(body) = rmp_serde::to_vec_named(file) else { return };
+        let written = (|| -> std::io::Result<()> {
+            let mut temp = tempfile::NamedTempFile::new_in(dir)?;
+            temp.write_all(self.header().as_bytes())?;
+            temp.write_all(&body)?;
+            temp.persist(&self.path).map_err(|e| e.error)?;
+            Ok(())
+        })();
+        if written.is_ok() {
+            forget_old(dir);
+        }
+    }
+
+    fn header(&self) -> String {
+        format!("{}{}\n", magic(), self.key)
+    }
+}
+
+/// The cache folder, created when missing (owner-only where the OS has
+/// modes); `None` when there is none or it is turned off.
+fn folder() -> Option<PathBuf> {
+    let dir = match std::env::var_os("VERNIER_CACHE_DIR") {
+        Some(dir) if dir.is_empty() => return None,
+        Some(dir) => PathBuf::from(dir),
+        None => dirs::cache_dir()?.join("vernier").join("parsed"),
+    };
+    if !dir.is_dir() {
+        create_private(&dir).ok()?;
+    }
+    // A link in the cache's place is not followed.
+    std::fs::symlink_metadata(&dir).ok().filter(|m| m.is_dir()).map(|_| dir)
+}
+
+#[cfg(unix)]
+fn create_private(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt as _;
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)
+}
+
+#[cfg(not(unix))]
+fn create_private(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)
+}
+
+/// Removes all but the [`ENTRIES`] most recently used entries.
+fn forget_old(dir: &Path) {
+    let Ok(listing) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<(std::time::SystemTime, PathBuf)> = listing
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "nb"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    if entries.len() <= ENTRIES {
+        return;
+    }
+    entries.sort_by_key(|e| std::cmp::Reverse(e.0));
+    for (_, path) in entries.drain(ENTRIES..) {
+        let _ = std::fs::remove_file(path);
+    }
+}
