@@ -75,7 +75,13 @@ impl BoundedFile {
 
     /// Reads everything, or refuses as soon as the limit is passed.
     pub fn read_all(self) -> Result<Vec<u8>, ReadError> {
-        read_stream(self.inner.into_inner(), &self.path, self.limit, self.what)
+        let file = self.inner.into_inner();
+        // Room for the whole file at once: growing the buffer as a 20 MB
+        // notebook arrives costs more than reading it (issue 50).
+        let size = file.metadata().map_or(0, |m| m.len()).min(self.limit);
+        let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
+        fill(file, &mut bytes, &self.path, self.limit, self.what)?;
+        Ok(bytes)
     }
 
     fn check(&self, read: usize) -> Result<(), ReadError> {
@@ -108,14 +114,20 @@ pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u
 /// `limit` bytes arrive; `name` stands for its path in messages.
 pub fn read_stream(reader: impl Read, name: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
     let mut bytes = Vec::new();
+    fill(reader, &mut bytes, name, limit, what)?;
+    Ok(bytes)
+}
+
+/// Appends all of `reader` to `bytes`, refusing once more than `limit` arrive.
+fn fill(reader: impl Read, bytes: &mut Vec<u8>, name: &Path, limit: u64, what: &'static str) -> Result<(), ReadError> {
     reader
         .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
+        .read_to_end(bytes)
         .map_err(|source| ReadError::Io { path: name.to_path_buf(), source })?;
     if bytes.len() as u64 > limit {
         return Err(ReadError::TooLarge { path: name.to_path_buf(), limit, what });
     }
-    Ok(bytes)
+    Ok(())
 }
 
 /// The UTF-8 byte-order mark, which Notepad and Excel put at the start of a
