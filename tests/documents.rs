@@ -536,6 +536,47 @@ fn the_method_names_a_shared_recipe_once() {
     assert_eq!(method.matches("built by Vernier").count(), 1, "{method}");
 }
 
+// SPEC E18: the report's Method states the noise floor each session
+// measured, once per floor, with the rows it stands under; a row without
+// one (an import) is not given another's.
+#[test]
+fn the_method_states_each_sessions_noise_floor() {
+    use vernier_engine::stats::NoiseFloor;
+    let (_tmp, _dir, mut nb) = saved_notebook();
+    let floor = NoiseFloor::of(&[10.0, 10.2, 10.5, 10.1]).expect("timings");
+    let first = nb.record_run(
+        vernier_engine::notebook::Measurement {
+            noise_floor: Some(floor.clone()),
+            ..crate::util::measurement("a", &[1.0, 1.1, 1.2])
+        },
+        at(70),
+    );
+    let second = nb.record_run(
+        vernier_engine::notebook::Measurement {
+            noise_floor: Some(floor.clone()),
+            ..crate::util::measurement("b", &[1.0, 1.1, 1.2])
+        },
+        at(80),
+    );
+    let bare = nb.record_run(crate::util::measurement("c", &[1.0, 1.1, 1.2]), at(90));
+    let blocks = documents::fill(&nb, Document::Report, &Attachments::default());
+    let method: String = blocks
+        .iter()
+        .find_map(|b| match b {
+            Block::Paragraph(runs) => {
+                let text: String = runs.iter().map(|r| r.text.as_str()).collect();
+                text.contains("harness").then_some(text)
+            }
+            _ => None,
+        })
+        .expect("the Method paragraph");
+    use vernier_engine::notebook::{RowRef, row_list};
+    let said = format!("{}: {}", row_list(&[RowRef::Run(first), RowRef::Run(second)]), floor.describe());
+    assert!(method.contains("noise floor") && method.contains(&said), "{method}");
+    assert_eq!(method.matches(&floor.describe()).count(), 1, "{method}");
+    assert!(!method.contains(&format!("{}: {}", row_list(&[RowRef::Run(bare)]), floor.describe())), "{method}");
+}
+
 // SPEC S19 (issue 48 item 2): the report's results table gives the tail
 // beside the median of each row whose budget was stated — the sentence
 // every face shows — leaves a row without one empty, and has no such

@@ -761,6 +761,21 @@ fn method(nb: &Notebook) -> String {
         )
     })
     .collect();
+    // SPEC E18: the floor each session measured before its rows, so a
+    // reader knows the smallest difference they could show.
+    let floors = group_rows(
+        kept.iter().filter_map(|r| Some((RowRef::Run(r.number), r.measurement.noise_floor.as_ref()?.describe()))),
+    );
+    let floors = if floors.is_empty() {
+        String::new()
+    } else {
+        let each: Vec<String> =
+            floors.into_iter().map(|(floor, rows)| format!("{}: {floor}", row_list(&rows))).collect();
+        format!(
+            " The instrument's noise floor, measured before the rows were (a difference below it is not claimed) — {}.",
+            each.join("; ")
+        )
+    };
     let discarded = match discarded {
         0 => "No run was discarded.".to_owned(),
         1 => "1 run was discarded and is listed, with its reason, in the measurement log.".to_owned(),
@@ -768,7 +783,7 @@ fn method(nb: &Notebook) -> String {
     };
     format!(
         "{}; each summarised by its median, interquartile range, min and max; warm-up and timed repetitions are given per \
-         row below. What each time is the time of — {}.{built} {discarded} {CONVENTION}",
+         row below. What each time is the time of — {}.{built}{floors} {discarded} {CONVENTION}",
         measured.join("; "),
         timing.join("; "),
     )
