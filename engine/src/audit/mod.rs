@@ -105,13 +105,6 @@ impl std::fmt::Display for Check {
     }
 }
 
-/// The A7 and A21 findings of one document given as text (headings opened
-/// by `#`, table rows by `|`, `**` marks dropped), as the audit gives them on
-/// the exported file: what the corpus of filled documents is measured with.
-pub fn forms_of_text(document: Document, text: &str) -> Vec<Finding> {
-    documents::forms_of_text(document, text)
-}
-
 /// Where a finding points.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

@@ -1,6 +1,8 @@
 //! SPEC A21: the forms the course's documents keep (C.10–C.12). Each check
-//! reads only what a person wrote; a part still holding its prompt is
-//! A16's finding and is passed over here, so one fault gets one finding.
+//! reads only what a person wrote (A20): a line still holding its prompt is
+//! A16's finding and a line Vernier wrote whole is its own, and both are
+//! passed over here, so one fault gets one finding and an export nobody has
+//! written in yet has none.
 
 use super::{Line, PROMPT_MARK, finding, numbers};
 use crate::audit::{Check, Finding, Place};
@@ -16,16 +18,15 @@ pub(super) fn check(document: Document, lines: &[Line], out: &mut Vec<Finding>) 
             flattering_choice(document, lines, &mut found);
             confidence(document, lines, &mut found);
             conclusion(document, lines, &mut found);
-            bare_numbers(document, lines, out, &mut found);
         }
         Document::SocReview | Document::PlacementDecision => {
             confirmed(document, lines, &mut found);
             bandwidth(document, lines, &mut found);
-            bare_numbers(document, lines, out, &mut found);
         }
         Document::ThreatModel => threat_model(document, lines, &mut found),
-        Document::Measurements | Document::AiUsage => {}
+        Document::Measurements | Document::AiUsage => return,
     }
+    bare_numbers(document, lines, out, &mut found);
     out.extend(found);
 }
 
@@ -33,10 +34,12 @@ fn at(document: Document, l: &Line) -> Place {
     Place::Document { document, line: l.number, section: l.section.clone() }
 }
 
-/// What a person wrote in a line, or `None` when a prompt is still in it
-/// (A16 names that).
-fn written(l: &Line) -> Option<String> {
-    (!l.text.contains(PROMPT_MARK)).then(|| l.persons_text())
+/// A line as a person wrote it, labels and all, or `None` when a prompt is
+/// still in it (A16 names that) or when every word of it is Vernier's
+/// (A20): the forms are the student's to keep.
+fn stated(l: &Line) -> Option<&str> {
+    let theirs = !l.text.contains(PROMPT_MARK) && !crate::display::is_blank(&l.persons_text());
+    theirs.then_some(l.text.as_str())
 }
 
 /// The lines under the heading that contains `name`, down to the next
@@ -48,63 +51,115 @@ fn section<'a>(lines: &'a [Line], name: &str) -> Option<(&'a Line, Vec<&'a Line>
     Some((&lines[start], body))
 }
 
-/// The value of a `Field:` line, with the line, when written.
+/// The value of a `Field:` paragraph a person wrote, with its line.
 fn field<'a>(lines: &'a [Line], label: &str) -> Option<(&'a Line, String)> {
-    let l = lines.iter().find(|l| l.cells.is_none() && l.text.starts_with(label))?;
-    let value = written(l)?;
-    Some((l, value.strip_prefix(label).unwrap_or(&value).trim().to_owned()))
+    let l = lines.iter().find(|l| l.cells.is_none() && l.heading.is_none() && l.text.starts_with(label))?;
+    let value = stated(l)?;
+    Some((l, value.strip_prefix(label).unwrap_or(value).trim().to_owned()))
 }
 
+/// The lower-cased words of `text`, split at anything not a letter or digit.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty())
+}
+
+/// Where `phrase` first stands in `text` as whole words.
+fn phrase_at(text: &str, phrase: &str) -> Option<usize> {
+    text.match_indices(phrase).map(|(i, _)| i).find(|&i| {
+        let before = text[..i].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+        let after = text[i + phrase.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+        before && after
+    })
+}
+
+/// Blanks of a form copied and not filled: the course's ⟨…⟩, a "does /
+/// does not" left with both choices, a "to be done".
+const BLANKS: [&str; 9] = ["⟨", "〈", "does / does not", "does/does not", "[z]", "<z>", "tbd", "todo", "fill in"];
+
+/// Words that restate the headline under the reversed choice.
+const REVERSED: [&str; 16] = [
+    "revers",
+    "instead",
+    "had i",
+    "if i",
+    "were i",
+    "switch",
+    "swap",
+    "other way",
+    "becomes",
+    "would",
+    "falls to",
+    "rises to",
+    "drops to",
+    "shrinks",
+    "grows",
+    "undo",
+];
+
+/// Words that say whether the conclusion survives the reversal.
+const SURVIVES: [&str; 15] = [
+    "surviv",
+    "holds",
+    "hold up",
+    "stands",
+    "collapses",
+    "falls apart",
+    "flips",
+    "unchanged",
+    "still",
+    "no longer",
+    "overturn",
+    "breaks",
+    "intact",
+    "disappears",
+    "vanishes",
+];
+
 /// C.10: "reversed, my headline becomes ⟨Z⟩, and my conclusion ⟨does /
-/// does not⟩ survive" — the sentence is there with both blanks filled.
+/// does not⟩ survive" — once the section is written, the sentence is there
+/// with its blanks filled: the headline restated under the reversed choice,
+/// and whether the conclusion survives it.
 fn flattering_choice(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
-    let Some((heading, body)) = section(lines, "flattering choice") else { return };
+    let Some((_, body)) = section(lines, "flattering choice") else { return };
     // Unwritten or empty: A16 and A13 say so.
     if body.iter().any(|l| l.text.contains(PROMPT_MARK)) {
         return;
     }
-    let text: String = body.iter().filter_map(|l| written(l)).collect::<Vec<_>>().join(" ");
-    if text.trim().is_empty() {
-        return;
-    }
+    let written: Vec<&Line> = body.iter().copied().filter(|l| stated(l).is_some()).collect();
+    let Some(first) = written.first() else { return };
+    let text = written.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join(" ");
     let lower = text.to_lowercase();
-    let place = at(document, body.first().copied().unwrap_or(heading));
-    let becomes = lower.find("headline becomes").map(|i| lower[i + "headline becomes".len()..].trim_start());
-    let unfilled =
-        |s: &str| s.is_empty() || s.starts_with(['⟨', '<', '[', '…']) || s.starts_with("z,") || s.starts_with("...");
-    let problem = match becomes {
-        None => Some("it does not say what the headline becomes when the choice is reversed"),
-        Some(rest) if unfilled(rest) => Some("“my headline becomes …” is left unfilled"),
-        Some(_) if !lower.contains("surviv") => Some("it does not say whether the conclusion survives the reversal"),
-        Some(_) if lower.contains("does / does not") || lower.contains("does/does not") => {
-            Some("“does / does not survive” is left as the form's two choices")
-        }
-        Some(_) => None,
+    // A lone capital the form uses for a blank: "becomes Z".
+    let letter = text.split(|c: char| !c.is_alphanumeric()).any(|w| matches!(w, "X" | "Y" | "Z"));
+    let problem = if letter || BLANKS.iter().any(|b| lower.contains(b)) {
+        "a blank of the form is left in it"
+    } else if !REVERSED.iter().any(|w| lower.contains(w)) {
+        "it does not say what the headline becomes when the choice is reversed"
+    } else if !SURVIVES.iter().any(|w| lower.contains(w)) {
+        "it does not say whether the conclusion survives the reversal"
+    } else {
+        return;
     };
-    if let Some(problem) = problem {
-        out.push(finding(
-            Check::A21,
-            place,
-            format!(
-                "the flattering choice is named but its sentence is not filled: {problem}; write “reversed, my \
-                 headline becomes …, and my conclusion does (or does not) survive”"
-            ),
-        ));
-    }
+    out.push(finding(
+        Check::A21,
+        at(document, first),
+        format!(
+            "the flattering choice's sentence is not filled: {problem}; write “reversed, my headline becomes …, \
+             and my conclusion does (or does not) survive”"
+        ),
+    ));
 }
 
-/// C.10: "Confidence: high / medium / low" — exactly one of the three.
+/// C.10: "Confidence: high / medium / low" — one of the three, first, then
+/// the line on why. "medium-high" or "fairly high" is not one of them.
 fn confidence(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
     let Some((l, value)) = field(lines, "Confidence:") else { return };
-    if value.is_empty() {
-        return;
-    }
     let lower = value.to_lowercase();
-    let first = lower.split(|c: char| !c.is_alphabetic()).find(|w| !w.is_empty()).unwrap_or("");
     let levels = ["high", "medium", "low"];
-    let named = levels.iter().filter(|w| lower.split(|c: char| !c.is_alphabetic()).any(|x| x == **w)).count();
-    let hedged =
-        named > 1 && lower.split(|c: char| !c.is_alphabetic()).take(4).filter(|w| levels.contains(w)).count() > 1;
+    let opening: Vec<&str> = words(&lower).take(3).collect();
+    let first = opening.first().copied().unwrap_or("");
+    // "medium to high", "high/medium": a second level right after the first.
+    let hedged = opening.iter().skip(1).take(2).any(|w| levels.contains(w));
     if !levels.contains(&first) || hedged {
         out.push(finding(
             Check::A21,
@@ -117,76 +172,101 @@ fn confidence(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
     }
 }
 
-/// Words that name a metric.
-const METRICS: [&str; 24] = [
+/// Words and units that name a metric.
+const METRICS: [&str; 40] = [
     "median",
     "wall time",
     "wall-clock",
     "latency",
     "throughput",
+    "per access",
     "ns/access",
-    "ms",
+    "per frame",
+    "frame time",
+    "per inference",
+    "per token",
+    "tokens/s",
     "energy",
+    "joules",
     "joule",
     "power",
+    "watts",
     "bandwidth",
     "gb/s",
     "time per",
     "run time",
     "runtime",
+    "response time",
     "cycles",
-    "frames",
     "fps",
+    "frames per second",
     "p95",
-    "95th",
+    "95th percentile",
     "percentile",
+    "sustained",
+    "s/p",
+    "score",
+    "chunks/s",
+    "ms",
+    "ns",
     "mj",
-    "watts",
-    "time to",
+    "seconds",
+    "milliseconds",
+    "nanoseconds",
+    "iqr",
 ];
 
-/// Words that state a finding.
-const FINDINGS: [&str; 16] = [
+/// Words that state a finding: a comparison, a verdict or advice.
+const FINDINGS: [&str; 25] = [
     "faster",
     "slower",
     "wins",
+    "win",
     "beats",
+    "beat",
     "better",
     "worse",
     "should",
     "recommend",
     "choose",
-    "is the right",
+    "outperforms",
     "outperform",
     "cheaper",
     "dearer",
-    "costs more",
-    "costs less",
+    "bottleneck",
     "is the answer",
+    "dominates",
+    "matters",
+    "more efficient",
+    "less efficient",
+    "optimal",
+    "go with",
+    "prefer",
+    "is the right",
 ];
 
-/// C.10: "The conclusion names its metric before its finding": in its
-/// first sentence, a metric is named before any finding is stated.
+/// C.12: "The conclusion names its metric before its finding": in its first
+/// sentence a metric is named, and before any finding is stated. The
+/// conclusion is the section headed so, or a paragraph opening
+/// "Conclusion:" where there is none.
 fn conclusion(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
-    let Some((_, body)) = section(lines, "conclusion") else { return };
-    if body.iter().any(|l| l.text.contains(PROMPT_MARK)) {
-        return;
-    }
-    let Some(l) = body.iter().find(|l| l.cells.is_none() && !crate::display::is_blank(&l.text)) else { return };
-    let Some(text) = written(l) else { return };
-    let lower = text.to_lowercase();
-    let sentence = lower.split(". ").next().unwrap_or(&lower);
-    let word_at = |w: &str| {
-        sentence.match_indices(w).map(|(i, _)| i).find(|&i| {
-            let before = sentence[..i].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
-            let after = sentence[i + w.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric());
-            before && after
-        })
+    let first = match section(lines, "conclusion") {
+        Some((_, body)) => {
+            if body.iter().any(|l| l.text.contains(PROMPT_MARK)) {
+                return;
+            }
+            body.into_iter().find(|l| l.cells.is_none() && stated(l).is_some())
+        }
+        None => lines.iter().find(|l| l.heading.is_none() && l.text.starts_with("Conclusion:")),
     };
-    let metric = METRICS.iter().filter_map(|w| word_at(w)).min();
-    let finding_at = FINDINGS.iter().filter_map(|w| word_at(w)).min();
+    let Some(l) = first else { return };
+    let Some(text) = stated(l) else { return };
+    let lower = text.strip_prefix("Conclusion:").unwrap_or(text).to_lowercase();
+    let sentence = lower.split(". ").next().unwrap_or(&lower);
+    let metric = METRICS.iter().filter_map(|w| phrase_at(sentence, w)).min();
+    let finding_at = FINDINGS.iter().filter_map(|w| phrase_at(sentence, w)).min();
     let problem = match (metric, finding_at) {
-        (None, _) => "names no metric",
+        (None, _) => "names no metric in its first sentence",
         (Some(m), Some(f)) if f < m => "states its finding before its metric",
         _ => return,
     };
@@ -200,30 +280,49 @@ fn conclusion(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
     ));
 }
 
-/// Words that give a number its dispersion.
-const DISPERSION: [&str; 10] =
-    ["iqr", "±", "p95", "95th", "min", "max", "range", "spread", "interquartile", "dispersion"];
+/// Words that give a number its dispersion beside it.
+const DISPERSION: [&str; 16] = [
+    "iqr",
+    "±",
+    "+/-",
+    "interquartile",
+    "range",
+    "spread",
+    "min",
+    "max",
+    "minimum",
+    "maximum",
+    "dispersion",
+    "p95",
+    "95th",
+    "p25",
+    "p75",
+    "standard deviation",
+];
 
 /// Units that are ratios or shares, which derive from two results: their
 /// dispersion is their results'.
 const RATIOS: [&str; 6] = ["×", "x", "%", "times", "-fold", "fold"];
 
-/// C.10: "no bare single numbers anywhere, including in prose" — a tagged
-/// measured number in prose carries its dispersion in its line. An untagged
-/// one is A7's finding and a misrounded one A8's: a line either names is
-/// not named again.
+/// C.12: "No bare single numbers anywhere, including in prose" — a number
+/// tagged MEASURED in a paragraph carries its dispersion in that paragraph.
+/// An untagged one is A7's finding and a misrounded one A8's: a line either
+/// names is not named again. Tables carry their dispersion in a column;
+/// Vernier's own sentences carry theirs (A20).
 fn bare_numbers(document: Document, lines: &[Line], earlier: &[Finding], out: &mut Vec<Finding>) {
     for l in lines.iter().filter(|l| l.cells.is_none() && l.heading.is_none() && !l.no_results) {
         let place = at(document, l);
-        if earlier.iter().any(|f| matches!(f.check, Check::A7 | Check::A8) && f.place == place) {
+        if l.text.contains(PROMPT_MARK)
+            || earlier.iter().any(|f| matches!(f.check, Check::A7 | Check::A8) && f.place == place)
+        {
             continue;
         }
-        let Some(text) = written(l) else { continue };
+        let text = l.persons_text();
         if !text.contains("MEASURED") {
             continue;
         }
         let lower = text.to_lowercase();
-        if DISPERSION.iter().any(|w| lower.contains(w)) {
+        if DISPERSION.iter().any(|w| phrase_at(&lower, w).is_some()) {
             continue;
         }
         let bare: Vec<String> = numbers::numbers(&text)
@@ -233,11 +332,12 @@ fn bare_numbers(document: Document, lines: &[Line], earlier: &[Finding], out: &m
             .map(|n| format!("“{} {}”", n.text, n.unit.unwrap_or_default()))
             .collect();
         if !bare.is_empty() {
+            let verb = if bare.len() == 1 { "stands" } else { "stand" };
             out.push(finding(
                 Check::A21,
                 place,
                 format!(
-                    "{} stands bare: give its dispersion beside it (IQR, or min–max, and n): “{}”",
+                    "{} {verb} bare: give the dispersion beside it (IQR, or min–max, and n): “{}”",
                     bare.join(", "),
                     super::clip(&l.text)
                 ),
@@ -246,7 +346,8 @@ fn bare_numbers(document: Document, lines: &[Line], earlier: &[Finding], out: &m
     }
 }
 
-/// C.11: a table's `Confirmed?` cell says `confirmed` or `inferred`.
+/// C.11: a `Confirmed?` cell says `confirmed` (a primary source says so) or
+/// `inferred`; a row a person wrote leaves none empty or hedged.
 fn confirmed(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
     let mut column: Option<usize> = None;
     for l in lines {
@@ -254,48 +355,68 @@ fn confirmed(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
             column = None;
             continue;
         };
-        if let Some(i) = cells.iter().position(|c| c.trim() == "Confirmed?") {
+        if let Some(i) = cells.iter().position(|c| c.trim().trim_matches('*') == "Confirmed?") {
             column = Some(i);
             continue;
         }
         let Some(i) = column else { continue };
-        if l.text.contains(PROMPT_MARK) || cells.iter().all(|c| c.trim().is_empty()) {
+        if stated(l).is_none() {
             continue;
         }
-        let cell = cells.get(i).map(|c| c.trim().to_lowercase()).unwrap_or_default();
-        if cell != "confirmed" && cell != "inferred" {
+        let cell = cells.get(i).map(|c| c.trim()).unwrap_or("");
+        let lower = cell.to_lowercase();
+        if !words(&lower).next().is_some_and(|w| w == "confirmed" || w == "inferred") {
             out.push(finding(
                 Check::A21,
                 at(document, l),
                 format!(
-                    "the Confirmed? cell of “{}” reads “{}”: write confirmed (a primary source says so) or inferred",
-                    cells.first().map(|c| c.trim()).unwrap_or(""),
-                    cells.get(i).map(|c| c.trim()).unwrap_or("")
+                    "the Confirmed? cell of “{}” reads “{cell}”: write confirmed (a primary source says so) or inferred",
+                    cells.first().map(|c| c.trim()).unwrap_or("")
                 ),
             ));
         }
     }
 }
 
-/// C.11: where a bandwidth is claimed, `bytes/s = MT/s × bus bytes` is
-/// shown: the document names a data rate in MT/s.
+/// Units of a bandwidth.
+const BANDWIDTH_UNITS: [&str; 6] = ["GB/s", "MB/s", "GiB/s", "MiB/s", "TB/s", "bytes/s"];
+
+/// True when `text` shows a multiplication of two numbers (`7500e6 × 16`,
+/// `8533 * 8`, `6400 x 8`).
+fn shows_product(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    chars.iter().enumerate().any(|(i, c)| {
+        let sign = matches!(c, '×' | '*' | '·') || (*c == 'x' && i > 0 && chars[i - 1] == ' ');
+        let digit_before = chars[..i].iter().rev().find(|c| **c != ' ').is_some_and(|c| c.is_alphanumeric());
+        let digit_after = chars[i + 1..].iter().find(|c| **c != ' ').is_some_and(char::is_ascii_digit);
+        sign && digit_before && digit_after
+    })
+}
+
+/// C.11: a peak bandwidth is DERIVED with `bytes/s = MT/s × bus bytes`
+/// shown: where a person claims one (a figure in GB/s not measured), the
+/// document they wrote gives the data rate in MT/s and the multiplication.
+/// Vernier's own memory table shows its arithmetic for its parts, not for
+/// the student's.
 fn bandwidth(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
-    let shown = lines.iter().any(|l| l.text.contains("MT/s"));
-    if shown {
+    let theirs: Vec<(&Line, String)> =
+        lines.iter().filter(|l| stated(l).is_some()).map(|l| (l, l.persons_text())).collect();
+    let rate = theirs.iter().any(|(_, t)| t.contains("MT/s"));
+    let product = theirs.iter().any(|(_, t)| shows_product(t));
+    if rate && product {
         return;
     }
-    let claim = lines.iter().filter(|l| !l.text.contains(PROMPT_MARK)).find(|l| {
-        numbers::numbers(&l.persons_text())
-            .iter()
-            .any(|n| n.unit.as_deref().is_some_and(|u| matches!(u, "GB/s" | "MB/s" | "GiB/s" | "TB/s")))
+    let claim = theirs.iter().find(|(_, t)| {
+        !t.contains("MEASURED")
+            && numbers::numbers(t).iter().any(|n| n.unit.as_deref().is_some_and(|u| BANDWIDTH_UNITS.contains(&u)))
     });
-    if let Some(l) = claim {
+    if let Some((l, _)) = claim {
         out.push(finding(
             Check::A21,
             at(document, l),
             format!(
-                "a bandwidth is claimed but “bytes/s = MT/s × bus bytes” is not shown: give the data rate and \
-                 the bus width it comes from: “{}”",
+                "a bandwidth is claimed but “bytes/s = MT/s × bus bytes” is not shown: give the data rate in MT/s, \
+                 the bus width in bytes and their product: “{}”",
                 super::clip(&l.text)
             ),
         ));
@@ -303,62 +424,143 @@ fn bandwidth(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
 }
 
 /// Words that make an asset data.
-const DATA: [&str; 22] = [
+const DATA: [&str; 30] = [
     "data",
-    "key",
-    "keys",
-    "password",
-    "passwords",
-    "credential",
-    "credentials",
     "record",
     "records",
     "log",
     "logs",
-    "token",
-    "tokens",
     "file",
     "files",
     "message",
     "messages",
     "photo",
     "photos",
-    "secret",
-    "pin",
+    "image",
+    "images",
     "history",
+    "contacts",
+    "location",
+    "password",
+    "passwords",
+    "pin",
+    "notes",
+    "database",
+    "backup",
+    "backups",
+    "email",
+    "emails",
+    "scans",
+    "recordings",
+    "documents",
+    "calendar",
+    "information",
 ];
 
-/// Words that give an adversary the device in hand.
-const PHYSICAL: [&str; 10] =
-    ["physical", "possession", "thief", "stolen", "steals", "in hand", "hands on", "finds the", "lost", "seizes"];
+/// Words that make an asset something other than data: what the device
+/// can do or be, the course's "a capability, an identity, or a credential
+/// that lets the holder act as the device".
+const NOT_DATA: [&str; 18] = [
+    "not data",
+    "capability",
+    "identity",
+    "credential",
+    "token",
+    "ability",
+    "availability",
+    "access to",
+    "control",
+    "battery",
+    "safety",
+    "uptime",
+    "reputation",
+    "service",
+    "the device itself",
+    "act as",
+    "hardware",
+    "money",
+];
 
-/// C.12: three or more adversaries, five or more assets, one asset that is
-/// not data, one adversary with physical possession, a one-sentence verdict.
+/// True when an asset, as named, is not data.
+fn not_data(asset: &str) -> bool {
+    let lower = asset.to_lowercase();
+    NOT_DATA.iter().any(|w| lower.contains(w)) || !words(&lower).any(|w| DATA.contains(&w))
+}
+
+/// Words that give an adversary the device in hand.
+const PHYSICAL: [&str; 24] = [
+    "physical",
+    "possession",
+    "possesses",
+    "thief",
+    "thieves",
+    "stolen",
+    "steal",
+    "pickpocket",
+    "in hand",
+    "hands on",
+    "in their hand",
+    "finds",
+    "finder",
+    "lost",
+    "seize",
+    "confiscat",
+    "border",
+    "customs",
+    "repair",
+    "evil maid",
+    "borrow",
+    "picks up",
+    "unattended",
+    "takes the",
+];
+
+/// A list written in a field: its items, split at commas and semicolons
+/// and, in the last item, at "and"/"or" ("hackers and thieves" is two).
+fn items(value: &str) -> Vec<String> {
+    let mut parts: Vec<String> = value.split([',', ';']).map(|s| s.trim().to_owned()).collect();
+    if let Some(last) = parts.pop() {
+        parts.extend(last.split(" and ").flat_map(|s| s.split(" or ")).map(|s| s.trim().to_owned()));
+    }
+    parts
+        .into_iter()
+        .map(|s| {
+            let s = s.strip_prefix("and ").or_else(|| s.strip_prefix("or ")).unwrap_or(&s);
+            s.trim_end_matches('.').trim().to_owned()
+        })
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// C.11.5, C.12: three or more adversaries, one with physical possession;
+/// five or more assets, one not data; a one-sentence verdict. A list is
+/// read from its header field or its section's table, whichever names
+/// more; one still holding its prompt in both is A16's.
 fn threat_model(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
     let listed = |label: &str, table: &str| -> Option<(&Line, Vec<String>)> {
-        let (l, value) = field(lines, label)?;
-        let from_field: Vec<String> = value
-            .split([',', ';'])
-            .map(|s| s.trim().trim_end_matches('.').to_owned())
-            .filter(|s| !s.is_empty())
+        let from_field = field(lines, label);
+        let (heading, body) = section(lines, table).unzip();
+        let rows: Vec<(&Line, String)> = body
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|l| l.cells.is_some())
+            .skip(1)
+            .filter_map(|l| stated(l).map(|t| (l, t.to_owned())))
             .collect();
-        let from_table: Vec<String> = section(lines, table)
-            .map(|(_, body)| {
-                body.iter()
-                    .filter_map(|l| l.cells.as_ref().filter(|_| !l.text.contains(PROMPT_MARK)))
-                    .skip(1)
-                    .map(|c| c.join(" | "))
-                    .filter(|c| !c.trim().is_empty())
-                    .collect()
-            })
-            .unwrap_or_default();
-        Some((l, if from_table.len() > from_field.len() { from_table } else { from_field }))
+        let place = from_field.as_ref().map(|(l, _)| *l).or(rows.first().map(|(l, _)| *l)).or(heading)?;
+        let from_field = from_field.map(|(_, v)| items(&v)).unwrap_or_default();
+        if from_field.is_empty() && rows.is_empty() {
+            return None;
+        }
+        let from_table = rows.into_iter().map(|(_, t)| t).collect::<Vec<_>>();
+        Some((place, if from_table.len() > from_field.len() { from_table } else { from_field }))
     };
     let say =
         |l: &Line, message: String, out: &mut Vec<Finding>| out.push(finding(Check::A21, at(document, l), message));
     if let Some((l, adversaries)) = listed("Adversaries modeled:", "adversaries") {
         if adversaries.len() < 3 {
-            say(l, format!("{} adversaries are named; the threat model names three or more", adversaries.len()), out);
+            let n = adversaries.len();
+            say(l, format!("{n} adversar{} named; the threat model names three or more", plural(n)), out);
         }
         let physical = adversaries.iter().any(|a| {
             let lower = a.to_lowercase();
@@ -376,15 +578,12 @@ fn threat_model(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
         if assets.len() < 5 {
             say(l, format!("{} assets are named; the threat model names five or more", assets.len()), out);
         }
-        let not_data = assets.iter().any(|a| {
-            let lower = a.to_lowercase();
-            let name = lower.split(" | ").next().unwrap_or(&lower).to_owned();
-            !name.split(|c: char| !c.is_alphanumeric()).any(|w| DATA.contains(&w))
-        });
-        if !assets.is_empty() && !not_data {
+        // A table row is named by its first cell, and may say "not data" in it.
+        if !assets.iter().any(|a| not_data(a.split(" | ").next().unwrap_or(a))) {
             say(
                 l,
-                "every asset is data: name one that is not (the device's availability, battery, the user's safety)"
+                "every asset is data: name one that is not (a capability, the device's identity, its availability, \
+                 the user's safety)"
                     .into(),
                 out,
             );
@@ -402,4 +601,9 @@ fn threat_model(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
             say(l, format!("the verdict is {sentences} sentences; give the decision-maker one"), out);
         }
     }
+}
+
+/// "ies are" or "y is", for a count of adversaries.
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "y is" } else { "ies are" }
 }
