@@ -304,11 +304,17 @@ const DISPERSION: [&str; 16] = [
 /// dispersion is their results'.
 const RATIOS: [&str; 6] = ["×", "x", "%", "times", "-fold", "fold"];
 
+/// Labels of numbers that are themselves a dispersion.
+const DISPERSION_LABELS: [&str; 8] = ["iqr", "range", "min", "max", "minimum", "maximum", "p25", "p75"];
+
 /// C.12: "No bare single numbers anywhere, including in prose" — a number
-/// tagged MEASURED in a paragraph carries its dispersion in that paragraph.
-/// An untagged one is A7's finding and a misrounded one A8's: a line either
-/// names is not named again. Tables carry their dispersion in a column;
-/// Vernier's own sentences carry theirs (A20).
+/// tagged MEASURED in a paragraph carries its dispersion beside it: in the
+/// words from the end of the previous tag's remark to the next result. A
+/// number's tag is the one whose remark it stands in ("48.3 ms
+/// (MEASURED), against 48.0 ms (MODELED)": the first is measured, the
+/// second modeled). An untagged number is A7's finding and a misrounded one
+/// A8's: a line either names is not named again. Tables carry their
+/// dispersion in a column; Vernier's own sentences carry theirs (A20).
 fn bare_numbers(document: Document, lines: &[Line], earlier: &[Finding], out: &mut Vec<Finding>) {
     for l in lines.iter().filter(|l| l.cells.is_none() && l.heading.is_none() && !l.no_results) {
         let place = at(document, l);
@@ -321,16 +327,7 @@ fn bare_numbers(document: Document, lines: &[Line], earlier: &[Finding], out: &m
         if !text.contains("MEASURED") {
             continue;
         }
-        let lower = text.to_lowercase();
-        if DISPERSION.iter().any(|w| phrase_at(&lower, w).is_some()) {
-            continue;
-        }
-        let bare: Vec<String> = numbers::numbers(&text)
-            .into_iter()
-            .filter(|n| n.needs_tag() && n.tagged && !n.elsewhere)
-            .filter(|n| n.unit.as_deref().is_some_and(|u| !RATIOS.contains(&u)))
-            .map(|n| format!("“{} {}”", n.text, n.unit.unwrap_or_default()))
-            .collect();
+        let bare = bare_in(&text);
         if !bare.is_empty() {
             let verb = if bare.len() == 1 { "stands" } else { "stand" };
             out.push(finding(
@@ -344,6 +341,55 @@ fn bare_numbers(document: Document, lines: &[Line], earlier: &[Finding], out: &m
             ));
         }
     }
+}
+
+/// The MEASURED numbers of `text` with no dispersion beside them, quoted.
+fn bare_in(text: &str) -> Vec<String> {
+    // Each tag closes a remark: from the end of the previous one to the
+    // tag's closing parenthesis (or the next tag, or the end).
+    let mut tags: Vec<(usize, &str)> =
+        numbers::TAGS.iter().flat_map(|t| text.match_indices(t).map(|(i, _)| (i, *t))).collect();
+    tags.sort_unstable();
+    let mut remarks: Vec<(usize, usize, bool)> = Vec::new();
+    let mut from = 0;
+    for (k, (at, tag)) in tags.iter().enumerate() {
+        if *at < from {
+            continue;
+        }
+        let next = tags.get(k + 1).map_or(text.len(), |(i, _)| *i);
+        let end = text[*at..next].find(')').map_or(next, |i| at + i + 1);
+        remarks.push((from, end, *tag == "MEASURED"));
+        from = end;
+    }
+    // Where each number stands: they are found in order.
+    let mut placed = Vec::new();
+    let mut cursor = 0;
+    for n in numbers::numbers(text) {
+        let Some(i) = text[cursor..].find(&n.text) else { continue };
+        cursor += i + n.text.len();
+        placed.push((cursor - n.text.len(), n));
+    }
+    let result = |n: &numbers::Number| {
+        n.needs_tag()
+            && n.unit.as_deref().is_some_and(|u| !RATIOS.contains(&u))
+            && !DISPERSION_LABELS.contains(&n.label.as_str())
+    };
+    let mut bare = Vec::new();
+    for (start, end, _) in remarks.into_iter().filter(|(_, _, measured)| *measured) {
+        // The words beside the remark: up to the next result after it.
+        let beside = placed.iter().find(|(at, n)| *at >= end && result(n)).map_or(text.len(), |(at, _)| *at);
+        let lower = text[start..beside].to_lowercase();
+        if DISPERSION.iter().any(|w| phrase_at(&lower, w).is_some()) {
+            continue;
+        }
+        bare.extend(
+            placed
+                .iter()
+                .filter(|(at, n)| (start..end).contains(at) && result(n))
+                .map(|(_, n)| format!("“{} {}”", n.text, n.unit.as_deref().unwrap_or_default())),
+        );
+    }
+    bare
 }
 
 /// C.11: a `Confirmed?` cell says `confirmed` (a primary source says so) or
@@ -360,7 +406,10 @@ fn confirmed(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
             continue;
         }
         let Some(i) = column else { continue };
-        if stated(l).is_none() {
+        // A row written in its first cell alone answers the template's
+        // prompt row (`vernier write` writes there): its other cells are
+        // the template's, not a table the student filled.
+        if stated(l).is_none() || cells.iter().skip(1).all(|c| c.trim().is_empty()) {
             continue;
         }
         let cell = cells.get(i).map(|c| c.trim()).unwrap_or("");
@@ -399,8 +448,9 @@ fn shows_product(text: &str) -> bool {
 /// Vernier's own memory table shows its arithmetic for its parts, not for
 /// the student's.
 fn bandwidth(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
-    let theirs: Vec<(&Line, String)> =
-        lines.iter().filter(|l| stated(l).is_some()).map(|l| (l, l.persons_text())).collect();
+    // Whole lines a person wrote in: a cell of theirs may read as one of
+    // Vernier's table ("7500 MT/s") and still be theirs.
+    let theirs: Vec<(&Line, &str)> = lines.iter().filter_map(|l| stated(l).map(|t| (l, t))).collect();
     let rate = theirs.iter().any(|(_, t)| t.contains("MT/s"));
     let product = theirs.iter().any(|(_, t)| shows_product(t));
     if rate && product {
@@ -424,7 +474,7 @@ fn bandwidth(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
 }
 
 /// Words that make an asset data.
-const DATA: [&str; 30] = [
+const DATA: [&str; 36] = [
     "data",
     "record",
     "records",
@@ -438,6 +488,11 @@ const DATA: [&str; 30] = [
     "photos",
     "image",
     "images",
+    "video",
+    "videos",
+    "clips",
+    "footage",
+    "audio",
     "history",
     "contacts",
     "location",
@@ -455,12 +510,14 @@ const DATA: [&str; 30] = [
     "documents",
     "calendar",
     "information",
+    "numbers",
 ];
 
 /// Words that make an asset something other than data: what the device
 /// can do or be, the course's "a capability, an identity, or a credential
-/// that lets the holder act as the device".
-const NOT_DATA: [&str; 18] = [
+/// that lets the holder act as the device", and what is at stake beyond
+/// the bytes.
+const NOT_DATA: [&str; 20] = [
     "not data",
     "capability",
     "identity",
@@ -468,27 +525,36 @@ const NOT_DATA: [&str; 18] = [
     "token",
     "ability",
     "availability",
+    "integrity",
     "access to",
-    "control",
+    "control of",
     "battery",
     "safety",
     "uptime",
     "reputation",
-    "service",
-    "the device itself",
+    "itself",
     "act as",
-    "hardware",
     "money",
+    "takings",
+    "funds",
+    "firmware",
 ];
+
+/// Things in hand, which are not data when no data word names them: "the
+/// package", "the encoder station".
+const THINGS: [&str; 10] =
+    ["device", "phone", "unit", "package", "station", "hardware", "vehicle", "door", "lock", "key"];
 
 /// True when an asset, as named, is not data.
 fn not_data(asset: &str) -> bool {
     let lower = asset.to_lowercase();
-    NOT_DATA.iter().any(|w| lower.contains(w)) || !words(&lower).any(|w| DATA.contains(&w))
+    let data = words(&lower).any(|w| DATA.contains(&w));
+    NOT_DATA.iter().any(|w| lower.contains(w)) || (!data && words(&lower).any(|w| THINGS.contains(&w)))
 }
 
-/// Words that give an adversary the device in hand.
-const PHYSICAL: [&str; 24] = [
+/// Words that give an adversary the device in hand: possession named, or a
+/// verb of taking or holding it.
+const PHYSICAL: [&str; 31] = [
     "physical",
     "possession",
     "possesses",
@@ -512,7 +578,14 @@ const PHYSICAL: [&str; 24] = [
     "borrow",
     "picks up",
     "unattended",
-    "takes the",
+    "takes",
+    "handles",
+    "holds",
+    "catches",
+    "grabs",
+    "carries",
+    "pockets",
+    "walks off",
 ];
 
 /// A list written in a field: its items, split at commas and semicolons
@@ -606,4 +679,165 @@ fn threat_model(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
 /// "ies are" or "y is", for a count of adversaries.
 fn plural(n: usize) -> &'static str {
     if n == 1 { "y is" } else { "ies are" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::forms_of_text;
+    use super::*;
+
+    /// The A21 findings of `text` as `document`, each as its line and message.
+    fn a21(document: Document, text: &str) -> Vec<(usize, String)> {
+        forms_of_text(document, text)
+            .into_iter()
+            .filter(|f| f.check == Check::A21)
+            .map(|f| match f.place {
+                Place::Document { line, .. } => (line, f.message),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    // SPEC A21 (C.10): the flattering choice's sentence filled — the
+    // headline restated under the reversal and whether the conclusion
+    // survives — not left with the form's blanks or half said.
+    #[test]
+    fn the_flattering_sentence_is_filled() {
+        let report =
+            |sentence: &str| a21(Document::Report, &format!("# 7. Limitations, and the flattering choice\n{sentence}"));
+        assert!(
+            report(
+                "The choice that most helps me is -O2; reversed, my headline becomes 1.9×, and my conclusion survives."
+            )
+            .is_empty()
+        );
+        assert!(report("At -O3 the ratio falls to 1.9×: the direction survives, the magnitude does not.").is_empty());
+        let blank = report("Reversed, my headline becomes ⟨Z⟩, and my conclusion ⟨does / does not⟩ survive.");
+        assert!(blank.len() == 1 && blank[0].1.contains("a blank of the form"), "{blank:?}");
+        let letters = report("The choice is X; it was defensible because Y; reversed, my headline becomes Z.");
+        assert!(letters.len() == 1 && letters[0].1.contains("a blank of the form"), "{letters:?}");
+        let unsaid = report("The choice that flatters me is the median; it was fair.");
+        assert!(unsaid.len() == 1 && unsaid[0].1.contains("what the headline becomes"), "{unsaid:?}");
+        let half = report("Reversed, every point would carry the setup cost.");
+        assert!(half.len() == 1 && half[0].1.contains("whether the conclusion survives"), "{half:?}");
+        assert_eq!(half[0].0, 2, "the finding points at the sentence");
+    }
+
+    // SPEC A21, A16: a flattering choice still holding its prompt is A16's
+    // and A13's, not A21's.
+    #[test]
+    fn an_unwritten_form_is_not_a21s() {
+        let text = format!("# 7. Limitations, and the flattering choice\n{PROMPT_MARK} the choice that most helps");
+        assert!(a21(Document::Report, &text).is_empty());
+        let text = format!("**Confidence:** {PROMPT_MARK} confidence high, medium or low");
+        assert!(a21(Document::Report, &text).is_empty());
+        let text = format!("**Adversaries modeled:** {PROMPT_MARK} three or more adversaries");
+        assert!(a21(Document::ThreatModel, &text).is_empty());
+    }
+
+    // SPEC A21 (C.11.1): Confidence is one of high, medium or low, opening
+    // its line; a hedge between two, or another word, is a finding.
+    #[test]
+    fn confidence_is_one_of_three() {
+        let confidence = |value: &str| a21(Document::Report, &format!("**Confidence:** {value}"));
+        for good in ["medium — one machine only.", "High. Two soaks agree.", "Low: a shared host."] {
+            assert!(confidence(good).is_empty(), "{good}");
+        }
+        for bad in ["medium-high, tight IQRs", "medium to high", "fairly high", "80%", "good"] {
+            assert_eq!(confidence(bad).len(), 1, "{bad}");
+        }
+    }
+
+    // SPEC A21 (C.12): the conclusion names its metric, before its finding,
+    // in its first sentence; without a heading, a "Conclusion:" paragraph.
+    #[test]
+    fn the_conclusion_names_its_metric_first() {
+        let conclusion = |text: &str| a21(Document::Report, &format!("## 9. Conclusion\n{text}"));
+        assert!(
+            conclusion("Median wall time is the metric; ikj is faster, and an L1-sized matrix would reverse it.")
+                .is_empty()
+        );
+        let first = conclusion("ikj is faster in median wall time.");
+        assert!(first.len() == 1 && first[0].1.contains("finding before its metric"), "{first:?}");
+        let none = a21(Document::Report, "Conclusion: memory is the bottleneck.");
+        assert!(none.len() == 1 && none[0].1.contains("names no metric"), "{none:?}");
+    }
+
+    // SPEC A21 (C.12): a MEASURED number in prose carries its dispersion
+    // there; a DERIVED ratio, a table row and an untagged number (A7's) are
+    // not A21's.
+    #[test]
+    fn a_measured_number_in_prose_carries_its_dispersion() {
+        let prose = |text: &str| a21(Document::Report, text);
+        let bare = prose("The ikj order took 12.4 ms (MEASURED).");
+        assert!(bare.len() == 1 && bare[0].1.contains("“12.4 ms” stands bare"), "{bare:?}");
+        assert!(prose("The ikj order took 12.4 ms (MEASURED, IQR 0.3 ms, n = 31).").is_empty());
+        assert!(prose("The chase costs 24× the walk (DERIVED).").is_empty());
+        assert!(prose("| ikj | 12.4 ms | MEASURED |").is_empty());
+        assert!(prose("The ikj order took 12.4 ms.").is_empty(), "untagged: A7's");
+        let placement =
+            a21(Document::PlacementDecision, "I timed it: 48.3 ms per image (MEASURED), against 48.0 ms (MODELED).");
+        assert_eq!(placement.len(), 1, "{placement:?}");
+    }
+
+    // SPEC A21 (C.11.3): a Confirmed? cell is confirmed or inferred; a row
+    // answered in its first cell only (as `vernier write` answers the
+    // template's row) is the prompt's answer, not a row of the table.
+    #[test]
+    fn confirmed_is_confirmed_or_inferred() {
+        let table = |cell: &str| {
+            a21(
+                Document::SocReview,
+                &format!(
+                    "| Block | For | Confirmed? | Source |\n|---|---|---|---|\n| NPU | tensors | {cell} | vendor |"
+                ),
+            )
+        };
+        assert!(table("confirmed").is_empty() && table("Inferred").is_empty());
+        for bad in ["yes", "probably", "✓", "", "not confirmed"] {
+            assert_eq!(table(bad).len(), 1, "{bad:?}");
+        }
+        let answered = "| Block | For | Confirmed? | Source |\n| CPU, GPU and NPU, all confirmed | | | |";
+        assert!(a21(Document::SocReview, answered).is_empty());
+    }
+
+    // SPEC A21 (C.11.3): a bandwidth claimed shows bytes/s = MT/s × bus
+    // bytes; a measured bandwidth is not a peak to derive.
+    #[test]
+    fn a_bandwidth_shows_its_arithmetic() {
+        let soc = |text: &str| a21(Document::SocReview, text);
+        let claimed = soc("The part reaches 77 GB/s (CITED, vendor page).");
+        assert!(claimed.len() == 1 && claimed[0].1.contains("MT/s × bus bytes"), "{claimed:?}");
+        assert!(soc("| Data rate | 7500 MT/s |\n| Peak | 120 GB/s | 7500e6 × 16 = 120e9 bytes/s |").is_empty());
+        assert_eq!(soc("It runs 6400 MT/s and reaches 51.2 GB/s (CITED).").len(), 1, "no product shown");
+        assert!(soc("My copy loop moved 18.2 GB/s (MEASURED, IQR 0.4 GB/s).").is_empty());
+    }
+
+    // SPEC A21 (C.11.5): three adversaries, one with the device in hand;
+    // five assets, one not data; a one-sentence verdict — from the header
+    // fields or the sections' tables, whichever names more.
+    #[test]
+    fn the_threat_model_keeps_its_counts() {
+        let model = |adversaries: &str, assets: &str, verdict: &str| {
+            let text = format!("**Adversaries modeled:** {adversaries}\n**Assets:** {assets}\n**Verdict:** {verdict}");
+            a21(Document::ThreatModel, &text).into_iter().map(|(_, m)| m).collect::<Vec<_>>()
+        };
+        let adversaries = "a thief with the unit, a malicious app, a network eavesdropper";
+        let assets = "the fleet credential (a capability), scan history, staff rota, the unit's identity, sync logs";
+        assert!(model(adversaries, assets, "Ship it once revocation takes minutes.").is_empty());
+        let two = model("hackers and thieves", assets, "Ship it.");
+        assert!(two.len() == 1 && two[0].contains("2 adversaries are named"), "{two:?}");
+        let remote = model("a remote attacker, a malicious app, a network eavesdropper", assets, "Ship it.");
+        assert!(remote.len() == 1 && remote[0].contains("device in hand"), "{remote:?}");
+        let four = model(adversaries, "photos, the phone's identity, contacts, messages", "Ship it.");
+        assert!(four.len() == 1 && four[0].contains("4 assets are named"), "{four:?}");
+        let data = model(adversaries, "photos, contacts, messages, location history, video clips", "Ship it.");
+        assert!(data.len() == 1 && data[0].contains("every asset is data"), "{data:?}");
+        let verdict = model(adversaries, assets, "It is fine. Spoofing worries me. Add a sensor.");
+        assert!(verdict.len() == 1 && verdict[0].contains("3 sentences"), "{verdict:?}");
+        assert!(model(adversaries, assets, "Fit for use at 3.4 m, e.g. in a shop.").is_empty(), "one sentence");
+        let tables = "**Adversaries modeled:** see section 3\n## 3. Adversaries\n| Adversary | Capabilities |\n\
+                      | A thief | physical possession |\n| A guest | rewrites a card |\n| Staff | the encoder |";
+        assert!(a21(Document::ThreatModel, tables).is_empty(), "three rows, one with possession");
+    }
 }
