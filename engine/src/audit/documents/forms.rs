@@ -401,7 +401,7 @@ fn confirmed(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
             column = None;
             continue;
         };
-        if let Some(i) = cells.iter().position(|c| c.trim().trim_matches('*') == "Confirmed?") {
+        if let Some(i) = cells.iter().position(|c| matches!(c.trim().trim_matches('*'), "Confirmed?" | "Confirmed")) {
             column = Some(i);
             continue;
         }
@@ -456,9 +456,13 @@ fn bandwidth(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
     if rate && product {
         return;
     }
-    let claim = theirs.iter().find(|(_, t)| {
+    // The claim is in the person's own words: a figure of Vernier's in
+    // their line is Vernier's (A20).
+    let claim = theirs.iter().find(|(l, t)| {
         !t.contains("MEASURED")
-            && numbers::numbers(t).iter().any(|n| n.unit.as_deref().is_some_and(|u| BANDWIDTH_UNITS.contains(&u)))
+            && numbers::numbers(&l.persons_text())
+                .iter()
+                .any(|n| n.unit.as_deref().is_some_and(|u| BANDWIDTH_UNITS.contains(&u)))
     });
     if let Some((l, _)) = claim {
         out.push(finding(
