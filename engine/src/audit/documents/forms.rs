@@ -452,7 +452,12 @@ fn bandwidth(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
     // Vernier's table ("7500 MT/s") and still be theirs.
     let theirs: Vec<(&Line, &str)> = lines.iter().filter_map(|l| stated(l).map(|t| (l, t))).collect();
     let rate = theirs.iter().any(|(_, t)| t.contains("MT/s"));
-    let product = theirs.iter().any(|(_, t)| shows_product(t));
+    // The product is the bandwidth's: its line speaks of transfers, bytes,
+    // the bus or a bandwidth ("Eight cores × 3.2 GHz" is another product).
+    let product = theirs.iter().any(|(_, t)| {
+        let memory = ["MT/s", "byte", "bus", "B/s"].iter().any(|w| t.contains(w));
+        memory && shows_product(t)
+    });
     if rate && product {
         return;
     }
@@ -814,6 +819,9 @@ mod tests {
         assert!(claimed.len() == 1 && claimed[0].1.contains("MT/s × bus bytes"), "{claimed:?}");
         assert!(soc("| Data rate | 7500 MT/s |\n| Peak | 120 GB/s | 7500e6 × 16 = 120e9 bytes/s |").is_empty());
         assert_eq!(soc("It runs 6400 MT/s and reaches 51.2 GB/s (CITED).").len(), 1, "no product shown");
+        let other = "Eight cores × 3.2 GHz (CITED).\nIt runs 6400 MT/s and reaches 51.2 GB/s (CITED).";
+        assert_eq!(soc(other).len(), 1, "a product, but not the bandwidth's");
+        assert!(soc("6400 MT/s on a 64-bit bus: 6400 × 8 = 51 200 MB/s (DERIVED).").is_empty());
         assert!(soc("My copy loop moved 18.2 GB/s (MEASURED, IQR 0.4 GB/s).").is_empty());
     }
 
