@@ -597,10 +597,27 @@ const PHYSICAL: [&str; 31] = [
     "walks off",
 ];
 
-/// A list written in a field: its items, split at commas and semicolons
-/// and, in the last item, at "and"/"or" ("hackers and thieves" is two).
+/// A list written in a field: its items, split at commas, semicolons and
+/// numbering ("(1) a thief (2) an app", "1) … 2) …") and, in the last
+/// item, at "and"/"or" ("hackers and thieves" is two).
 fn items(value: &str) -> Vec<String> {
-    let mut parts: Vec<String> = value.split([',', ';']).map(|s| s.trim().to_owned()).collect();
+    let mut numbered = String::new();
+    let chars: Vec<char> = value.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        // A number closed by ")" opens an item: the item breaks before it.
+        let opens = c.is_ascii_digit()
+            && (i == 0 || !chars[i - 1].is_ascii_digit())
+            && chars[i..].iter().find(|c| !c.is_ascii_digit()) == Some(&')');
+        if opens {
+            numbered.push(';');
+        }
+        numbered.push(*c);
+    }
+    let numbered = numbered.replace(";(", ";").replace("(;", ";");
+    let mut parts: Vec<String> = numbered
+        .split([',', ';'])
+        .map(|s| s.trim().trim_start_matches(|c: char| c.is_ascii_digit() || c == ')').trim().to_owned())
+        .collect();
     if let Some(last) = parts.pop() {
         parts.extend(last.split(" and ").flat_map(|s| s.split(" or ")).map(|s| s.trim().to_owned()));
     }
@@ -837,6 +854,8 @@ mod tests {
         let adversaries = "a thief with the unit, a malicious app, a network eavesdropper";
         let assets = "the fleet credential (a capability), scan history, staff rota, the unit's identity, sync logs";
         assert!(model(adversaries, assets, "Ship it once revocation takes minutes.").is_empty());
+        assert!(model("(1) a thief (2) a rogue app (3) an attacker on Wi-Fi", assets, "Ship it.").is_empty());
+        assert!(model("1) a thief 2) a rogue app 3) an attacker on Wi-Fi", assets, "Ship it.").is_empty());
         let two = model("hackers and thieves", assets, "Ship it.");
         assert!(two.len() == 1 && two[0].contains("2 adversaries are named"), "{two:?}");
         let remote = model("a remote attacker, a malicious app, a network eavesdropper", assets, "Ship it.");
