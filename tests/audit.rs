@@ -44,13 +44,30 @@ fn method_notebook() -> (tempfile::TempDir, std::path::PathBuf, Notebook) {
     nb.answer_prediction(1, AnsweredBy::Run(1), at(21)).expect("run 1 answers P1");
     for document in Document::ALL {
         for prompt in documents::prompts(document) {
-            let answer = if prompt.starts_with("name and version") { "none" } else { "Written by the student." };
-            nb.set_answer(document.stem(), prompt, answer);
+            nb.set_answer(document.stem(), prompt, method_answer(prompt));
         }
     }
     nb.add_citation(citation("https://example.org/soc-a", "2026-11-02")).expect("citation");
     export(&dir, &nb);
     (tmp, dir, nb)
+}
+
+/// What a student who follows the method writes for `prompt`: a form the
+/// course gives a shape (A21) in that shape, anything else in a sentence.
+fn method_answer(prompt: &str) -> &'static str {
+    const FORMS: [(&str, &str); 6] = [
+        ("name and version", "none"),
+        ("confidence", "medium — one machine, but every IQR is small against the differences."),
+        (
+            "the choice that most helps",
+            "The choice that most helps my conclusion is the -O2 build; reversed, my headline becomes a smaller \
+             gap, and my conclusion survives.",
+        ),
+        ("metric before finding", "Median wall time is the metric; ikj is the order to keep."),
+        ("three or more adversaries", "a thief with the phone in hand, a malicious app, a network eavesdropper"),
+        ("five or more assets", "photos, messages, the phone's identity, the banking app's ability to pay, contacts"),
+    ];
+    FORMS.iter().find(|(start, _)| prompt.starts_with(start)).map_or("Written by the student.", |(_, answer)| answer)
 }
 
 fn citation(url: &str, retrieved: &str) -> Citation {
@@ -107,9 +124,13 @@ fn a_notebook_that_follows_the_method_passes() {
 }
 
 // SPEC A1: an average of runs in the report; a run without its warm-up split.
+// SPEC A21: the average, MEASURED with no dispersion beside it, also stands bare.
 #[test]
 fn a1_average_and_unsplit_n() {
-    assert_eq!(with_answer("the mechanism", "The average of three runs was 16.6 ms (MEASURED)."), [Check::A1]);
+    assert_eq!(
+        with_answer("the mechanism", "The average of three runs was 16.6 ms (MEASURED)."),
+        [Check::A1, Check::A21]
+    );
     let (_tmp, dir, mut nb) = method_notebook();
     let mut m = measurement("imported", &[1.0, 1.1, 1.2]);
     m.warmup = WarmupPolicy::Unknown;
@@ -461,30 +482,35 @@ fn a8_checks_a_median_written_in_prose() {
 }
 
 // SPEC A1 (C.8.2): a mean named as a mean with its reason is a disclosure,
-// not a finding; an average without one still is.
+// not a finding; an average without one still is. SPEC A21: each of these
+// MEASURED numbers has no dispersion beside it, and stands bare.
 #[test]
 fn a1_accepts_a_disclosed_mean() {
-    assert!(
+    assert_eq!(
         with_answer(
             "the thermal state",
             "The tool's score summary is a mean, 40.1 chunks/s, because throttle_analysis.py reports a mean (MEASURED)."
-        )
-        .is_empty()
+        ),
+        [Check::A21]
     );
-    assert_eq!(with_answer("the thermal state", "The mean was 40.1 chunks/s (MEASURED)."), [Check::A1]);
+    assert_eq!(with_answer("the thermal state", "The mean was 40.1 chunks/s (MEASURED)."), [Check::A1, Check::A21]);
     // C.8.2's own example, and a reason that is not a disclosure.
-    assert_eq!(with_answer("the thermal state", "Median 12.5 ms (MEASURED); mean 15.0 ms (MEASURED)."), [Check::A1]);
+    assert_eq!(
+        with_answer("the thermal state", "Median 12.5 ms (MEASURED); mean 15.0 ms (MEASURED)."),
+        [Check::A1, Check::A21]
+    );
     assert_eq!(
         with_answer("the thermal state", "Because the build changed, the mean time was 12.3 ms (MEASURED)."),
-        [Check::A1]
+        [Check::A1, Check::A21]
     );
     // Not means; and a total's average (C.8.2's exception).
-    assert!(
-        with_answer("the thermal state", "In the meantime a meaningful drop of 3 ms (MEASURED) showed.").is_empty()
+    assert_eq!(
+        with_answer("the thermal state", "In the meantime a meaningful drop of 3 ms (MEASURED) showed."),
+        [Check::A21]
     );
-    assert!(
-        with_answer("the thermal state", "The total energy was 12 J (MEASURED), the average power 3.1 W (DERIVED).")
-            .is_empty()
+    assert_eq!(
+        with_answer("the thermal state", "The total energy was 12 J (MEASURED), the average power 3.1 W (DERIVED)."),
+        [Check::A21]
     );
 }
 
@@ -1090,4 +1116,203 @@ fn n16_a_summary_that_contradicts_itself_without_a_raw_file() {
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(found[0].check, Check::A1);
     assert!(found[0].message.contains("its P25 (3.5 ms) is above its median (2 ms)"), "{found:#?}");
+}
+
+/// One document of tests/fixtures/forms-corpus.txt and the A21 forms it
+/// breaks.
+struct FormCase {
+    file: String,
+    /// Its paragraphs and table rows, as written in the file.
+    body: Vec<String>,
+    /// The forms broken, sorted (the corpus's names: `flattering`, `bare`…).
+    expected: Vec<String>,
+    /// Marked `?==`: a known miss the file explains.
+    miss: bool,
+}
+
+fn forms_corpus() -> Vec<FormCase> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/forms-corpus.txt"))
+        .expect("the forms corpus");
+    let mut cases: Vec<FormCase> = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("//")) {
+        let (miss, header) = match line.strip_prefix("?==").or(line.strip_prefix("==")) {
+            Some(header) => (line.starts_with('?'), header),
+            None => {
+                cases.last_mut().unwrap_or_else(|| panic!("{line} before any case")).body.push(line.to_owned());
+                continue;
+            }
+        };
+        let (file, expected) = header.split_once(" => ").unwrap_or_else(|| panic!("no ' => ' in {line}"));
+        let mut expected: Vec<String> =
+            expected.split(';').map(str::trim).filter(|e| *e != "none").map(str::to_owned).collect();
+        expected.sort();
+        cases.push(FormCase { file: file.trim().to_owned(), body: Vec::new(), expected, miss });
+    }
+    cases
+}
+
+/// The body of a document.xml holding `lines` as a student's Word file
+/// holds them: `#` lines as headings of their level, `|` lines as rows of
+/// one table, the rest as paragraphs.
+fn docx_body(lines: &[String]) -> String {
+    let escape = |t: &str| t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let run = |t: &str| format!("<w:r><w:t xml:space=\"preserve\">{}</w:t></w:r>", escape(t));
+    let mut xml = String::new();
+    let mut in_table = false;
+    for line in lines.iter().map(|l| l.replace("**", "")) {
+        let row = line.strip_prefix('|').map(|r| r.trim_end_matches('|'));
+        if row.is_some_and(|r| r.chars().all(|c| matches!(c, '-' | '|' | ':' | ' '))) {
+            continue;
+        }
+        match (row, in_table) {
+            (Some(_), false) => xml.push_str("<w:tbl>"),
+            (None, true) => xml.push_str("</w:tbl>"),
+            _ => {}
+        }
+        in_table = row.is_some();
+        if let Some(row) = row {
+            let cells: String = row.split('|').map(|c| format!("<w:tc><w:p>{}</w:p></w:tc>", run(c.trim()))).collect();
+            xml.push_str(&format!("<w:tr>{cells}</w:tr>"));
+            continue;
+        }
+        let level = line.chars().take_while(|c| *c == '#').count();
+        let style =
+            if level > 0 { format!("<w:pPr><w:pStyle w:val=\"Heading{level}\"/></w:pPr>") } else { String::new() };
+        xml.push_str(&format!("<w:p>{style}{}</w:p>", run(line[level..].trim())));
+    }
+    if in_table {
+        xml.push_str("</w:tbl>");
+    }
+    xml
+}
+
+/// The corpus's name for the form an A21 finding says is broken.
+fn form_of(message: &str) -> &'static str {
+    const FORMS: [(&str, &str); 11] = [
+        ("flattering choice", "flattering"),
+        ("Confidence must", "confidence"),
+        ("the conclusion", "conclusion"),
+        (" bare:", "bare"),
+        ("Confirmed? cell", "confirmed"),
+        ("bandwidth is claimed", "bandwidth"),
+        ("named; the threat model names three", "adversaries"),
+        ("device in hand", "physical"),
+        ("named; the threat model names five", "assets"),
+        ("every asset is data", "not-data"),
+        ("the verdict is", "verdict"),
+    ];
+    FORMS.iter().find(|(words, _)| message.contains(words)).map_or("unknown", |(_, form)| form)
+}
+
+// SPEC A21 (issue 48): the audit reads the corpus of filled documents as a
+// teaching assistant holding C.10–C.12 reads them. Each document is written
+// as the whole body of its .docx in an exported notebook and audited there;
+// the A21 findings are compared form by form with the ones the corpus
+// names. Prints precision and recall over those findings, and holds both at
+// 0.9 or above; every case reads as the corpus says but for its known misses.
+#[test]
+fn a21_the_forms_corpus_is_read_as_a_teaching_assistant_reads_it() {
+    let cases = forms_corpus();
+    let flawed = cases.iter().filter(|c| !c.expected.is_empty()).count();
+    assert!(cases.len() >= 20 && flawed * 2 >= cases.len(), "{} documents, {flawed} flawed", cases.len());
+    let (_tmp, dir, _nb) = method_notebook();
+    let (mut expected_total, mut found_total, mut right) = (0, 0, 0);
+    let mut wrong = Vec::new();
+    for case in &cases {
+        let body = docx_body(&case.body);
+        rewrite_docx(&dir.join("exports").join(&case.file), |xml| {
+            let (Some(start), Some(end)) = (xml.find("<w:body>"), xml.find("</w:body>")) else {
+                panic!("no body in {}", case.file)
+            };
+            format!("{}<w:body>{body}{}", &xml[..start], &xml[end..])
+        });
+        let nb = store::load(&dir).expect("load");
+        let mut found: Vec<String> = audit::audit(&dir, &nb)
+            .findings
+            .into_iter()
+            .filter(|f| f.check == Check::A21)
+            .filter(|f| matches!(&f.place, Place::Document { document, .. } if document.stem() == case.file))
+            .map(|f| form_of(&f.message).to_owned())
+            .collect();
+        found.sort();
+        found.dedup();
+        expected_total += case.expected.len();
+        found_total += found.len();
+        right += common(&case.expected, &found);
+        if (case.expected != found) != case.miss {
+            wrong.push(format!(
+                "{} {:?}: expected {:?}, found {found:?}, known miss: {}",
+                case.file,
+                case.body.first(),
+                case.expected,
+                case.miss
+            ));
+        }
+    }
+    let precision = right as f64 / found_total.max(1) as f64;
+    let recall = right as f64 / expected_total.max(1) as f64;
+    eprintln!(
+        "forms corpus: {} documents, {flawed} flawed, {expected_total} expected A21 findings, {found_total} found, \
+         {right} right: precision {precision:.3}, recall {recall:.3}, {} known misses",
+        cases.len(),
+        cases.iter().filter(|c| c.miss).count()
+    );
+    assert!(wrong.is_empty(), "documents read otherwise than the corpus says:\n{}", wrong.join("\n"));
+    assert!(precision >= 0.9 && recall >= 0.9, "precision {precision:.3}, recall {recall:.3}");
+}
+
+// SPEC A21, A20: an export of everything Vernier fills, its prompts not
+// yet written, keeps every form: Vernier's template, values, tables (the
+// SoC memory arithmetic, the placement table) and sentences are its own,
+// and an unwritten form is A16's, not A21's.
+#[test]
+fn a21_an_export_of_what_vernier_fills_breaks_no_form() {
+    let (_tmp, dir, _nb) = everything_vernier_fills();
+    let found = findings_of(&dir, Check::A21);
+    assert!(found.is_empty(), "{found:#?}");
+    assert!(!findings_of(&dir, Check::A16).is_empty(), "the prompts are unwritten");
+}
+
+// SPEC A21: forms written through `vernier write` (set_answer) and
+// exported are read in the exported documents: a hedged Confidence, a
+// flattering choice with no word on the reversal, a conclusion whose
+// finding comes first, and a threat model of two remote adversaries and
+// four data assets, each found at its line; the method notebook's own
+// answers keep every form.
+#[test]
+fn a21_forms_written_by_the_student_are_read_in_the_exports() {
+    let (_tmp, dir, mut nb) = method_notebook();
+    assert!(findings_of(&dir, Check::A21).is_empty(), "{:#?}", findings_of(&dir, Check::A21));
+    let answer = |nb: &mut Notebook, document: Document, start: &str, text: &str| {
+        let prompt = documents::prompts(document).into_iter().find(|p| p.starts_with(start)).expect("prompt");
+        nb.set_answer(document.stem(), prompt, text);
+    };
+    answer(&mut nb, Document::Report, "confidence", "medium to high, the host was quiet.");
+    answer(&mut nb, Document::Report, "the choice that", "Reporting the median; I think that was fair.");
+    answer(&mut nb, Document::Report, "metric before", "ikj is faster, in median wall time, than ijk.");
+    answer(&mut nb, Document::ThreatModel, "three or more", "a remote attacker, a malicious app");
+    answer(&mut nb, Document::ThreatModel, "five or more", "photos, messages, contacts, location history");
+    export(&dir, &nb);
+    let found = findings_of(&dir, Check::A21);
+    let mut forms: Vec<(&str, String)> = found
+        .iter()
+        .map(|(place, message)| {
+            let Place::Document { section, .. } = place else { panic!("{place:?}") };
+            (form_of(message), section.clone())
+        })
+        .collect();
+    forms.sort();
+    let expected = [
+        ("adversaries", "Threat Model"),
+        ("assets", "Threat Model"),
+        ("conclusion", "9. Conclusion"),
+        ("confidence", "Project 3 — The Memory Wall Lab"),
+        ("flattering", "7. Limitations, and the flattering choice"),
+        ("not-data", "Threat Model"),
+        ("physical", "Threat Model"),
+    ];
+    assert_eq!(forms.iter().map(|(f, _)| *f).collect::<Vec<_>>(), expected.map(|(f, _)| f), "{found:#?}");
+    for ((_, section), (_, heading)) in forms.iter().zip(expected) {
+        assert!(section.starts_with(heading), "{section} under {heading}");
+    }
 }

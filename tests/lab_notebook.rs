@@ -27,10 +27,28 @@ fn fixture() -> (tempfile::TempDir, PathBuf, Notebook) {
 // no finding in a line of a document (every such line here is Vernier's or
 // the fixture's prose, which states no result) and no raw file unaccounted
 // for — the sources its build recipes kept are named by their rows.
+//
+// SPEC A21: the fixture's flattering choice was written before A21 and
+// says what reversing it does to the points, not whether the conclusion
+// survives: that one finding, in the student's text, is A21's, and with
+// the sentence finished the notebook audits clean.
 #[test]
 fn a_notebook_made_by_vernier_audits_clean_in_vernier_text() {
-    let (_tmp, dir, nb) = fixture();
+    let (_tmp, dir, mut nb) = fixture();
     documents::export_to(&dir, &nb, None, Overwrite::Never).expect("export");
+    let forms: Vec<_> = audit::audit(&dir, &nb).findings.into_iter().filter(|f| f.check == Check::A21).collect();
+    assert!(forms.len() == 1 && forms[0].message.contains("whether the conclusion survives"), "{forms:#?}");
+    let prompt = documents::prompts(Document::Report)
+        .into_iter()
+        .find(|p| p.starts_with("the choice that most helps"))
+        .expect("the flattering choice's prompt");
+    nb.set_answer(
+        "report.docx",
+        prompt,
+        "Reading the chase program's own ns/access figure rather than the process's wall time; reversed, every \
+         point would carry the list's setup cost, and my conclusion survives: the steps stand well above it.",
+    );
+    documents::export_to(&dir, &nb, None, Overwrite::Edited).expect("export again");
     let report = audit::audit(&dir, &nb);
     assert!(report.documents_exported);
     let in_text: Vec<_> = report

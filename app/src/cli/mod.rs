@@ -151,7 +151,7 @@ pub enum CliCommand {
     Write(writing_cmds::WriteArgs),
     /// List, add or remove the report's citations.
     Cite(writing_cmds::CiteArgs),
-    /// The pre-submission audit (A1–A19): exit 0 clean, 1 findings, 2 unreadable.
+    /// The pre-submission audit (A1–A21): exit 0 clean, 1 findings, 2 unreadable.
     Audit {
         /// The notebook folder.
         dir: PathBuf,

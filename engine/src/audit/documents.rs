@@ -3,6 +3,8 @@
 //! checks what an export would write now, so the student sees the same
 //! findings before exporting.
 
+mod forms;
+
 use std::io::Read as _;
 use std::path::Path;
 
@@ -237,6 +239,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook, read: Option<&str>, exports: &Pat
         // gives them by S6: only its text is read for rounding.
         let rounding = (document != Document::Measurements).then_some(&medians);
         tags_and_rounding(document, &lines, rounding, out);
+        forms::check(document, &lines, out);
         match document {
             Document::Report => report_checks(nb, &lines, out),
             Document::AiUsage => ai_usage(&String::from_utf8_lossy(&content), out),
@@ -692,6 +695,39 @@ fn clip(text: &str) -> String {
 
 fn finding(check: Check, place: Place, message: String) -> Finding {
     Finding { check, place, message }
+}
+
+/// The A7 and A21 findings of one document given as text (headings opened
+/// by `#`, table rows by `|`, `**` marks dropped), read as the exported file
+/// is read but with nothing of Vernier's in it: what the A21 unit tests
+/// write their documents in.
+#[cfg(test)]
+fn forms_of_text(document: Document, text: &str) -> Vec<Finding> {
+    let mut lines = Vec::new();
+    let mut section = String::new();
+    for raw in text.lines() {
+        let raw = raw.replace("**", "");
+        let raw = raw.trim();
+        let hashes = raw.chars().take_while(|c| *c == '#').count();
+        if hashes > 0 {
+            let name = raw[hashes..].trim().to_owned();
+            section = heading_name(&name);
+            lines.push(Line::new(lines.len() + 1, Some(hashes as u8), section.clone(), None, name));
+        } else if let Some(row) = raw.strip_prefix('|') {
+            if row.chars().all(|c| matches!(c, '-' | '|' | ':' | ' ')) {
+                continue;
+            }
+            let cells: Vec<String> = row.trim_end_matches('|').split('|').map(|c| c.trim().to_owned()).collect();
+            let joined = cells.join(" | ");
+            lines.push(Line::new(lines.len() + 1, None, section.clone(), Some(cells), joined));
+        } else if !raw.is_empty() {
+            lines.push(Line::new(lines.len() + 1, None, section.clone(), None, raw.to_owned()));
+        }
+    }
+    let mut out = Vec::new();
+    tags_and_rounding(document, &lines, None, &mut out);
+    forms::check(document, &lines, &mut out);
+    out
 }
 
 /// The paragraphs and table rows of a `.docx`, with headings recognised by

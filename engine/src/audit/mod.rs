@@ -1,4 +1,4 @@
-//! The pre-submission audit (SPEC A1–A19): every check with its ID, a plain
+//! The pre-submission audit (SPEC A1–A21): every check with its ID, a plain
 //! sentence, and the row or document line it points at. It reads the
 //! notebook, its raw files and the exported documents; it never writes.
 
@@ -55,6 +55,8 @@ vernier_model::closed_enum! {
         A18,
         /// Every locked prediction answered or left open with a reason.
         A19,
+        /// The documents keep the course's forms.
+        A21,
     }
 }
 
@@ -84,6 +86,11 @@ impl Check {
             Check::A19 => {
                 "Every locked prediction is answered by rows or left open with a reason, and a soak prediction \
                  commits its two numbers."
+            }
+            Check::A21 => {
+                "The documents keep their forms: the flattering-choice sentence filled, Confidence one of high, \
+                 medium or low, the conclusion's metric before its finding, no bare result number in prose, \
+                 Confirmed? confirmed or inferred, bandwidth shown from MT/s, and the threat model's counts."
             }
             Check::A18 => {
                 "No kept row is built at -O0 or without a stated optimisation level: -O0 is a diagnostic, never a result."
