@@ -252,6 +252,8 @@ impl Extension {
             metric: m.figure.as_ref().map(|f| f.spec.clone()),
             // SPEC S19: held to the budget the row was, in seconds.
             budget: m.tail.as_ref().and_then(|t| Some(t.budget * crate::stats::units::time_factor(&m.unit, "s")?)),
+            // SPEC E19: the inputs the row's student stated, stated again.
+            inputs: m.conditions.value_of(ConditionName::Inputs).and_then(|i| harness::stated_inputs(&m.command, i)),
             ..BenchSpec::new(arms.iter().map(|(_, subject)| subject.clone()).collect())
         };
         let before = arms
@@ -595,29 +597,10 @@ mod tests {
     // its row was, given back in seconds; a row without one states none.
     #[test]
     fn an_extension_keeps_the_rows_budget() {
-        use crate::notebook::{Measurement, Notebook};
-        use crate::stats::{Summary, Tail};
+        use crate::notebook::Notebook;
+        use crate::stats::Tail;
         let trials = [10.0, 10.1, 10.2, 10.3, 17.0];
-        let row = |tail: Option<Tail>| Measurement {
-            what: "frame".into(),
-            command: vec!["./frame".into()],
-            warmup: WarmupPolicy::Count(3),
-            warmup_trials: 3,
-            summary: Summary::of(&trials).expect("trials"),
-            unit: "ms".into(),
-            ns_per_unit: 1e6,
-            conditions: Vec::new(),
-            raw_file: None,
-            tag: Tag::Measured,
-            synthetic: false,
-            extends: None,
-            figure: None,
-            work: None,
-            boundary: None,
-            recipe: None,
-            tail,
-            noise_floor: None,
-        };
+        let row = |tail: Option<Tail>| crate::notebook::Measurement { tail, ..frame_row(&trials, Vec::new()) };
         let mut nb = Notebook::new("t", chrono::Utc::now());
         nb.record_run(row(Tail::of(&trials, 16.7)), chrono::Utc::now());
         nb.record_run(row(None), chrono::Utc::now());
@@ -629,6 +612,51 @@ mod tests {
         let held = budget(1).expect("the row's budget");
         assert!((held - 0.0167).abs() < 1e-12, "{held}");
         assert_eq!(budget(2), None);
+    }
+
+    /// A recorded `./frame` row of `trials` (ms) with `conditions`.
+    fn frame_row(trials: &[f64], conditions: Vec<crate::notebook::Condition>) -> crate::notebook::Measurement {
+        crate::notebook::Measurement {
+            what: "frame".into(),
+            command: vec!["./frame".into(), "--seed".into(), "7".into()],
+            warmup: WarmupPolicy::Count(3),
+            warmup_trials: 3,
+            summary: crate::stats::Summary::of(trials).expect("trials"),
+            unit: "ms".into(),
+            ns_per_unit: 1e6,
+            conditions,
+            raw_file: None,
+            tag: Tag::Measured,
+            synthetic: false,
+            extends: None,
+            figure: None,
+            work: None,
+            boundary: None,
+            recipe: None,
+            tail: None,
+            noise_floor: None,
+        }
+    }
+
+    // SPEC E19 (issue 48 item 4): an extension states again the inputs its
+    // row's student stated; what the arguments show is read again from them.
+    #[test]
+    fn an_extension_keeps_the_rows_stated_inputs() {
+        use crate::notebook::{Condition, Notebook};
+        let mut nb = Notebook::new("t", chrono::Utc::now());
+        let trials = [10.0, 10.1, 10.2];
+        let recorded = "seed 7 (read from its arguments); words.txt (as stated)";
+        let stated = frame_row(&trials, vec![Condition::new(ConditionName::Inputs, recorded)]);
+        nb.record_run(stated, chrono::Utc::now());
+        let seen = "seed 7 (read from its arguments)";
+        nb.record_run(frame_row(&trials, vec![Condition::new(ConditionName::Inputs, seen)]), chrono::Utc::now());
+        let inputs = |run: u32| {
+            let gate = Extension::plan(&nb, run).expect("a plan").gate;
+            let consent = gate.confirm(crate::consent::InlineCode::Allowed).expect("consent");
+            gate.release(consent).expect("this plan").inputs
+        };
+        assert_eq!(inputs(1).as_deref(), Some("words.txt"));
+        assert_eq!(inputs(2), None);
     }
 
     fn moved(run: u32, before: f64, after: f64, iqr: f64) -> Moved {

@@ -27,6 +27,17 @@ pub fn command_inputs(argv: &[String], stated: Option<&str>) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("; "))
 }
 
+/// What the student stated of the inputs `recorded` for a command run as
+/// `argv` (the inverse of [`command_inputs`]), so a rerun of the row (an
+/// extension) states them again; `None` when nothing was stated.
+pub fn stated_inputs(argv: &[String], recorded: &str) -> Option<String> {
+    let body = recorded.strip_suffix(" (as stated)")?;
+    match command_inputs(argv, None) {
+        Some(seen) => body.strip_prefix(&format!("{seen}; ")).map(str::to_owned),
+        None => Some(body.to_owned()),
+    }
+}
+
 /// The value given to `flag` in `argv`, as `--flag VALUE` or `--flag=VALUE`
 /// (the program's own arguments only, never the program's name).
 fn value_of(argv: &[String], flag: &str) -> Option<String> {
@@ -45,6 +56,22 @@ mod tests {
 
     fn argv(words: &[&str]) -> Vec<String> {
         words.iter().map(|w| (*w).to_owned()).collect()
+    }
+
+    // SPEC E19: what was stated is found again in what was recorded, with
+    // or without what the arguments named; a kernel's or an unstated
+    // row's inputs state nothing.
+    #[test]
+    fn the_stated_part_is_found_again() {
+        let both = argv(&["./sort", "--seed", "7"]);
+        let recorded = command_inputs(&both, Some("words.txt; 1 MB")).expect("inputs");
+        assert_eq!(stated_inputs(&both, &recorded).as_deref(), Some("words.txt; 1 MB"));
+        let plain = argv(&["./sort"]);
+        let recorded = command_inputs(&plain, Some("words.txt")).expect("inputs");
+        assert_eq!(stated_inputs(&plain, &recorded).as_deref(), Some("words.txt"));
+        let seen = command_inputs(&both, None).expect("inputs");
+        assert_eq!(stated_inputs(&both, &seen), None);
+        assert_eq!(stated_inputs(&plain, "the 4 MiB array (Vernier's kernel)"), None);
     }
 
     // SPEC E19: a seed and a size are read where the arguments name them,

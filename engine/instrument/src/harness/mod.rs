@@ -26,6 +26,7 @@ use serde::Serialize;
 
 pub use bench_runner::{BenchEvent, BenchRunner, NotQueued, Progress, Wake};
 pub use build_step::{BuildError, BuildStep, Built, KeptSource, UnsplitCommand};
+pub use inputs::stated_inputs;
 pub use metric::{Metric, MetricError, ReadFigureError, TryOnceError};
 pub use output_check::{CheckError, OutputCheck, Printed};
 pub use process::{Capture, CommandRunner, CommandTrial, OutputError};
