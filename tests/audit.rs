@@ -1292,6 +1292,14 @@ fn a21_forms_written_by_the_student_are_read_in_the_exports() {
     answer(&mut nb, Document::Report, "metric before", "ikj is faster, in median wall time, than ijk.");
     answer(&mut nb, Document::ThreatModel, "three or more", "a remote attacker, a malicious app");
     answer(&mut nb, Document::ThreatModel, "five or more", "photos, messages, contacts, location history");
+    // Under the memory table Vernier fills with its own MT/s arithmetic:
+    // that table is not the student's derivation.
+    answer(
+        &mut nb,
+        Document::SocReview,
+        "four sentences per block",
+        "Memory: LPDDR5X on a 64-bit bus reaches 77 GB/s peak (CITED, vendor product page).",
+    );
     export(&dir, &nb);
     let found = findings_of(&dir, Check::A21);
     let mut forms: Vec<(&str, String)> = found
@@ -1305,6 +1313,7 @@ fn a21_forms_written_by_the_student_are_read_in_the_exports() {
     let expected = [
         ("adversaries", "Threat Model"),
         ("assets", "Threat Model"),
+        ("bandwidth", ""),
         ("conclusion", "9. Conclusion"),
         ("confidence", "Project 3 — The Memory Wall Lab"),
         ("flattering", "7. Limitations, and the flattering choice"),

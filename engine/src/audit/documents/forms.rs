@@ -38,7 +38,10 @@ fn at(document: Document, l: &Line) -> Place {
 /// still in it (A16 names that) or when every word of it is Vernier's
 /// (A20): the forms are the student's to keep.
 fn stated(l: &Line) -> Option<&str> {
-    let theirs = !l.text.contains(PROMPT_MARK) && !crate::display::is_blank(&l.persons_text());
+    // A table row's cells are joined by bars: a row with every cell
+    // Vernier's leaves only those.
+    let persons = l.persons_text().replace('|', " ");
+    let theirs = !l.text.contains(PROMPT_MARK) && !crate::display::is_blank(&persons);
     theirs.then_some(l.text.as_str())
 }
 
@@ -74,7 +77,22 @@ fn phrase_at(text: &str, phrase: &str) -> Option<usize> {
 
 /// Blanks of a form copied and not filled: the course's ⟨…⟩, a "does /
 /// does not" left with both choices, a "to be done".
-const BLANKS: [&str; 9] = ["⟨", "〈", "does / does not", "does/does not", "[z]", "<z>", "tbd", "todo", "fill in"];
+const BLANKS: [&str; 14] = [
+    "⟨",
+    "〈",
+    "does / does not",
+    "does/does not",
+    "[z]",
+    "<z>",
+    "tbd",
+    "todo",
+    "fill in",
+    "___",
+    "becomes ...",
+    "becomes …",
+    "becomes x,",
+    "becomes z,",
+];
 
 /// Words that restate the headline under the reversed choice.
 const REVERSED: [&str; 16] = [
@@ -97,7 +115,7 @@ const REVERSED: [&str; 16] = [
 ];
 
 /// Words that say whether the conclusion survives the reversal.
-const SURVIVES: [&str; 15] = [
+const SURVIVES: [&str; 18] = [
     "surviv",
     "holds",
     "hold up",
@@ -106,7 +124,10 @@ const SURVIVES: [&str; 15] = [
     "falls apart",
     "flips",
     "unchanged",
-    "still",
+    "still stand",
+    "still hold",
+    "still true",
+    "not stand",
     "no longer",
     "overturn",
     "breaks",
@@ -129,9 +150,9 @@ fn flattering_choice(document: Document, lines: &[Line], out: &mut Vec<Finding>)
     let Some(first) = written.first() else { return };
     let text = written.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join(" ");
     let lower = text.to_lowercase();
-    // A lone capital the form uses for a blank: "becomes Z".
-    let letter = text.split(|c: char| !c.is_alphanumeric()).any(|w| matches!(w, "X" | "Y" | "Z"));
-    let problem = if letter || BLANKS.iter().any(|b| lower.contains(b)) {
+    // The form's own letter left where the headline goes ("becomes Z,"),
+    // not any X or Z a sentence names (a Z-order curve, an X Elite).
+    let problem = if BLANKS.iter().any(|b| lower.contains(b)) || lower.trim_end_matches('.').ends_with("becomes z") {
         "a blank of the form is left in it"
     } else if !REVERSED.iter().any(|w| lower.contains(w)) {
         "it does not say what the headline becomes when the choice is reversed"
@@ -156,11 +177,20 @@ fn confidence(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
     let Some((l, value)) = field(lines, "Confidence:") else { return };
     let lower = value.to_lowercase();
     let levels = ["high", "medium", "low"];
-    let opening: Vec<&str> = words(&lower).take(3).collect();
-    let first = opening.first().copied().unwrap_or("");
-    // "medium to high", "high/medium": a second level right after the first.
-    let hedged = opening.iter().skip(1).take(2).any(|w| levels.contains(w));
-    if !levels.contains(&first) || hedged {
+    // The first word whole, hyphens and all: "high-ish" and "medium-high"
+    // are not one of the three.
+    let lower = lower.trim_start();
+    let end = lower.find(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\'')).unwrap_or(lower.len());
+    let first = &lower[..end];
+    // "medium to high", "high/medium", "high or medium": a second level
+    // joined to the first. A reason that mentions a level after a dash or
+    // a colon ("High — low noise") is a reason.
+    let rest = lower[end..].trim_start();
+    let joined = ["/", "or ", "to "]
+        .iter()
+        .find_map(|j| rest.strip_prefix(j))
+        .is_some_and(|after| words(after).next().is_some_and(|w| levels.contains(&w)));
+    if !levels.contains(&first) || joined {
         out.push(finding(
             Check::A21,
             at(document, l),
@@ -173,7 +203,7 @@ fn confidence(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
 }
 
 /// Words and units that name a metric.
-const METRICS: [&str; 40] = [
+const METRICS: [&str; 44] = [
     "median",
     "wall time",
     "wall-clock",
@@ -214,10 +244,14 @@ const METRICS: [&str; 40] = [
     "milliseconds",
     "nanoseconds",
     "iqr",
+    "execution time",
+    "instructions per cycle",
+    "ipc",
+    "miss rate",
 ];
 
 /// Words that state a finding: a comparison, a verdict or advice.
-const FINDINGS: [&str; 25] = [
+const FINDINGS: [&str; 27] = [
     "faster",
     "slower",
     "wins",
@@ -243,6 +277,8 @@ const FINDINGS: [&str; 25] = [
     "go with",
     "prefer",
     "is the right",
+    "winner",
+    "explains",
 ];
 
 /// C.12: "The conclusion names its metric before its finding": in its first
@@ -262,7 +298,7 @@ fn conclusion(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
     let Some(l) = first else { return };
     let Some(text) = stated(l) else { return };
     let lower = text.strip_prefix("Conclusion:").unwrap_or(text).to_lowercase();
-    let sentence = lower.split(". ").next().unwrap_or(&lower);
+    let sentence = first_sentence(&lower);
     let metric = METRICS.iter().filter_map(|w| phrase_at(sentence, w)).min();
     let finding_at = FINDINGS.iter().filter_map(|w| phrase_at(sentence, w)).min();
     let problem = match (metric, finding_at) {
@@ -278,6 +314,21 @@ fn conclusion(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
             super::clip(&l.text)
         ),
     ));
+}
+
+/// Abbreviations whose full stop ends no sentence.
+const ABBREVIATIONS: [&str; 9] = ["e.g.", "i.e.", "fig.", "cf.", "vs.", "etc.", "approx.", "no.", "u.s."];
+
+/// The first sentence of lower-cased `text`: up to the first ". " that
+/// does not close an abbreviation.
+fn first_sentence(text: &str) -> &str {
+    let end = text.match_indices(". ").map(|(i, _)| i).find(|&i| {
+        let upto = &text[..=i];
+        !ABBREVIATIONS.iter().any(|a| {
+            upto.ends_with(a) && upto[..upto.len() - a.len()].chars().next_back().is_none_or(|c| !c.is_alphanumeric())
+        })
+    });
+    end.map_or(text, |i| &text[..i])
 }
 
 /// Words that give a number its dispersion beside it.
@@ -327,7 +378,10 @@ fn bare_numbers(document: Document, lines: &[Line], earlier: &[Finding], out: &m
         if !text.contains("MEASURED") {
             continue;
         }
-        let bare = bare_in(&text);
+        let mut bare = bare_in(&text);
+        // One number written bare many times is named once.
+        let mut seen = std::collections::HashSet::new();
+        bare.retain(|b| seen.insert(b.clone()));
         if !bare.is_empty() {
             let verb = if bare.len() == 1 { "stands" } else { "stand" };
             out.push(finding(
@@ -483,7 +537,7 @@ fn bandwidth(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
 }
 
 /// Words that make an asset data.
-const DATA: [&str; 36] = [
+const DATA: [&str; 38] = [
     "data",
     "record",
     "records",
@@ -520,6 +574,8 @@ const DATA: [&str; 36] = [
     "calendar",
     "information",
     "numbers",
+    "readings",
+    "telemetry",
 ];
 
 /// Words that make an asset something other than data: what the device
@@ -563,7 +619,7 @@ fn not_data(asset: &str) -> bool {
 
 /// Words that give an adversary the device in hand: possession named, or a
 /// verb of taking or holding it.
-const PHYSICAL: [&str; 31] = [
+const PHYSICAL: [&str; 35] = [
     "physical",
     "possession",
     "possesses",
@@ -575,7 +631,8 @@ const PHYSICAL: [&str; 31] = [
     "in hand",
     "hands on",
     "in their hand",
-    "finds",
+    "finds the",
+    "finds a lost",
     "finder",
     "lost",
     "seize",
@@ -587,7 +644,10 @@ const PHYSICAL: [&str; 31] = [
     "borrow",
     "picks up",
     "unattended",
-    "takes",
+    "takes the",
+    "takes a ",
+    "takes it",
+    "takes their",
     "handles",
     "holds",
     "catches",
@@ -598,8 +658,10 @@ const PHYSICAL: [&str; 31] = [
 ];
 
 /// A list written in a field: its items, split at commas, semicolons and
-/// numbering ("(1) a thief (2) an app", "1) … 2) …") and, in the last
-/// item, at "and"/"or" ("hackers and thieves" is two).
+/// numbering ("(1) a thief (2) an app", "1) … 2) …") and at "and"/"or"
+/// ("hackers and thieves" is two, "photos, contacts and messages" three) —
+/// but not inside a clause ("a pickpocket who steals the phone and reads
+/// the SIM" is one).
 fn items(value: &str) -> Vec<String> {
     let mut numbered = String::new();
     let chars: Vec<char> = value.chars().collect();
@@ -614,13 +676,18 @@ fn items(value: &str) -> Vec<String> {
         numbered.push(*c);
     }
     let numbered = numbered.replace(";(", ";").replace("(;", ";");
-    let mut parts: Vec<String> = numbered
+    let parts: Vec<String> = numbered
         .split([',', ';'])
         .map(|s| s.trim().trim_start_matches(|c: char| c.is_ascii_digit() || c == ')').trim().to_owned())
+        .flat_map(|item| {
+            let clause = [" who ", " that ", " which ", " whose "].iter().any(|w| item.contains(w));
+            if clause {
+                vec![item]
+            } else {
+                item.split(" and ").flat_map(|s| s.split(" or ")).map(|s| s.trim().to_owned()).collect()
+            }
+        })
         .collect();
-    if let Some(last) = parts.pop() {
-        parts.extend(last.split(" and ").flat_map(|s| s.split(" or ")).map(|s| s.trim().to_owned()));
-    }
     parts
         .into_iter()
         .map(|s| {
@@ -692,10 +759,17 @@ fn threat_model(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
         // A sentence ends at a stop followed by a space and a capital, so
         // "3.4" and "e.g. the" end none.
         let chars: Vec<char> = verdict.trim_end().chars().collect();
-        let sentences = 1 + chars
-            .windows(3)
-            .filter(|w| matches!(w[0], '.' | '?' | '!') && w[1] == ' ' && w[2].is_uppercase())
-            .count();
+        // Nor does an initial's ("U.S. Customs", "J. Smith").
+        let initial = |i: usize| i >= 1 && chars[i - 1].is_uppercase() && (i == 1 || !chars[i - 2].is_alphanumeric());
+        let sentences = 1
+            + (0..chars.len().saturating_sub(2))
+                .filter(|&i| {
+                    matches!(chars[i], '.' | '?' | '!')
+                        && chars[i + 1] == ' '
+                        && chars[i + 2].is_uppercase()
+                        && !initial(i)
+                })
+                .count();
         if sentences > 1 {
             say(l, format!("the verdict is {sentences} sentences; give the decision-maker one"), out);
         }
