@@ -95,7 +95,7 @@ const BLANKS: [&str; 14] = [
 ];
 
 /// Words that restate the headline under the reversed choice.
-const REVERSED: [&str; 16] = [
+const REVERSED: [&str; 15] = [
     "revers",
     "instead",
     "had i",
@@ -105,7 +105,6 @@ const REVERSED: [&str; 16] = [
     "swap",
     "other way",
     "becomes",
-    "would",
     "falls to",
     "rises to",
     "drops to",
@@ -115,10 +114,12 @@ const REVERSED: [&str; 16] = [
 ];
 
 /// Words that say whether the conclusion survives the reversal.
-const SURVIVES: [&str; 18] = [
+const SURVIVES: [&str; 20] = [
     "surviv",
-    "holds",
+    "conclusion holds",
+    "it holds",
     "hold up",
+    "keeps its",
     "stands",
     "collapses",
     "falls apart",
@@ -190,7 +191,16 @@ fn confidence(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
         .iter()
         .find_map(|j| rest.strip_prefix(j))
         .is_some_and(|after| words(after).next().is_some_and(|w| levels.contains(&w)));
-    if !levels.contains(&first) || joined {
+    // "High confidence in the direction, low in the size": a second level
+    // in the answer's first clause (before a dash, colon or stop), unless
+    // it is denied ("Low, not high").
+    let clause = rest.split(['—', '–', ':', ';', '.', '(']).next().unwrap_or("");
+    let clause_words: Vec<&str> = words(clause).collect();
+    let second = clause_words
+        .iter()
+        .enumerate()
+        .any(|(i, w)| levels.contains(w) && *w != first && (i == 0 || clause_words[i - 1] != "not"));
+    if !levels.contains(&first) || joined || second {
         out.push(finding(
             Check::A21,
             at(document, l),
@@ -203,7 +213,7 @@ fn confidence(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
 }
 
 /// Words and units that name a metric.
-const METRICS: [&str; 44] = [
+const METRICS: [&str; 46] = [
     "median",
     "wall time",
     "wall-clock",
@@ -248,10 +258,12 @@ const METRICS: [&str; 44] = [
     "instructions per cycle",
     "ipc",
     "miss rate",
+    "time to first token",
+    "ttft",
 ];
 
 /// Words that state a finding: a comparison, a verdict or advice.
-const FINDINGS: [&str; 27] = [
+const FINDINGS: [&str; 28] = [
     "faster",
     "slower",
     "wins",
@@ -279,6 +291,7 @@ const FINDINGS: [&str; 27] = [
     "is the right",
     "winner",
     "explains",
+    "quicker",
 ];
 
 /// C.12: "The conclusion names its metric before its finding": in its first
@@ -317,23 +330,31 @@ fn conclusion(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
 }
 
 /// Abbreviations whose full stop ends no sentence.
-const ABBREVIATIONS: [&str; 9] = ["e.g.", "i.e.", "fig.", "cf.", "vs.", "etc.", "approx.", "no.", "u.s."];
+const ABBREVIATIONS: [&str; 15] = [
+    "e.g.", "i.e.", "fig.", "cf.", "vs.", "etc.", "approx.", "no.", "u.s.", "dr.", "mr.", "mrs.", "ms.", "prof.", "st.",
+];
+
+/// True when the full stop at byte `i` of lower-cased `text` closes one
+/// of the [`ABBREVIATIONS`], not a sentence.
+fn closes_abbreviation(text: &str, i: usize) -> bool {
+    let upto = &text[..=i];
+    ABBREVIATIONS.iter().any(|a| {
+        upto.ends_with(a) && upto[..upto.len() - a.len()].chars().next_back().is_none_or(|c| !c.is_alphanumeric())
+    })
+}
 
 /// The first sentence of lower-cased `text`: up to the first ". " that
 /// does not close an abbreviation.
 fn first_sentence(text: &str) -> &str {
-    let end = text.match_indices(". ").map(|(i, _)| i).find(|&i| {
-        let upto = &text[..=i];
-        !ABBREVIATIONS.iter().any(|a| {
-            upto.ends_with(a) && upto[..upto.len() - a.len()].chars().next_back().is_none_or(|c| !c.is_alphanumeric())
-        })
-    });
+    let end = text.match_indices(". ").map(|(i, _)| i).find(|&i| !closes_abbreviation(text, i));
     end.map_or(text, |i| &text[..i])
 }
 
 /// Words that give a number its dispersion beside it.
-const DISPERSION: [&str; 16] = [
+const DISPERSION: [&str; 18] = [
     "iqr",
+    "quartile",
+    "quartiles",
     "±",
     "+/-",
     "interquartile",
@@ -356,7 +377,8 @@ const DISPERSION: [&str; 16] = [
 const RATIOS: [&str; 6] = ["×", "x", "%", "times", "-fold", "fold"];
 
 /// Labels of numbers that are themselves a dispersion.
-const DISPERSION_LABELS: [&str; 8] = ["iqr", "range", "min", "max", "minimum", "maximum", "p25", "p75"];
+const DISPERSION_LABELS: [&str; 10] =
+    ["iqr", "range", "min", "max", "minimum", "maximum", "p25", "p75", "quartiles", "quartile"];
 
 /// C.12: "No bare single numbers anywhere, including in prose" — a number
 /// tagged MEASURED in a paragraph carries its dispersion beside it: in the
@@ -468,7 +490,9 @@ fn confirmed(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
         }
         let cell = cells.get(i).map(|c| c.trim()).unwrap_or("");
         let lower = cell.to_lowercase();
-        if !words(&lower).next().is_some_and(|w| w == "confirmed" || w == "inferred") {
+        // One of the two, not both left standing ("confirmed / inferred").
+        let both = words(&lower).any(|w| w == "confirmed") && words(&lower).any(|w| w == "inferred");
+        if both || !words(&lower).next().is_some_and(|w| w == "confirmed" || w == "inferred") {
             out.push(finding(
                 Check::A21,
                 at(document, l),
@@ -480,6 +504,13 @@ fn confirmed(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
         }
     }
 }
+
+/// A memory's data rate, as a person writes it.
+const RATES: [&str; 2] = ["MT/s", "GT/s"];
+
+/// Words of a line whose GB/s is not the memory's (C.11.3 asks for the
+/// memory's): storage and radios have their own figures.
+const NOT_MEMORY: [&str; 9] = ["storage", "ufs", "ssd", "nvme", "disk", "flash", "wi-fi", "wifi", "network"];
 
 /// Units of a bandwidth.
 const BANDWIDTH_UNITS: [&str; 6] = ["GB/s", "MB/s", "GiB/s", "MiB/s", "TB/s", "bytes/s"];
@@ -505,11 +536,12 @@ fn bandwidth(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
     // Whole lines a person wrote in: a cell of theirs may read as one of
     // Vernier's table ("7500 MT/s") and still be theirs.
     let theirs: Vec<(&Line, &str)> = lines.iter().filter_map(|l| stated(l).map(|t| (l, t))).collect();
-    let rate = theirs.iter().any(|(_, t)| t.contains("MT/s"));
-    // The product is the bandwidth's: its line speaks of transfers, bytes,
-    // the bus or a bandwidth ("Eight cores × 3.2 GHz" is another product).
+    let rate = theirs.iter().any(|(_, t)| RATES.iter().any(|r| t.contains(r)));
+    // The product is the bandwidth's: its line gives a transfer rate or a
+    // rate in bytes ("Eight cores × 3.2 GHz" is another product, and so is
+    // "4 × 16-bit channels = 64-bit bus").
     let product = theirs.iter().any(|(_, t)| {
-        let memory = ["MT/s", "byte", "bus", "B/s"].iter().any(|w| t.contains(w));
+        let memory = ["MT/s", "GT/s", "B/s", "bytes/s", "e6", "e9"].iter().any(|w| t.contains(w));
         memory && shows_product(t)
     });
     if rate && product {
@@ -518,7 +550,9 @@ fn bandwidth(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
     // The claim is in the person's own words: a figure of Vernier's in
     // their line is Vernier's (A20).
     let claim = theirs.iter().find(|(l, t)| {
+        let lower = t.to_lowercase();
         !t.contains("MEASURED")
+            && !NOT_MEMORY.iter().any(|w| phrase_at(&lower, w).is_some())
             && numbers::numbers(&l.persons_text())
                 .iter()
                 .any(|n| n.unit.as_deref().is_some_and(|u| BANDWIDTH_UNITS.contains(&u)))
@@ -614,12 +648,14 @@ const THINGS: [&str; 10] =
 fn not_data(asset: &str) -> bool {
     let lower = asset.to_lowercase();
     let data = words(&lower).any(|w| DATA.contains(&w));
-    NOT_DATA.iter().any(|w| lower.contains(w)) || (!data && words(&lower).any(|w| THINGS.contains(&w)))
+    // "scans of identity documents" is data, whatever else it names.
+    lower.contains("not data")
+        || (!data && (NOT_DATA.iter().any(|w| lower.contains(w)) || words(&lower).any(|w| THINGS.contains(&w))))
 }
 
 /// Words that give an adversary the device in hand: possession named, or a
 /// verb of taking or holding it.
-const PHYSICAL: [&str; 35] = [
+const PHYSICAL: [&str; 23] = [
     "physical",
     "possession",
     "possesses",
@@ -631,8 +667,6 @@ const PHYSICAL: [&str; 35] = [
     "in hand",
     "hands on",
     "in their hand",
-    "finds the",
-    "finds a lost",
     "finder",
     "lost",
     "seize",
@@ -644,18 +678,49 @@ const PHYSICAL: [&str; 35] = [
     "borrow",
     "picks up",
     "unattended",
-    "takes the",
-    "takes a ",
-    "takes it",
-    "takes their",
-    "handles",
-    "holds",
-    "catches",
-    "grabs",
-    "carries",
-    "pockets",
     "walks off",
 ];
+
+/// Verbs of taking, finding or holding: possession when what is held is
+/// a thing ("handles the pump", "catches a landed drone").
+const HOLDING: [&str; 12] = [
+    "takes", "handles", "holds", "catches", "grabs", "carries", "pockets", "keeps", "snatches", "picks", "has", "finds",
+];
+
+/// What a verb of holding may hold that is not the device in hand: "holds
+/// the signing key", "takes over the account", "finds a bug", "has access".
+const NOT_IN_HAND: [&str; 16] = [
+    "key",
+    "keys",
+    "account",
+    "accounts",
+    "credential",
+    "credentials",
+    "password",
+    "token",
+    "bug",
+    "bugs",
+    "over",
+    "access",
+    "permission",
+    "session",
+    "certificate",
+    "data",
+];
+
+/// True when an adversary, as named, has the device in hand: possession
+/// named, or a verb of holding whose object is a thing.
+fn physical(adversary: &str) -> bool {
+    let lower = adversary.to_lowercase();
+    let words: Vec<&str> = words(&lower).collect();
+    PHYSICAL.iter().any(|w| lower.contains(w))
+        || words.iter().enumerate().any(|(i, w)| {
+            let object: Vec<&&str> = words[i + 1..].iter().take(4).collect();
+            HOLDING.contains(w)
+                && !object.is_empty()
+                && !object.iter().any(|o| NOT_IN_HAND.contains(o) || DATA.contains(o))
+        })
+}
 
 /// A list written in a field: its items, split at commas, semicolons and
 /// numbering ("(1) a thief (2) an app", "1) … 2) …") and at "and"/"or"
@@ -680,7 +745,7 @@ fn items(value: &str) -> Vec<String> {
         .split([',', ';'])
         .map(|s| s.trim().trim_start_matches(|c: char| c.is_ascii_digit() || c == ')').trim().to_owned())
         .flat_map(|item| {
-            let clause = [" who ", " that ", " which ", " whose "].iter().any(|w| item.contains(w));
+            let clause = [" who ", " that ", " which ", " whose ", " with "].iter().any(|w| item.contains(w));
             if clause {
                 vec![item]
             } else {
@@ -728,11 +793,7 @@ fn threat_model(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
             let n = adversaries.len();
             say(l, format!("{n} adversar{} named; the threat model names three or more", plural(n)), out);
         }
-        let physical = adversaries.iter().any(|a| {
-            let lower = a.to_lowercase();
-            PHYSICAL.iter().any(|w| lower.contains(w))
-        });
-        if !physical {
+        if !adversaries.iter().any(|a| physical(a)) {
             say(
                 l,
                 "no adversary has the device in hand: name one with physical possession (a thief, a finder)".into(),
@@ -761,6 +822,11 @@ fn threat_model(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
         let chars: Vec<char> = verdict.trim_end().chars().collect();
         // Nor does an initial's ("U.S. Customs", "J. Smith").
         let initial = |i: usize| i >= 1 && chars[i - 1].is_uppercase() && (i == 1 || !chars[i - 2].is_alphanumeric());
+        // Nor does a title's or an abbreviation's ("Dr. Okafor", "e.g. The").
+        let abbreviation = |i: usize| {
+            let upto: String = chars[..=i].iter().collect::<String>().to_lowercase();
+            closes_abbreviation(&upto, upto.len() - 1)
+        };
         let sentences = 1
             + (0..chars.len().saturating_sub(2))
                 .filter(|&i| {
@@ -768,6 +834,7 @@ fn threat_model(document: Document, lines: &[Line], out: &mut Vec<Finding>) {
                         && chars[i + 1] == ' '
                         && chars[i + 2].is_uppercase()
                         && !initial(i)
+                        && !abbreviation(i)
                 })
                 .count();
         if sentences > 1 {
@@ -944,5 +1011,63 @@ mod tests {
         let tables = "**Adversaries modeled:** see section 3\n## 3. Adversaries\n| Adversary | Capabilities |\n\
                       | A thief | physical possession |\n| A guest | rewrites a card |\n| Staff | the encoder |";
         assert!(a21(Document::ThreatModel, tables).is_empty(), "three rows, one with possession");
+    }
+
+    // SPEC A21: what a second fresh reader's cases showed — each a wording
+    // a word list read wrong until it was read for what it says.
+    #[test]
+    fn second_readers_wordings_are_read_as_meant() {
+        let forms =
+            |document: Document, text: &str| a21(document, text).into_iter().map(|(_, m)| m).collect::<Vec<_>>();
+        let confidence = |answer: &str| forms(Document::Report, &format!("**Confidence:** {answer}"));
+        assert_eq!(confidence("High confidence in the direction, low in its size.").len(), 1, "two levels");
+        assert!(confidence("Low, not high: the host is shared.").is_empty(), "a level denied is no second level");
+        assert!(confidence("High — low noise floor, and two sessions agree.").is_empty(), "a reason");
+
+        let flattering = |sentence: &str| {
+            forms(Document::Report, &format!("# 7. Limitations, and the flattering choice\n{sentence}"))
+        };
+        let no_reversal = "The choice that helps most is pinning to the big cores; it was defensible because the \
+                           scheduler would otherwise move the thread, and pinning holds placement fixed.";
+        assert_eq!(flattering(no_reversal).len(), 1, "'would' and 'holds' say nothing of the reversal");
+        let kept = "The choice that helps most is -O2; reversed, at -O3 my headline becomes a 1.9× gap instead of \
+                    3.4×, so my conclusion keeps its direction but not its size.";
+        assert!(flattering(kept).is_empty(), "{:?}", flattering(kept));
+
+        let conclusion = |first: &str| forms(Document::Report, &format!("## 9. Conclusion\n{first}"));
+        assert_eq!(conclusion("ikj is three times quicker than ijk in median wall time per multiply.").len(), 1);
+        assert!(conclusion("Measured as time to first token, the NPU beats the GPU at batch 1.").is_empty());
+
+        let soc = |lines: &str| forms(Document::SocReview, lines);
+        let gt =
+            "| Memory | LPDDR5 | 6.4 GT/s |\n| Peak bandwidth | 51.2 GB/s (DERIVED) | 6.4e9 × 8 = 51.2e9 bytes/s |";
+        assert!(soc(gt).is_empty(), "a rate in GT/s: {:?}", soc(gt));
+        let width = "| Data rate | 8533 MT/s |\n| Width | 4 × 16-bit channels = 64-bit bus (8 bytes) |\n\
+                     | Peak bandwidth | 77 GB/s (CITED, keynote) |";
+        assert_eq!(soc(width).len(), 1, "the bus width's product is not the bandwidth's: {:?}", soc(width));
+        assert!(soc("UFS 4.0 storage reads up to 4.2 GB/s (CITED, storage brief).").is_empty(), "not memory");
+        let both = "| Block | What it is for | Confirmed? | Source |\n| NPU | inference | inferred/confirmed | slide |";
+        assert_eq!(soc(both).len(), 1, "both choices left: {:?}", soc(both));
+
+        let assets = "the unit's identity, photos, contacts, messages, sync logs";
+        let model = |adversaries: &str, assets: &str, verdict: &str| {
+            forms(
+                Document::ThreatModel,
+                &format!("**Adversaries modeled:** {adversaries}\n**Assets:** {assets}\n**Verdict:** {verdict}"),
+            )
+        };
+        let keyholder = "a rogue insider who holds the firmware signing key, a malicious app, a network attacker";
+        assert_eq!(model(keyholder, assets, "Ship it.").len(), 1, "a key held is not the device in hand");
+        let pump = "a visitor who handles the pump at the bedside, a compromised host, a careless technician";
+        assert!(model(pump, assets, "Ship it.").is_empty(), "the pump in hand");
+        let two =
+            model("a thief who keeps the phone, a malicious app with camera and microphone access", assets, "Ship it.");
+        assert!(two.len() == 1 && two[0].contains("2 adversaries"), "{two:?}");
+        let scans = "scans of identity documents, photos, messages, contacts, browsing history";
+        assert_eq!(
+            model(keyholder.replace("holds the firmware signing key", "steals it").as_str(), scans, "Ship it.").len(),
+            1
+        );
+        assert!(model(pump, assets, "Approve it on Dr. Okafor's ward once lost units can be revoked.").is_empty());
     }
 }
