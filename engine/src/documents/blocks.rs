@@ -114,7 +114,13 @@ fn expand_rows(rows: Vec<Vec<String>>) -> Vec<Vec<String>> {
             out.push(row);
             continue;
         }
-        for line in row[0].lines().filter(|l| !l.trim().is_empty()) {
+        for line in row[0].lines().map(str::trim).filter(|l| !l.is_empty()) {
+            // A row written as markdown writes it, `| a | b |`: its edge
+            // bars close the row, they open no empty cell.
+            let line = match line.strip_prefix('|').and_then(|l| l.strip_suffix('|')) {
+                Some(inner) if line.len() > 1 => inner,
+                _ => line,
+            };
             let mut cells: Vec<String> = line.split('|').map(|c| c.trim().to_owned()).collect();
             if cells.len() > width && width > 0 {
                 let tail = cells.split_off(width - 1).join(" | ");
@@ -250,6 +256,17 @@ mod tests {
                 s(&["A", "B", "C"]),
                 s(&["NPU", "inference", ""]),
                 s(&["GPU", "graphics", "shares DRAM | and | more"]),
+            ])]
+        );
+        // Rows written with markdown's edge bars fill the same cells.
+        let edged = |_: &str| "| NPU | inference | confirmed |\n| GPU | graphics |".to_owned();
+        let blocks = parse_template(md, &edged, &|_| None);
+        assert_eq!(
+            blocks,
+            vec![Block::Table(vec![
+                s(&["A", "B", "C"]),
+                s(&["NPU", "inference", "confirmed"]),
+                s(&["GPU", "graphics", ""]),
             ])]
         );
     }

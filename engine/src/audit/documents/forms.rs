@@ -741,8 +741,23 @@ fn items(value: &str) -> Vec<String> {
         numbered.push(*c);
     }
     let numbered = numbered.replace(";(", ";").replace("(;", ";");
+    // A comma inside brackets separates no items: "the device key (a
+    // credential, not data)" is one.
+    let mut depth = 0i32;
+    let numbered: String = numbered
+        .chars()
+        .map(|c| {
+            depth += match c {
+                '(' | '[' => 1,
+                ')' | ']' => -1,
+                _ => 0,
+            };
+            if depth > 0 && c == ',' { '\u{1f}' } else { c }
+        })
+        .collect();
     let parts: Vec<String> = numbered
         .split([',', ';'])
+        .map(|s| s.replace('\u{1f}', ","))
         .map(|s| s.trim().trim_start_matches(|c: char| c.is_ascii_digit() || c == ')').trim().to_owned())
         .flat_map(|item| {
             let clause = [" who ", " that ", " which ", " whose ", " with "].iter().any(|w| item.contains(w));
@@ -1069,5 +1084,8 @@ mod tests {
             1
         );
         assert!(model(pump, assets, "Approve it on Dr. Okafor's ward once lost units can be revoked.").is_empty());
+        let bracketed = "patient records, photos, messages, and the device key (a credential, not data)";
+        let four = model(pump, bracketed, "Ship it.");
+        assert!(four.len() == 1 && four[0].contains("4 assets"), "a comma in brackets: {four:?}");
     }
 }
