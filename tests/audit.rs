@@ -306,12 +306,20 @@ fn a11_the_read_digest_finds_what_the_text_hash_finds() {
         serde_json::from_slice(&std::fs::read(dir.join(documents::export_record::RECORD_FILE)).expect("record"))
             .expect("json");
     let folder = &record["folders"]["exports"];
-    assert_eq!(folder["notebook_read_sha256"], read.as_str());
+    assert_eq!(folder["notebook_read_blake3"], read.as_str());
     assert_eq!(folder["notebook_sha256"], documents::export_record::notebook_sha256(&nb).as_str());
     let stale = |r: &audit::Report| r.findings.iter().any(|f| f.message.contains("export again"));
     let plain = audit::audit(&dir, &nb);
     assert_eq!(audit::audit_read(&dir, &nb, Some(&read), None), plain);
     assert!(!stale(&plain), "{plain:#?}");
+    // A record from before the digest was BLAKE3 keeps a SHA-256 under
+    // another key: read without it, the audit hashes the text instead.
+    let record_file = dir.join(documents::export_record::RECORD_FILE);
+    let old =
+        std::fs::read_to_string(&record_file).expect("record").replace("notebook_read_blake3", "notebook_read_sha256");
+    std::fs::write(&record_file, old).expect("old record");
+    assert_eq!(audit::audit_read(&dir, &nb, Some(&read), None), plain, "an older record");
+    documents::export_read(&dir, &nb, Some(&read), None, documents::Overwrite::Never).expect("export again");
 
     store::change(&dir, |nb| nb.add_note("after the export", at(90))).expect("note");
     let (nb, changed) = store::load_digested(&dir).expect("load");

@@ -42,8 +42,11 @@ pub struct ExportRecord {
     /// written before, and by an export of a notebook kept in memory.
     ///
     /// [`load_digested`]: crate::notebook::store::load_digested
+    /// BLAKE3 since issue 50's second pass: a record that kept a SHA-256
+    /// here (under `notebook_read_sha256`) is read without it, and the
+    /// audit then hashes the notebook's text as for any older record.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub notebook_read_sha256: Option<String>,
+    pub notebook_read_blake3: Option<String>,
     /// SHA-256 of each document as written, by file name.
     pub files: BTreeMap<String, String>,
 }
@@ -96,7 +99,7 @@ impl ExportRecord {
     pub fn of(notebook_text: &str, read: Option<&str>, written: &[(&str, Vec<u8>)]) -> Self {
         Self {
             notebook_sha256: sha256_hex(notebook_text.as_bytes()),
-            notebook_read_sha256: read.map(str::to_owned),
+            notebook_read_blake3: read.map(str::to_owned),
             files: written.iter().map(|(name, bytes)| ((*name).to_owned(), sha256_hex(bytes))).collect(),
         }
     }
@@ -187,7 +190,7 @@ impl ExportRecord {
     ///
     /// [`load_digested`]: crate::notebook::store::load_digested
     pub fn is_stale(&self, nb: &Notebook, read: Option<&str>) -> bool {
-        if read.is_some() && self.notebook_read_sha256.as_deref() == read {
+        if read.is_some() && self.notebook_read_blake3.as_deref() == read {
             return false;
         }
         self.notebook_sha256 != notebook_sha256(nb)

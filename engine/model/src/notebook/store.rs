@@ -753,7 +753,7 @@ pub fn load_stamped(dir: &Path) -> Result<(Notebook, Stamp), LoadError> {
     load_read(dir, false).map(|(notebook, stamp, _)| (notebook, stamp))
 }
 
-/// [`load`], with the SHA-256 of the bytes the notebook was read from
+/// [`load`], with the BLAKE3 of the bytes the notebook was read from
 /// (notebook.ron's, then its journal's whole lines): the same bytes always
 /// give the same notebook, so a reader that kept this digest of a notebook
 /// it has seen (an export's record) knows it unchanged without serialising
@@ -798,7 +798,7 @@ fn load_read(dir: &Path, digest: bool) -> Result<(Notebook, Stamp, Option<String
         };
         notebook.validate().map_err(|message| LoadError::Invalid { path: path.clone(), message })?;
         let whole = journal::whole_len(&journal);
-        let digest = digest.then(|| crate::digest::sha256_hex_parts(&[&bytes, &journal[..whole]]));
+        let digest = digest.then(|| crate::digest::blake3_hex_parts(&[&bytes, &journal[..whole]]));
         let stamp =
             Stamp { len: bytes.len() as u64, modified: meta.modified().ok(), token, journal_len: whole as u64, tail };
         return Ok((notebook, stamp, digest));
