@@ -28,7 +28,7 @@ pub fn command_inputs(argv: &[String], stated: Option<&str>) -> Option<String> {
 }
 
 /// What the student stated of the inputs `recorded` for a command run as
-/// `argv` (the inverse of [`command_inputs`]), so a rerun of the row (an
+/// `argv` (the inverse of `command_inputs`), so a rerun of the row (an
 /// extension) states them again; `None` when nothing was stated.
 pub fn stated_inputs(argv: &[String], recorded: &str) -> Option<String> {
     let body = recorded.strip_suffix(" (as stated)")?;
