@@ -485,6 +485,20 @@ fn thermals_state_other_windows_their_reason_and_what_the_defaults_give() {
     assert!(unread.contains("(default 30 s)") && unread.contains("what the defaults give is not shown"), "{unread}");
 }
 
+/// The report's Method paragraph as `nb` fills it.
+fn method_paragraph(nb: &vernier_engine::notebook::Notebook) -> String {
+    documents::fill(nb, Document::Report, &Attachments::default())
+        .iter()
+        .find_map(|b| match b {
+            Block::Paragraph(runs) => {
+                let text: String = runs.iter().map(|r| r.text.as_str()).collect();
+                text.contains("harness").then_some(text)
+            }
+            _ => None,
+        })
+        .expect("the Method paragraph")
+}
+
 // SPEC N15: the report's Method names a build recipe once, with every row
 // it built, and the compiler's version beside it.
 #[test]
@@ -515,17 +529,7 @@ fn the_method_names_a_shared_recipe_once() {
         },
         at(80),
     );
-    let blocks = documents::fill(&nb, Document::Report, &Attachments::default());
-    let method: String = blocks
-        .iter()
-        .find_map(|b| match b {
-            Block::Paragraph(runs) => {
-                let text: String = runs.iter().map(|r| r.text.as_str()).collect();
-                text.contains("harness").then_some(text)
-            }
-            _ => None,
-        })
-        .expect("the Method paragraph");
+    let method = method_paragraph(&nb);
     use vernier_engine::notebook::{RowRef, row_list};
     let said = format!(
         "The program of {} was built by Vernier just before it was measured, with `g++ -O2 mm.cpp -o mm` (g++ \
@@ -559,17 +563,7 @@ fn the_method_states_each_sessions_noise_floor() {
         at(80),
     );
     let bare = nb.record_run(crate::util::measurement("c", &[1.0, 1.1, 1.2]), at(90));
-    let blocks = documents::fill(&nb, Document::Report, &Attachments::default());
-    let method: String = blocks
-        .iter()
-        .find_map(|b| match b {
-            Block::Paragraph(runs) => {
-                let text: String = runs.iter().map(|r| r.text.as_str()).collect();
-                text.contains("harness").then_some(text)
-            }
-            _ => None,
-        })
-        .expect("the Method paragraph");
+    let method = method_paragraph(&nb);
     use vernier_engine::notebook::{RowRef, row_list};
     let said = format!("{}: {}", row_list(&[RowRef::Run(first), RowRef::Run(second)]), floor.describe());
     assert!(method.contains("noise floor") && method.contains(&said), "{method}");

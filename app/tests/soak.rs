@@ -149,6 +149,14 @@ fn short_soak_runs_and_records() {
     }
 }
 
+/// `vernier predict DIR --soak` of one soak prediction, with `extra`.
+fn predict_soak(dir: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["predict", dir, "--experiment", "soak", "--predict", "falls", "--why", "fan", "--soak"];
+    args.extend_from_slice(&["--figure", "onset 180 s ± 20 %, S/P 0.8 ± 0.05"]);
+    args.extend_from_slice(extra);
+    vernier(&args)
+}
+
 // SPEC T13: a window or threshold changed from the defaults is refused
 // without the reason, naming each change; given, the reason is sealed with
 // the protocol and said back. An amendment that leaves the windows as they
@@ -158,12 +166,7 @@ fn a_changed_window_keeps_its_reason() {
     let tmp = tempfile::tempdir().expect("tmp");
     let dir = tmp.path().join("nb").display().to_string();
     assert_eq!(vernier(&["new", &dir]).status.code(), Some(0));
-    let predict = |extra: &[&str]| {
-        let mut args = vec!["predict", &dir, "--experiment", "soak", "--predict", "falls", "--why", "fan", "--soak"];
-        args.extend_from_slice(&["--figure", "onset 180 s ± 20 %, S/P 0.8 ± 0.05"]);
-        args.extend_from_slice(extra);
-        vernier(&args)
-    };
+    let predict = |extra: &[&str]| predict_soak(&dir, extra);
     let changed = ["--opening", "20", "--threshold", "0.9"];
     let bare = predict(&changed);
     assert_eq!(bare.status.code(), Some(2), "{}", stderr(&bare));
@@ -205,12 +208,7 @@ fn a_protocol_whose_windows_do_not_fit_is_refused() {
     let tmp = tempfile::tempdir().expect("tmp");
     let dir = tmp.path().join("nb").display().to_string();
     assert_eq!(vernier(&["new", &dir]).status.code(), Some(0));
-    let predict = |extra: &[&str]| {
-        let mut args = vec!["predict", &dir, "--experiment", "soak", "--predict", "falls", "--why", "fan", "--soak"];
-        args.extend_from_slice(&["--figure", "onset 180 s ± 20 %, S/P 0.8 ± 0.05"]);
-        args.extend_from_slice(extra);
-        vernier(&args)
-    };
+    let predict = |extra: &[&str]| predict_soak(&dir, extra);
     let short = predict(&["--duration", "4", "--interval", "1"]);
     assert_eq!(short.status.code(), Some(2), "{}", stderr(&short));
     assert!(
