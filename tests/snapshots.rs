@@ -6,7 +6,9 @@ use vernier_engine::audit::{self, Check, Place};
 use vernier_engine::documents::blocks::Block;
 use vernier_engine::documents::{self, Attachments, measurements};
 use vernier_engine::notebook::Document;
-use vernier_engine::notebook::{Condition, ConditionName, EnvField, NOT_RECORDED, Notebook, RowRef, RunColumn, store};
+use vernier_engine::notebook::{
+    Condition, ConditionName, Conditions as _, EnvField, NOT_RECORDED, Notebook, RowRef, RunColumn, store,
+};
 
 use crate::util::{at, measurement, saved_notebook};
 
@@ -129,21 +131,31 @@ fn rows_of_a_schema_2_notebook_say_their_environment_was_not_recorded() {
     assert_eq!(again, nb, "a pre-snapshot row is written back as it was read");
 }
 
-// SPEC N9: a thousand runs under one Environment store its snapshot once;
-// the file reads back to the same notebook.
+// SPEC N9: a thousand runs under one Environment store its snapshot once,
+// with the harness's fixed paragraph on what it does with a command's
+// processes; the file reads back to the same notebook.
 #[test]
 fn each_distinct_snapshot_is_stored_once() {
+    const CLEANUP: &str = "process group killed at the end of each trial (a distinctive paragraph)";
+    let cleaned = |what: &str| {
+        let mut m = command_run(what);
+        m.conditions.push(Condition::new(ConditionName::ProcessCleanup, CLEANUP));
+        m
+    };
     let (_tmp, dir, mut nb) = saved_notebook();
     nb.set_environment("Machine / OS", "a laptop of a distinctive name").expect("field");
     for i in 0..1000 {
-        nb.record_run(command_run(&format!("row {i}")), at(100 + i));
+        nb.record_run(cleaned(&format!("row {i}")), at(100 + i));
     }
     nb.set_environment("Power source", "battery").expect("field");
-    nb.record_run(command_run("after"), at(5000));
+    nb.record_run(cleaned("after"), at(5000));
     let text = store::to_text(&nb).expect("text");
     // Two snapshots (before and after the change), each written once.
     assert_eq!(text.matches("a laptop of a distinctive name").count(), 3, "two snapshots + the Environment");
     assert_eq!(text.matches("Test CPU").count(), 2);
+    assert_eq!(text.matches(CLEANUP).count(), 2, "the cleanup paragraph once a snapshot");
+    let row = nb.runs().last().expect("a run");
+    assert_eq!(row.measurement.conditions.value_of(ConditionName::ProcessCleanup), Some(CLEANUP));
     // The load average is read afresh for each row and stays with it.
     assert_eq!(text.matches("0.1 0.2 0.3").count(), 1001);
     store::replace(&dir, &nb).expect("save");

@@ -16,7 +16,7 @@ fn with_cache(cache: Option<&Path>, args: &[&str]) -> Output {
 }
 
 /// A notebook of `n` rows copied from one `vernier bench` recorded, each
-/// named for its number: over a megabyte at 500.
+/// named for its number: over a megabyte at 700.
 fn large_notebook(dir: &Path, n: u32) {
     let dir_s = dir.to_str().expect("utf-8 temp path");
     ok(vernier(&["new", dir_s, "--title", "large"]));
@@ -54,12 +54,12 @@ fn entries(cache: &Path) -> Vec<PathBuf> {
 fn a_large_notebook_shows_what_its_file_holds_whether_parsed_or_kept() {
     let tmp = tempfile::tempdir().expect("tmp");
     let (dir, cache) = (tmp.path().join("nb"), tmp.path().join("cache"));
-    large_notebook(&dir, 500);
+    large_notebook(&dir, 700);
     assert!(std::fs::metadata(dir.join(store::NOTEBOOK_FILE)).expect("file").len() > 1024 * 1024);
     let dir_s = dir.to_str().expect("utf-8");
 
     let parsed = stdout(&with_cache(None, &["show", dir_s]));
-    assert!(parsed.contains("true, take 500"), "{parsed}");
+    assert!(parsed.contains("true, take 700"), "{parsed}");
     assert!(entries(&cache).is_empty());
     let first = stdout(&with_cache(Some(&cache), &["show", dir_s]));
     assert_eq!(first, parsed);

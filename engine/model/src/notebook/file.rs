@@ -2,8 +2,9 @@
 //!
 //! In memory every row carries its whole record: its conditions and the
 //! Environment as stated when it was recorded. On disk the part that
-//! repeats from row to row — the stated Environment and the machine facts
-//! that do not change between runs ([`ConditionName::is_shared`]) — is kept
+//! repeats from row to row — the stated Environment, the machine facts
+//! and the harness texts that do not change between runs
+//! ([`ConditionName::is_shared`]) — is kept
 //! once in a table of snapshots, and each row names its snapshot by index,
 //! so a notebook of thousands of runs does not repeat the same twenty
 //! fields thousands of times. A row of a file written before snapshots
@@ -21,13 +22,13 @@ use super::run::{Discard, Measurement, RawFile, Run, Soak, SoakNumbers, SoakProt
 use super::{Answer, Note, Notebook, Pair, Prediction, SoakStart, Sweep, Tag, Writing};
 
 /// What rows share: the stated Environment and the unchanging machine
-/// facts, as they were when the rows were recorded.
+/// facts and harness texts, as they were when the rows were recorded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Snapshot {
     /// The Environment as stated.
     stated: Environment,
-    /// The leading machine conditions of every row that names this
+    /// The leading shared conditions of every row that names this
     /// snapshot, in their order.
     machine: Vec<Condition>,
 }
