@@ -22,6 +22,7 @@ use rust_xlsxwriter::{Format, FormatAlign, FormatBorder, ProtectionOptions, Work
 
 use super::edits::{SheetEdit, Value, Visible, Written};
 
+use super::packed;
 use crate::notebook::store::{from_bytes, to_text};
 use crate::notebook::{
     EnvField, LoadError, Note, Notebook, Pair, Prediction, PredictionColumn, Run, RunColumn, Soak, SoakColumn,
@@ -46,6 +47,9 @@ pub const LAYOUT_VERSION: u32 = 5;
 const NOTEBOOK_COLUMN: u16 = 0;
 const LAYOUT_COLUMN: u16 = 1;
 const WRITTEN_COLUMN: u16 = 2;
+/// How the notebook's text and the cells are packed ([`packed`]); empty
+/// in a workbook that holds them as they are.
+const PACKING_COLUMN: u16 = 3;
 /// The words of a prediction, which may change while it is open (N4).
 pub const PREDICTION_TEXT: [&str; 3] = ["Experiment", "What I predict", "Why"];
 /// What a prediction typed below the others is read from: its words and
@@ -561,16 +565,23 @@ pub(super) fn write_embedding(nb: &Notebook, layout: &Layout, text: &str) -> Res
     let written: Vec<Written> = tables.iter().map(Table::written).collect();
     let cells = serde_json::to_string(&written)
         .map_err(|e| super::ExportError::Xlsx(XlsxError::ParameterError(e.to_string())))?;
+    let (text, cells) =
+        (packed::pack(text).map_err(XlsxError::IoError)?, packed::pack(&cells).map_err(XlsxError::IoError)?);
     let ws = book.add_worksheet();
     ws.set_name(EMBED_SHEET)?;
-    for (i, chunk) in chunks(text, CELL_LIMIT).enumerate() {
+    for (i, chunk) in chunks(&text, CELL_LIMIT).enumerate() {
         ws.write_string(i as u32, NOTEBOOK_COLUMN, chunk)?;
     }
     ws.write_number(0, LAYOUT_COLUMN, f64::from(LAYOUT_VERSION))?;
     for (i, chunk) in chunks(&cells, CELL_LIMIT).enumerate() {
         ws.write_string(i as u32, WRITTEN_COLUMN, chunk)?;
     }
+    ws.write_string(0, PACKING_COLUMN, packed::DEFLATE_BASE64)?;
     ws.set_hidden(true);
+    // Deflate's fastest level: the embedded notebook is most of the file,
+    // and at level 6 compressing it took a sixth of a semester's export;
+    // level 1 halves that for a somewhat larger file (issue 50).
+    book.set_zip_compression_level(1);
     Ok(book.save_to_buffer()?)
 }
 
@@ -1074,15 +1085,40 @@ pub fn open(bytes: &[u8], path: &str) -> Result<OpenedWorkbook, WorkbookReadErro
 /// Only the hidden sheet is read: nothing is compared.
 pub fn read(bytes: &[u8], path: &str) -> Result<Notebook, WorkbookReadError> {
     let (hidden, _, _) = read_book(bytes, path, false)?;
+    let hidden = hidden.unpacked(path)?;
     Ok(from_bytes(hidden.text.as_bytes(), std::path::Path::new(path))?)
 }
 
 /// What the hidden sheet holds: the notebook's text, the layout version and
-/// the cells as written (none in layout 1).
+/// the cells as written (none in layout 1), as they stand in the cells:
+/// packed when `packing` says so.
 struct Hidden {
     text: String,
     layout: u32,
     written: Option<String>,
+    packing: Option<String>,
+}
+
+impl Hidden {
+    /// The texts as written, unpacked where the sheet packed them. A
+    /// packing this build does not know is refused, never read as text.
+    fn unpacked(self, path: &str) -> Result<Self, WorkbookReadError> {
+        let unreadable = |message: String| WorkbookReadError::Unreadable { path: path.to_owned(), message };
+        let unpacked = |e: packed::UnpackError| unreadable(e.to_string());
+        match self.packing.as_deref() {
+            None => Ok(self),
+            Some(packed::DEFLATE_BASE64) => {
+                let limit = crate::notebook::store::MAX_NOTEBOOK_BYTES;
+                let text = packed::unpack(&self.text, limit).map_err(unpacked)?;
+                let written = self.written.map(|w| packed::unpack(&w, limit)).transpose().map_err(unpacked)?;
+                Ok(Self { text, written, packing: None, ..self })
+            }
+            Some(other) => Err(unreadable(format!(
+                "its hidden sheet is packed as \"{}\", which this version of Vernier cannot read",
+                crate::display::inert_line(other.chars().take(40).collect())
+            ))),
+        }
+    }
 }
 
 /// A workbook as read: its hidden sheet, its visible sheets, and which
@@ -1108,7 +1144,7 @@ fn read_book(bytes: &[u8], path: &str, sheets: bool) -> Result<Sheets, WorkbookR
         if let Some(left_out) = sheet.left_out {
             return Err(left_out);
         }
-        let mut hidden = Hidden { text: String::new(), layout: 1, written: None };
+        let mut hidden = Hidden { text: String::new(), layout: 1, written: None, packing: None };
         for (i, row) in sheet.rows() {
             let cell = |k: u16| row.get(usize::from(k));
             if let Some(Data::String(chunk)) = cell(NOTEBOOK_COLUMN) {
@@ -1119,6 +1155,9 @@ fn read_book(bytes: &[u8], path: &str, sheets: bool) -> Result<Sheets, WorkbookR
             }
             if let Some(Data::String(chunk)) = cell(WRITTEN_COLUMN) {
                 hidden.written.get_or_insert_with(String::new).push_str(chunk);
+            }
+            if let (0, Some(Data::String(packing))) = (i, cell(PACKING_COLUMN)) {
+                hidden.packing = Some(packing.clone());
             }
         }
         let (mut visible, mut problems) = (Vec::new(), Vec::new());
@@ -1145,6 +1184,7 @@ pub fn sheets(bytes: &[u8], path: &str) -> Result<Vec<Visible>, WorkbookReadErro
 /// visible sheets with what Vernier wrote (N12).
 pub fn read_own(bytes: &[u8], path: &str) -> Result<OwnWorkbook, WorkbookReadError> {
     let (hidden, visible, mut problems) = read_book(bytes, path, true)?;
+    let hidden = hidden.unpacked(path)?;
     let notebook = from_bytes(hidden.text.as_bytes(), std::path::Path::new(path))?;
     // The cells as written in the workbook's own layout; a workbook of the
     // first layout kept none, and is compared with what this build writes
