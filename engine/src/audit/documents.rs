@@ -200,6 +200,51 @@ pub(super) fn check(dir: &Path, nb: &Notebook, read: Option<&str>, exports: &Pat
         }
     };
     let medians = Medians::of(nb);
+    std::thread::scope(|scope| {
+        // Vernier's own text in the documents (A20) is the documents made
+        // again — the report's is its whole results table — so it is made
+        // on a second thread while this one reads the workbook (issue 50).
+        let making = std::thread::Builder::new()
+            .name("vernier-audit-text".into())
+            .spawn_scoped(scope, || vernier_texts(nb, &attachments));
+        let mut making = Some(making);
+        let mut made: Option<Vec<(Document, VernierText)>> = None;
+        let mut vernier_text = |document: Document| -> VernierText {
+            let texts = made.get_or_insert_with(|| match making.take() {
+                Some(Ok(thread)) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                // No thread to be had: made here.
+                _ => vernier_texts(nb, &attachments),
+            });
+            texts.iter().position(|(d, _)| *d == document).map(|i| texts.swap_remove(i).1).unwrap_or_default()
+        };
+        check_each(dir, nb, &bytes, &medians, &mut vernier_text, out);
+    });
+    exported
+}
+
+/// Vernier's text in each document but the workbook, whose own cells are
+/// known another way ([`vernier_notes`]).
+fn vernier_texts(nb: &Notebook, attachments: &Attachments) -> Vec<(Document, VernierText)> {
+    Document::ALL
+        .into_iter()
+        .filter(|d| *d != Document::Measurements)
+        .map(|d| (d, VernierText::of(nb, d, attachments)))
+        .collect()
+}
+
+/// An exported document's bytes by its file name: `None` when it is not
+/// there, the reason when it cannot be read.
+type DocumentBytes<'a> = dyn Fn(&str) -> Result<Option<Vec<u8>>, String> + 'a;
+
+/// The checks of each exported document, in [`Document::ALL`] order.
+fn check_each(
+    dir: &Path,
+    nb: &Notebook,
+    bytes: &DocumentBytes<'_>,
+    medians: &Medians,
+    vernier_text: &mut dyn FnMut(Document) -> VernierText,
+    out: &mut Vec<Finding>,
+) {
     for document in Document::ALL {
         let stem = document.stem();
         let content = match bytes(stem) {
@@ -233,11 +278,11 @@ pub(super) fn check(dir: &Path, nb: &Notebook, read: Option<&str>, exports: &Pat
         }
         match document {
             Document::Measurements => vernier_notes(nb, &mut lines),
-            _ => take_out_vernier(&mut lines, &VernierText::of(nb, document, &attachments)),
+            _ => take_out_vernier(&mut lines, &vernier_text(document)),
         }
         // The workbook's numbers are numbers, shown by the format Vernier
         // gives them by S6: only its text is read for rounding.
-        let rounding = (document != Document::Measurements).then_some(&medians);
+        let rounding = (document != Document::Measurements).then_some(medians);
         tags_and_rounding(document, &lines, rounding, out);
         forms::check(document, &lines, out);
         match document {
@@ -246,7 +291,6 @@ pub(super) fn check(dir: &Path, nb: &Notebook, read: Option<&str>, exports: &Pat
             Document::Measurements | Document::SocReview | Document::PlacementDecision | Document::ThreatModel => {}
         }
     }
-    exported
 }
 
 /// A7 and A8 on every line of one document: each result is tagged in its

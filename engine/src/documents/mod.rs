@@ -9,6 +9,7 @@ pub mod edits;
 pub mod export_record;
 pub mod foreign;
 pub mod measurements;
+mod packed;
 pub mod placement_decision;
 mod predictions;
 mod results;
@@ -256,29 +257,53 @@ impl VernierText {
 
 /// The six documents, in [`Document::ALL`] order, as `(file name, bytes)`.
 pub fn export(nb: &Notebook, attachments: &Attachments) -> Result<Vec<(&'static str, Vec<u8>)>, ExportError> {
-    export_with_text(nb, attachments, &crate::notebook::store::to_text(nb)?)
+    export_with_text(nb, attachments).map(|(_, files)| files)
 }
 
-/// [`export`] given the notebook's text, which the workbook embeds and the
+/// Documents as `(file name, bytes)`.
+type Files = Vec<(&'static str, Vec<u8>)>;
+
+/// [`export`], with the notebook's text, which the workbook embeds and the
 /// export record hashes: one serialisation of the notebook serves both.
-fn export_with_text(
-    nb: &Notebook,
-    attachments: &Attachments,
-    text: &str,
-) -> Result<Vec<(&'static str, Vec<u8>)>, ExportError> {
-    Document::ALL
-        .into_iter()
-        .map(|document| {
+/// The workbook (the text, its tables, its zip) is built on a second
+/// thread while this one fills the five other documents: on a semester's
+/// notebook each side is about half the work (issue 50).
+fn export_with_text(nb: &Notebook, attachments: &Attachments) -> Result<(String, Files), ExportError> {
+    std::thread::scope(|scope| {
+        let workbook =
+            std::thread::Builder::new().name("vernier-export".into()).spawn_scoped(scope, || workbook_and_text(nb));
+        let mut others = Vec::new();
+        for document in Document::ALL {
             let bytes = match document {
-                Document::Measurements => measurements::write_embedding(nb, &measurements::Layout::default(), text)?,
+                Document::Measurements => continue,
                 Document::AiUsage => blocks::to_text(&fill(nb, document, attachments)).into_bytes(),
                 Document::Report | Document::SocReview | Document::PlacementDecision | Document::ThreatModel => {
                     docx::write(&nb.title, &fill(nb, document, attachments))?
                 }
             };
-            Ok((document.stem(), bytes))
-        })
-        .collect()
+            others.push((document.stem(), bytes));
+        }
+        let (text, mut book) = match workbook {
+            Ok(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
+            // No thread to be had: the workbook is built here, after.
+            Err(_) => workbook_and_text(nb)?,
+        };
+        let files = Document::ALL
+            .into_iter()
+            .filter_map(|document| match document {
+                Document::Measurements => Some((document.stem(), std::mem::take(&mut book))),
+                _ => others.iter().position(|(stem, _)| *stem == document.stem()).map(|i| others.swap_remove(i)),
+            })
+            .collect();
+        Ok((text, files))
+    })
+}
+
+/// The notebook's text and the workbook that embeds it.
+fn workbook_and_text(nb: &Notebook) -> Result<(String, Vec<u8>), ExportError> {
+    let text = crate::notebook::store::to_text(nb)?;
+    let book = measurements::write_embedding(nb, &measurements::Layout::default(), &text)?;
+    Ok((text, book))
 }
 
 /// Exports the notebook in folder `dir` into `out` (the notebook's
@@ -331,8 +356,7 @@ pub fn export_read(
         if !edited.is_empty() && overwrite == Overwrite::Never {
             return Err(ExportError::Edited(edited));
         }
-        let text = crate::notebook::store::to_text(nb)?;
-        let files = export_with_text(nb, &Attachments::load(dir, nb), &text)?;
+        let (text, files) = export_with_text(nb, &Attachments::load(dir, nb))?;
         let mut written = Vec::new();
         for (name, bytes) in &files {
             let file = crate::notebook::store::OutputFile::new(&out, name)?;
