@@ -13,7 +13,7 @@ use vernier_engine::notebook::pending::Edit;
 
 /// What the Documents section keeps between frames.
 #[derive(Default)]
-pub struct State {
+pub struct DocumentsView {
     /// The document open in the Documents section.
     pub document: Document,
     /// Answers being typed, by (document, prompt).
@@ -30,6 +30,52 @@ pub struct State {
     /// What that finding said, shown above the document until another
     /// document is chosen.
     pub finding: Option<String>,
+    /// The last export of this session: each document with its unwritten parts.
+    pub exported: Option<crate::gui::io::Unwritten>,
+}
+
+impl DocumentsView {
+    /// Draws the section.
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        documents_ui(ui, self, cx);
+    }
+
+    /// The six documents written: what each still leaves to write is
+    /// shown, and said.
+    pub fn exported(&mut self, unwritten: crate::gui::io::Unwritten, asks: &mut Vec<AppCommand>) {
+        let left: usize = unwritten.iter().map(|(_, w)| w.to_write()).sum();
+        let text = format!("exported the six documents to exports/; {left} part(s) still to write");
+        asks.push(AppCommand::Say { text, error: false });
+        self.exported = Some(unwritten);
+    }
+
+    /// Opens the document an audit finding points at, with the prompt or
+    /// citation it names marked, and says the finding above it.
+    pub fn jump(&mut self, finding: &vernier_engine::audit::Finding, nb: &vernier_engine::notebook::Notebook) {
+        use vernier_engine::audit::Place;
+        match &finding.place {
+            Place::Citation { number } => {
+                self.document = Document::Report;
+                self.opened.open(Spot::Citation(*number));
+            }
+            // The prompt under the line's heading; a line all of Vernier's
+            // (Method, Results) is named above the document, with what the
+            // finding says of it.
+            Place::Document { document, section, .. } => {
+                self.document = *document;
+                // The prompt the finding quotes, else the section's only
+                // one; never a guess among several.
+                let prompts = documents::prompts_under(*document, section, &nb.title);
+                let only = if prompts.len() == 1 { prompts.first() } else { None };
+                match prompts.iter().find(|p| finding.message.contains(*p)).or(only) {
+                    Some(prompt) => self.opened.open(Spot::Prompt(prompt)),
+                    None => self.opened.target = None,
+                }
+            }
+            _ => {}
+        }
+        self.finding = Some(format!("{}: {}", finding.place, finding.message));
+    }
 }
 
 /// A place in the Documents section an audit finding can open.
@@ -52,7 +98,7 @@ pub struct CitationForm {
     refused: Option<String>,
 }
 
-pub fn documents_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+pub fn documents_ui(ui: &mut Ui, state: &mut DocumentsView, cx: &mut Context<'_>) {
     ui.horizontal(|ui| {
         if ui.button("Export the six documents").on_hover_text("Ctrl+E").clicked() {
             cx.commands.push(AppCommand::Export);
@@ -77,7 +123,7 @@ pub fn documents_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
             }
         }
     });
-    if let Some(when) = cx.exported {
+    if let Some(when) = &state.exported {
         let total: usize = when.iter().map(|(_, w)| w.to_write()).sum();
         ui.label(RichText::new(format!("Exported in this session; {total} part(s) were still to write then.")).weak());
     }
@@ -107,7 +153,7 @@ pub fn documents_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
 }
 
 /// One text box per prompt, committed when the box is left.
-fn prompts_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>, document: Document) {
+fn prompts_ui(ui: &mut Ui, state: &mut DocumentsView, cx: &mut Context<'_>, document: Document) {
     let stem = document.stem();
     hint(
         ui,
@@ -165,7 +211,7 @@ fn prompts_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>, document: Do
 /// marked (or being marked), so the caller shows no answer box.
 fn not_part_ui(
     ui: &mut Ui,
-    state: &mut State,
+    state: &mut DocumentsView,
     cx: &mut Context<'_>,
     stem: &'static str,
     prompt: &'static str,
@@ -218,7 +264,7 @@ fn not_part_ui(
 }
 
 /// The report's citations table (A12: every row needs a URL and a date).
-fn citations_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+fn citations_ui(ui: &mut Ui, state: &mut DocumentsView, cx: &mut Context<'_>) {
     ui.label(RichText::new("Citations — every cited figure with its URL and retrieval date").strong());
     let citations = &cx.notebook.writing().citations;
     if citations.is_empty() {
@@ -299,7 +345,7 @@ pub type BudgetDraft = (bool, String, String);
 
 /// The placement table's deadlines (D6), over the shipped synthetic dataset,
 /// with the table they give shown as it will be exported.
-fn placement_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+fn placement_ui(ui: &mut Ui, state: &mut DocumentsView, cx: &mut Context<'_>) {
     ui.label(RichText::new("Placement table — a deadline per workload (shipped SYNTHETIC dataset, MODELED)").strong());
     let entries = placement_decision::parse(placement_decision::SHIPPED).unwrap_or_default();
     let mut workloads: Vec<&str> = entries.iter().map(|e| e.workload.as_str()).collect();

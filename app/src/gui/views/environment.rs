@@ -14,7 +14,7 @@ use vernier_engine::notebook::pending::Edit;
 
 /// What the Environment section keeps between frames.
 #[derive(Default)]
-pub struct State {
+pub struct EnvironmentView {
     /// Environment values being typed, by field index.
     pub env_drafts: std::collections::HashMap<usize, String>,
     /// The Environment's hints, kept while the notebook's rows stay the same.
@@ -72,7 +72,22 @@ pub fn machine_fill(m: &Machine) -> [(EnvField, String); 3] {
     ]
 }
 
-pub fn environment_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+impl EnvironmentView {
+    /// Draws the section.
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        environment_ui(ui, self, cx);
+    }
+
+    /// This machine read: its three Environment fields filled, in one
+    /// change (one save, one message).
+    pub fn machine_read(&mut self, machine: &Machine, asks: &mut Vec<AppCommand>) {
+        let fields = machine_fill(machine).to_vec();
+        let said = "Machine / OS, Counter access and Placement control filled from this machine".to_owned();
+        asks.push(AppCommand::Edit(Edit::SetEnvironment { fields, said }));
+    }
+}
+
+fn environment_ui(ui: &mut Ui, state: &mut EnvironmentView, cx: &mut Context<'_>) {
     let hints = state.env_hints.hints(cx.notebook).to_vec();
     ui.horizontal(|ui| {
         ui.label(RichText::new("Write the boring fields: they are why anyone believes the interesting ones.").weak());

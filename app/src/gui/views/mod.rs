@@ -1,5 +1,8 @@
-//! One view per area of the window (SPEC U1). Views draw and push
-//! [`AppCommand`]s; they never change the notebook or touch a file.
+//! One view per area of the window (SPEC U1), each a type in its file
+//! holding the section's state, what was read for it and its methods
+//! (`RunsView` in `runs.rs`, …): the window hands a section what concerns
+//! it and the section answers with [`AppCommand`]s. Views never change the
+//! notebook or touch a file; a read they need is a job they ask for.
 
 mod audit;
 pub mod conditions_once;
@@ -17,10 +20,16 @@ use vernier_engine::notebook::{Document, Notebook, PREDICTIONS_HEADING, SECTIONS
 
 use super::AppCommand;
 pub use super::hint;
-pub use documents::Spot;
-pub use environment::machine_fill;
-pub use predictions::answerable;
-pub use runs::{ExtendAsk, SweepPick};
+pub use audit::AuditView;
+pub use documents::DocumentsView;
+pub use environment::EnvironmentView;
+pub use notes::NotesView;
+pub use predictions::{PredictionsView, answerable};
+pub use runs::{ExtendAsk, RunsView};
+pub use soaks::SoaksView;
+/// What the window's tests look at inside a section.
+#[cfg(test)]
+pub use {documents::Spot, environment::machine_fill, runs::SweepPick};
 
 vernier_engine::closed_enum! {
     /// The areas of the window, in the side bar's order (`ALL`, written
@@ -96,24 +105,20 @@ impl Section {
     }
 }
 
-/// Transient state of the views — forms being typed, the selection — one
-/// part per section, each defined beside the view that draws it.
+/// The sections, each its own type holding its state (forms being typed,
+/// the selection) and what was read to show in it; all of it belongs to
+/// the open notebook and goes when another opens.
 #[derive(Default)]
-pub struct ViewState {
+pub struct Views {
     /// The open section.
     pub section: Section,
-    /// The Environment section's.
-    pub environment: environment::State,
-    /// The Predictions section's.
-    pub predictions: predictions::State,
-    /// The Runs section's.
-    pub runs: runs::State,
-    /// The Soak runs section's.
-    pub soaks: soaks::State,
-    /// The Notes and anomalies section's.
-    pub notes: notes::State,
-    /// The Documents section's.
-    pub documents: documents::State,
+    pub environment: EnvironmentView,
+    pub predictions: PredictionsView,
+    pub runs: RunsView,
+    pub soaks: SoaksView,
+    pub notes: NotesView,
+    pub documents: DocumentsView,
+    pub audit: AuditView,
 }
 
 /// What a view gets to draw with.
@@ -122,16 +127,8 @@ pub struct Context<'a> {
     pub notebook: &'a Notebook,
     /// Where views queue their effects.
     pub commands: &'a mut Vec<AppCommand>,
-    /// Trials of the selected run, when loaded.
-    pub trials: Option<&'a Result<super::plots::RunTrials, super::plots::NoTrials>>,
-    /// The last export's documents with their unwritten parts.
-    pub exported: Option<&'a [(Document, WritingState)]>,
     /// Parts of each document still to write.
     pub unwritten: &'a [(Document, WritingState)],
-    /// The last audit, when one has run.
-    pub audit: Option<&'a vernier_engine::audit::Report>,
-    /// The soak being shown, when one is loaded.
-    pub soak: Option<&'a super::plots::SoakView>,
     /// Folder of the notebook.
     pub dir: &'a std::path::Path,
     /// Changes when the notebook shown changes: what views derive from it
@@ -139,16 +136,62 @@ pub struct Context<'a> {
     pub revision: u64,
 }
 
-/// Draws the open section.
-pub fn section_ui(ui: &mut Ui, state: &mut ViewState, cx: &mut Context<'_>) {
-    match state.section {
-        Section::Environment => environment::environment_ui(ui, &mut state.environment, cx),
-        Section::Predictions => predictions::predictions_ui(ui, &mut state.predictions, cx),
-        Section::Runs => runs::runs_ui(ui, &mut state.runs, cx),
-        Section::Soaks => soaks::soaks_ui(ui, &mut state.soaks, cx),
-        Section::Notes => notes::notes_ui(ui, &mut state.notes, cx),
-        Section::Documents => documents::documents_ui(ui, &mut state.documents, cx),
-        Section::Audit => audit::audit_ui(ui, cx),
+impl Views {
+    /// Draws the open section.
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        match self.section {
+            Section::Environment => self.environment.ui(ui, cx),
+            Section::Predictions => self.predictions.ui(ui, cx),
+            Section::Runs => self.runs.ui(ui, cx),
+            Section::Soaks => self.soaks.ui(ui, cx),
+            Section::Notes => self.notes.ui(ui, cx),
+            Section::Documents => self.documents.ui(ui, cx),
+            Section::Audit => self.audit.ui(ui, cx),
+        }
+    }
+
+    /// Opens `section`; the Audit section asks for the audit afresh.
+    pub fn show(&mut self, section: Section, asks: &mut Vec<AppCommand>) {
+        self.section = section;
+        if section == Section::Audit {
+            asks.push(AppCommand::Audit);
+        }
+    }
+
+    /// Opens the section an audit finding points at, with its place marked
+    /// (SPEC A, U1): each section opens its own kind of place.
+    pub fn jump(
+        &mut self,
+        finding: vernier_engine::audit::Finding,
+        nb: &Notebook,
+        dir: &std::path::Path,
+        asks: &mut Vec<AppCommand>,
+    ) {
+        use vernier_engine::audit::Place;
+        self.section = match &finding.place {
+            Place::Run { number } => {
+                self.runs.select(*number, nb, dir, asks);
+                Section::Runs
+            }
+            Place::Soak { number } => {
+                self.soaks.open_recorded(*number, nb, dir, asks);
+                Section::Soaks
+            }
+            Place::Prediction { number } => {
+                self.predictions.opened.open(*number);
+                Section::Predictions
+            }
+            // A gap the Environment leaves in a document is filled there.
+            Place::Document { .. } if vernier_engine::documents::empty_field_in(&finding.message).is_some() => {
+                Section::Environment
+            }
+            Place::Citation { .. } | Place::Exports | Place::Document { .. } => {
+                self.documents.jump(&finding, nb);
+                Section::Documents
+            }
+            // Raw files no row names: the notes say which runs failed.
+            Place::Notebook => Section::Notes,
+        };
     }
 }
 

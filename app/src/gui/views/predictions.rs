@@ -14,7 +14,7 @@ use vernier_engine::notebook::pending::Edit;
 
 /// What the Predictions section keeps between frames.
 #[derive(Default)]
-pub struct State {
+pub struct PredictionsView {
     /// The "new prediction" form.
     pub new_prediction: PredictionForm,
     /// A prediction being rewritten, with its draft.
@@ -157,7 +157,14 @@ pub fn answerable(nb: &Notebook) -> Vec<(u32, String)> {
     nb.predictions().iter().filter(|p| p.amends.is_none()).map(|p| (p.number, offered(p))).collect()
 }
 
-pub fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+impl PredictionsView {
+    /// Draws the section.
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        predictions_ui(ui, self, cx);
+    }
+}
+
+fn predictions_ui(ui: &mut Ui, state: &mut PredictionsView, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     ui.horizontal(|ui| {
         ui.label(RichText::new("A prediction locks the moment a run or soak is recorded after it.").weak());
@@ -308,7 +315,7 @@ fn form_ui(ui: &mut Ui, id: &str, form: &mut PredictionForm, with_experiment: bo
     submit
 }
 
-fn edit_dialogs(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+fn edit_dialogs(ui: &mut Ui, state: &mut PredictionsView, cx: &mut Context<'_>) {
     if let Some((number, form)) = &mut state.editing {
         let mut close = false;
         egui::Modal::new(egui::Id::unique("edit-prediction")).show(ui.ctx(), |ui| {

@@ -13,15 +13,21 @@ use vernier_engine::extend::{Claim, EXTENDED_TRIALS, Extension};
 use vernier_engine::notebook::{Notebook, Run, RunColumn, RunStatement, RunsLine, Sweep, WarmupPolicy};
 use vernier_engine::sweep_view::SweepView;
 
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
 use super::conditions_once::ConditionsOnce;
 use super::run_records::RunRecords;
 use super::{Context, hint};
-use crate::gui::{AppCommand, plots};
+use crate::gui::io::Reply;
+use crate::gui::jobs::ReadTrials;
+use crate::gui::{AppCommand, Done, plots};
 use vernier_engine::notebook::pending::Edit;
 
 /// What the Runs section keeps between frames.
 #[derive(Default)]
-pub struct State {
+pub struct RunsView {
     /// A run being discarded, with the reason typed so far.
     pub discarding: Option<(u32, String)>,
     /// What is being stated about a run after it was recorded (A1, A2).
@@ -48,11 +54,126 @@ pub struct State {
     pub table: RunsTable,
     /// Two runs being compared from the Runs section.
     pub comparing: Option<Comparing>,
+    /// Each run's trials as read from its raw file, or why there are none.
+    pub trials: HashMap<u32, Result<plots::RunTrials, plots::NoTrials>>,
+}
+
+impl RunsView {
+    /// Draws the section.
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        runs_ui(ui, self, cx);
+    }
+
+    /// Selects run `number` and shows its trials, asking for them to be
+    /// read unless they were.
+    pub fn select(&mut self, number: u32, nb: &Notebook, dir: &Path, asks: &mut Vec<AppCommand>) {
+        self.selected_run = Some(number);
+        self.show_sweep = false;
+        if self.trials.contains_key(&number) {
+            return;
+        }
+        match nb.run(number).filter(|r| r.measurement.raw_file.is_some()) {
+            // Resolving the path looks at the disk (symbolic links), so the
+            // file thread does it.
+            Some(row) => {
+                let job = ReadTrials { row: Box::new(row.clone()), dir: dir.to_path_buf() };
+                asks.push(AppCommand::Job(Box::new(job)));
+            }
+            None => {
+                let why = plots::NoTrials::Absent("no trial plot: the row keeps no raw file".into());
+                self.trials.insert(number, Err(why));
+            }
+        }
+    }
+
+    /// Run `run`'s trials read: kept for its plot, a failure said.
+    pub fn trials_read(
+        &mut self,
+        run: u32,
+        result: Result<plots::RunTrials, plots::NoTrials>,
+        asks: &mut Vec<AppCommand>,
+    ) {
+        if let Err(plots::NoTrials::Failed(e)) = &result {
+            asks.push(AppCommand::Say { text: format!("run {run}: {e}"), error: true });
+        }
+        self.trials.insert(run, result);
+    }
+
+    /// Works out the table's conditions said once (SPEC D8) on a thread of
+    /// its own, from the notebook as it is at `revision`, answered through
+    /// `reply` as a [`Done`]; a thread started from the UI thread keeps its
+    /// CPUs, so it stays off a pinned run's (E15).
+    pub fn say_conditions_once(
+        &self,
+        nb: Arc<Notebook>,
+        revision: u64,
+        reply: Option<Reply>,
+        asks: &mut Vec<AppCommand>,
+    ) {
+        let parts = self.table.conditions.parts();
+        let Some(reply) = reply else { return };
+        let spawned = std::thread::Builder::new().name("vernier-conditions".into()).spawn(move || {
+            let split = super::conditions_once::split(&nb, &parts);
+            drop(nb);
+            reply.answer(Done::ConditionsSplit { revision, split });
+        });
+        if let Err(e) = spawned {
+            let text = format!("the Runs table shows each run's conditions whole: no thread to say them once ({e})");
+            asks.push(AppCommand::Say { text, error: true });
+        }
+    }
+
+    /// The conditions said once, as worked out for the notebook at `revision`.
+    pub fn conditions_split(&mut self, revision: u64, split: super::conditions_once::Split) {
+        self.table.conditions.answered(revision, split);
+    }
+
+    /// Plans run `run`'s rerun to 51 trials, judged against `claim` (empty:
+    /// none), and asks to confirm it (S10); nothing starts before the
+    /// student confirms (N13).
+    pub fn extend(&mut self, run: u32, claim: &str, nb: &Notebook, running: bool, asks: &mut Vec<AppCommand>) {
+        if running {
+            let text = "wait for the run in progress to finish, then extend".to_owned();
+            return asks.push(AppCommand::Say { text, error: true });
+        }
+        let claim = Some(claim.trim()).filter(|c| !c.is_empty());
+        let planned = Extension::plan(nb, run).and_then(|plan| plan.claim(claim).map(|claim| (plan, claim)));
+        match planned {
+            Ok((plan, claim)) => {
+                self.extend_asking = Some(ExtendAsk { plan, claim, inline_allowed: false, refused: None })
+            }
+            Err(e) => asks.push(AppCommand::Say { text: e.to_string(), error: true }),
+        }
+    }
+
+    /// Rows just recorded: the last selected, a scan's sweep shown (the
+    /// picture it was run for), an extension's verdict kept beside its rows
+    /// (the status bar cuts a long sentence; the run view shows it whole).
+    pub fn show_recorded(
+        &mut self,
+        runs: &[u32],
+        scan: bool,
+        extension: Option<String>,
+        nb: &Notebook,
+        dir: &Path,
+        asks: &mut Vec<AppCommand>,
+    ) {
+        if let Some(&last) = runs.last() {
+            self.select(last, nb, dir, asks);
+            if let Some(sweep) = nb.sweep_of(last).filter(|_| scan) {
+                self.sweep = Some(SweepPick::Recorded(sweep.number));
+                self.show_sweep = true;
+            }
+        }
+        if let Some(verdict) = extension {
+            self.extension = Some((runs.to_vec(), verdict));
+        }
+    }
 }
 
 const ROW_HEIGHT: f32 = 22.0;
 
-pub fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+fn runs_ui(ui: &mut Ui, state: &mut RunsView, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     ui.horizontal(|ui| {
         if ui.button("▶ New run…").on_hover_text("Ctrl+R").clicked() {
@@ -176,7 +297,7 @@ pub fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         });
     }
     extend_ui(ui, state, cx, run.number);
-    match cx.trials {
+    match state.trials.get(&run.number) {
         Some(Ok(trials)) if trials.run == run.number => plots::run_plot(ui, run, trials),
         Some(Err(why)) => hint(ui, why.text()),
         _ => hint(ui, "Reading the trials…"),
@@ -306,7 +427,7 @@ fn sweep_what(nb: &Notebook, run: &Run) -> Option<String> {
 /// The Runs table (SPEC U1, N2, N5, S11, E16): virtualised, each
 /// comparison and sweep grouped with its own line, wider than the window
 /// only sideways.
-fn runs_table(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+fn runs_table(ui: &mut Ui, state: &mut RunsView, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     // A panel takes the size of what it holds: fill it, so the split stays
     // where the student dragged it however few rows there are.
@@ -525,8 +646,8 @@ impl SweepCache {
 
 /// The toolbar's sweep picker: every sweep by its title; choosing one
 /// shows it in place of the selected run's trials.
-fn sweep_picker(ui: &mut Ui, state: &mut State, cx: &Context<'_>) {
-    let State { sweeps, sweep, show_sweep, .. } = state;
+fn sweep_picker(ui: &mut Ui, state: &mut RunsView, cx: &Context<'_>) {
+    let RunsView { sweeps, sweep, show_sweep, .. } = state;
     let plots = sweeps.plots(cx.notebook, cx.revision);
     if plots.is_empty() {
         return;
@@ -550,9 +671,9 @@ fn sweep_picker(ui: &mut Ui, state: &mut State, cx: &Context<'_>) {
 }
 
 /// The sweep picked, drawn, with the way back to the selected run.
-fn sweep_ui(ui: &mut Ui, state: &mut State, cx: &Context<'_>) {
+fn sweep_ui(ui: &mut Ui, state: &mut RunsView, cx: &Context<'_>) {
     let selected = state.selected_run;
-    let State { sweeps, sweep, show_sweep, .. } = state;
+    let RunsView { sweeps, sweep, show_sweep, .. } = state;
     let plots = sweeps.plots(cx.notebook, cx.revision);
     let Some((_, plot)) = sweep.and_then(|pick| plots.iter().find(|(p, _)| *p == pick)).or(plots.first()) else {
         hint(
@@ -659,7 +780,7 @@ impl Stating {
     }
 }
 
-fn stating_dialog(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+fn stating_dialog(ui: &mut Ui, state: &mut RunsView, cx: &mut Context<'_>) {
     let Some(stating) = &mut state.stating else { return };
     let mut close = false;
     egui::Modal::new(egui::Id::unique("state-run")).show(ui.ctx(), |ui| {
@@ -710,7 +831,7 @@ pub struct Comparing {
 
 /// The comparison's window: the verdict first, the two rows, how S7
 /// decided and each check. Esc or Close closes it.
-fn compare_window(ui: &mut Ui, state: &mut State, nb: &Notebook) {
+fn compare_window(ui: &mut Ui, state: &mut RunsView, nb: &Notebook) {
     let Some(Comparing { a, outcome: Some((b, outcome)) }) = &state.comparing else { return };
     let modal = egui::Modal::new(egui::Id::unique("compare-runs")).show(ui.ctx(), |ui| {
         ui.set_width(640.0);
@@ -786,7 +907,7 @@ impl ExtendPlanCache {
     }
 }
 
-fn extend_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>, run: u32) {
+fn extend_ui(ui: &mut Ui, state: &mut RunsView, cx: &mut Context<'_>, run: u32) {
     let refused = state.extend_plan.refused(cx.notebook, run).map(str::to_owned);
     ui.horizontal(|ui| {
         let label = ui.label("Claim");
@@ -831,7 +952,7 @@ pub struct ExtendAsk {
 /// The extension's confirmation: the plan with its exact command and any
 /// inline-code finding, the tick that finding needs, and Run it, the only
 /// place the consent to start it is made (N13, R2).
-fn extend_dialog(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+fn extend_dialog(ui: &mut Ui, state: &mut RunsView, cx: &mut Context<'_>) {
     let Some(ask) = &mut state.extend_asking else { return };
     let mut close = false;
     let modal = egui::Modal::new(egui::Id::unique("extend-run")).show(ui.ctx(), |ui| {
@@ -866,7 +987,7 @@ fn extend_dialog(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     }
 }
 
-fn discard_dialog(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+fn discard_dialog(ui: &mut Ui, state: &mut RunsView, cx: &mut Context<'_>) {
     let Some((number, reason)) = &mut state.discarding else { return };
     let mut close = false;
     egui::Modal::new(egui::Id::unique("discard-run")).show(ui.ctx(), |ui| {

@@ -18,11 +18,36 @@ use crate::gui::{AppCommand, plots};
 
 /// What the Soak runs section keeps between frames.
 #[derive(Default)]
-pub struct State {
+pub struct SoaksView {
     /// A soak file path being typed.
     pub soak_path: String,
     /// The recorded soak shown, read under its own protocol once.
     pub soak_reading: ReadingCache,
+    /// The soak file read and shown, when one is.
+    pub soak: Option<SoakView>,
+}
+
+impl SoaksView {
+    /// Draws the section.
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        soaks_ui(ui, self, cx);
+    }
+
+    /// A soak file read: shown, or why not said.
+    pub fn soak_read(&mut self, result: Result<Box<SoakView>, String>, asks: &mut Vec<AppCommand>) {
+        match result {
+            Ok(view) => self.soak = Some(*view),
+            Err(text) => asks.push(AppCommand::Say { text, error: true }),
+        }
+    }
+
+    /// Asks for recorded soak `number`'s raw file to be read and shown.
+    pub fn open_recorded(&mut self, number: u32, nb: &Notebook, dir: &std::path::Path, asks: &mut Vec<AppCommand>) {
+        let raw = nb.soaks().iter().find(|s| s.number == number).and_then(|s| s.raw_file.as_ref());
+        if let Some(raw) = raw {
+            asks.push(AppCommand::OpenSoak(Some(dir.join(raw.path.as_str()))));
+        }
+    }
 }
 
 /// The protocol columns after the six numbers, named as the workbook
@@ -42,7 +67,7 @@ fn protocol_cells(soak: &Soak) -> [String; 5] {
     ]
 }
 
-pub fn soaks_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+fn soaks_ui(ui: &mut Ui, state: &mut SoaksView, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     ui.horizontal(|ui| {
         if ui.button("▶ Soak…").on_hover_text("Fix the protocol with a prediction, then run it").clicked() {
@@ -60,7 +85,7 @@ pub fn soaks_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         }
     });
     ui.add_space(6.0);
-    let shown = cx.soak.and_then(|view| recorded_soak(nb, cx.dir, view));
+    let shown = state.soak.as_ref().and_then(|view| recorded_soak(nb, cx.dir, view));
     if nb.soaks().is_empty() {
         hint(
             ui,
@@ -70,7 +95,7 @@ pub fn soaks_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         ui.scope(|ui| soaks_table(ui, cx, shown.map(|s| s.number)));
     }
     ui.separator();
-    let Some(view) = cx.soak else {
+    let Some(view) = &state.soak else {
         hint(ui, "Choose a soak to see its curve.");
         return;
     };
