@@ -28,12 +28,11 @@ use egui::{Key, KeyboardShortcut, Modifiers, RichText};
 use vernier_engine::extend::{Claim, Extension};
 use vernier_engine::harness::{BenchRunner, BenchSpec, NotQueued, Wake, raw::Reserved};
 use vernier_engine::notebook::pending::Edit;
-use vernier_engine::notebook::{EnvField, IntegrityFinding, Notebook, store};
+use vernier_engine::notebook::{IntegrityFinding, Notebook, store};
 use vernier_engine::record_run::Reservation;
 
 use dialogs::export_question::ExportQuestion;
 use dialogs::new_run::NewRunForm;
-use dialogs::pick::PathPrompt;
 use dialogs::recovery::{CloseAnswer, CloseQuestion};
 use dialogs::reproduce::Reproduce;
 use dialogs::soak::SoakForm;
@@ -72,11 +71,8 @@ const FRAMES_BEFORE_START: u8 = 1;
 const SHORTCUT_NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
 const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
 const SHORTCUT_SAVE_AS: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
-const SHORTCUT_RUN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::R);
-const SHORTCUT_REPRODUCE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::R);
 const SHORTCUT_CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Escape);
 const SHORTCUT_EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
-const SHORTCUT_IMPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::I);
 const SHORTCUT_THEME: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::T);
 
 /// Why the window could not start. `main` decides what exit code each earns.
@@ -191,13 +187,8 @@ pub enum AppCommand {
     /// Hand this job to the file thread: how a section asks for what it
     /// needs read.
     Job(Box<dyn io::Job>),
-    /// Open this dialog, in place of one of its kind already open: how a
-    /// view or the menu opens a dialog that needs nothing of the window.
-    OpenDialog(Box<dyn dialogs::Dialog>),
-    /// Open the New run dialog.
-    NewRun,
-    /// Open the "Add run from numbers" dialog (SPEC E14).
-    ImportDialog,
+    /// Open a dialog that opens on its own (see [`AppCommand::open`]).
+    Open(fn(&mut Dialogs, &dialogs::OpenCx<'_>)),
     /// Read this file in the import dialog.
     ImportFile(PathBuf),
     /// Read and summarise numbers for the import dialog, recording nothing.
@@ -252,16 +243,12 @@ pub enum AppCommand {
     Export,
     /// Write them, replacing documents edited since (the user said so).
     ExportReplacing,
-    /// Open the soak dialog.
-    SoakDialog,
     /// Start the fixed soak protocol with this many workers.
     StartSoak(usize),
     /// Stop the running soak, keeping its rows.
     CancelSoak,
     /// Run the pre-submission audit.
     Audit,
-    /// Open the Reproduce dialog.
-    ReproduceDialog,
     /// Open the Reproduce dialog on this folder or workbook.
     ReadTheirLog(PathBuf),
     /// Rerun row N (an index into the Reproduce dialog's rows), with the
@@ -282,6 +269,13 @@ pub enum AppCommand {
     /// Make a new notebook in this empty folder from the Vernier workbook
     /// read in the Reproduce dialog, and open it (N12).
     NewNotebookFrom(PathBuf),
+}
+
+impl AppCommand {
+    /// Open dialog `T`, as its menu entry does: how a view's button opens one.
+    pub fn open<T: dialogs::Opens>() -> Self {
+        AppCommand::Open(T::open)
+    }
 }
 
 /// What a thread of the window's answers (issue 46): a job on the file
@@ -863,10 +857,6 @@ impl VernierApp {
             AppCommand::TakeInDialog => return self.open_take_in(),
             AppCommand::TakeIn(path) => return self.take_in(path),
             AppCommand::NewNotebookFrom(target) => return self.new_notebook_from(target),
-            AppCommand::ReproduceDialog => {
-                self.dialogs.get_or_open(Reproduce::default);
-                return;
-            }
             AppCommand::ReadTheirLog(path) => return self.read_their_log(path),
             AppCommand::ReproduceRow(i, consent) => return self.reproduce_row(i, consent),
             AppCommand::ExtendRun(run, claim) => {
@@ -883,11 +873,13 @@ impl VernierApp {
                 return self.send_job(jobs::SaveAs { from, to, notebook });
             }
             AppCommand::FillEnvironment => return self.send_job(jobs::ReadMachine),
-            AppCommand::OpenDialog(dialog) => return self.dialogs.open_boxed(dialog),
-            AppCommand::NewRun => return self.open_new_run(),
-            AppCommand::ImportDialog => {
-                self.import_form();
-                return;
+            AppCommand::Open(open) => {
+                let cx = dialogs::OpenCx {
+                    notebook: &self.doc.notebook,
+                    running: self.measure.live.is_some(),
+                    soaking: self.measure.live_soak.is_some(),
+                };
+                return open(&mut self.dialogs, &cx);
             }
             AppCommand::ImportFile(path) => return self.import_file(&path),
             AppCommand::PreviewImport(request) => return self.send_job(*request),
@@ -916,12 +908,6 @@ impl VernierApp {
             AppCommand::OpenSoak(path) => return self.send_job(jobs::ReadSoak { path }),
             AppCommand::Export => return self.export(vernier_engine::documents::Overwrite::Never),
             AppCommand::ExportReplacing => return self.export(vernier_engine::documents::Overwrite::Edited),
-            AppCommand::SoakDialog => {
-                if self.measure.live_soak.is_none() {
-                    self.dialogs.get_or_open(SoakForm::default);
-                }
-                return;
-            }
             AppCommand::StartSoak(workers) => return self.start_soak(workers),
             AppCommand::CancelSoak => {
                 if let Some(live) = &self.measure.live_soak {
@@ -951,14 +937,6 @@ impl VernierApp {
         self.dialogs.close::<ExportQuestion>();
         let (dir, notebook) = (self.doc.dir.clone(), Arc::clone(&self.doc.notebook));
         self.send_job(jobs::Export { dir, notebook, overwrite });
-    }
-
-    /// Opens the New run dialog, unless a run is going.
-    fn open_new_run(&mut self) {
-        if self.measure.live.is_none() {
-            let build = self.doc.notebook.environment().get(EnvField::CompilerFlags);
-            self.dialogs.get_or_open(|| NewRunForm::with_build(build));
-        }
     }
 
     /// Starts the extension being confirmed, with the consent its

@@ -812,7 +812,7 @@ fn every_audit_finding_opens_its_place() {
 /// Opens the Reproduce dialog, types `path` and presses Read, as a user
 /// would, then waits for the file thread's answer (their log or a refusal).
 fn read_their_log(harness: &mut Harness<'static, VernierApp>, path: &std::path::Path) {
-    harness.state_mut().apply(super::AppCommand::ReproduceDialog);
+    harness.state_mut().apply(super::AppCommand::open::<Reproduce>());
     harness.run();
     let field = harness.get_by_role_and_label(Role::TextInput, "Their notebook folder or measurements.xlsx");
     field.focus();
@@ -1235,19 +1235,17 @@ fn a_stopped_engine_thread_is_reported() {
 // shortcut opens its section.
 #[test]
 fn every_section_has_a_title_a_heading_and_its_own_shortcut() {
-    use super::{SHORTCUT_CANCEL, SHORTCUT_EXPORT, SHORTCUT_NEW, SHORTCUT_OPEN, SHORTCUT_REPRODUCE, SHORTCUT_RUN};
-    use super::{SHORTCUT_SAVE_AS, SHORTCUT_THEME, Section};
+    use super::{
+        SHORTCUT_CANCEL, SHORTCUT_EXPORT, SHORTCUT_NEW, SHORTCUT_OPEN, SHORTCUT_SAVE_AS, SHORTCUT_THEME, Section,
+    };
     let (_tmp, mut harness) = fixture_app();
-    let mut taken = vec![
-        SHORTCUT_NEW,
-        SHORTCUT_OPEN,
-        SHORTCUT_SAVE_AS,
-        SHORTCUT_RUN,
-        SHORTCUT_REPRODUCE,
-        SHORTCUT_CANCEL,
-        SHORTCUT_EXPORT,
-        SHORTCUT_THEME,
-    ];
+    let mut taken =
+        vec![SHORTCUT_NEW, SHORTCUT_OPEN, SHORTCUT_SAVE_AS, SHORTCUT_CANCEL, SHORTCUT_EXPORT, SHORTCUT_THEME];
+    // The registered dialogs' keys: none shared with another dialog either.
+    for shortcut in super::dialogs::OPENED.iter().filter_map(|o| o.entry?.shortcut) {
+        assert!(!taken.contains(&shortcut), "a dialog's shortcut {shortcut:?} is already taken");
+        taken.push(shortcut);
+    }
     for (i, section) in Section::ALL.into_iter().enumerate() {
         assert_eq!(section as usize, i, "Section::ALL lists {section:?} once, in order");
         assert!(!section.title().trim().is_empty(), "{section:?} has no title");
@@ -3339,4 +3337,23 @@ fn a_storm_of_killed_windows_loses_no_note_and_adds_none_twice() {
          {writer_notes} by the other writer, {} in the notebook",
         notebook.notes().len()
     );
+}
+
+// Issue 46: a dialog is its file in gui/dialogs/ plus its line in
+// `dialogs!`. A file without its line is never compiled, which the compiler
+// cannot see; this finds it.
+#[test]
+fn every_dialog_file_has_its_line() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/gui/dialogs");
+    let mut files: Vec<String> = std::fs::read_dir(&folder)
+        .expect("gui/dialogs/ is read")
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".rs").map(str::to_owned))
+        .filter(|name| name != "mod")
+        .collect();
+    files.sort();
+    let mut declared: Vec<String> = super::dialogs::MODULES.iter().map(|m| (*m).to_owned()).collect();
+    declared.sort();
+    assert!(files.len() >= 5, "the dialogs are read: {files:?}");
+    assert_eq!(files, declared, "each file in gui/dialogs/ has its line in dialogs! (gui/dialogs/mod.rs)");
 }

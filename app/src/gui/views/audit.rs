@@ -11,12 +11,12 @@ use crate::gui::AppCommand;
 /// The Audit section's: the last audit's report, while the notebook it
 /// read stays open.
 #[derive(Default)]
-pub struct AuditView {
+pub struct State {
     /// The last audit, when one has run.
     pub report: Option<vernier_engine::audit::Report>,
 }
 
-impl AuditView {
+impl State {
     /// Draws the section.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
         audit_ui(ui, self.report.as_ref(), cx);

@@ -13,7 +13,7 @@ use vernier_engine::notebook::pending::Edit;
 
 /// What the Documents section keeps between frames.
 #[derive(Default)]
-pub struct DocumentsView {
+pub struct State {
     /// The document open in the Documents section.
     pub document: Document,
     /// Answers being typed, by (document, prompt).
@@ -34,7 +34,7 @@ pub struct DocumentsView {
     pub exported: Option<crate::gui::io::Unwritten>,
 }
 
-impl DocumentsView {
+impl State {
     /// Draws the section.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
         documents_ui(ui, self, cx);
@@ -98,7 +98,7 @@ pub struct CitationForm {
     refused: Option<String>,
 }
 
-pub fn documents_ui(ui: &mut Ui, state: &mut DocumentsView, cx: &mut Context<'_>) {
+pub fn documents_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     ui.horizontal(|ui| {
         if ui.button("Export the six documents").on_hover_text("Ctrl+E").clicked() {
             cx.commands.push(AppCommand::Export);
@@ -153,7 +153,7 @@ pub fn documents_ui(ui: &mut Ui, state: &mut DocumentsView, cx: &mut Context<'_>
 }
 
 /// One text box per prompt, committed when the box is left.
-fn prompts_ui(ui: &mut Ui, state: &mut DocumentsView, cx: &mut Context<'_>, document: Document) {
+fn prompts_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>, document: Document) {
     let stem = document.stem();
     hint(
         ui,
@@ -211,7 +211,7 @@ fn prompts_ui(ui: &mut Ui, state: &mut DocumentsView, cx: &mut Context<'_>, docu
 /// marked (or being marked), so the caller shows no answer box.
 fn not_part_ui(
     ui: &mut Ui,
-    state: &mut DocumentsView,
+    state: &mut State,
     cx: &mut Context<'_>,
     stem: &'static str,
     prompt: &'static str,
@@ -264,7 +264,7 @@ fn not_part_ui(
 }
 
 /// The report's citations table (A12: every row needs a URL and a date).
-fn citations_ui(ui: &mut Ui, state: &mut DocumentsView, cx: &mut Context<'_>) {
+fn citations_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     ui.label(RichText::new("Citations — every cited figure with its URL and retrieval date").strong());
     let citations = &cx.notebook.writing().citations;
     if citations.is_empty() {
@@ -345,7 +345,7 @@ pub type BudgetDraft = (bool, String, String);
 
 /// The placement table's deadlines (D6), over the shipped synthetic dataset,
 /// with the table they give shown as it will be exported.
-fn placement_ui(ui: &mut Ui, state: &mut DocumentsView, cx: &mut Context<'_>) {
+fn placement_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     ui.label(RichText::new("Placement table — a deadline per workload (shipped SYNTHETIC dataset, MODELED)").strong());
     let entries = placement_decision::parse(placement_decision::SHIPPED).unwrap_or_default();
     let mut workloads: Vec<&str> = entries.iter().map(|e| e.workload.as_str()).collect();

@@ -14,7 +14,7 @@ use vernier_engine::notebook::pending::Edit;
 
 /// What the Environment section keeps between frames.
 #[derive(Default)]
-pub struct EnvironmentView {
+pub struct State {
     /// Environment values being typed, by field index.
     pub env_drafts: std::collections::HashMap<usize, String>,
     /// The Environment's hints, kept while the notebook's rows stay the same.
@@ -72,7 +72,7 @@ pub fn machine_fill(m: &Machine) -> [(EnvField, String); 3] {
     ]
 }
 
-impl EnvironmentView {
+impl State {
     /// Draws the section.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
         environment_ui(ui, self, cx);
@@ -87,7 +87,7 @@ impl EnvironmentView {
     }
 }
 
-fn environment_ui(ui: &mut Ui, state: &mut EnvironmentView, cx: &mut Context<'_>) {
+fn environment_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let hints = state.env_hints.hints(cx.notebook).to_vec();
     ui.horizontal(|ui| {
         ui.label(RichText::new("Write the boring fields: they are why anyone believes the interesting ones.").weak());

@@ -1,6 +1,6 @@
 //! One view per area of the window (SPEC U1), each a type in its file
 //! holding the section's state, what was read for it and its methods
-//! (`RunsView` in `runs.rs`, …): the window hands a section what concerns
+//! (`runs::State` in `runs.rs`, …): the window hands a section what concerns
 //! it and the section answers with [`AppCommand`]s. Views never change the
 //! notebook or touch a file; a read they need is a job they ask for.
 
@@ -20,13 +20,7 @@ use vernier_engine::notebook::{Document, Notebook, PREDICTIONS_HEADING, SECTIONS
 
 use super::AppCommand;
 pub use super::hint;
-pub use audit::AuditView;
-pub use documents::DocumentsView;
-pub use environment::EnvironmentView;
-pub use notes::NotesView;
-pub use predictions::{PredictionsView, answerable};
-pub use runs::{ExtendAsk, RunsView};
-pub use soaks::SoaksView;
+pub use runs::ExtendAsk;
 /// What the window's tests look at inside a section.
 #[cfg(test)]
 pub use {documents::Spot, environment::machine_fill, runs::SweepPick};
@@ -112,13 +106,13 @@ impl Section {
 pub struct Views {
     /// The open section.
     pub section: Section,
-    pub environment: EnvironmentView,
-    pub predictions: PredictionsView,
-    pub runs: RunsView,
-    pub soaks: SoaksView,
-    pub notes: NotesView,
-    pub documents: DocumentsView,
-    pub audit: AuditView,
+    pub environment: environment::State,
+    pub predictions: predictions::State,
+    pub runs: runs::State,
+    pub soaks: soaks::State,
+    pub notes: notes::State,
+    pub documents: documents::State,
+    pub audit: audit::State,
 }
 
 /// What a view gets to draw with.

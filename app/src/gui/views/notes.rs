@@ -9,19 +9,19 @@ use vernier_engine::notebook::pending::Edit;
 
 /// What the Notes and anomalies section keeps between frames.
 #[derive(Default)]
-pub struct NotesView {
+pub struct State {
     /// The note being typed.
     pub new_note: String,
 }
 
-impl NotesView {
+impl State {
     /// Draws the section.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
         notes_ui(ui, self, cx);
     }
 }
 
-fn notes_ui(ui: &mut Ui, state: &mut NotesView, cx: &mut Context<'_>) {
+fn notes_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     ui.horizontal(|ui| {
         let label = ui.label("Note");
         let edit = ui

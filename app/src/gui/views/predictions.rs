@@ -10,11 +10,12 @@ use vernier_engine::notebook::{
 
 use super::{Context, hint};
 use crate::gui::AppCommand;
+use crate::gui::dialogs::new_run::offered;
 use vernier_engine::notebook::pending::Edit;
 
 /// What the Predictions section keeps between frames.
 #[derive(Default)]
-pub struct PredictionsView {
+pub struct State {
     /// The "new prediction" form.
     pub new_prediction: PredictionForm,
     /// A prediction being rewritten, with its draft.
@@ -143,28 +144,14 @@ pub fn answer_menu(ui: &mut Ui, nb: &Notebook, run: &Run, commands: &mut Vec<App
     });
 }
 
-/// A prediction as a list of them offers it: `P1 — ratio naive/blocked =
-/// 3 ± 50 %`, its words when it commits no figure.
-fn offered(p: &Prediction) -> String {
-    let figure = p.figure.as_ref().map_or_else(|| p.predict.clone(), ToString::to_string);
-    vernier_engine::display::inert_line(format!("{} — {figure}", p.label()))
-}
-
-/// SPEC N14: the predictions a run started now may answer, as the New run
-/// dialog offers them — every one written so far (an amendment's figure is
-/// in force for rows measured after it).
-pub fn answerable(nb: &Notebook) -> Vec<(u32, String)> {
-    nb.predictions().iter().filter(|p| p.amends.is_none()).map(|p| (p.number, offered(p))).collect()
-}
-
-impl PredictionsView {
+impl State {
     /// Draws the section.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
         predictions_ui(ui, self, cx);
     }
 }
 
-fn predictions_ui(ui: &mut Ui, state: &mut PredictionsView, cx: &mut Context<'_>) {
+fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     ui.horizontal(|ui| {
         ui.label(RichText::new("A prediction locks the moment a run or soak is recorded after it.").weak());
@@ -315,7 +302,7 @@ fn form_ui(ui: &mut Ui, id: &str, form: &mut PredictionForm, with_experiment: bo
     submit
 }
 
-fn edit_dialogs(ui: &mut Ui, state: &mut PredictionsView, cx: &mut Context<'_>) {
+fn edit_dialogs(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     if let Some((number, form)) = &mut state.editing {
         let mut close = false;
         egui::Modal::new(egui::Id::unique("edit-prediction")).show(ui.ctx(), |ui| {

@@ -20,6 +20,7 @@ use std::sync::Arc;
 use super::conditions_once::ConditionsOnce;
 use super::run_records::RunRecords;
 use super::{Context, hint};
+use crate::gui::dialogs::{import::ImportForm, new_run::NewRunForm};
 use crate::gui::io::Reply;
 use crate::gui::jobs::ReadTrials;
 use crate::gui::{AppCommand, Done, plots};
@@ -27,7 +28,7 @@ use vernier_engine::notebook::pending::Edit;
 
 /// What the Runs section keeps between frames.
 #[derive(Default)]
-pub struct RunsView {
+pub struct State {
     /// A run being discarded, with the reason typed so far.
     pub discarding: Option<(u32, String)>,
     /// What is being stated about a run after it was recorded (A1, A2).
@@ -58,7 +59,7 @@ pub struct RunsView {
     pub trials: HashMap<u32, Result<plots::RunTrials, plots::NoTrials>>,
 }
 
-impl RunsView {
+impl State {
     /// Draws the section.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
         runs_ui(ui, self, cx);
@@ -173,18 +174,18 @@ impl RunsView {
 
 const ROW_HEIGHT: f32 = 22.0;
 
-fn runs_ui(ui: &mut Ui, state: &mut RunsView, cx: &mut Context<'_>) {
+fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     ui.horizontal(|ui| {
         if ui.button("▶ New run…").on_hover_text("Ctrl+R").clicked() {
-            cx.commands.push(AppCommand::NewRun);
+            cx.commands.push(AppCommand::open::<NewRunForm>());
         }
         if ui
             .button("+ Add run from numbers…")
             .on_hover_text("Numbers your own instrument took: a CSV of trials, or typed or pasted (Ctrl+I)")
             .clicked()
         {
-            cx.commands.push(AppCommand::ImportDialog);
+            cx.commands.push(AppCommand::open::<ImportForm>());
         }
         sweep_picker(ui, state, cx);
     });
@@ -427,7 +428,7 @@ fn sweep_what(nb: &Notebook, run: &Run) -> Option<String> {
 /// The Runs table (SPEC U1, N2, N5, S11, E16): virtualised, each
 /// comparison and sweep grouped with its own line, wider than the window
 /// only sideways.
-fn runs_table(ui: &mut Ui, state: &mut RunsView, cx: &mut Context<'_>) {
+fn runs_table(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     // A panel takes the size of what it holds: fill it, so the split stays
     // where the student dragged it however few rows there are.
@@ -646,8 +647,8 @@ impl SweepCache {
 
 /// The toolbar's sweep picker: every sweep by its title; choosing one
 /// shows it in place of the selected run's trials.
-fn sweep_picker(ui: &mut Ui, state: &mut RunsView, cx: &Context<'_>) {
-    let RunsView { sweeps, sweep, show_sweep, .. } = state;
+fn sweep_picker(ui: &mut Ui, state: &mut State, cx: &Context<'_>) {
+    let State { sweeps, sweep, show_sweep, .. } = state;
     let plots = sweeps.plots(cx.notebook, cx.revision);
     if plots.is_empty() {
         return;
@@ -671,9 +672,9 @@ fn sweep_picker(ui: &mut Ui, state: &mut RunsView, cx: &Context<'_>) {
 }
 
 /// The sweep picked, drawn, with the way back to the selected run.
-fn sweep_ui(ui: &mut Ui, state: &mut RunsView, cx: &Context<'_>) {
+fn sweep_ui(ui: &mut Ui, state: &mut State, cx: &Context<'_>) {
     let selected = state.selected_run;
-    let RunsView { sweeps, sweep, show_sweep, .. } = state;
+    let State { sweeps, sweep, show_sweep, .. } = state;
     let plots = sweeps.plots(cx.notebook, cx.revision);
     let Some((_, plot)) = sweep.and_then(|pick| plots.iter().find(|(p, _)| *p == pick)).or(plots.first()) else {
         hint(
@@ -780,7 +781,7 @@ impl Stating {
     }
 }
 
-fn stating_dialog(ui: &mut Ui, state: &mut RunsView, cx: &mut Context<'_>) {
+fn stating_dialog(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let Some(stating) = &mut state.stating else { return };
     let mut close = false;
     egui::Modal::new(egui::Id::unique("state-run")).show(ui.ctx(), |ui| {
@@ -831,7 +832,7 @@ pub struct Comparing {
 
 /// The comparison's window: the verdict first, the two rows, how S7
 /// decided and each check. Esc or Close closes it.
-fn compare_window(ui: &mut Ui, state: &mut RunsView, nb: &Notebook) {
+fn compare_window(ui: &mut Ui, state: &mut State, nb: &Notebook) {
     let Some(Comparing { a, outcome: Some((b, outcome)) }) = &state.comparing else { return };
     let modal = egui::Modal::new(egui::Id::unique("compare-runs")).show(ui.ctx(), |ui| {
         ui.set_width(640.0);
@@ -907,7 +908,7 @@ impl ExtendPlanCache {
     }
 }
 
-fn extend_ui(ui: &mut Ui, state: &mut RunsView, cx: &mut Context<'_>, run: u32) {
+fn extend_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>, run: u32) {
     let refused = state.extend_plan.refused(cx.notebook, run).map(str::to_owned);
     ui.horizontal(|ui| {
         let label = ui.label("Claim");
@@ -952,7 +953,7 @@ pub struct ExtendAsk {
 /// The extension's confirmation: the plan with its exact command and any
 /// inline-code finding, the tick that finding needs, and Run it, the only
 /// place the consent to start it is made (N13, R2).
-fn extend_dialog(ui: &mut Ui, state: &mut RunsView, cx: &mut Context<'_>) {
+fn extend_dialog(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let Some(ask) = &mut state.extend_asking else { return };
     let mut close = false;
     let modal = egui::Modal::new(egui::Id::unique("extend-run")).show(ui.ctx(), |ui| {
@@ -987,7 +988,7 @@ fn extend_dialog(ui: &mut Ui, state: &mut RunsView, cx: &mut Context<'_>) {
     }
 }
 
-fn discard_dialog(ui: &mut Ui, state: &mut RunsView, cx: &mut Context<'_>) {
+fn discard_dialog(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let Some((number, reason)) = &mut state.discarding else { return };
     let mut close = false;
     egui::Modal::new(egui::Id::unique("discard-run")).show(ui.ctx(), |ui| {

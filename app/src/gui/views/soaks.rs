@@ -13,12 +13,13 @@ use egui::{RichText, Ui};
 use vernier_engine::notebook::{Notebook, Soak, SoakColumn};
 
 use super::{Context, hint};
+use crate::gui::dialogs::soak::SoakForm;
 use crate::gui::plots::{SoakReading, SoakView};
 use crate::gui::{AppCommand, plots};
 
 /// What the Soak runs section keeps between frames.
 #[derive(Default)]
-pub struct SoaksView {
+pub struct State {
     /// A soak file path being typed.
     pub soak_path: String,
     /// The recorded soak shown, read under its own protocol once.
@@ -27,7 +28,7 @@ pub struct SoaksView {
     pub soak: Option<SoakView>,
 }
 
-impl SoaksView {
+impl State {
     /// Draws the section.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
         soaks_ui(ui, self, cx);
@@ -67,11 +68,11 @@ fn protocol_cells(soak: &Soak) -> [String; 5] {
     ]
 }
 
-fn soaks_ui(ui: &mut Ui, state: &mut SoaksView, cx: &mut Context<'_>) {
+fn soaks_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     ui.horizontal(|ui| {
         if ui.button("▶ Soak…").on_hover_text("Fix the protocol with a prediction, then run it").clicked() {
-            cx.commands.push(AppCommand::SoakDialog);
+            cx.commands.push(AppCommand::open::<SoakForm>());
         }
         let label = ui.label("Soak file");
         ui.add(egui::TextEdit::singleline(&mut state.soak_path).hint_text("path to a soak CSV").desired_width(420.0))
