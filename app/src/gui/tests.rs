@@ -3357,3 +3357,37 @@ fn every_dialog_file_has_its_line() {
     assert!(files.len() >= 5, "the dialogs are read: {files:?}");
     assert_eq!(files, declared, "each file in gui/dialogs/ has its line in dialogs! (gui/dialogs/mod.rs)");
 }
+
+// SPEC U5 (issue 46): the menu's dialog entries and their keys come from the
+// dialogs' registry: each opens its own dialog, Ctrl+Shift+R the Reproduce
+// dialog and not the New run one that Ctrl+R opens.
+#[test]
+fn the_menu_and_the_keys_open_the_registered_dialogs() {
+    use super::dialogs::pick::PathPrompt;
+    let (_tmp, mut harness) = fixture_app();
+    let press = |harness: &mut Harness<'static, VernierApp>, modifiers: egui::Modifiers, key: egui::Key| {
+        harness.key_press_modifiers(modifiers, key);
+        harness.run();
+    };
+    press(&mut harness, egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::R);
+    assert!(harness.state().dialogs.is_open::<Reproduce>(), "Ctrl+Shift+R opens the Reproduce dialog");
+    assert!(!harness.state().dialogs.is_open::<NewRunForm>(), "and not the New run dialog");
+    press(&mut harness, egui::Modifiers::COMMAND, egui::Key::R);
+    assert!(harness.state().dialogs.is_open::<NewRunForm>(), "Ctrl+R opens the New run dialog");
+    press(&mut harness, egui::Modifiers::COMMAND, egui::Key::I);
+    assert!(harness.state().dialogs.is_open::<ImportForm>(), "Ctrl+I opens the import dialog");
+
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("File").click();
+    harness.run();
+    harness.get_by_label("Open or create by path…").click();
+    harness.run();
+    assert!(harness.state().dialogs.is_open::<PathPrompt>(), "File › Open or create by path… opens its prompt");
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("Run").click();
+    harness.run();
+    // An entry's label ends with its keys.
+    harness.get_by_label("Add run from numbers… Ctrl+I").click();
+    harness.run();
+    assert!(harness.state().dialogs.is_open::<ImportForm>(), "Run › Add run from numbers… opens the import dialog");
+}
