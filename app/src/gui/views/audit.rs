@@ -17,17 +17,20 @@ pub struct State {
 }
 
 impl State {
-    /// Draws the section.
-    pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
-        audit_ui(ui, self.report.as_ref(), cx);
-    }
-
     /// The audit done: its count said, its findings shown.
     pub fn audited(&mut self, report: vernier_engine::audit::Report, asks: &mut Vec<AppCommand>) {
         let n = report.findings.len();
         let text = if n == 0 { "audit: all checks pass".to_owned() } else { format!("audit: {n} finding(s)") };
         asks.push(AppCommand::Say { text, error: false });
         self.report = Some(report);
+    }
+}
+
+impl super::SectionView for State {
+    const TITLE: &'static str = "Audit";
+
+    fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        audit_ui(ui, self.report.as_ref(), cx);
     }
 }
 

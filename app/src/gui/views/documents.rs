@@ -35,11 +35,6 @@ pub struct State {
 }
 
 impl State {
-    /// Draws the section.
-    pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
-        documents_ui(ui, self, cx);
-    }
-
     /// The six documents written: what each still leaves to write is
     /// shown, and said.
     pub fn exported(&mut self, unwritten: crate::gui::io::Unwritten, asks: &mut Vec<AppCommand>) {
@@ -96,6 +91,14 @@ pub struct CitationForm {
     retrieved: String,
     modeled: bool,
     refused: Option<String>,
+}
+
+impl super::SectionView for State {
+    const TITLE: &'static str = "Documents";
+
+    fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        documents_ui(ui, self, cx);
+    }
 }
 
 pub fn documents_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {

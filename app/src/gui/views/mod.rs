@@ -4,19 +4,12 @@
 //! it and the section answers with [`AppCommand`]s. Views never change the
 //! notebook or touch a file; a read they need is a job they ask for.
 
-mod audit;
 pub mod conditions_once;
-mod documents;
-mod environment;
-mod notes;
-mod predictions;
 mod run_records;
-mod runs;
-mod soaks;
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use vernier_engine::documents::WritingState;
-use vernier_engine::notebook::{Document, Notebook, PREDICTIONS_HEADING, SECTIONS};
+use vernier_engine::notebook::{Document, Notebook};
 
 use super::AppCommand;
 pub use super::hint;
@@ -25,94 +18,114 @@ pub use runs::ExtendAsk;
 #[cfg(test)]
 pub use {documents::Spot, environment::machine_fill, runs::SweepPick};
 
-vernier_engine::closed_enum! {
-    /// The areas of the window, in the side bar's order (`ALL`, written
-    /// from these lines, so a new section is in the side bar by construction).
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-    pub enum Section {
-        /// Environment.
-        #[default]
-        Environment,
-        /// Predictions.
-        Predictions,
-        /// Runs.
-        Runs,
-        /// Soak runs.
-        Soaks,
-        /// Notes and anomalies.
-        Notes,
-        /// The six submission documents.
-        Documents,
-        /// The pre-submission audit.
-        Audit,
+/// One section of the window: its file's `State`, registered by its line
+/// in [`sections!`]. What it is called and shows beside its name is said
+/// here, by the section, not in a match of the window's.
+pub trait SectionView: Default {
+    /// The name in the side bar and the View menu.
+    const TITLE: &'static str;
+    /// The heading above it.
+    const HEADING: &'static str = Self::TITLE;
+
+    /// The row count shown beside its name, where one means something.
+    fn count(_nb: &Notebook) -> Option<usize> {
+        None
     }
+
+    /// Draws it.
+    fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>);
 }
+
+/// Declares each section's module, in the side bar's order, with its
+/// [`Section`] variant and its `State` held in [`Views`] under the
+/// module's name: a new section is its file (a `State` implementing
+/// [`SectionView`]) plus its line here; a `State` missing or not a
+/// `SectionView` does not compile.
+macro_rules! sections {
+    ($($(#[$meta:meta])* $variant:ident => $module:ident,)+) => {
+        $(mod $module;)+
+
+        vernier_engine::closed_enum! {
+            /// The areas of the window, in the side bar's order (`ALL`, written
+            /// from these lines, so a new section is in the side bar by construction).
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+            pub enum Section {
+                $($(#[$meta])* $variant,)+
+            }
+        }
+
+        /// The sections, each its own type holding its state (forms being
+        /// typed, the selection) and what was read to show in it; all of it
+        /// belongs to the open notebook and goes when another opens.
+        #[derive(Default)]
+        pub struct Views {
+            /// The open section.
+            pub section: Section,
+            $(pub $module: $module::State,)+
+        }
+
+        impl Section {
+            /// The name in the side bar.
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(Section::$variant => <$module::State as SectionView>::TITLE,)+
+                }
+            }
+
+            /// The heading above the view.
+            pub fn heading(self) -> &'static str {
+                match self {
+                    $(Section::$variant => <$module::State as SectionView>::HEADING,)+
+                }
+            }
+
+            /// Row count shown beside the name, where it means something.
+            pub fn count(self, nb: &Notebook) -> Option<usize> {
+                match self {
+                    $(Section::$variant => <$module::State as SectionView>::count(nb),)+
+                }
+            }
+        }
+
+        impl Views {
+            /// Draws the open section.
+            pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+                match self.section {
+                    $(Section::$variant => self.$module.ui(ui, cx),)+
+                }
+            }
+        }
+    };
+}
+
+sections! {
+    /// Environment.
+    #[default]
+    Environment => environment,
+    /// Predictions.
+    Predictions => predictions,
+    /// Runs.
+    Runs => runs,
+    /// Soak runs.
+    Soaks => soaks,
+    /// Notes and anomalies.
+    Notes => notes,
+    /// The six submission documents.
+    Documents => documents,
+    /// The pre-submission audit.
+    Audit => audit,
+}
+
+/// Ctrl/Cmd + a section's place in the side bar opens it.
+const SECTION_KEYS: [Key; 9] =
+    [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6, Key::Num7, Key::Num8, Key::Num9];
+const _: () = assert!(Section::ALL.len() <= SECTION_KEYS.len(), "a tenth section has no key of its own");
 
 impl Section {
-    /// The name in the side bar: the log's own names for the first five
-    /// (N2: identical in the window and the workbook). Each index is a
-    /// constant, so one past the end of `SECTIONS` fails to compile.
-    pub fn title(self) -> &'static str {
-        match self {
-            Section::Environment => SECTIONS[0],
-            Section::Predictions => SECTIONS[1],
-            Section::Runs => SECTIONS[2],
-            Section::Soaks => SECTIONS[3],
-            Section::Notes => SECTIONS[4],
-            Section::Documents => "Documents",
-            Section::Audit => "Audit",
-        }
-    }
-
-    /// The key that opens it (Ctrl/Cmd + its place in the side bar). A
-    /// match, so a new section cannot compile without one.
+    /// The key that opens it (Ctrl/Cmd + its place in the side bar).
     pub fn shortcut(self) -> KeyboardShortcut {
-        let key = match self {
-            Section::Environment => Key::Num1,
-            Section::Predictions => Key::Num2,
-            Section::Runs => Key::Num3,
-            Section::Soaks => Key::Num4,
-            Section::Notes => Key::Num5,
-            Section::Documents => Key::Num6,
-            Section::Audit => Key::Num7,
-        };
-        KeyboardShortcut::new(Modifiers::COMMAND, key)
+        KeyboardShortcut::new(Modifiers::COMMAND, SECTION_KEYS[self as usize])
     }
-
-    /// The heading above the view.
-    pub fn heading(self) -> &'static str {
-        match self {
-            Section::Predictions => PREDICTIONS_HEADING,
-            other => other.title(),
-        }
-    }
-
-    /// Row count shown beside the name, where it means something.
-    pub fn count(self, nb: &Notebook) -> Option<usize> {
-        match self {
-            Section::Predictions => Some(nb.predictions().len()),
-            Section::Runs => Some(nb.runs().len()),
-            Section::Soaks => Some(nb.soaks().len()),
-            Section::Notes => Some(nb.notes().len()),
-            Section::Environment | Section::Documents | Section::Audit => None,
-        }
-    }
-}
-
-/// The sections, each its own type holding its state (forms being typed,
-/// the selection) and what was read to show in it; all of it belongs to
-/// the open notebook and goes when another opens.
-#[derive(Default)]
-pub struct Views {
-    /// The open section.
-    pub section: Section,
-    pub environment: environment::State,
-    pub predictions: predictions::State,
-    pub runs: runs::State,
-    pub soaks: soaks::State,
-    pub notes: notes::State,
-    pub documents: documents::State,
-    pub audit: audit::State,
 }
 
 /// What a view gets to draw with.
@@ -131,19 +144,6 @@ pub struct Context<'a> {
 }
 
 impl Views {
-    /// Draws the open section.
-    pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
-        match self.section {
-            Section::Environment => self.environment.ui(ui, cx),
-            Section::Predictions => self.predictions.ui(ui, cx),
-            Section::Runs => self.runs.ui(ui, cx),
-            Section::Soaks => self.soaks.ui(ui, cx),
-            Section::Notes => self.notes.ui(ui, cx),
-            Section::Documents => self.documents.ui(ui, cx),
-            Section::Audit => self.audit.ui(ui, cx),
-        }
-    }
-
     /// Opens `section`; the Audit section asks for the audit afresh.
     pub fn show(&mut self, section: Section, asks: &mut Vec<AppCommand>) {
         self.section = section;

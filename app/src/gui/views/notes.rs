@@ -14,9 +14,16 @@ pub struct State {
     pub new_note: String,
 }
 
-impl State {
-    /// Draws the section.
-    pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+impl super::SectionView for State {
+    /// The log's own name (N2: identical in the window and the workbook);
+    /// one past the end of `SECTIONS` does not compile.
+    const TITLE: &'static str = vernier_engine::notebook::SECTIONS[4];
+
+    fn count(nb: &vernier_engine::notebook::Notebook) -> Option<usize> {
+        Some(nb.notes().len())
+    }
+
+    fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
         notes_ui(ui, self, cx);
     }
 }

@@ -144,9 +144,17 @@ pub fn answer_menu(ui: &mut Ui, nb: &Notebook, run: &Run, commands: &mut Vec<App
     });
 }
 
-impl State {
-    /// Draws the section.
-    pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+impl super::SectionView for State {
+    /// The log's own name (N2: identical in the window and the workbook);
+    /// one past the end of `SECTIONS` does not compile.
+    const TITLE: &'static str = vernier_engine::notebook::SECTIONS[1];
+    const HEADING: &'static str = vernier_engine::notebook::PREDICTIONS_HEADING;
+
+    fn count(nb: &Notebook) -> Option<usize> {
+        Some(nb.predictions().len())
+    }
+
+    fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
         predictions_ui(ui, self, cx);
     }
 }

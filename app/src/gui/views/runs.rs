@@ -60,11 +60,6 @@ pub struct State {
 }
 
 impl State {
-    /// Draws the section.
-    pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
-        runs_ui(ui, self, cx);
-    }
-
     /// Selects run `number` and shows its trials, asking for them to be
     /// read unless they were.
     pub fn select(&mut self, number: u32, nb: &Notebook, dir: &Path, asks: &mut Vec<AppCommand>) {
@@ -173,6 +168,20 @@ impl State {
 }
 
 const ROW_HEIGHT: f32 = 22.0;
+
+impl super::SectionView for State {
+    /// The log's own name (N2: identical in the window and the workbook);
+    /// one past the end of `SECTIONS` does not compile.
+    const TITLE: &'static str = vernier_engine::notebook::SECTIONS[2];
+
+    fn count(nb: &Notebook) -> Option<usize> {
+        Some(nb.runs().len())
+    }
+
+    fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        runs_ui(ui, self, cx);
+    }
+}
 
 fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let nb = cx.notebook;

@@ -29,11 +29,6 @@ pub struct State {
 }
 
 impl State {
-    /// Draws the section.
-    pub fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
-        soaks_ui(ui, self, cx);
-    }
-
     /// A soak file read: shown, or why not said.
     pub fn soak_read(&mut self, result: Result<Box<SoakView>, String>, asks: &mut Vec<AppCommand>) {
         match result {
@@ -66,6 +61,20 @@ fn protocol_cells(soak: &Soak) -> [String; 5] {
         p.hold.to_string(),
         p.band.to_string(),
     ]
+}
+
+impl super::SectionView for State {
+    /// The log's own name (N2: identical in the window and the workbook);
+    /// one past the end of `SECTIONS` does not compile.
+    const TITLE: &'static str = vernier_engine::notebook::SECTIONS[3];
+
+    fn count(nb: &Notebook) -> Option<usize> {
+        Some(nb.soaks().len())
+    }
+
+    fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        soaks_ui(ui, self, cx);
+    }
 }
 
 fn soaks_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
