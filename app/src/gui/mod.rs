@@ -1237,8 +1237,7 @@ impl eframe::App for VernierApp {
                 dir: &self.doc.dir,
                 revision: self.doc.revision,
             };
-            if self.views.section == Section::Runs {
-                // The runs table scrolls itself; an outer scroll area would fight it.
+            if self.views.section.scrolls_itself() {
                 self.views.ui(ui, &mut cx);
             } else {
                 egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| self.views.ui(ui, &mut cx));

@@ -29,6 +29,11 @@ impl State {
 impl super::SectionView for State {
     const TITLE: &'static str = "Audit";
 
+    /// The audit, run afresh.
+    fn opened(asks: &mut Vec<AppCommand>) {
+        asks.push(AppCommand::Audit);
+    }
+
     fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
         audit_ui(ui, self.report.as_ref(), cx);
     }

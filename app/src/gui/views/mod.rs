@@ -27,10 +27,16 @@ pub trait SectionView: Default {
     /// The heading above it.
     const HEADING: &'static str = Self::TITLE;
 
+    /// It scrolls itself (the window puts no scroll area around it).
+    const SCROLLS_ITSELF: bool = false;
+
     /// The row count shown beside its name, where one means something.
     fn count(_nb: &Notebook) -> Option<usize> {
         None
     }
+
+    /// It was opened: what it asks for then.
+    fn opened(_asks: &mut Vec<AppCommand>) {}
 
     /// Draws it.
     fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>);
@@ -83,6 +89,20 @@ macro_rules! sections {
             pub fn count(self, nb: &Notebook) -> Option<usize> {
                 match self {
                     $(Section::$variant => <$module::State as SectionView>::count(nb),)+
+                }
+            }
+
+            /// It scrolls itself.
+            pub fn scrolls_itself(self) -> bool {
+                match self {
+                    $(Section::$variant => <$module::State as SectionView>::SCROLLS_ITSELF,)+
+                }
+            }
+
+            /// What it asks for when opened.
+            fn opened(self, asks: &mut Vec<AppCommand>) {
+                match self {
+                    $(Section::$variant => <$module::State as SectionView>::opened(asks),)+
                 }
             }
         }
@@ -144,12 +164,10 @@ pub struct Context<'a> {
 }
 
 impl Views {
-    /// Opens `section`; the Audit section asks for the audit afresh.
+    /// Opens `section`, with what it asks for then.
     pub fn show(&mut self, section: Section, asks: &mut Vec<AppCommand>) {
         self.section = section;
-        if section == Section::Audit {
-            asks.push(AppCommand::Audit);
-        }
+        section.opened(asks);
     }
 
     /// Opens the section an audit finding points at, with its place marked

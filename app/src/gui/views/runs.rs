@@ -173,6 +173,8 @@ impl super::SectionView for State {
     /// The log's own name (N2: identical in the window and the workbook);
     /// one past the end of `SECTIONS` does not compile.
     const TITLE: &'static str = vernier_engine::notebook::SECTIONS[2];
+    /// The runs table scrolls itself; an outer scroll area would fight it.
+    const SCROLLS_ITSELF: bool = true;
 
     fn count(nb: &Notebook) -> Option<usize> {
         Some(nb.runs().len())
