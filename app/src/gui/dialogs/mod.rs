@@ -11,7 +11,10 @@
 //! forgotten part does not compile: a line without the type's `Opens` (or
 //! `Dialog`) impl, an impl without its entry, `make` or `on`; a dialog
 //! nothing opens is dead code (clippy -D warnings); a file without its line
-//! is found by `every_dialog_file_has_its_line`.
+//! is found by `every_dialog_file_has_its_line`. A dialog opened by a
+//! section's button instead of the menu has no entry, and the button sends
+//! [`AppCommand::open`]; one with disk work of its own adds its `Done`
+//! variant and the arm that hands it over (the compiler asks for the arm).
 
 /// Declares each dialog module, in the menu's order, and registers the
 /// dialogs that open on their own (`module => Type`) in [`OPENED`].
