@@ -3391,3 +3391,25 @@ fn the_menu_and_the_keys_open_the_registered_dialogs() {
     harness.run();
     assert!(harness.state().dialogs.is_open::<ImportForm>(), "Run › Add run from numbers… opens the import dialog");
 }
+
+// Issue 46: a section is its file in gui/views/ plus its line in
+// `sections!`. A file no line declares is never compiled, which the
+// compiler cannot see; this finds it.
+#[test]
+fn every_view_file_has_its_line() {
+    let declared = include_str!("views/mod.rs");
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/gui/views");
+    let files: Vec<String> = std::fs::read_dir(&folder)
+        .expect("gui/views/ is read")
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".rs").map(str::to_owned))
+        .filter(|name| name != "mod")
+        .collect();
+    assert!(files.len() >= 7, "the views are read: {files:?}");
+    for name in files {
+        let line = declared
+            .lines()
+            .any(|l| l.trim().ends_with(&format!("=> {name},")) || l.trim().ends_with(&format!("mod {name};")));
+        assert!(line, "gui/views/{name}.rs has no line in sections! (nor a `mod {name};`) in gui/views/mod.rs");
+    }
+}
