@@ -282,9 +282,9 @@ impl AppCommand {
 /// thread, a lookout, a file dialog or a "Try once" each say what was found
 /// or done as a value, applied between frames by `VernierApp::answered`,
 /// one arm per kind, each by the section it is for or the method beside the
-/// job that asked. A thread
-/// never holds code over the window's fields, a job's answer can be looked
-/// at in a test without a window, and a kind nobody applies does not compile.
+/// job that asked. A thread never holds code over the window's fields, a
+/// job's answer can be looked at in a test without a window, and a kind
+/// nobody applies does not compile.
 pub enum Done {
     /// A notebook opened (or created, then opened).
     Opened {
