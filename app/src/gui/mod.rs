@@ -943,17 +943,12 @@ impl VernierApp {
     /// Starts the extension being confirmed, with the consent its
     /// confirmation made (N13).
     fn start_extension(&mut self, consent: vernier_engine::consent::Consent) {
-        let Some(views::ExtendAsk { plan, claim, .. }) = self.views.runs.extend_asking.take() else { return };
-        if self.measure.live.is_some() {
-            return self.say("wait for the run in progress to finish, then extend", true);
-        }
-        match plan.gate.release(consent) {
-            Ok(spec) => {
-                if self.start_run(spec) {
-                    self.measure.extending = Some((plan, claim));
-                }
-            }
-            Err(e) => self.say(e.to_string(), true),
+        let (running, mut confirmed) = (self.measure.live.is_some(), None);
+        self.asked(|v, asks| confirmed = v.runs.confirmed(consent, running, asks));
+        if let Some((spec, plan, claim)) = confirmed
+            && self.start_run(spec)
+        {
+            self.measure.extending = Some((plan, claim));
         }
     }
 

@@ -13,7 +13,6 @@ use vernier_engine::notebook::{Document, Notebook};
 
 use super::AppCommand;
 pub use super::hint;
-pub use runs::ExtendAsk;
 /// What the window's tests look at inside a section.
 #[cfg(test)]
 pub use {documents::Spot, environment::machine_fill, runs::SweepPick};

@@ -7,7 +7,8 @@
 use egui::{Color32, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 use vernier_engine::compare::{CaveatKind, CompareError, RowComparison, compare_runs};
-use vernier_engine::consent::InlineCode;
+use vernier_engine::consent::{Consent, InlineCode};
+use vernier_engine::harness::BenchSpec;
 use vernier_engine::display::inert;
 use vernier_engine::extend::{Claim, EXTENDED_TRIALS, Extension};
 use vernier_engine::notebook::{Notebook, Run, RunColumn, RunStatement, RunsLine, Sweep, WarmupPolicy};
@@ -139,6 +140,30 @@ impl State {
                 self.extend_asking = Some(ExtendAsk { plan, claim, inline_allowed: false, refused: None })
             }
             Err(e) => asks.push(AppCommand::Say { text: e.to_string(), error: true }),
+        }
+    }
+
+    /// The extension being confirmed, released by the consent its
+    /// confirmation made (N13): what to run, with the plan and the claim its
+    /// rows are recorded against; `None`, said why, when nothing starts.
+    pub fn confirmed(
+        &mut self,
+        consent: Consent,
+        running: bool,
+        asks: &mut Vec<AppCommand>,
+    ) -> Option<(BenchSpec, Extension, Option<Claim>)> {
+        let ExtendAsk { plan, claim, .. } = self.extend_asking.take()?;
+        if running {
+            let text = "wait for the run in progress to finish, then extend".to_owned();
+            asks.push(AppCommand::Say { text, error: true });
+            return None;
+        }
+        match plan.gate.release(consent) {
+            Ok(spec) => Some((spec, plan, claim)),
+            Err(e) => {
+                asks.push(AppCommand::Say { text: e.to_string(), error: true });
+                None
+            }
         }
     }
 
