@@ -18,15 +18,16 @@ impl VernierApp {
         if pressed(&SHORTCUT_EXPORT) {
             self.commands.push(AppCommand::Export);
         }
-        // Before Ctrl+R, which would also match Ctrl+Shift+R.
-        if pressed(&SHORTCUT_REPRODUCE) {
-            self.commands.push(AppCommand::ReproduceDialog);
-        }
-        if pressed(&SHORTCUT_RUN) {
-            self.commands.push(AppCommand::NewRun);
-        }
-        if pressed(&SHORTCUT_IMPORT) {
-            self.commands.push(AppCommand::ImportDialog);
+        // The registered dialogs' keys, those with Shift first: Ctrl+R
+        // would also match Ctrl+Shift+R.
+        let (shifted, plain): (Vec<_>, Vec<_>) = dialogs::OPENED
+            .iter()
+            .filter_map(|o| Some((o.entry?.shortcut?, o.open)))
+            .partition(|(s, _)| s.modifiers.shift);
+        for (shortcut, open) in shifted.into_iter().chain(plain) {
+            if pressed(&shortcut) {
+                self.commands.push(AppCommand::Open(open));
+            }
         }
         if pressed(&SHORTCUT_THEME) {
             self.commands.push(AppCommand::ToggleTheme);
@@ -63,13 +64,7 @@ impl VernierApp {
                 if item(ui, "Export the six documents", &SHORTCUT_EXPORT) {
                     self.commands.push(AppCommand::Export);
                 }
-                if ui
-                    .button("Open or create by path…")
-                    .on_hover_text("For desktops without a file-dialog service")
-                    .clicked()
-                {
-                    self.commands.push(AppCommand::OpenDialog(Box::new(PathPrompt::new(pick::Pick::Open))));
-                }
+                self.dialog_entries(ui, dialogs::Menu::File);
                 ui.separator();
                 ui.label(RichText::new("Recent").weak());
                 for dir in self.settings.recent.clone() {
@@ -79,21 +74,7 @@ impl VernierApp {
                 }
             });
             ui.menu_button("Run", |ui| {
-                if ui
-                    .add_enabled(
-                        self.measure.live.is_none(),
-                        egui::Button::new("New run…").shortcut_text(ctx.format_shortcut(&SHORTCUT_RUN)),
-                    )
-                    .clicked()
-                {
-                    self.commands.push(AppCommand::NewRun);
-                }
-                if item(ui, "Add run from numbers…", &SHORTCUT_IMPORT) {
-                    self.commands.push(AppCommand::ImportDialog);
-                }
-                if item(ui, "Reproduce a classmate's row…", &SHORTCUT_REPRODUCE) {
-                    self.commands.push(AppCommand::ReproduceDialog);
-                }
+                self.dialog_entries(ui, dialogs::Menu::Run);
                 if ui
                     .add_enabled(
                         self.measure.live.is_some(),
@@ -117,6 +98,30 @@ impl VernierApp {
                 }
             });
         });
+    }
+
+    /// The entries of the registered dialogs that sit in `menu`, in their
+    /// registration's order, each greyed while its dialog cannot open.
+    fn dialog_entries(&mut self, ui: &mut egui::Ui, menu: dialogs::Menu) {
+        let cx = dialogs::OpenCx {
+            notebook: &self.doc.notebook,
+            running: self.measure.live.is_some(),
+            soaking: self.measure.live_soak.is_some(),
+        };
+        for opening in dialogs::OPENED {
+            let Some(entry) = opening.entry.filter(|e| e.menu == menu) else { continue };
+            let mut button = egui::Button::new(entry.label);
+            if let Some(shortcut) = &entry.shortcut {
+                button = button.shortcut_text(ui.ctx().format_shortcut(shortcut));
+            }
+            let mut response = ui.add_enabled((opening.enabled)(&cx), button);
+            if let Some(hover) = entry.hover {
+                response = response.on_hover_text(hover);
+            }
+            if response.clicked() {
+                self.commands.push(AppCommand::Open(opening.open));
+            }
+        }
     }
 
     pub(super) fn status_ui(&mut self, ui: &mut egui::Ui) {

@@ -271,18 +271,9 @@ impl VernierApp {
         if let (Some(prediction), false) = (answers, failed) {
             self.answer_recorded(prediction, &runs);
         }
-        if let Some(&last) = runs.last() {
-            self.select_run(last);
-            // A recorded scan shows its sweep, the picture it was run for.
-            if let Some(sweep) = self.doc.notebook.sweep_of(last).filter(|_| result.scan.is_some()) {
-                self.views.runs.sweep = Some(views::SweepPick::Recorded(sweep.number));
-                self.views.runs.show_sweep = true;
-            }
-        }
-        if extended && !failed {
-            // The status bar cuts a long sentence; the run view shows it whole.
-            self.views.runs.extension = Some((runs.clone(), message));
-        }
+        let (nb, dir, scan) = (Arc::clone(&self.doc.notebook), self.doc.dir.clone(), result.scan.is_some());
+        let verdict = (extended && !failed).then_some(message);
+        self.asked(|v, asks| v.runs.show_recorded(&runs, scan, verdict, &nb, &dir, asks));
         if let (super::jobs::Joining::Reproduction(original, _), Some(dialog)) =
             (joining, self.dialogs.get_mut::<Reproduce>())
         {

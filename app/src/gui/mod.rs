@@ -19,7 +19,7 @@ mod soak_runner;
 mod tests;
 mod views;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -28,12 +28,11 @@ use egui::{Key, KeyboardShortcut, Modifiers, RichText};
 use vernier_engine::extend::{Claim, Extension};
 use vernier_engine::harness::{BenchRunner, BenchSpec, NotQueued, Wake, raw::Reserved};
 use vernier_engine::notebook::pending::Edit;
-use vernier_engine::notebook::{Document, EnvField, IntegrityFinding, Notebook, store};
+use vernier_engine::notebook::{IntegrityFinding, Notebook, store};
 use vernier_engine::record_run::Reservation;
 
 use dialogs::export_question::ExportQuestion;
 use dialogs::new_run::NewRunForm;
-use dialogs::pick::PathPrompt;
 use dialogs::recovery::{CloseAnswer, CloseQuestion};
 use dialogs::reproduce::Reproduce;
 use dialogs::soak::SoakForm;
@@ -72,11 +71,8 @@ const FRAMES_BEFORE_START: u8 = 1;
 const SHORTCUT_NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
 const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
 const SHORTCUT_SAVE_AS: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
-const SHORTCUT_RUN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::R);
-const SHORTCUT_REPRODUCE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::R);
 const SHORTCUT_CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Escape);
 const SHORTCUT_EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
-const SHORTCUT_IMPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::I);
 const SHORTCUT_THEME: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::T);
 
 /// Why the window could not start. `main` decides what exit code each earns.
@@ -188,13 +184,11 @@ pub enum AppCommand {
     /// Copy the open notebook, raw files included, into this new folder and
     /// carry on there.
     SaveAs(PathBuf),
-    /// Open this dialog, in place of one of its kind already open: how a
-    /// view or the menu opens a dialog that needs nothing of the window.
-    OpenDialog(Box<dyn dialogs::Dialog>),
-    /// Open the New run dialog.
-    NewRun,
-    /// Open the "Add run from numbers" dialog (SPEC E14).
-    ImportDialog,
+    /// Hand this job to the file thread: how a section asks for what it
+    /// needs read.
+    Job(Box<dyn io::Job>),
+    /// Open a dialog that opens on its own (see [`AppCommand::open`]).
+    Open(fn(&mut Dialogs, &dialogs::OpenCx<'_>)),
     /// Read this file in the import dialog.
     ImportFile(PathBuf),
     /// Read and summarise numbers for the import dialog, recording nothing.
@@ -249,16 +243,12 @@ pub enum AppCommand {
     Export,
     /// Write them, replacing documents edited since (the user said so).
     ExportReplacing,
-    /// Open the soak dialog.
-    SoakDialog,
     /// Start the fixed soak protocol with this many workers.
     StartSoak(usize),
     /// Stop the running soak, keeping its rows.
     CancelSoak,
     /// Run the pre-submission audit.
     Audit,
-    /// Open the Reproduce dialog.
-    ReproduceDialog,
     /// Open the Reproduce dialog on this folder or workbook.
     ReadTheirLog(PathBuf),
     /// Rerun row N (an index into the Reproduce dialog's rows), with the
@@ -281,12 +271,20 @@ pub enum AppCommand {
     NewNotebookFrom(PathBuf),
 }
 
+impl AppCommand {
+    /// Open dialog `T`, as its menu entry does: how a view's button opens one.
+    pub fn open<T: dialogs::Opens>() -> Self {
+        AppCommand::Open(T::open)
+    }
+}
+
 /// What a thread of the window's answers (issue 46): a job on the file
 /// thread, a lookout, a file dialog or a "Try once" each say what was found
 /// or done as a value, applied between frames by `VernierApp::answered`,
-/// one arm per kind, each by the method beside the job that asked. A thread
-/// never holds code over the window's fields, a job's answer can be looked
-/// at in a test without a window, and a kind nobody applies does not compile.
+/// one arm per kind, each by the section it is for or the method beside the
+/// job that asked. A thread never holds code over the window's fields, a
+/// job's answer can be looked at in a test without a window, and a kind
+/// nobody applies does not compile.
 pub enum Done {
     /// A notebook opened (or created, then opened).
     Opened {
@@ -420,20 +418,30 @@ pub enum Done {
 }
 
 impl VernierApp {
-    /// Applies what a thread answered: each kind by the method beside the
-    /// job that asks for it.
+    /// Hands the sections to `ask`, then does what it asked, at once and in
+    /// order: how a section's method reaches the window.
+    fn asked(&mut self, ask: impl FnOnce(&mut views::Views, &mut Vec<AppCommand>)) {
+        let mut asks = Vec::new();
+        ask(&mut self.views, &mut asks);
+        for command in asks {
+            self.run_command(command);
+        }
+    }
+
+    /// Applies what a thread answered: each kind by the section it is
+    /// for, or the method beside the job that asks for it.
     fn answered(&mut self, done: Done) {
         match done {
             Done::Opened { dir, result } => self.opened(dir, result),
             Done::SavedAs { to, result } => self.saved_as(to, result),
             Done::Reserved { start, reservation } => self.reserved(start, reservation),
             Done::RunRecorded { result, recorded, joining } => self.run_recorded(&result, recorded, joining),
-            Done::Trials { run, result } => self.trials_read(run, result),
-            Done::Machine(machine) => self.machine_read(&machine),
-            Done::Audited(report) => self.audited(*report),
+            Done::Trials { run, result } => self.asked(|v, asks| v.runs.trials_read(run, result, asks)),
+            Done::Machine(machine) => self.asked(|v, asks| v.environment.machine_read(&machine, asks)),
+            Done::Audited(report) => self.asked(|v, asks| v.audit.audited(*report, asks)),
             Done::Exported(written) => self.exported(written),
-            Done::Soak(result) => self.soak_read(result),
-            Done::ConditionsSplit { revision, split } => self.views.runs.table.conditions.answered(revision, split),
+            Done::Soak(result) => self.asked(|v, asks| v.soaks.soak_read(result, asks)),
+            Done::ConditionsSplit { revision, split } => self.views.runs.conditions_split(revision, split),
             Done::Picked { purpose, path, no_service } => self.picked(purpose, path, no_service),
             Done::Tried { id, result } => self.tried(id, result),
             Done::ImportPreview(preview) => self.import_previewed(preview),
@@ -619,18 +627,11 @@ struct Starting {
     reservation: Option<Reservation>,
 }
 
-/// What was read from the disk to show beside the notebook; it belongs to
-/// the open notebook and goes when another opens.
+/// What was read from the disk to show above the sections (what a section
+/// shows, its section keeps); it belongs to the open notebook and goes when
+/// another opens.
 #[derive(Default)]
 struct Shown {
-    /// Each run's trials as read from its raw file, or why there are none.
-    trials: HashMap<u32, Result<plots::RunTrials, plots::NoTrials>>,
-    /// The soak shown in the Soak runs section.
-    soak: Option<plots::SoakView>,
-    /// The last export: each document with its unwritten parts.
-    exported: Option<io::Unwritten>,
-    /// The last audit's findings.
-    audit: Option<vernier_engine::audit::Report>,
     /// Edits typed into a workbook of the open notebook, on offer (N12).
     spreadsheet: Option<workbook::EditsOffer>,
     /// Recovery files of the open notebook, from an earlier session, on
@@ -646,7 +647,7 @@ pub struct VernierApp {
     measure: Measuring,
     dialogs: Dialogs,
     shown: Shown,
-    views: views::ViewState,
+    views: views::Views,
     status: Option<(String, bool)>,
     commands: Vec<AppCommand>,
     /// For waking the window from other threads.
@@ -715,7 +716,7 @@ impl VernierApp {
             },
             dialogs: Dialogs::default(),
             shown: Shown::default(),
-            views: views::ViewState::default(),
+            views: views::Views::default(),
             status: None,
             commands: Vec::new(),
             egui_ctx: cc.egui_ctx.clone(),
@@ -755,27 +756,6 @@ impl VernierApp {
         self.doc.unsaved.len()
     }
 
-    /// Works out the Runs table's conditions said once (SPEC D8) on a
-    /// thread of its own, from the notebook as it is at `revision`, and
-    /// hands them to the table; a thread started from the UI thread keeps
-    /// its CPUs, so it stays off a pinned run's (E15).
-    fn say_conditions_once(&mut self, revision: u64) {
-        let nb = Arc::clone(&self.doc.notebook);
-        let parts = self.views.runs.table.conditions.parts();
-        let Some(reply) = self.files.io.as_ref().map(io::Io::reply) else { return };
-        let spawned = std::thread::Builder::new().name("vernier-conditions".into()).spawn(move || {
-            let split = views::conditions_once::split(&nb, &parts);
-            drop(nb);
-            reply.answer(Done::ConditionsSplit { revision, split });
-        });
-        if let Err(e) = spawned {
-            self.say(
-                format!("the Runs table shows each run's conditions whole: no thread to say them once ({e})"),
-                true,
-            );
-        }
-    }
-
     fn say(&mut self, text: impl Into<String>, error: bool) {
         self.status = Some((text.into(), error));
     }
@@ -783,65 +763,6 @@ impl VernierApp {
     /// The notebook, to change it (copied first only if the file thread still holds it).
     fn notebook_mut(&mut self) -> &mut Notebook {
         Arc::make_mut(&mut self.doc.notebook)
-    }
-
-    /// Opens the section an audit finding points at, with its row selected.
-    fn jump(&mut self, finding: vernier_engine::audit::Finding) {
-        use vernier_engine::audit::Place;
-        use views::Spot;
-        let said = format!("{}: {}", finding.place, finding.message);
-        let documents = &mut self.views.documents;
-        self.views.section = match finding.place {
-            Place::Run { number } => {
-                self.select_run(number);
-                Section::Runs
-            }
-            Place::Soak { number } => {
-                let raw = self.notebook().soaks().iter().find(|s| s.number == number).and_then(|s| s.raw_file.clone());
-                if let Some(raw) = raw {
-                    let path = self.doc.dir.join(raw.path.as_str());
-                    self.send_job(jobs::ReadSoak { path: Some(path) });
-                }
-                Section::Soaks
-            }
-            Place::Prediction { number } => {
-                self.views.predictions.opened.open(number);
-                Section::Predictions
-            }
-            Place::Citation { number } => {
-                documents.document = Document::Report;
-                documents.opened.open(Spot::Citation(number));
-                documents.finding = Some(said);
-                Section::Documents
-            }
-            Place::Exports => {
-                documents.finding = Some(said);
-                Section::Documents
-            }
-            // The prompt under the line's heading; a line all of Vernier's
-            // (Method, Results) is named above the document, with what the
-            // finding says of it.
-            // A gap the Environment leaves in a document is filled there.
-            Place::Document { .. } if vernier_engine::documents::empty_field_in(&finding.message).is_some() => {
-                Section::Environment
-            }
-            Place::Document { document, section, .. } => {
-                documents.document = document;
-                let title = &self.doc.notebook.title;
-                // The prompt the finding quotes, else the section's only
-                // one; never a guess among several.
-                let prompts = vernier_engine::documents::prompts_under(document, &section, title);
-                let only = if prompts.len() == 1 { prompts.first() } else { None };
-                match prompts.iter().find(|p| finding.message.contains(*p)).or(only) {
-                    Some(prompt) => documents.opened.open(Spot::Prompt(prompt)),
-                    None => documents.opened.target = None,
-                }
-                documents.finding = Some(said);
-                Section::Documents
-            }
-            // Raw files no row names: the notes say which runs failed.
-            Place::Notebook => Section::Notes,
-        };
     }
 
     /// Hands work to the I/O thread, behind any it could not take yet, so
@@ -906,12 +827,8 @@ impl VernierApp {
         }
         self.settings.remember(&dir);
         self.doc = Doc::new(dir, notebook, unwritten);
-        self.views = views::ViewState { section: self.views.section, ..Default::default() };
         // What was shown belonged to the previous notebook.
-        self.shown.trials.clear();
-        self.shown.soak = None;
-        self.shown.exported = None;
-        self.shown.audit = None;
+        self.views = views::Views { section: self.views.section, ..Default::default() };
         self.shown.spreadsheet = None;
         self.dialogs.happened(Happened::NotebookOpened);
         self.shown.recovery = None;
@@ -923,22 +840,30 @@ impl VernierApp {
     /// that owns it.
     fn run_command(&mut self, command: AppCommand) {
         let change: Edit = match command {
-            AppCommand::Show(section) => return self.show(section),
+            AppCommand::Show(section) => {
+                // Asked for the next frame, as a view's command is.
+                let mut asks = Vec::new();
+                self.views.show(section, &mut asks);
+                return self.commands.extend(asks);
+            }
+            AppCommand::Job(job) => return self.send_io(io::Request::Job(job)),
             AppCommand::Audit => {
                 return self
                     .send_job(jobs::Audit { dir: self.doc.dir.clone(), notebook: Arc::clone(&self.doc.notebook) });
             }
-            AppCommand::Jump(place) => return self.jump(place),
+            AppCommand::Jump(finding) => {
+                let (nb, dir) = (Arc::clone(&self.doc.notebook), self.doc.dir.clone());
+                return self.asked(|v, asks| v.jump(finding, &nb, &dir, asks));
+            }
             AppCommand::TakeInDialog => return self.open_take_in(),
             AppCommand::TakeIn(path) => return self.take_in(path),
             AppCommand::NewNotebookFrom(target) => return self.new_notebook_from(target),
-            AppCommand::ReproduceDialog => {
-                self.dialogs.get_or_open(Reproduce::default);
-                return;
-            }
             AppCommand::ReadTheirLog(path) => return self.read_their_log(path),
             AppCommand::ReproduceRow(i, consent) => return self.reproduce_row(i, consent),
-            AppCommand::ExtendRun(run, claim) => return self.extend_run(run, &claim),
+            AppCommand::ExtendRun(run, claim) => {
+                let (nb, running) = (Arc::clone(&self.doc.notebook), self.measure.live.is_some());
+                return self.asked(|v, asks| v.runs.extend(run, &claim, &nb, running, asks));
+            }
             AppCommand::StartExtension(consent) => return self.start_extension(consent),
             AppCommand::Pick(purpose) => return self.pick(purpose),
             AppCommand::OpenDir(dir) => return self.send_job(jobs::Open { dir, how: jobs::How::Load }),
@@ -949,11 +874,13 @@ impl VernierApp {
                 return self.send_job(jobs::SaveAs { from, to, notebook });
             }
             AppCommand::FillEnvironment => return self.send_job(jobs::ReadMachine),
-            AppCommand::OpenDialog(dialog) => return self.dialogs.open_boxed(dialog),
-            AppCommand::NewRun => return self.open_new_run(),
-            AppCommand::ImportDialog => {
-                self.import_form();
-                return;
+            AppCommand::Open(open) => {
+                let cx = dialogs::OpenCx {
+                    notebook: &self.doc.notebook,
+                    running: self.measure.live.is_some(),
+                    soaking: self.measure.live_soak.is_some(),
+                };
+                return open(&mut self.dialogs, &cx);
             }
             AppCommand::ImportFile(path) => return self.import_file(&path),
             AppCommand::PreviewImport(request) => return self.send_job(*request),
@@ -963,7 +890,10 @@ impl VernierApp {
                 return;
             }
             AppCommand::TryOnce { argv, metric, timeout } => return self.try_once(argv, metric, timeout),
-            AppCommand::SayConditionsOnce(revision) => return self.say_conditions_once(revision),
+            AppCommand::SayConditionsOnce(revision) => {
+                let (nb, reply) = (Arc::clone(&self.doc.notebook), self.files.io.as_ref().map(io::Io::reply));
+                return self.asked(|v, asks| v.runs.say_conditions_once(nb, revision, reply, asks));
+            }
             AppCommand::CancelRun => return self.cancel_run(),
             AppCommand::StopTry => return self.stop_try(),
             AppCommand::AnswerOnRecord(prediction) => {
@@ -979,12 +909,6 @@ impl VernierApp {
             AppCommand::OpenSoak(path) => return self.send_job(jobs::ReadSoak { path }),
             AppCommand::Export => return self.export(vernier_engine::documents::Overwrite::Never),
             AppCommand::ExportReplacing => return self.export(vernier_engine::documents::Overwrite::Edited),
-            AppCommand::SoakDialog => {
-                if self.measure.live_soak.is_none() {
-                    self.dialogs.get_or_open(SoakForm::default);
-                }
-                return;
-            }
             AppCommand::StartSoak(workers) => return self.start_soak(workers),
             AppCommand::CancelSoak => {
                 if let Some(live) = &self.measure.live_soak {
@@ -996,14 +920,6 @@ impl VernierApp {
             AppCommand::Edit(change) => change,
         };
         self.edit(change);
-    }
-
-    /// Opens a section; the Audit section runs the audit afresh.
-    fn show(&mut self, section: Section) {
-        self.views.section = section;
-        if section == Section::Audit {
-            self.commands.push(AppCommand::Audit);
-        }
     }
 
     /// Asks for a folder or file with a native dialog. What is picked is
@@ -1024,47 +940,15 @@ impl VernierApp {
         self.send_job(jobs::Export { dir, notebook, overwrite });
     }
 
-    /// Opens the New run dialog, unless a run is going.
-    fn open_new_run(&mut self) {
-        if self.measure.live.is_none() {
-            let build = self.doc.notebook.environment().get(EnvField::CompilerFlags);
-            self.dialogs.get_or_open(|| NewRunForm::with_build(build));
-        }
-    }
-
-    /// Plans run `run`'s rerun to 51 trials, judged against `claim` (empty:
-    /// none), and asks to confirm it (S10); nothing starts before the
-    /// student confirms (N13).
-    fn extend_run(&mut self, run: u32, claim: &str) {
-        if self.measure.live.is_some() {
-            return self.say("wait for the run in progress to finish, then extend", true);
-        }
-        let claim = Some(claim.trim()).filter(|c| !c.is_empty());
-        let planned =
-            Extension::plan(&self.doc.notebook, run).and_then(|plan| plan.claim(claim).map(|claim| (plan, claim)));
-        match planned {
-            Ok((plan, claim)) => {
-                self.views.runs.extend_asking =
-                    Some(views::ExtendAsk { plan, claim, inline_allowed: false, refused: None });
-            }
-            Err(e) => self.say(e.to_string(), true),
-        }
-    }
-
     /// Starts the extension being confirmed, with the consent its
     /// confirmation made (N13).
     fn start_extension(&mut self, consent: vernier_engine::consent::Consent) {
-        let Some(views::ExtendAsk { plan, claim, .. }) = self.views.runs.extend_asking.take() else { return };
-        if self.measure.live.is_some() {
-            return self.say("wait for the run in progress to finish, then extend", true);
-        }
-        match plan.gate.release(consent) {
-            Ok(spec) => {
-                if self.start_run(spec) {
-                    self.measure.extending = Some((plan, claim));
-                }
-            }
-            Err(e) => self.say(e.to_string(), true),
+        let (running, mut confirmed) = (self.measure.live.is_some(), None);
+        self.asked(|v, asks| confirmed = v.runs.confirmed(consent, running, asks));
+        if let Some((spec, plan, claim)) = confirmed
+            && self.start_run(spec)
+        {
+            self.measure.extending = Some((plan, claim));
         }
     }
 
@@ -1272,22 +1156,10 @@ impl VernierApp {
         }
     }
 
+    /// Selects run `number` in the Runs section, its trials read if they were not.
     fn select_run(&mut self, number: u32) {
-        self.views.runs.selected_run = Some(number);
-        self.views.runs.show_sweep = false;
-        if self.shown.trials.contains_key(&number) {
-            return;
-        }
-        let row = self.doc.notebook.run(number).filter(|r| r.measurement.raw_file.is_some()).cloned();
-        match row {
-            // Resolving the path looks at the disk (symbolic links), so the
-            // I/O thread does it.
-            Some(row) => self.send_job(jobs::ReadTrials { row: Box::new(row), dir: self.doc.dir.clone() }),
-            None => {
-                let why = plots::NoTrials::Absent("no trial plot: the row keeps no raw file".into());
-                self.shown.trials.insert(number, Err(why));
-            }
-        }
+        let (nb, dir) = (Arc::clone(&self.doc.notebook), self.doc.dir.clone());
+        self.asked(|v, asks| v.runs.select(number, &nb, &dir, asks));
     }
 }
 
@@ -1354,25 +1226,17 @@ impl eframe::App for VernierApp {
             self.spreadsheet_bar_ui(ui);
             ui.heading(self.views.section.heading());
             ui.add_space(4.0);
-            let trials = self.views.runs.selected_run.and_then(|n| self.shown.trials.get(&n));
             let mut cx = views::Context {
                 notebook: &self.doc.notebook,
                 commands: &mut self.commands,
-                trials,
-                soak: self.shown.soak.as_ref(),
-                exported: self.shown.exported.as_deref(),
-                audit: self.shown.audit.as_ref(),
                 unwritten: &self.doc.unwritten,
                 dir: &self.doc.dir,
                 revision: self.doc.revision,
             };
-            if self.views.section == Section::Runs {
-                // The runs table scrolls itself; an outer scroll area would fight it.
-                views::section_ui(ui, &mut self.views, &mut cx);
+            if self.views.section.scrolls_itself() {
+                self.views.ui(ui, &mut cx);
             } else {
-                egui::ScrollArea::vertical()
-                    .auto_shrink(false)
-                    .show(ui, |ui| views::section_ui(ui, &mut self.views, &mut cx));
+                egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| self.views.ui(ui, &mut cx));
             }
         });
         let mut cx = dialogs::Cx {

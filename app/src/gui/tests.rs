@@ -120,7 +120,7 @@ fn a_drifting_run_is_flagged() {
     harness.run();
     harness.get_by_label("⚠ IQR 8 ms · drift +10 %");
     harness.get_by_label("drifting run").click();
-    step_until(&mut harness, "the trials", |app| app.shown.trials.contains_key(&1));
+    step_until(&mut harness, "the trials", |app| app.views.runs.trials.contains_key(&1));
     harness.run();
     harness.get_by_label(
         "⚠ the second half's median is 10 % above the first's, more than the IQR: the machine changed during the run",
@@ -223,7 +223,7 @@ fn the_trial_plot_keeps_an_outlier_at_its_edge() {
     harness.get_by_label("Runs  (1)").click();
     harness.run();
     harness.get_by_label("51 trials, one slow").click();
-    step_until(&mut harness, "the trials", |app| app.shown.trials.contains_key(&1));
+    step_until(&mut harness, "the trials", |app| app.views.runs.trials.contains_key(&1));
     harness.run();
     harness.get_by_label_contains(
         "1 trial is beyond the range drawn (P25 − 3·IQR to P75 + 3·IQR), marked at its edge: trial 40 (250 ms)",
@@ -518,7 +518,7 @@ fn soak_from_the_window() {
     assert_eq!(soak.protocol, protocol);
     assert!(soak.numbers.peak > 0.0);
     assert!(dir.join("raw/soak-1.csv").is_file());
-    step_until(&mut harness, "the chart", |app| app.shown.soak.is_some());
+    step_until(&mut harness, "the chart", |app| app.views.soaks.soak.is_some());
 }
 
 // SPEC T8, T11: a soak file from a shared host with no onset shows the
@@ -530,7 +530,7 @@ fn a_shared_host_soak_shows_its_negative_result() {
     harness.get_by_label_contains("Soak runs").click();
     harness.run();
     harness.state_mut().apply(super::AppCommand::OpenSoak(Some(file)));
-    step_until(&mut harness, "the soak", |app| app.shown.soak.is_some());
+    step_until(&mut harness, "the soak", |app| app.views.soaks.soak.is_some());
     harness.run();
     harness.get_by_label_contains("knee none (no onset observed)");
     harness.get_by_label_contains("This ran on a shared host");
@@ -547,7 +547,7 @@ fn open_soak_file(harness: &mut Harness<'static, VernierApp>, path: &std::path::
     harness.get_by_label_contains("Soak runs").click();
     harness.run();
     harness.state_mut().apply(super::AppCommand::OpenSoak(Some(path.to_path_buf())));
-    step_until(harness, "the soak", |app| app.shown.soak.is_some());
+    step_until(harness, "the soak", |app| app.views.soaks.soak.is_some());
     harness.run();
 }
 
@@ -559,7 +559,7 @@ fn a_placeholder_clock_is_said_not_drawn() {
     let comments = "# placeholders: clock_mhz, power_w, soc_temp_c, skin_temp_c\n";
     open_soak_file(&mut harness, &tmp.path().join("no-clock.csv"), comments, 0.0);
     harness.get_by_label_contains("clock: no clock reading on this machine");
-    let view = harness.state().shown.soak.as_ref().expect("the soak");
+    let view = harness.state().views.soaks.soak.as_ref().expect("the soak");
     assert!(view.clock.is_none(), "no clock series is kept to draw");
     assert_eq!(view.score.len(), 60);
 }
@@ -575,7 +575,7 @@ fn a_soak_file_with_an_unreadable_analysis_line_is_not_analysed() {
     open_soak_file(&mut harness, &tmp.path().join("odd-analysis.csv"), comments, 2000.0);
     harness.get_by_label_contains("Not analysed: the file states how it was analysed, unreadably");
     harness.get_by_label_contains("its analysis line does not read");
-    let view = harness.state().shown.soak.as_ref().expect("the soak");
+    let view = harness.state().views.soaks.soak.as_ref().expect("the soak");
     assert!(view.defaults.numbers().is_none(), "no numbers under windows the file did not ask for");
     assert_eq!(view.score.len(), 60, "the samples are still drawn");
 }
@@ -602,7 +602,7 @@ fn export_from_the_window() {
     harness.run();
     harness.get_by_label("Export the six documents").click();
     harness.step();
-    step_until(&mut harness, "the export", |app| app.shown.exported.is_some());
+    step_until(&mut harness, "the export", |app| app.views.documents.exported.is_some());
     let mut names: Vec<String> = std::fs::read_dir(tmp.path().join("nb/exports"))
         .expect("exports")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
@@ -689,7 +689,7 @@ fn export_asks_before_replacing_an_edited_document() {
     harness.run();
     harness.get_by_label("Replace them").click();
     harness.step();
-    step_until(&mut harness, "the export", |app| app.shown.exported.is_some());
+    step_until(&mut harness, "the export", |app| app.views.documents.exported.is_some());
     assert_ne!(std::fs::read(&report).expect("read"), edited, "replaced once the user said so");
 }
 
@@ -727,7 +727,7 @@ fn audited_fixture() -> (tempfile::TempDir, Harness<'static, VernierApp>) {
     let (tmp, mut harness) = fixture_app();
     harness.get_by_label("Audit").click();
     harness.run();
-    step_until(&mut harness, "the audit", |app| app.shown.audit.is_some());
+    step_until(&mut harness, "the audit", |app| app.views.audit.report.is_some());
     harness.run();
     (tmp, harness)
 }
@@ -812,7 +812,7 @@ fn every_audit_finding_opens_its_place() {
 /// Opens the Reproduce dialog, types `path` and presses Read, as a user
 /// would, then waits for the file thread's answer (their log or a refusal).
 fn read_their_log(harness: &mut Harness<'static, VernierApp>, path: &std::path::Path) {
-    harness.state_mut().apply(super::AppCommand::ReproduceDialog);
+    harness.state_mut().apply(super::AppCommand::open::<Reproduce>());
     harness.run();
     let field = harness.get_by_role_and_label(Role::TextInput, "Their notebook folder or measurements.xlsx");
     field.focus();
@@ -1235,19 +1235,17 @@ fn a_stopped_engine_thread_is_reported() {
 // shortcut opens its section.
 #[test]
 fn every_section_has_a_title_a_heading_and_its_own_shortcut() {
-    use super::{SHORTCUT_CANCEL, SHORTCUT_EXPORT, SHORTCUT_NEW, SHORTCUT_OPEN, SHORTCUT_REPRODUCE, SHORTCUT_RUN};
-    use super::{SHORTCUT_SAVE_AS, SHORTCUT_THEME, Section};
+    use super::{
+        SHORTCUT_CANCEL, SHORTCUT_EXPORT, SHORTCUT_NEW, SHORTCUT_OPEN, SHORTCUT_SAVE_AS, SHORTCUT_THEME, Section,
+    };
     let (_tmp, mut harness) = fixture_app();
-    let mut taken = vec![
-        SHORTCUT_NEW,
-        SHORTCUT_OPEN,
-        SHORTCUT_SAVE_AS,
-        SHORTCUT_RUN,
-        SHORTCUT_REPRODUCE,
-        SHORTCUT_CANCEL,
-        SHORTCUT_EXPORT,
-        SHORTCUT_THEME,
-    ];
+    let mut taken =
+        vec![SHORTCUT_NEW, SHORTCUT_OPEN, SHORTCUT_SAVE_AS, SHORTCUT_CANCEL, SHORTCUT_EXPORT, SHORTCUT_THEME];
+    // The registered dialogs' keys: none shared with another dialog either.
+    for shortcut in super::dialogs::OPENED.iter().filter_map(|o| o.entry?.shortcut) {
+        assert!(!taken.contains(&shortcut), "a dialog's shortcut {shortcut:?} is already taken");
+        taken.push(shortcut);
+    }
     for (i, section) in Section::ALL.into_iter().enumerate() {
         assert_eq!(section as usize, i, "Section::ALL lists {section:?} once, in order");
         assert!(!section.title().trim().is_empty(), "{section:?} has no title");
@@ -1554,9 +1552,9 @@ fn add_a_comparison_from_a_csv_file() {
     // The new row is selected; its raw file is the CSV as it was, and its
     // column is read back from it for the trial plot (issue 35): the
     // driver's seven blocked times, the file's own numbers.
-    step_until(&mut harness, "the trials", |app| app.shown.trials.contains_key(&4));
+    step_until(&mut harness, "the trials", |app| app.views.runs.trials.contains_key(&4));
     harness.run();
-    let Some(Ok(plotted)) = harness.state().shown.trials.get(&4) else { panic!("the imported trials are drawn") };
+    let Some(Ok(plotted)) = harness.state().views.runs.trials.get(&4) else { panic!("the imported trials are drawn") };
     assert_eq!(plotted.timed.len(), 7);
     assert_eq!(vernier_engine::stats::Summary::of(&plotted.timed).expect("trials").median, 2.604);
     assert!(!harness.state().status.as_ref().is_some_and(|(_, error)| *error), "no error in the status bar");
@@ -2369,7 +2367,7 @@ fn a_soak_is_shown_under_its_own_protocol() {
     assert!(soak.cell(SoakColumn::TailIqr).starts_with(&own), "{}", soak.cell(SoakColumn::TailIqr));
     harness.get_by_label(&soak.cell(SoakColumn::TailIqr));
     harness.get_by_label("S1").click();
-    step_until(&mut harness, "the soak's chart", |app| app.shown.soak.is_some());
+    step_until(&mut harness, "the soak's chart", |app| app.views.soaks.soak.is_some());
     harness.run();
     harness.get_by_label_contains(&format!("tail IQR {own}"));
     assert!(harness.query_by_label_contains(&format!("tail IQR {by_default}")).is_none(), "no second tail IQR");
@@ -3059,7 +3057,7 @@ fn a_soak_chart_marks_a_ramp_and_says_both_power_sources() {
     harness.get_by_label("Soak runs  (1)").click();
     harness.run();
     harness.get_by_label("S1").click();
-    step_until(&mut harness, "the soak's chart", |app| app.shown.soak.is_some());
+    step_until(&mut harness, "the soak's chart", |app| app.views.soaks.soak.is_some());
     harness.run();
     // The mark's legend entry beside the chart (egui_plot names it there).
     harness.get_by_label(super::plots::RAMP_MARK);
@@ -3339,4 +3337,79 @@ fn a_storm_of_killed_windows_loses_no_note_and_adds_none_twice() {
          {writer_notes} by the other writer, {} in the notebook",
         notebook.notes().len()
     );
+}
+
+// Issue 46: a dialog is its file in gui/dialogs/ plus its line in
+// `dialogs!`. A file without its line is never compiled, which the compiler
+// cannot see; this finds it.
+#[test]
+fn every_dialog_file_has_its_line() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/gui/dialogs");
+    let mut files: Vec<String> = std::fs::read_dir(&folder)
+        .expect("gui/dialogs/ is read")
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".rs").map(str::to_owned))
+        .filter(|name| name != "mod")
+        .collect();
+    files.sort();
+    let mut declared: Vec<String> = super::dialogs::MODULES.iter().map(|m| (*m).to_owned()).collect();
+    declared.sort();
+    assert!(files.len() >= 5, "the dialogs are read: {files:?}");
+    assert_eq!(files, declared, "each file in gui/dialogs/ has its line in dialogs! (gui/dialogs/mod.rs)");
+}
+
+// SPEC U5 (issue 46): the menu's dialog entries and their keys come from the
+// dialogs' registry: each opens its own dialog, Ctrl+Shift+R the Reproduce
+// dialog and not the New run one that Ctrl+R opens.
+#[test]
+fn the_menu_and_the_keys_open_the_registered_dialogs() {
+    use super::dialogs::pick::PathPrompt;
+    let (_tmp, mut harness) = fixture_app();
+    let press = |harness: &mut Harness<'static, VernierApp>, modifiers: egui::Modifiers, key: egui::Key| {
+        harness.key_press_modifiers(modifiers, key);
+        harness.run();
+    };
+    press(&mut harness, egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::R);
+    assert!(harness.state().dialogs.is_open::<Reproduce>(), "Ctrl+Shift+R opens the Reproduce dialog");
+    assert!(!harness.state().dialogs.is_open::<NewRunForm>(), "and not the New run dialog");
+    press(&mut harness, egui::Modifiers::COMMAND, egui::Key::R);
+    assert!(harness.state().dialogs.is_open::<NewRunForm>(), "Ctrl+R opens the New run dialog");
+    press(&mut harness, egui::Modifiers::COMMAND, egui::Key::I);
+    assert!(harness.state().dialogs.is_open::<ImportForm>(), "Ctrl+I opens the import dialog");
+
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("File").click();
+    harness.run();
+    harness.get_by_label("Open or create by path…").click();
+    harness.run();
+    assert!(harness.state().dialogs.is_open::<PathPrompt>(), "File › Open or create by path… opens its prompt");
+    let (_tmp, mut harness) = fixture_app();
+    harness.get_by_label("Run").click();
+    harness.run();
+    // An entry's label ends with its keys.
+    harness.get_by_label("Add run from numbers… Ctrl+I").click();
+    harness.run();
+    assert!(harness.state().dialogs.is_open::<ImportForm>(), "Run › Add run from numbers… opens the import dialog");
+}
+
+// Issue 46: a section is its file in gui/views/ plus its line in
+// `sections!`. A file no line declares is never compiled, which the
+// compiler cannot see; this finds it.
+#[test]
+fn every_view_file_has_its_line() {
+    let declared = include_str!("views/mod.rs");
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/gui/views");
+    let files: Vec<String> = std::fs::read_dir(&folder)
+        .expect("gui/views/ is read")
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".rs").map(str::to_owned))
+        .filter(|name| name != "mod")
+        .collect();
+    assert!(files.len() >= 7, "the views are read: {files:?}");
+    for name in files {
+        let line = declared
+            .lines()
+            .any(|l| l.trim().ends_with(&format!("=> {name},")) || l.trim().ends_with(&format!("mod {name};")));
+        assert!(line, "gui/views/{name}.rs has no line in sections! (nor a `mod {name};`) in gui/views/mod.rs");
+    }
 }

@@ -8,14 +8,14 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use egui::{RichText, Ui};
+use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use vernier_engine::bounded::read_bounded;
 use vernier_engine::import::csv::{self, Arms, CsvSpec, PASTED_COLUMN};
 use vernier_engine::import::{self, Format, ImportRecorded, MAX_IMPORT_BYTES, Prepared};
 use vernier_engine::stats::units::Figures;
 
 use super::layout::{self, Scrolling};
-use super::{Cx, Dialog, Happened, Keep};
+use super::{Cx, Dialog, MenuEntry, Happened, Keep, Menu, OpenCx, Opens};
 use crate::gui::Done;
 use crate::gui::io::{Follow, Job, Unwritten};
 use crate::gui::{AppCommand, Section, VernierApp};
@@ -137,6 +137,20 @@ pub enum ImportAction {
     Browse,
     /// Close without recording.
     Close,
+}
+
+impl Opens for ImportForm {
+    const ENTRY: Option<MenuEntry> = Some(MenuEntry {
+        menu: Menu::Run,
+        label: "Add run from numbers…",
+        shortcut: Some(KeyboardShortcut::new(Modifiers::COMMAND, Key::I)),
+        hover: None,
+    });
+
+    /// With the Environment's build flags filled in.
+    fn make(cx: &OpenCx<'_>) -> Self {
+        Self::with_build(cx.notebook.environment().get(vernier_engine::notebook::EnvField::CompilerFlags))
+    }
 }
 
 impl Dialog for ImportForm {

@@ -8,16 +8,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use egui::{RichText, Ui};
+use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
 
 use super::layout::{self, Scrolling};
-use super::{Cx, Dialog, Happened, Keep};
+use super::{Cx, Dialog, MenuEntry, Happened, Keep, Menu, OpenCx, Opens};
 use crate::gui::AppCommand;
 use vernier_engine::display::{inert, quote_argv};
 use vernier_engine::duration;
 use vernier_engine::harness::metric::TryOnce;
 use vernier_engine::harness::{BenchSpec, DEFAULT_RUNS, Scan, Subject, TrialStatus, schedule::SETTLE_MAX};
-use vernier_engine::notebook::Param;
+use vernier_engine::notebook::{Notebook, Param, Prediction};
 use vernier_engine::notebook::WarmupPolicy;
 use vernier_engine::notebook::{DEFAULT_MATMUL_N, DEFAULT_WORKING_SET, KernelKind, KernelSpec};
 use vernier_engine::notebook::{MetricSpec, Source};
@@ -816,9 +816,42 @@ pub struct Tries {
     pub count: u64,
 }
 
+/// A prediction as a list of them offers it: `P1 — ratio naive/blocked =
+/// 3 ± 50 %`, its words when it commits no figure.
+pub fn offered(p: &Prediction) -> String {
+    let figure = p.figure.as_ref().map_or_else(|| p.predict.clone(), ToString::to_string);
+    vernier_engine::display::inert_line(format!("{} — {figure}", p.label()))
+}
+
+/// SPEC N14: the predictions a run started now may answer, as the New run
+/// dialog offers them — every one written so far (an amendment's figure is
+/// in force for rows measured after it).
+pub fn answerable(nb: &Notebook) -> Vec<(u32, String)> {
+    nb.predictions().iter().filter(|p| p.amends.is_none()).map(|p| (p.number, offered(p))).collect()
+}
+
+impl Opens for NewRunForm {
+    const ENTRY: Option<MenuEntry> = Some(MenuEntry {
+        menu: Menu::Run,
+        label: "New run…",
+        shortcut: Some(KeyboardShortcut::new(Modifiers::COMMAND, Key::R)),
+        hover: None,
+    });
+
+    /// With the Environment's build flags filled in.
+    fn make(cx: &OpenCx<'_>) -> Self {
+        Self::with_build(cx.notebook.environment().get(vernier_engine::notebook::EnvField::CompilerFlags))
+    }
+
+    /// Not while a run is going.
+    fn enabled(cx: &OpenCx<'_>) -> bool {
+        !cx.running
+    }
+}
+
 impl Dialog for NewRunForm {
     fn show(&mut self, ctx: &egui::Context, cx: &mut Cx<'_>) -> Keep {
-        self.answerable = crate::gui::views::answerable(cx.notebook);
+        self.answerable = answerable(cx.notebook);
         let mut action = None;
         egui::Modal::new(egui::Id::unique("new-run")).show(ctx, |ui| action = self.ui(ui));
         match action {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use egui::{Key, RichText};
 
-use super::{Cx, Dialog, Happened, Keep};
+use super::{Cx, Dialog, Dialogs, MenuEntry, Happened, Keep, Menu, OpenCx, Opens};
 use crate::gui::Done;
 use crate::gui::io::Reply;
 use crate::gui::{AppCommand, VernierApp};
@@ -117,6 +117,25 @@ impl PathPrompt {
     /// Asks for a folder for `purpose`, the field empty.
     pub fn new(purpose: Pick) -> Self {
         Self { purpose, path: String::new() }
+    }
+}
+
+impl Opens for PathPrompt {
+    const ENTRY: Option<MenuEntry> = Some(MenuEntry {
+        menu: Menu::File,
+        label: "Open or create by path…",
+        shortcut: None,
+        hover: Some("For desktops without a file-dialog service"),
+    });
+
+    /// Asking for a notebook to open (or create).
+    fn make(_: &OpenCx<'_>) -> Self {
+        Self::new(Pick::Open)
+    }
+
+    /// In place of one open for another purpose.
+    fn open(dialogs: &mut Dialogs, cx: &OpenCx<'_>) {
+        dialogs.open(Self::make(cx));
     }
 }
 

@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use egui::{RichText, Ui};
+use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use vernier_engine::consent::{Consent, InlineCode};
 use vernier_engine::display::inert;
 use vernier_engine::harness::BenchSpec;
@@ -23,7 +23,7 @@ use vernier_engine::reproduce::{
 
 use super::layout::{self, Scrolling, close_button};
 use super::pick::Pick;
-use super::{Cx, Dialog, Happened, Keep};
+use super::{Cx, Dialog, MenuEntry, Happened, Keep, Menu, OpenCx, Opens};
 use crate::gui::Done;
 use crate::gui::io::{Follow, Job};
 use crate::gui::{AppCommand, VernierApp};
@@ -274,6 +274,19 @@ impl VernierApp {
             }
             Err(e) => self.say(format!("no notebook was made: {e}"), true),
         }
+    }
+}
+
+impl Opens for Reproduce {
+    const ENTRY: Option<MenuEntry> = Some(MenuEntry {
+        menu: Menu::Run,
+        label: "Reproduce a classmate's row…",
+        shortcut: Some(KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::R)),
+        hover: None,
+    });
+
+    fn make(_: &OpenCx<'_>) -> Self {
+        Self::default()
     }
 }
 

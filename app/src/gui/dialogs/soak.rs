@@ -4,7 +4,7 @@
 use egui::{RichText, Ui};
 
 use super::layout::{self, Scrolling};
-use super::{Cx, Dialog, Happened, Keep};
+use super::{Cx, Dialog, MenuEntry, Happened, Keep, OpenCx, Opens};
 use crate::gui::AppCommand;
 use vernier_engine::notebook::pending::Edit;
 use vernier_engine::notebook::{Committed, NewProtocol, Notebook, PredictionText, SoakProtocol};
@@ -57,6 +57,20 @@ pub enum SoakAction {
 
 /// How wide the dialog is when the window has room.
 const WIDTH: f32 = 560.0;
+
+/// Opened from the Soak runs section's button; no menu entry.
+impl Opens for SoakForm {
+    const ENTRY: Option<MenuEntry> = None;
+
+    fn make(_: &OpenCx<'_>) -> Self {
+        Self::default()
+    }
+
+    /// Not while a soak runs.
+    fn enabled(cx: &OpenCx<'_>) -> bool {
+        !cx.soaking
+    }
+}
 
 impl Dialog for SoakForm {
     fn show(&mut self, ctx: &egui::Context, cx: &mut Cx<'_>) -> Keep {

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use vernier_engine::notebook::Notebook;
 
 use super::super::Done;
-use super::super::VernierApp;
 use super::super::io::{Follow, Job};
 
 /// Audits the notebook as the window shows it.
@@ -20,14 +19,5 @@ pub struct Audit {
 impl Job for Audit {
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
         Done::Audited(Box::new(vernier_engine::audit::audit(&self.dir, &self.notebook)))
-    }
-}
-
-impl VernierApp {
-    /// The audit done: its count said, its findings shown.
-    pub(in crate::gui) fn audited(&mut self, report: vernier_engine::audit::Report) {
-        let n = report.findings.len();
-        self.say(if n == 0 { "audit: all checks pass".to_owned() } else { format!("audit: {n} finding(s)") }, false);
-        self.shown.audit = Some(report);
     }
 }

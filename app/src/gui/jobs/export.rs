@@ -37,9 +37,7 @@ impl VernierApp {
     pub(in crate::gui) fn exported(&mut self, written: Result<Unwritten, documents::ExportError>) {
         match written {
             Ok(unwritten) => {
-                let left: usize = unwritten.iter().map(|(_, w)| w.to_write()).sum();
-                self.say(format!("exported the six documents to exports/; {left} part(s) still to write"), false);
-                self.shown.exported = Some(unwritten);
+                self.asked(|v, asks| v.documents.exported(unwritten, asks));
                 if self.views.section == Section::Audit {
                     self.commands.push(AppCommand::Audit);
                 }

@@ -1,7 +1,9 @@
 //! The window's own disk work, one [`Job`](super::io::Job) per file: what
 //! no dialog owns (a dialog's jobs live in the dialog's file). Each runs on
-//! the file thread and says, in the same file, what the window does with
-//! its result.
+//! the file thread and answers with a [`Done`](super::Done); what the
+//! window does with it is said in the same file when it is the window's
+//! (open, save as, export), else by the section it is for (a run's trials,
+//! the machine, the soak, the audit: `views/`).
 
 mod audit;
 mod export;

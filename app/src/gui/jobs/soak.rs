@@ -7,7 +7,7 @@ use vernier_engine::soak::file;
 
 use super::super::Done;
 use super::super::io::{Follow, Job};
-use super::super::{SHIPPED_SOAK, VernierApp, plots::SoakView};
+use super::super::{SHIPPED_SOAK, plots::SoakView};
 
 /// Reads the soak at `path` (`None`: the shipped synthetic one).
 pub struct ReadSoak {
@@ -18,16 +18,6 @@ pub struct ReadSoak {
 impl Job for ReadSoak {
     fn run(self: Box<Self>, _: &mut Follow) -> Done {
         Done::Soak(read_soak(self.path.as_deref()).map(Box::new))
-    }
-}
-
-impl VernierApp {
-    /// A soak file read: shown in the Soak section, or why not said.
-    pub(in crate::gui) fn soak_read(&mut self, result: Result<Box<SoakView>, String>) {
-        match result {
-            Ok(view) => self.shown.soak = Some(*view),
-            Err(e) => self.say(e, true),
-        }
     }
 }
 

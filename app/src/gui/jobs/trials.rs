@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use vernier_engine::row_trials::{self, RowTrials, RowTrialsError};
 
 use super::super::Done;
-use super::super::VernierApp;
 use super::super::io::{Follow, Job};
 use super::super::plots::{self, NoTrials};
 
@@ -35,15 +34,5 @@ impl Job for ReadTrials {
             None => Err(NoTrials::Absent("no trial plot: the row keeps no raw file".into())),
         };
         Done::Trials { run, result }
-    }
-}
-
-impl VernierApp {
-    /// Run `run`'s trials read: kept for its plot, a failure said.
-    pub(in crate::gui) fn trials_read(&mut self, run: u32, result: Result<plots::RunTrials, NoTrials>) {
-        if let Err(NoTrials::Failed(e)) = &result {
-            self.say(format!("run {run}: {e}"), true);
-        }
-        self.shown.trials.insert(run, result);
     }
 }

@@ -8,7 +8,38 @@ use vernier_engine::audit::Check;
 use super::{Context, hint};
 use crate::gui::AppCommand;
 
-pub fn audit_ui(ui: &mut Ui, cx: &mut Context<'_>) {
+/// The Audit section's: the last audit's report, while the notebook it
+/// read stays open.
+#[derive(Default)]
+pub struct State {
+    /// The last audit, when one has run.
+    pub report: Option<vernier_engine::audit::Report>,
+}
+
+impl State {
+    /// The audit done: its count said, its findings shown.
+    pub fn audited(&mut self, report: vernier_engine::audit::Report, asks: &mut Vec<AppCommand>) {
+        let n = report.findings.len();
+        let text = if n == 0 { "audit: all checks pass".to_owned() } else { format!("audit: {n} finding(s)") };
+        asks.push(AppCommand::Say { text, error: false });
+        self.report = Some(report);
+    }
+}
+
+impl super::SectionView for State {
+    const TITLE: &'static str = "Audit";
+
+    /// The audit, run afresh.
+    fn opened(asks: &mut Vec<AppCommand>) {
+        asks.push(AppCommand::Audit);
+    }
+
+    fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        audit_ui(ui, self.report.as_ref(), cx);
+    }
+}
+
+fn audit_ui(ui: &mut Ui, report: Option<&vernier_engine::audit::Report>, cx: &mut Context<'_>) {
     ui.horizontal(|ui| {
         if ui.button("Run the audit").clicked() {
             cx.commands.push(AppCommand::Audit);
@@ -18,7 +49,7 @@ pub fn audit_ui(ui: &mut Ui, cx: &mut Context<'_>) {
         }
     });
     ui.add_space(6.0);
-    let Some(report) = cx.audit else {
+    let Some(report) = report else {
         hint(ui, "Running the audit…");
         return;
     };

@@ -30,6 +30,47 @@ pub struct State {
     /// What that finding said, shown above the document until another
     /// document is chosen.
     pub finding: Option<String>,
+    /// The last export of this session: each document with its unwritten parts.
+    pub exported: Option<crate::gui::io::Unwritten>,
+}
+
+impl State {
+    /// The six documents written: what each still leaves to write is
+    /// shown, and said.
+    pub fn exported(&mut self, unwritten: crate::gui::io::Unwritten, asks: &mut Vec<AppCommand>) {
+        let left: usize = unwritten.iter().map(|(_, w)| w.to_write()).sum();
+        let text = format!("exported the six documents to exports/; {left} part(s) still to write");
+        asks.push(AppCommand::Say { text, error: false });
+        self.exported = Some(unwritten);
+    }
+
+    /// Opens the document an audit finding points at, with the prompt or
+    /// citation it names marked, and says the finding above it.
+    pub fn jump(&mut self, finding: &vernier_engine::audit::Finding, nb: &vernier_engine::notebook::Notebook) {
+        use vernier_engine::audit::Place;
+        match &finding.place {
+            Place::Citation { number } => {
+                self.document = Document::Report;
+                self.opened.open(Spot::Citation(*number));
+            }
+            // The prompt under the line's heading; a line all of Vernier's
+            // (Method, Results) is named above the document, with what the
+            // finding says of it.
+            Place::Document { document, section, .. } => {
+                self.document = *document;
+                // The prompt the finding quotes, else the section's only
+                // one; never a guess among several.
+                let prompts = documents::prompts_under(*document, section, &nb.title);
+                let only = if prompts.len() == 1 { prompts.first() } else { None };
+                match prompts.iter().find(|p| finding.message.contains(*p)).or(only) {
+                    Some(prompt) => self.opened.open(Spot::Prompt(prompt)),
+                    None => self.opened.target = None,
+                }
+            }
+            _ => {}
+        }
+        self.finding = Some(format!("{}: {}", finding.place, finding.message));
+    }
 }
 
 /// A place in the Documents section an audit finding can open.
@@ -50,6 +91,14 @@ pub struct CitationForm {
     retrieved: String,
     modeled: bool,
     refused: Option<String>,
+}
+
+impl super::SectionView for State {
+    const TITLE: &'static str = "Documents";
+
+    fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        documents_ui(ui, self, cx);
+    }
 }
 
 pub fn documents_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
@@ -77,7 +126,7 @@ pub fn documents_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
             }
         }
     });
-    if let Some(when) = cx.exported {
+    if let Some(when) = &state.exported {
         let total: usize = when.iter().map(|(_, w)| w.to_write()).sum();
         ui.label(RichText::new(format!("Exported in this session; {total} part(s) were still to write then.")).weak());
     }

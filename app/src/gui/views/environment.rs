@@ -72,7 +72,27 @@ pub fn machine_fill(m: &Machine) -> [(EnvField, String); 3] {
     ]
 }
 
-pub fn environment_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+impl State {
+    /// This machine read: its three Environment fields filled, in one
+    /// change (one save, one message).
+    pub fn machine_read(&mut self, machine: &Machine, asks: &mut Vec<AppCommand>) {
+        let fields = machine_fill(machine).to_vec();
+        let said = "Machine / OS, Counter access and Placement control filled from this machine".to_owned();
+        asks.push(AppCommand::Edit(Edit::SetEnvironment { fields, said }));
+    }
+}
+
+impl super::SectionView for State {
+    /// The log's own name (N2: identical in the window and the workbook);
+    /// one past the end of `SECTIONS` does not compile.
+    const TITLE: &'static str = vernier_engine::notebook::SECTIONS[0];
+
+    fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        environment_ui(ui, self, cx);
+    }
+}
+
+fn environment_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let hints = state.env_hints.hints(cx.notebook).to_vec();
     ui.horizontal(|ui| {
         ui.label(RichText::new("Write the boring fields: they are why anyone believes the interesting ones.").weak());

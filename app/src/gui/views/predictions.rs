@@ -10,6 +10,7 @@ use vernier_engine::notebook::{
 
 use super::{Context, hint};
 use crate::gui::AppCommand;
+use crate::gui::dialogs::new_run::offered;
 use vernier_engine::notebook::pending::Edit;
 
 /// What the Predictions section keeps between frames.
@@ -143,21 +144,22 @@ pub fn answer_menu(ui: &mut Ui, nb: &Notebook, run: &Run, commands: &mut Vec<App
     });
 }
 
-/// A prediction as a list of them offers it: `P1 — ratio naive/blocked =
-/// 3 ± 50 %`, its words when it commits no figure.
-fn offered(p: &Prediction) -> String {
-    let figure = p.figure.as_ref().map_or_else(|| p.predict.clone(), ToString::to_string);
-    vernier_engine::display::inert_line(format!("{} — {figure}", p.label()))
+impl super::SectionView for State {
+    /// The log's own name (N2: identical in the window and the workbook);
+    /// one past the end of `SECTIONS` does not compile.
+    const TITLE: &'static str = vernier_engine::notebook::SECTIONS[1];
+    const HEADING: &'static str = vernier_engine::notebook::PREDICTIONS_HEADING;
+
+    fn count(nb: &Notebook) -> Option<usize> {
+        Some(nb.predictions().len())
+    }
+
+    fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        predictions_ui(ui, self, cx);
+    }
 }
 
-/// SPEC N14: the predictions a run started now may answer, as the New run
-/// dialog offers them — every one written so far (an amendment's figure is
-/// in force for rows measured after it).
-pub fn answerable(nb: &Notebook) -> Vec<(u32, String)> {
-    nb.predictions().iter().filter(|p| p.amends.is_none()).map(|p| (p.number, offered(p))).collect()
-}
-
-pub fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+fn predictions_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     ui.horizontal(|ui| {
         ui.label(RichText::new("A prediction locks the moment a run or soak is recorded after it.").weak());

@@ -7,16 +7,24 @@
 use egui::{Color32, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 use vernier_engine::compare::{CaveatKind, CompareError, RowComparison, compare_runs};
-use vernier_engine::consent::InlineCode;
+use vernier_engine::consent::{Consent, InlineCode};
+use vernier_engine::harness::BenchSpec;
 use vernier_engine::display::inert;
 use vernier_engine::extend::{Claim, EXTENDED_TRIALS, Extension};
 use vernier_engine::notebook::{Notebook, Run, RunColumn, RunStatement, RunsLine, Sweep, WarmupPolicy};
 use vernier_engine::sweep_view::SweepView;
 
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
 use super::conditions_once::ConditionsOnce;
 use super::run_records::RunRecords;
 use super::{Context, hint};
-use crate::gui::{AppCommand, plots};
+use crate::gui::dialogs::{import::ImportForm, new_run::NewRunForm};
+use crate::gui::io::Reply;
+use crate::gui::jobs::ReadTrials;
+use crate::gui::{AppCommand, Done, plots};
 use vernier_engine::notebook::pending::Edit;
 
 /// What the Runs section keeps between frames.
@@ -48,22 +56,172 @@ pub struct State {
     pub table: RunsTable,
     /// Two runs being compared from the Runs section.
     pub comparing: Option<Comparing>,
+    /// Each run's trials as read from its raw file, or why there are none.
+    pub trials: HashMap<u32, Result<plots::RunTrials, plots::NoTrials>>,
+}
+
+impl State {
+    /// Selects run `number` and shows its trials, asking for them to be
+    /// read unless they were.
+    pub fn select(&mut self, number: u32, nb: &Notebook, dir: &Path, asks: &mut Vec<AppCommand>) {
+        self.selected_run = Some(number);
+        self.show_sweep = false;
+        if self.trials.contains_key(&number) {
+            return;
+        }
+        match nb.run(number).filter(|r| r.measurement.raw_file.is_some()) {
+            // Resolving the path looks at the disk (symbolic links), so the
+            // file thread does it.
+            Some(row) => {
+                let job = ReadTrials { row: Box::new(row.clone()), dir: dir.to_path_buf() };
+                asks.push(AppCommand::Job(Box::new(job)));
+            }
+            None => {
+                let why = plots::NoTrials::Absent("no trial plot: the row keeps no raw file".into());
+                self.trials.insert(number, Err(why));
+            }
+        }
+    }
+
+    /// Run `run`'s trials read: kept for its plot, a failure said.
+    pub fn trials_read(
+        &mut self,
+        run: u32,
+        result: Result<plots::RunTrials, plots::NoTrials>,
+        asks: &mut Vec<AppCommand>,
+    ) {
+        if let Err(plots::NoTrials::Failed(e)) = &result {
+            asks.push(AppCommand::Say { text: format!("run {run}: {e}"), error: true });
+        }
+        self.trials.insert(run, result);
+    }
+
+    /// Works out the table's conditions said once (SPEC D8) on a thread of
+    /// its own, from the notebook as it is at `revision`, answered through
+    /// `reply` as a [`Done`]; a thread started from the UI thread keeps its
+    /// CPUs, so it stays off a pinned run's (E15).
+    pub fn say_conditions_once(
+        &self,
+        nb: Arc<Notebook>,
+        revision: u64,
+        reply: Option<Reply>,
+        asks: &mut Vec<AppCommand>,
+    ) {
+        let parts = self.table.conditions.parts();
+        let Some(reply) = reply else { return };
+        let spawned = std::thread::Builder::new().name("vernier-conditions".into()).spawn(move || {
+            let split = super::conditions_once::split(&nb, &parts);
+            drop(nb);
+            reply.answer(Done::ConditionsSplit { revision, split });
+        });
+        if let Err(e) = spawned {
+            let text = format!("the Runs table shows each run's conditions whole: no thread to say them once ({e})");
+            asks.push(AppCommand::Say { text, error: true });
+        }
+    }
+
+    /// The conditions said once, as worked out for the notebook at `revision`.
+    pub fn conditions_split(&mut self, revision: u64, split: super::conditions_once::Split) {
+        self.table.conditions.answered(revision, split);
+    }
+
+    /// Plans run `run`'s rerun to 51 trials, judged against `claim` (empty:
+    /// none), and asks to confirm it (S10); nothing starts before the
+    /// student confirms (N13).
+    pub fn extend(&mut self, run: u32, claim: &str, nb: &Notebook, running: bool, asks: &mut Vec<AppCommand>) {
+        if running {
+            let text = "wait for the run in progress to finish, then extend".to_owned();
+            return asks.push(AppCommand::Say { text, error: true });
+        }
+        let claim = Some(claim.trim()).filter(|c| !c.is_empty());
+        let planned = Extension::plan(nb, run).and_then(|plan| plan.claim(claim).map(|claim| (plan, claim)));
+        match planned {
+            Ok((plan, claim)) => {
+                self.extend_asking = Some(ExtendAsk { plan, claim, inline_allowed: false, refused: None })
+            }
+            Err(e) => asks.push(AppCommand::Say { text: e.to_string(), error: true }),
+        }
+    }
+
+    /// The extension being confirmed, released by the consent its
+    /// confirmation made (N13): what to run, with the plan and the claim its
+    /// rows are recorded against; `None`, said why, when nothing starts.
+    pub fn confirmed(
+        &mut self,
+        consent: Consent,
+        running: bool,
+        asks: &mut Vec<AppCommand>,
+    ) -> Option<(BenchSpec, Extension, Option<Claim>)> {
+        let ExtendAsk { plan, claim, .. } = self.extend_asking.take()?;
+        if running {
+            let text = "wait for the run in progress to finish, then extend".to_owned();
+            asks.push(AppCommand::Say { text, error: true });
+            return None;
+        }
+        match plan.gate.release(consent) {
+            Ok(spec) => Some((spec, plan, claim)),
+            Err(e) => {
+                asks.push(AppCommand::Say { text: e.to_string(), error: true });
+                None
+            }
+        }
+    }
+
+    /// Rows just recorded: the last selected, a scan's sweep shown (the
+    /// picture it was run for), an extension's verdict kept beside its rows
+    /// (the status bar cuts a long sentence; the run view shows it whole).
+    pub fn show_recorded(
+        &mut self,
+        runs: &[u32],
+        scan: bool,
+        extension: Option<String>,
+        nb: &Notebook,
+        dir: &Path,
+        asks: &mut Vec<AppCommand>,
+    ) {
+        if let Some(&last) = runs.last() {
+            self.select(last, nb, dir, asks);
+            if let Some(sweep) = nb.sweep_of(last).filter(|_| scan) {
+                self.sweep = Some(SweepPick::Recorded(sweep.number));
+                self.show_sweep = true;
+            }
+        }
+        if let Some(verdict) = extension {
+            self.extension = Some((runs.to_vec(), verdict));
+        }
+    }
 }
 
 const ROW_HEIGHT: f32 = 22.0;
 
-pub fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+impl super::SectionView for State {
+    /// The log's own name (N2: identical in the window and the workbook);
+    /// one past the end of `SECTIONS` does not compile.
+    const TITLE: &'static str = vernier_engine::notebook::SECTIONS[2];
+    /// The runs table scrolls itself; an outer scroll area would fight it.
+    const SCROLLS_ITSELF: bool = true;
+
+    fn count(nb: &Notebook) -> Option<usize> {
+        Some(nb.runs().len())
+    }
+
+    fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        runs_ui(ui, self, cx);
+    }
+}
+
+fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     ui.horizontal(|ui| {
         if ui.button("▶ New run…").on_hover_text("Ctrl+R").clicked() {
-            cx.commands.push(AppCommand::NewRun);
+            cx.commands.push(AppCommand::open::<NewRunForm>());
         }
         if ui
             .button("+ Add run from numbers…")
             .on_hover_text("Numbers your own instrument took: a CSV of trials, or typed or pasted (Ctrl+I)")
             .clicked()
         {
-            cx.commands.push(AppCommand::ImportDialog);
+            cx.commands.push(AppCommand::open::<ImportForm>());
         }
         sweep_picker(ui, state, cx);
     });
@@ -176,7 +334,7 @@ pub fn runs_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         });
     }
     extend_ui(ui, state, cx, run.number);
-    match cx.trials {
+    match state.trials.get(&run.number) {
         Some(Ok(trials)) if trials.run == run.number => plots::run_plot(ui, run, trials),
         Some(Err(why)) => hint(ui, why.text()),
         _ => hint(ui, "Reading the trials…"),

@@ -13,6 +13,7 @@ use egui::{RichText, Ui};
 use vernier_engine::notebook::{Notebook, Soak, SoakColumn};
 
 use super::{Context, hint};
+use crate::gui::dialogs::soak::SoakForm;
 use crate::gui::plots::{SoakReading, SoakView};
 use crate::gui::{AppCommand, plots};
 
@@ -23,6 +24,26 @@ pub struct State {
     pub soak_path: String,
     /// The recorded soak shown, read under its own protocol once.
     pub soak_reading: ReadingCache,
+    /// The soak file read and shown, when one is.
+    pub soak: Option<SoakView>,
+}
+
+impl State {
+    /// A soak file read: shown, or why not said.
+    pub fn soak_read(&mut self, result: Result<Box<SoakView>, String>, asks: &mut Vec<AppCommand>) {
+        match result {
+            Ok(view) => self.soak = Some(*view),
+            Err(text) => asks.push(AppCommand::Say { text, error: true }),
+        }
+    }
+
+    /// Asks for recorded soak `number`'s raw file to be read and shown.
+    pub fn open_recorded(&mut self, number: u32, nb: &Notebook, dir: &std::path::Path, asks: &mut Vec<AppCommand>) {
+        let raw = nb.soaks().iter().find(|s| s.number == number).and_then(|s| s.raw_file.as_ref());
+        if let Some(raw) = raw {
+            asks.push(AppCommand::OpenSoak(Some(dir.join(raw.path.as_str()))));
+        }
+    }
 }
 
 /// The protocol columns after the six numbers, named as the workbook
@@ -42,11 +63,25 @@ fn protocol_cells(soak: &Soak) -> [String; 5] {
     ]
 }
 
-pub fn soaks_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+impl super::SectionView for State {
+    /// The log's own name (N2: identical in the window and the workbook);
+    /// one past the end of `SECTIONS` does not compile.
+    const TITLE: &'static str = vernier_engine::notebook::SECTIONS[3];
+
+    fn count(nb: &Notebook) -> Option<usize> {
+        Some(nb.soaks().len())
+    }
+
+    fn ui(&mut self, ui: &mut Ui, cx: &mut Context<'_>) {
+        soaks_ui(ui, self, cx);
+    }
+}
+
+fn soaks_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     let nb = cx.notebook;
     ui.horizontal(|ui| {
         if ui.button("▶ Soak…").on_hover_text("Fix the protocol with a prediction, then run it").clicked() {
-            cx.commands.push(AppCommand::SoakDialog);
+            cx.commands.push(AppCommand::open::<SoakForm>());
         }
         let label = ui.label("Soak file");
         ui.add(egui::TextEdit::singleline(&mut state.soak_path).hint_text("path to a soak CSV").desired_width(420.0))
@@ -60,7 +95,7 @@ pub fn soaks_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         }
     });
     ui.add_space(6.0);
-    let shown = cx.soak.and_then(|view| recorded_soak(nb, cx.dir, view));
+    let shown = state.soak.as_ref().and_then(|view| recorded_soak(nb, cx.dir, view));
     if nb.soaks().is_empty() {
         hint(
             ui,
@@ -70,7 +105,7 @@ pub fn soaks_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
         ui.scope(|ui| soaks_table(ui, cx, shown.map(|s| s.number)));
     }
     ui.separator();
-    let Some(view) = cx.soak else {
+    let Some(view) = &state.soak else {
         hint(ui, "Choose a soak to see its curve.");
         return;
     };
