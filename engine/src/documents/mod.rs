@@ -272,29 +272,26 @@ fn export_with_text(nb: &Notebook, attachments: &Attachments) -> Result<(String,
     std::thread::scope(|scope| {
         let workbook =
             std::thread::Builder::new().name("vernier-export".into()).spawn_scoped(scope, || workbook_and_text(nb));
-        let mut others = Vec::new();
+        let mut files = Vec::new();
         for document in Document::ALL {
             let bytes = match document {
-                Document::Measurements => continue,
+                // Its place, filled when its thread is done.
+                Document::Measurements => Vec::new(),
                 Document::AiUsage => blocks::to_text(&fill(nb, document, attachments)).into_bytes(),
                 Document::Report | Document::SocReview | Document::PlacementDecision | Document::ThreatModel => {
                     docx::write(&nb.title, &fill(nb, document, attachments))?
                 }
             };
-            others.push((document.stem(), bytes));
+            files.push((document.stem(), bytes));
         }
-        let (text, mut book) = match workbook {
+        let (text, book) = match workbook {
             Ok(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
             // No thread to be had: the workbook is built here, after.
             Err(_) => workbook_and_text(nb)?,
         };
-        let files = Document::ALL
-            .into_iter()
-            .filter_map(|document| match document {
-                Document::Measurements => Some((document.stem(), std::mem::take(&mut book))),
-                _ => others.iter().position(|(stem, _)| *stem == document.stem()).map(|i| others.swap_remove(i)),
-            })
-            .collect();
+        if let Some((_, bytes)) = files.iter_mut().find(|(stem, _)| *stem == Document::Measurements.stem()) {
+            *bytes = book;
+        }
         Ok((text, files))
     })
 }
