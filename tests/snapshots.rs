@@ -162,6 +162,53 @@ fn each_distinct_snapshot_is_stored_once() {
     assert_eq!(store::load(&dir).expect("load"), nb);
 }
 
+// SPEC N1, N8: a row's fields that hold nothing (it stands, it is not
+// synthetic, no trial waited) are not written (schema 10, issue 50); a
+// file of schema 9 that wrote them out reads as the same notebook, and a
+// row that does hold them writes them.
+#[test]
+fn a_rows_empty_fields_are_left_out_and_read_back() {
+    let (_tmp, dir, mut nb) = saved_notebook();
+    let mut m = command_run("plain");
+    m.work = Some(vernier_engine::notebook::Work {
+        cpu_s: None,
+        cycles: None,
+        instructions: None,
+        counters: "not counted".into(),
+        waited: 0,
+        resolution_ns: 1,
+    });
+    let plain = nb.record_run(m.clone(), at(100));
+    let text = store::to_text(&nb).expect("text");
+    for empty in ["discarded:", "synthetic:", "waited:"] {
+        assert!(!text.contains(empty), "{empty} written for a row that holds none: {text}");
+    }
+    // As schema 9 wrote the same row.
+    let old = text
+        .replacen(&format!("schema: {},", store::SCHEMA_VERSION), "schema: 9,", 1)
+        .replace("snapshot: Some(0)", "discarded: None, snapshot: Some(0)")
+        .replace("tag: MEASURED,", "tag: MEASURED, synthetic: false,")
+        .replace("counters: \"not counted\",", "counters: \"not counted\", waited: 0,");
+    assert_eq!(old.matches("synthetic: false").count(), 1, "{old}");
+    assert_eq!(old.matches("waited: 0").count(), 1, "{old}");
+    let read = store::from_bytes(old.as_bytes(), &dir.join("notebook.ron")).expect("a schema 9 file reads");
+    assert_eq!(read, nb);
+    // A row that holds them keeps them.
+    m.synthetic = true;
+    if let Some(work) = m.work.as_mut() {
+        work.waited = 3;
+    }
+    let held = nb.record_run(m, at(200));
+    nb.discard(RowRef::Run(plain), "fan noise", at(300)).expect("discard");
+    store::replace(&dir, &nb).expect("save");
+    let again = store::load(&dir).expect("load");
+    assert_eq!(again, nb);
+    let run = again.run(held).expect("run");
+    assert!(run.measurement.synthetic);
+    assert_eq!(run.measurement.work.as_ref().map(|w| w.waited), Some(3));
+    assert!(again.run(plain).expect("run").discarded.is_some());
+}
+
 // SPEC N8: a row naming a snapshot the file does not have is refused, by row.
 #[test]
 fn a_row_naming_a_missing_snapshot_is_refused() {

@@ -78,6 +78,8 @@ struct RunFile {
     number: u32,
     #[serde(with = "super::time")]
     recorded_at: DateTime<Utc>,
+    /// Absent when the row stands (schema 10: an empty field is not written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     discarded: Option<Discard>,
     /// Index into the snapshots; absent before schema 3.
     #[serde(default)]
@@ -92,6 +94,7 @@ struct SoakFile {
     number: u32,
     #[serde(with = "super::time")]
     recorded_at: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     discarded: Option<Discard>,
     #[serde(default)]
     snapshot: Option<u32>,
@@ -101,6 +104,7 @@ struct SoakFile {
     conditions: Vec<Condition>,
     raw_file: Option<RawFile>,
     tag: Tag,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     synthetic: bool,
 }
 
@@ -315,6 +319,7 @@ pub(super) struct SoakEntry {
     conditions: Vec<Condition>,
     raw_file: Option<RawFile>,
     tag: Tag,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     synthetic: bool,
 }
 

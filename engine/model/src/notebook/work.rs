@@ -31,7 +31,9 @@ pub struct Work {
     /// What the counts are, or why the row has none.
     pub counters: String,
     /// Timed trials that waited: their wall time exceeded their CPU time
-    /// by more than half the wall time and by more than `resolution_ns`.
+    /// by more than half the wall time and by more than `resolution_ns`;
+    /// not written when none did (schema 10).
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub waited: u32,
     /// The smallest CPU-time difference the OS counts, which the waiting
     /// check allowed for, nanoseconds.
@@ -130,6 +132,11 @@ impl Work {
         parts.push(format!("counters: {}", self.counters));
         parts.join("; ")
     }
+}
+
+/// `waited` is written only when a trial waited.
+fn is_zero(waited: &u32) -> bool {
+    *waited == 0
 }
 
 #[cfg(test)]
