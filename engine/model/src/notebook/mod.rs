@@ -171,6 +171,14 @@ impl RunsLine<'_> {
             RunsLine::Sweep(sweep) => sweep.cell(column),
         }
     }
+
+    /// Every cell of the line, in the order of [`RunColumn::ALL`].
+    pub fn columns(&self) -> [String; RunColumn::ALL.len()] {
+        match self {
+            RunsLine::Run(run) => run.columns(),
+            _ => RunColumn::ALL.map(|c| self.cell(c)),
+        }
+    }
 }
 
 /// The whole log of one project. It is written and read through its file
@@ -720,10 +728,20 @@ impl Notebook {
         let now = self.environment.get(field);
         let rows = self.runs.iter().map(|r| (RowRef::Run(r.number), r.stated.as_deref()));
         let soaks = self.soaks.iter().map(|s| (RowRef::Soak(s.number), s.stated.as_ref()));
-        group_rows(
-            rows.chain(soaks)
-                .filter_map(|(row, stated)| Some((row, stated?.get(field))).filter(|(_, then)| *then != now)),
-        )
+        // Rows recorded together share one stated Environment: its value
+        // is read once for the run of rows that hold it, not once a row.
+        let mut last: Option<(*const Environment, Option<String>)> = None;
+        let mut differs = |stated: &Environment| -> Option<String> {
+            match &last {
+                Some((seen, then)) if std::ptr::eq(*seen, stated) => then.clone(),
+                _ => {
+                    let then = Some(stated.get(field)).filter(|then| *then != now);
+                    last = Some((stated, then.clone()));
+                    then
+                }
+            }
+        };
+        group_rows(rows.chain(soaks).filter_map(|(row, stated)| Some((row, differs(stated?)?))))
     }
 
     /// Sets a run or soak aside with a reason (N5): it stays in the log and a

@@ -1,5 +1,6 @@
 //! Rows of the Runs and Soak runs sections (SPEC N2, N5, N6).
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -127,7 +128,9 @@ pub struct Measurement {
     pub raw_file: Option<RawFile>,
     /// Provenance.
     pub tag: Tag,
-    /// True when the figures come from a shipped synthetic dataset.
+    /// True when the figures come from a shipped synthetic dataset; not
+    /// written when false (schema 10).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub synthetic: bool,
     /// The run this one reran to more trials (SPEC S10); the link the
     /// `extends` condition states in words. Rows before it have none.
@@ -412,23 +415,32 @@ impl Run {
     /// `#`, never hidden (N5). Every face's table shows cells through here,
     /// so this is where a cell is made inert (SPEC N10).
     pub fn cell(&self, column: RunColumn) -> String {
+        self.cell_with(column, &OnceCell::new())
+    }
+
+    /// Every cell of the row as displayed, in the order of [`RunColumn::ALL`];
+    /// the row's [`Figures`] are worked out once for its three figure cells
+    /// (a semester's table has 10 000 rows, issue 50).
+    pub fn columns(&self) -> [String; RunColumn::ALL.len()] {
+        let figures = OnceCell::new();
+        RunColumn::ALL.map(|c| self.cell_with(c, &figures))
+    }
+
+    /// [`Self::cell`], the row's figures taken from `figures` once made.
+    fn cell_with(&self, column: RunColumn, figures: &OnceCell<Figures>) -> String {
+        let figures = || figures.get_or_init(|| self.figures());
         inert_line(match column {
             RunColumn::Number => discarded_label(self.label(), self.discarded.as_ref()),
             RunColumn::What => self.measurement.what.clone(),
             RunColumn::Command => self.command_column(),
             RunColumn::N => self.n_column(),
-            RunColumn::Median => self.median_column(),
-            RunColumn::Dispersion => self.dispersion_column(),
-            RunColumn::MinMax => self.min_max_column(),
+            RunColumn::Median => figures().median(),
+            RunColumn::Dispersion => figures().dispersion(),
+            RunColumn::MinMax => figures().min_max(),
             RunColumn::Conditions => self.conditions_column(),
             RunColumn::RawFile => self.raw_file_column(),
             RunColumn::Tag => self.measurement.tag.to_string(),
         })
-    }
-
-    /// Every cell of the row as displayed, in the order of [`RunColumn::ALL`].
-    pub fn columns(&self) -> [String; RunColumn::ALL.len()] {
-        RunColumn::ALL.map(|c| self.cell(c))
     }
 }
 
