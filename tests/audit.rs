@@ -294,8 +294,9 @@ fn a11_exactly_six_files() {
 // SPEC A11 (issue 50): an audit told the digest of the bytes it read, after
 // an export that recorded the digest of the same bytes, finds what the plain
 // audit finds without serialising the notebook: nothing stale while it is
-// unchanged, "export again" once it changed. The export still records the
-// hash of the notebook's text, as an older record holds it.
+// unchanged, "export again" once it changed. The export records the digest
+// of the notebook's compact form, which the workbook carries; a record of
+// its text's SHA-256 (before the compact form) is still read by that hash.
 #[test]
 fn a11_the_read_digest_finds_what_the_text_hash_finds() {
     let (_tmp, dir, _) = method_notebook();
@@ -307,7 +308,8 @@ fn a11_the_read_digest_finds_what_the_text_hash_finds() {
             .expect("json");
     let folder = &record["folders"]["exports"];
     assert_eq!(folder["notebook_read_blake3"], read.as_str());
-    assert_eq!(folder["notebook_sha256"], documents::export_record::notebook_sha256(&nb).as_str());
+    assert_eq!(folder["notebook_blake3"], documents::export_record::notebook_blake3(&nb).as_str());
+    assert!(folder.get("notebook_sha256").is_none(), "{folder}");
     let stale = |r: &audit::Report| r.findings.iter().any(|f| f.message.contains("export again"));
     let plain = audit::audit(&dir, &nb);
     assert_eq!(audit::audit_read(&dir, &nb, Some(&read), None), plain);
@@ -319,6 +321,21 @@ fn a11_the_read_digest_finds_what_the_text_hash_finds() {
         std::fs::read_to_string(&record_file).expect("record").replace("notebook_read_blake3", "notebook_read_sha256");
     std::fs::write(&record_file, old).expect("old record");
     assert_eq!(audit::audit_read(&dir, &nb, Some(&read), None), plain, "an older record");
+    // A record from before the compact form: its text's SHA-256 decides.
+    let mut older: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&record_file).expect("record")).expect("json");
+    let entry = &mut older["folders"]["exports"];
+    let text = store::to_text(&nb).expect("text");
+    entry["notebook_sha256"] = vernier_engine::digest::sha256_hex(text.as_bytes()).into();
+    for key in ["notebook_blake3", "notebook_read_sha256"] {
+        entry.as_object_mut().expect("an entry").remove(key);
+    }
+    std::fs::write(&record_file, older.to_string()).expect("older record");
+    assert_eq!(audit::audit_read(&dir, &nb, None, None), plain, "a record of the text's hash");
+    let mut wrong = older.clone();
+    wrong["folders"]["exports"]["notebook_sha256"] = vernier_engine::digest::sha256_hex(b"another log").into();
+    std::fs::write(&record_file, wrong.to_string()).expect("a record of another log");
+    assert!(stale(&audit::audit_read(&dir, &nb, None, None)), "the text's hash of another log is stale");
     documents::export_read(&dir, &nb, Some(&read), None, documents::Overwrite::Never).expect("export again");
 
     store::change(&dir, |nb| nb.add_note("after the export", at(90))).expect("note");

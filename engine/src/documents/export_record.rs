@@ -14,8 +14,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::digest::sha256_hex;
-use crate::notebook::store::{OutputFile, to_text};
+use crate::digest::{blake3_hex_parts, sha256_hex};
+use crate::notebook::store::{OutputFile, to_compact, to_text};
 use crate::notebook::{Notebook, SaveError, SaveStep};
 
 /// The record's file name in the notebook folder.
@@ -33,7 +33,14 @@ struct Records {
 /// The hashes of one export.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExportRecord {
-    /// SHA-256 of the notebook's text as it was exported.
+    /// BLAKE3 of the notebook's compact form as it was exported (the copy
+    /// the workbook carries, [`to_compact`]): the same log gives the same
+    /// digest on every OS. Absent in records written before it (issue 50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notebook_blake3: Option<String>,
+    /// SHA-256 of the notebook's text as it was exported, in records
+    /// written before [`Self::notebook_blake3`]; empty in later ones.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notebook_sha256: String,
     /// The digest of the bytes the exported notebook was read from
     /// ([`load_digested`]), when the export knew it: an audit that read the
@@ -93,12 +100,13 @@ impl ExportRecord {
     }
 
     /// The record of documents `written`, exported from the notebook whose
-    /// text ([`to_text`]) is `notebook_text`: the text the workbook embeds,
-    /// hashed here rather than serialised again.
-    /// `read` is the digest of the bytes that notebook was read from, if known.
-    pub fn of(notebook_text: &str, read: Option<&str>, written: &[(&str, Vec<u8>)]) -> Self {
+    /// compact form ([`to_compact`]) is `compact`: the copy the workbook
+    /// carries, hashed here rather than serialised again. `read` is the
+    /// digest of the bytes that notebook was read from, if known.
+    pub fn of(compact: &[u8], read: Option<&str>, written: &[(&str, Vec<u8>)]) -> Self {
         Self {
-            notebook_sha256: sha256_hex(notebook_text.as_bytes()),
+            notebook_blake3: Some(blake3_hex_parts(&[compact])),
+            notebook_sha256: String::new(),
             notebook_read_blake3: read.map(str::to_owned),
             files: written.iter().map(|(name, bytes)| ((*name).to_owned(), sha256_hex(bytes))).collect(),
         }
@@ -175,10 +183,10 @@ pub fn edited(dir: &Path, folder: &Path, names: &[&str]) -> Vec<Edited> {
         .collect()
 }
 
-/// The hash that tells whether exported documents still show `nb`: of its
-/// text, so the same log gives the same hash on every OS.
-pub fn notebook_sha256(nb: &Notebook) -> String {
-    sha256_hex(to_text(nb).unwrap_or_default().as_bytes())
+/// The digest that tells whether exported documents still show `nb`: of
+/// its compact form, so the same log gives the same digest on every OS.
+pub fn notebook_blake3(nb: &Notebook) -> String {
+    blake3_hex_parts(&[&to_compact(nb).unwrap_or_default()])
 }
 
 impl ExportRecord {
@@ -186,13 +194,17 @@ impl ExportRecord {
     /// (A11). `read` is the digest of the bytes `nb` was read from
     /// ([`load_digested`]): when the export recorded the same, the
     /// notebook is the one exported and is not serialised again; otherwise
-    /// its text's hash decides, as it always has.
+    /// the digest of its compact form decides, or for a record written
+    /// before that digest, its text's SHA-256.
     ///
     /// [`load_digested`]: crate::notebook::store::load_digested
     pub fn is_stale(&self, nb: &Notebook, read: Option<&str>) -> bool {
         if read.is_some() && self.notebook_read_blake3.as_deref() == read {
             return false;
         }
-        self.notebook_sha256 != notebook_sha256(nb)
+        match &self.notebook_blake3 {
+            Some(digest) => *digest != notebook_blake3(nb),
+            None => self.notebook_sha256 != sha256_hex(to_text(nb).unwrap_or_default().as_bytes()),
+        }
     }
 }

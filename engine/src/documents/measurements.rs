@@ -23,7 +23,7 @@ use rust_xlsxwriter::{Format, FormatAlign, FormatBorder, ProtectionOptions, Work
 use super::edits::{SheetEdit, Value, Visible, Written};
 
 use super::packed;
-use crate::notebook::store::{from_bytes, to_text};
+use crate::notebook::store::{from_bytes, from_compact, to_compact};
 use crate::notebook::{
     EnvField, LoadError, Note, Notebook, Pair, Prediction, PredictionColumn, Run, RunColumn, Soak, SoakColumn,
     SoakProtocol, Sweep,
@@ -548,13 +548,13 @@ pub fn write(nb: &Notebook) -> Result<Vec<u8>, super::ExportError> {
 
 /// Writes the workbook with the sheets laid out by `layout`.
 pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::ExportError> {
-    write_embedding(nb, layout, &to_text(nb)?)
+    write_embedding(nb, layout, &to_compact(nb)?)
 }
 
-/// [`write_with`] given the notebook's text ([`to_text`] of `nb`), which an
-/// export also hashes for its record: the notebook is serialised once
-/// (issue 50).
-pub(super) fn write_embedding(nb: &Notebook, layout: &Layout, text: &str) -> Result<Vec<u8>, super::ExportError> {
+/// [`write_with`] given the notebook's compact form ([`to_compact`] of
+/// `nb`), which an export also hashes for its record: the notebook is
+/// serialised once (issue 50).
+pub(super) fn write_embedding(nb: &Notebook, layout: &Layout, compact: &[u8]) -> Result<Vec<u8>, super::ExportError> {
     let mut book = Workbook::new();
     let tables = tables(nb, layout);
     for table in &tables {
@@ -565,8 +565,10 @@ pub(super) fn write_embedding(nb: &Notebook, layout: &Layout, text: &str) -> Res
     let written: Vec<Written> = tables.iter().map(Table::written).collect();
     let cells = serde_json::to_string(&written)
         .map_err(|e| super::ExportError::Xlsx(XlsxError::ParameterError(e.to_string())))?;
-    let (text, cells) =
-        (packed::pack(text).map_err(XlsxError::IoError)?, packed::pack(&cells).map_err(XlsxError::IoError)?);
+    let (text, cells) = (
+        packed::pack(compact).map_err(XlsxError::IoError)?,
+        packed::pack(cells.as_bytes()).map_err(XlsxError::IoError)?,
+    );
     let ws = book.add_worksheet();
     ws.set_name(EMBED_SHEET)?;
     for (i, chunk) in chunks(&text, CELL_LIMIT).enumerate() {
@@ -576,7 +578,7 @@ pub(super) fn write_embedding(nb: &Notebook, layout: &Layout, text: &str) -> Res
     for (i, chunk) in chunks(&cells, CELL_LIMIT).enumerate() {
         ws.write_string(i as u32, WRITTEN_COLUMN, chunk)?;
     }
-    ws.write_string(0, PACKING_COLUMN, packed::DEFLATE_BASE64)?;
+    ws.write_string(0, PACKING_COLUMN, packed::COMPACT_DEFLATE_BASE64)?;
     ws.set_hidden(true);
     // Deflate's fastest level: the embedded notebook is most of the file,
     // and at level 6 compressing it took a sixth of a semester's export;
@@ -1085,13 +1087,12 @@ pub fn open(bytes: &[u8], path: &str) -> Result<OpenedWorkbook, WorkbookReadErro
 /// Only the hidden sheet is read: nothing is compared.
 pub fn read(bytes: &[u8], path: &str) -> Result<Notebook, WorkbookReadError> {
     let (hidden, _, _) = read_book(bytes, path, false)?;
-    let hidden = hidden.unpacked(path)?;
-    Ok(from_bytes(hidden.text.as_bytes(), std::path::Path::new(path))?)
+    Ok(hidden.unpacked(path)?.notebook(path)?)
 }
 
-/// What the hidden sheet holds: the notebook's text, the layout version and
-/// the cells as written (none in layout 1), as they stand in the cells:
-/// packed when `packing` says so.
+/// What the hidden sheet holds: the notebook (as text, or in its compact
+/// form), the layout version and the cells as written (none in layout 1),
+/// as they stand in the cells: packed when `packing` says so.
 struct Hidden {
     text: String,
     layout: u32,
@@ -1099,25 +1100,69 @@ struct Hidden {
     packing: Option<String>,
 }
 
+/// The notebook a hidden sheet carries, unpacked.
+enum Carried {
+    /// Its text, as a `notebook.ron` holds it (every workbook before the
+    /// compact form).
+    Text(String),
+    /// Its compact form ([`to_compact`]).
+    Compact(Vec<u8>),
+}
+
+impl Carried {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Carried::Text(text) => text.as_bytes(),
+            Carried::Compact(bytes) => bytes,
+        }
+    }
+}
+
+/// A hidden sheet unpacked: the notebook it carries, its layout and the
+/// cells as written.
+struct Unpacked {
+    carried: Carried,
+    layout: u32,
+    written: Option<String>,
+}
+
+impl Unpacked {
+    /// The notebook carried, checked as any notebook read is.
+    fn notebook(&self, path: &str) -> Result<Notebook, LoadError> {
+        let path = std::path::Path::new(path);
+        match &self.carried {
+            Carried::Text(text) => from_bytes(text.as_bytes(), path),
+            Carried::Compact(bytes) => from_compact(bytes, path),
+        }
+    }
+}
+
 impl Hidden {
-    /// The texts as written, unpacked where the sheet packed them. A
-    /// packing this build does not know is refused, never read as text.
-    fn unpacked(self, path: &str) -> Result<Self, WorkbookReadError> {
+    /// The notebook and the cells as written, unpacked where the sheet
+    /// packed them. A packing this build does not know is refused, never
+    /// read as text.
+    fn unpacked(self, path: &str) -> Result<Unpacked, WorkbookReadError> {
         let unreadable = |message: String| WorkbookReadError::Unreadable { path: path.to_owned(), message };
         let unpacked = |e: packed::UnpackError| unreadable(e.to_string());
-        match self.packing.as_deref() {
-            None => Ok(self),
+        let limit = crate::notebook::store::MAX_NOTEBOOK_BYTES;
+        let written = |w: Option<String>| w.map(|w| packed::unpack(&w, limit)).transpose().map_err(unpacked);
+        let (layout, packing) = (self.layout, self.packing.as_deref());
+        let (carried, written) = match packing {
+            None => (Carried::Text(self.text), self.written),
             Some(packed::DEFLATE_BASE64) => {
-                let limit = crate::notebook::store::MAX_NOTEBOOK_BYTES;
-                let text = packed::unpack(&self.text, limit).map_err(unpacked)?;
-                let written = self.written.map(|w| packed::unpack(&w, limit)).transpose().map_err(unpacked)?;
-                Ok(Self { text, written, packing: None, ..self })
+                (Carried::Text(packed::unpack(&self.text, limit).map_err(unpacked)?), written(self.written)?)
             }
-            Some(other) => Err(unreadable(format!(
-                "its hidden sheet is packed as \"{}\", which this version of Vernier cannot read",
-                crate::display::inert_line(other.chars().take(40).collect())
-            ))),
-        }
+            Some(packed::COMPACT_DEFLATE_BASE64) => {
+                (Carried::Compact(packed::unpack_bytes(&self.text, limit).map_err(unpacked)?), written(self.written)?)
+            }
+            Some(other) => {
+                return Err(unreadable(format!(
+                    "its hidden sheet is packed as \"{}\", which this version of Vernier cannot read",
+                    crate::display::inert_line(other.chars().take(40).collect())
+                )));
+            }
+        };
+        Ok(Unpacked { carried, layout, written })
     }
 }
 
@@ -1185,7 +1230,7 @@ pub fn sheets(bytes: &[u8], path: &str) -> Result<Vec<Visible>, WorkbookReadErro
 pub fn read_own(bytes: &[u8], path: &str) -> Result<OwnWorkbook, WorkbookReadError> {
     let (hidden, visible, mut problems) = read_book(bytes, path, true)?;
     let hidden = hidden.unpacked(path)?;
-    let notebook = from_bytes(hidden.text.as_bytes(), std::path::Path::new(path))?;
+    let notebook = hidden.notebook(path)?;
     // The cells as written in the workbook's own layout; a workbook of the
     // first layout kept none, and is compared with what this build writes
     // less the column layout 2 added.
@@ -1228,7 +1273,7 @@ pub fn read_own(bytes: &[u8], path: &str) -> Result<OwnWorkbook, WorkbookReadErr
             edit.line += lines_above(&edit.sheet, hidden.layout) as u32;
         }
     }
-    let id = crate::digest::sha256_hex(hidden.text.as_bytes())[..12].to_owned();
+    let id = crate::digest::sha256_hex(hidden.carried.bytes())[..12].to_owned();
     Ok(OwnWorkbook { notebook, layout: hidden.layout, id, edits, problems })
 }
 
@@ -1316,5 +1361,47 @@ mod tests {
         assert_eq!(super::excel_date(0.437_5).as_deref(), Some("10:30:00"));
         assert_eq!(super::excel_date(f64::NAN), None);
         assert_eq!(super::excel_date(1e300), None);
+    }
+
+    // SPEC D4: the notebook a hidden sheet carries reads back whole in
+    // each form a workbook was written in (as text, packed text, packed
+    // compact form); a packing this build does not know is refused; a
+    // compact form that is not a notebook is refused, not read as one.
+    #[test]
+    fn every_form_of_the_hidden_notebook_reads_back() {
+        use super::{Hidden, packed};
+        use crate::notebook::store::{to_compact, to_text};
+        let mut nb = crate::notebook::Notebook::new("carried", chrono::Utc::now());
+        nb.add_note("a note ünïcode", chrono::Utc::now()).expect("note");
+        let text = to_text(&nb).expect("text");
+        let compact = to_compact(&nb).expect("compact");
+        let hidden = |text: String, packing: Option<&str>| Hidden {
+            text,
+            layout: super::LAYOUT_VERSION,
+            written: None,
+            packing: packing.map(str::to_owned),
+        };
+        let forms = [
+            hidden(text.clone(), None),
+            hidden(packed::pack(text.as_bytes()).expect("packed"), Some(packed::DEFLATE_BASE64)),
+            hidden(packed::pack(&compact).expect("packed"), Some(packed::COMPACT_DEFLATE_BASE64)),
+        ];
+        for form in forms {
+            let read = form.unpacked("m.xlsx").expect("unpacked").notebook("m.xlsx").expect("a notebook");
+            assert_eq!(read, nb);
+        }
+        let unknown = hidden(packed::pack(&compact).expect("packed"), Some("zstd"));
+        assert!(unknown.unpacked("m.xlsx").is_err());
+        let not_a_notebook =
+            hidden(packed::pack(b"\x93\x01\x02\x03").expect("packed"), Some(packed::COMPACT_DEFLATE_BASE64));
+        let unpacked = not_a_notebook.unpacked("m.xlsx").expect("it unpacks");
+        assert!(unpacked.notebook("m.xlsx").is_err());
+        // Arrays nested a hundred thousand deep: refused at the reader's
+        // depth limit, not by overflowing the stack.
+        let nested = hidden(packed::pack(&[0x91; 100_000]).expect("packed"), Some(packed::COMPACT_DEFLATE_BASE64));
+        assert!(nested.unpacked("m.xlsx").expect("it unpacks").notebook("m.xlsx").is_err());
+        let text_as_compact =
+            hidden(packed::pack(text.as_bytes()).expect("packed"), Some(packed::COMPACT_DEFLATE_BASE64));
+        assert!(text_as_compact.unpacked("m.xlsx").expect("it unpacks").notebook("m.xlsx").is_err());
     }
 }

@@ -62,7 +62,7 @@ pub enum ExportError {
     Xlsx(#[from] rust_xlsxwriter::XlsxError),
     /// The notebook could not be serialised into the workbook.
     #[error("embedding the notebook failed: {0}")]
-    Embed(#[from] ron::Error),
+    Embed(#[from] rmp_serde::encode::Error),
     /// The export folder could not be made.
     #[error(transparent)]
     Folder(#[from] crate::notebook::FolderError),
@@ -191,8 +191,9 @@ pub fn fill(nb: &Notebook, document: Document, attachments: &Attachments) -> Vec
             Block::Paragraph(plain(format!("{NOT_PART_MARK} {}", crate::display::inert_line(reason.to_owned())))),
         ];
     }
-    let value = |name: &str| value(nb, attachments, stem, name);
-    let insert = |name: &str| insert(nb, attachments, name);
+    let results = results::Results::of(nb);
+    let value = |name: &str| value(nb, attachments, &results, stem, name);
+    let insert = |name: &str| insert(nb, attachments, &results, name);
     parse_template(template(document).unwrap_or(""), &value, &insert)
 }
 
@@ -223,12 +224,14 @@ impl VernierText {
         if nb.writing().not_part(stem, WHOLE_DOCUMENT).is_some() {
             return out;
         }
+        let results = results::Results::of(nb);
         let fill = |name: &str| {
-            if name.starts_with("write:") { PERSON.to_string() } else { value(nb, attachments, stem, name) }
+            if name.starts_with("write:") { PERSON.to_string() } else { value(nb, attachments, &results, stem, name) }
         };
         // The citations are typed by a person, cell by cell.
-        let insert =
-            |name: &str| if name == "table:citations" { Some(Vec::new()) } else { insert(nb, attachments, name) };
+        let insert = |name: &str| {
+            if name == "table:citations" { Some(Vec::new()) } else { insert(nb, attachments, &results, name) }
+        };
         for block in parse_template(markdown, &fill, &insert) {
             match block {
                 Block::Heading(_, runs) | Block::Paragraph(runs) | Block::Bullet(runs) => {
@@ -257,21 +260,21 @@ impl VernierText {
 
 /// The six documents, in [`Document::ALL`] order, as `(file name, bytes)`.
 pub fn export(nb: &Notebook, attachments: &Attachments) -> Result<Vec<(&'static str, Vec<u8>)>, ExportError> {
-    export_with_text(nb, attachments).map(|(_, files)| files)
+    export_with_compact(nb, attachments).map(|(_, files)| files)
 }
 
 /// Documents as `(file name, bytes)`.
 type Files = Vec<(&'static str, Vec<u8>)>;
 
-/// [`export`], with the notebook's text, which the workbook embeds and the
-/// export record hashes: one serialisation of the notebook serves both.
-/// The workbook (the text, its tables, its zip) is built on a second
+/// [`export`], with the notebook's compact form, which the workbook
+/// carries and the export record hashes: one serialisation of the notebook
+/// serves both. The workbook (the compact form, its tables, its zip) is built on a second
 /// thread while this one fills the five other documents: on a semester's
 /// notebook each side is about half the work (issue 50).
-fn export_with_text(nb: &Notebook, attachments: &Attachments) -> Result<(String, Files), ExportError> {
+fn export_with_compact(nb: &Notebook, attachments: &Attachments) -> Result<(Vec<u8>, Files), ExportError> {
     std::thread::scope(|scope| {
         let workbook =
-            std::thread::Builder::new().name("vernier-export".into()).spawn_scoped(scope, || workbook_and_text(nb));
+            std::thread::Builder::new().name("vernier-export".into()).spawn_scoped(scope, || workbook_and_compact(nb));
         let mut files = Vec::new();
         for document in Document::ALL {
             let bytes = match document {
@@ -284,23 +287,23 @@ fn export_with_text(nb: &Notebook, attachments: &Attachments) -> Result<(String,
             };
             files.push((document.stem(), bytes));
         }
-        let (text, book) = match workbook {
+        let (compact, book) = match workbook {
             Ok(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
             // No thread to be had: the workbook is built here, after.
-            Err(_) => workbook_and_text(nb)?,
+            Err(_) => workbook_and_compact(nb)?,
         };
         if let Some((_, bytes)) = files.iter_mut().find(|(stem, _)| *stem == Document::Measurements.stem()) {
             *bytes = book;
         }
-        Ok((text, files))
+        Ok((compact, files))
     })
 }
 
-/// The notebook's text and the workbook that embeds it.
-fn workbook_and_text(nb: &Notebook) -> Result<(String, Vec<u8>), ExportError> {
-    let text = crate::notebook::store::to_text(nb)?;
-    let book = measurements::write_embedding(nb, &measurements::Layout::default(), &text)?;
-    Ok((text, book))
+/// The notebook's compact form and the workbook that carries it.
+fn workbook_and_compact(nb: &Notebook) -> Result<(Vec<u8>, Vec<u8>), ExportError> {
+    let compact = crate::notebook::store::to_compact(nb)?;
+    let book = measurements::write_embedding(nb, &measurements::Layout::default(), &compact)?;
+    Ok((compact, book))
 }
 
 /// Exports the notebook in folder `dir` into `out` (the notebook's
@@ -353,14 +356,16 @@ pub fn export_read(
         if !edited.is_empty() && overwrite == Overwrite::Never {
             return Err(ExportError::Edited(edited));
         }
-        let (text, files) = export_with_text(nb, &Attachments::load(dir, nb))?;
+        let (compact, files) = export_with_compact(nb, &Attachments::load(dir, nb))?;
         let mut written = Vec::new();
         for (name, bytes) in &files {
             let file = crate::notebook::store::OutputFile::new(&out, name)?;
             file.write(bytes)?;
             written.push(file.path().to_path_buf());
         }
-        export_record::ExportRecord::of(&text, read, &files).write(dir, &out).map_err(ExportError::RecordNotSaved)?;
+        export_record::ExportRecord::of(&compact, read, &files)
+            .write(dir, &out)
+            .map_err(ExportError::RecordNotSaved)?;
         Ok(written)
     })
 }
@@ -433,10 +438,10 @@ pub fn unwritten(nb: &Notebook) -> Vec<(Document, WritingState)> {
 
 /// The blocks for `[[kind:name]]`: a table, a chart, or for the sweeps a
 /// sentence, a chart and a table each.
-fn insert(nb: &Notebook, attachments: &Attachments, name: &str) -> Option<Vec<Block>> {
+fn insert(nb: &Notebook, attachments: &Attachments, results: &results::Results, name: &str) -> Option<Vec<Block>> {
     let sentence = |text: String| Some(vec![Block::Paragraph(vec![TextRun { text, bold: false }])]);
     if name == "table:results" {
-        return Some(results::table(nb));
+        return Some(results.table());
     }
     if name == "table:comparisons" && nb.pairs().is_empty() {
         return sentence("No interleaved comparison is recorded in this notebook.".to_owned());
@@ -630,7 +635,7 @@ pub fn empty_field_in(text: &str) -> Option<EnvField> {
     EnvField::ALL.into_iter().find(|&f| text.contains(&empty_in_environment(f)))
 }
 
-fn value(nb: &Notebook, attachments: &Attachments, stem: &str, name: &str) -> String {
+fn value(nb: &Notebook, attachments: &Attachments, results: &results::Results, stem: &str, name: &str) -> String {
     if let Some(prompt) = name.strip_prefix("write:") {
         let prompt = prompt.trim();
         return match (nb.writing().answer(stem, prompt), nb.writing().not_part(stem, prompt)) {
@@ -657,7 +662,7 @@ fn value(nb: &Notebook, attachments: &Attachments, stem: &str, name: &str) -> St
         "build" => across_rows(nb, |c| c.build()).unwrap_or_else(|| env(EnvField::CompilerFlags)),
         // D8: what every results row shares, said once; before there are
         // two rows, the Environment's fields as the rows state them.
-        "conditions" => results::shared_conditions(nb).unwrap_or_else(|| environment_conditions(nb)),
+        "conditions" => results.shared_conditions().unwrap_or_else(|| environment_conditions(nb)),
         "method" => method(nb),
         "thermals" => thermals(nb, attachments),
         "placement_source" => {

@@ -5,6 +5,8 @@
 //! a column and its chart after it, its points never repeated in the
 //! results table.
 
+use std::cell::OnceCell;
+
 use super::blocks::{Block, TextRun as Text};
 use super::chart;
 use crate::notebook::{
@@ -96,29 +98,54 @@ impl<'a> Rows<'a> {
     }
 }
 
-/// The header's Conditions line (D8): what every results row shares, in
-/// the course's ` · ` list, or that the rows share none; `None` before
-/// there are two rows to compare.
-pub(super) fn shared_conditions(nb: &Notebook) -> Option<String> {
-    let rows = Rows::of(nb);
-    if rows.runs.len() + rows.soaks.len() < 2 {
-        return None;
-    }
-    let split = rows.conditions();
-    Some(if split.shared.is_empty() {
-        "none shared by every row: each row's are in the results table".to_owned()
-    } else {
-        split.shared.iter().map(|p| crate::display::inert_line(p.text.clone())).collect::<Vec<_>>().join(" · ")
-    })
+/// A document's results, worked out once however many places show them:
+/// the header's Conditions line and the results table split the same rows'
+/// conditions (10 000 rows in a semester's notebook, issue 50).
+pub(super) struct Results<'a> {
+    nb: &'a Notebook,
+    split: OnceCell<(Rows<'a>, SharedConditions)>,
 }
 
-/// The results table, a line naming the sweeps whose points have their own
-/// table, and a line naming the kept runs it leaves out because their build
-/// makes them a diagnostic (A18, C.5). The Conditions column is left out
-/// when no row states more than the header.
-pub(super) fn table(nb: &Notebook) -> Vec<Block> {
-    let rows = Rows::of(nb);
-    let conditions = rows.conditions();
+impl<'a> Results<'a> {
+    pub(super) fn of(nb: &'a Notebook) -> Self {
+        Self { nb, split: OnceCell::new() }
+    }
+
+    /// The kept rows and their conditions said once.
+    fn split(&self) -> &(Rows<'a>, SharedConditions) {
+        self.split.get_or_init(|| {
+            let rows = Rows::of(self.nb);
+            let conditions = rows.conditions();
+            (rows, conditions)
+        })
+    }
+
+    /// The header's Conditions line (D8): what every results row shares, in
+    /// the course's ` · ` list, or that the rows share none; `None` before
+    /// there are two rows to compare.
+    pub(super) fn shared_conditions(&self) -> Option<String> {
+        let (rows, split) = self.split();
+        if rows.runs.len() + rows.soaks.len() < 2 {
+            return None;
+        }
+        Some(if split.shared.is_empty() {
+            "none shared by every row: each row's are in the results table".to_owned()
+        } else {
+            split.shared.iter().map(|p| crate::display::inert_line(p.text.clone())).collect::<Vec<_>>().join(" · ")
+        })
+    }
+
+    /// The results table, a line naming the sweeps whose points have their
+    /// own table, and a line naming the kept runs it leaves out because
+    /// their build makes them a diagnostic (A18, C.5). The Conditions column
+    /// is left out when no row states more than the header.
+    pub(super) fn table(&self) -> Vec<Block> {
+        let (rows, conditions) = self.split();
+        table(self.nb, rows, conditions)
+    }
+}
+
+fn table(nb: &Notebook, rows: &Rows<'_>, conditions: &SharedConditions) -> Vec<Block> {
     let with_conditions = conditions.cells.iter().any(|c| c != AS_HEADER);
     // The run's number, which a cell's "as run 3" names, and the extremes
     // beside the median (S3, D8).
@@ -136,7 +163,7 @@ pub(super) fn table(nb: &Notebook) -> Vec<Block> {
     }
     header.push(RunColumn::Tag.header());
     let mut table = vec![header.into_iter().map(str::to_owned).collect::<Vec<_>>()];
-    let mut cells = conditions.cells.into_iter();
+    let mut cells = conditions.cells.iter().cloned();
     let mut push = |mut row: Vec<String>, tail: Option<String>, tag: String, conditions: Option<String>| {
         if with_tail {
             row.push(tail.unwrap_or_default());
@@ -153,7 +180,7 @@ pub(super) fn table(nb: &Notebook) -> Vec<Block> {
         *named.entry(r.measurement.what.as_str()).or_default() += 1;
     }
     for r in &rows.runs {
-        let mut row = columns.map(|c| r.cell(c));
+        let mut row = r.cells(columns);
         // A row's name is unique (S11): two rows of one name say their run.
         if named.get(r.measurement.what.as_str()).is_some_and(|&n| n > 1) {
             row[0] = format!("{} (run {})", row[0], r.number);

@@ -418,12 +418,16 @@ impl Run {
         self.cell_with(column, &OnceCell::new())
     }
 
-    /// Every cell of the row as displayed, in the order of [`RunColumn::ALL`];
-    /// the row's [`Figures`] are worked out once for its three figure cells
-    /// (a semester's table has 10 000 rows, issue 50).
+    /// Every cell of the row as displayed, in the order of [`RunColumn::ALL`].
     pub fn columns(&self) -> [String; RunColumn::ALL.len()] {
+        self.cells(RunColumn::ALL)
+    }
+
+    /// The cells under `columns`, the row's [`Figures`] worked out once for
+    /// its figure cells (a semester's table has 10 000 rows, issue 50).
+    pub fn cells<const N: usize>(&self, columns: [RunColumn; N]) -> [String; N] {
         let figures = OnceCell::new();
-        RunColumn::ALL.map(|c| self.cell_with(c, &figures))
+        columns.map(|c| self.cell_with(c, &figures))
     }
 
     /// [`Self::cell`], the row's figures taken from `figures` once made.

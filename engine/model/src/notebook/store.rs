@@ -695,6 +695,35 @@ fn snapshot_text(notebook: &Notebook, token: Option<&str>) -> Result<String, ron
     Ok(format!("{HEADER}{}\n", ron::ser::to_string_pretty(&file, config)?))
 }
 
+/// The notebook in its compact form, standing alone (no journal follows
+/// it): MessagePack with field names, as the parsed cache keeps it. A
+/// workbook carries this copy (D4): a semester's notebook is written in
+/// about a quarter of its text's time (issue 50).
+pub fn to_compact(notebook: &Notebook) -> Result<Vec<u8>, rmp_serde::encode::Error> {
+    rmp_serde::to_vec_named(notebook)
+}
+
+/// The notebook [`to_compact`] wrote, read from bytes that may be anyone's
+/// (`path` names where they came from): refused by version when a newer
+/// Vernier wrote them, checked like a `notebook.ron` (N4, N8).
+pub fn from_compact(bytes: &[u8], path: &Path) -> Result<Notebook, LoadError> {
+    let invalid = |e: rmp_serde::decode::Error| LoadError::Invalid {
+        path: path.to_path_buf(),
+        message: format!("its compact copy of the notebook cannot be read ({e})"),
+    };
+    #[derive(Deserialize)]
+    struct Probe {
+        schema: u32,
+    }
+    supported(rmp_serde::from_slice::<Probe>(bytes).map_err(invalid)?.schema, path)?;
+    let file: super::file::NotebookFile = rmp_serde::from_slice(bytes).map_err(invalid)?;
+    let mut notebook =
+        Notebook::try_from(file).map_err(|message| LoadError::Invalid { path: path.to_path_buf(), message })?;
+    notebook.schema = SCHEMA_VERSION;
+    notebook.validate().map_err(|message| LoadError::Invalid { path: path.to_path_buf(), message })?;
+    Ok(notebook)
+}
+
 /// Loads the notebook in folder `dir` (or the `notebook.ron` given): the
 /// snapshot with its journal applied.
 ///
@@ -1052,22 +1081,7 @@ fn parse_snapshot(bytes: &[u8], path: &Path) -> Result<(Notebook, Option<String>
         Some((schema, _)) => schema,
         None => ron::from_str::<Probe>(text).map_err(|e| syntax(path, &e))?.schema,
     };
-    match found {
-        // Version 1 lacks the `writing` section and versions 1–2 the
-        // snapshots, which default to empty: the same parse reads them, and
-        // the next save writes the current version, so an older Vernier then
-        // refuses the file by version, not by field.
-        1..=SCHEMA_VERSION => {}
-        v if v > SCHEMA_VERSION => {
-            return Err(LoadError::NewerSchema { path: path.to_path_buf(), found: v, supported: SCHEMA_VERSION });
-        }
-        v => {
-            return Err(LoadError::Invalid {
-                path: path.to_path_buf(),
-                message: format!("schema version {v} was never written by Vernier"),
-            });
-        }
-    }
+    supported(found, path)?;
     // The same bytes parsed before give the same file (issue 50: a large
     // notebook's parse is most of a command's time).
     let cached = parsed::Entry::of(bytes);
@@ -1086,6 +1100,24 @@ fn parse_snapshot(bytes: &[u8], path: &Path) -> Result<(Notebook, Option<String>
         Notebook::try_from(file).map_err(|message| LoadError::Invalid { path: path.to_path_buf(), message })?;
     notebook.schema = SCHEMA_VERSION;
     Ok((notebook, token))
+}
+
+/// A notebook of schema `found` is one this build reads. Version 1 lacks
+/// the `writing` section and versions 1–2 the snapshots, which default to
+/// empty: the same parse reads them, and the next save writes the current
+/// version, so an older Vernier then refuses the file by version, not by
+/// field.
+fn supported(found: u32, path: &Path) -> Result<(), LoadError> {
+    match found {
+        1..=SCHEMA_VERSION => Ok(()),
+        v if v > SCHEMA_VERSION => {
+            Err(LoadError::NewerSchema { path: path.to_path_buf(), found: v, supported: SCHEMA_VERSION })
+        }
+        v => Err(LoadError::Invalid {
+            path: path.to_path_buf(),
+            message: format!("schema version {v} was never written by Vernier"),
+        }),
+    }
 }
 
 fn syntax(path: &Path, e: &ron::error::SpannedError) -> LoadError {
