@@ -548,13 +548,19 @@ pub fn write(nb: &Notebook) -> Result<Vec<u8>, super::ExportError> {
 
 /// Writes the workbook with the sheets laid out by `layout`.
 pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::ExportError> {
-    write_embedding(nb, layout, &to_compact(nb)?)
+    let compact = to_compact(nb)?;
+    write_embedding(nb, layout, || Ok(packed::pack(&compact).map_err(XlsxError::IoError)?))
 }
 
-/// [`write_with`] given the notebook's compact form ([`to_compact`] of
-/// `nb`), which an export also hashes for its record: the notebook is
-/// serialised once (issue 50).
-pub(super) fn write_embedding(nb: &Notebook, layout: &Layout, compact: &[u8]) -> Result<Vec<u8>, super::ExportError> {
+/// [`write_with`], the notebook's copy taken from `carried` once the
+/// visible sheets are written: its compact form ([`to_compact`] of `nb`)
+/// packed, which an export makes on another thread meanwhile and also
+/// hashes for its record (issue 50).
+pub(super) fn write_embedding(
+    nb: &Notebook,
+    layout: &Layout,
+    carried: impl FnOnce() -> Result<String, super::ExportError>,
+) -> Result<Vec<u8>, super::ExportError> {
     let mut book = Workbook::new();
     let tables = tables(nb, layout);
     for table in &tables {
@@ -565,10 +571,8 @@ pub(super) fn write_embedding(nb: &Notebook, layout: &Layout, compact: &[u8]) ->
     let written: Vec<Written> = tables.iter().map(Table::written).collect();
     let cells = serde_json::to_string(&written)
         .map_err(|e| super::ExportError::Xlsx(XlsxError::ParameterError(e.to_string())))?;
-    let (text, cells) = (
-        packed::pack(compact).map_err(XlsxError::IoError)?,
-        packed::pack(cells.as_bytes()).map_err(XlsxError::IoError)?,
-    );
+    let cells = packed::pack(cells.as_bytes()).map_err(XlsxError::IoError)?;
+    let text = carried()?;
     let ws = book.add_worksheet();
     ws.set_name(EMBED_SHEET)?;
     for (i, chunk) in chunks(&text, CELL_LIMIT).enumerate() {

@@ -268,13 +268,19 @@ type Files = Vec<(&'static str, Vec<u8>)>;
 
 /// [`export`], with the notebook's compact form, which the workbook
 /// carries and the export record hashes: one serialisation of the notebook
-/// serves both. The workbook (the compact form, its tables, its zip) is built on a second
-/// thread while this one fills the five other documents: on a semester's
-/// notebook each side is about half the work (issue 50).
+/// serves both. The workbook's sheets are written on a second thread while
+/// this one fills the five other documents and then packs the notebook's
+/// copy, which the workbook takes last: on a semester's notebook each side
+/// is about half the work (issue 50).
 fn export_with_compact(nb: &Notebook, attachments: &Attachments) -> Result<(Vec<u8>, Files), ExportError> {
     std::thread::scope(|scope| {
-        let workbook =
-            std::thread::Builder::new().name("vernier-export".into()).spawn_scoped(scope, || workbook_and_compact(nb));
+        let layout = measurements::Layout::default;
+        // Bounded: one packed copy, sent once. Dropped unsent when this
+        // side fails, which ends the other side's wait.
+        let (send, receive) = std::sync::mpsc::sync_channel::<String>(1);
+        let workbook = std::thread::Builder::new().name("vernier-export".into()).spawn_scoped(scope, move || {
+            measurements::write_embedding(nb, &layout(), || receive.recv().map_err(|_| not_carried()))
+        });
         let mut files = Vec::new();
         for document in Document::ALL {
             let bytes = match document {
@@ -287,10 +293,16 @@ fn export_with_compact(nb: &Notebook, attachments: &Attachments) -> Result<(Vec<
             };
             files.push((document.stem(), bytes));
         }
-        let (compact, book) = match workbook {
-            Ok(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
+        let compact = crate::notebook::store::to_compact(nb)?;
+        let carried = packed::pack(&compact).map_err(rust_xlsxwriter::XlsxError::IoError)?;
+        let book = match workbook {
+            Ok(thread) => {
+                // A send fails only when the thread is gone; its join says why.
+                let _ = send.send(carried);
+                thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?
+            }
             // No thread to be had: the workbook is built here, after.
-            Err(_) => workbook_and_compact(nb)?,
+            Err(_) => measurements::write_embedding(nb, &layout(), || Ok(carried))?,
         };
         if let Some((_, bytes)) = files.iter_mut().find(|(stem, _)| *stem == Document::Measurements.stem()) {
             *bytes = book;
@@ -299,11 +311,10 @@ fn export_with_compact(nb: &Notebook, attachments: &Attachments) -> Result<(Vec<
     })
 }
 
-/// The notebook's compact form and the workbook that carries it.
-fn workbook_and_compact(nb: &Notebook) -> Result<(Vec<u8>, Vec<u8>), ExportError> {
-    let compact = crate::notebook::store::to_compact(nb)?;
-    let book = measurements::write_embedding(nb, &measurements::Layout::default(), &compact)?;
-    Ok((compact, book))
+/// What the workbook's thread says when the notebook's copy never came:
+/// only when the other side failed first, whose error is the one reported.
+fn not_carried() -> ExportError {
+    ExportError::Xlsx(rust_xlsxwriter::XlsxError::IoError(std::io::Error::other("the notebook's copy was not made")))
 }
 
 /// Exports the notebook in folder `dir` into `out` (the notebook's
