@@ -8,11 +8,12 @@ use vernier_engine::audit::{self, Check};
 use vernier_engine::display::inert;
 
 use super::CommandResult;
-use super::notebook_cmds::open_digested;
+use super::notebook_cmds::{left_at_exit, open_digested};
 
 pub fn audit(dir: &Path, exports: Option<&Path>, json: bool) -> CommandResult {
     let (notebook, read) = open_digested(dir)?;
     let report = audit::audit_read(dir, &notebook, Some(&read), exports);
+    left_at_exit(notebook);
     if json {
         out!(
             "{}",

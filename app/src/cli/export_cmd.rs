@@ -6,7 +6,7 @@ use vernier_engine::documents::{self, Overwrite};
 use vernier_engine::notebook::Document;
 use vernier_engine::notebook::store::EXPORTS_DIR;
 
-use super::notebook_cmds::open_digested;
+use super::notebook_cmds::{left_at_exit, open_digested};
 use super::{CommandResult, Failure};
 
 pub fn export(dir: &Path, out: Option<&PathBuf>, force: bool) -> CommandResult {
@@ -20,6 +20,7 @@ pub fn export(dir: &Path, out: Option<&PathBuf>, force: bool) -> CommandResult {
             e => Failure::failed(e),
         },
     )?;
+    left_at_exit(notebook);
     for path in written {
         out!("wrote {}", vernier_engine::display::path(&path));
     }

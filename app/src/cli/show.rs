@@ -16,7 +16,7 @@ use vernier_engine::notebook::store;
 
 use vernier_engine::reproduce::Log;
 
-use super::notebook_cmds::{open_any, open_log};
+use super::notebook_cmds::{left_at_exit, open_any, open_log};
 use super::{CommandResult, table};
 
 /// Prints the notebook; exit 1 when a prediction's seal is broken (N4). A
@@ -50,9 +50,7 @@ pub fn show(dir: &Path, json: bool) -> CommandResult {
         }
     }
     let broken = !notebook.integrity().is_empty();
-    // The process ends with this command: freeing a semester's rows one by
-    // one costs more than the system takes back at exit (issue 50).
-    std::mem::forget(notebook);
+    left_at_exit(notebook);
     Ok(u8::from(broken))
 }
 
