@@ -236,7 +236,10 @@ fn vernier_texts(nb: &Notebook, attachments: &Attachments) -> Vec<(Document, Ver
 /// there, the reason when it cannot be read.
 type DocumentBytes<'a> = dyn Fn(&str) -> Result<Option<Vec<u8>>, String> + 'a;
 
-/// The checks of each exported document, in [`Document::ALL`] order.
+/// The checks of each exported document, their findings in
+/// [`Document::ALL`] order. Every document is read, and the workbook
+/// checked whole, before any of Vernier's text is asked for: it is made on
+/// another thread meanwhile (issue 50).
 fn check_each(
     dir: &Path,
     nb: &Notebook,
@@ -245,7 +248,9 @@ fn check_each(
     vernier_text: &mut dyn FnMut(Document) -> VernierText,
     out: &mut Vec<Finding>,
 ) {
-    for document in Document::ALL {
+    let mut found: Vec<Vec<Finding>> = Document::ALL.iter().map(|_| Vec::new()).collect();
+    let mut waiting = Vec::new();
+    for (document, out) in Document::ALL.into_iter().zip(found.iter_mut()) {
         let stem = document.stem();
         let content = match bytes(stem) {
             Ok(Some(content)) => content,
@@ -276,20 +281,38 @@ fn check_each(
         if documents::template(document).is_some() {
             unfinished(dir, document, &lines, out);
         }
-        match document {
-            Document::Measurements => vernier_notes(nb, &mut lines),
-            _ => take_out_vernier(&mut lines, &vernier_text(document)),
+        if document == Document::Measurements {
+            vernier_notes(nb, &mut lines);
+            read_lines(nb, document, &content, &lines, None, out);
+        } else {
+            waiting.push((document, content, lines, out));
         }
-        // The workbook's numbers are numbers, shown by the format Vernier
-        // gives them by S6: only its text is read for rounding.
-        let rounding = (document != Document::Measurements).then_some(medians);
-        tags_and_rounding(document, &lines, rounding, out);
-        forms::check(document, &lines, out);
-        match document {
-            Document::Report => report_checks(nb, &lines, out),
-            Document::AiUsage => ai_usage(&String::from_utf8_lossy(&content), out),
-            Document::Measurements | Document::SocReview | Document::PlacementDecision | Document::ThreatModel => {}
-        }
+    }
+    for (document, content, mut lines, out) in waiting {
+        take_out_vernier(&mut lines, &vernier_text(document));
+        read_lines(nb, document, &content, &lines, Some(medians), out);
+    }
+    out.extend(found.into_iter().flatten());
+}
+
+/// The checks of a document's lines once Vernier's own text is out of
+/// them. `medians` is `None` for the workbook: its numbers are numbers,
+/// shown by the format Vernier gives them by S6, so only its text is read
+/// for rounding.
+fn read_lines(
+    nb: &Notebook,
+    document: Document,
+    content: &[u8],
+    lines: &[Line],
+    medians: Option<&Medians>,
+    out: &mut Vec<Finding>,
+) {
+    tags_and_rounding(document, lines, medians, out);
+    forms::check(document, lines, out);
+    match document {
+        Document::Report => report_checks(nb, lines, out),
+        Document::AiUsage => ai_usage(&String::from_utf8_lossy(content), out),
+        Document::Measurements | Document::SocReview | Document::PlacementDecision | Document::ThreatModel => {}
     }
 }
 
