@@ -162,10 +162,11 @@ fn each_distinct_snapshot_is_stored_once() {
     assert_eq!(store::load(&dir).expect("load"), nb);
 }
 
-// SPEC N1, N8: a row's fields that hold nothing (it stands, it is not
-// synthetic, no trial waited) are not written (schema 10, issue 50); a
-// file of schema 9 that wrote them out reads as the same notebook, and a
-// row that does hold them writes them.
+// SPEC N1, N8, N9: a row's fields that hold nothing (it stands, it is not
+// synthetic, no trial waited) are not written, and the counters sentence
+// its machine gives every row is kept once, in the rows' snapshot (schema
+// 10, issue 50); a file of schema 9 that wrote them out in every row reads
+// as the same notebook, and a row that does hold them writes them.
 #[test]
 fn a_rows_empty_fields_are_left_out_and_read_back() {
     let (_tmp, dir, mut nb) = saved_notebook();
@@ -179,18 +180,27 @@ fn a_rows_empty_fields_are_left_out_and_read_back() {
         resolution_ns: 1,
     });
     let plain = nb.record_run(m.clone(), at(100));
+    let again = nb.record_run(m.clone(), at(150));
     let text = store::to_text(&nb).expect("text");
     for empty in ["discarded:", "synthetic:", "waited:"] {
         assert!(!text.contains(empty), "{empty} written for a row that holds none: {text}");
     }
-    // As schema 9 wrote the same row.
+    // The counters sentence of the machine, once in the rows' snapshot.
+    assert_eq!(text.matches("not counted").count(), 1, "{text}");
+    assert_eq!(
+        nb.run(again).and_then(|r| r.measurement.work.as_ref()).map(|w| w.counters.as_str()),
+        Some("not counted")
+    );
+    // As schema 9 wrote the same rows.
     let old = text
         .replacen(&format!("schema: {},", store::SCHEMA_VERSION), "schema: 9,", 1)
+        .replace(", counters: Some(\"not counted\")", "")
         .replace("snapshot: Some(0)", "discarded: None, snapshot: Some(0)")
         .replace("tag: MEASURED,", "tag: MEASURED, synthetic: false,")
-        .replace("counters: \"not counted\",", "counters: \"not counted\", waited: 0,");
-    assert_eq!(old.matches("synthetic: false").count(), 1, "{old}");
-    assert_eq!(old.matches("waited: 0").count(), 1, "{old}");
+        .replace("work: Some(Work(", "work: Some(Work(counters: \"not counted\", waited: 0, ");
+    assert_eq!(old.matches("synthetic: false").count(), 2, "{old}");
+    assert_eq!(old.matches("waited: 0").count(), 2, "{old}");
+    assert_eq!(old.matches("not counted").count(), 2, "{old}");
     let read = store::from_bytes(old.as_bytes(), &dir.join("notebook.ron")).expect("a schema 9 file reads");
     assert_eq!(read, nb);
     // A row that holds them keeps them.
@@ -201,12 +211,12 @@ fn a_rows_empty_fields_are_left_out_and_read_back() {
     let held = nb.record_run(m, at(200));
     nb.discard(RowRef::Run(plain), "fan noise", at(300)).expect("discard");
     store::replace(&dir, &nb).expect("save");
-    let again = store::load(&dir).expect("load");
-    assert_eq!(again, nb);
-    let run = again.run(held).expect("run");
+    let reread = store::load(&dir).expect("load");
+    assert_eq!(reread, nb);
+    let run = reread.run(held).expect("run");
     assert!(run.measurement.synthetic);
     assert_eq!(run.measurement.work.as_ref().map(|w| w.waited), Some(3));
-    assert!(again.run(plain).expect("run").discarded.is_some());
+    assert!(reread.run(plain).expect("run").discarded.is_some());
 }
 
 // SPEC N8: a row naming a snapshot the file does not have is refused, by row.

@@ -31,6 +31,12 @@ pub(super) struct Snapshot {
     /// The leading shared conditions of every row that names this
     /// snapshot, in their order.
     machine: Vec<Condition>,
+    /// What the hardware counters of every run naming this snapshot were,
+    /// or why there were none ([`Work::counters`](super::Work)): the same
+    /// sentence on every row of a machine (schema 10). Absent when the
+    /// rows keep their own, or have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    counters: Option<String>,
 }
 
 /// The file's top level; the schema version is first, so it can be read
@@ -116,11 +122,18 @@ impl Table {
     /// Splits a row's record into its snapshot's index and the conditions
     /// it keeps itself. Only a row with a stated Environment has a
     /// snapshot, so a pre-snapshot row is written back as it was read.
-    fn split(&mut self, stated: Option<Environment>, mut conditions: Vec<Condition>) -> (Option<u32>, Vec<Condition>) {
+    /// `counters` is the row's counters sentence, when it has one: kept in
+    /// the snapshot too, so the row need not repeat it.
+    fn split(
+        &mut self,
+        stated: Option<Environment>,
+        mut conditions: Vec<Condition>,
+        counters: Option<String>,
+    ) -> (Option<u32>, Vec<Condition>) {
         let Some(stated) = stated else { return (None, conditions) };
         let shared = conditions.iter().take_while(|c| c.name().is_some_and(|n| n.is_shared())).count();
         let own = conditions.split_off(shared);
-        let snapshot = Snapshot { stated, machine: conditions };
+        let snapshot = Snapshot { stated, machine: conditions, counters };
         let index = match self.0.iter().position(|s| *s == snapshot) {
             Some(i) => i,
             None => {
@@ -159,8 +172,13 @@ impl From<Notebook> for NotebookFile {
             .map(|r| {
                 let mut measurement = Arc::unwrap_or_clone(r.measurement);
                 let stated = r.stated.map(Arc::unwrap_or_clone);
-                let (snapshot, own) = table.split(stated, std::mem::take(&mut measurement.conditions));
+                let counters = measurement.work.as_ref().map(|w| w.counters.clone()).filter(|c| !c.is_empty());
+                let (snapshot, own) = table.split(stated, std::mem::take(&mut measurement.conditions), counters);
                 measurement.conditions = own;
+                // Its snapshot says it now.
+                if let (Some(_), Some(work)) = (snapshot, measurement.work.as_mut()) {
+                    work.counters.clear();
+                }
                 RunFile { number: r.number, recorded_at: r.recorded_at, discarded: r.discarded, snapshot, measurement }
             })
             .collect();
@@ -168,7 +186,7 @@ impl From<Notebook> for NotebookFile {
             .soaks
             .into_iter()
             .map(|s| {
-                let (snapshot, conditions) = table.split(s.stated, s.conditions);
+                let (snapshot, conditions) = table.split(s.stated, s.conditions, None);
                 SoakFile {
                     number: s.number,
                     recorded_at: s.recorded_at,
@@ -216,6 +234,12 @@ impl TryFrom<NotebookFile> for Notebook {
                 let own = std::mem::take(&mut measurement.conditions);
                 let (stated, conditions) = join(&snapshots, r.snapshot, own, || format!("run {}", r.number))?;
                 measurement.conditions = conditions;
+                let counters = r.snapshot.and_then(|i| snapshots.get(usize::try_from(i).ok()?)?.counters.as_ref());
+                if let (Some(counters), Some(work)) = (counters, measurement.work.as_mut())
+                    && work.counters.is_empty()
+                {
+                    work.counters.clone_from(counters);
+                }
                 Ok(Run {
                     number: r.number,
                     recorded_at: r.recorded_at,

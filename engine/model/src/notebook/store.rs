@@ -50,8 +50,9 @@ pub const EXPORTS_DIR: &str = "exports";
 /// (E18), for the same reason; version 9 the reason a soak protocol's
 /// changed window or threshold was fixed with (T13); version 10 leaves out
 /// a row's fields that hold nothing (not discarded, not synthetic, no
-/// trial waited: about 45 bytes a row, issue 50), which a build before it
-/// would call missing. Older files are read and saved as version 10, their
+/// trial waited) and keeps the counters sentence, the same on every row
+/// of a machine, once in the rows' snapshot (about 150 bytes a row, issue
+/// 50), which a build before it would call missing. Older files are read and saved as version 10, their
 /// rows as recorded (no tail, no floor, no reason: nothing is invented).
 pub const SCHEMA_VERSION: u32 = 10;
 /// A larger `notebook.ron` is refused as its bytes arrive: 10 000 runs take

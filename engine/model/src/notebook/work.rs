@@ -28,7 +28,9 @@ pub struct Work {
     /// Instructions of each timed trial; `None` like `cycles`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<Summary>,
-    /// What the counts are, or why the row has none.
+    /// What the counts are, or why the row has none. In the notebook file
+    /// a row naming a snapshot leaves it to the snapshot (schema 10).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub counters: String,
     /// Timed trials that waited: their wall time exceeded their CPU time
     /// by more than half the wall time and by more than `resolution_ns`;
