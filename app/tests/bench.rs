@@ -406,6 +406,14 @@ fn each_arm_keeps_its_build_a_shell_script_is_hashed_and_the_sanity_check_is_kep
     let value = |run: usize, field: &str| condition(&shown, run, field);
     assert_eq!((value(0, "build").as_deref(), value(1, "build").as_deref()), (Some("g++ -O2"), Some("g++ -O3")));
     assert!(shown["runs"][0]["work"]["cpu_s"]["median"].is_number(), "{}", shown["runs"][0]["work"]);
+    // Given even where the file leaves them out (none waited; the
+    // snapshot's counters sentence).
+    assert!(shown["runs"][0]["work"]["waited"].is_number(), "{}", shown["runs"][0]["work"]);
+    assert!(
+        shown["runs"][0]["work"]["counters"].as_str().is_some_and(|c| !c.is_empty()),
+        "{}",
+        shown["runs"][0]["work"]
+    );
 
     let o = vernier(&["bench", "-n", "3", "--build-a", "g++ -O2", "--", "true"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

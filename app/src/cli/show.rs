@@ -331,7 +331,14 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
             // SPEC E17: how the program's own figure was read, and from how many processes.
             "own_figure": r.measurement.figure,
             // SPEC E13: CPU time (s), cycles and instructions of the timed trials.
-            "work": r.measurement.work,
+            // The file leaves out none waited and a sentence its snapshot
+            // keeps; here both are always given.
+            "work": r.measurement.work.as_ref().map(|w| {
+                let mut work = json!(w);
+                work["waited"] = w.waited.into();
+                work["counters"] = w.counters.clone().into();
+                work
+            }),
             // SPEC N15: the build recipe that built the program measured.
             "recipe": r.measurement.recipe,
             // SPEC S19: the trials against the budget stated for the run,

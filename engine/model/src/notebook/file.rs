@@ -145,22 +145,26 @@ impl Table {
     }
 }
 
-/// Reads a row's snapshot back: its stated Environment and its conditions
-/// in full. An index outside the table is a file edited by hand.
+/// A row's snapshot as read back: its index in the table, and itself.
+type Named<'a> = Option<(usize, &'a Snapshot)>;
+
+/// Reads a row's snapshot back: the snapshot (its stated Environment) and
+/// the row's conditions in full. An index outside the table is a file
+/// edited by hand.
 fn join(
     snapshots: &[Snapshot],
     index: Option<u32>,
     own: Vec<Condition>,
     row: impl FnOnce() -> String,
-) -> Result<(Option<Environment>, Vec<Condition>), String> {
+) -> Result<(Named<'_>, Vec<Condition>), String> {
     let Some(index) = index else { return Ok((None, own)) };
-    let snapshot = usize::try_from(index)
+    let (i, snapshot) = usize::try_from(index)
         .ok()
-        .and_then(|i| snapshots.get(i))
+        .and_then(|i| Some((i, snapshots.get(i)?)))
         .ok_or_else(|| format!("{} names snapshot {index}, which the file does not have", row()))?;
     let mut conditions = snapshot.machine.clone();
     conditions.extend(own);
-    Ok((Some(snapshot.stated.clone()), conditions))
+    Ok((Some((i, snapshot)), conditions))
 }
 
 impl From<Notebook> for NotebookFile {
@@ -226,16 +230,19 @@ impl TryFrom<NotebookFile> for Notebook {
 
     fn try_from(file: NotebookFile) -> Result<Self, String> {
         let snapshots = file.snapshots;
+        // The rows of one snapshot share its stated Environment, as they
+        // did when recorded.
+        let stated: Vec<Arc<Environment>> = snapshots.iter().map(|s| Arc::new(s.stated.clone())).collect();
         let runs = file
             .runs
             .into_iter()
             .map(|r| {
                 let mut measurement = r.measurement;
                 let own = std::mem::take(&mut measurement.conditions);
-                let (stated, conditions) = join(&snapshots, r.snapshot, own, || format!("run {}", r.number))?;
+                let (snapshot, conditions) = join(&snapshots, r.snapshot, own, || format!("run {}", r.number))?;
                 measurement.conditions = conditions;
-                let counters = r.snapshot.and_then(|i| snapshots.get(usize::try_from(i).ok()?)?.counters.as_ref());
-                if let (Some(counters), Some(work)) = (counters, measurement.work.as_mut())
+                if let (Some((_, Snapshot { counters: Some(counters), .. })), Some(work)) =
+                    (snapshot, measurement.work.as_mut())
                     && work.counters.is_empty()
                 {
                     work.counters.clone_from(counters);
@@ -245,7 +252,7 @@ impl TryFrom<NotebookFile> for Notebook {
                     recorded_at: r.recorded_at,
                     discarded: r.discarded,
                     measurement: Arc::new(measurement),
-                    stated: stated.map(Arc::new),
+                    stated: snapshot.and_then(|(i, _)| stated.get(i).cloned()),
                 })
             })
             .collect::<Result<_, String>>()?;
@@ -253,8 +260,9 @@ impl TryFrom<NotebookFile> for Notebook {
             .soaks
             .into_iter()
             .map(|s| {
-                let (stated, conditions) =
+                let (snapshot, conditions) =
                     join(&snapshots, s.snapshot, s.conditions, || format!("soak S{}", s.number))?;
+                let stated = snapshot.map(|(_, snapshot)| snapshot.stated.clone());
                 Ok(Soak {
                     number: s.number,
                     recorded_at: s.recorded_at,

@@ -716,13 +716,26 @@ pub fn from_compact(bytes: &[u8], path: &Path) -> Result<Notebook, LoadError> {
     struct Probe {
         schema: u32,
     }
-    supported(rmp_serde::from_slice::<Probe>(bytes).map_err(invalid)?.schema, path)?;
-    let file: super::file::NotebookFile = rmp_serde::from_slice(bytes).map_err(invalid)?;
+    supported(shallow::<Probe>(bytes).map_err(invalid)?.schema, path)?;
+    let file: super::file::NotebookFile = shallow(bytes).map_err(invalid)?;
     let mut notebook =
         Notebook::try_from(file).map_err(|message| LoadError::Invalid { path: path.to_path_buf(), message })?;
     notebook.schema = SCHEMA_VERSION;
     notebook.validate().map_err(|message| LoadError::Invalid { path: path.to_path_buf(), message })?;
     Ok(notebook)
+}
+
+/// How deep a compact copy may nest: a notebook nests about ten levels,
+/// and a hostile copy nested deeper is refused before its reading can
+/// exhaust a thread's stack (rmp's own limit, 1024, does not, in a
+/// debug build's 2 MiB thread).
+const COMPACT_DEPTH: usize = 64;
+
+/// `T` read from MessagePack nested at most [`COMPACT_DEPTH`] deep.
+fn shallow<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, rmp_serde::decode::Error> {
+    let mut reader = rmp_serde::Deserializer::from_read_ref(bytes);
+    reader.set_max_depth(COMPACT_DEPTH);
+    T::deserialize(&mut reader)
 }
 
 /// Loads the notebook in folder `dir` (or the `notebook.ron` given): the
