@@ -280,11 +280,6 @@ impl Run {
         self.figures().dispersion()
     }
 
-    /// `Min / Max` at the median's decimal place, in its unit.
-    pub fn min_max_column(&self) -> String {
-        self.figures().min_max()
-    }
-
     /// SPEC S19: how the timed trials fared against the budget stated for
     /// the run, beside the median, as every face shows it; `None` when no
     /// budget was stated (nothing is said of a budget nobody gave).
