@@ -41,7 +41,13 @@ pub fn write(title: &str, blocks: &[Block]) -> Result<Vec<u8>, zip::result::ZipE
         escape(title)
     );
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    // Deflate's fastest level: a semester's results table makes the report's
+    // XML 12 MB, which level 6 packed in twice the instructions (409 M
+    // against 197 M for the whole document, callgrind) to 212 KB instead of
+    // 323 KB (issue 50).
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .compression_level(Some(1));
     for (name, content) in [
         ("[Content_Types].xml", CONTENT_TYPES),
         ("_rels/.rels", ROOT_RELS),

@@ -25,8 +25,8 @@ use super::edits::{SheetEdit, Value, Visible, Written};
 use super::packed;
 use crate::notebook::store::{from_bytes, from_compact, to_compact};
 use crate::notebook::{
-    EnvField, LoadError, Note, Notebook, Pair, Prediction, PredictionColumn, Run, RunColumn, Soak, SoakColumn,
-    SoakProtocol, Sweep,
+    EnvField, LoadError, Note, Notebook, Pair, Prediction, PredictionColumn, RowParts, Run, RunColumn, Soak,
+    SoakColumn, SoakProtocol, Sweep,
 };
 
 /// Name of the hidden sheet holding the notebook's own text.
@@ -88,7 +88,7 @@ pub enum Cell {
 /// (SPEC S6: raw values keep full precision); its number format shows the
 /// digits a person should read, so a printed sheet says `0.0003241`, not
 /// `0.0003241455000000011`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Shown {
     /// The spreadsheet's General format, for numbers a person chose or
     /// counted (a protocol's seconds, a number of points).
@@ -383,6 +383,10 @@ impl Default for Layout {
                         // A number (D3); a discarded run says so in Discarded
                         // and is struck through (N5).
                         RunColumn::Number => SheetColumn::new(c.header(), |r: &Run, _| whole(r.number, "")),
+                        // Filled for the whole table at once by
+                        // `conditions_once`, which works each row's parts
+                        // out once (10 000 rows in a semester, issue 50).
+                        RunColumn::Conditions => SheetColumn::text(c.header(), |_: &Run, _| String::new()),
                         _ => SheetColumn::text(c.header(), move |r: &Run, _| r.cell(c)),
                     })
                     .into_iter()
@@ -611,12 +615,16 @@ fn tables(nb: &Notebook, layout: &Layout) -> [Table; 7] {
 /// cell alone cannot know what the other rows share.
 fn conditions_once(mut table: Table, nb: &Notebook) -> Table {
     let Some(k) = table.headers.iter().position(|h| h == RunColumn::Conditions.header()) else { return table };
-    let split = nb.runs_conditions();
-    if split.shared.is_empty() {
-        return table;
-    }
-    table.above = Some(format!("{}{}", super::SHARED_LINE, split.shared_text()));
-    for (row, cell) in table.rows.iter_mut().zip(split.cells) {
+    let rows: Vec<RowParts> = nb.runs().iter().map(Run::conditions_parts).collect();
+    let split = Notebook::runs_conditions_of(&rows);
+    let cells: Vec<String> = if split.shared.is_empty() {
+        // Nothing said once: every row's cell is its conditions in full.
+        rows.iter().map(|row| crate::display::inert_line(row.text())).collect()
+    } else {
+        table.above = Some(format!("{}{}", super::SHARED_LINE, split.shared_text()));
+        split.cells
+    };
+    for (row, cell) in table.rows.iter_mut().zip(cells) {
         row.cells[k] = Cell::Text(cell);
     }
     table
@@ -732,6 +740,24 @@ impl Table {
 /// as their cells need (see [`widths`]), the page set up for print (see
 /// [`page_setup`]), and the sheet protected but for the cells the log lets
 /// a spreadsheet change and the typable columns of the empty rows (N12).
+/// A row's cell's format, top-aligned: struck through on a row set aside,
+/// unlocked where open for typing, and a text wrapped or a number shown
+/// as its [`Shown`] says (`None` for a text).
+fn cell_format((struck, open, shown): (bool, bool, Option<Shown>)) -> Format {
+    let mut format = Format::new().set_align(FormatAlign::Top);
+    if struck {
+        format = format.set_font_strikethrough();
+    }
+    if open {
+        format = format.set_unlocked();
+    }
+    match shown.map(Shown::format) {
+        None => format.set_text_wrap(),
+        Some(Some(code)) => format.set_num_format(code),
+        Some(None) => format,
+    }
+}
+
 fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet, XlsxError> {
     let ws = book.add_worksheet();
     ws.set_name(table.name)?;
@@ -768,6 +794,9 @@ fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet,
         }
     }
     ws.set_row_height(top, row_height(table.headers.iter().map(String::as_str), &widths))?;
+    // The few formats the rows' cells take, each made once: a semester's
+    // Runs sheet has some 200 000 cells (issue 50).
+    let mut formats: std::collections::HashMap<(bool, bool, Option<Shown>), Format> = Default::default();
     for (i, row) in table.rows.iter().enumerate() {
         let line = i as u32 + 1 + top;
         let texts: Vec<std::borrow::Cow<'_, str>> = row
@@ -780,21 +809,15 @@ fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet,
             .collect();
         ws.set_row_height(line, row_height(texts.iter().map(|t| t.as_ref()), &widths))?;
         for (k, (cell, text)) in row.cells.iter().zip(&texts).enumerate() {
-            let mut format = Format::new().set_align(FormatAlign::Top);
-            if row.struck {
-                format = format.set_font_strikethrough();
-            }
-            if row.open[k] {
-                format = format.set_unlocked();
-            }
+            let shown = match cell {
+                Cell::Text(_) => None,
+                Cell::Number(_, shown) => Some(*shown),
+            };
+            let key = (row.struck, row.open[k], shown);
+            let format = formats.entry(key).or_insert_with(|| cell_format(key));
             match cell {
-                Cell::Text(_) => ws.write_string_with_format(line, k as u16, text.as_ref(), &format.set_text_wrap())?,
-                Cell::Number(value, shown) => {
-                    if let Some(code) = shown.format() {
-                        format = format.set_num_format(code);
-                    }
-                    ws.write_number_with_format(line, k as u16, *value, &format)?
-                }
+                Cell::Text(_) => ws.write_string_with_format(line, k as u16, text.as_ref(), format)?,
+                Cell::Number(value, _) => ws.write_number_with_format(line, k as u16, *value, format)?,
             };
         }
     }

@@ -314,7 +314,7 @@ impl Run {
     /// time is the time of (SPEC S16): two rows whose numbers look alike
     /// may not time the same thing.
     pub fn conditions_column(&self) -> String {
-        self.conditions_parts().parts.into_iter().map(|p| p.text).collect::<Vec<_>>().join("; ")
+        self.conditions_parts().text()
     }
 
     /// [`Run::conditions_column`] part by part, named for a table that

@@ -22,6 +22,13 @@ pub struct RowParts {
     pub parts: Vec<BriefPart>,
 }
 
+impl RowParts {
+    /// Every part, `part; part`: the row's conditions in full.
+    pub fn text(&self) -> String {
+        join(self.parts.iter())
+    }
+}
+
 /// A table's conditions split into what every row shares and each row's own.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SharedConditions {
