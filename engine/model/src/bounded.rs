@@ -59,6 +59,8 @@ pub struct BoundedFile {
     path: PathBuf,
     limit: u64,
     what: &'static str,
+    /// Its size when opened: room for the whole file at once.
+    size: u64,
 }
 
 impl BoundedFile {
@@ -69,8 +71,9 @@ impl BoundedFile {
         check_type(path, &std::fs::metadata(path).map_err(io_error)?.file_type())?;
         let file = open_without_blocking(path).map_err(io_error)?;
         // The path may have been swapped between the check and the open.
-        check_type(path, &file.metadata().map_err(io_error)?.file_type())?;
-        Ok(Self { inner: file.take(limit.saturating_add(1)), path: path.to_path_buf(), limit, what })
+        let meta = file.metadata().map_err(io_error)?;
+        check_type(path, &meta.file_type())?;
+        Ok(Self { inner: file.take(limit.saturating_add(1)), path: path.to_path_buf(), limit, what, size: meta.len() })
     }
 
     /// Reads everything, or refuses as soon as the limit is passed.
@@ -78,7 +81,7 @@ impl BoundedFile {
         let file = self.inner.into_inner();
         // Room for the whole file at once: growing the buffer as a 20 MB
         // notebook arrives costs more than reading it (issue 50).
-        let size = file.metadata().map_or(0, |m| m.len()).min(self.limit);
+        let size = self.size.min(self.limit);
         let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
         fill(file, &mut bytes, &self.path, self.limit, self.what)?;
         Ok(bytes)

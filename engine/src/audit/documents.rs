@@ -902,6 +902,61 @@ fn paragraph_text(node: roxmltree::Node<'_, '_>) -> String {
 mod tests {
     use super::*;
 
+    /// A `.docx` holding `body` as its document, the WordprocessingML
+    /// namespace under the prefix `x`.
+    fn docx(body: &str) -> Vec<u8> {
+        use std::io::Write as _;
+        let xml = format!(r#"<?xml version="1.0"?><x:document xmlns:x="{W}">{body}</x:document>"#);
+        let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        zip.start_file("word/document.xml", zip::write::SimpleFileOptions::default()).expect("entry");
+        zip.write_all(xml.as_bytes()).expect("written");
+        zip.finish().expect("zip").into_inner()
+    }
+
+    // SPEC A7, A20: the audit reads a document's paragraphs and table rows
+    // as a person sees them: headings by style, line breaks kept, entities
+    // resolved, a table's own rows (a table in a cell is that cell's text),
+    // and nothing between the elements.
+    #[test]
+    fn a_docx_is_read_line_by_line() {
+        let body = r#"<x:body>
+          <x:p><x:pPr><x:pStyle x:val="Heading2"/></x:pPr><x:r><x:t>Results &amp; more</x:t></x:r></x:p>
+          <x:p><x:r><x:t>one</x:t><x:br/><x:t xml:space="preserve">two &#x41;</x:t></x:r></x:p>
+          <x:tbl><x:tblGrid><x:gridCol/></x:tblGrid>
+            <x:tr><x:trPr/><x:tc><x:p><x:r><x:t> a </x:t></x:r></x:p></x:tc><x:tc><x:p/></x:tc></x:tr>
+            <x:tr><x:tc><x:tbl><x:tr><x:tc><x:p><x:r><x:t>inner</x:t></x:r></x:p></x:tc></x:tr></x:tbl></x:tc></x:tr>
+          </x:tbl>
+          <x:p><x:pPr><x:pStyle x:val="Normal"/></x:pPr><x:r><x:t>plain</x:t></x:r></x:p>
+          <x:p/>
+          <x:sectPr/>
+        </x:body>"#;
+        let lines = docx_lines(&docx(body)).expect("a document");
+        /// A line as the test sees it: number, heading, section, cells, text.
+        type Seen<'a> = (usize, Option<u8>, &'a str, Option<&'a Vec<String>>, &'a str);
+        let seen: Vec<Seen<'_>> = lines
+            .iter()
+            .map(|l| (l.number, l.heading, l.section.as_str(), l.cells.as_ref(), l.text.as_str()))
+            .collect();
+        let cells = |c: &[&str]| c.iter().map(|s| (*s).to_owned()).collect::<Vec<String>>();
+        let (first, second) = (cells(&["a", ""]), cells(&["inner"]));
+        let section = "Results & more";
+        assert_eq!(
+            seen,
+            vec![
+                (1, Some(2), section, None, section),
+                (2, None, section, None, "one\ntwo A"),
+                (3, None, section, Some(&first), "a | "),
+                (4, None, section, Some(&second), "inner"),
+                (5, None, section, None, "plain"),
+                (6, None, section, None, ""),
+            ]
+        );
+        // What cannot be read is said, never passed over.
+        assert_eq!(docx_lines(&docx("<x:p/>")).err().as_deref(), Some("no document body"));
+        assert!(docx_lines(&docx("<x:body><x:p><x:r><x:t>&nope;</x:t></x:r></x:p></x:body>")).is_err());
+        assert!(docx_lines(&docx("<x:body><x:p></x:tbl></x:body>")).is_err());
+    }
+
     // SPEC A8: more decimals than the IQR supports is a finding.
     #[test]
     fn rounding_follows_the_dispersion() {

@@ -37,12 +37,12 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
         // What a row lacks is stated later, never by changing today's
         // Environment (the row keeps the one it was recorded under).
         let later =
-            format!("state it with vernier set-run --run {} (in the window: State what is missing…)", run.number);
+            || format!("state it with vernier set-run --run {} (in the window: State what is missing…)", run.number);
         if kept && m.warmup == WarmupPolicy::Unknown {
             find(
                 Check::A1,
                 place(),
-                format!("n is not split into warm-up + timed: the warm-up was not recorded; {later}"),
+                format!("n is not split into warm-up + timed: the warm-up was not recorded; {}", later()),
             );
         }
         if kept {
@@ -52,12 +52,13 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
             let missing = context.unstated();
             if !missing.is_empty() {
                 let why = if context.stated.is_none() { format!(" ({NOT_RECORDED})") } else { String::new() };
-                find(Check::A2, place(), format!("states no {}{why}; {later}", missing.join(", no ")));
+                find(Check::A2, place(), format!("states no {}{why}; {}", missing.join(", no "), later()));
             }
         }
         // A18 (C.5): -O0 is a diagnostic; a kept row built so is no result.
-        if let Some(build) = run.context().build().filter(|_| kept) {
-            let level = Optimisation::of(&build);
+        if let Some(build) = run.context().build().filter(|_| kept)
+            && let Some(why) = Optimisation::of(&build).diagnostic_reason()
+        {
             // A stated build never changes (N11): the way forward is a
             // discard and a run of the build that ships, its level stated.
             let what_to_do = format!(
@@ -66,14 +67,12 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
                 crate::display::quote_argv(&[dir.display().to_string()]),
                 run.number
             );
-            if let Some(why) = level.diagnostic_reason() {
-                let build = crate::display::inert_line(build.clone());
-                let shown = match build.char_indices().nth(120) {
-                    Some((i, _)) => format!("{}…", &build[..i]),
-                    None => build,
-                };
-                find(Check::A18, place(), format!("{why}: “{shown}” — a diagnostic, never a result; {what_to_do}"));
-            }
+            let build = crate::display::inert_line(build);
+            let shown = match build.char_indices().nth(120) {
+                Some((i, _)) => format!("{}…", &build[..i]),
+                None => build,
+            };
+            find(Check::A18, place(), format!("{why}: “{shown}” — a diagnostic, never a result; {what_to_do}"));
         }
         let row = Row {
             subject: RowRef::Run(run.number),
@@ -260,18 +259,20 @@ fn summary_problem(run: &Run, bytes: &[u8]) -> Option<String> {
     if !raw::is_raw(&text) {
         return None;
     }
-    let path = run.measurement.raw_file.as_ref().map(|r| r.path.to_string()).unwrap_or_default();
+    // Named only in a finding: most rows have none (issue 50).
+    let path = || run.measurement.raw_file.as_ref().map(|r| r.path.to_string()).unwrap_or_default();
     let (trials, figures) = match raw::parse_with_figures(&text) {
         Ok(read) => read,
         Err(why) => {
-            return Some(format!("raw file {path} does not read, so its summary cannot be checked (N16): {why}"));
+            return Some(format!("raw file {} does not read, so its summary cannot be checked (N16): {why}", path()));
         }
     };
     let timed = raw::arm_values(run, &trials, figures.as_deref()).timed;
     let unit = &run.measurement.unit;
     let Ok(again) = Summary::of(&timed) else {
         return Some(format!(
-            "raw file {path} holds no completed timed trial of this row, yet its summary says n = {} (N16)",
+            "raw file {} holds no completed timed trial of this row, yet its summary says n = {} (N16)",
+            path(),
             run.measurement.summary.n
         ));
     };

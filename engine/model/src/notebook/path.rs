@@ -84,6 +84,13 @@ impl NotebookPath {
         let Some(real_root) = &root.real else {
             return Ok(joined);
         };
+        // A file that is not a link is where its folder is: the folder,
+        // resolved once for all the files in it, decides (one `lstat` a
+        // file instead of one a component; issue 50).
+        let not_a_link = std::fs::symlink_metadata(&joined).is_ok_and(|m| !m.file_type().is_symlink());
+        if not_a_link && joined.parent().is_some_and(|folder| root.holds(folder)) {
+            return Ok(joined);
+        }
         // Canonicalise the deepest part that exists; what does not exist yet
         // cannot be a link.
         let mut existing = joined.as_path();
@@ -102,18 +109,35 @@ impl NotebookPath {
 
 /// A notebook folder with its real path (links resolved), for resolving
 /// many [`NotebookPath`]s in it.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct NotebookRoot {
     path: PathBuf,
     /// `None` when the folder cannot be resolved: paths are then joined to it
     /// unchecked, as [`NotebookPath::resolve`] has always done.
     real: Option<PathBuf>,
+    /// Folders under `path` already found to resolve inside `real`. Kept for
+    /// one pass over the rows (an audit), as `real` is.
+    inside: std::sync::Mutex<std::collections::HashSet<PathBuf>>,
 }
 
 impl NotebookRoot {
     /// The folder `path`, resolved now.
     pub fn of(path: &Path) -> Self {
-        Self { path: path.to_path_buf(), real: path.canonicalize().ok() }
+        Self { path: path.to_path_buf(), real: path.canonicalize().ok(), inside: Default::default() }
+    }
+
+    /// True when `folder` resolves inside the root: found once, then known.
+    fn holds(&self, folder: &Path) -> bool {
+        let Some(real) = &self.real else { return false };
+        let mut inside = self.inside.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if inside.contains(folder) {
+            return true;
+        }
+        let holds = folder.canonicalize().is_ok_and(|resolved| resolved.starts_with(real));
+        if holds {
+            inside.insert(folder.to_path_buf());
+        }
+        holds
     }
 }
 
@@ -186,13 +210,25 @@ mod tests {
         std::fs::create_dir(root.path().join("raw")).expect("mkdir");
         std::fs::write(root.path().join("raw/ok.csv"), "x").expect("file");
         std::os::unix::fs::symlink(outside.path(), root.path().join("raw/link")).expect("symlink");
+        // Files that exist behind the links: a folder known inside must not
+        // let a link in it, or a file through a linked folder, pass.
+        std::fs::write(outside.path().join("secret.csv"), "x").expect("file outside");
+        std::os::unix::fs::symlink(outside.path().join("secret.csv"), root.path().join("raw/file-link.csv"))
+            .expect("symlink");
         let once = NotebookRoot::of(root.path());
         let gone = NotebookRoot::of(&root.path().join("no such folder"));
-        for text in ["raw/ok.csv", "raw/missing.csv", "raw/link/secret.csv", "raw/link"] {
+        for text in
+            ["raw/ok.csv", "raw/missing.csv", "raw/link/secret.csv", "raw/link", "raw/file-link.csv", "raw/ok.csv"]
+        {
             let path = NotebookPath::new(text).expect("lexically fine");
             assert_eq!(format!("{:?}", path.resolve_in(&once)), format!("{:?}", path.resolve(root.path())), "{text}");
             let alone = path.resolve(&root.path().join("no such folder"));
             assert_eq!(format!("{:?}", path.resolve_in(&gone)), format!("{alone:?}"), "{text}");
+        }
+        // `raw/` is known inside by now; what leads out of it is still refused.
+        for text in ["raw/link/secret.csv", "raw/file-link.csv"] {
+            let path = NotebookPath::new(text).expect("lexically fine");
+            assert!(matches!(path.resolve_in(&once), Err(PathError::Escapes(_))), "{text}");
         }
     }
 }
