@@ -563,11 +563,31 @@ fn the_method_states_each_sessions_noise_floor() {
         at(80),
     );
     let bare = nb.record_run(crate::util::measurement("c", &[1.0, 1.1, 1.2]), at(90));
+    // Another session's floor, then the first one's again: each floor is
+    // said once, with every row that measured it.
+    let wider = NoiseFloor::of(&[10.0, 11.0, 12.5, 10.1]).expect("timings");
+    let other = nb.record_run(
+        vernier_engine::notebook::Measurement {
+            noise_floor: Some(wider.clone()),
+            ..crate::util::measurement("d", &[1.0, 1.1, 1.2])
+        },
+        at(100),
+    );
+    let again = nb.record_run(
+        vernier_engine::notebook::Measurement {
+            noise_floor: Some(floor.clone()),
+            ..crate::util::measurement("e", &[1.0, 1.1, 1.2])
+        },
+        at(110),
+    );
     let method = method_paragraph(&nb);
     use vernier_engine::notebook::{RowRef, row_list};
-    let said = format!("{}: {}", row_list(&[RowRef::Run(first), RowRef::Run(second)]), floor.describe());
+    let rows = [RowRef::Run(first), RowRef::Run(second), RowRef::Run(again)];
+    let said = format!("{}: {}", row_list(&rows), floor.describe());
     assert!(method.contains("noise floor") && method.contains(&said), "{method}");
     assert_eq!(method.matches(&floor.describe()).count(), 1, "{method}");
+    let said = format!("{}: {}", row_list(&[RowRef::Run(other)]), wider.describe());
+    assert!(method.contains(&said), "{method}");
     assert!(!method.contains(&format!("{}: {}", row_list(&[RowRef::Run(bare)]), floor.describe())), "{method}");
 }
 

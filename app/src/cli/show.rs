@@ -5,8 +5,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use vernier_engine::notebook::{
-    EnvField, Environment, Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, RowRef, RunColumn,
-    SOAK_COLUMNS, SoakColumn, group_rows, row_list,
+    EnvField, Environment, Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, RunColumn, SOAK_COLUMNS,
+    SoakColumn, noise_floors, row_list,
 };
 
 use vernier_engine::display::{inert, quote_argv};
@@ -246,9 +246,7 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
     let tails: Vec<String> =
         nb.runs().iter().filter_map(|r| Some(format!("run {}: {}", r.number, r.tail_line()?))).collect();
     // SPEC E18: the noise floor each session measured, once for its rows.
-    let floors = group_rows(
-        nb.runs().iter().filter_map(|r| Some((RowRef::Run(r.number), r.measurement.noise_floor.as_ref()?.describe()))),
-    );
+    let floors = noise_floors(nb.runs());
     for tail in &tails {
         let _ = writeln!(out, "{tail}");
     }

@@ -114,6 +114,11 @@ fn visible(c: char, escape: Escape, out: &mut String) {
 /// Whether each character of `text` is shown as an escape, read as `how`
 /// says; `None` when none is.
 fn escaped(text: &str, how: How) -> Option<Vec<bool>> {
+    // Printable ASCII never acts (see `acts`): most of a table's cells are
+    // that, and a byte at a time is the cheap way to see it (issue 50).
+    if text.bytes().all(|b| matches!(b, b' '..=b'~' | b'\t')) {
+        return None;
+    }
     if !text.chars().any(|c| acts(c) && !(how.keep_lf && c == '\n')) {
         return None;
     }

@@ -23,7 +23,7 @@ use blocks::{Block, TextRun, parse_template};
 
 use crate::notebook::{
     ConditionName, Conditions, Document, EnvField, Notebook, RowContext, RowRef, SoakNumbers, Tag, WHOLE_DOCUMENT,
-    group_rows, row_list,
+    group_rows, noise_floors, row_list,
 };
 use crate::soak::file::{self as soak_file, SoakData};
 
@@ -800,9 +800,7 @@ fn method(nb: &Notebook) -> String {
     .collect();
     // SPEC E18: the floor each session measured before its rows, so a
     // reader knows the smallest difference they could show.
-    let floors = group_rows(
-        kept.iter().filter_map(|r| Some((RowRef::Run(r.number), r.measurement.noise_floor.as_ref()?.describe()))),
-    );
+    let floors = noise_floors(kept.iter().copied());
     let floors = if floors.is_empty() {
         String::new()
     } else {

@@ -137,6 +137,17 @@ macro_rules! vocabulary {
                 }
             }
 
+            /// The vocabulary's name for `text`, if it is one: asked of
+            /// every condition of every row a table shows or the audit
+            /// reads, so one `match` the compiler lays out, not a
+            /// comparison with each name in turn (issue 50).
+            pub fn parse(text: &str) -> Option<Self> {
+                match text {
+                    $($text => Some(ConditionName::$variant),)+
+                    _ => None,
+                }
+            }
+
             /// What kind of fact it is.
             pub const fn kind(self) -> ConditionKind {
                 match self {
@@ -286,11 +297,6 @@ impl BriefPart {
 }
 
 impl ConditionName {
-    /// The vocabulary's name for `text`, if it is one.
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|n| n.as_str() == text)
-    }
-
     /// True when a place of `room` shows this condition.
     pub fn shown_at(self, room: Brevity) -> bool {
         match (self.shown_in(), room) {
@@ -385,13 +391,35 @@ impl Conditions for [Condition] {
 /// that has none of them (someone else's names) is shown in full, as one
 /// part, so nothing it recorded is hidden.
 pub fn brief_conditions(conditions: &[Condition], room: Brevity) -> Vec<(Option<ConditionName>, BriefPart)> {
+    brief_conditions_powered(conditions, None, room)
+}
+
+/// [`brief_conditions`] of `conditions` with `power` in place of their
+/// power source (or added, where they have none): what a snapshot fills
+/// in, without copying every condition of every row shown (issue 50).
+pub fn brief_conditions_powered(
+    conditions: &[Condition],
+    power: Option<&Condition>,
+    room: Brevity,
+) -> Vec<(Option<ConditionName>, BriefPart)> {
+    let find = |n: ConditionName| match power {
+        Some(power) if n == ConditionName::PowerSource => Some(power),
+        _ => conditions.condition(n),
+    };
     let picked: Vec<(Option<ConditionName>, BriefPart)> = BRIEF_ORDER
         .iter()
         .filter(|n| n.shown_at(room))
-        .filter_map(|n| {
-            conditions.condition(*n).map(|c| (Some(*n), BriefPart { facet: n.facet(), text: c.brief_text() }))
-        })
+        .filter_map(|n| find(*n).map(|c| (Some(*n), BriefPart { facet: n.facet(), text: c.brief_text() })))
         .collect();
+    if let Some(power) = power.filter(|_| picked.is_empty()) {
+        // Someone else's names shown in full, the power source among them.
+        let mut all = conditions.to_vec();
+        match all.iter_mut().find(|c| c.field == power.field) {
+            Some(c) => *c = power.clone(),
+            None => all.push(power.clone()),
+        }
+        return brief_conditions_powered(&all, None, room);
+    }
     if picked.is_empty() && room == Brevity::Column && !conditions.is_empty() {
         return vec![(None, BriefPart::conditions(conditions_text(conditions)))];
     }

@@ -4,7 +4,7 @@
 //! source or thermal state asks a [`RowContext`], so none of them can read
 //! today's Environment in place of the row's.
 
-use super::condition::{Brevity, BriefPart, Condition, ConditionName, Conditions, brief_conditions};
+use super::condition::{Brevity, BriefPart, Condition, ConditionName, Conditions, brief_conditions_powered};
 use super::environment::{EnvField, Environment};
 use crate::notebook::NO_PLACEMENT;
 
@@ -184,13 +184,22 @@ impl RowContext<'_> {
     /// in place of the power source the machine could not report.
     fn with_power(&self, power: Option<String>) -> Vec<Condition> {
         let mut shown: Vec<Condition> = self.conditions.to_vec();
-        if let Some(value) = power {
-            match shown.iter_mut().find(|c| c.name() == Some(ConditionName::PowerSource)) {
-                Some(c) => c.value = value,
-                None => shown.push(Condition::new(ConditionName::PowerSource, value)),
+        if let Some(power) = power.map(|value| self.power_condition(value)) {
+            match shown.iter_mut().find(|c| c.field == power.field) {
+                Some(c) => *c = power,
+                None => shown.push(power),
             }
         }
         shown
+    }
+
+    /// The row's power source condition with `value` (see
+    /// [`RowContext::filled_power`]).
+    fn power_condition(&self, value: String) -> Condition {
+        match self.conditions.condition(ConditionName::PowerSource) {
+            Some(c) => Condition { value, ..c.clone() },
+            None => Condition::new(ConditionName::PowerSource, value),
+        }
     }
 
     /// The row's conditions for a place of `room`, `part; part; …` (see
@@ -209,8 +218,8 @@ impl RowContext<'_> {
         // The conditions are copied only when the snapshot fills the power
         // source in: every row shown would otherwise copy all of them, once
         // per table it is in (issue 50).
-        let filled = self.filled_power().map(|power| self.with_power(Some(power)));
-        let picked = brief_conditions(filled.as_deref().unwrap_or(self.conditions), room);
+        let power = self.filled_power().map(|value| self.power_condition(value));
+        let picked = brief_conditions_powered(self.conditions, power.as_ref(), room);
         let split = picked.iter().take_while(|(name, _)| name.is_some_and(ConditionName::leads_thermal)).count();
         let mut parts: Vec<BriefPart> = picked.iter().take(split).map(|(_, p)| p.clone()).collect();
         if let Some(mut thermal) = self.stated.and_then(|_| self.thermal()) {

@@ -1064,13 +1064,37 @@ fn checked(text: PredictionText) -> Result<PredictionText, NotebookError> {
 /// `[("mains", [run 1, run 2]), ("battery", [run 3])]`.
 pub fn group_rows(rows: impl IntoIterator<Item = (RowRef, String)>) -> Vec<(String, Vec<RowRef>)> {
     let mut groups: Vec<(String, Vec<RowRef>)> = Vec::new();
+    // Each value's group, found by one lookup: a semester's rows may hold
+    // thousands of different values (a noise floor a session), and a
+    // search of the groups for each row would grow with their square.
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (row, value) in rows {
-        match groups.iter_mut().find(|(v, _)| *v == value) {
-            Some((_, members)) => members.push(row),
-            None => groups.push((value, vec![row])),
+        match index.get(&value) {
+            Some(&i) => groups[i].1.push(row),
+            None => {
+                index.insert(value.clone(), groups.len());
+                groups.push((value, vec![row]));
+            }
         }
     }
     groups
+}
+
+/// The noise floor each session measured (SPEC E18), described once for
+/// the rows that share it, in the order first met. A session's rows follow
+/// one another under one floor, so a floor equal to the row before's is
+/// not described again (a semester has 10 000 rows, issue 50).
+pub fn noise_floors<'a>(runs: impl IntoIterator<Item = &'a Run>) -> Vec<(String, Vec<RowRef>)> {
+    let mut last: Option<(&crate::stats::NoiseFloor, String)> = None;
+    group_rows(runs.into_iter().filter_map(|r| {
+        let floor = r.measurement.noise_floor.as_ref()?;
+        let text = match &last {
+            Some((seen, text)) if *seen == floor => text.clone(),
+            _ => floor.describe(),
+        };
+        last = Some((floor, text.clone()));
+        Some((RowRef::Run(r.number), text))
+    }))
 }
 
 /// Rows named compactly: `runs 1–4, 7 and soak S2`.
