@@ -735,11 +735,6 @@ impl Table {
     }
 }
 
-/// Adds `table` as a sheet: a bold, wrapped, frozen header row, then one
-/// row per item, each cell in its column's position, the columns as wide
-/// as their cells need (see [`widths`]), the page set up for print (see
-/// [`page_setup`]), and the sheet protected but for the cells the log lets
-/// a spreadsheet change and the typable columns of the empty rows (N12).
 /// A row's cell's format, top-aligned: struck through on a row set aside,
 /// unlocked where open for typing, and a text wrapped or a number shown
 /// as its [`Shown`] says (`None` for a text).
@@ -758,6 +753,11 @@ fn cell_format((struck, open, shown): (bool, bool, Option<Shown>)) -> Format {
     }
 }
 
+/// Adds `table` as a sheet: a bold, wrapped, frozen header row, then one
+/// row per item, each cell in its column's position, the columns as wide
+/// as their cells need (see [`widths`]), the page set up for print (see
+/// [`page_setup`]), and the sheet protected but for the cells the log lets
+/// a spreadsheet change and the typable columns of the empty rows (N12).
 fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet, XlsxError> {
     let ws = book.add_worksheet();
     ws.set_name(table.name)?;

@@ -215,9 +215,9 @@ impl RowContext<'_> {
     /// the other load as stated; then how the run went, the build, and the
     /// machine facts. A row without a snapshot says so in the column.
     pub fn brief_parts(&self, room: Brevity) -> Vec<BriefPart> {
-        // The conditions are copied only when the snapshot fills the power
-        // source in: every row shown would otherwise copy all of them, once
-        // per table it is in (issue 50).
+        // The snapshot's power source stands in for the row's without a
+        // copy of the row's conditions: every row shown would otherwise
+        // copy all of them, once per table it is in (issue 50).
         let power = self.filled_power().map(|value| self.power_condition(value));
         let picked = brief_conditions_powered(self.conditions, power.as_ref(), room);
         let split = picked.iter().take_while(|(name, _)| name.is_some_and(ConditionName::leads_thermal)).count();
