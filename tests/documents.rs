@@ -547,39 +547,23 @@ fn the_method_names_a_shared_recipe_once() {
 fn the_method_states_each_sessions_noise_floor() {
     use vernier_engine::stats::NoiseFloor;
     let (_tmp, _dir, mut nb) = saved_notebook();
+    /// A run recorded in `nb` at `seconds`, its session's floor `floor`.
+    fn floored(nb: &mut vernier_engine::notebook::Notebook, what: &str, floor: &NoiseFloor, seconds: i64) -> u32 {
+        let measurement = vernier_engine::notebook::Measurement {
+            noise_floor: Some(floor.clone()),
+            ..crate::util::measurement(what, &[1.0, 1.1, 1.2])
+        };
+        nb.record_run(measurement, at(seconds))
+    }
     let floor = NoiseFloor::of(&[10.0, 10.2, 10.5, 10.1]).expect("timings");
-    let first = nb.record_run(
-        vernier_engine::notebook::Measurement {
-            noise_floor: Some(floor.clone()),
-            ..crate::util::measurement("a", &[1.0, 1.1, 1.2])
-        },
-        at(70),
-    );
-    let second = nb.record_run(
-        vernier_engine::notebook::Measurement {
-            noise_floor: Some(floor.clone()),
-            ..crate::util::measurement("b", &[1.0, 1.1, 1.2])
-        },
-        at(80),
-    );
+    let first = floored(&mut nb, "a", &floor, 70);
+    let second = floored(&mut nb, "b", &floor, 80);
     let bare = nb.record_run(crate::util::measurement("c", &[1.0, 1.1, 1.2]), at(90));
     // Another session's floor, then the first one's again: each floor is
     // said once, with every row that measured it.
     let wider = NoiseFloor::of(&[10.0, 11.0, 12.5, 10.1]).expect("timings");
-    let other = nb.record_run(
-        vernier_engine::notebook::Measurement {
-            noise_floor: Some(wider.clone()),
-            ..crate::util::measurement("d", &[1.0, 1.1, 1.2])
-        },
-        at(100),
-    );
-    let again = nb.record_run(
-        vernier_engine::notebook::Measurement {
-            noise_floor: Some(floor.clone()),
-            ..crate::util::measurement("e", &[1.0, 1.1, 1.2])
-        },
-        at(110),
-    );
+    let other = floored(&mut nb, "d", &wider, 100);
+    let again = floored(&mut nb, "e", &floor, 110);
     let method = method_paragraph(&nb);
     use vernier_engine::notebook::{RowRef, row_list};
     let rows = [RowRef::Run(first), RowRef::Run(second), RowRef::Run(again)];

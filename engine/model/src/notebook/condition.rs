@@ -413,17 +413,23 @@ pub fn brief_conditions_powered(
         .collect();
     if let Some(power) = power.filter(|_| picked.is_empty()) {
         // Someone else's names shown in full, the power source among them.
-        let mut all = conditions.to_vec();
-        match all.iter_mut().find(|c| c.field == power.field) {
-            Some(c) => *c = power.clone(),
-            None => all.push(power.clone()),
-        }
-        return brief_conditions_powered(&all, None, room);
+        return brief_conditions_powered(&replaced(conditions, power.clone()), None, room);
     }
     if picked.is_empty() && room == Brevity::Column && !conditions.is_empty() {
         return vec![(None, BriefPart::conditions(conditions_text(conditions)))];
     }
     picked
+}
+
+/// `conditions` with `replacement` in place of the first under its name,
+/// or added at the end where none is.
+pub(crate) fn replaced(conditions: &[Condition], replacement: Condition) -> Vec<Condition> {
+    let mut all = conditions.to_vec();
+    match all.iter_mut().find(|c| c.field == replacement.field) {
+        Some(c) => *c = replacement,
+        None => all.push(replacement),
+    }
+    all
 }
 
 /// Every condition, `field: value; field: value`, each value as shown.

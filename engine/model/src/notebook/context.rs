@@ -4,7 +4,7 @@
 //! source or thermal state asks a [`RowContext`], so none of them can read
 //! today's Environment in place of the row's.
 
-use super::condition::{Brevity, BriefPart, Condition, ConditionName, Conditions, brief_conditions_powered};
+use super::condition::{Brevity, BriefPart, Condition, ConditionName, Conditions, brief_conditions_powered, replaced};
 use super::environment::{EnvField, Environment};
 use crate::notebook::NO_PLACEMENT;
 
@@ -183,14 +183,10 @@ impl RowContext<'_> {
     /// The row's conditions with `power` (see [`RowContext::filled_power`])
     /// in place of the power source the machine could not report.
     fn with_power(&self, power: Option<String>) -> Vec<Condition> {
-        let mut shown: Vec<Condition> = self.conditions.to_vec();
-        if let Some(power) = power.map(|value| self.power_condition(value)) {
-            match shown.iter_mut().find(|c| c.field == power.field) {
-                Some(c) => *c = power,
-                None => shown.push(power),
-            }
+        match power {
+            Some(value) => replaced(self.conditions, self.power_condition(value)),
+            None => self.conditions.to_vec(),
         }
-        shown
     }
 
     /// The row's power source condition with `value` (see
