@@ -47,4 +47,4 @@ pub mod sweep_view;
 pub use vernier_instrument::{consent, harness, kernels, platform, self_check, soak};
 /// An enum and its `ALL` from the same lines (the window's sections use it too).
 pub use vernier_model::closed_enum;
-pub use vernier_model::{bounded, digest, display, duration, notebook, os, stats};
+pub use vernier_model::{bounded, digest, display, duration, notebook, os, shared_work, stats};

@@ -15,6 +15,7 @@ use vernier_engine::documents::foreign::Foreign;
 use vernier_engine::notebook::store;
 
 use vernier_engine::reproduce::Log;
+use vernier_engine::shared_work;
 
 use super::notebook_cmds::{left_at_exit, open_any, open_log};
 use super::{CommandResult, table};
@@ -234,7 +235,8 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
     }
 
     // Each comparison sits under its two rows with its verdict (S11).
-    let rows: Vec<Vec<String>> = nb.runs_lines().iter().map(|line| line.columns().to_vec()).collect();
+    let rows: Vec<Vec<String>> =
+        shared_work::map(&nb.runs_lines(), shared_work::ROWS_WORTH_SHARING, |line| line.columns().to_vec());
     let _ = writeln!(out, "## Runs\n{}\n", table::render(&RUN_COLUMNS, &rows));
     for pair in nb.pairs() {
         let _ = writeln!(out, "{}", pair.line(nb));

@@ -15,6 +15,7 @@
 //! - [`digest`] — SHA-256 in lower-case hex, as every record writes it.
 //! - [`display`] — text from a file shown inert, argv quoted.
 //! - [`duration`] — the one rule for every duration a student types.
+//! - [`shared_work`] — work over many rows shared among the CPUs.
 //! - [`os`] — the few OS calls the store needs: a lock file that follows no
 //!   link, the identity of the process holding it, a directory sync.
 //!
@@ -28,4 +29,5 @@ pub mod display;
 pub mod duration;
 pub mod notebook;
 pub mod os;
+pub mod shared_work;
 pub mod stats;

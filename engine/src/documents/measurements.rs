@@ -28,6 +28,7 @@ use crate::notebook::{
     EnvField, LoadError, Note, Notebook, Pair, Prediction, PredictionColumn, RowParts, Run, RunColumn, Soak,
     SoakColumn, SoakProtocol, Sweep,
 };
+use crate::shared_work;
 
 /// Name of the hidden sheet holding the notebook's own text.
 pub const EMBED_SHEET: &str = "vernier";
@@ -185,7 +186,7 @@ fn optional(cell: Option<Cell>) -> Cell {
 }
 
 /// How a column fills its cell from a row and the notebook around it.
-type Fill<R> = Box<dyn Fn(&R, &Notebook) -> Cell>;
+type Fill<R> = Box<dyn Fn(&R, &Notebook) -> Cell + Send + Sync>;
 
 /// The unit a row's numbers are kept in.
 type UnitOf<R> = for<'a> fn(&'a R) -> &'a str;
@@ -203,23 +204,23 @@ pub struct SheetColumn<R> {
 
 impl<R> SheetColumn<R> {
     /// A column whose cells are text or numbers, row by row.
-    pub fn new(header: &'static str, fill: impl Fn(&R, &Notebook) -> Cell + 'static) -> Self {
+    pub fn new(header: &'static str, fill: impl Fn(&R, &Notebook) -> Cell + Send + Sync + 'static) -> Self {
         Self { header, fill: Box::new(fill), unit: None }
     }
 
     /// Numbers in their row's `unit`: one column per unit the rows are in
     /// (see [`SheetColumn`]); consecutive ones are grouped by unit.
-    pub fn in_unit(header: &'static str, unit: UnitOf<R>, number: impl Fn(&R) -> Cell + 'static) -> Self {
+    pub fn in_unit(header: &'static str, unit: UnitOf<R>, number: impl Fn(&R) -> Cell + Send + Sync + 'static) -> Self {
         Self { header, fill: Box::new(move |row, _| number(row)), unit: Some(unit) }
     }
 
     /// A column of text cells.
-    pub fn text(header: &'static str, text: impl Fn(&R, &Notebook) -> String + 'static) -> Self {
+    pub fn text(header: &'static str, text: impl Fn(&R, &Notebook) -> String + Send + Sync + 'static) -> Self {
         Self::new(header, move |row, nb| Cell::Text(text(row, nb)))
     }
 
     /// A column of number cells in the General format.
-    pub fn number(header: &'static str, number: impl Fn(&R) -> f64 + 'static) -> Self {
+    pub fn number(header: &'static str, number: impl Fn(&R) -> f64 + Send + Sync + 'static) -> Self {
         Self::new(header, move |row, _| Cell::Number(number(row), Shown::General))
     }
 }
@@ -615,7 +616,7 @@ fn tables(nb: &Notebook, layout: &Layout) -> [Table; 7] {
 /// cell alone cannot know what the other rows share.
 fn conditions_once(mut table: Table, nb: &Notebook) -> Table {
     let Some(k) = table.headers.iter().position(|h| h == RunColumn::Conditions.header()) else { return table };
-    let rows: Vec<RowParts> = nb.runs().iter().map(Run::conditions_parts).collect();
+    let rows: Vec<RowParts> = shared_work::map(nb.runs(), shared_work::ROWS_WORTH_SHARING, Run::conditions_parts);
     let split = Notebook::runs_conditions_of(&rows);
     let cells: Vec<String> = if split.shared.is_empty() {
         // Nothing said once: every row's cell is its conditions in full.
@@ -671,7 +672,7 @@ struct TableRow {
     open: Vec<bool>,
 }
 
-impl<R> Sheet<R> {
+impl<R: Sync> Sheet<R> {
     /// This sheet filled with `rows`.
     fn table(&self, name: &'static str, rows: &[R], nb: &Notebook) -> Table {
         let columns = self.expanded(rows);
@@ -681,21 +682,19 @@ impl<R> Sheet<R> {
             above: None,
             printed: headers.len(),
             typable: headers.iter().map(|h| self.typable.contains(&h.as_str())).collect(),
-            rows: rows
-                .iter()
-                .map(|item| TableRow {
-                    struck: (self.set_aside)(item),
-                    cells: columns
-                        .iter()
-                        .map(|(_, c, only)| match (only, c.unit) {
-                            // Another unit's column: this row leaves it empty.
-                            (Some(u), Some(unit)) if unit(item) != *u => optional(None),
-                            _ => finite((c.fill)(item, nb)),
-                        })
-                        .collect(),
-                    open: headers.iter().map(|h| (self.open)(item, nb, h)).collect(),
-                })
-                .collect(),
+            // A semester's rows are shared among the CPUs (issue 50).
+            rows: shared_work::map(rows, shared_work::ROWS_WORTH_SHARING, |item| TableRow {
+                struck: (self.set_aside)(item),
+                cells: columns
+                    .iter()
+                    .map(|(_, c, only)| match (only, c.unit) {
+                        // Another unit's column: this row leaves it empty.
+                        (Some(u), Some(unit)) if unit(item) != *u => optional(None),
+                        _ => finite((c.fill)(item, nb)),
+                    })
+                    .collect(),
+                open: headers.iter().map(|h| (self.open)(item, nb, h)).collect(),
+            }),
             headers,
         }
     }

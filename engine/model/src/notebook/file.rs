@@ -58,7 +58,9 @@ pub(super) struct NotebookFile {
     #[serde(default)]
     snapshots: Vec<Snapshot>,
     predictions: Vec<Prediction>,
-    runs: Vec<RunFile>,
+    /// Most of a semester's file: the parse cache keeps them in parts,
+    /// read side by side ([`super::store`]'s `parsed`).
+    pub(super) runs: Vec<RunFile>,
     soaks: Vec<SoakFile>,
     /// Absent before schema 3.
     #[serde(default)]
@@ -80,7 +82,7 @@ pub(super) struct NotebookFile {
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "Run", deny_unknown_fields)]
-struct RunFile {
+pub(super) struct RunFile {
     number: u32,
     #[serde(with = "super::time")]
     recorded_at: DateTime<Utc>,
@@ -233,29 +235,28 @@ impl TryFrom<NotebookFile> for Notebook {
         // The rows of one snapshot share its stated Environment, as they
         // did when recorded.
         let stated: Vec<Arc<Environment>> = snapshots.iter().map(|s| Arc::new(s.stated.clone())).collect();
-        let runs = file
-            .runs
-            .into_iter()
-            .map(|r| {
-                let mut measurement = r.measurement;
-                let own = std::mem::take(&mut measurement.conditions);
-                let (snapshot, conditions) = join(&snapshots, r.snapshot, own, || format!("run {}", r.number))?;
-                measurement.conditions = conditions;
-                if let (Some((_, Snapshot { counters: Some(counters), .. })), Some(work)) =
-                    (snapshot, measurement.work.as_mut())
-                    && work.counters.is_empty()
-                {
-                    work.counters.clone_from(counters);
-                }
-                Ok(Run {
-                    number: r.number,
-                    recorded_at: r.recorded_at,
-                    discarded: r.discarded,
-                    measurement: Arc::new(measurement),
-                    stated: snapshot.and_then(|(i, _)| stated.get(i).cloned()),
-                })
+        // A semester's rows are shared among the CPUs (issue 50).
+        let runs = crate::shared_work::map_owned(file.runs, crate::shared_work::ROWS_WORTH_SHARING, |r| {
+            let mut measurement = r.measurement;
+            let own = std::mem::take(&mut measurement.conditions);
+            let (snapshot, conditions) = join(&snapshots, r.snapshot, own, || format!("run {}", r.number))?;
+            measurement.conditions = conditions;
+            if let (Some((_, Snapshot { counters: Some(counters), .. })), Some(work)) =
+                (snapshot, measurement.work.as_mut())
+                && work.counters.is_empty()
+            {
+                work.counters.clone_from(counters);
+            }
+            Ok(Run {
+                number: r.number,
+                recorded_at: r.recorded_at,
+                discarded: r.discarded,
+                measurement: Arc::new(measurement),
+                stated: snapshot.and_then(|(i, _)| stated.get(i).cloned()),
             })
-            .collect::<Result<_, String>>()?;
+        })
+        .into_iter()
+        .collect::<Result<_, String>>()?;
         let soaks = file
             .soaks
             .into_iter()

@@ -1078,6 +1078,31 @@ pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Notebook, LoadError> {
 /// journal may follow) and the token its journal follows.
 fn parse_snapshot(bytes: &[u8], path: &Path) -> Result<(Notebook, Option<String>), LoadError> {
     let bytes = bounded::without_bom(bytes);
+    // The same bytes parsed before give the same file (issue 50: a large
+    // notebook's parse is most of a command's time). An entry is kept only
+    // for bytes that were UTF-8 RON of a schema this build reads, so a
+    // found entry needs neither asked again.
+    let cached = parsed::Entry::of(bytes);
+    let file = match cached.as_ref().and_then(parsed::Entry::read) {
+        Some(file) => file,
+        None => {
+            let mut file = parse_text(bytes, path)?;
+            if let Some(entry) = &cached {
+                entry.write(&mut file);
+            }
+            file
+        }
+    };
+    let token = file.journal.clone();
+    let mut notebook =
+        Notebook::try_from(file).map_err(|message| LoadError::Invalid { path: path.to_path_buf(), message })?;
+    notebook.schema = SCHEMA_VERSION;
+    Ok((notebook, token))
+}
+
+/// Parses the RON of a `notebook.ron` (without its byte-order mark), after
+/// its schema version says this build reads it.
+fn parse_text(bytes: &[u8], path: &Path) -> Result<super::file::NotebookFile, LoadError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let (line, column) = line_column(&bytes[..e.valid_up_to()]);
         LoadError::Syntax { path: path.to_path_buf(), line, column, message: "not UTF-8 text".into() }
@@ -1096,24 +1121,7 @@ fn parse_snapshot(bytes: &[u8], path: &Path) -> Result<(Notebook, Option<String>
         None => ron::from_str::<Probe>(text).map_err(|e| syntax(path, &e))?.schema,
     };
     supported(found, path)?;
-    // The same bytes parsed before give the same file (issue 50: a large
-    // notebook's parse is most of a command's time).
-    let cached = parsed::Entry::of(bytes);
-    let file = match cached.as_ref().and_then(parsed::Entry::read) {
-        Some(file) => file,
-        None => {
-            let file: super::file::NotebookFile = ron::from_str(text).map_err(|e| syntax(path, &e))?;
-            if let Some(entry) = &cached {
-                entry.write(&file);
-            }
-            file
-        }
-    };
-    let token = file.journal.clone();
-    let mut notebook =
-        Notebook::try_from(file).map_err(|message| LoadError::Invalid { path: path.to_path_buf(), message })?;
-    notebook.schema = SCHEMA_VERSION;
-    Ok((notebook, token))
+    ron::from_str(text).map_err(|e| syntax(path, &e))
 }
 
 /// A notebook of schema `found` is one this build reads. Version 1 lacks

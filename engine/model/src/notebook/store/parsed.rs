@@ -3,7 +3,10 @@
 //! `export` or an `audit`, so what it gives is kept in the user's own cache
 //! folder, in a form read about eight times faster (MessagePack with field
 //! names: self-describing, floats bit for bit), named by the BLAKE3 of the
-//! file's exact bytes.
+//! file's exact bytes. The rows, nearly all of it, are kept in [`PARTS`]
+//! parts, each framed by its length, so that they are read on every CPU at
+//! once ([`crate::shared_work`]); the rest of the file is one more part,
+//! first.
 //!
 //! The notebook shown is always the one the RON holds: an entry is found
 //! only by the hash of the bytes just read, was written only by this user's
@@ -21,16 +24,19 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::bounded;
-use crate::notebook::file::NotebookFile;
+use crate::notebook::file::{NotebookFile, RunFile};
 
 /// Smaller files parse in a few milliseconds: not worth an entry.
 const WORTH_CACHING: usize = 1024 * 1024;
 /// Entries kept; the least recently used beyond this are removed.
 const ENTRIES: usize = 8;
+/// The parts an entry's rows are kept in: enough for the CPUs of a
+/// student's laptop to share the read evenly.
+const PARTS: usize = 8;
 /// What an entry's first line says: this build's encoding of this schema,
 /// so a newer or older Vernier never reads another's entry.
 fn magic() -> String {
-    format!("vernier-parsed {} schema {} rmp-named\n", env!("CARGO_PKG_VERSION"), super::SCHEMA_VERSION)
+    format!("vernier-parsed {} schema {} rmp-named-parts\n", env!("CARGO_PKG_VERSION"), super::SCHEMA_VERSION)
 }
 
 /// The cache entry for one `notebook.ron`'s bytes.
@@ -55,8 +61,9 @@ impl Entry {
     /// it whole.
     pub(super) fn read(&self) -> Option<NotebookFile> {
         let bytes = bounded::read_bounded(&self.path, 2 * super::MAX_NOTEBOOK_BYTES, "a parsed notebook").ok()?;
-        let body = bytes.strip_prefix(self.header().as_bytes())?;
-        let file = rmp_serde::from_slice(body).ok()?;
+        let mut framed = unframe(bytes.strip_prefix(self.header().as_bytes())?)?.into_iter();
+        let mut file: NotebookFile = rmp_serde::from_slice(framed.next()?).ok()?;
+        file.runs = read_rows(framed.as_slice())?;
         // Recently used: the last to be removed.
         if let Ok(f) = std::fs::File::options().append(true).open(&self.path) {
             let _ = f.set_modified(std::time::SystemTime::now());
@@ -64,16 +71,25 @@ impl Entry {
         Some(file)
     }
 
-    /// Keeps `file`, parsed from this entry's bytes; quietly does nothing
-    /// when the cache cannot be written.
-    pub(super) fn write(&self, file: &NotebookFile) {
+    /// Keeps `file`, parsed from this entry's bytes (its rows are taken out
+    /// while the rest is written, and put back); quietly does nothing when
+    /// the cache cannot be written.
+    pub(super) fn write(&self, file: &mut NotebookFile) {
         let Some(dir) = self.path.parent() else { return };
-        let Ok(body) = rmp_serde::to_vec_named(file) else { return };
+        let runs = std::mem::take(&mut file.runs);
+        let rest = rmp_serde::to_vec_named(&*file);
+        let parts: Result<Vec<Vec<u8>>, _> =
+            runs.chunks(runs.len().div_ceil(PARTS).max(1)).map(rmp_serde::to_vec_named).collect();
+        file.runs = runs;
+        let (Ok(rest), Ok(parts)) = (rest, parts) else { return };
         let written = (|| -> std::io::Result<()> {
-            let mut temp = tempfile::NamedTempFile::new_in(dir)?;
+            let mut temp = std::io::BufWriter::new(tempfile::NamedTempFile::new_in(dir)?);
             temp.write_all(self.header().as_bytes())?;
-            temp.write_all(&body)?;
-            temp.persist(&self.path).map_err(|e| e.error)?;
+            for part in std::iter::once(&rest).chain(&parts) {
+                temp.write_all(&(part.len() as u64).to_le_bytes())?;
+                temp.write_all(part)?;
+            }
+            temp.into_inner().map_err(|e| e.into_error())?.persist(&self.path).map_err(|e| e.error)?;
             Ok(())
         })();
         if written.is_ok() {
@@ -84,6 +100,30 @@ impl Entry {
     fn header(&self) -> String {
         format!("{}{}\n", magic(), self.key)
     }
+}
+
+/// The parts of an entry's body, each framed by its length (eight bytes,
+/// little-endian); `None` when a frame runs past the end.
+fn unframe(mut body: &[u8]) -> Option<Vec<&[u8]>> {
+    let mut parts = Vec::new();
+    while !body.is_empty() {
+        let (len, rest) = body.split_first_chunk::<8>()?;
+        let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
+        if len > rest.len() {
+            return None;
+        }
+        let (part, rest) = rest.split_at(len);
+        parts.push(part);
+        body = rest;
+    }
+    Some(parts)
+}
+
+/// The rows of an entry's parts, in order, read on every CPU; `None` when
+/// a part does not read back.
+fn read_rows(parts: &[&[u8]]) -> Option<Vec<RunFile>> {
+    let read = crate::shared_work::map(parts, 2, |part| rmp_serde::from_slice::<Vec<RunFile>>(part).ok());
+    Some(read.into_iter().collect::<Option<Vec<_>>>()?.into_iter().flatten().collect())
 }
 
 /// The cache folder, created when missing (owner-only where the OS has

@@ -1,0 +1,105 @@
+//! Work over a semester's rows shared among the CPUs (issue 50): reading
+//! ten thousand rows and turning them into text is most of a `show`, and a
+//! student's laptop has more than one core. A few rows are worked on the
+//! caller's thread: a thread costs more than they do.
+//!
+//! Threads started here inherit the caller's placement, so a window kept
+//! off a pinned run's CPU (SPEC E15) keeps its helpers off it too.
+
+use std::num::NonZero;
+use std::sync::{Mutex, PoisonError};
+
+/// Rows (cells, lines) fewer than this are turned into text on the
+/// caller's thread: a thread starts in tens of microseconds, a row's text
+/// takes a few.
+pub const ROWS_WORTH_SHARING: usize = 512;
+
+/// `f` of every item, in order, the items split into one run of
+/// neighbours a CPU when there are at least `worth_sharing` of them. When
+/// the OS will not start a thread, its items are worked on the caller's;
+/// a panic in `f` is the caller's panic.
+pub fn map<'a, T: Sync, R: Send>(items: &'a [T], worth_sharing: usize, f: impl Fn(&'a T) -> R + Sync) -> Vec<R> {
+    let groups = match threads_for(items.len(), worth_sharing) {
+        1 => return items.iter().map(f).collect(),
+        threads => items.chunks(items.len().div_ceil(threads)).collect(),
+    };
+    shared(groups, |group: &'a [T]| group.iter().map(&f).collect())
+}
+
+/// [`map`] of items given up to `f` (a file's rows made into the
+/// notebook's, say).
+pub fn map_owned<T: Send, R: Send>(mut items: Vec<T>, worth_sharing: usize, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let threads = threads_for(items.len(), worth_sharing);
+    if threads == 1 {
+        return items.into_iter().map(f).collect();
+    }
+    let per = items.len().div_ceil(threads);
+    let mut groups = Vec::with_capacity(threads);
+    while items.len() > per {
+        groups.push(items.split_off(items.len() - per));
+    }
+    groups.push(items);
+    groups.reverse();
+    shared(groups, |group: Vec<T>| group.into_iter().map(&f).collect())
+}
+
+/// How many threads `len` items are worked on.
+fn threads_for(len: usize, worth_sharing: usize) -> usize {
+    if len < worth_sharing.max(2) {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, NonZero::get).min(len)
+}
+
+/// `work` of every group, in order: the first on the caller's thread, each
+/// other on its own — or on the caller's, when the OS will not start one.
+fn shared<G: Send, R: Send>(groups: Vec<G>, work: impl Fn(G) -> Vec<R> + Sync) -> Vec<R> {
+    let work = &work;
+    // Each group waits in its slot for whichever thread works it.
+    let slots: Vec<Mutex<Option<G>>> = groups.into_iter().map(|g| Mutex::new(Some(g))).collect();
+    let take = |slot: &Mutex<Option<G>>| slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+    let Some((first, others)) = slots.split_first() else { return Vec::new() };
+    std::thread::scope(|scope| {
+        let started: Vec<_> = others
+            .iter()
+            .map(|slot| {
+                let thread = std::thread::Builder::new()
+                    .name("vernier-rows".into())
+                    .spawn_scoped(scope, move || take(slot).map(work).unwrap_or_default());
+                (slot, thread)
+            })
+            .collect();
+        let mut out = take(first).map(work).unwrap_or_default();
+        for (slot, thread) in started {
+            out.extend(match thread {
+                Ok(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(_) => take(slot).map(work).unwrap_or_default(),
+            });
+        }
+        out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    // Issue 50: shared or not, the result is every item's, in order,
+    // whether the items are lent or given.
+    #[test]
+    fn every_item_in_order_whether_shared_or_not() {
+        for n in [0, 1, 2, 3, super::ROWS_WORTH_SHARING - 1, super::ROWS_WORTH_SHARING, 10_007] {
+            let items: Vec<u64> = (0..n as u64).collect();
+            let doubled = super::map(&items, super::ROWS_WORTH_SHARING, |i| i * 2);
+            assert_eq!(doubled, super::map(&items, 2, |i| i * 2), "{n} items, shared from 2");
+            assert_eq!(doubled, super::map_owned(items.clone(), 2, |i| i * 2), "{n} items given");
+            assert_eq!(doubled, items.iter().map(|i| i * 2).collect::<Vec<_>>(), "{n} items");
+        }
+    }
+
+    // A panic while working a row is the caller's, not lost on a thread.
+    #[test]
+    fn a_panic_on_a_helper_reaches_the_caller() {
+        let items: Vec<usize> = (0..64).collect();
+        let caught = std::panic::catch_unwind(|| super::map(&items, 2, |&i| assert!(i + 1 < items.len(), "last")));
+        assert!(caught.is_err());
+    }
+}
