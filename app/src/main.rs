@@ -17,7 +17,12 @@ fn main() -> ExitCode {
             gui::StartError::Notebook(e) => exit::Failure::input(e),
             other => exit::Failure::failed(other),
         }),
-        cli::Invocation::Command(command) => cli::run(*command),
+        cli::Invocation::Command(command) => {
+            // A command lives for a moment: large blocks reused, not
+            // mapped fresh (issue 50).
+            vernier_engine::platform::allocator::large_blocks_from_heap();
+            cli::run(*command)
+        }
     };
     exit::code(outcome)
 }
