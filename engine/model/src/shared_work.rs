@@ -82,8 +82,9 @@ fn shared<G: Send, R: Send>(groups: Vec<G>, work: impl Fn(G) -> Vec<R> + Sync) -
 
 #[cfg(test)]
 mod tests {
-    // Issue 50: shared or not, the result is every item's, in order,
-    // whether the items are lent or given.
+    // SPEC N1 (issue 50: a semester's rows read and shown on every CPU):
+    // shared or not, the result is every item's, in order, whether the
+    // items are lent or given.
     #[test]
     fn every_item_in_order_whether_shared_or_not() {
         for n in [0, 1, 2, 3, super::ROWS_WORTH_SHARING - 1, super::ROWS_WORTH_SHARING, 10_007] {
@@ -95,7 +96,8 @@ mod tests {
         }
     }
 
-    // A panic while working a row is the caller's, not lost on a thread.
+    // SPEC N1: a panic while working a row is the caller's, never a row
+    // quietly missing.
     #[test]
     fn a_panic_on_a_helper_reaches_the_caller() {
         let items: Vec<usize> = (0..64).collect();

@@ -66,7 +66,7 @@ mod tests {
         assert_eq!(super::merge_as_freed(), cfg!(all(target_os = "linux", target_env = "gnu")));
     }
 
-    // Issue 50: so does a command's.
+    // SPEC N1 (issue 50): so does a command's.
     #[test]
     fn the_commands_setting_takes_where_it_exists() {
         assert_eq!(super::large_blocks_from_heap(), cfg!(all(target_os = "linux", target_env = "gnu")));
