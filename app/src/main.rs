@@ -18,9 +18,12 @@ fn main() -> ExitCode {
             other => exit::Failure::failed(other),
         }),
         cli::Invocation::Command(command) => {
-            // A command lives for a moment: large blocks reused, not
-            // mapped fresh (issue 50).
-            vernier_engine::platform::allocator::large_blocks_from_heap();
+            // A command that reads the notebook and measures nothing lives
+            // for a moment: its large blocks reused, not mapped fresh
+            // (issue 50). One that measures keeps the window's allocator.
+            if command.measures_nothing() {
+                vernier_engine::platform::allocator::large_blocks_from_heap();
+            }
             cli::run(*command)
         }
     };

@@ -68,11 +68,24 @@ fn a_large_notebook_shows_what_its_file_holds_whether_parsed_or_kept() {
     let second = stdout(&with_cache(Some(&cache), &["show", dir_s]));
     assert_eq!(second, parsed, "read from the entry");
 
-    // An entry that does not read back whole is passed over.
+    // An entry that does not read back whole is passed over: cut in the
+    // middle of a part, or cut where a part ends (its first two lines, the
+    // counts of parts and rows, then each part after its length).
     let entry = std::fs::read(&kept[0]).expect("entry");
-    let cut = entry.len() / 2;
-    std::fs::write(&kept[0], &entry[..cut]).expect("truncate");
-    assert_eq!(stdout(&with_cache(Some(&cache), &["show", dir_s])), parsed, "a torn entry");
+    let lines: Vec<usize> = entry.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i).take(2).collect();
+    let mut part_ends = Vec::new();
+    let mut at = lines[1] + 1 + 16;
+    while at < entry.len() {
+        let len = u64::from_le_bytes(entry[at..at + 8].try_into().expect("8 bytes"));
+        at += 8 + usize::try_from(len).expect("length");
+        part_ends.push(at);
+    }
+    assert_eq!(part_ends.last(), Some(&entry.len()), "the parts fill the entry");
+    assert!(part_ends.len() > 2, "the rows are kept in parts: {}", part_ends.len());
+    for cut in [entry.len() / 2, part_ends[part_ends.len() - 2], part_ends[0]] {
+        std::fs::write(&kept[0], &entry[..cut]).expect("truncate");
+        assert_eq!(stdout(&with_cache(Some(&cache), &["show", dir_s])), parsed, "an entry cut at byte {cut}");
+    }
 
     // notebook.ron edited by hand: other bytes, another key, the edit shown.
     let file = dir.join(store::NOTEBOOK_FILE);

@@ -82,7 +82,8 @@ fn shared<G: Send, R: Send>(groups: Vec<G>, work: impl Fn(G) -> Vec<R> + Sync) -
 
 #[cfg(test)]
 mod tests {
-    // SPEC N1 (issue 50: a semester's rows read and shown on every CPU):
+    // SPEC U1 (issue 50: a semester's 10 000 rows read and shown on every
+    // CPU):
     // shared or not, the result is every item's, in order, whether the
     // items are lent or given.
     #[test]
@@ -96,7 +97,7 @@ mod tests {
         }
     }
 
-    // SPEC N1: a panic while working a row is the caller's, never a row
+    // SPEC U1: a panic while working a row is the caller's, never a row
     // quietly missing.
     #[test]
     fn a_panic_on_a_helper_reaches_the_caller() {

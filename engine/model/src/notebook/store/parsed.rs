@@ -6,7 +6,7 @@
 //! file's exact bytes. The rows, nearly all of it, are kept in [`PARTS`]
 //! parts, each framed by its length, so that they are read on every CPU at
 //! once ([`crate::shared_work`]); the rest of the file is one more part,
-//! first.
+//! first, and the counts of parts and rows come before them all.
 //!
 //! The notebook shown is always the one the RON holds: an entry is found
 //! only by the hash of the bytes just read, was written only by this user's
@@ -36,7 +36,7 @@ const PARTS: usize = 8;
 /// What an entry's first line says: this build's encoding of this schema,
 /// so a newer or older Vernier never reads another's entry.
 fn magic() -> String {
-    format!("vernier-parsed {} schema {} rmp-named-parts\n", env!("CARGO_PKG_VERSION"), super::SCHEMA_VERSION)
+    format!("vernier-parsed {} schema {} rmp-named-parts-counted\n", env!("CARGO_PKG_VERSION"), super::SCHEMA_VERSION)
 }
 
 /// The cache entry for one `notebook.ron`'s bytes.
@@ -61,9 +61,21 @@ impl Entry {
     /// it whole.
     pub(super) fn read(&self) -> Option<NotebookFile> {
         let bytes = bounded::read_bounded(&self.path, 2 * super::MAX_NOTEBOOK_BYTES, "a parsed notebook").ok()?;
-        let mut framed = unframe(bytes.strip_prefix(self.header().as_bytes())?)?.into_iter();
+        let body = bytes.strip_prefix(self.header().as_bytes())?;
+        // How many parts and rows were written: an entry cut short at a
+        // part's end reads as no entry, never as a notebook without its
+        // last rows.
+        let (parts, body) = body.split_first_chunk::<8>()?;
+        let (rows, body) = body.split_first_chunk::<8>()?;
+        let mut framed = unframe(body)?.into_iter();
         let mut file: NotebookFile = rmp_serde::from_slice(framed.next()?).ok()?;
+        if u64::try_from(framed.len()).ok()? != u64::from_le_bytes(*parts) {
+            return None;
+        }
         file.runs = read_rows(framed.as_slice())?;
+        if u64::try_from(file.runs.len()).ok()? != u64::from_le_bytes(*rows) {
+            return None;
+        }
         // Recently used: the last to be removed.
         if let Ok(f) = std::fs::File::options().append(true).open(&self.path) {
             let _ = f.set_modified(std::time::SystemTime::now());
@@ -82,14 +94,21 @@ impl Entry {
             runs.chunks(runs.len().div_ceil(PARTS).max(1)).map(rmp_serde::to_vec_named).collect();
         file.runs = runs;
         let (Ok(rest), Ok(parts)) = (rest, parts) else { return };
+        let rows = file.runs.len() as u64;
         let written = (|| -> std::io::Result<()> {
             let mut temp = std::io::BufWriter::new(tempfile::NamedTempFile::new_in(dir)?);
             temp.write_all(self.header().as_bytes())?;
+            temp.write_all(&(parts.len() as u64).to_le_bytes())?;
+            temp.write_all(&rows.to_le_bytes())?;
             for part in std::iter::once(&rest).chain(&parts) {
                 temp.write_all(&(part.len() as u64).to_le_bytes())?;
                 temp.write_all(part)?;
             }
-            temp.into_inner().map_err(|e| e.into_error())?.persist(&self.path).map_err(|e| e.error)?;
+            let temp = temp.into_inner().map_err(|e| e.into_error())?;
+            // On disk before it has its name: a crash leaves no entry
+            // rather than a torn one.
+            temp.as_file().sync_all()?;
+            temp.persist(&self.path).map_err(|e| e.error)?;
             Ok(())
         })();
         if written.is_ok() {
