@@ -664,6 +664,10 @@ impl VernierApp {
         // A frame must not pay for merging a whole replaced notebook's freed
         // blocks (SPEC U1): see `platform::allocator`.
         vernier_engine::platform::allocator::merge_as_freed();
+        // Nor wait for a CPU its own background work took: a reload or a
+        // document's preview keeps to its thread (issue 50's frame bench:
+        // edits back to back had frames of 3–6 ms while both CPUs read).
+        vernier_engine::shared_work::at_most(1);
         let mut settings: settings::Settings =
             cc.storage.and_then(|s| eframe::get_value(s, settings::KEY)).unwrap_or_default();
         settings.remember(&dir);

@@ -4,10 +4,23 @@
 //! caller's thread: a thread costs more than they do.
 //!
 //! Threads started here inherit the caller's placement, so a window kept
-//! off a pinned run's CPU (SPEC E15) keeps its helpers off it too.
+//! off a pinned run's CPU (SPEC E15) keeps its helpers off it too. The
+//! window shares nothing ([`at_most`] 1): its background work runs beside
+//! the UI thread, and spread over every CPU it would take the UI's too.
 
 use std::num::NonZero;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
+
+/// The most threads one piece of work is shared among, the caller's
+/// included; see [`at_most`].
+static MOST_THREADS: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+/// From now on, this process shares a piece of work among at most
+/// `threads` threads (1: each is worked on its caller's thread alone).
+pub fn at_most(threads: usize) {
+    MOST_THREADS.store(threads.max(1), Ordering::Relaxed);
+}
 
 /// Rows (cells, lines) fewer than this are turned into text on the
 /// caller's thread: a thread starts in tens of microseconds, a row's text
@@ -48,7 +61,7 @@ fn threads_for(len: usize, worth_sharing: usize) -> usize {
     if len < worth_sharing.max(2) {
         return 1;
     }
-    std::thread::available_parallelism().map_or(1, NonZero::get).min(len)
+    std::thread::available_parallelism().map_or(1, NonZero::get).min(len).min(MOST_THREADS.load(Ordering::Relaxed))
 }
 
 /// `work` of every group, in order: the first on the caller's thread, each
@@ -95,6 +108,20 @@ mod tests {
             assert_eq!(doubled, super::map_owned(items.clone(), 2, |i| i * 2), "{n} items given");
             assert_eq!(doubled, items.iter().map(|i| i * 2).collect::<Vec<_>>(), "{n} items");
         }
+    }
+
+    // SPEC U1: a process that shares nothing (the window) works every item
+    // on the caller's thread; results are the same.
+    #[test]
+    fn at_most_one_thread_works_on_the_callers_alone() {
+        let items: Vec<usize> = (0..4 * super::ROWS_WORTH_SHARING).collect();
+        let here = std::thread::current().id();
+        super::at_most(1);
+        let threads = super::map(&items, 2, |_| std::thread::current().id());
+        let owned = super::map_owned(items.clone(), 2, |_| std::thread::current().id());
+        super::at_most(usize::MAX);
+        assert!(threads.iter().chain(&owned).all(|&t| t == here), "a helper thread worked an item");
+        assert_eq!((threads.len(), owned.len()), (items.len(), items.len()));
     }
 
     // SPEC U1: a panic while working a row is the caller's, never a row
