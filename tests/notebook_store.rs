@@ -234,3 +234,28 @@ fn a_byte_order_mark_is_accepted_and_never_written() {
         .expect("a CSV with a BOM");
     assert_eq!(prepared.rows.len(), 1);
 }
+
+// SPEC S19, N8: the trial budget is kept through the journal and a
+// compaction, written into notebook.ron only when set (a notebook without
+// one reads as before), and a budget typed into the file by hand outside
+// what `bench --budget` takes refuses the load rather than holding runs to
+// it.
+#[test]
+fn the_trial_budget_is_kept_and_checked() {
+    let (_tmp, dir, _nb) = saved_notebook();
+    let path = dir.join(store::NOTEBOOK_FILE);
+    assert!(!std::fs::read_to_string(&path).expect("read").contains("trial_budget"));
+    store::set_trial_budget(&dir, Some(0.0167)).expect("set");
+    assert!(store::set_trial_budget(&dir, Some(-1.0)).is_err(), "refused");
+    assert!(store::set_trial_budget(&dir, Some(f64::NAN)).is_err(), "refused");
+    assert_eq!(store::load(&dir).expect("load").trial_budget(), Some(0.0167), "from the journal");
+    store::lock(&dir).expect("lock").compact_with(&store::OsStorage).expect("compacted");
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(text.contains("trial_budget: Some(0.0167)"), "{text}");
+    assert_eq!(store::load(&dir).expect("load").trial_budget(), Some(0.0167), "from the snapshot");
+    for hostile in ["-0.5", "0.0", "1e300", "0.0000001"] {
+        std::fs::write(&path, text.replacen("Some(0.0167)", &format!("Some({hostile})"), 1)).expect("write");
+        let err = store::load(&dir).expect_err(hostile).to_string();
+        assert!(err.contains("the trial budget: a trial's budget is a number of seconds"), "{hostile}: {err}");
+    }
+}

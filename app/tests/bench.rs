@@ -621,6 +621,54 @@ fn a_budget_gives_each_row_its_tail() {
     assert!(printed.contains(" · noise floor "), "{printed}");
 }
 
+// SPEC S19 (issue 48 item 2): the notebook's trial budget, set as a field
+// (`set DIR "Trial budget" SECONDS`), holds every new run that states no
+// budget of its own; `--budget` still wins; a kernel's ns/access run is
+// recorded without a tail, not refused; each row keeps the budget it was
+// measured against when the notebook's changes or is cleared; what is not
+// a budget is refused and changes nothing.
+#[test]
+fn the_notebooks_trial_budget_holds_new_runs() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = notebook(tmp.path());
+    let set = |value: &str| vernier(&["set", &dir, "Trial budget", value]);
+    let said = stdout(&ok(set("0.0167")));
+    assert!(said.contains("trial budget set: 16.7 ms; new runs that state no budget of their own are held to it"));
+    for refused in ["-1", "0", "fast", "1e9"] {
+        let o = set(refused);
+        assert_eq!(o.status.code(), Some(2), "{refused}: {}", stderr(&o));
+        assert!(stderr(&o).contains("a trial's budget is a number of seconds from 0.001"), "{}", stderr(&o));
+    }
+    let bench = |extra: &[&str]| {
+        let mut args = vec!["bench", "--notebook", &dir, "-n", "3", "--warmup", "0"];
+        args.extend_from_slice(extra);
+        ok(vernier(&args))
+    };
+    bench(&["--", "true"]);
+    bench(&["--budget", "0.5", "--", "true"]);
+    bench(&["--kernel", "seq", "--size", "4096"]);
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    assert_eq!(shown["trial_budget"], 0.0167);
+    let budget = |shown: &serde_json::Value, run: usize| shown["runs"][run]["tail"]["budget"].as_f64();
+    assert_eq!((budget(&shown, 0), budget(&shown, 1)), (Some(0.0167), Some(0.5)));
+    assert!(shown["runs"][2]["tail"].is_null(), "ns/access cannot miss a time: {}", shown["runs"][2]);
+    assert!(
+        text(&vernier(&["show", &dir]))
+            .contains("Trial budget: 16.7 ms (new runs that state no budget are held to it)")
+    );
+
+    ok(set("0.002"));
+    bench(&["--", "true"]);
+    assert!(stdout(&ok(set(""))).contains("trial budget cleared"));
+    bench(&["--", "true"]);
+    let shown = json(&vernier(&["show", &dir, "--json"]));
+    assert!(shown["trial_budget"].is_null());
+    assert_eq!(budget(&shown, 0), Some(0.0167), "a recorded row keeps its budget");
+    assert_eq!(budget(&shown, 3), Some(0.002));
+    assert!(shown["runs"][4]["tail"].is_null(), "no budget stated anywhere, none held");
+    assert!(!text(&vernier(&["show", &dir])).contains("Trial budget:"));
+}
+
 // SPEC S19: a budget is a time per trial; a kernel's ns/access is not one,
 // so the run is refused before it starts, saying why.
 #[test]

@@ -16,7 +16,7 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 
 use crate::extend::{self, Claim, Extension};
-use crate::harness::{self, BenchResult, RowsAdded, raw::RawError, raw::Reserved};
+use crate::harness::{self, BenchResult, BenchSpec, RowsAdded, raw::RawError, raw::Reserved};
 use crate::notebook::{
     Environment, IntegrityFinding, LoadError, Notebook, NotebookError, NotebookPath, SaveError, store,
 };
@@ -67,6 +67,19 @@ pub struct Reservation {
     pub stated: Environment,
     /// The notebook's integrity findings (N4), for the face to say.
     pub integrity: Vec<IntegrityFinding>,
+    /// The notebook's trial budget (seconds) when the run starts (S19).
+    pub trial_budget: Option<f64>,
+}
+
+impl Reservation {
+    /// The raw file's name, and `spec` as the notebook holds it when the
+    /// run starts: its rows keep the Environment as stated now (N9), and a
+    /// run that states no budget is held to the notebook's trial budget
+    /// (S19) where its unit is a time; its rows then keep the budget in
+    /// their tail, so a later change of the budget never reaches them.
+    pub fn start(self, spec: BenchSpec) -> (Reserved, BenchSpec) {
+        (self.raw, BenchSpec { stated: Some(self.stated), notebook_budget: self.trial_budget, ..spec })
+    }
 }
 
 /// Takes the raw-file name the next run of the notebook in `dir` will
@@ -76,7 +89,12 @@ pub fn reserve(dir: &Path) -> Result<Reservation, RecordError> {
     store::exclusive(dir, || Ok::<_, SaveError>(()))?;
     let notebook = store::load(dir)?;
     let raw = Reserved::take(dir, &harness::raw_stem(notebook.runs().len() + 1))?;
-    Ok(Reservation { raw, stated: notebook.environment().clone(), integrity: notebook.integrity() })
+    Ok(Reservation {
+        raw,
+        stated: notebook.environment().clone(),
+        integrity: notebook.integrity(),
+        trial_budget: notebook.trial_budget(),
+    })
 }
 
 /// What a run's rows join, besides being new rows.

@@ -62,7 +62,8 @@ pub struct BenchArgs {
     pub(super) timeout: Option<Duration>,
     /// The budget each trial should meet, e.g. 0.0167 for a 60 Hz frame:
     /// each row then gives how many timed trials missed it and its 95th
-    /// percentile beside the median (S19).
+    /// percentile beside the median (S19). Default with --notebook: the
+    /// notebook's "Trial budget", if one is set.
     #[arg(long, value_name = "SECONDS", value_parser = super::seconds(duration::BUDGET))]
     budget: Option<f64>,
     /// Record the run in this notebook (rows, raw file, notes).
@@ -269,12 +270,17 @@ pub fn bench(args: &BenchArgs) -> CommandResult {
     );
     // Fail before measuring if the notebook cannot be read or its raw/
     // cannot be written; the raw file's name is taken now (N10).
-    let reservation = args.notebook.as_deref().map(reserve_raw).transpose()?;
-    let (reserved, stated) = reservation.map(|r| (r.raw, r.stated)).unzip();
+    let (reserved, spec) = match args.notebook.as_deref().map(reserve_raw).transpose()? {
+        Some(reservation) => {
+            let (raw, spec) = reservation.start(spec);
+            (Some(raw), spec)
+        }
+        None => (None, spec),
+    };
     if let (Some(dir), Some(p)) = (&args.notebook, args.answers) {
         super::notebook_cmds::check_prediction(dir, p)?;
     }
-    let result = run_with_progress(BenchSpec { stated, ..spec })?;
+    let result = run_with_progress(spec)?;
     let recorded = match (&args.notebook, reserved) {
         (Some(dir), Some(reserved)) => {
             Some(record(dir, &result, reserved, record_run::Joins::Nothing, |_, _, _| Ok(()))?.recorded)

@@ -36,10 +36,10 @@ pub fn extend(
         Ok(spec) => spec,
         Err(stop) => return stop,
     };
-    let reservation = reserve_raw(dir)?;
-    let result = run_with_progress(harness::BenchSpec { stated: Some(reservation.stated), timeout, ..spec })?;
+    let (reserved, spec) = reserve_raw(dir)?.start(harness::BenchSpec { timeout, ..spec });
+    let result = run_with_progress(spec)?;
     let joins = record_run::Joins::Extension { plan: &plan, claim: claim.as_ref() };
-    let done = record(dir, &result, reservation.raw, joins, |_, _, _| Ok(()))?;
+    let done = record(dir, &result, reserved, joins, |_, _, _| Ok(()))?;
     if let Some(failure) = &result.failure {
         return Err(Failure::failed(anyhow!("the rerun of run {run} failed: {failure}")));
     }

@@ -103,7 +103,9 @@ pub enum CliCommand {
     },
     /// Discard a run or a soak with a reason; it stays in the log.
     Discard(notebook_cmds::DiscardArgs),
-    /// Set an Environment field, e.g. `vernier set DIR "Power source" mains`.
+    /// Set an Environment field, e.g. `vernier set DIR "Power source" mains`,
+    /// or the trial budget new runs are held to: `vernier set DIR "Trial
+    /// budget" 0.0167` (seconds; S19).
     Set {
         /// The notebook folder.
         dir: PathBuf,

@@ -11,7 +11,7 @@ use clap::Args;
 use vernier_engine::duration;
 use vernier_engine::notebook::{
     AnsweredBy, Author, Committed, EnvField, NewProtocol, Note, Notebook, NotebookError, PredictionText, RowRef,
-    SoakProtocol, Workbench, store,
+    SoakProtocol, TRIAL_BUDGET, Workbench, store,
 };
 use vernier_engine::reproduce::Log;
 
@@ -368,6 +368,16 @@ pub fn discard(args: &DiscardArgs) -> CommandResult {
 
 /// Sets an Environment field without reading the notebook, like [`note`].
 pub fn set(dir: &Path, field: &str, value: &str) -> CommandResult {
+    // SPEC S19: the trial budget is set as a field, in seconds.
+    if field.trim().eq_ignore_ascii_case(TRIAL_BUDGET) {
+        let seconds = match value.trim() {
+            "" => None,
+            given => Some(duration::BUDGET.parse(given).map_err(Failure::input)?.get()),
+        };
+        store::set_trial_budget(dir, seconds).map_err(change_failure)?;
+        out!("{}", Notebook::trial_budget_said(seconds));
+        return Ok(0);
+    }
     store::set_environment(dir, field, value).map_err(change_failure)?;
     // The Workbench is read from what was written: say what was read (N2).
     match (EnvField::from_label(field), Workbench::parse(value)) {

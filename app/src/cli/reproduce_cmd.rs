@@ -8,7 +8,6 @@ use anyhow::anyhow;
 use clap::Args;
 use serde_json::json;
 use vernier_engine::display::inert;
-use vernier_engine::harness::BenchSpec;
 use vernier_engine::harness::provenance::Hashes;
 use vernier_engine::record_run;
 use vernier_engine::reproduce::{self, ArmSide, Original, Rerun, SideBySide};
@@ -137,8 +136,8 @@ pub fn reproduce(args: &ReproduceArgs) -> CommandResult {
         }
         None => None,
     };
-    let reservation = reserve_raw(&args.notebook)?;
-    let result = run_with_progress(BenchSpec { stated: Some(reservation.stated), ..spec });
+    let (reserved, spec) = reserve_raw(&args.notebook)?.start(spec);
+    let result = run_with_progress(spec);
     if let Some(scratch) = scratch {
         let shown = vernier_engine::display::path(scratch.path());
         if args.keep_scratch {
@@ -157,7 +156,7 @@ pub fn reproduce(args: &ReproduceArgs) -> CommandResult {
     // The rerun's rows as recorded — their power source, program and
     // result check are what the verdict weighs — and the note naming their
     // row, in the same change.
-    let done = record(&args.notebook, &result, reservation.raw, record_run::Joins::Nothing, |nb, recorded, at| {
+    let done = record(&args.notebook, &result, reserved, record_run::Joins::Nothing, |nb, recorded, at| {
         if result.failure.is_some() {
             return Ok(None);
         }
@@ -296,11 +295,11 @@ fn reproduce_sweep(args: &ReproduceArgs) -> CommandResult {
         Ok(spec) => spec,
         Err(stop) => return stop,
     };
-    let reservation = reserve_raw(&args.notebook)?;
-    let result = run_with_progress(BenchSpec { stated: Some(reservation.stated), ..spec })?;
+    let (reserved, spec) = reserve_raw(&args.notebook)?.start(spec);
+    let result = run_with_progress(spec)?;
     // Their sweep point by point against the rows as recorded, and its
     // note, in the same change.
-    let done = record(&args.notebook, &result, reservation.raw, record_run::Joins::Nothing, |nb, recorded, at| {
+    let done = record(&args.notebook, &result, reserved, record_run::Joins::Nothing, |nb, recorded, at| {
         if result.failure.is_some() {
             return Ok(None);
         }

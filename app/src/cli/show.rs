@@ -6,7 +6,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 use vernier_engine::notebook::{
     EnvField, Environment, Notebook, PREDICTION_COLUMNS, PREDICTIONS_HEADING, RUN_COLUMNS, RunColumn, SOAK_COLUMNS,
-    SoakColumn, noise_floors, row_list,
+    SoakColumn, TRIAL_BUDGET, noise_floors, row_list,
 };
 
 use vernier_engine::display::{inert, quote_argv};
@@ -195,6 +195,14 @@ fn to_text(nb: &Notebook, dir: &Path) -> String {
 
     let env: Vec<Vec<String>> = nb.environment().rows().map(|(f, v)| vec![f.label().to_owned(), v]).collect();
     let _ = writeln!(out, "## Environment\n{}", table::render(&["Field", "Value"], &env));
+    // SPEC S19: the budget new runs are held to, beside the ten fields.
+    if let Some(budget) = nb.trial_budget() {
+        let _ = writeln!(
+            out,
+            "{TRIAL_BUDGET}: {} (new runs that state no budget are held to it)",
+            Notebook::trial_budget_words(budget)
+        );
+    }
     // Rows keep what was stated when they were recorded (SPEC N9).
     for field in EnvField::ALL {
         if let Some(hint) = nb.stated_hint(field) {
@@ -290,6 +298,8 @@ fn to_json(nb: &Notebook, dir: &Path) -> Value {
         "schema": nb.schema,
         "created_at": nb.created_at,
         "environment": nb.environment().rows().map(|(f, v)| json!({"field": f.label(), "value": v})).collect::<Vec<_>>(),
+        // SPEC S19: seconds; null when none is set.
+        "trial_budget": nb.trial_budget(),
         "predictions": nb.predictions().iter().map(|p| {
             let lock = nb.lock_of(p);
             json!({

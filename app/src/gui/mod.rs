@@ -1087,16 +1087,17 @@ impl VernierApp {
             ctx.request_repaint();
             return;
         }
-        let Some(Reservation { raw, stated, .. }) = starting.reservation.take() else {
+        let Some(reservation) = starting.reservation.take() else {
             self.measure.starting = Some(starting);
             return;
         };
+        // The rows keep the Environment as stated when the run starts (N9),
+        // and a run stating no budget is held to the notebook's (S19).
+        let (raw, spec) = reservation.start(*starting.spec);
         let Some(engine) = &self.measure.engine else {
             self.send_job(jobs::Release(raw));
             return self.engine_stopped();
         };
-        // The rows keep the Environment as stated when the run starts (N9).
-        let spec = BenchSpec { stated: Some(stated), ..*starting.spec };
         self.measure.reserved = Some(raw);
         match engine.try_start(spec) {
             Ok(()) => {}

@@ -288,6 +288,55 @@ fn environment_edit_is_saved() {
     assert_eq!(store::load(&dir).expect("reload").environment().ambient, "22 °C, room thermometer");
 }
 
+// SPEC S19 (issue 48 item 2): the trial budget typed beside the
+// Environment, in milliseconds, is saved; what is not a budget is said
+// under the field and saved as nothing. A run started from the New run
+// dialog with no budget of its own is held to it; one with its own budget
+// keeps its own.
+#[cfg(unix)]
+#[test]
+fn the_trial_budget_holds_new_runs_from_the_window() {
+    use super::new_run::NewRunForm;
+    let (_tmp, mut harness) = fixture_app();
+    replace_text(&mut harness, "Trial budget", "16.7");
+    step_until(&mut harness, "the save", |app| app.saved() && app.notebook().trial_budget().is_some());
+    let dir = harness.state().doc.dir.clone();
+    let held = store::load(&dir).expect("reload").trial_budget().expect("saved");
+    assert!((held - 0.0167).abs() < 1e-12, "{held}");
+    replace_text(&mut harness, "Trial budget", "-3");
+    harness.get_by_label_contains("a trial's budget is a number of seconds from 0.001");
+    replace_text(&mut harness, "Trial budget", "fast");
+    harness.get_by_label_contains("'fast' is not a number of milliseconds");
+    harness.run();
+    assert_eq!(store::load(&dir).expect("reload").trial_budget(), Some(held), "a refused budget is not saved");
+
+    harness.get_by_label("Runs  (2)").click();
+    harness.run();
+    for (budget_ms, run) in [(0.0, 3), (250.0, 4)] {
+        harness.get_by_label("▶ New run…").click();
+        harness.run();
+        let form = NewRunForm {
+            kernel_mode: false,
+            command: "true".into(),
+            runs: 3,
+            warmup: 0,
+            budget_ms,
+            ..NewRunForm::default()
+        };
+        harness.state_mut().dialogs.open(form);
+        harness.run();
+        harness.get_by_label("▶ Start").click();
+        harness.run();
+        step_until(&mut harness, "the run to be recorded", |app| app.notebook().runs().len() == run && app.saved());
+    }
+    let nb = store::load(&dir).expect("reload");
+    let budget = |run: u32| nb.run(run).and_then(|r| r.measurement.tail.as_ref()).map(|t| t.budget);
+    // In the row's unit (seconds here): 16.7 ms held, then its own 250 ms.
+    assert_eq!(nb.run(3).map(|r| r.measurement.unit.as_str()), Some("s"));
+    assert!(budget(3).is_some_and(|b| (b - 0.0167).abs() < 1e-12), "{:?}", budget(3));
+    assert!(budget(4).is_some_and(|b| (b - 0.25).abs() < 1e-12), "{:?}", budget(4));
+}
+
 // SPEC N2, U1 (issue 49, item 3): the Workbench field reads what a person
 // types, says what it read while it is typed, and keeps that; what names no
 // bench is said under the field, with an example.

@@ -57,6 +57,9 @@ pub struct NewRunForm {
     pub cooldown_s: f64,
     /// Per-trial timeout in seconds, 0 for none.
     pub timeout_s: f64,
+    /// The budget each trial should meet, in milliseconds (SPEC S19); 0:
+    /// the notebook's trial budget, if one is set.
+    pub budget_ms: f64,
     /// How the commands' program was built (SPEC N11); with `build_b`,
     /// program A's.
     pub build: String,
@@ -172,6 +175,7 @@ impl Default for NewRunForm {
             pin_cpu: 0,
             cooldown_s: 0.0,
             timeout_s: 0.0,
+            budget_ms: 0.0,
             build: String::new(),
             build_b: String::new(),
             build_runs: false,
@@ -285,6 +289,10 @@ impl NewRunForm {
             pin: self.pin.then_some(self.pin_cpu),
             cooldown: seconds(self.cooldown_s, duration::COOLDOWN)?,
             timeout: seconds(self.timeout_s, duration::TIMEOUT)?,
+            budget: (self.budget_ms != 0.0)
+                .then(|| duration::BUDGET.check(self.budget_ms / 1000.0).map(duration::Seconds::get))
+                .transpose()
+                .map_err(|e| e.to_string())?,
             // A kernel's build is Vernier's own; with a Build B, Build is A's.
             build: given(&self.build).filter(|_| !self.kernel_mode && !per_arm && !runs_build),
             arm_builds: if per_arm && !runs_build { [given(&self.build), given(&self.build_b)] } else { [None, None] },
@@ -616,6 +624,18 @@ impl NewRunForm {
                 egui::DragValue::new(&mut self.timeout_s)
                     .range(0.0..=duration::TIMEOUT.max_s)
                     .suffix(" s per trial (0: none)"),
+            )
+            .labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("Budget");
+            ui.add(
+                egui::DragValue::new(&mut self.budget_ms)
+                    .range(0.0..=duration::BUDGET.max_s * 1000.0)
+                    .speed(0.1)
+                    .suffix(" ms per trial (0: the notebook's trial budget, if set)"),
+            )
+            .on_hover_text(
+                "each row then gives how many timed trials missed it and its 95th percentile beside the median (S19)",
             )
             .labelled_by(label.id);
             ui.end_row();

@@ -3,7 +3,8 @@
 //! filled from this machine on request.
 
 use egui::{RichText, Ui};
-use vernier_engine::notebook::{EnvField, Environment, Notebook, Workbench};
+use vernier_engine::duration;
+use vernier_engine::notebook::{EnvField, Environment, Notebook, TRIAL_BUDGET, Workbench};
 use vernier_engine::platform::machine::{Machine, NOT_AVAILABLE};
 use vernier_engine::stats::units;
 
@@ -19,6 +20,8 @@ pub struct State {
     pub env_drafts: std::collections::HashMap<usize, String>,
     /// The Environment's hints, kept while the notebook's rows stay the same.
     pub env_hints: HintCache,
+    /// The trial budget being typed, in milliseconds (S19).
+    pub budget_draft: Option<String>,
 }
 
 /// The hints of the last notebook they were worked out for: with 10 000
@@ -164,4 +167,54 @@ fn environment_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
             ui.end_row();
         }
     });
+    ui.add_space(10.0);
+    budget_ui(ui, state, cx);
+}
+
+/// The trial budget new runs are held to (SPEC S19), in milliseconds:
+/// beside the ten fields, not one of them (N2). Saved as it is typed, when
+/// what is typed reads as a budget; empty clears it.
+fn budget_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
+    let saved = cx.notebook.trial_budget();
+    let shown = |seconds: Option<f64>| seconds.map(|s| vernier_engine::stats::format_plain(s * 1000.0)).unwrap_or_default();
+    let draft = state.budget_draft.get_or_insert_with(|| shown(saved));
+    let response = ui
+        .horizontal(|ui| {
+            let label = ui.label(RichText::new(TRIAL_BUDGET).strong());
+            let edit = egui::TextEdit::singleline(draft).hint_text("e.g. 16.7 for a 60 Hz frame").desired_width(120.0);
+            let response = ui.add(edit).labelled_by(label.id);
+            ui.label("ms per trial");
+            response
+        })
+        .inner;
+    // Read after the field took this frame's typing.
+    let read = match draft.trim() {
+        "" => Ok(None),
+        typed => typed
+            .parse::<f64>()
+            .map_err(|_| format!("'{}' is not a number of milliseconds", inert(typed)))
+            .and_then(|ms| duration::BUDGET.check(ms / 1000.0).map(|s| Some(s.get())).map_err(|e| e.to_string())),
+    };
+    match &read {
+        Ok(_) => ui.label(
+            RichText::new(
+                "New runs that state no budget of their own are held to it: each row gives the trials that missed it \
+                 and its 95th percentile beside the median. A row keeps the budget it was measured against.",
+            )
+            .small()
+            .weak(),
+        ),
+        Err(why) => ui.label(RichText::new(why).small().color(ui.visuals().warn_fg_color)),
+    };
+    let unsaved = read.as_ref().map_or(true, |r| *r != saved);
+    match read {
+        Ok(seconds) if unsaved && (response.changed() || response.lost_focus()) => {
+            cx.commands.push(AppCommand::Edit(Edit::SetTrialBudget(seconds)));
+        }
+        // The notebook changed under the draft (elsewhere, or another
+        // notebook opened): show what it holds.
+        // A budget refused stays typed beside its reason until it is changed.
+        Ok(_) if unsaved && !response.has_focus() && !response.lost_focus() => *draft = shown(saved),
+        _ => {}
+    }
 }

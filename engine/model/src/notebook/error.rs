@@ -186,6 +186,10 @@ pub enum NotebookError {
     /// A placement deadline or rate that is not a positive number.
     #[error("the placement budget of '{0}' needs a positive deadline (ms) and, if given, a positive rate")]
     BadBudget(String),
+    /// A trial budget for new runs outside what `bench --budget` takes
+    /// (S19).
+    #[error("the trial budget: {0}")]
+    TrialBudget(#[from] crate::duration::DurationError),
     /// A soak protocol that cannot give the six numbers it promises (T1,
     /// T11); the message says which value and what would fit.
     #[error("the soak protocol does not fit: {0}")]
@@ -259,9 +263,9 @@ pub fn create_folder(dir: &std::path::Path) -> Result<(), FolderError> {
 /// so that this module does not depend on `store`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum JournalError {
-    /// An environment field it sets is refused.
+    /// A value it sets is refused: an Environment field, the trial budget.
     #[error("{0}")]
-    Environment(#[source] Box<NotebookError>),
+    Refused(#[source] Box<NotebookError>),
     /// A row placed past the end of its section.
     #[error("a change puts row {row} of the {section} after their end")]
     PastEnd {

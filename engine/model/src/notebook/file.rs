@@ -78,6 +78,10 @@ pub(super) struct NotebookFile {
     /// Soaks started and not recorded (T1); absent when none runs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     soaks_started: Vec<SoakStart>,
+    /// The trial budget new runs are held to (S19, schema 11); absent when
+    /// none is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    trial_budget: Option<f64>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -223,6 +227,7 @@ impl From<Notebook> for NotebookFile {
             writing: nb.writing,
             answers: nb.answers,
             soaks_started: nb.soaks_started,
+            trial_budget: nb.trial_budget,
         }
     }
 }
@@ -278,6 +283,9 @@ impl TryFrom<NotebookFile> for Notebook {
                 })
             })
             .collect::<Result<_, String>>()?;
+        // A budget typed into the file by hand is held to what `bench
+        // --budget` takes (S19).
+        super::checked_trial_budget(file.trial_budget).map_err(|e| format!("the trial budget: {e}"))?;
         Ok(Notebook {
             schema: file.schema,
             title: file.title,
@@ -292,6 +300,7 @@ impl TryFrom<NotebookFile> for Notebook {
             writing: file.writing,
             answers: file.answers,
             soaks_started: file.soaks_started,
+            trial_budget: file.trial_budget,
         })
     }
 }

@@ -81,6 +81,10 @@ pub const RUN_COLUMNS: [&str; RunColumn::ALL.len()] = RunColumn::HEADERS;
 pub const PREDICTION_COLUMNS: [&str; PredictionColumn::ALL.len()] = PredictionColumn::HEADERS;
 /// The Soak runs section's column names (N2).
 pub const SOAK_COLUMNS: [&str; SoakColumn::ALL.len()] = SoakColumn::HEADERS;
+/// The notebook's trial budget as every face names it (S19): shown with
+/// the Environment, though not one of N2's ten fields, and set as one
+/// (`vernier set DIR "Trial budget" 0.0167`).
+pub const TRIAL_BUDGET: &str = "Trial budget";
 /// The five sections, in order.
 pub const SECTIONS: [&str; 5] = ["Environment", "Predictions", "Runs", "Soak runs", "Notes and anomalies"];
 /// A Runs row's Conditions cell when it states nothing beyond what every
@@ -210,6 +214,17 @@ pub struct Notebook {
     /// Soaks started and not recorded yet, by the prediction whose
     /// protocol each runs (T1): that prediction is fixed while it runs.
     soaks_started: Vec<SoakStart>,
+    /// The budget, in seconds, each trial of a new run is held to when the
+    /// run states none of its own (S19): a notebook-wide setting shown with
+    /// the Environment. A row keeps the budget it was measured against in
+    /// its tail, so changing this never changes a recorded row.
+    trial_budget: Option<f64>,
+}
+
+/// A trial budget as the notebook keeps it: `None`, or seconds within the
+/// range `bench --budget` takes (S19) — whoever typed it, wherever.
+pub(crate) fn checked_trial_budget(seconds: Option<f64>) -> Result<Option<f64>, crate::duration::DurationError> {
+    seconds.map(|s| crate::duration::BUDGET.check(s).map(crate::duration::Seconds::get)).transpose()
 }
 
 /// A soak started under P`prediction`'s protocol at `at` (T1), until a soak
@@ -241,6 +256,37 @@ impl Notebook {
             writing: Writing::default(),
             answers: Vec::new(),
             soaks_started: Vec::new(),
+            trial_budget: None,
+        }
+    }
+
+    /// The budget (seconds) a new run that states none is held to (S19).
+    pub fn trial_budget(&self) -> Option<f64> {
+        self.trial_budget
+    }
+
+    /// Sets the budget new runs that state none are held to, within the
+    /// range `bench --budget` takes; `None` clears it (S19).
+    pub fn set_trial_budget(&mut self, seconds: Option<f64>) -> Result<(), NotebookError> {
+        self.trial_budget = checked_trial_budget(seconds)?;
+        Ok(())
+    }
+
+    /// A trial budget in words, in the unit that suits it (`16.7 ms`).
+    pub fn trial_budget_words(seconds: f64) -> String {
+        let unit = crate::stats::units::DisplayUnit::for_median("s", seconds);
+        unit.after(&crate::stats::format_plain(unit.scale(seconds)))
+    }
+
+    /// What a change of the trial budget to `seconds` says once saved, the
+    /// same on every face (S19).
+    pub fn trial_budget_said(seconds: Option<f64>) -> String {
+        match seconds {
+            Some(s) => format!(
+                "trial budget set: {}; new runs that state no budget of their own are held to it",
+                Self::trial_budget_words(s)
+            ),
+            None => "trial budget cleared: new runs are held to a budget only when they state one".to_owned(),
         }
     }
 

@@ -182,6 +182,8 @@ pub enum Edit {
     /// Keep these deadlines for the D6 placement table (saved under its first name).
     #[serde(rename = "SetPlacement")]
     SetDeadlines(Vec<Budget>),
+    /// Set or clear the trial budget new runs are held to (S19).
+    SetTrialBudget(Option<f64>),
     /// Rows recorded from a measurement, an import or a soak.
     Record(Recording),
 }
@@ -273,6 +275,10 @@ impl Edit {
                 nb.set_deadlines(budgets.clone())?;
                 Applied::said(format!("kept {} placement deadline(s)", budgets.len()))
             }
+            Edit::SetTrialBudget(seconds) => {
+                nb.set_trial_budget(*seconds)?;
+                Applied::said(Notebook::trial_budget_said(*seconds))
+            }
             Edit::Record(recording) => recording.apply(nb)?,
         })
     }
@@ -311,7 +317,8 @@ impl Edit {
             | Edit::NoCitations(_)
             | Edit::AddCitation(_)
             | Edit::RemoveCitation(_)
-            | Edit::SetDeadlines(_) => false,
+            | Edit::SetDeadlines(_)
+            | Edit::SetTrialBudget(_) => false,
         }
     }
 
@@ -360,6 +367,7 @@ impl Edit {
             Edit::AddCitation(c) => format!("a citation ({})", quoted(&c.figure)),
             Edit::RemoveCitation(n) => format!("citation {n} removed"),
             Edit::SetDeadlines(b) => format!("{} placement deadline(s) kept", b.len()),
+            Edit::SetTrialBudget(seconds) => Notebook::trial_budget_said(*seconds),
             Edit::Record(r) => r.describe(),
         }
     }

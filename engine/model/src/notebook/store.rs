@@ -52,9 +52,11 @@ pub const EXPORTS_DIR: &str = "exports";
 /// a row's fields that hold nothing (not discarded, not synthetic, no
 /// trial waited) and keeps the counters sentence, the same on every row
 /// of a machine, once in the rows' snapshot (about 150 bytes a row, issue
-/// 50), which a build before it would call missing. Older files are read and saved as version 10, their
-/// rows as recorded (no tail, no floor, no reason: nothing is invented).
-pub const SCHEMA_VERSION: u32 = 10;
+/// 50), which a build before it would call missing; version 11 the trial
+/// budget new runs are held to (S19), which a build before it would not
+/// know. Older files are read and saved as version 11, their rows as
+/// recorded (no tail, no floor, no reason: nothing is invented).
+pub const SCHEMA_VERSION: u32 = 11;
 /// A larger `notebook.ron` is refused as its bytes arrive: 10 000 runs take
 /// about 20 MB, so this leaves room while keeping a hostile file from
 /// exhausting memory.
@@ -460,6 +462,14 @@ pub fn set_environment(dir: &Path, field: &str, value: &str) -> Result<(), Chang
         .map_err(NotebookError::from)?;
     let edit = journal::Edit::SetEnvironment { field: field.to_owned(), value: value.to_owned() };
     append_unread(dir, vec![edit])
+}
+
+/// Sets or clears the trial budget (S19) without reading the notebook:
+/// checked as [`Notebook::set_trial_budget`] checks it, then appended to
+/// the journal under the lock.
+pub fn set_trial_budget(dir: &Path, seconds: Option<f64>) -> Result<(), ChangeError> {
+    super::checked_trial_budget(seconds).map_err(NotebookError::from)?;
+    append_unread(dir, vec![journal::Edit::TrialBudget(seconds)])
 }
 
 impl From<NotebookError> for ChangeError {

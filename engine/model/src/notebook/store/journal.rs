@@ -74,6 +74,8 @@ pub(super) enum Edit {
     Answers(Items<Answer>),
     /// The soaks started and not recorded, whole (T1).
     SoaksStarted(Vec<SoakStart>),
+    /// The trial budget new runs are held to, or none (S19, schema 11).
+    TrialBudget(Option<f64>),
 }
 
 /// A section's rows after a change: its length, and the rows at the
@@ -117,6 +119,9 @@ pub(super) fn diff(before: &Notebook, after: &Notebook) -> Vec<Edit> {
     if before.soaks_started != after.soaks_started {
         edits.push(Edit::SoaksStarted(after.soaks_started.clone()));
     }
+    if before.trial_budget != after.trial_budget {
+        edits.push(Edit::TrialBudget(after.trial_budget));
+    }
     edits
 }
 
@@ -144,7 +149,10 @@ pub(super) fn apply(nb: &mut Notebook, edits: Vec<Edit>) -> Result<(), JournalEr
             Edit::Created(at) => nb.created_at = at,
             Edit::Environment(environment) => nb.environment = environment,
             Edit::SetEnvironment { field, value } => {
-                nb.set_environment(&field, &value).map_err(|e| JournalError::Environment(Box::new(e)))?
+                nb.set_environment(&field, &value).map_err(|e| JournalError::Refused(Box::new(e)))?
+            }
+            Edit::TrialBudget(seconds) => {
+                nb.set_trial_budget(seconds).map_err(|e| JournalError::Refused(Box::new(e)))?
             }
             Edit::AddNote(note) => nb.notes.push(note),
             Edit::Writing(writing) => nb.writing = writing,
