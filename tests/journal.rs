@@ -115,6 +115,42 @@ fn a_schema_5_notebook_is_migrated_by_its_first_change() {
     assert!(found > 5, "an older Vernier refuses it as newer");
 }
 
+// SPEC N8, S19: a notebook.ron of an older schema with a journal (schema
+// 10, before the trial budget) keeps its journal's lines, and its first
+// change — one that appends without reading, and one that reads — writes
+// it whole as today's schema with the journal folded in, so a build of
+// schema 10 refuses it by version instead of failing on a journal line
+// naming the trial budget.
+#[test]
+fn a_change_to_an_older_schema_writes_it_whole() {
+    for reads in [false, true] {
+        let (_tmp, dir, nb) = saved_notebook();
+        let path = dir.join(store::NOTEBOOK_FILE);
+        let current = format!("schema: {},", store::SCHEMA_VERSION);
+        // A journal line, then the snapshot it follows said to be schema 10.
+        store::add_note(&dir, Note::new("kept in 10's journal", None, None, Author::Person, at(700)).expect("note"))
+            .expect("a journal line");
+        assert_eq!(journal_lines(&dir).len(), 1, "{reads}");
+        let text = std::fs::read_to_string(&path).expect("read");
+        std::fs::write(&path, text.replacen(&current, "schema: 10,", 1)).expect("write v10");
+        if reads {
+            store::change(&dir, |nb| nb.set_trial_budget(Some(0.0167))).expect("changed");
+        } else {
+            store::set_trial_budget(&dir, Some(0.0167)).expect("set");
+        }
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.contains(&current) && text.contains("trial_budget: Some(0.0167)"), "{reads}");
+        assert!(journal_lines(&dir).is_empty(), "{reads}: folded in");
+        let mut expected = nb.clone();
+        expected.add_note("kept in 10's journal", at(700)).expect("note");
+        expected.set_trial_budget(Some(0.0167)).expect("budget");
+        assert_eq!(store::load(&dir).expect("loads"), expected, "{reads}");
+        // And from then on a change is a journal line again.
+        store::set_trial_budget(&dir, None).expect("cleared");
+        assert_eq!(journal_lines(&dir).len(), 1, "{reads}");
+    }
+}
+
 // SPEC N1, N7: a journal past the compaction threshold is folded into a new
 // notebook.ron by the writer that took it there; nothing is lost and the
 // journal starts again.

@@ -667,6 +667,19 @@ fn the_notebooks_trial_budget_holds_new_runs() {
     assert_eq!(budget(&shown, 3), Some(0.002));
     assert!(shown["runs"][4]["tail"].is_null(), "no budget stated anywhere, none held");
     assert!(!text(&vernier(&["show", &dir])).contains("Trial budget:"));
+
+    // A reproduction is held to the budget their row was (run 2's own
+    // 0.5 s), not to this notebook's; a row of theirs without one takes
+    // this notebook's.
+    let mine = tmp.path().join("mine");
+    ok(vernier(&["new", mine.to_str().expect("utf-8")]));
+    let mine = mine.to_str().expect("utf-8");
+    ok(vernier(&["set", mine, "Trial budget", "0.003"]));
+    for row in ["2", "5"] {
+        ok(vernier(&["reproduce", "--notebook", mine, &dir, "--row", row, "--yes", "--allow-inline-code"]));
+    }
+    let shown = json(&vernier(&["show", mine, "--json"]));
+    assert_eq!((budget(&shown, 0), budget(&shown, 1)), (Some(0.5), Some(0.003)));
 }
 
 // SPEC S19: a budget is a time per trial; a kernel's ns/access is not one,

@@ -251,7 +251,7 @@ impl Extension {
             // The program's own figure, read as the row read it (E17).
             metric: m.figure.as_ref().map(|f| f.spec.clone()),
             // SPEC S19: held to the budget the row was, in seconds.
-            budget: m.tail.as_ref().and_then(|t| Some(t.budget * crate::stats::units::time_factor(&m.unit, "s")?)),
+            budget: m.budget_seconds(),
             // SPEC E19: the inputs the row's student stated, stated again.
             inputs: m.conditions.value_of(ConditionName::Inputs).and_then(|i| harness::stated_inputs(&m.command, i)),
             ..BenchSpec::new(arms.iter().map(|(_, subject)| subject.clone()).collect())

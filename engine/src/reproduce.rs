@@ -76,6 +76,10 @@ pub struct Original {
     /// The noise floor their session measured (SPEC E18), when their
     /// notebook kept one: a workbook row has none.
     pub noise_floor: Option<NoiseFloor>,
+    /// The budget their trials were held to, in seconds (SPEC S19), which
+    /// the rerun is held to as well; `None` when their row had none (the
+    /// rerun is then held to this notebook's trial budget, if one is set).
+    pub budget: Option<f64>,
 }
 
 /// The timing boundary a workbook row's conditions state, if they do.
@@ -316,6 +320,7 @@ impl Original {
             boundary: Some(m.timing_boundary()),
             recipe: m.recipe.clone(),
             noise_floor: m.noise_floor.clone(),
+            budget: m.budget_seconds(),
         })
     }
 
@@ -347,6 +352,7 @@ impl Original {
             boundary: sheet_boundary(&r.conditions),
             recipe: None,
             noise_floor: None,
+            budget: None,
         })
     }
 
@@ -445,6 +451,8 @@ impl Original {
             metric: self.metric(),
             cooldown: recorded_cooldown(&self.conditions).filter(|_| pair),
             labels: self.partner.as_ref().map_or([None, None], |p| p.labels.clone().map(Some)),
+            // SPEC S19: held to the budget their row was held to.
+            budget: self.budget,
             ..BenchSpec::new(arms)
         })
     }
@@ -742,6 +750,7 @@ mod tests {
             boundary: None,
             recipe: None,
             noise_floor: None,
+            budget: None,
         };
         let rerun = original.rerun(&mut Hashes::default()).expect("rerun");
         let plan = original.plan("theirs", &rerun);

@@ -378,6 +378,10 @@ pub fn set(dir: &Path, field: &str, value: &str) -> CommandResult {
         out!("{}", Notebook::trial_budget_said(seconds));
         return Ok(0);
     }
+    if let Err(unknown) = EnvField::named(field) {
+        // `set` takes one name more than the Environment has: say so.
+        return Err(Failure::input(anyhow::anyhow!("{unknown}; or \"{TRIAL_BUDGET}\", in seconds (S19)")));
+    }
     store::set_environment(dir, field, value).map_err(change_failure)?;
     // The Workbench is read from what was written: say what was read (N2).
     match (EnvField::from_label(field), Workbench::parse(value)) {

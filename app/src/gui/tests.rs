@@ -303,10 +303,13 @@ fn the_trial_budget_holds_new_runs_from_the_window() {
     let dir = harness.state().doc.dir.clone();
     let held = store::load(&dir).expect("reload").trial_budget().expect("saved");
     assert!((held - 0.0167).abs() < 1e-12, "{held}");
-    replace_text(&mut harness, "Trial budget", "-3");
-    harness.get_by_label_contains("a trial's budget is a number of seconds from 0.001");
-    replace_text(&mut harness, "Trial budget", "fast");
-    harness.get_by_label_contains("'fast' is not a number of milliseconds");
+    // Refused in the unit typed, quoting what was typed.
+    for typed in ["-3", "0.5", "fast"] {
+        replace_text(&mut harness, "Trial budget", typed);
+        harness.get_by_label(&format!(
+            "a trial's budget is a number of milliseconds from 1 to 86400000 (1 day); '{typed}' is not"
+        ));
+    }
     harness.run();
     assert_eq!(store::load(&dir).expect("reload").trial_budget(), Some(held), "a refused budget is not saved");
 

@@ -73,12 +73,22 @@ pub struct DurationError {
     pub bound: Bound,
     /// What was given, cut to a readable length.
     pub given: String,
+    /// It was given in milliseconds (a window's field), and the message
+    /// names them.
+    pub millis: bool,
 }
 
 impl std::fmt::Display for DurationError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let Bound { what, max_s, max_words } = self.bound;
-        write!(f, "{what} is a number of seconds from {MIN_SECONDS} to {max_s} ({max_words}); '{}' is not", self.given)
+        let given = &self.given;
+        if self.millis {
+            let (least, most) =
+                (crate::stats::format_plain(MIN_SECONDS * 1e3), crate::stats::format_plain(max_s * 1e3));
+            write!(f, "{what} is a number of milliseconds from {least} to {most} ({max_words}); '{given}' is not")
+        } else {
+            write!(f, "{what} is a number of seconds from {MIN_SECONDS} to {max_s} ({max_words}); '{given}' is not")
+        }
     }
 }
 
@@ -108,12 +118,25 @@ impl Bound {
         }
     }
 
+    /// Reads milliseconds as a window's field shows them (a trial's
+    /// budget, `16.7`), by this range: the seconds are the milliseconds'
+    /// value written as a person reads it (`33.3` is 0.0333 s, not
+    /// 0.033299999999999996), and the message names milliseconds and quotes
+    /// what was typed.
+    pub fn parse_millis(&self, typed: &str) -> Result<Seconds, DurationError> {
+        let given = typed.trim();
+        let refused = || DurationError { millis: true, ..self.error(given) };
+        let ms = given.parse::<f64>().map_err(|_| refused())?;
+        let seconds = crate::stats::format_plain(ms / 1e3).parse::<f64>().map_err(|_| refused())?;
+        self.check(seconds).map_err(|_| refused())
+    }
+
     fn error(&self, given: &str) -> DurationError {
         let mut quoted: String = given.chars().take(QUOTED_CHARS).collect();
         if given.chars().nth(QUOTED_CHARS).is_some() {
             quoted.push('…');
         }
-        DurationError { bound: *self, given: quoted }
+        DurationError { bound: *self, given: quoted, millis: false }
     }
 }
 
@@ -121,6 +144,23 @@ impl Bound {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    // SPEC S19: a budget typed in milliseconds is kept as the seconds a
+    // person reads (33.3 ms is 0.0333 s exactly as written), and a refusal
+    // quotes the milliseconds typed.
+    #[test]
+    fn milliseconds_are_read_as_typed() {
+        assert_eq!(BUDGET.parse_millis(" 33.3 ").map(Seconds::get), Ok(0.0333));
+        assert_eq!(BUDGET.parse_millis("16.7").map(Seconds::get), Ok(0.0167));
+        assert_eq!(BUDGET.parse_millis("1").map(Seconds::get), Ok(0.001));
+        for typed in ["0.5", "-3", "NaN", "inf", "1e300", "fast", ""] {
+            let why = BUDGET.parse_millis(typed).expect_err(typed).to_string();
+            assert_eq!(
+                why,
+                format!("a trial's budget is a number of milliseconds from 1 to 86400000 (1 day); '{typed}' is not")
+            );
+        }
+    }
 
     const ALL: [Bound; 7] =
         [TIMEOUT, COOLDOWN, SOAK_DURATION, SOAK_INTERVAL, SOAK_OPENING_WINDOW, SOAK_TAIL_WINDOW, COURSE_WINDOW];

@@ -344,6 +344,7 @@ mod tests {
             boundary: None,
             recipe,
             noise_floor: None,
+            budget: None,
         }
     }
 

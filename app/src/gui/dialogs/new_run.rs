@@ -290,7 +290,7 @@ impl NewRunForm {
             cooldown: seconds(self.cooldown_s, duration::COOLDOWN)?,
             timeout: seconds(self.timeout_s, duration::TIMEOUT)?,
             budget: (self.budget_ms != 0.0)
-                .then(|| duration::BUDGET.check(self.budget_ms / 1000.0).map(duration::Seconds::get))
+                .then(|| duration::BUDGET.parse_millis(&self.budget_ms.to_string()).map(duration::Seconds::get))
                 .transpose()
                 .map_err(|e| e.to_string())?,
             // A kernel's build is Vernier's own; with a Build B, Build is A's.
@@ -635,7 +635,8 @@ impl NewRunForm {
                     .suffix(" ms per trial (0: the notebook's trial budget, if set)"),
             )
             .on_hover_text(
-                "each row then gives how many timed trials missed it and its 95th percentile beside the median (S19)",
+                "a time each trial should meet: each row then gives how many timed trials missed it and its 95th \
+                 percentile beside the median (S19); seq and chase, whose trials are in ns/access, take none",
             )
             .labelled_by(label.id);
             ui.end_row();

@@ -190,10 +190,7 @@ fn budget_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
     // Read after the field took this frame's typing.
     let read = match draft.trim() {
         "" => Ok(None),
-        typed => typed
-            .parse::<f64>()
-            .map_err(|_| format!("'{}' is not a number of milliseconds", inert(typed)))
-            .and_then(|ms| duration::BUDGET.check(ms / 1000.0).map(|s| Some(s.get())).map_err(|e| e.to_string())),
+        typed => duration::BUDGET.parse_millis(typed).map(|s| Some(s.get())).map_err(|why| inert(&why.to_string()).into_owned()),
     };
     match &read {
         Ok(_) => ui.label(
@@ -201,19 +198,20 @@ fn budget_ui(ui: &mut Ui, state: &mut State, cx: &mut Context<'_>) {
                 "New runs that state no budget of their own are held to it: each row gives the trials that missed it \
                  and its 95th percentile beside the median. A row keeps the budget it was measured against.",
             )
-            .small()
             .weak(),
         ),
         Err(why) => ui.label(RichText::new(why).small().color(ui.visuals().warn_fg_color)),
     };
-    let unsaved = read.as_ref().map_or(true, |r| *r != saved);
+    // As the other fields compare their text: a value read back from the
+    // notebook is never a change of its own.
+    let unsaved = draft.trim() != shown(saved);
     match read {
         Ok(seconds) if unsaved && (response.changed() || response.lost_focus()) => {
             cx.commands.push(AppCommand::Edit(Edit::SetTrialBudget(seconds)));
         }
         // The notebook changed under the draft (elsewhere, or another
-        // notebook opened): show what it holds.
-        // A budget refused stays typed beside its reason until it is changed.
+        // notebook opened): show what it holds. A budget refused stays
+        // typed beside its reason until it is changed.
         Ok(_) if unsaved && !response.has_focus() && !response.lost_focus() => *draft = shown(saved),
         _ => {}
     }

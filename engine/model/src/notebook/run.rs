@@ -174,6 +174,13 @@ enum WarmupForm {
 }
 
 impl Measurement {
+    /// The budget its trials were held to, in seconds (SPEC S19), for a
+    /// rerun of the row (an extension, a reproduction) to be held to the
+    /// same; `None` when it had none.
+    pub fn budget_seconds(&self) -> Option<f64> {
+        self.tail.as_ref().and_then(|t| Some(t.budget * crate::stats::units::time_factor(&self.unit, "s")?))
+    }
+
     /// What the row's time is the time of: as recorded, or for a row
     /// recorded before rows kept it, what its kind of row always timed — a
     /// command's process, a kernel's call, the program's figure, the

@@ -352,6 +352,10 @@ impl Locked {
             let fresh = Stamp { tail: fresh_token(), ..self.loaded.clone() };
             return compact(storage, &self.dir, &self.notebook, &fresh, &self.held);
         }
+        if self.loaded.older {
+            // Its journal folded in and the change with it, as this version.
+            return compact(storage, &self.dir, &self.notebook, &self.loaded, &self.held);
+        }
         let edits = journal::diff(&self.before, &self.notebook);
         if edits.is_empty() {
             return Ok(self.loaded.clone());
@@ -481,8 +485,8 @@ impl From<NotebookError> for ChangeError {
 /// Appends `edits`, which need nothing of the notebook to be checked, to
 /// the journal in `dir` under its lock: only the head of notebook.ron (its
 /// version and token) and the journal are read, never parsed whole. A
-/// notebook.ron from before the journal takes the whole way once
-/// ([`transact`]), which migrates it.
+/// notebook.ron from before the journal, or of an older schema, takes the
+/// whole way once ([`transact`]), which migrates it.
 fn append_unread(dir: &Path, edits: Vec<journal::Edit>) -> Result<(), ChangeError> {
     loop {
         let held = hold_notebook(dir, Tidy::Notebook)?;
@@ -500,6 +504,7 @@ fn append_unread(dir: &Path, edits: Vec<journal::Edit>) -> Result<(), ChangeErro
             token: Some(token),
             journal_len: journal::whole_len(&journal) as u64,
             tail,
+            older: false,
         };
         match append(&OsStorage, dir, &loaded, edits.clone(), &held, |_| load_stamped(dir)) {
             Err(e) if e.step == SaveStep::LockLost => continue,
@@ -645,6 +650,7 @@ fn compact<S: Storage>(
         token: Some(token.to_owned()),
         journal_len: 0,
         tail: token.to_owned(),
+        older: false,
     })
 }
 
@@ -773,6 +779,12 @@ pub struct Stamp {
     /// The hash the next journal line follows (for a notebook.ron from
     /// before the journal, the hash of its bytes).
     tail: String,
+    /// notebook.ron was written under an older schema than this build's.
+    /// The next change writes it whole, as this version, instead of
+    /// appending to its journal: a build of that older schema then refuses
+    /// the notebook by its version (N8) rather than failing on a journal
+    /// line it cannot read.
+    older: bool,
 }
 
 impl Stamp {
@@ -854,8 +866,15 @@ fn load_read(dir: &Path, digest: bool) -> Result<(Notebook, Stamp, Option<String
         notebook.validate().map_err(|message| LoadError::Invalid { path: path.clone(), message })?;
         let whole = journal::whole_len(&journal);
         let digest = digest.then(|| crate::digest::blake3_hex_parts(&[&bytes, &journal[..whole]]));
-        let stamp =
-            Stamp { len: bytes.len() as u64, modified: meta.modified().ok(), token, journal_len: whole as u64, tail };
+        let older = snapshot_schema(&bytes).is_none_or(|schema| schema < SCHEMA_VERSION);
+        let stamp = Stamp {
+            len: bytes.len() as u64,
+            modified: meta.modified().ok(),
+            token,
+            journal_len: whole as u64,
+            tail,
+            older,
+        };
         return Ok((notebook, stamp, digest));
     }
 }
@@ -1035,8 +1054,9 @@ fn read_journal(dir: &Path) -> Result<Vec<u8>, LoadError> {
 const HEAD_BYTES: u64 = 4096;
 
 /// notebook.ron's journal token as its head states it (`None` when it
-/// names none, or the head is not as Vernier writes it), and its metadata;
-/// a newer schema is refused here as on a load.
+/// names none, the head is not as Vernier writes it, or an older schema
+/// wrote it: the change then takes the whole way, which writes the file
+/// anew), and its metadata; a newer schema is refused here as on a load.
 fn read_head(dir: &Path) -> Result<(Option<String>, std::fs::Metadata), LoadError> {
     let path = notebook_file(dir);
     let io_error = |source| LoadError::from(bounded::ReadError::Io { path: path.clone(), source });
@@ -1049,7 +1069,14 @@ fn read_head(dir: &Path) -> Result<(Option<String>, std::fs::Metadata), LoadErro
     if schema > SCHEMA_VERSION {
         return Err(LoadError::NewerSchema { path, found: schema, supported: SCHEMA_VERSION });
     }
-    Ok((token.filter(|t| crate::digest::is_sha256(t)), meta))
+    Ok((token.filter(|t| crate::digest::is_sha256(t) && schema == SCHEMA_VERSION), meta))
+}
+
+/// The schema version at the head of `bytes` of a notebook.ron as Vernier
+/// writes it.
+fn snapshot_schema(bytes: &[u8]) -> Option<u32> {
+    let bytes = bounded::without_bom(bytes);
+    head(&String::from_utf8_lossy(&bytes[..bytes.len().min(HEAD_BYTES as usize)])).map(|(schema, _)| schema)
 }
 
 /// The schema version and journal token at the head of a notebook.ron as
