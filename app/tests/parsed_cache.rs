@@ -1,6 +1,7 @@
 //! SPEC N1 (issue 50): a large notebook.ron is parsed once and kept, keyed
 //! by its bytes, in the user's cache folder; what every command shows is
-//! still exactly what the file holds.
+//! still exactly what the file holds. The audit's findings of each raw file
+//! are kept there too (A3, N16), and a file changed since is read again.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -95,4 +96,71 @@ fn a_large_notebook_shows_what_its_file_holds_whether_parsed_or_kept() {
     assert!(edited.contains("take 250 (edited)"), "{edited}");
     assert_eq!(edited, stdout(&with_cache(None, &["show", dir_s])));
     assert_eq!(entries(&cache).len(), 2, "the edited file has its own entry");
+}
+
+fn kept_findings(cache: &Path) -> Vec<PathBuf> {
+    entries(cache).into_iter().filter(|p| p.extension().is_some_and(|x| x == "verified")).collect()
+}
+
+// SPEC A3, N16: what the audit found of each raw file is kept, and a file
+// changed since is read again, even when its size and modification time
+// are put back as they were. (Where the OS has no change time a user
+// cannot set, nothing is kept.)
+#[cfg(unix)]
+#[test]
+fn the_audit_reads_again_a_raw_file_changed_since_it_last_read_it() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (dir, cache) = (tmp.path().join("nb"), tmp.path().join("cache"));
+    let dir_s = dir.to_str().expect("utf-8");
+    ok(vernier(&["new", dir_s, "--title", "kept findings"]));
+    ok(vernier(&["bench", "-n", "5", "--warmup", "1", "--notebook", dir_s, "--", "true"]));
+    // A second row on the same file whose summary the file's trials do not give.
+    store::change(&dir, |nb| {
+        let mut m = (*nb.runs()[0].measurement).clone();
+        m.summary.median *= 3.0;
+        nb.record_run(m, chrono::Utc::now());
+        Ok::<_, vernier_engine::notebook::NotebookError>(())
+    })
+    .expect("second row");
+    // Files that changed within the file system's clock tick are not kept.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let audit = |cache: Option<&Path>| with_cache(cache, &["audit", dir_s]);
+    let read = audit(None);
+    let first = stdout(&read);
+    assert!(first.contains("run 2: its summary is not its raw file's (N16)"), "{first}");
+    assert!(!first.contains("run 1: its summary"), "{first}");
+    assert!(kept_findings(&cache).is_empty(), "no cache, nothing kept");
+    assert_eq!(stdout(&audit(Some(&cache))), first);
+    let kept = kept_findings(&cache);
+    assert_eq!(kept.len(), 1, "one file for the notebook folder: {:?}", entries(&cache));
+    let written = std::fs::metadata(&kept[0]).expect("kept").modified().expect("time");
+    let again = audit(Some(&cache));
+    assert_eq!(stdout(&again), first, "the findings recalled are the findings read");
+    assert_eq!(again.status.code(), read.status.code());
+    assert_eq!(std::fs::metadata(&kept[0]).expect("kept").modified().expect("time"), written, "nothing new to keep");
+
+    // Kept findings that do not read back are passed over.
+    std::fs::write(&kept[0], b"vernier-verified not this").expect("spoil");
+    assert_eq!(stdout(&audit(Some(&cache))), first);
+
+    // The raw file edited in place, its size and modification time put back.
+    let raw = dir.join("raw/run-1.csv");
+    let before = std::fs::metadata(&raw).expect("raw");
+    let text = std::fs::read_to_string(&raw).expect("raw text");
+    let at = text.rfind(|c: char| c.is_ascii_digit() && c != '9').expect("a digit");
+    let digit = text.as_bytes()[at];
+    let mut edited = text.into_bytes();
+    edited[at] = digit + 1;
+    std::fs::write(&raw, &edited).expect("edit");
+    std::fs::File::options()
+        .write(true)
+        .open(&raw)
+        .and_then(|f| f.set_modified(before.modified().expect("mtime")))
+        .expect("mtime put back");
+    let after = std::fs::metadata(&raw).expect("raw");
+    assert_eq!((after.len(), after.modified().ok()), (before.len(), before.modified().ok()));
+    let changed = stdout(&audit(Some(&cache)));
+    assert!(changed.contains("run 1: raw file raw/run-1.csv changed after it was recorded"), "{changed}");
+    assert!(changed.contains("run 2: raw file raw/run-1.csv changed after it was recorded"), "{changed}");
+    assert_eq!(changed, stdout(&audit(None)), "as an audit that keeps nothing finds");
 }

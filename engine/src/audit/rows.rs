@@ -8,17 +8,21 @@ use super::{Check, Finding, Place};
 use crate::digest::sha256_hex;
 use crate::display::inert;
 use crate::harness::raw;
+use crate::notebook::store::Verified;
 use crate::notebook::{
     Discard, NOT_RECORDED, Notebook, NotebookRoot, Optimisation, RawFile, RowRef, Run, Tag, WarmupPolicy, is_date,
     plausible,
 };
+use crate::os::fs::FileIdentity;
 use crate::stats::Summary;
 
 pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut find = |check, place, message: String| out.push(Finding { check, place, message });
-    // Every row's raw file is resolved in the folder, resolved once.
+    // Every row's raw file is resolved in the folder, resolved once; a
+    // file found clean before and unchanged since is not read again.
     let root = NotebookRoot::of(dir);
+    let mut verified = Verified::of(dir);
     for run in nb.runs() {
         let m = &run.measurement;
         let place = || Place::Run { number: run.number };
@@ -81,7 +85,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
             tag: m.tag,
             run: Some(run),
         };
-        row.check(&root, nb, run.discarded.as_ref(), &mut |c, message| find(c, place(), message));
+        row.check(&root, &mut verified, nb, run.discarded.as_ref(), &mut |c, message| find(c, place(), message));
     }
     for soak in nb.soaks() {
         let place = || Place::Soak { number: soak.number };
@@ -99,8 +103,9 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
             tag: soak.tag,
             run: None,
         };
-        row.check(&root, nb, soak.discarded.as_ref(), &mut |c, message| find(c, place(), message));
+        row.check(&root, &mut verified, nb, soak.discarded.as_ref(), &mut |c, message| find(c, place(), message));
     }
+    verified.keep();
     for (path, message) in unreferenced_raw_files(dir, nb) {
         find(Check::A3, Place::Notebook, format!("{path}: {message}"));
     }
@@ -201,17 +206,13 @@ impl Row<'_> {
     fn check(
         &self,
         root: &NotebookRoot,
+        verified: &mut Verified,
         nb: &Notebook,
         discarded: Option<&Discard>,
         find: &mut impl FnMut(Check, String),
     ) {
-        match raw_bytes(root, self.raw) {
-            Err(problem) => find(Check::A3, problem),
-            Ok(bytes) => {
-                if let Some(problem) = self.run.and_then(|run| summary_problem(run, &bytes)) {
-                    find(Check::A3, problem);
-                }
-            }
+        if let Some(problem) = raw_problem(root, verified, self.raw, self.run) {
+            find(Check::A3, problem);
         }
         if self.synthetic && self.tag != Tag::Modeled {
             find(Check::A10, format!("holds SYNTHETIC data but is tagged {}, not MODELED", self.tag));
@@ -222,15 +223,52 @@ impl Row<'_> {
     }
 }
 
-/// A row's raw file as recorded, or why it fails A3: not named, outside
-/// the notebook, missing, or changed since it was recorded. One bounded
-/// read, which the summary's check reuses.
-fn raw_bytes(root: &NotebookRoot, raw: Option<&RawFile>) -> Result<Vec<u8>, String> {
+/// Why a row fails A3, if it does: its raw file not named, outside the
+/// notebook, missing, or changed since it was recorded, or for a run a
+/// summary its file's trials do not give (N16). A file read before and
+/// unchanged since, for a row that says the same, is not read again: what
+/// was found then is found ([`Verified`]).
+fn raw_problem(
+    root: &NotebookRoot,
+    verified: &mut Verified,
+    raw: Option<&RawFile>,
+    run: Option<&Run>,
+) -> Option<String> {
     let Some(raw) = raw else {
-        return Err("names no raw file".into());
+        return Some("names no raw file".into());
     };
-    let path = raw.path.resolve_in(root).map_err(|e| format!("raw file refused: {e}"))?;
-    match raw::read(&path) {
+    let path = match raw.path.resolve_in(root) {
+        Ok(path) => path,
+        Err(e) => return Some(format!("raw file refused: {e}")),
+    };
+    let identity = std::fs::symlink_metadata(&path).ok().as_ref().and_then(FileIdentity::of);
+    let (name, said) = (raw.path.to_string(), run.map(what_the_row_says).unwrap_or_default());
+    if let Some(problem) = verified.recall(&name, identity, &raw.sha256, &said) {
+        return problem;
+    }
+    let problem = match raw_bytes(&path, raw) {
+        // Nothing to remember of a file that could not be read.
+        Err(problem) => return Some(problem),
+        Ok(bytes) => run.and_then(|run| summary_problem(run, &bytes)),
+    };
+    verified.found(&name, identity, &raw.sha256, &said, problem.as_deref());
+    problem
+}
+
+/// What a run's row says that [`summary_problem`] reads: its arm, whether
+/// it was measured by figures, its unit and scale, and its summary.
+fn what_the_row_says(run: &Run) -> String {
+    let m = &run.measurement;
+    let arm = m.raw_file.as_ref().map_or("", |r| r.arm.as_str());
+    let said = format!("{arm}|{}|{}|{}|{:?}", m.figure.is_some(), m.ns_per_unit.to_bits(), m.unit, m.summary);
+    crate::digest::blake3_hex_parts(&[said.as_bytes()])
+}
+
+/// The raw file `path` of `raw` as recorded, or why it fails A3: missing,
+/// or changed since it was recorded. One bounded read, which the summary's
+/// check reuses.
+fn raw_bytes(path: &Path, raw: &RawFile) -> Result<Vec<u8>, String> {
+    match raw::read(path) {
         Err(e) if e.is_not_found() => Err(format!("raw file {} does not exist", raw.path)),
         Err(e) => Err(format!("raw file {} not hashed: {e}", raw.path)),
         Ok(bytes) => {

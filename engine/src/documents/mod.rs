@@ -362,7 +362,7 @@ pub fn export_read(
     }
     // One export at a time per notebook, so two never interleave their
     // documents and record.
-    crate::notebook::store::exclusive(dir, || {
+    crate::notebook::store::exporting(dir, || {
         let edited = export_record::edited(dir, &out, &Document::ALL.map(Document::stem));
         if !edited.is_empty() && overwrite == Overwrite::Never {
             return Err(ExportError::Edited(edited));

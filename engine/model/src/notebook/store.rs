@@ -19,6 +19,7 @@ mod lock;
 mod output;
 mod parsed;
 mod partial;
+mod verified;
 pub use journal::JOURNAL_FILE;
 pub use leftovers::{Leftover, Writer, find as leftovers, reservation_text, writer_tag};
 pub use lock::{
@@ -27,6 +28,7 @@ pub use lock::{
 };
 pub use output::OutputFile;
 pub use partial::load_run;
+pub use verified::Verified;
 
 /// The log's file name inside a notebook folder.
 pub const NOTEBOOK_FILE: &str = "notebook.ron";
@@ -379,13 +381,17 @@ enum Tidy {
     /// notebook (a note, a field) costs what the change does, not a listing
     /// of every raw file (issue 50); the next writer that loads it tidies.
     Notebook,
+    /// `notebook.ron`'s temporaries and `exports/`: an export writes there
+    /// and nowhere else, so it lists no raw file either (issue 50).
+    Exports,
 }
 
 fn hold_tidying(dir: &Path, tidy: Tidy) -> Result<FolderLock, SaveError> {
     let held = lock::lock(dir).map_err(|e| lock_error(dir, e))?;
     match tidy {
-        Tidy::Folder => leftovers::remove_dead(dir),
+        Tidy::Folder => leftovers::remove_dead(dir, &[RAW_DIR, EXPORTS_DIR]),
         Tidy::Notebook => leftovers::remove_notebook_temporaries(dir),
+        Tidy::Exports => leftovers::remove_dead(dir, &[EXPORTS_DIR]),
     }
     Ok(held)
 }
@@ -412,10 +418,18 @@ fn lock_error(dir: &Path, e: LockError) -> SaveError {
 }
 
 /// Runs `work` holding the folder's lock, for a writer of files other than
-/// `notebook.ron` that must not interleave with another (the six documents
-/// and their record).
+/// `notebook.ron` that must not interleave with another (a raw file's
+/// reservation).
 pub fn exclusive<T, E: From<SaveError>>(dir: &Path, work: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
     let _lock = hold(dir)?;
+    work()
+}
+
+/// [`exclusive`] for the writer of the six documents and their record,
+/// which tidies only what it writes in: `raw/`, 10 000 files in a
+/// semester, is not listed for an export (issue 50).
+pub fn exporting<T, E: From<SaveError>>(dir: &Path, work: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    let _lock = hold_tidying(dir, Tidy::Exports)?;
     work()
 }
 

@@ -38,3 +38,50 @@ pub fn rename_over(from: &Path, to: &Path) -> io::Result<()> {
         }
     }
 }
+
+/// What tells one version of a file from another without reading it: its
+/// device and inode, size, and modification and change times. The change
+/// time is the kernel's (no user call sets it), so an edit that puts the
+/// size and modification time back still shows. `None` where the OS offers
+/// no change time (Windows: its times are all settable), so there every
+/// file is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FileIdentity {
+    device: u64,
+    inode: u64,
+    len: u64,
+    modified_ns: i128,
+    changed_ns: i128,
+}
+
+impl FileIdentity {
+    /// The identity of the regular file `meta` describes (from
+    /// `symlink_metadata`: a link is no file here).
+    #[cfg(unix)]
+    pub fn of(meta: &std::fs::Metadata) -> Option<FileIdentity> {
+        use std::os::unix::fs::MetadataExt as _;
+        let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
+        meta.file_type().is_file().then(|| FileIdentity {
+            device: meta.dev(),
+            inode: meta.ino(),
+            len: meta.len(),
+            modified_ns: ns(meta.mtime(), meta.mtime_nsec()),
+            changed_ns: ns(meta.ctime(), meta.ctime_nsec()),
+        })
+    }
+
+    /// Not available: this OS has no change time a user cannot set.
+    #[cfg(not(unix))]
+    pub fn of(_meta: &std::fs::Metadata) -> Option<FileIdentity> {
+        None
+    }
+
+    /// True when the file last changed at least `margin` before `now`: a
+    /// change within the same tick of the file system's clock could leave
+    /// the identity as it was, so a file changed just now is not yet told
+    /// apart by it.
+    pub fn settled(&self, now: std::time::SystemTime, margin: std::time::Duration) -> bool {
+        let now = now.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as i128);
+        self.changed_ns + margin.as_nanos() as i128 <= now
+    }
+}

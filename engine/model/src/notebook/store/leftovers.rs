@@ -97,8 +97,13 @@ pub struct Leftover {
 /// The temporaries and reservations in `raw/` and `exports/` of the folder
 /// `dir`, with whose each is.
 pub fn find(dir: &Path) -> Vec<Leftover> {
+    find_in(dir, &[RAW_DIR, EXPORTS_DIR])
+}
+
+/// [`find`] in the sub-folders `subs` of `dir` alone.
+fn find_in(dir: &Path, subs: &[&str]) -> Vec<Leftover> {
     let mut found = Vec::new();
-    for sub in [RAW_DIR, EXPORTS_DIR] {
+    for &sub in subs {
         let Ok(entries) = std::fs::read_dir(dir.join(sub)) else { continue };
         for entry in entries.filter_map(Result::ok) {
             let name = entry.file_name().to_string_lossy().into_owned();
@@ -126,18 +131,18 @@ fn reserved_by(path: &Path) -> Option<String> {
 
 /// Removes, under the folder's lock, what dead writers left: every
 /// `notebook.ron` temporary (only a lock holder writes one, so with the lock
-/// held all are stale), and in `raw/` and `exports/` the temporaries and
-/// reservations of this host's dead writers — looked for once per folder
-/// per process, so a window saving often does not list `raw/` each time.
-/// Best effort: a leftover is untidy, never harmful.
-pub(super) fn remove_dead(dir: &Path) {
+/// held all are stale), and in the sub-folders `subs` (`raw/`, `exports/`)
+/// the temporaries and reservations of this host's dead writers — each
+/// looked in once per process, so a window saving often does not list
+/// `raw/` each time. Best effort: a leftover is untidy, never harmful.
+pub(super) fn remove_dead(dir: &Path, subs: &[&str]) {
     remove_notebook_temporaries(dir);
     static TIDIED: OnceLock<Mutex<HashSet<PathBuf>>> = OnceLock::new();
-    let first = TIDIED.get_or_init(Mutex::default).lock().is_ok_and(|mut seen| seen.insert(dir.to_path_buf()));
-    if !first {
-        return;
-    }
-    for leftover in find(dir).into_iter().filter(|l| l.writer == Writer::Dead) {
+    let first: Vec<&str> = match TIDIED.get_or_init(Mutex::default).lock() {
+        Ok(mut seen) => subs.iter().copied().filter(|sub| seen.insert(dir.join(sub))).collect(),
+        Err(_) => Vec::new(),
+    };
+    for leftover in find_in(dir, &first).into_iter().filter(|l| l.writer == Writer::Dead) {
         // `remove_file` on a symbolic link removes the link, never its target.
         let _ = std::fs::remove_file(dir.join(&leftover.path));
     }
@@ -190,7 +195,7 @@ mod tests {
         std::fs::write(raw.join("run-1.csv"), "index,ns\n0,5\n").expect("a real raw file");
         let found = find(tmp.path());
         assert_eq!(found.iter().filter(|l| l.writer == Writer::Dead).count(), 2, "{found:?}");
-        remove_dead(tmp.path());
+        remove_dead(tmp.path(), &[RAW_DIR, EXPORTS_DIR]);
         let mut left: Vec<String> = std::fs::read_dir(&raw)
             .expect("raw")
             .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))

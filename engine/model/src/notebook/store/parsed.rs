@@ -18,7 +18,8 @@
 //! the time it would have saved.
 //!
 //! `VERNIER_CACHE_DIR` names another folder; set empty, it turns the cache
-//! off.
+//! off. The same folder keeps what the audit found of a folder's raw files
+//! ([`super::verified`]).
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -112,7 +113,7 @@ impl Entry {
             Ok(())
         })();
         if written.is_ok() {
-            forget_old(dir);
+            forget_old(dir, "nb");
         }
     }
 
@@ -147,7 +148,7 @@ fn read_rows(parts: &[&[u8]]) -> Option<Vec<RunFile>> {
 
 /// The cache folder, created when missing (owner-only where the OS has
 /// modes); `None` when there is none or it is turned off.
-fn folder() -> Option<PathBuf> {
+pub(super) fn folder() -> Option<PathBuf> {
     let dir = match std::env::var_os("VERNIER_CACHE_DIR") {
         Some(dir) if dir.is_empty() => return None,
         Some(dir) => PathBuf::from(dir),
@@ -171,12 +172,13 @@ fn create_private(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)
 }
 
-/// Removes all but the [`ENTRIES`] most recently used entries.
-fn forget_old(dir: &Path) {
+/// Removes all but the [`ENTRIES`] most recently used entries whose names
+/// end in `.extension`.
+pub(super) fn forget_old(dir: &Path, extension: &str) {
     let Ok(listing) = std::fs::read_dir(dir) else { return };
     let mut entries: Vec<(std::time::SystemTime, PathBuf)> = listing
         .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "nb"))
+        .filter(|e| e.path().extension().is_some_and(|x| x == extension))
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
         .collect();
     if entries.len() <= ENTRIES {
