@@ -807,33 +807,215 @@ fn docx_lines(bytes: &[u8]) -> Result<Vec<Line>, String> {
         .take(MAX_DOCUMENT_BYTES)
         .read_to_string(&mut xml)
         .map_err(|e| e.to_string())?;
-    let doc = roxmltree::Document::parse(&xml).map_err(|e| e.to_string())?;
-    let body = doc.descendants().find(|n| n.has_tag_name((W, "body"))).ok_or("no document body")?;
-    let mut lines = Vec::new();
-    let mut section = String::new();
-    for node in body.children().filter(roxmltree::Node::is_element) {
-        if node.has_tag_name((W, "p")) {
-            let text = paragraph_text(node);
-            let heading = node
-                .descendants()
-                .find(|n| n.has_tag_name((W, "pStyle")))
-                .and_then(|n| n.attribute((W, "val")))
-                .and_then(|v| v.strip_prefix("Heading"))
-                .and_then(|v| v.parse().ok());
-            if heading.is_some() {
-                section = heading_name(&text);
+    body_lines(&xml)
+}
+
+/// The lines of a document's XML, read as it streams by (a semester's
+/// report is a 12 MB document, most of it the results table; issue 50):
+/// each paragraph of the body, and each row of a table in it, its cells'
+/// text. A paragraph's or a cell's text is every `t` in it, a `br` a line
+/// break, trimmed; a heading is a paragraph whose first style is
+/// `HeadingN`.
+fn body_lines(xml: &str) -> Result<Vec<Line>, String> {
+    use quick_xml::events::Event;
+    use quick_xml::name::{Namespace, ResolveResult};
+    let mut reader = quick_xml::NsReader::from_str(xml);
+    let mut read = BodyRead::default();
+    loop {
+        let (ns, event) = reader.read_resolved_event().map_err(|e| e.to_string())?;
+        let in_w = matches!(ns, ResolveResult::Bound(Namespace(n)) if n == W);
+        let name = |e: &quick_xml::events::BytesStart<'_>| {
+            if in_w { e.local_name().as_ref().to_owned() } else { String::new() }
+        };
+        match event {
+            Event::Start(e) => read.open(&name(&e), || style_name(&reader, &e)),
+            Event::Empty(e) => {
+                read.open(&name(&e), || style_name(&reader, &e));
+                read.close();
             }
-            lines.push(Line::new(lines.len() + 1, heading, section.clone(), None, text));
-        } else if node.has_tag_name((W, "tbl")) {
-            for row in node.children().filter(|n| n.has_tag_name((W, "tr"))) {
-                let cells: Vec<String> =
-                    row.children().filter(|n| n.has_tag_name((W, "tc"))).map(paragraph_text).collect();
-                let text = cells.join(" | ");
-                lines.push(Line::new(lines.len() + 1, None, section.clone(), Some(cells), text));
+            Event::End(_) => read.close(),
+            Event::Text(t) => read.text(&t.xml10_content()),
+            Event::CData(t) => read.text(&t.xml10_content()),
+            Event::GeneralRef(r) if read.in_text() => {
+                let resolved = match r.resolve_char_ref().map_err(|e| e.to_string())? {
+                    Some(c) => c.to_string(),
+                    None => {
+                        let name = r.xml10_content();
+                        quick_xml::escape::resolve_predefined_entity(&name)
+                            .ok_or_else(|| format!("the entity &{name}; is not XML's"))?
+                            .to_owned()
+                    }
+                };
+                read.text(&resolved);
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    if read.depth != 0 {
+        return Err("the document ends inside an element".to_owned());
+    }
+    if read.body.is_none() {
+        return Err("no document body".to_owned());
+    }
+    Ok(read.lines)
+}
+
+/// The `w:val` of a `pStyle`: its style's name.
+fn style_name(reader: &quick_xml::NsReader<&[u8]>, e: &quick_xml::events::BytesStart<'_>) -> Option<String> {
+    use quick_xml::name::{Namespace, ResolveResult};
+    e.attributes().flatten().find_map(|a| {
+        let (ns, local) = reader.resolver().resolve_attribute(a.key);
+        let in_w = matches!(ns, ResolveResult::Bound(Namespace(n)) if n == W);
+        (in_w && local.as_ref() == "val")
+            .then(|| a.normalized_value(quick_xml::XmlVersion::Implicit1_0).ok().map(std::borrow::Cow::into_owned))
+            .flatten()
+    })
+}
+
+/// Where [`body_lines`] is, and what it has read.
+#[derive(Default)]
+struct BodyRead {
+    /// How deep the element now open is (the root is 1).
+    depth: usize,
+    /// The body's depth, once it opened.
+    body: Option<usize>,
+    /// The body has closed: nothing after it is read.
+    body_closed: bool,
+    /// The depth of the `t` open, whose text is read.
+    t: Option<usize>,
+    /// The body's child being read, and its depth.
+    within: Option<(usize, Within)>,
+    section: String,
+    lines: Vec<Line>,
+}
+
+/// A child of the body being read.
+enum Within {
+    /// Neither a paragraph nor a table (section properties, say).
+    Other,
+    /// A paragraph: its text so far, and its first style's name (`None`
+    /// before a style; `Some(None)` for one without a name).
+    Paragraph { text: String, style: Option<Option<String>> },
+    /// A table: its rows so far, the row and the cell being read.
+    Table { rows: Vec<Vec<String>>, row: Option<Vec<String>>, cell: Option<String> },
+}
+
+impl Within {
+    /// True where a `t`'s text is read: in a paragraph, or a table's cell.
+    fn takes_text(&self) -> bool {
+        matches!(self, Within::Paragraph { .. } | Within::Table { cell: Some(_), .. })
+    }
+
+    /// Where a `t`'s text goes: the paragraph's, or the table cell's.
+    fn text(&mut self) -> Option<&mut String> {
+        match self {
+            Within::Paragraph { text, .. } => Some(text),
+            Within::Table { cell, .. } => cell.as_mut(),
+            Within::Other => None,
+        }
+    }
+}
+
+impl BodyRead {
+    /// An element `name` (empty when not WordprocessingML's) opens.
+    fn open(&mut self, name: &str, style: impl FnOnce() -> Option<String>) {
+        self.depth += 1;
+        let depth = self.depth;
+        let Some(body) = self.body else {
+            if name == "body" {
+                self.body = Some(depth);
+            }
+            return;
+        };
+        match &mut self.within {
+            None if !self.body_closed && depth == body + 1 => {
+                let within = match name {
+                    "p" => Within::Paragraph { text: String::new(), style: None },
+                    "tbl" => Within::Table { rows: Vec::new(), row: None, cell: None },
+                    _ => Within::Other,
+                };
+                self.within = Some((depth, within));
+            }
+            None => {}
+            Some((at, within)) => match (name, within) {
+                ("t", within) if within.takes_text() && self.t.is_none() => self.t = Some(depth),
+                ("br", within) => within.text().into_iter().for_each(|text| text.push('\n')),
+                ("pStyle", Within::Paragraph { style: first @ None, .. }) => *first = Some(style()),
+                ("tr", Within::Table { row, .. }) if depth == *at + 1 => *row = Some(Vec::new()),
+                ("tc", Within::Table { row: Some(_), cell, .. }) if depth == *at + 2 => *cell = Some(String::new()),
+                _ => {}
+            },
+        }
+    }
+
+    /// True inside a `t` whose text is read.
+    fn in_text(&self) -> bool {
+        self.t == Some(self.depth)
+    }
+
+    /// Text met: kept when it is a `t`'s.
+    fn text(&mut self, text: &str) {
+        if self.in_text()
+            && let Some((_, within)) = &mut self.within
+            && let Some(to) = within.text()
+        {
+            to.push_str(text);
+        }
+    }
+
+    /// The element open closes.
+    fn close(&mut self) {
+        let depth = self.depth;
+        self.depth = depth.saturating_sub(1);
+        if self.t == Some(depth) {
+            self.t = None;
+        }
+        if self.body == Some(depth) {
+            self.body_closed = true;
+        }
+        match &mut self.within {
+            Some((at, _)) if *at == depth => {
+                if let Some((_, within)) = self.within.take() {
+                    self.lines_of(within);
+                }
+            }
+            Some((at, Within::Table { rows, row, cell })) => {
+                if depth == *at + 2
+                    && let (Some(row), Some(cell)) = (row.as_mut(), cell.take())
+                {
+                    row.push(cell.trim().to_owned());
+                }
+                if depth == *at + 1
+                    && let Some(row) = row.take()
+                {
+                    rows.push(row);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The lines of a child of the body, read whole.
+    fn lines_of(&mut self, within: Within) {
+        match within {
+            Within::Other => {}
+            Within::Paragraph { text, style } => {
+                let text = text.trim().to_owned();
+                let heading = style.flatten().and_then(|v| v.strip_prefix("Heading").and_then(|v| v.parse().ok()));
+                if heading.is_some() {
+                    self.section = heading_name(&text);
+                }
+                self.lines.push(Line::new(self.lines.len() + 1, heading, self.section.clone(), None, text));
+            }
+            Within::Table { rows, .. } => {
+                for cells in rows {
+                    let text = cells.join(" | ");
+                    self.lines.push(Line::new(self.lines.len() + 1, None, self.section.clone(), Some(cells), text));
+                }
             }
         }
     }
-    Ok(lines)
 }
 
 /// The lines of a plain-text document as [`blocks::to_text`] writes it: a
@@ -883,20 +1065,6 @@ fn workbook_lines(bytes: &[u8], stem: &str) -> Result<Vec<Line>, String> {
 }
 
 const W: &str = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
-
-/// A paragraph's text; a line break inside it stays a line break, so two
-/// lines never read as one sentence (A7).
-fn paragraph_text(node: roxmltree::Node<'_, '_>) -> String {
-    node.descendants()
-        .filter_map(|n| match n.tag_name().name() {
-            "t" if n.tag_name().namespace() == Some(W) => n.text(),
-            "br" if n.tag_name().namespace() == Some(W) => Some("\n"),
-            _ => None,
-        })
-        .collect::<String>()
-        .trim()
-        .to_owned()
-}
 
 #[cfg(test)]
 mod tests {
@@ -955,6 +1123,85 @@ mod tests {
         assert_eq!(docx_lines(&docx("<x:p/>")).err().as_deref(), Some("no document body"));
         assert!(docx_lines(&docx("<x:body><x:p><x:r><x:t>&nope;</x:t></x:r></x:p></x:body>")).is_err());
         assert!(docx_lines(&docx("<x:body><x:p></x:tbl></x:body>")).is_err());
+    }
+
+    /// The lines as the DOM reader the audit used before read them: what
+    /// the streaming read must give (issue 50).
+    fn dom_lines(bytes: &[u8]) -> Result<Vec<Line>, String> {
+        let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
+        let mut xml = String::new();
+        zip.by_name("word/document.xml")
+            .map_err(|e| e.to_string())?
+            .read_to_string(&mut xml)
+            .map_err(|e| e.to_string())?;
+        let doc = roxmltree::Document::parse(&xml).map_err(|e| e.to_string())?;
+        let text = |node: roxmltree::Node<'_, '_>| {
+            node.descendants()
+                .filter_map(|n| match n.tag_name().name() {
+                    "t" if n.tag_name().namespace() == Some(W) => n.text(),
+                    "br" if n.tag_name().namespace() == Some(W) => Some("\n"),
+                    _ => None,
+                })
+                .collect::<String>()
+                .trim()
+                .to_owned()
+        };
+        let body = doc.descendants().find(|n| n.has_tag_name((W, "body"))).ok_or("no document body")?;
+        let (mut lines, mut section) = (Vec::new(), String::new());
+        for node in body.children().filter(roxmltree::Node::is_element) {
+            if node.has_tag_name((W, "p")) {
+                let heading = node
+                    .descendants()
+                    .find(|n| n.has_tag_name((W, "pStyle")))
+                    .and_then(|n| n.attribute((W, "val")))
+                    .and_then(|v| v.strip_prefix("Heading"))
+                    .and_then(|v| v.parse().ok());
+                let t = text(node);
+                if heading.is_some() {
+                    section = heading_name(&t);
+                }
+                lines.push(Line::new(lines.len() + 1, heading, section.clone(), None, t));
+            } else if node.has_tag_name((W, "tbl")) {
+                for row in node.children().filter(|n| n.has_tag_name((W, "tr"))) {
+                    let cells: Vec<String> = row.children().filter(|n| n.has_tag_name((W, "tc"))).map(text).collect();
+                    let t = cells.join(" | ");
+                    lines.push(Line::new(lines.len() + 1, None, section.clone(), Some(cells), t));
+                }
+            }
+        }
+        Ok(lines)
+    }
+
+    // SPEC A7, A20 (issue 50): the document read as it streams by gives
+    // the lines the DOM reader gave, on documents laid out every way a
+    // writer may lay them out.
+    #[test]
+    fn a_docx_streamed_reads_as_its_tree_does() {
+        let bodies = [
+            r#"<x:body><x:p><x:pPr><x:pStyle x:val="Heading1"/></x:pPr><x:r><x:t>Title</x:t></x:r></x:p>
+               <x:p><x:r><x:t>a</x:t></x:r><x:r><x:t xml:space="preserve"> b </x:t><x:br/></x:r></x:p></x:body>"#,
+            r#"<x:body><x:p><x:pPr><x:pStyle/><x:pStyle x:val="Heading2"/></x:pPr><x:r><x:t>not a heading</x:t></x:r></x:p></x:body>"#,
+            r#"<x:body><x:p><x:pPr><x:pStyle x:val="Heading9x"/></x:pPr><x:r><x:t>odd</x:t></x:r></x:p></x:body>"#,
+            r#"<x:body><x:p><o:x xmlns:o="urn:other"><x:r><x:t>inside another's</x:t></x:r><o:t>not ours</o:t></o:x></x:p></x:body>"#,
+            r#"<x:body><x:p><x:r><x:t><![CDATA[x < y]]></x:t><x:t>&#233;&lt;&gt;&quot;&apos;</x:t></x:r></x:p></x:body>"#,
+            r#"<x:body><x:tbl><x:tblPr><x:tblStyle x:val="T"/></x:tblPr><x:tr><x:tc><x:p><x:r><x:t>1</x:t></x:r></x:p><x:p><x:r><x:t>2</x:t></x:r></x:p></x:tc>
+               <x:tc><x:tcPr/></x:tc><x:tc/></x:tr><x:tr/></x:tbl><x:tbl/><x:p/></x:body>"#,
+            r#"<x:body><x:tbl><x:tr><x:tc><x:tbl><x:tr><x:tc><x:p><x:r><x:t>deep</x:t><x:br/></x:r></x:p></x:tc><x:tc><x:p><x:r><x:t>er</x:t></x:r></x:p></x:tc></x:tr></x:tbl></x:tc></x:tr></x:tbl></x:body>"#,
+            r#"<x:body><x:p><x:r><x:t>in body</x:t></x:r></x:p></x:body><x:p><x:r><x:t>after the body</x:t></x:r></x:p>"#,
+            r#"<x:wrap><x:body><x:sectPr><x:p><x:r><x:t>under properties</x:t></x:r></x:p></x:sectPr><x:p>
+               <x:r><x:t>line one&#10;still one</x:t></x:r></x:p></x:body></x:wrap>"#,
+            r#"<x:body><w:p xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:r><w:t>another prefix</w:t></w:r></w:p>
+               <p xmlns="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><r><t>no prefix</t></r></p></x:body>"#,
+        ];
+        let seen = |lines: Vec<Line>| -> Vec<(usize, Option<u8>, String, Option<Vec<String>>, String)> {
+            lines.into_iter().map(|l| (l.number, l.heading, l.section, l.cells, l.text)).collect()
+        };
+        for body in bodies {
+            let bytes = docx(body);
+            let (streamed, tree) = (docx_lines(&bytes).expect(body), dom_lines(&bytes).expect(body));
+            assert!(!tree.is_empty(), "{body}");
+            assert_eq!(seen(streamed), seen(tree), "{body}");
+        }
     }
 
     // SPEC A8: more decimals than the IQR supports is a finding.
