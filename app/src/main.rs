@@ -17,15 +17,7 @@ fn main() -> ExitCode {
             gui::StartError::Notebook(e) => exit::Failure::input(e),
             other => exit::Failure::failed(other),
         }),
-        cli::Invocation::Command(command) => {
-            // A command that reads the notebook and measures nothing lives
-            // for a moment: its large blocks reused, not mapped fresh
-            // (issue 50). One that measures keeps the window's allocator.
-            if command.measures_nothing() {
-                vernier_engine::platform::allocator::large_blocks_from_heap();
-            }
-            cli::run(*command)
-        }
+        cli::Invocation::Command(command) => cli::run(*command),
     };
     exit::code(outcome)
 }

@@ -214,35 +214,6 @@ pub fn parse() -> Invocation {
     }
 }
 
-impl CliCommand {
-    /// True for a command that only reads and writes the notebook and its
-    /// documents: no program, kernel or sensor is measured while it runs,
-    /// so the allocator may be set for speed (issue 50). A command that
-    /// measures keeps the allocator a window's run has (E15: the
-    /// instrument's own settings must not differ between faces).
-    pub fn measures_nothing(&self) -> bool {
-        matches!(
-            self,
-            Self::New { .. }
-                | Self::Show { .. }
-                | Self::Predict(_)
-                | Self::Answer(_)
-                | Self::Lock { .. }
-                | Self::Note { .. }
-                | Self::Discard(_)
-                | Self::Set { .. }
-                | Self::SetRun(_)
-                | Self::Export { .. }
-                | Self::Placement(_)
-                | Self::Write(_)
-                | Self::Cite(_)
-                | Self::Audit { .. }
-                | Self::Merge(_)
-                | Self::Recover(_)
-        )
-    }
-}
-
 /// Runs a command of the command line.
 pub fn run(command: CliCommand) -> CommandResult {
     interrupt::install();
@@ -310,38 +281,6 @@ pub(crate) fn warn_unoptimised(builds: impl IntoIterator<Item = String>) {
         if !warned.contains(&warning) {
             eprintln!("vernier: {warning}");
             warned.push(warning);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use clap::Parser as _;
-
-    fn command(args: &[&str]) -> super::CliCommand {
-        let cli = super::Cli::try_parse_from(std::iter::once("vernier").chain(args.iter().copied())).expect("parses");
-        match cli.verb {
-            Some(super::Verb::Command(command)) => command,
-            _ => panic!("not a command: {args:?}"),
-        }
-    }
-
-    // SPEC E15 (issue 50): a command that measures keeps the allocator a
-    // window's run has; only those that read and write the notebook are
-    // set for speed.
-    #[test]
-    fn only_commands_that_measure_nothing_change_the_allocator() {
-        for measuring in [
-            &["bench", "--", "true"][..],
-            &["instrument"],
-            &["soak", "run", "--out", "s.csv"],
-            &["reproduce", "--notebook", "nb", "--row", "1", "their.xlsx"],
-            &["machine"],
-        ] {
-            assert!(!command(measuring).measures_nothing(), "{measuring:?}");
-        }
-        for reading in [&["show", "nb"][..], &["export", "nb"], &["audit", "nb"], &["note", "nb", "text"]] {
-            assert!(command(reading).measures_nothing(), "{reading:?}");
         }
     }
 }

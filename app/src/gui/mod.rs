@@ -661,10 +661,7 @@ pub struct VernierApp {
 impl VernierApp {
     /// The app on an already loaded notebook. Works without storage (tests).
     pub fn new(cc: &eframe::CreationContext<'_>, dir: PathBuf, notebook: Notebook, seen: store::Stamp) -> Self {
-        // A frame must not pay for merging a whole replaced notebook's freed
-        // blocks (SPEC U1): see `platform::allocator`.
-        vernier_engine::platform::allocator::merge_as_freed();
-        // Nor wait for a CPU its own background work took: a reload or a
+        // A frame must not wait for a CPU its own background work took: a reload or a
         // document's preview keeps to its thread (issue 50's frame bench:
         // edits back to back had frames of 3–6 ms while both CPUs read).
         vernier_engine::shared_work::at_most(1);

@@ -8,7 +8,6 @@
 //! functions behind small traits with fakes, so the parsing and the "not
 //! available" paths of all three are tested on Linux.
 
-pub mod allocator;
 pub mod conditions;
 pub mod confine;
 pub mod counters;
