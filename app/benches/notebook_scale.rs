@@ -7,7 +7,10 @@
 //! the range) of 11 runs of the release `vernier`'s `note`, `show`,
 //! `show --run N`, `export` and `audit`, of the window's re-read after a
 //! change made elsewhere (the library call its follow thread makes), and
-//! the notebook's bytes a run. Every row is a copy of one recorded by a
+//! the notebook's bytes a run. `audit` is timed twice: as a student runs
+//! it again, what it found of each unchanged raw file kept from the run
+//! before, and with nothing kept, every raw file read. The commands' cache
+//! is the bench's own folder, never the user's. Every row is a copy of one recorded by a
 //! real `vernier bench` (conditions, CPU-time summary, boundary), so the
 //! rows weigh what a student's do. `NOTEBOOK_SCALE_KEEP=DIR` keeps the
 //! notebooks in DIR (to profile a command on them).
@@ -28,10 +31,13 @@ fn main() {
     let kept = std::env::var_os("NOTEBOOK_SCALE_KEEP").map(std::path::PathBuf::from);
     let tmp = tempfile::tempdir().expect("temp dir");
     let root = kept.as_deref().unwrap_or(tmp.path());
+    CACHE.get_or_init(|| cache(root));
     let template = recorded_row(&root.join("template"));
 
-    println!("| runs | note | show | show --run N | export | audit | window re-read | bytes a run |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!(
+        "| runs | note | show | show --run N | export | audit | audit, every raw file read | window re-read | bytes a run |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
     for n in sizes {
         let dir = root.join(format!("n{n}"));
         build(&dir, n, &template);
@@ -46,14 +52,16 @@ fn main() {
         let show_run = timed(|| vernier(&["show", path(&dir), "--run", &middle]));
         let export = timed(|| vernier(&["export", path(&dir), "--force"]));
         let audit = timed(|| vernier(&["audit", path(&dir)]));
+        let audit_read = timed_after(|| forget_found(root), || vernier(&["audit", path(&dir)]));
         let reread = reread(&dir);
         println!(
-            "| {n} | {} | {} | {} | {} | {} | {} | {:.0} B |",
+            "| {n} | {} | {} | {} | {} | {} | {} | {} | {:.0} B |",
             cell(note),
             cell(show),
             cell(show_run),
             cell(export),
             cell(audit),
+            cell(audit_read),
             cell(reread),
             bytes as f64 / f64::from(n)
         );
@@ -123,14 +131,37 @@ fn reread(dir: &Path) -> Vec<Duration> {
         .collect()
 }
 
-fn timed(mut f: impl FnMut()) -> Vec<Duration> {
+fn timed(f: impl FnMut()) -> Vec<Duration> {
+    timed_after(|| {}, f)
+}
+
+/// [`timed`], `before` run ahead of each round, untimed.
+fn timed_after(mut before: impl FnMut(), mut f: impl FnMut()) -> Vec<Duration> {
     (0..ROUNDS)
         .map(|_| {
+            before();
             let start = Instant::now();
             f();
             start.elapsed()
         })
         .collect()
+}
+
+/// The commands' cache folder (`VERNIER_CACHE_DIR`), set once in `main`.
+static CACHE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+/// The commands' cache folder: the bench's own.
+fn cache(root: &Path) -> std::path::PathBuf {
+    root.join("cache")
+}
+
+/// Removes what the audits found of the raw files, so the next reads them all.
+fn forget_found(root: &Path) {
+    for entry in std::fs::read_dir(cache(root)).into_iter().flatten().flatten() {
+        if entry.path().extension().is_some_and(|x| x == "verified") {
+            std::fs::remove_file(entry.path()).expect("forget what the audit found");
+        }
+    }
 }
 
 /// "median (min–max)" in milliseconds.
@@ -155,12 +186,11 @@ fn path(dir: &Path) -> &str {
 
 /// Runs the release `vernier`; its output is not what is measured.
 fn vernier(args: &[&str]) {
-    let status = Command::new(env!("CARGO_BIN_EXE_vernier"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .expect("vernier runs");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_vernier"));
+    if let Some(cache) = CACHE.get() {
+        command.env("VERNIER_CACHE_DIR", cache);
+    }
+    let status = command.args(args).stdout(Stdio::null()).stderr(Stdio::null()).status().expect("vernier runs");
     // `show` and `audit` exit 1 on a finding; anything else is a failure.
     assert!(status.code().is_some_and(|c| c <= 1), "vernier {args:?} failed: {status}");
 }

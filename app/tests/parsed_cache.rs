@@ -98,6 +98,8 @@ fn a_large_notebook_shows_what_its_file_holds_whether_parsed_or_kept() {
     assert_eq!(entries(&cache).len(), 2, "the edited file has its own entry");
 }
 
+/// What the audit kept of a notebook folder's raw files (see below).
+#[cfg(unix)]
 fn kept_findings(cache: &Path) -> Vec<PathBuf> {
     entries(cache).into_iter().filter(|p| p.extension().is_some_and(|x| x == "verified")).collect()
 }
