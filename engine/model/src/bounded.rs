@@ -61,6 +61,8 @@ pub struct BoundedFile {
     what: &'static str,
     /// Its size when opened: room for the whole file at once.
     size: u64,
+    /// What the file opened was when it was opened.
+    opened: std::fs::Metadata,
 }
 
 impl BoundedFile {
@@ -73,7 +75,21 @@ impl BoundedFile {
         // The path may have been swapped between the check and the open.
         let meta = file.metadata().map_err(io_error)?;
         check_type(path, &meta.file_type())?;
-        Ok(Self { inner: file.take(limit.saturating_add(1)), path: path.to_path_buf(), limit, what, size: meta.len() })
+        Ok(Self {
+            inner: file.take(limit.saturating_add(1)),
+            path: path.to_path_buf(),
+            limit,
+            what,
+            size: meta.len(),
+            opened: meta,
+        })
+    }
+
+    /// What the file opened was when it was opened (its metadata through
+    /// the open handle): the file whose bytes [`BoundedFile::read_all`]
+    /// reads, whatever its path names by then.
+    pub fn opened(&self) -> &std::fs::Metadata {
+        &self.opened
     }
 
     /// Reads everything, or refuses as soon as the limit is passed.

@@ -819,10 +819,24 @@ fn docx_lines(bytes: &[u8]) -> Result<Vec<Line>, String> {
 fn body_lines(xml: &str) -> Result<Vec<Line>, String> {
     use quick_xml::events::Event;
     use quick_xml::name::{Namespace, ResolveResult};
+    // What the DOM reader refused, this one refuses too: a character XML
+    // forbids, a prefix never declared, a second root.
+    if let Some(b) = xml.bytes().find(|b| *b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) {
+        return Err(format!("the document holds the character U+{b:04X}, which XML forbids"));
+    }
+    if let Some(c) = xml.chars().find(|c| matches!(c, '\u{FFFE}' | '\u{FFFF}')) {
+        return Err(format!("the document holds the character U+{:04X}, which XML forbids", u32::from(c)));
+    }
     let mut reader = quick_xml::NsReader::from_str(xml);
     let mut read = BodyRead::default();
     loop {
         let (ns, event) = reader.read_resolved_event().map_err(|e| e.to_string())?;
+        if let ResolveResult::Unknown(prefix) = ns {
+            return Err(format!("the prefix {prefix} is not declared"));
+        }
+        if matches!(event, Event::Start(_) | Event::Empty(_)) && read.depth == 0 && read.rooted {
+            return Err("the document has a second root element".to_owned());
+        }
         let in_w = matches!(ns, ResolveResult::Bound(Namespace(n)) if n == W);
         let name = |e: &quick_xml::events::BytesStart<'_>| {
             if in_w { e.local_name().as_ref().to_owned() } else { String::new() }
@@ -878,11 +892,14 @@ fn style_name(reader: &quick_xml::NsReader<&[u8]>, e: &quick_xml::events::BytesS
 struct BodyRead {
     /// How deep the element now open is (the root is 1).
     depth: usize,
+    /// The root element has opened.
+    rooted: bool,
     /// The body's depth, once it opened.
     body: Option<usize>,
     /// The body has closed: nothing after it is read.
     body_closed: bool,
-    /// The depth of the `t` open, whose text is read.
+    /// The depth of the outermost `t` open: all text in it is read (a `t`
+    /// in a `t` hides nothing).
     t: Option<usize>,
     /// The body's child being read, and its depth.
     within: Option<(usize, Within)>,
@@ -921,6 +938,7 @@ impl BodyRead {
     /// An element `name` (empty when not WordprocessingML's) opens.
     fn open(&mut self, name: &str, style: impl FnOnce() -> Option<String>) {
         self.depth += 1;
+        self.rooted = true;
         let depth = self.depth;
         let Some(body) = self.body else {
             if name == "body" {
@@ -951,7 +969,7 @@ impl BodyRead {
 
     /// True inside a `t` whose text is read.
     fn in_text(&self) -> bool {
-        self.t == Some(self.depth)
+        self.t.is_some()
     }
 
     /// Text met: kept when it is a `t`'s.
@@ -1123,6 +1141,22 @@ mod tests {
         assert_eq!(docx_lines(&docx("<x:p/>")).err().as_deref(), Some("no document body"));
         assert!(docx_lines(&docx("<x:body><x:p><x:r><x:t>&nope;</x:t></x:r></x:p></x:body>")).is_err());
         assert!(docx_lines(&docx("<x:body><x:p></x:tbl></x:body>")).is_err());
+        // What the DOM reader refused (issue 50's streamed read keeps it so).
+        for refused in [
+            "<x:body><zz:p/></x:body>",
+            "<x:body><x:p><x:r><x:t>a\u{1}b</x:t></x:r></x:p></x:body>",
+            "<x:body><x:p><x:r><x:t>a\u{FFFF}b</x:t></x:r></x:p></x:body>",
+        ] {
+            assert!(docx_lines(&docx(refused)).is_err(), "{refused}");
+        }
+        let two_roots = format!(
+            r#"<?xml version="1.0"?><x:document xmlns:x="{W}"><x:body/></x:document><x:document xmlns:x="{W}"/>"#
+        );
+        assert!(body_lines(&two_roots).is_err());
+        // A t in a t hides nothing of either.
+        let nested =
+            docx_lines(&docx("<x:body><x:p><x:r><x:t>a<x:t>b</x:t>c</x:t></x:r></x:p></x:body>")).expect("read");
+        assert_eq!(nested.iter().map(|l| l.text.as_str()).collect::<Vec<_>>(), ["abc"]);
     }
 
     /// The lines as the DOM reader the audit used before read them: what

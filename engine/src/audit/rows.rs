@@ -246,35 +246,43 @@ fn raw_problem(
     if let Some(problem) = verified.recall(&name, identity, &raw.sha256, &said) {
         return problem;
     }
-    let problem = match raw_bytes(&path, raw) {
+    let (bytes, read) = match raw_bytes(&path, raw) {
         // Nothing to remember of a file that could not be read.
         Err(problem) => return Some(problem),
-        Ok(bytes) => run.and_then(|run| summary_problem(run, &bytes)),
+        Ok(read) => read,
     };
-    verified.found(&name, identity, &raw.sha256, &said, problem.as_deref());
+    let problem = run.and_then(|run| summary_problem(run, &bytes));
+    verified.found(&name, read, &raw.sha256, &said, problem.as_deref());
     problem
 }
 
 /// What a run's row says that [`summary_problem`] reads: its arm, whether
-/// it was measured by figures, its unit and scale, and its summary.
+/// it was measured by figures, its unit and scale, and its summary, each a
+/// part of its own (an arm's or a unit's text cannot pass for another's).
 fn what_the_row_says(run: &Run) -> String {
     let m = &run.measurement;
     let arm = m.raw_file.as_ref().map_or("", |r| r.arm.as_str());
-    let said = format!("{arm}|{}|{}|{}|{:?}", m.figure.is_some(), m.ns_per_unit.to_bits(), m.unit, m.summary);
-    crate::digest::blake3_hex_parts(&[said.as_bytes()])
+    let summary = format!("{:?}", m.summary);
+    crate::digest::blake3_hex_parts(&[
+        arm.as_bytes(),
+        &[u8::from(m.figure.is_some())],
+        &m.ns_per_unit.to_bits().to_le_bytes(),
+        m.unit.as_bytes(),
+        summary.as_bytes(),
+    ])
 }
 
-/// The raw file `path` of `raw` as recorded, or why it fails A3: missing,
-/// or changed since it was recorded. One bounded read, which the summary's
-/// check reuses.
-fn raw_bytes(path: &Path, raw: &RawFile) -> Result<Vec<u8>, String> {
-    match raw::read(path) {
+/// The raw file `path` of `raw` as recorded, with what the file read was
+/// (from its open handle), or why it fails A3: missing, or changed since
+/// it was recorded. One bounded read, which the summary's check reuses.
+fn raw_bytes(path: &Path, raw: &RawFile) -> Result<(Vec<u8>, Option<FileIdentity>), String> {
+    match raw::read_identified(path) {
         Err(e) if e.is_not_found() => Err(format!("raw file {} does not exist", raw.path)),
         Err(e) => Err(format!("raw file {} not hashed: {e}", raw.path)),
-        Ok(bytes) => {
+        Ok((bytes, read)) => {
             let hash = sha256_hex(&bytes);
             if hash == raw.sha256 {
-                Ok(bytes)
+                Ok((bytes, read))
             } else {
                 Err(format!(
                     "raw file {} changed after it was recorded (SHA-256 {}…, recorded {}…)",

@@ -8,9 +8,10 @@ use std::path::Path;
 use vernier_model::digest::sha256_hex;
 
 use super::{TrialRecord, TrialWork};
-use vernier_model::bounded::{ReadError, read_bounded};
+use vernier_model::bounded::{BoundedFile, ReadError, read_bounded};
 use vernier_model::notebook::store::{self, OutputFile, RAW_DIR};
 use vernier_model::notebook::{FolderError, NotebookPath, PathError, RawFile, Run, SaveError, create_folder};
+use vernier_model::os::fs::FileIdentity;
 
 /// A raw file larger than this is neither hashed nor read: a million
 /// trials take about 40 MB.
@@ -336,6 +337,15 @@ pub fn keep_sources(dir: &Path, sources: &[super::KeptSource]) -> Result<(), Raw
 /// The bytes of the raw file at `path`, which may be someone else's.
 pub fn read(path: &Path) -> Result<Vec<u8>, ReadError> {
     read_bounded(path, MAX_RAW_BYTES, "a raw trial file")
+}
+
+/// [`read`], with the identity of the file read, taken through the open
+/// handle (`None` where there is none to take): what was read is that
+/// file's, whatever the path names by then.
+pub fn read_identified(path: &Path) -> Result<(Vec<u8>, Option<FileIdentity>), ReadError> {
+    let file = BoundedFile::open(path, MAX_RAW_BYTES, "a raw trial file")?;
+    let identity = FileIdentity::of(file.opened());
+    Ok((file.read_all()?, identity))
 }
 
 /// A raw file's trials read back from the notebook folder, for a view of

@@ -42,9 +42,10 @@ pub fn rename_over(from: &Path, to: &Path) -> io::Result<()> {
 /// What tells one version of a file from another without reading it: its
 /// device and inode, size, and modification and change times. The change
 /// time is the kernel's (no user call sets it), so an edit that puts the
-/// size and modification time back still shows. `None` where the OS offers
-/// no change time (Windows: its times are all settable), so there every
-/// file is read.
+/// size and modification time back still shows — on a file system whose
+/// change times only the running kernel writes ([`kernel_keeps_change_times`]).
+/// `None` where the OS offers no change time (Windows: its times are all
+/// settable), so there every file is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FileIdentity {
     device: u64,
@@ -84,4 +85,42 @@ impl FileIdentity {
         let now = now.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as i128);
         self.changed_ns + margin.as_nanos() as i128 <= now
     }
+}
+
+/// True when the files under `path` are on a file system whose change
+/// times only the running kernel writes: a local disk formatted by Linux
+/// (ext2–4, XFS, Btrfs, F2FS, ZFS, bcachefs, tmpfs, overlay) or macOS (APFS,
+/// HFS+). Elsewhere — a FAT or exFAT stick, NTFS, a network share — a
+/// change time comes from the disk or the server and can be set by whoever
+/// writes it, so it tells no version from another.
+#[cfg(target_os = "linux")]
+pub fn kernel_keeps_change_times(path: &Path) -> bool {
+    /// The file systems' magic numbers (`statfs(2)`).
+    const LOCAL: [i128; 8] = [
+        0xEF53,      // ext2, ext3, ext4
+        0x5846_5342, // XFS
+        0x9123_683E, // Btrfs
+        0xF2F5_2010, // F2FS
+        0x2FC1_2FC1, // ZFS
+        0xCA45_1A4E, // bcachefs
+        0x0102_1994, // tmpfs
+        0x794C_7630, // overlay
+    ];
+    rustix::fs::statfs(path).is_ok_and(|s| LOCAL.contains(&i128::from(s.f_type)))
+}
+
+/// True when the files under `path` are on APFS or HFS+ (see the Linux
+/// counterpart).
+#[cfg(target_os = "macos")]
+pub fn kernel_keeps_change_times(path: &Path) -> bool {
+    rustix::fs::statfs(path).is_ok_and(|s| {
+        let name: Vec<u8> = s.f_fstypename.iter().take_while(|c| **c != 0).map(|c| *c as u8).collect();
+        name == b"apfs" || name == b"hfs"
+    })
+}
+
+/// Not available: no change time here is the kernel's alone.
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+pub fn kernel_keeps_change_times(_path: &Path) -> bool {
+    false
 }

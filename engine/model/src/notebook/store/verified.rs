@@ -13,9 +13,12 @@
 //! by the BLAKE3 of the folder's real path. Only a file that changed at
 //! least [`SETTLED`] before the audit began is remembered (a change within
 //! one tick of the file system's clock could leave its times as they were),
-//! and where the OS has no change time a user cannot set, nothing is
-//! (every file is read, as before). A failure to read or write this costs
-//! only the time it would have saved.
+//! and only where the raw files' change times are the running kernel's
+//! ([`kernel_keeps_change_times`]): on a USB stick, a network share or
+//! Windows nothing is, and every file is read, as before. What one build
+//! of Vernier found is not taken by another (the entry names the program's
+//! size and time). A failure to read or write this costs only the time it
+//! would have saved; `VERNIER_CACHE_DIR` set empty turns it off.
 
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -25,17 +28,25 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 
 use crate::bounded;
-use crate::os::fs::FileIdentity;
+use crate::os::fs::{FileIdentity, kernel_keeps_change_times};
 
 /// How long before the audit a file must have last changed to be
 /// remembered: well over any file system's clock tick.
 const SETTLED: Duration = Duration::from_secs(2);
 /// A kept file larger than this is someone's mischief: not read.
 const MAX_BYTES: u64 = 64 * 1024 * 1024;
-/// What a kept file's first line says: this build, so a newer or older
-/// Vernier (whose summaries may be worked out otherwise) never trusts it.
+/// What a kept file's first line says: this program, by its version and
+/// its file's size and modification time, so another build (whose checks
+/// may differ) never takes what this one found.
 fn magic() -> String {
-    format!("vernier-verified {}\n", env!("CARGO_PKG_VERSION"))
+    let program = std::env::current_exe()
+        .and_then(std::fs::metadata)
+        .map(|m| {
+            let time = m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+            format!("{} {}", m.len(), time.map_or(0, |t| t.as_nanos()))
+        })
+        .unwrap_or_default();
+    format!("vernier-verified {} {program}\n", env!("CARGO_PKG_VERSION"))
 }
 
 /// What one raw file was found to be.
@@ -65,9 +76,12 @@ pub struct Verified {
 }
 
 impl Verified {
-    /// What is remembered of the raw files of the notebook folder `dir`.
+    /// What is remembered of the raw files of the notebook folder `dir`:
+    /// nothing, and nothing kept, unless its `raw/` is on a file system
+    /// whose change times are the kernel's.
     pub fn of(dir: &Path) -> Verified {
-        let file = dir.canonicalize().ok().and_then(|real| {
+        let kept_by_kernel = kernel_keeps_change_times(&dir.join(super::RAW_DIR));
+        let file = dir.canonicalize().ok().filter(|_| kept_by_kernel).and_then(|real| {
             let key = blake3::hash(real.as_os_str().as_encoded_bytes()).to_hex();
             Some(super::parsed::folder()?.join(format!("{key}.verified")))
         });
@@ -87,6 +101,7 @@ impl Verified {
         sha256: &str,
         row: &str,
     ) -> Option<Option<String>> {
+        self.file.as_ref()?;
         let identity = identity?;
         let found =
             self.remembered.get(path).filter(|f| f.identity == identity && f.sha256 == sha256 && f.row == row)?;
@@ -95,8 +110,9 @@ impl Verified {
     }
 
     /// Remembers what was found reading the raw file `path`, `identity`
-    /// before it was read (see [`Verified::recall`]), unless it changed too
-    /// recently to be told apart from its next version.
+    /// the file read (from its open handle, not its path, which may name
+    /// another file by then; see [`Verified::recall`]), unless it changed
+    /// too recently to be told apart from its next version.
     pub fn found(
         &mut self,
         path: &str,
@@ -105,7 +121,9 @@ impl Verified {
         row: &str,
         problem: Option<&str>,
     ) {
-        let Some(identity) = identity.filter(|i| i.settled(self.began, SETTLED)) else { return };
+        let Some(identity) = identity.filter(|i| self.file.is_some() && i.settled(self.began, SETTLED)) else {
+            return;
+        };
         let found =
             Found { identity, sha256: sha256.to_owned(), row: row.to_owned(), problem: problem.map(str::to_owned) };
         self.found.insert(path.to_owned(), found);
