@@ -16,8 +16,8 @@ const LAYERS: [&str; 4] = ["vernier-model", "vernier-instrument", "vernier-engin
 
 /// Crates that read or write documents and other people's files: only the
 /// top engine crate (and the faces above it) may pull them in.
-const DOCUMENT_CRATES: [&str; 8] =
-    ["calamine", "rust_xlsxwriter", "zip", "plotters", "pulldown-cmark", "roxmltree", "png", "flate2"];
+const DOCUMENT_CRATES: [&str; 9] =
+    ["calamine", "rust_xlsxwriter", "zip", "plotters", "pulldown-cmark", "roxmltree", "quick-xml", "png", "flate2"];
 
 /// GUI crates: only the app may pull them in.
 const GUI_CRATES: [&str; 9] =
