@@ -824,7 +824,7 @@ fn body_lines(xml: &str) -> Result<Vec<Line>, String> {
     if let Some(b) = xml.bytes().find(|b| *b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) {
         return Err(format!("the document holds the character U+{b:04X}, which XML forbids"));
     }
-    if let Some(c) = xml.chars().find(|c| matches!(c, '\u{FFFE}' | '\u{FFFF}')) {
+    if let Some(c) = ['\u{FFFE}', '\u{FFFF}'].into_iter().find(|c| xml.contains(*c)) {
         return Err(format!("the document holds the character U+{:04X}, which XML forbids", u32::from(c)));
     }
     let mut reader = quick_xml::NsReader::from_str(xml);
@@ -838,13 +838,14 @@ fn body_lines(xml: &str) -> Result<Vec<Line>, String> {
             return Err("the document has a second root element".to_owned());
         }
         let in_w = matches!(ns, ResolveResult::Bound(Namespace(n)) if n == W);
-        let name = |e: &quick_xml::events::BytesStart<'_>| {
-            if in_w { e.local_name().as_ref().to_owned() } else { String::new() }
-        };
+        // Another namespace's element is read as one without a name.
+        fn name<'e>(e: &'e quick_xml::events::BytesStart<'_>, in_w: bool) -> &'e str {
+            if in_w { e.local_name().into_inner() } else { "" }
+        }
         match event {
-            Event::Start(e) => read.open(&name(&e), || style_name(&reader, &e)),
+            Event::Start(e) => read.open(name(&e, in_w), || style_name(&reader, &e)),
             Event::Empty(e) => {
-                read.open(&name(&e), || style_name(&reader, &e));
+                read.open(name(&e, in_w), || style_name(&reader, &e));
                 read.close();
             }
             Event::End(_) => read.close(),

@@ -20,7 +20,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut find = |check, place, message: String| out.push(Finding { check, place, message });
     // Every row's raw file is resolved in the folder, resolved once; a
-    // file found clean before and unchanged since is not read again.
+    // file read before and unchanged since is not read again.
     let root = NotebookRoot::of(dir);
     let mut verified = Verified::of(dir);
     for run in nb.runs() {

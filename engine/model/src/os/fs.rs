@@ -56,8 +56,8 @@ pub struct FileIdentity {
 }
 
 impl FileIdentity {
-    /// The identity of the regular file `meta` describes (from
-    /// `symlink_metadata`: a link is no file here).
+    /// The identity of the regular file `meta` describes (`None` for
+    /// anything else: from `symlink_metadata`, a link is no file here).
     #[cfg(unix)]
     pub fn of(meta: &std::fs::Metadata) -> Option<FileIdentity> {
         use std::os::unix::fs::MetadataExt as _;
