@@ -185,8 +185,14 @@ fn optional(cell: Option<Cell>) -> Cell {
     cell.unwrap_or_else(|| Cell::Text(String::new()))
 }
 
-/// How a column fills its cell from a row and the notebook around it.
-type Fill<R> = Box<dyn Fn(&R, &Notebook) -> Cell + Send + Sync>;
+/// How a column fills its cell from a row, the notebook around it and the
+/// row's [`RowFigures`].
+type Fill<R> = Box<dyn Fn(&R, &Notebook, &RowFigures) -> Cell + Send + Sync>;
+
+/// A run's [`Figures`], worked out once for the row's figure columns
+/// (Median, Dispersion, Min / Max: each a 10 000th of a semester's
+/// workbook, issue 50); never made for a row of another kind.
+pub type RowFigures = std::cell::OnceCell<crate::stats::units::Figures>;
 
 /// The unit a row's numbers are kept in.
 type UnitOf<R> = for<'a> fn(&'a R) -> &'a str;
@@ -205,13 +211,18 @@ pub struct SheetColumn<R> {
 impl<R> SheetColumn<R> {
     /// A column whose cells are text or numbers, row by row.
     pub fn new(header: &'static str, fill: impl Fn(&R, &Notebook) -> Cell + Send + Sync + 'static) -> Self {
-        Self { header, fill: Box::new(fill), unit: None }
+        Self { header, fill: Box::new(move |row, nb, _| fill(row, nb)), unit: None }
+    }
+
+    /// A column of text cells drawn from the row's [`RowFigures`].
+    fn with_figures(header: &'static str, text: impl Fn(&R, &RowFigures) -> String + Send + Sync + 'static) -> Self {
+        Self { header, fill: Box::new(move |row, _, figures| Cell::Text(text(row, figures))), unit: None }
     }
 
     /// Numbers in their row's `unit`: one column per unit the rows are in
     /// (see [`SheetColumn`]); consecutive ones are grouped by unit.
     pub fn in_unit(header: &'static str, unit: UnitOf<R>, number: impl Fn(&R) -> Cell + Send + Sync + 'static) -> Self {
-        Self { header, fill: Box::new(move |row, _| number(row)), unit: Some(unit) }
+        Self { header, fill: Box::new(move |row, _, _| number(row)), unit: Some(unit) }
     }
 
     /// A column of text cells.
@@ -388,7 +399,7 @@ impl Default for Layout {
                         // `conditions_once`, which works each row's parts
                         // out once (10 000 rows in a semester, issue 50).
                         RunColumn::Conditions => SheetColumn::text(c.header(), |_: &Run, _| String::new()),
-                        _ => SheetColumn::text(c.header(), move |r: &Run, _| r.cell(c)),
+                        _ => SheetColumn::with_figures(c.header(), move |r: &Run, figures| r.cell_with(c, figures)),
                     })
                     .into_iter()
                     .chain([
@@ -626,7 +637,7 @@ fn conditions_once(mut table: Table, nb: &Notebook) -> Table {
         split.cells
     };
     for (row, cell) in table.rows.iter_mut().zip(cells) {
-        row.cells[k] = Cell::Text(cell);
+        row.cells[k] = as_held(Cell::Text(cell));
     }
     table
 }
@@ -683,36 +694,41 @@ impl<R: Sync> Sheet<R> {
             printed: headers.len(),
             typable: headers.iter().map(|h| self.typable.contains(&h.as_str())).collect(),
             // A semester's rows are shared among the CPUs (issue 50).
-            rows: shared_work::map(rows, shared_work::ROWS_WORTH_SHARING, |item| TableRow {
-                struck: (self.set_aside)(item),
-                cells: columns
-                    .iter()
-                    .map(|(_, c, only)| match (only, c.unit) {
-                        // Another unit's column: this row leaves it empty.
-                        (Some(u), Some(unit)) if unit(item) != *u => optional(None),
-                        _ => finite((c.fill)(item, nb)),
-                    })
-                    .collect(),
-                open: headers.iter().map(|h| (self.open)(item, nb, h)).collect(),
+            rows: shared_work::map(rows, shared_work::ROWS_WORTH_SHARING, |item| {
+                let figures = RowFigures::new();
+                TableRow {
+                    struck: (self.set_aside)(item),
+                    cells: columns
+                        .iter()
+                        .map(|(_, c, only)| match (only, c.unit) {
+                            // Another unit's column: this row leaves it empty.
+                            (Some(u), Some(unit)) if unit(item) != *u => optional(None),
+                            _ => as_held((c.fill)(item, nb, &figures)),
+                        })
+                        .collect(),
+                    open: headers.iter().map(|h| (self.open)(item, nb, h)).collect(),
+                }
             }),
             headers,
         }
     }
 }
 
-/// A number a spreadsheet can hold; an infinite or NaN one (a drift over a
-/// first half's median of almost nothing) as the text the log shows, which
-/// the cells kept as written (JSON) can hold too.
-fn finite(cell: Cell) -> Cell {
+/// A cell as the spreadsheet will hold it, made so once for the sheet, its
+/// column widths and the cells kept as written alike: a number it can
+/// hold, an infinite or NaN one (a drift over a first half's median of
+/// almost nothing) as the text the log shows, which the cells kept as
+/// written (JSON) can hold too; a text as [`visible`] writes it.
+fn as_held(cell: Cell) -> Cell {
     match cell {
         Cell::Number(value, _) if !value.is_finite() => Cell::Text(crate::stats::format_plain(value)),
+        Cell::Text(text) => Cell::Text(visible_owned(text)),
         cell => cell,
     }
 }
 
 impl Table {
-    /// The cells as the spreadsheet will hold them: each text as
-    /// [`visible`] writes it.
+    /// The cells as the spreadsheet holds them.
     fn written(&self) -> Written {
         Written {
             name: self.name.to_owned(),
@@ -724,7 +740,7 @@ impl Table {
                     row.cells
                         .iter()
                         .map(|cell| match cell {
-                            Cell::Text(text) => Value::Text(visible(text).into_owned()),
+                            Cell::Text(text) => Value::Text(text.clone()),
                             Cell::Number(value, _) => Value::Number(*value),
                         })
                         .collect()
@@ -734,10 +750,15 @@ impl Table {
     }
 }
 
+/// What a row's cell's format depends on: whether its row is struck
+/// through, whether it is open for typing, and how it shows its number
+/// (`None` for a text); see [`cell_format`].
+type FormatKey = (bool, bool, Option<Shown>);
+
 /// A row's cell's format, top-aligned: struck through on a row set aside,
 /// unlocked where open for typing, and a text wrapped or a number shown
 /// as its [`Shown`] says (`None` for a text).
-fn cell_format((struck, open, shown): (bool, bool, Option<Shown>)) -> Format {
+fn cell_format((struck, open, shown): FormatKey) -> Format {
     let mut format = Format::new().set_align(FormatAlign::Top);
     if struck {
         format = format.set_font_strikethrough();
@@ -793,30 +814,42 @@ fn sheet<'a>(book: &'a mut Workbook, table: &Table) -> Result<&'a mut Worksheet,
         }
     }
     ws.set_row_height(top, row_height(table.headers.iter().map(String::as_str), &widths))?;
-    // The few formats the rows' cells take, each made once: a semester's
-    // Runs sheet has some 200 000 cells (issue 50).
-    let mut formats: std::collections::HashMap<(bool, bool, Option<Shown>), Format> = Default::default();
+    // The few formats the rows' cells take, each made once. A semester's
+    // Runs sheet has some 200 000 cells, and the writer looks up each
+    // cell's format by hashing it whole, so an empty cell not open for
+    // typing is not written at all, as nothing would show of its format
+    // (issue 50). Not in a typable column: a cell there without a format
+    // of its own takes the column's, open for typing.
+    let mut formats: Vec<(FormatKey, Format)> = Vec::new();
     for (i, row) in table.rows.iter().enumerate() {
         let line = i as u32 + 1 + top;
-        let texts: Vec<std::borrow::Cow<'_, str>> = row
-            .cells
-            .iter()
-            .map(|cell| match cell {
-                Cell::Text(text) => visible(text),
-                Cell::Number(..) => "".into(),
-            })
-            .collect();
-        ws.set_row_height(line, row_height(texts.iter().map(|t| t.as_ref()), &widths))?;
-        for (k, (cell, text)) in row.cells.iter().zip(&texts).enumerate() {
+        let texts = row.cells.iter().map(|cell| match cell {
+            Cell::Text(text) => text.as_str(),
+            Cell::Number(..) => "",
+        });
+        let height = row_height(texts, &widths);
+        // A row of one line is as tall as the sheet's rows are anyway.
+        if height != LINE_PT {
+            ws.set_row_height(line, height)?;
+        }
+        for (k, cell) in row.cells.iter().enumerate() {
+            let column = k as u16;
             let shown = match cell {
+                Cell::Text(text) if text.is_empty() && !row.open[k] && !table.typable[k] => continue,
                 Cell::Text(_) => None,
                 Cell::Number(_, shown) => Some(*shown),
             };
             let key = (row.struck, row.open[k], shown);
-            let format = formats.entry(key).or_insert_with(|| cell_format(key));
+            let format = match formats.iter().position(|(made, _)| *made == key) {
+                Some(at) => &formats[at].1,
+                None => {
+                    formats.push((key, cell_format(key)));
+                    &formats[formats.len() - 1].1
+                }
+            };
             match cell {
-                Cell::Text(_) => ws.write_string_with_format(line, k as u16, text.as_ref(), format)?,
-                Cell::Number(value, _) => ws.write_number_with_format(line, k as u16, *value, format)?,
+                Cell::Text(text) => ws.write_string_with_format(line, column, text, format)?,
+                Cell::Number(value, _) => ws.write_number_with_format(line, column, *value, format)?,
             };
         }
     }
@@ -898,8 +931,7 @@ fn widths<'a>(headers: &[String], rows: impl Iterator<Item = &'a [Cell]> + Clone
                         least = least.max((span(&text) * SPARE).max(text.chars().count() as f64));
                     }
                     Cell::Text(text) => {
-                        let text = visible(text);
-                        least = least.max(widest_piece(&text).min(WORD_WIDTH));
+                        least = least.max(widest_piece(text).min(WORD_WIDTH));
                         longest = text.lines().map(span).fold(longest, f64::max);
                     }
                 }
@@ -925,8 +957,8 @@ const LINE_PT: f64 = 15.0;
 const MAX_ROW_PT: f64 = 409.0;
 
 /// How tall a row of `texts` is with each text wrapped in its column of
-/// `widths`, in points. Set on every row, since LibreOffice does not grow
-/// a row to its wrapped text by itself.
+/// `widths`, in points. Set on every row taller than one line, since
+/// LibreOffice does not grow a row to its wrapped text by itself.
 fn row_height<'a>(texts: impl Iterator<Item = &'a str>, widths: &[usize]) -> f64 {
     let lines = texts.zip(widths).map(|(text, &width)| wrapped_lines(text, width as f64)).max();
     (lines.unwrap_or(1) as f64 * LINE_PT).min(MAX_ROW_PT)
@@ -1020,6 +1052,14 @@ fn visible(text: &str) -> std::borrow::Cow<'_, str> {
     match text.char_indices().nth(CELL_LIMIT) {
         Some((cut, _)) => format!("{}… (cut here; the whole text is in the notebook)", &text[..cut]).into(),
         None => text,
+    }
+}
+
+/// [`visible`] of an owned text, which stays as it is when nothing changes.
+fn visible_owned(text: String) -> String {
+    match visible(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(shown) => shown,
     }
 }
 

@@ -432,8 +432,9 @@ impl Run {
         columns.map(|c| self.cell_with(c, &figures))
     }
 
-    /// [`Self::cell`], the row's figures taken from `figures` once made.
-    fn cell_with(&self, column: RunColumn, figures: &OnceCell<Figures>) -> String {
+    /// [`Self::cell`], the row's figures taken from `figures` once made:
+    /// the cells of one row share them.
+    pub fn cell_with(&self, column: RunColumn, figures: &OnceCell<Figures>) -> String {
         let figures = || figures.get_or_init(|| self.figures());
         inert_line(match column {
             RunColumn::Number => discarded_label(self.label(), self.discarded.as_ref()),
