@@ -85,12 +85,18 @@ fn shared<G: Send, R: Send>(groups: Vec<G>, work: impl Fn(G) -> Vec<R> + Sync) -
         let mut out = take(first).map(work).unwrap_or_default();
         for (slot, thread) in started {
             out.extend(match thread {
-                Ok(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Ok(thread) => joined(thread),
                 Err(_) => take(slot).map(work).unwrap_or_default(),
             });
         }
         out
     })
+}
+
+/// What a scoped thread gave; its panic, if it panicked, goes on in the
+/// thread that waited for it, as if the work had been done there.
+pub fn joined<T>(thread: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 #[cfg(test)]

@@ -211,7 +211,7 @@ pub(super) fn check(dir: &Path, nb: &Notebook, read: Option<&str>, exports: &Pat
         let mut made: Option<Vec<(Document, VernierText)>> = None;
         let mut vernier_text = |document: Document| -> VernierText {
             let texts = made.get_or_insert_with(|| match making.take() {
-                Some(Ok(thread)) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Some(Ok(thread)) => crate::shared_work::joined(thread),
                 // No thread to be had: made here.
                 _ => vernier_texts(nb, &attachments),
             });
@@ -234,12 +234,13 @@ fn vernier_texts(nb: &Notebook, attachments: &Attachments) -> Vec<(Document, Ver
 
 /// An exported document's bytes by its file name: `None` when it is not
 /// there, the reason when it cannot be read.
-type DocumentBytes<'a> = dyn Fn(&str) -> Result<Option<Vec<u8>>, String> + 'a;
+type DocumentBytes<'a> = dyn Fn(&str) -> Result<Option<Vec<u8>>, String> + Sync + 'a;
 
 /// The checks of each exported document, their findings in
-/// [`Document::ALL`] order. Every document is read, and the workbook
-/// checked whole, before any of Vernier's text is asked for: it is made on
-/// another thread meanwhile (issue 50).
+/// [`Document::ALL`] order. The workbook is read and checked whole on a
+/// thread of its own while this one reads the other documents, and every
+/// document is read before any of Vernier's text is asked for: it is made
+/// on another thread meanwhile (issue 50).
 fn check_each(
     dir: &Path,
     nb: &Notebook,
@@ -248,51 +249,77 @@ fn check_each(
     vernier_text: &mut dyn FnMut(Document) -> VernierText,
     out: &mut Vec<Finding>,
 ) {
-    let mut found: Vec<Vec<Finding>> = Document::ALL.iter().map(|_| Vec::new()).collect();
-    let mut waiting = Vec::new();
-    for (document, out) in Document::ALL.into_iter().zip(found.iter_mut()) {
-        let stem = document.stem();
-        let content = match bytes(stem) {
-            Ok(Some(content)) => content,
-            Ok(None) => continue,
-            Err(e) => {
-                out.push(finding(
-                    Check::A11,
-                    Place::Exports,
-                    format!("{stem} cannot be read, so it was not audited: {e}"),
-                ));
-                continue;
-            }
-        };
-        let lines = match document {
-            Document::Measurements => workbook_lines(&content, stem),
-            Document::Report | Document::SocReview | Document::PlacementDecision | Document::ThreatModel => {
-                docx_lines(&content)
-            }
-            Document::AiUsage => Ok(text_lines(&String::from_utf8_lossy(&content))),
-        };
-        let mut lines = match lines {
-            Ok(lines) => lines,
-            Err(e) => {
-                out.push(finding(Check::A11, Place::Exports, format!("{stem} cannot be read: {e}")));
-                continue;
-            }
-        };
-        if documents::template(document).is_some() {
-            unfinished(dir, document, &lines, out);
-        }
-        if document == Document::Measurements {
+    let check_workbook = || {
+        let mut out = Vec::new();
+        if let Some((content, mut lines)) = document_lines(dir, Document::Measurements, bytes, &mut out) {
             vernier_notes(nb, &mut lines);
-            read_lines(nb, document, &content, &lines, None, out);
-        } else {
-            waiting.push((document, content, lines, out));
+            read_lines(nb, Document::Measurements, &content, &lines, None, &mut out);
         }
+        out
+    };
+    std::thread::scope(|scope| {
+        let workbook =
+            std::thread::Builder::new().name("vernier-audit-book".into()).spawn_scoped(scope, check_workbook);
+        let mut found: Vec<Vec<Finding>> = Document::ALL.iter().map(|_| Vec::new()).collect();
+        let mut waiting = Vec::new();
+        for (document, out) in Document::ALL.into_iter().zip(found.iter_mut()) {
+            if document == Document::Measurements {
+                continue;
+            }
+            if let Some((content, lines)) = document_lines(dir, document, bytes, out) {
+                waiting.push((document, content, lines, out));
+            }
+        }
+        for (document, content, mut lines, out) in waiting {
+            take_out_vernier(&mut lines, &vernier_text(document));
+            read_lines(nb, document, &content, &lines, Some(medians), out);
+        }
+        if let Some(at) = Document::ALL.iter().position(|d| *d == Document::Measurements) {
+            found[at] = match workbook {
+                Ok(thread) => crate::shared_work::joined(thread),
+                // No thread to be had: checked here.
+                Err(_) => check_workbook(),
+            };
+        }
+        out.extend(found.into_iter().flatten());
+    });
+}
+
+/// An exported document's bytes and lines, its unfinished prompts found
+/// (A16); `None` when it is not there or cannot be read, which `out` then
+/// says.
+fn document_lines(
+    dir: &Path,
+    document: Document,
+    bytes: &DocumentBytes<'_>,
+    out: &mut Vec<Finding>,
+) -> Option<(Vec<u8>, Vec<Line>)> {
+    let stem = document.stem();
+    let content = match bytes(stem) {
+        Ok(content) => content?,
+        Err(e) => {
+            out.push(finding(Check::A11, Place::Exports, format!("{stem} cannot be read, so it was not audited: {e}")));
+            return None;
+        }
+    };
+    let lines = match document {
+        Document::Measurements => workbook_lines(&content, stem),
+        Document::Report | Document::SocReview | Document::PlacementDecision | Document::ThreatModel => {
+            docx_lines(&content)
+        }
+        Document::AiUsage => Ok(text_lines(&String::from_utf8_lossy(&content))),
+    };
+    let lines = match lines {
+        Ok(lines) => lines,
+        Err(e) => {
+            out.push(finding(Check::A11, Place::Exports, format!("{stem} cannot be read: {e}")));
+            return None;
+        }
+    };
+    if documents::template(document).is_some() {
+        unfinished(dir, document, &lines, out);
     }
-    for (document, content, mut lines, out) in waiting {
-        take_out_vernier(&mut lines, &vernier_text(document));
-        read_lines(nb, document, &content, &lines, Some(medians), out);
-    }
-    out.extend(found.into_iter().flatten());
+    Some((content, lines))
 }
 
 /// The checks of a document's lines once Vernier's own text is out of
@@ -801,12 +828,11 @@ fn forms_of_text(document: Document, text: &str) -> Vec<Finding> {
 /// their Heading styles.
 fn docx_lines(bytes: &[u8]) -> Result<Vec<Line>, String> {
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
-    let mut xml = String::new();
-    zip.by_name("word/document.xml")
-        .map_err(|e| e.to_string())?
-        .take(MAX_DOCUMENT_BYTES)
-        .read_to_string(&mut xml)
-        .map_err(|e| e.to_string())?;
+    let entry = zip.by_name("word/document.xml").map_err(|e| e.to_string())?;
+    // Room for what the entry says it holds, up to the bound read, made
+    // once rather than grown (a semester's report holds 12 MB).
+    let mut xml = String::with_capacity(usize::try_from(entry.size().min(MAX_DOCUMENT_BYTES)).unwrap_or(0));
+    entry.take(MAX_DOCUMENT_BYTES).read_to_string(&mut xml).map_err(|e| e.to_string())?;
     body_lines(&xml)
 }
 

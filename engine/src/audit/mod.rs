@@ -221,7 +221,7 @@ pub fn audit_read(dir: &Path, nb: &Notebook, read: Option<&str>, exports: Option
         predictions::check(nb, &mut others);
         let documents_exported = documents::check(dir, nb, read, &exports, &mut others);
         let findings = match rows {
-            Ok(rows) => rows.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Ok(rows) => crate::shared_work::joined(rows),
             // No thread to be had: the rows are checked here, after.
             Err(_) => rows::check(dir, nb),
         };

@@ -268,10 +268,11 @@ type Files = Vec<(&'static str, Vec<u8>)>;
 
 /// [`export`], with the notebook's compact form, which the workbook
 /// carries and the export record hashes: one serialisation of the notebook
-/// serves both. The workbook's sheets are written on a second thread while
-/// this one fills the five other documents and then packs the notebook's
-/// copy, which the workbook takes last: on a semester's notebook each side
-/// is about half the work (issue 50).
+/// serves both. Three threads share a semester's work (issue 50): this one
+/// fills the five other documents, a second writes the workbook's sheets,
+/// and a third makes and packs the notebook's copy, which the workbook
+/// takes last. Made after the documents, the copy kept the workbook
+/// waiting with its whole zipping still to do.
 fn export_with_compact(nb: &Notebook, attachments: &Attachments) -> Result<(Vec<u8>, Files), ExportError> {
     std::thread::scope(|scope| {
         let layout = measurements::Layout::default;
@@ -280,6 +281,18 @@ fn export_with_compact(nb: &Notebook, attachments: &Attachments) -> Result<(Vec<
         let (send, receive) = std::sync::mpsc::sync_channel::<String>(1);
         let workbook = std::thread::Builder::new().name("vernier-export".into()).spawn_scoped(scope, move || {
             measurements::write_embedding(nb, &layout(), || receive.recv().map_err(|_| not_carried()))
+        });
+        let copy = || -> Result<(Vec<u8>, String), ExportError> {
+            let compact = crate::notebook::store::to_compact(nb)?;
+            let carried = packed::pack(&compact).map_err(rust_xlsxwriter::XlsxError::IoError)?;
+            Ok((compact, carried))
+        };
+        // The copy comes back unsent when the workbook's thread is not
+        // there to take it.
+        let sender = send.clone();
+        let copying = std::thread::Builder::new().name("vernier-copy".into()).spawn_scoped(scope, move || {
+            let (compact, carried) = copy()?;
+            Ok::<_, ExportError>((compact, sender.send(carried).err().map(|unsent| unsent.0)))
         });
         let mut files = Vec::new();
         for document in Document::ALL {
@@ -293,16 +306,20 @@ fn export_with_compact(nb: &Notebook, attachments: &Attachments) -> Result<(Vec<
             };
             files.push((document.stem(), bytes));
         }
-        let compact = crate::notebook::store::to_compact(nb)?;
-        let carried = packed::pack(&compact).map_err(rust_xlsxwriter::XlsxError::IoError)?;
+        // No thread to be had for either: its work is done here, after.
+        let (compact, unsent) = match copying {
+            Ok(thread) => crate::shared_work::joined(thread)?,
+            Err(_) => copy().map(|(compact, carried)| (compact, Some(carried)))?,
+        };
         let book = match workbook {
             Ok(thread) => {
-                // A send fails only when the thread is gone; its join says why.
-                let _ = send.send(carried);
-                thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?
+                if let Some(carried) = unsent {
+                    // A send fails only when the thread is gone; its join says why.
+                    let _ = send.send(carried);
+                }
+                crate::shared_work::joined(thread)?
             }
-            // No thread to be had: the workbook is built here, after.
-            Err(_) => measurements::write_embedding(nb, &layout(), || Ok(carried))?,
+            Err(_) => measurements::write_embedding(nb, &layout(), || unsent.ok_or_else(not_carried))?,
         };
         if let Some((_, bytes)) = files.iter_mut().find(|(stem, _)| *stem == Document::Measurements.stem()) {
             *bytes = book;
