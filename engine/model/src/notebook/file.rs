@@ -125,29 +125,36 @@ struct SoakFile {
 struct Table(Vec<Snapshot>);
 
 impl Table {
-    /// Splits a row's record into its snapshot's index and the conditions
-    /// it keeps itself. Only a row with a stated Environment has a
-    /// snapshot, so a pre-snapshot row is written back as it was read.
-    /// `counters` is the row's counters sentence, when it has one: kept in
-    /// the snapshot too, so the row need not repeat it.
+    /// Splits a row's record into its snapshot's index and how many of its
+    /// conditions, from the first, the snapshot holds: the row keeps the
+    /// rest itself. Only a row with a stated Environment has a snapshot,
+    /// so a pre-snapshot row is written back as it was read. `counters` is
+    /// the row's counters sentence, when it has one: kept in the snapshot
+    /// too, so the row need not repeat it. The record is only read: a
+    /// snapshot is copied once, when first met, not once per row (a
+    /// semester's 10 000, issue 50).
     fn split(
         &mut self,
-        stated: Option<Environment>,
-        mut conditions: Vec<Condition>,
-        counters: Option<String>,
-    ) -> (Option<u32>, Vec<Condition>) {
-        let Some(stated) = stated else { return (None, conditions) };
+        stated: Option<&Environment>,
+        conditions: &[Condition],
+        counters: Option<&str>,
+    ) -> (Option<u32>, usize) {
+        let Some(stated) = stated else { return (None, 0) };
         let shared = conditions.iter().take_while(|c| c.name().is_some_and(|n| n.is_shared())).count();
-        let own = conditions.split_off(shared);
-        let snapshot = Snapshot { stated, machine: conditions, counters };
-        let index = match self.0.iter().position(|s| *s == snapshot) {
+        let machine = &conditions[..shared];
+        let same = |s: &Snapshot| s.stated == *stated && s.machine == machine && s.counters.as_deref() == counters;
+        let index = match self.0.iter().position(same) {
             Some(i) => i,
             None => {
-                self.0.push(snapshot);
+                self.0.push(Snapshot {
+                    stated: stated.clone(),
+                    machine: machine.to_vec(),
+                    counters: counters.map(str::to_owned),
+                });
                 self.0.len() - 1
             }
         };
-        (Some(u32::try_from(index).unwrap_or(u32::MAX)), own)
+        (Some(u32::try_from(index).unwrap_or(u32::MAX)), shared)
     }
 }
 
@@ -180,11 +187,17 @@ impl From<Notebook> for NotebookFile {
             .runs
             .into_iter()
             .map(|r| {
-                let mut measurement = Arc::unwrap_or_clone(r.measurement);
-                let stated = r.stated.map(Arc::unwrap_or_clone);
-                let counters = measurement.work.as_ref().map(|w| w.counters.clone()).filter(|c| !c.is_empty());
-                let (snapshot, own) = table.split(stated, std::mem::take(&mut measurement.conditions), counters);
-                measurement.conditions = own;
+                let counters = r.measurement.work.as_ref().map(|w| w.counters.as_str()).filter(|c| !c.is_empty());
+                let (snapshot, shared) = table.split(r.stated.as_deref(), &r.measurement.conditions, counters);
+                // A row no other copy holds is taken as it is; a shared one
+                // is copied but for the conditions its snapshot holds.
+                let mut measurement = match Arc::try_unwrap(r.measurement) {
+                    Ok(mut measurement) => {
+                        measurement.conditions.drain(..shared);
+                        measurement
+                    }
+                    Err(shared_row) => shared_row.with_conditions(shared_row.conditions[shared..].to_vec()),
+                };
                 // Its snapshot says it now.
                 if let (Some(_), Some(work)) = (snapshot, measurement.work.as_mut()) {
                     work.counters.clear();
@@ -195,8 +208,9 @@ impl From<Notebook> for NotebookFile {
         let soaks = nb
             .soaks
             .into_iter()
-            .map(|s| {
-                let (snapshot, conditions) = table.split(s.stated, s.conditions, None);
+            .map(|mut s| {
+                let (snapshot, shared) = table.split(s.stated.as_ref(), &s.conditions, None);
+                let conditions = s.conditions.split_off(shared);
                 SoakFile {
                     number: s.number,
                     recorded_at: s.recorded_at,

@@ -165,6 +165,54 @@ pub struct Measurement {
     pub noise_floor: Option<NoiseFloor>,
 }
 
+impl Measurement {
+    /// A copy of this measurement with `conditions` in place of its own,
+    /// which are not copied. Every field is named, so a field added to
+    /// [`Measurement`] cannot be left out of the copy.
+    pub fn with_conditions(&self, conditions: Vec<Condition>) -> Self {
+        let Self {
+            what,
+            command,
+            warmup,
+            warmup_trials,
+            summary,
+            unit,
+            ns_per_unit,
+            conditions: _,
+            raw_file,
+            tag,
+            synthetic,
+            extends,
+            figure,
+            work,
+            boundary,
+            recipe,
+            tail,
+            noise_floor,
+        } = self;
+        Self {
+            what: what.clone(),
+            command: command.clone(),
+            warmup: *warmup,
+            warmup_trials: *warmup_trials,
+            summary: summary.clone(),
+            unit: unit.clone(),
+            ns_per_unit: *ns_per_unit,
+            conditions,
+            raw_file: raw_file.clone(),
+            tag: *tag,
+            synthetic: *synthetic,
+            extends: *extends,
+            figure: figure.clone(),
+            work: work.clone(),
+            boundary: boundary.clone(),
+            recipe: recipe.clone(),
+            tail: tail.clone(),
+            noise_floor: noise_floor.clone(),
+        }
+    }
+}
+
 /// Where the warm-up is said: in the long form's count, or in the short
 /// form's sentence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
