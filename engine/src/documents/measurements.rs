@@ -189,9 +189,10 @@ fn optional(cell: Option<Cell>) -> Cell {
 /// row's [`RowFigures`].
 type Fill<R> = Box<dyn Fn(&R, &Notebook, &RowFigures) -> Cell + Send + Sync>;
 
-/// A run's [`Figures`], worked out once for the row's figure columns
-/// (Median, Dispersion, Min / Max: each a 10 000th of a semester's
-/// workbook, issue 50); never made for a row of another kind.
+/// A run's [`Figures`](crate::stats::units::Figures), worked out once for
+/// the row's figure columns (Median, Dispersion, Min / Max: each a 10 000th
+/// of a semester's workbook, issue 50); never made for a row of another
+/// kind.
 pub type RowFigures = std::cell::OnceCell<crate::stats::units::Figures>;
 
 /// The unit a row's numbers are kept in.
