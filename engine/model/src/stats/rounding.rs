@@ -161,8 +161,9 @@ fn leading_digit(value: f64, digits: u32) -> (u32, i32) {
     use std::fmt::Write as _;
     let prec = digits.saturating_sub(1) as usize;
     // Written on the stack: every figure shown asks this once or twice
-    // (a semester's export some 100 000 times, issue 50).
-    let mut stack = StackText::new();
+    // (a semester's export some 100 000 times, issue 50). A text too long
+    // for it (more digits than an f64 has) is written on the heap.
+    let mut stack = arrayvec::ArrayString::<48>::new();
     let owned;
     let text = if write!(stack, "{value:.prec$e}").is_ok() {
         stack.as_str()
@@ -173,33 +174,6 @@ fn leading_digit(value: f64, digits: u32) -> (u32, i32) {
     let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
     let lead = mantissa.chars().next().and_then(|c| c.to_digit(10)).unwrap_or(0);
     (lead, exponent.parse().unwrap_or(0))
-}
-
-/// A short text written without an allocation; a write that does not fit
-/// fails.
-struct StackText {
-    bytes: [u8; 48],
-    len: usize,
-}
-
-impl StackText {
-    fn new() -> Self {
-        Self { bytes: [0; 48], len: 0 }
-    }
-
-    fn as_str(&self) -> &str {
-        // Only whole `str`s are ever copied in.
-        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
-    }
-}
-
-impl std::fmt::Write for StackText {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let end = self.len + s.len();
-        self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?.copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
 }
 
 /// `12.500` → `12.5`, `64.0` → `64`; a number without a decimal point is
