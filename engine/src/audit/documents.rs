@@ -655,47 +655,44 @@ fn disclosed_mean(lower: &str) -> bool {
 }
 
 /// The kept runs' medians as the results show them: what a median written
-/// in prose is checked against (A8).
-struct Medians {
-    runs: Vec<Median>,
+/// in prose is checked against (A8). Worked out when the first number in
+/// prose asks (a report without one never needs them: 10 000 runs' figures
+/// are a noticeable part of an audit, issue 50).
+struct Medians<'a> {
+    nb: &'a Notebook,
+    runs: std::cell::OnceCell<Vec<Median>>,
 }
 
 /// One run's median, in the unit the results show it in.
 struct Median {
     run: u32,
-    /// The unit shown (S12).
-    unit: String,
-    /// The median in that unit, at full precision.
+    /// The median in the unit shown (S12), at full precision.
     value: f64,
-    /// The place S6 rounds it to; `None` when its IQR is zero and gives none.
-    decimals: Option<i32>,
-    /// As the results show it, and its dispersion.
-    shown: String,
-    dispersion: String,
+    /// As the results show it: the unit, the place S6 rounds to (`None`
+    /// when its IQR is zero and gives none), the texts.
+    figures: crate::stats::units::Figures,
 }
 
-impl Medians {
+impl<'a> Medians<'a> {
     /// The kept runs' medians, leaving out the diagnostic builds the
-    /// results leave out (A18).
-    fn of(nb: &Notebook) -> Self {
-        let runs = nb
-            .runs()
-            .iter()
-            .filter(|r| r.discarded.is_none())
-            .filter(|r| !r.context().build().is_some_and(|b| crate::notebook::Optimisation::of(&b).is_diagnostic()))
-            .map(|r| {
-                let figures = r.figures();
-                Median {
-                    run: r.number,
-                    unit: figures.unit().name().to_owned(),
-                    value: figures.unit().scale(r.measurement.summary.median),
-                    decimals: figures.rounded().decimals,
-                    shown: r.median_column(),
-                    dispersion: r.dispersion_column(),
-                }
-            })
-            .collect();
-        Self { runs }
+    /// results leave out (A18), once asked for.
+    fn of(nb: &'a Notebook) -> Self {
+        Self { nb, runs: std::cell::OnceCell::new() }
+    }
+
+    fn runs(&self) -> &[Median] {
+        self.runs.get_or_init(|| {
+            self.nb
+                .runs()
+                .iter()
+                .filter(|r| r.discarded.is_none())
+                .filter(|r| !r.context().build().is_some_and(|b| crate::notebook::Optimisation::of(&b).is_diagnostic()))
+                .map(|r| {
+                    let figures = r.figures();
+                    Median { run: r.number, value: figures.unit().scale(r.measurement.summary.median), figures }
+                })
+                .collect()
+        })
     }
 
     /// A8 on a number in prose, read with the other numbers of its line:
@@ -712,25 +709,29 @@ impl Medians {
         let unit = n.unit.as_deref().filter(|_| !(n.elsewhere || NOT_MEDIANS.contains(&n.label.as_str())))?;
         let named: Vec<u32> = line.iter().filter(|m| m.clause == n.clause).filter_map(|m| m.run).collect();
         let candidates: Vec<(&Median, i32)> = self
-            .runs
+            .runs()
             .iter()
             .filter(|m| named.is_empty() || named.contains(&m.run))
             .filter_map(|m| {
                 // The written number in the run's unit, and the place of its
                 // last digit there.
-                let factor = if m.unit == unit { 1.0 } else { crate::stats::units::time_factor(unit, &m.unit)? };
+                let shown = m.figures.unit().name();
+                let factor = if shown == unit { 1.0 } else { crate::stats::units::time_factor(unit, shown)? };
                 let place = n.place() - factor.log10().round() as i32;
                 let written = n.value * factor;
                 ((written - m.value).abs() < 10f64.powi(-place) * (1.0 - 1e-9)).then_some((m, place))
             })
             .collect();
-        if candidates.iter().any(|(m, place)| m.decimals.is_none_or(|d| *place <= d)) {
+        if candidates.iter().any(|(m, place)| m.figures.rounded().decimals.is_none_or(|d| *place <= d)) {
             return None;
         }
         let (m, _) = candidates.first()?;
         Some(format!(
             "“{} {unit}” is run {}'s median, which its dispersion ({}) lets be written {} (S6)",
-            n.text, m.run, m.dispersion, m.shown
+            n.text,
+            m.run,
+            m.figures.dispersion(),
+            m.figures.median()
         ))
     }
 }

@@ -566,20 +566,23 @@ pub fn write(nb: &Notebook) -> Result<Vec<u8>, super::ExportError> {
 /// Writes the workbook with the sheets laid out by `layout`.
 pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::ExportError> {
     let compact = to_compact(nb)?;
-    write_embedding(nb, layout, || Ok(packed::pack(&compact).map_err(XlsxError::IoError)?))
+    let parts = super::results::RunsParts::default();
+    write_embedding(nb, layout, &parts, || Ok(packed::pack(&compact).map_err(XlsxError::IoError)?))
 }
 
 /// [`write_with`], the notebook's copy taken from `carried` once the
 /// visible sheets are written: its compact form ([`to_compact`] of `nb`)
 /// packed, which an export makes on another thread meanwhile and also
-/// hashes for its record (issue 50).
+/// hashes for its record (issue 50). The runs' conditions come from
+/// `parts`, which the report shares.
 pub(super) fn write_embedding(
     nb: &Notebook,
     layout: &Layout,
+    parts: &super::results::RunsParts,
     carried: impl FnOnce() -> Result<String, super::ExportError>,
 ) -> Result<Vec<u8>, super::ExportError> {
     let mut book = Workbook::new();
-    let tables = tables(nb, layout);
+    let tables = tables(nb, layout, parts);
     for table in &tables {
         sheet(&mut book, table)?;
     }
@@ -609,12 +612,12 @@ pub(super) fn write_embedding(
 }
 
 /// The visible sheets of `nb` in `layout`, in the order written.
-fn tables(nb: &Notebook, layout: &Layout) -> [Table; 7] {
+fn tables(nb: &Notebook, layout: &Layout, parts: &super::results::RunsParts) -> [Table; 7] {
     let [environment, predictions, runs, comparisons, sweeps, soaks, notes] = SHEETS;
     [
         layout.environment.table(environment, &EnvField::ALL, nb),
         layout.predictions.table(predictions, nb.predictions(), nb),
-        course_columns_printed(conditions_once(layout.runs.table(runs, nb.runs(), nb), nb)),
+        course_columns_printed(conditions_once(layout.runs.table(runs, nb.runs(), nb), parts.of(nb))),
         layout.comparisons.table(comparisons, nb.pairs(), nb),
         layout.sweeps.table(sweeps, nb.sweeps(), nb),
         layout.soaks.table(soaks, nb.soaks(), nb),
@@ -626,10 +629,9 @@ fn tables(nb: &Notebook, layout: &Layout) -> [Table; 7] {
 /// shares on the line above it, each row's cell only what differs, "as run
 /// 3" where that is shorter. Computed for the whole table at once, as a
 /// cell alone cannot know what the other rows share.
-fn conditions_once(mut table: Table, nb: &Notebook) -> Table {
+fn conditions_once(mut table: Table, rows: &[RowParts]) -> Table {
     let Some(k) = table.headers.iter().position(|h| h == RunColumn::Conditions.header()) else { return table };
-    let rows: Vec<RowParts> = shared_work::map(nb.runs(), shared_work::ROWS_WORTH_SHARING, Run::conditions_parts);
-    let split = Notebook::runs_conditions_of(&rows);
+    let split = Notebook::runs_conditions_of(rows);
     let cells: Vec<String> = if split.shared.is_empty() {
         // Nothing said once: every row's cell is its conditions in full.
         rows.iter().map(|row| crate::display::inert_line(row.text())).collect()
@@ -655,7 +657,7 @@ fn course_columns_printed(mut table: Table) -> Table {
 /// layout, as a spreadsheet holds them: what a workbook of the first layout,
 /// which kept no copy, is compared with (N12).
 pub fn written(nb: &Notebook) -> Vec<Written> {
-    tables(nb, &Layout::default()).iter().map(Table::written).collect()
+    tables(nb, &Layout::default(), &super::results::RunsParts::default()).iter().map(Table::written).collect()
 }
 
 /// One sheet filled in: every cell, which rows are struck through, which

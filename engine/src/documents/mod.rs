@@ -183,6 +183,12 @@ impl Attachments {
 /// A document filled from the notebook, as blocks. A document the student
 /// left out whole is its title and one line saying why (A16).
 pub fn fill(nb: &Notebook, document: Document, attachments: &Attachments) -> Vec<blocks::Block> {
+    fill_with(nb, document, attachments, &results::RunsParts::default())
+}
+
+/// [`fill`], the runs' conditions taken from `parts` (an export's threads
+/// share them).
+fn fill_with(nb: &Notebook, document: Document, attachments: &Attachments, parts: &results::RunsParts) -> Vec<Block> {
     let stem = document.stem();
     if let Some(reason) = nb.writing().not_part(stem, WHOLE_DOCUMENT) {
         let plain = |text: String| vec![TextRun { text, bold: false }];
@@ -191,7 +197,7 @@ pub fn fill(nb: &Notebook, document: Document, attachments: &Attachments) -> Vec
             Block::Paragraph(plain(format!("{NOT_PART_MARK} {}", crate::display::inert_line(reason.to_owned())))),
         ];
     }
-    let results = results::Results::of(nb);
+    let results = results::Results::of(nb, parts);
     let value = |name: &str| value(nb, attachments, &results, stem, name);
     let insert = |name: &str| insert(nb, attachments, &results, name);
     parse_template(template(document).unwrap_or(""), &value, &insert)
@@ -224,7 +230,8 @@ impl VernierText {
         if nb.writing().not_part(stem, WHOLE_DOCUMENT).is_some() {
             return out;
         }
-        let results = results::Results::of(nb);
+        let parts = results::RunsParts::default();
+        let results = results::Results::of(nb, &parts);
         let fill = |name: &str| {
             if name.starts_with("write:") { PERSON.to_string() } else { value(nb, attachments, &results, stem, name) }
         };
@@ -274,13 +281,14 @@ type Files = Vec<(&'static str, Vec<u8>)>;
 /// takes last. Made after the documents, the copy kept the workbook
 /// waiting with its whole zipping still to do.
 fn export_with_compact(nb: &Notebook, attachments: &Attachments) -> Result<(Vec<u8>, Files), ExportError> {
+    let parts = &results::RunsParts::default();
     std::thread::scope(|scope| {
         let layout = measurements::Layout::default;
         // Bounded: one packed copy, sent once. Dropped unsent when this
         // side fails, which ends the other side's wait.
         let (send, receive) = std::sync::mpsc::sync_channel::<String>(1);
         let workbook = std::thread::Builder::new().name("vernier-export".into()).spawn_scoped(scope, move || {
-            measurements::write_embedding(nb, &layout(), || receive.recv().map_err(|_| not_carried()))
+            measurements::write_embedding(nb, &layout(), parts, || receive.recv().map_err(|_| not_carried()))
         });
         let copy = || -> Result<(Vec<u8>, String), ExportError> {
             let compact = crate::notebook::store::to_compact(nb)?;
@@ -299,9 +307,9 @@ fn export_with_compact(nb: &Notebook, attachments: &Attachments) -> Result<(Vec<
             let bytes = match document {
                 // Its place, filled when its thread is done.
                 Document::Measurements => Vec::new(),
-                Document::AiUsage => blocks::to_text(&fill(nb, document, attachments)).into_bytes(),
+                Document::AiUsage => blocks::to_text(&fill_with(nb, document, attachments, parts)).into_bytes(),
                 Document::Report | Document::SocReview | Document::PlacementDecision | Document::ThreatModel => {
-                    docx::write(&nb.title, &fill(nb, document, attachments))?
+                    docx::write(&nb.title, &fill_with(nb, document, attachments, parts))?
                 }
             };
             files.push((document.stem(), bytes));
@@ -319,7 +327,7 @@ fn export_with_compact(nb: &Notebook, attachments: &Attachments) -> Result<(Vec<
                 }
                 crate::shared_work::joined(thread)?
             }
-            Err(_) => measurements::write_embedding(nb, &layout(), || unsent.ok_or_else(not_carried))?,
+            Err(_) => measurements::write_embedding(nb, &layout(), parts, || unsent.ok_or_else(not_carried))?,
         };
         if let Some((_, bytes)) = files.iter_mut().find(|(stem, _)| *stem == Document::Measurements.stem()) {
             *bytes = book;
@@ -968,7 +976,9 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
             // out of the results and so of these counts — and every
             // comparison it derives from two of them.
             let mut rows = vec![row(&["Category", "Count", "Notes"])];
-            let reported = |r: &&crate::notebook::Run| r.discarded.is_none() && results::diagnostic(r).is_none();
+            // Each run's build is read once, not once a tag (issue 50).
+            let reported: Vec<&crate::notebook::Run> =
+                nb.runs().iter().filter(|r| r.discarded.is_none() && results::diagnostic(r).is_none()).collect();
             let comparisons = nb.pairs().iter().filter(|p| diagnostic_arm(nb, p).is_none()).count();
             // The onset, knee and S/P of the soak Thermals reports are
             // computed from its samples.
@@ -976,11 +986,11 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
             let soak_figures = usize::from(thermals_soak.is_some_and(|s| SoakNumbers::tags(s.tag)[1] == Tag::Derived));
             for tag in Tag::ALL {
                 let derived = if tag == Tag::Derived { comparisons + soak_figures } else { 0 };
-                let count = nb.runs().iter().filter(reported).filter(|r| r.measurement.tag == tag).count()
+                let count = reported.iter().filter(|r| r.measurement.tag == tag).count()
                     + nb.soaks().iter().filter(|s| s.discarded.is_none() && s.tag == tag).count()
                     + derived;
                 let synthetic =
-                    nb.runs().iter().filter(reported).any(|r| r.measurement.synthetic && r.measurement.tag == tag)
+                    reported.iter().any(|r| r.measurement.synthetic && r.measurement.tag == tag)
                         || nb.soaks().iter().any(|s| s.discarded.is_none() && s.synthetic && s.tag == tag);
                 let note = match (tag, synthetic) {
                     (_, true) => "includes SYNTHETIC data",

@@ -50,6 +50,8 @@ fn shown_sweeps(nb: &Notebook) -> Vec<(String, SweepView)> {
 /// the kept soaks; the sweeps' points as `(sweep, runs)`.
 struct Rows<'a> {
     runs: Vec<&'a Run>,
+    /// Where each of `runs` is in the notebook's runs.
+    positions: Vec<usize>,
     soaks: Vec<&'a Soak>,
     in_sweeps: Vec<(String, Vec<RowRef>)>,
 }
@@ -61,30 +63,31 @@ impl<'a> Rows<'a> {
             .map(|(_, view)| (view.title.clone(), view.points().map(|p| RowRef::Run(p.run)).collect()))
             .collect();
         let in_a_sweep = |n: u32| in_sweeps.iter().any(|(_, rows)| rows.contains(&RowRef::Run(n)));
-        let runs = nb
+        let (positions, runs) = nb
             .runs()
             .iter()
-            .filter(|r| r.discarded.is_none() && diagnostic(r).is_none() && !in_a_sweep(r.number))
-            .collect();
+            .enumerate()
+            .filter(|(_, r)| r.discarded.is_none() && diagnostic(r).is_none() && !in_a_sweep(r.number))
+            .unzip();
         let soaks = nb.soaks().iter().filter(|s| s.discarded.is_none()).collect();
-        Self { runs, soaks, in_sweeps }
+        Self { runs, positions, soaks, in_sweeps }
     }
 
     /// The rows' conditions said once: the header names the machine and
     /// the build on lines of their own and the Method paragraph each row's
     /// instrument and what it timed, so the rows' parts here are the rest —
     /// what was stated and how each run went.
-    fn conditions(&self) -> SharedConditions {
-        let conditions_only = |mut row: RowParts| {
-            row.parts.retain(|p| p.facet == Facet::Conditions);
-            row
+    fn conditions(&self, parts: &[RowParts]) -> SharedConditions {
+        let conditions_only = |row: &RowParts| RowParts {
+            label: row.label.clone(),
+            parts: row.parts.iter().filter(|p| p.facet == Facet::Conditions).cloned().collect(),
         };
         let rows: Vec<RowParts> = self
-            .runs
+            .positions
             .iter()
-            .map(|r| conditions_only(r.conditions_parts()))
+            .map(|&i| conditions_only(&parts[i]))
             .chain(self.soaks.iter().map(|s| {
-                conditions_only(RowParts {
+                conditions_only(&RowParts {
                     label: format!("soak {}", s.label()),
                     parts: s.context().brief_parts(Brevity::Column),
                 })
@@ -98,24 +101,43 @@ impl<'a> Rows<'a> {
     }
 }
 
+/// Every run's conditions, part by part ([`Run::conditions_parts`]),
+/// worked out once for an export however many of its threads ask: the
+/// report's results and the workbook's Runs sheet both say them once, from
+/// the same 10 000 rows of a semester's notebook (issue 50). The first to
+/// ask works them out (on every CPU); another asking meanwhile waits.
+#[derive(Default)]
+pub(super) struct RunsParts(std::sync::OnceLock<Vec<RowParts>>);
+
+impl RunsParts {
+    /// The parts of each of `nb`'s runs, in its order: `nb` is the one
+    /// notebook this is ever asked of.
+    pub(super) fn of(&self, nb: &Notebook) -> &[RowParts] {
+        use vernier_model::shared_work;
+        self.0.get_or_init(|| shared_work::map(nb.runs(), shared_work::ROWS_WORTH_SHARING, Run::conditions_parts))
+    }
+}
+
 /// A document's results, worked out once however many places show them:
 /// the header's Conditions line and the results table split the same rows'
 /// conditions (10 000 rows in a semester's notebook, issue 50).
 pub(super) struct Results<'a> {
     nb: &'a Notebook,
+    parts: &'a RunsParts,
     split: OnceCell<(Rows<'a>, SharedConditions)>,
 }
 
 impl<'a> Results<'a> {
-    pub(super) fn of(nb: &'a Notebook) -> Self {
-        Self { nb, split: OnceCell::new() }
+    /// The results of `nb`, its runs' conditions taken from `parts`.
+    pub(super) fn of(nb: &'a Notebook, parts: &'a RunsParts) -> Self {
+        Self { nb, parts, split: OnceCell::new() }
     }
 
     /// The kept rows and their conditions said once.
     fn split(&self) -> &(Rows<'a>, SharedConditions) {
         self.split.get_or_init(|| {
             let rows = Rows::of(self.nb);
-            let conditions = rows.conditions();
+            let conditions = rows.conditions(self.parts.of(self.nb));
             (rows, conditions)
         })
     }
