@@ -10,15 +10,17 @@ use super::chart::Picture;
 
 /// Writes `blocks` as the bytes of a `.docx` file.
 pub fn write(title: &str, blocks: &[Block]) -> Result<Vec<u8>, zip::result::ZipError> {
-    let mut body = String::new();
+    // The document is written straight into its one buffer: a semester's
+    // results table makes it 12 MB (issue 50).
+    let mut document = String::from(DOCUMENT_HEAD);
     let mut media: Vec<(String, &[u8])> = Vec::new();
     let mut rels = String::from(DOCUMENT_RELS_HEAD);
     for block in blocks {
         match block {
-            Block::Heading(level, runs) => paragraph(&mut body, Some(&format!("Heading{level}")), false, runs),
-            Block::Paragraph(runs) => paragraph(&mut body, None, false, runs),
-            Block::Bullet(runs) => paragraph(&mut body, Some("ListBullet"), true, runs),
-            Block::Table(rows) => table(&mut body, rows),
+            Block::Heading(level, runs) => paragraph(&mut document, Some(&format!("Heading{level}")), false, runs),
+            Block::Paragraph(runs) => paragraph(&mut document, None, false, runs),
+            Block::Bullet(runs) => paragraph(&mut document, Some("ListBullet"), true, runs),
+            Block::Table(rows) => table(&mut document, rows),
             Block::Picture(p) => {
                 let n = media.len() + 1;
                 let _ = write!(
@@ -26,19 +28,16 @@ pub fn write(title: &str, blocks: &[Block]) -> Result<Vec<u8>, zip::result::ZipE
                     r#"<Relationship Id="rIdImg{n}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/chart{n}.png"/>"#
                 );
                 media.push((format!("word/media/chart{n}.png"), &p.png));
-                picture(&mut body, n, p);
+                picture(&mut document, n, p);
             }
         }
     }
     rels.push_str("</Relationships>");
-    let document = format!(
-        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body>{body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1134" w:right="1134" w:bottom="1134" w:left="1134" w:header="709" w:footer="709" w:gutter="0"/></w:sectPr></w:body></w:document>"#
-    );
+    document.push_str(DOCUMENT_TAIL);
     let core = format!(
         r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>{}</dc:title><dc:creator>Vernier</dc:creator></cp:coreProperties>"#,
-        escape(title)
+        escaped(title)
     );
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     // Deflate's fastest level: a semester's results table makes the report's
@@ -70,6 +69,15 @@ pub fn write(title: &str, blocks: &[Block]) -> Result<Vec<u8>, zip::result::ZipE
 }
 
 fn paragraph(out: &mut String, style: Option<&str>, bullet: bool, runs: &[TextRun]) {
+    paragraph_open(out, style, bullet);
+    for run in runs {
+        text_run(out, run.bold, &run.text);
+    }
+    out.push_str("</w:p>");
+}
+
+/// A paragraph's start, with its style and bullet if any.
+fn paragraph_open(out: &mut String, style: Option<&str>, bullet: bool) {
     out.push_str("<w:p>");
     if style.is_some() || bullet {
         out.push_str("<w:pPr>");
@@ -81,21 +89,24 @@ fn paragraph(out: &mut String, style: Option<&str>, bullet: bool, runs: &[TextRu
         }
         out.push_str("</w:pPr>");
     }
-    for run in runs {
-        out.push_str("<w:r>");
-        if run.bold {
-            out.push_str("<w:rPr><w:b/></w:rPr>");
-        }
-        // A line break inside a written answer stays a line break.
-        for (i, line) in run.text.split('\n').enumerate() {
-            if i > 0 {
-                out.push_str("<w:br/>");
-            }
-            let _ = write!(out, r#"<w:t xml:space="preserve">{}</w:t>"#, escape(line));
-        }
-        out.push_str("</w:r>");
+}
+
+/// A run of `text`, bold or not.
+fn text_run(out: &mut String, bold: bool, text: &str) {
+    out.push_str("<w:r>");
+    if bold {
+        out.push_str("<w:rPr><w:b/></w:rPr>");
     }
-    out.push_str("</w:p>");
+    // A line break inside a written answer stays a line break.
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push_str("<w:br/>");
+        }
+        out.push_str(r#"<w:t xml:space="preserve">"#);
+        escape(out, line);
+        out.push_str("</w:t>");
+    }
+    out.push_str("</w:r>");
 }
 
 /// An inline picture the width of the text column, keeping its aspect,
@@ -106,7 +117,7 @@ fn picture(out: &mut String, n: usize, p: &Picture) {
     // right margin.
     const WIDTH_EMU: u64 = (11_906 - 2 * 1_134) * 635;
     let height = WIDTH_EMU * u64::from(p.height) / u64::from(p.width.max(1));
-    let alt = escape(&p.alt);
+    let alt = escaped(&p.alt);
     let _ = write!(
         out,
         r#"<w:p><w:pPr><w:keepNext/><w:jc w:val="center"/></w:pPr><w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="{WIDTH_EMU}" cy="{height}"/><wp:docPr id="{n}" name="Chart {n}" descr="{alt}"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="{n}" name="chart{n}.png" descr="{alt}"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="rIdImg{n}"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="{WIDTH_EMU}" cy="{height}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>"#
@@ -133,8 +144,9 @@ fn table(out: &mut String, rows: &[Vec<String>]) {
         for k in 0..columns {
             let text = row.get(k).map_or("", String::as_str);
             out.push_str("<w:tc><w:tcPr><w:tcW w:w=\"0\" w:type=\"auto\"/></w:tcPr>");
-            paragraph(out, Some("TableText"), false, &[TextRun { text: text.to_owned(), bold: i == 0 }]);
-            out.push_str("</w:tc>");
+            paragraph_open(out, Some("TableText"), false);
+            text_run(out, i == 0, text);
+            out.push_str("</w:p></w:tc>");
         }
         out.push_str("</w:tr>");
     }
@@ -143,24 +155,41 @@ fn table(out: &mut String, rows: &[Vec<String>]) {
 
 /// Every text the document shows, made inert (a control or direction
 /// character shown as an escape: it may come from someone else's file, and
-/// a single U+0001 would make the document unloadable) and XML-escaped. It
-/// is read as prose, so the joiners a Persian answer or an emoji needs stay.
-/// A multi-line run is split into lines before it gets here.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in crate::display::inert_prose(text).chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\t' => out.push(' '),
-            '\u{FFFE}' | '\u{FFFF}' => {}
-            c => out.push(c),
-        }
+/// a single U+0001 would make the document unloadable) and XML-escaped,
+/// onto the end of `out`. It is read as prose, so the joiners a Persian
+/// answer or an emoji needs stay. A multi-line run is split into lines
+/// before it gets here.
+fn escape(out: &mut String, text: &str) {
+    let text = crate::display::inert_prose(text);
+    let mut plain = 0;
+    for (at, c) in text.match_indices(['&', '<', '>', '"', '\t', '\u{FFFE}', '\u{FFFF}']) {
+        out.push_str(&text[plain..at]);
+        out.push_str(match c {
+            "&" => "&amp;",
+            "<" => "&lt;",
+            ">" => "&gt;",
+            "\"" => "&quot;",
+            "\t" => " ",
+            _ => "",
+        });
+        plain = at + c.len();
     }
+    out.push_str(&text[plain..]);
+}
+
+/// [`escape`] of `text` alone.
+fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    escape(&mut out, text);
     out
 }
+
+/// The document's XML up to its body's first block.
+const DOCUMENT_HEAD: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body>"#;
+
+/// The document's XML after its body's last block: the A4 page.
+const DOCUMENT_TAIL: &str = r#"<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1134" w:right="1134" w:bottom="1134" w:left="1134" w:header="709" w:footer="709" w:gutter="0"/></w:sectPr></w:body></w:document>"#;
 
 const CONTENT_TYPES: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>"#;

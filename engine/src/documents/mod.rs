@@ -989,9 +989,8 @@ fn table(nb: &Notebook, name: &str) -> Option<Vec<Vec<String>>> {
                 let count = reported.iter().filter(|r| r.measurement.tag == tag).count()
                     + nb.soaks().iter().filter(|s| s.discarded.is_none() && s.tag == tag).count()
                     + derived;
-                let synthetic =
-                    reported.iter().any(|r| r.measurement.synthetic && r.measurement.tag == tag)
-                        || nb.soaks().iter().any(|s| s.discarded.is_none() && s.synthetic && s.tag == tag);
+                let synthetic = reported.iter().any(|r| r.measurement.synthetic && r.measurement.tag == tag)
+                    || nb.soaks().iter().any(|s| s.discarded.is_none() && s.synthetic && s.tag == tag);
                 let note = match (tag, synthetic) {
                     (_, true) => "includes SYNTHETIC data",
                     (Tag::Measured, _) => "rows of the measurement log the results show",
