@@ -34,12 +34,31 @@ pub fn sha256_hex_parts(parts: &[&[u8]]) -> String {
 /// tenth of [`sha256_hex_parts`] (issue 50), for a record only this
 /// user's Vernier compares.
 pub fn blake3_hex_parts(parts: &[&[u8]]) -> String {
-    let mut hasher = blake3::Hasher::new();
+    let mut hasher = Blake3Parts::default();
     for part in parts {
-        hasher.update(&(part.len() as u64).to_le_bytes());
-        hasher.update(part);
+        hasher.part(part);
     }
-    hasher.finalize().to_hex().to_string()
+    hasher.hex()
+}
+
+/// [`blake3_hex_parts`] part by part, its digest so far to be had at any
+/// part: a notebook's bytes are hashed once for both the parsed cache's
+/// key (the bytes alone) and the load's digest (the bytes, then the
+/// journal's; issue 50).
+#[derive(Default, Clone)]
+pub struct Blake3Parts(blake3::Hasher);
+
+impl Blake3Parts {
+    /// Adds `part`, preceded by its length.
+    pub fn part(&mut self, part: &[u8]) {
+        self.0.update(&(part.len() as u64).to_le_bytes());
+        self.0.update(part);
+    }
+
+    /// The digest of the parts so far, in lower-case hex.
+    pub fn hex(&self) -> String {
+        self.0.finalize().to_hex().to_string()
+    }
 }
 
 /// Whether `text` is a SHA-256 as a record holds it: 64 hex digits. A

@@ -200,24 +200,33 @@ pub(super) fn check(dir: &Path, nb: &Notebook, read: Option<&str>, exports: &Pat
         }
     };
     let medians = Medians::of(nb);
+    let (attachments, bytes) = (&attachments, &bytes);
     std::thread::scope(|scope| {
         // Vernier's own text in the documents (A20) is the documents made
-        // again — the report's is its whole results table — so it is made
-        // on a second thread while this one reads the workbook (issue 50).
-        let making = std::thread::Builder::new()
-            .name("vernier-audit-text".into())
-            .spawn_scoped(scope, || vernier_texts(nb, &attachments));
-        let mut making = Some(making);
-        let mut made: Option<Vec<(Document, VernierText)>> = None;
-        let mut vernier_text = |document: Document| -> VernierText {
-            let texts = made.get_or_insert_with(|| match making.take() {
-                Some(Ok(thread)) => crate::shared_work::joined(thread),
-                // No thread to be had: made here.
-                _ => vernier_texts(nb, &attachments),
-            });
-            texts.iter().position(|(d, _)| *d == document).map(|i| texts.swap_remove(i).1).unwrap_or_default()
+        // again — the report's is its whole results table — and the
+        // workbook is read apart from them: a second thread makes the text,
+        // sends it, then checks the workbook, while this one reads the
+        // other documents (issue 50).
+        let (send, receive) = std::sync::mpsc::channel();
+        let other = std::thread::Builder::new().name("vernier-audit-text".into()).spawn_scoped(scope, move || {
+            // A send fails only when this side is gone.
+            let _ = send.send(vernier_texts(nb, attachments));
+            let mut found = Vec::new();
+            check_workbook(dir, nb, bytes, &mut found);
+            found
+        });
+        // No thread to be had, or it failed before sending: the text is
+        // made here (the join below says why it failed).
+        let texts = || receive.recv().unwrap_or_else(|_| vernier_texts(nb, attachments));
+        let workbook = || match other {
+            Ok(thread) => crate::shared_work::joined(thread),
+            Err(_) => {
+                let mut found = Vec::new();
+                check_workbook(dir, nb, bytes, &mut found);
+                found
+            }
         };
-        check_each(dir, nb, &bytes, &medians, &mut vernier_text, out);
+        check_each(dir, nb, bytes, &medians, texts, workbook, out);
     });
     exported
 }
@@ -237,35 +246,49 @@ fn vernier_texts(nb: &Notebook, attachments: &Attachments) -> Vec<(Document, Ver
 type DocumentBytes<'a> = dyn Fn(&str) -> Result<Option<Vec<u8>>, String> + 'a;
 
 /// The checks of each exported document, their findings in
-/// [`Document::ALL`] order. Every document is read, and the workbook
-/// checked whole, before any of Vernier's text is asked for: it is made on
-/// another thread meanwhile (issue 50). (The workbook checked on a thread
-/// of its own as well was measured no faster on two CPUs: four threads
-/// then share them.)
+/// [`Document::ALL`] order. Every document but the workbook is read before
+/// any of Vernier's text is asked for (`texts`): it is made on another
+/// thread meanwhile, which then checks the workbook (`workbook`, asked
+/// last; issue 50). The workbook on a thread of its own as well was
+/// measured no faster on two CPUs: four threads then share them.
 fn check_each(
     dir: &Path,
     nb: &Notebook,
     bytes: &DocumentBytes<'_>,
     medians: &Medians,
-    vernier_text: &mut dyn FnMut(Document) -> VernierText,
+    texts: impl FnOnce() -> Vec<(Document, VernierText)>,
+    workbook: impl FnOnce() -> Vec<Finding>,
     out: &mut Vec<Finding>,
 ) {
     let mut found: Vec<Vec<Finding>> = Document::ALL.iter().map(|_| Vec::new()).collect();
     let mut waiting = Vec::new();
     for (document, out) in Document::ALL.into_iter().zip(found.iter_mut()) {
-        let Some((content, mut lines)) = document_lines(dir, document, bytes, out) else { continue };
         if document == Document::Measurements {
-            vernier_notes(nb, &mut lines);
-            read_lines(nb, document, &content, &lines, None, out);
-        } else {
+            continue;
+        }
+        if let Some((content, lines)) = document_lines(dir, document, bytes, out) {
             waiting.push((document, content, lines, out));
         }
     }
+    let mut texts = texts();
     for (document, content, mut lines, out) in waiting {
-        take_out_vernier(&mut lines, &vernier_text(document));
+        let text = texts.iter().position(|(d, _)| *d == document).map(|i| texts.swap_remove(i).1);
+        take_out_vernier(&mut lines, &text.unwrap_or_default());
         read_lines(nb, document, &content, &lines, Some(medians), out);
     }
+    if let Some(at) = Document::ALL.iter().position(|d| *d == Document::Measurements) {
+        found[at] = workbook();
+    }
     out.extend(found.into_iter().flatten());
+}
+
+/// The workbook's checks: its lines read as a spreadsheet holds them,
+/// Vernier's own notes known as such.
+fn check_workbook(dir: &Path, nb: &Notebook, bytes: &DocumentBytes<'_>, out: &mut Vec<Finding>) {
+    if let Some((content, mut lines)) = document_lines(dir, Document::Measurements, bytes, out) {
+        vernier_notes(nb, &mut lines);
+        read_lines(nb, Document::Measurements, &content, &lines, None, out);
+    }
 }
 
 /// An exported document's bytes and lines, its unfinished prompts found

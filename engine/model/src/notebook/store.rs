@@ -854,7 +854,11 @@ fn load_read(dir: &Path, digest: bool) -> Result<(Notebook, Stamp, Option<String
         // a snapshot missing lines it was read without.
         let journal = read_journal(dir)?;
         let (bytes, meta, path) = read_notebook_file(dir)?;
-        let (mut notebook, token) = parse_snapshot(&bytes, &path)?;
+        // The bytes hashed once: the cache's key is the digest so far.
+        let mut hashed = crate::digest::Blake3Parts::default();
+        hashed.part(&bytes);
+        let key = (bounded::without_bom(&bytes).len() == bytes.len()).then(|| hashed.hex());
+        let (mut notebook, token) = parse_snapshot_keyed(&bytes, &path, key)?;
         let tail = match &token {
             Some(token) => match journal::replay(&mut notebook, token, &journal) {
                 Ok(tail) => tail,
@@ -879,7 +883,10 @@ fn load_read(dir: &Path, digest: bool) -> Result<(Notebook, Stamp, Option<String
         };
         notebook.validate().map_err(|message| LoadError::Invalid { path: path.clone(), message })?;
         let whole = journal::whole_len(&journal);
-        let digest = digest.then(|| crate::digest::blake3_hex_parts(&[&bytes, &journal[..whole]]));
+        let digest = digest.then(|| {
+            hashed.part(&journal[..whole]);
+            hashed.hex()
+        });
         let older = snapshot_schema(&bytes).is_none_or(|schema| schema < SCHEMA_VERSION);
         let stamp = Stamp {
             len: bytes.len() as u64,
@@ -1128,12 +1135,22 @@ pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Notebook, LoadError> {
 /// Parses a `notebook.ron` into its notebook (not yet validated: its
 /// journal may follow) and the token its journal follows.
 fn parse_snapshot(bytes: &[u8], path: &Path) -> Result<(Notebook, Option<String>), LoadError> {
+    parse_snapshot_keyed(bytes, path, None)
+}
+
+/// [`parse_snapshot`], `key` the parsed cache's key of `bytes` when the
+/// caller has hashed them already ([`parsed::Entry::of`]).
+fn parse_snapshot_keyed(
+    bytes: &[u8],
+    path: &Path,
+    key: Option<String>,
+) -> Result<(Notebook, Option<String>), LoadError> {
     let bytes = bounded::without_bom(bytes);
     // The same bytes parsed before give the same file (issue 50: a large
     // notebook's parse is most of a command's time). An entry is kept only
     // for bytes that were UTF-8 RON of a schema this build reads, so a
     // found entry needs neither asked again.
-    let cached = parsed::Entry::of(bytes);
+    let cached = parsed::Entry::of(bytes, key);
     let file = match cached.as_ref().and_then(parsed::Entry::read) {
         Some(file) => file,
         None => {

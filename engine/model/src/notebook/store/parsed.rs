@@ -48,13 +48,15 @@ pub(super) struct Entry {
 
 impl Entry {
     /// The entry for `bytes`, or `None` when they are too small to be worth
-    /// one or there is no cache folder.
-    pub(super) fn of(bytes: &[u8]) -> Option<Entry> {
+    /// one or there is no cache folder. Its key is the BLAKE3 of the bytes
+    /// preceded by their length ([`crate::digest::blake3_hex_parts`]), given
+    /// as `key` by a caller that hashed them already.
+    pub(super) fn of(bytes: &[u8], key: Option<String>) -> Option<Entry> {
         if bytes.len() < WORTH_CACHING {
             return None;
         }
         let dir = folder()?;
-        let key = blake3::hash(bytes).to_hex().to_string();
+        let key = key.unwrap_or_else(|| crate::digest::blake3_hex_parts(&[bytes]));
         Some(Entry { path: dir.join(format!("{key}.nb")), key })
     }
 
