@@ -2,6 +2,7 @@
 //! the row or document line it points at. Exit 0 clean, 1 findings, 2
 //! unreadable.
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use vernier_engine::audit::{self, Check};
@@ -20,16 +21,22 @@ pub fn audit(dir: &Path, exports: Option<&Path>, json: bool) -> CommandResult {
             serde_json::json!({ "clean": report.is_clean(), "documents_exported": report.documents_exported, "findings": report.findings, "pending_recovery": super::show::pending_names(dir) })
         );
     } else {
+        // Written at once: a semester's audit may find 20 000 things, and
+        // a line at a time is a write at a time (issue 50).
+        let mut found_text = String::new();
         for check in Check::ALL {
             let found: Vec<_> = report.findings.iter().filter(|f| f.check == check).collect();
             if found.is_empty() {
                 continue;
             }
-            out!("{check} — {}", check.rule());
+            let _ = writeln!(found_text, "{check} — {}", check.rule());
             for f in found {
                 // A finding may quote a document's line: one line, inert (SPEC N10).
-                out!("  {}: {}", inert(&f.place.to_string()), inert(&f.message));
+                let _ = writeln!(found_text, "  {}: {}", inert(&f.place.to_string()), inert(&f.message));
             }
+        }
+        if let Some(text) = found_text.strip_suffix('\n') {
+            out!("{text}");
         }
         // N10: changes a window kept beside the notebook are not in it (nor audited) yet.
         if let Some(line) = super::recover_cmd::pending_line(dir) {

@@ -207,7 +207,8 @@ pub(super) fn check(dir: &Path, nb: &Notebook, read: Option<&str>, exports: &Pat
         // workbook is read apart from them: a second thread makes the text,
         // sends it, then checks the workbook, while this one reads the
         // other documents (issue 50).
-        let (send, receive) = std::sync::mpsc::channel();
+        // Bounded: the one text, sent once.
+        let (send, receive) = std::sync::mpsc::sync_channel(1);
         let other = std::thread::Builder::new().name("vernier-audit-text".into()).spawn_scoped(scope, move || {
             // A send fails only when this side is gone.
             let _ = send.send(vernier_texts(nb, attachments));

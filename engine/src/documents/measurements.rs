@@ -980,6 +980,12 @@ fn row_height<'a>(texts: impl Iterator<Item = &'a str>, widths: &[usize]) -> f64
 /// across lines; at least one.
 fn wrapped_lines(text: &str, width: f64) -> usize {
     let width = width.max(1.0);
+    // One line, told without measuring: no character is wider than
+    // [`WIDEST_CHAR`] nor shorter than a byte (most of a semester's
+    // 200 000 cells, issue 50).
+    if text.len() as f64 * WIDEST_CHAR <= width && !text.contains('\n') {
+        return 1;
+    }
     let space = span(" ");
     let paragraph = |line: &str| {
         let (mut lines, mut used) = (1, 0.0);
@@ -1026,6 +1032,9 @@ const ASCII_WIDTHS: [f64; 95] = [
     0.66, 1.04, 0.89, 1.41, 0.85, 0.89, 0.78, 0.62, 0.91, 0.62, 0.98,
 ];
 
+/// The widest character [`span`] knows: a full em, beyond Latin.
+const WIDEST_CHAR: f64 = 1.97;
+
 /// How many characters of a column's width `text` takes in Calibri 11.
 fn span(text: &str) -> f64 {
     let width = |c: char| match c {
@@ -1033,7 +1042,7 @@ fn span(text: &str) -> f64 {
         '·' => 0.5,
         '—' => 1.79,
         // Beyond Latin (CJK, emoji): a full em.
-        c if c > '\u{2E7F}' => 1.97,
+        c if c > '\u{2E7F}' => WIDEST_CHAR,
         _ => 1.1,
     };
     text.chars().map(width).sum()
@@ -1429,6 +1438,27 @@ fn value(cell: &Data) -> Value {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_short_line_is_one_line_however_it_is_measured() {
+        use super::{ASCII_WIDTHS, WIDEST_CHAR, span, wrapped_lines};
+        // SPEC D3: a row is as tall as its cells' wrapped lines; the one-line
+        // shortcut must agree with measuring. No character is wider than
+        // WIDEST_CHAR, so a text of n bytes spans at most n of them.
+        let widest = ASCII_WIDTHS.iter().copied().chain([0.5, 1.79, 1.1, WIDEST_CHAR]).fold(0.0, f64::max);
+        assert_eq!(widest, WIDEST_CHAR);
+        for text in ["", "1 + 5", "IQR 0.020 s · drift +2.0 %", "matmul-naive — ünïcode", "漢字 and 😀", "a\tb"]
+        {
+            let bound = text.len() as f64 * WIDEST_CHAR;
+            assert!(span(text) <= bound, "{text}");
+            assert_eq!(wrapped_lines(text, bound), 1, "{text}");
+            // One byte more than the bound allows goes the measured way,
+            // and there too the text takes one line.
+            assert_eq!(wrapped_lines(&format!("{text}x"), bound + WIDEST_CHAR / 2.0), 1, "{text}");
+        }
+        assert_eq!(wrapped_lines("one\ntwo", 100.0), 2);
+        assert!(wrapped_lines(&"word ".repeat(30), 20.0) > 1);
+    }
+
     // SPEC N12: a date typed into a cell reads as the date, a time typed
     // alone as the time, never as the spreadsheet's serial number.
     #[test]
