@@ -566,7 +566,7 @@ pub fn write(nb: &Notebook) -> Result<Vec<u8>, super::ExportError> {
 /// Writes the workbook with the sheets laid out by `layout`.
 pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::ExportError> {
     let compact = to_compact(nb)?;
-    let parts = super::results::RunsParts::default();
+    let parts = super::results::RunsParts::of(nb);
     write_embedding(nb, layout, &parts, || Ok(packed::pack(&compact).map_err(XlsxError::IoError)?))
 }
 
@@ -578,7 +578,7 @@ pub fn write_with(nb: &Notebook, layout: &Layout) -> Result<Vec<u8>, super::Expo
 pub(super) fn write_embedding(
     nb: &Notebook,
     layout: &Layout,
-    parts: &super::results::RunsParts,
+    parts: &super::results::RunsParts<'_>,
     carried: impl FnOnce() -> Result<String, super::ExportError>,
 ) -> Result<Vec<u8>, super::ExportError> {
     let mut book = Workbook::new();
@@ -612,12 +612,12 @@ pub(super) fn write_embedding(
 }
 
 /// The visible sheets of `nb` in `layout`, in the order written.
-fn tables(nb: &Notebook, layout: &Layout, parts: &super::results::RunsParts) -> [Table; 7] {
+fn tables(nb: &Notebook, layout: &Layout, parts: &super::results::RunsParts<'_>) -> [Table; 7] {
     let [environment, predictions, runs, comparisons, sweeps, soaks, notes] = SHEETS;
     [
         layout.environment.table(environment, &EnvField::ALL, nb),
         layout.predictions.table(predictions, nb.predictions(), nb),
-        course_columns_printed(conditions_once(layout.runs.table(runs, nb.runs(), nb), parts.of(nb))),
+        course_columns_printed(conditions_once(layout.runs.table(runs, nb.runs(), nb), parts.get())),
         layout.comparisons.table(comparisons, nb.pairs(), nb),
         layout.sweeps.table(sweeps, nb.sweeps(), nb),
         layout.soaks.table(soaks, nb.soaks(), nb),
@@ -657,7 +657,7 @@ fn course_columns_printed(mut table: Table) -> Table {
 /// layout, as a spreadsheet holds them: what a workbook of the first layout,
 /// which kept no copy, is compared with (N12).
 pub fn written(nb: &Notebook) -> Vec<Written> {
-    tables(nb, &Layout::default(), &super::results::RunsParts::default()).iter().map(Table::written).collect()
+    tables(nb, &Layout::default(), &super::results::RunsParts::of(nb)).iter().map(Table::written).collect()
 }
 
 /// One sheet filled in: every cell, which rows are struck through, which

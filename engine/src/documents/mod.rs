@@ -183,12 +183,17 @@ impl Attachments {
 /// A document filled from the notebook, as blocks. A document the student
 /// left out whole is its title and one line saying why (A16).
 pub fn fill(nb: &Notebook, document: Document, attachments: &Attachments) -> Vec<blocks::Block> {
-    fill_with(nb, document, attachments, &results::RunsParts::default())
+    fill_with(nb, document, attachments, &results::RunsParts::of(nb))
 }
 
-/// [`fill`], the runs' conditions taken from `parts` (an export's threads
-/// share them).
-fn fill_with(nb: &Notebook, document: Document, attachments: &Attachments, parts: &results::RunsParts) -> Vec<Block> {
+/// [`fill`], the runs' conditions taken from `parts`, of `nb` (an
+/// export's threads share them).
+fn fill_with(
+    nb: &Notebook,
+    document: Document,
+    attachments: &Attachments,
+    parts: &results::RunsParts<'_>,
+) -> Vec<Block> {
     let stem = document.stem();
     if let Some(reason) = nb.writing().not_part(stem, WHOLE_DOCUMENT) {
         let plain = |text: String| vec![TextRun { text, bold: false }];
@@ -197,7 +202,7 @@ fn fill_with(nb: &Notebook, document: Document, attachments: &Attachments, parts
             Block::Paragraph(plain(format!("{NOT_PART_MARK} {}", crate::display::inert_line(reason.to_owned())))),
         ];
     }
-    let results = results::Results::of(nb, parts);
+    let results = results::Results::of(parts);
     let value = |name: &str| value(nb, attachments, &results, stem, name);
     let insert = |name: &str| insert(nb, attachments, &results, name);
     parse_template(template(document).unwrap_or(""), &value, &insert)
@@ -230,8 +235,8 @@ impl VernierText {
         if nb.writing().not_part(stem, WHOLE_DOCUMENT).is_some() {
             return out;
         }
-        let parts = results::RunsParts::default();
-        let results = results::Results::of(nb, &parts);
+        let parts = results::RunsParts::of(nb);
+        let results = results::Results::of(&parts);
         let fill = |name: &str| {
             if name.starts_with("write:") { PERSON.to_string() } else { value(nb, attachments, &results, stem, name) }
         };
@@ -281,7 +286,7 @@ type Files = Vec<(&'static str, Vec<u8>)>;
 /// takes last. Made after the documents, the copy kept the workbook
 /// waiting with its whole zipping still to do.
 fn export_with_compact(nb: &Notebook, attachments: &Attachments) -> Result<(Vec<u8>, Files), ExportError> {
-    let parts = &results::RunsParts::default();
+    let parts = &results::RunsParts::of(nb);
     std::thread::scope(|scope| {
         let layout = measurements::Layout::default;
         // Bounded: one packed copy, sent once. Dropped unsent when this

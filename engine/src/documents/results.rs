@@ -106,15 +106,22 @@ impl<'a> Rows<'a> {
 /// report's results and the workbook's Runs sheet both say them once, from
 /// the same 10 000 rows of a semester's notebook (issue 50). The first to
 /// ask works them out (on every CPU); another asking meanwhile waits.
-#[derive(Default)]
-pub(super) struct RunsParts(std::sync::OnceLock<Vec<RowParts>>);
+pub(super) struct RunsParts<'a> {
+    nb: &'a Notebook,
+    parts: std::sync::OnceLock<Vec<RowParts>>,
+}
 
-impl RunsParts {
-    /// The parts of each of `nb`'s runs, in its order: `nb` is the one
-    /// notebook this is ever asked of.
-    pub(super) fn of(&self, nb: &Notebook) -> &[RowParts] {
+impl<'a> RunsParts<'a> {
+    /// `nb`'s runs' parts, worked out when first asked for.
+    pub(super) fn of(nb: &'a Notebook) -> Self {
+        Self { nb, parts: std::sync::OnceLock::new() }
+    }
+
+    /// The parts of each of the notebook's runs, in its order.
+    pub(super) fn get(&self) -> &[RowParts] {
         use vernier_model::shared_work;
-        self.0.get_or_init(|| shared_work::map(nb.runs(), shared_work::ROWS_WORTH_SHARING, Run::conditions_parts))
+        self.parts
+            .get_or_init(|| shared_work::map(self.nb.runs(), shared_work::ROWS_WORTH_SHARING, Run::conditions_parts))
     }
 }
 
@@ -123,21 +130,21 @@ impl RunsParts {
 /// conditions (10 000 rows in a semester's notebook, issue 50).
 pub(super) struct Results<'a> {
     nb: &'a Notebook,
-    parts: &'a RunsParts,
+    parts: &'a RunsParts<'a>,
     split: OnceCell<(Rows<'a>, SharedConditions)>,
 }
 
 impl<'a> Results<'a> {
-    /// The results of `nb`, its runs' conditions taken from `parts`.
-    pub(super) fn of(nb: &'a Notebook, parts: &'a RunsParts) -> Self {
-        Self { nb, parts, split: OnceCell::new() }
+    /// The results of the notebook `parts` are of.
+    pub(super) fn of(parts: &'a RunsParts<'a>) -> Self {
+        Self { nb: parts.nb, parts, split: OnceCell::new() }
     }
 
     /// The kept rows and their conditions said once.
     fn split(&self) -> &(Rows<'a>, SharedConditions) {
         self.split.get_or_init(|| {
             let rows = Rows::of(self.nb);
-            let conditions = rows.conditions(self.parts.of(self.nb));
+            let conditions = rows.conditions(self.parts.get());
             (rows, conditions)
         })
     }
